@@ -1,0 +1,121 @@
+# ptscope: kernel module (kbuild) + userland (ptscope, ptsynth, libptscope).
+#
+#   make                 userland, and kmod/ptscope.ko if kernel headers exist
+#   make KDIR=/usr/src/linux-headers-X   module against a named tree
+#   make check           every test that needs no VM
+#   make check-vm        the QEMU suite (tests/vm)
+#   make bench           benchmarks (not part of check)
+#   make sample          regenerate samples/ with the reference encoder
+
+CC      ?= gcc
+CXX     ?= g++
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fno-strict-aliasing
+CXXFLAGS ?= -O2 -g
+CPPFLAGS += -D_GNU_SOURCE -Iinclude -Iuserland/lib -Itools/ptsynth/lib
+LDLIBS  += -lipt -lelf -ljson-c -lZydis -liberty -lm
+WERROR  ?= -Werror
+CFLAGS  += $(WERROR)
+
+B := build
+
+LIB_SRCS        := $(sort $(wildcard userland/lib/*/*.c))
+CLI_SRCS        := $(sort $(wildcard userland/cli/*.c))
+SYNTH_LIB_SRCS  := $(sort $(wildcard tools/ptsynth/lib/*.c))
+SYNTH_CLI_SRCS  := $(sort $(wildcard tools/ptsynth/cli/*.c))
+UNIT_SRCS       := $(sort $(wildcard tests/unit/*.c))
+# Host-testable module sources (pure C, see kmod/README.md).
+KMOD_PURE_SRCS  := $(sort $(wildcard kmod/pure/*.c))
+BENCH_SRCS      := $(sort $(wildcard tools/bench/*.c))
+
+obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
+
+LIB_OBJS       := $(call obj,$(LIB_SRCS))
+CLI_OBJS       := $(call obj,$(CLI_SRCS))
+SYNTH_LIB_OBJS := $(call obj,$(SYNTH_LIB_SRCS))
+SYNTH_CLI_OBJS := $(call obj,$(SYNTH_CLI_SRCS))
+UNIT_OBJS      := $(call obj,$(UNIT_SRCS))
+KMOD_PURE_OBJS := $(patsubst %.c,$(B)/obj/host/%.o,$(KMOD_PURE_SRCS))
+
+PROGS := $(B)/ptscope
+ifneq ($(SYNTH_CLI_SRCS),)
+PROGS += $(B)/ptsynth
+endif
+
+.PHONY: all userland module module-clean check check-unit check-scripts check-vm \
+	bench sample clean static
+all: userland module
+
+userland: $(PROGS)
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# Module sources compiled for the host tests: PTS_HOST selects the shim.
+$(B)/obj/host/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DPTS_HOST -Ikmod $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/libptscope.a: $(LIB_OBJS)
+	@mkdir -p $(B)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/libptsynth.a: $(SYNTH_LIB_OBJS)
+	@mkdir -p $(B)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/ptscope: $(CLI_OBJS) $(B)/libptscope.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(B)/libptscope.a $(LDFLAGS) $(LDLIBS)
+
+$(B)/ptsynth: $(SYNTH_CLI_OBJS) $(B)/libptsynth.a $(B)/libptscope.a
+	$(CC) $(CFLAGS) -o $@ $(SYNTH_CLI_OBJS) $(B)/libptsynth.a $(B)/libptscope.a $(LDFLAGS) $(LDLIBS)
+
+$(B)/unit-tests: $(UNIT_OBJS) $(KMOD_PURE_OBJS) $(B)/libptsynth.a $(B)/libptscope.a
+	$(CC) $(CFLAGS) -o $@ $(UNIT_OBJS) $(KMOD_PURE_OBJS) $(B)/libptsynth.a $(B)/libptscope.a \
+		$(LDFLAGS) $(LDLIBS) -lcunit
+
+# ---- kernel module ------------------------------------------------------
+KRELEASE := $(shell uname -r)
+ifeq ($(origin KDIR),undefined)
+KDIR := $(wildcard /lib/modules/$(KRELEASE)/build)
+endif
+
+module:
+ifeq ($(strip $(KDIR)),)
+	@echo "note: no kernel headers for the running kernel $(KRELEASE): kmod/ptscope.ko not built."
+	@echo "      Install them (apt-get install linux-headers-$(KRELEASE)) or name a tree:"
+	@echo "      make KDIR=/usr/src/linux-headers-<version>"
+else
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+endif
+
+module-clean:
+ifneq ($(strip $(KDIR)),)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+endif
+
+# ---- tests ----------------------------------------------------------------
+check: check-unit check-scripts
+
+check-unit: $(B)/unit-tests userland
+	PTS_SRCDIR=$(CURDIR) $(B)/unit-tests
+
+# Each tests/check.d/NN-*.sh is one scripted check (golden decodes,
+# reference-encoder self-checks, perf cross-checks); run in order.
+check-scripts: userland $(B)/unit-tests
+	@bash tests/run-check-scripts.sh
+
+check-vm: userland
+	@bash tests/vm/run.sh
+
+bench: userland
+	@bash tools/bench/run.sh
+
+sample: userland
+	@bash samples/regenerate.sh
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

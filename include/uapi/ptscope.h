@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * ptscope ioctl ABI, shared by ptscope.ko and the ptscope command.
+ *
+ * Rules (docs/abi.md explains each):
+ *  - Every argument struct starts with struct ptscope_hdr: its size in
+ *    bytes as the caller compiled it, then two output fields the module
+ *    fills when it refuses the call (reason code and the refused value).
+ *  - A caller may pass a struct larger than the module knows if every
+ *    byte past the module's size is zero (copy_struct_from_user rules);
+ *    a smaller struct than the first published size is refused with
+ *    EINVAL / PTSCOPE_R_BAD_SIZE.
+ *  - Reserved fields and unknown flag bits must be zero (EINVAL,
+ *    PTSCOPE_R_RESERVED_NONZERO / PTSCOPE_R_BAD_FLAGS).
+ *  - The reason and reason_arg fields must be zero on input.
+ *  - Every refusal returns -1 with errno set AND copies the header back,
+ *    so the tool can print ptscope_reason_text(hdr.reason).
+ */
+#ifndef _UAPI_PTSCOPE_H
+#define _UAPI_PTSCOPE_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define PTSCOPE_DEVICE_NAME	"ptscope"	/* /dev/ptscope */
+#define PTSCOPE_ABI_VERSION	1
+
+/* Upper bound on CPUs the ABI can name (cpu masks are fixed arrays). */
+#define PTSCOPE_MAX_CPUS	1024
+#define PTSCOPE_CPU_MASK_WORDS	(PTSCOPE_MAX_CPUS / 64)
+
+/* Address ranges: the SDM allows at most 4 (CPUID.14H.1:EAX[2:0] <= 4). */
+#define PTSCOPE_MAX_ADDR_RANGES	4
+
+/* Lengths of the fixed string fields, bytes including the NUL. */
+#define PTSCOPE_TRACEPOINT_LEN	64	/* "subsystem:event" */
+#define PTSCOPE_COMM_LEN	16	/* TASK_COMM_LEN */
+#define PTSCOPE_PATH_LEN	256	/* exec filename in the sideband */
+
+/*
+ * mmap: a CPU's trace buffer is mapped read-only at file offset
+ * (cpu << PTSCOPE_MMAP_CPU_SHIFT); the mapping length is at most the
+ * CPU's buffer_size. The bytes are the ToPA regions in ring order,
+ * i.e. ring offset 0 is the first byte of the first region.
+ * The sideband ring is mapped at PTSCOPE_MMAP_SIDEBAND_OFFSET.
+ */
+#define PTSCOPE_MMAP_CPU_SHIFT		40
+#define PTSCOPE_MMAP_SIDEBAND_OFFSET	(1ULL << 62)
+
+/*
+ * Reason codes. X-macro so that the module (for its log lines) and the
+ * tool (for its messages) share one table: X(name, value, text).
+ * Values are ABI: never renumber, only append.
+ */
+#define PTSCOPE_REASONS(X)						\
+	X(NONE,			0,  "no error")				\
+	X(BAD_SIZE,		1,  "struct size unknown to this module (rebuild ptscope against the loaded module's ABI)") \
+	X(RESERVED_NONZERO,	2,  "a reserved field is not zero")	\
+	X(BAD_FLAGS,		3,  "unknown flag bits set")		\
+	X(BAD_SCOPE,		4,  "scope must be user, kernel or both")	\
+	X(NEED_CAP_ADMIN,	5,  "kernel scope, system-wide capture and CPU-wide triggers need CAP_SYS_ADMIN or CAP_PERFMON") \
+	X(NEED_PTRACE,		6,  "no ptrace access to the target pid (same user and ptrace_scope, or CAP_SYS_PTRACE)") \
+	X(NO_SUCH_PID,		7,  "no such process")			\
+	X(BAD_BUFFER_SIZE,	8,  "buffer_size must be a power of two from 4 KiB to 1 GiB") \
+	X(BAD_CPU_MASK,		9,  "cpu_mask names no online CPU or a CPU that does not exist") \
+	X(NO_MTC,		10, "this CPU has no MTC (CPUID.14H.0:EBX[3])")	\
+	X(BAD_MTC_PERIOD,	11, "MTC period not in CPUID.14H.1:EAX[31:16]")	\
+	X(NO_CYC,		12, "this CPU has no CYC/PSB-period control (CPUID.14H.0:EBX[1])") \
+	X(BAD_CYC_THRESH,	13, "cycle threshold not in CPUID.14H.1:EBX[15:0]") \
+	X(BAD_PSB_PERIOD,	14, "PSB period not in CPUID.14H.1:EBX[31:16]")	\
+	X(NO_PTWRITE,		15, "this CPU has no PTWRITE (CPUID.14H.0:EBX[4])") \
+	X(NO_PWR_EVT,		16, "this CPU has no power event trace (CPUID.14H.0:EBX[5])") \
+	X(NO_CR3_FILTER,	17, "this CPU has no CR3 filtering (CPUID.14H.0:EBX[0])") \
+	X(TOO_MANY_RANGES,	18, "more address ranges than CPUID.14H.1:EAX[2:0] allows") \
+	X(ADDR_NOT_CANONICAL,	19, "address range bound is not a canonical address") \
+	X(BAD_ADDR_RANGE,	20, "address range start is above its end")	\
+	X(BAD_ADDR_CFG,		21, "address range cfg must be 0 (off), 1 (filter) or 2 (TraceStop)") \
+	X(NEED_BRANCH_EN,	22, "BranchEn cannot be cleared on this CPU (erratum BDM106)") \
+	X(NO_TOPA,		23, "this CPU has no ToPA output (CPUID.14H.0:ECX[0])") \
+	X(TRACE_EN_BUSY,	24, "RTIT_CTL.TraceEn is already set on a CPU: perf intel_pt, firmware or a hypervisor owns PT") \
+	X(NOT_CONFIGURED,	25, "configure before start")		\
+	X(ARMED,		26, "not allowed while armed: stop first")	\
+	X(NOT_ARMED,		27, "not armed")			\
+	X(NO_MEMORY,		28, "cannot allocate the trace buffers (try a smaller --size)") \
+	X(BAD_TRIGGER,		29, "bad trigger specification")	\
+	X(TRACEPOINT_NOT_FOUND,	30, "no built-in kernel tracepoint of that name (see /sys/kernel/tracing/available_events)") \
+	X(HOTKEY_UNAVAILABLE,	31, "that sysrq key is taken by another handler") \
+	X(PT_ERROR_AT_ENABLE,	32, "RTIT_STATUS.Error was set right after enable: the PT unit refused the configuration") \
+	X(MSR_FAULT,		33, "an RTIT MSR access faulted (#GP)")	\
+	X(BAD_MODE,		34, "mode must be snapshot or full")	\
+	X(MAPPED,		35, "buffers are mapped: unmap them before reconfiguring") \
+	X(BAD_CPU,		36, "no such CPU")			\
+	X(TIMING_FLAGS,		37, "MTC/CYC value given without enabling it")	\
+	X(BAD_SIDEBAND_SIZE,	38, "sideband_size must be a power of two from 4 KiB to 64 MiB") \
+	X(NO_PT,		39, "this CPU has no Intel PT (CPUID.07H:EBX[25])") \
+	X(BAD_BUFFER,		40, "bad user buffer pointer or length")
+
+enum ptscope_reason {
+#define PTSCOPE_REASON_ENUM(name, val, text) PTSCOPE_R_##name = val,
+	PTSCOPE_REASONS(PTSCOPE_REASON_ENUM)
+#undef PTSCOPE_REASON_ENUM
+};
+
+/* Common first member of every ioctl argument. */
+struct ptscope_hdr {
+	__u32 size;		/* in: sizeof(the whole struct) */
+	__u32 reason;		/* out: enum ptscope_reason on refusal; 0 in */
+	__u64 reason_arg;	/* out: the refused value (or CPU); 0 in */
+};
+
+/* ------------------------------------------------------------------ */
+/* PTSCOPE_IOC_GET_CAPS: what this CPU and module can do.              */
+
+#define PTSCOPE_CAPS_PT			(1U << 0) /* CPUID.07H:EBX[25] */
+#define PTSCOPE_CAPS_SIMULATED		(1U << 1) /* simulated PT unit */
+#define PTSCOPE_CAPS_CAP_PERFMON	(1U << 2) /* kernel knows CAP_PERFMON */
+#define PTSCOPE_CAPS_BDM106		(1U << 3) /* BranchEn must stay set */
+
+/* Decoded CPUID.14H.0 feature bits (same positions as EBX/ECX there). */
+struct ptscope_caps {
+	struct ptscope_hdr hdr;
+	__u32 abi_version;	/* PTSCOPE_ABI_VERSION of the module */
+	__u32 flags;		/* PTSCOPE_CAPS_* */
+	char vendor[16];	/* CPUID.0 vendor string, NUL-terminated */
+	__u32 family;		/* display family (SDM vol. 2A, CPUID) */
+	__u32 model;		/* display model */
+	__u32 stepping;
+	__u32 max_phys_addr;	/* MAXPHYADDR in bits, CPUID.80000008H:EAX[7:0] */
+	__u32 max_leaf;		/* CPUID.0:EAX */
+	__u32 cpuid_7_ebx;	/* CPUID.(7,0):EBX raw */
+	__u32 cpuid_14_0[4];	/* CPUID.(14H,0) EAX EBX ECX EDX raw */
+	__u32 cpuid_14_1[4];	/* CPUID.(14H,1) EAX EBX ECX EDX raw */
+	__u32 cpuid_15[3];	/* CPUID.15H EAX (denominator) EBX (numerator) ECX (crystal Hz) */
+	__u32 nom_freq;		/* MSR_PLATFORM_INFO[15:8], 0 if unreadable */
+	__u64 platform_info;	/* MSR_PLATFORM_INFO raw */
+	__u32 tsc_khz;		/* kernel's TSC frequency, kHz */
+	__u32 nr_addr_ranges;	/* CPUID.14H.1:EAX[2:0] */
+	__u32 mtc_period_bitmap;	/* CPUID.14H.1:EAX[31:16] */
+	__u32 cyc_thresh_bitmap;	/* CPUID.14H.1:EBX[15:0] */
+	__u32 psb_period_bitmap;	/* CPUID.14H.1:EBX[31:16] */
+	__u32 nr_cpus;		/* nr_cpu_ids */
+	__u64 online_mask[PTSCOPE_CPU_MASK_WORDS];
+	__u64 min_buffer_size;	/* bytes */
+	__u64 max_buffer_size;	/* bytes per CPU */
+	__u64 reserved[8];
+};
+
+/* ------------------------------------------------------------------ */
+/* PTSCOPE_IOC_CONFIGURE                                               */
+
+/* Scope: exactly the RTIT_CTL OS (bit 2) and User (bit 3) selection. */
+enum ptscope_scope {
+	PTSCOPE_SCOPE_USER = 1,		/* User only (magic-trace Userspace) */
+	PTSCOPE_SCOPE_KERNEL = 2,	/* OS only (-trace-kernel-only) */
+	PTSCOPE_SCOPE_BOTH = 3,		/* OS + User (-trace-include-kernel) */
+};
+
+enum ptscope_mode {
+	PTSCOPE_MODE_SNAPSHOT = 0,	/* ring, no INT/STOP: wraps */
+	PTSCOPE_MODE_FULL = 1,		/* STOP on the last region */
+};
+
+/* config.timing: each maps to one RTIT_CTL bit (SDM 33.2.7.2). */
+#define PTSCOPE_TIMING_TSC	(1U << 0)	/* TSCEn */
+#define PTSCOPE_TIMING_MTC	(1U << 1)	/* MTCEn, mtc_freq */
+#define PTSCOPE_TIMING_CYC	(1U << 2)	/* CYCEn, cyc_thresh */
+#define PTSCOPE_TIMING_ALL	0x7U
+
+/* config.trace_flags */
+#define PTSCOPE_TRACE_NO_BRANCH	(1U << 0)	/* clear BranchEn */
+#define PTSCOPE_TRACE_DISRETC	(1U << 1)	/* DisRETC */
+#define PTSCOPE_TRACE_PTWRITE	(1U << 2)	/* PTWEn */
+#define PTSCOPE_TRACE_FUP_ON_PTW	(1U << 3)	/* FUPonPTW */
+#define PTSCOPE_TRACE_PWR_EVT	(1U << 4)	/* PwrEvtEn */
+#define PTSCOPE_TRACE_ALL	0x1fU
+
+/* config.flags */
+#define PTSCOPE_CFG_CR3_FILTER	(1U << 0)	/* filter on cr3_pid's CR3 */
+#define PTSCOPE_CFG_ALL		0x1U
+
+/* Address range cfg: RTIT_CTL.ADDRn_CFG values (SDM 33.2.4.3). */
+enum ptscope_addr_cfg {
+	PTSCOPE_ADDR_OFF = 0,
+	PTSCOPE_ADDR_FILTER = 1,
+	PTSCOPE_ADDR_STOP = 2,
+};
+
+struct ptscope_addr_range {
+	__u64 start;		/* first byte, canonical linear address */
+	__u64 end;		/* last byte (inclusive, as ADDRn_B) */
+	__u32 cfg;		/* enum ptscope_addr_cfg */
+	__u32 reserved;
+};
+
+/* Trigger kinds (trigger.kinds). The ioctl trigger always works. */
+#define PTSCOPE_TRIG_TRACEPOINT	(1U << 0)
+#define PTSCOPE_TRIG_HOTKEY	(1U << 1)
+#define PTSCOPE_TRIG_KINDS_ALL	0x3U
+
+/* trigger.flags */
+#define PTSCOPE_TRIGF_MULTI	(1U << 0)	/* re-arm after each snapshot */
+#define PTSCOPE_TRIGF_ALL	0x1U
+
+struct ptscope_trigger_spec {
+	__u32 kinds;			/* PTSCOPE_TRIG_* */
+	__u32 flags;			/* PTSCOPE_TRIGF_* */
+	__s32 tracepoint_pid;		/* fire only for this tgid; 0 = any */
+	__u32 hotkey;			/* sysrq key character; 0 = module default */
+	__u32 post_trigger_us;		/* keep tracing this long after it */
+	__u32 reserved0;
+	char tracepoint[PTSCOPE_TRACEPOINT_LEN];	/* "subsystem:event" */
+	__u64 reserved[2];
+};
+
+struct ptscope_config {
+	struct ptscope_hdr hdr;
+	__u32 flags;		/* PTSCOPE_CFG_* */
+	__u32 scope;		/* enum ptscope_scope */
+	__u32 mode;		/* enum ptscope_mode */
+	__u32 timing;		/* PTSCOPE_TIMING_* */
+	__u32 trace_flags;	/* PTSCOPE_TRACE_* */
+	__u8 mtc_freq;		/* RTIT_CTL.MTCFreq: an MTC every 2^n ART ticks */
+	__u8 cyc_thresh;	/* RTIT_CTL.CycThresh encoding */
+	__u8 psb_freq;		/* RTIT_CTL.PSBFreq encoding (2K << n bytes) */
+	__u8 reserved0;
+	__u64 buffer_size;	/* bytes per CPU; power of two, 4 KiB .. 1 GiB */
+	__u64 sideband_size;	/* bytes; power of two, 4 KiB .. 64 MiB; 0 = 1 MiB */
+	__u64 cpu_mask[PTSCOPE_CPU_MASK_WORDS];	/* CPUs to trace */
+	__s32 cr3_pid;		/* with PTSCOPE_CFG_CR3_FILTER: the process */
+	__u32 nr_addr_ranges;	/* used entries of addr[] */
+	struct ptscope_addr_range addr[PTSCOPE_MAX_ADDR_RANGES];
+	struct ptscope_trigger_spec trigger;
+	__u64 reserved[8];
+};
+
+/* ------------------------------------------------------------------ */
+/* PTSCOPE_IOC_START / STOP / TRIGGER                                   */
+
+struct ptscope_cmd {
+	struct ptscope_hdr hdr;
+	__u32 flags;		/* must be 0 */
+	__u32 reserved0;
+	__u64 reserved[2];
+};
+
+/* ------------------------------------------------------------------ */
+/* PTSCOPE_IOC_GET_STATE: global state, trigger and time correlation.   */
+
+enum ptscope_run_state {
+	PTSCOPE_STATE_IDLE = 0,		/* not configured */
+	PTSCOPE_STATE_CONFIGURED = 1,	/* buffers allocated, not tracing */
+	PTSCOPE_STATE_ARMED = 2,	/* tracing, waiting for a trigger */
+	PTSCOPE_STATE_POST_TRIGGER = 3,	/* triggered, post-trigger delay */
+	PTSCOPE_STATE_TRIGGERED = 4,	/* stopped by a trigger: snapshot ready */
+	PTSCOPE_STATE_STOPPED = 5,	/* stopped by PTSCOPE_IOC_STOP or full */
+};
+
+enum ptscope_trigger_reason {
+	PTSCOPE_TRIGGER_NONE = 0,
+	PTSCOPE_TRIGGER_IOCTL = 1,
+	PTSCOPE_TRIGGER_TRACEPOINT = 2,
+	PTSCOPE_TRIGGER_HOTKEY = 3,
+	PTSCOPE_TRIGGER_PANIC = 4,
+	PTSCOPE_TRIGGER_SUSPEND = 5,
+};
+
+/* One instant read on one CPU, as close together as the kernel can. */
+struct ptscope_time_pair {
+	__u64 tsc;		/* TSC ticks (rdtsc) */
+	__u64 realtime_ns;	/* CLOCK_REALTIME, ns */
+	__u64 monotonic_ns;	/* CLOCK_MONOTONIC, ns */
+};
+
+struct ptscope_state {
+	struct ptscope_hdr hdr;
+	__u32 state;			/* enum ptscope_run_state */
+	__u32 trigger_reason;		/* enum ptscope_trigger_reason */
+	__u32 trigger_cpu;
+	__s32 trigger_pid;		/* tgid current at the trigger */
+	__s32 trigger_tid;
+	__u32 nr_snapshots;		/* triggers taken since configure */
+	__u64 trigger_tsc;		/* TSC ticks at the trigger */
+	__u64 rtit_ctl;			/* value written to RTIT_CTL */
+	__u64 cr3_match;		/* value written to RTIT_CR3_MATCH */
+	__u64 addr_a[PTSCOPE_MAX_ADDR_RANGES];	/* RTIT_ADDRn_A written */
+	__u64 addr_b[PTSCOPE_MAX_ADDR_RANGES];	/* RTIT_ADDRn_B written */
+	struct ptscope_time_pair time_at_start;
+	struct ptscope_time_pair time_at_stop;
+	__u32 tsc_khz;
+	__u32 flags;			/* PTSCOPE_STATEF_* */
+	__u64 sideband_lost;		/* records dropped: ring full */
+	__u64 sideband_bytes;		/* unread bytes in the sideband ring */
+	__u64 armed_cpu_mask[PTSCOPE_CPU_MASK_WORDS];
+	__u64 reserved[8];
+};
+
+#define PTSCOPE_STATEF_SIMULATED	(1U << 0)
+#define PTSCOPE_STATEF_CR3_PARTIAL	(1U << 1) /* CR3 filter cannot cover all roots: filter by sideband */
+#define PTSCOPE_STATEF_CR3_PCID		(1U << 2) /* PCID bits were masked */
+#define PTSCOPE_STATEF_CR3_KPTI		(1U << 3) /* process has a user and a kernel root */
+
+/* ------------------------------------------------------------------ */
+/* PTSCOPE_IOC_GET_CPU_STATUS: one CPU's buffer and PT unit state.       */
+
+#define PTSCOPE_CPUF_SELECTED	(1U << 0)	/* in the configured mask */
+#define PTSCOPE_CPUF_ONLINE	(1U << 1)
+#define PTSCOPE_CPUF_ENABLED	(1U << 2)	/* TraceEn set by us now */
+#define PTSCOPE_CPUF_WRAPPED	(1U << 3)	/* snapshot ring wrapped */
+#define PTSCOPE_CPUF_ERROR	(1U << 4)	/* RTIT_STATUS.Error seen */
+#define PTSCOPE_CPUF_STOPPED	(1U << 5)	/* RTIT_STATUS.Stopped seen (full) */
+#define PTSCOPE_CPUF_CLOBBERED	(1U << 6)	/* RTIT_CTL changed by someone else */
+#define PTSCOPE_CPUF_MSR_FAULT	(1U << 7)	/* an RTIT MSR access faulted */
+#define PTSCOPE_CPUF_OFFLINED	(1U << 8)	/* went offline during capture */
+
+struct ptscope_cpu_status {
+	struct ptscope_hdr hdr;
+	__u32 cpu;		/* in */
+	__u32 flags;		/* out: PTSCOPE_CPUF_* */
+	__u64 buffer_size;	/* bytes in the ring */
+	__u64 head;		/* ring offset of the next byte PT writes */
+	__u64 bytes_valid;	/* head, or buffer_size once wrapped */
+	__u64 wrap_count;	/* wraps seen by the module (lower bound) */
+	__u64 rtit_ctl;		/* value written at enable */
+	__u64 rtit_ctl_readback;	/* read back at the last stop */
+	__u64 rtit_status;	/* RTIT_STATUS read at the last stop */
+	__u64 output_base;	/* RTIT_OUTPUT_BASE at the last stop */
+	__u64 output_mask_ptrs;	/* RTIT_OUTPUT_MASK_PTRS at the last stop */
+	__u64 start_tsc;	/* TSC at enable */
+	__u64 stop_tsc;		/* TSC at the last stop */
+	__u32 nr_regions;	/* ToPA output regions in the ring */
+	__u32 region_size;	/* bytes per region */
+	__u64 reserved[8];
+};
+
+/* ------------------------------------------------------------------ */
+/* PTSCOPE_IOC_READ_SIDEBAND: copy out whole sideband records.           */
+
+struct ptscope_sideband_read {
+	struct ptscope_hdr hdr;
+	__u64 buf;		/* user pointer */
+	__u32 buf_len;		/* bytes available at buf */
+	__u32 bytes_read;	/* out: bytes of whole records copied */
+	__u64 lost;		/* out: records lost since configure */
+	__u64 reserved[2];
+};
+
+/*
+ * Sideband records, TSC-stamped, 8-byte aligned, each starting with
+ * struct ptscope_sb_hdr whose size covers header + payload (+ padding).
+ * Also readable with read(2) on the device.
+ */
+enum ptscope_sb_type {
+	PTSCOPE_SB_SCHED_SWITCH = 1,
+	PTSCOPE_SB_EXEC = 2,
+	PTSCOPE_SB_EXIT = 3,
+	PTSCOPE_SB_FORK = 4,
+	PTSCOPE_SB_TRIGGER = 5,
+	PTSCOPE_SB_LOST = 6,
+	PTSCOPE_SB_TRACE_START = 7,	/* TraceEn set on cpu */
+	PTSCOPE_SB_TRACE_STOP = 8,	/* TraceEn cleared on cpu */
+};
+
+struct ptscope_sb_hdr {
+	__u16 type;		/* enum ptscope_sb_type */
+	__u16 size;		/* bytes, header included, multiple of 8 */
+	__u32 cpu;
+	__u64 tsc;		/* TSC ticks */
+};
+
+struct ptscope_sb_switch {
+	struct ptscope_sb_hdr hdr;
+	__s32 prev_pid, prev_tid;
+	__s32 next_pid, next_tid;
+	__u64 next_cr3;		/* page-table root of next (user root with KPTI) */
+	char next_comm[PTSCOPE_COMM_LEN];
+	__u32 prev_state;	/* 0 = preempted (runnable) */
+	__u32 reserved;
+};
+
+struct ptscope_sb_exec {
+	struct ptscope_sb_hdr hdr;
+	__s32 pid, tid;
+	__u64 cr3;
+	char comm[PTSCOPE_COMM_LEN];
+	char filename[];	/* NUL-terminated, padded to 8 */
+};
+
+struct ptscope_sb_exit {
+	struct ptscope_sb_hdr hdr;
+	__s32 pid, tid;
+};
+
+struct ptscope_sb_fork {
+	struct ptscope_sb_hdr hdr;
+	__s32 parent_pid, parent_tid;
+	__s32 child_pid, child_tid;
+};
+
+struct ptscope_sb_trigger {
+	struct ptscope_sb_hdr hdr;
+	__u32 reason;		/* enum ptscope_trigger_reason */
+	__s32 pid, tid;
+	__u32 reserved;
+};
+
+struct ptscope_sb_lost {
+	struct ptscope_sb_hdr hdr;
+	__u64 count;		/* records dropped before this one */
+};
+
+struct ptscope_sb_trace {		/* TRACE_START / TRACE_STOP */
+	struct ptscope_sb_hdr hdr;
+	__u64 rtit_ctl;
+	__u64 rtit_status;
+	__u64 head;		/* ring offset */
+};
+
+/* ------------------------------------------------------------------ */
+/* Commands. The magic 0xB7 is unused in ioctl-number.rst.              */
+
+#define PTSCOPE_IOC_MAGIC	0xB7
+#define PTSCOPE_IOC_GET_CAPS	_IOWR(PTSCOPE_IOC_MAGIC, 0x01, struct ptscope_caps)
+#define PTSCOPE_IOC_CONFIGURE	_IOWR(PTSCOPE_IOC_MAGIC, 0x02, struct ptscope_config)
+#define PTSCOPE_IOC_START	_IOWR(PTSCOPE_IOC_MAGIC, 0x03, struct ptscope_cmd)
+#define PTSCOPE_IOC_STOP	_IOWR(PTSCOPE_IOC_MAGIC, 0x04, struct ptscope_cmd)
+#define PTSCOPE_IOC_TRIGGER	_IOWR(PTSCOPE_IOC_MAGIC, 0x05, struct ptscope_cmd)
+#define PTSCOPE_IOC_GET_STATE	_IOWR(PTSCOPE_IOC_MAGIC, 0x06, struct ptscope_state)
+#define PTSCOPE_IOC_GET_CPU_STATUS _IOWR(PTSCOPE_IOC_MAGIC, 0x07, struct ptscope_cpu_status)
+#define PTSCOPE_IOC_READ_SIDEBAND _IOWR(PTSCOPE_IOC_MAGIC, 0x08, struct ptscope_sideband_read)
+#define PTSCOPE_IOC_UNCONFIGURE	_IOWR(PTSCOPE_IOC_MAGIC, 0x09, struct ptscope_cmd)
+
+#endif /* _UAPI_PTSCOPE_H */

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Capture bundle: a directory NAME.ptscope/ holding manifest.json and the
+ * files it names. docs/bundle-format.md is the normative description;
+ * this header is its in-memory model. Writers (ptscope record, ptsynth)
+ * fill a struct pts_bundle and the files, then call
+ * pts_bundle_write_manifest(); readers (ptscope decode) call
+ * pts_bundle_read(), which checks every named file exists with the
+ * recorded size.
+ *
+ * All sizes and offsets are bytes, TSC values are TSC ticks, times
+ * suffixed _ns are nanoseconds. Paths inside the struct are relative to
+ * the bundle directory unless said otherwise.
+ */
+#ifndef PTS_BUNDLE_H
+#define PTS_BUNDLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../util/err.h"
+
+#define PTS_BUNDLE_FORMAT	"ptscope-bundle"
+#define PTS_BUNDLE_VERSION	1
+#define PTS_BUNDLE_MANIFEST	"manifest.json"
+
+/* Where the trace bytes came from; the decoder's summary repeats it. */
+enum pts_bundle_source {
+	PTS_SOURCE_HARDWARE = 0,	/* a real PT unit */
+	PTS_SOURCE_SIMULATED_UNIT,	/* ptscope.ko's simulated PT unit */
+	PTS_SOURCE_REFERENCE_ENCODER,	/* tools/ptsynth */
+	PTS_SOURCE_IMPORTED,		/* raw PT imported from elsewhere */
+};
+
+enum pts_scope {
+	PTS_SCOPE_USER = 1,		/* RTIT_CTL.User only */
+	PTS_SCOPE_KERNEL = 2,		/* RTIT_CTL.OS only */
+	PTS_SCOPE_BOTH = 3,		/* both */
+};
+
+struct pts_bundle_cpu_id {
+	char vendor[16];
+	uint32_t family, model, stepping;	/* display values */
+	uint32_t max_phys_addr;			/* bits */
+	uint32_t cpuid_14_0[4];			/* EAX EBX ECX EDX */
+	uint32_t cpuid_14_1[4];
+	uint32_t cpuid_15[3];			/* EAX denominator, EBX numerator, ECX Hz */
+	uint32_t nom_freq;			/* MSR_PLATFORM_INFO[15:8]; 0 unknown */
+	uint32_t tsc_khz;			/* 0 unknown */
+};
+
+struct pts_bundle_addr_range {
+	uint64_t a, b;				/* RTIT_ADDRn_A/B written */
+	uint32_t cfg;				/* ADDRn_CFG: 0 off, 1 filter, 2 stop */
+};
+
+struct pts_bundle_config {
+	enum pts_scope scope;
+	bool snapshot;				/* true: ring; false: stop when full */
+	uint64_t rtit_ctl;			/* exact value written (TraceEn set) */
+	uint64_t cr3_match;			/* 0 when no CR3 filter */
+	uint32_t nr_addr;
+	struct pts_bundle_addr_range addr[4];
+	uint64_t buffer_size;			/* per CPU */
+	int32_t filter_pid;			/* 0 none */
+	char trigger_spec[128];			/* as given by the user, "" none */
+	uint32_t post_trigger_us;
+	bool cr3_partial;			/* CR3 filter could not cover all roots */
+};
+
+/* TSC <-> wall clock correlation; `when` is "start", "stop" or free text. */
+struct pts_bundle_time_pair {
+	char when[16];
+	uint64_t tsc;
+	uint64_t realtime_ns;
+	uint64_t monotonic_ns;
+};
+
+struct pts_bundle_trigger {
+	char reason[32];			/* "ioctl","tracepoint","hotkey","exit","signal","full","none" */
+	char detail[128];			/* e.g. "sched:sched_process_exit" */
+	uint64_t tsc;
+	int32_t cpu, pid, tid;
+};
+
+/* Per-CPU trace file: oldest byte first (a wrapped ring is rotated). */
+#define PTS_CPUF_ERROR		(1U << 0)	/* RTIT_STATUS.Error */
+#define PTS_CPUF_STOPPED	(1U << 1)	/* RTIT_STATUS.Stopped (full) */
+#define PTS_CPUF_CLOBBERED	(1U << 2)	/* RTIT_CTL changed by someone else */
+#define PTS_CPUF_OFFLINED	(1U << 3)	/* CPU went offline while tracing */
+
+struct pts_bundle_cpu {
+	uint32_t cpu;
+	char file[64];				/* "cpu0.pt" */
+	uint64_t size;				/* bytes in file */
+	uint64_t buffer_size;			/* ring size */
+	uint64_t head;				/* ring offset of the write head at stop */
+	bool wrapped;				/* file begins mid-packet */
+	uint64_t rtit_status;
+	uint32_t flags;				/* PTS_CPUF_* */
+	uint64_t start_tsc, stop_tsc;
+};
+
+/* One line of /proc/PID/maps. */
+struct pts_bundle_map {
+	uint64_t start, end;			/* [start, end) */
+	uint64_t pgoff;				/* file offset of start */
+	char perms[5];				/* "r-xp" */
+	char *path;				/* "/usr/bin/true", "[vdso]", "" anon */
+};
+
+struct pts_bundle_process {
+	int32_t pid;
+	char comm[16];
+	char *exe;				/* absolute path, may be NULL */
+	uint64_t cr3;				/* 0 unknown */
+	size_t nr_maps_arm, nr_maps_trigger;
+	struct pts_bundle_map *maps_arm;	/* maps taken at arm */
+	struct pts_bundle_map *maps_trigger;	/* maps taken at trigger (may be 0) */
+	char *vdso_file;			/* bundle file with the vdso bytes, or NULL */
+	uint64_t vdso_addr;			/* where it was mapped */
+	int32_t *tids;				/* threads seen */
+	size_t nr_tids;
+};
+
+/* Kernel or module text read from /proc/kcore (or synthesised). */
+struct pts_bundle_ktext {
+	char name[64];				/* "vmlinux", module name */
+	char *file;				/* bundle file with the bytes */
+	uint64_t vaddr;
+	uint64_t size;
+};
+
+/* A user binary: copied into the bundle, or only named (--no-copy). */
+struct pts_bundle_object {
+	char *path;				/* absolute path on the capture host */
+	char *file;				/* bundle copy, NULL with --no-copy */
+	char build_id[41];			/* hex NT_GNU_BUILD_ID, "" if none */
+	uint64_t size;				/* bytes of the original */
+};
+
+struct pts_bundle {
+	char *dir;				/* bundle directory (reader fills) */
+	uint32_t version;			/* PTS_BUNDLE_VERSION */
+	bool complete;				/* false: writer failed part-way */
+	char incomplete_reason[256];
+	enum pts_bundle_source source;
+	char producer[64];			/* "ptscope 0.1", "ptsynth 0.1" */
+	char hostname[64];
+	char kernel_release[128];
+	struct pts_bundle_cpu_id cpu_id;
+	struct pts_bundle_config config;
+	uint32_t tsc_khz;
+	size_t nr_time_pairs;
+	struct pts_bundle_time_pair *time_pairs;
+	struct pts_bundle_trigger trigger;
+	size_t nr_cpus;
+	struct pts_bundle_cpu *cpus;
+	char *sideband_file;			/* ptscope sideband records, NULL none */
+	uint64_t sideband_size;
+	uint64_t sideband_lost;
+	size_t nr_processes;
+	struct pts_bundle_process *processes;
+	char *kallsyms_file;			/* /proc/kallsyms copy, NULL none */
+	char *modules_file;			/* /proc/modules copy, NULL none */
+	size_t nr_ktext;
+	struct pts_bundle_ktext *ktext;
+	size_t nr_objects;
+	struct pts_bundle_object *objects;
+	char *ground_truth_file;		/* ptsynth only, NULL otherwise */
+};
+
+/*
+ * Read NAME.ptscope/manifest.json and check it: format and version
+ * known, required keys present and typed, every named file present with
+ * its recorded size. On success *out is a new bundle (free with
+ * pts_bundle_free). Errors (err->msg says which key or file):
+ *   -ENOENT   directory or manifest or a named file missing
+ *   -EINVAL   bad JSON, missing/mistyped key, unknown format/version
+ *   -EFBIG    a file's size differs from the manifest (truncated copy)
+ *   -ENOMEM   out of memory
+ * An incomplete bundle (complete=false) is returned, not refused: the
+ * caller warns and decodes what is there.
+ */
+int pts_bundle_read(const char *dir, struct pts_bundle **out, struct pts_err *err);
+
+/*
+ * Write b as dir/manifest.json, atomically (temporary file + rename).
+ * The caller has written the data files already. Errors: -errno of the
+ * failing write/rename (-ENOSPC on a full disk), -EINVAL if b is not
+ * representable (e.g. a string too long).
+ */
+int pts_bundle_write_manifest(const char *dir, const struct pts_bundle *b,
+			      struct pts_err *err);
+
+/*
+ * Write `len` bytes to dir/name (creating parent directories inside the
+ * bundle), via a temporary name and rename. Errors: -errno (-ENOSPC).
+ */
+int pts_bundle_write_file(const char *dir, const char *name, const void *data,
+			  size_t len, struct pts_err *err);
+
+/* Allocate an empty bundle with version/format set, complete = true. */
+struct pts_bundle *pts_bundle_new(void);
+
+/* Free a bundle and everything it owns. NULL is fine. */
+void pts_bundle_free(struct pts_bundle *b);
+
+/* Absolute path of a bundle-relative file; caller frees. NULL on ENOMEM. */
+char *pts_bundle_path(const struct pts_bundle *b, const char *rel);
+
+/* Text names of enums as they appear in the manifest. */
+const char *pts_scope_name(enum pts_scope s);		/* "user","kernel","both" */
+const char *pts_source_name(enum pts_bundle_source s);	/* "hardware","simulated-unit",... */
+
+#endif /* PTS_BUNDLE_H */

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Timeline writers: the last stage of module -> bundle -> decoder ->
+ * timeline -> writer. The timeline builder hands each writer a stream of
+ * records (struct pts_tl_rec); a writer turns them into one file format:
+ *
+ *   .fxt     Fuchsia trace format (opens in the Perfetto UI)
+ *   .json    Chrome trace event JSON
+ *   .txt     one line per call/return/transition
+ *   .folded  folded stacks for flame graphs (flamegraph.pl, speedscope)
+ *
+ * Record stream rules (guaranteed by the timeline builder):
+ *  - PTS_TL_PROCESS / PTS_TL_THREAD name a pid/tid before its first slice.
+ *  - Per thread, ts_ns never decreases; BEGIN/END nest properly (an END
+ *    closes the innermost open BEGIN of that thread); every BEGIN gets
+ *    its END before pts_writer_close (the builder closes open frames).
+ *  - Strings are owned by the caller and valid only during the call.
+ */
+#ifndef PTS_WRITER_H
+#define PTS_WRITER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../util/err.h"
+
+enum pts_tl_type {
+	PTS_TL_PROCESS,		/* name a process: pid, name */
+	PTS_TL_THREAD,		/* name a thread: pid, tid, name */
+	PTS_TL_BEGIN,		/* open a slice (a frame) on pid/tid */
+	PTS_TL_END,		/* close the innermost open slice of pid/tid */
+	PTS_TL_INSTANT,		/* a point event: gap, diagnostic, trigger */
+	PTS_TL_COUNTER,		/* a counter sample: name, value (per pid) */
+};
+
+/* What made a slice begin/end; printed by the text writer. */
+enum pts_tl_kind {
+	PTS_TLK_NONE = 0,
+	PTS_TLK_CALL,		/* near call */
+	PTS_TLK_RETURN,		/* near return */
+	PTS_TLK_JUMP,		/* tail call / cross-function jump: top frame replaced */
+	PTS_TLK_SYSCALL,	/* syscall/sysenter into the kernel */
+	PTS_TLK_SYSRET,		/* back to user from a syscall */
+	PTS_TLK_INTERRUPT,	/* asynchronous: interrupt */
+	PTS_TLK_EXCEPTION,	/* fault/trap (page fault, ...) */
+	PTS_TLK_IRET,		/* return from interrupt/exception */
+	PTS_TLK_TRACE_BEGIN,	/* tracing enabled (TIP.PGE) */
+	PTS_TLK_TRACE_END,	/* tracing disabled (TIP.PGD) */
+	PTS_TLK_GAP,		/* decode error / overflow: frames closed */
+	PTS_TLK_UNWIND,		/* frame closed by a return to a deeper frame */
+	PTS_TLK_END_OF_TRACE,	/* frame closed because the trace ended */
+};
+
+/* rec.flags */
+#define PTS_TLF_KERNEL		(1U << 0)	/* kernel-mode frame */
+#define PTS_TLF_INFERRED	(1U << 1)	/* outer frame inferred from a return */
+#define PTS_TLF_SYNTHETIC	(1U << 2)	/* [syscall], [interrupted], [untraced], [user] */
+
+struct pts_tl_rec {
+	enum pts_tl_type type;
+	enum pts_tl_kind kind;
+	uint64_t ts_ns;		/* ns since the trace's time origin */
+	int32_t pid, tid;
+	uint32_t cpu;		/* CPU the event was decoded on */
+	uint32_t depth;		/* stack depth of this slice (outermost = 0) */
+	uint32_t flags;		/* PTS_TLF_* */
+	const char *name;	/* symbol, synthetic slice, instant or counter name */
+	const char *object;	/* binary/module holding addr, or NULL */
+	uint64_t addr;		/* IP of the event (call target, gap IP...) */
+	uint64_t offset;	/* addr - symbol start, when name is a symbol */
+	const char *detail;	/* instant: cause text; else NULL */
+	double value;		/* PTS_TL_COUNTER only */
+};
+
+enum pts_format {
+	PTS_FMT_NONE = 0,	/* null sink (benchmarks) */
+	PTS_FMT_FXT,
+	PTS_FMT_JSON,
+	PTS_FMT_TXT,
+	PTS_FMT_FOLDED,
+};
+
+struct pts_writer;
+
+/* Format from a file name's extension; PTS_FMT_NONE if unknown. */
+enum pts_format pts_format_from_path(const char *path);
+
+/* Format from a --format word ("fxt","json","txt","folded","null"); -1 if unknown. */
+int pts_format_from_name(const char *name);
+
+/*
+ * Open a writer to `path` (written as path.tmp.PID and renamed by
+ * pts_writer_close on success). path "-" writes to stdout (txt, json,
+ * folded). Errors: -errno from open (err names the path), -EINVAL for a
+ * format that cannot go to stdout (fxt is binary).
+ */
+int pts_writer_open(const char *path, enum pts_format fmt, struct pts_writer **out,
+		    struct pts_err *err);
+
+/* Emit one record. Errors: -errno of a failed write (-ENOSPC). */
+int pts_writer_emit(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_err *err);
+
+/*
+ * Finish the file. ok=true: flush, fsync-free close, rename over path.
+ * ok=false: remove the temporary file. Frees w in every case.
+ */
+int pts_writer_close(struct pts_writer *w, bool ok, struct pts_err *err);
+
+#endif /* PTS_WRITER_H */

@@ -13,6 +13,7 @@
 #define _PTSCOPE_RTIT_H
 
 #include <linux/types.h>
+#include <linux/const.h>
 
 /* MSR numbers (SDM vol. 4, table 2-2). */
 #define RTIT_MSR_OUTPUT_BASE		0x560
@@ -26,31 +27,31 @@
 #define RTIT_MSR_VMX_MISC		0x485
 
 /* IA32_RTIT_CTL (SDM 33.2.8.2, table 33-6). */
-#define RTIT_CTL_TRACEEN	(1ULL << 0)
-#define RTIT_CTL_CYCEN		(1ULL << 1)
-#define RTIT_CTL_OS		(1ULL << 2)
-#define RTIT_CTL_USER		(1ULL << 3)
-#define RTIT_CTL_PWREVTEN	(1ULL << 4)
-#define RTIT_CTL_FUPONPTW	(1ULL << 5)
-#define RTIT_CTL_FABRICEN	(1ULL << 6)
-#define RTIT_CTL_CR3FILTER	(1ULL << 7)
-#define RTIT_CTL_TOPA		(1ULL << 8)
-#define RTIT_CTL_MTCEN		(1ULL << 9)
-#define RTIT_CTL_TSCEN		(1ULL << 10)
-#define RTIT_CTL_DISRETC	(1ULL << 11)
-#define RTIT_CTL_PTWEN		(1ULL << 12)
-#define RTIT_CTL_BRANCHEN	(1ULL << 13)
+#define RTIT_CTL_TRACEEN	_BITULL(0)
+#define RTIT_CTL_CYCEN		_BITULL(1)
+#define RTIT_CTL_OS		_BITULL(2)
+#define RTIT_CTL_USER		_BITULL(3)
+#define RTIT_CTL_PWREVTEN	_BITULL(4)
+#define RTIT_CTL_FUPONPTW	_BITULL(5)
+#define RTIT_CTL_FABRICEN	_BITULL(6)
+#define RTIT_CTL_CR3FILTER	_BITULL(7)
+#define RTIT_CTL_TOPA		_BITULL(8)
+#define RTIT_CTL_MTCEN		_BITULL(9)
+#define RTIT_CTL_TSCEN		_BITULL(10)
+#define RTIT_CTL_DISRETC	_BITULL(11)
+#define RTIT_CTL_PTWEN		_BITULL(12)
+#define RTIT_CTL_BRANCHEN	_BITULL(13)
 #define RTIT_CTL_MTCFREQ_SHIFT	14
 #define RTIT_CTL_MTCFREQ_MASK	(0xfULL << RTIT_CTL_MTCFREQ_SHIFT)
 #define RTIT_CTL_CYCTHRESH_SHIFT 19
 #define RTIT_CTL_CYCTHRESH_MASK	(0xfULL << RTIT_CTL_CYCTHRESH_SHIFT)
 #define RTIT_CTL_PSBFREQ_SHIFT	24
 #define RTIT_CTL_PSBFREQ_MASK	(0xfULL << RTIT_CTL_PSBFREQ_SHIFT)
-#define RTIT_CTL_EVENTEN	(1ULL << 31)
+#define RTIT_CTL_EVENTEN	_BITULL(31)
 #define RTIT_CTL_ADDR_CFG_SHIFT(n)	(32 + 4 * (n))
 #define RTIT_CTL_ADDR_CFG_MASK(n)	(0xfULL << RTIT_CTL_ADDR_CFG_SHIFT(n))
-#define RTIT_CTL_DISTNT		(1ULL << 55)
-#define RTIT_CTL_INJECTPSBPMI	(1ULL << 56)
+#define RTIT_CTL_DISTNT		_BITULL(55)
+#define RTIT_CTL_INJECTPSBPMI	_BITULL(56)
 
 /* Every bit the SDM defines; the rest are reserved and #GP when set. */
 #define RTIT_CTL_DEFINED_MASK						\
@@ -82,13 +83,13 @@ static inline __u64 rtit_ctl_field_set(__u64 ctl, __u64 mask, unsigned int shift
 }
 
 /* IA32_RTIT_STATUS (SDM 33.2.8.4, table 33-7). */
-#define RTIT_STATUS_FILTEREN		(1ULL << 0)
-#define RTIT_STATUS_CONTEXTEN		(1ULL << 1)
-#define RTIT_STATUS_TRIGGEREN		(1ULL << 2)
-#define RTIT_STATUS_ERROR		(1ULL << 4)
-#define RTIT_STATUS_STOPPED		(1ULL << 5)
-#define RTIT_STATUS_PENDPSB		(1ULL << 6)
-#define RTIT_STATUS_PENDTOPAPMI		(1ULL << 7)
+#define RTIT_STATUS_FILTEREN		_BITULL(0)
+#define RTIT_STATUS_CONTEXTEN		_BITULL(1)
+#define RTIT_STATUS_TRIGGEREN		_BITULL(2)
+#define RTIT_STATUS_ERROR		_BITULL(4)
+#define RTIT_STATUS_STOPPED		_BITULL(5)
+#define RTIT_STATUS_PENDPSB		_BITULL(6)
+#define RTIT_STATUS_PENDTOPAPMI		_BITULL(7)
 #define RTIT_STATUS_BYTECNT_SHIFT	32
 #define RTIT_STATUS_BYTECNT_MASK	(0x1ffffULL << RTIT_STATUS_BYTECNT_SHIFT)
 
@@ -105,12 +106,12 @@ static inline __u32 rtit_status_bytecnt(__u64 status)
  * Built only with 64-bit masks: narrow bitfields truncated bases above
  * 64 GiB in the kernel's own driver twice.
  */
-#define TOPA_END		(1ULL << 0)
-#define TOPA_INT		(1ULL << 2)
-#define TOPA_STOP		(1ULL << 4)
+#define TOPA_END		_BITULL(0)
+#define TOPA_INT		_BITULL(2)
+#define TOPA_STOP		_BITULL(4)
 #define TOPA_SIZE_SHIFT		6
 #define TOPA_SIZE_MASK		(0xfULL << TOPA_SIZE_SHIFT)
-#define TOPA_LOW_RESERVED_MASK	((1ULL << 1) | (1ULL << 3) | (1ULL << 5) | (3ULL << 10))
+#define TOPA_LOW_RESERVED_MASK	(_BITULL(1) | _BITULL(3) | _BITULL(5) | (3ULL << 10))
 #define TOPA_BASE_SHIFT		12
 #define TOPA_SIZE_CODE_MAX	15		/* 4 KiB << 15 = 128 MiB */
 #define TOPA_REGION_MIN		4096ULL
@@ -244,23 +245,23 @@ static inline __u32 rtit_omp_output_offset(__u64 omp)
 }
 
 /* CPUID.(EAX=14H,ECX=0) EBX feature bits (SDM 33.3.1, table 33-10). */
-#define PT_CPUID_EBX_CR3_FILTER		(1U << 0)
-#define PT_CPUID_EBX_PSB_CYC		(1U << 1)
-#define PT_CPUID_EBX_IP_FILTER		(1U << 2)
-#define PT_CPUID_EBX_MTC		(1U << 3)
-#define PT_CPUID_EBX_PTWRITE		(1U << 4)
-#define PT_CPUID_EBX_POWER_EVENT	(1U << 5)
-#define PT_CPUID_EBX_PSB_PMI_PRESERVE	(1U << 6)
-#define PT_CPUID_EBX_EVENT_TRACE	(1U << 7)
-#define PT_CPUID_EBX_TNT_DISABLE	(1U << 8)
+#define PT_CPUID_EBX_CR3_FILTER		_BITUL(0)
+#define PT_CPUID_EBX_PSB_CYC		_BITUL(1)
+#define PT_CPUID_EBX_IP_FILTER		_BITUL(2)
+#define PT_CPUID_EBX_MTC		_BITUL(3)
+#define PT_CPUID_EBX_PTWRITE		_BITUL(4)
+#define PT_CPUID_EBX_POWER_EVENT	_BITUL(5)
+#define PT_CPUID_EBX_PSB_PMI_PRESERVE	_BITUL(6)
+#define PT_CPUID_EBX_EVENT_TRACE	_BITUL(7)
+#define PT_CPUID_EBX_TNT_DISABLE	_BITUL(8)
 /* CPUID.(EAX=14H,ECX=0) ECX. */
-#define PT_CPUID_ECX_TOPA		(1U << 0)
-#define PT_CPUID_ECX_MENTRY		(1U << 1)
-#define PT_CPUID_ECX_SINGLE_RANGE	(1U << 2)
-#define PT_CPUID_ECX_TRANSPORT		(1U << 3)
-#define PT_CPUID_ECX_LIP		(1U << 31)
+#define PT_CPUID_ECX_TOPA		_BITUL(0)
+#define PT_CPUID_ECX_MENTRY		_BITUL(1)
+#define PT_CPUID_ECX_SINGLE_RANGE	_BITUL(2)
+#define PT_CPUID_ECX_TRANSPORT		_BITUL(3)
+#define PT_CPUID_ECX_LIP		_BITUL(31)
 /* CPUID.07H:EBX[25]: Intel PT present. */
-#define PT_CPUID_7_EBX_PT		(1U << 25)
+#define PT_CPUID_7_EBX_PT		_BITUL(25)
 
 /* CPUID.(EAX=14H,ECX=1) decoders. */
 static inline unsigned int pt_cpuid_nr_addr_ranges(__u32 eax1)

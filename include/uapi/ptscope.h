@@ -14,7 +14,7 @@
  *    PTSCOPE_R_RESERVED_NONZERO / PTSCOPE_R_BAD_FLAGS).
  *  - The reason and reason_arg fields must be zero on input.
  *  - Every refusal returns -1 with errno set AND copies the header back,
- *    so the tool can print ptscope_reason_text(hdr.reason).
+ *    so the tool can print ptscope_reason_str(hdr.reason).
  */
 #ifndef _UAPI_PTSCOPE_H
 #define _UAPI_PTSCOPE_H
@@ -48,57 +48,53 @@
 #define PTSCOPE_MMAP_SIDEBAND_OFFSET	(1ULL << 62)
 
 /*
- * Reason codes. X-macro so that the module (for its log lines) and the
- * tool (for its messages) share one table: X(name, value, text).
- * Values are ABI: never renumber, only append.
+ * Reason codes: why the module refused a call. Values are ABI: never
+ * renumber, only append. include/ptscope/reason_text.h gives the text
+ * the module logs and the tool prints.
  */
-#define PTSCOPE_REASONS(X)						\
-	X(NONE,			0,  "no error")				\
-	X(BAD_SIZE,		1,  "struct size unknown to this module (rebuild ptscope against the loaded module's ABI)") \
-	X(RESERVED_NONZERO,	2,  "a reserved field is not zero")	\
-	X(BAD_FLAGS,		3,  "unknown flag bits set")		\
-	X(BAD_SCOPE,		4,  "scope must be user, kernel or both")	\
-	X(NEED_CAP_ADMIN,	5,  "kernel scope, system-wide capture and CPU-wide triggers need CAP_SYS_ADMIN or CAP_PERFMON") \
-	X(NEED_PTRACE,		6,  "no ptrace access to the target pid (same user and ptrace_scope, or CAP_SYS_PTRACE)") \
-	X(NO_SUCH_PID,		7,  "no such process")			\
-	X(BAD_BUFFER_SIZE,	8,  "buffer_size must be a power of two from 4 KiB to 1 GiB") \
-	X(BAD_CPU_MASK,		9,  "cpu_mask names no online CPU or a CPU that does not exist") \
-	X(NO_MTC,		10, "this CPU has no MTC (CPUID.14H.0:EBX[3])")	\
-	X(BAD_MTC_PERIOD,	11, "MTC period not in CPUID.14H.1:EAX[31:16]")	\
-	X(NO_CYC,		12, "this CPU has no CYC/PSB-period control (CPUID.14H.0:EBX[1])") \
-	X(BAD_CYC_THRESH,	13, "cycle threshold not in CPUID.14H.1:EBX[15:0]") \
-	X(BAD_PSB_PERIOD,	14, "PSB period not in CPUID.14H.1:EBX[31:16]")	\
-	X(NO_PTWRITE,		15, "this CPU has no PTWRITE (CPUID.14H.0:EBX[4])") \
-	X(NO_PWR_EVT,		16, "this CPU has no power event trace (CPUID.14H.0:EBX[5])") \
-	X(NO_CR3_FILTER,	17, "this CPU has no CR3 filtering (CPUID.14H.0:EBX[0])") \
-	X(TOO_MANY_RANGES,	18, "more address ranges than CPUID.14H.1:EAX[2:0] allows") \
-	X(ADDR_NOT_CANONICAL,	19, "address range bound is not a canonical address") \
-	X(BAD_ADDR_RANGE,	20, "address range start is above its end")	\
-	X(BAD_ADDR_CFG,		21, "address range cfg must be 0 (off), 1 (filter) or 2 (TraceStop)") \
-	X(NEED_BRANCH_EN,	22, "BranchEn cannot be cleared on this CPU (erratum BDM106)") \
-	X(NO_TOPA,		23, "this CPU has no ToPA output (CPUID.14H.0:ECX[0])") \
-	X(TRACE_EN_BUSY,	24, "RTIT_CTL.TraceEn is already set on a CPU: perf intel_pt, firmware or a hypervisor owns PT") \
-	X(NOT_CONFIGURED,	25, "configure before start")		\
-	X(ARMED,		26, "not allowed while armed: stop first")	\
-	X(NOT_ARMED,		27, "not armed")			\
-	X(NO_MEMORY,		28, "cannot allocate the trace buffers (try a smaller --size)") \
-	X(BAD_TRIGGER,		29, "bad trigger specification")	\
-	X(TRACEPOINT_NOT_FOUND,	30, "no built-in kernel tracepoint of that name (see /sys/kernel/tracing/available_events)") \
-	X(HOTKEY_UNAVAILABLE,	31, "that sysrq key is taken by another handler") \
-	X(PT_ERROR_AT_ENABLE,	32, "RTIT_STATUS.Error was set right after enable: the PT unit refused the configuration") \
-	X(MSR_FAULT,		33, "an RTIT MSR access faulted (#GP)")	\
-	X(BAD_MODE,		34, "mode must be snapshot or full")	\
-	X(MAPPED,		35, "buffers are mapped: unmap them before reconfiguring") \
-	X(BAD_CPU,		36, "no such CPU")			\
-	X(TIMING_FLAGS,		37, "MTC/CYC value given without enabling it")	\
-	X(BAD_SIDEBAND_SIZE,	38, "sideband_size must be a power of two from 4 KiB to 64 MiB") \
-	X(NO_PT,		39, "this CPU has no Intel PT (CPUID.07H:EBX[25])") \
-	X(BAD_BUFFER,		40, "bad user buffer pointer or length")
-
 enum ptscope_reason {
-#define PTSCOPE_REASON_ENUM(name, val, text) PTSCOPE_R_##name = val,
-	PTSCOPE_REASONS(PTSCOPE_REASON_ENUM)
-#undef PTSCOPE_REASON_ENUM
+	PTSCOPE_R_NONE = 0,
+	PTSCOPE_R_BAD_SIZE = 1,
+	PTSCOPE_R_RESERVED_NONZERO = 2,
+	PTSCOPE_R_BAD_FLAGS = 3,
+	PTSCOPE_R_BAD_SCOPE = 4,
+	PTSCOPE_R_NEED_CAP_ADMIN = 5,
+	PTSCOPE_R_NEED_PTRACE = 6,
+	PTSCOPE_R_NO_SUCH_PID = 7,
+	PTSCOPE_R_BAD_BUFFER_SIZE = 8,
+	PTSCOPE_R_BAD_CPU_MASK = 9,
+	PTSCOPE_R_NO_MTC = 10,
+	PTSCOPE_R_BAD_MTC_PERIOD = 11,
+	PTSCOPE_R_NO_CYC = 12,
+	PTSCOPE_R_BAD_CYC_THRESH = 13,
+	PTSCOPE_R_BAD_PSB_PERIOD = 14,
+	PTSCOPE_R_NO_PTWRITE = 15,
+	PTSCOPE_R_NO_PWR_EVT = 16,
+	PTSCOPE_R_NO_CR3_FILTER = 17,
+	PTSCOPE_R_TOO_MANY_RANGES = 18,
+	PTSCOPE_R_ADDR_NOT_CANONICAL = 19,
+	PTSCOPE_R_BAD_ADDR_RANGE = 20,
+	PTSCOPE_R_BAD_ADDR_CFG = 21,
+	PTSCOPE_R_NEED_BRANCH_EN = 22,
+	PTSCOPE_R_NO_TOPA = 23,
+	PTSCOPE_R_TRACE_EN_BUSY = 24,
+	PTSCOPE_R_NOT_CONFIGURED = 25,
+	PTSCOPE_R_ARMED = 26,
+	PTSCOPE_R_NOT_ARMED = 27,
+	PTSCOPE_R_NO_MEMORY = 28,
+	PTSCOPE_R_BAD_TRIGGER = 29,
+	PTSCOPE_R_TRACEPOINT_NOT_FOUND = 30,
+	PTSCOPE_R_HOTKEY_UNAVAILABLE = 31,
+	PTSCOPE_R_PT_ERROR_AT_ENABLE = 32,
+	PTSCOPE_R_MSR_FAULT = 33,
+	PTSCOPE_R_BAD_MODE = 34,
+	PTSCOPE_R_MAPPED = 35,
+	PTSCOPE_R_BAD_CPU = 36,
+	PTSCOPE_R_TIMING_FLAGS = 37,
+	PTSCOPE_R_BAD_SIDEBAND_SIZE = 38,
+	PTSCOPE_R_NO_PT = 39,
+	PTSCOPE_R_BAD_BUFFER = 40,
+	PTSCOPE_R_COUNT	/* first unused value */
 };
 
 /* Common first member of every ioctl argument. */
@@ -295,7 +291,8 @@ struct ptscope_state {
 };
 
 #define PTSCOPE_STATEF_SIMULATED	(1U << 0)
-#define PTSCOPE_STATEF_CR3_PARTIAL	(1U << 1) /* CR3 filter cannot cover all roots: filter by sideband */
+/* CR3 filter cannot cover all roots: the decoder filters by sideband */
+#define PTSCOPE_STATEF_CR3_PARTIAL	(1U << 1)
 #define PTSCOPE_STATEF_CR3_PCID		(1U << 2) /* PCID bits were masked */
 #define PTSCOPE_STATEF_CR3_KPTI		(1U << 3) /* process has a user and a kernel root */
 

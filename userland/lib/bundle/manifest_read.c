@@ -552,9 +552,9 @@ static int rd_cpus(struct rd *r, json_object *root)
 		b->nr_cpus = i + 1;
 		full = pts_manifest_cpu_full_size(c);
 		if (c->size > full || (b->complete && c->size != full))
-			return rd_fail(r, EINVAL, "key %ssize: %" PRIu64 " bytes, but a %s ring with "
+			return rd_fail(r, EINVAL, "key %ssize: %" PRIu64 " bytes, but %s ring with "
 				       "head %" PRIu64 " holds %" PRIu64 " (section 3.7)", at, c->size,
-				       c->wrapped ? "wrapped" : "unwrapped", c->head, full);
+				       c->wrapped ? "a wrapped" : "an unwrapped", c->head, full);
 	}
 	b->nr_cpus = n;
 	return 0;

@@ -227,9 +227,9 @@ static json_object *w_cpu(struct wr *w, const struct pts_bundle *b,
 	put_uint(o, "cpu", c->cpu);
 	size = put_file(w, o, at, c->file, c->size);
 	if (!w->rc && (size > full || (b->complete && size != full)))
-		wr_fail(w, EINVAL, "%ssize: %s has %" PRIu64 " bytes but a %s ring with head %" PRIu64
+		wr_fail(w, EINVAL, "%ssize: %s has %" PRIu64 " bytes but %s ring with head %" PRIu64
 			" holds %" PRIu64 " (linearise it with ring.h)", at, c->file, size,
-			c->wrapped ? "wrapped" : "unwrapped", c->head, full);
+			c->wrapped ? "a wrapped" : "an unwrapped", c->head, full);
 	put_uint(o, "buffer_size", c->buffer_size);
 	put_uint(o, "head", c->head);
 	put_bool(o, "wrapped", c->wrapped);

@@ -4,6 +4,8 @@
  */
 #include "procfs.h"
 
+#include "../bundle/maps.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -65,109 +67,16 @@ int pts_read_file(const char *path, char **buf, size_t *len, struct pts_err *err
 	return 0;
 }
 
-void pts_maps_free(struct pts_bundle_map *maps, size_t nr)
-{
-	size_t i;
-
-	if (!maps)
-		return;
-	for (i = 0; i < nr; i++)
-		free(maps[i].path);
-	free(maps);
-}
-
-/* Parse one maps line [p, e). */
-static int parse_map_line(const char *p, const char *e, struct pts_bundle_map *m)
-{
-	char line[PATH_MAX + 128];
-	unsigned long long start, end, off;
-	char perms[8];
-	int n = 0;
-	size_t l = (size_t)(e - p);
-	const char *path;
-
-	if (l >= sizeof(line))
-		return -EINVAL;
-	memcpy(line, p, l);
-	line[l] = '\0';
-	/* start-end perms offset dev inode, then spaces, then the path */
-	if (sscanf(line, "%llx-%llx %7s %llx %*x:%*x %*u %n", &start, &end, perms, &off, &n) < 4 ||
-	    n == 0 || strlen(perms) != 4 || end < start)
-		return -EINVAL;
-	path = line + n;
-	while (*path == ' ')
-		path++;
-	m->start = start;
-	m->end = end;
-	m->pgoff = off;
-	memcpy(m->perms, perms, 5);
-	m->path = strdup(path);
-	return m->path ? 0 : -ENOMEM;
-}
-
-int pts_maps_parse(const char *text, size_t len, struct pts_bundle_map **maps,
-		   size_t *nr, struct pts_err *err)
-{
-	struct pts_bundle_map *v = NULL;
-	size_t n = 0, cap = 0, lineno = 0;
-	const char *p = text, *end = text + len;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		int ret;
-
-		lineno++;
-		if (le == p) {
-			p = le + 1;
-			continue;
-		}
-		if (n == cap) {
-			struct pts_bundle_map *nv;
-
-			cap = cap ? cap * 2 : 64;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				pts_maps_free(v, n);
-				return pts_err_set(err, ENOMEM, "out of memory parsing maps");
-			}
-			v = nv;
-		}
-		memset(&v[n], 0, sizeof(v[n]));
-		ret = parse_map_line(p, le, &v[n]);
-		if (ret) {
-			pts_maps_free(v, n);
-			return pts_err_set(err, ret, "maps line %zu is not "
-					   "'start-end perms offset dev inode path'", lineno);
-		}
-		n++;
-		p = le + 1;
-	}
-	*maps = v;
-	*nr = n;
-	return 0;
-}
-
 int pts_proc_read_maps(pid_t pid, struct pts_bundle_map **maps, size_t *nr,
 		       struct pts_err *err)
 {
-	char path[64], *text;
-	size_t len;
-	int ret;
+	char path[64];
 
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	else
-		snprintf(path, sizeof(path), "/proc/self/maps");
-	ret = pts_read_file(path, &text, &len, err);
-	if (ret)
-		return ret;
-	ret = pts_maps_parse(text, len, maps, nr, err);
-	free(text);
-	return ret;
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid ? (int)pid : (int)getpid());
+	return pts_maps_read_file(path, maps, nr, err);
 }
 
-const struct pts_bundle_map *pts_maps_find(const struct pts_bundle_map *maps, size_t nr,
+const struct pts_bundle_map *pts_proc_maps_find(const struct pts_bundle_map *maps, size_t nr,
 					   const char *path)
 {
 	size_t i;
@@ -181,7 +90,7 @@ const struct pts_bundle_map *pts_maps_find(const struct pts_bundle_map *maps, si
 int pts_proc_read_vdso(pid_t pid, const struct pts_bundle_map *maps, size_t nr,
 		       void **buf, size_t *len, uint64_t *addr, struct pts_err *err)
 {
-	const struct pts_bundle_map *m = pts_maps_find(maps, nr, "[vdso]");
+	const struct pts_bundle_map *m = pts_proc_maps_find(maps, nr, "[vdso]");
 	char path[64];
 	size_t size, got = 0;
 	void *b;

@@ -14,23 +14,15 @@
 #include "../util/err.h"
 
 /*
- * Parse the text of a /proc/PID/maps file (len bytes, need not be
- * NUL-terminated). *maps is a new array (free with pts_maps_free).
- * Lines: "start-end perms offset dev inode [path]"; a path with spaces is
- * kept whole; " (deleted)" stays part of the path. Returns 0, -EINVAL
- * (err names the line number) or -ENOMEM.
+ * Read and parse /proc/PID/maps (pid 0 = self) with the bundle library's
+ * parser (bundle/maps.h; free with pts_maps_free). -ENOENT when the
+ * process is gone, -EACCES without ptrace access.
  */
-int pts_maps_parse(const char *text, size_t len, struct pts_bundle_map **maps,
-		   size_t *nr, struct pts_err *err);
-
-/* Read and parse /proc/PID/maps (pid 0 = self). -ENOENT/-EACCES on open. */
 int pts_proc_read_maps(pid_t pid, struct pts_bundle_map **maps, size_t *nr,
 		       struct pts_err *err);
 
-void pts_maps_free(struct pts_bundle_map *maps, size_t nr);
-
 /* The entry whose path is exactly `path` ("[vdso]"), or NULL. */
-const struct pts_bundle_map *pts_maps_find(const struct pts_bundle_map *maps, size_t nr,
+const struct pts_bundle_map *pts_proc_maps_find(const struct pts_bundle_map *maps, size_t nr,
 					   const char *path);
 
 /*

@@ -50,11 +50,11 @@ struct pts_ctl_plan {
 	u64 sideband_size;	/* bytes, default applied */
 };
 
-#define PTS_SIDEBAND_DEFAULT	(1ULL << 20)	/* 1 MiB */
+#define PTS_SIDEBAND_DEFAULT	(1024ULL * 1024)	/* 1 MiB */
 #define PTS_SIDEBAND_MIN	4096ULL
 #define PTS_SIDEBAND_MAX	(64ULL << 20)
 #define PTS_BUFFER_MIN		4096ULL
-#define PTS_BUFFER_MAX		(1ULL << 30)
+#define PTS_BUFFER_MAX		(1024ULL * 1024 * 1024)	/* 1 GiB */
 #define PTS_POST_TRIGGER_MAX_US	10000000U	/* 10 s */
 
 /*
@@ -168,7 +168,8 @@ u32 pts_ring_linearize(u64 size, u64 head, bool wrapped,
 
 /* ---- CR3 filter (cr3.c) ------------------------------------------------- */
 
-#define PTS_CR3_PTI_USER_BIT	12	/* PTI_PGTABLE_SWITCH_BIT: user root = kernel root + 4 KiB */
+/* PTI_PGTABLE_SWITCH_BIT: the user root is the kernel root + 4 KiB. */
+#define PTS_CR3_PTI_USER_BIT	12
 #define PTS_CR3_PCID_USER_BIT	11	/* X86_CR3_PTI_PCID_USER_BIT */
 
 struct pts_cr3_plan {

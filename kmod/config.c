@@ -67,6 +67,8 @@ static int pid_pgd_pa(s32 nr, u64 *pa, struct pts_refusal *why)
  */
 void pts_unconfigure(void)
 {
+	struct pts_bufset *bufs = pts.bufs;
+
 	if (!pts.configured)
 		return;
 	atomic_set(&pts.state, PTSCOPE_STATE_STOPPED);
@@ -74,8 +76,10 @@ void pts_unconfigure(void)
 	pts_trigger_quiesce();
 	pts_trigger_teardown();
 	pts_sideband_teardown();
-	pts_bufset_put(pts.bufs);
+	spin_lock(&pts.bufs_lock);
 	WRITE_ONCE(pts.bufs, NULL);
+	spin_unlock(&pts.bufs_lock);
+	pts_bufset_put(bufs);
 	atomic_set(&pts.mapcount, 0);
 	cpumask_clear(pts.selected);
 	pts.configured = false;
@@ -149,7 +153,9 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 	pts.statef = cr3.statef |
 		     (pts.ops->simulated ? PTSCOPE_STATEF_SIMULATED : 0);
 	cpumask_copy(pts.selected, mask);
+	spin_lock(&pts.bufs_lock);
 	WRITE_ONCE(pts.bufs, bufs);
+	spin_unlock(&pts.bufs_lock);
 	pts.nr_snapshots = 0;
 	pts.trigger_reason = PTSCOPE_TRIGGER_NONE;
 	pts.trigger_tsc = 0;
@@ -176,8 +182,10 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 		 ", CR3 filter partial (KPTI): decoder filters by sideband" : "");
 	goto out;
 undo:
-	pts_bufset_put(bufs);
+	spin_lock(&pts.bufs_lock);
 	WRITE_ONCE(pts.bufs, NULL);
+	spin_unlock(&pts.bufs_lock);
+	pts_bufset_put(bufs);
 	cpumask_clear(pts.selected);
 out:
 	free_cpumask_var(mask);

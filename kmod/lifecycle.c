@@ -98,6 +98,8 @@ static int pts_panic_notify(struct notifier_block *nb, unsigned long action,
 {
 	unsigned long flags;
 
+	/* No sideband records: its lock may be held by a halted CPU. */
+	pts_sideband_set_live(false);
 	local_irq_save(flags);
 	pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));
 	if (atomic_cmpxchg(&pts.state, PTSCOPE_STATE_ARMED,

@@ -337,7 +337,9 @@ static long do_read_sideband(void __user *u)
 	}
 	if (err)
 		return ioc_refuse(u, usize, err, &why);
+	mutex_lock(&pts.lock);
 	n = pts_sideband_read(u64_to_user_ptr(r.buf), r.buf_len, &r.lost);
+	mutex_unlock(&pts.lock);
 	if (n < 0) {
 		why.reason = n == -ENODEV ? PTSCOPE_R_NOT_CONFIGURED :
 			     PTSCOPE_R_BAD_BUFFER;
@@ -382,7 +384,13 @@ static long pts_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 static ssize_t pts_read(struct file *file, char __user *buf, size_t len,
 			loff_t *ppos)
 {
-	return pts_sideband_read(buf, len, NULL);
+	ssize_t n;
+
+	/* pts.lock keeps the ring from being freed by UNCONFIGURE meanwhile. */
+	mutex_lock(&pts.lock);
+	n = pts_sideband_read(buf, len, NULL);
+	mutex_unlock(&pts.lock);
+	return n;
 }
 
 /* Readable (EPOLLIN | EPOLLPRI) once a snapshot is complete. */
@@ -444,6 +452,7 @@ static int __init pts_init(void)
 	int err;
 
 	mutex_init(&pts.lock);
+	spin_lock_init(&pts.bufs_lock);
 	init_waitqueue_head(&pts.wq);
 	atomic_set(&pts.state, PTSCOPE_STATE_IDLE);
 	err = pts_select_unit();

@@ -86,11 +86,17 @@ int pts_mmap(struct file *file, struct vm_area_struct *vma)
 	if (off >= PTSCOPE_MMAP_SIDEBAND_OFFSET || cpu >= nr_cpu_ids)
 		return -EINVAL;
 
-	mutex_lock(&pts.lock);
+	/*
+	 * Not pts.lock: read() holds it across copy_to_user(), which may take
+	 * mmap_lock, held here. A reference keeps the rings alive instead.
+	 */
+	spin_lock(&pts.bufs_lock);
 	b = pts.bufs;
-	err = -ENODEV;
+	if (b)
+		pts_bufset_get(b);
+	spin_unlock(&pts.bufs_lock);
 	if (!b)
-		goto out;
+		return -ENODEV;
 	err = -EINVAL;
 	if (!b->cpu[cpu] || in + len > b->plan.buffer_size)
 		goto out;
@@ -99,11 +105,11 @@ int pts_mmap(struct file *file, struct vm_area_struct *vma)
 	err = map_ring(vma, b, b->cpu[cpu], in);
 	if (err)
 		goto out;
-	pts_bufset_get(b);
 	vma->vm_private_data = b;
 	vma->vm_ops = &pts_vm_ops;
 	atomic_inc(&pts.mapcount);
+	return 0;
 out:
-	mutex_unlock(&pts.lock);
+	pts_bufset_put(b);
 	return err;
 }

@@ -116,7 +116,8 @@ struct pts_dev {
 	u64 cr3_match;
 	u32 statef;			/* PTSCOPE_STATEF_* */
 	cpumask_var_t selected;
-	struct pts_bufset *bufs;
+	struct pts_bufset *bufs;	/* changed under lock AND bufs_lock */
+	spinlock_t bufs_lock;		/* mmap takes its reference under it */
 	atomic_t mapcount;		/* live mmaps of this configuration */
 
 	/* run state */

@@ -292,7 +292,8 @@ void pts_trigger_init(void)
 {
 	unsigned int cpu;
 
-	init_irq_work(&pts.trig_work, trig_work_fn);
+	/* Hard IRQ context even on PREEMPT_RT: it stops PT on its CPU. */
+	pts.trig_work = IRQ_WORK_INIT_HARD(trig_work_fn);
 	pts_hrtimer_setup(&pts.post_timer, post_timer_fn, CLOCK_MONOTONIC,
 			  HRTIMER_MODE_REL_PINNED_HARD);
 	for_each_possible_cpu(cpu)

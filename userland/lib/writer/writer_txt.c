@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Text listing (.txt): one line per call, return and transition, fields
+ * separated by single spaces so awk/cut can take them apart:
+ *
+ *   TS_NS CPU PID/TID DEPTH KIND > SYMBOL+0xOFFSET (OBJECT) [FLAGS]   BEGIN
+ *   TS_NS CPU PID/TID DEPTH KIND < SYMBOL[+0xOFFSET] (OBJECT)          END
+ *   TS_NS CPU PID/TID DEPTH KIND ! NAME: DETAIL @0xADDR                INSTANT
+ *   TS_NS CPU PID/TID - counter = NAME VALUE                           COUNTER
+ *   # process PID NAME / # thread PID/TID NAME                         names
+ *
+ * KIND is the enum pts_tl_kind name (call, return, jump, syscall, ...).
+ * An END names the slice it closes (its BEGIN's name) unless the record
+ * carries its own name, then it is that name with the record's offset.
+ * FLAGS: [kernel] [inferred] [synthetic]. docs/output-formats.md has
+ * the full description.
+ */
+#include "writer_int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+
+/* s with control characters (newlines, tabs) as spaces: one line per event. */
+static int line_str(struct pts_writer *w, const char *s)
+{
+	int rc = 0;
+
+	while (!rc && *s) {
+		size_t n = 0;
+
+		while (s[n] && (unsigned char)s[n] >= 0x20)
+			n++;
+		rc = pts_wout(w, s, n);
+		s += n;
+		if (!rc && *s) {
+			rc = pts_wout(w, " ", 1);
+			s++;
+		}
+	}
+	return rc;
+}
+
+static int common(struct pts_writer *w, const struct pts_tl_rec *rec, char mark)
+{
+	return pts_wprintf(w, "%" PRIu64 " %u %d/%d %u %s %c ", rec->ts_ns, rec->cpu, rec->pid,
+			   rec->tid, rec->depth, pts_tl_kind_name(rec->kind), mark);
+}
+
+static int tail(struct pts_writer *w, const struct pts_tl_rec *rec, uint32_t flags)
+{
+	int rc = 0;
+
+	if (rec->object && rec->object[0])
+		rc = pts_wout_str(w, " (") ?: line_str(w, rec->object) ?: pts_wout(w, ")", 1);
+	if (!rc && (flags & PTS_TLF_KERNEL))
+		rc = pts_wout_str(w, " [kernel]");
+	if (!rc && (flags & PTS_TLF_INFERRED))
+		rc = pts_wout_str(w, " [inferred]");
+	if (!rc && (flags & PTS_TLF_SYNTHETIC))
+		rc = pts_wout_str(w, " [synthetic]");
+	return rc ?: pts_wout(w, "\n", 1);
+}
+
+static int symbol(struct pts_writer *w, const struct pts_tl_rec *rec)
+{
+	char buf[64];
+
+	if (rec->name && rec->name[0])
+		return line_str(w, rec->name) ?: pts_wprintf(w, "+0x%" PRIx64, rec->offset);
+	return line_str(w, pts_wname(rec, buf, sizeof(buf)));
+}
+
+static int txt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
+{
+	struct pts_wthread *t;
+	char buf[64];
+	int rc;
+
+	switch (rec->type) {
+	case PTS_TL_PROCESS:
+		return pts_wprintf(w, "# process %d ", rec->pid) ?:
+		       line_str(w, rec->name ? rec->name : "") ?: pts_wout(w, "\n", 1);
+	case PTS_TL_THREAD:
+		return pts_wprintf(w, "# thread %d/%d ", rec->pid, rec->tid) ?:
+		       line_str(w, rec->name ? rec->name : "") ?: pts_wout(w, "\n", 1);
+	case PTS_TL_BEGIN:
+	case PTS_TL_END:
+		t = pts_wthread_get(w, rec->pid, rec->tid);
+		if (!t)
+			return w->error;
+		rc = pts_wthread_check(w, t, rec);
+		if (rc)
+			return rc;
+		if (rec->type == PTS_TL_BEGIN) {
+			rc = common(w, rec, '>') ?: symbol(w, rec) ?: tail(w, rec, rec->flags);
+			return rc ?: pts_wthread_push(w, t, pts_wname(rec, buf, sizeof(buf)),
+						      rec->flags);
+		}
+		rc = common(w, rec, '<');
+		if (!rc)
+			rc = rec->name && rec->name[0] ? symbol(w, rec) :
+			     line_str(w, t->frames[t->depth - 1].name);
+		rc = rc ?: tail(w, rec, t->frames[t->depth - 1].flags);
+		if (!rc)
+			pts_wthread_pop(t);
+		return rc;
+	case PTS_TL_INSTANT:
+		rc = common(w, rec, '!') ?:
+		     line_str(w, rec->name && rec->name[0] ? rec->name : pts_tl_kind_name(rec->kind));
+		if (!rc && rec->detail && rec->detail[0])
+			rc = pts_wout(w, ": ", 2) ?: line_str(w, rec->detail);
+		return rc ?: pts_wprintf(w, " @0x%" PRIx64 "\n", rec->addr);
+	case PTS_TL_COUNTER:
+		return pts_wprintf(w, "%" PRIu64 " %u %d/%d - counter = ", rec->ts_ns, rec->cpu,
+				   rec->pid, rec->tid) ?:
+		       line_str(w, rec->name ? rec->name : "counter") ?:
+		       pts_wprintf(w, " %.15g\n", rec->value);
+	}
+	return pts_wfail(w, EINVAL, "unknown timeline record type %d", (int)rec->type);
+}
+
+static int txt_start(struct pts_writer *w)
+{
+	return pts_wout_str(w, "# ts_ns cpu pid/tid depth kind event\n");
+}
+
+const struct pts_writer_ops pts_writer_txt_ops = {
+	.name = "txt",
+	.start = txt_start,
+	.emit = txt_emit,
+};

@@ -125,7 +125,7 @@ static int flush_buf(struct pts_writer *w)
 	return 0;
 }
 
-int pts_wout(struct pts_writer *w, const void *p, size_t n)
+int pts_wout_slow(struct pts_writer *w, const void *p, size_t n)
 {
 	const char *s = p;
 
@@ -171,6 +171,46 @@ int pts_wprintf(struct pts_writer *w, const char *fmt, ...)
 	rc = pts_wout(w, big, (size_t)n);
 	free(big);
 	return rc;
+}
+
+char *pts_fmt_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+char *pts_fmt_i64(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return pts_fmt_u64(p, 0 - (uint64_t)v);
+	}
+	return pts_fmt_u64(p, (uint64_t)v);
+}
+
+char *pts_fmt_hex(char *p, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	int n = 0;
+
+	*p++ = '0';
+	*p++ = 'x';
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
 }
 
 /* ---- per-thread frame stacks --------------------------------------- */

@@ -83,12 +83,28 @@ enum {
 /* Most strings one record interns (category, name, object, kind, ...). */
 #define FXT_STRINGS_PER_RECORD	8
 
-/* Strings registered once at start and never recycled. */
-static const char *const fixed_strings[] = {
-	"user", "kernel", "ptscope", "addr", "symbol", "offset", "object", "kind",
-	"end_kind", "cpu", "inferred", "synthetic", "cause", "process", "value",
+/*
+ * Strings registered once at start under fixed indices and never
+ * recycled: categories, argument names and the kind names, so the common
+ * references cost no table look-up.
+ */
+enum fixed_string {
+	FX_USER = 1, FX_KERNEL, FX_PTSCOPE, FX_ADDR, FX_SYMBOL, FX_OFFSET, FX_OBJECT,
+	FX_KIND, FX_END_KIND, FX_CPU, FX_INFERRED, FX_SYNTHETIC, FX_CAUSE, FX_PROCESS,
+	FX_VALUE, FX_COUNTER,
+	FX_KINDS,	/* kind names follow: FX_KINDS + enum pts_tl_kind */
 };
-#define FXT_FIXED ((uint16_t)(sizeof(fixed_strings) / sizeof(fixed_strings[0])))
+#define FXT_KIND_COUNT	(PTS_TLK_END_OF_TRACE + 1)
+#define FXT_FIXED	(FX_KINDS + FXT_KIND_COUNT - 1)	/* last fixed index */
+
+static const char *const fixed_strings[FX_KINDS] = {
+	[FX_USER] = "user", [FX_KERNEL] = "kernel", [FX_PTSCOPE] = "ptscope",
+	[FX_ADDR] = "addr", [FX_SYMBOL] = "symbol", [FX_OFFSET] = "offset",
+	[FX_OBJECT] = "object", [FX_KIND] = "kind", [FX_END_KIND] = "end_kind",
+	[FX_CPU] = "cpu", [FX_INFERRED] = "inferred", [FX_SYNTHETIC] = "synthetic",
+	[FX_CAUSE] = "cause", [FX_PROCESS] = "process", [FX_VALUE] = "value",
+	[FX_COUNTER] = "counter",
+};
 
 struct fxt_rec {
 	uint64_t w[FXT_MAX_WORDS];
@@ -187,59 +203,17 @@ static int string_record(struct pts_writer *w, uint16_t index, const char *s)
 	return rec_end(w, &f->aux, FXT_REC_STRING, (uint64_t)index << 16 | (uint64_t)len << 32);
 }
 
-static int add_string(struct pts_writer *w, const char *s, uint16_t index)
-{
-	struct fxt *f = S(w);
-	struct pts_hent *e;
-	bool created;
-
-	e = pts_hmap_get(&f->strings, s, strlen(s), &created);
-	if (!e)
-		return pts_wfail(w, ENOMEM, "out of memory: fxt string table");
-	e->v.u = index;
-	return string_record(w, index, s);
-}
-
 /*
  * Make room for n new strings before assembling a record, so the table
  * never recycles in the middle of one (which could reassign an index the
- * record already uses). Recycling drops every non-fixed entry; the fixed
- * ones keep their indices, which no later string record overwrites.
+ * record already uses). Recycling forgets every non-fixed string; the
+ * fixed ones keep their indices, which no later string record overwrites.
  */
 static void reserve_strings(struct fxt *f, unsigned int n)
 {
-	size_t i;
-
 	if (f->next_str + n <= FXT_STR_INDEX_MAX + 1)
 		return;
-	for (i = 0; i < f->strings.cap; i++) {
-		struct pts_hent *e = f->strings.slots[i];
-
-		if (e && e->v.u > FXT_FIXED) {
-			free(e);
-			f->strings.slots[i] = NULL;
-			f->strings.n--;
-		}
-	}
-	/* removing entries breaks probe chains: rebuild the survivors */
-	{
-		struct pts_hmap old = f->strings;
-		struct pts_hmap fresh = { 0 };
-		bool created;
-
-		for (i = 0; i < old.cap; i++) {
-			struct pts_hent *e = old.slots[i], *n2;
-
-			if (!e)
-				continue;
-			n2 = pts_hmap_get(&fresh, e->key, e->klen, &created);
-			if (n2)
-				n2->v.u = e->v.u;
-		}
-		pts_hmap_clear(&old, NULL);
-		free(old.slots);
-		f->strings = fresh;
-	}
+	pts_hmap_clear(&f->strings, NULL);
 	f->next_str = FXT_FIXED + 1;
 }
 
@@ -248,6 +222,7 @@ static int str_ref(struct pts_writer *w, const char *s, uint16_t *ref)
 {
 	struct fxt *f = S(w);
 	struct pts_hent *e;
+	bool created;
 	int rc;
 
 	*ref = 0;
@@ -260,11 +235,25 @@ static int str_ref(struct pts_writer *w, const char *s, uint16_t *ref)
 	}
 	if (f->next_str > FXT_STR_INDEX_MAX)
 		return pts_wfail(w, EOVERFLOW, "internal: fxt string table not reserved");
-	rc = add_string(w, s, (uint16_t)f->next_str);
+	e = pts_hmap_get(&f->strings, s, strlen(s), &created);
+	if (!e)
+		return pts_wfail(w, ENOMEM, "out of memory: fxt string table");
+	e->v.u = f->next_str;
+	rc = string_record(w, (uint16_t)f->next_str, s);
 	if (rc)
 		return rc;
 	*ref = (uint16_t)f->next_str++;
 	return 0;
+}
+
+/* String ref of a kind's name. */
+static int kind_ref(struct pts_writer *w, enum pts_tl_kind kind, uint16_t *ref)
+{
+	if ((unsigned int)kind < FXT_KIND_COUNT) {
+		*ref = (uint16_t)(FX_KINDS + kind);
+		return 0;
+	}
+	return str_ref(w, pts_tl_kind_name(kind), ref);
 }
 
 /* ---- thread table ---------------------------------------------------- */
@@ -311,14 +300,9 @@ static uint64_t arg_hdr(unsigned int type, unsigned int words, uint16_t name, ui
 	return type | (uint64_t)words << 4 | (uint64_t)name << 16 | hi << 32;
 }
 
-static int arg_string(struct pts_writer *w, const char *name, const char *val)
+static void arg_sref(struct pts_writer *w, uint16_t name, uint16_t val)
 {
-	uint16_t n, v;
-	int rc = str_ref(w, name, &n) ?: str_ref(w, val, &v);
-
-	if (!rc)
-		put(&S(w)->ev, arg_hdr(FXT_ARG_STRING, 1, n, v));
-	return rc;
+	put(&S(w)->ev, arg_hdr(FXT_ARG_STRING, 1, name, val));
 }
 
 /* A string argument carried inline: for text unique to one event. */
@@ -328,43 +312,29 @@ static void arg_inline(struct pts_writer *w, uint16_t name, const char *val)
 	size_t len = cut_len(val, FXT_MAX_INLINE);
 
 	put(&f->ev, arg_hdr(FXT_ARG_STRING, 1 + (unsigned int)((len + 7) / 8), name,
-		       len ? FXT_STR_INLINE | len : 0));
+			    len ? FXT_STR_INLINE | len : 0));
 	put_stream(&f->ev, val, len);
 }
 
-static int arg_word(struct pts_writer *w, unsigned int type, const char *name, uint64_t val)
+/* An argument whose value is the word after its header. */
+static void arg_word(struct pts_writer *w, unsigned int type, uint16_t name, uint64_t val)
 {
-	uint16_t n;
-	int rc = str_ref(w, name, &n);
-
-	if (rc)
-		return rc;
-	put(&S(w)->ev, arg_hdr(type, 2, n, 0));
+	put(&S(w)->ev, arg_hdr(type, 2, name, 0));
 	put(&S(w)->ev, val);
-	return 0;
 }
 
-static int arg_uint(struct pts_writer *w, const char *name, uint64_t val)
+/* Unsigned: 32-bit in the header when it fits, as the reference asks. */
+static void arg_uint(struct pts_writer *w, uint16_t name, uint64_t val)
 {
-	uint16_t n;
-	int rc;
-
 	if (val > UINT32_MAX)
-		return arg_word(w, FXT_ARG_UINT64, name, val);
-	rc = str_ref(w, name, &n);
-	if (!rc)
-		put(&S(w)->ev, arg_hdr(FXT_ARG_UINT32, 1, n, val));
-	return rc;
+		arg_word(w, FXT_ARG_UINT64, name, val);
+	else
+		put(&S(w)->ev, arg_hdr(FXT_ARG_UINT32, 1, name, val));
 }
 
-static int arg_bool(struct pts_writer *w, const char *name)
+static void arg_bool(struct pts_writer *w, uint16_t name)
 {
-	uint16_t n;
-	int rc = str_ref(w, name, &n);
-
-	if (!rc)
-		put(&S(w)->ev, arg_hdr(FXT_ARG_BOOL, 1, n, 1));
-	return rc;
+	put(&S(w)->ev, arg_hdr(FXT_ARG_BOOL, 1, name, 1));
 }
 
 /* ---- records --------------------------------------------------------- */
@@ -384,11 +354,12 @@ static int kernel_object(struct pts_writer *w, unsigned int type, int32_t id, co
 	rec_start(&f->ev);
 	put(&f->ev, koid(id));
 	if (type == ZX_OBJ_TYPE_THREAD) {
-		rc = arg_word(w, FXT_ARG_KOID, "process", koid(pid));
+		/* the reference's convention: a thread names its process */
+		arg_word(w, FXT_ARG_KOID, FX_PROCESS, koid(pid));
 		nargs++;
 	}
-	return rc ?: rec_end(w, &f->ev, FXT_REC_KOBJ, (uint64_t)type << 16 | (uint64_t)nref << 24 |
-			     (uint64_t)nargs << 40);
+	return rec_end(w, &f->ev, FXT_REC_KOBJ, (uint64_t)type << 16 | (uint64_t)nref << 24 |
+		       (uint64_t)nargs << 40);
 }
 
 /* Event header fields above the size: type, nargs, thread, category, name. */
@@ -399,9 +370,9 @@ static uint64_t ev_fields(unsigned int ev, unsigned int nargs, unsigned int th, 
 	       (uint64_t)cat << 32 | (uint64_t)name << 48;
 }
 
-static const char *category(uint32_t flags)
+static uint16_t category(uint32_t flags)
 {
-	return flags & PTS_TLF_KERNEL ? "kernel" : "user";
+	return flags & PTS_TLF_KERNEL ? FX_KERNEL : FX_USER;
 }
 
 static int emit_begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wthread *t,
@@ -410,39 +381,39 @@ static int emit_begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct
 	struct fxt *f = S(w);
 	char buf[64];
 	const char *name = pts_wname(rec, buf, sizeof(buf));
-	uint16_t cat, nref;
-	unsigned int nargs = 0;
+	uint16_t nref, oref = 0, kref;
+	unsigned int nargs = 3;	/* addr, kind, cpu */
 	int rc;
 
-	rc = str_ref(w, category(rec->flags), &cat) ?: str_ref(w, name, &nref);
+	/* every string first: their string records precede the event */
+	rc = str_ref(w, name, &nref) ?: str_ref(w, rec->object, &oref) ?:
+	     kind_ref(w, rec->kind, &kref);
 	if (rc)
 		return rc;
 	rec_start(&f->ev);
 	put(&f->ev, rec->ts_ns);
-	rc = arg_word(w, FXT_ARG_POINTER, "addr", rec->addr);
-	nargs++;
-	if (!rc && rec->name && rec->name[0]) {
-		rc = arg_string(w, "symbol", rec->name) ?: arg_uint(w, "offset", rec->offset);
+	arg_word(w, FXT_ARG_POINTER, FX_ADDR, rec->addr);
+	if (rec->name && rec->name[0]) {
+		arg_sref(w, FX_SYMBOL, nref);
+		arg_uint(w, FX_OFFSET, rec->offset);
 		nargs += 2;
 	}
-	if (!rc && rec->object && rec->object[0]) {
-		rc = arg_string(w, "object", rec->object);
+	if (oref) {
+		arg_sref(w, FX_OBJECT, oref);
 		nargs++;
 	}
-	if (!rc) {
-		rc = arg_string(w, "kind", pts_tl_kind_name(rec->kind)) ?:
-		     arg_uint(w, "cpu", rec->cpu);
-		nargs += 2;
-	}
-	if (!rc && (rec->flags & PTS_TLF_INFERRED)) {
-		rc = arg_bool(w, "inferred");
+	arg_sref(w, FX_KIND, kref);
+	arg_uint(w, FX_CPU, rec->cpu);
+	if (rec->flags & PTS_TLF_INFERRED) {
+		arg_bool(w, FX_INFERRED);
 		nargs++;
 	}
-	if (!rc && (rec->flags & PTS_TLF_SYNTHETIC)) {
-		rc = arg_bool(w, "synthetic");
+	if (rec->flags & PTS_TLF_SYNTHETIC) {
+		arg_bool(w, FX_SYNTHETIC);
 		nargs++;
 	}
-	rc = rc ?: rec_end(w, &f->ev, FXT_REC_EVENT, ev_fields(FXT_EV_BEGIN, nargs, th, cat, nref));
+	rc = rec_end(w, &f->ev, FXT_REC_EVENT,
+		     ev_fields(FXT_EV_BEGIN, nargs, th, category(rec->flags), nref));
 	return rc ?: pts_wthread_push(w, t, name, rec->flags);
 }
 
@@ -451,17 +422,18 @@ static int emit_end(struct pts_writer *w, const struct pts_tl_rec *rec, struct p
 {
 	struct fxt *f = S(w);
 	const struct pts_wframe *fr = &t->frames[t->depth - 1];
-	uint16_t cat, nref;
+	uint16_t nref, kref;
 	int rc;
 
-	/* same category and name as the BEGIN: readers match on them */
-	rc = str_ref(w, category(fr->flags), &cat) ?: str_ref(w, fr->name, &nref);
+	/* same category and name as the BEGIN: readers may match on them */
+	rc = str_ref(w, fr->name, &nref) ?: kind_ref(w, rec->kind, &kref);
 	if (rc)
 		return rc;
 	rec_start(&f->ev);
 	put(&f->ev, rec->ts_ns);
-	rc = arg_string(w, "end_kind", pts_tl_kind_name(rec->kind));
-	rc = rc ?: rec_end(w, &f->ev, FXT_REC_EVENT, ev_fields(FXT_EV_END, 1, th, cat, nref));
+	arg_sref(w, FX_END_KIND, kref);
+	rc = rec_end(w, &f->ev, FXT_REC_EVENT,
+		     ev_fields(FXT_EV_END, 1, th, category(fr->flags), nref));
 	if (!rc)
 		pts_wthread_pop(t);
 	return rc;
@@ -470,47 +442,47 @@ static int emit_end(struct pts_writer *w, const struct pts_tl_rec *rec, struct p
 static int emit_instant(struct pts_writer *w, const struct pts_tl_rec *rec, unsigned int th)
 {
 	struct fxt *f = S(w);
-	const char *name = rec->name && rec->name[0] ? rec->name : pts_tl_kind_name(rec->kind);
-	uint16_t cat, nref, cause;
-	unsigned int nargs = 0;
+	uint16_t nref, kref;
+	unsigned int nargs = 3;	/* addr, kind, cpu */
 	int rc;
 
-	rc = str_ref(w, "ptscope", &cat) ?: str_ref(w, name, &nref);
+	rc = kind_ref(w, rec->kind, &kref);
+	nref = kref;	/* unnamed instants are called by their kind */
+	if (!rc && rec->name && rec->name[0])
+		rc = str_ref(w, rec->name, &nref);
 	if (rc)
 		return rc;
 	rec_start(&f->ev);
 	put(&f->ev, rec->ts_ns);
 	if (rec->detail && rec->detail[0]) {
-		rc = str_ref(w, "cause", &cause);
-		if (!rc)
-			arg_inline(w, cause, rec->detail);
+		arg_inline(w, FX_CAUSE, rec->detail);
 		nargs++;
 	}
-	if (!rc) {
-		rc = arg_word(w, FXT_ARG_POINTER, "addr", rec->addr) ?:
-		     arg_string(w, "kind", pts_tl_kind_name(rec->kind)) ?:
-		     arg_uint(w, "cpu", rec->cpu);
-		nargs += 3;
-	}
-	return rc ?: rec_end(w, &f->ev, FXT_REC_EVENT, ev_fields(FXT_EV_INSTANT, nargs, th, cat, nref));
+	arg_word(w, FXT_ARG_POINTER, FX_ADDR, rec->addr);
+	arg_sref(w, FX_KIND, kref);
+	arg_uint(w, FX_CPU, rec->cpu);
+	return rec_end(w, &f->ev, FXT_REC_EVENT,
+		       ev_fields(FXT_EV_INSTANT, nargs, th, FX_PTSCOPE, nref));
 }
 
 static int emit_counter(struct pts_writer *w, const struct pts_tl_rec *rec, unsigned int th)
 {
 	struct fxt *f = S(w);
-	uint16_t cat, nref;
+	uint16_t nref = FX_COUNTER;
 	uint64_t bits;
-	int rc;
+	int rc = 0;
 
-	rc = str_ref(w, "ptscope", &cat) ?: str_ref(w, rec->name ? rec->name : "counter", &nref);
+	if (rec->name && rec->name[0])
+		rc = str_ref(w, rec->name, &nref);
 	if (rc)
 		return rc;
 	memcpy(&bits, &rec->value, sizeof(bits));
 	rec_start(&f->ev);
 	put(&f->ev, rec->ts_ns);
-	rc = arg_word(w, FXT_ARG_DOUBLE, "value", bits);
+	arg_word(w, FXT_ARG_DOUBLE, FX_VALUE, bits);
 	put(&f->ev, rec->cpu);	/* counter id */
-	return rc ?: rec_end(w, &f->ev, FXT_REC_EVENT, ev_fields(FXT_EV_COUNTER, 1, th, cat, nref));
+	return rec_end(w, &f->ev, FXT_REC_EVENT,
+		       ev_fields(FXT_EV_COUNTER, 1, th, FX_PTSCOPE, nref));
 }
 
 static int fxt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
@@ -579,8 +551,10 @@ static int fxt_start(struct pts_writer *w)
 	rec_start(&f->ev);
 	put(&f->ev, FXT_TICKS_PER_SECOND);
 	rc = rec_end(w, &f->ev, FXT_REC_INIT, 0);
-	for (i = 0; !rc && i < FXT_FIXED; i++)
-		rc = add_string(w, fixed_strings[i], (uint16_t)(i + 1));
+	for (i = 1; !rc && i < FX_KINDS; i++)
+		rc = string_record(w, i, fixed_strings[i]);
+	for (i = 0; !rc && i < FXT_KIND_COUNT; i++)
+		rc = string_record(w, (uint16_t)(FX_KINDS + i), pts_tl_kind_name((enum pts_tl_kind)i));
 	f->next_str = FXT_FIXED + 1;
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "writer.h"
 
@@ -98,10 +99,30 @@ extern const struct pts_writer_ops pts_writer_folded_ops;
  * (-ENOSPC, -EIO, ... from write(2)); the first error is recorded in
  * w->err with the file's name and sticks for every later call.
  */
-int pts_wout(struct pts_writer *w, const void *p, size_t n);
+int pts_wout_slow(struct pts_writer *w, const void *p, size_t n);
 int pts_wout_str(struct pts_writer *w, const char *s);
+
+/* The common case inline: the bytes fit in the buffer. */
+static inline int pts_wout(struct pts_writer *w, const void *p, size_t n)
+{
+	if (!w->error && n <= PTS_WOUT_BUF - w->len) {
+		memcpy(w->buf + w->len, p, n);
+		w->len += n;
+		return 0;
+	}
+	return pts_wout_slow(w, p, n);
+}
 int pts_wprintf(struct pts_writer *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Number formatting without printf for the text formats' hot paths:
+ * write v at p and return the end. Room needed: 20 bytes (u64), 21
+ * (i64), 18 ("0x" + 16 hex digits).
+ */
+char *pts_fmt_u64(char *p, uint64_t v);
+char *pts_fmt_i64(char *p, int64_t v);
+char *pts_fmt_hex(char *p, uint64_t v);
 
 /* Record a writer error (sticky) with a message; returns the negative code. */
 int pts_wfail(struct pts_writer *w, int code, const char *fmt, ...)

@@ -64,10 +64,15 @@ static int jstr(struct pts_writer *w, const char *str)
 	int rc = pts_wout(w, "\"", 1);
 
 	while (!rc && *s) {
-		size_t n = utf8_seq(s);
+		size_t n;
 		char esc[8];
 		const char *rep = NULL;
 
+		if (*s >= 0x20 && *s < 0x80 && *s != '"' && *s != '\\') {
+			s++;	/* plain ASCII: the common case */
+			continue;
+		}
+		n = utf8_seq(s);
 		if (n && *s >= 0x20 && *s != '"' && *s != '\\') {
 			s += n;
 			continue;
@@ -102,21 +107,52 @@ static int jstr(struct pts_writer *w, const char *str)
 static int head(struct pts_writer *w, char ph, const struct pts_tl_rec *rec, bool with_ts)
 {
 	struct json *j = w->state;
-	int rc;
+	char buf[160], *p = buf;
+	unsigned int ns;
 
-	rc = pts_wprintf(w, "%s{\"ph\":\"%c\",\"pid\":%d,\"tid\":%d", j->any ? ",\n" : "\n", ph,
-			 rec->pid, rec->tid);
+	if (j->any)
+		*p++ = ',';
 	j->any = true;
-	if (!rc && with_ts)
-		rc = pts_wprintf(w, ",\"ts\":%" PRIu64 ".%03u", rec->ts_ns / 1000,
-				 (unsigned int)(rec->ts_ns % 1000));
-	return rc;
+	p = stpcpy(p, "\n{\"ph\":\"");
+	*p++ = ph;
+	p = stpcpy(p, "\",\"pid\":");
+	p = pts_fmt_i64(p, rec->pid);
+	p = stpcpy(p, ",\"tid\":");
+	p = pts_fmt_i64(p, rec->tid);
+	if (with_ts) {
+		p = stpcpy(p, ",\"ts\":");
+		p = pts_fmt_u64(p, rec->ts_ns / 1000);
+		ns = (unsigned int)(rec->ts_ns % 1000);
+		*p++ = '.';
+		*p++ = (char)('0' + ns / 100);
+		*p++ = (char)('0' + ns / 10 % 10);
+		*p++ = (char)('0' + ns % 10);
+	}
+	return pts_wout(w, buf, (size_t)(p - buf));
+}
+
+/* A quoted hex number: JSON numbers cannot hold 64-bit addresses exactly. */
+static int hex(struct pts_writer *w, uint64_t v)
+{
+	char buf[24] = "\"", *p = pts_fmt_hex(buf + 1, v);
+
+	*p++ = '"';
+	return pts_wout(w, buf, (size_t)(p - buf));
+}
+
+/* ,"cpu":N */
+static int cpu(struct pts_writer *w, uint32_t cpu)
+{
+	char buf[24] = ",\"cpu\":", *p = pts_fmt_u64(buf + 7, cpu);
+
+	return pts_wout(w, buf, (size_t)(p - buf));
 }
 
 /* ,"key":"value" */
 static int kv(struct pts_writer *w, const char *key, const char *val)
 {
-	return pts_wprintf(w, ",\"%s\":", key) ?: jstr(w, val);
+	return pts_wout(w, ",\"", 2) ?: pts_wout_str(w, key) ?: pts_wout(w, "\":", 2) ?:
+	       jstr(w, val);
 }
 
 static int meta(struct pts_writer *w, const struct pts_tl_rec *rec, const char *what)
@@ -134,14 +170,13 @@ static int begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_
 
 	rc = head(w, 'B', rec, true) ?: kv(w, "name", name) ?:
 	     kv(w, "cat", rec->flags & PTS_TLF_KERNEL ? "kernel" : "user") ?:
-	     pts_wprintf(w, ",\"args\":{\"addr\":\"0x%" PRIx64 "\"", rec->addr);
+	     pts_wout_str(w, ",\"args\":{\"addr\":") ?: hex(w, rec->addr);
 	if (!rc && rec->name && rec->name[0])
 		rc = kv(w, "symbol", rec->name) ?:
-		     pts_wprintf(w, ",\"offset\":\"0x%" PRIx64 "\"", rec->offset);
+		     pts_wout_str(w, ",\"offset\":") ?: hex(w, rec->offset);
 	if (!rc && rec->object && rec->object[0])
 		rc = kv(w, "object", rec->object);
-	rc = rc ?: kv(w, "kind", pts_tl_kind_name(rec->kind)) ?:
-	     pts_wprintf(w, ",\"cpu\":%u", rec->cpu);
+	rc = rc ?: kv(w, "kind", pts_tl_kind_name(rec->kind)) ?: cpu(w, rec->cpu);
 	if (!rc && (rec->flags & PTS_TLF_INFERRED))
 		rc = pts_wout_str(w, ",\"inferred\":true");
 	if (!rc && (rec->flags & PTS_TLF_SYNTHETIC))
@@ -168,8 +203,8 @@ static int instant(struct pts_writer *w, const struct pts_tl_rec *rec)
 
 	rc = head(w, 'i', rec, true) ?: kv(w, "name", name) ?: kv(w, "cat", "ptscope") ?:
 	     pts_wout_str(w, ",\"s\":\"t\",\"args\":{") ?:
-	     pts_wprintf(w, "\"addr\":\"0x%" PRIx64 "\"", rec->addr) ?:
-	     kv(w, "kind", pts_tl_kind_name(rec->kind)) ?: pts_wprintf(w, ",\"cpu\":%u", rec->cpu);
+	     pts_wout_str(w, "\"addr\":") ?: hex(w, rec->addr) ?:
+	     kv(w, "kind", pts_tl_kind_name(rec->kind)) ?: cpu(w, rec->cpu);
 	if (!rc && rec->detail && rec->detail[0])
 		rc = kv(w, "cause", rec->detail);
 	return rc ?: pts_wout_str(w, "}}");

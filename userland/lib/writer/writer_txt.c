@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <string.h>
 
 /* s with control characters (newlines, tabs) as spaces: one line per event. */
 static int line_str(struct pts_writer *w, const char *s)
@@ -40,10 +41,29 @@ static int line_str(struct pts_writer *w, const char *s)
 	return rc;
 }
 
+/* "TS CPU PID/TID DEPTH KIND MARK " */
 static int common(struct pts_writer *w, const struct pts_tl_rec *rec, char mark)
 {
-	return pts_wprintf(w, "%" PRIu64 " %u %d/%d %u %s %c ", rec->ts_ns, rec->cpu, rec->pid,
-			   rec->tid, rec->depth, pts_tl_kind_name(rec->kind), mark);
+	const char *kind = pts_tl_kind_name(rec->kind);
+	size_t klen = strlen(kind);
+	char line[128], *p = line;
+
+	p = pts_fmt_u64(p, rec->ts_ns);
+	*p++ = ' ';
+	p = pts_fmt_u64(p, rec->cpu);
+	*p++ = ' ';
+	p = pts_fmt_i64(p, rec->pid);
+	*p++ = '/';
+	p = pts_fmt_i64(p, rec->tid);
+	*p++ = ' ';
+	p = pts_fmt_u64(p, rec->depth);
+	*p++ = ' ';
+	memcpy(p, kind, klen);	/* kind names are short: see pts_tl_kind_name */
+	p += klen;
+	*p++ = ' ';
+	*p++ = mark;
+	*p++ = ' ';
+	return pts_wout(w, line, (size_t)(p - line));
 }
 
 static int tail(struct pts_writer *w, const struct pts_tl_rec *rec, uint32_t flags)
@@ -63,10 +83,11 @@ static int tail(struct pts_writer *w, const struct pts_tl_rec *rec, uint32_t fla
 
 static int symbol(struct pts_writer *w, const struct pts_tl_rec *rec)
 {
-	char buf[64];
+	char buf[64], off[24] = "+";
 
 	if (rec->name && rec->name[0])
-		return line_str(w, rec->name) ?: pts_wprintf(w, "+0x%" PRIx64, rec->offset);
+		return line_str(w, rec->name) ?:
+		       pts_wout(w, off, (size_t)(pts_fmt_hex(off + 1, rec->offset) - off));
 	return line_str(w, pts_wname(rec, buf, sizeof(buf)));
 }
 

@@ -432,7 +432,7 @@ int pts_writer_close(struct pts_writer *w, bool ok, struct pts_err *err)
 	if (ok && w->ops->finish)
 		rc = w->ops->finish(w);
 	/* stdout cannot be taken back: hand over what was written even when !ok */
-	if ((ok || w->is_stdout) && !rc && w->fd >= 0)
+	if ((ok || w->is_stdout) && !rc && !w->error && w->fd >= 0)
 		rc = flush_buf(w);
 	if (w->fd >= 0 && !w->is_stdout) {
 		if (close(w->fd) && ok && !rc) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "unit.h"
@@ -133,6 +134,23 @@ static void full_disk_is_reported_as_enospc_and_sticks(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "No space left"));
 }
 
+static void device_path_is_written_directly_not_replaced(void)
+{
+	/* a temporary file renamed over /dev/null would replace the device */
+	struct pts_tl_rec rec = wt_rec(PTS_TL_PROCESS, PTS_TLK_NONE, 0, 1, 0, 0, "p");
+	struct pts_writer *w;
+	struct pts_err err;
+	struct stat st;
+
+	CU_ASSERT_EQUAL_FATAL(pts_writer_open("/dev/null", PTS_FMT_JSON, &w, &err), 0);
+	wt_emit(w, &rec);
+	CU_ASSERT_EQUAL(access(tmp_name("/dev/null"), F_OK), -1);
+	CU_ASSERT_EQUAL(pts_writer_close(w, true, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(stat("/dev/null", &st), 0);
+	CU_ASSERT(S_ISCHR(st.st_mode));
+	CU_ASSERT_EQUAL(access(tmp_name("/dev/null"), F_OK), -1);
+}
+
 static void null_sink_accepts_records_and_creates_no_file(void)
 {
 	struct pts_tl_rec rec = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 0, 1, 1, 0, "f");
@@ -174,5 +192,6 @@ PTS_SUITE(writer_files, NULL, cleanup,
 	  PTS_TEST(failed_close_removes_the_temporary_and_keeps_the_old_output),
 	  PTS_TEST(missing_directory_fails_with_enoent_naming_the_file),
 	  PTS_TEST(full_disk_is_reported_as_enospc_and_sticks),
+	  PTS_TEST(device_path_is_written_directly_not_replaced),
 	  PTS_TEST(null_sink_accepts_records_and_creates_no_file),
 	  PTS_TEST(time_going_back_on_a_thread_is_refused))

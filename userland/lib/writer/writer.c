@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const kind_names[] = {
@@ -116,7 +117,8 @@ static int flush_buf(struct pts_writer *w)
 			int e = n < 0 ? errno : EIO;
 
 			return pts_wfail(w, e, "cannot write %s: %s%s",
-					 w->tmp ? w->tmp : "standard output", strerror(e),
+					 w->tmp ? w->tmp : w->is_stdout ? "standard output" : w->path,
+					 strerror(e),
 					 e == ENOSPC ? "; free space or write elsewhere with -o" : "");
 		}
 		off += (size_t)n;
@@ -334,6 +336,7 @@ int pts_writer_open(const char *path, enum pts_format fmt, struct pts_writer **o
 		    struct pts_err *err)
 {
 	struct pts_writer *w;
+	struct stat st;
 	int rc;
 
 	*out = NULL;
@@ -376,7 +379,22 @@ int pts_writer_open(const char *path, enum pts_format fmt, struct pts_writer **o
 					   "name a file with -o");
 		}
 		w->fd = STDOUT_FILENO;
-		w->is_stdout = true;
+		w->is_stdout = w->direct = true;
+	} else if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		/*
+		 * A device, FIFO or /dev/fd/N (`-o /dev/null`, `-o >(gzip)`):
+		 * write to it directly; a temporary file renamed over it would
+		 * replace the device node itself.
+		 */
+		w->fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (w->fd < 0) {
+			int e = errno;
+
+			rc = pts_err_set(err, e, "cannot open %s: %s", path, strerror(e));
+			writer_free(w);
+			return rc;
+		}
+		w->direct = true;
 	} else {
 		if (asprintf(&w->tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
 			w->tmp = NULL;
@@ -431,14 +449,15 @@ int pts_writer_close(struct pts_writer *w, bool ok, struct pts_err *err)
 	}
 	if (ok && w->ops->finish)
 		rc = w->ops->finish(w);
-	/* stdout cannot be taken back: hand over what was written even when !ok */
-	if ((ok || w->is_stdout) && !rc && !w->error && w->fd >= 0)
+	/* a stream cannot be taken back: hand over what was written even when !ok */
+	if ((ok || w->direct) && !rc && !w->error && w->fd >= 0)
 		rc = flush_buf(w);
 	if (w->fd >= 0 && !w->is_stdout) {
 		if (close(w->fd) && ok && !rc) {
 			int e = errno;
 
-			rc = pts_wfail(w, e, "cannot write %s: %s", w->tmp, strerror(e));
+			rc = pts_wfail(w, e, "cannot write %s: %s", w->tmp ? w->tmp : w->path,
+				       strerror(e));
 		}
 		w->fd = -1;
 	}

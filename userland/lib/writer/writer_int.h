@@ -80,7 +80,8 @@ struct pts_writer {
 	void *state;
 	struct pts_err *err;	/* caller's err for the current call, may be NULL */
 	int fd;
-	bool is_stdout;
+	bool is_stdout;		/* fd 1: never closed by the writer */
+	bool direct;		/* stdout, a device or a pipe: no temporary file */
 	int error;		/* sticky: first negative errno seen, 0 if none */
 	char msg[PTS_ERR_MSG_LEN];	/* message of that first error */
 	char *path, *tmp;	/* final and temporary names ("-": tmp NULL) */

@@ -15,8 +15,8 @@ static void self_time_is_summed_per_stack_across_threads_of_a_process(void)
 {
 	/*
 	 * Thread 100/101: main [0,100), foo [10,30) and [40,60), write (kernel)
-	 * [45,55). Thread 100/102: main [5,20), "a;b" [6,9). Process 200 (never
-	 * named): x [0,7).
+	 * [45,55). Thread 100/102: main [5,20), "a;b" [6,9). Process 200 (named
+	 * ""): x [0,7).
 	 *   hello;main               101: 10 + 10 + 40 = 60, 102: 1 + 11 = 12 -> 72
 	 *   hello;main;foo           101: 20 + 5 + 5                        -> 30
 	 *   hello;main;foo;write_[k] 101: 10                                -> 10
@@ -36,6 +36,8 @@ static void self_time_is_summed_per_stack_across_threads_of_a_process(void)
 	char *got;
 
 	r[n++] = wt_rec(PTS_TL_PROCESS, PTS_TLK_NONE, 0, 100, 0, 0, "hello");
+	/* an empty name is no name: the root stays "pid 200" */
+	r[n++] = wt_rec(PTS_TL_PROCESS, PTS_TLK_NONE, 0, 200, 0, 0, "");
 	r[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 0, 100, 101, 0, "main");
 	r[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 0, 200, 201, 0, "x");
 	r[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 5, 100, 102, 0, "main");

@@ -17,6 +17,7 @@ static void listing_has_one_line_per_call_return_and_transition(void)
 		"# ts_ns cpu pid/tid depth kind event\n"
 		"# process 100 hello\n"
 		"# thread 100/101 hello main\n"
+		"# thread 100/102\n"
 		"1000 0 100/101 0 call > main+0x0 (/bin/hello)\n"
 		"1500 0 100/101 1 call > foo+0x10 (/bin/hello)\n"
 		"1600 2 100/101 2 syscall > sys_write+0x0 [kernel]\n"
@@ -27,7 +28,7 @@ static void listing_has_one_line_per_call_return_and_transition(void)
 		"1770 0 100/101 2 unwind < [unknown] 0x7f00 [inferred]\n"
 		"1800 0 100/101 1 return < foo\n"
 		"2001 1 100/101 0 end_of_trace < main\n";
-	struct pts_tl_rec r[12];
+	struct pts_tl_rec r[16];
 	struct pts_writer *w;
 	struct pts_err err;
 	size_t i, n = 0;
@@ -36,6 +37,7 @@ static void listing_has_one_line_per_call_return_and_transition(void)
 	r[n++] = wt_rec(PTS_TL_PROCESS, PTS_TLK_NONE, 0, 100, 0, 0, "hello");
 	/* a newline in a name must not break the one-line-per-record rule */
 	r[n++] = wt_rec(PTS_TL_THREAD, PTS_TLK_NONE, 0, 100, 101, 0, "hello\nmain");
+	r[n++] = wt_rec(PTS_TL_THREAD, PTS_TLK_NONE, 0, 100, 102, 0, NULL);
 	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 1000, 100, 101, 0, "main");
 	r[n++].object = "/bin/hello";
 	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 1500, 100, 101, 1, "foo");

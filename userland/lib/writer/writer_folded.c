@@ -7,7 +7,7 @@
  *
  * COUNT is the self time of INNER in that stack, in ns, summed over the
  * whole trace. ROOT is the process name from the PROCESS record ("pid N"
- * when the process was never named), so the threads of one process merge
+ * when the process has no name), so the threads of one process merge
  * as in perf's folded output. Kernel frames carry the suffix "_[k]" that
  * flamegraph.pl colours as kernel. A ';' in a name becomes ':' and a
  * newline a space, so names cannot break the line format. Lines are
@@ -106,11 +106,13 @@ static int folded_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 
 	switch (rec->type) {
 	case PTS_TL_PROCESS:
+		if (!rec->name || !rec->name[0])
+			return 0;	/* stays "pid N" */
 		e = pts_hmap_get(&f->procs, &rec->pid, sizeof(rec->pid), &created);
 		if (!e)
 			return pts_wfail(w, ENOMEM, "out of memory: process names");
 		free(e->v.p);
-		e->v.p = strdup(rec->name && rec->name[0] ? rec->name : "?");
+		e->v.p = strdup(rec->name);
 		return e->v.p ? 0 : pts_wfail(w, ENOMEM, "out of memory: process names");
 	case PTS_TL_BEGIN:
 	case PTS_TL_END:

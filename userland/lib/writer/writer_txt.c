@@ -41,6 +41,14 @@ static int line_str(struct pts_writer *w, const char *s)
 	return rc;
 }
 
+/* " NAME\n", or just "\n" for a process or thread without a name */
+static int name_tail(struct pts_writer *w, const char *name)
+{
+	if (name && name[0])
+		return pts_wout(w, " ", 1) ?: line_str(w, name) ?: pts_wout(w, "\n", 1);
+	return pts_wout(w, "\n", 1);
+}
+
 /* "TS CPU PID/TID DEPTH KIND MARK " */
 static int common(struct pts_writer *w, const struct pts_tl_rec *rec, char mark)
 {
@@ -99,11 +107,9 @@ static int txt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 
 	switch (rec->type) {
 	case PTS_TL_PROCESS:
-		return pts_wprintf(w, "# process %d ", rec->pid) ?:
-		       line_str(w, rec->name ? rec->name : "") ?: pts_wout(w, "\n", 1);
+		return pts_wprintf(w, "# process %d", rec->pid) ?: name_tail(w, rec->name);
 	case PTS_TL_THREAD:
-		return pts_wprintf(w, "# thread %d/%d ", rec->pid, rec->tid) ?:
-		       line_str(w, rec->name ? rec->name : "") ?: pts_wout(w, "\n", 1);
+		return pts_wprintf(w, "# thread %d/%d", rec->pid, rec->tid) ?: name_tail(w, rec->name);
 	case PTS_TL_BEGIN:
 	case PTS_TL_END:
 		t = pts_wthread_get(w, rec->pid, rec->tid);

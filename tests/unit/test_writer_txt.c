@@ -26,9 +26,11 @@ static void listing_has_one_line_per_call_return_and_transition(void)
 		"1750 2 100/0 - counter = cpu_freq 2400\n"
 		"1760 0 100/101 2 jump > [unknown] 0x7f00 [inferred]\n"
 		"1770 0 100/101 2 unwind < [unknown] 0x7f00 [inferred]\n"
+		"1780 0 100/101 2 syscall > [syscall] [kernel] [synthetic]\n"
+		"1790 0 100/101 2 sysret < [syscall] [kernel] [synthetic]\n"
 		"1800 0 100/101 1 return < foo\n"
 		"2001 1 100/101 0 end_of_trace < main\n";
-	struct pts_tl_rec r[16];
+	struct pts_tl_rec r[20];
 	struct pts_writer *w;
 	struct pts_err err;
 	size_t i, n = 0;
@@ -59,6 +61,11 @@ static void listing_has_one_line_per_call_return_and_transition(void)
 	r[n].addr = 0x7f00;
 	r[n++].flags = PTS_TLF_INFERRED;
 	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_UNWIND, 1770, 100, 101, 2, NULL);
+	/* synthetic slices have a name but no symbol: no "+0x0" */
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_SYSCALL, 1780, 100, 101, 2, "[syscall]");
+	r[n++].flags = PTS_TLF_KERNEL | PTS_TLF_SYNTHETIC;
+	r[n] = wt_rec(PTS_TL_END, PTS_TLK_SYSRET, 1790, 100, 101, 2, "[syscall]");
+	r[n++].flags = PTS_TLF_KERNEL | PTS_TLF_SYNTHETIC;
 	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 1800, 100, 101, 1, NULL);
 	r[n] = wt_rec(PTS_TL_END, PTS_TLK_END_OF_TRACE, 2001, 100, 101, 0, NULL);
 	r[n++].cpu = 1;

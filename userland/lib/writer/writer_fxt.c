@@ -393,7 +393,7 @@ static int emit_begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct
 	rec_start(&f->ev);
 	put(&f->ev, rec->ts_ns);
 	arg_word(w, FXT_ARG_POINTER, FX_ADDR, rec->addr);
-	if (rec->name && rec->name[0]) {
+	if (pts_wsymbol(rec)) {
 		arg_sref(w, FX_SYMBOL, nref);
 		arg_uint(w, FX_OFFSET, rec->offset);
 		nargs += 2;

@@ -149,6 +149,15 @@ void pts_wthread_pop(struct pts_wthread *t);
 /* Text name of a kind ("call", "return", ...); "?" for out-of-range values. */
 const char *pts_tl_kind_name(enum pts_tl_kind kind);
 
+/*
+ * Does the record name a symbol (so symbol+offset means something)? Not
+ * for unnamed code nor for synthetic slices ([syscall], [interrupted]...).
+ */
+static inline bool pts_wsymbol(const struct pts_tl_rec *rec)
+{
+	return rec->name && rec->name[0] && !(rec->flags & PTS_TLF_SYNTHETIC);
+}
+
 /* Name used for a slice whose rec->name is NULL: "[unknown] 0xADDR". */
 const char *pts_wname(const struct pts_tl_rec *rec, char *buf, size_t size);
 

@@ -171,7 +171,7 @@ static int begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_
 	rc = head(w, 'B', rec, true) ?: kv(w, "name", name) ?:
 	     kv(w, "cat", rec->flags & PTS_TLF_KERNEL ? "kernel" : "user") ?:
 	     pts_wout_str(w, ",\"args\":{\"addr\":") ?: hex(w, rec->addr);
-	if (!rc && rec->name && rec->name[0])
+	if (!rc && pts_wsymbol(rec))
 		rc = kv(w, "symbol", rec->name) ?:
 		     pts_wout_str(w, ",\"offset\":") ?: hex(w, rec->offset);
 	if (!rc && rec->object && rec->object[0])

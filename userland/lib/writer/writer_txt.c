@@ -4,6 +4,7 @@
  * separated by single spaces so awk/cut can take them apart:
  *
  *   TS_NS CPU PID/TID DEPTH KIND > SYMBOL+0xOFFSET (OBJECT) [FLAGS]   BEGIN
+ *                                  (a synthetic slice: its name, no offset)
  *   TS_NS CPU PID/TID DEPTH KIND < SYMBOL[+0xOFFSET] (OBJECT)          END
  *   TS_NS CPU PID/TID DEPTH KIND ! NAME: DETAIL @0xADDR                INSTANT
  *   TS_NS CPU PID/TID - counter = NAME VALUE                           COUNTER
@@ -93,7 +94,7 @@ static int symbol(struct pts_writer *w, const struct pts_tl_rec *rec)
 {
 	char buf[64], off[24] = "+";
 
-	if (rec->name && rec->name[0])
+	if (pts_wsymbol(rec))
 		return line_str(w, rec->name) ?:
 		       pts_wout(w, off, (size_t)(pts_fmt_hex(off + 1, rec->offset) - off));
 	return line_str(w, pts_wname(rec, buf, sizeof(buf)));

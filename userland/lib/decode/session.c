@@ -224,6 +224,13 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	rc = pts_tl_new(&tcfg, &tl, err);
 	if (rc)
 		goto out;
+	/* without sideband each CPU is one track: pid 0, tid = CPU */
+	for (i = 0; i < o->nr_pt && !rc && !o->nr_pevent && o->pid < 0; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "cpu %u", o->pt[i].cpu);
+		rc = pts_tl_set_name(tl, 0, (int32_t)o->pt[i].cpu, name, err);
+	}
 	for (i = 0; i < sb.n && !rc; i++)
 		if (sb.recs[i].type == PTS_SB_COMM && sb.recs[i].name)
 			rc = pts_tl_set_name(tl, sb.recs[i].pid, sb.recs[i].tid, sb.recs[i].name,

@@ -124,6 +124,7 @@ int cmd_decode(int argc, char **argv)
 	struct pts_decode_summary sum;
 	struct pts_err err = { 0 };
 	const char *out = NULL, *fmt_name = NULL, *perf_script = NULL, *insn_list = NULL;
+	const char *bundle = NULL;
 	bool summary = false, scope_given = false;
 	int fmt, c, rc, idx;
 	FILE *insn_f = NULL;
@@ -305,10 +306,15 @@ bad_raw:
 			return 1;
 		}
 	}
+	if (optind < argc)
+		bundle = argv[optind++];
 	if (optind < argc) {
-		fprintf(stderr,
-			"ptscope decode: bundle input (%s) is not available in this build yet; use raw mode (--pt ...)\n",
+		fprintf(stderr, "ptscope decode: one bundle at a time (extra argument %s)\n",
 			argv[optind]);
+		return 1;
+	}
+	if (bundle && (o.nr_pt || perf_script)) {
+		fprintf(stderr, "ptscope decode: give a bundle, or --pt files, or --perf-script: not several\n");
 		return 1;
 	}
 	if (o.have_perf_time && !o.time_mult) {
@@ -319,7 +325,7 @@ bad_raw:
 		fprintf(stderr, "ptscope decode: --pevent-sample-type is needed to read perf sideband files\n");
 		return 1;
 	}
-	if (!perf_script && !o.nr_pt) {
+	if (!bundle && !perf_script && !o.nr_pt) {
 		fprintf(stderr, "ptscope decode: nothing to decode: give a bundle, --pt FILE or --perf-script FILE\n");
 		usage(stderr);
 		return 1;
@@ -364,7 +370,9 @@ bad_raw:
 			fclose(insn_f);
 		return 1;
 	}
-	if (perf_script)
+	if (bundle)
+		rc = pts_decode_bundle(bundle, &o, emit_rec, &oc, &sum, &err);
+	else if (perf_script)
 		rc = pts_decode_perfscript(perf_script, scope_given ? o.scope : PTS_SCOPE_BOTH,
 					   emit_rec, &oc, &sum, &err);
 	else

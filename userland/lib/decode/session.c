@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "../bundle/sideband.h"
 #include "image.h"
 #include "kcore.h"
 #include "perfscript.h"
@@ -132,135 +133,103 @@ static int add_sideband_maps(struct pts_imgset *set, const struct pts_sideband *
 	return 0;
 }
 
-int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *emit_ctx,
-		   struct pts_decode_summary *sum, struct pts_err *err)
+/* Everything one decode run needs, however it was given. */
+struct run_in {
+	struct pts_imgset *set;
+	struct pts_sideband sb;
+	unsigned int nr_pt;
+	uint8_t *bufs[PTS_DEC_MAX_INPUTS];
+	size_t lens[PTS_DEC_MAX_INPUTS];
+	uint32_t cpus[PTS_DEC_MAX_INPUTS];
+	uint16_t family;
+	uint8_t model, stepping, mtc_freq, nom_freq;
+	uint32_t cpuid_15_eax, cpuid_15_ebx;
+	struct pts_timeconv tc;
+	enum pts_scope scope;
+	int32_t pid, tid;
+	bool per_cpu_names;
+	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
+	void *insn_ctx;
+	uint32_t segment_cap;
+};
+
+static void run_in_free(struct run_in *in)
+{
+	unsigned int i;
+
+	for (i = 0; i < PTS_DEC_MAX_INPUTS; i++)
+		free(in->bufs[i]);
+	pts_sideband_free(&in->sb);
+	pts_imgset_free(in->set);
+}
+
+static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
+	       struct pts_decode_summary *sum, struct pts_err *err)
 {
 	struct pts_ptdec *dec[PTS_DEC_MAX_INPUTS] = { 0 };
-	uint8_t *bufs[PTS_DEC_MAX_INPUTS] = { 0 };
-	size_t lens[PTS_DEC_MAX_INPUTS] = { 0 };
-	struct pts_sideband sb = { 0 };
-	struct pts_imgset *set = NULL;
-	struct pts_timeconv tc = { 0 };
 	struct pts_tl *tl = NULL;
 	struct pts_tl_config tcfg;
 	uint64_t origin = UINT64_MAX;
 	unsigned int i;
-	int rc;
+	int rc = 0;
 
-	memset(sum, 0, sizeof(*sum));
-	sum->scope = o->scope;
-	sum->source = "raw PT files (origin of the bytes not recorded)";
-	if (!o->nr_pt)
-		return pts_err_set(err, EINVAL, "no trace given: use --pt FILE (or a bundle)");
-	rc = pts_imgset_new(&set, err);
-	if (rc)
-		return rc;
-	for (i = 0; i < o->nr_elf && !rc; i++)
-		rc = pts_imgset_add_elf(set, PTS_PID_ALL, o->elf[i].path, o->elf[i].base, err);
-	for (i = 0; i < o->nr_raw && !rc; i++) {
-		FILE *f = fopen(o->raw[i].path, "rb");
-		long sz = -1;
-
-		if (f && !fseek(f, 0, SEEK_END))
-			sz = ftell(f);
-		if (f)
-			fclose(f);
-		if (sz < 0 || (uint64_t)sz < o->raw[i].offset)
-			rc = pts_err_set(err, ENOENT, "--raw %s: cannot read it, or offset past its end",
-					 o->raw[i].path);
-		else
-			rc = pts_imgset_add_file(set, PTS_PID_ALL, o->raw[i].path, o->raw[i].offset,
-						 (uint64_t)sz - o->raw[i].offset, o->raw[i].vaddr,
-						 NULL, NULL, err);
-	}
-	if (!rc && o->kcore_dir)
-		rc = pts_kcore_add(set, o->kcore_dir, err);
-	if (!rc && o->kallsyms)
-		rc = pts_imgset_add_kallsyms(set, o->kallsyms, err);
-	for (i = 0; i < o->nr_pevent && !rc; i++)
-		rc = pts_pevent_load(&sb, o->pevent[i], o->pevent_sample_type, err);
-	if (rc)
-		goto out;
-	pts_sb_sort(&sb);
-	if (o->sysroot) {
-		rc = add_sideband_maps(set, &sb, o->sysroot, err);
-		if (rc)
-			goto out;
-	}
-
-	if (o->have_perf_time) {
-		tc.mode = PTS_TC_PERF;
-		tc.time_shift = o->time_shift;
-		tc.time_mult = o->time_mult;
-		tc.time_zero = o->time_zero;
-	} else if (o->tsc_khz) {
-		tc.mode = PTS_TC_KHZ;
-		tc.tsc_khz = o->tsc_khz;
-	} else if (o->nom_freq) {
-		/* invariant TSC runs at the nominal (max non-turbo) ratio x 100 MHz */
-		tc.mode = PTS_TC_KHZ;
-		tc.tsc_khz = (uint64_t)o->nom_freq * 100000;
-	}
-
-	for (i = 0; i < o->nr_pt; i++) {
+	pts_sideband_sort(&in->sb);
+	for (i = 0; i < in->nr_pt; i++) {
 		uint64_t tsc;
 
-		rc = read_file(o->pt[i].path, &bufs[i], &lens[i], err);
-		if (rc)
-			goto out;
-		if (!pts_pt_first_tsc(bufs[i], lens[i], &tsc) && pts_tc_ns(&tc, tsc) < origin)
-			origin = pts_tc_ns(&tc, tsc);
+		if (!pts_pt_first_tsc(in->bufs[i], in->lens[i], &tsc) &&
+		    pts_tc_ns(&in->tc, tsc) < origin)
+			origin = pts_tc_ns(&in->tc, tsc);
 	}
 	if (origin == UINT64_MAX)
 		origin = 0;
 
 	memset(&tcfg, 0, sizeof(tcfg));
-	tcfg.scope = o->scope;
+	tcfg.scope = in->scope;
 	tcfg.symbolize = pts_imgset_symbolize;
-	tcfg.sym_ctx = set;
+	tcfg.sym_ctx = in->set;
 	tcfg.emit = emit;
 	tcfg.emit_ctx = emit_ctx;
-	tcfg.segment_cap = o->segment_cap;
+	tcfg.segment_cap = in->segment_cap;
 	rc = pts_tl_new(&tcfg, &tl, err);
 	if (rc)
-		goto out;
+		return rc;
 	/* without sideband each CPU is one track: pid 0, tid = CPU */
-	for (i = 0; i < o->nr_pt && !rc && !o->nr_pevent && o->pid < 0; i++) {
+	for (i = 0; i < in->nr_pt && !rc && in->per_cpu_names; i++) {
 		char name[32];
 
-		snprintf(name, sizeof(name), "cpu %u", o->pt[i].cpu);
-		rc = pts_tl_set_name(tl, 0, (int32_t)o->pt[i].cpu, name, err);
+		snprintf(name, sizeof(name), "cpu %u", in->cpus[i]);
+		rc = pts_tl_set_name(tl, 0, (int32_t)in->cpus[i], name, err);
 	}
-	for (i = 0; i < sb.n && !rc; i++)
-		if (sb.recs[i].type == PTS_SB_COMM && sb.recs[i].name)
-			rc = pts_tl_set_name(tl, sb.recs[i].pid, sb.recs[i].tid, sb.recs[i].name,
-					     err);
+	for (i = 0; i < in->sb.n && !rc; i++)
+		if (in->sb.recs[i].type == PTS_SB_COMM && in->sb.recs[i].name)
+			rc = pts_tl_set_name(tl, in->sb.recs[i].pid, in->sb.recs[i].tid,
+					     in->sb.recs[i].name, err);
 	if (rc)
 		goto out;
 
-	for (i = 0; i < o->nr_pt; i++) {
+	for (i = 0; i < in->nr_pt; i++) {
 		struct pts_ptdec_config dc;
 
 		memset(&dc, 0, sizeof(dc));
-		dc.buf = bufs[i];
-		dc.size = lens[i];
-		dc.cpu = o->pt[i].cpu;
-		dc.family = o->family;
-		dc.model = o->model;
-		dc.stepping = o->stepping;
-		dc.mtc_freq = o->mtc_freq;
-		dc.nom_freq = o->nom_freq;
-		dc.cpuid_15_eax = o->cpuid_15_eax;
-		dc.cpuid_15_ebx = o->cpuid_15_ebx;
-		dc.images = set;
-		dc.tc = tc;
+		dc.buf = in->bufs[i];
+		dc.size = in->lens[i];
+		dc.cpu = in->cpus[i];
+		dc.family = in->family;
+		dc.model = in->model;
+		dc.stepping = in->stepping;
+		dc.mtc_freq = in->mtc_freq;
+		dc.nom_freq = in->nom_freq;
+		dc.cpuid_15_eax = in->cpuid_15_eax;
+		dc.cpuid_15_ebx = in->cpuid_15_ebx;
+		dc.images = in->set;
+		dc.tc = in->tc;
 		dc.origin_ns = origin;
-		dc.sb = &sb;
-		/* no sideband thread yet: one track per CPU (pid 0, tid = CPU) */
-		dc.pid = o->pid >= 0 ? o->pid : 0;
-		dc.tid = o->tid >= 0 ? o->tid : (o->pid >= 0 ? o->pid : (int32_t)o->pt[i].cpu);
-		dc.on_insn = o->on_insn;
-		dc.insn_ctx = o->insn_ctx;
+		dc.sb = &in->sb;
+		dc.pid = in->pid >= 0 ? in->pid : 0;
+		dc.tid = in->tid >= 0 ? in->tid : (in->pid >= 0 ? in->pid : (int32_t)in->cpus[i]);
+		dc.on_insn = in->on_insn;
+		dc.insn_ctx = in->insn_ctx;
 		rc = pts_ptdec_new(&dc, &dec[i], err);
 		if (rc)
 			goto out;
@@ -271,8 +240,8 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 		uint64_t best = UINT64_MAX, t;
 		int bi = -1;
 
-		/* the CPU whose next event is earliest; ties: lowest index */
-		for (i = 0; i < o->nr_pt; i++) {
+		/* the CPU whose next event is earliest; ties: the lowest index */
+		for (i = 0; i < in->nr_pt; i++) {
 			t = pts_ptdec_peek_time(dec[i]);
 			if (t < best) {
 				best = t;
@@ -292,7 +261,7 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	rc = pts_tl_finish(tl, err);
 	if (rc)
 		goto out;
-	for (i = 0; i < o->nr_pt; i++) {
+	for (i = 0; i < in->nr_pt; i++) {
 		struct pts_ptdec_stats st;
 
 		pts_ptdec_stats(dec[i], &st);
@@ -304,13 +273,356 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	}
 	rc = finish_summary(tl, sum, err);
 out:
-	for (i = 0; i < PTS_DEC_MAX_INPUTS; i++) {
+	for (i = 0; i < PTS_DEC_MAX_INPUTS; i++)
 		pts_ptdec_free(dec[i]);
-		free(bufs[i]);
-	}
 	pts_tl_free(tl);
-	pts_sb_free(&sb);
-	pts_imgset_free(set);
+	return rc;
+}
+
+int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *emit_ctx,
+		   struct pts_decode_summary *sum, struct pts_err *err)
+{
+	struct run_in in;
+	unsigned int i;
+	int rc;
+
+	memset(sum, 0, sizeof(*sum));
+	memset(&in, 0, sizeof(in));
+	sum->scope = o->scope;
+	sum->source = "raw PT files (origin of the bytes not recorded)";
+	if (!o->nr_pt)
+		return pts_err_set(err, EINVAL, "no trace given: use --pt FILE (or a bundle)");
+	rc = pts_imgset_new(&in.set, err);
+	if (rc)
+		return rc;
+	for (i = 0; i < o->nr_elf && !rc; i++)
+		rc = pts_imgset_add_elf(in.set, PTS_PID_ALL, o->elf[i].path, o->elf[i].base, err);
+	for (i = 0; i < o->nr_raw && !rc; i++) {
+		FILE *f = fopen(o->raw[i].path, "rb");
+		long sz = -1;
+
+		if (f && !fseek(f, 0, SEEK_END))
+			sz = ftell(f);
+		if (f)
+			fclose(f);
+		if (sz < 0 || (uint64_t)sz < o->raw[i].offset)
+			rc = pts_err_set(err, ENOENT, "--raw %s: cannot read it, or offset past its end",
+					 o->raw[i].path);
+		else
+			rc = pts_imgset_add_file(in.set, PTS_PID_ALL, o->raw[i].path,
+						 o->raw[i].offset, (uint64_t)sz - o->raw[i].offset,
+						 o->raw[i].vaddr, NULL, NULL, err);
+	}
+	if (!rc && o->kcore_dir)
+		rc = pts_kcore_add(in.set, o->kcore_dir, err);
+	if (!rc && o->kallsyms)
+		rc = pts_imgset_add_kallsyms(in.set, o->kallsyms, err);
+	for (i = 0; i < o->nr_pevent && !rc; i++)
+		rc = pts_pevent_load(&in.sb, o->pevent[i], o->pevent_sample_type, err);
+	if (!rc && o->sysroot) {
+		pts_sideband_sort(&in.sb);
+		rc = add_sideband_maps(in.set, &in.sb, o->sysroot, err);
+	}
+	if (o->have_perf_time) {
+		in.tc.mode = PTS_TC_PERF;
+		in.tc.time_shift = o->time_shift;
+		in.tc.time_mult = o->time_mult;
+		in.tc.time_zero = o->time_zero;
+	} else if (o->tsc_khz) {
+		in.tc.mode = PTS_TC_KHZ;
+		in.tc.tsc_khz = o->tsc_khz;
+	} else if (o->nom_freq) {
+		/* an invariant TSC runs at the nominal (max non-turbo) ratio x 100 MHz */
+		in.tc.mode = PTS_TC_KHZ;
+		in.tc.tsc_khz = (uint64_t)o->nom_freq * 100000;
+	}
+	for (i = 0; i < o->nr_pt && !rc; i++) {
+		rc = read_file(o->pt[i].path, &in.bufs[i], &in.lens[i], err);
+		in.cpus[i] = o->pt[i].cpu;
+	}
+	if (rc)
+		goto out;
+	in.nr_pt = o->nr_pt;
+	in.family = o->family;
+	in.model = o->model;
+	in.stepping = o->stepping;
+	in.mtc_freq = o->mtc_freq;
+	in.nom_freq = o->nom_freq;
+	in.cpuid_15_eax = o->cpuid_15_eax;
+	in.cpuid_15_ebx = o->cpuid_15_ebx;
+	in.scope = o->scope;
+	in.pid = o->pid;
+	in.tid = o->tid;
+	in.per_cpu_names = !o->nr_pevent && o->pid < 0;
+	in.on_insn = o->on_insn;
+	in.insn_ctx = o->insn_ctx;
+	in.segment_cap = o->segment_cap;
+	rc = run(&in, emit, emit_ctx, sum, err);
+out:
+	run_in_free(&in);
+	return rc;
+}
+
+/* The user binary to read for a mapped path: the bundle's copy, else the host's file. */
+static char *object_file(const struct pts_bundle *b, const char *path, const char *sysroot)
+{
+	char buf[4096];
+	size_t i;
+
+	for (i = 0; i < b->nr_objects; i++)
+		if (!strcmp(b->objects[i].path, path) && b->objects[i].file)
+			return pts_bundle_path(b, b->objects[i].file);
+	snprintf(buf, sizeof(buf), "%s%s", sysroot ? sysroot : "", path);
+	return strdup(buf);
+}
+
+static long file_size(const char *path)
+{
+	FILE *f = path ? fopen(path, "rb") : NULL;
+	long sz = -1;
+
+	if (f && !fseek(f, 0, SEEK_END))
+		sz = ftell(f);
+	if (f)
+		fclose(f);
+	return sz;
+}
+
+static void warn(struct pts_decode_summary *sum, const char *msg)
+{
+	if (sum->nr_warnings < PTS_DEC_MAX_WARNINGS)
+		snprintf(sum->warnings[sum->nr_warnings], sizeof(sum->warnings[0]), "%s", msg);
+	sum->nr_warnings++;
+}
+
+static int bundle_images(const struct pts_bundle *b, struct pts_imgset *set, const char *sysroot,
+			 struct pts_decode_summary *sum, struct pts_err *err)
+{
+	size_t i, j;
+	int rc = 0;
+
+	for (i = 0; i < b->nr_ktext && !rc; i++) {
+		char *path = pts_bundle_path(b, b->ktext[i].file);
+
+		if (!path)
+			return pts_err_set(err, ENOMEM, "out of memory");
+		rc = pts_imgset_add_file(set, PTS_PID_ALL, path, 0, b->ktext[i].size,
+					 b->ktext[i].vaddr,
+					 !strcmp(b->ktext[i].name, "vmlinux") ? "[kernel.kallsyms]" :
+					 b->ktext[i].name, NULL, err);
+		free(path);
+	}
+	if (!rc && b->kallsyms_file) {
+		char *path = pts_bundle_path(b, b->kallsyms_file);
+
+		rc = path ? pts_imgset_add_kallsyms(set, path, err) :
+			    pts_err_set(err, ENOMEM, "out of memory");
+		free(path);
+	}
+	for (i = 0; i < b->nr_processes && !rc; i++) {
+		const struct pts_bundle_process *p = &b->processes[i];
+		const struct pts_bundle_map *maps = p->nr_maps_trigger ? p->maps_trigger : p->maps_arm;
+		size_t n = p->nr_maps_trigger ? p->nr_maps_trigger : p->nr_maps_arm;
+
+		for (j = 0; j < n && !rc; j++) {
+			const struct pts_bundle_map *m = &maps[j];
+			struct pts_err e2 = { 0 };
+			char *file;
+			long sz;
+
+			if (m->perms[2] != 'x' || !m->path || m->path[0] != '/')
+				continue;
+			file = object_file(b, m->path, sysroot);
+			if (!file)
+				return pts_err_set(err, ENOMEM, "out of memory");
+			sz = file_size(file);
+			if (sz > (long)m->pgoff) {
+				uint64_t len = m->end - m->start;
+
+				/* the last page of a mapping may run past the file's end */
+				if (len > (uint64_t)sz - m->pgoff)
+					len = (uint64_t)sz - m->pgoff;
+				rc = pts_imgset_add_file(set, p->pid, file, m->pgoff, len, m->start,
+							 m->path, NULL, &e2);
+			} else {
+				rc = pts_err_set(&e2, ENOENT, "cannot read %s", file);
+			}
+			if (rc) {
+				char msg[512];
+
+				/* not fatal: that code decodes as gaps ("no memory mapped") */
+				snprintf(msg, sizeof(msg), "pid %d: code of %.200s not available: %.200s",
+					 p->pid, m->path, e2.msg);
+				warn(sum, msg);
+				rc = 0;
+			}
+			free(file);
+		}
+		if (!rc && p->vdso_file) {
+			char *path = pts_bundle_path(b, p->vdso_file);
+			long sz = file_size(path);
+
+			if (sz > 0)
+				rc = pts_imgset_add_file(set, p->pid, path, 0, (uint64_t)sz,
+							 p->vdso_addr, "[vdso]", NULL, err);
+			free(path);
+		}
+	}
+	return rc;
+}
+
+/* ptscope sideband records (include/uapi/ptscope.h) as decoder sideband. */
+static int bundle_sideband(const struct pts_bundle *b, const struct pts_timeconv *tc,
+			   struct pts_sideband *sb, struct pts_decode_summary *sum,
+			   struct pts_err *err)
+{
+	const struct ptscope_sb_hdr *h;
+	struct pts_sb_reader rd;
+	struct pts_err e2 = { 0 };
+	void *buf = NULL;
+	size_t len = 0, i;
+	int rc;
+
+	/* process names first: the sideband may not see every process start */
+	for (i = 0; i < b->nr_processes; i++) {
+		struct pts_sb_rec r;
+		char comm[sizeof(b->processes[i].comm) + 1];
+
+		if (!b->processes[i].comm[0])
+			continue;
+		snprintf(comm, sizeof(comm), "%s", b->processes[i].comm);
+		memset(&r, 0, sizeof(r));
+		r.type = PTS_SB_COMM;
+		r.pid = r.tid = b->processes[i].pid;
+		r.cpu = UINT32_MAX;
+		r.name = comm;
+		if (pts_sideband_add(sb, &r))
+			return pts_err_set(err, ENOMEM, "out of memory");
+	}
+	rc = pts_sb_load(b, &buf, &len, err);
+	if (rc || !buf)
+		return rc;
+	pts_sb_reader_init(&rd, buf, len);
+	while ((rc = pts_sb_next(&rd, &h, &e2)) == 1) {
+		struct pts_sb_rec r;
+		char comm[PTSCOPE_COMM_LEN + 1];
+
+		memset(&r, 0, sizeof(r));
+		r.time_ns = pts_tc_ns(tc, h->tsc);
+		r.cpu = h->cpu;
+		if (h->type == PTSCOPE_SB_SCHED_SWITCH) {
+			const struct ptscope_sb_switch *sw = (const void *)h;
+
+			r.type = PTS_SB_SWITCH;
+			r.pid = sw->next_pid;
+			r.tid = sw->next_tid;
+			rc = pts_sideband_add(sb, &r);
+			if (!rc && sw->next_comm[0]) {
+				snprintf(comm, sizeof(comm), "%.*s", PTSCOPE_COMM_LEN, sw->next_comm);
+				r.type = PTS_SB_COMM;
+				r.name = comm;
+				rc = pts_sideband_add(sb, &r);
+			}
+		} else if (h->type == PTSCOPE_SB_EXEC) {
+			const struct ptscope_sb_exec *ex = (const void *)h;
+
+			snprintf(comm, sizeof(comm), "%.*s", PTSCOPE_COMM_LEN, ex->comm);
+			r.type = PTS_SB_COMM;
+			r.pid = ex->pid;
+			r.tid = ex->tid;
+			r.name = comm;
+			rc = pts_sideband_add(sb, &r);
+		} else {
+			continue;
+		}
+		if (rc) {
+			free(buf);
+			return pts_err_set(err, ENOMEM, "out of memory");
+		}
+	}
+	free(buf);
+	if (rc < 0) {
+		char msg[512];
+
+		/* a corrupt record: what came before it is used */
+		snprintf(msg, sizeof(msg), "sideband: %.400s (records before it used)", e2.msg);
+		warn(sum, msg);
+	}
+	return 0;
+}
+
+int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_emit_fn emit,
+		      void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err)
+{
+	struct pts_bundle *b = NULL;
+	struct run_in in;
+	size_t i;
+	int rc;
+
+	memset(sum, 0, sizeof(*sum));
+	memset(&in, 0, sizeof(in));
+	rc = pts_bundle_read(dir, &b, err);
+	if (rc)
+		return rc;
+	sum->scope = b->config.scope;
+	sum->source = pts_source_name(b->source);
+	if (!b->complete) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "bundle incomplete: %.250s (decoding what is there)",
+			 b->incomplete_reason);
+		warn(sum, msg);
+	}
+	if (!b->nr_cpus || b->nr_cpus > PTS_DEC_MAX_INPUTS) {
+		rc = pts_err_set(err, b->nr_cpus ? E2BIG : ENOENT,
+				 "%s: the bundle holds %zu CPU traces (1 to %d can be decoded)", dir,
+				 b->nr_cpus, PTS_DEC_MAX_INPUTS);
+		goto out;
+	}
+	rc = pts_imgset_new(&in.set, err);
+	if (!rc)
+		rc = bundle_images(b, in.set, o ? o->sysroot : NULL, sum, err);
+	if (rc)
+		goto out;
+	in.family = (uint16_t)b->cpu_id.family;
+	in.model = (uint8_t)b->cpu_id.model;
+	in.stepping = (uint8_t)b->cpu_id.stepping;
+	in.mtc_freq = (uint8_t)((b->config.rtit_ctl >> 14) & 0xf);	/* RTIT_CTL.MTCFreq, bits 17:14 */
+	in.nom_freq = (uint8_t)b->cpu_id.nom_freq;
+	in.cpuid_15_eax = b->cpu_id.cpuid_15[0];
+	in.cpuid_15_ebx = b->cpu_id.cpuid_15[1];
+	in.tc.tsc_khz = b->tsc_khz ? b->tsc_khz : b->cpu_id.tsc_khz;
+	in.tc.mode = in.tc.tsc_khz ? PTS_TC_KHZ : PTS_TC_NONE;
+	in.scope = b->config.scope;
+	in.pid = o && o->pid >= 0 ? o->pid : -1;
+	in.tid = o && o->tid >= 0 ? o->tid : -1;
+	if (o) {
+		in.on_insn = o->on_insn;
+		in.insn_ctx = o->insn_ctx;
+		in.segment_cap = o->segment_cap;
+	}
+	rc = bundle_sideband(b, &in.tc, &in.sb, sum, err);
+	if (rc)
+		goto out;
+	in.per_cpu_names = !b->sideband_file;
+	for (i = 0; i < b->nr_cpus && !rc; i++) {
+		char *path = pts_bundle_path(b, b->cpus[i].file);
+
+		if (!path) {
+			rc = pts_err_set(err, ENOMEM, "out of memory");
+			break;
+		}
+		rc = read_file(path, &in.bufs[i], &in.lens[i], err);
+		in.cpus[i] = b->cpus[i].cpu;
+		free(path);
+	}
+	if (rc)
+		goto out;
+	in.nr_pt = (unsigned int)b->nr_cpus;
+	rc = run(&in, emit, emit_ctx, sum, err);
+out:
+	run_in_free(&in);
+	pts_bundle_free(b);
 	return rc;
 }
 
@@ -383,6 +695,10 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 	fprintf(f, "gaps: %" PRIu64 "\n", s->gaps);
 	for (i = 0; i < s->nr_causes; i++)
 		fprintf(f, "  %" PRIu64 " x %s\n", s->causes[i].count, s->causes[i].cause);
+	for (i = 0; i < s->nr_warnings && i < PTS_DEC_MAX_WARNINGS; i++)
+		fprintf(f, "warning: %s\n", s->warnings[i]);
+	if (s->nr_warnings > PTS_DEC_MAX_WARNINGS)
+		fprintf(f, "warning: ... %u more\n", s->nr_warnings - PTS_DEC_MAX_WARNINGS);
 	if (s->errata_unknown)
 		fprintf(f, "note: libipt knows no errata for this CPU model (decoded without errata workarounds)\n");
 	if (s->perfscript_skipped)

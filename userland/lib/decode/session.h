@@ -19,6 +19,7 @@
 
 #define PTS_DEC_MAX_INPUTS 64
 #define PTS_DEC_MAX_CAUSES 32
+#define PTS_DEC_MAX_WARNINGS 8
 
 struct pts_decode_opts {
 	struct { const char *path; uint32_t cpu; } pt[PTS_DEC_MAX_INPUTS];
@@ -59,6 +60,8 @@ struct pts_decode_summary {
 	struct pts_tl_thread_stats *threads;	/* names owned by the summary */
 	size_t nr_threads;
 	uint64_t perfscript_skipped;
+	char warnings[PTS_DEC_MAX_WARNINGS][256];	/* inputs that could not be used */
+	unsigned int nr_warnings;
 };
 
 void pts_decode_opts_init(struct pts_decode_opts *o);
@@ -70,6 +73,16 @@ void pts_decode_opts_init(struct pts_decode_opts *o);
  */
 int pts_decode_raw(const struct pts_decode_opts *opts, pts_tl_emit_fn emit, void *emit_ctx,
 		   struct pts_decode_summary *sum, struct pts_err *err);
+
+/*
+ * Decode a capture bundle (NAME.ptscope). From opts only sysroot (where
+ * binaries not copied into the bundle are found), pid/tid, on_insn and
+ * segment_cap are used; everything else comes from the manifest. Code
+ * that cannot be found is a warning and decodes as gaps. Errors: those of
+ * pts_bundle_read (-ENOENT, -EINVAL, -EFBIG), -ENOMEM, errors of emit.
+ */
+int pts_decode_bundle(const char *dir, const struct pts_decode_opts *opts, pts_tl_emit_fn emit,
+		      void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err);
 
 /* Decode perf script text; scope as recorded (PTS_SCOPE_BOTH when unsure). */
 int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn emit,

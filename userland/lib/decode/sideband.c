@@ -25,7 +25,7 @@ enum {
 #define PERF_SAMPLE_IDENTIFIER_	(1ULL << 16)
 #define PERF_RECORD_MISC_SWITCH_OUT_ (1U << 13)
 
-int pts_sb_add(struct pts_sideband *sb, const struct pts_sb_rec *r)
+int pts_sideband_add(struct pts_sideband *sb, const struct pts_sb_rec *r)
 {
 	if (sb->n == sb->cap) {
 		size_t nc = sb->cap ? sb->cap * 2 : 64;
@@ -56,13 +56,13 @@ static int cmp_rec(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void pts_sb_sort(struct pts_sideband *sb)
+void pts_sideband_sort(struct pts_sideband *sb)
 {
 	if (sb->n)
 		qsort(sb->recs, sb->n, sizeof(*sb->recs), cmp_rec);
 }
 
-void pts_sb_free(struct pts_sideband *sb)
+void pts_sideband_free(struct pts_sideband *sb)
 {
 	size_t i;
 
@@ -203,7 +203,7 @@ static int parse_one(struct pts_sideband *sb, const uint8_t *rec, uint32_t type,
 	default:
 		return 0;
 	}
-	return pts_sb_add(sb, &r);
+	return pts_sideband_add(sb, &r);
 }
 
 int pts_pevent_load(struct pts_sideband *sb, const char *path, uint64_t sample_type,

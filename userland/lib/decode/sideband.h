@@ -32,7 +32,7 @@ struct pts_sb_rec {
 };
 
 struct pts_sideband {
-	struct pts_sb_rec *recs;	/* sorted by time_ns (stable) after pts_sb_sort */
+	struct pts_sb_rec *recs;	/* sorted by time_ns (stable) after pts_sideband_sort */
 	size_t n, cap;
 };
 
@@ -48,9 +48,9 @@ int pts_pevent_load(struct pts_sideband *sb, const char *path, uint64_t sample_t
 		    struct pts_err *err);
 
 /* Append one record (name copied). Errors: -ENOMEM. */
-int pts_sb_add(struct pts_sideband *sb, const struct pts_sb_rec *r);
+int pts_sideband_add(struct pts_sideband *sb, const struct pts_sb_rec *r);
 
-void pts_sb_sort(struct pts_sideband *sb);
-void pts_sb_free(struct pts_sideband *sb);
+void pts_sideband_sort(struct pts_sideband *sb);
+void pts_sideband_free(struct pts_sideband *sb);
 
 #endif

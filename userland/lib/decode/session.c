@@ -390,8 +390,16 @@ static long file_size(const char *path)
 
 static void warn(struct pts_decode_summary *sum, const char *msg)
 {
-	if (sum->nr_warnings < PTS_DEC_MAX_WARNINGS)
-		snprintf(sum->warnings[sum->nr_warnings], sizeof(sum->warnings[0]), "%s", msg);
+	if (sum->nr_warnings < PTS_DEC_MAX_WARNINGS) {
+		char *w = sum->warnings[sum->nr_warnings];
+		size_t n = strlen(msg);
+
+		/* long messages are cut to the slot */
+		if (n >= sizeof(sum->warnings[0]))
+			n = sizeof(sum->warnings[0]) - 1;
+		memcpy(w, msg, n);
+		w[n] = '\0';
+	}
 	sum->nr_warnings++;
 }
 

@@ -177,6 +177,16 @@ static const uint64_t main_path[] = {
 	0x40100c, 0x401013, 0x401080, 0x401015, 0x4010a0, 0x4010a5, 0x4010a7,
 };
 
+static uint64_t pts_tl_diag_count_sum(const struct result *r)
+{
+	uint64_t n = 0;
+	int d;
+
+	for (d = 0; d < PTS_TLD_NR; d++)
+		n += r->sum.diag[d];
+	return n;
+}
+
 static void assert_insns(const uint64_t *want, size_t n)
 {
 	size_t i;
@@ -299,7 +309,400 @@ static void overflow_mid_call_then_fup_resume_restarts_without_splicing(void)
 	result_free(&r);
 }
 
+static const char main_shape[] =
+	"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|"
+	"B1 f3|E1 f3|E0 _start|B0 tail|B1 [syscall]|E1 [syscall]|E0 tail";
+
+/*
+ * kernel scope (OS only): tracing is on from the syscall entry (TIP.PGE)
+ * to the sysretq (TIP.PGD). By hand: getpid: entry calls do_syscall, je
+ * not taken (N), ret (T), sysretq leaves -> "[user]" until the next
+ * TIP.PGE; exit: je taken (T) -> do_exit replaces do_syscall, jmp *%rdx
+ * leaves the traced code -> "[user]" to the end.
+ */
+static void kernel_scope_syscalls_with_user_time_as_user_slices(void)
+{
+	struct pt_gen g;
+	struct result r;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, ENTRY);
+	gen_tnt(&g, "NT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);	/* sysretq */
+	gen_tsc(&g, 0x1200);
+	gen_ip(&g, ppt_tip_pge, ENTRY);
+	gen_tnt(&g, "T");
+	gen_ip_suppressed(&g, ppt_tip_pgd);	/* jmp *%rdx */
+	decode_gen(&g, PTS_SCOPE_KERNEL, &r);
+	ASSERT_SHAPE(&r, "B0 entry_SYSCALL_64|B1 do_syscall|E1 do_syscall|E0 entry_SYSCALL_64|"
+		     "B0 [user]|E0 [user]|B0 entry_SYSCALL_64|B1 do_syscall|E1 do_syscall|"
+		     "B1 do_exit|E1 do_exit|E0 entry_SYSCALL_64|B0 [user]|E0 [user]");
+	CU_ASSERT(nth(&r, PTS_TL_BEGIN, "do_syscall", 0)->flags & PTS_TLF_KERNEL);
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "entry_SYSCALL_64", 0)->kind, PTS_TLK_SYSRET);
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "[user]", 0)->ts_ns, 0x200);
+	CU_ASSERT_EQUAL(ninsns, 4 + 5);
+	CU_ASSERT_EQUAL(r.sum.gaps, 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count_sum(&r), 0);
+	result_free(&r);
+}
+
+/*
+ * both scopes: the main path with the kernel traced. By hand: the getpid
+ * syscall enters entry_SYSCALL_64 (kernel frame under _start), do_syscall
+ * is called and returns, sysretq returns to 40100c in _start; f3 is
+ * called; `jmp tail`; the exit syscall enters the kernel again, do_exit
+ * replaces do_syscall and the trace ends with TIP.PGD (no IP): "[untraced]".
+ */
+static void both_scopes_kernel_frames_nest_under_the_user_frame(void)
+{
+	struct pt_gen g;
+	struct result r;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, START);
+	gen_tnt(&g, "TTNTT");
+	gen_ip(&g, ppt_tip, ENTRY);		/* syscall */
+	gen_tnt(&g, "NT");
+	gen_ip(&g, ppt_tip, AFTER_SYSCALL);	/* sysretq */
+	gen_ip(&g, ppt_tip, F3);
+	gen_tnt(&g, "T");
+	gen_ip(&g, ppt_tip, ENTRY);		/* exit syscall */
+	gen_tnt(&g, "T");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	decode_gen(&g, PTS_SCOPE_BOTH, &r);
+	ASSERT_SHAPE(&r, "B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 entry_SYSCALL_64|B2 do_syscall|"
+		     "E2 do_syscall|E1 entry_SYSCALL_64|B1 f3|E1 f3|E0 _start|B0 tail|"
+		     "B1 entry_SYSCALL_64|B2 do_syscall|E2 do_syscall|B2 do_exit|B3 [untraced]|"
+		     "E3 [untraced]|E2 do_exit|E1 entry_SYSCALL_64|E0 tail");
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "entry_SYSCALL_64", 0)->kind, PTS_TLK_SYSCALL);
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "entry_SYSCALL_64", 0)->kind, PTS_TLK_SYSRET);
+	CU_ASSERT(nth(&r, PTS_TL_BEGIN, "entry_SYSCALL_64", 0)->flags & PTS_TLF_KERNEL);
+	CU_ASSERT_FALSE(nth(&r, PTS_TL_BEGIN, "_start", 0)->flags & PTS_TLF_KERNEL);
+	CU_ASSERT_EQUAL(r.sum.gaps, 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count_sum(&r), 0);
+	result_free(&r);
+}
+
+/*
+ * both scopes: an interrupt (FUP f2 + TIP asm_common_interrupt) before
+ * f2 runs; the handler calls handle_irq, which takes a page fault at its
+ * first instruction (FUP handle_irq + TIP asm_exc_page_fault, nested);
+ * each iretq (TIP) returns to the interrupted instruction. By hand: the
+ * frames nest _start > f1 > f2 > asm_common_interrupt > handle_irq >
+ * asm_exc_page_fault > exc_page_fault and unwind in order; then the main
+ * path to the first syscall, whose TIP.PGD ends tracing.
+ */
+static void both_scopes_nested_interrupts_nest_and_return(void)
+{
+	struct pt_gen g;
+	struct result r;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, START);
+	gen_ip(&g, ppt_fup, F2);
+	gen_ip(&g, ppt_tip, IRQ);
+	gen_ip(&g, ppt_fup, HANDLE_IRQ);
+	gen_ip(&g, ppt_tip, PGF);
+	gen_tnt(&g, "T");			/* exc_page_fault ret */
+	gen_ip(&g, ppt_tip, HANDLE_IRQ);	/* iretq */
+	gen_tnt(&g, "T");			/* handle_irq ret */
+	gen_ip(&g, ppt_tip, F2);		/* iretq */
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);	/* syscall */
+	decode_gen(&g, PTS_SCOPE_BOTH, &r);
+	ASSERT_SHAPE(&r, "B0 _start|B1 f1|B2 f2|B3 asm_common_interrupt|B4 handle_irq|"
+		     "B5 asm_exc_page_fault|B6 exc_page_fault|E6 exc_page_fault|"
+		     "E5 asm_exc_page_fault|E4 handle_irq|E3 asm_common_interrupt|E2 f2|E1 f1|"
+		     "B1 [syscall]|E1 [syscall]|E0 _start");
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "asm_common_interrupt", 0)->kind, PTS_TLK_INTERRUPT);
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "asm_exc_page_fault", 0)->kind, PTS_TLK_INTERRUPT);
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "asm_exc_page_fault", 0)->kind, PTS_TLK_IRET);
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "asm_common_interrupt", 0)->kind, PTS_TLK_IRET);
+	CU_ASSERT_EQUAL(r.sum.gaps, 0);
+	result_free(&r);
+}
+
+/*
+ * pt-facts §8 "longjmp/exception unwinding several frames": lj_main calls
+ * lj_a, lj_b, lj_c (direct), lj_c jumps back into lj_main (jmp *%rax, TIP
+ * 401105). By hand: lj_c, lj_b, lj_a are unwound at that jump; lj_main
+ * goes on to its exit syscall.
+ */
+static void longjmp_unwinds_several_frames(void)
+{
+	struct pt_gen g;
+	struct result r;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, LJ_MAIN);
+	gen_ip(&g, ppt_tip, LJ_RESUME);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	decode_gen(&g, PTS_SCOPE_USER, &r);
+	ASSERT_SHAPE(&r, "B0 lj_main|B1 lj_a|B2 lj_b|B3 lj_c|E3 lj_c|E2 lj_b|E1 lj_a|"
+		     "B1 [syscall]|E1 [syscall]|E0 lj_main");
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "lj_c", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "lj_a", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(ninsns, 3 + 2 + 3);	/* 3 calls, lea + jmp, nop mov syscall */
+	result_free(&r);
+}
+
+/* pt-facts §8 "buffer with no PSB (short capture)": one gap saying so. */
+static void buffer_without_psb_is_one_no_sync_point_gap(void)
+{
+	uint8_t buf[200];
+	struct result r;
+
+	memset(buf, 0, sizeof(buf));	/* PAD packets */
+	buf[100] = 0x06;		/* a TNT-8 byte: trace, but no sync point */
+	decode_bytes(buf, sizeof(buf), PTS_SCOPE_USER, &r);
+	ASSERT_SHAPE(&r, "I gap");
+	CU_ASSERT_EQUAL(r.sum.gaps, 1);
+	CU_ASSERT_STRING_EQUAL(r.sum.causes[0].cause, "no sync point: no PSB in 200 bytes of trace");
+	CU_ASSERT_EQUAL(ninsns, 0);
+	result_free(&r);
+}
+
+/* pt-facts §8 "a single PSB in a large buffer": 60000 bytes before it are skipped. */
+static void single_psb_after_a_large_unsynchronised_prefix_decodes_fully(void)
+{
+	static uint8_t buf[70000];
+	struct pt_gen g;
+	struct result r;
+	size_t n;
+
+	gen_init(&g);
+	gen_user_main(&g, 0x1000);
+	n = gen_len(&g);
+	memset(buf, 0, 60000);
+	memcpy(buf + 60000, g.buf, n);
+	gen_done(&g);
+	decode_bytes(buf, 60000 + n, PTS_SCOPE_USER, &r);
+	ASSERT_SHAPE(&r, main_shape);
+	assert_insns(main_path, sizeof(main_path) / sizeof(main_path[0]));
+	CU_ASSERT_EQUAL(r.sum.gaps, 0);
+	result_free(&r);
+}
+
+/*
+ * pt-facts §8 "snapshot wrap with a torn first packet and a PSB split
+ * across the wrap point": the linearised ring starts with the second half
+ * of a PSB and a cut TIP, and ends with the first half of the PSB. By
+ * hand: nothing before the first whole PSB can be decoded; the stream
+ * after it is whole (the main path); the half PSB at the end holds nothing.
+ */
+static void wrapped_ring_with_torn_start_and_split_psb_decodes_the_whole_part(void)
+{
+	static const uint8_t psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
+					 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
+	static uint8_t buf[4096];
+	struct pt_gen g;
+	struct result r;
+	size_t n, o = 0;
+
+	memcpy(buf, psb + 7, 9);		/* second half of the split PSB */
+	o = 9;
+	buf[o++] = 0x4d;			/* TIP, 6-byte IP ... */
+	buf[o++] = 0x10;			/* ... cut after 1 byte */
+	gen_init(&g);
+	gen_user_main(&g, 0x1000);
+	n = gen_len(&g);
+	memcpy(buf + o, g.buf, n);
+	o += n;
+	gen_done(&g);
+	memcpy(buf + o, psb, 7);		/* first half of the split PSB */
+	o += 7;
+	decode_bytes(buf, o, PTS_SCOPE_USER, &r);
+	ASSERT_SHAPE(&r, main_shape);
+	assert_insns(main_path, sizeof(main_path) / sizeof(main_path[0]));
+	result_free(&r);
+}
+
+/*
+ * pt-facts §8 "PSB+ without PSBEND (torn header) -> skip to the next PSB":
+ * a PSB TSC CBR with no PSBEND, then a whole PSB+ and the main path. By
+ * hand: the torn header holds no instructions; the main path decodes in
+ * full after the second PSB.
+ */
+static void torn_psb_header_skips_to_the_next_psb(void)
+{
+	struct pt_gen g;
+	struct result r;
+
+	gen_init(&g);
+	gen_simple(&g, ppt_psb);
+	gen_tsc(&g, 0x800);
+	gen_cbr(&g, 37);
+	gen_user_main(&g, 0x1000);
+	decode_gen(&g, PTS_SCOPE_USER, &r);
+	CU_ASSERT(strstr(r.shape, main_shape) != NULL);
+	assert_insns(main_path, sizeof(main_path) / sizeof(main_path[0]));
+	CU_ASSERT(r.sum.gaps <= 1);
+	result_free(&r);
+}
+
+/*
+ * pt-facts §8 "return-compression failure after untraced code": tracing
+ * starts in f3 (TIP.PGE), whose ret is given as a taken TNT bit although
+ * no call was traced: the return stack is empty, the decoder cannot go on.
+ * By hand: f3 opens, a gap with libipt's cause closes it, and decoding
+ * resumes at the next PSB with the main path.
+ */
+static void compressed_return_without_a_traced_call_is_a_gap_then_resync(void)
+{
+	struct pt_gen g;
+	struct result r;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x800);
+	gen_ip(&g, ppt_tip_pge, F3);
+	gen_tnt(&g, "T");
+	gen_user_main(&g, 0x1000);
+	decode_gen(&g, PTS_SCOPE_USER, &r);
+	{
+		char want[1024];
+
+		snprintf(want, sizeof(want), "B0 f3|E0 f3|I gap|%s", main_shape);
+		ASSERT_SHAPE(&r, want);
+	}
+	CU_ASSERT_EQUAL(r.sum.gaps, 1);
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "f3", 0)->kind, PTS_TLK_GAP);
+	result_free(&r);
+}
+
+/*
+ * pt-facts §8 "a disable with no matching enable": a TIP.PGD while
+ * tracing is already off (no FUP in the PSB+), then the main path. By
+ * hand: the lone disable carries nothing; the main path decodes fully.
+ */
+static void disable_without_enable_is_harmless(void)
+{
+	struct pt_gen g;
+	struct result r;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_ip(&g, ppt_tip_pge, START);
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	decode_gen(&g, PTS_SCOPE_USER, &r);
+	CU_ASSERT(strstr(r.shape, "B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start") != NULL);
+	CU_ASSERT_EQUAL(ninsns, 13);
+	result_free(&r);
+}
+
+/*
+ * pt-facts §8 "same-timestamp ordering of an error and the next kernel
+ * entry" (both scopes): at TSC 0x2000 an OVF, and tracing resumes (FUP) in
+ * the page-fault entry; its iretq returns to 401065 in f2, which then
+ * leaves tracing at its ret (TIP.PGD). By hand: the gap instant comes
+ * before the kernel frame, both at the same time; f2 is inferred around
+ * the fault frames (the iret shows whose fault it was).
+ */
+static void error_and_kernel_entry_at_the_same_time_keep_their_order(void)
+{
+	struct pt_gen g;
+	struct result r;
+	size_t i, gi = 0, ki = 0;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, START);
+	gen_tnt(&g, "T");
+	gen_tsc(&g, 0x2000);
+	gen_simple(&g, ppt_ovf);
+	gen_ip(&g, ppt_fup, PGF);
+	gen_tnt(&g, "T");			/* exc_page_fault ret */
+	gen_ip(&g, ppt_tip, 0x401065);		/* iretq */
+	gen_tnt(&g, "N");			/* jnz not taken */
+	gen_ip_suppressed(&g, ppt_tip_pgd);	/* ret: leaves tracing */
+	decode_gen(&g, PTS_SCOPE_BOTH, &r);
+	ASSERT_SHAPE(&r, "B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|E0 _start|I gap|B0 f2|"
+		     "B1 asm_exc_page_fault|B2 exc_page_fault|E2 exc_page_fault|"
+		     "E1 asm_exc_page_fault|B1 [untraced]|E1 [untraced]|E0 f2");
+	for (i = 0; i < r.sink.n; i++) {
+		if (r.sink.recs[i].r.type == PTS_TL_INSTANT && !gi)
+			gi = i;
+		if (r.sink.recs[i].r.type == PTS_TL_BEGIN &&
+		    !strcmp(r.sink.recs[i].name, "asm_exc_page_fault"))
+			ki = i;
+	}
+	CU_ASSERT(gi && ki && gi < ki);
+	CU_ASSERT_EQUAL(r.sink.recs[gi].r.ts_ns, r.sink.recs[ki].r.ts_ns);
+	CU_ASSERT_EQUAL(r.sink.recs[gi].r.ts_ns, 0x1000);
+	CU_ASSERT(nth(&r, PTS_TL_BEGIN, "f2", 1)->flags & PTS_TLF_INFERRED);
+	result_free(&r);
+}
+
+/*
+ * pt-facts §8 "time going backwards for one thread": the second PSB+
+ * carries an earlier TSC than the first. By hand: the thread's times are
+ * clamped (never decrease) and the event is counted.
+ */
+static void time_going_backwards_is_clamped_and_counted(void)
+{
+	struct pt_gen g;
+	struct result r;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x3000);
+	gen_ip(&g, ppt_tip_pge, START);
+	gen_tnt(&g, "TTNTT");
+	gen_tsc(&g, 0x3100);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, AFTER_SYSCALL);
+	gen_ip(&g, ppt_tip, F3);
+	gen_tnt(&g, "T");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	decode_gen(&g, PTS_SCOPE_USER, &r);
+	ASSERT_SHAPE(&r, main_shape);
+	CU_ASSERT(r.sum.diag[PTS_TLD_TIME_BACKWARDS] >= 1);
+	result_free(&r);
+}
+
+/*
+ * pt-facts §8 "branches into code with no image (JIT, BPF) -> gap, not
+ * crash": call *%rbx goes to 7f0000001000, where nothing is mapped. By
+ * hand: _start runs to the call; decoding stops there with a gap ("no
+ * memory mapped"); no later PSB, so the trace ends.
+ */
+static void branch_into_code_without_image_is_a_gap(void)
+{
+	struct pt_gen g;
+	struct result r;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, AFTER_SYSCALL);
+	gen_ip(&g, ppt_tip, 0x7f0000001000ULL);
+	gen_tnt(&g, "T");
+	decode_gen(&g, PTS_SCOPE_USER, &r);
+	CU_ASSERT_EQUAL(strncmp(r.shape, "B0 _start|", 10), 0);
+	CU_ASSERT(strstr(r.shape, "I gap") != NULL);
+	CU_ASSERT_EQUAL(r.sum.gaps, 1);
+	CU_ASSERT_EQUAL(ninsns, 2);	/* lea, call *%rbx */
+	result_free(&r);
+}
+
 PTS_SUITE(decode_synth, suite_init, suite_cleanup,
 	  PTS_TEST(user_scope_calls_syscalls_and_tail_jump),
 	  PTS_TEST(user_scope_interrupt_is_an_interrupted_slice),
-	  PTS_TEST(overflow_mid_call_then_fup_resume_restarts_without_splicing));
+	  PTS_TEST(overflow_mid_call_then_fup_resume_restarts_without_splicing),
+	  PTS_TEST(kernel_scope_syscalls_with_user_time_as_user_slices),
+	  PTS_TEST(both_scopes_kernel_frames_nest_under_the_user_frame),
+	  PTS_TEST(both_scopes_nested_interrupts_nest_and_return),
+	  PTS_TEST(longjmp_unwinds_several_frames),
+	  PTS_TEST(buffer_without_psb_is_one_no_sync_point_gap),
+	  PTS_TEST(single_psb_after_a_large_unsynchronised_prefix_decodes_fully),
+	  PTS_TEST(wrapped_ring_with_torn_start_and_split_psb_decodes_the_whole_part),
+	  PTS_TEST(torn_psb_header_skips_to_the_next_psb),
+	  PTS_TEST(compressed_return_without_a_traced_call_is_a_gap_then_resync),
+	  PTS_TEST(disable_without_enable_is_harmless),
+	  PTS_TEST(error_and_kernel_entry_at_the_same_time_keep_their_order),
+	  PTS_TEST(time_going_backwards_is_clamped_and_counted),
+	  PTS_TEST(branch_into_code_without_image_is_a_gap));

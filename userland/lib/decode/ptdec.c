@@ -26,6 +26,7 @@ struct pts_ptdec {
 	struct pt_block_decoder *blk;
 	int status;		/* pts_* flags of the last libipt call */
 	bool synced, ever_synced, ended;
+	int64_t sync_off;	/* offset of the PSB the decoder last synced at */
 	/* last instruction of the previous block, whose target the next IP gives */
 	bool pend;
 	uint64_t pend_ip;
@@ -411,13 +412,53 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	return 0;
 }
 
+/* Offset of the first PSB starting after offset `after`, or -1. */
+static int64_t next_psb(const struct pts_ptdec *d, int64_t after)
+{
+	static const uint8_t psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
+					 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
+	size_t i = after < 0 ? 0 : (size_t)after + 1;
+
+	for (; i + sizeof(psb) <= d->cfg.size; i++)
+		if (d->buf[i] == 2 && !memcmp(d->buf + i, psb, sizeof(psb)))
+			return (int64_t)i;
+	return -1;
+}
+
 static void step(struct pts_ptdec *d)
 {
 	struct pt_block b;
 	int st;
 
 	if (!d->synced) {
-		st = pt_blk_sync_forward(d->blk);
+		int64_t tried = -1;
+
+		if (d->ever_synced) {
+			/*
+			 * Resynchronise at the first PSB after the one the failed
+			 * segment started from: pt_blk_sync_forward would search
+			 * from where the decoder stopped, which may be past a PSB
+			 * that is whole (a torn PSB+ runs into the next PSB).
+			 */
+			int64_t off = next_psb(d, d->sync_off);
+
+			if (off < 0) {
+				d->ended = true;
+				return;
+			}
+			st = pt_blk_sync_set(d->blk, (uint64_t)off);
+			tried = off;
+		} else {
+			st = pt_blk_sync_forward(d->blk);
+			tried = next_psb(d, -1);
+		}
+		if (st < 0 && st != -pte_eos && tried >= 0) {
+			/* a PSB+ that cannot be read (torn header): try the next PSB */
+			gap(d, pt_errstr(pt_errcode(st)), 0);
+			d->ever_synced = true;
+			d->sync_off = tried;
+			return;
+		}
 		if (st < 0) {
 			d->ended = true;
 			if (st == -pte_eos && !d->ever_synced) {
@@ -434,6 +475,12 @@ static void step(struct pts_ptdec *d)
 		}
 		d->synced = d->ever_synced = true;
 		d->status = st;
+		{
+			uint64_t so = 0;
+
+			pt_blk_get_sync_offset(d->blk, &so);
+			d->sync_off = (int64_t)so;
+		}
 		d->pend = false;
 		update_time(d);
 		return;

@@ -666,6 +666,7 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 	struct thread *t = thread_get(tl, br->pid, br->tid);
 	enum pts_scope scope = tl->cfg.scope;
 	struct fn fn;
+	int64_t i;
 	int rc;
 
 	if (!t)
@@ -717,6 +718,14 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 		lookup(tl, t, br->to, &br->to_sym, &fn);
 		if (t->n && !t->excess && same_fn(&t->frames[t->n - 1], &fn))
 			return 0;
+		/* longjmp, stack switching: a jump into a frame deeper in the stack */
+		for (i = (int64_t)t->n - 2; !t->excess && i >= 0; i--) {
+			if (!same_fn(&t->frames[i], &fn))
+				continue;
+			while (!rc && t->n > (uint32_t)i + 1)
+				rc = pop(tl, t, PTS_TLK_UNWIND, err);
+			return rc;
+		}
 		rc = pop(tl, t, PTS_TLK_JUMP, err);
 		if (rc)
 			return rc;

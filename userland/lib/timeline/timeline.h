@@ -12,7 +12,8 @@
  *    PTS_TLF_INFERRED, that begins where the thread's current trace
  *    segment began (so the frames already seen nest inside it);
  *  - tail calls, PLT stubs and other cross-function jumps replace the top
- *    frame (PTS_TLK_JUMP);
+ *    frame (PTS_TLK_JUMP); a jump into a function deeper in the stack
+ *    (longjmp) unwinds to that frame like a return;
  *  - scope both: syscalls, interrupts and exceptions push kernel frames
  *    (PTS_TLF_KERNEL) on top of the interrupted user frame; sysret/iret
  *    return to the frame holding the target;

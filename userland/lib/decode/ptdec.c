@@ -27,6 +27,8 @@ struct pts_ptdec {
 	int status;		/* pts_* flags of the last libipt call */
 	bool synced, ever_synced, ended;
 	int64_t sync_off;	/* offset of the PSB the decoder last synced at */
+	bool tsx_abort;		/* a TSX abort at tsx_abort_ip was just reported */
+	uint64_t tsx_abort_ip;
 	/* last instruction of the previous block, whose target the next IP gives */
 	bool pend;
 	uint64_t pend_ip;
@@ -235,6 +237,8 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 	struct qent *e;
 
 	d->st.events++;
+	if ((unsigned int)ev->type < PTS_PTEV_MAX)
+		d->st.by_event[ev->type]++;
 	if (ev->has_tsc) {
 		d->tsc = ev->tsc;
 		d->have_tsc = true;
@@ -276,8 +280,11 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 		break;
 	case ptev_async_branch:
 		resolve(d, ev->variant.async_branch.from);
-		push(d, PTS_BR_INTERRUPT, ev->variant.async_branch.from,
-		     ev->variant.async_branch.to);
+		/* a TSX abort (MODE.TSX + FUP + TIP) jumps to the abort handler */
+		push(d, d->tsx_abort && d->tsx_abort_ip == ev->variant.async_branch.from ?
+			PTS_BR_JUMP : PTS_BR_INTERRUPT,
+		     ev->variant.async_branch.from, ev->variant.async_branch.to);
+		d->tsx_abort = false;
 		d->last_ip = ev->variant.async_branch.to;
 		break;
 	case ptev_overflow:
@@ -290,6 +297,8 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 		break;
 	case ptev_tsx:
 		if (ev->variant.tsx.aborted) {
+			d->tsx_abort = !ev->ip_suppressed;
+			d->tsx_abort_ip = ev->variant.tsx.ip;
 			e = push(d, PTS_BR_INSTANT, ev->ip_suppressed ? 0 : ev->variant.tsx.ip, 0);
 			if (e)
 				snprintf(e->detail, sizeof(e->detail), "TSX abort");
@@ -321,6 +330,36 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 		 * pwre, pwrx, mnt: counted in events, no timeline effect */
 		break;
 	}
+}
+
+const char *pts_ptev_name(int type)
+{
+	static const char *const names[] = {
+		[ptev_enabled] = "enabled",
+		[ptev_disabled] = "disabled",
+		[ptev_async_disabled] = "async disabled",
+		[ptev_async_branch] = "async branch",
+		[ptev_paging] = "paging",
+		[ptev_async_paging] = "async paging",
+		[ptev_overflow] = "overflow",
+		[ptev_exec_mode] = "exec mode",
+		[ptev_tsx] = "tsx",
+		[ptev_stop] = "stop",
+		[ptev_vmcs] = "vmcs",
+		[ptev_async_vmcs] = "async vmcs",
+		[ptev_exstop] = "exstop",
+		[ptev_mwait] = "mwait",
+		[ptev_pwre] = "pwre",
+		[ptev_pwrx] = "pwrx",
+		[ptev_ptwrite] = "ptwrite",
+		[ptev_tick] = "tick",
+		[ptev_cbr] = "cbr",
+		[ptev_mnt] = "mnt",
+	};
+
+	if (type < 0 || (size_t)type >= sizeof(names) / sizeof(names[0]) || !names[type])
+		return "other";
+	return names[type];
 }
 
 int pts_pt_first_tsc(const uint8_t *buf, size_t size, uint64_t *tsc)

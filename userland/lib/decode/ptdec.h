@@ -46,8 +46,11 @@ struct pts_ptdec_config {
 	void *insn_ctx;
 };
 
+#define PTS_PTEV_MAX 32	/* > every enum pt_event_type of libipt 2.0.5 */
+
 struct pts_ptdec_stats {
 	uint64_t insns, blocks, branches, gaps, events;
+	uint64_t by_event[PTS_PTEV_MAX];	/* libipt events by enum pt_event_type */
 	bool errata_unknown;		/* pt_cpu_errata: -pte_bad_cpu (none known) */
 };
 
@@ -64,6 +67,9 @@ uint64_t pts_ptdec_peek_time(struct pts_ptdec *d);
 
 void pts_ptdec_stats(const struct pts_ptdec *d, struct pts_ptdec_stats *out);
 void pts_ptdec_free(struct pts_ptdec *d);
+
+/* Name of a libipt event type ("enabled", "async branch", ...). */
+const char *pts_ptev_name(int type);
 
 /* First TSC value of a PT buffer (packet decoder), for the time origin; -ENOENT none. */
 int pts_pt_first_tsc(const uint8_t *buf, size_t size, uint64_t *tsc);

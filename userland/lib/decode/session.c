@@ -269,6 +269,8 @@ static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		sum->blocks += st.blocks;
 		sum->branches += st.branches;
 		sum->events += st.events;
+		for (int k = 0; k < PTS_PTEV_MAX && k < 32; k++)
+			sum->by_event[k] += st.by_event[k];
 		sum->errata_unknown |= st.errata_unknown;
 	}
 	rc = finish_summary(tl, sum, err);
@@ -700,6 +702,14 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 		s->scope == PTS_SCOPE_BOTH ? "both" : "user");
 	fprintf(f, "instructions: %" PRIu64 "\n", s->insns);
 	fprintf(f, "branches: %" PRIu64 "\n", s->branches);
+	if (s->events) {
+		fprintf(f, "trace events: %" PRIu64 " (", s->events);
+		for (d = 0, i = 0; d < 32; d++)
+			if (s->by_event[d])
+				fprintf(f, "%s%s %" PRIu64, i++ ? ", " : "", pts_ptev_name(d),
+					s->by_event[d]);
+		fprintf(f, ")\n");
+	}
 	fprintf(f, "gaps: %" PRIu64 "\n", s->gaps);
 	for (i = 0; i < s->nr_causes; i++)
 		fprintf(f, "  %" PRIu64 " x %s\n", s->causes[i].count, s->causes[i].cause);

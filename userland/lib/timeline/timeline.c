@@ -40,9 +40,12 @@ struct thread {
 	/* records of the current segment not yet written */
 	struct pts_tl_rec *buf;
 	size_t nbuf;
-	bool seg_active;	/* a segment is open (events since start/gap) */
-	bool seg_open;		/* its first record is still in buf */
-	uint64_t seg_start;
+	/*
+	 * The BEGIN of the outermost open frame: its index in buf (-1 once
+	 * written out) and time. An inferred outer frame is inserted there.
+	 */
+	long bottom_idx;
+	uint64_t bottom_ts;
 	struct pts_tl_thread_stats st;
 };
 
@@ -157,6 +160,7 @@ static struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t tid)
 	t->tid = tid;
 	t->st.pid = pid;
 	t->st.tid = tid;
+	t->bottom_idx = -1;
 	t->buf = calloc(tl->cfg.segment_cap, sizeof(*t->buf));
 	if (!t->buf) {
 		free(t);
@@ -261,7 +265,7 @@ static int flush(struct pts_tl *tl, struct thread *t, struct pts_err *err)
 			return rc;
 	}
 	t->nbuf = 0;
-	t->seg_open = false;
+	t->bottom_idx = -1;
 	return 0;
 }
 
@@ -354,6 +358,7 @@ static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64
 {
 	struct pts_tl_rec r;
 	struct frame *f;
+	int rc;
 
 	if (t->n >= tl->cfg.max_depth) {
 		t->excess++;
@@ -378,7 +383,13 @@ static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64
 	r.kind = kind;
 	rec_from_frame(&r, f, t->n);
 	t->n++;
-	return put(tl, t, &r, err);
+	rc = put(tl, t, &r, err);
+	/* a tail call replacing the outermost frame keeps its start */
+	if (!rc && t->n == 1 && kind != PTS_TLK_JUMP) {
+		t->bottom_idx = (long)t->nbuf - 1;
+		t->bottom_ts = t->last_ts;
+	}
+	return rc;
 }
 
 static int pop(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind, struct pts_err *err)
@@ -457,10 +468,10 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 {
 	struct pts_tl_rec r;
 	struct frame *f;
-	size_t i;
+	size_t i, b;
 
 	tl->diag[PTS_TLD_INFERRED]++;
-	if (!t->seg_open || t->n || t->excess || t->nbuf >= tl->cfg.segment_cap) {
+	if (t->bottom_idx < 0 || t->n || t->excess || t->nbuf >= tl->cfg.segment_cap) {
 		tl->diag[PTS_TLD_INFERRED_LATE]++;
 		return push(tl, t, fn, addr, PTS_TLF_INFERRED, PTS_TLK_RETURN, err);
 	}
@@ -482,12 +493,13 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 	r.pid = t->pid;
 	r.tid = t->tid;
 	r.cpu = t->cpu;
-	r.ts_ns = t->seg_start;
-	for (i = 0; i < t->nbuf; i++)
+	r.ts_ns = t->bottom_ts;
+	b = (size_t)t->bottom_idx;
+	for (i = b; i < t->nbuf; i++)
 		if (t->buf[i].type == PTS_TL_BEGIN || t->buf[i].type == PTS_TL_END)
 			t->buf[i].depth++;
-	memmove(&t->buf[1], &t->buf[0], t->nbuf * sizeof(*t->buf));
-	t->buf[0] = r;
+	memmove(&t->buf[b + 1], &t->buf[b], (t->nbuf - b) * sizeof(*t->buf));
+	t->buf[b] = r;
 	t->nbuf++;
 	return 0;
 }
@@ -618,15 +630,8 @@ static int on_gap(struct pts_tl *tl, struct thread *t, const struct pts_branch *
 	rc = emit(tl, &r, err);
 	if (rc)
 		return rc;
-	/*
-	 * A new segment starts: nothing before the gap is continued. It
-	 * begins at the resume IP if the gap names one, else at the next event.
-	 */
-	t->seg_active = false;
+	/* nothing before the gap is continued: resume at its IP if it names one */
 	if (br->to) {
-		t->seg_active = true;
-		t->seg_open = true;
-		t->seg_start = t->last_ts;
 		check_scope(tl, br->to);
 		return resume_at(tl, t, br->to, &br->to_sym, err);
 	}
@@ -684,11 +689,6 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 	}
 	t->st.last_ns = t->last_ts;
 	t->cpu = br->cpu;
-	if (!t->seg_active) {
-		t->seg_active = true;
-		t->seg_open = true;
-		t->seg_start = t->last_ts;
-	}
 	check_scope(tl, br->from);
 	if (br->kind != PTS_BR_ENABLED || scope != PTS_SCOPE_KERNEL)
 		check_scope(tl, br->to);
@@ -814,7 +814,6 @@ int pts_tl_finish(struct pts_tl *tl, struct pts_err *err)
 			rc = flush(tl, t, err);
 		if (rc)
 			return rc;
-		t->seg_active = false;
 	}
 	return 0;
 }

@@ -9,8 +9,9 @@
  *    unwinds to it (longjmp, C++ exceptions, stack switching: inner frames
  *    end with PTS_TLK_UNWIND); a return past the known stack ends every
  *    frame and opens an outer frame for the return target, flagged
- *    PTS_TLF_INFERRED, that begins where the thread's current trace
- *    segment began (so the frames already seen nest inside it);
+ *    PTS_TLF_INFERRED, that begins where the outermost of the ended
+ *    frames (or the first of a run of tail calls replacing it) began, so
+ *    the frames already seen nest inside it;
  *  - tail calls, PLT stubs and other cross-function jumps replace the top
  *    frame (PTS_TLK_JUMP); a jump into a function deeper in the stack
  *    (longjmp) unwinds to that frame like a return;
@@ -27,10 +28,10 @@
  *    happen in the recorded scope are counted diagnostics.
  *
  * Streaming: per thread the builder holds its stack (at most max_depth
- * frames) and the records of the current segment not yet written (at most
- * segment_cap); once a segment's records are written, an inferred outer
- * frame can no longer enclose them and begins at the time of the return
- * instead (counted as "inferred frame opened late").
+ * frames) and the records not yet written (at most segment_cap; all are
+ * written at a gap and at the end); once the outermost frame's BEGIN is
+ * written, an inferred outer frame can no longer enclose it and begins at
+ * the time of the return instead (counted as "inferred frame opened late").
  */
 #ifndef PTS_TIMELINE_H
 #define PTS_TIMELINE_H

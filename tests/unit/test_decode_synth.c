@@ -24,6 +24,7 @@
 #include "unit.h"
 #include "pt_gen.h"
 #include "tl_sink.h"
+#include "decode/ptdec.h"
 #include "decode/session.h"
 
 #define START 0x401000ULL
@@ -689,6 +690,193 @@ static void branch_into_code_without_image_is_a_gap(void)
 	result_free(&r);
 }
 
+#define PW 0x4011c0ULL
+#define KPW (K + 0xe0)
+
+static void gen_mtc(struct pt_gen *g, uint8_t ctc)
+{
+	struct pt_packet p;
+
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_mtc;
+	p.payload.mtc.ctc = ctc;
+	gen_pkt(g, &p);
+}
+
+static void gen_power(struct pt_gen *g)
+{
+	struct pt_packet p;
+
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_pwre;
+	p.payload.pwre.state = 2;
+	gen_pkt(g, &p);
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_pwrx;
+	p.payload.pwrx.last = 2;
+	p.payload.pwrx.deepest = 2;
+	p.payload.pwrx.interrupt = 1;
+	gen_pkt(g, &p);
+}
+
+static void gen_vmcs(struct pt_gen *g, uint64_t base)
+{
+	struct pt_packet p;
+
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_vmcs;
+	p.payload.vmcs.base = base;
+	gen_pkt(g, &p);
+}
+
+/*
+ * Every event kind that can occur in user scope. By hand, in stream order:
+ * PSB+ (TSC, CBR 37: frequency sample 3700 MHz, exec mode); TIP.PGE _start
+ * (enabled); _start calls f1 calls f2; jnz T,T; MTC (tick); MODE.TSX begin
+ * bound to the third dec (tsx, no slice); CBR 40 (sample 4000 MHz);
+ * MODE.TSX abort at the third jnz with TIP to f2's ret (tsx abort instant,
+ * a jump inside f2); rets T,T; syscall: TIP.PGD -> [syscall]. New PSB+
+ * (CBR 37 again); TIP.PGE at pw: [syscall] ends, tracing resumes in pw
+ * (replaces _start); PTW + FUP pw (ptwrite instant); pw's ret (TIP) lands
+ * in _start at 401015: _start is inferred around pw; `jmp tail`; PWRE,
+ * PWRX (power events, counted); tail's syscall: TIP.PGD -> [syscall];
+ * STOP (TraceStop instant).
+ */
+static void every_user_scope_event_kind(void)
+{
+	struct pt_gen g;
+	struct result r;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, START);
+	gen_tnt(&g, "TT");
+	gen_mtc(&g, 1);
+	gen_mode_tsx(&g, 1, 0);
+	gen_ip(&g, ppt_fup, 0x401065);
+	gen_cbr(&g, 40);
+	gen_mode_tsx(&g, 0, 1);
+	gen_ip(&g, ppt_fup, 0x401067);
+	gen_ip(&g, ppt_tip, 0x401069);
+	gen_tnt(&g, "TT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_psb_plus(&g, 0x2000);
+	gen_ip(&g, ppt_tip_pge, PW);
+	gen_ptw(&g, 0x1234, 1);
+	gen_ip(&g, ppt_fup, PW);
+	gen_ip(&g, ppt_tip, AFTER_ICALL);
+	gen_power(&g);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_simple(&g, ppt_stop);
+	decode_gen(&g, PTS_SCOPE_USER, &r);
+	ASSERT_SHAPE(&r, "B0 _start|B1 f1|B2 f2|I TSX abort|E2 f2|E1 f1|B1 [syscall]|"
+		     "E1 [syscall]|E0 _start|B0 _start|B1 pw|I ptwrite 0x1234|E1 pw|E0 _start|"
+		     "B0 tail|B1 [syscall]|I TraceStop|E1 [syscall]|E0 tail");
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_enabled], 2);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_disabled], 2);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_async_branch], 1);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_tsx], 2);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_ptwrite], 1);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_pwre], 1);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_pwrx], 1);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_stop], 1);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_cbr], 3);
+	CU_ASSERT(r.sum.by_event[ptev_tick] >= 1);
+	CU_ASSERT(r.sum.by_event[ptev_exec_mode] >= 1);
+	CU_ASSERT_EQUAL(count(&r, PTS_TL_COUNTER, NULL), 3);
+	CU_ASSERT_EQUAL(r.sink.recs[2].r.type, PTS_TL_COUNTER);
+	CU_ASSERT_DOUBLE_EQUAL(r.sink.recs[2].r.value, 3700.0, 0.001);
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_INSTANT, "ptwrite 0x1234", 0)->addr, PW);
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_INSTANT, "TSX abort", 0)->addr, 0x401067);
+	CU_ASSERT_EQUAL(r.sum.gaps, 0);
+	result_free(&r);
+}
+
+/*
+ * Kernel scope. By hand: TIP.PGE entry; do_syscall called, je N, ret T;
+ * VMCS and PIP bind to the sysretq, whose TIP.PGD leaves for [user]
+ * (paging and vmcs events: counted, no slice). TIP.PGE at kpw: [user]
+ * ends; PTW + FUP kpw (ptwrite instant); kpw's ret (TIP) lands in entry
+ * at K+5: entry inferred around kpw; PIP + sysretq TIP.PGD -> [user].
+ */
+static void every_kernel_scope_event_kind(void)
+{
+	struct pt_gen g;
+	struct result r;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, ENTRY);
+	gen_tnt(&g, "NT");
+	gen_vmcs(&g, 0x5000);
+	gen_pip(&g, 0x3000);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_tsc(&g, 0x1100);
+	gen_ip(&g, ppt_tip_pge, KPW);
+	gen_ptw(&g, 0x5678, 1);
+	gen_ip(&g, ppt_fup, KPW);
+	gen_ip(&g, ppt_tip, ENTRY + 5);
+	gen_pip(&g, 0x4000);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	decode_gen(&g, PTS_SCOPE_KERNEL, &r);
+	ASSERT_SHAPE(&r, "B0 entry_SYSCALL_64|B1 do_syscall|E1 do_syscall|E0 entry_SYSCALL_64|"
+		     "B0 [user]|E0 [user]|B0 entry_SYSCALL_64|B1 kpw|I ptwrite 0x5678|E1 kpw|"
+		     "E0 entry_SYSCALL_64|B0 [user]|E0 [user]");
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_paging], 2);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_vmcs], 1);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_ptwrite], 1);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_enabled], 2);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_disabled], 2);
+	CU_ASSERT(nth(&r, PTS_TL_BEGIN, "entry_SYSCALL_64", 1)->flags & PTS_TLF_INFERRED);
+	CU_ASSERT_EQUAL(r.sum.gaps, 0);
+	result_free(&r);
+}
+
+/*
+ * Both scopes. By hand: the main path; PIP binds to the syscall's far
+ * branch (TIP entry); after sysretq an interrupt (FUP 40100c + TIP kpw)
+ * runs kpw (PTW + FUP: ptwrite instant), whose ret goes back to 40100c
+ * (unwinding kpw to _start); f3; `jmp tail`; the exit syscall: entry,
+ * do_syscall, je T -> do_exit, jmp *%rdx: TIP.PGD -> [untraced]; STOP.
+ */
+static void every_both_scopes_event_kind(void)
+{
+	struct pt_gen g;
+	struct result r;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, START);
+	gen_tnt(&g, "TTNTT");
+	gen_pip(&g, 0x2000);
+	gen_ip(&g, ppt_tip, ENTRY);
+	gen_tnt(&g, "NT");
+	gen_ip(&g, ppt_tip, AFTER_SYSCALL);
+	gen_ip(&g, ppt_fup, AFTER_SYSCALL);
+	gen_ip(&g, ppt_tip, KPW);
+	gen_ptw(&g, 0x9abc, 1);
+	gen_ip(&g, ppt_fup, KPW);
+	gen_ip(&g, ppt_tip, AFTER_SYSCALL);
+	gen_ip(&g, ppt_tip, F3);
+	gen_tnt(&g, "T");
+	gen_ip(&g, ppt_tip, ENTRY);
+	gen_tnt(&g, "T");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_simple(&g, ppt_stop);
+	decode_gen(&g, PTS_SCOPE_BOTH, &r);
+	ASSERT_SHAPE(&r, "B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 entry_SYSCALL_64|B2 do_syscall|"
+		     "E2 do_syscall|E1 entry_SYSCALL_64|B1 kpw|I ptwrite 0x9abc|E1 kpw|B1 f3|E1 f3|"
+		     "E0 _start|B0 tail|B1 entry_SYSCALL_64|B2 do_syscall|E2 do_syscall|B2 do_exit|"
+		     "B3 [untraced]|I TraceStop|E3 [untraced]|E2 do_exit|E1 entry_SYSCALL_64|E0 tail");
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_paging], 1);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_async_branch], 1);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_ptwrite], 1);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_stop], 1);
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "kpw", 0)->kind, PTS_TLK_INTERRUPT);
+	CU_ASSERT_EQUAL(r.sum.gaps, 0);
+	result_free(&r);
+}
+
 PTS_SUITE(decode_synth, suite_init, suite_cleanup,
 	  PTS_TEST(user_scope_calls_syscalls_and_tail_jump),
 	  PTS_TEST(user_scope_interrupt_is_an_interrupted_slice),
@@ -705,4 +893,7 @@ PTS_SUITE(decode_synth, suite_init, suite_cleanup,
 	  PTS_TEST(disable_without_enable_is_harmless),
 	  PTS_TEST(error_and_kernel_entry_at_the_same_time_keep_their_order),
 	  PTS_TEST(time_going_backwards_is_clamped_and_counted),
-	  PTS_TEST(branch_into_code_without_image_is_a_gap));
+	  PTS_TEST(branch_into_code_without_image_is_a_gap),
+	  PTS_TEST(every_user_scope_event_kind),
+	  PTS_TEST(every_kernel_scope_event_kind),
+	  PTS_TEST(every_both_scopes_event_kind));

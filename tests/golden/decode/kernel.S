@@ -2,7 +2,7 @@
 # 0xffffffff81000000 (K). Pinned offsets:
 #   entry_SYSCALL_64 K+0x00  do_syscall K+0x20  do_exit K+0x40
 #   asm_common_interrupt K+0x60  handle_irq K+0x80
-#   asm_exc_page_fault K+0xa0  exc_page_fault K+0xc0
+#   asm_exc_page_fault K+0xa0  exc_page_fault K+0xc0  kpw K+0xe0
 	.text
 	.globl entry_SYSCALL_64
 entry_SYSCALL_64:		# K+0x00
@@ -36,3 +36,8 @@ asm_exc_page_fault:		# K+0xa0
 	.globl exc_page_fault
 exc_page_fault:			# K+0xc0
 	ret
+	.org 0xe0
+	.globl kpw
+kpw:				# K+0xe0
+	ptwrite	%rax		# K+0xe0
+	ret			# K+0xe5

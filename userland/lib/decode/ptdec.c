@@ -27,6 +27,7 @@ struct pts_ptdec {
 	int status;		/* pts_* flags of the last libipt call */
 	bool synced, ever_synced, ended;
 	int64_t sync_off;	/* offset of the PSB the decoder last synced at */
+	uint64_t good_off;	/* decoder position after the last call that succeeded */
 	bool tsx_abort;		/* a TSX abort at tsx_abort_ip was just reported */
 	uint64_t tsx_abort_ip;
 	/* last instruction of the previous block, whose target the next IP gives */
@@ -464,6 +465,29 @@ static int64_t next_psb(const struct pts_ptdec *d, int64_t after)
 	return -1;
 }
 
+/*
+ * After an error: resynchronise at the first PSB at or after the position
+ * of the last call that succeeded (libipt reads ahead, so its position at
+ * the error may be past a whole PSB), and after the PSB last synced at
+ * (never decode a stretch twice).
+ */
+static void lose_sync(struct pts_ptdec *d)
+{
+	int64_t from = (int64_t)d->good_off - 1;
+
+	d->synced = false;
+	if (from > d->sync_off)
+		d->sync_off = from;
+}
+
+static void mark_good(struct pts_ptdec *d)
+{
+	uint64_t off;
+
+	if (pt_blk_get_offset(d->blk, &off) >= 0)
+		d->good_off = off;
+}
+
 static void step(struct pts_ptdec *d)
 {
 	struct pt_block b;
@@ -520,6 +544,7 @@ static void step(struct pts_ptdec *d)
 			pt_blk_get_sync_offset(d->blk, &so);
 			d->sync_off = (int64_t)so;
 		}
+		mark_good(d);
 		d->pend = false;
 		update_time(d);
 		return;
@@ -530,10 +555,11 @@ static void step(struct pts_ptdec *d)
 		st = pt_blk_event(d->blk, &ev, sizeof(ev));
 		if (st < 0) {
 			gap(d, pt_errstr(pt_errcode(st)), 0);
-			d->synced = false;
+			lose_sync(d);
 			return;
 		}
 		d->status = st;
+		mark_good(d);
 		on_event(d, &ev);
 		return;
 	}
@@ -552,10 +578,11 @@ static void step(struct pts_ptdec *d)
 			return;
 		}
 		gap(d, pt_errstr(pt_errcode(st)), 0);
-		d->synced = false;
+		lose_sync(d);
 		return;
 	}
 	d->status = st;
+	mark_good(d);
 }
 
 static void fill(struct pts_ptdec *d)

@@ -2,9 +2,9 @@
 /*
  * ptscope decode: traces -> timelines (.fxt, .json, .txt, .folded).
  *
- * Exit status: 0 decoded without gaps; 2 decoded, with gaps (the
+ * Exit status: 0 decoded without gaps; 3 decoded, with gaps (the
  * timeline marks each with its cause; --summary counts them); 1 error
- * (bad options, unreadable input, output not written).
+ * (unreadable input, output not written); 2 usage error (commands.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,10 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "decode/session.h"
 #include "writer/writer.h"
-
-int cmd_decode(int argc, char **argv);
 
 static void usage(FILE *f)
 {
@@ -47,7 +46,7 @@ static void usage(FILE *f)
 	      "perf text:\n"
 	      "  --perf-script FILE      perf script --itrace=cr -F +flags output\n"
 	      "\n"
-	      "exit status: 0 clean, 2 decoded with gaps, 1 error\n", f);
+	      "exit status: 0 decoded cleanly, 3 decoded with gaps, 1 error, 2 bad usage\n", f);
 }
 
 enum {
@@ -153,10 +152,10 @@ int cmd_decode(int argc, char **argv)
 		case OPT_CPU:
 			if (!o.nr_pt) {
 				fprintf(stderr, "ptscope decode: --cpu names the CPU of the --pt before it\n");
-				return 1;
+				return 2;
 			}
 			if (num("--cpu", optarg, UINT32_MAX - 1, &v))
-				return 1;
+				return 2;
 			o.pt[o.nr_pt - 1].cpu = (uint32_t)v;
 			break;
 		case OPT_ELF:
@@ -167,7 +166,7 @@ int cmd_decode(int argc, char **argv)
 			if (colon) {
 				*colon = '\0';
 				if (num("--elf FILE:BASE", colon + 1, UINT64_MAX, &o.elf[o.nr_elf].base))
-					return 1;
+					return 2;
 			}
 			o.nr_elf++;
 			break;
@@ -186,12 +185,12 @@ int cmd_decode(int argc, char **argv)
 			o.raw[o.nr_raw].path = optarg;
 			if (num("--raw OFFSET", off, UINT64_MAX, &o.raw[o.nr_raw].offset) ||
 			    num("--raw VADDR", vaddr, UINT64_MAX, &o.raw[o.nr_raw].vaddr))
-				return 1;
+				return 2;
 			o.nr_raw++;
 			break;
 bad_raw:
 			fprintf(stderr, "ptscope decode: --raw wants FILE:OFFSET:VADDR\n");
-			return 1;
+			return 2;
 		}
 		case OPT_KCORE:
 			o.kcore_dir = optarg;
@@ -205,7 +204,7 @@ bad_raw:
 			if (sscanf(optarg, "%u/%u/%u", &f, &m, &s) < 2 || f > 0xffff || m > 0xff ||
 			    s > 0xff) {
 				fprintf(stderr, "ptscope decode: --cpu-model wants FAMILY/MODEL[/STEPPING], e.g. 6/85/4\n");
-				return 1;
+				return 2;
 			}
 			o.family = (uint16_t)f;
 			o.model = (uint8_t)m;
@@ -214,12 +213,12 @@ bad_raw:
 		}
 		case OPT_MTC:
 			if (num("--mtc-freq", optarg, 15, &v))
-				return 1;
+				return 2;
 			o.mtc_freq = (uint8_t)v;
 			break;
 		case OPT_NOM:
 			if (num("--nom-freq", optarg, 255, &v))
-				return 1;
+				return 2;
 			o.nom_freq = (uint8_t)v;
 			break;
 		case OPT_CPUID15: {
@@ -227,7 +226,7 @@ bad_raw:
 
 			if (sscanf(optarg, "%u,%u", &a, &b) != 2) {
 				fprintf(stderr, "ptscope decode: --cpuid-15 wants EAX,EBX (denominator,numerator), e.g. 2,308\n");
-				return 1;
+				return 2;
 			}
 			o.cpuid_15_eax = a;
 			o.cpuid_15_ebx = b;
@@ -235,7 +234,7 @@ bad_raw:
 		}
 		case OPT_TSC_KHZ:
 			if (num("--tsc-khz", optarg, UINT32_MAX, &o.tsc_khz))
-				return 1;
+				return 2;
 			break;
 		case OPT_PEV_PRI:
 		case OPT_PEV_SEC:
@@ -245,23 +244,23 @@ bad_raw:
 			break;
 		case OPT_PEV_ST:
 			if (num("--pevent-sample-type", optarg, UINT64_MAX, &o.pevent_sample_type))
-				return 1;
+				return 2;
 			break;
 		case OPT_PEV_SHIFT:
 			if (num("--pevent-time-shift", optarg, 63, &v))
-				return 1;
+				return 2;
 			o.time_shift = (uint16_t)v;
 			o.have_perf_time = true;
 			break;
 		case OPT_PEV_MULT:
 			if (num("--pevent-time-mult", optarg, UINT32_MAX, &v))
-				return 1;
+				return 2;
 			o.time_mult = (uint32_t)v;
 			o.have_perf_time = true;
 			break;
 		case OPT_PEV_ZERO:
 			if (num("--pevent-time-zero", optarg, UINT64_MAX, &o.time_zero))
-				return 1;
+				return 2;
 			o.have_perf_time = true;
 			break;
 		case OPT_SYSROOT:
@@ -277,7 +276,7 @@ bad_raw:
 				o.scope = PTS_SCOPE_BOTH;
 			else {
 				fprintf(stderr, "ptscope decode: --scope is user, kernel or both\n");
-				return 1;
+				return 2;
 			}
 			break;
 		case OPT_PERF_SCRIPT:
@@ -295,7 +294,7 @@ bad_raw:
 		case OPT_PID:
 		case OPT_TID:
 			if (num(c == OPT_PID ? "--pid" : "--tid", optarg, INT32_MAX, &v))
-				return 1;
+				return 2;
 			if (c == OPT_PID)
 				o.pid = (int32_t)v;
 			else
@@ -303,7 +302,7 @@ bad_raw:
 			break;
 		default:
 			usage(stderr);
-			return 1;
+			return 2;
 		}
 	}
 	if (optind < argc)
@@ -311,42 +310,42 @@ bad_raw:
 	if (optind < argc) {
 		fprintf(stderr, "ptscope decode: one bundle at a time (extra argument %s)\n",
 			argv[optind]);
-		return 1;
+		return 2;
 	}
 	if (bundle && (o.nr_pt || perf_script)) {
 		fprintf(stderr, "ptscope decode: give a bundle, or --pt files, or --perf-script: not several\n");
-		return 1;
+		return 2;
 	}
 	if (o.have_perf_time && !o.time_mult) {
 		fprintf(stderr, "ptscope decode: --pevent-time-mult is needed with the other --pevent-time-* options\n");
-		return 1;
+		return 2;
 	}
 	if (o.nr_pevent && !o.pevent_sample_type) {
 		fprintf(stderr, "ptscope decode: --pevent-sample-type is needed to read perf sideband files\n");
-		return 1;
+		return 2;
 	}
 	if (!bundle && !perf_script && !o.nr_pt) {
 		fprintf(stderr, "ptscope decode: nothing to decode: give a bundle, --pt FILE or --perf-script FILE\n");
 		usage(stderr);
-		return 1;
+		return 2;
 	}
 	if (!out && !summary && !insn_list) {
 		fprintf(stderr, "ptscope decode: say where the timeline goes: -o FILE.fxt|.json|.txt|.folded (or --summary)\n");
-		return 1;
+		return 2;
 	}
 	if (fmt_name) {
 		fmt = pts_format_from_name(fmt_name);
 		if (fmt < 0) {
 			fprintf(stderr, "ptscope decode: unknown --format %s (fxt, json, txt, folded, null)\n",
 				fmt_name);
-			return 1;
+			return 2;
 		}
 	} else if (out) {
 		fmt = pts_format_from_path(out);
 		if (fmt == PTS_FMT_NONE && strcmp(out, "-")) {
 			fprintf(stderr, "ptscope decode: cannot tell the format of %s: name it .fxt, .json, .txt or .folded, or give --format\n",
 				out);
-			return 1;
+			return 2;
 		}
 		if (!strcmp(out, "-"))
 			fmt = PTS_FMT_TXT;
@@ -399,7 +398,7 @@ bad_raw:
 	}
 	if (summary)
 		pts_decode_summary_print(out && !strcmp(out, "-") ? stderr : stdout, &sum);
-	rc = sum.gaps ? 2 : 0;
+	rc = sum.gaps ? 3 : 0;
 	if (sum.gaps && !summary)
 		fprintf(stderr, "ptscope decode: %" PRIu64 " gap(s) in the trace (see --summary)\n",
 			sum.gaps);
@@ -407,5 +406,5 @@ bad_raw:
 	return rc;
 too_many:
 	fprintf(stderr, "ptscope decode: at most %d of each input\n", PTS_DEC_MAX_INPUTS);
-	return 1;
+	return 2;
 }

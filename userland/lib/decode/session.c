@@ -575,7 +575,20 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	if (rc)
 		return rc;
 	sum->scope = b->config.scope;
-	sum->source = pts_source_name(b->source);
+	switch (b->source) {
+	case PTS_SOURCE_HARDWARE:
+		sum->source = "hardware (a real Intel PT unit)";
+		break;
+	case PTS_SOURCE_SIMULATED_UNIT:
+		sum->source = "simulated PT unit of ptscope.ko (not a hardware trace)";
+		break;
+	case PTS_SOURCE_REFERENCE_ENCODER:
+		sum->source = "reference encoder, ptsynth (not a hardware trace)";
+		break;
+	default:
+		sum->source = "imported raw PT (origin as recorded in the bundle)";
+		break;
+	}
 	if (!b->complete) {
 		char msg[512];
 

@@ -127,8 +127,9 @@ void pts_cpu_start_local(struct pts_cpu *pc, bool resume)
  * @pc: this CPU's state.
  *
  * Order (pt-facts section 4): read RTIT_CTL (a value other than ours
- * means someone else changed the unit: CLOBBERED), write it without
- * TraceEn, store fence so the output and OUTPUT_* are complete, read
+ * means someone else changed the unit: CLOBBERED; with TraceEn set in
+ * that foreign value the unit is theirs now and is left alone), write it
+ * without TraceEn, store fence so the output and OUTPUT_* are complete, read
  * OUTPUT_BASE / OUTPUT_MASK_PTRS (-> write head) and STATUS (Error,
  * Stopped), then clear STATUS for the next enable.
  * Context: on the target CPU, IRQs off. Idempotent.
@@ -145,8 +146,16 @@ void pts_cpu_stop_local(struct pts_cpu *pc)
 		pts.ops->sync();
 	msr_rd(pc, RTIT_MSR_CTL, &ctl);
 	pc->ctl_readback = ctl;
-	if (ctl != pc->rtit_ctl)
+	if (ctl != pc->rtit_ctl) {
 		pc->flags |= PTSCOPE_CPUF_CLOBBERED;
+		if (ctl & RTIT_CTL_TRACEEN) {
+			/* Someone else (re)programmed and owns the unit: hands off. */
+			pc->enabled = false;
+			pc->flags &= ~PTSCOPE_CPUF_ENABLED;
+			pc->stop_tsc = rdtsc_ordered();
+			return;
+		}
+	}
 	msr_wr(pc, RTIT_MSR_CTL, pc->rtit_ctl & ~RTIT_CTL_TRACEEN);
 	wmb();	/* SDM 33.2.8.8 / pt-facts 2: output complete after a fence */
 	pc->stop_tsc = rdtsc_ordered();

@@ -26,7 +26,7 @@
 #define PTS_SIM_OFF_CALL	0x09	/* call leaf (direct: no packet) */
 #define PTS_SIM_OFF_DEC		0x0e	/* dec %ecx: return address of the call */
 #define PTS_SIM_OFF_JNZ		0x10	/* jnz CALL: one TNT bit */
-#define PTS_SIM_OFF_LEA		0x12	/* lea exit(%rip),%rax: jnz fall-through */
+#define PTS_SIM_OFF_LEA		0x12	/* lea exit(%rip),%rax: after the last jnz */
 #define PTS_SIM_OFF_JMP		0x19	/* jmp *%rax: TIP to EXIT */
 #define PTS_SIM_OFF_LEAF	0x1c	/* leaf: inc %edx */
 #define PTS_SIM_OFF_RET		0x1e	/* ret: TNT (compressed) or TIP */
@@ -37,5 +37,8 @@
 
 extern const u8 pts_sim_user_code[PTS_SIM_CODE_SIZE];
 extern const u8 pts_sim_kernel_code[PTS_SIM_CODE_SIZE];
+
+/* The kernel image itself: kmod/sim_code.S, linked into the module only. */
+extern const u8 pts_sim_kernel_entry[];
 
 #endif /* PTSCOPE_SIM_CODE_H */

@@ -380,6 +380,7 @@ static void pts_sim_tip(struct pts_sim_cpu *c, u64 ip)
  */
 static void pts_sim_run_function(struct pts_sim_cpu *c, u64 base)
 {
+	bool again;
 	int i;
 
 	for (i = 0; i < PTS_SIM_LOOP_COUNT; i++) {
@@ -398,8 +399,9 @@ static void pts_sim_run_function(struct pts_sim_cpu *c, u64 base)
 			pts_sim_tip(c, base + PTS_SIM_OFF_DEC);
 		}
 		/* dec; jnz */
-		pts_sim_tnt(c, i + 1 < PTS_SIM_LOOP_COUNT);
-		c->cur_ip = base + (i + 1 < PTS_SIM_LOOP_COUNT ? PTS_SIM_OFF_CALL : PTS_SIM_OFF_LEA);
+		again = i + 1 < PTS_SIM_LOOP_COUNT;
+		pts_sim_tnt(c, again);
+		c->cur_ip = base + (again ? PTS_SIM_OFF_CALL : PTS_SIM_OFF_LEA);
 	}
 	/* lea; jmp *%rax */
 	pts_sim_tip(c, base + PTS_SIM_OFF_EXIT);

@@ -292,11 +292,25 @@ static u64 pts_sim_ctc(const struct pts_sim_cpu *c, u64 tsc)
 	return (tsc / num) * den + ((tsc % num) * den) / num;
 }
 
+/* TSC (TSCEn), TMA (TSCEn and MTCEn), CBR: the timing state. */
+static void pts_sim_timing_state(struct pts_sim_cpu *c)
+{
+	u8 pkt[PTS_PKT_MAX];
+
+	if (c->ctl & RTIT_CTL_TSCEN) {
+		pts_sim_emit(c, pkt, pts_pkt_tsc(pkt, c->tsc));
+		if (c->ctl & RTIT_CTL_MTCEN)
+			pts_sim_emit(c, pkt, pts_pkt_tma(pkt, (u16)pts_sim_ctc(c, c->tsc), 0));
+	}
+	pts_sim_emit(c, pkt, pts_pkt_cbr(pkt, c->model->nom_ratio));
+}
+
 /*
- * PSB+ (33.4.2.17 and 33.3.7 "PSB+"): PSB, TSC (TSCEn), TMA (MTCEn and
- * TSCEn), CBR, MODE.Exec, FUP of the next instruction when packets are
- * enabled, PSBEND. Pending TNT bits go out first. Resets PacketByteCnt,
- * the last IP and RET compression.
+ * PSB+ (33.4.2.17 and 33.3.7 "PSB+"): PSB, TSC, TMA, CBR, then while
+ * PacketEn is 1 MODE.Exec and a FUP of the next instruction, PSBEND.
+ * Pending TNT bits go out first. Resets PacketByteCnt, the last IP and
+ * RET compression (33.2.1.2: only RETs of CALLs seen since the last PSB
+ * are compressed).
  */
 static void pts_sim_psb_plus(struct pts_sim_cpu *c)
 {
@@ -305,16 +319,14 @@ static void pts_sim_psb_plus(struct pts_sim_cpu *c)
 	pts_sim_tnt_flush(c);
 	c->byte_cnt = 0;
 	c->calls_since_psb = 0;
+	c->mode_since_psb = false;
 	pts_sim_emit(c, pkt, pts_pkt_psb(pkt, &c->ip_state));
-	if (c->ctl & RTIT_CTL_TSCEN) {
-		pts_sim_emit(c, pkt, pts_pkt_tsc(pkt, c->tsc));
-		if (c->ctl & RTIT_CTL_MTCEN)
-			pts_sim_emit(c, pkt, pts_pkt_tma(pkt, (u16)pts_sim_ctc(c, c->tsc), 0));
-	}
-	pts_sim_emit(c, pkt, pts_pkt_cbr(pkt, c->model->nom_ratio));
-	pts_sim_emit(c, pkt, pts_pkt_mode_exec64(pkt));
-	if (c->packet_en)
+	pts_sim_timing_state(c);
+	if (c->packet_en) {
+		pts_sim_emit(c, pkt, pts_pkt_mode_exec64(pkt));
+		c->mode_since_psb = true;
 		pts_sim_emit(c, pkt, pts_pkt_ip(pkt, &c->ip_state, PTS_PKT_FUP, c->cur_ip, false));
+	}
 	pts_sim_emit(c, pkt, pts_pkt_psbend(pkt));
 }
 
@@ -344,13 +356,20 @@ static void pts_sim_ip_pkt(struct pts_sim_cpu *c, u8 header, u64 ip, bool suppre
 	pts_sim_emit(c, pkt, pts_pkt_ip(pkt, &c->ip_state, header, ip, suppressed));
 }
 
-/* TIP.PGE at ip, preceded by MODE.Exec as the SDM's enable sequence has it. */
+/*
+ * TIP.PGE at ip, preceded by MODE.Exec when none was sent since the last
+ * PSB (the mode never changes: 64-bit code only), as the SDM's packet
+ * generation scenarios (33.7) have it.
+ */
 static void pts_sim_pge(struct pts_sim_cpu *c, u64 ip)
 {
 	u8 pkt[PTS_PKT_MAX];
 
 	pts_sim_psb_check(c);
-	pts_sim_emit(c, pkt, pts_pkt_mode_exec64(pkt));
+	if (!c->mode_since_psb) {
+		pts_sim_emit(c, pkt, pts_pkt_mode_exec64(pkt));
+		c->mode_since_psb = true;
+	}
 	pts_sim_ip_pkt(c, PTS_PKT_TIP_PGE, ip, false);
 	c->packet_en = true;
 	c->cur_ip = ip;
@@ -468,6 +487,7 @@ static void pts_sim_enable(struct pts_sim_cpu *c, u64 tsc)
 	c->tnt_bits = 0;
 	c->tnt_count = 0;
 	c->calls_since_psb = 0;
+	c->mode_since_psb = false;
 	c->region_valid = false;
 	pts_pkt_ip_reset(&c->ip_state);
 	/* Stopped or Error still set: no output until software clears them. */
@@ -475,9 +495,14 @@ static void pts_sim_enable(struct pts_sim_cpu *c, u64 tsc)
 		return;
 	if (!pts_sim_topa_start(c))
 		return;
-	/* A full PSB+ at enable only when PacketByteCnt is 0 (33.2.8.4). */
+	/*
+	 * TraceEn 0 -> 1 (33.2.7.3): a full PSB+ when PacketByteCnt is 0,
+	 * otherwise only the timing packets.
+	 */
 	if (c->byte_cnt == 0)
 		pts_sim_psb_plus(c);
+	else
+		pts_sim_timing_state(c);
 }
 
 /*

@@ -118,6 +118,7 @@ struct pts_sim_cpu {
 	u8 tnt_bits;		/* pending TNT outcomes, oldest in the high bit */
 	u8 tnt_count;
 	u32 calls_since_psb;	/* RET compression only for calls after the PSB */
+	bool mode_since_psb;	/* a MODE.Exec was sent since the last PSB */
 	u64 cur_ip;		/* next instruction: the IP a PSB+ FUP gives */
 	bool packet_en;		/* between TIP.PGE and TIP.PGD */
 	enum pts_sim_where where;

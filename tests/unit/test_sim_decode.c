@@ -360,8 +360,18 @@ static void enable_with_nonzero_packet_byte_cnt_writes_no_psb_first(void)
 	dec = pt_pkt_alloc_decoder(&cfg);
 	CU_ASSERT_EQUAL(pt_pkt_sync_set(dec, 0), 0);
 	CU_ASSERT(pt_pkt_next(dec, &pkt, sizeof(pkt)) > 0);
-	CU_ASSERT_EQUAL(pkt.type, ppt_tsc);	/* the tick's TSC, no PSB+ */
+	/* SDM 33.2.7.3: no PSB+, only the timing packets (TSC, CBR) at enable */
+	CU_ASSERT_EQUAL(pkt.type, ppt_tsc);
+	CU_ASSERT(pt_pkt_next(dec, &pkt, sizeof(pkt)) > 0);
+	CU_ASSERT_EQUAL(pkt.type, ppt_cbr);
 	pt_pkt_free_decoder(dec);
+	{
+		int types[64] = { 0 };
+		u64 off[4];
+
+		psb_offsets(buf, len, off, 4, types);
+		CU_ASSERT_EQUAL(types[ppt_psb], 0);
+	}
 	free(buf);
 	simt_fini(&t);
 }

@@ -461,7 +461,6 @@ bool pts_sim_tick(struct pts_sim_cpu *c, u64 tsc)
 		pts_sim_tip(c, kern + PTS_SIM_OFF_ENTRY);		/* syscall */
 		pts_sim_run_function(c, kern);
 		pts_sim_tip(c, user + PTS_SIM_OFF_RESUME);	/* sysretq */
-		c->where = PTS_SIM_USER;
 	} else if (trace_user) {
 		/* Back from the kernel at the resume point, out again by syscall. */
 		pts_sim_pge(c, user + PTS_SIM_OFF_RESUME);
@@ -483,7 +482,6 @@ static void pts_sim_enable(struct pts_sim_cpu *c, u64 tsc)
 {
 	c->tsc = tsc;
 	c->packet_en = false;
-	c->where = PTS_SIM_OUTSIDE;
 	c->tnt_bits = 0;
 	c->tnt_count = 0;
 	c->calls_since_psb = 0;
@@ -525,7 +523,6 @@ static void pts_sim_disable(struct pts_sim_cpu *c)
 		}
 	}
 	c->packet_en = false;
-	c->where = PTS_SIM_OUTSIDE;
 	c->region_valid = false;
 }
 

@@ -84,12 +84,6 @@ const char *pts_sim_gp_str(enum pts_sim_gp gp);
 /* Text for a ToPA error (enum topa_error in rtit.h). */
 const char *pts_sim_topa_err_str(enum topa_error err);
 
-/* Where the simulated program is between packets. */
-enum pts_sim_where {
-	PTS_SIM_OUTSIDE = 0,	/* in untraced code: no PGE yet, or after a PGD */
-	PTS_SIM_USER,		/* at the user image's resume point (both scopes) */
-};
-
 /* Per-CPU state of the simulated unit. */
 struct pts_sim_cpu {
 	const struct pts_sim_model *model;
@@ -121,7 +115,6 @@ struct pts_sim_cpu {
 	bool mode_since_psb;	/* a MODE.Exec was sent since the last PSB */
 	u64 cur_ip;		/* next instruction: the IP a PSB+ FUP gives */
 	bool packet_en;		/* between TIP.PGE and TIP.PGD */
-	enum pts_sim_where where;
 	u64 tsc;		/* TSC of the current tick */
 
 	/* Diagnostics. */

@@ -7,7 +7,7 @@
  * backend, keeps one model per CPU, and writes the simulated packet
  * stream into the ToPA regions the core programmed, from a 1 ms hrtimer
  * per tracing CPU and from ->sync() right before a stop. The code it
- * pretends to run is kmod/sim_code.S (kernel) and pts_sim_user_code
+ * pretends to run is kmod/sim_image.c (kernel) and pts_sim_user_code
  * (user, readable at /sys/module/ptscope/sim_user_code).
  * docs/simulated-unit.md has the model, its limits and the timeline a
  * capture decodes to. Nothing here touches a real PT MSR.

@@ -2,7 +2,7 @@
 /*
  * Bytes of the simulated unit's code images (see sim_code.h). Assembled
  * by GNU as from the listings below; the kernel copy must equal what
- * kmod/sim_code.S assembles to (checked by tests/unit/test_sim_code.c).
+ * kmod/sim_image.c assembles to (checked by tests/unit/test_sim_code.c).
  */
 #include "sim_code.h"
 

@@ -7,7 +7,7 @@
  * (user: syscall, kernel: sysretq). The user image adds a resume point
  * (jmp back to the start) right after its syscall.
  *
- * The kernel image is kmod/sim_code.S, at the address of
+ * The kernel image is kmod/sim_image.c, at the address of
  * pts_sim_kernel_entry in the module's text; the user image is published
  * at PTS_SIM_USER_BASE and through /sys/module/ptscope/sim_user_code.
  */
@@ -38,7 +38,7 @@
 extern const u8 pts_sim_user_code[PTS_SIM_CODE_SIZE];
 extern const u8 pts_sim_kernel_code[PTS_SIM_CODE_SIZE];
 
-/* The kernel image itself: kmod/sim_code.S, linked into the module only. */
+/* The kernel image itself: kmod/sim_image.c, linked into the module only. */
 extern const u8 pts_sim_kernel_entry[];
 
 #endif /* PTSCOPE_SIM_CODE_H */

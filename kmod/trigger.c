@@ -184,12 +184,9 @@ static void tp_match(struct tracepoint *tp, void *priv)
  */
 static struct tracepoint *pts_tracepoint_find(const char *name)
 {
-	struct tp_lookup l = { .name = name };
-	const char *colon = strchr(name, ':');
+	struct tp_lookup l = { .name = pts_tracepoint_event(name) };
 
-	if (colon)
-		l.name = colon + 1;
-	if (!*l.name)
+	if (!l.name)
 		return NULL;
 	for_each_kernel_tracepoint(tp_match, &l);
 	return l.found;

@@ -198,4 +198,15 @@ void pts_cr3_plan(u64 pgd_pa, u32 scope, bool pcid, bool kpti,
 /* CR3 value the process runs its user code with (sideband next_cr3). */
 u64 pts_cr3_user_root(u64 pgd_pa, bool kpti);
 
+/* ---- trigger names (tp_name.c) ------------------------------------------ */
+
+/*
+ * The event part of a tracepoint trigger name: "subsystem:event" ->
+ * "event", "event" -> "event". struct tracepoint carries only the event
+ * name, and built-in event names are unique (each defines the global
+ * symbol __tracepoint_<event>), so the subsystem is not compared.
+ * Returns NULL for an empty subsystem or event, or more than one colon.
+ */
+const char *pts_tracepoint_event(const char *spec);
+
 #endif /* PTSCOPE_PTS_PURE_H */

@@ -47,6 +47,24 @@ static void start_fail(struct pts_cpu *pc, int err, u32 reason)
 	pc->reason = reason;
 }
 
+/* The configuration MSRs, TraceEn clear. Returns 0 or -EIO (#GP). */
+static int write_config(struct pts_cpu *pc, u64 base, u64 omp)
+{
+	u32 i;
+
+	if (msr_wr(pc, RTIT_MSR_OUTPUT_BASE, base) ||
+	    msr_wr(pc, RTIT_MSR_OUTPUT_MASK_PTRS, omp) ||
+	    msr_wr(pc, RTIT_MSR_STATUS, 0))
+		return -EIO;
+	for (i = 0; i < pts.cfg.nr_addr_ranges; i++)
+		if (msr_wr(pc, RTIT_MSR_ADDR_A(i), pts.plan.addr_a[i]) ||
+		    msr_wr(pc, RTIT_MSR_ADDR_B(i), pts.plan.addr_b[i]))
+			return -EIO;
+	if (pts.cr3_filter && msr_wr(pc, RTIT_MSR_CR3_MATCH, pts.cr3_match))
+		return -EIO;
+	return 0;
+}
+
 /**
  * pts_cpu_start_local() - enable PT on the current CPU.
  * @pc: this CPU's state.
@@ -66,18 +84,23 @@ void pts_cpu_start_local(struct pts_cpu *pc, bool resume)
 	const struct pts_bufset *b = pts.bufs;
 	const struct pts_cpu_buf *cb = b ? b->cpu[pc->cpu] : NULL;
 	u64 ctl = 0, status = 0, base, omp, want;
-	u32 i;
 
 	pc->result = 0;
 	pc->reason = PTSCOPE_R_NONE;
 	if (pc->enabled)
 		return;
-	if (!cb)
-		return start_fail(pc, -EINVAL, PTSCOPE_R_BAD_CPU_MASK);
-	if (msr_rd(pc, RTIT_MSR_CTL, &ctl))
-		return start_fail(pc, -EIO, PTSCOPE_R_MSR_FAULT);
-	if (ctl & RTIT_CTL_TRACEEN)
-		return start_fail(pc, -EBUSY, PTSCOPE_R_TRACE_EN_BUSY);
+	if (!cb) {
+		start_fail(pc, -EINVAL, PTSCOPE_R_BAD_CPU_MASK);
+		return;
+	}
+	if (msr_rd(pc, RTIT_MSR_CTL, &ctl)) {
+		start_fail(pc, -EIO, PTSCOPE_R_MSR_FAULT);
+		return;
+	}
+	if (ctl & RTIT_CTL_TRACEEN) {
+		start_fail(pc, -EBUSY, PTSCOPE_R_TRACE_EN_BUSY);
+		return;
+	}
 
 	if (!resume) {
 		pc->head = 0;
@@ -90,20 +113,10 @@ void pts_cpu_start_local(struct pts_cpu *pc, bool resume)
 	if (!pts.cr3_filter)
 		want &= ~RTIT_CTL_CR3FILTER;
 
-	if (msr_wr(pc, RTIT_MSR_OUTPUT_BASE, base) ||
-	    msr_wr(pc, RTIT_MSR_OUTPUT_MASK_PTRS, omp) ||
-	    msr_wr(pc, RTIT_MSR_STATUS, 0))
-		return start_fail(pc, -EIO, PTSCOPE_R_MSR_FAULT);
-	for (i = 0; i < pts.cfg.nr_addr_ranges; i++)
-		if (msr_wr(pc, RTIT_MSR_ADDR_A(i), pts.plan.addr_a[i]) ||
-		    msr_wr(pc, RTIT_MSR_ADDR_B(i), pts.plan.addr_b[i]))
-			return start_fail(pc, -EIO, PTSCOPE_R_MSR_FAULT);
-	if (pts.cr3_filter &&
-	    msr_wr(pc, RTIT_MSR_CR3_MATCH, pts.cr3_match))
-		return start_fail(pc, -EIO, PTSCOPE_R_MSR_FAULT);
-	if (msr_wr(pc, RTIT_MSR_CTL, want))
-		return start_fail(pc, -EIO, PTSCOPE_R_MSR_FAULT);
-
+	if (write_config(pc, base, omp) || msr_wr(pc, RTIT_MSR_CTL, want)) {
+		start_fail(pc, -EIO, PTSCOPE_R_MSR_FAULT);
+		return;
+	}
 	pc->rtit_ctl = want;
 	pc->enabled = true;
 	pc->started = true;
@@ -115,7 +128,8 @@ void pts_cpu_start_local(struct pts_cpu *pc, bool resume)
 	    (status & RTIT_STATUS_ERROR)) {
 		pts_cpu_stop_local(pc);
 		pc->flags |= PTSCOPE_CPUF_ERROR;
-		return start_fail(pc, -EIO, PTSCOPE_R_PT_ERROR_AT_ENABLE);
+		start_fail(pc, -EIO, PTSCOPE_R_PT_ERROR_AT_ENABLE);
+		return;
 	}
 	pts_sb_trace(PTSCOPE_SB_TRACE_START, pc->cpu, pc->start_tsc, want,
 		     status, pc->head);

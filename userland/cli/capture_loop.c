@@ -234,7 +234,7 @@ static void poll_child(struct loop *L)
 	int status;
 	pid_t r;
 
-	while (L->child && (r = waitpid(L->child, &status, WNOHANG | __WALL)) > 0)
+	while (L->child > 0 && (r = waitpid(L->child, &status, WNOHANG | __WALL)) > 0)
 		child_event(L, status);
 }
 
@@ -289,12 +289,15 @@ int pts_cli_capture(struct pts_capture_opts *o)
 	c.abort_flag = &interrupts;
 
 	switch (o->cmd) {
-	case PTS_CMD_RUN:
-		L.child = spawn_held(o->cmd_argv);
-		if (L.child <= 0)
-			goto out;
-		c.target = L.child;
+	case PTS_CMD_RUN: {
+		pid_t pid = spawn_held(o->cmd_argv);
+
+		if (pid <= 0)
+			goto out;	/* L.child stays 0: never kill() a pid <= 0 */
+		L.child = pid;
+		c.target = pid;
 		break;
+	}
 	case PTS_CMD_ATTACH:
 		c.target = o->pid;
 		if (kill(o->pid, 0) && errno == ESRCH) {
@@ -394,7 +397,8 @@ int pts_cli_capture(struct pts_capture_opts *o)
 	}
 out:
 	pts_capture_disarm(&c);
-	if (L.child) {
+	if (L.child > 0) {
+		sig_atomic_t seen;
 		int status;
 
 		/*
@@ -402,14 +406,18 @@ out:
 		 * killed; otherwise it finishes on its own, as under perf
 		 * record: keep forwarding its signals until it exits.
 		 */
-		if (rc == 130 || !L.snapshots)
+		if ((rc == 130 || !L.snapshots) && L.child > 0)
 			kill(L.child, SIGKILL);
 		release_child(&L);
+		seen = interrupts;
 		while (L.child) {
 			if (waitpid(L.child, &status, __WALL) < 0) {
-				if (errno == EINTR)
-					continue;
-				break;
+				if (errno != EINTR)
+					break;
+				/* Ctrl-C while waiting: pass it on, then insist */
+				if (interrupts != seen)
+					kill(L.child, interrupts - seen > 1 ? SIGKILL : SIGINT);
+				continue;
 			}
 			if (WIFEXITED(status) || WIFSIGNALED(status))
 				break;

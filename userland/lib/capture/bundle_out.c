@@ -22,6 +22,8 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
+#include <ptscope/rtit.h>
+
 #include "../bundle/ring.h"
 #include "device.h"
 #include "elfinfo.h"
@@ -237,6 +239,11 @@ static void write_cpus(struct writer *w, const struct ptscope_state *st)
 		bc->head = cs.head;
 		bc->rtit_status = cs.rtit_status;
 		bc->flags = cpu_flags(cs.flags);
+		/* RTIT_STATUS read at stop says it too (SDM 33.2.8.4) */
+		if (cs.rtit_status & RTIT_STATUS_ERROR)
+			bc->flags |= PTS_CPUF_ERROR;
+		if (cs.rtit_status & RTIT_STATUS_STOPPED)
+			bc->flags |= PTS_CPUF_STOPPED;
 		bc->start_tsc = cs.start_tsc;
 		bc->stop_tsc = cs.stop_tsc;
 		if (!cs.buffer_size) {

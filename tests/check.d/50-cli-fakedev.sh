@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# ptscope's capture flow against tests/fakedev/fakedev.c, an LD_PRELOAD
+# stand-in for /dev/ptscope: run/record/status/trigger/caps, the bundle
+# they write (rotated rings, processes, vdso, objects, config, trigger),
+# and the failure paths (refusals, no PT, no module, a write that fails,
+# a second Ctrl-C). This checks the tool, not the module: the VM suite
+# runs the real module.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; for f in "$T"/out "$T"/err; do [ -f "$f" ] && sed 's/^/  | /' "$f"; done; exit 1; }
+
+gcc -shared -fPIC -O1 -D_GNU_SOURCE -Iinclude -o "$T/fakedev.so" tests/fakedev/fakedev.c -ldl
+: > "$T/dev"
+export PTSCOPE_DEVICE=$T/dev FAKEDEV_LOG=$T/log
+pts() { LD_PRELOAD=$T/fakedev.so "$B/ptscope" "$@"; }
+
+# manifest checks in python (json module): $1 bundle, $2 python expressions
+check_manifest() {
+	python3 - "$1" "$2" <<'PY' || fail "manifest check: $2"
+import json, os, sys
+d, exprs = sys.argv[1], sys.argv[2]
+m = json.load(open(os.path.join(d, "manifest.json")))
+def f(name): return open(os.path.join(d, name), "rb").read()
+for e in exprs.split(";;"):
+    if not eval(e.strip()):
+        print("not true:", e.strip()); sys.exit(1)
+PY
+}
+
+echo "-- run -- /bin/true: snapshot at exit"
+TRUE=$(readlink -f /bin/true)
+pts run -o "$T/a.ptscope" -- /bin/true > "$T/out" 2> "$T/err" || fail "run rc=$?"
+grep -q "armed: pid" "$T/err" || fail "no status line"
+grep -qF "next: ptscope decode $T/a.ptscope -o $T/a.fxt" "$T/out" || fail "no decode hint"
+S=$((4 << 20)); H=$((S / 4))
+check_manifest "$T/a.ptscope" "
+m['complete'] is True ;; m['source'] == 'simulated-unit' ;;
+m['trigger']['reason'] == 'exit' ;; m['config']['scope'] == 'user' ;;
+int(m['config']['rtit_ctl'], 16) & 0x88 == 0x88 ;;
+[c['cpu'] for c in m['cpus']] == [0, 1] ;;
+m['cpus'][0]['wrapped'] is True and m['cpus'][0]['size'] == $S and m['cpus'][0]['head'] == $H ;;
+all(f('cpu0.pt')[k] == (((($H + k) % $S) * 7 + 1) & 0xff) for k in (0, 1, $S - $H - 1, $S - $H, $S - 1)) ;;
+m['cpus'][1]['wrapped'] is False and f('cpu1.pt') == bytes(((k * 7 + 2) & 0xff) for k in range(100)) ;;
+'error' in m['cpus'][1]['flags'] ;;
+m['sideband']['lost'] == 2 and m['sideband']['size'] > 0 ;;
+len(m['processes']) == 1 and m['processes'][0]['pid'] == m['config']['filter_pid'] ;;
+any(x['path'] == '$TRUE' and 'x' in x['perms'] for x in m['processes'][0]['maps_arm']) ;;
+len(m['processes'][0]['maps_trigger']) > 0 ;;
+'vdso' in m['processes'][0] and f(m['processes'][0]['vdso']['file'])[:4] == b'\x7fELF' ;;
+any(o['path'] == '$TRUE' and f(o['file']) == open('$TRUE','rb').read() for o in m['objects']) ;;
+m['cpu']['family'] == 6 and m['cpu']['model'] == 85 ;;
+[p['when'] for p in m['timing']['time_pairs']][:2] == ['start', 'stop'] ;;
+'kernel' not in m or not m['kernel'].get('text')"
+
+echo "-- run --no-copy with a hex filter range"
+pts run -q --no-copy -F stop:0x1000-0x2000 -o "$T/b.ptscope" -- /bin/true > "$T/out" 2> "$T/err" || fail "run --no-copy rc=$?"
+check_manifest "$T/b.ptscope" "
+all('file' not in o for o in m['objects']) and len(m['objects']) > 0 ;;
+m['config']['addr_ranges'] == [{'a': '0x1000', 'b': '0x1fff', 'cfg': 2}]"
+
+echo "-- record -C 1 --duration"
+pts record -q -C 1 --duration 200ms -o "$T/r.ptscope" > "$T/out" 2> "$T/err" || fail "record rc=$?"
+check_manifest "$T/r.ptscope" "
+[c['cpu'] for c in m['cpus']] == [1] ;; m['trigger']['reason'] == 'none' ;;
+'duration' in m['trigger']['detail'] ;; m['config'].get('filter_pid', 0) == 0 ;;
+int(m['config']['rtit_ctl'], 16) & 0x80 == 0 ;; len(m['processes']) >= 1"
+
+echo "-- record with a tracepoint trigger fired by the module"
+FAKEDEV_TRIGGER_MS=100 pts record -q --trigger tracepoint:sched:sched_switch:pid=4242 \
+	-o "$T/t.ptscope" > "$T/out" 2> "$T/err" || fail "record --trigger rc=$?"
+check_manifest "$T/t.ptscope" "
+m['trigger']['reason'] == 'tracepoint' and m['trigger']['detail'] == 'sched:sched_switch' ;;
+m['trigger']['pid'] == 4242 and m['trigger']['cpu'] == 1 ;;
+m['config']['trigger_spec'] == 'tracepoint:sched:sched_switch:pid=4242'"
+
+echo "-- refusals carry the module's reason"
+: > "$T/log"
+if FAKEDEV_REFUSE=5 pts record -q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "refused CONFIGURE succeeded"; fi
+grep -q "CONFIGURE refused: kernel scope, system-wide capture and CPU-wide triggers need CAP_SYS_ADMIN or CAP_PERFMON" "$T/err" || fail "no reason text"
+[ ! -e "$T/x.ptscope" ] || fail "bundle written after a refusal"
+if FAKEDEV_NO_PT=1 pts record -q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "no-PT succeeded"; fi
+grep -q "no Intel PT" "$T/err" && grep -q "simulate=1" "$T/err" || fail "no-PT message"
+if PTSCOPE_DEVICE=$T/nonexistent "$B/ptscope" caps > "$T/out" 2> "$T/err"; then fail "caps without module succeeded"; fi
+grep -q "insmod kmod/ptscope.ko" "$T/err" && grep -q "modprobe ptscope" "$T/err" || fail "module-missing message"
+if pts run -q -o "$T/x.ptscope" -- /nonexistent/prog > "$T/out" 2> "$T/err"; then fail "run of a missing program succeeded"; fi
+grep -q "cannot run '/nonexistent/prog'" "$T/err" || fail "missing-program message"
+if pts record --size 3M > "$T/out" 2> "$T/err"; then fail "--size 3M accepted"; fi
+grep -q -- "--size: '3M' is not a power of two" "$T/err" || fail "--size message"
+
+echo "-- a data file that cannot be written marks the bundle incomplete"
+set +e
+( ulimit -f 1024; trap '' XFSZ; pts run -q -o "$T/c.ptscope" -- /bin/true > "$T/out" 2> "$T/err" )
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "rc $rc for an incomplete bundle"
+check_manifest "$T/c.ptscope" "
+m['complete'] is False and 'cpu0.pt' in m['incomplete_reason'] ;;
+[c['cpu'] for c in m['cpus']] == [1]"
+grep -q "INCOMPLETE" "$T/out" || fail "summary does not say incomplete"
+
+echo "-- a second Ctrl-C aborts and disarms"
+: > "$T/log"
+FAKEDEV_SLOW_STOP_MS=1500 LD_PRELOAD=$T/fakedev.so "$B/ptscope" run -q -o "$T/d.ptscope" -- sleep 30 > "$T/out" 2> "$T/err" &
+pid=$!
+for _ in $(seq 50); do grep -q START "$T/log" && break; sleep 0.1; done
+# the first stops tracing (STOP takes 1.5 s here), the second lands during it
+kill -INT $pid; sleep 0.5; kill -INT $pid
+set +e; wait $pid; rc=$?; set -e
+[ "$rc" = 130 ] || fail "rc $rc after two Ctrl-C"
+tail -n 2 "$T/log" | tr '\n' ' ' | grep -q "STOP UNCONFIGURE" || fail "not disarmed: $(tr '\n' ' ' < "$T/log")"
+[ ! -e "$T/d.ptscope/manifest.json" ] || grep -q '"complete": *false' "$T/d.ptscope/manifest.json" || fail "aborted bundle claims complete"
+
+echo "-- status, trigger, caps, --help"
+pts status > "$T/out" 2> "$T/err" || fail "status rc=$?"
+grep -q "^state *idle (simulated PT unit)" "$T/out" || fail "status output"
+if pts trigger > "$T/out" 2> "$T/err"; then fail "trigger on an idle device succeeded"; fi
+grep -q "TRIGGER refused: not armed" "$T/err" || fail "trigger message"
+pts caps --json > "$T/caps.json" || fail "caps --json"
+python3 -c "
+import json; c = json.load(open('$T/caps.json'))
+assert c['simulated'] and c['module_loaded'] and c['features']['cr3_filter']
+assert any(x['feature'] == 'ptwrite' for x in c['missing'])
+assert c['online_cpus'] == [0, 1]" || fail "caps json"
+pts caps | grep -q "simulated PT unit" || fail "caps table"
+for c in caps run attach record trigger status; do
+	"$B/ptscope" $c --help > "$T/out" || fail "$c --help"
+	grep -q "usage: ptscope $c" "$T/out" || fail "$c --help text"
+done
+echo "all fake-device checks passed"

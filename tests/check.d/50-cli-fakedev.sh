@@ -17,6 +17,27 @@ gcc -shared -fPIC -O1 -D_GNU_SOURCE -Iinclude -o "$T/fakedev.so" tests/fakedev/f
 export PTSCOPE_DEVICE=$T/dev FAKEDEV_LOG=$T/log
 pts() { LD_PRELOAD=$T/fakedev.so "$B/ptscope" "$@"; }
 
+# the bundle library's own reader must accept what ptscope wrote
+cat > "$T/readback.c" <<'C'
+#include <stdio.h>
+#include "bundle/bundle.h"
+int main(int argc, char **argv)
+{
+	struct pts_bundle *b;
+	struct pts_err e = { 0 };
+
+	if (argc != 2 || pts_bundle_read(argv[1], &b, &e)) {
+		printf("pts_bundle_read: %s\n", e.msg);
+		return 1;
+	}
+	pts_bundle_free(b);
+	return 0;
+}
+C
+gcc -D_GNU_SOURCE -Iinclude -Iuserland/lib -o "$T/readback" "$T/readback.c" "$B/libptscope.a" \
+	-lipt -lelf -ljson-c -lZydis -liberty -lm
+readback() { "$T/readback" "$1" > "$T/out" 2>&1 || fail "reader refuses $1"; }
+
 # manifest checks in python (json module): $1 bundle, $2 python expressions
 check_manifest() {
 	python3 - "$1" "$2" <<'PY' || fail "manifest check: $2"
@@ -55,11 +76,15 @@ m['cpu']['family'] == 6 and m['cpu']['model'] == 85 ;;
 [p['when'] for p in m['timing']['time_pairs']][:2] == ['start', 'stop'] ;;
 'kernel' not in m or not m['kernel'].get('text')"
 
+readback "$T/a.ptscope"
+
 echo "-- run --no-copy with a hex filter range"
 pts run -q --no-copy -F stop:0x1000-0x2000 -o "$T/b.ptscope" -- /bin/true > "$T/out" 2> "$T/err" || fail "run --no-copy rc=$?"
 check_manifest "$T/b.ptscope" "
 all('file' not in o for o in m['objects']) and len(m['objects']) > 0 ;;
 m['config']['addr_ranges'] == [{'a': '0x1000', 'b': '0x1fff', 'cfg': 2}]"
+
+readback "$T/b.ptscope"
 
 echo "-- record -C 1 --duration"
 pts record -q -C 1 --duration 200ms -o "$T/r.ptscope" > "$T/out" 2> "$T/err" || fail "record rc=$?"
@@ -68,6 +93,8 @@ check_manifest "$T/r.ptscope" "
 'duration' in m['trigger']['detail'] ;; m['config'].get('filter_pid', 0) == 0 ;;
 int(m['config']['rtit_ctl'], 16) & 0x80 == 0 ;; len(m['processes']) >= 1"
 
+readback "$T/r.ptscope"
+
 echo "-- record with a tracepoint trigger fired by the module"
 FAKEDEV_TRIGGER_MS=100 pts record -q --trigger tracepoint:sched:sched_switch:pid=4242 \
 	-o "$T/t.ptscope" > "$T/out" 2> "$T/err" || fail "record --trigger rc=$?"
@@ -75,6 +102,8 @@ check_manifest "$T/t.ptscope" "
 m['trigger']['reason'] == 'tracepoint' and m['trigger']['detail'] == 'sched:sched_switch' ;;
 m['trigger']['pid'] == 4242 and m['trigger']['cpu'] == 1 ;;
 m['config']['trigger_spec'] == 'tracepoint:sched:sched_switch:pid=4242'"
+
+readback "$T/t.ptscope"
 
 echo "-- refusals carry the module's reason"
 : > "$T/log"
@@ -100,6 +129,7 @@ check_manifest "$T/c.ptscope" "
 m['complete'] is False and 'cpu0.pt' in m['incomplete_reason'] ;;
 [c['cpu'] for c in m['cpus']] == [1]"
 grep -q "INCOMPLETE" "$T/out" || fail "summary does not say incomplete"
+readback "$T/c.ptscope"
 
 echo "-- a second Ctrl-C aborts and disarms"
 : > "$T/log"

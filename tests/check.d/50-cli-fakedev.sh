@@ -146,6 +146,8 @@ tail -n 2 "$T/log" | tr '\n' ' ' | grep -q "STOP UNCONFIGURE" || fail "not disar
 echo "-- status, trigger, caps, --help"
 pts status > "$T/out" 2> "$T/err" || fail "status rc=$?"
 grep -q "^state *idle (simulated PT unit)" "$T/out" || fail "status output"
+pts status --disarm > "$T/out" 2> "$T/err" || fail "status --disarm rc=$?"
+grep -q "nothing to disarm" "$T/out" || fail "status --disarm on idle"
 if pts trigger > "$T/out" 2> "$T/err"; then fail "trigger on an idle device succeeded"; fi
 grep -q "TRIGGER refused: not armed" "$T/err" || fail "trigger message"
 pts caps --json > "$T/caps.json" || fail "caps --json"

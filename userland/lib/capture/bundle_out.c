@@ -513,6 +513,31 @@ static void write_objects(struct writer *w)
 	}
 }
 
+int pts_tsc_to_wallclock(const struct pts_bundle *b, uint64_t tsc, char *buf, size_t len)
+{
+	const struct pts_bundle_time_pair *p = NULL;
+	uint64_t ns, khz = b->tsc_khz ? b->tsc_khz : b->cpu_id.tsc_khz;
+	struct tm tm;
+	time_t sec;
+	size_t i;
+
+	for (i = 0; i < b->nr_time_pairs; i++)
+		if (!strcmp(b->time_pairs[i].when, "start"))
+			p = &b->time_pairs[i];
+	if (!p || !khz || tsc < p->tsc)
+		return -EINVAL;
+	/* ticks / (kHz * 1000) seconds = ticks * 10^6 / kHz nanoseconds */
+	ns = p->realtime_ns + (uint64_t)((unsigned __int128)(tsc - p->tsc) * 1000000u / khz);
+	sec = (time_t)(ns / 1000000000u);
+	if (!localtime_r(&sec, &tm))
+		return -EINVAL;
+	i = strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+	if (!i)
+		return -EINVAL;
+	snprintf(buf + i, len - i, ".%06llu", (unsigned long long)(ns % 1000000000u / 1000));
+	return 0;
+}
+
 static void print_summary(const struct pts_capture *c, const struct pts_bundle *b,
 			  const char *dir, FILE *out)
 {
@@ -535,8 +560,13 @@ static void print_summary(const struct pts_capture *c, const struct pts_bundle *
 		b->sideband_lost ? " (use --sideband-size to enlarge the ring)" : "");
 	fprintf(out, "  trigger   %s%s%s%s", b->trigger.reason, b->trigger.detail[0] ? " (" : "",
 		b->trigger.detail, b->trigger.detail[0] ? ")" : "");
-	if (b->trigger.tsc)
+	if (b->trigger.tsc) {
+		char when[48];
+
 		fprintf(out, " at TSC %" PRIu64, b->trigger.tsc);
+		if (!pts_tsc_to_wallclock(b, b->trigger.tsc, when, sizeof(when)))
+			fprintf(out, " (%s)", when);
+	}
 	if (b->trigger.cpu >= 0)
 		fprintf(out, " on CPU %d", b->trigger.cpu);
 	if (b->trigger.pid > 0)
@@ -550,8 +580,7 @@ static void print_summary(const struct pts_capture *c, const struct pts_bundle *
 		fprintf(out, "  error     %s\n", c->errors[i]);
 }
 
-/* Drop a trailing ".ptscope" for the suggested output name. */
-static void decode_hint(const char *dir, FILE *out)
+void pts_capture_decode_hint(const char *dir, char *buf, size_t len)
 {
 	size_t n = strlen(dir);
 	const char *suf = ".ptscope";
@@ -560,10 +589,10 @@ static void decode_hint(const char *dir, FILE *out)
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
 	if (n > sl && !strncmp(dir + n - sl, suf, sl))
-		fprintf(out, "next: ptscope decode %.*s -o %.*s.fxt\n", (int)n, dir,
-			(int)(n - sl), dir);
+		snprintf(buf, len, "ptscope decode %.*s -o %.*s.fxt", (int)n, dir,
+			 (int)(n - sl), dir);
 	else
-		fprintf(out, "next: ptscope decode %.*s -o %.*s.fxt\n", (int)n, dir, (int)n, dir);
+		snprintf(buf, len, "ptscope decode %.*s -o %.*s.fxt", (int)n, dir, (int)n, dir);
 }
 
 int pts_capture_write_bundle(struct pts_capture *c, const char *dir, bool *complete,
@@ -622,8 +651,12 @@ int pts_capture_write_bundle(struct pts_capture *c, const char *dir, bool *compl
 			"usable bundle\n", dir, err->msg, dir);
 	} else {
 		print_summary(c, w.b, dir, out);
-		if (w.b->nr_cpus)
-			decode_hint(dir, out);
+		if (w.b->nr_cpus) {
+			char hint[8500];
+
+			pts_capture_decode_hint(dir, hint, sizeof(hint));
+			fprintf(out, "next: %s\n", hint);
+		}
 	}
 	if (complete)
 		*complete = !ret && w.b->complete;

@@ -51,6 +51,10 @@ for e in exprs.split(";;"):
 PY
 }
 
+# the simulated unit's 40-byte user code image (docs/simulated-unit.md)
+printf '\xf3\x0f\x1e\xfa\xb9\x03\x00\x00\x00\xe8\x0e\x00\x00\x00\xff\xc9\x75\xf7\x48\x8d\x05\x07\x00\x00\x00\xff\xe0\xcc\xff\xc2\xc3\xcc\xf3\x0f\x1e\xfa\x0f\x05\xeb\xd8' > "$T/simcode"
+export PTSCOPE_SIM_USER_CODE=$T/simcode
+
 echo "-- run -- /bin/true: snapshot at exit"
 TRUE=$(readlink -f /bin/true)
 pts run -o "$T/a.ptscope" -- /bin/true > "$T/out" 2> "$T/err" || fail "run rc=$?"
@@ -73,6 +77,8 @@ len(m['processes'][0]['maps_trigger']) > 0 ;;
 'vdso' in m['processes'][0] and f(m['processes'][0]['vdso']['file'])[:4] == b'\x7fELF' ;;
 any(o['path'] == '$TRUE' and f(o['file']) == open('$TRUE','rb').read() for o in m['objects']) ;;
 m['cpu']['family'] == 6 and m['cpu']['model'] == 85 ;;
+any(o['path'] == '/sys/module/ptscope/sim_user_code' and f(o['file']) == open('$T/simcode','rb').read() for o in m['objects']) ;;
+any(x['start'] == '0x7f5100000000' and x['path'] == '/sys/module/ptscope/sim_user_code' for x in m['processes'][0]['maps_trigger']) ;;
 [p['when'] for p in m['timing']['time_pairs']][:2] == ['start', 'stop'] ;;
 'kernel' not in m or not m['kernel'].get('text')"
 
@@ -81,7 +87,8 @@ readback "$T/a.ptscope"
 echo "-- run --no-copy with a hex filter range"
 pts run -q --no-copy -F stop:0x1000-0x2000 -o "$T/b.ptscope" -- /bin/true > "$T/out" 2> "$T/err" || fail "run --no-copy rc=$?"
 check_manifest "$T/b.ptscope" "
-all('file' not in o for o in m['objects']) and len(m['objects']) > 0 ;;
+all('file' not in o for o in m['objects'] if not o['path'].startswith('/sys/module/')) ;;
+len(m['objects']) > 1 ;;
 m['config']['addr_ranges'] == [{'a': '0x1000', 'b': '0x1fff', 'cfg': 2}]"
 
 readback "$T/b.ptscope"

@@ -449,6 +449,83 @@ out:
 	free(mt);
 }
 
+/*
+ * The simulated PT unit traces a 40-byte user code image that no process
+ * maps; the module publishes it in sysfs and it belongs at this address
+ * in the process the capture is about (docs/simulated-unit.md, "The code
+ * images"). A simulated capture carries it as an object plus a map line
+ * in each process, so a decoder needs nothing special to find the code.
+ */
+#define PTS_SIM_USER_CODE	"/sys/module/ptscope/sim_user_code"
+#define PTS_SIM_USER_BASE	0x7f5100000000ULL
+
+static void append_map(struct pts_bundle_map **maps, size_t *nr, const struct pts_bundle_map *m)
+{
+	struct pts_bundle_map *v = realloc(*maps, (*nr + 1) * sizeof(*v));
+
+	if (!v)
+		return;
+	v[*nr] = *m;
+	v[*nr].path = strdup(m->path);
+	if (!v[*nr].path) {
+		*maps = v;
+		return;
+	}
+	*maps = v;
+	(*nr)++;
+}
+
+static void write_sim_user_code(struct writer *w)
+{
+	static const char name[] = "objects" PTS_SIM_USER_CODE;
+	struct pts_bundle *b = w->b;
+	struct pts_bundle_object *v;
+	struct pts_bundle_map m;
+	struct pts_err e;
+	const char *src;
+	char *code;
+	size_t len, i;
+
+	if (b->source != PTS_SOURCE_SIMULATED_UNIT || w->c->o->cfg.scope == PTSCOPE_SCOPE_KERNEL)
+		return;
+	/* $PTSCOPE_SIM_USER_CODE: another source file, for tests without the module */
+	src = getenv("PTSCOPE_SIM_USER_CODE");
+	if (!src || !*src)
+		src = PTS_SIM_USER_CODE;
+	if (pts_read_file(src, &code, &len, &e)) {
+		pts_capture_error(w->c, "simulated unit's user code image: %s", e.msg);
+		return;
+	}
+	if (pts_bundle_write_file(w->dir, name, code, len, &e)) {
+		incomplete(w, name, &e);
+		free(code);
+		return;
+	}
+	free(code);
+	v = realloc(b->objects, (b->nr_objects + 1) * sizeof(*v));
+	if (!v)
+		return;
+	b->objects = v;
+	memset(&v[b->nr_objects], 0, sizeof(*v));
+	v[b->nr_objects].path = strdup(PTS_SIM_USER_CODE);
+	v[b->nr_objects].file = strdup(name);
+	v[b->nr_objects].size = len;
+	b->nr_objects++;
+
+	memset(&m, 0, sizeof(m));
+	m.start = PTS_SIM_USER_BASE;
+	m.end = PTS_SIM_USER_BASE + 4096;
+	memcpy(m.perms, "r-xp", 5);
+	m.path = (char *)PTS_SIM_USER_CODE;
+	for (i = 0; i < b->nr_processes; i++) {
+		struct pts_bundle_process *p = &b->processes[i];
+
+		append_map(&p->maps_arm, &p->nr_maps_arm, &m);
+		if (p->nr_maps_trigger)
+			append_map(&p->maps_trigger, &p->nr_maps_trigger, &m);
+	}
+}
+
 static bool object_known(const struct pts_bundle *b, const char *path)
 {
 	size_t i;
@@ -643,6 +720,7 @@ int pts_capture_write_bundle(struct pts_capture *c, const char *dir, bool *compl
 	write_processes(&w);
 	if (c->o->cfg.scope != PTSCOPE_SCOPE_USER)
 		write_kernel(&w);
+	write_sim_user_code(&w);	/* before write_objects: it owns that path */
 	write_objects(&w);
 
 	ret = pts_bundle_write_manifest(dir, w.b, err);

@@ -71,7 +71,9 @@ all(f('cpu0.pt')[k] == (((($H + k) % $S) * 7 + 1) & 0xff) for k in (0, 1, $S - $
 m['cpus'][1]['wrapped'] is False and f('cpu1.pt') == bytes(((k * 7 + 2) & 0xff) for k in range(100)) ;;
 'error' in m['cpus'][1]['flags'] ;;
 m['sideband']['lost'] == 2 and m['sideband']['size'] > 0 ;;
-len(m['processes']) == 1 and m['processes'][0]['pid'] == m['config']['filter_pid'] ;;
+m['processes'][0]['pid'] == m['config']['filter_pid'] ;;
+[p['pid'] for p in m['processes']][1:] == [0] ;;
+[x['path'] for x in m['processes'][1]['maps_arm']] == ['/sys/module/ptscope/sim_user_code'] ;;
 any(x['path'] == '$TRUE' and 'x' in x['perms'] for x in m['processes'][0]['maps_arm']) ;;
 len(m['processes'][0]['maps_trigger']) > 0 ;;
 'vdso' in m['processes'][0] and f(m['processes'][0]['vdso']['file'])[:4] == b'\x7fELF' ;;

@@ -524,6 +524,26 @@ static void write_sim_user_code(struct writer *w)
 		if (p->nr_maps_trigger)
 			append_map(&p->maps_trigger, &p->nr_maps_trigger, &m);
 	}
+	/*
+	 * The unit emits its user rounds whatever task is current, mostly the
+	 * idle task (pid 0), which has no maps of its own: give it the image
+	 * too, so those rounds decode instead of becoming gaps.
+	 */
+	for (i = 0; i < b->nr_processes && b->processes[i].pid != 0; i++)
+		;
+	if (i == b->nr_processes) {
+		struct pts_bundle_process *np;
+
+		np = realloc(b->processes, (b->nr_processes + 1) * sizeof(*np));
+		if (!np)
+			return;
+		b->processes = np;
+		np = &b->processes[b->nr_processes];
+		memset(np, 0, sizeof(*np));
+		snprintf(np->comm, sizeof(np->comm), "swapper");
+		append_map(&np->maps_arm, &np->nr_maps_arm, &m);
+		b->nr_processes++;
+	}
 }
 
 static bool object_known(const struct pts_bundle *b, const char *path)

@@ -114,6 +114,27 @@ m['config']['trigger_spec'] == 'tracepoint:sched:sched_switch:pid=4242'"
 
 readback "$T/t.ptscope"
 
+echo "-- --multi-snapshot writes one bundle per trigger"
+FAKEDEV_TRIGGER_MS=50 pts record -q --trigger manual --multi-snapshot --duration 400ms \
+	-o "$T/m.ptscope" > "$T/out" 2> "$T/err" || fail "record --multi-snapshot rc=$?"
+[ -f "$T/m.1.ptscope/manifest.json" ] && [ -f "$T/m.2.ptscope/manifest.json" ] || fail "no m.1/m.2 bundles: $(ls "$T")"
+check_manifest "$T/m.1.ptscope" "m['trigger']['reason'] == 'tracepoint' and m['complete'] is True"
+readback "$T/m.2.ptscope"
+
+echo "-- --filter SYMBOL is looked up in CMD and relocated with its maps"
+# expected: nm's value of main plus the load bias; for a PIE (ELF type DYN)
+# the bias is the start of the executable's pgoff-0 mapping, because ld puts
+# p_vaddr == p_offset in every PT_LOAD; a non-PIE executable has bias 0
+MAINV=$(nm "$B/ptscope" | awk '$3 == "main" { print $1 }')
+PIE=$(readelf -h "$B/ptscope" | grep -c 'Type: *DYN' || true)
+pts run -q -F stop:main -o "$T/f.ptscope" -- "$B/ptscope" --help > "$T/out" 2> "$T/err" || fail "run -F stop:main rc=$?"
+EXE=$(readlink -f "$B/ptscope")
+check_manifest "$T/f.ptscope" "
+m['config']['addr_ranges'][0]['cfg'] == 2 ;;
+int(m['config']['addr_ranges'][0]['a'], 16) == 0x$MAINV + ($PIE and min(int(x['start'], 16) for x in m['processes'][0]['maps_arm'] if x['path'] == '$EXE' and int(x['pgoff'], 16) == 0))"
+if pts record -q -F stop:main -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "record with a symbol filter succeeded"; fi
+grep -q "a symbol needs a traced process" "$T/err" || fail "record symbol filter message"
+
 echo "-- refusals carry the module's reason"
 : > "$T/log"
 if FAKEDEV_REFUSE=5 pts record -q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "refused CONFIGURE succeeded"; fi

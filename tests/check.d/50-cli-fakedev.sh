@@ -86,6 +86,10 @@ any(x['start'] == '0x7f5100000000' and x['path'] == '/sys/module/ptscope/sim_use
 
 readback "$T/a.ptscope"
 
+echo "-- run of a CMD that execs again warns that the new program is not traced"
+pts run -q -o "$T/e.ptscope" -- /bin/sh -c 'exec /bin/true' > "$T/out" 2> "$T/err" || fail "run sh -c exec rc=$?"
+grep -q "CMD executed another program" "$T/err" || fail "no exec warning"
+
 echo "-- run --no-copy with a hex filter range"
 pts run -q --no-copy -F stop:0x1000-0x2000 -o "$T/b.ptscope" -- /bin/true > "$T/out" 2> "$T/err" || fail "run --no-copy rc=$?"
 check_manifest "$T/b.ptscope" "

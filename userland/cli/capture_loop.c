@@ -123,9 +123,9 @@ static pid_t spawn_held(char **argv)
 			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 		return -1;
 	}
-	/* from here: exit events only; if ptscope dies, CMD dies with it */
+	/* from here: exit and exec events only; if ptscope dies, CMD dies with it */
 	if (ptrace(PTRACE_SETOPTIONS, pid, NULL,
-		   (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL)))
+		   (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)))
 		fprintf(stderr, "ptscope: PTRACE_SETOPTIONS: %s (exit snapshot without maps)\n",
 			strerror(errno));
 	return pid;
@@ -215,6 +215,20 @@ static void child_event(struct loop *L, int status)
 		pts_capture_snap(c, c->target, true, true, &e);
 		L->child_held = true;
 		L->target_gone = true;
+		return;
+	}
+	if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
+		/*
+		 * CMD replaced itself (sh -c 'exec prog'): new page tables,
+		 * while the CR3 filter still names the old ones, so nothing
+		 * more of CMD is traced. Say so; the capture goes on.
+		 */
+		fprintf(stderr, "ptscope: warning: CMD executed another program; the CR3 "
+			"filter still names the address space of the first one, so the "
+			"new program is not traced (run it directly under ptscope run, "
+			"or use ptscope record)\n");
+		pts_capture_error(c, "CMD exec'd again: the program after that exec is not traced");
+		ptrace(PTRACE_CONT, L->child, NULL, NULL);
 		return;
 	}
 	/* a signal for CMD: deliver it (ptrace intercepted it) */
@@ -423,8 +437,7 @@ out:
 				break;
 			if (WIFSTOPPED(status))
 				ptrace(PTRACE_CONT, L.child, NULL,
-				       (void *)(long)(status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXIT << 8)) ?
-						      0 : WSTOPSIG(status)));
+				       (void *)(long)((status >> 16) ? 0 : WSTOPSIG(status)));
 		}
 	}
 	if (L.pidfd >= 0)

@@ -16,12 +16,14 @@
 
 char *pts_demangle(const char *name)
 {
+	/*
+	 * No style bit: libiberty then recognises C++ (Itanium) as well as
+	 * Rust legacy and v0 names. Setting DMGL_RUST would restrict it to
+	 * Rust and leave C++ names mangled.
+	 */
 	int opts = DMGL_PARAMS | DMGL_ANSI;
 	char *d;
 
-#ifdef DMGL_RUST
-	opts |= DMGL_RUST;
-#endif
 	/* "_Z" C++/Rust legacy, "_R" Rust v0 */
 	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R')) {
 		d = cplus_demangle(name, opts);

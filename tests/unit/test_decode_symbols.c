@@ -26,7 +26,7 @@
 
 #define BASE 0x555555554000ULL
 
-static char dir[256], pie[300], stripped[300], ksyms[300];
+static char dir[256], pie[300], stripped[300], ksyms[300], linked[300];
 
 static int suite_init(void)
 {
@@ -39,11 +39,19 @@ static int suite_init(void)
 	snprintf(pie, sizeof(pie), "%s/user.pie", dir);
 	snprintf(stripped, sizeof(stripped), "%s/user.stripped", dir);
 	snprintf(ksyms, sizeof(ksyms), "%s/kallsyms", dir);
+	snprintf(linked, sizeof(linked), "%s/user.linked", dir);
 	snprintf(cmd, sizeof(cmd),
 		 "as -o %s/u.o %s/tests/golden/decode/user.S && "
 		 "ld -pie --section-start=.text=0x5000 -e _start -o %s %s/u.o && "
 		 "ld -static -Ttext=0x401000 -e _start -s -o %s %s/u.o",
 		 dir, pts_unit_src_dir(), pie, dir, stripped, dir);
+	if (system(cmd))
+		return 1;
+	/* a stripped binary whose names live in a separate file named by .gnu_debuglink */
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && ld -static -Ttext=0x401000 -e _start -o user.full u.o && "
+		 "objcopy --only-keep-debug user.full user.debug && "
+		 "objcopy --strip-all --add-gnu-debuglink=user.debug user.full user.linked", dir);
 	if (system(cmd))
 		return 1;
 	f = fopen(ksyms, "w");
@@ -216,9 +224,27 @@ static void cxx_and_rust_names_are_demangled(void)
 	}
 }
 
+static void stripped_binary_takes_names_from_its_debuglink_file(void)
+{
+	struct pts_imgset *set;
+	struct pts_sym_info si;
+	struct pts_err err = { 0 };
+
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_elf(set, PTS_PID_ALL, linked, 0, &err), 0);
+	pts_imgset_symbolize(set, 1, 0x401062, &si);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(si.name);
+	CU_ASSERT_STRING_EQUAL(si.name, "f2");
+	CU_ASSERT_EQUAL(si.start, 0x401060);
+	/* the object shown is the binary that was mapped, not the debug file */
+	CU_ASSERT_STRING_EQUAL(si.object, "user.linked");
+	pts_imgset_free(set);
+}
+
 PTS_SUITE(decode_symbols, suite_init, suite_cleanup,
 	  PTS_TEST(pie_mapping_takes_the_bias_from_the_executable_pt_load),
 	  PTS_TEST(pie_given_with_a_load_address_decodes_at_that_address),
 	  PTS_TEST(stripped_binary_code_is_named_unknown_with_address_and_object),
 	  PTS_TEST(kallsyms_names_kernel_and_module_text),
-	  PTS_TEST(cxx_and_rust_names_are_demangled));
+	  PTS_TEST(cxx_and_rust_names_are_demangled),
+	  PTS_TEST(stripped_binary_takes_names_from_its_debuglink_file));

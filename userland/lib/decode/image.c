@@ -48,6 +48,7 @@ struct pts_imgset {
 	size_t nimgs;
 	struct pts_symtab kallsyms;
 	bool have_kallsyms;
+	char *sysroot;		/* where debug files are looked up, NULL "/" */
 };
 
 int pts_imgset_new(struct pts_imgset **out, struct pts_err *err)
@@ -89,6 +90,7 @@ void pts_imgset_free(struct pts_imgset *s)
 	}
 	free(s->objs);
 	pts_symtab_free(&s->kallsyms);
+	free(s->sysroot);
 	pt_iscache_free(s->iscache);
 	free(s);
 }
@@ -377,6 +379,19 @@ int pts_imgset_symbolize(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_i
 			o->syms_loaded = true;
 			/* a stripped or non-ELF file just has no names */
 			pts_symtab_load_elf(&o->st, o->sym_path ? o->sym_path : o->path, NULL);
+			if (!o->st.full && !o->sym_path) {
+				/* names only from a separate debug file (code stays this file's) */
+				char *dbg = pts_debug_file(o->path, s->sysroot);
+				struct pts_symtab full = { 0 };
+
+				if (dbg && !pts_symtab_load_elf(&full, dbg, NULL) && full.n) {
+					pts_symtab_free(&o->st);
+					o->st = full;
+				} else {
+					pts_symtab_free(&full);
+				}
+				free(dbg);
+			}
 		}
 		sym = pts_symtab_find(&o->st, addr - (uint64_t)m->bias);
 		if (sym) {
@@ -399,4 +414,11 @@ int pts_imgset_symbolize(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_i
 		}
 	}
 	return 0;
+}
+
+int pts_imgset_set_sysroot(struct pts_imgset *s, const char *sysroot)
+{
+	free(s->sysroot);
+	s->sysroot = sysroot ? strdup(sysroot) : NULL;
+	return sysroot && !s->sysroot ? -ENOMEM : 0;
 }

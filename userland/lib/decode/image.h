@@ -54,6 +54,9 @@ int pts_imgset_add_file(struct pts_imgset *set, int32_t pid, const char *path,
 int pts_imgset_add_elf(struct pts_imgset *set, int32_t pid, const char *path, uint64_t base,
 		       struct pts_err *err);
 
+/* Root under which separate debug files are looked up (NULL: "/"). -ENOMEM. */
+int pts_imgset_set_sysroot(struct pts_imgset *set, const char *sysroot);
+
 /* Kernel symbols from a kallsyms listing (for kernel addresses). */
 int pts_imgset_add_kallsyms(struct pts_imgset *set, const char *path, struct pts_err *err);
 

@@ -14,6 +14,8 @@
 #include "perfscript.h"
 #include "ptdec.h"
 #include "sideband.h"
+#include "../capture/elfinfo.h"
+#include "symtab.h"
 #include "timeconv.h"
 
 void pts_decode_opts_init(struct pts_decode_opts *o)
@@ -297,6 +299,8 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	rc = pts_imgset_new(&in.set, err);
 	if (rc)
 		return rc;
+	if (o->sysroot && pts_imgset_set_sysroot(in.set, o->sysroot))
+		rc = pts_err_set(err, ENOMEM, "out of memory");
 	for (i = 0; i < o->nr_elf && !rc; i++)
 		rc = pts_imgset_add_elf(in.set, PTS_PID_ALL, o->elf[i].path, o->elf[i].base, err);
 	for (i = 0; i < o->nr_raw && !rc; i++) {
@@ -365,15 +369,25 @@ out:
 	return rc;
 }
 
-/* The user binary to read for a mapped path: the bundle's copy, else the host's file. */
-static char *object_file(const struct pts_bundle *b, const char *path, const char *sysroot)
+/*
+ * The user binary to read for a mapped path: the bundle's copy, else the
+ * host's file (under sysroot); *build_id: the build-id recorded at capture
+ * that a host file must have (NULL for a bundle copy or when none known).
+ */
+static char *object_file(const struct pts_bundle *b, const char *path, const char *sysroot,
+			 const char **build_id)
 {
 	char buf[4096];
 	size_t i;
 
-	for (i = 0; i < b->nr_objects; i++)
-		if (!strcmp(b->objects[i].path, path) && b->objects[i].file)
+	*build_id = NULL;
+	for (i = 0; i < b->nr_objects; i++) {
+		if (strcmp(b->objects[i].path, path))
+			continue;
+		if (b->objects[i].file)
 			return pts_bundle_path(b, b->objects[i].file);
+		*build_id = b->objects[i].build_id;
+	}
 	snprintf(buf, sizeof(buf), "%s%s", sysroot ? sysroot : "", path);
 	return strdup(buf);
 }
@@ -437,14 +451,31 @@ static int bundle_images(const struct pts_bundle *b, struct pts_imgset *set, con
 		for (j = 0; j < n && !rc; j++) {
 			const struct pts_bundle_map *m = &maps[j];
 			struct pts_err e2 = { 0 };
+			const char *want_id = NULL;
 			char *file;
 			long sz;
 
 			if (m->perms[2] != 'x' || !m->path || m->path[0] != '/')
 				continue;
-			file = object_file(b, m->path, sysroot);
+			file = object_file(b, m->path, sysroot, &want_id);
 			if (!file)
 				return pts_err_set(err, ENOMEM, "out of memory");
+			if (want_id && want_id[0]) {
+				char id[41];
+
+				/* the host's file is not the captured one: its bytes would mislead */
+				if (pts_elf_build_id(file, id, NULL) || strcmp(id, want_id)) {
+					char msg[600];
+
+					snprintf(msg, sizeof(msg),
+						 "pid %d: %.200s changed since capture (build-id %.40s, captured %.40s): its code decodes as gaps",
+						 p->pid, file, pts_elf_build_id(file, id, NULL) ? "none" : id,
+						 want_id);
+					warn(sum, msg);
+					free(file);
+					continue;
+				}
+			}
 			sz = file_size(file);
 			if (sz > (long)m->pgoff) {
 				uint64_t len = m->end - m->start;
@@ -603,6 +634,8 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		goto out;
 	}
 	rc = pts_imgset_new(&in.set, err);
+	if (!rc && o && o->sysroot && pts_imgset_set_sysroot(in.set, o->sysroot))
+		rc = pts_err_set(err, ENOMEM, "out of memory");
 	if (!rc)
 		rc = bundle_images(b, in.set, o ? o->sysroot : NULL, sum, err);
 	if (rc)

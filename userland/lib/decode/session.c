@@ -6,7 +6,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../bundle/sideband.h"
 #include "image.h"
@@ -50,29 +53,42 @@ void pts_decode_summary_gap(struct pts_decode_summary *sum, const char *cause)
 	sum->causes[i].count++;
 }
 
-static int read_file(const char *path, uint8_t **buf, size_t *len, struct pts_err *err)
+/*
+ * Map a trace file read-only with zero padding after its end: an anonymous
+ * reservation one page longer than the file, the file mapped over its
+ * start (bytes after the end of the file in its last page read as zero, and
+ * the extra page is zero). Memory is the page cache, not a copy.
+ */
+static int map_trace(const char *path, uint8_t **buf, size_t *len, size_t *maplen,
+		     struct pts_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	long sz;
+	long pg = sysconf(_SC_PAGESIZE);
+	struct stat st;
+	void *res;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (!f)
+	if (fd < 0)
 		return pts_err_set(err, errno, "cannot open trace file %s: %s", path, strerror(errno));
-	if (fseek(f, 0, SEEK_END) || (sz = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return pts_err_set(err, EIO, "cannot read %s", path);
+	if (fstat(fd, &st)) {
+		close(fd);
+		return pts_err_set(err, errno, "cannot read %s: %s", path, strerror(errno));
 	}
-	*len = (size_t)sz;
-	*buf = malloc(*len ? *len : 1);
-	if (!*buf) {
-		fclose(f);
-		return pts_err_set(err, ENOMEM, "out of memory reading %s", path);
+	*len = (size_t)st.st_size;
+	*maplen = ((*len + (size_t)pg - 1) / (size_t)pg + 1) * (size_t)pg;
+	res = mmap(NULL, *maplen, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (res == MAP_FAILED) {
+		close(fd);
+		return pts_err_set(err, ENOMEM, "cannot map %s: out of address space", path);
 	}
-	if (fread(*buf, 1, *len, f) != *len) {
-		free(*buf);
-		fclose(f);
-		return pts_err_set(err, EIO, "cannot read %s", path);
+	if (*len && mmap(res, *len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		int e = errno;
+
+		munmap(res, *maplen);
+		close(fd);
+		return pts_err_set(err, e, "cannot map %s: %s", path, strerror(e));
 	}
-	fclose(f);
+	close(fd);
+	*buf = res;
 	return 0;
 }
 
@@ -142,6 +158,7 @@ struct run_in {
 	unsigned int nr_pt;
 	uint8_t *bufs[PTS_DEC_MAX_INPUTS];
 	size_t lens[PTS_DEC_MAX_INPUTS];
+	size_t maplens[PTS_DEC_MAX_INPUTS];
 	uint32_t cpus[PTS_DEC_MAX_INPUTS];
 	uint16_t family;
 	uint8_t model, stepping, mtc_freq, nom_freq;
@@ -160,7 +177,8 @@ static void run_in_free(struct run_in *in)
 	unsigned int i;
 
 	for (i = 0; i < PTS_DEC_MAX_INPUTS; i++)
-		free(in->bufs[i]);
+		if (in->bufs[i])
+			munmap(in->bufs[i], in->maplens[i]);
 	pts_sideband_free(&in->sb);
 	pts_imgset_free(in->set);
 }
@@ -216,6 +234,7 @@ static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		memset(&dc, 0, sizeof(dc));
 		dc.buf = in->bufs[i];
 		dc.size = in->lens[i];
+		dc.padded = true;
 		dc.cpu = in->cpus[i];
 		dc.family = in->family;
 		dc.model = in->model;
@@ -343,7 +362,7 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 		in.tc.tsc_khz = (uint64_t)o->nom_freq * 100000;
 	}
 	for (i = 0; i < o->nr_pt && !rc; i++) {
-		rc = read_file(o->pt[i].path, &in.bufs[i], &in.lens[i], err);
+		rc = map_trace(o->pt[i].path, &in.bufs[i], &in.lens[i], &in.maplens[i], err);
 		in.cpus[i] = o->pt[i].cpu;
 	}
 	if (rc)
@@ -668,7 +687,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 			rc = pts_err_set(err, ENOMEM, "out of memory");
 			break;
 		}
-		rc = read_file(path, &in.bufs[i], &in.lens[i], err);
+		rc = map_trace(path, &in.bufs[i], &in.lens[i], &in.maplens[i], err);
 		in.cpus[i] = b->cpus[i].cpu;
 		free(path);
 	}

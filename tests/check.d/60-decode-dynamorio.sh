@@ -40,6 +40,20 @@ for mode in plain sideband; do
 	grep -q '^gaps: 0$' "$T/$mode.summary" || { echo "FAIL $mode: gaps"; cat "$T/$mode.summary"; fail=1; continue; }
 	echo "ok $mode: $got"
 done
+# the .fxt (Perfetto) through fxtcheck, the independent reader written from
+# the format's specification: the same four slices, _start enclosing the rest
+if [ -x build/fxtcheck ]; then
+	"$P" decode "${raw[@]}" -o "$T/hello.fxt"
+	build/fxtcheck --dump "$T/hello.fxt" > "$T/hello.dump"
+	got=$(awk '$1 == "slice" { print $3, $7 }' "$T/hello.dump" | sort | tr '\n' ';')
+	if [ "$got" != "0 _start;1 [interrupted];1 [syscall];1 [syscall];" ]; then
+		echo "FAIL fxt slices: $got"; cat "$T/hello.dump"; fail=1
+	else
+		echo "ok fxt: $got"
+	fi
+else
+	echo "FAIL: build/fxtcheck missing (make)"; fail=1
+fi
 # with the sideband the thread is perf's 223991, named hello by its COMM record
 grep -q '223991/223991 hello' "$T/sideband.summary" || { echo "FAIL sideband thread"; cat "$T/sideband.summary"; fail=1; }
 exit $fail

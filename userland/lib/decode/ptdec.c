@@ -619,6 +619,11 @@ void pts_ptdec_stats(const struct pts_ptdec *d, struct pts_ptdec_stats *out)
 	*out = d->st;
 }
 
+uint64_t pts_ptdec_done(const struct pts_ptdec *d)
+{
+	return d->ended ? d->cfg.size : d->good_off;
+}
+
 void pts_ptdec_free(struct pts_ptdec *d)
 {
 	if (!d)

@@ -71,6 +71,9 @@ int pts_ptdec_next(struct pts_ptdec *d, struct pts_branch *out);
 uint64_t pts_ptdec_peek_time(struct pts_ptdec *d);
 
 void pts_ptdec_stats(const struct pts_ptdec *d, struct pts_ptdec_stats *out);
+
+/* Bytes of the trace decoded so far (for progress reports). */
+uint64_t pts_ptdec_done(const struct pts_ptdec *d);
 void pts_ptdec_free(struct pts_ptdec *d);
 
 /* Name of a libipt event type ("enabled", "async branch", ...). */

@@ -170,6 +170,7 @@ struct run_in {
 	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
 	void *insn_ctx;
 	uint32_t segment_cap;
+	FILE *progress;
 };
 
 static void run_in_free(struct run_in *in)
@@ -183,15 +184,34 @@ static void run_in_free(struct run_in *in)
 	pts_imgset_free(in->set);
 }
 
+/* "decode: NN%" on the terminal, when the percentage moved. */
+static void show_progress(const struct run_in *in, struct pts_ptdec **dec, int *shown)
+{
+	uint64_t done = 0, total = 0;
+	unsigned int i;
+	int pct;
+
+	for (i = 0; i < in->nr_pt; i++) {
+		done += pts_ptdec_done(dec[i]);
+		total += in->lens[i];
+	}
+	pct = total ? (int)(done * 100 / total) : 100;
+	if (pct == *shown)
+		return;
+	*shown = pct;
+	fprintf(in->progress, "\rdecode: %3d%%", pct);
+	fflush(in->progress);
+}
+
 static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	       struct pts_decode_summary *sum, struct pts_err *err)
 {
 	struct pts_ptdec *dec[PTS_DEC_MAX_INPUTS] = { 0 };
 	struct pts_tl *tl = NULL;
 	struct pts_tl_config tcfg;
-	uint64_t origin = UINT64_MAX;
+	uint64_t origin = UINT64_MAX, nev = 0;
 	unsigned int i;
-	int rc = 0;
+	int rc = 0, shown = -1;
 
 	pts_sideband_sort(&in->sb);
 	for (i = 0; i < in->nr_pt; i++) {
@@ -273,12 +293,16 @@ static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			break;
 		if (!pts_ptdec_next(dec[bi], &br))
 			continue;
+		if (in->progress && !(++nev & 0xffff))
+			show_progress(in, dec, &shown);
 		if (br.kind == PTS_BR_GAP)
 			pts_decode_summary_gap(sum, br.detail);
 		rc = pts_tl_feed(tl, &br, err);
 		if (rc)
 			goto out;
 	}
+	if (in->progress && shown >= 0)
+		fprintf(in->progress, "\r%*s\r", 40, "");
 	rc = pts_tl_finish(tl, err);
 	if (rc)
 		goto out;
@@ -382,6 +406,7 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.on_insn = o->on_insn;
 	in.insn_ctx = o->insn_ctx;
 	in.segment_cap = o->segment_cap;
+	in.progress = o->progress;
 	rc = run(&in, emit, emit_ctx, sum, err);
 out:
 	run_in_free(&in);
@@ -675,6 +700,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		in.on_insn = o->on_insn;
 		in.insn_ctx = o->insn_ctx;
 		in.segment_cap = o->segment_cap;
+		in.progress = o->progress;
 	}
 	rc = bundle_sideband(b, &in.tc, &in.sb, sum, err);
 	if (rc)

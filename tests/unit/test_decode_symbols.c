@@ -21,6 +21,7 @@
 #include "pt_gen.h"
 #include "tl_sink.h"
 #include "decode/image.h"
+#include "decode/ptdec.h"
 #include "decode/session.h"
 #include "decode/symtab.h"
 
@@ -241,10 +242,106 @@ static void stripped_binary_takes_names_from_its_debuglink_file(void)
 	pts_imgset_free(set);
 }
 
+/* PSB+ carrying the current CR3 (PIP), then MODE.exec 64-bit */
+static void gen_psb_plus_cr3(struct pt_gen *g, uint64_t tsc, uint64_t cr3)
+{
+	gen_simple(g, ppt_psb);
+	gen_tsc(g, tsc);
+	gen_pip(g, cr3);
+	gen_cbr(g, 37);
+	gen_simple(g, ppt_psbend);
+	gen_mode_exec64(g);
+}
+
+/* Slices of one thread, rendered like tl_sink_shape. */
+static const char *thread_shape(const struct tl_sink *s, int32_t tid, char *buf, size_t len)
+{
+	struct tl_sink one = { 0 };
+	size_t i;
+
+	one.recs = calloc(TL_SINK_MAX, sizeof(*one.recs));
+	for (i = 0; i < s->n; i++)
+		if (s->recs[i].r.tid == tid)
+			one.recs[one.n++] = s->recs[i];
+	tl_sink_shape(&one, buf, len);
+	free(one.recs);
+	return buf;
+}
+
+/*
+ * Kernel traced (PIP packets), two processes with different binaries at
+ * the same address 0x401000: pid 100 (CR3 0x1000) runs the binary with
+ * symbols, pid 200 (CR3 0x2000) the stripped one. With no sideband, the
+ * PIP in each PSB+ must pick both the code (libipt's CR3-keyed sections)
+ * and the process. By hand: pid 100 shows _start > f1 > f2; pid 200 the
+ * same flow as [unknown] frames of user.stripped.
+ */
+static void pip_selects_the_address_space_and_the_process(void)
+{
+	struct pts_imgset *set;
+	struct pts_ptdec *dec;
+	struct pts_ptdec_config dc;
+	struct pts_tl_config tc;
+	struct pts_tl *tl;
+	struct pts_branch br;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g;
+	char full[300], shape[1024], why[256];
+
+	snprintf(full, sizeof(full), "%s/user.full", dir);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_elf(set, 100, full, 0, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_elf(set, 200, stripped, 0, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_set_cr3(set, 100, 0x1000), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_set_cr3(set, 200, 0x2000), 0);
+	gen_init(&g);
+	gen_psb_plus_cr3(&g, 0x1000, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_psb_plus_cr3(&g, 0x1100, 0x2000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	memset(&dc, 0, sizeof(dc));
+	dc.buf = g.buf;
+	dc.size = gen_len(&g);
+	dc.images = set;
+	dc.pid = -1;
+	dc.tid = -1;
+	CU_ASSERT_EQUAL_FATAL(pts_ptdec_new(&dc, &dec, &err), 0);
+	memset(&tc, 0, sizeof(tc));
+	tc.scope = PTS_SCOPE_BOTH;
+	tc.symbolize = pts_imgset_symbolize;
+	tc.sym_ctx = set;
+	tc.emit = tl_sink_emit;
+	tc.emit_ctx = &sink;
+	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&tc, &tl, &err), 0);
+	while (pts_ptdec_next(dec, &br) == 1)
+		CU_ASSERT_EQUAL(pts_tl_feed(tl, &br, &err), 0);
+	CU_ASSERT_EQUAL(pts_tl_finish(tl, &err), 0);
+	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
+		CU_FAIL(why);
+	CU_ASSERT_STRING_EQUAL(thread_shape(&sink, 100, shape, sizeof(shape)),
+		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start");
+	CU_ASSERT_STRING_EQUAL(thread_shape(&sink, 200, shape, sizeof(shape)),
+		"B0 [unknown] 0x401000 (user.stripped)|B1 [unknown] 0x401040 (user.stripped)|"
+		"B2 [unknown] 0x401060 (user.stripped)|E2 [unknown] 0x401060 (user.stripped)|"
+		"E1 [unknown] 0x401040 (user.stripped)|B1 [syscall]|E1 [syscall]|"
+		"E0 [unknown] 0x401000 (user.stripped)");
+	pts_tl_free(tl);
+	pts_ptdec_free(dec);
+	gen_done(&g);
+	pts_imgset_free(set);
+	tl_sink_free(&sink);
+}
+
 PTS_SUITE(decode_symbols, suite_init, suite_cleanup,
 	  PTS_TEST(pie_mapping_takes_the_bias_from_the_executable_pt_load),
 	  PTS_TEST(pie_given_with_a_load_address_decodes_at_that_address),
 	  PTS_TEST(stripped_binary_code_is_named_unknown_with_address_and_object),
 	  PTS_TEST(kallsyms_names_kernel_and_module_text),
 	  PTS_TEST(cxx_and_rust_names_are_demangled),
-	  PTS_TEST(stripped_binary_takes_names_from_its_debuglink_file));
+	  PTS_TEST(stripped_binary_takes_names_from_its_debuglink_file),
+	  PTS_TEST(pip_selects_the_address_space_and_the_process));

@@ -78,7 +78,8 @@ static void follow_sideband(struct pts_ptdec *d)
 		d->tid = r->tid;
 	}
 	/* user-only traces carry no PIP: the sideband picks the address space */
-	if (d->pid != d->image_pid && pts_imgset_has_pid(d->cfg.images, d->pid)) {
+	if (d->cfg.images_by_pid && d->pid != d->image_pid &&
+	    pts_imgset_has_pid(d->cfg.images, d->pid)) {
 		struct pt_image *img = pts_imgset_image(d->cfg.images, d->pid);
 
 		if (img && pt_blk_set_image(d->blk, img) >= 0)
@@ -178,7 +179,7 @@ static void classify(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_
 	size_t n = rawlen;
 
 	if (!raw) {
-		n = pts_imgset_read(d->cfg.images, d->image_pid, ip, buf, sizeof(buf));
+		n = pts_imgset_read(d->cfg.images, d->pid, ip, buf, sizeof(buf));
 		raw = buf;
 	}
 	if (!n || pts_insn_classify(raw, n, d->mode_bits, out))
@@ -327,9 +328,21 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 	case ptev_tick:
 		/* timing only: the time was taken above */
 		break;
+	case ptev_paging:
+	case ptev_async_paging: {
+		/* libipt picks the sections of this CR3; it also names the process */
+		uint64_t cr3 = ev->type == ptev_paging ? ev->variant.paging.cr3 :
+						       ev->variant.async_paging.cr3;
+		int32_t pid = pts_imgset_pid_of_cr3(d->cfg.images, cr3);
+
+		if (pid >= 0 && pid != d->pid) {
+			d->pid = pid;
+			d->tid = pid;
+		}
+		break;
+	}
 	default:
-		/* paging (the sideband chooses images), vmcs, exstop, mwait,
-		 * pwre, pwrx, mnt: counted in events, no timeline effect */
+		/* vmcs, exstop, mwait, pwre, pwrx, mnt: counted, no timeline effect */
 		break;
 	}
 }

@@ -43,6 +43,7 @@ struct pts_ptdec_config {
 	uint64_t origin_ns;		/* subtracted from every time */
 	const struct pts_sideband *sb;	/* may be NULL */
 	int32_t pid, tid;		/* thread before any sideband switch (-1 unknown) */
+	bool images_by_pid;		/* no PIP (user scope): the sideband picks the image */
 	/* optional: every executed instruction, in order */
 	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
 	void *insn_ctx;

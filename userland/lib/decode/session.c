@@ -271,6 +271,7 @@ static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		dc.tid = in->tid >= 0 ? in->tid : (in->pid >= 0 ? in->pid : (int32_t)in->cpus[i]);
 		dc.on_insn = in->on_insn;
 		dc.insn_ctx = in->insn_ctx;
+		dc.images_by_pid = in->scope == PTS_SCOPE_USER;
 		rc = pts_ptdec_new(&dc, &dec[i], err);
 		if (rc)
 			goto out;
@@ -680,6 +681,10 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	rc = pts_imgset_new(&in.set, err);
 	if (!rc && o && o->sysroot && pts_imgset_set_sysroot(in.set, o->sysroot))
 		rc = pts_err_set(err, ENOMEM, "out of memory");
+	for (i = 0; !rc && i < b->nr_processes; i++)
+		if (b->processes[i].cr3 &&
+		    pts_imgset_set_cr3(in.set, b->processes[i].pid, b->processes[i].cr3))
+			rc = pts_err_set(err, ENOMEM, "out of memory");
 	if (!rc)
 		rc = bundle_images(b, in.set, o ? o->sysroot : NULL, sum, err);
 	if (rc)

@@ -9,6 +9,7 @@
  * instructions, same timeline, on the sideband's thread, with the
  * summary naming where the bytes came from.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -95,6 +96,9 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 			    const struct sw_rec *sws, int nsw);
 /* when set: the binary is not copied, only named with this build-id */
 static const char *named_build_id;
+/* PTS_CPUF_* and wrapped of every CPU written */
+static uint32_t cpu_flags;
+static bool cpu_wrapped;
 
 static void write_bundle(enum pts_bundle_source source)
 {
@@ -147,8 +151,11 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 		CU_ASSERT_EQUAL_FATAL(pts_bundle_write_file(bdir, name, gens[c]->buf, n, &err), 0);
 		b->cpus[c].cpu = (uint32_t)c;
 		snprintf(b->cpus[c].file, sizeof(b->cpus[c].file), "%s", name);
-		b->cpus[c].buffer_size = 4096;
-		b->cpus[c].head = n;
+		/* a wrapped ring is stored whole (linearised): the file is the ring */
+		b->cpus[c].buffer_size = cpu_wrapped ? n : 4096;
+		b->cpus[c].head = cpu_wrapped ? 0 : n;
+		b->cpus[c].flags = cpu_flags;
+		b->cpus[c].wrapped = cpu_wrapped;
 	}
 
 	/* the threads: sched_switch records (next_pid 100, next_tid given) */
@@ -377,8 +384,33 @@ static void changed_binary_is_a_warning_and_gaps(void)
 	tl_sink_free(&sink);
 }
 
+/* What the capture recorded about each CPU's trace is said in the summary. */
+static void capture_problems_of_a_cpu_are_warnings(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	cpu_flags = PTS_CPUF_STOPPED | PTS_CPUF_CLOBBERED;
+	cpu_wrapped = true;
+	write_bundle(PTS_SOURCE_SIMULATED_UNIT);
+	cpu_flags = 0;
+	cpu_wrapped = false;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL(sum.nr_warnings, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "cpu 0: the buffer filled"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[1], "changed by someone else"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[2], "the ring wrapped"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.source, "simulated"));
+	/* the trace itself is whole: decoded as usual */
+	CU_ASSERT_EQUAL(sum.insns, 20);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
 PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_with_copied_binary_and_sideband_decodes_the_main_path),
 	  PTS_TEST(bundle_missing_its_binary_warns_and_decodes_with_gaps),
 	  PTS_TEST(threads_are_demultiplexed_across_cpus_by_the_sideband),
-	  PTS_TEST(changed_binary_is_a_warning_and_gaps));
+	  PTS_TEST(changed_binary_is_a_warning_and_gaps),
+	  PTS_TEST(capture_problems_of_a_cpu_are_warnings));

@@ -725,6 +725,37 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	if (rc)
 		goto out;
 	in.nr_pt = (unsigned int)b->nr_cpus;
+	for (i = 0; i < b->nr_cpus; i++) {
+		static const struct { uint32_t flag; const char *what; } f[] = {
+			{ PTS_CPUF_ERROR, "RTIT_STATUS.Error was set at stop: tracing stopped on an output error, the trace may end early" },
+			{ PTS_CPUF_STOPPED, "the buffer filled (RTIT_STATUS.Stopped): tracing stopped before the end of the capture" },
+			{ PTS_CPUF_CLOBBERED, "RTIT_CTL was changed by someone else while tracing: the trace is partial" },
+			{ PTS_CPUF_OFFLINED, "the CPU went offline while tracing" },
+			{ PTS_CPUF_MSR_FAULT, "an RTIT MSR access faulted: the trace may be incomplete" },
+		};
+		char msg[256];
+		size_t k;
+
+		for (k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+			if (!(b->cpus[i].flags & f[k].flag))
+				continue;
+			snprintf(msg, sizeof(msg), "cpu %u: %s", b->cpus[i].cpu, f[k].what);
+			warn(sum, msg);
+		}
+		if (b->cpus[i].wrapped) {
+			snprintf(msg, sizeof(msg),
+				 "cpu %u: the ring wrapped: older trace was overwritten, decoding starts at the first whole PSB",
+				 b->cpus[i].cpu);
+			warn(sum, msg);
+		}
+	}
+	if (b->sideband_lost) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "%llu sideband records were lost: thread attribution may be wrong in places",
+			 (unsigned long long)b->sideband_lost);
+		warn(sum, msg);
+	}
 	rc = run(&in, emit, emit_ctx, sum, err);
 out:
 	run_in_free(&in);

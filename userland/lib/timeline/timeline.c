@@ -765,7 +765,13 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 			return 0;
 		}
 		lookup(tl, t, br->to, &br->to_sym, &fn);
-		return push(tl, t, &fn, br->to, 0, PTS_TLK_INTERRUPT, err);
+		/*
+		 * The trace does not tell a fault from an interrupt (both are
+		 * FUP + TIP); Linux names its exception entries asm_exc_*.
+		 */
+		return push(tl, t, &fn, br->to, 0,
+			    fn.known && !strncmp(fn.name, "asm_exc_", 8) ? PTS_TLK_EXCEPTION :
+									     PTS_TLK_INTERRUPT, err);
 	case PTS_BR_ENABLED:
 		rc = close_synthetic(tl, t, err);
 		if (rc)

@@ -16,8 +16,9 @@
  *    frame (PTS_TLK_JUMP); a jump into a function deeper in the stack
  *    (longjmp) unwinds to that frame like a return;
  *  - scope both: syscalls, interrupts and exceptions push kernel frames
- *    (PTS_TLF_KERNEL) on top of the interrupted user frame; sysret/iret
- *    return to the frame holding the target;
+ *    (PTS_TLF_KERNEL) on top of the interrupted user frame (an entry named
+ *    asm_exc_* is shown as PTS_TLK_EXCEPTION, others as PTS_TLK_INTERRUPT);
+ *    sysret/iret return to the frame holding the target;
  *  - scope user: untraced kernel time is a PTS_TLF_SYNTHETIC slice
  *    "[syscall]" (after a syscall), "[interrupted]" (asynchronous disable)
  *    or "[untraced]" (any other disable); scope kernel: "[user]";

@@ -853,9 +853,15 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 		if (s->diag[d])
 			fprintf(f, "diagnostic: %" PRIu64 " x %s\n", s->diag[d],
 				pts_tl_diag_name((enum pts_tl_diag)d));
-	fprintf(f, "threads: %zu\n", s->nr_threads);
+	for (t = 0, i = 0; t < s->nr_threads; t++)
+		i += s->threads[t].events > 0;
+	fprintf(f, "threads: %u\n", i);
 	for (t = 0; t < s->nr_threads; t++) {
 		const struct pts_tl_thread_stats *th = &s->threads[t];
+
+		/* named by the sideband but never seen in the trace */
+		if (!th->events)
+			continue;
 
 		fprintf(f, "  %d/%d %s: %" PRIu64 " ns traced (%" PRIu64 " .. %" PRIu64
 			" ns), %" PRIu64 " calls, %" PRIu64 " gaps\n",

@@ -676,6 +676,7 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 
 	if (!t)
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
+	t->st.events++;
 	rc = announce(tl, t, err);
 	if (rc)
 		return rc;

@@ -91,6 +91,7 @@ struct pts_tl_thread_stats {
 	const char *name;		/* thread name or NULL */
 	uint64_t first_ns, last_ns;	/* time of the first/last event */
 	uint64_t calls, returns, gaps;
+	uint64_t events;		/* branch events fed for this thread */
 };
 
 struct pts_tl;

@@ -763,9 +763,9 @@ static void gen_vmcs(struct pt_gen *g, uint64_t base)
  * bound to the third dec (tsx, no slice); CBR 40 (sample 4000 MHz);
  * MODE.TSX abort at the third jnz with TIP to f2's ret (tsx abort instant,
  * a jump inside f2); rets T,T; syscall: TIP.PGD -> [syscall]. New PSB+
- * (CBR 37 again); TIP.PGE at pw: [syscall] ends, tracing resumes in pw
- * (replaces _start); PTW + FUP pw (ptwrite instant); pw's ret (TIP) lands
- * in _start at 401015: _start is inferred around pw; `jmp tail`; PWRE,
+ * (CBR 37 again); TIP.PGE at pw: [syscall] ends, the kernel resumed the
+ * thread in pw (as for a signal handler): pw nests on _start; PTW + FUP pw
+ * (ptwrite instant); pw's ret (TIP) lands in _start at 401015; `jmp tail`; PWRE,
  * PWRX, MNT, MWAIT + EXSTOP bound to tail's xor (power and maintenance
  * events: counted, no slice); tail's syscall: TIP.PGD -> [syscall];
  * STOP (TraceStop instant).
@@ -800,7 +800,7 @@ static void every_user_scope_event_kind(void)
 	gen_simple(&g, ppt_stop);
 	decode_gen(&g, PTS_SCOPE_USER, &r);
 	ASSERT_SHAPE(&r, "B0 _start|B1 f1|B2 f2|I TSX abort|E2 f2|E1 f1|B1 [syscall]|"
-		     "E1 [syscall]|E0 _start|B0 _start|B1 pw|I ptwrite 0x1234|E1 pw|E0 _start|"
+		     "E1 [syscall]|B1 pw|I ptwrite 0x1234|E1 pw|E0 _start|"
 		     "B0 tail|B1 [syscall]|I TraceStop|E1 [syscall]|E0 tail");
 	CU_ASSERT_EQUAL(r.sum.by_event[ptev_enabled], 2);
 	CU_ASSERT_EQUAL(r.sum.by_event[ptev_disabled], 2);

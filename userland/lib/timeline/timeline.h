@@ -21,7 +21,9 @@
  *    sysret/iret return to the frame holding the target;
  *  - scope user: untraced kernel time is a PTS_TLF_SYNTHETIC slice
  *    "[syscall]" (after a syscall), "[interrupted]" (asynchronous disable)
- *    or "[untraced]" (any other disable); scope kernel: "[user]";
+ *    or "[untraced]" (any other disable); scope kernel: "[user]"; when
+ *    tracing comes back from such kernel time in another function (a
+ *    signal handler), that function nests on top of the interrupted frame;
  *  - a gap ends every open frame at the gap time (PTS_TLK_GAP) and leaves an
  *    instant "gap" whose detail is the cause; nothing is spliced across it;
  *  - per-thread time never decreases (an earlier time is clamped to the

@@ -20,6 +20,8 @@
  *                             wait for GO to exist, read the mapping
  *   arm                       configure + start, then exit (fd closed)
  *   arm-hold READY GO         configure + start, keep the fd until GO
+ *   wait-armed MS             exit 0 once the module is ARMED (another
+ *                             process's capture), 1 after MS ms
  *
  * Checks are against the ABI comments and the SDM (RTIT_CTL bit
  * positions, the PSB pattern), never against values this program made.
@@ -923,6 +925,32 @@ static int do_arm(int hold, const char *ready, const char *go)
 	return 0;
 }
 
+static int do_wait_armed(unsigned int ms)
+{
+	struct ptscope_state st;
+	int fd = open(DEV, O_RDONLY | O_CLOEXEC);
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
+
+	if (fd < 0) {
+		fprintf(stderr, "ptstest wait-armed: open: %s\n", strerror(errno));
+		return 1;
+	}
+	for (;;) {
+		memset(&st, 0, sizeof(st));
+		if (IOC(fd, PTSCOPE_IOC_GET_STATE, st) == 0 && st.state == PTSCOPE_STATE_ARMED)
+			break;
+		if (now_ns() > end) {
+			fprintf(stderr, "ptstest wait-armed: state %s after %u ms\n",
+				state_name(st.state), ms);
+			close(fd);
+			return 1;
+		}
+		sleep_ms(20);
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "";
@@ -943,6 +971,8 @@ int main(int argc, char **argv)
 		return do_unpriv();
 	if (!strcmp(sub, "hold-mapped") && argc == 4)
 		return do_hold_mapped(argv[2], argv[3]);
+	if (!strcmp(sub, "wait-armed") && argc == 3)
+		return do_wait_armed((unsigned int)strtoul(argv[2], NULL, 0));
 	if (!strcmp(sub, "arm"))
 		return do_arm(0, NULL, NULL);
 	if (!strcmp(sub, "arm-hold") && argc == 4)

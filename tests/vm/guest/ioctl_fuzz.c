@@ -291,6 +291,13 @@ int main(int argc, char **argv)
 		printf("RESULT %s FAIL GET_CAPS: %s\n", g_name, strerror(errno));
 		return 1;
 	}
+	/* Start from IDLE whatever an earlier scenario left behind. */
+	memset(&cm, 0, sizeof(cm));
+	cm.hdr.size = sizeof(cm);
+	call(fd, PTSCOPE_IOC_STOP, &cm);
+	memset(&cm, 0, sizeof(cm));
+	cm.hdr.size = sizeof(cm);
+	call(fd, PTSCOPE_IOC_UNCONFIGURE, &cm);
 	deterministic(fd, &caps);
 	detail("deterministic:%s;", g_ok ? "ok" : "FAILED");
 

@@ -71,6 +71,24 @@ static int report(int pass)
 	return pass ? 0 : 1;
 }
 
+/* The session fd: fail() stops and unconfigures it, so one failing
+ * scenario does not leave the module busy for the next one. */
+static int g_fd = -1;
+
+static void cleanup_session(void)
+{
+	struct ptscope_cmd c;
+
+	if (g_fd < 0)
+		return;
+	memset(&c, 0, sizeof(c));
+	c.hdr.size = sizeof(c);
+	ioctl(g_fd, PTSCOPE_IOC_STOP, &c);
+	memset(&c, 0, sizeof(c));
+	c.hdr.size = sizeof(c);
+	ioctl(g_fd, PTSCOPE_IOC_UNCONFIGURE, &c);
+}
+
 /* Fail the scenario with a reason and exit. */
 static void __attribute__((noreturn)) fail(const char *fmt, ...)
 {
@@ -81,6 +99,7 @@ static void __attribute__((noreturn)) fail(const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	detail("%s", buf);
+	cleanup_session();
 	exit(report(0));
 }
 
@@ -118,6 +137,8 @@ static int open_dev(int flags)
 
 	if (fd < 0)
 		fail("open %s: %s", DEV, strerror(errno));
+	if (g_fd < 0)
+		g_fd = fd;
 	return fd;
 }
 

@@ -49,14 +49,14 @@ insmod_sim() { insmod /ptscope.ko simulate=1; }
 # Load on a CPU without PT and without the simulated unit: ENODEV and
 # exactly one line of ours that says why.
 mark_klog
-out=$(insmod /ptscope.ko 2>&1)
+out=$(kmodload /ptscope.ko 2>&1)
 st=$?
 lines=$(new_klog | grep -i 'ptscope' | grep -v -e 'taints kernel' -e 'module verification failed')
 n=$(echo "$lines" | grep -c .)
-if [ $st -ne 0 ] && echo "$out" | grep -q 'No such device' && [ "$n" = 1 ]; then
-	res load_without_pt_enodev PASS "insmod: ENODEV; log: $lines"
+if [ $st -eq 19 ] && [ "$n" = 1 ]; then
+	res load_without_pt_enodev PASS "finit_module: ENODEV; log: $lines"
 else
-	res load_without_pt_enodev FAIL "insmod status $st '$out'; $n log lines: $(echo "$lines" | tr '\n' '|')"
+	res load_without_pt_enodev FAIL "finit_module status $st '$out' (want 19 = ENODEV); $n log lines: $(echo "$lines" | tr '\n' '|')"
 	rmmod ptscope 2>/dev/null
 fi
 

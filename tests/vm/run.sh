@@ -55,6 +55,7 @@ mkdir -p "$OUT" "$CACHE"
 t_start=$(date +%s)
 
 note() { echo "vm: $*"; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 # ---- results ----------------------------------------------------------------
 # Every verdict goes through result(): "LINE NAME PASS|FAIL|SKIP detail".
@@ -318,7 +319,7 @@ run_line() {
 		if msg=$(build_module "$kver" "$dir"); then
 			have_mod=1
 			t1=$(date +%s.%N)
-			result "$line" module_build PASS "ptscope.ko for $kver ($(stat -c %s "$dir/ptscope.ko") bytes, $(printf '%.1f' "$(echo "$t1 - $t0" | bc)") s)"
+			result "$line" module_build PASS "ptscope.ko for $kver ($(stat -c %s "$dir/ptscope.ko") bytes, $(elapsed "$t0" "$t1") s)"
 		else
 			mod_reason="module build failed"
 			result "$line" module_build FAIL "$msg"
@@ -366,7 +367,7 @@ run_line() {
 	rm -f "$mon.in" "$mon.out"
 	tr -d '\r' < "$con" > "$dir/console.txt"
 	local secs
-	secs=$(printf '%.1f' "$(echo "$t1 - $t0" | bc)")
+	secs=$(elapsed "$t0" "$t1")
 	note "line $line: QEMU exit status $rc after $secs s"
 
 	# Guest verdict: qexit N makes QEMU exit with (N << 1) | 1.

@@ -47,7 +47,7 @@ done
 [ ${#lines[@]} -gt 0 ] || lines=(6.1 6.12)
 if [ -n "$break_name" ] && [ ! -f "$VM/break/$break_name.sh" ]; then
 	echo "run.sh: no tests/vm/break/$break_name.sh; known breakages:" >&2
-	ls "$VM/break" 2>/dev/null | sed -n 's/\.sh$//p' | sed 's/^/  /' >&2
+	ls "$VM/break" 2>/dev/null | sed -n 's/\.sh$//p' | grep -v '^lib$' | sed 's/^/  /' >&2
 	exit 2
 fi
 
@@ -336,7 +336,7 @@ run_line() {
 	rm -f "$con" "$data" "$mon.in" "$mon.out" "$dir/keys.log" "$dir/monitor.log"
 	: > "$con"
 	mkfifo "$mon.in" "$mon.out"
-	append="console=ttyS0 panic=-1 oops=panic loglevel=4"
+	append="console=ttyS0 panic=-1 oops=panic loglevel=4 log_buf_len=8M"
 	# Cheap memory-error detectors the stock kernels can switch on at boot.
 	grep -q '^CONFIG_KFENCE=y' "/usr/src/linux-headers-$kver/.config" &&
 		append="$append kfence.sample_interval=10"

@@ -481,7 +481,9 @@ static int do_capture(int argc, char **argv)
 	if (r)
 		fail("START: %s", strerror(-r));
 	get_state(fd, &st);
-	if (st.state != PTSCOPE_STATE_ARMED)
+	/* A full-mode ring may already have filled (STOP) by now. */
+	if (st.state != PTSCOPE_STATE_ARMED &&
+	    !(o.mode == PTSCOPE_MODE_FULL && st.state == PTSCOPE_STATE_STOPPED))
 		fail("state after START is %s, not ARMED", state_name(st.state));
 	if (!(st.flags & PTSCOPE_STATEF_SIMULATED)) {
 		detail("state lacks STATEF_SIMULATED");

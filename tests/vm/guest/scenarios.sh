@@ -89,9 +89,15 @@ run_t ptstest capture post_trigger_delay --scope both --trigger manual --post-us
 run_t ioctl_fuzz ioctl_fuzz 20000
 
 # Unprivileged user: kernel scope and other users' processes refused.
-chmod 0666 /dev/ptscope
-run_t asuser 1000 /t/ptstest unpriv unpriv_refused
-chmod 0600 /dev/ptscope
+# The module's group=<gid> parameter is the documented way to let a
+# group open the node (0660); uid 1000 runs with gid 1000.
+if rmmod ptscope && insmod /ptscope.ko simulate=1 group=1000; then
+	run_t asuser 1000 /t/ptstest unpriv unpriv_refused
+else
+	res unpriv_refused FAIL "could not reload with group=1000"
+fi
+rmmod ptscope 2>/dev/null
+insmod_sim
 
 run_t ptstest mmap-write mmap_write_refused
 

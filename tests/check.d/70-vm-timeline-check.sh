@@ -4,7 +4,7 @@
 # (tests/vm/host/check-bundles.sh) without a VM: a stand-in decoder
 # writes hand-made instruction lists. The walk of the simulated code
 # images in combined scope (user 00..24, kernel 00..24, user 26, per
-# the image layout in kmod/sim_code.S) must pass; the same walk with a
+# the listing in docs/simulated-unit.md) must pass; the same walk with a
 # two-iteration loop, or with a stray address, must fail.
 set -u
 cd "$(dirname "$0")/../.."

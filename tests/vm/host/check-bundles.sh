@@ -15,8 +15,8 @@
 #                               only possible order.
 #
 # The expected order is derived by hand from the 40-byte code images
-# (kmod/sim_code.S, kmod/pure/sim_code.c; docs/simulated-unit.md), not
-# from any decoder output. Offsets (user image at 0x7f5100000000, kernel
+# (listing in docs/simulated-unit.md, "The code images"; bytes in
+# kmod/pure/sim_code.c), not from any decoder output. Offsets (user image at 0x7f5100000000, kernel
 # image at pts_sim_kernel_entry from the bundle's kallsyms):
 #   00 endbr64, 04 mov $3,%ecx, 09 call leaf, 0e dec %ecx, 10 jnz 09,
 #   12 lea exit,%rax, 19 jmp *%rax, 1c leaf: inc %edx, 1e ret,

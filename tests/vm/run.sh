@@ -7,6 +7,8 @@
 #
 #   tests/vm/run.sh                 both kernel lines
 #   tests/vm/run.sh --line 6.12     one line (repeatable)
+#   tests/vm/run.sh --serial        lines one after the other (default: in
+#                                   parallel, reports printed in order)
 #   tests/vm/run.sh --break NAME    build the module with tests/vm/break/NAME.sh
 #                                   applied to a copy of its sources: the suite
 #                                   must then fail (shows that it can)
@@ -32,16 +34,18 @@ CACHE=$VM/cache
 B=${B:-build}
 
 # Hard limit for one boot, seconds (QEMU is killed after it, -k 5 later).
-BOOT_TIMEOUT=${PTS_VM_TIMEOUT:-200}
+BOOT_TIMEOUT=${PTS_VM_TIMEOUT:-300}
 
 lines=()
 break_name=
+parallel=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--line) lines+=("$2"); shift 2 ;;
+	--serial) parallel=0; shift ;;
 	--break) break_name=$2; shift 2 ;;
 	--list) sed -n 's/^\([a-z0-9_]*\)\t\(.*\)/\1: \2/p' "$VM/scenarios.txt"; exit 0 ;;
-	-h|--help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -203,7 +207,7 @@ build_module() {
 			return 1
 		fi
 	fi
-	if ! make -C "/usr/src/linux-headers-$kver" M="$src" modules > "$dir/kbuild.log" 2>&1; then
+	if ! make -j"$(nproc)" -C "/usr/src/linux-headers-$kver" M="$src" modules > "$dir/kbuild.log" 2>&1; then
 		echo "kbuild failed: $(grep -m1 -E 'error|Error' "$dir/kbuild.log")"
 		return 1
 	fi
@@ -434,6 +438,10 @@ run_line() {
 		fi ;;
 	esac
 
+	# Seconds each guest scenario took (guest uptime between results).
+	awk '/^=== T / { if (last != "") printf "%6.1f %s\n", $3 - last, name; last = $3; name = "" }
+	     /^RESULT / { name = $2 }' "$dir/console.txt" > "$dir/times.txt"
+
 	# Guest RESULT lines, in the order of scenarios.txt; missing = FAIL.
 	local name desc got verdict detail
 	while IFS=$'\t' read -r name desc; do
@@ -459,9 +467,29 @@ run_line() {
 	check_klog "$line" "$dir"
 }
 
+# Kernel images first (one apt-get at a time), then the lines: in
+# parallel by default (the guests mostly wait; two TCG guests on two
+# host cores finish well before two in a row), each line's report
+# printed whole, in order.
 for line in "${lines[@]}"; do
-	run_line "$line"
+	kver=$(find_kver "$line")
+	[ -n "$kver" ] && get_vmlinuz "$kver" > /dev/null
 done
+if [ "$parallel" = 1 ] && [ ${#lines[@]} -gt 1 ]; then
+	pids=()
+	for line in "${lines[@]}"; do
+		run_line "$line" > "$OUT/run-$line.log" 2>&1 &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	for line in "${lines[@]}"; do
+		cat "$OUT/run-$line.log"
+	done
+else
+	for line in "${lines[@]}"; do
+		run_line "$line"
+	done
+fi
 
 t_end=$(date +%s)
 npass=$(awk '$3 == "PASS"' "$RESULTS" | wc -l)

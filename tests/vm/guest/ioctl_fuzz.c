@@ -335,6 +335,7 @@ int main(int argc, char **argv)
 		unsigned long cmdno = cmds[which];
 		size_t size = sizes[which];
 		struct ptscope_hdr *h = (void *)buf;
+		uint32_t in_reason;
 		int e;
 
 		if (style == 0) {
@@ -372,6 +373,7 @@ int main(int argc, char **argv)
 		else if (k >> 60 == 1) /* known number, wrong encoded size */
 			cmdno = _IOC(_IOC_READ | _IOC_WRITE, PTSCOPE_IOC_MAGIC, (unsigned int)(which + 1),
 				     (unsigned int)(rnd() % 2048));
+		in_reason = h->reason;
 		r = ioctl(fd, cmdno, buf);
 		e = r ? errno : 0;
 		calls++;
@@ -383,8 +385,13 @@ int main(int argc, char **argv)
 				detail("unexpected errno %s for cmd 0x%lx", strerror(e), cmdno);
 			g_ok = 0;
 		}
-		if (r && h->size == size && h->reason >= PTSCOPE_R_COUNT &&
-		    _IOC_SIZE(cmdno) == size) {
+		/*
+		 * A refusal of a known command whose input reason was zero
+		 * must leave zero or a defined reason there (unknown numbers
+		 * never reach the header; a non-zero input reason may be left
+		 * as it was).
+		 */
+		if (r && cmdno == cmds[which] && in_reason == 0 && h->reason >= PTSCOPE_R_COUNT) {
 			if (g_ok)
 				detail("reason %u out of range for cmd 0x%lx", h->reason, cmdno);
 			g_ok = 0;

@@ -115,8 +115,10 @@ SIM_DOC=$ROOT/docs/simulated-unit.md
 timeline_reason=
 [ -f "$SIM_DOC" ] || timeline_reason="no docs/simulated-unit.md (the simulated unit's known timeline)"
 
+# The module is there once kmod/ has its kbuild file (the simulated
+# unit's sources may land before the module core).
 HAVE_KMOD_SRC=0
-[ -n "$(ls "$ROOT"/kmod/*.c 2>/dev/null)" ] && HAVE_KMOD_SRC=1
+[ -f "$ROOT/kmod/Kbuild" ] || [ -f "$ROOT/kmod/Makefile" ] && HAVE_KMOD_SRC=1
 
 # ---- per kernel line -----------------------------------------------------------
 # newest installed headers of a line: linux-headers-<line>.<abi>-amd64,
@@ -358,7 +360,7 @@ run_line() {
 		return
 	fi
 	if [ "$HAVE_KMOD_SRC" = 0 ]; then
-		mod_reason="no kmod/*.c sources yet"
+		mod_reason="no kmod/Kbuild yet (module core not landed)"
 		result "$line" module_build SKIP "$mod_reason"
 	else
 		t0=$(date +%s.%N)

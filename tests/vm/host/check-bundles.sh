@@ -7,9 +7,10 @@
 # <name> = cli_capture_<scope>_<trigger>) with `DECODER decode` and prints
 # "name verdict detail" lines for run.sh:
 #
-#  bundle_decodes               every bundle decodes (exit 0, or 2 = decoded
+#  bundle_decodes               every bundle decodes (exit 0, or 3 = decoded
 #                               with gaps, which a snapshot that starts
-#                               mid-stream may have); exit 1 is a FAIL
+#                               mid-stream may have); 1 (error) or 2 (bad
+#                               usage) is a FAIL
 #  bundle_timeline_matches_sim  the decoded instruction addresses are the
 #                               simulated unit's code images walked in their
 #                               only possible order.
@@ -41,7 +42,7 @@ for d in "$BDIR"/*/; do
 	"$DECODER" decode "$b" -o "$d/timeline.txt" --summary --insn-list "$d/insns.txt" \
 		> "$d/decode.out" 2>&1
 	st=$?
-	if [ $st -ne 0 ] && [ $st -ne 2 ]; then
+	if [ $st -ne 0 ] && [ $st -ne 3 ]; then
 		dec_ok=0
 		dec_detail="$dec_detail $name:exit$st($(head -c 160 "$d/decode.out" | tr '\n' ' '))"
 		continue

@@ -47,8 +47,8 @@ for d in "$BDIR"/*/; do
 		dec_detail="$dec_detail $name:exit$st($(head -c 160 "$d/decode.out" | tr '\n' ' '))"
 		continue
 	fi
-	ninsn=$(grep -c . "$d/insns.txt" 2>/dev/null || echo 0)
-	dec_detail="$dec_detail $name:exit$st,$ninsn-insns"
+	ninsn=$(grep -c . "$d/insns.txt" 2>/dev/null)
+	dec_detail="$dec_detail $name:exit$st,${ninsn:-0}-insns"
 	[ -n "$TL_SKIP" ] && continue
 
 	scope=${name#cli_capture_}

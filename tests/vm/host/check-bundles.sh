@@ -7,7 +7,8 @@
 # <name> = cli_capture_<scope>_<trigger>) with `DECODER decode` and prints
 # "name verdict detail" lines for run.sh:
 #
-#  bundle_decodes               every bundle decodes (exit 0, or 3 = decoded
+#  bundle_decodes               every bundle decodes to at least one
+#                               instruction (exit 0, or 3 = decoded
 #                               with gaps, which a snapshot that starts
 #                               mid-stream may have); 1 (error) or 2 (bad
 #                               usage) is a FAIL
@@ -49,6 +50,11 @@ for d in "$BDIR"/*/; do
 	fi
 	ninsn=$(grep -c . "$d/insns.txt" 2>/dev/null)
 	dec_detail="$dec_detail $name:exit$st,${ninsn:-0}-insns"
+	if [ "${ninsn:-0}" -eq 0 ]; then
+		# A decode that recovers no instruction has not decoded anything.
+		dec_ok=0
+		dec_detail="$dec_detail($(grep -m1 -A1 '^gaps:' "$d/decode.out" | tail -n 1 | sed 's/^ *//'))"
+	fi
 	[ -n "$TL_SKIP" ] && continue
 
 	scope=${name#cli_capture_}

@@ -332,14 +332,12 @@ check_bundles() { # line dir
 check_klog() { # line dir
 	local line=$1 dir=$2 hits
 	extract_payload "$dir/data.log" text dmesg > "$dir/dmesg.txt"
-	if [ ! -s "$dir/dmesg.txt" ]; then
-		result "$line" klog_clean FAIL "the guest sent no kernel log (died before the end?)"
-		return
-	fi
 	hits=$(cat "$dir/dmesg.txt" "$dir/console.txt" | grep -E -m 5 \
 		'BUG:|WARNING:|Oops|general protection fault|Kernel panic|kernel BUG|Call Trace:|possible circular locking|possible recursive locking|inconsistent lock state|lockdep|KASAN:|KFENCE:|UBSAN:|list_(add|del) corruption|Poison overwritten|Object padding overwritten|Redzone overwritten|refcount_t:|scheduling while atomic|sleeping function called from invalid context|soft lockup|hard LOCKUP|hung_task|rcu_sched self-detected stall|rcu: INFO')
 	if [ -n "$hits" ]; then
 		result "$line" klog_clean FAIL "$(echo "$hits" | head -n 2 | tr '\n' '|')"
+	elif [ ! -s "$dir/dmesg.txt" ]; then
+		result "$line" klog_clean FAIL "the guest sent no kernel log (died before the end?)"
 	else
 		result "$line" klog_clean PASS "$(wc -l < "$dir/dmesg.txt") lines, no BUG/WARNING/Oops/lockdep/KASAN/KFENCE/UBSAN/corruption report"
 	fi

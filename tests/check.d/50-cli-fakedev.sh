@@ -119,7 +119,7 @@ m['config']['trigger_spec'] == 'tracepoint:sched:sched_switch:pid=4242'"
 readback "$T/t.ptscope"
 
 echo "-- --multi-snapshot writes one bundle per trigger"
-FAKEDEV_TRIGGER_MS=50 pts record -q --trigger manual --multi-snapshot --duration 400ms \
+FAKEDEV_TRIGGER_MS=50 pts record -q --trigger manual --multi-snapshot --duration 2s --size 64K --no-copy \
 	-o "$T/m.ptscope" > "$T/out" 2> "$T/err" || fail "record --multi-snapshot rc=$?"
 [ -f "$T/m.1.ptscope/manifest.json" ] && [ -f "$T/m.2.ptscope/manifest.json" ] || fail "no m.1/m.2 bundles: $(ls "$T")"
 check_manifest "$T/m.1.ptscope" "m['trigger']['reason'] == 'tracepoint' and m['complete'] is True"

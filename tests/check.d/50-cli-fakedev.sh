@@ -90,6 +90,10 @@ echo "-- run of a CMD that execs again warns that the new program is not traced"
 pts run -q -o "$T/e.ptscope" -- /bin/sh -c 'exec /bin/true' > "$T/out" 2> "$T/err" || fail "run sh -c exec rc=$?"
 grep -q "CMD executed another program" "$T/err" || fail "no exec warning"
 
+echo "-- run of a CMD killed by SIGKILL still ends with a snapshot"
+pts run -q -o "$T/k.ptscope" -- /bin/sh -c 'kill -KILL $$' > "$T/out" 2> "$T/err" || fail "run of a killed CMD rc=$?"
+check_manifest "$T/k.ptscope" "m['trigger']['reason'] == 'exit'"
+
 echo "-- run --no-copy with a hex filter range"
 pts run -q --no-copy -F stop:0x1000-0x2000 -o "$T/b.ptscope" -- /bin/true > "$T/out" 2> "$T/err" || fail "run --no-copy rc=$?"
 check_manifest "$T/b.ptscope" "

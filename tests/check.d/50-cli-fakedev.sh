@@ -103,6 +103,17 @@ m['config']['addr_ranges'] == [{'a': '0x1000', 'b': '0x1fff', 'cfg': 2}]"
 
 readback "$T/b.ptscope"
 
+echo "-- attach: snapshot when the process exits"
+sleep 1 &
+sp=$!
+pts attach -q -p $sp -o "$T/at.ptscope" > "$T/out" 2> "$T/err" || fail "attach rc=$?"
+wait $sp || true
+check_manifest "$T/at.ptscope" "
+m['trigger']['reason'] == 'exit' ;; m['config']['filter_pid'] == $sp ;;
+m['processes'][0]['pid'] == $sp and len(m['processes'][0]['maps_arm']) > 0"
+if pts attach -q -p 4194305 -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "attach to no process succeeded"; fi
+grep -q "no process 4194305" "$T/err" || fail "attach to no process: message"
+
 echo "-- record -C 1 --duration"
 pts record -q -C 1 --duration 200ms -o "$T/r.ptscope" > "$T/out" 2> "$T/err" || fail "record rc=$?"
 check_manifest "$T/r.ptscope" "

@@ -421,6 +421,22 @@ static void full_buffer_writes_only_records_before_the_outermost_frame(void)
 	done();
 }
 
+static void exec_ends_the_old_program_frames_and_the_new_one_starts_empty(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_EXEC, 0, 0, 50, 0);			/* before any frame: nothing to show */
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_SYSCALL, FOO + 8, 0, 120, PTS_BRF_TRACE_OFF);	/* execve */
+	ev(PTS_BR_EXEC, 0, 0, 130, 0);
+	ev(PTS_BR_ENABLED, 0, BAR, 140, 0);		/* the new program's entry */
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 [syscall]|E2 [syscall]|E1 foo|E0 main|I exec|B0 bar|E0 bar");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "main", 0)->kind, PTS_TLK_TRACE_END);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "main", 0)->ts_ns, 130);
+	done();
+}
+
 PTS_SUITE(timeline_stack, NULL, NULL,
 	  PTS_TEST(calls_and_returns_give_one_nested_slice_per_function),
 	  PTS_TEST(tail_jump_to_another_function_replaces_the_top_frame),
@@ -439,4 +455,5 @@ PTS_SUITE(timeline_stack, NULL, NULL,
 	  PTS_TEST(time_going_backwards_on_a_thread_is_clamped_and_counted),
 	  PTS_TEST(calls_deeper_than_max_depth_are_counted_and_slices_stay_balanced),
 	  PTS_TEST(user_scope_signal_handler_nests_on_the_interrupted_frame),
-	  PTS_TEST(full_buffer_writes_only_records_before_the_outermost_frame));
+	  PTS_TEST(full_buffer_writes_only_records_before_the_outermost_frame),
+	  PTS_TEST(exec_ends_the_old_program_frames_and_the_new_one_starts_empty));

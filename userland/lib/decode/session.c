@@ -618,6 +618,9 @@ static int bundle_sideband(const struct pts_bundle *b, const struct pts_timeconv
 			r.tid = ex->tid;
 			r.name = comm;
 			rc = pts_sideband_add(sb, &r);
+			r.type = PTS_SB_EXEC;
+			if (!rc)
+				rc = pts_sideband_add(sb, &r);
 		} else {
 			continue;
 		}

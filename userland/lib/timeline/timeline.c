@@ -855,6 +855,27 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 		return on_instant(tl, t, br, err);
 	case PTS_BR_CBR:
 		return on_cbr(tl, t, br, err);
+	case PTS_BR_EXEC:
+		/* a new program: nothing of the old stack continues */
+		if (!t->n && !t->excess)
+			return 0;
+		rc = pop_all(tl, t, PTS_TLK_TRACE_END, err);
+		if (!rc)
+			rc = flush(tl, t, err);
+		if (!rc) {
+			struct pts_tl_rec r;
+
+			memset(&r, 0, sizeof(r));
+			r.type = PTS_TL_INSTANT;
+			r.ts_ns = t->last_ts;
+			r.pid = t->pid;
+			r.tid = t->tid;
+			r.cpu = t->cpu;
+			r.name = "exec";
+			r.detail = t->name;
+			rc = emit(tl, &r, err);
+		}
+		return rc;
 	}
 	return 0;
 }

@@ -26,6 +26,8 @@
  *    signal handler), that function nests on top of the interrupted frame;
  *  - a gap ends every open frame at the gap time (PTS_TLK_GAP) and leaves an
  *    instant "gap" whose detail is the cause; nothing is spliced across it;
+ *  - an exec (sideband) ends every open frame of the thread and leaves an
+ *    instant "exec": the new program starts with an empty stack;
  *  - per-thread time never decreases (an earlier time is clamped to the
  *    thread's last time and counted as a diagnostic); events that cannot
  *    happen in the recorded scope are counted diagnostics.

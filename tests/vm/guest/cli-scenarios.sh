@@ -43,6 +43,10 @@ key=x
 for scope in user kernel both; do
 	for trig in manual tracepoint sysrq_proc sysrq_key; do
 		name=cli_capture_${scope}_${trig}
+		case " $(echo $CLI_MATRIX) " in
+		*" ${scope}_${trig} "*) ;;
+		*) continue ;;
+		esac
 		b=/tmp/$name.ptscope
 		rm -rf "$b"
 		wpid=

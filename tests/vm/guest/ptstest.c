@@ -18,7 +18,6 @@
  *   unpriv NAME               run as a non-root user: refusals
  *   hold-mapped READY GO      capture, map, close the fd, create READY,
  *                             wait for GO to exist, read the mapping
- *   arm                       configure + start, then exit (fd closed)
  *   arm-hold READY GO         configure + start, keep the fd until GO
  *   wait-armed MS             exit 0 once the module is ARMED (another
  *                             process's capture), 1 after MS ms
@@ -1020,8 +1019,6 @@ int main(int argc, char **argv)
 		return do_hold_mapped(argv[2], argv[3]);
 	if (!strcmp(sub, "wait-armed") && argc == 3)
 		return do_wait_armed((unsigned int)strtoul(argv[2], NULL, 0));
-	if (!strcmp(sub, "arm"))
-		return do_arm(0, NULL, NULL);
 	if (!strcmp(sub, "arm-hold") && argc == 4)
 		return do_arm(1, argv[2], argv[3]);
 	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/ptstest.c\n");

@@ -34,7 +34,7 @@ CACHE=$VM/cache
 B=${B:-build}
 
 # Hard limit for one boot, seconds (QEMU is killed after it, -k 5 later).
-BOOT_TIMEOUT=${PTS_VM_TIMEOUT:-300}
+BOOT_TIMEOUT=${PTS_VM_TIMEOUT:-400}
 
 lines=()
 break_name=

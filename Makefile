@@ -37,7 +37,10 @@ SYNTH_CLI_OBJS := $(call obj,$(SYNTH_CLI_SRCS))
 UNIT_OBJS      := $(call obj,$(UNIT_SRCS))
 KMOD_PURE_OBJS := $(patsubst %.c,$(B)/obj/host/%.o,$(KMOD_PURE_SRCS))
 
-PROGS := $(B)/ptscope
+PROGS :=
+ifneq ($(CLI_SRCS),)
+PROGS += $(B)/ptscope
+endif
 ifneq ($(SYNTH_CLI_SRCS),)
 PROGS += $(B)/ptsynth
 endif
@@ -46,7 +49,7 @@ endif
 	bench sample clean static
 all: userland module
 
-userland: $(PROGS)
+userland: $(B)/libptscope.a $(PROGS)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

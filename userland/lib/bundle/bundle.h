@@ -89,6 +89,8 @@ struct pts_bundle_trigger {
 #define PTS_CPUF_STOPPED	(1U << 1)	/* RTIT_STATUS.Stopped (full) */
 #define PTS_CPUF_CLOBBERED	(1U << 2)	/* RTIT_CTL changed by someone else */
 #define PTS_CPUF_OFFLINED	(1U << 3)	/* CPU went offline while tracing */
+#define PTS_CPUF_MSR_FAULT	(1U << 4)	/* an RTIT MSR access faulted */
+#define PTS_CPUF_ALL		0x1fU
 
 struct pts_bundle_cpu {
 	uint32_t cpu;
@@ -108,6 +110,8 @@ struct pts_bundle_map {
 	uint64_t pgoff;				/* file offset of start */
 	char perms[5];				/* "r-xp" */
 	char *path;				/* "/usr/bin/true", "[vdso]", "" anon */
+	uint32_t dev_major, dev_minor;		/* device of the mapped file, 0 anon */
+	uint64_t inode;				/* 0 anon */
 };
 
 struct pts_bundle_process {
@@ -120,6 +124,7 @@ struct pts_bundle_process {
 	struct pts_bundle_map *maps_trigger;	/* maps taken at trigger (may be 0) */
 	char *vdso_file;			/* bundle file with the vdso bytes, or NULL */
 	uint64_t vdso_addr;			/* where it was mapped */
+	uint64_t vdso_size;			/* bytes in vdso_file (0: writer takes the file's size) */
 	int32_t *tids;				/* threads seen */
 	size_t nr_tids;
 };
@@ -163,12 +168,15 @@ struct pts_bundle {
 	size_t nr_processes;
 	struct pts_bundle_process *processes;
 	char *kallsyms_file;			/* /proc/kallsyms copy, NULL none */
+	uint64_t kallsyms_size;			/* bytes (0: writer takes the file's size) */
 	char *modules_file;			/* /proc/modules copy, NULL none */
+	uint64_t modules_size;			/* bytes (0: writer takes the file's size) */
 	size_t nr_ktext;
 	struct pts_bundle_ktext *ktext;
 	size_t nr_objects;
 	struct pts_bundle_object *objects;
 	char *ground_truth_file;		/* ptsynth only, NULL otherwise */
+	uint64_t ground_truth_size;		/* bytes (0: writer takes the file's size) */
 };
 
 /*
@@ -190,6 +198,15 @@ int pts_bundle_read(const char *dir, struct pts_bundle **out, struct pts_err *er
  * The caller has written the data files already. Errors: -errno of the
  * failing write/rename (-ENOSPC on a full disk), -EINVAL if b is not
  * representable (e.g. a string too long).
+ *
+ * Every file b names must exist in dir: the manifest records each file's
+ * size as found on disk. A size field of 0 in b means "take the file's
+ * size"; a non-zero size field that differs from the file is -EINVAL (the
+ * caller lost track of what it wrote). A named file that is missing is
+ * -ENOENT: a writer that could not write a data file (-ENOSPC) drops the
+ * reference, sets complete = false with a reason, and writes the manifest.
+ * Scope must agree with RTIT_CTL.OS/User and every ADDRn cfg with
+ * RTIT_CTL.ADDRn_CFG (-EINVAL otherwise), as pts_bundle_read() checks.
  */
 int pts_bundle_write_manifest(const char *dir, const struct pts_bundle *b,
 			      struct pts_err *err);
@@ -200,6 +217,25 @@ int pts_bundle_write_manifest(const char *dir, const struct pts_bundle *b,
  */
 int pts_bundle_write_file(const char *dir, const char *name, const void *data,
 			  size_t len, struct pts_err *err);
+
+/*
+ * Same as pts_bundle_write_file() for data gathered in pieces (e.g. the two
+ * segments of a wrapped ring, see ring.h). iovcnt >= 0; total bytes may
+ * exceed SSIZE_MAX only on 64-bit. Errors: -errno (-ENOSPC), -EINVAL for a
+ * bad name (absolute, "..", empty).
+ */
+struct iovec;
+int pts_bundle_write_filev(const char *dir, const char *name,
+			   const struct iovec *iov, int iovcnt, struct pts_err *err);
+
+/*
+ * Copy the file at absolute path src into the bundle as dir/name (temporary
+ * name + rename). *size (may be NULL) receives the bytes copied. Errors:
+ * -errno of open/read on src (-ENOENT, -EACCES), -errno of the write
+ * (-ENOSPC), -EINVAL for a bad name.
+ */
+int pts_bundle_copy_file(const char *dir, const char *name, const char *src,
+			 uint64_t *size, struct pts_err *err);
 
 /* Allocate an empty bundle with version/format set, complete = true. */
 struct pts_bundle *pts_bundle_new(void);
@@ -213,5 +249,12 @@ char *pts_bundle_path(const struct pts_bundle *b, const char *rel);
 /* Text names of enums as they appear in the manifest. */
 const char *pts_scope_name(enum pts_scope s);		/* "user","kernel","both" */
 const char *pts_source_name(enum pts_bundle_source s);	/* "hardware","simulated-unit",... */
+
+/* Parse the manifest names back; -EINVAL for an unknown name. */
+int pts_scope_parse(const char *name, enum pts_scope *out);
+int pts_source_parse(const char *name, enum pts_bundle_source *out);
+
+/* RTIT_CTL.MTCFreq (bits 17:14) of config.rtit_ctl: libipt's pt_config.mtc_freq. */
+uint32_t pts_bundle_mtc_freq(const struct pts_bundle *b);
 
 #endif /* PTS_BUNDLE_H */

@@ -78,6 +78,19 @@ $(B)/unit-tests: $(UNIT_OBJS) $(KMOD_PURE_OBJS) $(B)/libptsynth.a $(B)/libptscop
 	$(CC) $(CFLAGS) -o $@ $(UNIT_OBJS) $(KMOD_PURE_OBJS) $(B)/libptsynth.a $(B)/libptscope.a \
 		$(LDFLAGS) $(LDLIBS) -lcunit
 
+# Capture-only static ptscope for the VM suite (make static): the capture
+# side and the bundle writer, no decoder (libipt ships no static library);
+# main.c's weak cmd_decode answers "decode not built". libelf.a needs zlib.
+STATIC_CLI_SRCS := $(filter-out userland/cli/cmd_decode.c,$(CLI_SRCS))
+STATIC_LIB_SRCS := $(sort $(wildcard userland/lib/capture/*.c userland/lib/bundle/*.c \
+			userland/lib/util/*.c))
+STATIC_LDLIBS   := -lelf -ljson-c -lz
+
+static: $(B)/ptscope-static
+
+$(B)/ptscope-static: $(call obj,$(STATIC_CLI_SRCS)) $(call obj,$(STATIC_LIB_SRCS))
+	$(CC) $(CFLAGS) -static -o $@ $^ $(LDFLAGS) $(STATIC_LDLIBS)
+
 # ---- kernel module ------------------------------------------------------
 KRELEASE := $(shell uname -r)
 ifeq ($(origin KDIR),undefined)

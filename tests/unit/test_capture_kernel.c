@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel text sources: kallsyms text range, /proc/modules, sysfs module
+ * sections, and the kcore program-header walk. Inputs are written by hand
+ * in the formats of proc(5) and the ELF gABI; /proc/kcore itself is read
+ * only where this machine has it (otherwise an explicit SKIP line).
+ */
+#include "unit.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capture/kernel.h"
+#include "capture/procfs.h"
+
+static void kallsyms_text_range_finds_stext_and_etext(void)
+{
+	const char *ks =
+		"ffffffff81000000 T startup_64\n"
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000040 t helper\n"
+		"ffffffff81e02000 T _etext\n"
+		"ffffffffc0a00000 t mod_fn\t[ptscope]\n";
+	struct pts_err err;
+	uint64_t s = 0, e = 0;
+
+	CU_ASSERT_EQUAL(pts_kallsyms_text_range(ks, strlen(ks), &s, &e, &err), 0);
+	CU_ASSERT_EQUAL(s, 0xffffffff81000000ULL);
+	CU_ASSERT_EQUAL(e, 0xffffffff81e02000ULL);
+}
+
+static void kallsyms_with_hidden_addresses_says_kptr_restrict(void)
+{
+	const char *ks = "0000000000000000 T _stext\n0000000000000000 T _etext\n";
+	struct pts_err err;
+	uint64_t s, e;
+
+	CU_ASSERT_EQUAL(pts_kallsyms_text_range(ks, strlen(ks), &s, &e, &err), -EACCES);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "kptr_restrict"));
+}
+
+static void kallsyms_without_etext_is_enoent(void)
+{
+	const char *ks = "ffffffff81000000 T _stext\nffffffff81000000 T _stext_x\n";
+	struct pts_err err;
+	uint64_t s, e;
+
+	CU_ASSERT_EQUAL(pts_kallsyms_text_range(ks, strlen(ks), &s, &e, &err), -ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "_etext"));
+}
+
+static void this_machines_kallsyms_has_a_text_range_when_readable(void)
+{
+	struct pts_err err;
+	uint64_t s, e;
+	char *text;
+	size_t len;
+	int ret;
+
+	if (pts_read_file("/proc/kallsyms", &text, &len, &err)) {
+		printf("\n    SKIP: /proc/kallsyms not readable here\n");
+		return;
+	}
+	ret = pts_kallsyms_text_range(text, len, &s, &e, &err);
+	free(text);
+	if (ret == -EACCES) {
+		printf("\n    SKIP: kallsyms addresses hidden (kptr_restrict)\n");
+		return;
+	}
+	CU_ASSERT_EQUAL(ret, 0);
+	CU_ASSERT(e > s);
+	CU_ASSERT(s >= 0xffff800000000000ULL);	/* upper canonical half */
+}
+
+static void modules_parse_reads_name_size_and_address(void)
+{
+	const char *mt =
+		"ptscope 61440 0 - Live 0xffffffffc0a00000 (OE)\n"
+		"ext4 1040384 1 - Live 0xffffffffc0200000\n"
+		"hidden 4096 0 - Live 0x0000000000000000\n";
+	struct pts_kmodule *m = NULL;
+	struct pts_err err;
+	size_t n = 0;
+
+	CU_ASSERT_EQUAL_FATAL(pts_modules_parse(mt, strlen(mt), &m, &n, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	CU_ASSERT_STRING_EQUAL(m[0].name, "ptscope");
+	CU_ASSERT_EQUAL(m[0].size, 61440);
+	CU_ASSERT_EQUAL(m[0].base, 0xffffffffc0a00000ULL);
+	CU_ASSERT_STRING_EQUAL(m[1].name, "ext4");
+	CU_ASSERT_EQUAL(m[2].base, 0);
+	free(m);
+}
+
+static void module_text_from_sysfs_sections_runs_to_the_end_of_the_module(void)
+{
+	const char *mt = "ptscope 61440 0 - Live 0xffffffffc0a00000\nnosec 4096 0 - Live 0x0\n";
+	char dir[] = "/tmp/pts-sysmod-XXXXXX", path[256];
+	struct pts_kmodule *m = NULL;
+	struct pts_err err;
+	size_t n = 0;
+	FILE *f;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/ptscope", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/ptscope/sections", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/ptscope/sections/.text", dir);
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "0xffffffffc0a01000\n");
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(pts_modules_parse(mt, strlen(mt), &m, &n, &err), 0);
+	pts_kmodules_text(m, n, dir);
+	CU_ASSERT_EQUAL(m[0].text, 0xffffffffc0a01000ULL);
+	/* base + size - text = 0xc0a00000 + 61440 - 0xc0a01000 = 57344 */
+	CU_ASSERT_EQUAL(m[0].text_size, 57344);
+	CU_ASSERT_EQUAL(m[1].text, 0);
+	free(m);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/ptscope/sections", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/ptscope", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
+/*
+ * A kcore-shaped ELF64 core file: two PT_LOAD segments and a PT_NOTE, laid
+ * out by hand per the ELF gABI (Ehdr at 0, Phdrs at 64, data at 0x1000 and
+ * 0x2000). Each data byte is its low address byte XOR the segment number.
+ */
+static void write_fake_kcore(const char *path)
+{
+	unsigned char file[0x2080];
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph[3];
+	FILE *f;
+	int i;
+
+	memset(file, 0, sizeof(file));
+	memset(&eh, 0, sizeof(eh));
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_CORE;
+	eh.e_machine = EM_X86_64;
+	eh.e_version = EV_CURRENT;
+	eh.e_phoff = sizeof(eh);
+	eh.e_ehsize = sizeof(eh);
+	eh.e_phentsize = sizeof(Elf64_Phdr);
+	eh.e_phnum = 3;
+	memset(ph, 0, sizeof(ph));
+	ph[0].p_type = PT_NOTE;
+	ph[0].p_offset = 0x200;
+	ph[0].p_filesz = 0;
+	ph[1].p_type = PT_LOAD;
+	ph[1].p_vaddr = 0xffffffff81000000ULL;
+	ph[1].p_offset = 0x1000;
+	ph[1].p_filesz = ph[1].p_memsz = 0x100;
+	ph[2].p_type = PT_LOAD;
+	ph[2].p_vaddr = 0xffffffffc0000000ULL;
+	ph[2].p_offset = 0x2000;
+	ph[2].p_filesz = ph[2].p_memsz = 0x80;
+	memcpy(file, &eh, sizeof(eh));
+	memcpy(file + sizeof(eh), ph, sizeof(ph));
+	for (i = 0; i < 0x100; i++)
+		file[0x1000 + i] = (unsigned char)(i ^ 1);
+	for (i = 0; i < 0x80; i++)
+		file[0x2000 + i] = (unsigned char)(i ^ 2);
+	f = fopen(path, "wb");
+	fwrite(file, 1, sizeof(file), f);
+	fclose(f);
+}
+
+static void kcore_read_maps_virtual_addresses_through_pt_load_headers(void)
+{
+	char path[] = "/tmp/pts-kcore-XXXXXX";
+	struct pts_kcore *kc = NULL;
+	unsigned char buf[16];
+	struct pts_err err;
+	int fd = mkstemp(path);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	write_fake_kcore(path);
+	CU_ASSERT_EQUAL_FATAL(pts_kcore_open(path, &kc, &err), 0);
+	CU_ASSERT_EQUAL(pts_kcore_read(kc, 0xffffffff81000010ULL, buf, 4, &err), 0);
+	CU_ASSERT_EQUAL(buf[0], 0x10 ^ 1);
+	CU_ASSERT_EQUAL(buf[3], 0x13 ^ 1);
+	CU_ASSERT_EQUAL(pts_kcore_read(kc, 0xffffffffc000007cULL, buf, 4, &err), 0);
+	CU_ASSERT_EQUAL(buf[0], 0x7c ^ 2);
+	/* one byte past the second segment's file part */
+	CU_ASSERT_EQUAL(pts_kcore_read(kc, 0xffffffffc000007dULL, buf, 4, &err), -ERANGE);
+	/* an address no segment covers */
+	CU_ASSERT_EQUAL(pts_kcore_read(kc, 0xffffffff80000000ULL, buf, 1, &err), -ERANGE);
+	pts_kcore_close(kc);
+	unlink(path);
+}
+
+static void kcore_open_of_non_elf_is_einval(void)
+{
+	struct pts_kcore *kc;
+	struct pts_err err;
+
+	CU_ASSERT_EQUAL(pts_kcore_open("/proc/self/status", &kc, &err), -EINVAL);
+}
+
+static void this_machines_kcore_holds_the_kernel_text_when_readable(void)
+{
+	struct pts_kcore *kc = NULL;
+	struct pts_err err;
+	unsigned char buf[64];
+	uint64_t s, e;
+	char *text;
+	size_t len;
+	int ret;
+
+	if (pts_kcore_open("/proc/kcore", &kc, &err)) {
+		printf("\n    SKIP: /proc/kcore not readable here (%s)\n", err.msg);
+		return;
+	}
+	if (pts_read_file("/proc/kallsyms", &text, &len, &err)) {
+		printf("\n    SKIP: /proc/kallsyms not readable here\n");
+		pts_kcore_close(kc);
+		return;
+	}
+	ret = pts_kallsyms_text_range(text, len, &s, &e, &err);
+	free(text);
+	if (ret) {
+		printf("\n    SKIP: no kernel text range (%s)\n", err.msg);
+		pts_kcore_close(kc);
+		return;
+	}
+	memset(buf, 0, sizeof(buf));
+	CU_ASSERT_EQUAL(pts_kcore_read(kc, s, buf, sizeof(buf), &err), 0);
+	/* kernel text is code: 64 zero bytes at _stext would mean a hole */
+	for (len = 0; len < sizeof(buf) && !buf[len]; len++)
+		;
+	CU_ASSERT(len < sizeof(buf));
+	pts_kcore_close(kc);
+}
+
+PTS_SUITE(capture_kernel, NULL, NULL,
+	  PTS_TEST(kallsyms_text_range_finds_stext_and_etext),
+	  PTS_TEST(kallsyms_with_hidden_addresses_says_kptr_restrict),
+	  PTS_TEST(kallsyms_without_etext_is_enoent),
+	  PTS_TEST(this_machines_kallsyms_has_a_text_range_when_readable),
+	  PTS_TEST(modules_parse_reads_name_size_and_address),
+	  PTS_TEST(module_text_from_sysfs_sections_runs_to_the_end_of_the_module),
+	  PTS_TEST(kcore_read_maps_virtual_addresses_through_pt_load_headers),
+	  PTS_TEST(kcore_open_of_non_elf_is_einval),
+	  PTS_TEST(this_machines_kcore_holds_the_kernel_text_when_readable))

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Option parsing of ptscope run/attach/record into struct ptscope_config.
+ * Expected values come from the option documentation (options.h) and the
+ * RTIT_CTL field meanings in the SDM (33.2.8.2), not from running the code.
+ */
+#include "unit.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "capture/options.h"
+
+#define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
+#define ARGC(v) ((int)(sizeof(v) / sizeof((v)[0])) - 1)
+
+static struct pts_capture_opts o;
+static struct pts_err err;
+
+static int parse(enum pts_capture_cmd cmd, char **argv)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	pts_err_clear(&err);
+	return pts_opts_parse(cmd, argc, argv, &o, &err);
+}
+
+#define MSG_HAS(s) CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, (s)))
+
+static void defaults_are_user_scope_snapshot_4m_normal_timing(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record")), 0);
+	CU_ASSERT_EQUAL(o.cfg.hdr.size, sizeof(struct ptscope_config));
+	CU_ASSERT_EQUAL(o.cfg.scope, PTSCOPE_SCOPE_USER);
+	CU_ASSERT_EQUAL(o.cfg.mode, PTSCOPE_MODE_SNAPSHOT);
+	CU_ASSERT_EQUAL(o.cfg.buffer_size, 4u << 20);
+	/* normal = magic-trace's cyc=1,cyc_thresh=1,mtc_period=0 */
+	CU_ASSERT_EQUAL(o.cfg.timing, PTSCOPE_TIMING_TSC | PTSCOPE_TIMING_MTC | PTSCOPE_TIMING_CYC);
+	CU_ASSERT_EQUAL(o.cfg.cyc_thresh, 1);
+	CU_ASSERT_EQUAL(o.cfg.mtc_freq, 0);
+	CU_ASSERT_EQUAL(o.cfg.trace_flags & PTSCOPE_TRACE_DISRETC, 0);
+	/* system-wide: no CR3 filter */
+	CU_ASSERT_EQUAL(o.cfg.flags & PTSCOPE_CFG_CR3_FILTER, 0);
+	CU_ASSERT_EQUAL(o.trigger_kind, PTS_TRIGGER_KIND_NONE);
+}
+
+static void scope_option_selects_user_kernel_both(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--scope", "kernel")), 0);
+	CU_ASSERT_EQUAL(o.cfg.scope, PTSCOPE_SCOPE_KERNEL);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--scope=both")), 0);
+	CU_ASSERT_EQUAL(o.cfg.scope, PTSCOPE_SCOPE_BOTH);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--scope", "user")), 0);
+	CU_ASSERT_EQUAL(o.cfg.scope, PTSCOPE_SCOPE_USER);
+}
+
+static void bad_scope_names_option_and_accepted_values(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--scope", "kern")), -EINVAL);
+	MSG_HAS("--scope");
+	MSG_HAS("'kern'");
+	MSG_HAS("user, kernel or both");
+}
+
+static void magic_trace_spellings_set_scope(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-trace-include-kernel")), 0);
+	CU_ASSERT_EQUAL(o.cfg.scope, PTSCOPE_SCOPE_BOTH);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-trace-kernel-only")), 0);
+	CU_ASSERT_EQUAL(o.cfg.scope, PTSCOPE_SCOPE_KERNEL);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trace-include-kernel")), 0);
+	CU_ASSERT_EQUAL(o.cfg.scope, PTSCOPE_SCOPE_BOTH);
+}
+
+static void run_sets_cr3_filter_and_takes_command_after_dashes(void)
+{
+	char **argv = ARGV("run", "--size", "64M", "--", "/bin/true", "-x");
+
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, argv), 0);
+	CU_ASSERT(o.cfg.flags & PTSCOPE_CFG_CR3_FILTER);
+	CU_ASSERT_EQUAL(o.cmd_argc, 2);
+	CU_ASSERT_STRING_EQUAL(o.cmd_argv[0], "/bin/true");
+	CU_ASSERT_STRING_EQUAL(o.cmd_argv[1], "-x");
+	CU_ASSERT_EQUAL(o.cfg.buffer_size, 64u << 20);
+}
+
+static void run_command_starts_at_first_word_so_its_options_are_not_ours(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "-o", "t.ptscope", "ls", "--size", "x")), 0);
+	CU_ASSERT_STRING_EQUAL(o.output, "t.ptscope");
+	CU_ASSERT_EQUAL(o.cmd_argc, 3);
+	CU_ASSERT_STRING_EQUAL(o.cmd_argv[0], "ls");
+}
+
+static void run_without_command_is_refused_with_usage(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "--scope", "user")), -EINVAL);
+	MSG_HAS("no command");
+	MSG_HAS("ptscope run [OPTIONS] -- CMD");
+}
+
+static void attach_needs_pid_and_record_takes_no_words(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_ATTACH, ARGV("attach")), -EINVAL);
+	MSG_HAS("-p PID");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_ATTACH, ARGV("attach", "-p", "1234")), 0);
+	CU_ASSERT_EQUAL(o.pid, 1234);
+	CU_ASSERT(o.cfg.flags & PTSCOPE_CFG_CR3_FILTER);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_ATTACH, ARGV("attach", "-p", "0")), -EINVAL);
+	MSG_HAS("-p/--pid");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "ls")), -EINVAL);
+	MSG_HAS("'ls'");
+	/* -p belongs to attach only */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-p", "1")), -EINVAL);
+	MSG_HAS("does not apply");
+}
+
+static void size_accepts_binary_suffixes(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--size", "4K")), 0);
+	CU_ASSERT_EQUAL(o.cfg.buffer_size, 4096);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--size=1G")), 0);
+	CU_ASSERT_EQUAL(o.cfg.buffer_size, 1ULL << 30);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-m", "8MiB")), 0);
+	CU_ASSERT_EQUAL(o.cfg.buffer_size, 8ULL << 20);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--size", "65536")), 0);
+	CU_ASSERT_EQUAL(o.cfg.buffer_size, 65536);
+}
+
+static void size_not_power_of_two_or_out_of_range_is_refused(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--size", "3M")), -EINVAL);
+	MSG_HAS("--size");
+	MSG_HAS("'3M'");
+	MSG_HAS("power of two");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--size", "2K")), -EINVAL);
+	MSG_HAS("4K to 1G");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--size", "2G")), -EINVAL);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--size", "lots")), -EINVAL);
+	MSG_HAS("cannot read 'lots'");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--size")), -EINVAL);
+	MSG_HAS("needs a value");
+}
+
+static void parse_size_units(void)
+{
+	uint64_t v;
+
+	CU_ASSERT_EQUAL(pts_parse_size("64M", &v), 0);
+	CU_ASSERT_EQUAL(v, 67108864ULL);
+	CU_ASSERT_EQUAL(pts_parse_size("2k", &v), 0);
+	CU_ASSERT_EQUAL(v, 2048);
+	CU_ASSERT_EQUAL(pts_parse_size("4MB", &v), 0);
+	CU_ASSERT_EQUAL(v, 4ULL << 20);
+	CU_ASSERT_EQUAL(pts_parse_size("4X", &v), -EINVAL);
+	CU_ASSERT_EQUAL(pts_parse_size("-4M", &v), -EINVAL);
+	CU_ASSERT_EQUAL(pts_parse_size("99999999999999999999", &v), -EINVAL);
+	CU_ASSERT_EQUAL(pts_parse_size("", &v), -EINVAL);
+}
+
+static void mode_full_and_bad_mode(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--mode", "full")), 0);
+	CU_ASSERT_EQUAL(o.cfg.mode, PTSCOPE_MODE_FULL);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--mode", "ring")), -EINVAL);
+	MSG_HAS("--mode");
+	MSG_HAS("snapshot or full");
+}
+
+static void timing_low_is_perf_defaults_without_cyc(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--timing", "low")), 0);
+	CU_ASSERT_EQUAL(o.cfg.timing, PTSCOPE_TIMING_TSC | PTSCOPE_TIMING_MTC);
+	CU_ASSERT_EQUAL(o.cfg.mtc_freq, 3);
+	CU_ASSERT_EQUAL(o.cfg.cyc_thresh, 0);
+	CU_ASSERT_EQUAL(o.cfg.psb_freq, 3);
+}
+
+static void timing_high_adds_noretcomp(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--timing", "high")), 0);
+	CU_ASSERT(o.cfg.timing & PTSCOPE_TIMING_CYC);
+	CU_ASSERT_EQUAL(o.cfg.cyc_thresh, 1);
+	CU_ASSERT(o.cfg.trace_flags & PTSCOPE_TRACE_DISRETC);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--timing", "max")), -EINVAL);
+	MSG_HAS("low, normal or high");
+}
+
+static void explicit_timing_values_override_preset_in_any_order(void)
+{
+	/* explicit before the preset still wins */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD,
+			      ARGV("record", "--cyc-thresh", "5", "--timing", "low",
+				   "--mtc-period", "2", "--psb-period", "0", "--noretcomp")), 0);
+	CU_ASSERT(o.cfg.timing & PTSCOPE_TIMING_CYC);	/* implied by --cyc-thresh */
+	CU_ASSERT_EQUAL(o.cfg.cyc_thresh, 5);
+	CU_ASSERT(o.cfg.timing & PTSCOPE_TIMING_MTC);
+	CU_ASSERT_EQUAL(o.cfg.mtc_freq, 2);
+	CU_ASSERT_EQUAL(o.cfg.psb_freq, 0);
+	CU_ASSERT(o.cfg.trace_flags & PTSCOPE_TRACE_DISRETC);
+
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--cyc=0", "--mtc=0")), 0);
+	CU_ASSERT_EQUAL(o.cfg.timing, PTSCOPE_TIMING_TSC);
+	CU_ASSERT_EQUAL(o.cfg.cyc_thresh, 0);
+
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--timing", "low", "--cyc")), 0);
+	CU_ASSERT(o.cfg.timing & PTSCOPE_TIMING_CYC);
+	CU_ASSERT_EQUAL(o.cfg.cyc_thresh, 1);
+}
+
+static void contradicting_or_out_of_range_timing_is_refused(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--mtc=0", "--mtc-period", "3")), -EINVAL);
+	MSG_HAS("--mtc-period");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--psb-period", "16")), -EINVAL);
+	MSG_HAS("--psb-period");
+	MSG_HAS("0 to 15");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--cyc=maybe")), -EINVAL);
+	MSG_HAS("--cyc");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--noretcomp=1")), -EINVAL);
+	MSG_HAS("takes no value");
+}
+
+static void trigger_tracepoint_with_pid(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD,
+			      ARGV("record", "--trigger", "tracepoint:sched:sched_process_exit:pid=42")), 0);
+	CU_ASSERT_EQUAL(o.trigger_kind, PTS_TRIGGER_KIND_TRACEPOINT);
+	CU_ASSERT_EQUAL(o.cfg.trigger.kinds, PTSCOPE_TRIG_TRACEPOINT);
+	CU_ASSERT_STRING_EQUAL(o.cfg.trigger.tracepoint, "sched:sched_process_exit");
+	CU_ASSERT_EQUAL(o.cfg.trigger.tracepoint_pid, 42);
+	CU_ASSERT_STRING_EQUAL(o.trigger_text, "tracepoint:sched:sched_process_exit:pid=42");
+
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD,
+			      ARGV("record", "--trigger", "tracepoint:syscalls:sys_enter_write")), 0);
+	CU_ASSERT_EQUAL(o.cfg.trigger.tracepoint_pid, 0);
+}
+
+static void trigger_bad_tracepoint_forms_are_refused(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "tracepoint:sched")), -EINVAL);
+	MSG_HAS("tracepoint:SUBSYS:EVENT");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "tracepoint:a b:c")), -EINVAL);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD,
+			      ARGV("record", "--trigger", "tracepoint:sched:x:tid=3")), -EINVAL);
+	MSG_HAS(":pid=N");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD,
+			      ARGV("record", "--trigger", "tracepoint:sched:x:pid=-3")), -EINVAL);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "oops")), -EINVAL);
+	MSG_HAS("--trigger");
+	MSG_HAS("manual");
+}
+
+static void trigger_hotkey_default_and_named_key(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "hotkey")), 0);
+	CU_ASSERT_EQUAL(o.cfg.trigger.kinds, PTSCOPE_TRIG_HOTKEY);
+	CU_ASSERT_EQUAL(o.cfg.trigger.hotkey, 0);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "hotkey:x")), 0);
+	CU_ASSERT_EQUAL(o.cfg.trigger.hotkey, 'x');
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "hotkey:xy")), -EINVAL);
+	MSG_HAS("hotkey:KEY");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "hotkeys")), -EINVAL);
+}
+
+static void trigger_manual_sets_no_kind_bits(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "manual",
+						  "--post-trigger", "500", "--multi-snapshot")), 0);
+	CU_ASSERT_EQUAL(o.trigger_kind, PTS_TRIGGER_KIND_MANUAL);
+	CU_ASSERT_EQUAL(o.cfg.trigger.kinds, 0);
+	CU_ASSERT_EQUAL(o.cfg.trigger.post_trigger_us, 500);
+	CU_ASSERT_EQUAL(o.cfg.trigger.flags, PTSCOPE_TRIGF_MULTI);
+}
+
+static void second_trigger_and_post_trigger_without_trigger_are_refused(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "manual",
+						  "--trigger", "hotkey")), -EINVAL);
+	MSG_HAS("only one trigger");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--post-trigger", "10")), -EINVAL);
+	MSG_HAS("--post-trigger needs a --trigger");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--multi-snapshot")), -EINVAL);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "manual",
+						  "--post-trigger", "1e3")), -EINVAL);
+	MSG_HAS("microseconds");
+}
+
+static void filter_hex_range_and_symbol_stop(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--filter", "0x401000-0x402000",
+						  "--filter", "stop:abort",
+						  "--filter", "filter:7f0000001000-7f0000002000")), 0);
+	CU_ASSERT_EQUAL(o.nr_filters, 3);
+	CU_ASSERT_EQUAL(o.filters[0].cfg, PTSCOPE_ADDR_FILTER);
+	CU_ASSERT_FALSE(o.filters[0].is_symbol);
+	CU_ASSERT_EQUAL(o.filters[0].start, 0x401000);
+	CU_ASSERT_EQUAL(o.filters[0].end, 0x402000);
+	CU_ASSERT_EQUAL(o.filters[1].cfg, PTSCOPE_ADDR_STOP);
+	CU_ASSERT(o.filters[1].is_symbol);
+	CU_ASSERT_STRING_EQUAL(o.filters[1].symbol, "abort");
+	CU_ASSERT_EQUAL(o.filters[2].start, 0x7f0000001000ULL);
+}
+
+static void filter_bad_forms_and_fifth_range_are_refused(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--filter", "0x2000-0x1000")), -EINVAL);
+	MSG_HAS("empty or reversed");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--filter", "0x10-0xzz")), -EINVAL);
+	MSG_HAS("START-END");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--filter", "stop:")), -EINVAL);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-F", "a", "-F", "b", "-F", "c",
+						  "-F", "d", "-F", "e")), -EINVAL);
+	MSG_HAS("at most 4");
+}
+
+static void cpu_list_ranges_and_errors(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-C", "0-2,5")), 0);
+	CU_ASSERT(o.cpus_given);
+	CU_ASSERT_EQUAL(o.cfg.cpu_mask[0], 0x27);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-C64,1023")), 0);
+	CU_ASSERT_EQUAL(o.cfg.cpu_mask[0], 0);
+	CU_ASSERT_EQUAL(o.cfg.cpu_mask[1], 1);
+	CU_ASSERT_EQUAL(o.cfg.cpu_mask[15], 1ULL << 63);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-C", "1024")), -EINVAL);
+	MSG_HAS("1024");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-C", "3-1")), -EINVAL);
+	MSG_HAS("0-3,6");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--cpus", "1,,2")), -EINVAL);
+}
+
+static void duration_units(void)
+{
+	uint64_t ms;
+
+	CU_ASSERT_EQUAL(pts_parse_duration_ms("10", &ms), 0);
+	CU_ASSERT_EQUAL(ms, 10000);
+	CU_ASSERT_EQUAL(pts_parse_duration_ms("500ms", &ms), 0);
+	CU_ASSERT_EQUAL(ms, 500);
+	CU_ASSERT_EQUAL(pts_parse_duration_ms("2m", &ms), 0);
+	CU_ASSERT_EQUAL(ms, 120000);
+	CU_ASSERT_EQUAL(pts_parse_duration_ms("2x", &ms), -EINVAL);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--duration", "0")), -EINVAL);
+	MSG_HAS("--duration");
+}
+
+static void unknown_option_points_at_help(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--colour")), -EINVAL);
+	MSG_HAS("'--colour'");
+	MSG_HAS("ptscope record --help");
+	/* a magic-trace flag we do not have is not silently taken as a short option */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-timer-resolution")), -EINVAL);
+	MSG_HAS("unknown option '-timer-resolution'");
+}
+
+static void help_stops_parsing_without_error(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "--help")), 0);
+	CU_ASSERT(o.help);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_ATTACH, ARGV("attach", "-h")), 0);
+	CU_ASSERT(o.help);
+}
+
+/* A CPU description for fit_caps: bits as in CPUID.14H (SDM 33.3.1). */
+static void fake_caps(struct ptscope_caps *c, uint32_t ebx)
+{
+	memset(c, 0, sizeof(*c));
+	c->flags = PTSCOPE_CAPS_PT;
+	c->cpuid_14_0[1] = ebx;
+	c->nr_addr_ranges = 2;
+	c->mtc_period_bitmap = 0x249;	/* encodings 0, 3, 6, 9 (a common Skylake value) */
+	c->cyc_thresh_bitmap = 0x3fff;
+	c->psb_period_bitmap = 0x3f;
+	c->nr_cpus = 4;
+	c->online_mask[0] = 0xb;	/* CPUs 0, 1, 3 */
+	c->min_buffer_size = 4096;
+	c->max_buffer_size = 1ULL << 30;
+}
+
+static void fit_caps_lowers_preset_cyc_and_mtc_the_cpu_lacks(void)
+{
+	struct ptscope_caps caps;
+	char notes[512];
+
+	fake_caps(&caps, 1u << 0);	/* CR3 filter only: no CYC, no MTC */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "true")), 0);
+	CU_ASSERT_EQUAL(pts_opts_fit_caps(&o, &caps, notes, sizeof(notes), &err), 0);
+	CU_ASSERT_EQUAL(o.cfg.timing, PTSCOPE_TIMING_TSC);
+	CU_ASSERT_EQUAL(o.cfg.cyc_thresh, 0);
+	CU_ASSERT_EQUAL(o.cfg.psb_freq, 0);	/* PSBFreq also needs EBX[1] */
+	CU_ASSERT_PTR_NOT_NULL(strstr(notes, "no CYC"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(notes, "no MTC"));
+	/* -C absent: every online CPU */
+	CU_ASSERT_EQUAL(o.cfg.cpu_mask[0], 0xb);
+}
+
+static void fit_caps_refuses_explicit_values_the_cpu_lacks(void)
+{
+	struct ptscope_caps caps;
+
+	fake_caps(&caps, 1u << 0);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--cyc")), 0);
+	CU_ASSERT_EQUAL(pts_opts_fit_caps(&o, &caps, NULL, 0, &err), -EOPNOTSUPP);
+	MSG_HAS("--cyc");
+	MSG_HAS("CPUID.14H.0:EBX[1]");
+
+	fake_caps(&caps, (1u << 1) | (1u << 3));
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--mtc-period", "4")), 0);
+	CU_ASSERT_EQUAL(pts_opts_fit_caps(&o, &caps, NULL, 0, &err), -EOPNOTSUPP);
+	MSG_HAS("--mtc-period 4");
+	MSG_HAS("allowed: 0,3,6,9");
+}
+
+static void fit_caps_moves_preset_mtc_period_to_nearest_allowed(void)
+{
+	struct ptscope_caps caps;
+	char notes[512];
+
+	fake_caps(&caps, (1u << 1) | (1u << 3));
+	caps.mtc_period_bitmap = 0x10;	/* only encoding 4 */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--timing", "low")), 0);
+	CU_ASSERT_EQUAL(pts_opts_fit_caps(&o, &caps, notes, sizeof(notes), &err), 0);
+	CU_ASSERT(o.cfg.timing & PTSCOPE_TIMING_MTC);
+	CU_ASSERT_EQUAL(o.cfg.mtc_freq, 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(notes, "using 4"));
+}
+
+static void fit_caps_checks_cpu_list_and_range_count(void)
+{
+	struct ptscope_caps caps;
+
+	fake_caps(&caps, 0x0f);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-C", "0-2")), 0);
+	CU_ASSERT_EQUAL(pts_opts_fit_caps(&o, &caps, NULL, 0, &err), -EINVAL);
+	MSG_HAS("CPU 2 is not online");
+
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-F", "a", "-F", "b", "-F", "c")), 0);
+	CU_ASSERT_EQUAL(pts_opts_fit_caps(&o, &caps, NULL, 0, &err), -EOPNOTSUPP);
+	MSG_HAS("3 address ranges given, this CPU has 2");
+}
+
+static void fit_caps_without_cr3_filter_refuses_run_on_hardware(void)
+{
+	struct ptscope_caps caps;
+
+	fake_caps(&caps, (1u << 1) | (1u << 3));
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "true")), 0);
+	CU_ASSERT_EQUAL(pts_opts_fit_caps(&o, &caps, NULL, 0, &err), -EOPNOTSUPP);
+	MSG_HAS("CR3 filtering");
+}
+
+static void format_size_uses_exact_binary_units(void)
+{
+	char b[32];
+
+	pts_format_size(4ULL << 20, b, sizeof(b));
+	CU_ASSERT_STRING_EQUAL(b, "4 MiB");
+	pts_format_size(3000, b, sizeof(b));
+	CU_ASSERT_STRING_EQUAL(b, "3000 B");
+	pts_format_size(1536, b, sizeof(b));
+	CU_ASSERT_STRING_EQUAL(b, "1536 B");
+}
+
+PTS_SUITE(cli_options, NULL, NULL,
+	  PTS_TEST(defaults_are_user_scope_snapshot_4m_normal_timing),
+	  PTS_TEST(scope_option_selects_user_kernel_both),
+	  PTS_TEST(bad_scope_names_option_and_accepted_values),
+	  PTS_TEST(magic_trace_spellings_set_scope),
+	  PTS_TEST(run_sets_cr3_filter_and_takes_command_after_dashes),
+	  PTS_TEST(run_command_starts_at_first_word_so_its_options_are_not_ours),
+	  PTS_TEST(run_without_command_is_refused_with_usage),
+	  PTS_TEST(attach_needs_pid_and_record_takes_no_words),
+	  PTS_TEST(size_accepts_binary_suffixes),
+	  PTS_TEST(size_not_power_of_two_or_out_of_range_is_refused),
+	  PTS_TEST(parse_size_units),
+	  PTS_TEST(mode_full_and_bad_mode),
+	  PTS_TEST(timing_low_is_perf_defaults_without_cyc),
+	  PTS_TEST(timing_high_adds_noretcomp),
+	  PTS_TEST(explicit_timing_values_override_preset_in_any_order),
+	  PTS_TEST(contradicting_or_out_of_range_timing_is_refused),
+	  PTS_TEST(trigger_tracepoint_with_pid),
+	  PTS_TEST(trigger_bad_tracepoint_forms_are_refused),
+	  PTS_TEST(trigger_hotkey_default_and_named_key),
+	  PTS_TEST(trigger_manual_sets_no_kind_bits),
+	  PTS_TEST(second_trigger_and_post_trigger_without_trigger_are_refused),
+	  PTS_TEST(filter_hex_range_and_symbol_stop),
+	  PTS_TEST(filter_bad_forms_and_fifth_range_are_refused),
+	  PTS_TEST(cpu_list_ranges_and_errors),
+	  PTS_TEST(duration_units),
+	  PTS_TEST(unknown_option_points_at_help),
+	  PTS_TEST(help_stops_parsing_without_error),
+	  PTS_TEST(fit_caps_lowers_preset_cyc_and_mtc_the_cpu_lacks),
+	  PTS_TEST(fit_caps_refuses_explicit_values_the_cpu_lacks),
+	  PTS_TEST(fit_caps_moves_preset_mtc_period_to_nearest_allowed),
+	  PTS_TEST(fit_caps_checks_cpu_list_and_range_count),
+	  PTS_TEST(fit_caps_without_cr3_filter_refuses_run_on_hardware),
+	  PTS_TEST(format_size_uses_exact_binary_units))

@@ -1,0 +1,625 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing a capture bundle (docs/bundle-format.md) from a stopped
+ * session: per-CPU rings linearised oldest first, the sideband, process
+ * maps and vdso bytes, kernel text from /proc/kcore with kallsyms and the
+ * module list, the mapped executables (or their build-ids), CPU identity,
+ * timing inputs, the exact configuration and RTIT values, per-CPU status
+ * and time-correlation pairs. Data files first, manifest last; whatever
+ * cannot be written marks the bundle incomplete with the reason.
+ */
+#include "capture.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#include "../bundle/ring.h"
+#include "device.h"
+#include "elfinfo.h"
+#include "kernel.h"
+#include "procfs.h"
+
+#define PTS_PRODUCER "ptscope 0.1"
+
+struct writer {
+	struct pts_capture *c;
+	const char *dir;
+	struct pts_bundle *b;
+	bool aborted;
+};
+
+static bool aborting(struct writer *w)
+{
+	if (!w->aborted && w->c->abort_flag && *w->c->abort_flag >= 2) {
+		w->aborted = true;
+		if (w->b->complete) {
+			w->b->complete = false;
+			snprintf(w->b->incomplete_reason, sizeof(w->b->incomplete_reason),
+				 "aborted by a second Ctrl-C while writing");
+		}
+	}
+	return w->aborted;
+}
+
+/* First failure wins the incomplete_reason; all go to the summary. */
+static void incomplete(struct writer *w, const char *what, const struct pts_err *e)
+{
+	if (w->b->complete) {
+		w->b->complete = false;
+		snprintf(w->b->incomplete_reason, sizeof(w->b->incomplete_reason), "%.80s: %.170s",
+			 what, e->msg);
+	}
+	pts_capture_error(w->c, "%.80s: %.170s", what, e->msg);
+}
+
+static char *xstrdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static struct pts_bundle_map *maps_dup(const struct pts_bundle_map *m, size_t n)
+{
+	struct pts_bundle_map *v;
+	size_t i;
+
+	if (!n)
+		return NULL;
+	v = calloc(n, sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		v[i] = m[i];
+		v[i].path = xstrdup(m[i].path ? m[i].path : "");
+	}
+	return v;
+}
+
+static void fill_cpu_id(struct pts_bundle *b, const struct ptscope_caps *caps)
+{
+	struct pts_bundle_cpu_id *id = &b->cpu_id;
+
+	memcpy(id->vendor, caps->vendor, sizeof(id->vendor));
+	id->vendor[sizeof(id->vendor) - 1] = '\0';
+	id->family = caps->family;
+	id->model = caps->model;
+	id->stepping = caps->stepping;
+	id->max_phys_addr = caps->max_phys_addr;
+	memcpy(id->cpuid_14_0, caps->cpuid_14_0, sizeof(id->cpuid_14_0));
+	memcpy(id->cpuid_14_1, caps->cpuid_14_1, sizeof(id->cpuid_14_1));
+	memcpy(id->cpuid_15, caps->cpuid_15, sizeof(id->cpuid_15));
+	id->nom_freq = caps->nom_freq;
+	id->tsc_khz = caps->tsc_khz;
+}
+
+static void fill_config(struct pts_bundle *b, const struct pts_capture *c,
+			const struct ptscope_state *st)
+{
+	const struct ptscope_config *cfg = &c->o->cfg;
+	struct pts_bundle_config *bc = &b->config;
+	uint32_t i;
+
+	bc->scope = (enum pts_scope)cfg->scope;
+	bc->snapshot = cfg->mode == PTSCOPE_MODE_SNAPSHOT;
+	bc->rtit_ctl = st->rtit_ctl;		/* exactly what the module wrote */
+	bc->cr3_match = st->cr3_match;
+	bc->nr_addr = cfg->nr_addr_ranges;
+	for (i = 0; i < cfg->nr_addr_ranges && i < PTSCOPE_MAX_ADDR_RANGES; i++) {
+		bc->addr[i].a = st->addr_a[i];
+		bc->addr[i].b = st->addr_b[i];
+		bc->addr[i].cfg = cfg->addr[i].cfg;
+	}
+	bc->buffer_size = cfg->buffer_size;
+	bc->filter_pid = (cfg->flags & PTSCOPE_CFG_CR3_FILTER) ? cfg->cr3_pid : 0;
+	snprintf(bc->trigger_spec, sizeof(bc->trigger_spec), "%s", c->o->trigger_text);
+	bc->post_trigger_us = cfg->trigger.post_trigger_us;
+	bc->cr3_partial = !!(st->flags & PTSCOPE_STATEF_CR3_PARTIAL);
+}
+
+static void add_time_pair(struct pts_bundle *b, const char *when, uint64_t tsc,
+			  uint64_t rt, uint64_t mono)
+{
+	struct pts_bundle_time_pair *v;
+
+	if (!tsc)
+		return;
+	v = realloc(b->time_pairs, (b->nr_time_pairs + 1) * sizeof(*v));
+	if (!v)
+		return;
+	b->time_pairs = v;
+	memset(&v[b->nr_time_pairs], 0, sizeof(*v));
+	snprintf(v[b->nr_time_pairs].when, sizeof(v->when), "%s", when);
+	v[b->nr_time_pairs].tsc = tsc;
+	v[b->nr_time_pairs].realtime_ns = rt;
+	v[b->nr_time_pairs].monotonic_ns = mono;
+	b->nr_time_pairs++;
+}
+
+/* A pair read here, in user space: rdtsc between two clock reads. */
+static void add_user_time_pair(struct pts_bundle *b)
+{
+	struct timespec rt, mono;
+	uint64_t tsc;
+
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	tsc = __rdtsc();
+	clock_gettime(CLOCK_REALTIME, &rt);
+	add_time_pair(b, "write", tsc, (uint64_t)rt.tv_sec * 1000000000ULL + (uint64_t)rt.tv_nsec,
+		      (uint64_t)mono.tv_sec * 1000000000ULL + (uint64_t)mono.tv_nsec);
+}
+
+static void fill_trigger(struct pts_bundle *b, struct pts_capture *c,
+			 const struct ptscope_state *st)
+{
+	struct pts_bundle_trigger *t = &b->trigger;
+
+	t->cpu = t->pid = t->tid = -1;
+	if (st->trigger_reason != PTSCOPE_TRIGGER_NONE) {
+		/* the module saw it: its reason, place and time are exact */
+		snprintf(t->reason, sizeof(t->reason), "%s",
+			 pts_trigger_reason_text(st->trigger_reason));
+		if (st->trigger_reason == PTSCOPE_TRIGGER_TRACEPOINT)
+			snprintf(t->detail, sizeof(t->detail), "%s", c->o->cfg.trigger.tracepoint);
+		else if (st->trigger_reason == PTSCOPE_TRIGGER_IOCTL)
+			snprintf(t->detail, sizeof(t->detail), "ptscope trigger");
+		t->tsc = st->trigger_tsc;
+		t->cpu = (int32_t)st->trigger_cpu;
+		t->pid = st->trigger_pid;
+		t->tid = st->trigger_tid;
+	} else {
+		snprintf(t->reason, sizeof(t->reason), "%s",
+			 c->trig_reason[0] ? c->trig_reason : "none");
+		snprintf(t->detail, sizeof(t->detail), "%s", c->trig_detail);
+		t->tsc = st->time_at_stop.tsc;
+	}
+}
+
+static uint32_t cpu_flags(uint32_t f)
+{
+	uint32_t out = 0;
+
+	if (f & PTSCOPE_CPUF_ERROR)
+		out |= PTS_CPUF_ERROR;
+	if (f & PTSCOPE_CPUF_STOPPED)
+		out |= PTS_CPUF_STOPPED;
+	if (f & PTSCOPE_CPUF_CLOBBERED)
+		out |= PTS_CPUF_CLOBBERED;
+	if (f & PTSCOPE_CPUF_OFFLINED)
+		out |= PTS_CPUF_OFFLINED;
+#ifdef PTS_CPUF_MSR_FAULT
+	if (f & PTSCOPE_CPUF_MSR_FAULT)
+		out |= PTS_CPUF_MSR_FAULT;
+#endif
+	return out;
+}
+
+static void write_cpus(struct writer *w, const struct ptscope_state *st)
+{
+	struct pts_capture *c = w->c;
+	struct pts_bundle *b = w->b;
+	const __u64 *mask = c->o->cfg.cpu_mask;
+	uint32_t cpu;
+
+	b->cpus = calloc(pts_cpu_mask_count(mask) + 1, sizeof(*b->cpus));
+	if (!b->cpus)
+		return;
+	for (cpu = 0; cpu < PTSCOPE_MAX_CPUS; cpu++) {
+		struct ptscope_cpu_status cs;
+		struct pts_bundle_cpu *bc;
+		struct iovec iov[2];
+		struct pts_err e;
+		const void *ring;
+		char what[64];
+		int n;
+
+		if (!(mask[cpu / 64] & (1ULL << (cpu % 64))))
+			continue;
+		if (aborting(w))
+			return;
+		snprintf(what, sizeof(what), "cpu%u.pt", cpu);
+		if (pts_dev_get_cpu_status(c->fd, cpu, &cs, &e)) {
+			incomplete(w, what, &e);
+			continue;
+		}
+		bc = &b->cpus[b->nr_cpus];
+		memset(bc, 0, sizeof(*bc));
+		bc->cpu = cpu;
+		snprintf(bc->file, sizeof(bc->file), "%s", what);
+		bc->buffer_size = cs.buffer_size;
+		bc->head = cs.head;
+		bc->rtit_status = cs.rtit_status;
+		bc->flags = cpu_flags(cs.flags);
+		bc->start_tsc = cs.start_tsc;
+		bc->stop_tsc = cs.stop_tsc;
+		if (!cs.buffer_size) {
+			/* selected but never allocated (offline at configure) */
+			pts_capture_error(c, "CPU %u has no buffer (offline at arm?)", cpu);
+			continue;
+		}
+		ring = pts_dev_map_cpu(c->fd, cpu, cs.buffer_size, &e);
+		if (!ring) {
+			incomplete(w, what, &e);
+			continue;
+		}
+		/* the module's wrap count first; the byte test catches the rest */
+		bc->wrapped = (cs.flags & PTSCOPE_CPUF_WRAPPED) ||
+			      pts_ring_wrapped(ring, cs.buffer_size, cs.head, cs.wrap_count);
+		n = pts_ring_iov(ring, cs.buffer_size, cs.head, bc->wrapped, iov);
+		if (n < 0) {
+			pts_err_set(&e, EINVAL, "head %" PRIu64 " beyond the ring of %" PRIu64
+				    " bytes", (uint64_t)cs.head, (uint64_t)cs.buffer_size);
+			incomplete(w, what, &e);
+		} else if (pts_bundle_write_filev(w->dir, what, iov, n, &e)) {
+			incomplete(w, what, &e);
+		} else {
+			bc->size = pts_ring_linear_size(cs.buffer_size, cs.head, bc->wrapped);
+			b->nr_cpus++;
+		}
+		munmap((void *)ring, cs.buffer_size);
+	}
+}
+
+static void write_sideband(struct writer *w, const struct ptscope_state *st)
+{
+	struct pts_capture *c = w->c;
+	struct pts_err e;
+
+	if (pts_capture_drain_sideband(c, &e))
+		pts_capture_error(c, "sideband: %s", e.msg);
+	w->b->sideband_lost = c->sb_lost > st->sideband_lost ? c->sb_lost : st->sideband_lost;
+	if (aborting(w))
+		return;
+	if (pts_bundle_write_file(w->dir, "sideband.bin", c->sb ? (const void *)c->sb : "",
+				  c->sb_len, &e)) {
+		incomplete(w, "sideband.bin", &e);
+		return;
+	}
+	w->b->sideband_file = strdup("sideband.bin");
+	w->b->sideband_size = c->sb_len;
+}
+
+static void write_processes(struct writer *w)
+{
+	struct pts_capture *c = w->c;
+	struct pts_bundle *b = w->b;
+	size_t i;
+
+	b->processes = calloc(c->nr_procs + 1, sizeof(*b->processes));
+	if (!b->processes)
+		return;
+	for (i = 0; i < c->nr_procs; i++) {
+		const struct pts_capture_proc *p = &c->procs[i];
+		struct pts_bundle_process *bp;
+
+		/* record: only processes the sideband named (or the target) */
+		if (!c->target ? !p->seen : p->pid != c->target)
+			continue;
+		if (aborting(w))
+			return;
+		bp = &b->processes[b->nr_processes++];
+		bp->pid = p->pid;
+		memcpy(bp->comm, p->comm, sizeof(bp->comm));
+		bp->exe = xstrdup(p->exe);
+		bp->maps_arm = maps_dup(p->maps_arm, p->nr_maps_arm);
+		bp->nr_maps_arm = bp->maps_arm ? p->nr_maps_arm : 0;
+		bp->maps_trigger = maps_dup(p->maps_trigger, p->nr_maps_trigger);
+		bp->nr_maps_trigger = bp->maps_trigger ? p->nr_maps_trigger : 0;
+		if (p->nr_tids) {
+			bp->tids = malloc(p->nr_tids * sizeof(*bp->tids));
+			if (bp->tids) {
+				memcpy(bp->tids, p->tids, p->nr_tids * sizeof(*bp->tids));
+				bp->nr_tids = p->nr_tids;
+			}
+		}
+		if (p->vdso) {
+			char name[64];
+			struct pts_err e;
+
+			snprintf(name, sizeof(name), "vdso/%d.so", (int)p->pid);
+			if (pts_bundle_write_file(w->dir, name, p->vdso, p->vdso_len, &e)) {
+				incomplete(w, name, &e);
+			} else {
+				bp->vdso_file = strdup(name);
+				bp->vdso_addr = p->vdso_addr;
+			}
+		}
+	}
+}
+
+static void add_ktext(struct writer *w, const char *name, const char *file,
+		      uint64_t vaddr, uint64_t size)
+{
+	struct pts_bundle *b = w->b;
+	struct pts_bundle_ktext *v = realloc(b->ktext, (b->nr_ktext + 1) * sizeof(*v));
+
+	if (!v)
+		return;
+	b->ktext = v;
+	memset(&v[b->nr_ktext], 0, sizeof(*v));
+	snprintf(v[b->nr_ktext].name, sizeof(v->name), "%s", name);
+	v[b->nr_ktext].file = strdup(file);
+	v[b->nr_ktext].vaddr = vaddr;
+	v[b->nr_ktext].size = size;
+	b->nr_ktext++;
+}
+
+/* Copy /proc text file src into the bundle as name; returns the bytes or -1. */
+static int copy_proc_file(struct writer *w, const char *src, const char *name,
+			  char **text, size_t *len)
+{
+	struct pts_err e;
+
+	if (pts_read_file(src, text, len, &e)) {
+		incomplete(w, name, &e);
+		return -1;
+	}
+	if (pts_bundle_write_file(w->dir, name, *text, *len, &e)) {
+		incomplete(w, name, &e);
+		free(*text);
+		*text = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int kcore_copy(struct writer *w, struct pts_kcore *kc, const char *name,
+		      const char *file, uint64_t vaddr, uint64_t size)
+{
+	struct pts_err e;
+	void *buf;
+
+	if (!size || size > (1ULL << 30))
+		return -EINVAL;
+	buf = malloc(size);
+	if (!buf)
+		return -ENOMEM;
+	if (pts_kcore_read(kc, vaddr, buf, size, &e)) {
+		incomplete(w, file, &e);
+		free(buf);
+		return e.code;
+	}
+	if (pts_bundle_write_file(w->dir, file, buf, size, &e)) {
+		incomplete(w, file, &e);
+		free(buf);
+		return e.code;
+	}
+	free(buf);
+	add_ktext(w, name, file, vaddr, size);
+	return 0;
+}
+
+static void write_kernel(struct writer *w)
+{
+	const char *sysdir = "/sys/module";
+	struct pts_kmodule *mods = NULL;
+	char *ks = NULL, *mt = NULL;
+	size_t kslen = 0, mtlen = 0, nr_mods = 0, i;
+	struct pts_kcore *kc = NULL;
+	uint64_t s, e_;
+	struct pts_err e;
+
+	if (aborting(w))
+		return;
+	if (!copy_proc_file(w, "/proc/kallsyms", "kernel/kallsyms", &ks, &kslen)) {
+		w->b->kallsyms_file = strdup("kernel/kallsyms");
+	}
+	if (!copy_proc_file(w, "/proc/modules", "kernel/modules", &mt, &mtlen)) {
+		w->b->modules_file = strdup("kernel/modules");
+	}
+	if (pts_kcore_open("/proc/kcore", &kc, &e)) {
+		incomplete(w, "kernel text", &e);
+		goto out;
+	}
+	if (!ks || pts_kallsyms_text_range(ks, kslen, &s, &e_, &e)) {
+		if (ks)
+			incomplete(w, "kernel text range", &e);
+		goto out;
+	}
+	kcore_copy(w, kc, "vmlinux", "kernel/vmlinux.text", s, e_ - s);
+	if (mt && !pts_modules_parse(mt, mtlen, &mods, &nr_mods, &e)) {
+		pts_kmodules_text(mods, nr_mods, sysdir);
+		for (i = 0; i < nr_mods && !aborting(w); i++) {
+			char file[128];
+
+			if (!mods[i].text || !mods[i].text_size)
+				continue;
+			snprintf(file, sizeof(file), "kernel/%s.text", mods[i].name);
+			kcore_copy(w, kc, mods[i].name, file, mods[i].text, mods[i].text_size);
+		}
+	}
+out:
+	pts_kcore_close(kc);
+	free(mods);
+	free(ks);
+	free(mt);
+}
+
+static bool object_known(const struct pts_bundle *b, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < b->nr_objects; i++)
+		if (!strcmp(b->objects[i].path, path))
+			return true;
+	return false;
+}
+
+static void add_object(struct writer *w, const char *path)
+{
+	struct pts_bundle *b = w->b;
+	struct pts_bundle_object *v, *o;
+	struct pts_err e;
+	struct stat stt;
+	char name[4200];
+
+	if (path[0] != '/' || object_known(b, path))
+		return;
+	if (strstr(path, " (deleted)")) {
+		pts_capture_error(w->c, "%s was deleted while mapped: not copied", path);
+		return;
+	}
+	if (stat(path, &stt) || !S_ISREG(stt.st_mode))
+		return;
+	v = realloc(b->objects, (b->nr_objects + 1) * sizeof(*v));
+	if (!v)
+		return;
+	b->objects = v;
+	o = &v[b->nr_objects];
+	memset(o, 0, sizeof(*o));
+	o->path = strdup(path);
+	o->size = (uint64_t)stt.st_size;
+	if (pts_elf_build_id(path, o->build_id, &e))
+		o->build_id[0] = '\0';
+	b->nr_objects++;
+	if (w->c->o->no_copy)
+		return;
+	snprintf(name, sizeof(name), "objects%s", path);
+	if (pts_bundle_copy_file(w->dir, name, path, NULL, &e)) {
+		incomplete(w, name, &e);
+		return;
+	}
+	o->file = strdup(name);
+}
+
+static void write_objects(struct writer *w)
+{
+	struct pts_bundle *b = w->b;
+	size_t i, j;
+
+	for (i = 0; i < b->nr_processes && !aborting(w); i++) {
+		const struct pts_bundle_process *p = &b->processes[i];
+
+		for (j = 0; j < p->nr_maps_arm && !aborting(w); j++)
+			if (p->maps_arm[j].perms[2] == 'x')
+				add_object(w, p->maps_arm[j].path);
+		for (j = 0; j < p->nr_maps_trigger && !aborting(w); j++)
+			if (p->maps_trigger[j].perms[2] == 'x')
+				add_object(w, p->maps_trigger[j].path);
+	}
+}
+
+static void print_summary(const struct pts_capture *c, const struct pts_bundle *b,
+			  const char *dir, FILE *out)
+{
+	size_t i;
+	char sz[32];
+
+	fprintf(out, "ptscope: bundle %s%s\n", dir, b->complete ? "" : " (INCOMPLETE)");
+	fprintf(out, "  source    %s\n", pts_source_name(b->source));
+	for (i = 0; i < b->nr_cpus; i++) {
+		const struct pts_bundle_cpu *bc = &b->cpus[i];
+
+		pts_format_size(bc->buffer_size, sz, sizeof(sz));
+		fprintf(out, "  cpu%-3u    %10" PRIu64 " bytes of %s%s%s%s\n", bc->cpu, bc->size, sz,
+			bc->wrapped ? ", wrapped (oldest data overwritten)" : ", not wrapped",
+			bc->flags & PTS_CPUF_ERROR ? ", RTIT_STATUS.Error" : "",
+			bc->flags & PTS_CPUF_CLOBBERED ? ", RTIT_CTL clobbered" : "");
+	}
+	fprintf(out, "  sideband  %" PRIu64 " bytes, %" PRIu64 " records lost%s\n",
+		b->sideband_size, b->sideband_lost,
+		b->sideband_lost ? " (use --sideband-size to enlarge the ring)" : "");
+	fprintf(out, "  trigger   %s%s%s%s", b->trigger.reason, b->trigger.detail[0] ? " (" : "",
+		b->trigger.detail, b->trigger.detail[0] ? ")" : "");
+	if (b->trigger.tsc)
+		fprintf(out, " at TSC %" PRIu64, b->trigger.tsc);
+	if (b->trigger.cpu >= 0)
+		fprintf(out, " on CPU %d", b->trigger.cpu);
+	if (b->trigger.pid > 0)
+		fprintf(out, " in pid %d tid %d", b->trigger.pid, b->trigger.tid);
+	fprintf(out, "\n");
+	fprintf(out, "  processes %zu, objects %zu%s, kernel text %zu\n", b->nr_processes,
+		b->nr_objects, c->o->no_copy ? " (not copied: --no-copy)" : "", b->nr_ktext);
+	if (!b->complete)
+		fprintf(out, "  incomplete: %s\n", b->incomplete_reason);
+	for (i = 0; i < c->nr_errors; i++)
+		fprintf(out, "  error     %s\n", c->errors[i]);
+}
+
+/* Drop a trailing ".ptscope" for the suggested output name. */
+static void decode_hint(const char *dir, FILE *out)
+{
+	size_t n = strlen(dir);
+	const char *suf = ".ptscope";
+	size_t sl = strlen(suf);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n > sl && !strncmp(dir + n - sl, suf, sl))
+		fprintf(out, "next: ptscope decode %.*s -o %.*s.fxt\n", (int)n, dir,
+			(int)(n - sl), dir);
+	else
+		fprintf(out, "next: ptscope decode %.*s -o %.*s.fxt\n", (int)n, dir, (int)n, dir);
+}
+
+int pts_capture_write_bundle(struct pts_capture *c, const char *dir, bool *complete,
+			     FILE *out, struct pts_err *err)
+{
+	struct ptscope_state st;
+	struct utsname un;
+	struct writer w;
+	struct pts_err e;
+	int ret;
+
+	if (mkdir(dir, 0755))
+		return pts_err_set(err, errno, "cannot create the bundle directory %s: %s%s",
+				   dir, strerror(errno),
+				   errno == EEXIST ? " (choose another -o name)" : "");
+	memset(&w, 0, sizeof(w));
+	w.c = c;
+	w.dir = dir;
+	w.b = pts_bundle_new();
+	if (!w.b)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	w.b->source = (c->caps.flags & PTSCOPE_CAPS_SIMULATED) ? PTS_SOURCE_SIMULATED_UNIT
+							       : PTS_SOURCE_HARDWARE;
+	snprintf(w.b->producer, sizeof(w.b->producer), "%s", PTS_PRODUCER);
+	if (!uname(&un)) {
+		snprintf(w.b->hostname, sizeof(w.b->hostname), "%.63s", un.nodename);
+		snprintf(w.b->kernel_release, sizeof(w.b->kernel_release), "%s", un.release);
+	}
+	fill_cpu_id(w.b, &c->caps);
+	if (pts_dev_get_state(c->fd, &st, &e)) {
+		/* without the RTIT values the trace cannot be decoded faithfully */
+		incomplete(&w, "GET_STATE", &e);
+		memset(&st, 0, sizeof(st));
+	}
+	if (st.flags & PTSCOPE_STATEF_SIMULATED)
+		w.b->source = PTS_SOURCE_SIMULATED_UNIT;
+	fill_config(w.b, c, &st);
+	w.b->tsc_khz = st.tsc_khz ? st.tsc_khz : c->caps.tsc_khz;
+	add_time_pair(w.b, "start", st.time_at_start.tsc, st.time_at_start.realtime_ns,
+		      st.time_at_start.monotonic_ns);
+	add_time_pair(w.b, "stop", st.time_at_stop.tsc, st.time_at_stop.realtime_ns,
+		      st.time_at_stop.monotonic_ns);
+	add_user_time_pair(w.b);
+	fill_trigger(w.b, c, &st);
+
+	write_cpus(&w, &st);
+	write_sideband(&w, &st);
+	write_processes(&w);
+	if (c->o->cfg.scope != PTSCOPE_SCOPE_USER)
+		write_kernel(&w);
+	write_objects(&w);
+
+	ret = pts_bundle_write_manifest(dir, w.b, err);
+	if (ret) {
+		fprintf(out, "ptscope: %s: the manifest could not be written (%s): %s is NOT a "
+			"usable bundle\n", dir, err->msg, dir);
+	} else {
+		print_summary(c, w.b, dir, out);
+		if (w.b->nr_cpus)
+			decode_hint(dir, out);
+	}
+	if (complete)
+		*complete = !ret && w.b->complete;
+	pts_bundle_free(w.b);
+	return ret;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Decoding of struct ptscope_caps (PTSCOPE_IOC_GET_CAPS) into named
+ * features, each with the CPUID bit it comes from and what its absence
+ * costs, for `ptscope caps` (table and --json). Pure.
+ */
+#ifndef PTS_CAPTURE_CAPS_H
+#define PTS_CAPTURE_CAPS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <uapi/ptscope.h>
+
+struct pts_caps_feature {
+	const char *name;		/* "cr3_filter" */
+	const char *cpuid;		/* "CPUID.14H.0:EBX[0]" */
+	bool present;
+	const char *if_missing;		/* why it matters when absent */
+};
+
+#define PTS_CAPS_MAX_FEATURES 16
+
+/*
+ * Fill out[] (PTS_CAPS_MAX_FEATURES entries) from caps; returns the count.
+ * Bits per SDM vol. 3C 33.3.1 (CPUID leaf 14H).
+ */
+unsigned int pts_caps_features(const struct ptscope_caps *caps,
+			       struct pts_caps_feature *out);
+
+/* Allowed encodings of a CPUID.14H.1 bitmap as "0,3,6,9" ("none"). */
+void pts_caps_bitmap_list(unsigned int bitmap, char *buf, size_t len);
+
+/* The human table of `ptscope caps`. */
+void pts_caps_print_table(const struct ptscope_caps *caps, FILE *f);
+
+/* The --json document of `ptscope caps` (one object, newline-terminated). */
+void pts_caps_print_json(const struct ptscope_caps *caps, FILE *f);
+
+#endif

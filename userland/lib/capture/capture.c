@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A capture session: device, processes, filters, arm, sideband, stop.
+ * The bundle is written by bundle_out.c. See capture.h.
+ */
+#include "capture.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../bundle/maps.h"
+#include "device.h"
+#include "elfinfo.h"
+#include "procfs.h"
+
+void pts_capture_error(struct pts_capture *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->nr_errors >= PTS_CAPTURE_MAX_ERRORS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->errors[c->nr_errors], sizeof(c->errors[0]), fmt, ap);
+	va_end(ap);
+	c->nr_errors++;
+}
+
+int pts_capture_open(struct pts_capture *c, struct pts_capture_opts *o,
+		     struct pts_err *err)
+{
+	char notes[1024];
+	int fd, ret;
+
+	memset(c, 0, sizeof(*c));
+	c->o = o;
+	c->fd = -1;
+	fd = pts_dev_open(err);
+	if (fd < 0)
+		return fd;
+	c->fd = fd;
+	ret = pts_dev_get_caps(fd, &c->caps, err);
+	if (ret)
+		return ret;
+	if (c->caps.abi_version != PTSCOPE_ABI_VERSION)
+		return pts_err_set(err, EPROTO,
+				   "the loaded module speaks ABI %u, this ptscope ABI %u: "
+				   "rebuild ptscope and the module from one tree",
+				   c->caps.abi_version, PTSCOPE_ABI_VERSION);
+	if (!(c->caps.flags & (PTSCOPE_CAPS_PT | PTSCOPE_CAPS_SIMULATED)))
+		return pts_err_set(err, ENODEV,
+				   "this CPU has no Intel PT (CPUID.07H:EBX[25] is 0%s). For a dry "
+				   "run of capture and decode, load the module's simulated PT unit:\n"
+				   "    rmmod ptscope; insmod kmod/ptscope.ko simulate=1\n"
+				   "  (its traces are synthetic and are labelled simulated-unit)",
+				   c->caps.vendor[0] == 'A' ? ": an AMD CPU" : "");
+	ret = pts_opts_fit_caps(o, &c->caps, notes, sizeof(notes), err);
+	if (ret)
+		return ret;
+	if (notes[0])
+		fprintf(stderr, "%s", notes);
+	if (c->caps.flags & PTSCOPE_CAPS_SIMULATED)
+		fprintf(stderr, "note: the module runs the simulated PT unit: the trace "
+			"will be synthetic (source simulated-unit), not a hardware trace\n");
+	return 0;
+}
+
+static struct pts_capture_proc *proc_get(struct pts_capture *c, int32_t pid, bool create)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_procs; i++)
+		if (c->procs[i].pid == pid)
+			return &c->procs[i];
+	if (!create)
+		return NULL;
+	if (c->nr_procs == c->cap_procs) {
+		size_t n = c->cap_procs ? c->cap_procs * 2 : 16;
+		struct pts_capture_proc *np = realloc(c->procs, n * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		c->procs = np;
+		c->cap_procs = n;
+	}
+	memset(&c->procs[c->nr_procs], 0, sizeof(c->procs[0]));
+	c->procs[c->nr_procs].pid = pid;
+	return &c->procs[c->nr_procs++];
+}
+
+int pts_capture_snap(struct pts_capture *c, pid_t pid, bool at_trigger, bool with_vdso,
+		     struct pts_err *err)
+{
+	struct pts_capture_proc *p = proc_get(c, pid, true);
+	struct pts_bundle_map *maps = NULL;
+	struct pts_err e2;
+	size_t nr = 0;
+	int ret;
+
+	if (!p)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	ret = pts_proc_read_maps(pid, &maps, &nr, err);
+	if (ret)
+		return ret == -ENOENT ? pts_err_set(err, ESRCH, "process %d is gone", (int)pid)
+				      : ret;
+	if (at_trigger) {
+		pts_maps_free(p->maps_trigger, p->nr_maps_trigger);
+		p->maps_trigger = maps;
+		p->nr_maps_trigger = nr;
+	} else {
+		pts_maps_free(p->maps_arm, p->nr_maps_arm);
+		p->maps_arm = maps;
+		p->nr_maps_arm = nr;
+	}
+	if (!p->comm[0])
+		pts_proc_comm(pid, p->comm, &e2);
+	if (!p->exe && nr)	/* kernel threads have no maps and no exe */
+		pts_proc_exe(pid, &p->exe, &e2);
+	if (with_vdso && nr) {
+		void *buf;
+		size_t len;
+		uint64_t addr;
+
+		if (!pts_proc_read_vdso(pid, maps, nr, &buf, &len, &addr, &e2)) {
+			free(p->vdso);
+			p->vdso = buf;
+			p->vdso_len = len;
+			p->vdso_addr = addr;
+		} else if (e2.code != -ENOENT) {
+			pts_capture_error(c, "vdso of %d: %s", (int)pid, e2.msg);
+		}
+	}
+	{
+		int32_t *tids;
+		size_t n;
+
+		if (!pts_proc_tids(pid, &tids, &n, &e2)) {
+			free(p->tids);
+			p->tids = tids;
+			p->nr_tids = n;
+		}
+	}
+	return 0;
+}
+
+void pts_capture_snap_all(struct pts_capture *c)
+{
+	struct dirent *de;
+	struct pts_err e;
+	DIR *d = opendir("/proc");
+
+	if (!d) {
+		pts_capture_error(c, "cannot list /proc: %s", strerror(errno));
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		pts_capture_snap(c, (pid_t)atoi(de->d_name), false, false, &e);
+	}
+	closedir(d);
+}
+
+void pts_capture_snap_seen(struct pts_capture *c)
+{
+	struct pts_err e;
+	size_t i;
+
+	for (i = 0; i < c->nr_procs; i++) {
+		if (!c->procs[i].seen)
+			continue;
+		/* the array may grow inside snap: index, never keep pointers */
+		pts_capture_snap(c, c->procs[i].pid, true, true, &e);
+	}
+}
+
+int pts_capture_resolve_filters(struct pts_capture *c, struct pts_err *err)
+{
+	struct pts_capture_opts *o = c->o;
+	struct pts_capture_proc *p = c->target ? proc_get(c, c->target, false) : NULL;
+	size_t i;
+
+	o->cfg.nr_addr_ranges = 0;
+	for (i = 0; i < o->nr_filters; i++) {
+		const struct pts_filter_spec *f = &o->filters[i];
+		struct ptscope_addr_range *r = &o->cfg.addr[i];
+		uint64_t start = f->start, end = f->end;
+
+		if (f->is_symbol) {
+			uint64_t addr, size, rt;
+			int pie, ret;
+
+			if (!p || !p->exe)
+				return pts_err_set(err, EINVAL,
+					"--filter %s: a symbol needs a traced process (ptscope "
+					"run or attach); give a hex START-END range here", f->symbol);
+			ret = pts_elf_symbol(p->exe, f->symbol, &addr, &size, &pie, err);
+			if (ret)
+				return ret;
+			ret = pts_elf_runtime_addr(p->exe, addr, p->maps_arm, p->nr_maps_arm,
+						   &rt, err);
+			if (ret)
+				return ret;
+			start = rt;
+			end = rt + (size ? size : 1);
+			fprintf(stderr, "filter: %s %s = 0x%" PRIx64 "-0x%" PRIx64 "\n",
+				f->cfg == PTSCOPE_ADDR_STOP ? "stop at" : "trace only",
+				f->symbol, start, end);
+		}
+		r->start = start;
+		r->end = end - 1;	/* ADDRn_B is inclusive (SDM 33.2.4.3) */
+		r->cfg = f->cfg;
+		r->reserved = 0;
+		o->cfg.nr_addr_ranges++;
+	}
+	return 0;
+}
+
+int pts_capture_arm(struct pts_capture *c, struct pts_err *err)
+{
+	struct ptscope_config *cfg = &c->o->cfg;
+	int ret;
+
+	cfg->hdr.size = sizeof(*cfg);
+	if (c->target) {
+		cfg->flags |= PTSCOPE_CFG_CR3_FILTER;
+		cfg->cr3_pid = c->target;
+	}
+	ret = pts_dev_ioctl(c->fd, PTSCOPE_IOC_CONFIGURE, "CONFIGURE", cfg, err);
+	if (ret)
+		return ret;
+	c->configured = true;
+	return pts_dev_cmd(c->fd, PTSCOPE_IOC_START, "START", err);
+}
+
+static void note_pid(void *ctx, int32_t pid)
+{
+	struct pts_capture *c = ctx;
+	struct pts_capture_proc *p;
+
+	if (pid <= 0)
+		return;
+	p = proc_get(c, pid, true);
+	if (p)
+		p->seen = true;
+}
+
+int pts_sideband_pids(const void *buf, size_t len,
+		      void (*fn)(void *ctx, int32_t pid), void *ctx)
+{
+	const uint8_t *p = buf;
+	size_t off = 0;
+	int n = 0;
+
+	while (off + sizeof(struct ptscope_sb_hdr) <= len) {
+		struct ptscope_sb_hdr h;
+
+		memcpy(&h, p + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8 || off + h.size > len)
+			return -EINVAL;
+		switch (h.type) {
+		case PTSCOPE_SB_SCHED_SWITCH:
+			if (h.size >= sizeof(struct ptscope_sb_switch)) {
+				struct ptscope_sb_switch r;
+
+				memcpy(&r, p + off, sizeof(r));
+				fn(ctx, r.prev_pid);
+				fn(ctx, r.next_pid);
+			}
+			break;
+		case PTSCOPE_SB_EXEC:
+			if (h.size >= sizeof(struct ptscope_sb_exec)) {
+				struct ptscope_sb_exec r;
+
+				memcpy(&r, p + off, sizeof(r));
+				fn(ctx, r.pid);
+			}
+			break;
+		case PTSCOPE_SB_EXIT:
+			if (h.size >= sizeof(struct ptscope_sb_exit)) {
+				struct ptscope_sb_exit r;
+
+				memcpy(&r, p + off, sizeof(r));
+				fn(ctx, r.pid);
+			}
+			break;
+		case PTSCOPE_SB_FORK:
+			if (h.size >= sizeof(struct ptscope_sb_fork)) {
+				struct ptscope_sb_fork r;
+
+				memcpy(&r, p + off, sizeof(r));
+				fn(ctx, r.parent_pid);
+				fn(ctx, r.child_pid);
+			}
+			break;
+		case PTSCOPE_SB_TRIGGER:
+			if (h.size >= sizeof(struct ptscope_sb_trigger)) {
+				struct ptscope_sb_trigger r;
+
+				memcpy(&r, p + off, sizeof(r));
+				fn(ctx, r.pid);
+			}
+			break;
+		}
+		off += h.size;
+		n++;
+	}
+	return n;
+}
+
+int pts_capture_drain_sideband(struct pts_capture *c, struct pts_err *err)
+{
+	for (;;) {
+		uint32_t got = 0;
+		uint64_t lost = 0;
+		int ret;
+
+		if (c->sb_cap - c->sb_len < 65536) {
+			size_t n = c->sb_cap ? c->sb_cap * 2 : 1 << 20;
+			uint8_t *nb = realloc(c->sb, n);
+
+			if (!nb)
+				return pts_err_set(err, ENOMEM, "out of memory for the sideband");
+			c->sb = nb;
+			c->sb_cap = n;
+		}
+		ret = pts_dev_read_sideband(c->fd, c->sb + c->sb_len,
+					    (uint32_t)(c->sb_cap - c->sb_len), &got, &lost, err);
+		if (ret)
+			return ret;
+		if (lost > c->sb_lost)
+			c->sb_lost = lost;
+		if (!got)
+			return 0;
+		if (!c->target)		/* record: every pid named may need its maps */
+			pts_sideband_pids(c->sb + c->sb_len, got, note_pid, c);
+		c->sb_len += got;
+	}
+}
+
+int pts_capture_stop(struct pts_capture *c, struct pts_err *err)
+{
+	struct ptscope_cmd cmd;
+
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.hdr.size = sizeof(cmd);
+	if (!pts_dev_ioctl(c->fd, PTSCOPE_IOC_STOP, "STOP", &cmd, err))
+		return 0;
+	/* stopped already (trigger, full buffer): nothing to do */
+	if (cmd.hdr.reason == PTSCOPE_R_NOT_ARMED) {
+		pts_err_clear(err);
+		return 0;
+	}
+	return err ? err->code : -EIO;
+}
+
+int pts_capture_rearm(struct pts_capture *c, struct pts_err *err)
+{
+	return pts_dev_cmd(c->fd, PTSCOPE_IOC_START, "START", err);
+}
+
+void pts_capture_disarm(struct pts_capture *c)
+{
+	struct pts_err e;
+
+	if (c->fd < 0 || !c->configured)
+		return;
+	pts_capture_stop(c, &e);
+	if (pts_dev_cmd(c->fd, PTSCOPE_IOC_UNCONFIGURE, "UNCONFIGURE", &e))
+		fprintf(stderr, "ptscope: %s\n", e.msg);
+	c->configured = false;
+}
+
+void pts_capture_close(struct pts_capture *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_procs; i++) {
+		struct pts_capture_proc *p = &c->procs[i];
+
+		free(p->exe);
+		pts_maps_free(p->maps_arm, p->nr_maps_arm);
+		pts_maps_free(p->maps_trigger, p->nr_maps_trigger);
+		free(p->vdso);
+		free(p->tids);
+	}
+	free(c->procs);
+	free(c->sb);
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	c->procs = NULL;
+	c->sb = NULL;
+	c->nr_procs = 0;
+}
+
+void pts_capture_set_reason(struct pts_capture *c, const char *reason, const char *detail)
+{
+	if (c->trig_reason[0])
+		return;
+	snprintf(c->trig_reason, sizeof(c->trig_reason), "%s", reason);
+	snprintf(c->trig_detail, sizeof(c->trig_detail), "%s", detail ? detail : "");
+}
+
+void pts_capture_status_line(const struct pts_capture *c, FILE *f)
+{
+	const struct pts_capture_opts *o = c->o;
+	char size[32], what[64];
+
+	pts_format_size(o->cfg.buffer_size, size, sizeof(size));
+	if (c->target)
+		snprintf(what, sizeof(what), "pid %d", (int)c->target);
+	else
+		snprintf(what, sizeof(what), "system-wide");
+	fprintf(f, "ptscope: armed: %s, %u CPUs x %s (%s), scope %s, timing %s, trigger %s%s%s\n",
+		what, pts_cpu_mask_count(o->cfg.cpu_mask), size, pts_mode_text(o->cfg.mode),
+		pts_scope_text(o->cfg.scope), pts_timing_text(o->timing),
+		o->trigger_text[0] ? o->trigger_text :
+		(o->cmd == PTS_CMD_RUN ? "exit of CMD or Ctrl-C" : "Ctrl-C"),
+		o->duration_ms ? ", --duration" : "",
+		(c->caps.flags & PTSCOPE_CAPS_SIMULATED) ? " [simulated PT unit]" : "");
+	fflush(f);
+}
+
+void pts_capture_default_name(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, len, "ptscope-%Y%m%d-%H%M%S.ptscope", &tm);
+}

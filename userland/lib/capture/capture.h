@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One capture session against /dev/ptscope, shared by ptscope run, attach
+ * and record: open and check the device, snapshot processes, resolve
+ * --filter symbols, arm (CONFIGURE + START), drain the sideband while
+ * armed, stop, write the bundle (bundle_out.c), disarm (STOP +
+ * UNCONFIGURE).
+ */
+#ifndef PTS_CAPTURE_CAPTURE_H
+#define PTS_CAPTURE_CAPTURE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <uapi/ptscope.h>
+
+#include "../bundle/bundle.h"
+#include "../util/err.h"
+#include "options.h"
+
+/* What ptscope knows about one process at arm and at the trigger. */
+struct pts_capture_proc {
+	int32_t pid;
+	char comm[16];
+	char *exe;				/* NULL unknown */
+	struct pts_bundle_map *maps_arm;
+	size_t nr_maps_arm;
+	struct pts_bundle_map *maps_trigger;
+	size_t nr_maps_trigger;
+	void *vdso;				/* bytes, NULL none */
+	size_t vdso_len;
+	uint64_t vdso_addr;
+	int32_t *tids;
+	size_t nr_tids;
+	bool seen;				/* named by the sideband or traced */
+};
+
+#define PTS_CAPTURE_MAX_ERRORS 16
+
+struct pts_capture {
+	struct pts_capture_opts *o;
+	int fd;
+	struct ptscope_caps caps;
+	bool configured;			/* CONFIGURE succeeded: UNCONFIGURE at the end */
+	pid_t target;				/* run/attach: the traced process; 0 record */
+
+	struct pts_capture_proc *procs;
+	size_t nr_procs, cap_procs;
+
+	uint8_t *sb;				/* sideband records read so far */
+	size_t sb_len, sb_cap;
+	uint64_t sb_lost;
+
+	/* why the capture ended, in the manifest's words (bundle.h) */
+	char trig_reason[32];
+	char trig_detail[128];
+
+	/* non-fatal problems, repeated in the summary */
+	char errors[PTS_CAPTURE_MAX_ERRORS][256];
+	unsigned int nr_errors;
+
+	/* Ctrl-C counter set by a signal handler: at 2 writing stops, incomplete */
+	volatile sig_atomic_t *abort_flag;
+};
+
+/*
+ * Open the device, read the capabilities, refuse when there is no PT unit
+ * (saying how to load the simulated one), fit o to the CPU (notes on
+ * stderr). 0 or -errno with err set.
+ */
+int pts_capture_open(struct pts_capture *c, struct pts_capture_opts *o,
+		     struct pts_err *err);
+
+/* Add a non-fatal problem for the summary (printf format). */
+void pts_capture_error(struct pts_capture *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Snapshot process pid: at_trigger false fills maps_arm (and exe, comm,
+ * vdso, threads), true fills maps_trigger (and refreshes vdso/threads).
+ * with_vdso false skips the vdso (record's arm-time scan of every
+ * process). A process that is gone returns -ESRCH quietly.
+ */
+int pts_capture_snap(struct pts_capture *c, pid_t pid, bool at_trigger, bool with_vdso,
+		     struct pts_err *err);
+
+/* record: maps of every process at arm (without vdso). */
+void pts_capture_snap_all(struct pts_capture *c);
+
+/* At the trigger: snapshot every process the sideband named. */
+void pts_capture_snap_seen(struct pts_capture *c);
+
+/*
+ * Turn o->filters into cfg.addr[] (ADDRn_A = start, ADDRn_B = end - 1).
+ * Symbols are looked up in the target's executable and relocated with its
+ * maps at arm; record has no target, so symbols are refused there.
+ */
+int pts_capture_resolve_filters(struct pts_capture *c, struct pts_err *err);
+
+/* CONFIGURE (with cr3_pid = c->target for run/attach) and START. */
+int pts_capture_arm(struct pts_capture *c, struct pts_err *err);
+
+/* Read every available sideband record into c->sb; note the pids named. */
+int pts_capture_drain_sideband(struct pts_capture *c, struct pts_err *err);
+
+/* STOP; "not armed" (already stopped by a trigger) is not an error. */
+int pts_capture_stop(struct pts_capture *c, struct pts_err *err);
+
+/* START again after a snapshot (--multi-snapshot). */
+int pts_capture_rearm(struct pts_capture *c, struct pts_err *err);
+
+/* STOP + UNCONFIGURE, best effort, for the end and for aborts. */
+void pts_capture_disarm(struct pts_capture *c);
+
+/* Free everything and close the device. */
+void pts_capture_close(struct pts_capture *c);
+
+/* Set the trigger reason if none set yet (exit, signal, full, none). */
+void pts_capture_set_reason(struct pts_capture *c, const char *reason, const char *detail);
+
+/* The status line printed once armed (CPUs, buffer per CPU, scope, trigger). */
+void pts_capture_status_line(const struct pts_capture *c, FILE *f);
+
+/* Default bundle name "ptscope-YYYYmmdd-HHMMSS.ptscope" into buf. */
+void pts_capture_default_name(char *buf, size_t len);
+
+/*
+ * Write the bundle to dir (created; must not exist). Reads GET_STATE and
+ * each CPU's status, maps and linearises the rings, writes every file
+ * docs/bundle-format.md lists and the manifest last. A file that cannot
+ * be written or read marks the bundle incomplete (complete = false, with
+ * the reason) instead of failing silently; *complete reports it. Prints
+ * the summary and the decode command to `out`. Returns 0 when a manifest
+ * was written (complete or not), -errno when even that failed.
+ */
+int pts_capture_write_bundle(struct pts_capture *c, const char *dir, bool *complete,
+			     FILE *out, struct pts_err *err);
+
+/*
+ * Collect the pids a sideband buffer names (switch prev/next, exec, fork
+ * parent/child, exit, trigger) into the set; exported for tests.
+ * Walks whole records only; a record with a size below the header or not
+ * a multiple of 8 ends the walk (-EINVAL). Returns records walked.
+ */
+int pts_sideband_pids(const void *buf, size_t len,
+		      void (*fn)(void *ctx, int32_t pid), void *ctx);
+
+#endif /* PTS_CAPTURE_CAPTURE_H */

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/ptscope: open, ioctl with reason text, mmap. See device.h.
+ */
+#include "device.h"
+
+#include <ptscope/reason_text.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+const char *pts_reason_text(uint32_t reason)
+{
+	return ptscope_reason_str(reason);
+}
+
+int pts_dev_open_error(int e, const char *path, struct pts_err *err)
+{
+	switch (e) {
+	case ENOENT:
+	case ENXIO:
+	case ENODEV:
+		return pts_err_set(err, e,
+			"%s: %s: the ptscope module is not loaded. Load it with\n"
+			"    insmod kmod/ptscope.ko      (from a build tree)  or  modprobe ptscope\n"
+			"  On a machine without Intel PT, load the simulated PT unit for a dry run:\n"
+			"    insmod kmod/ptscope.ko simulate=1", path, strerror(e));
+	case EACCES:
+	case EPERM:
+		return pts_err_set(err, e,
+			"%s: %s: the device is root-only by default. Run as root, or load the "
+			"module with a group that may use it (see `modinfo ptscope`) and join "
+			"that group; kernel scope and system-wide capture also need "
+			"CAP_SYS_ADMIN or CAP_PERFMON", path, strerror(e));
+	case EBUSY:
+		return pts_err_set(err, e,
+			"%s: %s: another ptscope session holds the device; stop it first "
+			"(ptscope status shows its state)", path, strerror(e));
+	}
+	return pts_err_set(err, e, "%s: %s", path, strerror(e));
+}
+
+int pts_dev_open(struct pts_err *err)
+{
+	const char *path = getenv("PTSCOPE_DEVICE");
+	int fd;
+
+	if (!path || !*path)
+		path = PTS_DEVICE_PATH;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return pts_dev_open_error(errno, path, err);
+	return fd;
+}
+
+/* What the user can do about the common refusals. */
+static const char *reason_hint(uint32_t reason)
+{
+	switch (reason) {
+	case PTSCOPE_R_NEED_CAP_ADMIN:
+		return "; run as root, or grant CAP_PERFMON (setcap cap_perfmon+ep ptscope), "
+		       "or trace with --scope user on one process (ptscope run/attach)";
+	case PTSCOPE_R_NEED_PTRACE:
+		return "; run as the process's user, lower /proc/sys/kernel/yama/ptrace_scope, "
+		       "or grant CAP_SYS_PTRACE";
+	case PTSCOPE_R_NO_PT:
+		return "; for a dry run load the simulated unit: rmmod ptscope; "
+		       "insmod kmod/ptscope.ko simulate=1";
+	case PTSCOPE_R_TRACE_EN_BUSY:
+		return "; stop perf record -e intel_pt (or whatever owns PT) and retry";
+	case PTSCOPE_R_ARMED:
+		return "; another capture is armed: ptscope status shows it";
+	case PTSCOPE_R_NO_MEMORY:
+		return "; use a smaller --size or fewer CPUs (-C)";
+	case PTSCOPE_R_BAD_SIZE:
+		return "";
+	}
+	return "";
+}
+
+int pts_dev_refusal(const char *what, int e, const struct ptscope_hdr *hdr,
+		    struct pts_err *err)
+{
+	if (hdr && hdr->reason)
+		return pts_err_set(err, e, "%s refused: %s (value %llu, %s)%s", what,
+				   pts_reason_text(hdr->reason),
+				   (unsigned long long)hdr->reason_arg, strerror(e),
+				   reason_hint(hdr->reason));
+	if (e == EPERM || e == EACCES)
+		return pts_err_set(err, e,
+				   "%s refused: %s; kernel scope and system-wide capture need "
+				   "CAP_SYS_ADMIN or CAP_PERFMON, one process needs ptrace rights",
+				   what, strerror(e));
+	if (e == ENOTTY)
+		return pts_err_set(err, e,
+				   "%s: the device does not know this call (%s): the loaded "
+				   "module's ABI differs from this ptscope; rebuild both", what,
+				   strerror(e));
+	return pts_err_set(err, e, "%s failed: %s", what, strerror(e));
+}
+
+int pts_dev_ioctl(int fd, unsigned long req, const char *what, void *arg,
+		  struct pts_err *err)
+{
+	struct ptscope_hdr *hdr = arg;
+
+	hdr->reason = 0;
+	hdr->reason_arg = 0;
+	if (ioctl(fd, req, arg) < 0)
+		return pts_dev_refusal(what, errno, hdr, err);
+	return 0;
+}
+
+int pts_dev_get_caps(int fd, struct ptscope_caps *caps, struct pts_err *err)
+{
+	memset(caps, 0, sizeof(*caps));
+	caps->hdr.size = sizeof(*caps);
+	return pts_dev_ioctl(fd, PTSCOPE_IOC_GET_CAPS, "GET_CAPS", caps, err);
+}
+
+int pts_dev_get_state(int fd, struct ptscope_state *st, struct pts_err *err)
+{
+	memset(st, 0, sizeof(*st));
+	st->hdr.size = sizeof(*st);
+	return pts_dev_ioctl(fd, PTSCOPE_IOC_GET_STATE, "GET_STATE", st, err);
+}
+
+int pts_dev_get_cpu_status(int fd, uint32_t cpu, struct ptscope_cpu_status *cs,
+			   struct pts_err *err)
+{
+	memset(cs, 0, sizeof(*cs));
+	cs->hdr.size = sizeof(*cs);
+	cs->cpu = cpu;
+	return pts_dev_ioctl(fd, PTSCOPE_IOC_GET_CPU_STATUS, "GET_CPU_STATUS", cs, err);
+}
+
+int pts_dev_cmd(int fd, unsigned long req, const char *what, struct pts_err *err)
+{
+	struct ptscope_cmd c;
+
+	memset(&c, 0, sizeof(c));
+	c.hdr.size = sizeof(c);
+	return pts_dev_ioctl(fd, req, what, &c, err);
+}
+
+int pts_dev_read_sideband(int fd, void *buf, uint32_t len, uint32_t *got,
+			  uint64_t *lost, struct pts_err *err)
+{
+	struct ptscope_sideband_read r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	r.hdr.size = sizeof(r);
+	r.buf = (uintptr_t)buf;
+	r.buf_len = len;
+	ret = pts_dev_ioctl(fd, PTSCOPE_IOC_READ_SIDEBAND, "READ_SIDEBAND", &r, err);
+	if (ret)
+		return ret;
+	*got = r.bytes_read;
+	if (lost)
+		*lost = r.lost;
+	return 0;
+}
+
+const void *pts_dev_map_cpu(int fd, uint32_t cpu, uint64_t len, struct pts_err *err)
+{
+	void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd,
+		       (off_t)((uint64_t)cpu << PTSCOPE_MMAP_CPU_SHIFT));
+
+	if (p == MAP_FAILED) {
+		pts_err_set(err, errno, "mmap of CPU %u's trace buffer (%llu bytes) failed: %s",
+			    cpu, (unsigned long long)len, strerror(errno));
+		return NULL;
+	}
+	return p;
+}
+
+const char *pts_state_text(uint32_t state)
+{
+	switch (state) {
+	case PTSCOPE_STATE_IDLE: return "idle";
+	case PTSCOPE_STATE_CONFIGURED: return "configured";
+	case PTSCOPE_STATE_ARMED: return "armed";
+	case PTSCOPE_STATE_POST_TRIGGER: return "post-trigger";
+	case PTSCOPE_STATE_TRIGGERED: return "triggered";
+	case PTSCOPE_STATE_STOPPED: return "stopped";
+	}
+	return "unknown";
+}
+
+const char *pts_trigger_reason_text(uint32_t reason)
+{
+	switch (reason) {
+	case PTSCOPE_TRIGGER_NONE: return "none";
+	case PTSCOPE_TRIGGER_IOCTL: return "ioctl";
+	case PTSCOPE_TRIGGER_TRACEPOINT: return "tracepoint";
+	case PTSCOPE_TRIGGER_HOTKEY: return "hotkey";
+	case PTSCOPE_TRIGGER_PANIC: return "panic";
+	case PTSCOPE_TRIGGER_SUSPEND: return "suspend";
+	}
+	return "unknown";
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ELF facts the capture needs from user binaries, read with libelf:
+ * the GNU build-id, a symbol's address and size (for --filter SYMBOL),
+ * and where a file address lands in a process given its maps (PIE and
+ * shared objects are loaded at a bias).
+ */
+#ifndef PTS_CAPTURE_ELFINFO_H
+#define PTS_CAPTURE_ELFINFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../bundle/bundle.h"
+#include "../util/err.h"
+
+/*
+ * NT_GNU_BUILD_ID of an ELF file as lower-case hex into hex[41] ("" when
+ * the file has none: returns -ENOENT). Looks at SHT_NOTE sections, then
+ * PT_NOTE segments (stripped files keep the segment). -errno on open,
+ * -EINVAL when not ELF.
+ */
+int pts_elf_build_id(const char *path, char hex[41], struct pts_err *err);
+
+/*
+ * Address and size of symbol `name` (STT_FUNC or STT_OBJECT, defined) in
+ * .symtab, else .dynsym. *is_pie: the file is ET_DYN (addresses are
+ * relative to the load bias). -ENOENT if absent.
+ */
+int pts_elf_symbol(const char *path, const char *name, uint64_t *addr, uint64_t *size,
+		   int *is_pie, struct pts_err *err);
+
+/*
+ * Runtime address of file virtual address `vaddr` of ELF `path` in a
+ * process with the given maps: finds the PT_LOAD holding vaddr, its file
+ * offset, and the map of `path` covering that offset:
+ *   runtime = map.start + (file_offset - map.pgoff).
+ * -ENOENT when no segment or no map covers it.
+ */
+int pts_elf_runtime_addr(const char *path, uint64_t vaddr,
+			 const struct pts_bundle_map *maps, size_t nr, uint64_t *runtime,
+			 struct pts_err *err);
+
+#endif

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kallsyms, module list and /proc/kcore reading. See kernel.h.
+ */
+#include "kernel.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One kallsyms line: "ffffffff81000000 T _stext [module]". */
+static int kallsyms_line(const char *p, const char *e, uint64_t *addr, char *type,
+			 const char **name, size_t *name_len)
+{
+	char *end;
+	unsigned long long a = strtoull(p, &end, 16);
+	const char *n;
+
+	if (end == p || *end != ' ' || end + 3 > e || end[2] != ' ')
+		return -EINVAL;
+	*addr = a;
+	*type = end[1];
+	n = end + 3;
+	*name = n;
+	while (n < e && *n != ' ' && *n != '\t' && *n != '\n')
+		n++;
+	*name_len = (size_t)(n - *name);
+	return 0;
+}
+
+int pts_kallsyms_text_range(const char *text, size_t len, uint64_t *start, uint64_t *end,
+			    struct pts_err *err)
+{
+	const char *p = text, *e = text + len;
+	bool have_s = false, have_e = false;
+
+	while (p < e && !(have_s && have_e)) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		const char *le = nl ? nl : e;
+		const char *name;
+		size_t nlen;
+		uint64_t a;
+		char t;
+
+		if (!kallsyms_line(p, le, &a, &t, &name, &nlen)) {
+			if (nlen == 6 && !memcmp(name, "_stext", 6)) {
+				*start = a;
+				have_s = true;
+			} else if (nlen == 6 && !memcmp(name, "_etext", 6)) {
+				*end = a;
+				have_e = true;
+			}
+		}
+		p = le + 1;
+	}
+	if (!have_s || !have_e)
+		return pts_err_set(err, ENOENT, "kallsyms has no %s symbol",
+				   have_s ? "_etext" : "_stext");
+	if (!*start || !*end)
+		return pts_err_set(err, EACCES,
+				   "kallsyms addresses read as 0 (kptr_restrict): run as root or "
+				   "set /proc/sys/kernel/kptr_restrict to 0");
+	if (*end <= *start)
+		return pts_err_set(err, EINVAL, "kallsyms: _etext 0x%" PRIx64 " is not above "
+				   "_stext 0x%" PRIx64, *end, *start);
+	return 0;
+}
+
+int pts_modules_parse(const char *text, size_t len, struct pts_kmodule **mods, size_t *nr,
+		      struct pts_err *err)
+{
+	const char *p = text, *e = text + len;
+	struct pts_kmodule *v = NULL;
+	size_t n = 0, cap = 0, lineno = 0;
+
+	while (p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		const char *le = nl ? nl : e;
+		char line[512], name[64];
+		unsigned long long size, addr = 0;
+		int k;
+
+		lineno++;
+		if (le == p || (size_t)(le - p) >= sizeof(line)) {
+			p = le + 1;
+			continue;
+		}
+		memcpy(line, p, (size_t)(le - p));
+		line[le - p] = '\0';
+		p = le + 1;
+		/* name size refcount deps state addr [taint] */
+		k = sscanf(line, "%63s %llu %*s %*s %*s %llx", name, &size, &addr);
+		if (k < 2) {
+			free(v);
+			return pts_err_set(err, EINVAL, "/proc/modules line %zu is not "
+					   "'name size refs deps state address'", lineno);
+		}
+		if (n == cap) {
+			struct pts_kmodule *nv;
+
+			cap = cap ? cap * 2 : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				free(v);
+				return pts_err_set(err, ENOMEM, "out of memory");
+			}
+			v = nv;
+		}
+		memset(&v[n], 0, sizeof(v[n]));
+		snprintf(v[n].name, sizeof(v[n].name), "%s", name);
+		v[n].size = size;
+		v[n].base = k >= 3 ? addr : 0;
+		n++;
+	}
+	*mods = v;
+	*nr = n;
+	return 0;
+}
+
+void pts_kmodules_text(struct pts_kmodule *mods, size_t nr, const char *sysdir)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		char path[512];
+		unsigned long long a = 0;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s/sections/.text", sysdir, mods[i].name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fscanf(f, "%llx", &a) != 1)
+			a = 0;
+		fclose(f);
+		mods[i].text = a;
+		if (!a)
+			continue;
+		if (mods[i].base && a >= mods[i].base && a < mods[i].base + mods[i].size)
+			mods[i].text_size = mods[i].base + mods[i].size - a;
+		else
+			mods[i].text_size = mods[i].size;
+	}
+}
+
+struct pts_kcore {
+	int fd;
+	size_t nr;
+	struct {
+		uint64_t vaddr, filesz, offset;
+	} *seg;
+};
+
+int pts_kcore_open(const char *path, struct pts_kcore **out, struct pts_err *err)
+{
+	struct pts_kcore *kc;
+	size_t phnum, i;
+	Elf *elf;
+	int fd;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return pts_err_set(err, EINVAL, "libelf: %s", elf_errmsg(-1));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		return pts_err_set(err, e, "cannot open %s: %s%s", path, strerror(e),
+				   e == EACCES || e == EPERM ?
+				   " (reading kernel text needs CAP_SYS_RAWIO: run as root)" :
+				   e == ENOENT ? " (kernel built without CONFIG_PROC_KCORE?)" : "");
+	}
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &phnum)) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return pts_err_set(err, EINVAL, "%s is not an ELF core file: %s", path,
+				   elf_errmsg(-1));
+	}
+	kc = calloc(1, sizeof(*kc));
+	if (kc)
+		kc->seg = calloc(phnum ? phnum : 1, sizeof(*kc->seg));
+	if (!kc || !kc->seg) {
+		if (kc)
+			free(kc);
+		elf_end(elf);
+		close(fd);
+		return pts_err_set(err, ENOMEM, "out of memory");
+	}
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		kc->seg[kc->nr].vaddr = ph.p_vaddr;
+		kc->seg[kc->nr].filesz = ph.p_filesz;
+		kc->seg[kc->nr].offset = ph.p_offset;
+		kc->nr++;
+	}
+	elf_end(elf);
+	kc->fd = fd;
+	*out = kc;
+	return 0;
+}
+
+int pts_kcore_read(struct pts_kcore *kc, uint64_t vaddr, void *buf, size_t len,
+		   struct pts_err *err)
+{
+	size_t i, got = 0;
+
+	for (i = 0; i < kc->nr; i++) {
+		uint64_t s = kc->seg[i].vaddr, sz = kc->seg[i].filesz;
+
+		if (vaddr < s || vaddr - s > sz || len > sz - (vaddr - s))
+			continue;
+		while (got < len) {
+			ssize_t r = pread(kc->fd, (char *)buf + got, len - got,
+					  (off_t)(kc->seg[i].offset + (vaddr - s) + got));
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				return pts_err_set(err, r < 0 ? errno : EIO,
+						   "kcore read at 0x%" PRIx64 " failed: %s",
+						   vaddr + got, r < 0 ? strerror(errno) : "short read");
+			got += (size_t)r;
+		}
+		return 0;
+	}
+	return pts_err_set(err, ERANGE, "no kcore segment covers 0x%" PRIx64 "+0x%zx",
+			   vaddr, len);
+}
+
+void pts_kcore_close(struct pts_kcore *kc)
+{
+	if (!kc)
+		return;
+	close(kc->fd);
+	free(kc->seg);
+	free(kc);
+}

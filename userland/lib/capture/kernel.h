@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel text for kernel-scope captures: the running kernel's text range
+ * from /proc/kallsyms (_stext.._etext), loaded modules from /proc/modules
+ * and /sys/module/NAME/sections/.text, and the live bytes read from
+ * /proc/kcore (an ELF core file whose PT_LOAD program headers map kernel
+ * virtual addresses to file offsets). The live bytes matter: the vmlinux
+ * on disk differs through alternatives, static keys and ftrace patching.
+ */
+#ifndef PTS_CAPTURE_KERNEL_H
+#define PTS_CAPTURE_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../util/err.h"
+
+/*
+ * Find _stext and _etext in kallsyms text. *start = _stext,
+ * *end = _etext (exclusive). -ENOENT if either is missing, -EACCES when
+ * the addresses read as zero (kptr_restrict: run as root or set
+ * /proc/sys/kernel/kptr_restrict to 0).
+ */
+int pts_kallsyms_text_range(const char *text, size_t len, uint64_t *start, uint64_t *end,
+			    struct pts_err *err);
+
+struct pts_kmodule {
+	char name[64];
+	uint64_t size;		/* bytes of the whole module (core layout) */
+	uint64_t base;		/* load address from /proc/modules, 0 if hidden */
+	uint64_t text;		/* .text address from sysfs, 0 if unknown */
+	uint64_t text_size;	/* bytes to read at .text (see pts_kmodules_read) */
+};
+
+/*
+ * Parse /proc/modules text ("name size refs deps state 0xaddr ...").
+ * *mods malloc'd. 0, -EINVAL (line number in err), -ENOMEM.
+ */
+int pts_modules_parse(const char *text, size_t len, struct pts_kmodule **mods, size_t *nr,
+		      struct pts_err *err);
+
+/*
+ * Fill text/text_size of each module from sysdir/NAME/sections/.text
+ * (sysdir normally "/sys/module"). text_size is the bytes from .text to
+ * the end of the module's core (base + size - text) when base is known,
+ * else the module size. Modules without a readable address keep text 0.
+ */
+void pts_kmodules_text(struct pts_kmodule *mods, size_t nr, const char *sysdir);
+
+/*
+ * /proc/kcore reader. Opened once, read many times; uses libelf only for
+ * the program headers and pread for the bytes.
+ */
+struct pts_kcore;
+
+/* Open a kcore-format ELF file (path normally "/proc/kcore"). -errno/-EINVAL. */
+int pts_kcore_open(const char *path, struct pts_kcore **kc, struct pts_err *err);
+
+/*
+ * Copy len bytes at kernel virtual address vaddr into buf. The whole range
+ * must lie in one PT_LOAD segment's file part. -ERANGE if no segment covers
+ * it, -errno of pread.
+ */
+int pts_kcore_read(struct pts_kcore *kc, uint64_t vaddr, void *buf, size_t len,
+		   struct pts_err *err);
+
+void pts_kcore_close(struct pts_kcore *kc);
+
+#endif

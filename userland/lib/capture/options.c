@@ -1,0 +1,1004 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Option parsing for ptscope run/attach/record. The option table keeps
+ * each option's help text next to its name (as magic-trace does); the
+ * parser is table-driven and accepts --name=value, --name value, -x value
+ * and magic-trace's single-dash spellings (-trace-include-kernel).
+ */
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ALL_CMDS (PTS_CMD_RUN | PTS_CMD_ATTACH | PTS_CMD_RECORD)
+
+enum opt_id {
+	O_HELP, O_OUTPUT, O_SCOPE, O_INCLUDE_KERNEL, O_KERNEL_ONLY, O_SIZE,
+	O_MODE, O_TIMING, O_CYC, O_CYC_THRESH, O_MTC, O_MTC_PERIOD,
+	O_PSB_PERIOD, O_NORETCOMP, O_TRIGGER, O_POST_TRIGGER, O_MULTI,
+	O_FILTER, O_NO_COPY, O_PID, O_CPUS, O_DURATION, O_SIDEBAND_SIZE,
+	O_QUIET,
+};
+
+enum opt_arg { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
+
+struct opt_def {
+	const char *name;	/* long name without dashes */
+	char shortname;		/* 0 none */
+	bool single_dash;	/* also accepted as -name (magic-trace) */
+	enum opt_arg arg;
+	const char *metavar;
+	unsigned int cmds;
+	enum opt_id id;
+	const char *help;
+};
+
+static const struct opt_def opt_table[] = {
+	{ "output", 'o', false, ARG_REQUIRED, "NAME.ptscope", ALL_CMDS, O_OUTPUT,
+	  "bundle directory to write (default ptscope-YYYYmmdd-HHMMSS.ptscope)" },
+	{ "scope", 0, false, ARG_REQUIRED, "user|kernel|both", ALL_CMDS, O_SCOPE,
+	  "privilege levels traced: RTIT_CTL.User, .OS or both (default user)" },
+	{ "trace-include-kernel", 0, true, ARG_NONE, NULL, ALL_CMDS, O_INCLUDE_KERNEL,
+	  "same as --scope both (magic-trace spelling)" },
+	{ "trace-kernel-only", 0, true, ARG_NONE, NULL, ALL_CMDS, O_KERNEL_ONLY,
+	  "same as --scope kernel (magic-trace spelling)" },
+	{ "size", 'm', false, ARG_REQUIRED, "SIZE", ALL_CMDS, O_SIZE,
+	  "trace buffer per CPU, a power of two from 4K to 1G (default 4M)" },
+	{ "mode", 0, false, ARG_REQUIRED, "snapshot|full", ALL_CMDS, O_MODE,
+	  "snapshot: ring that keeps the newest bytes (default); full: stop when full" },
+	{ "timing", 0, false, ARG_REQUIRED, "low|normal|high", ALL_CMDS, O_TIMING,
+	  "timing preset: low = TSC+MTC(MTCFreq 3); normal = + CYC(CycThresh 1), "
+	  "MTCFreq 0 (default); high = normal + --noretcomp. PSBFreq 3 in all" },
+	{ "cyc", 0, false, ARG_OPTIONAL, "0|1", ALL_CMDS, O_CYC,
+	  "cycle-accurate timing packets (RTIT_CTL.CYCEn)" },
+	{ "cyc-thresh", 0, false, ARG_REQUIRED, "N", ALL_CMDS, O_CYC_THRESH,
+	  "CYC threshold encoding 0..15: a CYC every 2^(N-1) cycles (implies --cyc)" },
+	{ "mtc", 0, false, ARG_OPTIONAL, "0|1", ALL_CMDS, O_MTC,
+	  "mini time counter packets (RTIT_CTL.MTCEn)" },
+	{ "mtc-period", 0, false, ARG_REQUIRED, "N", ALL_CMDS, O_MTC_PERIOD,
+	  "MTCFreq encoding 0..15: an MTC every 2^N crystal clock ticks (implies --mtc)" },
+	{ "psb-period", 0, false, ARG_REQUIRED, "N", ALL_CMDS, O_PSB_PERIOD,
+	  "PSBFreq encoding 0..15: a PSB about every 2K << N bytes of trace" },
+	{ "noretcomp", 0, false, ARG_NONE, NULL, ALL_CMDS, O_NORETCOMP,
+	  "disable return compression (RTIT_CTL.DisRETC)" },
+	{ "trigger", 't', false, ARG_REQUIRED, "SPEC", ALL_CMDS, O_TRIGGER,
+	  "snapshot trigger: tracepoint:SUBSYS:EVENT[:pid=N], hotkey[:KEY] (sysrq), "
+	  "or manual (`ptscope trigger` from another shell)" },
+	{ "post-trigger", 0, false, ARG_REQUIRED, "USEC", ALL_CMDS, O_POST_TRIGGER,
+	  "keep tracing this many microseconds after the trigger (default 0)" },
+	{ "multi-snapshot", 0, false, ARG_NONE, NULL, ALL_CMDS, O_MULTI,
+	  "re-arm after each trigger; snapshots go to NAME.1.ptscope, NAME.2.ptscope, ..." },
+	{ "filter", 'F', false, ARG_REQUIRED, "[filter:|stop:]RANGE", ALL_CMDS, O_FILTER,
+	  "address range (hex START-END, END exclusive, or a SYMBOL of the traced "
+	  "binary); filter: trace only inside, stop: stop tracing there (up to 4)" },
+	{ "no-copy", 0, false, ARG_NONE, NULL, ALL_CMDS, O_NO_COPY,
+	  "do not copy mapped executables into the bundle, keep paths and build-ids" },
+	{ "pid", 'p', false, ARG_REQUIRED, "PID", PTS_CMD_ATTACH, O_PID,
+	  "process to trace (its address space, via the CR3 filter)" },
+	{ "cpus", 'C', false, ARG_REQUIRED, "LIST", ALL_CMDS, O_CPUS,
+	  "CPUs to trace, e.g. 0-3,6 (default all online CPUs)" },
+	{ "duration", 'd', false, ARG_REQUIRED, "TIME", ALL_CMDS, O_DURATION,
+	  "snapshot after this long: 10, 10s, 500ms, 2m (default: until trigger/exit/Ctrl-C)" },
+	{ "sideband-size", 0, false, ARG_REQUIRED, "SIZE", ALL_CMDS, O_SIDEBAND_SIZE,
+	  "sideband ring, a power of two from 4K to 64M (default 1M)" },
+	{ "quiet", 'q', false, ARG_NONE, NULL, ALL_CMDS, O_QUIET,
+	  "no status line while armed" },
+	{ "help", 'h', false, ARG_NONE, NULL, ALL_CMDS, O_HELP,
+	  "show this help" },
+};
+
+#define NR_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+
+const char *pts_scope_text(uint32_t scope)
+{
+	switch (scope) {
+	case PTSCOPE_SCOPE_USER: return "user";
+	case PTSCOPE_SCOPE_KERNEL: return "kernel";
+	case PTSCOPE_SCOPE_BOTH: return "both";
+	}
+	return "?";
+}
+
+const char *pts_mode_text(uint32_t mode)
+{
+	return mode == PTSCOPE_MODE_FULL ? "full" : "snapshot";
+}
+
+const char *pts_timing_text(enum pts_timing_preset t)
+{
+	switch (t) {
+	case PTS_TIMING_LOW: return "low";
+	case PTS_TIMING_NORMAL: return "normal";
+	case PTS_TIMING_HIGH: return "high";
+	}
+	return "?";
+}
+
+void pts_format_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	unsigned int u = 0;
+
+	while (u < 4 && bytes >= 1024 && bytes % 1024 == 0) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%" PRIu64 " %s", bytes, unit[u]);
+}
+
+unsigned int pts_cpu_mask_count(const __u64 mask[PTSCOPE_CPU_MASK_WORDS])
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < PTSCOPE_CPU_MASK_WORDS; i++)
+		n += (unsigned int)__builtin_popcountll(mask[i]);
+	return n;
+}
+
+int pts_parse_size(const char *s, uint64_t *bytes)
+{
+	unsigned long long v;
+	uint64_t mul = 1;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	switch (toupper((unsigned char)*end)) {
+	case 'K': mul = 1ULL << 10; end++; break;
+	case 'M': mul = 1ULL << 20; end++; break;
+	case 'G': mul = 1ULL << 30; end++; break;
+	case 'T': mul = 1ULL << 40; end++; break;
+	}
+	/* accept 4M, 4MB, 4MiB (all binary: buffer sizes are powers of two) */
+	if (mul > 1) {
+		if (*end == 'i' || *end == 'I')
+			end++;
+		if (*end == 'B' || *end == 'b')
+			end++;
+	}
+	if (*end)
+		return -EINVAL;
+	if (v > UINT64_MAX / mul)
+		return -EINVAL;
+	*bytes = v * mul;
+	return 0;
+}
+
+static bool is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+int pts_parse_cpu_list(const char *s, __u64 mask[PTSCOPE_CPU_MASK_WORDS],
+		       struct pts_err *err)
+{
+	const char *p = s;
+
+	memset(mask, 0, sizeof(__u64) * PTSCOPE_CPU_MASK_WORDS);
+	if (!s || !*s)
+		goto bad;
+	while (*p) {
+		unsigned long a, b;
+		char *end;
+
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		a = strtoul(p, &end, 10);
+		b = a;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (!isdigit((unsigned char)*p))
+				goto bad;
+			b = strtoul(p, &end, 10);
+			p = end;
+		}
+		if (a > b)
+			goto bad;
+		if (b >= PTSCOPE_MAX_CPUS)
+			return pts_err_set(err, EINVAL,
+					   "-C/--cpus: CPU %lu in '%s' is beyond the ABI limit of %d CPUs",
+					   b, s, PTSCOPE_MAX_CPUS);
+		for (; a <= b; a++)
+			mask[a / 64] |= 1ULL << (a % 64);
+		if (*p == ',')
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	return 0;
+bad:
+	return pts_err_set(err, EINVAL,
+			   "-C/--cpus: cannot read '%s'; give CPU numbers and ranges like 0-3,6",
+			   s ? s : "");
+}
+
+int pts_parse_duration_ms(const char *s, uint64_t *ms)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || v > UINT64_MAX / 3600000ULL)
+		return -EINVAL;
+	if (!*end || !strcmp(end, "s"))
+		*ms = v * 1000;
+	else if (!strcmp(end, "ms"))
+		*ms = v;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		*ms = v * 60000;
+	else if (!strcmp(end, "h"))
+		*ms = v * 3600000;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* Decimal integer in [lo, hi] with nothing after it. */
+static int parse_int_range(const char *s, long lo, long hi, long *out)
+{
+	long v;
+	char *end;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static bool valid_tp_name(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+int pts_parse_trigger(const char *spec, struct pts_capture_opts *o, struct pts_err *err)
+{
+	struct ptscope_trigger_spec *t = &o->cfg.trigger;
+
+	if (strlen(spec) >= sizeof(o->trigger_text))
+		return pts_err_set(err, EINVAL, "--trigger: '%.40s...' is too long", spec);
+
+	if (!strcmp(spec, "manual")) {
+		/* PTSCOPE_IOC_TRIGGER always works: no kind bit needed */
+		o->trigger_kind = PTS_TRIGGER_KIND_MANUAL;
+	} else if (!strncmp(spec, "hotkey", 6) && (!spec[6] || spec[6] == ':')) {
+		const char *key = spec[6] ? spec + 7 : "";
+
+		t->kinds |= PTSCOPE_TRIG_HOTKEY;
+		t->hotkey = 0;		/* module default */
+		if (*key) {
+			/* sysrq keys are single lower-case letters or digits */
+			if (key[1] || !(islower((unsigned char)key[0]) ||
+					isdigit((unsigned char)key[0])))
+				return pts_err_set(err, EINVAL,
+					"--trigger: hotkey key '%s' is not one sysrq key; give "
+					"hotkey or hotkey:KEY with KEY one of a-z, 0-9 (e.g. hotkey:x)",
+					key);
+			t->hotkey = (unsigned char)key[0];
+		}
+		o->trigger_kind = PTS_TRIGGER_KIND_HOTKEY;
+	} else if (!strncmp(spec, "tracepoint:", 11)) {
+		const char *sub = spec + 11;
+		const char *c1 = strchr(sub, ':');
+		const char *ev, *c2;
+		size_t sub_len, ev_len;
+
+		if (!c1)
+			goto bad_tp;
+		ev = c1 + 1;
+		c2 = strchr(ev, ':');
+		sub_len = (size_t)(c1 - sub);
+		ev_len = c2 ? (size_t)(c2 - ev) : strlen(ev);
+		if (!valid_tp_name(sub, sub_len) || !valid_tp_name(ev, ev_len))
+			goto bad_tp;
+		if (sub_len + 1 + ev_len >= PTSCOPE_TRACEPOINT_LEN)
+			return pts_err_set(err, EINVAL,
+				"--trigger: tracepoint name in '%s' is longer than %d bytes",
+				spec, PTSCOPE_TRACEPOINT_LEN - 1);
+		t->tracepoint_pid = 0;
+		if (c2) {
+			long pid;
+
+			if (strncmp(c2 + 1, "pid=", 4) ||
+			    parse_int_range(c2 + 5, 1, INT32_MAX, &pid))
+				return pts_err_set(err, EINVAL,
+					"--trigger: '%s': after the event only :pid=N (N > 0) is "
+					"accepted, e.g. tracepoint:sched:sched_process_exit:pid=1234",
+					spec);
+			t->tracepoint_pid = (int32_t)pid;
+		}
+		memset(t->tracepoint, 0, sizeof(t->tracepoint));
+		memcpy(t->tracepoint, sub, sub_len + 1 + ev_len);
+		t->kinds |= PTSCOPE_TRIG_TRACEPOINT;
+		o->trigger_kind = PTS_TRIGGER_KIND_TRACEPOINT;
+	} else {
+		return pts_err_set(err, EINVAL,
+			"--trigger: '%s' is not a trigger; give tracepoint:SUBSYS:EVENT[:pid=N], "
+			"hotkey[:KEY] or manual", spec);
+	}
+	snprintf(o->trigger_text, sizeof(o->trigger_text), "%s", spec);
+	return 0;
+bad_tp:
+	return pts_err_set(err, EINVAL,
+		"--trigger: '%s' is not tracepoint:SUBSYS:EVENT[:pid=N] (names of letters, "
+		"digits and _, e.g. tracepoint:syscalls:sys_enter_write)", spec);
+}
+
+static int parse_hex(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		i = 2;
+	if (i == n || n - i > 16)
+		return -EINVAL;
+	for (; i < n; i++) {
+		int c = tolower((unsigned char)s[i]);
+
+		if (!isxdigit(c))
+			return -EINVAL;
+		v = (v << 4) | (uint64_t)(isdigit(c) ? c - '0' : c - 'a' + 10);
+	}
+	*out = v;
+	return 0;
+}
+
+int pts_parse_filter(const char *spec, struct pts_filter_spec *f, struct pts_err *err)
+{
+	const char *r = spec;
+	const char *dash;
+
+	memset(f, 0, sizeof(*f));
+	f->cfg = PTSCOPE_ADDR_FILTER;
+	if (!strncmp(r, "filter:", 7)) {
+		r += 7;
+	} else if (!strncmp(r, "stop:", 5)) {
+		f->cfg = PTSCOPE_ADDR_STOP;
+		r += 5;
+	}
+	if (!*r)
+		goto bad;
+	dash = strchr(r, '-');
+	if (dash && isxdigit((unsigned char)r[0])) {
+		if (parse_hex(r, (size_t)(dash - r), &f->start) ||
+		    parse_hex(dash + 1, strlen(dash + 1), &f->end))
+			goto bad;
+		if (f->end <= f->start)
+			return pts_err_set(err, EINVAL,
+				"--filter: range '%s' is empty or reversed; END is exclusive and "
+				"must be above START", spec);
+		return 0;
+	}
+	/* a C or mangled C++/Rust symbol: no whitespace, no dash */
+	if (dash || strlen(r) >= sizeof(f->symbol))
+		goto bad;
+	for (const char *p = r; *p; p++)
+		if (isspace((unsigned char)*p))
+			goto bad;
+	if (isdigit((unsigned char)r[0]))
+		goto bad;
+	f->is_symbol = true;
+	snprintf(f->symbol, sizeof(f->symbol), "%s", r);
+	return 0;
+bad:
+	return pts_err_set(err, EINVAL,
+		"--filter: cannot read '%s'; give [filter:|stop:]START-END in hex "
+		"(e.g. 0x401000-0x402000) or [filter:|stop:]SYMBOL (e.g. stop:abort)", spec);
+}
+
+static const struct opt_def *find_long(const char *name, size_t len, bool single_dash)
+{
+	size_t i;
+
+	for (i = 0; i < NR_OPTS; i++) {
+		if (strlen(opt_table[i].name) != len || strncmp(opt_table[i].name, name, len))
+			continue;
+		if (single_dash && !opt_table[i].single_dash)
+			continue;
+		return &opt_table[i];
+	}
+	return NULL;
+}
+
+static const struct opt_def *find_short(char c)
+{
+	size_t i;
+
+	for (i = 0; i < NR_OPTS; i++)
+		if (c && opt_table[i].shortname == c)
+			return &opt_table[i];
+	return NULL;
+}
+
+static const char *cmd_name(enum pts_capture_cmd cmd)
+{
+	switch (cmd) {
+	case PTS_CMD_RUN: return "run";
+	case PTS_CMD_ATTACH: return "attach";
+	case PTS_CMD_RECORD: return "record";
+	}
+	return "?";
+}
+
+/* Option spelling for messages: "--size" or "-trace-kernel-only". */
+static void opt_label(const struct opt_def *d, char *buf, size_t len)
+{
+	if (d->shortname)
+		snprintf(buf, len, "-%c/--%s", d->shortname, d->name);
+	else
+		snprintf(buf, len, "--%s", d->name);
+}
+
+static int parse_u4(const char *label, const char *val, int *out, struct pts_err *err)
+{
+	long v;
+
+	if (parse_int_range(val, 0, 15, &v))
+		return pts_err_set(err, EINVAL,
+				   "%s: '%s' is not an encoding from 0 to 15", label, val);
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_bool01(const char *label, const char *val, int *out, struct pts_err *err)
+{
+	if (!val) {
+		*out = 1;
+		return 0;
+	}
+	if (!strcmp(val, "1") || !strcmp(val, "on") || !strcmp(val, "yes")) {
+		*out = 1;
+		return 0;
+	}
+	if (!strcmp(val, "0") || !strcmp(val, "off") || !strcmp(val, "no")) {
+		*out = 0;
+		return 0;
+	}
+	return pts_err_set(err, EINVAL, "%s: '%s' is not 0 or 1 (e.g. %s=0)", label, val,
+			   label);
+}
+
+static int apply_opt(struct pts_capture_opts *o, const struct opt_def *d,
+		     const char *val, struct pts_err *err)
+{
+	char label[64];
+	uint64_t v64;
+	long v;
+
+	opt_label(d, label, sizeof(label));
+	switch (d->id) {
+	case O_HELP:
+		o->help = true;
+		return 0;
+	case O_OUTPUT:
+		if (!*val || strlen(val) >= sizeof(o->output))
+			return pts_err_set(err, EINVAL, "%s: give a bundle name like trace.ptscope",
+					   label);
+		snprintf(o->output, sizeof(o->output), "%s", val);
+		return 0;
+	case O_SCOPE:
+		if (!strcmp(val, "user"))
+			o->cfg.scope = PTSCOPE_SCOPE_USER;
+		else if (!strcmp(val, "kernel"))
+			o->cfg.scope = PTSCOPE_SCOPE_KERNEL;
+		else if (!strcmp(val, "both"))
+			o->cfg.scope = PTSCOPE_SCOPE_BOTH;
+		else
+			return pts_err_set(err, EINVAL,
+					   "%s: '%s' is not a scope; give user, kernel or both",
+					   label, val);
+		return 0;
+	case O_INCLUDE_KERNEL:
+		o->cfg.scope = PTSCOPE_SCOPE_BOTH;
+		return 0;
+	case O_KERNEL_ONLY:
+		o->cfg.scope = PTSCOPE_SCOPE_KERNEL;
+		return 0;
+	case O_SIZE:
+		if (pts_parse_size(val, &v64))
+			return pts_err_set(err, EINVAL,
+					   "%s: cannot read '%s'; give a size like 4M, 64M or 1G",
+					   label, val);
+		if (!is_pow2(v64) || v64 < (4ULL << 10) || v64 > (1ULL << 30))
+			return pts_err_set(err, EINVAL,
+					   "%s: '%s' is not a power of two from 4K to 1G; "
+					   "give e.g. 4M or 64M", label, val);
+		o->cfg.buffer_size = v64;
+		return 0;
+	case O_SIDEBAND_SIZE:
+		if (pts_parse_size(val, &v64) || !is_pow2(v64) || v64 < (4ULL << 10) ||
+		    v64 > (64ULL << 20))
+			return pts_err_set(err, EINVAL,
+					   "%s: '%s' is not a power of two from 4K to 64M; "
+					   "give e.g. 1M", label, val);
+		o->cfg.sideband_size = v64;
+		return 0;
+	case O_MODE:
+		if (!strcmp(val, "snapshot"))
+			o->cfg.mode = PTSCOPE_MODE_SNAPSHOT;
+		else if (!strcmp(val, "full"))
+			o->cfg.mode = PTSCOPE_MODE_FULL;
+		else
+			return pts_err_set(err, EINVAL,
+					   "%s: '%s' is not a mode; give snapshot or full", label, val);
+		return 0;
+	case O_TIMING:
+		if (!strcmp(val, "low"))
+			o->timing = PTS_TIMING_LOW;
+		else if (!strcmp(val, "normal"))
+			o->timing = PTS_TIMING_NORMAL;
+		else if (!strcmp(val, "high"))
+			o->timing = PTS_TIMING_HIGH;
+		else
+			return pts_err_set(err, EINVAL,
+					   "%s: '%s' is not a preset; give low, normal or high",
+					   label, val);
+		return 0;
+	case O_CYC:
+		return parse_bool01(label, val, &o->cyc, err);
+	case O_MTC:
+		return parse_bool01(label, val, &o->mtc, err);
+	case O_CYC_THRESH:
+		return parse_u4(label, val, &o->cyc_thresh, err);
+	case O_MTC_PERIOD:
+		return parse_u4(label, val, &o->mtc_period, err);
+	case O_PSB_PERIOD:
+		return parse_u4(label, val, &o->psb_period, err);
+	case O_NORETCOMP:
+		o->noretcomp = true;
+		return 0;
+	case O_TRIGGER:
+		if (o->trigger_kind != PTS_TRIGGER_KIND_NONE)
+			return pts_err_set(err, EINVAL,
+					   "%s: only one trigger can be given ('%s' already set)",
+					   label, o->trigger_text);
+		return pts_parse_trigger(val, o, err);
+	case O_POST_TRIGGER:
+		if (parse_int_range(val, 0, INT32_MAX, &v))
+			return pts_err_set(err, EINVAL,
+					   "%s: '%s' is not a number of microseconds (0..%d)",
+					   label, val, INT32_MAX);
+		o->cfg.trigger.post_trigger_us = (uint32_t)v;
+		return 0;
+	case O_MULTI:
+		o->cfg.trigger.flags |= PTSCOPE_TRIGF_MULTI;
+		return 0;
+	case O_FILTER:
+		if (o->nr_filters >= PTSCOPE_MAX_ADDR_RANGES)
+			return pts_err_set(err, EINVAL,
+					   "%s: at most %d address ranges (the SDM's limit)",
+					   label, PTSCOPE_MAX_ADDR_RANGES);
+		if (pts_parse_filter(val, &o->filters[o->nr_filters], err))
+			return -EINVAL;
+		o->nr_filters++;
+		return 0;
+	case O_NO_COPY:
+		o->no_copy = true;
+		return 0;
+	case O_PID:
+		if (parse_int_range(val, 1, INT32_MAX, &v))
+			return pts_err_set(err, EINVAL,
+					   "%s: '%s' is not a process id (a number above 0)", label, val);
+		o->pid = (pid_t)v;
+		return 0;
+	case O_CPUS:
+		o->cpus_given = true;
+		return pts_parse_cpu_list(val, o->cfg.cpu_mask, err);
+	case O_DURATION:
+		if (pts_parse_duration_ms(val, &o->duration_ms) || !o->duration_ms)
+			return pts_err_set(err, EINVAL,
+					   "%s: cannot read '%s'; give e.g. 10 (seconds), 10s, 500ms or 2m",
+					   label, val);
+		return 0;
+	case O_QUIET:
+		o->quiet = true;
+		return 0;
+	}
+	return pts_err_set(err, EINVAL, "%s: not handled", label);
+}
+
+static void opts_defaults(enum pts_capture_cmd cmd, struct pts_capture_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->cmd = cmd;
+	o->cfg.hdr.size = sizeof(o->cfg);
+	o->cfg.scope = PTSCOPE_SCOPE_USER;
+	o->cfg.mode = PTSCOPE_MODE_SNAPSHOT;
+	o->cfg.buffer_size = 4ULL << 20;
+	o->timing = PTS_TIMING_NORMAL;
+	o->cyc = o->cyc_thresh = o->mtc = o->mtc_period = o->psb_period = PTS_OPT_UNSET;
+	if (cmd != PTS_CMD_RECORD)
+		o->cfg.flags |= PTSCOPE_CFG_CR3_FILTER;
+}
+
+int pts_opts_parse(enum pts_capture_cmd cmd, int argc, char **argv,
+		   struct pts_capture_opts *o, struct pts_err *err)
+{
+	int i;
+
+	opts_defaults(cmd, o);
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const struct opt_def *d = NULL;
+		const char *val = NULL;
+		bool inline_val = false;
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-' || !a[1])
+			break;		/* first positional word */
+		if (a[1] == '-') {
+			const char *name = a + 2;
+			const char *eq = strchr(name, '=');
+			size_t len = eq ? (size_t)(eq - name) : strlen(name);
+
+			d = find_long(name, len, false);
+			if (eq) {
+				val = eq + 1;
+				inline_val = true;
+			}
+		} else if (a[2] && find_long(a + 1, strlen(a + 1), true)) {
+			/* magic-trace style single-dash long option */
+			d = find_long(a + 1, strlen(a + 1), true);
+		} else {
+			d = find_short(a[1]);
+			/*
+			 * -oNAME, -C0-3 are fine; "-trace-foo" with an unknown
+			 * magic-trace name must not become "--trigger race-foo".
+			 */
+			if (d && a[2] && (d->arg == ARG_NONE || d->shortname == 't'))
+				d = NULL;
+			if (d && a[2]) {
+				val = a + 2;	/* -oNAME, -C0-3 */
+				inline_val = true;
+			}
+		}
+		if (!d)
+			return pts_err_set(err, EINVAL,
+					   "unknown option '%s' for ptscope %s (see ptscope %s --help)",
+					   a, cmd_name(cmd), cmd_name(cmd));
+		if (!(d->cmds & cmd))
+			return pts_err_set(err, EINVAL,
+					   "option '%s' does not apply to ptscope %s", a, cmd_name(cmd));
+		if (d->arg == ARG_NONE && inline_val)
+			return pts_err_set(err, EINVAL, "option '--%s' takes no value", d->name);
+		if (d->arg == ARG_REQUIRED && !inline_val) {
+			if (i + 1 >= argc) {
+				char label[64];
+
+				opt_label(d, label, sizeof(label));
+				return pts_err_set(err, EINVAL, "%s needs a value: %s %s", label,
+						   label, d->metavar);
+			}
+			val = argv[++i];
+		}
+		if (apply_opt(o, d, val, err))
+			return -EINVAL;
+		if (o->help)
+			return 0;
+	}
+
+	if (cmd == PTS_CMD_RUN) {
+		if (i >= argc)
+			return pts_err_set(err, EINVAL,
+					   "ptscope run: no command given; usage: ptscope run [OPTIONS] -- CMD [ARGS]");
+		o->cmd_argc = argc - i;
+		o->cmd_argv = argv + i;
+	} else if (i < argc) {
+		return pts_err_set(err, EINVAL, "ptscope %s: unexpected argument '%s'%s",
+				   cmd_name(cmd), argv[i],
+				   cmd == PTS_CMD_ATTACH ? " (give the process with -p PID)" : "");
+	}
+	if (cmd == PTS_CMD_ATTACH && !o->pid)
+		return pts_err_set(err, EINVAL,
+				   "ptscope attach: no process given; usage: ptscope attach -p PID");
+	return pts_opts_finalize(o, err);
+}
+
+int pts_opts_finalize(struct pts_capture_opts *o, struct pts_err *err)
+{
+	struct ptscope_config *c = &o->cfg;
+	int cyc, mtc;
+
+	/* preset first ... */
+	c->timing = PTSCOPE_TIMING_TSC | PTSCOPE_TIMING_MTC;
+	c->trace_flags &= ~PTSCOPE_TRACE_DISRETC;
+	c->psb_freq = 3;
+	switch (o->timing) {
+	case PTS_TIMING_LOW:
+		c->mtc_freq = 3;
+		c->cyc_thresh = 0;
+		break;
+	case PTS_TIMING_HIGH:
+		c->trace_flags |= PTSCOPE_TRACE_DISRETC;
+		/* fall through */
+	case PTS_TIMING_NORMAL:
+		c->timing |= PTSCOPE_TIMING_CYC;
+		c->mtc_freq = 0;
+		c->cyc_thresh = 1;
+		break;
+	}
+
+	/* ... then the explicit values, which win */
+	if (o->cyc == 0 && o->cyc_thresh != PTS_OPT_UNSET)
+		return pts_err_set(err, EINVAL,
+				   "--cyc-thresh %d contradicts --cyc=0: drop one of them", o->cyc_thresh);
+	if (o->mtc == 0 && o->mtc_period != PTS_OPT_UNSET)
+		return pts_err_set(err, EINVAL,
+				   "--mtc-period %d contradicts --mtc=0: drop one of them", o->mtc_period);
+	cyc = o->cyc != PTS_OPT_UNSET ? o->cyc : (o->cyc_thresh != PTS_OPT_UNSET ? 1 : -1);
+	mtc = o->mtc != PTS_OPT_UNSET ? o->mtc : (o->mtc_period != PTS_OPT_UNSET ? 1 : -1);
+	if (cyc == 1) {
+		c->timing |= PTSCOPE_TIMING_CYC;
+		if (o->timing == PTS_TIMING_LOW)
+			c->cyc_thresh = 1;	/* magic-trace's cyc_thresh when turning CYC on */
+	} else if (cyc == 0) {
+		c->timing &= ~PTSCOPE_TIMING_CYC;
+		c->cyc_thresh = 0;
+	}
+	if (o->cyc_thresh != PTS_OPT_UNSET)
+		c->cyc_thresh = (uint8_t)o->cyc_thresh;
+	if (mtc == 1) {
+		c->timing |= PTSCOPE_TIMING_MTC;
+	} else if (mtc == 0) {
+		c->timing &= ~PTSCOPE_TIMING_MTC;
+		c->mtc_freq = 0;
+	}
+	if (o->mtc_period != PTS_OPT_UNSET)
+		c->mtc_freq = (uint8_t)o->mtc_period;
+	if (o->psb_period != PTS_OPT_UNSET)
+		c->psb_freq = (uint8_t)o->psb_period;
+	if (o->noretcomp)
+		c->trace_flags |= PTSCOPE_TRACE_DISRETC;
+
+	if (c->trigger.post_trigger_us && o->trigger_kind == PTS_TRIGGER_KIND_NONE)
+		return pts_err_set(err, EINVAL,
+				   "--post-trigger needs a --trigger (tracepoint, hotkey or manual)");
+	if ((c->trigger.flags & PTSCOPE_TRIGF_MULTI) && o->trigger_kind == PTS_TRIGGER_KIND_NONE)
+		return pts_err_set(err, EINVAL,
+				   "--multi-snapshot needs a --trigger (tracepoint, hotkey or manual)");
+	if (o->cpus_given && !pts_cpu_mask_count(c->cpu_mask))
+		return pts_err_set(err, EINVAL, "-C/--cpus: the list names no CPU");
+	return 0;
+}
+
+/* Does a CPUID.14H.1 bitmap allow encoding n? zero_ok: encoding 0 always legal. */
+static bool enc_allowed(uint32_t bitmap, unsigned int n, bool zero_ok)
+{
+	if (n == 0 && zero_ok)
+		return true;
+	return n < 16 && (bitmap & (1U << n));
+}
+
+static void list_allowed(uint32_t bitmap, bool zero_ok, char *buf, size_t len)
+{
+	size_t off = 0;
+	unsigned int n;
+
+	buf[0] = '\0';
+	for (n = 0; n < 16; n++) {
+		if (!enc_allowed(bitmap, n, zero_ok))
+			continue;
+		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%u",
+					off ? "," : "", n);
+		if (off >= len)
+			break;
+	}
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+__attribute__((format(printf, 3, 4)))
+static void note(char *notes, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	size_t off;
+
+	if (!notes || !len)
+		return;
+	off = strlen(notes);
+	if (off >= len - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(notes + off, len - off, fmt, ap);
+	va_end(ap);
+}
+
+int pts_opts_fit_caps(struct pts_capture_opts *o, const struct ptscope_caps *caps,
+		      char *notes, size_t notes_len, struct pts_err *err)
+{
+	struct ptscope_config *c = &o->cfg;
+	uint32_t ebx = caps->cpuid_14_0[1];
+	bool has_cyc = ebx & (1U << 1);		/* CPUID.14H.0:EBX[1] CYC + PSB period */
+	bool has_mtc = ebx & (1U << 3);		/* CPUID.14H.0:EBX[3] */
+	bool has_cr3 = ebx & (1U << 0);		/* CPUID.14H.0:EBX[0] */
+	bool has_ip_filter = ebx & (1U << 2);	/* CPUID.14H.0:EBX[2] */
+	char allowed[64];
+	unsigned int i;
+
+	if (notes && notes_len)
+		notes[0] = '\0';
+
+	/* CYC and PSBFreq */
+	if (c->timing & PTSCOPE_TIMING_CYC) {
+		if (!has_cyc) {
+			if (o->cyc == 1 || o->cyc_thresh != PTS_OPT_UNSET)
+				return pts_err_set(err, EOPNOTSUPP,
+					"--cyc: this CPU has no CYC packets (CPUID.14H.0:EBX[1] is 0); "
+					"drop --cyc/--cyc-thresh or use --timing low");
+			c->timing &= ~PTSCOPE_TIMING_CYC;
+			c->cyc_thresh = 0;
+			note(notes, notes_len, "timing: CPU has no CYC (CPUID.14H.0:EBX[1]): cycle timing off\n");
+		} else if (!enc_allowed(caps->cyc_thresh_bitmap, c->cyc_thresh, true)) {
+			list_allowed(caps->cyc_thresh_bitmap, true, allowed, sizeof(allowed));
+			if (o->cyc_thresh != PTS_OPT_UNSET)
+				return pts_err_set(err, EOPNOTSUPP,
+					"--cyc-thresh %d: not allowed by this CPU "
+					"(CPUID.14H.1:EBX[15:0]); allowed: %s", o->cyc_thresh, allowed);
+			note(notes, notes_len, "timing: CycThresh %u not allowed by this CPU, using 0\n",
+			     c->cyc_thresh);
+			c->cyc_thresh = 0;
+		}
+	}
+	if (c->psb_freq && (!has_cyc || !enc_allowed(caps->psb_period_bitmap, c->psb_freq, true))) {
+		list_allowed(has_cyc ? caps->psb_period_bitmap : 0, true, allowed, sizeof(allowed));
+		if (o->psb_period != PTS_OPT_UNSET)
+			return pts_err_set(err, EOPNOTSUPP,
+				"--psb-period %d: not allowed by this CPU (CPUID.14H.0:EBX[1], "
+				"CPUID.14H.1:EBX[31:16]); allowed: %s", o->psb_period, allowed);
+		note(notes, notes_len, "timing: PSBFreq %u not allowed by this CPU, using 0 (a PSB every 2 KiB)\n",
+		     c->psb_freq);
+		c->psb_freq = 0;
+	}
+
+	/* MTC */
+	if (c->timing & PTSCOPE_TIMING_MTC) {
+		bool explicit_mtc = o->mtc == 1 || o->mtc_period != PTS_OPT_UNSET;
+
+		if (!has_mtc) {
+			if (explicit_mtc)
+				return pts_err_set(err, EOPNOTSUPP,
+					"--mtc: this CPU has no MTC packets (CPUID.14H.0:EBX[3] is 0); "
+					"drop --mtc/--mtc-period");
+			c->timing &= ~PTSCOPE_TIMING_MTC;
+			c->mtc_freq = 0;
+			note(notes, notes_len, "timing: CPU has no MTC (CPUID.14H.0:EBX[3]): MTC off\n");
+		} else if (!enc_allowed(caps->mtc_period_bitmap, c->mtc_freq, false)) {
+			unsigned int n;
+
+			list_allowed(caps->mtc_period_bitmap, false, allowed, sizeof(allowed));
+			if (o->mtc_period != PTS_OPT_UNSET)
+				return pts_err_set(err, EOPNOTSUPP,
+					"--mtc-period %d: not allowed by this CPU "
+					"(CPUID.14H.1:EAX[31:16]); allowed: %s", o->mtc_period, allowed);
+			/* nearest allowed period at or above the preset's, else below */
+			for (n = c->mtc_freq; n < 16 && !enc_allowed(caps->mtc_period_bitmap, n, false); n++)
+				;
+			if (n == 16)
+				for (n = c->mtc_freq; n > 0 && !enc_allowed(caps->mtc_period_bitmap, n, false); n--)
+					;
+			if (!enc_allowed(caps->mtc_period_bitmap, n, false)) {
+				c->timing &= ~PTSCOPE_TIMING_MTC;
+				note(notes, notes_len, "timing: no MTC period allowed by this CPU: MTC off\n");
+				c->mtc_freq = 0;
+			} else {
+				note(notes, notes_len, "timing: MTCFreq %u not allowed by this CPU, using %u\n",
+				     c->mtc_freq, n);
+				c->mtc_freq = (uint8_t)n;
+			}
+		}
+	}
+
+	if ((c->flags & PTSCOPE_CFG_CR3_FILTER) && !has_cr3 &&
+	    !(caps->flags & PTSCOPE_CAPS_SIMULATED))
+		return pts_err_set(err, EOPNOTSUPP,
+			"this CPU has no CR3 filtering (CPUID.14H.0:EBX[0]), which ptscope %s "
+			"needs to trace one process; use ptscope record -C LIST instead",
+			cmd_name(o->cmd));
+	if (o->nr_filters) {
+		uint32_t n = caps->nr_addr_ranges;
+
+		if (!has_ip_filter)
+			n = 0;
+		if (o->nr_filters > n)
+			return pts_err_set(err, EOPNOTSUPP,
+				"--filter: %zu address ranges given, this CPU has %u "
+				"(CPUID.14H.0:EBX[2], CPUID.14H.1:EAX[2:0])", o->nr_filters, n);
+	}
+
+	/* CPUs */
+	if (!o->cpus_given) {
+		memcpy(c->cpu_mask, caps->online_mask, sizeof(c->cpu_mask));
+	} else {
+		for (i = 0; i < PTSCOPE_MAX_CPUS; i++) {
+			uint64_t bit = 1ULL << (i % 64);
+
+			if ((c->cpu_mask[i / 64] & bit) && !(caps->online_mask[i / 64] & bit))
+				return pts_err_set(err, EINVAL,
+					"-C/--cpus: CPU %u is not online (this machine has %u CPU ids; "
+					"see /sys/devices/system/cpu/online)", i, caps->nr_cpus);
+		}
+	}
+	if (c->buffer_size < caps->min_buffer_size ||
+	    (caps->max_buffer_size && c->buffer_size > caps->max_buffer_size)) {
+		char lo[32], hi[32];
+
+		pts_format_size(caps->min_buffer_size, lo, sizeof(lo));
+		pts_format_size(caps->max_buffer_size, hi, sizeof(hi));
+		return pts_err_set(err, EINVAL, "--size: the module accepts %s to %s per CPU", lo, hi);
+	}
+	return 0;
+}
+
+void pts_opts_usage(enum pts_capture_cmd cmd, FILE *f)
+{
+	size_t i;
+
+	switch (cmd) {
+	case PTS_CMD_RUN:
+		fprintf(f, "usage: ptscope run [OPTIONS] [--] CMD [ARGS...]\n\n"
+			"Start CMD held at exec, trace its address space, and write a bundle\n"
+			"when the trigger fires, CMD exits, or on Ctrl-C (twice: abort).\n\n");
+		break;
+	case PTS_CMD_ATTACH:
+		fprintf(f, "usage: ptscope attach -p PID [OPTIONS]\n\n"
+			"Trace a running process's address space; snapshot on the trigger,\n"
+			"its exit, --duration or Ctrl-C (twice: abort).\n\n");
+		break;
+	case PTS_CMD_RECORD:
+		fprintf(f, "usage: ptscope record [OPTIONS]\n\n"
+			"Trace system-wide (all online CPUs or -C LIST) until the trigger,\n"
+			"--duration or Ctrl-C (twice: abort). Needs CAP_SYS_ADMIN or CAP_PERFMON.\n\n");
+		break;
+	}
+	fprintf(f, "options:\n");
+	for (i = 0; i < NR_OPTS; i++) {
+		const struct opt_def *d = &opt_table[i];
+		char left[64];
+
+		if (!(d->cmds & cmd))
+			continue;
+		if (d->single_dash)
+			snprintf(left, sizeof(left), "-%s", d->name);
+		else if (d->shortname)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s%s", d->shortname, d->name,
+				 d->arg == ARG_OPTIONAL ? "[=" : d->metavar ? " " : "",
+				 d->metavar ? d->metavar : "", d->arg == ARG_OPTIONAL ? "]" : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s%s", d->name,
+				 d->arg == ARG_OPTIONAL ? "[=" : d->metavar ? " " : "",
+				 d->metavar ? d->metavar : "", d->arg == ARG_OPTIONAL ? "]" : "");
+		if (strlen(left) > 28)
+			fprintf(f, "  %s\n  %-28s  %s\n", left, "", d->help);
+		else
+			fprintf(f, "  %-28s  %s\n", left, d->help);
+	}
+	fprintf(f, "\nSIZE: 4K 64K 4M 64M 1G (binary units). The bundle goes to -o NAME.ptscope;\n"
+		"decode it with: ptscope decode NAME.ptscope -o NAME.fxt\n");
+}

@@ -38,6 +38,7 @@ static void usage(FILE *f)
 	      "  --ovf-lost N           instructions lost per overflow (default 16)\n"
 	      "  --max-insns N          stop tracing after N instructions (the command runs on)\n"
 	      "  --trim-objects         zero pages of copied binaries that never executed\n"
+	      "  --no-pin               do not pin ptsynth and the command to one CPU\n"
 	      "  -q, --quiet            no summary\n"
 	      "\n"
 	      "check: decode NAME.ptscope/cpu0.pt with libipt's instruction decoder and compare\n"
@@ -85,7 +86,7 @@ static int cmd_check(int argc, char **argv)
 }
 
 enum { O_SCOPE = 256, O_PSB, O_NORETC, O_TIMING, O_MTC, O_LONGTNT, O_WRAP, O_OVF, O_OVFLOST,
-       O_MAX, O_TRIM };
+       O_MAX, O_TRIM, O_NOPIN };
 
 static int cmd_run(int argc, char **argv)
 {
@@ -103,6 +104,7 @@ static int cmd_run(int argc, char **argv)
 		{ "ovf-lost", required_argument, 0, O_OVFLOST },
 		{ "max-insns", required_argument, 0, O_MAX },
 		{ "trim-objects", no_argument, 0, O_TRIM },
+		{ "no-pin", no_argument, 0, O_NOPIN },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -115,6 +117,7 @@ static int cmd_run(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	ptsynth_config_default(&o.cfg);
 	o.cfg.ovf_lost = 16;
+	o.pin_cpu = true;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+o:qh", lo, NULL)) != -1) {
 		switch (c) {
@@ -200,6 +203,9 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case O_TRIM:
 			o.trim_objects = true;
+			break;
+		case O_NOPIN:
+			o.pin_cpu = false;
 			break;
 		case 'h':
 			usage(stdout);

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -296,7 +297,15 @@ static int step_loop(struct tracer *t, struct out *out)
 			t->sum->exec_stopped = true;
 			return e;
 		}
-		nip = peek_user(t->pid, offsetof(struct user_regs_struct, rip));
+		/* The next IP of a non-branch (and of a direct JMP/CALL) is known
+		 * without asking: saves a third of the system calls per step. */
+		if (sig == SIGTRAP && !delivering && !d.rep && d.iclass == PTSYNTH_IC_OTHER)
+			nip = ip + d.size;
+		else if (sig == SIGTRAP && !delivering &&
+			 (d.iclass == PTSYNTH_IC_JMP_DIRECT || d.iclass == PTSYNTH_IC_CALL_DIRECT))
+			nip = d.target;
+		else
+			nip = peek_user(t->pid, offsetof(struct user_regs_struct, rip));
 
 		if (delivering) {
 			/* Stopped at the handler's first instruction. */
@@ -350,6 +359,16 @@ int ptsynth_run(const struct run_opts *o, struct run_summary *sum, struct pts_er
 	t.out = &out;
 	t.tsc = TSC_START;
 
+	if (o->pin_cpu) {
+		/* Tracer and tracee on one CPU: every step is a ping-pong between
+		 * the two, and same-CPU wake-ups avoid an IPI each way. */
+		cpu_set_t set;
+		int cpu = sched_getcpu();
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu < 0 ? 0 : cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
 	pid = fork();
 	if (pid < 0) {
 		e = pts_err_set(err, errno, "fork: %s", strerror(errno));

@@ -44,6 +44,8 @@ struct ptsynth_enc {
 	uint64_t traced_count;		/* traced instructions, for ovf_every */
 	uint32_t lost_left;		/* instructions still lost to the current overflow */
 	bool in_overflow;
+	bool ovf_armed;			/* an overflow is due at the next packet boundary */
+	bool last_had_packet;		/* the last traced instruction produced a packet */
 
 	struct ptsynth_stats st;
 };
@@ -497,10 +499,18 @@ static int overflow_step(struct ptsynth_enc *e, const struct ptsynth_insn *in,
 		e->packet_en = true;
 		return put_ip(e, ppt_fup, in->ip, false);
 	}
-	if (e->packet_en && ++e->traced_count % e->cfg.ovf_every == 0) {
+	if (e->packet_en && ++e->traced_count % e->cfg.ovf_every == 0)
+		e->ovf_armed = true;
+	/* Start losing packets right after an instruction that produced one
+	 * (a TNT bit or an IP packet): a decoder reports the OVF as soon as
+	 * it has used up the last packet before it, so straight-line
+	 * instructions between that packet and the overflow point cannot be
+	 * attributed to either side. */
+	if (e->ovf_armed && e->packet_en && e->last_had_packet) {
 		err = flush_tnt(e);
 		if (err)
 			return err;
+		e->ovf_armed = false;
 		e->in_overflow = true;
 		e->lost_left = e->cfg.ovf_lost - 1;
 		*lost = true;
@@ -559,6 +569,9 @@ int ptsynth_enc_insn(struct ptsynth_enc *e, const struct ptsynth_insn *in)
 
 	e->st.insns++;
 	gt(e, PTSYNTH_GT_INSN, in->ip, 0, in->iclass, in->ring);
+	e->last_had_packet = in->iclass == PTSYNTH_IC_JCC || in->iclass == PTSYNTH_IC_RET ||
+			     in->iclass == PTSYNTH_IC_JMP_INDIRECT ||
+			     in->iclass == PTSYNTH_IC_CALL_INDIRECT || in->iclass == PTSYNTH_IC_FAR;
 
 	if (!ring_traced(e, in->next_ring)) {
 		/* Far transfer into an untraced ring (SYSCALL in user scope). */

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <uapi/ptscope.h>
 
+#include "bundle/maps.h"
 #include "ptsynth_enc.h"
 #include "ptsynth_gt.h"
 
@@ -35,28 +37,7 @@ static int mkdir_p(const char *path)
 static int write_file(const char *dir, const char *rel, const void *data, size_t len,
 		      struct pts_err *err)
 {
-	char path[4096], tmp[4200], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	slash = strrchr(path, '/');
-	*slash = 0;
-	if (mkdir_p(path) < 0)
-		return pts_err_set(err, errno, "cannot create %s: %s", path, strerror(errno));
-	*slash = '/';
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "wb");
-	if (!f)
-		return pts_err_set(err, errno, "cannot create %s: %s", tmp, strerror(errno));
-	if ((len && fwrite(data, 1, len, f) != len) | fclose(f)) {
-		int e = errno;
-
-		unlink(tmp);
-		return pts_err_set(err, e, "writing %s: %s", path, strerror(e));
-	}
-	if (rename(tmp, path) < 0)
-		return pts_err_set(err, errno, "rename %s: %s", path, strerror(errno));
-	return 0;
+	return pts_bundle_write_file(dir, rel, data, len, err);
 }
 
 static int sb_add(struct out *out, const void *rec, size_t size)
@@ -97,9 +78,7 @@ int out_begin(struct out *out, const struct run_opts *o, struct pts_err *err)
 
 static void free_maps(struct out_maps *m)
 {
-	for (size_t i = 0; i < m->n; i++)
-		free(m->v[i].path);
-	free(m->v);
+	pts_maps_free(m->v, m->n);
 	m->v = NULL;
 	m->n = 0;
 }
@@ -107,46 +86,20 @@ static void free_maps(struct out_maps *m)
 int out_take_maps(struct out *out, pid_t pid, bool at_exit, struct pts_err *err)
 {
 	struct out_maps *m = at_exit ? &out->exit : &out->arm;
-	char path[64], *line = NULL;
-	size_t lsz = 0;
-	FILE *f;
+	char path[64];
+	size_t i;
+	int e;
 
 	free_maps(m);
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return pts_err_set(err, errno, "cannot read %s: %s", path, strerror(errno));
-	while (getline(&line, &lsz, f) > 0) {
-		struct pts_bundle_map mp, *nv;
-		char perms[8] = "", name[4096] = "";
-		unsigned long long s, e, off;
-		int n = 0;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s%n", &s, &e, perms, &off, &n) < 4)
-			continue;
-		sscanf(line + n, " %4095[^\n]", name);
-		memset(&mp, 0, sizeof(mp));
-		mp.start = s;
-		mp.end = e;
-		mp.pgoff = off;
-		snprintf(mp.perms, sizeof(mp.perms), "%.4s", perms);
-		mp.path = strdup(name);
-		nv = realloc(m->v, (m->n + 1) * sizeof(*nv));
-		if (!nv || !mp.path) {
-			free(mp.path);
-			free(line);
-			fclose(f);
-			return pts_err_set(err, ENOMEM, "out of memory");
+	e = pts_maps_read_file(path, &m->v, &m->n, err);
+	if (e)
+		return e;
+	for (i = 0; i < m->n; i++)
+		if (!strcmp(m->v[i].path, "[vdso]")) {
+			out->vdso_addr = m->v[i].start;
+			out->vdso_size = m->v[i].end - m->v[i].start;
 		}
-		m->v = nv;
-		m->v[m->n++] = mp;
-		if (!strcmp(name, "[vdso]")) {
-			out->vdso_addr = s;
-			out->vdso_size = e - s;
-		}
-	}
-	free(line);
-	fclose(f);
 	return 0;
 }
 
@@ -170,7 +123,7 @@ static int write_vdso(struct out *out, struct pts_err *err)
 		free(buf);
 		return pts_err_set(err, EIO, "cannot read the vdso of pid %d", out->pid);
 	}
-	snprintf(rel, sizeof(rel), "vdso-%d.so", out->pid);
+	snprintf(rel, sizeof(rel), "vdso/%d.so", out->pid);
 	e = write_file(out->dir, rel, buf, out->vdso_size, err);
 	free(buf);
 	return e;
@@ -187,8 +140,14 @@ int out_start_process(struct out *out, pid_t pid, const char *cmd, uint64_t tsc,
 	size_t fl, size;
 	int e;
 
+	struct timespec ts;
+
 	out->pid = pid;
 	out->start_tsc = tsc;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	out->start_realtime_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	out->start_monotonic_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
 	n = readlink(path, exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = 0;
@@ -297,7 +256,7 @@ static int read_whole(const char *path, uint8_t **data, size_t *len)
 }
 
 /* The maps that describe the image: the exit snapshot, else the arm one. */
-static const struct out_maps *image_maps(const struct out *out)
+const struct out_maps *out_image_maps(const struct out *out)
 {
 	return out->exit.n ? &out->exit : &out->arm;
 }
@@ -307,7 +266,7 @@ static const struct out_maps *image_maps(const struct out *out)
  * ELF header and notes), which keeps the shipped sample small. */
 static int copy_objects(struct out *out, struct pts_err *err)
 {
-	const struct out_maps *m = image_maps(out);
+	const struct out_maps *m = out_image_maps(out);
 	size_t i, j;
 
 	for (i = 0; i < m->n; i++) {
@@ -358,7 +317,7 @@ static int copy_objects(struct out *out, struct pts_err *err)
 
 static int write_image_records(struct out *out)
 {
-	const struct out_maps *m = image_maps(out);
+	const struct out_maps *m = out_image_maps(out);
 	size_t i;
 
 	for (i = 0; i < m->n; i++) {
@@ -370,7 +329,7 @@ static int write_image_records(struct out *out)
 			fprintf(out->gt, "m %" PRIx64 " %" PRIx64 " %" PRIx64 " objects%s\n",
 				mp->start, mp->end, mp->pgoff, mp->path);
 		else if (!strcmp(mp->path, "[vdso]"))
-			fprintf(out->gt, "m %" PRIx64 " %" PRIx64 " 0 vdso-%d.so\n",
+			fprintf(out->gt, "m %" PRIx64 " %" PRIx64 " 0 vdso/%d.so\n",
 				mp->start, mp->end, out->pid);
 	}
 	return 0;

@@ -32,6 +32,7 @@ struct out {
 	uint8_t *sb;			/* sideband records */
 	size_t sb_len;
 	uint64_t start_tsc;
+	uint64_t start_realtime_ns, start_monotonic_ns;
 	uint64_t *pages;		/* executed pages (for --trim-objects), open addressing */
 	size_t pages_cap, pages_n;
 };
@@ -47,6 +48,8 @@ struct ptsynth_enc;
 int out_finish(struct out *out, struct ptsynth_enc *enc, pid_t pid, uint64_t tsc,
 	       const struct run_summary *sum, struct pts_err *err);
 void out_abort(struct out *out);
+/* The maps describing the image: the exit snapshot, else the arm one. */
+const struct out_maps *out_image_maps(const struct out *out);
 /* manifest.c: describe the bundle (manifest.json). */
 int out_write_manifest(struct out *out, struct ptsynth_enc *enc, uint64_t tsc,
 		       uint64_t stream_len, const struct run_summary *sum, struct pts_err *err);

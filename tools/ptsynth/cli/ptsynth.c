@@ -16,7 +16,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "bundle/bundle.h"
 #include "ptsynth_check.h"
+#include "ptsynth_cpu.h"
 #include "run.h"
 
 static void usage(FILE *f)
@@ -64,16 +66,35 @@ static int cmd_check(int argc, char **argv)
 {
 	struct ptsynth_check_result res;
 	struct pts_err err = { 0 };
-	char pt[4200], gt[4200];
+	struct pts_bundle *b = NULL;
+	char *pt, *gt;
 	int rc;
 
 	if (argc != 2) {
 		usage(stderr);
 		return 2;
 	}
-	snprintf(pt, sizeof(pt), "%s/cpu0.pt", argv[1]);
-	snprintf(gt, sizeof(gt), "%s/ground-truth.txt", argv[1]);
-	rc = ptsynth_check_files(pt, gt, argv[1], &res, &err);
+	/* The manifest must read back: every file present with its size. */
+	rc = pts_bundle_read(argv[1], &b, &err);
+	if (rc) {
+		fprintf(stderr, "ptsynth check: %s\n", err.msg);
+		return 1;
+	}
+	if (b->source != PTS_SOURCE_REFERENCE_ENCODER || b->nr_cpus != 1 ||
+	    !b->ground_truth_file) {
+		fprintf(stderr, "ptsynth check: %s: not a ptsynth bundle (source %s, %zu CPUs, %s)\n",
+			argv[1], pts_source_name(b->source), b->nr_cpus,
+			b->ground_truth_file ? "ground truth" : "no ground truth");
+		pts_bundle_free(b);
+		return 1;
+	}
+	pt = pts_bundle_path(b, b->cpus[0].file);
+	gt = pts_bundle_path(b, b->ground_truth_file);
+	rc = pt && gt ? ptsynth_check_files(pt, gt, argv[1], &res, &err)
+		      : pts_err_set(&err, ENOMEM, "out of memory");
+	free(pt);
+	free(gt);
+	pts_bundle_free(b);
 	if (rc) {
 		fprintf(stderr, "ptsynth check: %s: MISMATCH: %s\n", argv[1], err.msg);
 		return 1;
@@ -141,9 +162,10 @@ static int cmd_run(int argc, char **argv)
 				goto bad;
 			for (n = 0; n <= 15 && (2048ULL << n) != v; n++)
 				;
-			if (n > 15) {
-				fprintf(stderr, "ptsynth: --psb-period %s: must be 2048 << n bytes, "
-					"n = 0..15 (RTIT_CTL.PSBFreq)\n", optarg);
+			if (!ptsynth_cpu_allows(PTSYNTH_CPU_PSB_PERIODS, n, true)) {
+				fprintf(stderr, "ptsynth: --psb-period %s: the modelled CPU allows "
+					"2048 << n bytes, n = 0..5, i.e. 2K to 64K "
+					"(CPUID.14H.1:EBX[31:16] = 0x3f)\n", optarg);
 				return 2;
 			}
 			o.cfg.psb_freq = n;
@@ -174,8 +196,12 @@ static int cmd_run(int argc, char **argv)
 			break;
 		}
 		case O_MTC:
-			if (parse_u64(optarg, &v) || v > 15)
-				goto bad;
+			if (parse_u64(optarg, &v) ||
+			    !ptsynth_cpu_allows(PTSYNTH_CPU_MTC_PERIODS, (unsigned int)v, false)) {
+				fprintf(stderr, "ptsynth: --mtc-period %s: the modelled CPU allows "
+					"0, 3, 6 or 9 (CPUID.14H.1:EAX[31:16] = 0x249)\n", optarg);
+				return 2;
+			}
 			o.cfg.mtc_freq = (unsigned int)v;
 			break;
 		case O_LONGTNT:
@@ -242,7 +268,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	return 0;
 bad:
-	fprintf(stderr, "ptsynth: bad value '%s' for --%s\n", optarg, lo[0].name);
+	fprintf(stderr, "ptsynth: bad value '%s' for option %s\n", optarg, argv[optind - 1]);
 	return 2;
 }
 

@@ -216,8 +216,8 @@ static void absent_required_key_is_einval_naming_it(void)
 static void absent_required_nested_key_is_einval_naming_its_path(void)
 {
 	fresh();
-	edit("\"pgoff\": \"0x2000\",\n          \"perms\": \"r-xp\", \"dev\": \"08:01\", \"inode\": 1835021, \"path\": \"/usr/bin/true\" },\n        { \"start\": \"0x7ffff7fc1000\"",
-	     "\n          \"perms\": \"r-xp\", \"dev\": \"08:01\", \"inode\": 1835021, \"path\": \"/usr/bin/true\" },\n        { \"start\": \"0x7ffff7fc1000\"");
+	/* the first "0x2000" pgoff in the example is maps_arm[1]'s */
+	edit("\"pgoff\": \"0x2000\",", "");
 	expect(-EINVAL, "processes[0].maps_arm[1].pgoff", "missing");
 }
 

@@ -11,6 +11,10 @@
  * All sizes and offsets are bytes, TSC values are TSC ticks, times
  * suffixed _ns are nanoseconds. Paths inside the struct are relative to
  * the bundle directory unless said otherwise.
+ *
+ * Companions in this folder: maps.h (/proc/PID/maps lines), sideband.h
+ * (iterating the sideband file's records), ring.h (oldest-first order of
+ * a snapshot ring for the cpuN.pt files).
  */
 #ifndef PTS_BUNDLE_H
 #define PTS_BUNDLE_H

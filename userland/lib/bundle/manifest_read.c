@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -897,6 +898,11 @@ static int parse_json(struct rd *r, const char *path, const char *text, size_t l
 
 	if (!tok)
 		return rd_fail(r, ENOMEM, "out of memory");
+	if (len > INT_MAX) {
+		json_tokener_free(tok);
+		return pts_err_set(r->err, EFBIG, "%s: %zu bytes is too large for a manifest",
+				   path, len);
+	}
 	*root = json_tokener_parse_ex(tok, text, (int)len);
 	jerr = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);

@@ -41,6 +41,7 @@ static void usage(FILE *f)
 	      "  --max-insns N          stop tracing after N instructions (the command runs on)\n"
 	      "  --trim-objects         zero pages of copied binaries that never executed\n"
 	      "  --no-pin               do not pin ptsynth and the command to one CPU\n"
+	      "  --no-aslr              run CMD without address randomisation (stable addresses)\n"
 	      "  -q, --quiet            no summary\n"
 	      "\n"
 	      "check: decode NAME.ptscope/cpu0.pt with libipt's instruction decoder and compare\n"
@@ -107,7 +108,7 @@ static int cmd_check(int argc, char **argv)
 }
 
 enum { O_SCOPE = 256, O_PSB, O_NORETC, O_TIMING, O_MTC, O_LONGTNT, O_WRAP, O_OVF, O_OVFLOST,
-       O_MAX, O_TRIM, O_NOPIN };
+       O_MAX, O_TRIM, O_NOPIN, O_NOASLR };
 
 static int cmd_run(int argc, char **argv)
 {
@@ -126,6 +127,7 @@ static int cmd_run(int argc, char **argv)
 		{ "max-insns", required_argument, 0, O_MAX },
 		{ "trim-objects", no_argument, 0, O_TRIM },
 		{ "no-pin", no_argument, 0, O_NOPIN },
+		{ "no-aslr", no_argument, 0, O_NOASLR },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -232,6 +234,9 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case O_NOPIN:
 			o.pin_cpu = false;
+			break;
+		case O_NOASLR:
+			o.no_aslr = true;
 			break;
 		case 'h':
 			usage(stdout);

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -377,6 +378,9 @@ int ptsynth_run(const struct run_opts *o, struct run_summary *sum, struct pts_er
 	if (pid == 0) {
 		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0)
 			_exit(126);
+		/* Fixed addresses make runs comparable (and the sample stable). */
+		if (o->no_aslr)
+			personality(ADDR_NO_RANDOMIZE);
 		execvp(o->argv[0], o->argv);
 		fprintf(stderr, "ptsynth: cannot execute %s: %s\n", o->argv[0], strerror(errno));
 		_exit(127);

@@ -16,7 +16,8 @@ struct run_opts {
 	uint64_t max_insns;		/* 0: no limit; else stop tracing after this many */
 	bool trim_objects;		/* zero the pages of copied objects nothing executed */
 	bool quiet;
-	bool pin_cpu;			/* run tracer and command on one CPU (faster) */
+	bool pin_cpu;
+	bool no_aslr;			/* run the command without address randomisation */			/* run tracer and command on one CPU (faster) */
 	char **argv;			/* command */
 };
 

@@ -85,8 +85,8 @@ static bool ring_traced(const struct ptsynth_enc *e, uint8_t ring)
 	return ring ? e->cfg.trace_user : e->cfg.trace_os;
 }
 
-static void gt(struct ptsynth_enc *e, enum ptsynth_gt_kind kind, uint64_t ip,
-	       uint64_t target, enum ptsynth_iclass ic, uint8_t ring)
+static void gt_sized(struct ptsynth_enc *e, enum ptsynth_gt_kind kind, uint64_t ip,
+		     uint64_t target, enum ptsynth_iclass ic, uint8_t ring, uint8_t size)
 {
 	struct ptsynth_gt_rec r;
 
@@ -99,7 +99,14 @@ static void gt(struct ptsynth_enc *e, enum ptsynth_gt_kind kind, uint64_t ip,
 	r.tsc = e->tsc;
 	r.iclass = ic;
 	r.ring = ring;
+	r.size = size;
 	e->gt(e->gt_ctx, &r);
+}
+
+static void gt(struct ptsynth_enc *e, enum ptsynth_gt_kind kind, uint64_t ip,
+	       uint64_t target, enum ptsynth_iclass ic, uint8_t ring)
+{
+	gt_sized(e, kind, ip, target, ic, ring, 0);
 }
 
 static int append(struct ptsynth_enc *e, const uint8_t *p, size_t n)
@@ -541,7 +548,7 @@ int ptsynth_enc_insn(struct ptsynth_enc *e, const struct ptsynth_insn *in)
 		 * instruction as lost. */
 		if (traced) {
 			e->st.insns_lost++;
-			gt(e, PTSYNTH_GT_LOST, in->ip, 0, in->iclass, in->ring);
+			gt_sized(e, PTSYNTH_GT_LOST, in->ip, 0, in->iclass, in->ring, in->size);
 		}
 		e->packet_en = traced && ring_traced(e, in->next_ring);
 		e->tnt_n = 0;
@@ -568,7 +575,7 @@ int ptsynth_enc_insn(struct ptsynth_enc *e, const struct ptsynth_insn *in)
 	}
 
 	e->st.insns++;
-	gt(e, PTSYNTH_GT_INSN, in->ip, 0, in->iclass, in->ring);
+	gt_sized(e, PTSYNTH_GT_INSN, in->ip, 0, in->iclass, in->ring, in->size);
 	e->last_had_packet = in->iclass == PTSYNTH_IC_JCC || in->iclass == PTSYNTH_IC_RET ||
 			     in->iclass == PTSYNTH_IC_JMP_INDIRECT ||
 			     in->iclass == PTSYNTH_IC_CALL_INDIRECT || in->iclass == PTSYNTH_IC_FAR;

@@ -94,6 +94,7 @@ struct ptsynth_gt_rec {
 	uint64_t offset;	/* byte offset in the stream of the first packet for it */
 	uint64_t tsc;
 	enum ptsynth_iclass iclass;	/* INSN/LOST */
+	uint8_t size;			/* INSN/LOST: instruction bytes */
 	uint8_t ring;
 };
 

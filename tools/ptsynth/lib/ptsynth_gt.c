@@ -13,6 +13,12 @@ int ptsynth_gt_write_rec(FILE *f, const struct ptsynth_gt_rec *r)
 	switch (r->kind) {
 	case PTSYNTH_GT_INSN:
 	case PTSYNTH_GT_LOST:
+		/* Calls carry their size: the return address is ip + size. */
+		if (r->iclass == PTSYNTH_IC_CALL_DIRECT || r->iclass == PTSYNTH_IC_CALL_INDIRECT) {
+			n = fprintf(f, "%c %" PRIx64 " %s %u\n", r->kind, r->ip,
+				    ptsynth_iclass_name(r->iclass), r->size);
+			break;
+		}
 		n = fprintf(f, "%c %" PRIx64 " %s\n", r->kind, r->ip, ptsynth_iclass_name(r->iclass));
 		break;
 	case PTSYNTH_GT_ASYNC:

@@ -8,7 +8,8 @@
  *   w OFFSET                  the trace file starts at stream byte OFFSET (ring wrap)
  *   m START END PGOFF FILE    executable image section [START,END) from FILE
  *                             (bundle-relative) at file offset PGOFF
- *   i IP CLASS                instruction retired and decodable (CLASS: ptsynth_iclass_name)
+ *   i IP CLASS [SIZE]         instruction retired and decodable (CLASS: ptsynth_iclass_name;
+ *                             calls give their SIZE: the return address is IP + SIZE)
  *   l IP CLASS                instruction retired, packets lost to an overflow
  *   e IP                      tracing enabled at IP (TIP.PGE)
  *   d IP                      tracing disabled at the far transfer at IP (TIP.PGD)

@@ -1,0 +1,119 @@
+#!/usr/bin/perl
+# Compares the call structure of a ptsynth ground truth with a ptscope
+# decode text listing (docs/output-formats.md, `.txt`):
+#   callstructure.pl GROUND_TRUTH EXE_COPY EXE_PATH DECODE.txt
+# Functions of interest are the executable's own function symbols (nm).
+# From the ground truth: every CALL whose target is such a function
+# starts a frame (the return address is the call's IP + SIZE); a RET pops
+# to the frame whose return address it reaches (longjmp and exceptions
+# unwind several). From the listing: every "call >" line. Both give a
+# sequence of (function, number of open frames of interest); they must
+# be equal. When the ground truth shows signal handlers (an enable that
+# is not the return of a system call), only the function sequence is
+# compared: how a handler frame nests is the timeline's choice. The total
+# number of calls must match in any case. Exit 0 on match.
+use strict;
+use warnings;
+
+my ($gt_path, $exe_copy, $exe_path, $txt) = @ARGV;
+die "usage: $0 GT EXE_COPY EXE_PATH DECODE.txt\n" unless defined $txt;
+
+# Load bias of the executable: its image sections in the ground truth
+# (gcc's PIE layout has p_vaddr == p_offset, so bias = start - pgoff).
+my $bias;
+open(my $g, '<', $gt_path) or die "$gt_path: $!\n";
+while (<$g>) {
+	if (/^m (\S+) \S+ (\S+) objects(\S+)$/ && $3 eq $exe_path) {
+		$bias = hex($1) - hex($2) unless defined $bias;
+	}
+}
+close $g;
+die "no image section of $exe_path in $gt_path\n" unless defined $bias;
+
+my %sym;	# runtime entry address -> name
+open(my $nm, '-|', 'nm', '--defined-only', $exe_copy) or die "nm: $!\n";
+while (<$nm>) {
+	my ($a, $t, $n) = split;
+	next unless defined $n && $t =~ /^[tT]$/;
+	$sym{hex($a) + $bias} = $n;
+}
+close $nm;
+my %interesting = map { $_ => 1 } values %sym;
+
+# Ground truth.
+my (@gt_seq, @stack, $pending_call, $pending_ret, $last_d, $handlers);
+my $gt_calls = 0;
+open($g, '<', $gt_path) or die "$gt_path: $!\n";
+while (<$g>) {
+	if (/^d (\S+)/) { $last_d = hex($1); next; }
+	if (/^e (\S+)/) {
+		my $ip = hex($1);
+		# A system call returns to the instruction after it (2 bytes).
+		$handlers = 1 unless defined $last_d && $ip == $last_d + 2;
+		next;
+	}
+	$handlers = 1 if /^a /;
+	next unless /^i (\S+) (\S+)(?: (\S+))?/;
+	my ($ip, $class, $size) = (hex($1), $2, $3);
+	if (defined $pending_call) {
+		my $name = $sym{$ip};
+		if (defined $name) {
+			my $depth = grep { defined $_->[1] } @stack;
+			push @gt_seq, "$name $depth";
+		}
+		push @stack, [$pending_call, $name];
+		undef $pending_call;
+	}
+	if ($pending_ret) {
+		for (my $i = $#stack; $i >= 0; $i--) {
+			if ($stack[$i][0] == $ip) { splice(@stack, $i); last; }
+		}
+		$pending_ret = 0;
+	}
+	if ($class eq 'call' || $class eq 'call-ind') {
+		$pending_call = $ip + $size;
+		$gt_calls++;
+	}
+	$pending_ret = 1 if $class eq 'ret';
+}
+close $g;
+
+# Decode listing: "ts cpu pid/tid depth kind event", event "> name+0xOFF (obj)".
+my (@tl_seq, @frames);
+my $tl_calls = 0;
+open(my $t, '<', $txt) or die "$txt: $!\n";
+while (<$t>) {
+	next if /^#/;
+	my ($ts, $cpu, $tid, $depth, $kind, $rest) = split(' ', $_, 6);
+	next unless defined $rest && $rest =~ /^> (.*)$/;
+	my $name = $1;
+	$name =~ s/ \([^()]*\)\s*$//;
+	$name =~ s/\+0x[0-9a-fA-F]+$//;
+	$#frames = $depth - 1 if $depth <= $#frames + 1;
+	if ($kind eq 'call') {
+		$tl_calls++;
+		if ($interesting{$name}) {
+			my $d = grep { defined $_ && $interesting{$_} } @frames;
+			push @tl_seq, "$name $d";
+		}
+	}
+	$frames[$depth] = $name;
+}
+close $t;
+
+my $strip = sub { map { (split ' ', $_)[0] } @_ };
+my @a = $handlers ? $strip->(@gt_seq) : @gt_seq;
+my @b = $handlers ? $strip->(@tl_seq) : @tl_seq;
+my $what = $handlers ? 'function sequence' : 'function sequence and depth';
+for my $i (0 .. ($#a > $#b ? $#a : $#b)) {
+	my ($x, $y) = ($a[$i] // '(end)', $b[$i] // '(end)');
+	next if $x eq $y;
+	print "call $i differs: ground truth '$x', timeline '$y' ($what)\n";
+	exit 1;
+}
+if ($gt_calls != $tl_calls) {
+	print "ground truth has $gt_calls calls, the timeline $tl_calls call slices\n";
+	exit 1;
+}
+printf "%d calls; %d into the executable's functions: %s match\n", $gt_calls, scalar(@a), $what;
+exit 0;

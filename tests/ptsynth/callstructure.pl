@@ -6,7 +6,8 @@
 # From the ground truth: every CALL whose target is such a function
 # starts a frame (the return address is the call's IP + SIZE); a RET pops
 # to the frame whose return address it reaches (longjmp and exceptions
-# unwind several). From the listing: every "call >" line. Both give a
+# unwind several); a jump to a function's entry replaces the top frame
+# (tail calls, PLT stubs). From the listing: every "call >" line. Both give a
 # sequence of (function, number of open frames of interest); they must
 # be equal. When the ground truth shows signal handlers (an enable that
 # is not the return of a system call), only the function sequence is
@@ -14,6 +15,7 @@
 # number of calls must match in any case. Exit 0 on match.
 use strict;
 use warnings;
+no warnings qw(portable);
 
 my ($gt_path, $exe_copy, $exe_path, $txt) = @ARGV;
 die "usage: $0 GT EXE_COPY EXE_PATH DECODE.txt\n" unless defined $txt;
@@ -30,26 +32,37 @@ while (<$g>) {
 close $g;
 die "no image section of $exe_path in $gt_path\n" unless defined $bias;
 
-my %sym;	# runtime entry address -> name
+my (%sym, %alias);	# runtime entry address -> name, all names
 open(my $nm, '-|', 'nm', '--defined-only', $exe_copy) or die "nm: $!\n";
 while (<$nm>) {
 	my ($a, $t, $n) = split;
-	next unless defined $n && $t =~ /^[tT]$/;
-	$sym{hex($a) + $bias} = $n;
+	next unless defined $n && $t =~ /^[tTwW]$/;
+	# Aliases share an address (C1/C2 constructors): keep the first name
+	# in sort order, and accept any alias from the timeline.
+	my $k = hex($a) + $bias;
+	push @{$alias{$k}}, $n;
 }
 close $nm;
-my %interesting = map { $_ => 1 } values %sym;
+my %canon;	# any alias -> the chosen name
+for my $k (keys %alias) {
+	my @n = sort @{$alias{$k}};
+	$sym{$k} = $n[0];
+	$canon{$_} = $n[0] for @n;
+}
+my %interesting = map { $_ => 1 } keys %canon;
+(my $exe_base = $exe_path) =~ s{.*/}{};
 
 # Ground truth.
-my (@gt_seq, @stack, $pending_call, $pending_ret, $last_d, $handlers);
+my (@gt_seq, @stack, $pending_call, $pending_ret, $pending_jump, $last_d, $handlers);
 my $gt_calls = 0;
 open($g, '<', $gt_path) or die "$gt_path: $!\n";
 while (<$g>) {
 	if (/^d (\S+)/) { $last_d = hex($1); next; }
 	if (/^e (\S+)/) {
 		my $ip = hex($1);
-		# A system call returns to the instruction after it (2 bytes).
-		$handlers = 1 unless defined $last_d && $ip == $last_d + 2;
+		# A system call returns to the instruction after it (2 bytes);
+		# the first enable is the start of the trace.
+		$handlers = 1 if defined $last_d && $ip != $last_d + 2;
 		next;
 	}
 	$handlers = 1 if /^a /;
@@ -64,6 +77,15 @@ while (<$g>) {
 		push @stack, [$pending_call, $name];
 		undef $pending_call;
 	}
+	if ($pending_jump) {
+		# A jump to another function's entry replaces the top frame, as
+		# the timeline does (tail calls, PLT stubs, ld.so -> _start).
+		my $name = $sym{$ip};
+		if (defined $name) {
+			if (@stack) { $stack[-1][1] = $name; } else { push @stack, [-1, $name]; }
+		}
+		$pending_jump = 0;
+	}
 	if ($pending_ret) {
 		for (my $i = $#stack; $i >= 0; $i--) {
 			if ($stack[$i][0] == $ip) { splice(@stack, $i); last; }
@@ -75,6 +97,7 @@ while (<$g>) {
 		$gt_calls++;
 	}
 	$pending_ret = 1 if $class eq 'ret';
+	$pending_jump = 1 if $class eq 'jmp' || $class eq 'jmp-ind';
 }
 close $g;
 
@@ -87,20 +110,33 @@ while (<$t>) {
 	my ($ts, $cpu, $tid, $depth, $kind, $rest) = split(' ', $_, 6);
 	next unless defined $rest && $rest =~ /^> (.*)$/;
 	my $name = $1;
-	$name =~ s/ \([^()]*\)\s*$//;
+	# Frames the timeline inferred (a return past its known stack) are
+	# its own guesses: they never count as frames of interest.
+	my $inferred = $name =~ s/\s*\[(inferred|synthetic)\]\s*$//;
+	my $obj = $name =~ s/ \(([^()]*)\)\s*$// ? $1 : '';
+	# Only entries of the executable's own functions (offset 0): PLT
+	# stubs show as _init+0xNN, other objects have their own _init.
+	my $entry = $name =~ s/\+0x0$// && $obj eq $exe_base;
 	$name =~ s/\+0x[0-9a-fA-F]+$//;
+	$name .= "\@$obj" unless $entry;
+	$name = "[inferred] $name" if $inferred;
 	$#frames = $depth - 1 if $depth <= $#frames + 1;
 	if ($kind eq 'call') {
 		$tl_calls++;
-		if ($interesting{$name}) {
+		if ($entry && $interesting{$name}) {
 			my $d = grep { defined $_ && $interesting{$_} } @frames;
-			push @tl_seq, "$name $d";
+			push @tl_seq, "$canon{$name} $d";
 		}
 	}
 	$frames[$depth] = $name;
 }
 close $t;
 
+if ($ENV{PTS_CALLSTRUCTURE_DUMP}) {
+	open(my $d, '>', $ENV{PTS_CALLSTRUCTURE_DUMP}) or die;
+	print $d "gt $_\n" for @gt_seq;
+	print $d "tl $_\n" for @tl_seq;
+}
 my $strip = sub { map { (split ' ', $_)[0] } @_ };
 my @a = $handlers ? $strip->(@gt_seq) : @gt_seq;
 my @b = $handlers ? $strip->(@tl_seq) : @tl_seq;

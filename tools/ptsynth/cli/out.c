@@ -133,6 +133,7 @@ int out_start_process(struct out *out, pid_t pid, const char *cmd, uint64_t tsc,
 		      struct pts_err *err)
 {
 	struct ptscope_sb_trace tr;
+	struct ptscope_sb_switch sw;
 	char path[64], exe[4096], buf[sizeof(struct ptscope_sb_exec) + 4104];
 	struct ptscope_sb_exec *ex = (void *)buf;
 	const char *base;
@@ -173,6 +174,17 @@ int out_start_process(struct out *out, pid_t pid, const char *cmd, uint64_t tsc,
 	memcpy(ex->comm, out->comm, sizeof(ex->comm) - 1);
 	memcpy(ex->filename, out->exe, fl);
 	if (sb_add(out, ex, size))
+		return pts_err_set(err, ENOMEM, "out of memory");
+	/* The command is what runs on CPU 0 from the start: a switch from the
+	 * idle task, as the module records when a traced task is scheduled in. */
+	memset(&sw, 0, sizeof(sw));
+	sw.hdr.type = PTSCOPE_SB_SCHED_SWITCH;
+	sw.hdr.size = sizeof(sw);
+	sw.hdr.tsc = tsc;
+	sw.next_pid = pid;
+	sw.next_tid = pid;
+	memcpy(sw.next_comm, out->comm, sizeof(sw.next_comm) - 1);
+	if (sb_add(out, &sw, sizeof(sw)))
 		return pts_err_set(err, ENOMEM, "out of memory");
 	memset(&tr, 0, sizeof(tr));
 	tr.hdr.type = PTSCOPE_SB_TRACE_START;
@@ -340,6 +352,7 @@ int out_finish(struct out *out, struct ptsynth_enc *enc, pid_t pid, uint64_t tsc
 {
 	struct ptscope_sb_exit ex;
 	struct ptscope_sb_trace tr;
+	struct ptscope_sb_switch sw;
 	const uint8_t *data;
 	size_t len, off = 0;
 	int e;
@@ -368,7 +381,16 @@ int out_finish(struct out *out, struct ptsynth_enc *enc, pid_t pid, uint64_t tsc
 	ex.hdr.tsc = tsc;
 	ex.pid = pid;
 	ex.tid = pid;
-	if (sb_add(out, &ex, sizeof(ex)) || sb_add(out, &tr, sizeof(tr)))
+	/* The exited task leaves CPU 0 to the idle task. */
+	memset(&sw, 0, sizeof(sw));
+	sw.hdr.type = PTSCOPE_SB_SCHED_SWITCH;
+	sw.hdr.size = sizeof(sw);
+	sw.hdr.tsc = tsc;
+	sw.prev_pid = pid;
+	sw.prev_tid = pid;
+	memcpy(sw.next_comm, "swapper/0", 10);
+	if (sb_add(out, &ex, sizeof(ex)) || sb_add(out, &sw, sizeof(sw)) ||
+	    sb_add(out, &tr, sizeof(tr)))
 		return pts_err_set(err, ENOMEM, "out of memory");
 	e = write_file(out->dir, "sideband.bin", out->sb, out->sb_len, err);
 	if (!e)

@@ -44,6 +44,8 @@ endif
 ifneq ($(SYNTH_CLI_SRCS),)
 PROGS += $(B)/ptsynth
 endif
+# fxt validator for scripted checks: the tests' independent reader (docs/output-formats.md)
+PROGS += $(B)/fxtcheck
 
 .PHONY: all userland module module-clean check check-unit check-scripts check-vm \
 	bench sample clean static
@@ -73,6 +75,9 @@ $(B)/ptscope: $(CLI_OBJS) $(B)/libptscope.a
 
 $(B)/ptsynth: $(SYNTH_CLI_OBJS) $(B)/libptsynth.a $(B)/libptscope.a
 	$(CC) $(CFLAGS) -o $@ $(SYNTH_CLI_OBJS) $(B)/libptsynth.a $(B)/libptscope.a $(LDFLAGS) $(LDLIBS)
+
+$(B)/fxtcheck: $(call obj,tools/fxtcheck/fxtcheck.c tests/unit/fxt_reader.c)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS)
 
 $(B)/unit-tests: $(UNIT_OBJS) $(KMOD_PURE_OBJS) $(B)/libptsynth.a $(B)/libptscope.a
 	$(CC) $(CFLAGS) -o $@ $(UNIT_OBJS) $(KMOD_PURE_OBJS) $(B)/libptsynth.a $(B)/libptscope.a \

@@ -91,8 +91,9 @@ int pts_format_from_name(const char *name);
 /*
  * Open a writer to `path` (written as path.tmp.PID and renamed by
  * pts_writer_close on success). path "-" writes to stdout (txt, json,
- * folded). Errors: -errno from open (err names the path), -EINVAL for a
- * format that cannot go to stdout (fxt is binary).
+ * folded); a path that exists and is not a regular file (a device, FIFO,
+ * /dev/fd/N) is written directly. Errors: -errno from open (err names the
+ * path), -EINVAL for a format that cannot go to stdout (fxt is binary).
  */
 int pts_writer_open(const char *path, enum pts_format fmt, struct pts_writer **out,
 		    struct pts_err *err);

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# fxtcheck (the tests' independent fxt reader as a tool) on traces whose
+# bytes are worked out by hand from the Fuchsia trace format reference:
+# a valid one must give exactly one slice, a begin without its end must
+# be refused. Other checks then use fxtcheck on `ptscope decode` output.
+set -eu
+B=${B:-build}
+tool=$B/fxtcheck
+[ -x "$tool" ] || { echo "missing $tool: run make"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+word() { printf "$1" >>"$2"; }
+
+# Magic number record: the reference gives its bytes, 10 00 04 46 78 54 16 00.
+magic='\x10\x00\x04\x46\x78\x54\x16\x00'
+# Initialization record: [0..3] 1, [4..15] 2 words -> 0x21; 10^9 = 0x3b9aca00.
+init='\x21\x00\x00\x00\x00\x00\x00\x00\x00\xca\x9a\x3b\x00\x00\x00\x00'
+# Duration begin: [0..3] 4 | [4..15] 6 words | [16..19] type 2 | [24..31]
+# thread 0 (inline) | [32..47] category inline, length 3 (0x8003) |
+# [48..63] name inline, length 4 (0x8004) = 0x8004800300020064.
+# Then ts 5, pid 10, tid 11, "cat" and "work" padded to 8 bytes.
+begin='\x64\x00\x02\x00\x03\x80\x04\x80\x05\0\0\0\0\0\0\0\x0a\0\0\0\0\0\0\0\x0b\0\0\0\0\0\0\0cat\0\0\0\0\0work\0\0\0\0'
+# Duration end: the same with type 3 (0x8004800300030064) and ts 9.
+end='\x64\x00\x03\x00\x03\x80\x04\x80\x09\0\0\0\0\0\0\0\x0a\0\0\0\0\0\0\0\x0b\0\0\0\0\0\0\0cat\0\0\0\0\0work\0\0\0\0'
+
+word "$magic" "$tmp/good.fxt"; word "$init" "$tmp/good.fxt"
+word "$begin" "$tmp/good.fxt"; word "$end" "$tmp/good.fxt"
+got=$("$tool" --dump "$tmp/good.fxt")
+want="slice 10/11 0 5 9 cat work"
+if [ "$got" != "$want" ]; then
+	echo "hand-built trace: got '$got', want '$want'"
+	exit 1
+fi
+
+word "$magic" "$tmp/open.fxt"; word "$init" "$tmp/open.fxt"; word "$begin" "$tmp/open.fxt"
+if "$tool" "$tmp/open.fxt" 2>"$tmp/err"; then
+	echo "a begin without its end was accepted"
+	exit 1
+fi
+grep -q "open slices" "$tmp/err" || { echo "unexpected error: $(cat "$tmp/err")"; exit 1; }
+echo "fxtcheck: hand-built trace read as one slice; unmatched begin refused"

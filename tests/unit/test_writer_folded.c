@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Folded stacks: self time per distinct stack, in ns, process name as
+ * the root frame, kernel frames marked "_[k]", lines sorted. The counts
+ * below are worked out by hand from the record times in the comments.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+#include "writer_testlib.h"
+
+static void self_time_is_summed_per_stack_across_threads_of_a_process(void)
+{
+	/*
+	 * Thread 100/101: main [0,100), foo [10,30) and [40,60), write (kernel)
+	 * [45,55). Thread 100/102: main [5,20), "a;b" [6,9). Process 200 (named
+	 * ""): x [0,7).
+	 *   hello;main               101: 10 + 10 + 40 = 60, 102: 1 + 11 = 12 -> 72
+	 *   hello;main;foo           101: 20 + 5 + 5                        -> 30
+	 *   hello;main;foo;write_[k] 101: 10                                -> 10
+	 *   hello;main;a:b           102: 3 (';' in a name becomes ':')     -> 3
+	 *   pid 200;x                7
+	 */
+	static const char want[] =
+		"hello;main 72\n"
+		"hello;main;a:b 3\n"
+		"hello;main;foo 30\n"
+		"hello;main;foo;write_[k] 10\n"
+		"pid 200;x 7\n";
+	struct pts_tl_rec r[20];
+	struct pts_writer *w;
+	struct pts_err err;
+	size_t i, n = 0;
+	char *got;
+
+	r[n++] = wt_rec(PTS_TL_PROCESS, PTS_TLK_NONE, 0, 100, 0, 0, "hello");
+	/* an empty name is no name: the root stays "pid 200" */
+	r[n++] = wt_rec(PTS_TL_PROCESS, PTS_TLK_NONE, 0, 200, 0, 0, "");
+	r[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 0, 100, 101, 0, "main");
+	r[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 0, 200, 201, 0, "x");
+	r[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 5, 100, 102, 0, "main");
+	r[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 6, 100, 102, 1, "a;b");
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_END_OF_TRACE, 7, 200, 201, 0, NULL);
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 9, 100, 102, 1, NULL);
+	r[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 10, 100, 101, 1, "foo");
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 20, 100, 102, 0, NULL);
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 30, 100, 101, 1, NULL);
+	r[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 40, 100, 101, 1, "foo");
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_SYSCALL, 45, 100, 101, 2, "write");
+	r[n++].flags = PTS_TLF_KERNEL;
+	/* instants and counters carry no time of their own */
+	r[n++] = wt_rec(PTS_TL_INSTANT, PTS_TLK_GAP, 50, 100, 101, 2, "gap");
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_SYSRET, 55, 100, 101, 2, NULL);
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 60, 100, 101, 1, NULL);
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 100, 100, 101, 0, NULL);
+
+	CU_ASSERT_EQUAL_FATAL(pts_writer_open(wt_path("a.folded"), PTS_FMT_FOLDED, &w, &err), 0);
+	for (i = 0; i < n; i++)
+		wt_emit(w, &r[i]);
+	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
+	got = wt_slurp(wt_path("a.folded"), NULL);
+	CU_ASSERT_FATAL(got != NULL);
+	if (strcmp(got, want))
+		fprintf(stderr, "\n--- got:\n%s--- want:\n%s", got, want);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	free(got);
+}
+
+static int cleanup(void)
+{
+	wt_cleanup();
+	return 0;
+}
+
+PTS_SUITE(writer_folded, NULL, cleanup,
+	  PTS_TEST(self_time_is_summed_per_stack_across_threads_of_a_process))

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The .txt listing: one line per record, in the layout documented in
+ * docs/output-formats.md. The expected text below is written by hand
+ * from that layout, not captured from the writer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+#include "writer_testlib.h"
+
+static void listing_has_one_line_per_call_return_and_transition(void)
+{
+	static const char want[] =
+		"# ts_ns cpu pid/tid depth kind event\n"
+		"# process 100 hello\n"
+		"# thread 100/101 hello main\n"
+		"# thread 100/102\n"
+		"1000 0 100/101 0 call > main+0x0 (/bin/hello)\n"
+		"1500 0 100/101 1 call > foo+0x10 (/bin/hello)\n"
+		"1600 2 100/101 2 syscall > sys_write+0x0 [kernel]\n"
+		"1700 2 100/101 2 sysret < sys_write [kernel]\n"
+		"1750 2 100/101 1 gap ! gap: overflow, 3 packets lost @0x401020\n"
+		"1750 2 100/0 - counter = cpu_freq 2400\n"
+		"1760 0 100/101 2 jump > [unknown] 0x7f00 [inferred]\n"
+		"1770 0 100/101 2 unwind < [unknown] 0x7f00 [inferred]\n"
+		"1780 0 100/101 2 syscall > [syscall] [kernel] [synthetic]\n"
+		"1790 0 100/101 2 sysret < [syscall] [kernel] [synthetic]\n"
+		"1800 0 100/101 1 return < foo\n"
+		"2001 1 100/101 0 end_of_trace < main\n";
+	struct pts_tl_rec r[20];
+	struct pts_writer *w;
+	struct pts_err err;
+	size_t i, n = 0;
+	char *got;
+
+	r[n++] = wt_rec(PTS_TL_PROCESS, PTS_TLK_NONE, 0, 100, 0, 0, "hello");
+	/* a newline in a name must not break the one-line-per-record rule */
+	r[n++] = wt_rec(PTS_TL_THREAD, PTS_TLK_NONE, 0, 100, 101, 0, "hello\nmain");
+	r[n++] = wt_rec(PTS_TL_THREAD, PTS_TLK_NONE, 0, 100, 102, 0, NULL);
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 1000, 100, 101, 0, "main");
+	r[n++].object = "/bin/hello";
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 1500, 100, 101, 1, "foo");
+	r[n].offset = 0x10;
+	r[n++].object = "/bin/hello";
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_SYSCALL, 1600, 100, 101, 2, "sys_write");
+	r[n].cpu = 2;
+	r[n++].flags = PTS_TLF_KERNEL;
+	r[n] = wt_rec(PTS_TL_END, PTS_TLK_SYSRET, 1700, 100, 101, 2, NULL);
+	r[n++].cpu = 2;
+	r[n] = wt_rec(PTS_TL_INSTANT, PTS_TLK_GAP, 1750, 100, 101, 1, "gap");
+	r[n].cpu = 2;
+	r[n].addr = 0x401020;
+	r[n++].detail = "overflow, 3 packets lost";
+	r[n] = wt_rec(PTS_TL_COUNTER, PTS_TLK_NONE, 1750, 100, 0, 0, "cpu_freq");
+	r[n].cpu = 2;
+	r[n++].value = 2400;
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_JUMP, 1760, 100, 101, 2, NULL);
+	r[n].addr = 0x7f00;
+	r[n++].flags = PTS_TLF_INFERRED;
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_UNWIND, 1770, 100, 101, 2, NULL);
+	/* synthetic slices have a name but no symbol: no "+0x0" */
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_SYSCALL, 1780, 100, 101, 2, "[syscall]");
+	r[n++].flags = PTS_TLF_KERNEL | PTS_TLF_SYNTHETIC;
+	r[n] = wt_rec(PTS_TL_END, PTS_TLK_SYSRET, 1790, 100, 101, 2, "[syscall]");
+	r[n++].flags = PTS_TLF_KERNEL | PTS_TLF_SYNTHETIC;
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 1800, 100, 101, 1, NULL);
+	r[n] = wt_rec(PTS_TL_END, PTS_TLK_END_OF_TRACE, 2001, 100, 101, 0, NULL);
+	r[n++].cpu = 1;
+
+	CU_ASSERT_EQUAL_FATAL(pts_writer_open(wt_path("a.txt"), PTS_FMT_TXT, &w, &err), 0);
+	for (i = 0; i < n; i++)
+		wt_emit(w, &r[i]);
+	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
+	got = wt_slurp(wt_path("a.txt"), NULL);
+	CU_ASSERT_FATAL(got != NULL);
+	if (strcmp(got, want))
+		fprintf(stderr, "\n--- got:\n%s--- want:\n%s", got, want);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	free(got);
+}
+
+static int cleanup(void)
+{
+	wt_cleanup();
+	return 0;
+}
+
+PTS_SUITE(writer_txt, NULL, cleanup,
+	  PTS_TEST(listing_has_one_line_per_call_return_and_transition))

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxtcheck: validate a Fuchsia trace format file with the independent
+ * reader of the tests (tests/unit/fxt_reader.c, written from the format
+ * reference, not from ptscope's writer) and summarise it. For scripted
+ * checks of `ptscope decode -o X.fxt` output.
+ *
+ *   fxtcheck [--dump] FILE.fxt
+ *
+ * Exit status: 0 when the file is valid (every record well formed,
+ * every begin matched by an end on its thread, time monotonic per
+ * thread), 1 when it is not (the reason goes to stderr), 2 on usage.
+ * --dump prints one line per slice, instant, counter and named object:
+ *   slice PID/TID DEPTH BEGIN END CATEGORY NAME
+ *   instant PID/TID TS CATEGORY NAME
+ *   counter PID TS NAME VALUE
+ *   process KOID NAME / thread KOID PROCESS NAME
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../tests/unit/fxt_reader.h"
+
+static void dump(const struct fxtr_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n_kobjs; i++) {
+		const struct fxtr_kobj *k = &t->kobjs[i];
+
+		if (k->obj_type == 1)
+			printf("process %llu %s\n", (unsigned long long)k->koid, k->name);
+		else if (k->obj_type == 2)
+			printf("thread %llu %llu %s\n", (unsigned long long)k->koid,
+			       (unsigned long long)k->process, k->name);
+	}
+	for (i = 0; i < t->n_slices; i++) {
+		const struct fxtr_slice *s = &t->slices[i];
+
+		printf("slice %llu/%llu %u %llu %llu %s %s\n", (unsigned long long)s->pid,
+		       (unsigned long long)s->tid, s->depth, (unsigned long long)s->begin,
+		       (unsigned long long)s->end, s->category, s->name);
+	}
+	for (i = 0; i < t->n_points; i++) {
+		const struct fxtr_point *p = &t->points[i];
+		const struct fxtr_arg *v = fxtr_arg(&p->args, "value");
+
+		if (p->event_type == 0)
+			printf("instant %llu/%llu %llu %s %s\n", (unsigned long long)p->pid,
+			       (unsigned long long)p->tid, (unsigned long long)p->ts, p->category,
+			       p->name);
+		else
+			printf("counter %llu %llu %s %.15g\n", (unsigned long long)p->pid,
+			       (unsigned long long)p->ts, p->name,
+			       v && v->type == FXTR_DOUBLE ? v->d : v ? (double)v->u : 0.0);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct fxtr_trace t;
+	const char *path = NULL;
+	int i, want_dump = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--dump"))
+			want_dump = 1;
+		else if (!path && argv[i][0] != '-')
+			path = argv[i];
+		else
+			path = NULL, i = argc;
+	}
+	if (!path) {
+		fprintf(stderr, "usage: fxtcheck [--dump] FILE.fxt\n");
+		return 2;
+	}
+	if (fxtr_read_file(path, &t)) {
+		fprintf(stderr, "fxtcheck: %s: %s\n", path, t.error);
+		fxtr_free(&t);
+		return 1;
+	}
+	if (want_dump)
+		dump(&t);
+	else
+		printf("%s: valid; %zu slices, %zu instants/counters, %zu named objects, "
+		       "%lu string and %lu thread records, %llu ticks/s\n", path, t.n_slices,
+		       t.n_points, t.n_kobjs, t.string_records, t.thread_records,
+		       (unsigned long long)t.ticks_per_second);
+	fxtr_free(&t);
+	return 0;
+}

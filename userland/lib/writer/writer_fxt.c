@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuchsia trace format (.fxt) writer, following the format's reference
+ * (fuchsia.dev, "Fuchsia trace format"). The Perfetto UI opens the file.
+ *
+ * Layout: magic number record, provider info record ("ptscope"),
+ * initialization record (10^9 ticks per second, so a tick is 1 ns and
+ * timestamps are rec->ts_ns), then per timeline record:
+ *
+ *   PROCESS -> kernel object record, ZX_OBJ_TYPE_PROCESS, koid = pid
+ *   THREAD  -> kernel object record, ZX_OBJ_TYPE_THREAD, koid = tid,
+ *              argument "process" (koid) = pid
+ *   BEGIN   -> duration begin event (category "user" or "kernel")
+ *   END     -> duration end event, same category and name as its BEGIN
+ *   INSTANT -> instant event, category "ptscope"
+ *   COUNTER -> counter event, argument "value" (double), counter id = cpu
+ *
+ * Strings go through the string table (indices 1..0x7fff); when it is
+ * full the recyclable part is reused from its first index (a string
+ * record replaces the prior registration of its index). Arguments that
+ * are unique per event (an instant's cause) are inline strings. Threads go
+ * through the thread table (indices 1..255), reused round-robin when all
+ * 255 are taken, so any number of threads is written correctly.
+ *
+ * Words are written little-endian, as the format's readers on x86 and
+ * arm64 expect (the format stores words in the writer's byte order).
+ */
+#include "writer_int.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Record types and sub-types (format reference, "Record types"). */
+enum {
+	FXT_REC_METADATA = 0,
+	FXT_REC_INIT = 1,
+	FXT_REC_STRING = 2,
+	FXT_REC_THREAD = 3,
+	FXT_REC_EVENT = 4,
+	FXT_REC_KOBJ = 7,
+};
+
+enum {
+	FXT_META_PROVIDER_INFO = 1,
+	FXT_META_TRACE_INFO = 4,
+};
+
+enum {
+	FXT_EV_INSTANT = 0,
+	FXT_EV_COUNTER = 1,
+	FXT_EV_BEGIN = 2,
+	FXT_EV_END = 3,
+};
+
+enum {
+	FXT_ARG_UINT32 = 2,
+	FXT_ARG_UINT64 = 4,
+	FXT_ARG_DOUBLE = 5,
+	FXT_ARG_STRING = 6,
+	FXT_ARG_POINTER = 7,
+	FXT_ARG_KOID = 8,
+	FXT_ARG_BOOL = 9,
+};
+
+/* Zircon object types (zircon/types.h) named by kernel object records. */
+#define ZX_OBJ_TYPE_PROCESS	1
+#define ZX_OBJ_TYPE_THREAD	2
+
+#define FXT_TRACE_INFO_MAGIC	0		/* trace info type: magic number */
+#define FXT_MAGIC		0x16547846ULL	/* "FxT" and a random byte */
+#define FXT_PROVIDER_ID		1
+#define FXT_TICKS_PER_SECOND	1000000000ULL
+
+#define FXT_MAX_WORDS		4095	/* 12-bit record size field */
+#define FXT_STR_INDEX_MAX	0x7fff	/* 15-bit string index */
+#define FXT_STR_INLINE		0x8000	/* string ref: inline flag */
+#define FXT_MAX_STRING		32000	/* the reference's recommended limit, bytes */
+#define FXT_MAX_INLINE		4000	/* an inline argument, bytes */
+#define FXT_THREADS		255	/* thread refs 1..255 */
+/* Most strings one record interns (category, name, object, kind, ...). */
+#define FXT_STRINGS_PER_RECORD	8
+
+/*
+ * Strings registered once at start under fixed indices and never
+ * recycled: categories, argument names and the kind names, so the common
+ * references cost no table look-up.
+ */
+enum fixed_string {
+	FX_USER = 1, FX_KERNEL, FX_PTSCOPE, FX_ADDR, FX_SYMBOL, FX_OFFSET, FX_OBJECT,
+	FX_KIND, FX_END_KIND, FX_CPU, FX_INFERRED, FX_SYNTHETIC, FX_CAUSE, FX_PROCESS,
+	FX_VALUE, FX_COUNTER,
+	FX_KINDS,	/* kind names follow: FX_KINDS + enum pts_tl_kind */
+};
+#define FXT_KIND_COUNT	(PTS_TLK_END_OF_TRACE + 1)
+#define FXT_FIXED	(FX_KINDS + FXT_KIND_COUNT - 1)	/* last fixed index */
+
+static const char *const fixed_strings[FX_KINDS] = {
+	[FX_USER] = "user", [FX_KERNEL] = "kernel", [FX_PTSCOPE] = "ptscope",
+	[FX_ADDR] = "addr", [FX_SYMBOL] = "symbol", [FX_OFFSET] = "offset",
+	[FX_OBJECT] = "object", [FX_KIND] = "kind", [FX_END_KIND] = "end_kind",
+	[FX_CPU] = "cpu", [FX_INFERRED] = "inferred", [FX_SYNTHETIC] = "synthetic",
+	[FX_CAUSE] = "cause", [FX_PROCESS] = "process", [FX_VALUE] = "value",
+	[FX_COUNTER] = "counter",
+};
+
+struct fxt_rec {
+	uint64_t w[FXT_MAX_WORDS];
+	size_t n;			/* words in w */
+	bool overflow;			/* record would exceed FXT_MAX_WORDS */
+};
+
+struct fxt_thread {
+	int32_t pid, tid;
+	bool used;
+};
+
+struct fxt {
+	struct pts_hmap strings;	/* string -> index */
+	uint32_t next_str;		/* next string index to assign */
+	struct fxt_thread threads[FXT_THREADS + 1];	/* [1..255] */
+	unsigned int next_thread, last_thread;
+	/*
+	 * Records being assembled (host order): events and kernel objects in
+	 * ev; the string and thread records they cause go out first, from aux.
+	 */
+	struct fxt_rec ev, aux;
+};
+
+static struct fxt *S(struct pts_writer *w)
+{
+	return w->state;
+}
+
+/* ---- record assembly ------------------------------------------------ */
+
+static void rec_start(struct fxt_rec *r)
+{
+	r->n = 1;		/* header word filled by rec_end */
+	r->overflow = false;
+}
+
+static void put(struct fxt_rec *r, uint64_t word)
+{
+	if (r->n >= FXT_MAX_WORDS) {
+		r->overflow = true;
+		return;
+	}
+	r->w[r->n++] = word;
+}
+
+/* A stream: bytes padded with zeros to the next 8-byte boundary. */
+static void put_stream(struct fxt_rec *r, const char *s, size_t len)
+{
+	while (len) {
+		uint64_t word = 0;
+		size_t k = len < 8 ? len : 8;
+
+		memcpy(&word, s, k);	/* bytes in order; word is stored as-is */
+		put(r, le64toh(word));
+		s += k;
+		len -= k;
+	}
+}
+
+/* Write the record: header = type | size << 4 | fields. */
+static int rec_end(struct pts_writer *w, struct fxt_rec *r, unsigned int type, uint64_t fields)
+{
+	size_t i;
+
+	if (r->overflow)
+		return pts_wfail(w, EOVERFLOW, "internal: fxt record over %d words", FXT_MAX_WORDS);
+	r->w[0] = type | (uint64_t)r->n << 4 | fields;
+	for (i = 0; i < r->n; i++)
+		r->w[i] = htole64(r->w[i]);
+	return pts_wout(w, r->w, r->n * 8);
+}
+
+/* Length of s cut to max bytes without splitting a UTF-8 sequence. */
+static size_t cut_len(const char *s, size_t max)
+{
+	size_t len = strlen(s);
+
+	if (len <= max)
+		return len;
+	len = max;
+	while (len && ((unsigned char)s[len] & 0xc0) == 0x80)
+		len--;
+	return len;
+}
+
+/* ---- string table ---------------------------------------------------- */
+
+static int string_record(struct pts_writer *w, uint16_t index, const char *s)
+{
+	struct fxt *f = S(w);
+	size_t len = cut_len(s, FXT_MAX_STRING);
+
+	rec_start(&f->aux);
+	put_stream(&f->aux, s, len);
+	return rec_end(w, &f->aux, FXT_REC_STRING, (uint64_t)index << 16 | (uint64_t)len << 32);
+}
+
+/*
+ * Make room for n new strings before assembling a record, so the table
+ * never recycles in the middle of one (which could reassign an index the
+ * record already uses). Recycling forgets every non-fixed string; the
+ * fixed ones keep their indices, which no later string record overwrites.
+ */
+static void reserve_strings(struct fxt *f, unsigned int n)
+{
+	if (f->next_str + n <= FXT_STR_INDEX_MAX + 1)
+		return;
+	pts_hmap_clear(&f->strings, NULL);
+	f->next_str = FXT_FIXED + 1;
+}
+
+/* String ref for s: 0 for "" or NULL, else its table index (registered now if new). */
+static int str_ref(struct pts_writer *w, const char *s, uint16_t *ref)
+{
+	struct fxt *f = S(w);
+	struct pts_hent *e;
+	bool created;
+	int rc;
+
+	*ref = 0;
+	if (!s || !s[0])
+		return 0;
+	e = pts_hmap_find(&f->strings, s, strlen(s));
+	if (e) {
+		*ref = (uint16_t)e->v.u;
+		return 0;
+	}
+	if (f->next_str > FXT_STR_INDEX_MAX)
+		return pts_wfail(w, EOVERFLOW, "internal: fxt string table not reserved");
+	e = pts_hmap_get(&f->strings, s, strlen(s), &created);
+	if (!e)
+		return pts_wfail(w, ENOMEM, "out of memory: fxt string table");
+	e->v.u = f->next_str;
+	rc = string_record(w, (uint16_t)f->next_str, s);
+	if (rc)
+		return rc;
+	*ref = (uint16_t)f->next_str++;
+	return 0;
+}
+
+/* String ref of a kind's name. */
+static int kind_ref(struct pts_writer *w, enum pts_tl_kind kind, uint16_t *ref)
+{
+	if ((unsigned int)kind < FXT_KIND_COUNT) {
+		*ref = (uint16_t)(FX_KINDS + kind);
+		return 0;
+	}
+	return str_ref(w, pts_tl_kind_name(kind), ref);
+}
+
+/* ---- thread table ---------------------------------------------------- */
+
+static uint64_t koid(int32_t id)
+{
+	/* pids/tids are koids; -1 (unknown) stays distinct from real ones */
+	return (uint64_t)(uint32_t)id;
+}
+
+static int thread_ref(struct pts_writer *w, int32_t pid, int32_t tid, unsigned int *ref)
+{
+	struct fxt *f = S(w);
+	struct fxt_thread *t = &f->threads[f->last_thread];
+	unsigned int i;
+
+	if (f->last_thread && t->pid == pid && t->tid == tid) {
+		*ref = f->last_thread;
+		return 0;
+	}
+	for (i = 1; i <= FXT_THREADS; i++) {
+		t = &f->threads[i];
+		if (t->used && t->pid == pid && t->tid == tid) {
+			*ref = f->last_thread = i;
+			return 0;
+		}
+	}
+	/* a new thread takes the next index round-robin, replacing its owner */
+	i = f->next_thread;
+	f->next_thread = i == FXT_THREADS ? 1 : i + 1;
+	f->threads[i] = (struct fxt_thread){ pid, tid, true };
+	*ref = f->last_thread = i;
+	rec_start(&f->aux);
+	put(&f->aux, koid(pid));
+	put(&f->aux, koid(tid));
+	return rec_end(w, &f->aux, FXT_REC_THREAD, (uint64_t)i << 16);
+}
+
+/* ---- arguments ------------------------------------------------------- */
+
+/* Argument header: type | size << 4 | name << 16 | value bits << 32. */
+static uint64_t arg_hdr(unsigned int type, unsigned int words, uint16_t name, uint64_t hi)
+{
+	return type | (uint64_t)words << 4 | (uint64_t)name << 16 | hi << 32;
+}
+
+static void arg_sref(struct pts_writer *w, uint16_t name, uint16_t val)
+{
+	put(&S(w)->ev, arg_hdr(FXT_ARG_STRING, 1, name, val));
+}
+
+/* A string argument carried inline: for text unique to one event. */
+static void arg_inline(struct pts_writer *w, uint16_t name, const char *val)
+{
+	struct fxt *f = S(w);
+	size_t len = cut_len(val, FXT_MAX_INLINE);
+
+	put(&f->ev, arg_hdr(FXT_ARG_STRING, 1 + (unsigned int)((len + 7) / 8), name,
+			    len ? FXT_STR_INLINE | len : 0));
+	put_stream(&f->ev, val, len);
+}
+
+/* An argument whose value is the word after its header. */
+static void arg_word(struct pts_writer *w, unsigned int type, uint16_t name, uint64_t val)
+{
+	put(&S(w)->ev, arg_hdr(type, 2, name, 0));
+	put(&S(w)->ev, val);
+}
+
+/* Unsigned: 32-bit in the header when it fits, as the reference asks. */
+static void arg_uint(struct pts_writer *w, uint16_t name, uint64_t val)
+{
+	if (val > UINT32_MAX)
+		arg_word(w, FXT_ARG_UINT64, name, val);
+	else
+		put(&S(w)->ev, arg_hdr(FXT_ARG_UINT32, 1, name, val));
+}
+
+static void arg_bool(struct pts_writer *w, uint16_t name)
+{
+	put(&S(w)->ev, arg_hdr(FXT_ARG_BOOL, 1, name, 1));
+}
+
+/* ---- records --------------------------------------------------------- */
+
+static int kernel_object(struct pts_writer *w, unsigned int type, int32_t id, const char *name,
+			 int32_t pid)
+{
+	struct fxt *f = S(w);
+	unsigned int nargs = 0;
+	uint16_t nref;
+	int rc;
+
+	reserve_strings(f, FXT_STRINGS_PER_RECORD);
+	rc = str_ref(w, name, &nref);
+	if (rc)
+		return rc;
+	rec_start(&f->ev);
+	put(&f->ev, koid(id));
+	if (type == ZX_OBJ_TYPE_THREAD) {
+		/* the reference's convention: a thread names its process */
+		arg_word(w, FXT_ARG_KOID, FX_PROCESS, koid(pid));
+		nargs++;
+	}
+	return rec_end(w, &f->ev, FXT_REC_KOBJ, (uint64_t)type << 16 | (uint64_t)nref << 24 |
+		       (uint64_t)nargs << 40);
+}
+
+/* Event header fields above the size: type, nargs, thread, category, name. */
+static uint64_t ev_fields(unsigned int ev, unsigned int nargs, unsigned int th, uint16_t cat,
+			  uint16_t name)
+{
+	return (uint64_t)ev << 16 | (uint64_t)nargs << 20 | (uint64_t)th << 24 |
+	       (uint64_t)cat << 32 | (uint64_t)name << 48;
+}
+
+static uint16_t category(uint32_t flags)
+{
+	return flags & PTS_TLF_KERNEL ? FX_KERNEL : FX_USER;
+}
+
+static int emit_begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wthread *t,
+		      unsigned int th)
+{
+	struct fxt *f = S(w);
+	char buf[64];
+	const char *name = pts_wname(rec, buf, sizeof(buf));
+	uint16_t nref, oref = 0, kref;
+	unsigned int nargs = 3;	/* addr, kind, cpu */
+	int rc;
+
+	/* every string first: their string records precede the event */
+	rc = str_ref(w, name, &nref) ?: str_ref(w, rec->object, &oref) ?:
+	     kind_ref(w, rec->kind, &kref);
+	if (rc)
+		return rc;
+	rec_start(&f->ev);
+	put(&f->ev, rec->ts_ns);
+	arg_word(w, FXT_ARG_POINTER, FX_ADDR, rec->addr);
+	if (pts_wsymbol(rec)) {
+		arg_sref(w, FX_SYMBOL, nref);
+		arg_uint(w, FX_OFFSET, rec->offset);
+		nargs += 2;
+	}
+	if (oref) {
+		arg_sref(w, FX_OBJECT, oref);
+		nargs++;
+	}
+	arg_sref(w, FX_KIND, kref);
+	arg_uint(w, FX_CPU, rec->cpu);
+	if (rec->flags & PTS_TLF_INFERRED) {
+		arg_bool(w, FX_INFERRED);
+		nargs++;
+	}
+	if (rec->flags & PTS_TLF_SYNTHETIC) {
+		arg_bool(w, FX_SYNTHETIC);
+		nargs++;
+	}
+	rc = rec_end(w, &f->ev, FXT_REC_EVENT,
+		     ev_fields(FXT_EV_BEGIN, nargs, th, category(rec->flags), nref));
+	return rc ?: pts_wthread_push(w, t, name, rec->flags);
+}
+
+static int emit_end(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wthread *t,
+		    unsigned int th)
+{
+	struct fxt *f = S(w);
+	const struct pts_wframe *fr = &t->frames[t->depth - 1];
+	uint16_t nref, kref;
+	int rc;
+
+	/* same category and name as the BEGIN: readers may match on them */
+	rc = str_ref(w, fr->name, &nref) ?: kind_ref(w, rec->kind, &kref);
+	if (rc)
+		return rc;
+	rec_start(&f->ev);
+	put(&f->ev, rec->ts_ns);
+	arg_sref(w, FX_END_KIND, kref);
+	rc = rec_end(w, &f->ev, FXT_REC_EVENT,
+		     ev_fields(FXT_EV_END, 1, th, category(fr->flags), nref));
+	if (!rc)
+		pts_wthread_pop(t);
+	return rc;
+}
+
+static int emit_instant(struct pts_writer *w, const struct pts_tl_rec *rec, unsigned int th)
+{
+	struct fxt *f = S(w);
+	uint16_t nref, kref;
+	unsigned int nargs = 3;	/* addr, kind, cpu */
+	int rc;
+
+	rc = kind_ref(w, rec->kind, &kref);
+	nref = kref;	/* unnamed instants are called by their kind */
+	if (!rc && rec->name && rec->name[0])
+		rc = str_ref(w, rec->name, &nref);
+	if (rc)
+		return rc;
+	rec_start(&f->ev);
+	put(&f->ev, rec->ts_ns);
+	if (rec->detail && rec->detail[0]) {
+		arg_inline(w, FX_CAUSE, rec->detail);
+		nargs++;
+	}
+	arg_word(w, FXT_ARG_POINTER, FX_ADDR, rec->addr);
+	arg_sref(w, FX_KIND, kref);
+	arg_uint(w, FX_CPU, rec->cpu);
+	return rec_end(w, &f->ev, FXT_REC_EVENT,
+		       ev_fields(FXT_EV_INSTANT, nargs, th, FX_PTSCOPE, nref));
+}
+
+static int emit_counter(struct pts_writer *w, const struct pts_tl_rec *rec, unsigned int th)
+{
+	struct fxt *f = S(w);
+	uint16_t nref = FX_COUNTER;
+	uint64_t bits;
+	int rc = 0;
+
+	if (rec->name && rec->name[0])
+		rc = str_ref(w, rec->name, &nref);
+	if (rc)
+		return rc;
+	memcpy(&bits, &rec->value, sizeof(bits));
+	rec_start(&f->ev);
+	put(&f->ev, rec->ts_ns);
+	arg_word(w, FXT_ARG_DOUBLE, FX_VALUE, bits);
+	put(&f->ev, rec->cpu);	/* counter id */
+	return rec_end(w, &f->ev, FXT_REC_EVENT,
+		       ev_fields(FXT_EV_COUNTER, 1, th, FX_PTSCOPE, nref));
+}
+
+static int fxt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
+{
+	struct fxt *f = S(w);
+	struct pts_wthread *t = NULL;
+	unsigned int th;
+	int rc;
+
+	switch (rec->type) {
+	case PTS_TL_PROCESS:
+		return kernel_object(w, ZX_OBJ_TYPE_PROCESS, rec->pid, rec->name, 0);
+	case PTS_TL_THREAD:
+		return kernel_object(w, ZX_OBJ_TYPE_THREAD, rec->tid, rec->name, rec->pid);
+	case PTS_TL_BEGIN:
+	case PTS_TL_END:
+		t = pts_wthread_get(w, rec->pid, rec->tid);
+		if (!t)
+			return w->error;
+		rc = pts_wthread_check(w, t, rec);
+		if (rc)
+			return rc;
+		break;
+	case PTS_TL_INSTANT:
+	case PTS_TL_COUNTER:
+		break;
+	default:
+		return pts_wfail(w, EINVAL, "unknown timeline record type %d", (int)rec->type);
+	}
+	reserve_strings(f, FXT_STRINGS_PER_RECORD);
+	rc = thread_ref(w, rec->pid, rec->tid, &th);
+	if (rc)
+		return rc;
+	switch (rec->type) {
+	case PTS_TL_BEGIN:
+		return emit_begin(w, rec, t, th);
+	case PTS_TL_END:
+		return emit_end(w, rec, t, th);
+	case PTS_TL_INSTANT:
+		return emit_instant(w, rec, th);
+	default:
+		return emit_counter(w, rec, th);
+	}
+}
+
+static int fxt_start(struct pts_writer *w)
+{
+	static const char provider[] = "ptscope";
+	struct fxt *f = S(w);
+	uint16_t i;
+	int rc;
+
+	f->next_thread = 1;
+	/* magic number record: a fixed 8-byte value, first in the file */
+	rec_start(&f->ev);
+	rc = rec_end(w, &f->ev, FXT_REC_METADATA, (uint64_t)FXT_META_TRACE_INFO << 16 |
+		     (uint64_t)FXT_TRACE_INFO_MAGIC << 20 | (uint64_t)FXT_MAGIC << 24);
+	if (rc)
+		return rc;
+	rec_start(&f->ev);
+	put_stream(&f->ev, provider, sizeof(provider) - 1);
+	rc = rec_end(w, &f->ev, FXT_REC_METADATA, (uint64_t)FXT_META_PROVIDER_INFO << 16 |
+		     (uint64_t)FXT_PROVIDER_ID << 20 | (uint64_t)(sizeof(provider) - 1) << 52);
+	if (rc)
+		return rc;
+	rec_start(&f->ev);
+	put(&f->ev, FXT_TICKS_PER_SECOND);
+	rc = rec_end(w, &f->ev, FXT_REC_INIT, 0);
+	for (i = 1; !rc && i < FX_KINDS; i++)
+		rc = string_record(w, i, fixed_strings[i]);
+	for (i = 0; !rc && i < FXT_KIND_COUNT; i++)
+		rc = string_record(w, (uint16_t)(FX_KINDS + i), pts_tl_kind_name((enum pts_tl_kind)i));
+	f->next_str = FXT_FIXED + 1;
+	return rc;
+}
+
+static void fxt_free(struct pts_writer *w)
+{
+	struct fxt *f = S(w);
+
+	if (!f)
+		return;
+	pts_hmap_clear(&f->strings, NULL);
+	free(f->strings.slots);
+}
+
+const struct pts_writer_ops pts_writer_fxt_ops = {
+	.name = "fxt",
+	.state_size = sizeof(struct fxt),
+	.start = fxt_start,
+	.emit = fxt_emit,
+	.free = fxt_free,
+};

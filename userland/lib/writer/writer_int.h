@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals shared by the timeline writers (not part of the contract in
+ * writer.h): the buffered output with sticky errors, a small hash map,
+ * per-thread frame stacks, and the table of format back-ends.
+ */
+#ifndef PTS_WRITER_INT_H
+#define PTS_WRITER_INT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "writer.h"
+
+/* ---- hash map: byte-string keys, one 64-bit or pointer value -------- */
+
+struct pts_hent {
+	uint64_t hash;
+	size_t klen;
+	union {
+		uint64_t u;
+		void *p;
+	} v;
+	char key[];		/* klen bytes, then a NUL (keys may be strings) */
+};
+
+struct pts_hmap {
+	struct pts_hent **slots;	/* open addressing, cap is a power of 2 */
+	size_t cap, n;
+};
+
+/* Entry with this key, or NULL. */
+struct pts_hent *pts_hmap_find(const struct pts_hmap *m, const void *key, size_t klen);
+
+/*
+ * Entry with this key, created (value zeroed, *created = true) if absent.
+ * Returns NULL when out of memory.
+ */
+struct pts_hent *pts_hmap_get(struct pts_hmap *m, const void *key, size_t klen, bool *created);
+
+/* Remove every entry; free_val (may be NULL) is called on each first. */
+void pts_hmap_clear(struct pts_hmap *m, void (*free_val)(struct pts_hent *e));
+
+/* ---- per-thread frame stacks ---------------------------------------- */
+
+struct pts_wframe {
+	char *name;		/* owned copy of the BEGIN's name (never NULL) */
+	uint32_t flags;		/* PTS_TLF_* of the BEGIN */
+	size_t path_len;	/* folded writer: path length before this frame */
+};
+
+struct pts_wthread {
+	int32_t pid, tid;
+	struct pts_wframe *frames;
+	size_t depth, cap;
+	uint64_t last_ts;	/* ns: time of the last BEGIN/END seen */
+	char *path;		/* folded writer: "root;f1;f2", NUL-terminated */
+	size_t path_len, path_cap;
+};
+
+/* ---- the writer ------------------------------------------------------ */
+
+#define PTS_WOUT_BUF (256 * 1024)	/* bytes buffered before a write(2) */
+
+struct pts_writer;
+
+struct pts_writer_ops {
+	const char *name;
+	size_t state_size;	/* bytes of zeroed back-end state at w->state */
+	int (*start)(struct pts_writer *w);	/* file header */
+	int (*emit)(struct pts_writer *w, const struct pts_tl_rec *rec);
+	int (*finish)(struct pts_writer *w);	/* file trailer (ok=true only) */
+	void (*free)(struct pts_writer *w);	/* release back-end state */
+};
+
+struct pts_writer {
+	const struct pts_writer_ops *ops;
+	void *state;
+	struct pts_err *err;	/* caller's err for the current call, may be NULL */
+	int fd;
+	bool is_stdout;		/* fd 1: never closed by the writer */
+	bool direct;		/* stdout, a device or a pipe: no temporary file */
+	int error;		/* sticky: first negative errno seen, 0 if none */
+	char msg[PTS_ERR_MSG_LEN];	/* message of that first error */
+	char *path, *tmp;	/* final and temporary names ("-": tmp NULL) */
+	char *buf;
+	size_t len;
+	struct pts_hmap threads;	/* (pid,tid) -> struct pts_wthread */
+};
+
+extern const struct pts_writer_ops pts_writer_fxt_ops;
+extern const struct pts_writer_ops pts_writer_json_ops;
+extern const struct pts_writer_ops pts_writer_txt_ops;
+extern const struct pts_writer_ops pts_writer_folded_ops;
+
+/*
+ * Output: append bytes to the file. Returns 0 or the sticky error
+ * (-ENOSPC, -EIO, ... from write(2)); the first error is recorded in
+ * w->err with the file's name and sticks for every later call.
+ */
+int pts_wout_slow(struct pts_writer *w, const void *p, size_t n);
+int pts_wout_str(struct pts_writer *w, const char *s);
+
+/* The common case inline: the bytes fit in the buffer. */
+static inline int pts_wout(struct pts_writer *w, const void *p, size_t n)
+{
+	if (!w->error && n <= PTS_WOUT_BUF - w->len) {
+		memcpy(w->buf + w->len, p, n);
+		w->len += n;
+		return 0;
+	}
+	return pts_wout_slow(w, p, n);
+}
+int pts_wprintf(struct pts_writer *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Number formatting without printf for the text formats' hot paths:
+ * write v at p and return the end. Room needed: 20 bytes (u64), 21
+ * (i64), 18 ("0x" + 16 hex digits).
+ */
+char *pts_fmt_u64(char *p, uint64_t v);
+char *pts_fmt_i64(char *p, int64_t v);
+char *pts_fmt_hex(char *p, uint64_t v);
+
+/* Record a writer error (sticky) with a message; returns the negative code. */
+int pts_wfail(struct pts_writer *w, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Thread state for pid/tid, created empty on first use; NULL on -ENOMEM (recorded). */
+struct pts_wthread *pts_wthread_get(struct pts_writer *w, int32_t pid, int32_t tid);
+
+/* Push a frame named name (copied); extra is the frame's folded path mark. */
+int pts_wthread_push(struct pts_writer *w, struct pts_wthread *t, const char *name,
+		     uint32_t flags);
+
+/*
+ * Check a record against the stream rules of writer.h for its thread:
+ * ts_ns must not go back (-EINVAL otherwise) and an END needs an open
+ * frame (-EINVAL otherwise). Sets t->last_ts on success.
+ */
+int pts_wthread_check(struct pts_writer *w, struct pts_wthread *t, const struct pts_tl_rec *rec);
+
+/* Pop the innermost frame; frees its name. */
+void pts_wthread_pop(struct pts_wthread *t);
+
+/* Text name of a kind ("call", "return", ...); "?" for out-of-range values. */
+const char *pts_tl_kind_name(enum pts_tl_kind kind);
+
+/*
+ * Does the record name a symbol (so symbol+offset means something)? Not
+ * for unnamed code nor for synthetic slices ([syscall], [interrupted]...).
+ */
+static inline bool pts_wsymbol(const struct pts_tl_rec *rec)
+{
+	return rec->name && rec->name[0] && !(rec->flags & PTS_TLF_SYNTHETIC);
+}
+
+/* Name used for a slice whose rec->name is NULL: "[unknown] 0xADDR". */
+const char *pts_wname(const struct pts_tl_rec *rec, char *buf, size_t size);
+
+#endif /* PTS_WRITER_INT_H */

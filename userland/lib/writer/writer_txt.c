@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Text listing (.txt): one line per call, return and transition, fields
+ * separated by single spaces so awk/cut can take them apart:
+ *
+ *   TS_NS CPU PID/TID DEPTH KIND > SYMBOL+0xOFFSET (OBJECT) [FLAGS]   BEGIN
+ *                                  (a synthetic slice: its name, no offset)
+ *   TS_NS CPU PID/TID DEPTH KIND < SYMBOL[+0xOFFSET] (OBJECT)          END
+ *   TS_NS CPU PID/TID DEPTH KIND ! NAME: DETAIL @0xADDR                INSTANT
+ *   TS_NS CPU PID/TID - counter = NAME VALUE                           COUNTER
+ *   # process PID NAME / # thread PID/TID NAME                         names
+ *
+ * KIND is the enum pts_tl_kind name (call, return, jump, syscall, ...).
+ * An END names the slice it closes (its BEGIN's name) unless the record
+ * carries its own name, then it is that name with the record's offset.
+ * FLAGS: [kernel] [inferred] [synthetic]. docs/output-formats.md has
+ * the full description.
+ */
+#include "writer_int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+/* s with control characters (newlines, tabs) as spaces: one line per event. */
+static int line_str(struct pts_writer *w, const char *s)
+{
+	int rc = 0;
+
+	while (!rc && *s) {
+		size_t n = 0;
+
+		while (s[n] && (unsigned char)s[n] >= 0x20)
+			n++;
+		rc = pts_wout(w, s, n);
+		s += n;
+		if (!rc && *s) {
+			rc = pts_wout(w, " ", 1);
+			s++;
+		}
+	}
+	return rc;
+}
+
+/* " NAME\n", or just "\n" for a process or thread without a name */
+static int name_tail(struct pts_writer *w, const char *name)
+{
+	if (name && name[0])
+		return pts_wout(w, " ", 1) ?: line_str(w, name) ?: pts_wout(w, "\n", 1);
+	return pts_wout(w, "\n", 1);
+}
+
+/* "TS CPU PID/TID DEPTH KIND MARK " */
+static int common(struct pts_writer *w, const struct pts_tl_rec *rec, char mark)
+{
+	const char *kind = pts_tl_kind_name(rec->kind);
+	size_t klen = strlen(kind);
+	char line[128], *p = line;
+
+	p = pts_fmt_u64(p, rec->ts_ns);
+	*p++ = ' ';
+	p = pts_fmt_u64(p, rec->cpu);
+	*p++ = ' ';
+	p = pts_fmt_i64(p, rec->pid);
+	*p++ = '/';
+	p = pts_fmt_i64(p, rec->tid);
+	*p++ = ' ';
+	p = pts_fmt_u64(p, rec->depth);
+	*p++ = ' ';
+	memcpy(p, kind, klen);	/* kind names are short: see pts_tl_kind_name */
+	p += klen;
+	*p++ = ' ';
+	*p++ = mark;
+	*p++ = ' ';
+	return pts_wout(w, line, (size_t)(p - line));
+}
+
+static int tail(struct pts_writer *w, const struct pts_tl_rec *rec, uint32_t flags)
+{
+	int rc = 0;
+
+	if (rec->object && rec->object[0])
+		rc = pts_wout_str(w, " (") ?: line_str(w, rec->object) ?: pts_wout(w, ")", 1);
+	if (!rc && (flags & PTS_TLF_KERNEL))
+		rc = pts_wout_str(w, " [kernel]");
+	if (!rc && (flags & PTS_TLF_INFERRED))
+		rc = pts_wout_str(w, " [inferred]");
+	if (!rc && (flags & PTS_TLF_SYNTHETIC))
+		rc = pts_wout_str(w, " [synthetic]");
+	return rc ?: pts_wout(w, "\n", 1);
+}
+
+static int symbol(struct pts_writer *w, const struct pts_tl_rec *rec)
+{
+	char buf[64], off[24] = "+";
+
+	if (pts_wsymbol(rec))
+		return line_str(w, rec->name) ?:
+		       pts_wout(w, off, (size_t)(pts_fmt_hex(off + 1, rec->offset) - off));
+	return line_str(w, pts_wname(rec, buf, sizeof(buf)));
+}
+
+static int txt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
+{
+	struct pts_wthread *t;
+	char buf[64];
+	int rc;
+
+	switch (rec->type) {
+	case PTS_TL_PROCESS:
+		return pts_wprintf(w, "# process %d", rec->pid) ?: name_tail(w, rec->name);
+	case PTS_TL_THREAD:
+		return pts_wprintf(w, "# thread %d/%d", rec->pid, rec->tid) ?: name_tail(w, rec->name);
+	case PTS_TL_BEGIN:
+	case PTS_TL_END:
+		t = pts_wthread_get(w, rec->pid, rec->tid);
+		if (!t)
+			return w->error;
+		rc = pts_wthread_check(w, t, rec);
+		if (rc)
+			return rc;
+		if (rec->type == PTS_TL_BEGIN) {
+			rc = common(w, rec, '>') ?: symbol(w, rec) ?: tail(w, rec, rec->flags);
+			return rc ?: pts_wthread_push(w, t, pts_wname(rec, buf, sizeof(buf)),
+						      rec->flags);
+		}
+		rc = common(w, rec, '<');
+		if (!rc)
+			rc = rec->name && rec->name[0] ? symbol(w, rec) :
+			     line_str(w, t->frames[t->depth - 1].name);
+		rc = rc ?: tail(w, rec, t->frames[t->depth - 1].flags);
+		if (!rc)
+			pts_wthread_pop(t);
+		return rc;
+	case PTS_TL_INSTANT:
+		rc = common(w, rec, '!') ?:
+		     line_str(w, rec->name && rec->name[0] ? rec->name : pts_tl_kind_name(rec->kind));
+		if (!rc && rec->detail && rec->detail[0])
+			rc = pts_wout(w, ": ", 2) ?: line_str(w, rec->detail);
+		return rc ?: pts_wprintf(w, " @0x%" PRIx64 "\n", rec->addr);
+	case PTS_TL_COUNTER:
+		return pts_wprintf(w, "%" PRIu64 " %u %d/%d - counter = ", rec->ts_ns, rec->cpu,
+				   rec->pid, rec->tid) ?:
+		       line_str(w, rec->name ? rec->name : "counter") ?:
+		       pts_wprintf(w, " %.15g\n", rec->value);
+	}
+	return pts_wfail(w, EINVAL, "unknown timeline record type %d", (int)rec->type);
+}
+
+static int txt_start(struct pts_writer *w)
+{
+	return pts_wout_str(w, "# ts_ns cpu pid/tid depth kind event\n");
+}
+
+const struct pts_writer_ops pts_writer_txt_ops = {
+	.name = "txt",
+	.start = txt_start,
+	.emit = txt_emit,
+};

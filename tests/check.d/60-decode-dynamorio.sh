@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Issue 5 "Done when" (i): the real capture ../shared/data/real/dynamorio-hello
+# decodes in raw mode, with and without its perf sideband, to exactly its 8
+# instructions (listed in its README, derived from the program) and a
+# timeline with _start holding the untraced start and two syscall slices.
+set -eu
+cd "$(dirname "$0")/../.."
+P=${PTSCOPE:-build/ptscope}
+R=${PTS_SHARED:-../shared}/data/real/dynamorio-hello
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+want="401000 401005 40100a 401014 401019 40101b 401020 401025"
+raw=(--pt "$R/pt.bin" --cpu 9 --elf "$R/hello" --cpu-model 6/85/4 --mtc-freq 3
+     --nom-freq 37 --cpuid-15 2,308 --scope user)
+sb=(--pevent-primary "$R/primary.sideband.pevent" --pevent-secondary "$R/secondary.sideband.pevent"
+    --pevent-sample-type 0x10086 --pevent-time-shift 31 --pevent-time-mult 581029125
+    --pevent-time-zero 18444502336406842448)
+fail=0
+for mode in plain sideband; do
+	extra=()
+	[ "$mode" = sideband ] && extra=("${sb[@]}")
+	rc=0
+	"$P" decode "${raw[@]}" "${extra[@]}" -o "$T/$mode.json" --insn-list "$T/$mode.insns" \
+		--summary > "$T/$mode.summary" || rc=$?
+	got=$(tr '\n' ' ' < "$T/$mode.insns" | sed 's/ $//')
+	if [ "$rc" != 0 ] || [ "$got" != "$want" ]; then
+		echo "FAIL $mode: exit $rc, instructions: $got (want $want)"
+		fail=1
+		continue
+	fi
+	# _start holds [interrupted] (the async disable before its first
+	# instruction) and two [syscall] slices (user scope: kernel untraced)
+	shape=$(python3 tests/tools/tl_shape.py "$T/$mode.json" | cut -d' ' -f2-) || {
+		echo "FAIL $mode: timeline JSON not well formed"; fail=1; continue; }
+	if [ "$shape" != "B0 _start|B1 [interrupted]|E1|B1 [syscall]|E1|B1 [syscall]|E1|E0" ]; then
+		echo "FAIL $mode: timeline $shape"
+		fail=1
+		continue
+	fi
+	grep -q '^gaps: 0$' "$T/$mode.summary" || { echo "FAIL $mode: gaps"; cat "$T/$mode.summary"; fail=1; continue; }
+	echo "ok $mode: $got"
+done
+# with the sideband the thread is perf's 223991, named hello by its COMM record
+grep -q '223991/223991 hello' "$T/sideband.summary" || { echo "FAIL sideband thread"; cat "$T/sideband.summary"; fail=1; }
+exit $fail

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Timeline builder: call stacks from branch events, in every scope. Each
+ * test feeds hand-written branch events for a made-up address space and
+ * states the timeline shape by hand (tl_sink.h rendering):
+ *
+ *   user:   main 0x1000  foo 0x1100  bar 0x1200  baz 0x1300   (0x100 bytes each)
+ *   kernel: entry_SYSCALL_64 K+0x000  do_syscall_64 K+0x100
+ *           asm_exc_page_fault K+0x200  exc_page_fault K+0x300
+ *           asm_common_interrupt K+0x400           (K = 0xffffffff81000000)
+ */
+#include "unit.h"
+#include "tl_sink.h"
+
+#define K 0xffffffff81000000ULL
+#define MAIN 0x1000ULL
+#define FOO 0x1100ULL
+#define BAR 0x1200ULL
+#define BAZ 0x1300ULL
+#define ENTRY (K + 0x000)
+#define DOSYS (K + 0x100)
+#define PGF (K + 0x200)
+#define EXCPGF (K + 0x300)
+#define IRQ (K + 0x400)
+
+static const struct { const char *name; uint64_t start; } fns[] = {
+	{ "main", MAIN }, { "foo", FOO }, { "bar", BAR }, { "baz", BAZ },
+	{ "entry_SYSCALL_64", ENTRY }, { "do_syscall_64", DOSYS },
+	{ "asm_exc_page_fault", PGF }, { "exc_page_fault", EXCPGF },
+	{ "asm_common_interrupt", IRQ },
+};
+
+static int sym(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
+{
+	size_t i;
+
+	(void)ctx;
+	(void)pid;
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		if (addr >= fns[i].start && addr < fns[i].start + 0x100) {
+			out->name = fns[i].name;
+			out->start = fns[i].start;
+			out->size = 0x100;
+			out->object = pts_addr_is_kernel(addr) ? "[kernel.kallsyms]" : "prog";
+		}
+	}
+	return 0;
+}
+
+static struct tl_sink sink;
+static struct pts_tl *tl;
+static char shape[8192];
+
+static void start(enum pts_scope scope, uint32_t segment_cap)
+{
+	struct pts_tl_config c;
+	struct pts_err err;
+
+	tl_sink_free(&sink);
+	memset(&c, 0, sizeof(c));
+	c.scope = scope;
+	c.symbolize = sym;
+	c.emit = tl_sink_emit;
+	c.emit_ctx = &sink;
+	c.segment_cap = segment_cap;
+	c.max_depth = 8;
+	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&c, &tl, &err), 0);
+}
+
+static void ev(enum pts_br_kind k, uint64_t from, uint64_t to, uint64_t ts, uint32_t flags)
+{
+	struct pts_branch b;
+	struct pts_err err;
+
+	memset(&b, 0, sizeof(b));
+	b.kind = k;
+	b.from = from;
+	b.to = to;
+	b.ts_ns = ts;
+	b.flags = flags;
+	b.pid = 10;
+	b.tid = 11;
+	b.detail = k == PTS_BR_GAP ? "trace overflow (OVF): packets lost" : NULL;
+	CU_ASSERT_EQUAL(pts_tl_feed(tl, &b, &err), 0);
+}
+
+static const char *finish(void)
+{
+	struct pts_err err;
+	char why[256];
+
+	CU_ASSERT_EQUAL(pts_tl_finish(tl, &err), 0);
+	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
+		CU_FAIL(why);
+	return tl_sink_shape(&sink, shape, sizeof(shape));
+}
+
+static void done(void)
+{
+	pts_tl_free(tl);
+	tl = NULL;
+}
+
+/* Find the n-th record of a type with a name (0-based). */
+static const struct pts_tl_rec *rec(enum pts_tl_type type, const char *name, int n)
+{
+	size_t i;
+
+	for (i = 0; i < sink.n; i++)
+		if (sink.recs[i].r.type == type && !strcmp(sink.recs[i].name, name) && !n--)
+			return &sink.recs[i].r;
+	return NULL;
+}
+
+static void calls_and_returns_give_one_nested_slice_per_function(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_CALL, FOO + 9, BAR, 120, 0);
+	ev(PTS_BR_RETURN, BAR + 4, FOO + 14, 130, 0);
+	ev(PTS_BR_RETURN, FOO + 20, MAIN + 10, 140, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 bar|E2 bar|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "bar", 0)->ts_ns, 120);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->ts_ns, 130);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "foo", 0)->kind, PTS_TLK_CALL);
+	/* main is ended by the end of the trace, at the thread's last time */
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "main", 0)->kind, PTS_TLK_END_OF_TRACE);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "main", 0)->ts_ns, 140);
+	done();
+}
+
+static void tail_jump_to_another_function_replaces_the_top_frame(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_JUMP, FOO + 3, FOO + 40, 115, 0);	/* inside foo: no change */
+	ev(PTS_BR_JUMP, FOO + 50, BAR, 120, 0);		/* tail call / PLT stub */
+	ev(PTS_BR_RETURN, BAR + 4, MAIN + 10, 130, 0);	/* bar returns to main */
+	CU_ASSERT_STRING_EQUAL(finish(), "B0 main|B1 foo|E1 foo|B1 bar|E1 bar|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_JUMP);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "bar", 0)->kind, PTS_TLK_JUMP);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "bar", 0)->ts_ns, 120);
+	done();
+}
+
+static void longjmp_return_to_a_deeper_frame_unwinds_the_frames_between(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_CALL, FOO + 5, BAR, 120, 0);
+	ev(PTS_BR_CALL, BAR + 5, BAZ, 130, 0);
+	/* longjmp: baz "returns" straight into main */
+	ev(PTS_BR_RETURN, BAZ + 8, MAIN + 30, 140, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 bar|B3 baz|E3 baz|E2 bar|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "baz", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 140);
+	done();
+}
+
+static void return_past_the_known_stack_infers_an_outer_frame_from_the_segment_start(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	/* the trace starts inside foo, which calls bar, then returns twice */
+	ev(PTS_BR_CALL, FOO + 5, BAR, 10, 0);
+	ev(PTS_BR_RETURN, BAR + 4, FOO + 10, 20, 0);
+	ev(PTS_BR_RETURN, FOO + 30, MAIN + 10, 30, 0);
+	/*
+	 * foo was running from the first event (t=10); the return to main
+	 * shows main was its caller: main is inferred and encloses all, from
+	 * the segment start t=10.
+	 */
+	CU_ASSERT_STRING_EQUAL(finish(), "B0 main|B1 foo|B2 bar|E2 bar|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "main", 0)->ts_ns, 10);
+	CU_ASSERT(rec(PTS_TL_BEGIN, "main", 0)->flags & PTS_TLF_INFERRED);
+	CU_ASSERT(rec(PTS_TL_END, "main", 0)->flags & PTS_TLF_INFERRED);
+	CU_ASSERT_FALSE(rec(PTS_TL_BEGIN, "foo", 0)->flags & PTS_TLF_INFERRED);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED_LATE), 0);
+	done();
+}
+
+static void inferred_frame_whose_segment_was_already_written_begins_at_the_return(void)
+{
+	start(PTS_SCOPE_USER, 4);	/* hold at most 4 records per thread */
+	ev(PTS_BR_CALL, FOO + 5, BAR, 10, 0);		/* B foo, B bar */
+	ev(PTS_BR_RETURN, BAR + 4, FOO + 10, 20, 0);	/* E bar */
+	ev(PTS_BR_CALL, FOO + 5, BAZ, 25, 0);		/* B baz: buffer full, written */
+	ev(PTS_BR_RETURN, BAZ + 4, FOO + 10, 26, 0);	/* E baz */
+	ev(PTS_BR_RETURN, FOO + 30, MAIN + 10, 30, 0);	/* past the stack */
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 foo|B1 bar|E1 bar|B1 baz|E1 baz|E0 foo|B0 main|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "main", 0)->ts_ns, 30);
+	CU_ASSERT(rec(PTS_TL_BEGIN, "main", 0)->flags & PTS_TLF_INFERRED);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED_LATE), 1);
+	done();
+}
+
+static void gap_ends_open_frames_leaves_an_instant_and_splices_nothing(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_GAP, FOO + 7, 0, 150, 0);
+	/* after the gap foo returns to main: not the old main (no splicing) */
+	ev(PTS_BR_ENABLED, 0, FOO + 20, 200, 0);
+	ev(PTS_BR_RETURN, FOO + 30, MAIN + 10, 210, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|E1 foo|E0 main|I gap|B0 main|B1 foo|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_GAP);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 150);
+	CU_ASSERT_EQUAL(rec(PTS_TL_INSTANT, "gap", 0)->ts_ns, 150);
+	CU_ASSERT_STRING_EQUAL(rec(PTS_TL_INSTANT, "gap", 0)->detail,
+			       "trace overflow (OVF): packets lost");
+	/* the second main is inferred from the return and starts with the new segment */
+	CU_ASSERT(rec(PTS_TL_BEGIN, "main", 1)->flags & PTS_TLF_INFERRED);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "main", 1)->ts_ns, 200);
+	done();
+}
+
+static void user_scope_syscall_shows_a_synthetic_syscall_slice(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_SYSCALL, FOO + 8, 0, 120, PTS_BRF_TRACE_OFF);	/* TIP.PGD, IP suppressed */
+	ev(PTS_BR_ENABLED, 0, FOO + 10, 180, PTS_BRF_RESUMED);
+	ev(PTS_BR_RETURN, FOO + 12, MAIN + 10, 190, 0);
+	CU_ASSERT_STRING_EQUAL(finish(), "B0 main|B1 foo|B2 [syscall]|E2 [syscall]|E1 foo|E0 main");
+	CU_ASSERT(rec(PTS_TL_BEGIN, "[syscall]", 0)->flags & PTS_TLF_SYNTHETIC);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "[syscall]", 0)->kind, PTS_TLK_SYSCALL);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "[syscall]", 0)->kind, PTS_TLK_SYSRET);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "[syscall]", 0)->ts_ns - rec(PTS_TL_BEGIN, "[syscall]", 0)->ts_ns, 60);
+	done();
+}
+
+static void user_scope_asynchronous_disable_shows_an_interrupted_slice(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_DISABLED, MAIN + 4, 0, 105, PTS_BRF_ASYNC);	/* FUP + TIP.PGD */
+	ev(PTS_BR_ENABLED, 0, MAIN + 4, 140, PTS_BRF_RESUMED);
+	CU_ASSERT_STRING_EQUAL(finish(), "B0 main|B1 [interrupted]|E1 [interrupted]|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "[interrupted]", 0)->kind, PTS_TLK_IRET);
+	done();
+}
+
+static void user_scope_other_disable_shows_an_untraced_slice_and_a_second_disable_is_counted(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_DISABLED, MAIN + 4, 0, 105, 0);
+	ev(PTS_BR_DISABLED, 0, 0, 106, 0);	/* a disable with no enable between */
+	ev(PTS_BR_ENABLED, 0, MAIN + 8, 140, 0);
+	CU_ASSERT_STRING_EQUAL(finish(), "B0 main|B1 [untraced]|E1 [untraced]|E0 main");
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_DISABLE_WITHOUT_ENABLE), 1);
+	done();
+}
+
+static void syscall_events_in_user_scope_with_kernel_targets_are_counted_not_fatal(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	/* a kernel target cannot be traced in user scope: counted, still shown */
+	ev(PTS_BR_SYSCALL, MAIN + 4, ENTRY, 110, 0);
+	ev(PTS_BR_SYSRET, ENTRY + 9, MAIN + 6, 120, 0);
+	ev(PTS_BR_SYSRET, MAIN + 9, 0, 130, PTS_BRF_TRACE_OFF);	/* sysret from user code */
+	CU_ASSERT(pts_tl_diag_count(tl, PTS_TLD_OUT_OF_SCOPE) >= 2);
+	finish();
+	done();
+}
+
+static void kernel_scope_time_in_user_space_is_a_user_slice(void)
+{
+	start(PTS_SCOPE_KERNEL, 0);
+	ev(PTS_BR_ENABLED, 0, ENTRY, 100, 0);
+	ev(PTS_BR_CALL, ENTRY + 5, DOSYS, 110, 0);
+	ev(PTS_BR_RETURN, DOSYS + 9, ENTRY + 10, 120, 0);
+	ev(PTS_BR_SYSRET, ENTRY + 20, 0, 130, PTS_BRF_TRACE_OFF);	/* TIP.PGD */
+	ev(PTS_BR_ENABLED, 0, ENTRY, 200, 0);	/* next syscall: TIP.PGE */
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 entry_SYSCALL_64|B1 do_syscall_64|E1 do_syscall_64|E0 entry_SYSCALL_64|"
+		"B0 [user]|E0 [user]|B0 entry_SYSCALL_64|E0 entry_SYSCALL_64");
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "[user]", 0)->ts_ns, 130);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "[user]", 0)->ts_ns, 200);
+	CU_ASSERT_FALSE(rec(PTS_TL_BEGIN, "[user]", 0)->flags & PTS_TLF_KERNEL);
+	CU_ASSERT(rec(PTS_TL_BEGIN, "do_syscall_64", 0)->flags & PTS_TLF_KERNEL);
+	done();
+}
+
+static void both_scopes_syscall_nests_kernel_frames_under_the_user_frame_and_sysret_restores_it(void)
+{
+	start(PTS_SCOPE_BOTH, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_SYSCALL, FOO + 8, ENTRY, 120, 0);
+	ev(PTS_BR_CALL, ENTRY + 5, DOSYS, 125, 0);
+	ev(PTS_BR_RETURN, DOSYS + 9, ENTRY + 10, 130, 0);
+	ev(PTS_BR_SYSRET, ENTRY + 20, FOO + 10, 140, 0);
+	ev(PTS_BR_RETURN, FOO + 12, MAIN + 10, 150, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 entry_SYSCALL_64|B3 do_syscall_64|E3 do_syscall_64|"
+		"E2 entry_SYSCALL_64|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "entry_SYSCALL_64", 0)->kind, PTS_TLK_SYSCALL);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "entry_SYSCALL_64", 0)->kind, PTS_TLK_SYSRET);
+	CU_ASSERT(rec(PTS_TL_BEGIN, "entry_SYSCALL_64", 0)->flags & PTS_TLF_KERNEL);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_OUT_OF_SCOPE), 0);
+	done();
+}
+
+static void both_scopes_nested_interrupts_nest_and_iret_returns_to_each_interrupted_frame(void)
+{
+	start(PTS_SCOPE_BOTH, 0);
+	ev(PTS_BR_ENABLED, 0, FOO, 100, 0);
+	ev(PTS_BR_INTERRUPT, FOO + 6, IRQ, 110, 0);		/* FUP + TIP */
+	ev(PTS_BR_INTERRUPT, IRQ + 3, PGF, 115, 0);		/* nested: fault in the handler */
+	ev(PTS_BR_CALL, PGF + 5, EXCPGF, 116, 0);
+	ev(PTS_BR_RETURN, EXCPGF + 9, PGF + 10, 117, 0);
+	ev(PTS_BR_IRET, PGF + 20, IRQ + 3, 118, 0);
+	ev(PTS_BR_IRET, IRQ + 30, FOO + 6, 120, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 foo|B1 asm_common_interrupt|B2 asm_exc_page_fault|B3 exc_page_fault|"
+		"E3 exc_page_fault|E2 asm_exc_page_fault|E1 asm_common_interrupt|E0 foo");
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "asm_common_interrupt", 0)->kind, PTS_TLK_INTERRUPT);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "asm_exc_page_fault", 0)->kind, PTS_TLK_IRET);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "asm_common_interrupt", 0)->ts_ns, 120);
+	done();
+}
+
+static void kernel_entry_after_a_gap_nests_under_the_user_frame_the_iret_returns_to(void)
+{
+	start(PTS_SCOPE_BOTH, 0);
+	ev(PTS_BR_ENABLED, 0, FOO, 100, 0);
+	ev(PTS_BR_GAP, FOO + 2, 0, 110, 0);
+	/* tracing restarts in the page-fault entry; the iret shows whose fault it was */
+	ev(PTS_BR_ENABLED, 0, PGF, 120, 0);
+	ev(PTS_BR_CALL, PGF + 5, EXCPGF, 121, 0);
+	ev(PTS_BR_RETURN, EXCPGF + 9, PGF + 10, 122, 0);
+	ev(PTS_BR_IRET, PGF + 20, FOO + 2, 130, 0);
+	ev(PTS_BR_RETURN, FOO + 8, MAIN + 10, 140, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 foo|E0 foo|I gap|B0 main|B1 foo|B2 asm_exc_page_fault|B3 exc_page_fault|"
+		"E3 exc_page_fault|E2 asm_exc_page_fault|E1 foo|E0 main");
+	CU_ASSERT(rec(PTS_TL_BEGIN, "foo", 1)->flags & PTS_TLF_INFERRED);
+	CU_ASSERT_FALSE(rec(PTS_TL_BEGIN, "foo", 1)->flags & PTS_TLF_KERNEL);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "foo", 1)->ts_ns, 120);
+	CU_ASSERT(rec(PTS_TL_BEGIN, "asm_exc_page_fault", 0)->flags & PTS_TLF_KERNEL);
+	done();
+}
+
+static void time_going_backwards_on_a_thread_is_clamped_and_counted(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_RETURN, FOO + 5, MAIN + 10, 90, 0);	/* earlier than 110 */
+	finish();
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 110);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_TIME_BACKWARDS), 1);
+	done();
+}
+
+static void calls_deeper_than_max_depth_are_counted_and_slices_stay_balanced(void)
+{
+	int i;
+
+	start(PTS_SCOPE_USER, 0);	/* max_depth 8 */
+	ev(PTS_BR_ENABLED, 0, FOO, 100, 0);
+	for (i = 0; i < 12; i++)	/* recursion: foo calls foo */
+		ev(PTS_BR_CALL, FOO + 5, FOO, 101 + (uint64_t)i, 0);
+	for (i = 0; i < 12; i++)
+		ev(PTS_BR_RETURN, FOO + 9, FOO + 10, 120 + (uint64_t)i, 0);
+	finish();
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_TOO_DEEP), 5);
+	done();
+}
+
+PTS_SUITE(timeline_stack, NULL, NULL,
+	  PTS_TEST(calls_and_returns_give_one_nested_slice_per_function),
+	  PTS_TEST(tail_jump_to_another_function_replaces_the_top_frame),
+	  PTS_TEST(longjmp_return_to_a_deeper_frame_unwinds_the_frames_between),
+	  PTS_TEST(return_past_the_known_stack_infers_an_outer_frame_from_the_segment_start),
+	  PTS_TEST(inferred_frame_whose_segment_was_already_written_begins_at_the_return),
+	  PTS_TEST(gap_ends_open_frames_leaves_an_instant_and_splices_nothing),
+	  PTS_TEST(user_scope_syscall_shows_a_synthetic_syscall_slice),
+	  PTS_TEST(user_scope_asynchronous_disable_shows_an_interrupted_slice),
+	  PTS_TEST(user_scope_other_disable_shows_an_untraced_slice_and_a_second_disable_is_counted),
+	  PTS_TEST(syscall_events_in_user_scope_with_kernel_targets_are_counted_not_fatal),
+	  PTS_TEST(kernel_scope_time_in_user_space_is_a_user_slice),
+	  PTS_TEST(both_scopes_syscall_nests_kernel_frames_under_the_user_frame_and_sysret_restores_it),
+	  PTS_TEST(both_scopes_nested_interrupts_nest_and_iret_returns_to_each_interrupted_frame),
+	  PTS_TEST(kernel_entry_after_a_gap_nests_under_the_user_frame_the_iret_returns_to),
+	  PTS_TEST(time_going_backwards_on_a_thread_is_clamped_and_counted),
+	  PTS_TEST(calls_deeper_than_max_depth_are_counted_and_slices_stay_balanced));

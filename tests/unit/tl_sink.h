@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Test sink for timeline records: keeps every pts_tl_rec (with copies of
+ * its strings) in an array, and renders slices as a compact text so tests
+ * can state the expected timeline shape by hand:
+ *
+ *   "B0 _start", "B1 [syscall]", "E1 [syscall]", "I gap"
+ *
+ * (B/E = begin/end with the record's depth, I = instant; PROCESS, THREAD
+ * and COUNTER records are left out of the rendering).
+ */
+#ifndef PTS_TEST_TL_SINK_H
+#define PTS_TEST_TL_SINK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timeline/timeline.h"
+
+#define TL_SINK_MAX 4096
+
+struct tl_sink_rec {
+	struct pts_tl_rec r;
+	char name[160], object[64], detail[160];
+};
+
+struct tl_sink {
+	struct tl_sink_rec *recs;
+	size_t n;
+};
+
+static inline int tl_sink_emit(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err)
+{
+	struct tl_sink *s = ctx;
+	struct tl_sink_rec *d;
+
+	(void)err;
+	if (!s->recs)
+		s->recs = calloc(TL_SINK_MAX, sizeof(*s->recs));
+	if (!s->recs || s->n == TL_SINK_MAX)
+		return -12;
+	d = &s->recs[s->n++];
+	d->r = *rec;
+	snprintf(d->name, sizeof(d->name), "%s", rec->name ? rec->name : "");
+	snprintf(d->object, sizeof(d->object), "%s", rec->object ? rec->object : "");
+	snprintf(d->detail, sizeof(d->detail), "%s", rec->detail ? rec->detail : "");
+	d->r.name = d->name;
+	d->r.object = d->object;
+	d->r.detail = d->detail;
+	return 0;
+}
+
+static inline void tl_sink_free(struct tl_sink *s)
+{
+	free(s->recs);
+	s->recs = NULL;
+	s->n = 0;
+}
+
+/* Slices and instants as "B0 name|E0 name|I gap" joined by '|'. */
+static inline const char *tl_sink_shape(const struct tl_sink *s, char *buf, size_t len)
+{
+	size_t i, o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < s->n && o < len; i++) {
+		const struct pts_tl_rec *r = &s->recs[i].r;
+		int w = 0;
+
+		if (r->type == PTS_TL_BEGIN)
+			w = snprintf(buf + o, len - o, "%sB%u %s", o ? "|" : "", r->depth, r->name);
+		else if (r->type == PTS_TL_END)
+			w = snprintf(buf + o, len - o, "%sE%u %s", o ? "|" : "", r->depth, r->name);
+		else if (r->type == PTS_TL_INSTANT)
+			w = snprintf(buf + o, len - o, "%sI %s", o ? "|" : "", r->name);
+		if (w > 0)
+			o += (size_t)w;
+	}
+	return buf;
+}
+
+/* Structural rules of writer.h: per thread, time never decreases and BEGIN/END nest. */
+static inline int tl_sink_well_formed(const struct tl_sink *s, char *why, size_t len)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->n; i++) {
+		const struct pts_tl_rec *r = &s->recs[i].r;
+		int depth = 0;
+		uint64_t last = 0;
+
+		if (r->type != PTS_TL_THREAD)
+			continue;
+		for (j = 0; j < s->n; j++) {
+			const struct pts_tl_rec *q = &s->recs[j].r;
+
+			if (q->tid != r->tid || q->pid != r->pid || q->type == PTS_TL_PROCESS ||
+			    q->type == PTS_TL_THREAD)
+				continue;
+			if (q->ts_ns < last) {
+				snprintf(why, len, "record %zu: time goes back %llu -> %llu", j,
+					 (unsigned long long)last, (unsigned long long)q->ts_ns);
+				return 0;
+			}
+			last = q->ts_ns;
+			if (q->type == PTS_TL_BEGIN) {
+				if ((int)q->depth != depth) {
+					snprintf(why, len, "record %zu: BEGIN depth %u, expected %d", j,
+						 q->depth, depth);
+					return 0;
+				}
+				depth++;
+			} else if (q->type == PTS_TL_END) {
+				if (!depth || (int)q->depth != depth - 1) {
+					snprintf(why, len, "record %zu: END depth %u, open %d", j,
+						 q->depth, depth);
+					return 0;
+				}
+				depth--;
+			}
+		}
+		if (depth) {
+			snprintf(why, len, "thread %d: %d slices never end", r->tid, depth);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+#endif

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptscope decode: traces -> timelines (.fxt, .json, .txt, .folded).
+ *
+ * Exit status: 0 decoded without gaps; 3 decoded, with gaps (the
+ * timeline marks each with its cause; --summary counts them); 1 error
+ * (unreadable input, output not written); 2 usage error (commands.h).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "decode/session.h"
+#include "writer/writer.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: ptscope decode NAME.ptscope -o OUT [--format F] [--summary]\n"
+	      "       ptscope decode --pt FILE [--cpu N] [--pt FILE --cpu N ...] [image options]\n"
+	      "                      [timing options] [sideband options] -o OUT\n"
+	      "       ptscope decode --perf-script FILE -o OUT\n"
+	      "\n"
+	      "output:\n"
+	      "  -o, --output FILE       .fxt (Perfetto), .json (Chrome trace), .txt, .folded; - = stdout\n"
+	      "  --format F              fxt|json|txt|folded|null (default: from the -o extension)\n"
+	      "  --summary               print instructions, branches, gaps by cause, time per thread\n"
+	      "  --insn-list FILE        write every decoded instruction address (hex, one a line)\n"
+	      "raw PT (as ptxed):\n"
+	      "  --pt FILE [--cpu N]     raw trace of CPU N (repeatable)\n"
+	      "  --elf FILE[:BASE]       ELF executable code; BASE: load address of a PIE/shared object\n"
+	      "  --raw FILE:OFFSET:VADDR raw code bytes from FILE at OFFSET, mapped at VADDR\n"
+	      "  --kcore DIR             kernel text (DIR/kcore, DIR/kallsyms, as perf record --kcore)\n"
+	      "  --kallsyms FILE         kernel symbol names\n"
+	      "  --sysroot DIR           find the sideband's mapped files under DIR\n"
+	      "  --scope user|kernel|both  what the trace recorded (default user)\n"
+	      "  --pid N, --tid N        thread of a trace without sideband\n"
+	      "timing:\n"
+	      "  --cpu-model F/M/S  --mtc-freq N  --nom-freq N  --cpuid-15 EAX,EBX  --tsc-khz N\n"
+	      "perf sideband:\n"
+	      "  --pevent-primary FILE  --pevent-secondary FILE  --pevent-sample-type N\n"
+	      "  --pevent-time-shift N  --pevent-time-mult N  --pevent-time-zero N\n"
+	      "perf text:\n"
+	      "  --perf-script FILE      perf script --itrace=cr -F +flags output\n"
+	      "\n"
+	      "exit status: 0 decoded cleanly, 3 decoded with gaps, 1 error, 2 bad usage\n", f);
+}
+
+enum {
+	OPT_PT = 256, OPT_CPU, OPT_ELF, OPT_RAW, OPT_KCORE, OPT_KALLSYMS, OPT_CPU_MODEL,
+	OPT_MTC, OPT_NOM, OPT_CPUID15, OPT_TSC_KHZ, OPT_PEV_PRI, OPT_PEV_SEC, OPT_PEV_ST,
+	OPT_PEV_SHIFT, OPT_PEV_MULT, OPT_PEV_ZERO, OPT_SYSROOT, OPT_SCOPE, OPT_PERF_SCRIPT,
+	OPT_FORMAT, OPT_SUMMARY, OPT_INSN_LIST, OPT_PID, OPT_TID,
+};
+
+static const struct option opts[] = {
+	{ "output", required_argument, 0, 'o' },
+	{ "help", no_argument, 0, 'h' },
+	{ "pt", required_argument, 0, OPT_PT },
+	{ "cpu", required_argument, 0, OPT_CPU },
+	{ "elf", required_argument, 0, OPT_ELF },
+	{ "raw", required_argument, 0, OPT_RAW },
+	{ "kcore", required_argument, 0, OPT_KCORE },
+	{ "kallsyms", required_argument, 0, OPT_KALLSYMS },
+	{ "cpu-model", required_argument, 0, OPT_CPU_MODEL },
+	{ "mtc-freq", required_argument, 0, OPT_MTC },
+	{ "nom-freq", required_argument, 0, OPT_NOM },
+	{ "cpuid-15", required_argument, 0, OPT_CPUID15 },
+	{ "tsc-khz", required_argument, 0, OPT_TSC_KHZ },
+	{ "pevent-primary", required_argument, 0, OPT_PEV_PRI },
+	{ "pevent-secondary", required_argument, 0, OPT_PEV_SEC },
+	{ "pevent-sample-type", required_argument, 0, OPT_PEV_ST },
+	{ "pevent-time-shift", required_argument, 0, OPT_PEV_SHIFT },
+	{ "pevent-time-mult", required_argument, 0, OPT_PEV_MULT },
+	{ "pevent-time-zero", required_argument, 0, OPT_PEV_ZERO },
+	{ "sysroot", required_argument, 0, OPT_SYSROOT },
+	{ "scope", required_argument, 0, OPT_SCOPE },
+	{ "perf-script", required_argument, 0, OPT_PERF_SCRIPT },
+	{ "format", required_argument, 0, OPT_FORMAT },
+	{ "summary", no_argument, 0, OPT_SUMMARY },
+	{ "insn-list", required_argument, 0, OPT_INSN_LIST },
+	{ "pid", required_argument, 0, OPT_PID },
+	{ "tid", required_argument, 0, OPT_TID },
+	{ 0, 0, 0, 0 },
+};
+
+static int num(const char *opt, const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *out > max) {
+		fprintf(stderr, "ptscope decode: %s wants a number up to %" PRIu64 ", not '%s'\n",
+			opt, max, s);
+		return -1;
+	}
+	return 0;
+}
+
+struct out_ctx {
+	struct pts_writer *w;
+};
+
+static int emit_rec(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err)
+{
+	struct out_ctx *c = ctx;
+
+	return pts_writer_emit(c->w, rec, err);
+}
+
+static void insn_out(void *ctx, uint32_t cpu, uint64_t ip)
+{
+	fprintf(ctx, "%" PRIx64 "\n", ip);
+}
+
+int cmd_decode(int argc, char **argv)
+{
+	struct pts_decode_opts o;
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	const char *out = NULL, *fmt_name = NULL, *perf_script = NULL, *insn_list = NULL;
+	const char *bundle = NULL;
+	bool summary = false, scope_given = false;
+	int fmt, c, rc, idx;
+	FILE *insn_f = NULL;
+	struct out_ctx oc = { 0 };
+	uint64_t v;
+
+	pts_decode_opts_init(&o);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, &idx)) != -1) {
+		char *colon;
+
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case OPT_PT:
+			if (o.nr_pt == PTS_DEC_MAX_INPUTS)
+				goto too_many;
+			o.pt[o.nr_pt].path = optarg;
+			o.pt[o.nr_pt].cpu = o.nr_pt;
+			o.nr_pt++;
+			break;
+		case OPT_CPU:
+			if (!o.nr_pt) {
+				fprintf(stderr, "ptscope decode: --cpu names the CPU of the --pt before it\n");
+				return 2;
+			}
+			if (num("--cpu", optarg, UINT32_MAX - 1, &v))
+				return 2;
+			o.pt[o.nr_pt - 1].cpu = (uint32_t)v;
+			break;
+		case OPT_ELF:
+			if (o.nr_elf == PTS_DEC_MAX_INPUTS)
+				goto too_many;
+			o.elf[o.nr_elf].path = optarg;
+			colon = strrchr(optarg, ':');
+			if (colon) {
+				*colon = '\0';
+				if (num("--elf FILE:BASE", colon + 1, UINT64_MAX, &o.elf[o.nr_elf].base))
+					return 2;
+			}
+			o.nr_elf++;
+			break;
+		case OPT_RAW: {
+			char *vaddr = strrchr(optarg, ':'), *off;
+
+			if (o.nr_raw == PTS_DEC_MAX_INPUTS)
+				goto too_many;
+			if (!vaddr)
+				goto bad_raw;
+			*vaddr++ = '\0';
+			off = strrchr(optarg, ':');
+			if (!off)
+				goto bad_raw;
+			*off++ = '\0';
+			o.raw[o.nr_raw].path = optarg;
+			if (num("--raw OFFSET", off, UINT64_MAX, &o.raw[o.nr_raw].offset) ||
+			    num("--raw VADDR", vaddr, UINT64_MAX, &o.raw[o.nr_raw].vaddr))
+				return 2;
+			o.nr_raw++;
+			break;
+bad_raw:
+			fprintf(stderr, "ptscope decode: --raw wants FILE:OFFSET:VADDR\n");
+			return 2;
+		}
+		case OPT_KCORE:
+			o.kcore_dir = optarg;
+			break;
+		case OPT_KALLSYMS:
+			o.kallsyms = optarg;
+			break;
+		case OPT_CPU_MODEL: {
+			unsigned int f, m, s = 0;
+
+			if (sscanf(optarg, "%u/%u/%u", &f, &m, &s) < 2 || f > 0xffff || m > 0xff ||
+			    s > 0xff) {
+				fprintf(stderr, "ptscope decode: --cpu-model wants FAMILY/MODEL[/STEPPING], e.g. 6/85/4\n");
+				return 2;
+			}
+			o.family = (uint16_t)f;
+			o.model = (uint8_t)m;
+			o.stepping = (uint8_t)s;
+			break;
+		}
+		case OPT_MTC:
+			if (num("--mtc-freq", optarg, 15, &v))
+				return 2;
+			o.mtc_freq = (uint8_t)v;
+			break;
+		case OPT_NOM:
+			if (num("--nom-freq", optarg, 255, &v))
+				return 2;
+			o.nom_freq = (uint8_t)v;
+			break;
+		case OPT_CPUID15: {
+			unsigned int a, b;
+
+			if (sscanf(optarg, "%u,%u", &a, &b) != 2) {
+				fprintf(stderr, "ptscope decode: --cpuid-15 wants EAX,EBX (denominator,numerator), e.g. 2,308\n");
+				return 2;
+			}
+			o.cpuid_15_eax = a;
+			o.cpuid_15_ebx = b;
+			break;
+		}
+		case OPT_TSC_KHZ:
+			if (num("--tsc-khz", optarg, UINT32_MAX, &o.tsc_khz))
+				return 2;
+			break;
+		case OPT_PEV_PRI:
+		case OPT_PEV_SEC:
+			if (o.nr_pevent == PTS_DEC_MAX_INPUTS)
+				goto too_many;
+			o.pevent[o.nr_pevent++] = optarg;
+			break;
+		case OPT_PEV_ST:
+			if (num("--pevent-sample-type", optarg, UINT64_MAX, &o.pevent_sample_type))
+				return 2;
+			break;
+		case OPT_PEV_SHIFT:
+			if (num("--pevent-time-shift", optarg, 63, &v))
+				return 2;
+			o.time_shift = (uint16_t)v;
+			o.have_perf_time = true;
+			break;
+		case OPT_PEV_MULT:
+			if (num("--pevent-time-mult", optarg, UINT32_MAX, &v))
+				return 2;
+			o.time_mult = (uint32_t)v;
+			o.have_perf_time = true;
+			break;
+		case OPT_PEV_ZERO:
+			if (num("--pevent-time-zero", optarg, UINT64_MAX, &o.time_zero))
+				return 2;
+			o.have_perf_time = true;
+			break;
+		case OPT_SYSROOT:
+			o.sysroot = optarg;
+			break;
+		case OPT_SCOPE:
+			scope_given = true;
+			if (!strcmp(optarg, "user"))
+				o.scope = PTS_SCOPE_USER;
+			else if (!strcmp(optarg, "kernel"))
+				o.scope = PTS_SCOPE_KERNEL;
+			else if (!strcmp(optarg, "both"))
+				o.scope = PTS_SCOPE_BOTH;
+			else {
+				fprintf(stderr, "ptscope decode: --scope is user, kernel or both\n");
+				return 2;
+			}
+			break;
+		case OPT_PERF_SCRIPT:
+			perf_script = optarg;
+			break;
+		case OPT_FORMAT:
+			fmt_name = optarg;
+			break;
+		case OPT_SUMMARY:
+			summary = true;
+			break;
+		case OPT_INSN_LIST:
+			insn_list = optarg;
+			break;
+		case OPT_PID:
+		case OPT_TID:
+			if (num(c == OPT_PID ? "--pid" : "--tid", optarg, INT32_MAX, &v))
+				return 2;
+			if (c == OPT_PID)
+				o.pid = (int32_t)v;
+			else
+				o.tid = (int32_t)v;
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		bundle = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "ptscope decode: one bundle at a time (extra argument %s)\n",
+			argv[optind]);
+		return 2;
+	}
+	if (bundle && (o.nr_pt || perf_script)) {
+		fprintf(stderr, "ptscope decode: give a bundle, or --pt files, or --perf-script: not several\n");
+		return 2;
+	}
+	if (o.have_perf_time && !o.time_mult) {
+		fprintf(stderr, "ptscope decode: --pevent-time-mult is needed with the other --pevent-time-* options\n");
+		return 2;
+	}
+	if (o.nr_pevent && !o.pevent_sample_type) {
+		fprintf(stderr, "ptscope decode: --pevent-sample-type is needed to read perf sideband files\n");
+		return 2;
+	}
+	if (!bundle && !perf_script && !o.nr_pt) {
+		fprintf(stderr, "ptscope decode: nothing to decode: give a bundle, --pt FILE or --perf-script FILE\n");
+		usage(stderr);
+		return 2;
+	}
+	if (!out && !summary && !insn_list) {
+		fprintf(stderr, "ptscope decode: say where the timeline goes: -o FILE.fxt|.json|.txt|.folded (or --summary)\n");
+		return 2;
+	}
+	if (fmt_name) {
+		fmt = pts_format_from_name(fmt_name);
+		if (fmt < 0) {
+			fprintf(stderr, "ptscope decode: unknown --format %s (fxt, json, txt, folded, null)\n",
+				fmt_name);
+			return 2;
+		}
+	} else if (out) {
+		fmt = pts_format_from_path(out);
+		if (fmt == PTS_FMT_NONE && strcmp(out, "-")) {
+			fprintf(stderr, "ptscope decode: cannot tell the format of %s: name it .fxt, .json, .txt or .folded, or give --format\n",
+				out);
+			return 2;
+		}
+		if (!strcmp(out, "-"))
+			fmt = PTS_FMT_TXT;
+	} else {
+		fmt = PTS_FMT_NONE;
+	}
+	if (insn_list) {
+		insn_f = fopen(insn_list, "we");
+		if (!insn_f) {
+			fprintf(stderr, "ptscope decode: cannot write %s: %s\n", insn_list,
+				strerror(errno));
+			return 1;
+		}
+		o.on_insn = insn_out;
+		o.insn_ctx = insn_f;
+	}
+	rc = pts_writer_open(out ? out : "/dev/null", (enum pts_format)fmt, &oc.w, &err);
+	if (rc) {
+		fprintf(stderr, "ptscope decode: %s\n", err.msg);
+		if (insn_f)
+			fclose(insn_f);
+		return 1;
+	}
+	if (bundle)
+		rc = pts_decode_bundle(bundle, &o, emit_rec, &oc, &sum, &err);
+	else if (perf_script)
+		rc = pts_decode_perfscript(perf_script, scope_given ? o.scope : PTS_SCOPE_BOTH,
+					   emit_rec, &oc, &sum, &err);
+	else
+		rc = pts_decode_raw(&o, emit_rec, &oc, &sum, &err);
+	if (rc) {
+		struct pts_err e2 = { 0 };
+
+		fprintf(stderr, "ptscope decode: %s\n", err.msg);
+		pts_writer_close(oc.w, false, &e2);
+		if (insn_f)
+			fclose(insn_f);
+		pts_decode_summary_free(&sum);
+		return 1;
+	}
+	rc = pts_writer_close(oc.w, true, &err);
+	if (insn_f && fclose(insn_f)) {
+		fprintf(stderr, "ptscope decode: cannot write %s\n", insn_list);
+		rc = -EIO;
+	}
+	if (rc) {
+		fprintf(stderr, "ptscope decode: %s\n", err.msg);
+		pts_decode_summary_free(&sum);
+		return 1;
+	}
+	if (summary)
+		pts_decode_summary_print(out && !strcmp(out, "-") ? stderr : stdout, &sum);
+	rc = sum.gaps ? 3 : 0;
+	if (sum.gaps && !summary)
+		fprintf(stderr, "ptscope decode: %" PRIu64 " gap(s) in the trace (see --summary)\n",
+			sum.gaps);
+	pts_decode_summary_free(&sum);
+	return rc;
+too_many:
+	fprintf(stderr, "ptscope decode: at most %d of each input\n", PTS_DEC_MAX_INPUTS);
+	return 2;
+}

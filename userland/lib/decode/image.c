@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Memory images and symbol lookup per address space. */
+#include "image.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../timeline/timeline.h"
+
+struct obj {
+	char *path;
+	const uint8_t *data;	/* whole file, read-only mapping */
+	size_t len;
+	char *sym_path;
+	bool syms_loaded;
+	struct pts_symtab st;
+};
+
+struct mapping {
+	int32_t pid;
+	uint64_t start, size, file_off;
+	int64_t bias;		/* runtime = link address + bias */
+	char *object;
+	struct obj *obj;
+	int isid;
+};
+
+struct img {
+	int32_t pid;
+	struct pt_image *image;
+};
+
+struct pts_imgset {
+	struct pt_image_section_cache *iscache;
+	struct obj **objs;
+	size_t nobjs;
+	struct mapping *maps;
+	size_t nmaps, capmaps;
+	struct img *imgs;
+	size_t nimgs;
+	struct pts_symtab kallsyms;
+	bool have_kallsyms;
+};
+
+int pts_imgset_new(struct pts_imgset **out, struct pts_err *err)
+{
+	struct pts_imgset *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	s->iscache = pt_iscache_alloc("ptscope");
+	if (!s->iscache) {
+		free(s);
+		return pts_err_set(err, ENOMEM, "out of memory (image section cache)");
+	}
+	*out = s;
+	return 0;
+}
+
+void pts_imgset_free(struct pts_imgset *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nimgs; i++)
+		pt_image_free(s->imgs[i].image);
+	free(s->imgs);
+	for (i = 0; i < s->nmaps; i++)
+		free(s->maps[i].object);
+	free(s->maps);
+	for (i = 0; i < s->nobjs; i++) {
+		struct obj *o = s->objs[i];
+
+		if (o->data && o->len)
+			munmap((void *)o->data, o->len);
+		pts_symtab_free(&o->st);
+		free(o->path);
+		free(o->sym_path);
+		free(o);
+	}
+	free(s->objs);
+	pts_symtab_free(&s->kallsyms);
+	pt_iscache_free(s->iscache);
+	free(s);
+}
+
+static struct obj *obj_get(struct pts_imgset *s, const char *path, struct pts_err *err)
+{
+	struct obj *o, **no;
+	struct stat stt;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < s->nobjs; i++)
+		if (!strcmp(s->objs[i]->path, path))
+			return s->objs[i];
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		pts_err_set(err, errno, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	o = calloc(1, sizeof(*o));
+	no = realloc(s->objs, (s->nobjs + 1) * sizeof(*no));
+	if (!o || !no) {
+		free(o);
+		if (no)
+			s->objs = no;
+		close(fd);
+		pts_err_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	s->objs = no;
+	if (fstat(fd, &stt) == 0 && stt.st_size > 0) {
+		void *p = mmap(NULL, (size_t)stt.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (p != MAP_FAILED) {
+			o->data = p;
+			o->len = (size_t)stt.st_size;
+		}
+	}
+	close(fd);
+	o->path = strdup(path);
+	if (!o->path) {
+		free(o);
+		pts_err_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	s->objs[s->nobjs++] = o;
+	return o;
+}
+
+/* p_vaddr - p_offset of the PT_LOAD holding file offset off (0 when none/not ELF). */
+static int64_t elf_vaddr_delta(const struct obj *o, uint64_t off)
+{
+	Elf *elf;
+	size_t n, i;
+	int64_t delta = 0;
+
+	if (!o->data)
+		return 0;
+	elf_version(EV_CURRENT);
+	elf = elf_memory((char *)o->data, o->len);
+	if (!elf)
+		return 0;
+	if (elf_kind(elf) == ELF_K_ELF && !elf_getphdrnum(elf, &n)) {
+		for (i = 0; i < n; i++) {
+			GElf_Phdr ph;
+
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			if (off >= ph.p_offset && off - ph.p_offset < ph.p_filesz) {
+				delta = (int64_t)(ph.p_vaddr - ph.p_offset);
+				if (ph.p_flags & PF_X)
+					break;	/* the executable PT_LOAD wins */
+			}
+		}
+	}
+	elf_end(elf);
+	return delta;
+}
+
+static int add_to_images(struct pts_imgset *s, const struct mapping *m)
+{
+	size_t i;
+
+	for (i = 0; i < s->nimgs; i++) {
+		if (m->pid != PTS_PID_ALL && m->pid != s->imgs[i].pid)
+			continue;
+		if (pt_image_add_cached(s->imgs[i].image, s->iscache, m->isid, NULL) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int pts_imgset_add_file(struct pts_imgset *s, int32_t pid, const char *path,
+			uint64_t file_off, uint64_t size, uint64_t vaddr,
+			const char *object, const char *sym_path, struct pts_err *err)
+{
+	struct mapping *m;
+	struct obj *o = obj_get(s, path, err);
+	const char *base;
+	int isid;
+
+	if (!o)
+		return err ? err->code : -ENOENT;
+	if (file_off > o->len || size > o->len - file_off)
+		return pts_err_set(err, ERANGE,
+				   "%s: range 0x%llx+0x%llx lies outside the file (%zu bytes): check the offset",
+				   path, (unsigned long long)file_off, (unsigned long long)size, o->len);
+	if (!size)
+		return 0;
+	if (sym_path && !o->sym_path) {
+		o->sym_path = strdup(sym_path);
+		if (!o->sym_path)
+			return pts_err_set(err, ENOMEM, "out of memory");
+	}
+	isid = pt_iscache_add_file(s->iscache, path, file_off, size, vaddr);
+	if (isid < 0)
+		return pts_err_set(err, EINVAL, "libipt cannot add %s at 0x%llx: %s", path,
+				   (unsigned long long)vaddr, pt_errstr(pt_errcode(isid)));
+	if (s->nmaps == s->capmaps) {
+		size_t nc = s->capmaps ? s->capmaps * 2 : 16;
+		struct mapping *nm = realloc(s->maps, nc * sizeof(*nm));
+
+		if (!nm)
+			return pts_err_set(err, ENOMEM, "out of memory");
+		s->maps = nm;
+		s->capmaps = nc;
+	}
+	m = &s->maps[s->nmaps];
+	memset(m, 0, sizeof(*m));
+	m->pid = pid;
+	m->start = vaddr;
+	m->size = size;
+	m->file_off = file_off;
+	m->obj = o;
+	m->isid = isid;
+	m->bias = (int64_t)(vaddr - file_off) - elf_vaddr_delta(o, file_off);
+	base = strrchr(object ? object : path, '/');
+	m->object = strdup(base ? base + 1 : (object ? object : path));
+	if (!m->object)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	s->nmaps++;
+	if (add_to_images(s, m))
+		return pts_err_set(err, EINVAL, "libipt cannot add %s to an image", path);
+	return 0;
+}
+
+int pts_imgset_add_elf(struct pts_imgset *s, int32_t pid, const char *path, uint64_t base,
+		       struct pts_err *err)
+{
+	struct obj *o = obj_get(s, path, err);
+	uint64_t lowest = UINT64_MAX;
+	int64_t bias = 0;
+	size_t n, i;
+	int rc = 0, added = 0;
+	Elf *elf;
+
+	if (!o)
+		return err ? err->code : -ENOENT;
+	elf_version(EV_CURRENT);
+	elf = o->data ? elf_memory((char *)o->data, o->len) : NULL;
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &n)) {
+		if (elf)
+			elf_end(elf);
+		return pts_err_set(err, EINVAL,
+				   "%s is not an ELF file: give raw code with --raw FILE:OFFSET:VADDR",
+				   path);
+	}
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_vaddr < lowest)
+			lowest = ph.p_vaddr & ~0xfffULL;
+	}
+	if (base && lowest != UINT64_MAX)
+		bias = (int64_t)(base - lowest);
+	for (i = 0; i < n && !rc; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		rc = pts_imgset_add_file(s, pid, path, ph.p_offset, ph.p_filesz,
+					 ph.p_vaddr + (uint64_t)bias, NULL, NULL, err);
+		added++;
+	}
+	elf_end(elf);
+	if (!rc && !added)
+		return pts_err_set(err, EINVAL, "%s has no executable PT_LOAD segment", path);
+	return rc;
+}
+
+int pts_imgset_add_kallsyms(struct pts_imgset *s, const char *path, struct pts_err *err)
+{
+	int rc = pts_symtab_load_kallsyms(&s->kallsyms, path, err);
+
+	if (!rc)
+		s->have_kallsyms = true;
+	return rc;
+}
+
+int pts_imgset_has_pid(const struct pts_imgset *s, int32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < s->nmaps; i++)
+		if (s->maps[i].pid == pid)
+			return 1;
+	return 0;
+}
+
+struct pt_image *pts_imgset_image(struct pts_imgset *s, int32_t pid)
+{
+	struct img *ni;
+	struct pt_image *image;
+	size_t i;
+
+	for (i = 0; i < s->nimgs; i++)
+		if (s->imgs[i].pid == pid)
+			return s->imgs[i].image;
+	image = pt_image_alloc(NULL);
+	if (!image)
+		return NULL;
+	for (i = 0; i < s->nmaps; i++) {
+		if (s->maps[i].pid != PTS_PID_ALL && s->maps[i].pid != pid)
+			continue;
+		if (pt_image_add_cached(image, s->iscache, s->maps[i].isid, NULL) < 0) {
+			pt_image_free(image);
+			return NULL;
+		}
+	}
+	ni = realloc(s->imgs, (s->nimgs + 1) * sizeof(*ni));
+	if (!ni) {
+		pt_image_free(image);
+		return NULL;
+	}
+	s->imgs = ni;
+	s->imgs[s->nimgs].pid = pid;
+	s->imgs[s->nimgs].image = image;
+	s->nimgs++;
+	return image;
+}
+
+/* Latest mapping holding addr in pid's space (later mappings win: exec, mmap over). */
+static const struct mapping *find_map(const struct pts_imgset *s, int32_t pid, uint64_t addr)
+{
+	size_t i = s->nmaps;
+
+	while (i--) {
+		const struct mapping *m = &s->maps[i];
+
+		if (m->pid != PTS_PID_ALL && m->pid != pid)
+			continue;
+		if (addr >= m->start && addr - m->start < m->size)
+			return m;
+	}
+	return NULL;
+}
+
+size_t pts_imgset_read(const struct pts_imgset *s, int32_t pid, uint64_t addr, uint8_t *buf,
+		       size_t len)
+{
+	const struct mapping *m = find_map(s, pid, addr);
+	uint64_t off, avail;
+
+	if (!m || !m->obj->data)
+		return 0;
+	off = m->file_off + (addr - m->start);
+	avail = m->size - (addr - m->start);
+	if (len > avail)
+		len = (size_t)avail;
+	memcpy(buf, m->obj->data + off, len);
+	return len;
+}
+
+int pts_imgset_symbolize(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
+{
+	struct pts_imgset *s = ctx;
+	const struct mapping *m = find_map(s, pid, addr);
+	const struct pts_sym *sym;
+
+	memset(out, 0, sizeof(*out));
+	if (m) {
+		struct obj *o = m->obj;
+
+		out->object = m->object;
+		if (!o->syms_loaded) {
+			o->syms_loaded = true;
+			/* a stripped or non-ELF file just has no names */
+			pts_symtab_load_elf(&o->st, o->sym_path ? o->sym_path : o->path, NULL);
+		}
+		sym = pts_symtab_find(&o->st, addr - (uint64_t)m->bias);
+		if (sym) {
+			out->name = sym->name;
+			out->start = sym->start + (uint64_t)m->bias;
+			out->size = sym->size;
+			return 0;
+		}
+		if (!pts_addr_is_kernel(addr) || !s->have_kallsyms)
+			return 0;
+	}
+	if (pts_addr_is_kernel(addr) && s->have_kallsyms) {
+		sym = pts_symtab_find(&s->kallsyms, addr);
+		if (!out->object)
+			out->object = "[kernel.kallsyms]";
+		if (sym) {
+			out->name = sym->name;
+			out->start = sym->start;
+			out->size = sym->size;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Memory images for decoding: which file bytes are at which address in
+ * which address space, for libipt (through one image section cache, so
+ * the block decoder caches blocks per section, pt-facts §6) and for our
+ * own reads (instruction classes) and symbol lookups.
+ *
+ * Address spaces are keyed by pid; pid PTS_PID_ALL (-1) holds sections
+ * present in every address space: kernel text, and the --elf/--raw
+ * images of raw mode. Kernel sections are added to every libipt image
+ * with no CR3 (they match every address space).
+ *
+ * Load bias: a mapping of file offset `pgoff` at runtime address `start`
+ * puts link address v of the PT_LOAD holding pgoff at
+ * v + start - pgoff - (p_vaddr - p_offset); symbols are looked up with that
+ * bias (PIE and shared objects; for a non-PIE executable it is 0).
+ */
+#ifndef PTS_DECODE_IMAGE_H
+#define PTS_DECODE_IMAGE_H
+
+#include <stdint.h>
+
+#include <intel-pt.h>
+
+#include "../util/err.h"
+#include "symtab.h"
+
+#define PTS_PID_ALL (-1)
+
+struct pts_imgset;
+struct pts_sym_info;
+
+/* New empty set. Errors: -ENOMEM. */
+int pts_imgset_new(struct pts_imgset **out, struct pts_err *err);
+void pts_imgset_free(struct pts_imgset *set);
+
+/*
+ * Map [file_off, file_off + size) of path at vaddr in pid's address space.
+ * object: name shown for this code (NULL: the path). Symbols come from
+ * sym_path (a separate debug file; NULL: path) with the bias above.
+ * Errors: -ENOENT/-errno the file cannot be read (err says which),
+ * -ERANGE the range lies outside the file, -ENOMEM, -EINVAL from libipt.
+ */
+int pts_imgset_add_file(struct pts_imgset *set, int32_t pid, const char *path,
+			uint64_t file_off, uint64_t size, uint64_t vaddr,
+			const char *object, const char *sym_path, struct pts_err *err);
+
+/*
+ * Map every executable PT_LOAD of an ELF file. base = 0: at its link
+ * addresses; otherwise the lowest PT_LOAD (page-aligned) is moved to base
+ * (a PIE or shared object loaded there). Errors: as add_file, -EINVAL not
+ * an ELF file or no executable PT_LOAD.
+ */
+int pts_imgset_add_elf(struct pts_imgset *set, int32_t pid, const char *path, uint64_t base,
+		       struct pts_err *err);
+
+/* Kernel symbols from a kallsyms listing (for kernel addresses). */
+int pts_imgset_add_kallsyms(struct pts_imgset *set, const char *path, struct pts_err *err);
+
+/* The libipt image for pid (sections of pid and of PTS_PID_ALL). NULL on ENOMEM. */
+struct pt_image *pts_imgset_image(struct pts_imgset *set, int32_t pid);
+
+/* True when pid has sections of its own. */
+int pts_imgset_has_pid(const struct pts_imgset *set, int32_t pid);
+
+/* Copy up to len bytes at addr from pid's space; returns bytes copied (0 none). */
+size_t pts_imgset_read(const struct pts_imgset *set, int32_t pid, uint64_t addr, uint8_t *buf,
+		       size_t len);
+
+/* Symbol of addr in pid's space (pts_tl_symbolize_fn). Always returns 0. */
+int pts_imgset_symbolize(void *set, int32_t pid, uint64_t addr, struct pts_sym_info *out);
+
+#endif

@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One CPU's PT trace through libipt's block decoder, as branch events. */
+#include "ptdec.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <intel-pt.h>
+
+#include "insn_class.h"
+
+#define QCAP 16
+#define PAD 64		/* zero bytes after the trace: libipt 2.0.5 sync over-read */
+
+struct qent {
+	struct pts_branch br;
+	char detail[160];
+};
+
+struct pts_ptdec {
+	struct pts_ptdec_config cfg;
+	uint8_t *buf;
+	struct pt_block_decoder *blk;
+	int status;		/* pts_* flags of the last libipt call */
+	bool synced, ever_synced, ended;
+	int64_t sync_off;	/* offset of the PSB the decoder last synced at */
+	uint64_t good_off;	/* decoder position after the last call that succeeded */
+	bool tsx_abort;		/* a TSX abort at tsx_abort_ip was just reported */
+	uint64_t tsx_abort_ip;
+	/* last instruction of the previous block, whose target the next IP gives */
+	bool pend;
+	uint64_t pend_ip;
+	struct pts_insn pend_insn;
+	uint64_t last_ip;
+	uint64_t tsc;
+	bool have_tsc;
+	int mode_bits;
+	/* thread on this CPU */
+	int32_t pid, tid;
+	size_t sb_pos;
+	int32_t image_pid;
+	/* event queue */
+	struct qent q[QCAP];
+	unsigned int qh, qn;
+	char out_detail[160];
+	struct pts_ptdec_stats st;
+};
+
+static uint64_t now_ns(struct pts_ptdec *d)
+{
+	uint64_t ns;
+
+	if (!d->have_tsc)
+		return 0;
+	ns = pts_tc_ns(&d->cfg.tc, d->tsc);
+	return ns > d->cfg.origin_ns ? ns - d->cfg.origin_ns : 0;
+}
+
+/* Apply sideband switches on this CPU up to the current time. */
+static void follow_sideband(struct pts_ptdec *d)
+{
+	const struct pts_sideband *sb = d->cfg.sb;
+	uint64_t abs;
+
+	if (!sb || !d->have_tsc)
+		return;
+	abs = pts_tc_ns(&d->cfg.tc, d->tsc);
+	while (d->sb_pos < sb->n && sb->recs[d->sb_pos].time_ns <= abs) {
+		const struct pts_sb_rec *r = &sb->recs[d->sb_pos++];
+
+		if (r->type != PTS_SB_SWITCH || r->cpu != d->cfg.cpu)
+			continue;
+		d->pid = r->pid;
+		d->tid = r->tid;
+	}
+	/* user-only traces carry no PIP: the sideband picks the address space */
+	if (d->pid != d->image_pid && pts_imgset_has_pid(d->cfg.images, d->pid)) {
+		struct pt_image *img = pts_imgset_image(d->cfg.images, d->pid);
+
+		if (img && pt_blk_set_image(d->blk, img) >= 0)
+			d->image_pid = d->pid;
+	}
+}
+
+static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t from, uint64_t to)
+{
+	struct qent *e;
+
+	if (d->qn == QCAP)	/* cannot happen: one step queues at most 3 */
+		return NULL;
+	e = &d->q[(d->qh + d->qn++) % QCAP];
+	memset(e, 0, sizeof(*e));
+	follow_sideband(d);
+	e->br.kind = kind;
+	e->br.from = from;
+	e->br.to = to;
+	e->br.cpu = d->cfg.cpu;
+	e->br.pid = d->pid;
+	e->br.tid = d->tid;
+	e->br.ts_ns = now_ns(d);
+	if (kind != PTS_BR_GAP && kind != PTS_BR_INSTANT && kind != PTS_BR_CBR)
+		d->st.branches++;
+	return e;
+}
+
+static void update_time(struct pts_ptdec *d)
+{
+	uint64_t t;
+	uint32_t lost_mtc, lost_cyc;
+
+	if (pt_blk_time(d->blk, &t, &lost_mtc, &lost_cyc) >= 0) {
+		d->tsc = t;
+		d->have_tsc = true;
+	}
+}
+
+static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
+{
+	struct qent *e;
+	uint64_t off = 0;
+
+	pt_blk_get_offset(d->blk, &off);
+	d->st.gaps++;
+	e = push(d, PTS_BR_GAP, d->last_ip, resume_ip);
+	if (!e)
+		return;
+	e->br.offset = off;
+	snprintf(e->detail, sizeof(e->detail), "%s", cause);
+	d->pend = false;
+}
+
+/* The previous block's last instruction went to next_ip: emit its branch. */
+static void resolve(struct pts_ptdec *d, uint64_t next_ip)
+{
+	uint64_t from = d->pend_ip, fall = d->pend_ip + d->pend_insn.len;
+
+	if (!d->pend)
+		return;
+	d->pend = false;
+	switch (d->pend_insn.cls) {
+	case PTS_IC_CALL:
+		if (next_ip != fall)
+			push(d, PTS_BR_CALL, from, next_ip);
+		break;
+	case PTS_IC_RET:
+		push(d, PTS_BR_RETURN, from, next_ip);
+		break;
+	case PTS_IC_JUMP:
+	case PTS_IC_FAR_JUMP:
+		push(d, PTS_BR_JUMP, from, next_ip);
+		break;
+	case PTS_IC_COND:
+		if (next_ip != fall)
+			push(d, PTS_BR_JUMP, from, next_ip);
+		break;
+	case PTS_IC_SYSCALL:
+		push(d, PTS_BR_SYSCALL, from, next_ip);
+		break;
+	case PTS_IC_SYSRET:
+		push(d, PTS_BR_SYSRET, from, next_ip);
+		break;
+	case PTS_IC_IRET:
+		push(d, PTS_BR_IRET, from, next_ip);
+		break;
+	default:
+		break;
+	}
+}
+
+static void classify(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_t rawlen,
+		     struct pts_insn *out)
+{
+	uint8_t buf[16];
+	size_t n = rawlen;
+
+	if (!raw) {
+		n = pts_imgset_read(d->cfg.images, d->image_pid, ip, buf, sizeof(buf));
+		raw = buf;
+	}
+	if (!n || pts_insn_classify(raw, n, d->mode_bits, out))
+		memset(out, 0, sizeof(*out));
+}
+
+static void on_block(struct pts_ptdec *d, const struct pt_block *b)
+{
+	switch (b->mode) {
+	case ptem_16bit:
+		d->mode_bits = 16;
+		break;
+	case ptem_32bit:
+		d->mode_bits = 32;
+		break;
+	default:
+		d->mode_bits = 64;
+		break;
+	}
+	update_time(d);
+	resolve(d, b->ip);
+	d->st.blocks++;
+	d->st.insns += b->ninsn;
+	if (d->cfg.on_insn) {
+		/* end_on_call/end_on_jump: a block's instructions are contiguous */
+		uint64_t ip = b->ip;
+		uint16_t i;
+
+		for (i = 0; i < b->ninsn; i++) {
+			struct pts_insn in;
+
+			d->cfg.on_insn(d->cfg.insn_ctx, d->cfg.cpu, ip);
+			if (i + 1 == b->ninsn)
+				break;
+			classify(d, ip, NULL, 0, &in);
+			if (!in.len)
+				break;
+			ip += in.len;
+		}
+	}
+	d->last_ip = b->end_ip;
+	if (b->iclass == ptic_other || b->iclass == ptic_ptwrite)
+		return;
+	classify(d, b->end_ip, b->truncated ? b->raw : NULL, b->truncated ? b->size : 0,
+		 &d->pend_insn);
+	d->pend = d->pend_insn.cls != PTS_IC_OTHER;
+	d->pend_ip = b->end_ip;
+}
+
+static bool pend_is_far(const struct pts_ptdec *d)
+{
+	return d->pend && (d->pend_insn.cls == PTS_IC_SYSCALL || d->pend_insn.cls == PTS_IC_SYSRET ||
+			   d->pend_insn.cls == PTS_IC_IRET);
+}
+
+static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
+{
+	struct qent *e;
+
+	d->st.events++;
+	if ((unsigned int)ev->type < PTS_PTEV_MAX)
+		d->st.by_event[ev->type]++;
+	if (ev->has_tsc) {
+		d->tsc = ev->tsc;
+		d->have_tsc = true;
+	}
+	switch (ev->type) {
+	case ptev_enabled:
+		d->pend = false;
+		e = push(d, PTS_BR_ENABLED, 0, ev->variant.enabled.ip);
+		if (e && ev->variant.enabled.resumed)
+			e->br.flags |= PTS_BRF_RESUMED;
+		d->last_ip = ev->variant.enabled.ip;
+		break;
+	case ptev_disabled: {
+		uint64_t at = ev->ip_suppressed ? 0 : ev->variant.disabled.ip;
+
+		if (pend_is_far(d)) {
+			/* syscall/sysret/iret leaving the traced privilege level */
+			static const enum pts_br_kind k[] = {
+				[PTS_IC_SYSCALL] = PTS_BR_SYSCALL,
+				[PTS_IC_SYSRET] = PTS_BR_SYSRET,
+				[PTS_IC_IRET] = PTS_BR_IRET,
+			};
+			e = push(d, k[d->pend_insn.cls], d->pend_ip, 0);
+			if (e)
+				e->br.flags |= PTS_BRF_TRACE_OFF;
+		} else {
+			e = push(d, PTS_BR_DISABLED, d->pend ? d->pend_ip : (at ? at : d->last_ip),
+				 0);
+		}
+		d->pend = false;
+		break;
+	}
+	case ptev_async_disabled:
+		resolve(d, ev->variant.async_disabled.at);
+		e = push(d, PTS_BR_DISABLED, ev->variant.async_disabled.at, 0);
+		if (e)
+			e->br.flags |= PTS_BRF_ASYNC;
+		d->last_ip = ev->variant.async_disabled.at;
+		break;
+	case ptev_async_branch:
+		resolve(d, ev->variant.async_branch.from);
+		/* a TSX abort (MODE.TSX + FUP + TIP) jumps to the abort handler */
+		push(d, d->tsx_abort && d->tsx_abort_ip == ev->variant.async_branch.from ?
+			PTS_BR_JUMP : PTS_BR_INTERRUPT,
+		     ev->variant.async_branch.from, ev->variant.async_branch.to);
+		d->tsx_abort = false;
+		d->last_ip = ev->variant.async_branch.to;
+		break;
+	case ptev_overflow:
+		gap(d, "trace overflow (OVF): packets lost",
+		    ev->ip_suppressed ? 0 : ev->variant.overflow.ip);
+		break;
+	case ptev_exec_mode:
+		d->mode_bits = ev->variant.exec_mode.mode == ptem_32bit ? 32 :
+			       ev->variant.exec_mode.mode == ptem_16bit ? 16 : 64;
+		break;
+	case ptev_tsx:
+		if (ev->variant.tsx.aborted) {
+			d->tsx_abort = !ev->ip_suppressed;
+			d->tsx_abort_ip = ev->variant.tsx.ip;
+			e = push(d, PTS_BR_INSTANT, ev->ip_suppressed ? 0 : ev->variant.tsx.ip, 0);
+			if (e)
+				snprintf(e->detail, sizeof(e->detail), "TSX abort");
+		}
+		break;
+	case ptev_stop:
+		e = push(d, PTS_BR_INSTANT, d->last_ip, 0);
+		if (e)
+			snprintf(e->detail, sizeof(e->detail), "TraceStop");
+		break;
+	case ptev_ptwrite:
+		e = push(d, PTS_BR_INSTANT, ev->ip_suppressed ? 0 : ev->variant.ptwrite.ip, 0);
+		if (e) {
+			e->br.value = ev->variant.ptwrite.payload;
+			snprintf(e->detail, sizeof(e->detail), "ptwrite 0x%" PRIx64,
+				 ev->variant.ptwrite.payload);
+		}
+		break;
+	case ptev_cbr:
+		e = push(d, PTS_BR_CBR, 0, 0);
+		if (e)
+			e->br.value = ev->variant.cbr.ratio;
+		break;
+	case ptev_tick:
+		/* timing only: the time was taken above */
+		break;
+	default:
+		/* paging (the sideband chooses images), vmcs, exstop, mwait,
+		 * pwre, pwrx, mnt: counted in events, no timeline effect */
+		break;
+	}
+}
+
+const char *pts_ptev_name(int type)
+{
+	static const char *const names[] = {
+		[ptev_enabled] = "enabled",
+		[ptev_disabled] = "disabled",
+		[ptev_async_disabled] = "async disabled",
+		[ptev_async_branch] = "async branch",
+		[ptev_paging] = "paging",
+		[ptev_async_paging] = "async paging",
+		[ptev_overflow] = "overflow",
+		[ptev_exec_mode] = "exec mode",
+		[ptev_tsx] = "tsx",
+		[ptev_stop] = "stop",
+		[ptev_vmcs] = "vmcs",
+		[ptev_async_vmcs] = "async vmcs",
+		[ptev_exstop] = "exstop",
+		[ptev_mwait] = "mwait",
+		[ptev_pwre] = "pwre",
+		[ptev_pwrx] = "pwrx",
+		[ptev_ptwrite] = "ptwrite",
+		[ptev_tick] = "tick",
+		[ptev_cbr] = "cbr",
+		[ptev_mnt] = "mnt",
+	};
+
+	if (type < 0 || (size_t)type >= sizeof(names) / sizeof(names[0]) || !names[type])
+		return "other";
+	return names[type];
+}
+
+int pts_pt_first_tsc(const uint8_t *buf, size_t size, uint64_t *tsc)
+{
+	struct pt_packet_decoder *pd;
+	struct pt_config cfg;
+	struct pt_packet pkt;
+	uint8_t *copy = calloc(1, size + PAD);
+	int rc = -ENOENT;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, size);
+	pt_config_init(&cfg);
+	cfg.begin = copy;
+	cfg.end = copy + size;
+	pd = pt_pkt_alloc_decoder(&cfg);
+	if (!pd) {
+		free(copy);
+		return -ENOMEM;
+	}
+	while (rc && pt_pkt_sync_forward(pd) >= 0) {
+		while (pt_pkt_next(pd, &pkt, sizeof(pkt)) >= 0) {
+			if (pkt.type == ppt_tsc) {
+				*tsc = pkt.payload.tsc.tsc;
+				rc = 0;
+				break;
+			}
+		}
+	}
+	pt_pkt_free_decoder(pd);
+	free(copy);
+	return rc;
+}
+
+int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, struct pts_err *err)
+{
+	struct pts_ptdec *d = calloc(1, sizeof(*d));
+	struct pt_config pc;
+	struct pt_image *img;
+	int rc;
+
+	if (!d)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	d->cfg = *cfg;
+	d->pid = cfg->pid;
+	d->tid = cfg->tid;
+	d->image_pid = PTS_PID_ALL;
+	d->mode_bits = 64;
+	d->buf = calloc(1, cfg->size + PAD);
+	if (!d->buf) {
+		free(d);
+		return pts_err_set(err, ENOMEM, "out of memory");
+	}
+	memcpy(d->buf, cfg->buf, cfg->size);
+	pt_config_init(&pc);
+	pc.begin = d->buf;
+	pc.end = d->buf + cfg->size;
+	if (cfg->family) {
+		pc.cpu.vendor = pcv_intel;
+		pc.cpu.family = cfg->family;
+		pc.cpu.model = cfg->model;
+		pc.cpu.stepping = cfg->stepping;
+		rc = pt_cpu_errata(&pc.errata, &pc.cpu);
+		/* a CPU newer than the library: no errata known, not fatal (pt-facts §6) */
+		if (rc == -pte_bad_cpu)
+			d->st.errata_unknown = true;
+	}
+	pc.mtc_freq = cfg->mtc_freq;
+	pc.nom_freq = cfg->nom_freq;
+	pc.cpuid_0x15_eax = cfg->cpuid_15_eax;
+	pc.cpuid_0x15_ebx = cfg->cpuid_15_ebx;
+	pc.flags.variant.block.end_on_call = 1;
+	pc.flags.variant.block.end_on_jump = 1;
+	pc.flags.variant.block.enable_tick_events = 1;
+	d->blk = pt_blk_alloc_decoder(&pc);
+	if (!d->blk) {
+		free(d->buf);
+		free(d);
+		return pts_err_set(err, EINVAL, "libipt refused the decoder configuration of cpu %u",
+				   cfg->cpu);
+	}
+	img = pts_imgset_image(cfg->images, PTS_PID_ALL);
+	if (!img || pt_blk_set_image(d->blk, img) < 0) {
+		pts_ptdec_free(d);
+		return pts_err_set(err, ENOMEM, "out of memory (image)");
+	}
+	*out = d;
+	return 0;
+}
+
+/* Offset of the first PSB starting after offset `after`, or -1. */
+static int64_t next_psb(const struct pts_ptdec *d, int64_t after)
+{
+	static const uint8_t psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
+					 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
+	size_t i = after < 0 ? 0 : (size_t)after + 1;
+
+	for (; i + sizeof(psb) <= d->cfg.size; i++)
+		if (d->buf[i] == 2 && !memcmp(d->buf + i, psb, sizeof(psb)))
+			return (int64_t)i;
+	return -1;
+}
+
+/*
+ * After an error: resynchronise at the first PSB at or after the position
+ * of the last call that succeeded (libipt reads ahead, so its position at
+ * the error may be past a whole PSB), and after the PSB last synced at
+ * (never decode a stretch twice).
+ */
+static void lose_sync(struct pts_ptdec *d)
+{
+	int64_t from = (int64_t)d->good_off - 1;
+
+	d->synced = false;
+	if (from > d->sync_off)
+		d->sync_off = from;
+}
+
+static void mark_good(struct pts_ptdec *d)
+{
+	uint64_t off;
+
+	if (pt_blk_get_offset(d->blk, &off) >= 0)
+		d->good_off = off;
+}
+
+static void step(struct pts_ptdec *d)
+{
+	struct pt_block b;
+	int st;
+
+	if (!d->synced) {
+		int64_t tried = -1;
+
+		if (d->ever_synced) {
+			/*
+			 * Resynchronise at the first PSB after the one the failed
+			 * segment started from: pt_blk_sync_forward would search
+			 * from where the decoder stopped, which may be past a PSB
+			 * that is whole (a torn PSB+ runs into the next PSB).
+			 */
+			int64_t off = next_psb(d, d->sync_off);
+
+			if (off < 0) {
+				d->ended = true;
+				return;
+			}
+			st = pt_blk_sync_set(d->blk, (uint64_t)off);
+			tried = off;
+		} else {
+			st = pt_blk_sync_forward(d->blk);
+			tried = next_psb(d, -1);
+		}
+		if (st < 0 && st != -pte_eos && tried >= 0) {
+			/* a PSB+ that cannot be read (torn header): try the next PSB */
+			gap(d, pt_errstr(pt_errcode(st)), 0);
+			d->ever_synced = true;
+			d->sync_off = tried;
+			return;
+		}
+		if (st < 0) {
+			d->ended = true;
+			if (st == -pte_eos && !d->ever_synced) {
+				char msg[120];
+
+				snprintf(msg, sizeof(msg),
+					 "no sync point: no PSB in %zu bytes of trace",
+					 d->cfg.size);
+				gap(d, msg, 0);
+			} else if (st != -pte_eos) {
+				gap(d, pt_errstr(pt_errcode(st)), 0);
+			}
+			return;
+		}
+		d->synced = d->ever_synced = true;
+		d->status = st;
+		{
+			uint64_t so = 0;
+
+			pt_blk_get_sync_offset(d->blk, &so);
+			d->sync_off = (int64_t)so;
+		}
+		mark_good(d);
+		d->pend = false;
+		update_time(d);
+		return;
+	}
+	if (d->status & pts_event_pending) {
+		struct pt_event ev;
+
+		st = pt_blk_event(d->blk, &ev, sizeof(ev));
+		if (st < 0) {
+			gap(d, pt_errstr(pt_errcode(st)), 0);
+			lose_sync(d);
+			return;
+		}
+		d->status = st;
+		mark_good(d);
+		on_event(d, &ev);
+		return;
+	}
+	if (d->status & pts_eos) {
+		d->ended = true;
+		return;
+	}
+	memset(&b, 0, sizeof(b));
+	st = pt_blk_next(d->blk, &b, sizeof(b));
+	/* a block may come with an error: use the block, then the error */
+	if (b.ninsn)
+		on_block(d, &b);
+	if (st < 0) {
+		if (st == -pte_eos) {
+			d->ended = true;
+			return;
+		}
+		gap(d, pt_errstr(pt_errcode(st)), 0);
+		lose_sync(d);
+		return;
+	}
+	d->status = st;
+	mark_good(d);
+}
+
+static void fill(struct pts_ptdec *d)
+{
+	while (!d->qn && !d->ended)
+		step(d);
+}
+
+int pts_ptdec_next(struct pts_ptdec *d, struct pts_branch *out)
+{
+	struct qent *e;
+
+	fill(d);
+	if (!d->qn)
+		return 0;
+	e = &d->q[d->qh];
+	d->qh = (d->qh + 1) % QCAP;
+	d->qn--;
+	*out = e->br;
+	if (e->detail[0]) {
+		memcpy(d->out_detail, e->detail, sizeof(d->out_detail));
+		out->detail = d->out_detail;
+	}
+	return 1;
+}
+
+uint64_t pts_ptdec_peek_time(struct pts_ptdec *d)
+{
+	fill(d);
+	return d->qn ? d->q[d->qh].br.ts_ns : UINT64_MAX;
+}
+
+void pts_ptdec_stats(const struct pts_ptdec *d, struct pts_ptdec_stats *out)
+{
+	*out = d->st;
+}
+
+void pts_ptdec_free(struct pts_ptdec *d)
+{
+	if (!d)
+		return;
+	if (d->blk)
+		pt_blk_free_decoder(d->blk);
+	free(d->buf);
+	free(d);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One CPU's raw PT -> branch events, with libipt's block decoder
+ * (pt-facts §5-§8). An iterator: pts_ptdec_next() returns the CPU's
+ * events in trace order, each stamped with the thread running there
+ * (from the sideband) and its time in ns since the origin.
+ *
+ * Rules applied: events are drained before each pt_blk_next; a block
+ * returned together with an error is used, then the error handled; every
+ * error becomes a PTS_BR_GAP (cause = pt_errstr, offset, last IP) and
+ * decoding resynchronises at the next PSB with pt_blk_sync_forward —
+ * nothing is spliced across a gap; a buffer with no PSB gives one gap
+ * "no PSB (sync point) in N bytes"; the trace buffer is copied with
+ * zero padding (libipt 2.0.5 sync may read past the end).
+ */
+#ifndef PTS_DECODE_PTDEC_H
+#define PTS_DECODE_PTDEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../util/err.h"
+#include "branch.h"
+#include "image.h"
+#include "sideband.h"
+#include "timeconv.h"
+
+struct pts_ptdec_config {
+	const uint8_t *buf;		/* trace bytes (copied) */
+	size_t size;
+	uint32_t cpu;			/* CPU number stamped on events */
+	/* decoder parameters of the recording CPU (pt_config) */
+	uint16_t family;		/* 0: unknown (no errata applied) */
+	uint8_t model, stepping;
+	uint8_t mtc_freq;		/* RTIT_CTL.MTCFreq encoding */
+	uint8_t nom_freq;		/* MSR_PLATFORM_INFO[15:8] */
+	uint32_t cpuid_15_eax, cpuid_15_ebx;
+	struct pts_imgset *images;
+	struct pts_timeconv tc;
+	uint64_t origin_ns;		/* subtracted from every time */
+	const struct pts_sideband *sb;	/* may be NULL */
+	int32_t pid, tid;		/* thread before any sideband switch (-1 unknown) */
+	/* optional: every executed instruction, in order */
+	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
+	void *insn_ctx;
+};
+
+#define PTS_PTEV_MAX 32	/* > every enum pt_event_type of libipt 2.0.5 */
+
+struct pts_ptdec_stats {
+	uint64_t insns, blocks, branches, gaps, events;
+	uint64_t by_event[PTS_PTEV_MAX];	/* libipt events by enum pt_event_type */
+	bool errata_unknown;		/* pt_cpu_errata: -pte_bad_cpu (none known) */
+};
+
+struct pts_ptdec;
+
+/* Errors: -ENOMEM, -EINVAL (libipt refused the configuration; err says why). */
+int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, struct pts_err *err);
+
+/* Next event: 1 and *out filled (strings valid until the next call), 0 at the end. */
+int pts_ptdec_next(struct pts_ptdec *d, struct pts_branch *out);
+
+/* Time of the event the next call returns (ns since origin), UINT64_MAX at the end. */
+uint64_t pts_ptdec_peek_time(struct pts_ptdec *d);
+
+void pts_ptdec_stats(const struct pts_ptdec *d, struct pts_ptdec_stats *out);
+void pts_ptdec_free(struct pts_ptdec *d);
+
+/* Name of a libipt event type ("enabled", "async branch", ...). */
+const char *pts_ptev_name(int type);
+
+/* First TSC value of a PT buffer (packet decoder), for the time origin; -ENOENT none. */
+int pts_pt_first_tsc(const uint8_t *buf, size_t size, uint64_t *tsc);
+
+#endif

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A whole decode: inputs (raw PT files with their images and sideband, or
+ * perf script text) -> timeline records handed to an emit callback (a
+ * writer, or a test's sink), plus the numbers of `ptscope decode
+ * --summary`. Several CPUs' traces are merged by time so that every
+ * thread's events reach the timeline builder in time order.
+ */
+#ifndef PTS_DECODE_SESSION_H
+#define PTS_DECODE_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../bundle/bundle.h"
+#include "../timeline/timeline.h"
+#include "../util/err.h"
+
+#define PTS_DEC_MAX_INPUTS 64
+#define PTS_DEC_MAX_CAUSES 32
+#define PTS_DEC_MAX_WARNINGS 8
+
+struct pts_decode_opts {
+	struct { const char *path; uint32_t cpu; } pt[PTS_DEC_MAX_INPUTS];
+	unsigned int nr_pt;
+	struct { const char *path; uint64_t base; } elf[PTS_DEC_MAX_INPUTS];
+	unsigned int nr_elf;
+	struct { const char *path; uint64_t offset, vaddr; } raw[PTS_DEC_MAX_INPUTS];
+	unsigned int nr_raw;
+	const char *kcore_dir, *kallsyms;
+	uint16_t family;		/* 0 unknown */
+	uint8_t model, stepping;
+	uint8_t mtc_freq, nom_freq;
+	uint32_t cpuid_15_eax, cpuid_15_ebx;
+	uint64_t tsc_khz;		/* 0 unknown */
+	const char *pevent[PTS_DEC_MAX_INPUTS];	/* primary and secondary files */
+	unsigned int nr_pevent;
+	uint64_t pevent_sample_type;
+	bool have_perf_time;
+	uint16_t time_shift;
+	uint32_t time_mult;
+	uint64_t time_zero;
+	const char *sysroot;
+	enum pts_scope scope;
+	int32_t pid, tid;		/* thread of a raw trace without sideband; -1: per CPU */
+	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
+	void *insn_ctx;
+	uint32_t segment_cap;		/* timeline builder, 0 default */
+};
+
+struct pts_decode_summary {
+	const char *source;		/* where the trace bytes came from */
+	enum pts_scope scope;
+	uint64_t insns, blocks, branches, events, gaps;
+	uint64_t by_event[32];		/* libipt events by type (pts_ptev_name) */
+	struct { char cause[128]; uint64_t count; } causes[PTS_DEC_MAX_CAUSES];
+	unsigned int nr_causes;
+	uint64_t diag[PTS_TLD_NR];
+	bool errata_unknown;
+	struct pts_tl_thread_stats *threads;	/* names owned by the summary */
+	size_t nr_threads;
+	uint64_t perfscript_skipped;
+	char warnings[PTS_DEC_MAX_WARNINGS][256];	/* inputs that could not be used */
+	unsigned int nr_warnings;
+};
+
+void pts_decode_opts_init(struct pts_decode_opts *o);
+
+/*
+ * Decode raw PT files (opts). Errors (nothing emitted is lost; err says
+ * which input): -ENOENT/-errno a file cannot be read, -EINVAL bad images
+ * or sideband, -ENOMEM, errors of emit.
+ */
+int pts_decode_raw(const struct pts_decode_opts *opts, pts_tl_emit_fn emit, void *emit_ctx,
+		   struct pts_decode_summary *sum, struct pts_err *err);
+
+/*
+ * Decode a capture bundle (NAME.ptscope). From opts only sysroot (where
+ * binaries not copied into the bundle are found), pid/tid, on_insn and
+ * segment_cap are used; everything else comes from the manifest. Code
+ * that cannot be found is a warning and decodes as gaps. Errors: those of
+ * pts_bundle_read (-ENOENT, -EINVAL, -EFBIG), -ENOMEM, errors of emit.
+ */
+int pts_decode_bundle(const char *dir, const struct pts_decode_opts *opts, pts_tl_emit_fn emit,
+		      void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err);
+
+/* Decode perf script text; scope as recorded (PTS_SCOPE_BOTH when unsure). */
+int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn emit,
+			  void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err);
+
+/* Print the --summary report. */
+void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *sum);
+void pts_decode_summary_free(struct pts_decode_summary *sum);
+
+/* Count one gap of a cause (the summary groups gaps by cause). */
+void pts_decode_summary_gap(struct pts_decode_summary *sum, const char *cause);
+
+#endif

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ELF and kallsyms symbol tables. */
+#include "symtab.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libiberty/demangle.h>
+
+char *pts_demangle(const char *name)
+{
+	int opts = DMGL_PARAMS | DMGL_ANSI;
+	char *d;
+
+#ifdef DMGL_RUST
+	opts |= DMGL_RUST;
+#endif
+	/* "_Z" C++/Rust legacy, "_R" Rust v0 */
+	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R')) {
+		d = cplus_demangle(name, opts);
+		if (d)
+			return d;
+	}
+	return strdup(name);
+}
+
+int pts_symtab_add(struct pts_symtab *st, uint64_t start, uint64_t size, const char *name)
+{
+	struct pts_sym *ns;
+
+	if ((st->n & (st->n - 1)) == 0) {
+		size_t nc = st->n ? st->n * 2 : 64;
+
+		ns = realloc(st->syms, nc * sizeof(*ns));
+		if (!ns)
+			return -ENOMEM;
+		st->syms = ns;
+	}
+	st->syms[st->n].name = pts_demangle(name);
+	if (!st->syms[st->n].name)
+		return -ENOMEM;
+	st->syms[st->n].start = start;
+	st->syms[st->n].size = size;
+	st->n++;
+	return 0;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct pts_sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* prefer sized symbols, then the name, for a deterministic pick */
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void pts_symtab_finish(struct pts_symtab *st)
+{
+	size_t i, j;
+
+	if (!st->n)
+		return;
+	qsort(st->syms, st->n, sizeof(*st->syms), cmp_sym);
+	/* one symbol per start address (aliases: keep the first) */
+	for (i = 1, j = 0; i < st->n; i++) {
+		if (st->syms[i].start == st->syms[j].start) {
+			free(st->syms[i].name);
+			continue;
+		}
+		st->syms[++j] = st->syms[i];
+	}
+	st->n = j + 1;
+	for (i = 0; i + 1 < st->n; i++)
+		if (!st->syms[i].size)
+			st->syms[i].size = st->syms[i + 1].start - st->syms[i].start;
+}
+
+const struct pts_sym *pts_symtab_find(const struct pts_symtab *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	lo--;
+	if (st->syms[lo].size && addr - st->syms[lo].start >= st->syms[lo].size)
+		return NULL;
+	return &st->syms[lo];
+}
+
+static int load_section_syms(struct pts_symtab *st, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t i, n;
+
+	if (!data || !sh->sh_entsize)
+		return 0;
+	n = sh->sh_size / sh->sh_entsize;
+	for (i = 0; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Shdr tsh;
+		Elf_Scn *tscn;
+		const char *name;
+		int type;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		if (type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC)
+			continue;
+		tscn = elf_getscn(elf, sym.st_shndx);
+		if (!tscn || !gelf_getshdr(tscn, &tsh) || !(tsh.sh_flags & SHF_EXECINSTR))
+			continue;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!name || !*name || name[0] == '$' || !strncmp(name, ".L", 2))
+			continue;
+		if (pts_symtab_add(st, sym.st_value, sym.st_size, name))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err *err)
+{
+	Elf_Scn *scn = NULL, *dyn = NULL;
+	bool have_symtab = false;
+	Elf *elf;
+	int fd, rc = 0;
+
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pts_err_set(err, errno, "cannot open %s for symbols: %s", path, strerror(errno));
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return pts_err_set(err, EINVAL, "%s is not an ELF file", path);
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB) {
+			have_symtab = true;
+			rc = load_section_syms(st, elf, scn, &sh);
+		} else if (sh.sh_type == SHT_DYNSYM) {
+			dyn = scn;
+		}
+		if (rc)
+			break;
+	}
+	/* stripped: .dynsym still names the exported functions */
+	if (!rc && !have_symtab && dyn) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(dyn, &sh))
+			rc = load_section_syms(st, elf, dyn, &sh);
+	}
+	elf_end(elf);
+	close(fd);
+	if (rc)
+		return pts_err_set(err, ENOMEM, "out of memory reading symbols of %s", path);
+	pts_symtab_finish(st);
+	return 0;
+}
+
+int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path, struct pts_err *err)
+{
+	FILE *f = fopen(path, "re");
+	char line[512];
+
+	if (!f)
+		return pts_err_set(err, errno, "cannot open kallsyms file %s: %s", path,
+				   strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
+		char type, name[256], mod[128], full[400];
+		int n = sscanf(line, "%llx %c %255s %127s", &addr, &type, name, mod);
+
+		if (n < 3 || !strchr("tTwW", type))
+			continue;
+		if (n == 4)
+			snprintf(full, sizeof(full), "%s %s", name, mod);
+		else
+			snprintf(full, sizeof(full), "%s", name);
+		if (pts_symtab_add(st, addr, 0, full)) {
+			fclose(f);
+			return pts_err_set(err, ENOMEM, "out of memory reading %s", path);
+		}
+	}
+	fclose(f);
+	pts_symtab_finish(st);
+	return 0;
+}
+
+void pts_symtab_free(struct pts_symtab *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->n; i++)
+		free(st->syms[i].name);
+	free(st->syms);
+	st->syms = NULL;
+	st->n = 0;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Symbol tables of one binary: ELF .symtab (or .dynsym when stripped) read
+ * with libelf, or a kallsyms listing. Addresses are the file's own (link)
+ * addresses; callers apply the load bias (image.h). C++ and Rust names are
+ * demangled with libiberty's cplus_demangle.
+ */
+#ifndef PTS_DECODE_SYMTAB_H
+#define PTS_DECODE_SYMTAB_H
+
+#include <stdint.h>
+
+#include "../util/err.h"
+
+struct pts_sym {
+	uint64_t start, size;	/* link address, bytes (0: up to the next symbol) */
+	char *name;		/* demangled */
+};
+
+struct pts_symtab {
+	struct pts_sym *syms;	/* sorted by start */
+	size_t n;
+};
+
+/*
+ * Function symbols of an ELF file (STT_FUNC, and STT_NOTYPE in executable
+ * sections). Errors: -errno opening, -EINVAL not an ELF file, -ENOMEM.
+ * A file without symbols gives an empty table (not an error).
+ */
+int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err *err);
+
+/* Text symbols (t/T/w/W) of a /proc/kallsyms listing; module names kept as "sym [mod]". */
+int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path, struct pts_err *err);
+
+/* Add one symbol (tests, perf-script names). Errors: -ENOMEM. */
+int pts_symtab_add(struct pts_symtab *st, uint64_t start, uint64_t size, const char *name);
+
+/* Sort and fill sizes; call after loading/adding. */
+void pts_symtab_finish(struct pts_symtab *st);
+
+/* The symbol holding addr (link address), or NULL. */
+const struct pts_sym *pts_symtab_find(const struct pts_symtab *st, uint64_t addr);
+
+/* Demangled copy of name (C++/Rust), or a plain copy; NULL on ENOMEM. */
+char *pts_demangle(const char *name);
+
+void pts_symtab_free(struct pts_symtab *st);
+
+#endif

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Timeline builder: branch events (decode/branch.h) in, the timeline
+ * record stream of writer/writer.h out. Per thread it keeps a call stack
+ * of frames (one slice each) and applies the design brief's "Timeline
+ * semantics":
+ *
+ *  - calls push, returns pop; a return to a frame deeper in the stack
+ *    unwinds to it (longjmp, C++ exceptions, stack switching: inner frames
+ *    end with PTS_TLK_UNWIND); a return past the known stack ends every
+ *    frame and opens an outer frame for the return target, flagged
+ *    PTS_TLF_INFERRED, that begins where the outermost of the ended
+ *    frames (or the first of a run of tail calls replacing it) began, so
+ *    the frames already seen nest inside it;
+ *  - tail calls, PLT stubs and other cross-function jumps replace the top
+ *    frame (PTS_TLK_JUMP); a jump into a function deeper in the stack
+ *    (longjmp) unwinds to that frame like a return;
+ *  - scope both: syscalls, interrupts and exceptions push kernel frames
+ *    (PTS_TLF_KERNEL) on top of the interrupted user frame; sysret/iret
+ *    return to the frame holding the target;
+ *  - scope user: untraced kernel time is a PTS_TLF_SYNTHETIC slice
+ *    "[syscall]" (after a syscall), "[interrupted]" (asynchronous disable)
+ *    or "[untraced]" (any other disable); scope kernel: "[user]";
+ *  - a gap ends every open frame at the gap time (PTS_TLK_GAP) and leaves an
+ *    instant "gap" whose detail is the cause; nothing is spliced across it;
+ *  - per-thread time never decreases (an earlier time is clamped to the
+ *    thread's last time and counted as a diagnostic); events that cannot
+ *    happen in the recorded scope are counted diagnostics.
+ *
+ * Streaming: per thread the builder holds its stack (at most max_depth
+ * frames) and the records not yet written (at most segment_cap; all are
+ * written at a gap and at the end); once the outermost frame's BEGIN is
+ * written, an inferred outer frame can no longer enclose it and begins at
+ * the time of the return instead (counted as "inferred frame opened late").
+ */
+#ifndef PTS_TIMELINE_H
+#define PTS_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../bundle/bundle.h"
+#include "../decode/branch.h"
+#include "../util/err.h"
+#include "../writer/writer.h"
+
+/* Symbol of an address, as a symbolizer returns it. */
+struct pts_sym_info {
+	const char *name;	/* NULL: unknown code */
+	uint64_t start;		/* symbol start address (valid when name) */
+	uint64_t size;		/* bytes, 0 unknown */
+	const char *object;	/* binary/module holding the address, or NULL */
+};
+
+/* Look up addr in pid's address space; fill *out; return 0 (name may be NULL). */
+typedef int (*pts_tl_symbolize_fn)(void *ctx, int32_t pid, uint64_t addr,
+				   struct pts_sym_info *out);
+/* Consume one record; a negative errno stops the builder. */
+typedef int (*pts_tl_emit_fn)(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err);
+
+struct pts_tl_config {
+	enum pts_scope scope;		/* what the trace recorded */
+	pts_tl_symbolize_fn symbolize;	/* may be NULL: every address unknown */
+	void *sym_ctx;
+	pts_tl_emit_fn emit;
+	void *emit_ctx;
+	uint32_t max_depth;		/* frames per thread; 0 = 512 */
+	uint32_t segment_cap;		/* records held per thread; 0 = 4096 */
+};
+
+/* Diagnostics counted by the builder (never fatal). */
+enum pts_tl_diag {
+	PTS_TLD_TIME_BACKWARDS,		/* an event earlier than the thread's last */
+	PTS_TLD_OUT_OF_SCOPE,		/* e.g. a kernel address in a user-only trace */
+	PTS_TLD_DISABLE_WITHOUT_ENABLE,	/* tracing disabled twice */
+	PTS_TLD_EVENT_WHILE_DISABLED,	/* a branch while tracing was off */
+	PTS_TLD_FELL_THROUGH,		/* execution moved to another function without a branch */
+	PTS_TLD_INFERRED,		/* returns past the known stack */
+	PTS_TLD_INFERRED_LATE,		/* ... whose segment was already written */
+	PTS_TLD_TOO_DEEP,		/* calls beyond max_depth (not shown) */
+	PTS_TLD_UNKNOWN_TARGET,		/* branch with an unknown target */
+	PTS_TLD_NR
+};
+
+const char *pts_tl_diag_name(enum pts_tl_diag d);
+
+struct pts_tl_thread_stats {
+	int32_t pid, tid;
+	const char *name;		/* thread name or NULL */
+	uint64_t first_ns, last_ns;	/* time of the first/last event */
+	uint64_t calls, returns, gaps;
+};
+
+struct pts_tl;
+
+/* New builder. Errors: -EINVAL (no emit callback), -ENOMEM. */
+int pts_tl_new(const struct pts_tl_config *cfg, struct pts_tl **out, struct pts_err *err);
+
+/*
+ * Name a process (tid = 0) or a thread. Names given before a thread's
+ * first event go out with its PTS_TL_PROCESS/THREAD records; a later name
+ * (exec) is written as a new naming record. Errors: -ENOMEM, emit errors.
+ */
+int pts_tl_set_name(struct pts_tl *tl, int32_t pid, int32_t tid, const char *name,
+		    struct pts_err *err);
+
+/* Apply one branch event. Errors: -ENOMEM, errors of the emit callback. */
+int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *err);
+
+/* End every open frame at its thread's last time and write all held records. */
+int pts_tl_finish(struct pts_tl *tl, struct pts_err *err);
+
+uint64_t pts_tl_diag_count(const struct pts_tl *tl, enum pts_tl_diag d);
+size_t pts_tl_nr_threads(const struct pts_tl *tl);
+/* Stats of the i-th thread in order of first appearance; -ERANGE past the end. */
+int pts_tl_thread_stats(const struct pts_tl *tl, size_t i, struct pts_tl_thread_stats *out);
+
+void pts_tl_free(struct pts_tl *tl);
+
+#endif /* PTS_TIMELINE_H */

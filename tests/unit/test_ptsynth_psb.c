@@ -91,6 +91,37 @@ static void mtc_payload_is_art_bits_at_mtcfreq(void)
 	ptsynth_enc_free(e);
 }
 
+static void with_cyc_every_mtc_follows_a_cyc_up_to_its_period_boundary(void)
+{
+	struct ptsynth_config c;
+	struct ptsynth_enc *e;
+	struct ptsynth_insn in;
+	uint64_t cycles = 0;
+	size_t i;
+
+	ptsynth_config_default(&c);
+	c.cyc_en = true;
+	e = ptsynth_enc_new(&c, NULL, NULL);
+	/* start at TSC 100, then 3 periods of 672 ticks go by in the kernel */
+	in = insn(0x401000, 1, PTSYNTH_IC_OTHER, 0x401001);
+	in.tsc = 100;
+	CU_ASSERT_EQUAL(ptsynth_enc_insn(e, &in), 0);
+	CU_ASSERT_EQUAL(ptsynth_enc_advance(e, 672 * 3 + 10), 0);
+	CU_ASSERT(pkts_read(e, &k) > 0);
+	CU_ASSERT_EQUAL(pkts_count(&k, ppt_mtc), 3);
+	for (i = 1; i < k.n; i++) {
+		if (k.p[i].type == ppt_cyc)
+			cycles += k.p[i].payload.cyc.value;
+		if (k.p[i].type != ppt_mtc)
+			continue;
+		CU_ASSERT_EQUAL(k.p[i - 1].type, ppt_cyc);
+		/* the cycles so far end exactly at this period's boundary */
+		CU_ASSERT_EQUAL(100 + cycles, 672 * (uint64_t)k.p[i].payload.mtc.ctc);
+	}
+	ptsynth_enc_free(e);
+}
+
 PTS_SUITE(ptsynth_psb, NULL, NULL,
+	  PTS_TEST(with_cyc_every_mtc_follows_a_cyc_up_to_its_period_boundary),
 	  PTS_TEST(psb_plus_repeats_every_2k_with_fup_at_next_instruction),
 	  PTS_TEST(mtc_payload_is_art_bits_at_mtcfreq));

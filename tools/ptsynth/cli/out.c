@@ -274,8 +274,8 @@ const struct out_maps *out_image_maps(const struct out *out)
 }
 
 /* Copy each executable file once into objects/<path>; with trim_objects
- * zero every page no instruction executed in (keeping the first page,
- * ELF header and notes), which keeps the shipped sample small. */
+ * zero the code pages no instruction executed in, which keeps the shipped
+ * sample small. */
 static int copy_objects(struct out *out, struct pts_err *err)
 {
 	const struct out_maps *m = out_image_maps(out);
@@ -303,18 +303,22 @@ static int copy_objects(struct out *out, struct pts_err *err)
 		if (out->o->trim_objects) {
 			uint64_t off;
 
-			for (off = 4096; off < len; off += 4096) {
-				bool keep = false;
+			for (off = 0; off < len; off += 4096) {
+				bool in_text = false, ran = false;
 
-				for (j = 0; j < m->n && !keep; j++) {
+				/* Only code pages that never ran are zeroed: headers,
+				 * symbol tables and data stay (the decoder symbolises
+				 * from this copy). */
+				for (j = 0; j < m->n; j++) {
 					const struct pts_bundle_map *x = &m->v[j];
 
 					if (x->perms[2] != 'x' || strcmp(x->path, mp->path) ||
 					    off < x->pgoff || off >= x->pgoff + (x->end - x->start))
 						continue;
-					keep = page_executed(out, x->start + (off - x->pgoff));
+					in_text = true;
+					ran = ran || page_executed(out, x->start + (off - x->pgoff));
 				}
-				if (!keep)
+				if (in_text && !ran)
 					memset(data + off, 0, len - off < 4096 ? len - off : 4096);
 			}
 		}

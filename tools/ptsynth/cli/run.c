@@ -179,8 +179,11 @@ static int feed(struct tracer *t, uint64_t ip, const struct ptsynth_decoded *d, 
 	}
 	e = ptsynth_enc_insn(t->enc, &in);
 	t->sum->insns++;
-	if (t->o->trim_objects)
+	if (t->o->trim_objects) {
+		/* both pages of an instruction that crosses a page boundary */
 		out_note_page(t->out, ip);
+		out_note_page(t->out, ip + d->size - 1);
+	}
 	t->tsc += cost_of(d, ip, next);
 	if (e)
 		return pts_err_set(t->err, e, "encoder: %s", strerror(-e));

@@ -315,6 +315,23 @@ static int advance(struct ptsynth_enc *e, uint64_t tsc)
 	for (; i <= idx; i++) {
 		struct pt_packet pkt;
 
+		if (e->cfg.cyc_en) {
+			/* MTC is CYC-eligible (§33.3.6): the cycles up to the ART
+			 * period boundary go in a CYC just before it, so a decoder
+			 * that restarts its cycle count at each MTC stays exact. */
+			uint64_t at = (uint64_t)(((unsigned __int128)(i << e->cfg.mtc_freq) *
+						  e->cfg.art_num + e->cfg.art_den - 1) /
+						 e->cfg.art_den);
+			uint64_t now = e->tsc;
+
+			if (at > now)
+				at = now;
+			e->tsc = at;
+			err = put_cyc(e);
+			e->tsc = now;
+			if (err)
+				return err;
+		}
 		memset(&pkt, 0, sizeof(pkt));
 		pkt.type = ppt_mtc;
 		pkt.payload.mtc.ctc = (uint8_t)(i & 0xff);

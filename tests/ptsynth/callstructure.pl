@@ -132,15 +132,34 @@ while (<$t>) {
 }
 close $t;
 
+my $strip = sub { map { (split ' ', $_)[0] } @_ };
 if ($ENV{PTS_CALLSTRUCTURE_DUMP}) {
 	open(my $d, '>', $ENV{PTS_CALLSTRUCTURE_DUMP}) or die;
 	print $d "gt $_\n" for @gt_seq;
 	print $d "tl $_\n" for @tl_seq;
 }
-my $strip = sub { map { (split ' ', $_)[0] } @_ };
-my @a = $handlers ? $strip->(@gt_seq) : @gt_seq;
-my @b = $handlers ? $strip->(@tl_seq) : @tl_seq;
-my $what = $handlers ? 'function sequence' : 'function sequence and depth';
+# PTS_CALLSTRUCTURE_DEPTH: "abs" (default) compares the depth counted
+# from the start of the trace, "main" the depth relative to the first call
+# of main (ld.so and libc start-up frames above it left out), "0" the
+# function sequence only.
+my $mode = $handlers ? '0' : ($ENV{PTS_CALLSTRUCTURE_DEPTH} // 'abs');
+my $rel = sub {
+	my @s = @_;
+	my ($m) = map { (split ' ', $_)[1] } grep { /^main / } @s;
+	return @s unless defined $m;
+	my $seen = 0;
+	return map {
+		my ($n, $d) = split ' ', $_;
+		$seen ||= $n eq 'main';
+		$seen ? "$n " . ($d - $m) : "$n -";
+	} @s;
+};
+my (@a, @b);
+if ($mode eq 'abs') { @a = @gt_seq; @b = @tl_seq; }
+elsif ($mode eq 'main') { @a = $rel->(@gt_seq); @b = $rel->(@tl_seq); }
+else { @a = $strip->(@gt_seq); @b = $strip->(@tl_seq); }
+my $what = $mode eq 'abs' ? 'function sequence and depth' :
+	   $mode eq 'main' ? 'function sequence and depth below main' : 'function sequence';
 for my $i (0 .. ($#a > $#b ? $#a : $#b)) {
 	my ($x, $y) = ($a[$i] // '(end)', $b[$i] // '(end)');
 	next if $x eq $y;

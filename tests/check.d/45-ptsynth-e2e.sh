@@ -45,6 +45,7 @@ declare -A xfail=(
 	[cxx_throw:abs]="__libc_start_call_main calls _setjmp, which jumps to __sigsetjmp; the timeline takes that RET as returning from __libc_start_call_main too and unwinds __libc_start_main and _start, so main starts with no frame of the executable above it"
 	[vdso_clock:abs]="same as cxx_throw:abs"
 	[demo:abs]="same as cxx_throw:abs"
+	[threads:abs]="same as cxx_throw:abs"
 	[cxx_throw:main]="in runtime_error's constructor a lazily bound PLT call goes through _dl_runtime_resolve, which JMPs to the target; that target's RET unwinds the constructor, level3..level1 and main"
 )
 fail=0
@@ -67,7 +68,7 @@ compare() {	# name bundle exe listing mode
 	fi
 }
 
-for prog in cfeatures cxx_throw vdso_clock demo; do
+for prog in cfeatures cxx_throw vdso_clock threads demo; do
 	if [ "$prog" = demo ]; then
 		b=samples/demo.ptscope
 		exe=$(sed -n 's/^m .* objects\(.*\/demo\)$/\1/p' "$b/ground-truth.txt" | head -1)

@@ -9,8 +9,10 @@
  * asynchronous transfer (FUP at the interrupted IP, TIP.PGD, then
  * TIP.PGE at the handler).
  *
- * Not covered: threads and child processes are not traced (they run
- * freely); an exec in the traced process ends the trace; the time of
+ * Threads share one modelled CPU: one runs at a time, preempted after
+ * QUANTUM instructions or when it blocks in a system call; every switch
+ * is a sched_switch sideband record. Not covered: child processes run
+ * untraced; an exec in the traced process ends the trace; the time of
  * kernel work comes from the cycle model, not from the clock.
  */
 #include "run.h"

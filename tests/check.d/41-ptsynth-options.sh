@@ -3,7 +3,8 @@
 # stream must still decode to exactly the ground truth. DisRETC (every
 # RET a TIP), long TNT with CYC, PSBFreq 4K without timing packets, a
 # wrapped 4 KiB snapshot ring (decode starts at the first PSB in it) and
-# injected overflows (OVF + FUP). Then a corrupted ground truth must be
+# injected overflows (OVF + FUP), and a trace stopped after N
+# instructions. Then a corrupted ground truth must be
 # refused, so the comparison itself is shown to fail when it should.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -31,6 +32,14 @@ grep -q '^w ' "$work/v$n.ptscope/ground-truth.txt"
 variant --ovf-every 3000 --ovf-lost 5
 grep -q '^o ' "$work/v$n.ptscope/ground-truth.txt"
 grep -q '^l ' "$work/v$n.ptscope/ground-truth.txt"
+# Tracing stopped part-way (user scope: the thread is interrupted, FUP +
+# TIP.PGD, for the kernel to clear TraceEn); the command runs on.
+n=$((n + 1))
+"$B/ptsynth" run -q --max-insns 20000 -o "$work/v$n.ptscope" -- "$bin/cfeatures" </dev/null >"$work/v$n.out"
+echo "variant $n: --max-insns 20000"
+"$B/ptsynth" check "$work/v$n.ptscope"
+grep -q '^sum=262 ' "$work/v$n.out"
+[ "$(grep -c '^i ' "$work/v$n.ptscope/ground-truth.txt")" -eq 20000 ]
 
 # Negative: move one instruction address in the ground truth.
 cp -r "$work/v1.ptscope" "$work/bad.ptscope"

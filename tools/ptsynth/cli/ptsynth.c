@@ -265,7 +265,9 @@ static int cmd_run(int argc, char **argv)
 			sum.seconds > 0 ? sum.insns / sum.seconds : 0.0,
 			sum.exec_stopped ? "; stopped at exec (not covered)" : "",
 			sum.limit_stopped ? "; stopped at --max-insns" : "");
-		if (WIFEXITED(sum.exit_status))
+		if (!sum.exited)
+			fprintf(stderr, "ptsynth: %s: exit status unknown\n", o.argv[0]);
+		else if (WIFEXITED(sum.exit_status))
 			fprintf(stderr, "ptsynth: %s exited with status %d\n", o.argv[0],
 				WEXITSTATUS(sum.exit_status));
 		else if (WIFSIGNALED(sum.exit_status))

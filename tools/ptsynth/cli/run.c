@@ -433,8 +433,10 @@ static int drain(struct tracer *t, struct sched *s)
 			break;
 		if (WIFSTOPPED(st))
 			ptrace(PTRACE_CONT, r, NULL, NULL);
-		else if (r == t->pid)
+		else if (r == t->pid) {
 			t->sum->exit_status = st;
+			t->sum->exited = true;
+		}
 	}
 	return 0;
 }
@@ -450,8 +452,10 @@ static void kill_all(pid_t pid, struct run_summary *sum)
 	while ((r = waitpid(-1, &st, __WALL)) > 0) {
 		if (WIFSTOPPED(st))
 			ptrace(PTRACE_CONT, r, NULL, NULL);
-		else if (r == pid)
+		else if (r == pid) {
 			sum->exit_status = st;
+			sum->exited = true;
+		}
 	}
 }
 
@@ -496,8 +500,14 @@ static int step_loop(struct tracer *t, struct out *out, struct sched *s)
 						t->gen++;
 				}
 				if (t->o->max_insns && t->sum->insns >= t->o->max_insns) {
+					/* Clearing TraceEn takes the kernel: in user
+					 * scope the thread is interrupted here first. */
 					t->sum->limit_stopped = true;
-					return 0;
+					if (t->in_kernel)
+						return 0;
+					e = async_to_kernel(t, th->ip);
+					t->sum->signals--;	/* not a signal */
+					return e;
 				}
 			}
 			if (ptrace(PTRACE_SINGLESTEP, th->tid, NULL, (void *)(long)th->inject) < 0)
@@ -529,6 +539,7 @@ static int step_loop(struct tracer *t, struct out *out, struct sched *s)
 				/* exit_group never returns: the SYSCALL retired into
 				 * ring 0. Killed otherwise: an asynchronous exit. */
 				t->sum->exit_status = st;
+				t->sum->exited = true;
 				if (fresh_step && d->iclass == PTSYNTH_IC_FAR)
 					e = feed(t, th->ip, d, 0, true);
 				else
@@ -749,7 +760,7 @@ int ptsynth_run(const struct run_opts *o, struct run_summary *sum, struct pts_er
 	sum->seconds = now_s() - t0;
 	if (e)
 		goto kill;
-	if (!WIFEXITED(sum->exit_status) && !WIFSIGNALED(sum->exit_status)) {
+	if (!sum->exited) {
 		/* Stopped early (exec, limit): take the maps now, let it run
 		 * (a thread blocked in a system call cannot be detached from
 		 * here: then the command is killed). */
@@ -766,8 +777,10 @@ int ptsynth_run(const struct run_opts *o, struct run_summary *sum, struct pts_er
 			for (int i = sched->n; i-- > 0;)
 				if (sched->t[i].live)
 					ptrace(PTRACE_DETACH, sched->t[i].tid, NULL, NULL);
-			waitpid(pid, &st, __WALL);
-			sum->exit_status = st;
+			if (waitpid(pid, &st, __WALL) == pid) {
+				sum->exit_status = st;
+				sum->exited = true;
+			}
 		}
 	}
 	e = ptsynth_enc_finish(t.enc, t.tsc);

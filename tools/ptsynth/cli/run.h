@@ -27,7 +27,8 @@ struct run_summary {
 	uint64_t syscalls, signals;
 	uint64_t switches, preemptions;	/* context switches between threads */
 	double seconds;			/* wall time of the single-step loop */
-	int exit_status;		/* wait status of the command */
+	int exit_status;		/* wait status of the command, when exited */
+	bool exited;
 	bool exec_stopped;		/* the command exec'd: tracing stopped there */
 	bool limit_stopped;		/* max_insns reached */
 };

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 
 #include "bundle/bundle.h"
+#include "bundle/sideband.h"
 #include "ptsynth_check.h"
 #include "ptsynth_cpu.h"
 #include "run.h"
@@ -88,6 +89,36 @@ static int cmd_check(int argc, char **argv)
 			b->ground_truth_file ? "ground truth" : "no ground truth");
 		pts_bundle_free(b);
 		return 1;
+	}
+	/* The sideband must read back record by record, time never going back. */
+	{
+		struct pts_sb_reader rd;
+		const struct ptscope_sb_hdr *h;
+		uint64_t last = 0, n = 0;
+		void *buf = NULL;
+		size_t len = 0;
+
+		rc = pts_sb_load(b, &buf, &len, &err);
+		if (!rc && !buf)
+			rc = pts_err_set(&err, ENOENT, "no sideband");
+		if (!rc) {
+			pts_sb_reader_init(&rd, buf, len);
+			while ((rc = pts_sb_next(&rd, &h, &err)) == 1) {
+				if (h->tsc < last) {
+					rc = pts_err_set(&err, EINVAL, "sideband record %" PRIu64
+							 " goes back in time", n);
+					break;
+				}
+				last = h->tsc;
+				n++;
+			}
+		}
+		free(buf);
+		if (rc) {
+			fprintf(stderr, "ptsynth check: %s: sideband: %s\n", argv[1], err.msg);
+			pts_bundle_free(b);
+			return 1;
+		}
 	}
 	pt = pts_bundle_path(b, b->cpus[0].file);
 	gt = pts_bundle_path(b, b->ground_truth_file);

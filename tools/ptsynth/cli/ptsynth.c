@@ -43,6 +43,8 @@ static void usage(FILE *f)
 	      "  --trim-objects         zero pages of copied binaries that never executed\n"
 	      "  --no-pin               do not pin ptsynth and the command to one CPU\n"
 	      "  --no-aslr              run CMD without address randomisation (stable addresses)\n"
+	      "  --follow-exec          when CMD execs, trace the new program from its start\n"
+	      "                         (else tracing stops at the exec)\n"
 	      "  -q, --quiet            no summary\n"
 	      "\n"
 	      "check: decode NAME.ptscope/cpu0.pt with libipt's instruction decoder and compare\n"
@@ -139,7 +141,7 @@ static int cmd_check(int argc, char **argv)
 }
 
 enum { O_SCOPE = 256, O_PSB, O_NORETC, O_TIMING, O_MTC, O_LONGTNT, O_WRAP, O_OVF, O_OVFLOST,
-       O_MAX, O_TRIM, O_NOPIN, O_NOASLR };
+       O_MAX, O_TRIM, O_NOPIN, O_NOASLR, O_FOLLOWEXEC };
 
 static int cmd_run(int argc, char **argv)
 {
@@ -159,6 +161,7 @@ static int cmd_run(int argc, char **argv)
 		{ "trim-objects", no_argument, 0, O_TRIM },
 		{ "no-pin", no_argument, 0, O_NOPIN },
 		{ "no-aslr", no_argument, 0, O_NOASLR },
+		{ "follow-exec", no_argument, 0, O_FOLLOWEXEC },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -268,6 +271,9 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case O_NOASLR:
 			o.no_aslr = true;
+			break;
+		case O_FOLLOWEXEC:
+			o.follow_exec = true;
 			break;
 		case 'h':
 			usage(stdout);

@@ -298,6 +298,39 @@ static int comm_of(pid_t pid, pid_t tid, char comm[16])
 	return 0;
 }
 
+/* --follow-exec: the command exec'd; trace the new image from its first
+ * instruction, as if it had been started so. */
+static int restart_at_exec(struct tracer *t, struct out *out, struct thr *th)
+{
+	char path[64];
+	int e;
+
+	ptsynth_enc_free(t->enc);
+	t->enc = ptsynth_enc_new(&t->o->cfg, gt_cb, t);
+	if (!t->enc)
+		return pts_err_set(t->err, ENOMEM, "out of memory");
+	/* the old /proc/PID/mem belongs to the old address space */
+	close(t->memfd);
+	snprintf(path, sizeof(path), "/proc/%d/mem", t->pid);
+	t->memfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (t->memfd < 0)
+		return pts_err_set(t->err, errno, "cannot open %s: %s", path, strerror(errno));
+	t->gen++;
+	t->in_kernel = false;
+	t->sum->insns = t->sum->syscalls = t->sum->signals = 0;
+	t->sum->execs++;
+	e = out_restart(out, t->pid, t->tsc, t->err);
+	if (e)
+		return e;
+	fprintf(t->gt, "t %x\n", (unsigned int)t->pid);
+	/* Stopped inside execve: the next step only returns to user mode. */
+	th->ip = peek_user(t->pid, offsetof(struct user_regs_struct, rip));
+	th->no_insn = true;
+	th->delivering = false;
+	th->ran = 0;
+	return 0;
+}
+
 /* Put `next` on the CPU. A preempted thread (stopped in user code) is
  * interrupted before its next instruction: FUP + TIP.PGD as for a timer
  * interrupt. Sideband: a sched_switch record, as the module writes. */
@@ -581,8 +614,16 @@ static int step_loop(struct tracer *t, struct out *out, struct sched *s)
 			goto next_thread;
 		}
 		if (sig == SIGTRAP && (st >> 16) == PTRACE_EVENT_EXEC) {
-			/* exec in the traced process: the SYSCALL went to ring 0;
-			 * tracing stops here (one image per process in a bundle). */
+			/* exec in the traced process: the SYSCALL went to ring 0.
+			 * A bundle holds one image per process: tracing stops
+			 * here, or with --follow-exec starts over in the new
+			 * image (single-threaded commands only). */
+			if (t->o->follow_exec && s->n == 1) {
+				e = restart_at_exec(t, out, th);
+				if (e)
+					return e;
+				continue;
+			}
 			e = fresh_step ? feed(t, th->ip, d, 0, true) : 0;
 			t->sum->exec_stopped = true;
 			return e;

@@ -458,6 +458,8 @@ int main(int argc, char **argv)
 	struct pts_err err = { 0 };
 	uint64_t kbase, kend, switch_ip, tsc = 0, resume_ip = 0;
 	uint64_t n_insn = 0, n_user = 0, n_kernel = 0, n_sys = 0, n_exc = 0, n_irq = 0, breaks = 0;
+	uint64_t n_ret = 0;
+	bool started = false, user_run = false;
 	size_t i, s, owned_segs = 0;
 	char path[4096];
 	FILE *ev;
@@ -543,7 +545,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "qemu-trace: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	fprintf(ev, "# events of /init in the window: KIND RING AT HANDLER-SYMBOL [VECTOR]\n");
+	fprintf(ev, "# events of /init in the window, in order: KIND RING AT HANDLER-SYMBOL VECTOR "
+		"USER-SCOPE-VISIBLE\n# KIND: syscall, exception, interrupt, return (to user mode)\n");
 
 	for (i = 0; i < q.n; i++) {
 		const struct qx *x = &q.x[i];
@@ -565,7 +568,10 @@ int main(int argc, char **argv)
 			if (!nx)
 				break;		/* its successor is unknown: not encoded */
 			in.next_ip = nx->ip;
-			in.next_ring = nx->kind == QX_INSN ? nx->ring : x->ring;
+			/* An asynchronous item's ring is the CPL it interrupted:
+			 * where this instruction went (an IRET to user mode
+			 * followed at once by an interrupt pending since). */
+			in.next_ring = nx->ring;
 			resume_ip = in.next_ip;
 			if (x->iclass == PTSYNTH_IC_OTHER && in.next_ip != x->ip + x->size)
 				breaks++;
@@ -574,11 +580,18 @@ int main(int argc, char **argv)
 				n_user++;
 			else
 				n_kernel++;
+			started = true;
+			if (x->ring == 3)
+				user_run = true;
 			if ((x->flags & QX_F_SYSCALL) && x->ring == 3) {
 				const struct sym *h = ksym_at(&ks, in.next_ip);
 
 				n_sys++;
-				fprintf(ev, "syscall 3 %" PRIx64 " %s\n", x->ip, h ? h->name : "?");
+				fprintf(ev, "syscall 3 %" PRIx64 " %s 0 1\n", x->ip, h ? h->name : "?");
+				user_run = false;
+			} else if (x->ring == 0 && in.next_ring == 3) {
+				n_ret++;
+				fprintf(ev, "return 0 %" PRIx64 " - 0 1\n", x->ip);
 			}
 			for (c = 0; c < 3; c++) {
 				rc = ptsynth_enc_insn(sc[c].enc, &in);
@@ -598,12 +611,23 @@ int main(int argc, char **argv)
 			if (!target)
 				break;
 			resume_ip = target;
+			if (!started)
+				goto encode;	/* before the first traced instruction */
 			if (x->flags & QX_F_EXC)
 				n_exc++;
 			else
 				n_irq++;
-			fprintf(ev, "%s %u %" PRIx64 " %s %u\n", x->flags & QX_F_EXC ? "exception" : "interrupt",
-				x->ring, x->ip, h ? h->name : "?", x->vector);
+			/* Last column: whether a user-only trace can show it (the
+			 * reference encoder enables at the first retired user
+			 * instruction, so a transfer from user mode before any
+			 * retired is inside one disabled stretch). */
+			fprintf(ev, "%s %u %" PRIx64 " %s %u %d\n",
+				x->flags & QX_F_EXC ? "exception" : "interrupt",
+				x->ring, x->ip, h ? h->name : "?", x->vector,
+				x->ring != 3 || user_run);
+			if (x->ring == 3)
+				user_run = false;
+encode:
 			for (c = 0; c < 3; c++) {
 				rc = ptsynth_enc_async(sc[c].enc, x->ip, target, 0, tsc);
 				if (rc) {
@@ -647,7 +671,8 @@ int main(int argc, char **argv)
 	       fo.stack_region << THREAD_SHIFT);
 	printf("/init: %" PRIu64 " instructions (%" PRIu64 " user, %" PRIu64 " kernel), %" PRIu64
 	       " syscalls, %" PRIu64 " exceptions, %" PRIu64 " interrupts, %" PRIu64
-	       " flow breaks\n", n_insn, n_user, n_kernel, n_sys, n_exc, n_irq, breaks);
+	       " flow breaks, %" PRIu64 " returns to user mode\n",
+	       n_insn, n_user, n_kernel, n_sys, n_exc, n_irq, breaks, n_ret);
 	qlog_free(&q);
 	return breaks || q.unplaced ? 1 : 0;
 }

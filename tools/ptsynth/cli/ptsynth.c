@@ -259,8 +259,9 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (!o.quiet) {
 		fprintf(stderr, "ptsynth: %s: %" PRIu64 " instructions (%" PRIu64 " syscalls, %"
-			PRIu64 " signals) in %.2f s: %.0f instructions/s%s%s\n",
-			o.out, sum.insns, sum.syscalls, sum.signals, sum.seconds,
+			PRIu64 " signals, %" PRIu64 " context switches) in %.2f s: %.0f "
+			"instructions/s%s%s\n",
+			o.out, sum.insns, sum.syscalls, sum.signals, sum.switches, sum.seconds,
 			sum.seconds > 0 ? sum.insns / sum.seconds : 0.0,
 			sum.exec_stopped ? "; stopped at exec (not covered)" : "",
 			sum.limit_stopped ? "; stopped at --max-insns" : "");

@@ -25,6 +25,7 @@ struct run_summary {
 	uint64_t insns;			/* instructions retired under single-step */
 	uint64_t steps;			/* ptrace stops */
 	uint64_t syscalls, signals;
+	uint64_t switches, preemptions;	/* context switches between threads */
 	double seconds;			/* wall time of the single-step loop */
 	int exit_status;		/* wait status of the command */
 	bool exec_stopped;		/* the command exec'd: tracing stopped there */

@@ -80,6 +80,7 @@ int ptsynth_gt_read(const char *path, struct ptsynth_gt *gt, struct pts_err *err
 		case '#':
 		case '\n':
 		case 'k':
+		case 't':
 			continue;
 		case 'w':
 			if (sscanf(line, "w %" SCNx64, &gt->wrap_offset) != 1)

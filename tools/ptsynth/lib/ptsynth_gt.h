@@ -18,6 +18,7 @@
  *   o IP                      overflow; decoding resumes at IP
  *   p OFFSET IP               PSB at stream byte OFFSET; FUP IP (0: tracing was off)
  *   k RING                    execution went to ring RING (ring transition, informative)
+ *   t TID                     the CPU now runs thread TID (context switch, informative)
  */
 #ifndef PTSYNTH_GT_H
 #define PTSYNTH_GT_H

@@ -383,6 +383,24 @@ static void calls_deeper_than_max_depth_are_counted_and_slices_stay_balanced(voi
 	done();
 }
 
+static void user_scope_signal_handler_nests_on_the_interrupted_frame(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_DISABLED, FOO + 4, 0, 120, PTS_BRF_ASYNC);	/* signal arrives */
+	ev(PTS_BR_ENABLED, 0, BAR, 130, 0);			/* the handler runs */
+	ev(PTS_BR_SYSCALL, BAR + 9, 0, 140, PTS_BRF_TRACE_OFF);	/* rt_sigreturn */
+	ev(PTS_BR_ENABLED, 0, FOO + 4, 150, PTS_BRF_RESUMED);	/* back where it was */
+	ev(PTS_BR_RETURN, FOO + 8, MAIN + 10, 160, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 [interrupted]|E2 [interrupted]|B2 bar|B3 [syscall]|"
+		"E3 [syscall]|E2 bar|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->ts_ns, 150);
+	done();
+}
+
 PTS_SUITE(timeline_stack, NULL, NULL,
 	  PTS_TEST(calls_and_returns_give_one_nested_slice_per_function),
 	  PTS_TEST(tail_jump_to_another_function_replaces_the_top_frame),
@@ -399,4 +417,5 @@ PTS_SUITE(timeline_stack, NULL, NULL,
 	  PTS_TEST(both_scopes_nested_interrupts_nest_and_iret_returns_to_each_interrupted_frame),
 	  PTS_TEST(kernel_entry_after_a_gap_nests_under_the_user_frame_the_iret_returns_to),
 	  PTS_TEST(time_going_backwards_on_a_thread_is_clamped_and_counted),
-	  PTS_TEST(calls_deeper_than_max_depth_are_counted_and_slices_stay_balanced));
+	  PTS_TEST(calls_deeper_than_max_depth_are_counted_and_slices_stay_balanced),
+	  PTS_TEST(user_scope_signal_handler_nests_on_the_interrupted_frame));

@@ -13,7 +13,7 @@
 #include "insn_class.h"
 
 #define QCAP 16
-#define PAD 64		/* zero bytes after the trace: libipt 2.0.5 sync over-read */
+#define PAD PTS_PT_PAD
 
 struct qent {
 	struct pts_branch br;
@@ -22,7 +22,8 @@ struct qent {
 
 struct pts_ptdec {
 	struct pts_ptdec_config cfg;
-	uint8_t *buf;
+	const uint8_t *buf;
+	uint8_t *copy;		/* padded copy when the caller's buffer is not padded */
 	struct pt_block_decoder *blk;
 	int status;		/* pts_* flags of the last libipt call */
 	bool synced, ever_synced, ended;
@@ -77,7 +78,8 @@ static void follow_sideband(struct pts_ptdec *d)
 		d->tid = r->tid;
 	}
 	/* user-only traces carry no PIP: the sideband picks the address space */
-	if (d->pid != d->image_pid && pts_imgset_has_pid(d->cfg.images, d->pid)) {
+	if (d->cfg.images_by_pid && d->pid != d->image_pid &&
+	    pts_imgset_has_pid(d->cfg.images, d->pid)) {
 		struct pt_image *img = pts_imgset_image(d->cfg.images, d->pid);
 
 		if (img && pt_blk_set_image(d->blk, img) >= 0)
@@ -177,7 +179,7 @@ static void classify(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_
 	size_t n = rawlen;
 
 	if (!raw) {
-		n = pts_imgset_read(d->cfg.images, d->image_pid, ip, buf, sizeof(buf));
+		n = pts_imgset_read(d->cfg.images, d->pid, ip, buf, sizeof(buf));
 		raw = buf;
 	}
 	if (!n || pts_insn_classify(raw, n, d->mode_bits, out))
@@ -326,9 +328,21 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 	case ptev_tick:
 		/* timing only: the time was taken above */
 		break;
+	case ptev_paging:
+	case ptev_async_paging: {
+		/* libipt picks the sections of this CR3; it also names the process */
+		uint64_t cr3 = ev->type == ptev_paging ? ev->variant.paging.cr3 :
+						       ev->variant.async_paging.cr3;
+		int32_t pid = pts_imgset_pid_of_cr3(d->cfg.images, cr3);
+
+		if (pid >= 0 && pid != d->pid) {
+			d->pid = pid;
+			d->tid = pid;
+		}
+		break;
+	}
 	default:
-		/* paging (the sideband chooses images), vmcs, exstop, mwait,
-		 * pwre, pwrx, mnt: counted in events, no timeline effect */
+		/* vmcs, exstop, mwait, pwre, pwrx, mnt: counted, no timeline effect */
 		break;
 	}
 }
@@ -368,20 +382,14 @@ int pts_pt_first_tsc(const uint8_t *buf, size_t size, uint64_t *tsc)
 	struct pt_packet_decoder *pd;
 	struct pt_config cfg;
 	struct pt_packet pkt;
-	uint8_t *copy = calloc(1, size + PAD);
 	int rc = -ENOENT;
 
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, buf, size);
 	pt_config_init(&cfg);
-	cfg.begin = copy;
-	cfg.end = copy + size;
+	cfg.begin = (uint8_t *)buf;	/* only read */
+	cfg.end = (uint8_t *)buf + size;
 	pd = pt_pkt_alloc_decoder(&cfg);
-	if (!pd) {
-		free(copy);
+	if (!pd)
 		return -ENOMEM;
-	}
 	while (rc && pt_pkt_sync_forward(pd) >= 0) {
 		while (pt_pkt_next(pd, &pkt, sizeof(pkt)) >= 0) {
 			if (pkt.type == ppt_tsc) {
@@ -392,7 +400,6 @@ int pts_pt_first_tsc(const uint8_t *buf, size_t size, uint64_t *tsc)
 		}
 	}
 	pt_pkt_free_decoder(pd);
-	free(copy);
 	return rc;
 }
 
@@ -410,15 +417,20 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->tid = cfg->tid;
 	d->image_pid = PTS_PID_ALL;
 	d->mode_bits = 64;
-	d->buf = calloc(1, cfg->size + PAD);
-	if (!d->buf) {
-		free(d);
-		return pts_err_set(err, ENOMEM, "out of memory");
+	if (cfg->padded) {
+		d->buf = cfg->buf;
+	} else {
+		d->copy = calloc(1, cfg->size + PAD);
+		if (!d->copy) {
+			free(d);
+			return pts_err_set(err, ENOMEM, "out of memory");
+		}
+		memcpy(d->copy, cfg->buf, cfg->size);
+		d->buf = d->copy;
 	}
-	memcpy(d->buf, cfg->buf, cfg->size);
 	pt_config_init(&pc);
-	pc.begin = d->buf;
-	pc.end = d->buf + cfg->size;
+	pc.begin = (uint8_t *)d->buf;	/* libipt only reads it */
+	pc.end = (uint8_t *)d->buf + cfg->size;
 	if (cfg->family) {
 		pc.cpu.vendor = pcv_intel;
 		pc.cpu.family = cfg->family;
@@ -438,7 +450,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	pc.flags.variant.block.enable_tick_events = 1;
 	d->blk = pt_blk_alloc_decoder(&pc);
 	if (!d->blk) {
-		free(d->buf);
+		free(d->copy);
 		free(d);
 		return pts_err_set(err, EINVAL, "libipt refused the decoder configuration of cpu %u",
 				   cfg->cpu);
@@ -620,12 +632,17 @@ void pts_ptdec_stats(const struct pts_ptdec *d, struct pts_ptdec_stats *out)
 	*out = d->st;
 }
 
+uint64_t pts_ptdec_done(const struct pts_ptdec *d)
+{
+	return d->ended ? d->cfg.size : d->good_off;
+}
+
 void pts_ptdec_free(struct pts_ptdec *d)
 {
 	if (!d)
 		return;
 	if (d->blk)
 		pt_blk_free_decoder(d->blk);
-	free(d->buf);
+	free(d->copy);
 	free(d);
 }

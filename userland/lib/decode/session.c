@@ -6,7 +6,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../bundle/sideband.h"
 #include "image.h"
@@ -14,6 +17,8 @@
 #include "perfscript.h"
 #include "ptdec.h"
 #include "sideband.h"
+#include "../capture/elfinfo.h"
+#include "symtab.h"
 #include "timeconv.h"
 
 void pts_decode_opts_init(struct pts_decode_opts *o)
@@ -48,29 +53,42 @@ void pts_decode_summary_gap(struct pts_decode_summary *sum, const char *cause)
 	sum->causes[i].count++;
 }
 
-static int read_file(const char *path, uint8_t **buf, size_t *len, struct pts_err *err)
+/*
+ * Map a trace file read-only with zero padding after its end: an anonymous
+ * reservation one page longer than the file, the file mapped over its
+ * start (bytes after the end of the file in its last page read as zero, and
+ * the extra page is zero). Memory is the page cache, not a copy.
+ */
+static int map_trace(const char *path, uint8_t **buf, size_t *len, size_t *maplen,
+		     struct pts_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	long sz;
+	long pg = sysconf(_SC_PAGESIZE);
+	struct stat st;
+	void *res;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (!f)
+	if (fd < 0)
 		return pts_err_set(err, errno, "cannot open trace file %s: %s", path, strerror(errno));
-	if (fseek(f, 0, SEEK_END) || (sz = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return pts_err_set(err, EIO, "cannot read %s", path);
+	if (fstat(fd, &st)) {
+		close(fd);
+		return pts_err_set(err, errno, "cannot read %s: %s", path, strerror(errno));
 	}
-	*len = (size_t)sz;
-	*buf = malloc(*len ? *len : 1);
-	if (!*buf) {
-		fclose(f);
-		return pts_err_set(err, ENOMEM, "out of memory reading %s", path);
+	*len = (size_t)st.st_size;
+	*maplen = ((*len + (size_t)pg - 1) / (size_t)pg + 1) * (size_t)pg;
+	res = mmap(NULL, *maplen, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (res == MAP_FAILED) {
+		close(fd);
+		return pts_err_set(err, ENOMEM, "cannot map %s: out of address space", path);
 	}
-	if (fread(*buf, 1, *len, f) != *len) {
-		free(*buf);
-		fclose(f);
-		return pts_err_set(err, EIO, "cannot read %s", path);
+	if (*len && mmap(res, *len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		int e = errno;
+
+		munmap(res, *maplen);
+		close(fd);
+		return pts_err_set(err, e, "cannot map %s: %s", path, strerror(e));
 	}
-	fclose(f);
+	close(fd);
+	*buf = res;
 	return 0;
 }
 
@@ -140,6 +158,7 @@ struct run_in {
 	unsigned int nr_pt;
 	uint8_t *bufs[PTS_DEC_MAX_INPUTS];
 	size_t lens[PTS_DEC_MAX_INPUTS];
+	size_t maplens[PTS_DEC_MAX_INPUTS];
 	uint32_t cpus[PTS_DEC_MAX_INPUTS];
 	uint16_t family;
 	uint8_t model, stepping, mtc_freq, nom_freq;
@@ -151,6 +170,7 @@ struct run_in {
 	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
 	void *insn_ctx;
 	uint32_t segment_cap;
+	FILE *progress;
 };
 
 static void run_in_free(struct run_in *in)
@@ -158,9 +178,29 @@ static void run_in_free(struct run_in *in)
 	unsigned int i;
 
 	for (i = 0; i < PTS_DEC_MAX_INPUTS; i++)
-		free(in->bufs[i]);
+		if (in->bufs[i])
+			munmap(in->bufs[i], in->maplens[i]);
 	pts_sideband_free(&in->sb);
 	pts_imgset_free(in->set);
+}
+
+/* "decode: NN%" on the terminal, when the percentage moved. */
+static void show_progress(const struct run_in *in, struct pts_ptdec **dec, int *shown)
+{
+	uint64_t done = 0, total = 0;
+	unsigned int i;
+	int pct;
+
+	for (i = 0; i < in->nr_pt; i++) {
+		done += pts_ptdec_done(dec[i]);
+		total += in->lens[i];
+	}
+	pct = total ? (int)(done * 100 / total) : 100;
+	if (pct == *shown)
+		return;
+	*shown = pct;
+	fprintf(in->progress, "\rdecode: %3d%%", pct);
+	fflush(in->progress);
 }
 
 static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
@@ -169,9 +209,9 @@ static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	struct pts_ptdec *dec[PTS_DEC_MAX_INPUTS] = { 0 };
 	struct pts_tl *tl = NULL;
 	struct pts_tl_config tcfg;
-	uint64_t origin = UINT64_MAX;
+	uint64_t origin = UINT64_MAX, nev = 0;
 	unsigned int i;
-	int rc = 0;
+	int rc = 0, shown = -1;
 
 	pts_sideband_sort(&in->sb);
 	for (i = 0; i < in->nr_pt; i++) {
@@ -214,6 +254,7 @@ static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		memset(&dc, 0, sizeof(dc));
 		dc.buf = in->bufs[i];
 		dc.size = in->lens[i];
+		dc.padded = true;
 		dc.cpu = in->cpus[i];
 		dc.family = in->family;
 		dc.model = in->model;
@@ -230,6 +271,7 @@ static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		dc.tid = in->tid >= 0 ? in->tid : (in->pid >= 0 ? in->pid : (int32_t)in->cpus[i]);
 		dc.on_insn = in->on_insn;
 		dc.insn_ctx = in->insn_ctx;
+		dc.images_by_pid = in->scope == PTS_SCOPE_USER;
 		rc = pts_ptdec_new(&dc, &dec[i], err);
 		if (rc)
 			goto out;
@@ -252,12 +294,16 @@ static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			break;
 		if (!pts_ptdec_next(dec[bi], &br))
 			continue;
+		if (in->progress && !(++nev & 0xffff))
+			show_progress(in, dec, &shown);
 		if (br.kind == PTS_BR_GAP)
 			pts_decode_summary_gap(sum, br.detail);
 		rc = pts_tl_feed(tl, &br, err);
 		if (rc)
 			goto out;
 	}
+	if (in->progress && shown >= 0)
+		fprintf(in->progress, "\r%*s\r", 40, "");
 	rc = pts_tl_finish(tl, err);
 	if (rc)
 		goto out;
@@ -297,6 +343,8 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	rc = pts_imgset_new(&in.set, err);
 	if (rc)
 		return rc;
+	if (o->sysroot && pts_imgset_set_sysroot(in.set, o->sysroot))
+		rc = pts_err_set(err, ENOMEM, "out of memory");
 	for (i = 0; i < o->nr_elf && !rc; i++)
 		rc = pts_imgset_add_elf(in.set, PTS_PID_ALL, o->elf[i].path, o->elf[i].base, err);
 	for (i = 0; i < o->nr_raw && !rc; i++) {
@@ -339,7 +387,7 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 		in.tc.tsc_khz = (uint64_t)o->nom_freq * 100000;
 	}
 	for (i = 0; i < o->nr_pt && !rc; i++) {
-		rc = read_file(o->pt[i].path, &in.bufs[i], &in.lens[i], err);
+		rc = map_trace(o->pt[i].path, &in.bufs[i], &in.lens[i], &in.maplens[i], err);
 		in.cpus[i] = o->pt[i].cpu;
 	}
 	if (rc)
@@ -359,21 +407,32 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.on_insn = o->on_insn;
 	in.insn_ctx = o->insn_ctx;
 	in.segment_cap = o->segment_cap;
+	in.progress = o->progress;
 	rc = run(&in, emit, emit_ctx, sum, err);
 out:
 	run_in_free(&in);
 	return rc;
 }
 
-/* The user binary to read for a mapped path: the bundle's copy, else the host's file. */
-static char *object_file(const struct pts_bundle *b, const char *path, const char *sysroot)
+/*
+ * The user binary to read for a mapped path: the bundle's copy, else the
+ * host's file (under sysroot); *build_id: the build-id recorded at capture
+ * that a host file must have (NULL for a bundle copy or when none known).
+ */
+static char *object_file(const struct pts_bundle *b, const char *path, const char *sysroot,
+			 const char **build_id)
 {
 	char buf[4096];
 	size_t i;
 
-	for (i = 0; i < b->nr_objects; i++)
-		if (!strcmp(b->objects[i].path, path) && b->objects[i].file)
+	*build_id = NULL;
+	for (i = 0; i < b->nr_objects; i++) {
+		if (strcmp(b->objects[i].path, path))
+			continue;
+		if (b->objects[i].file)
 			return pts_bundle_path(b, b->objects[i].file);
+		*build_id = b->objects[i].build_id;
+	}
 	snprintf(buf, sizeof(buf), "%s%s", sysroot ? sysroot : "", path);
 	return strdup(buf);
 }
@@ -437,14 +496,31 @@ static int bundle_images(const struct pts_bundle *b, struct pts_imgset *set, con
 		for (j = 0; j < n && !rc; j++) {
 			const struct pts_bundle_map *m = &maps[j];
 			struct pts_err e2 = { 0 };
+			const char *want_id = NULL;
 			char *file;
 			long sz;
 
 			if (m->perms[2] != 'x' || !m->path || m->path[0] != '/')
 				continue;
-			file = object_file(b, m->path, sysroot);
+			file = object_file(b, m->path, sysroot, &want_id);
 			if (!file)
 				return pts_err_set(err, ENOMEM, "out of memory");
+			if (want_id && want_id[0]) {
+				char id[41];
+
+				/* the host's file is not the captured one: its bytes would mislead */
+				if (pts_elf_build_id(file, id, NULL) || strcmp(id, want_id)) {
+					char msg[600];
+
+					snprintf(msg, sizeof(msg),
+						 "pid %d: %.200s changed since capture (build-id %.40s, captured %.40s): its code decodes as gaps",
+						 p->pid, file, pts_elf_build_id(file, id, NULL) ? "none" : id,
+						 want_id);
+					warn(sum, msg);
+					free(file);
+					continue;
+				}
+			}
 			sz = file_size(file);
 			if (sz > (long)m->pgoff) {
 				uint64_t len = m->end - m->start;
@@ -603,6 +679,12 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		goto out;
 	}
 	rc = pts_imgset_new(&in.set, err);
+	if (!rc && o && o->sysroot && pts_imgset_set_sysroot(in.set, o->sysroot))
+		rc = pts_err_set(err, ENOMEM, "out of memory");
+	for (i = 0; !rc && i < b->nr_processes; i++)
+		if (b->processes[i].cr3 &&
+		    pts_imgset_set_cr3(in.set, b->processes[i].pid, b->processes[i].cr3))
+			rc = pts_err_set(err, ENOMEM, "out of memory");
 	if (!rc)
 		rc = bundle_images(b, in.set, o ? o->sysroot : NULL, sum, err);
 	if (rc)
@@ -623,6 +705,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		in.on_insn = o->on_insn;
 		in.insn_ctx = o->insn_ctx;
 		in.segment_cap = o->segment_cap;
+		in.progress = o->progress;
 	}
 	rc = bundle_sideband(b, &in.tc, &in.sb, sum, err);
 	if (rc)
@@ -635,13 +718,44 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 			rc = pts_err_set(err, ENOMEM, "out of memory");
 			break;
 		}
-		rc = read_file(path, &in.bufs[i], &in.lens[i], err);
+		rc = map_trace(path, &in.bufs[i], &in.lens[i], &in.maplens[i], err);
 		in.cpus[i] = b->cpus[i].cpu;
 		free(path);
 	}
 	if (rc)
 		goto out;
 	in.nr_pt = (unsigned int)b->nr_cpus;
+	for (i = 0; i < b->nr_cpus; i++) {
+		static const struct { uint32_t flag; const char *what; } f[] = {
+			{ PTS_CPUF_ERROR, "RTIT_STATUS.Error was set at stop: tracing stopped on an output error, the trace may end early" },
+			{ PTS_CPUF_STOPPED, "the buffer filled (RTIT_STATUS.Stopped): tracing stopped before the end of the capture" },
+			{ PTS_CPUF_CLOBBERED, "RTIT_CTL was changed by someone else while tracing: the trace is partial" },
+			{ PTS_CPUF_OFFLINED, "the CPU went offline while tracing" },
+			{ PTS_CPUF_MSR_FAULT, "an RTIT MSR access faulted: the trace may be incomplete" },
+		};
+		char msg[256];
+		size_t k;
+
+		for (k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+			if (!(b->cpus[i].flags & f[k].flag))
+				continue;
+			snprintf(msg, sizeof(msg), "cpu %u: %s", b->cpus[i].cpu, f[k].what);
+			warn(sum, msg);
+		}
+		if (b->cpus[i].wrapped) {
+			snprintf(msg, sizeof(msg),
+				 "cpu %u: the ring wrapped: older trace was overwritten, decoding starts at the first whole PSB",
+				 b->cpus[i].cpu);
+			warn(sum, msg);
+		}
+	}
+	if (b->sideband_lost) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "%llu sideband records were lost: thread attribution may be wrong in places",
+			 (unsigned long long)b->sideband_lost);
+		warn(sum, msg);
+	}
 	rc = run(&in, emit, emit_ctx, sum, err);
 out:
 	run_in_free(&in);
@@ -739,9 +853,15 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 		if (s->diag[d])
 			fprintf(f, "diagnostic: %" PRIu64 " x %s\n", s->diag[d],
 				pts_tl_diag_name((enum pts_tl_diag)d));
-	fprintf(f, "threads: %zu\n", s->nr_threads);
+	for (t = 0, i = 0; t < s->nr_threads; t++)
+		i += s->threads[t].events > 0;
+	fprintf(f, "threads: %u\n", i);
 	for (t = 0; t < s->nr_threads; t++) {
 		const struct pts_tl_thread_stats *th = &s->threads[t];
+
+		/* named by the sideband but never seen in the trace */
+		if (!th->events)
+			continue;
 
 		fprintf(f, "  %d/%d %s: %" PRIu64 " ns traced (%" PRIu64 " .. %" PRIu64
 			" ns), %" PRIu64 " calls, %" PRIu64 " gaps\n",

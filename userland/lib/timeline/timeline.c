@@ -567,9 +567,15 @@ static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	return push_inferred(tl, t, &fn, addr, err);
 }
 
-/* Tracing resumes at addr: continue in the frame holding it. */
+/*
+ * Tracing resumes at addr: continue in the frame holding it. nest: tracing
+ * was off because the kernel had control (syscall, interrupt); resuming in
+ * another function is then the kernel diverting execution (a signal
+ * handler), which runs on top of the interrupted frame until it returns
+ * into it (sigreturn, then a resume there unwinds the handler).
+ */
 static int resume_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
-		     const struct pts_br_sym *hint, struct pts_err *err)
+		     const struct pts_br_sym *hint, bool nest, struct pts_err *err)
 {
 	struct fn fn;
 	int64_t i;
@@ -590,6 +596,8 @@ static int resume_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
 			rc = pop(tl, t, PTS_TLK_UNWIND, err);
 		return rc;
 	}
+	if (nest)
+		return push(tl, t, &fn, addr, 0, PTS_TLK_TRACE_BEGIN, err);
 	rc = pop(tl, t, PTS_TLK_JUMP, err);
 	if (rc)
 		return rc;
@@ -633,7 +641,7 @@ static int on_gap(struct pts_tl *tl, struct thread *t, const struct pts_branch *
 	/* nothing before the gap is continued: resume at its IP if it names one */
 	if (br->to) {
 		check_scope(tl, br->to);
-		return resume_at(tl, t, br->to, &br->to_sym, err);
+		return resume_at(tl, t, br->to, &br->to_sym, false, err);
 	}
 	return 0;
 }
@@ -676,6 +684,7 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 
 	if (!t)
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
+	t->st.events++;
 	rc = announce(tl, t, err);
 	if (rc)
 		return rc;
@@ -765,12 +774,22 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 			return 0;
 		}
 		lookup(tl, t, br->to, &br->to_sym, &fn);
-		return push(tl, t, &fn, br->to, 0, PTS_TLK_INTERRUPT, err);
-	case PTS_BR_ENABLED:
+		/*
+		 * The trace does not tell a fault from an interrupt (both are
+		 * FUP + TIP); Linux names its exception entries asm_exc_*.
+		 */
+		return push(tl, t, &fn, br->to, 0,
+			    fn.known && !strncmp(fn.name, "asm_exc_", 8) ? PTS_TLK_EXCEPTION :
+									     PTS_TLK_INTERRUPT, err);
+	case PTS_BR_ENABLED: {
+		bool was_kernel = top_synthetic(t) &&
+				  (t->frames[t->n - 1].flags & PTS_TLF_KERNEL);
+
 		rc = close_synthetic(tl, t, err);
 		if (rc)
 			return rc;
-		return resume_at(tl, t, br->to, &br->to_sym, err);
+		return resume_at(tl, t, br->to, &br->to_sym, was_kernel, err);
+	}
 	case PTS_BR_DISABLED:
 		if (top_synthetic(t)) {
 			tl->diag[PTS_TLD_DISABLE_WITHOUT_ENABLE]++;

@@ -16,11 +16,14 @@
  *    frame (PTS_TLK_JUMP); a jump into a function deeper in the stack
  *    (longjmp) unwinds to that frame like a return;
  *  - scope both: syscalls, interrupts and exceptions push kernel frames
- *    (PTS_TLF_KERNEL) on top of the interrupted user frame; sysret/iret
- *    return to the frame holding the target;
+ *    (PTS_TLF_KERNEL) on top of the interrupted user frame (an entry named
+ *    asm_exc_* is shown as PTS_TLK_EXCEPTION, others as PTS_TLK_INTERRUPT);
+ *    sysret/iret return to the frame holding the target;
  *  - scope user: untraced kernel time is a PTS_TLF_SYNTHETIC slice
  *    "[syscall]" (after a syscall), "[interrupted]" (asynchronous disable)
- *    or "[untraced]" (any other disable); scope kernel: "[user]";
+ *    or "[untraced]" (any other disable); scope kernel: "[user]"; when
+ *    tracing comes back from such kernel time in another function (a
+ *    signal handler), that function nests on top of the interrupted frame;
  *  - a gap ends every open frame at the gap time (PTS_TLK_GAP) and leaves an
  *    instant "gap" whose detail is the cause; nothing is spliced across it;
  *  - per-thread time never decreases (an earlier time is clamped to the
@@ -90,6 +93,7 @@ struct pts_tl_thread_stats {
 	const char *name;		/* thread name or NULL */
 	uint64_t first_ns, last_ns;	/* time of the first/last event */
 	uint64_t calls, returns, gaps;
+	uint64_t events;		/* branch events fed for this thread */
 };
 
 struct pts_tl;

@@ -8,9 +8,9 @@
  *  - User scope filtered on one process needs ptrace-like access to it.
  *    ptrace_may_access() is not exported to modules, so the module applies
  *    the core of its rule: the caller's uid and gid equal the target's
- *    real, effective and saved ids and the target is dumpable, or the
- *    caller has CAP_SYS_PTRACE. LSM restrictions such as Yama's
- *    ptrace_scope are not consulted.
+ *    real, effective and saved ids and the target is dumpable; or the
+ *    target is the caller's own process; or the caller has CAP_SYS_PTRACE.
+ *    LSM restrictions such as Yama's ptrace_scope are not consulted.
  *  - The device node is 0600 root; with the module parameter group=<gid>
  *    it is created 0660 and opening it needs membership of that group (or
  *    CAP_SYS_ADMIN). A udev rule gives the node that group:
@@ -24,6 +24,7 @@
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/uidgid.h>
 
 #include "ptscope_internal.h"
@@ -52,7 +53,8 @@ static bool may_trace_task(struct task_struct *task)
 	struct mm_struct *mm;
 	bool dumpable = false;
 
-	if (capable(CAP_SYS_PTRACE))
+	/* As __ptrace_may_access(): a thread group may always trace itself. */
+	if (same_thread_group(task, current) || capable(CAP_SYS_PTRACE))
 		return true;
 	if (!same_ids(task))
 		return false;

@@ -90,6 +90,10 @@ echo "-- run of a CMD that execs again warns that the new program is not traced"
 pts run -q -o "$T/e.ptscope" -- /bin/sh -c 'exec /bin/true' > "$T/out" 2> "$T/err" || fail "run sh -c exec rc=$?"
 grep -q "CMD executed another program" "$T/err" || fail "no exec warning"
 
+echo "-- run of a CMD killed by SIGKILL still ends with a snapshot"
+pts run -q -o "$T/k.ptscope" -- /bin/sh -c 'kill -KILL $$' > "$T/out" 2> "$T/err" || fail "run of a killed CMD rc=$?"
+check_manifest "$T/k.ptscope" "m['trigger']['reason'] == 'exit'"
+
 echo "-- run --no-copy with a hex filter range"
 pts run -q --no-copy -F stop:0x1000-0x2000 -o "$T/b.ptscope" -- /bin/true > "$T/out" 2> "$T/err" || fail "run --no-copy rc=$?"
 check_manifest "$T/b.ptscope" "
@@ -98,6 +102,17 @@ len(m['objects']) > 1 ;;
 m['config']['addr_ranges'] == [{'a': '0x1000', 'b': '0x1fff', 'cfg': 2}]"
 
 readback "$T/b.ptscope"
+
+echo "-- attach: snapshot when the process exits"
+sleep 1 &
+sp=$!
+pts attach -q -p $sp -o "$T/at.ptscope" > "$T/out" 2> "$T/err" || fail "attach rc=$?"
+wait $sp || true
+check_manifest "$T/at.ptscope" "
+m['trigger']['reason'] == 'exit' ;; m['config']['filter_pid'] == $sp ;;
+m['processes'][0]['pid'] == $sp and len(m['processes'][0]['maps_arm']) > 0"
+if pts attach -q -p 4194305 -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "attach to no process succeeded"; fi
+grep -q "no process 4194305" "$T/err" || fail "attach to no process: message"
 
 echo "-- record -C 1 --duration"
 pts record -q -C 1 --duration 200ms -o "$T/r.ptscope" > "$T/out" 2> "$T/err" || fail "record rc=$?"
@@ -119,7 +134,7 @@ m['config']['trigger_spec'] == 'tracepoint:sched:sched_switch:pid=4242'"
 readback "$T/t.ptscope"
 
 echo "-- --multi-snapshot writes one bundle per trigger"
-FAKEDEV_TRIGGER_MS=50 pts record -q --trigger manual --multi-snapshot --duration 400ms \
+FAKEDEV_TRIGGER_MS=50 pts record -q --trigger manual --multi-snapshot --duration 2s --size 64K --no-copy \
 	-o "$T/m.ptscope" > "$T/out" 2> "$T/err" || fail "record --multi-snapshot rc=$?"
 [ -f "$T/m.1.ptscope/manifest.json" ] && [ -f "$T/m.2.ptscope/manifest.json" ] || fail "no m.1/m.2 bundles: $(ls "$T")"
 check_manifest "$T/m.1.ptscope" "m['trigger']['reason'] == 'tracepoint' and m['complete'] is True"

@@ -96,6 +96,8 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 			    const struct sw_rec *sws, int nsw);
 /* when set: the binary is not copied, only named with this build-id */
 static const char *named_build_id;
+/* when non-zero: an EXEC record of tid 101 on CPU 0 at this TSC */
+static uint64_t exec_tsc;
 /* PTS_CPUF_* and wrapped of every CPU written */
 static uint32_t cpu_flags;
 static bool cpu_wrapped;
@@ -171,8 +173,28 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 			recs[k].next_tid = sws[k].tid;
 			snprintf(recs[k].next_comm, sizeof(recs[k].next_comm), "userprog");
 		}
-		CU_ASSERT_EQUAL_FATAL(pts_bundle_write_file(bdir, "sideband.bin", recs,
-							    (size_t)nsw * sizeof(*recs), &err), 0);
+		size_t sblen = (size_t)nsw * sizeof(*recs);
+		uint8_t *sbbuf = malloc(sblen + 256);
+
+		memcpy(sbbuf, recs, sblen);
+		if (exec_tsc) {
+			/* struct ptscope_sb_exec + "/opt/app/user\0", padded to 8 */
+			struct ptscope_sb_exec *ex = (void *)(sbbuf + sblen);
+			size_t sz = (sizeof(*ex) + sizeof("/opt/app/user") + 7) & ~(size_t)7;
+
+			memset(ex, 0, sz);
+			ex->hdr.type = PTSCOPE_SB_EXEC;
+			ex->hdr.size = (uint16_t)sz;
+			ex->hdr.cpu = 0;
+			ex->hdr.tsc = exec_tsc;
+			ex->pid = 100;
+			ex->tid = 101;
+			snprintf(ex->comm, sizeof(ex->comm), "newprog");
+			memcpy(ex->filename, "/opt/app/user", sizeof("/opt/app/user"));
+			sblen += sz;
+		}
+		CU_ASSERT_EQUAL_FATAL(pts_bundle_write_file(bdir, "sideband.bin", sbbuf, sblen, &err), 0);
+		free(sbbuf);
 		free(recs);
 	}
 	b->sideband_file = strdup("sideband.bin");
@@ -408,9 +430,51 @@ static void capture_problems_of_a_cpu_are_warnings(void)
 	tl_sink_free(&sink);
 }
 
+/*
+ * An exec in the sideband (ptscope EXEC record at TSC 0x1200) between the
+ * old program's getpid syscall and the new program's first traced
+ * instruction (TIP.PGE lj_main at 0x1300). By hand: the old frames end
+ * when the exec is seen (at the next event, the enable), an "exec"
+ * instant follows, and the new program's frames start from an empty stack
+ * (without the exec, lj_main would nest on _start as a signal handler would).
+ */
+static void exec_in_the_sideband_starts_the_new_program_on_an_empty_stack(void)
+{
+	static const struct sw_rec sw = { 0, 0, 101 };
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	char shape[2048], why[256];
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);	/* execve */
+	gen_tsc(&g, 0x1300);
+	gen_ip(&g, ppt_tip_pge, 0x401100);	/* the new program: lj_main */
+	gen_ip(&g, ppt_tip, 0x401105);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	exec_tsc = 0x1200;
+	write_bundle_ex(PTS_SOURCE_REFERENCE_ENCODER, &gp, 1, &sw, 1);
+	exec_tsc = 0;
+	gen_done(&g);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
+		CU_FAIL(why);
+	CU_ASSERT_STRING_EQUAL(tl_sink_shape(&sink, shape, sizeof(shape)),
+		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start|I exec|"
+		"B0 lj_main|B1 lj_a|B2 lj_b|B3 lj_c|E3 lj_c|E2 lj_b|E1 lj_a|B1 [syscall]|"
+		"E1 [syscall]|E0 lj_main");
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
 PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_with_copied_binary_and_sideband_decodes_the_main_path),
 	  PTS_TEST(bundle_missing_its_binary_warns_and_decodes_with_gaps),
 	  PTS_TEST(threads_are_demultiplexed_across_cpus_by_the_sideband),
 	  PTS_TEST(changed_binary_is_a_warning_and_gaps),
-	  PTS_TEST(capture_problems_of_a_cpu_are_warnings));
+	  PTS_TEST(capture_problems_of_a_cpu_are_warnings),
+	  PTS_TEST(exec_in_the_sideband_starts_the_new_program_on_an_empty_stack));

@@ -88,8 +88,8 @@ static void switch_comm_mmap_and_itrace_start_records_are_read(void)
 	/* SWITCH (14) out: ignored (the next task's switch-in says who runs) */
 	header(14, 0x2000, 8 + 32);
 	sample_id(20, 21, 3000, 2);
-	/* COMM (3): pid 20 tid 21 "worker" */
-	header(3, 0, 8 + 8 + 16 + 32);
+	/* COMM (3) with PERF_RECORD_MISC_COMM_EXEC (0x2000): pid 20 tid 21 exec'd "worker" */
+	header(3, 0x2000, 8 + 8 + 16 + 32);
 	put32(20);
 	put32(21);
 	put(name, 16);
@@ -113,8 +113,8 @@ static void switch_comm_mmap_and_itrace_start_records_are_read(void)
 	CU_ASSERT_EQUAL_FATAL(pts_pevent_load(&sb, path, 0x10086, &err), 0);
 	unlink(path);
 	pts_sideband_sort(&sb);
-	/* in time order: itrace 1000, mmap 1200, comm 1500, switch 2000, switch 2001 */
-	CU_ASSERT_EQUAL_FATAL(sb.n, 5);
+	/* in time order: itrace 1000, mmap 1200, comm + exec 1500, switch 2000, switch 2001 */
+	CU_ASSERT_EQUAL_FATAL(sb.n, 6);
 	CU_ASSERT_EQUAL(sb.recs[0].type, PTS_SB_SWITCH);
 	CU_ASSERT_EQUAL(sb.recs[0].tid, 11);
 	CU_ASSERT_EQUAL(sb.recs[0].cpu, 2);
@@ -126,12 +126,15 @@ static void switch_comm_mmap_and_itrace_start_records_are_read(void)
 	CU_ASSERT_STRING_EQUAL(sb.recs[1].name, "/usr/bin/app");
 	CU_ASSERT_EQUAL(sb.recs[2].type, PTS_SB_COMM);
 	CU_ASSERT_STRING_EQUAL(sb.recs[2].name, "worker");
-	CU_ASSERT_EQUAL(sb.recs[3].type, PTS_SB_SWITCH);	/* switch-out names the next task */
-	CU_ASSERT_EQUAL(sb.recs[3].pid, 20);
+	CU_ASSERT_EQUAL(sb.recs[3].type, PTS_SB_EXEC);
 	CU_ASSERT_EQUAL(sb.recs[3].tid, 21);
-	CU_ASSERT_EQUAL(sb.recs[3].time_ns, 2000);
-	CU_ASSERT_EQUAL(sb.recs[4].type, PTS_SB_SWITCH);
+	CU_ASSERT_EQUAL(sb.recs[3].cpu, 2);
+	CU_ASSERT_EQUAL(sb.recs[4].type, PTS_SB_SWITCH);	/* switch-out names the next task */
+	CU_ASSERT_EQUAL(sb.recs[4].pid, 20);
 	CU_ASSERT_EQUAL(sb.recs[4].tid, 21);
+	CU_ASSERT_EQUAL(sb.recs[4].time_ns, 2000);
+	CU_ASSERT_EQUAL(sb.recs[5].type, PTS_SB_SWITCH);
+	CU_ASSERT_EQUAL(sb.recs[5].tid, 21);
 	pts_sideband_free(&sb);
 }
 

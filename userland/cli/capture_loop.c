@@ -201,6 +201,12 @@ static void child_event(struct loop *L, int status)
 	struct pts_err e;
 
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		/* gone without an exit stop (SIGKILL): freeze what is there */
+		if (!L->target_gone) {
+			pts_capture_stop(c, &e);
+			pts_capture_set_reason(c, "exit", WIFSIGNALED(status) ?
+					       "killed by a signal" : "exited");
+		}
 		L->child = 0;
 		L->child_status = status;
 		L->target_gone = true;

@@ -30,6 +30,7 @@ struct pts_ptdec {
 	int64_t sync_off;	/* offset of the PSB the decoder last synced at */
 	uint64_t good_off;	/* decoder position after the last call that succeeded */
 	bool tsx_abort;		/* a TSX abort at tsx_abort_ip was just reported */
+	bool exec_pending;	/* the sideband says the thread exec'd */
 	uint64_t tsx_abort_ip;
 	/* last instruction of the previous block, whose target the next IP gives */
 	bool pend;
@@ -72,6 +73,9 @@ static void follow_sideband(struct pts_ptdec *d)
 	while (d->sb_pos < sb->n && sb->recs[d->sb_pos].time_ns <= abs) {
 		const struct pts_sb_rec *r = &sb->recs[d->sb_pos++];
 
+		if (r->type == PTS_SB_EXEC && r->tid == d->tid &&
+		    (r->cpu == d->cfg.cpu || r->cpu == UINT32_MAX))
+			d->exec_pending = true;
 		if (r->type != PTS_SB_SWITCH || r->cpu != d->cfg.cpu)
 			continue;
 		d->pid = r->pid;
@@ -91,11 +95,22 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 {
 	struct qent *e;
 
-	if (d->qn == QCAP)	/* cannot happen: one step queues at most 3 */
+	if (d->qn >= QCAP - 1)	/* cannot happen: one step queues at most 4 */
 		return NULL;
+	follow_sideband(d);
+	if (d->exec_pending) {
+		/* the thread's exec comes before what it runs next */
+		d->exec_pending = false;
+		e = &d->q[(d->qh + d->qn++) % QCAP];
+		memset(e, 0, sizeof(*e));
+		e->br.kind = PTS_BR_EXEC;
+		e->br.cpu = d->cfg.cpu;
+		e->br.pid = d->pid;
+		e->br.tid = d->tid;
+		e->br.ts_ns = now_ns(d);
+	}
 	e = &d->q[(d->qh + d->qn++) % QCAP];
 	memset(e, 0, sizeof(*e));
-	follow_sideband(d);
 	e->br.kind = kind;
 	e->br.from = from;
 	e->br.to = to;

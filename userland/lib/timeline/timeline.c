@@ -39,7 +39,7 @@ struct thread {
 	uint64_t last_ts;
 	/* records of the current segment not yet written */
 	struct pts_tl_rec *buf;
-	size_t nbuf;
+	size_t nbuf, bufcap;
 	/*
 	 * The BEGIN of the outermost open frame: its index in buf (-1 once
 	 * written out) and time. An inferred outer frame is inserted there.
@@ -90,7 +90,7 @@ int pts_tl_new(const struct pts_tl_config *cfg, struct pts_tl **out, struct pts_
 	if (!tl->cfg.max_depth)
 		tl->cfg.max_depth = 512;
 	if (!tl->cfg.segment_cap)
-		tl->cfg.segment_cap = 4096;
+		tl->cfg.segment_cap = 1024;
 	tl->pool = pts_strpool_new();
 	if (!tl->pool) {
 		free(tl);
@@ -161,11 +161,6 @@ static struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t tid)
 	t->st.pid = pid;
 	t->st.tid = tid;
 	t->bottom_idx = -1;
-	t->buf = calloc(tl->cfg.segment_cap, sizeof(*t->buf));
-	if (!t->buf) {
-		free(t);
-		return NULL;
-	}
 	tl->th[tl->nth++] = t;
 	return tl->last = t;
 }
@@ -269,6 +264,46 @@ static int flush(struct pts_tl *tl, struct thread *t, struct pts_err *err)
 	return 0;
 }
 
+/*
+ * Write the held records before the outermost open frame's BEGIN: an
+ * inferred outer frame is only ever inserted at that BEGIN, so they are
+ * final. Keeps the BEGIN and what follows.
+ */
+static int flush_before_bottom(struct pts_tl *tl, struct thread *t, struct pts_err *err)
+{
+	size_t i, b = (size_t)t->bottom_idx;
+	int rc;
+
+	for (i = 0; i < b; i++) {
+		rc = emit(tl, &t->buf[i], err);
+		if (rc)
+			return rc;
+	}
+	memmove(&t->buf[0], &t->buf[b], (t->nbuf - b) * sizeof(*t->buf));
+	t->nbuf -= b;
+	t->bottom_idx = 0;
+	return 0;
+}
+
+/* Room for one more held record (grows by doubling up to segment_cap). */
+static int buf_room(struct pts_tl *tl, struct thread *t)
+{
+	struct pts_tl_rec *nb;
+	size_t nc;
+
+	if (t->nbuf < t->bufcap)
+		return 0;
+	nc = t->bufcap ? t->bufcap * 2 : 32;
+	if (nc > tl->cfg.segment_cap)
+		nc = tl->cfg.segment_cap;
+	nb = realloc(t->buf, nc * sizeof(*nb));
+	if (!nb)
+		return -ENOMEM;
+	t->buf = nb;
+	t->bufcap = nc;
+	return 0;
+}
+
 /* Hold a record in the thread's segment buffer (writing it out when full). */
 static int put(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r, struct pts_err *err)
 {
@@ -279,10 +314,12 @@ static int put(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r, struct
 	r->cpu = t->cpu;
 	r->ts_ns = t->last_ts;
 	if (t->nbuf == tl->cfg.segment_cap) {
-		rc = flush(tl, t, err);
+		rc = t->bottom_idx > 0 ? flush_before_bottom(tl, t, err) : flush(tl, t, err);
 		if (rc)
 			return rc;
 	}
+	if (buf_room(tl, t))
+		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	t->buf[t->nbuf++] = *r;
 	return 0;
 }
@@ -475,6 +512,8 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 		tl->diag[PTS_TLD_INFERRED_LATE]++;
 		return push(tl, t, fn, addr, PTS_TLF_INFERRED, PTS_TLK_RETURN, err);
 	}
+	if (buf_room(tl, t))
+		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	if (!t->cap) {
 		t->frames = calloc(16, sizeof(*t->frames));
 		if (!t->frames)
@@ -816,6 +855,27 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 		return on_instant(tl, t, br, err);
 	case PTS_BR_CBR:
 		return on_cbr(tl, t, br, err);
+	case PTS_BR_EXEC:
+		/* a new program: nothing of the old stack continues */
+		if (!t->n && !t->excess)
+			return 0;
+		rc = pop_all(tl, t, PTS_TLK_TRACE_END, err);
+		if (!rc)
+			rc = flush(tl, t, err);
+		if (!rc) {
+			struct pts_tl_rec r;
+
+			memset(&r, 0, sizeof(r));
+			r.type = PTS_TL_INSTANT;
+			r.ts_ns = t->last_ts;
+			r.pid = t->pid;
+			r.tid = t->tid;
+			r.cpu = t->cpu;
+			r.name = "exec";
+			r.detail = t->name;
+			rc = emit(tl, &r, err);
+		}
+		return rc;
 	}
 	return 0;
 }

@@ -458,7 +458,7 @@ int main(int argc, char **argv)
 	struct pts_err err = { 0 };
 	uint64_t kbase, kend, switch_ip, tsc = 0, resume_ip = 0;
 	uint64_t n_insn = 0, n_user = 0, n_kernel = 0, n_sys = 0, n_exc = 0, n_irq = 0, breaks = 0;
-	uint64_t n_ret = 0;
+	uint64_t n_ret = 0, foreign_user = 0;
 	bool started = false, user_run = false;
 	size_t i, s, owned_segs = 0;
 	char path[4096];
@@ -501,6 +501,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "qemu-trace: %s\n", err.msg);
 		return 1;
 	}
+	if (!q.n) {
+		fprintf(stderr, "qemu-trace: %s: no executed instructions; log the window with the "
+			"monitor command `log exec,nochain,int,in_asm` (and -D FILE)\n", log);
+		qlog_free(&q);
+		return 1;
+	}
 	switch_ip = find_switch_insn(&q, ksym_addr(&ks, "__switch_to_asm"));
 	if (!switch_ip)
 		fprintf(stderr, "qemu-trace: note: __switch_to_asm did not run in the window\n");
@@ -510,6 +516,11 @@ int main(int argc, char **argv)
 	}
 	for (s = 0; s < fo.nseg; s++)
 		owned_segs += fo.owned[s];
+	/* /init is the only user process: user code anywhere else means a
+	 * stretch was not recognised as its own. */
+	for (i = 0; i < q.n; i++)
+		if (q.x[i].kind == QX_INSN && q.x[i].ring == 3 && !fo.owned[fo.seg[i]])
+			foreign_user++;
 
 	for (c = 0; c < 3; c++) {
 		ptsynth_config_default(&sc[c].cfg);
@@ -673,6 +684,10 @@ encode:
 	       " syscalls, %" PRIu64 " exceptions, %" PRIu64 " interrupts, %" PRIu64
 	       " flow breaks, %" PRIu64 " returns to user mode\n",
 	       n_insn, n_user, n_kernel, n_sys, n_exc, n_irq, breaks, n_ret);
+	if (foreign_user)
+		fprintf(stderr, "qemu-trace: %" PRIu64 " user-mode instructions outside the stretches "
+			"taken as /init's\n", foreign_user);
+	rc = breaks || q.unplaced || foreign_user ? 1 : 0;
 	qlog_free(&q);
-	return breaks || q.unplaced ? 1 : 0;
+	return rc;
 }

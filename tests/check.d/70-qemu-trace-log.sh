@@ -7,7 +7,7 @@
 # translation, SYSCALL/SYSRETQ/IRETQ move between rings. The expected
 # ground truth and events (expected-*.txt) were derived by hand from the
 # log by those rules (docs/whole-system-traces.md); libipt's decode of all
-# three scopes must then match the ground truth.
+# bundles (three scopes, and the CPU) must then match the ground truth.
 set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}
@@ -31,7 +31,7 @@ if ! grep -v '^#' "$T/res/events.txt" | diff -u "$F/expected-events.txt" -; then
 	echo "events differ from the hand-derived list"
 	rc=1
 fi
-for s in user kernel both; do
+for s in user kernel both cpu; do
 	"$B/ptsynth" check "$T/res/$s.ptscope" || rc=1
 done
 [ $rc = 0 ] && echo "qemu-trace: the hand-written log gives the hand-derived instruction stream and events"

@@ -5,10 +5,10 @@
 #
 # Boots a Debian 6.1 kernel (nokaslr, one CPU, TCG) with tests/wsys/wsys-init.c
 # as /init, logs its workload with `log exec,nochain,int,in_asm`, turns the
-# log into PT bundles for the user, kernel and both scopes (build/qemu-trace)
-# and checks:
+# log into PT bundles for the user, kernel and both scopes of the task and
+# for every task on the CPU (build/qemu-trace) and checks:
 #   1. libipt's decode of each stream equals the ground truth, instruction
-#      for instruction (ptsynth check);
+#      for instruction (ptsynth check), and ptscope decode exits 0;
 #   2. ptscope decode's timelines show the logged syscalls, page faults and
 #      interrupts where they belong (check-timeline.py);
 #   3. perf 6.1 (through ../shared/tools/mkperfdata.py) decodes as many
@@ -86,8 +86,8 @@ if ! "$B/qemu-trace" --log "$OUT/vm/qemu.log" --kallsyms "$OUT/vm/kallsyms" --ex
 fi
 rm -f "$OUT/vm/qemu.log"	# 100 MB; the bundles hold what the checks need
 
-# ---- 1. libipt decode == ground truth
-for s in user kernel both; do
+# ---- 1. libipt decode == ground truth (the task in three scopes; the CPU)
+for s in user kernel both cpu; do
 	if "$B/ptsynth" check "$OUT/res/$s.ptscope" > "$OUT/res/check-$s.txt" 2>&1; then
 		pass "libipt $s: $(sed 's/.*: OK: //' "$OUT/res/check-$s.txt")"
 	else
@@ -96,7 +96,7 @@ for s in user kernel both; do
 done
 
 # ---- 2. ptscope decode timelines
-for s in user kernel both; do
+for s in user kernel both cpu; do
 	"$B/ptscope" decode "$OUT/res/$s.ptscope" -o "$OUT/res/$s.txt" --summary > "$OUT/res/summary-$s.txt" 2>&1
 	rc=$?
 	[ $rc = 0 ] || fail "ptscope decode $s: exit status $rc (see $OUT/res/summary-$s.txt)"
@@ -120,7 +120,7 @@ fi
 
 # ---- 3. perf 6.1 instruction count
 if command -v perf > /dev/null && [ -f "$SHARED/tools/mkperfdata.py" ]; then
-	for s in user kernel both; do
+	for s in user kernel both cpu; do
 		b=$OUT/res/$s.ptscope
 		want=$(grep -c '^i ' "$b/ground-truth.txt")
 		rm -rf "$OUT/res/perf-$s"

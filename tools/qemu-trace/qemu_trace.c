@@ -9,7 +9,8 @@
  * its only process) across context switches, and encodes its execution
  * with the reference encoder (tools/ptsynth/lib) in the three scopes:
  * DIR/user.ptscope, DIR/kernel.ptscope, DIR/both.ptscope, each a capture
- * bundle (docs/bundle-format.md) with the ground truth, plus
+ * bundle (docs/bundle-format.md) with the ground truth, DIR/cpu.ptscope,
+ * both rings of every task on the CPU (per-CPU tracing, no PIP), plus
  * DIR/events.txt, the task's syscalls, exceptions and interrupts as the
  * log shows them (docs/whole-system-traces.md).
  *
@@ -46,6 +47,7 @@
 
 #define THREAD_SHIFT	14		/* x86_64 THREAD_SIZE 16 KiB (no KASAN) */
 #define TSC_PER_ITEM	4		/* model time: TSC ticks per executed item */
+#define NSCOPES		4		/* user, kernel, both (the task); cpu (all tasks) */
 
 struct sym {
 	uint64_t addr;
@@ -64,6 +66,8 @@ struct exe_text {
 struct scope_out {
 	const char *name;		/* "user", "kernel", "both" */
 	enum pts_scope scope;
+	bool all_tasks;			/* per CPU: every task, no switch-outs */
+	uint64_t resume_ip;		/* where the last encoded item continues */
 	struct ptsynth_config cfg;
 	struct ptsynth_enc *enc;
 	FILE *gt;
@@ -294,7 +298,7 @@ static int write_bundle(struct scope_out *s, const struct qlog *q, const char *k
 	b->config.buffer_size = 4096;
 	while (b->config.buffer_size < len)
 		b->config.buffer_size <<= 1;
-	b->config.filter_pid = 1;
+	b->config.filter_pid = s->all_tasks ? 0 : 1;
 	strcpy(b->trigger.reason, "none");
 	b->trigger.tsc = tsc_end;
 	b->trigger.cpu = 0;
@@ -446,17 +450,18 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *log = NULL, *kallsyms = NULL, *exe = NULL, *out = NULL;
-	struct scope_out sc[3] = {
+	struct scope_out sc[NSCOPES] = {
 		{ .name = "user", .scope = PTS_SCOPE_USER },
 		{ .name = "kernel", .scope = PTS_SCOPE_KERNEL },
 		{ .name = "both", .scope = PTS_SCOPE_BOTH },
+		{ .name = "cpu", .scope = PTS_SCOPE_BOTH, .all_tasks = true },
 	};
 	struct ksyms ks = { 0 };
 	struct exe_text xt = { 0 };
 	struct qlog q;
 	struct follow fo = { 0 };
 	struct pts_err err = { 0 };
-	uint64_t kbase, kend, switch_ip, tsc = 0, resume_ip = 0;
+	uint64_t kbase, kend, switch_ip, tsc = 0;
 	uint64_t n_insn = 0, n_user = 0, n_kernel = 0, n_sys = 0, n_exc = 0, n_irq = 0, breaks = 0;
 	uint64_t n_ret = 0, foreign_user = 0;
 	bool started = false, user_run = false;
@@ -522,7 +527,7 @@ int main(int argc, char **argv)
 		if (q.x[i].kind == QX_INSN && q.x[i].ring == 3 && !fo.owned[fo.seg[i]])
 			foreign_user++;
 
-	for (c = 0; c < 3; c++) {
+	for (c = 0; c < NSCOPES; c++) {
 		ptsynth_config_default(&sc[c].cfg);
 		sc[c].cfg.trace_user = sc[c].scope != PTS_SCOPE_KERNEL;
 		sc[c].cfg.trace_os = sc[c].scope != PTS_SCOPE_USER;
@@ -539,8 +544,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		fprintf(sc[c].gt, "%s\n", PTSYNTH_GT_HEADER);
-		fprintf(sc[c].gt, "# whole-system trace of /init from a QEMU log, scope %s\n",
-			sc[c].name);
+		fprintf(sc[c].gt, "# whole-system trace from a QEMU log, scope %s%s\n", sc[c].name,
+			sc[c].all_tasks ? " (both rings, every task on the CPU)" : " (the task /init)");
 		fprintf(sc[c].gt, "m %" PRIx64 " %" PRIx64 " %" PRIx64 " objects/init\n",
 			xt.start, xt.end, xt.pgoff);
 		fprintf(sc[c].gt, "m %" PRIx64 " %" PRIx64 " 0 kernel/vmlinux.text\n", kbase, kend);
@@ -562,30 +567,56 @@ int main(int argc, char **argv)
 	for (i = 0; i < q.n; i++) {
 		const struct qx *x = &q.x[i];
 		bool own = fo.owned[fo.seg[i]];
+		struct ptsynth_insn in = { 0 };
+		uint64_t target = 0;
 
 		tsc = (i + 1) * TSC_PER_ITEM;
-		if (!own) {
-			for (c = 0; c < 3; c++)
-				rc = ptsynth_enc_advance(sc[c].enc, tsc);
-			continue;
-		}
 		if (x->kind == QX_INSN) {
-			struct ptsynth_insn in = {
-				.ip = x->ip, .tsc = tsc, .iclass = x->iclass, .size = x->size,
-				.ring = x->ring, .next_ring = x->ring,
-			};
 			const struct qx *nx = i + 1 < q.n ? &q.x[i + 1] : NULL;
 
 			if (!nx)
 				break;		/* its successor is unknown: not encoded */
+			in.ip = x->ip;
+			in.tsc = tsc;
+			in.iclass = x->iclass;
+			in.size = x->size;
+			in.ring = x->ring;
 			in.next_ip = nx->ip;
 			/* An asynchronous item's ring is the CPL it interrupted:
 			 * where this instruction went (an IRET to user mode
 			 * followed at once by an interrupt pending since). */
 			in.next_ring = nx->ring;
-			resume_ip = in.next_ip;
 			if (x->iclass == PTSYNTH_IC_OTHER && in.next_ip != x->ip + x->size)
 				breaks++;
+		} else {
+			target = next_insn_ip(&q, i);
+			if (!target)
+				break;
+		}
+		for (c = 0; c < NSCOPES; c++) {
+			if (!own && !sc[c].all_tasks) {
+				rc = ptsynth_enc_advance(sc[c].enc, tsc);
+			} else if (x->kind == QX_INSN) {
+				rc = ptsynth_enc_insn(sc[c].enc, &in);
+				sc[c].resume_ip = in.next_ip;
+				/* Switched out after this instruction. */
+				if (!rc && x->ip == switch_ip && !sc[c].all_tasks &&
+				    !fo.owned[fo.seg[i + 1]])
+					rc = ptsynth_enc_context_off(sc[c].enc, in.next_ip, tsc);
+			} else {
+				rc = ptsynth_enc_async(sc[c].enc, x->ip, target, 0, tsc);
+				sc[c].resume_ip = target;
+			}
+			if (rc) {
+				fprintf(stderr, "qemu-trace: encoder: %s\n", strerror(-rc));
+				return 1;
+			}
+		}
+		if (!own)
+			continue;
+
+		/* The followed task's figures and events. */
+		if (x->kind == QX_INSN) {
 			n_insn++;
 			if (x->ring)
 				n_user++;
@@ -604,26 +635,9 @@ int main(int argc, char **argv)
 				n_ret++;
 				fprintf(ev, "return 0 %" PRIx64 " - 0 1\n", x->ip);
 			}
-			for (c = 0; c < 3; c++) {
-				rc = ptsynth_enc_insn(sc[c].enc, &in);
-				if (rc) {
-					fprintf(stderr, "qemu-trace: encoder: %s\n", strerror(-rc));
-					return 1;
-				}
-			}
-			/* Switched out after this instruction. */
-			if (x->ip == switch_ip && !fo.owned[fo.seg[i + 1]])
-				for (c = 0; c < 3; c++)
-					ptsynth_enc_context_off(sc[c].enc, in.next_ip, tsc);
-		} else {
-			uint64_t target = next_insn_ip(&q, i);
+		} else if (started) {
 			const struct sym *h = ksym_at(&ks, target);
 
-			if (!target)
-				break;
-			resume_ip = target;
-			if (!started)
-				goto encode;	/* before the first traced instruction */
 			if (x->flags & QX_F_EXC)
 				n_exc++;
 			else
@@ -638,24 +652,16 @@ int main(int argc, char **argv)
 				x->ring != 3 || user_run);
 			if (x->ring == 3)
 				user_run = false;
-encode:
-			for (c = 0; c < 3; c++) {
-				rc = ptsynth_enc_async(sc[c].enc, x->ip, target, 0, tsc);
-				if (rc) {
-					fprintf(stderr, "qemu-trace: encoder: %s\n", strerror(-rc));
-					return 1;
-				}
-			}
 		}
 	}
 	fclose(ev);
-	for (c = 0; c < 3; c++) {
+	for (c = 0; c < NSCOPES; c++) {
 		const struct ptsynth_stats *st;
 
 		/* The window closes: tracing stops before the next instruction
 		 * (TraceEn cleared), so a decoder ends at a disable rather than
 		 * walking on past the last packet. */
-		rc = ptsynth_enc_context_off(sc[c].enc, resume_ip, tsc);
+		rc = ptsynth_enc_context_off(sc[c].enc, sc[c].resume_ip, tsc);
 		if (!rc)
 			rc = ptsynth_enc_finish(sc[c].enc, tsc);
 		fclose(sc[c].gt);

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #define WSYS_PAGES	16
-#define WSYS_SPIN	30000
+#define WSYS_SPIN	15000
 
 static void say(const char *s)
 {

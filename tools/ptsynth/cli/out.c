@@ -258,6 +258,29 @@ int out_sb_fork(struct out *out, uint64_t tsc, pid_t pid, pid_t parent_tid, pid_
 	return sb_add(out, &f, sizeof(f));
 }
 
+int out_restart(struct out *out, pid_t pid, uint64_t tsc, struct pts_err *err)
+{
+	free(out->sb);
+	out->sb = NULL;
+	out->sb_len = 0;
+	free(out->exe);
+	out->exe = NULL;
+	free(out->tids);
+	out->tids = NULL;
+	out->nr_tids = 0;
+	free_maps(&out->arm);
+	free_maps(&out->exit);
+	free(out->pages);
+	out->pages = NULL;
+	out->pages_cap = out->pages_n = 0;
+	out->vdso_addr = out->vdso_size = 0;
+	if (fflush(out->gt) || ftruncate(fileno(out->gt), 0) || fseek(out->gt, 0, SEEK_SET))
+		return pts_err_set(err, errno, "restarting the ground truth: %s", strerror(errno));
+	fprintf(out->gt, "%s\n# produced by the ptsynth reference encoder (not PT hardware)\n",
+		PTSYNTH_GT_HEADER);
+	return out_start_process(out, pid, "", tsc, err);
+}
+
 void out_note_page(struct out *out, uint64_t ip)
 {
 	uint64_t pg = (ip >> 12) + 1, h;

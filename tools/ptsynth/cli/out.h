@@ -42,6 +42,9 @@ struct out {
 int out_begin(struct out *out, const struct run_opts *o, struct pts_err *err);
 int out_start_process(struct out *out, pid_t pid, const char *cmd, uint64_t tsc,
 		      struct pts_err *err);
+/* Start over after an exec (--follow-exec): drop what was recorded of
+ * the old image, the ground truth included, and begin as at start. */
+int out_restart(struct out *out, pid_t pid, uint64_t tsc, struct pts_err *err);
 /* Read /proc/PID/maps (at_exit: the exit snapshot, else the arm one). */
 int out_take_maps(struct out *out, pid_t pid, bool at_exit, struct pts_err *err);
 /* Sideband records (include/uapi/ptscope.h), TSC from the cycle model:

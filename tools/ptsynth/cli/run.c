@@ -298,6 +298,39 @@ static int comm_of(pid_t pid, pid_t tid, char comm[16])
 	return 0;
 }
 
+/* --follow-exec: the command exec'd; trace the new image from its first
+ * instruction, as if it had been started so. */
+static int restart_at_exec(struct tracer *t, struct out *out, struct thr *th)
+{
+	char path[64];
+	int e;
+
+	ptsynth_enc_free(t->enc);
+	t->enc = ptsynth_enc_new(&t->o->cfg, gt_cb, t);
+	if (!t->enc)
+		return pts_err_set(t->err, ENOMEM, "out of memory");
+	/* the old /proc/PID/mem belongs to the old address space */
+	close(t->memfd);
+	snprintf(path, sizeof(path), "/proc/%d/mem", t->pid);
+	t->memfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (t->memfd < 0)
+		return pts_err_set(t->err, errno, "cannot open %s: %s", path, strerror(errno));
+	t->gen++;
+	t->in_kernel = false;
+	t->sum->insns = t->sum->syscalls = t->sum->signals = 0;
+	t->sum->execs++;
+	e = out_restart(out, t->pid, t->tsc, t->err);
+	if (e)
+		return e;
+	fprintf(t->gt, "t %x\n", (unsigned int)t->pid);
+	/* Stopped inside execve: the next step only returns to user mode. */
+	th->ip = peek_user(t->pid, offsetof(struct user_regs_struct, rip));
+	th->no_insn = true;
+	th->delivering = false;
+	th->ran = 0;
+	return 0;
+}
+
 /* Put `next` on the CPU. A preempted thread (stopped in user code) is
  * interrupted before its next instruction: FUP + TIP.PGD as for a timer
  * interrupt. Sideband: a sched_switch record, as the module writes. */
@@ -433,8 +466,10 @@ static int drain(struct tracer *t, struct sched *s)
 			break;
 		if (WIFSTOPPED(st))
 			ptrace(PTRACE_CONT, r, NULL, NULL);
-		else if (r == t->pid)
+		else if (r == t->pid) {
 			t->sum->exit_status = st;
+			t->sum->exited = true;
+		}
 	}
 	return 0;
 }
@@ -450,8 +485,10 @@ static void kill_all(pid_t pid, struct run_summary *sum)
 	while ((r = waitpid(-1, &st, __WALL)) > 0) {
 		if (WIFSTOPPED(st))
 			ptrace(PTRACE_CONT, r, NULL, NULL);
-		else if (r == pid)
+		else if (r == pid) {
 			sum->exit_status = st;
+			sum->exited = true;
+		}
 	}
 }
 
@@ -496,8 +533,14 @@ static int step_loop(struct tracer *t, struct out *out, struct sched *s)
 						t->gen++;
 				}
 				if (t->o->max_insns && t->sum->insns >= t->o->max_insns) {
+					/* Clearing TraceEn takes the kernel: in user
+					 * scope the thread is interrupted here first. */
 					t->sum->limit_stopped = true;
-					return 0;
+					if (t->in_kernel)
+						return 0;
+					e = async_to_kernel(t, th->ip);
+					t->sum->signals--;	/* not a signal */
+					return e;
 				}
 			}
 			if (ptrace(PTRACE_SINGLESTEP, th->tid, NULL, (void *)(long)th->inject) < 0)
@@ -529,6 +572,7 @@ static int step_loop(struct tracer *t, struct out *out, struct sched *s)
 				/* exit_group never returns: the SYSCALL retired into
 				 * ring 0. Killed otherwise: an asynchronous exit. */
 				t->sum->exit_status = st;
+				t->sum->exited = true;
 				if (fresh_step && d->iclass == PTSYNTH_IC_FAR)
 					e = feed(t, th->ip, d, 0, true);
 				else
@@ -570,8 +614,16 @@ static int step_loop(struct tracer *t, struct out *out, struct sched *s)
 			goto next_thread;
 		}
 		if (sig == SIGTRAP && (st >> 16) == PTRACE_EVENT_EXEC) {
-			/* exec in the traced process: the SYSCALL went to ring 0;
-			 * tracing stops here (one image per process in a bundle). */
+			/* exec in the traced process: the SYSCALL went to ring 0.
+			 * A bundle holds one image per process: tracing stops
+			 * here, or with --follow-exec starts over in the new
+			 * image (single-threaded commands only). */
+			if (t->o->follow_exec && s->n == 1) {
+				e = restart_at_exec(t, out, th);
+				if (e)
+					return e;
+				continue;
+			}
 			e = fresh_step ? feed(t, th->ip, d, 0, true) : 0;
 			t->sum->exec_stopped = true;
 			return e;
@@ -749,7 +801,7 @@ int ptsynth_run(const struct run_opts *o, struct run_summary *sum, struct pts_er
 	sum->seconds = now_s() - t0;
 	if (e)
 		goto kill;
-	if (!WIFEXITED(sum->exit_status) && !WIFSIGNALED(sum->exit_status)) {
+	if (!sum->exited) {
 		/* Stopped early (exec, limit): take the maps now, let it run
 		 * (a thread blocked in a system call cannot be detached from
 		 * here: then the command is killed). */
@@ -766,8 +818,10 @@ int ptsynth_run(const struct run_opts *o, struct run_summary *sum, struct pts_er
 			for (int i = sched->n; i-- > 0;)
 				if (sched->t[i].live)
 					ptrace(PTRACE_DETACH, sched->t[i].tid, NULL, NULL);
-			waitpid(pid, &st, __WALL);
-			sum->exit_status = st;
+			if (waitpid(pid, &st, __WALL) == pid) {
+				sum->exit_status = st;
+				sum->exited = true;
+			}
 		}
 	}
 	e = ptsynth_enc_finish(t.enc, t.tsc);

@@ -40,14 +40,10 @@ bundle() {	# reuse the self-check's bundles when present
 	fi
 }
 
-# XFAIL entries: "program:mode" -> reason.
-declare -A xfail=(
-	[cxx_throw:abs]="__libc_start_call_main calls _setjmp, which jumps to __sigsetjmp; the timeline takes that RET as returning from __libc_start_call_main too and unwinds __libc_start_main and _start, so main starts with no frame of the executable above it"
-	[vdso_clock:abs]="same as cxx_throw:abs"
-	[demo:abs]="same as cxx_throw:abs"
-	[threads:abs]="same as cxx_throw:abs"
-	[cxx_throw:main]="in runtime_error's constructor a lazily bound PLT call goes through _dl_runtime_resolve, which JMPs to the target; that target's RET unwinds the constructor, level3..level1 and main"
-)
+# XFAIL entries: "program:mode" -> reason. None at present; earlier ones
+# (returns after _setjmp -> __sigsetjmp and after lazy PLT binding
+# unwinding too far) were fixed in the timeline.
+declare -A xfail=()
 fail=0
 compare() {	# name bundle exe listing mode
 	local name=$1 b=$2 exe=$3 txt=$4 mode=$5 out rc

@@ -6,7 +6,9 @@
 # From the ground truth: every CALL whose target is such a function
 # starts a frame (the return address is the call's IP + SIZE); a RET pops
 # to the frame whose return address it reaches (longjmp and exceptions
-# unwind several); a jump to a function's entry replaces the top frame
+# unwind several; with the stack pointer recorded at each CALL, frames
+# whose stack was released are dropped at the next call); a jump to a
+# function's entry replaces the top frame
 # (tail calls, PLT stubs). From the listing: every "call >" line. Both give a
 # sequence of (function, number of open frames of interest); they must
 # be equal. When the ground truth shows signal handlers (an enable that
@@ -32,22 +34,29 @@ while (<$g>) {
 close $g;
 die "no image section of $exe_path in $gt_path\n" unless defined $bias;
 
-my (%sym, %alias);	# runtime entry address -> name, all names
-open(my $nm, '-|', 'nm', '--defined-only', $exe_copy) or die "nm: $!\n";
-while (<$nm>) {
-	my ($a, $t, $n) = split;
-	next unless defined $n && $t =~ /^[tTwW]$/;
-	# Aliases share an address (C1/C2 constructors): keep the first name
-	# in sort order, and accept any alias from the timeline.
-	my $k = hex($a) + $bias;
-	push @{$alias{$k}}, $n;
+my %sym;	# runtime entry address -> name
+# Names as the decoder prints them: demangled (nm -C uses libiberty, as
+# the decoder does). C++ constructor/destructor variants (C1/C2, D0/D1/D2)
+# demangle alike and are one name here; a mangled name in the listing is
+# mapped to its demangled form.
+my (%mangled, %demangled);	# address -> names
+for my $demangle (0, 1) {
+	my @cmd = ('nm', '--defined-only', ($demangle ? ('-C') : ()), $exe_copy);
+	open(my $nm, '-|', @cmd) or die "nm: $!\n";
+	while (<$nm>) {
+		chomp;
+		my ($a, $t, $n) = split(' ', $_, 3);
+		next unless defined $n && $t =~ /^[tTwW]$/;
+		push @{($demangle ? \%demangled : \%mangled)->{hex($a) + $bias}}, $n;
+	}
+	close $nm;
 }
-close $nm;
-my %canon;	# any alias -> the chosen name
-for my $k (keys %alias) {
-	my @n = sort @{$alias{$k}};
-	$sym{$k} = $n[0];
-	$canon{$_} = $n[0] for @n;
+my %canon;	# any name -> the name compared
+for my $k (keys %demangled) {
+	my ($d) = sort @{$demangled{$k}};
+	$sym{$k} = $d;
+	$canon{$_} = $_ for @{$demangled{$k}};
+	$canon{$_} //= $d for @{$mangled{$k} // []};
 }
 my %interesting = map { $_ => 1 } keys %canon;
 (my $exe_base = $exe_path) =~ s{.*/}{};
@@ -74,16 +83,22 @@ while (<$g>) {
 		$handlers = 1 if defined $st->{resume} && hex($1) != $st->{resume};
 		next;
 	}
-	next unless /^i (\S+) (\S+)(?: (\S+))?/;
-	my ($ip, $class, $size) = (hex($1), $2, $3);
+	next unless /^i (\S+) (\S+)(?: (\S+))?(?: (\S+))?/;
+	my ($ip, $class, $size, $sp) = (hex($1), $2, $3, defined $4 ? hex($4) : undef);
 	my $stack = $st->{stack};
 	if (defined $st->{call}) {
+		# Frames whose return-address slot is at or below this call's
+		# are gone (their stack was released: longjmp, exceptions).
+		if (defined $st->{sp}) {
+			pop @$stack while @$stack && defined $stack->[-1][2] &&
+					  $stack->[-1][2] <= $st->{sp};
+		}
 		my $name = $sym{$ip};
 		if (defined $name) {
 			my $depth = grep { defined $_->[1] } @$stack;
-			push @gt_seq, "$tid $name $depth";
+			push @gt_seq, "$tid\t$name\t$depth";
 		}
-		push @$stack, [$st->{call}, $name];
+		push @$stack, [$st->{call}, $name, $st->{sp}];
 		undef $st->{call};
 	}
 	if ($st->{jump}) {
@@ -103,6 +118,7 @@ while (<$g>) {
 	}
 	if ($class eq 'call' || $class eq 'call-ind') {
 		$st->{call} = $ip + $size;
+		$st->{sp} = $sp;
 		$gt_calls++;
 	}
 	$st->{ret} = 1 if $class eq 'ret';
@@ -136,7 +152,7 @@ while (<$t>) {
 		$tl_calls++;
 		if ($entry && $interesting{$name}) {
 			my $d = grep { defined $_ && $interesting{$_} } @$frames;
-			push @tl_seq, "$ltid $canon{$name} $d";
+			push @tl_seq, "$ltid\t$canon{$name}\t$d";
 		}
 	}
 	$frames->[$depth] = $name;
@@ -147,17 +163,17 @@ close $t;
 my $by_tid = sub {
 	my (%seen, @order, %per);
 	for (@_) {
-		my ($tid, $rest) = split(' ', $_, 2);
+		my ($tid, $rest) = split(/\t/, $_, 2);
 		push @order, $tid unless $seen{$tid}++;
 		push @{$per{$tid}}, $rest;
 	}
-	return map { my $k = $_; map { "$k $_" } @{$per{$k}} } sort { $a <=> $b } @order;
+	return map { my $k = $_; map { "$k\t$_" } @{$per{$k}} } sort { $a <=> $b } @order;
 };
 # A ground truth without "t" records (one thread) belongs to the
 # timeline's first thread.
-if (!grep { !/^first / } @gt_seq) {
-	my ($t0) = map { (split ' ', $_)[0] } @tl_seq;
-	s/^first /$t0 / for @gt_seq;
+if (!grep { !/^first\t/ } @gt_seq) {
+	my ($t0) = map { (split /\t/, $_)[0] } @tl_seq;
+	if (defined $t0) { s/^first\t/$t0\t/ for @gt_seq; }
 }
 @gt_seq = $by_tid->(@gt_seq);
 @tl_seq = $by_tid->(@tl_seq);
@@ -166,22 +182,22 @@ if (!grep { !/^first / } @gt_seq) {
 # from the start of the trace, "main" the depth relative to the first call
 # of main (ld.so and libc start-up frames above it left out), "0" the
 # function sequence only.
-my $strip = sub { map { join ' ', (split ' ', $_)[0, 1] } @_ };
+my $strip = sub { map { join "\t", (split /\t/, $_)[0, 1] } @_ };
 my $mode = $handlers ? '0' : ($ENV{PTS_CALLSTRUCTURE_DEPTH} // 'abs');
 my $rel = sub {
 	my @s = @_;
 	my (%m, %seen_main, %first);
 	for (@s) {
-		my ($t, $n, $d) = split ' ';
+		my ($t, $n, $d) = split /\t/;
 		$m{$t} = $d if !defined $m{$t} && $n eq 'main';
 	}
 	# Depth below main (threads without main: below their first call);
 	# calls before main are start-up code and show as "-".
 	return map {
-		my ($t, $n, $d) = split ' ', $_;
+		my ($t, $n, $d) = split /\t/, $_;
 		$seen_main{$t} ||= $n eq 'main';
 		my $base = defined $m{$t} ? $m{$t} : ($first{$t} //= $d);
-		(defined $m{$t} && !$seen_main{$t}) ? "$t $n -" : "$t $n " . ($d - $base);
+		(defined $m{$t} && !$seen_main{$t}) ? "$t\t$n\t-" : "$t\t$n\t" . ($d - $base);
 	} @s;
 };
 my (@a, @b);
@@ -193,6 +209,7 @@ my $what = $mode eq 'abs' ? 'function sequence and depth' :
 for my $i (0 .. ($#a > $#b ? $#a : $#b)) {
 	my ($x, $y) = ($a[$i] // '(end)', $b[$i] // '(end)');
 	next if $x eq $y;
+	s/\t/ /g for $x, $y;
 	print "call $i differs: ground truth '$x', timeline '$y' ($what)\n";
 	exit 1;
 }
@@ -200,7 +217,7 @@ if ($gt_calls != $tl_calls) {
 	print "ground truth has $gt_calls calls, the timeline $tl_calls call slices\n";
 	exit 1;
 }
-my %nt = map { (split ' ', $_)[0] => 1 } @a;
+my %nt = map { (split /\t/, $_)[0] => 1 } @a;
 printf "%d calls; %d into the executable's functions in %d thread(s): %s match\n", $gt_calls,
 	scalar(@a), scalar(keys %nt), $what;
 exit 0;

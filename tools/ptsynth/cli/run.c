@@ -75,13 +75,24 @@ struct tracer {
 	struct pts_err *err;
 	int gt_err;
 	struct out *out;
+	pid_t cur_tid;			/* thread whose instruction is being fed */
 	bool in_kernel;			/* the last transfer went to ring 0 */
 };
+
+static uint64_t peek_user(pid_t pid, size_t off);
 
 static void gt_cb(void *ctx, const struct ptsynth_gt_rec *r)
 {
 	struct tracer *t = ctx;
-	int e = ptsynth_gt_write_rec(t->gt, r);
+	uint64_t sp = 0;
+	int e;
+
+	/* The thread is stopped right after the CALL: RSP is the address of
+	 * the return address it pushed. */
+	if ((r->kind == PTSYNTH_GT_INSN || r->kind == PTSYNTH_GT_LOST) &&
+	    (r->iclass == PTSYNTH_IC_CALL_DIRECT || r->iclass == PTSYNTH_IC_CALL_INDIRECT))
+		sp = peek_user(t->cur_tid, offsetof(struct user_regs_struct, rsp));
+	e = ptsynth_gt_write_rec_sp(t->gt, r, sp);
 
 	if (e && !t->gt_err)
 		t->gt_err = e;
@@ -508,6 +519,8 @@ static int step_loop(struct tracer *t, struct out *out, struct sched *s)
 	for (;;) {
 		struct thr *th = &s->t[s->cur];
 		struct ptsynth_decoded *d = &th->d;
+
+		t->cur_tid = th->tid;
 		bool fresh_step = !th->delivering && !th->no_insn;
 		uint64_t nip;
 		int sig, w;

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds the reference-encoder test programs (tests/programs) into $1
+# (default build/ptsynth-programs), only when a source is newer. Tail
+# calls are disabled so that every call in the source is a CALL.
+set -eu
+cd "$(dirname "$0")/../.."
+out=${1:-build/ptsynth-programs}
+mkdir -p "$out"
+src=tests/programs
+flags="-O1 -g -fno-optimize-sibling-calls"
+newer() { [ ! -e "$1" ] || [ "$2" -nt "$1" ]; }
+if newer "$out/libshlib.so" $src/shlib.c; then
+	gcc $flags -fPIC -shared -o "$out/libshlib.so" $src/shlib.c
+fi
+if newer "$out/cfeatures" $src/cfeatures.c || newer "$out/cfeatures" "$out/libshlib.so"; then
+	gcc $flags -o "$out/cfeatures" $src/cfeatures.c -L"$out" -lshlib -Wl,-rpath,'$ORIGIN'
+fi
+# libstdc++ and libgcc linked statically: the dynamic loader would spend
+# 1.5 million instructions relocating libstdc++.so, which makes no
+# difference to what is tested and costs a minute of single-stepping.
+if newer "$out/cxx_throw" $src/cxx_throw.cc; then
+	g++ $flags -static-libstdc++ -static-libgcc -o "$out/cxx_throw" $src/cxx_throw.cc
+fi
+if newer "$out/vdso_clock" $src/vdso_clock.c; then
+	gcc $flags -o "$out/vdso_clock" $src/vdso_clock.c
+fi
+if newer "$out/threads" $src/threads.c; then
+	gcc $flags -pthread -o "$out/threads" $src/threads.c
+fi

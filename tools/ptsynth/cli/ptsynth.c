@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptsynth: the reference Intel PT encoder. It runs a program under
+ * ptrace single-step and writes the trace an Intel PT unit would have
+ * written for that execution, with the executed instructions as ground
+ * truth. Not hardware: the bundle's source says "reference-encoder".
+ *
+ *   ptsynth run [options] -o NAME.ptscope -- CMD [ARGS...]
+ *   ptsynth check NAME.ptscope
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "bundle/bundle.h"
+#include "bundle/sideband.h"
+#include "ptsynth_check.h"
+#include "ptsynth_cpu.h"
+#include "run.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: ptsynth run [options] -o NAME.ptscope -- CMD [ARGS...]\n"
+	      "       ptsynth check NAME.ptscope\n"
+	      "\n"
+	      "run: single-step CMD with ptrace and write the Intel PT trace a PT unit\n"
+	      "would have written (user scope), plus ground-truth.txt.\n"
+	      "  -o, --output DIR       bundle directory to create (must not exist)\n"
+	      "  --scope user           trace scope (only user: ptrace sees no kernel code)\n"
+	      "  --psb-period BYTES     PSB+ every BYTES of trace: 2048 << n, n = 0..15 (default 2048)\n"
+	      "  --noretcomp            set DisRETC: every RET gets a TIP\n"
+	      "  --timing LIST          comma list of tsc, mtc, cyc, or none (default tsc,mtc)\n"
+	      "  --mtc-period N         MTCFreq encoding, MTC every 2^N crystal ticks (default 3)\n"
+	      "  --long-tnt             gather up to 47 branches per TNT (long TNT packets)\n"
+	      "  --wrap SIZE            snapshot ring of SIZE bytes (K/M suffix): keep the last SIZE\n"
+	      "  --ovf-every N          inject an internal-buffer overflow every N instructions\n"
+	      "  --ovf-lost N           instructions lost per overflow (default 16)\n"
+	      "  --max-insns N          stop tracing after N instructions (the command runs on)\n"
+	      "  --trim-objects         zero pages of copied binaries that never executed\n"
+	      "  --no-pin               do not pin ptsynth and the command to one CPU\n"
+	      "  --no-aslr              run CMD without address randomisation (stable addresses)\n"
+	      "  --follow-exec          when CMD execs, trace the new program from its start\n"
+	      "                         (else tracing stops at the exec)\n"
+	      "  -q, --quiet            no summary\n"
+	      "\n"
+	      "check: decode NAME.ptscope/cpu0.pt with libipt's instruction decoder and compare\n"
+	      "with NAME.ptscope/ground-truth.txt; exit 0 when every record matches.\n", f);
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -1;
+	if (*end == 'K' || *end == 'k')
+		*v <<= 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		*v <<= 20, end++;
+	return *end ? -1 : 0;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	struct ptsynth_check_result res;
+	struct pts_err err = { 0 };
+	struct pts_bundle *b = NULL;
+	char *pt, *gt;
+	int rc;
+
+	if (argc != 2) {
+		usage(stderr);
+		return 2;
+	}
+	/* The manifest must read back: every file present with its size. */
+	rc = pts_bundle_read(argv[1], &b, &err);
+	if (rc) {
+		fprintf(stderr, "ptsynth check: %s\n", err.msg);
+		return 1;
+	}
+	if (b->source != PTS_SOURCE_REFERENCE_ENCODER || b->nr_cpus != 1 ||
+	    !b->ground_truth_file) {
+		fprintf(stderr, "ptsynth check: %s: not a ptsynth bundle (source %s, %zu CPUs, %s)\n",
+			argv[1], pts_source_name(b->source), b->nr_cpus,
+			b->ground_truth_file ? "ground truth" : "no ground truth");
+		pts_bundle_free(b);
+		return 1;
+	}
+	/* The sideband must read back record by record, time never going back. */
+	{
+		struct pts_sb_reader rd;
+		const struct ptscope_sb_hdr *h;
+		uint64_t last = 0, n = 0;
+		void *buf = NULL;
+		size_t len = 0;
+
+		rc = pts_sb_load(b, &buf, &len, &err);
+		if (!rc && !buf)
+			rc = pts_err_set(&err, ENOENT, "no sideband");
+		if (!rc) {
+			pts_sb_reader_init(&rd, buf, len);
+			while ((rc = pts_sb_next(&rd, &h, &err)) == 1) {
+				if (h->tsc < last) {
+					rc = pts_err_set(&err, EINVAL, "sideband record %" PRIu64
+							 " goes back in time", n);
+					break;
+				}
+				last = h->tsc;
+				n++;
+			}
+		}
+		free(buf);
+		if (rc) {
+			fprintf(stderr, "ptsynth check: %s: sideband: %s\n", argv[1], err.msg);
+			pts_bundle_free(b);
+			return 1;
+		}
+	}
+	pt = pts_bundle_path(b, b->cpus[0].file);
+	gt = pts_bundle_path(b, b->ground_truth_file);
+	rc = pt && gt ? ptsynth_check_files(pt, gt, argv[1], &res, &err)
+		      : pts_err_set(&err, ENOMEM, "out of memory");
+	free(pt);
+	free(gt);
+	pts_bundle_free(b);
+	if (rc) {
+		fprintf(stderr, "ptsynth check: %s: MISMATCH: %s\n", argv[1], err.msg);
+		return 1;
+	}
+	printf("ptsynth check: %s: OK: %" PRIu64 " instructions and %" PRIu64
+	       " enable/disable/async/overflow events match the ground truth"
+	       " (%" PRIu64 " records before the first PSB skipped)\n",
+	       argv[1], res.insns, res.events, res.skipped);
+	return 0;
+}
+
+enum { O_SCOPE = 256, O_PSB, O_NORETC, O_TIMING, O_MTC, O_LONGTNT, O_WRAP, O_OVF, O_OVFLOST,
+       O_MAX, O_TRIM, O_NOPIN, O_NOASLR, O_FOLLOWEXEC };
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "output", required_argument, 0, 'o' },
+		{ "quiet", no_argument, 0, 'q' },
+		{ "scope", required_argument, 0, O_SCOPE },
+		{ "psb-period", required_argument, 0, O_PSB },
+		{ "noretcomp", no_argument, 0, O_NORETC },
+		{ "timing", required_argument, 0, O_TIMING },
+		{ "mtc-period", required_argument, 0, O_MTC },
+		{ "long-tnt", no_argument, 0, O_LONGTNT },
+		{ "wrap", required_argument, 0, O_WRAP },
+		{ "ovf-every", required_argument, 0, O_OVF },
+		{ "ovf-lost", required_argument, 0, O_OVFLOST },
+		{ "max-insns", required_argument, 0, O_MAX },
+		{ "trim-objects", no_argument, 0, O_TRIM },
+		{ "no-pin", no_argument, 0, O_NOPIN },
+		{ "no-aslr", no_argument, 0, O_NOASLR },
+		{ "follow-exec", no_argument, 0, O_FOLLOWEXEC },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 },
+	};
+	struct run_opts o;
+	struct run_summary sum;
+	struct pts_err err = { 0 };
+	uint64_t v;
+	int c, rc;
+
+	memset(&o, 0, sizeof(o));
+	ptsynth_config_default(&o.cfg);
+	o.cfg.ovf_lost = 16;
+	o.pin_cpu = true;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:qh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o.out = optarg;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case O_SCOPE:
+			if (strcmp(optarg, "user")) {
+				fprintf(stderr, "ptsynth: --scope %s: only 'user' can be produced "
+					"(ptrace does not see kernel instructions)\n", optarg);
+				return 2;
+			}
+			break;
+		case O_PSB: {
+			unsigned int n;
+
+			if (parse_u64(optarg, &v))
+				goto bad;
+			for (n = 0; n <= 15 && (2048ULL << n) != v; n++)
+				;
+			if (!ptsynth_cpu_allows(PTSYNTH_CPU_PSB_PERIODS, n, true)) {
+				fprintf(stderr, "ptsynth: --psb-period %s: the modelled CPU allows "
+					"2048 << n bytes, n = 0..5, i.e. 2K to 64K "
+					"(CPUID.14H.1:EBX[31:16] = 0x3f)\n", optarg);
+				return 2;
+			}
+			o.cfg.psb_freq = n;
+			break;
+		}
+		case O_NORETC:
+			o.cfg.disretc = true;
+			break;
+		case O_TIMING: {
+			char *s = strdup(optarg), *tok, *save = NULL;
+
+			o.cfg.tsc_en = o.cfg.mtc_en = o.cfg.cyc_en = false;
+			for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				if (!strcmp(tok, "tsc"))
+					o.cfg.tsc_en = true;
+				else if (!strcmp(tok, "mtc"))
+					o.cfg.mtc_en = true;
+				else if (!strcmp(tok, "cyc"))
+					o.cfg.cyc_en = true;
+				else if (strcmp(tok, "none")) {
+					fprintf(stderr, "ptsynth: --timing: unknown '%s' "
+						"(use tsc, mtc, cyc or none)\n", tok);
+					free(s);
+					return 2;
+				}
+			}
+			free(s);
+			break;
+		}
+		case O_MTC:
+			if (parse_u64(optarg, &v) ||
+			    !ptsynth_cpu_allows(PTSYNTH_CPU_MTC_PERIODS, (unsigned int)v, false)) {
+				fprintf(stderr, "ptsynth: --mtc-period %s: the modelled CPU allows "
+					"0, 3, 6 or 9 (CPUID.14H.1:EAX[31:16] = 0x249)\n", optarg);
+				return 2;
+			}
+			o.cfg.mtc_freq = (unsigned int)v;
+			break;
+		case O_LONGTNT:
+			o.cfg.long_tnt = true;
+			break;
+		case O_WRAP:
+			if (parse_u64(optarg, &v) || v < 4096)
+				goto bad;
+			o.wrap_size = v;
+			break;
+		case O_OVF:
+			if (parse_u64(optarg, &v) || !v)
+				goto bad;
+			o.cfg.ovf_every = v;
+			break;
+		case O_OVFLOST:
+			if (parse_u64(optarg, &v) || !v || v > UINT32_MAX)
+				goto bad;
+			o.cfg.ovf_lost = (uint32_t)v;
+			break;
+		case O_MAX:
+			if (parse_u64(optarg, &v))
+				goto bad;
+			o.max_insns = v;
+			break;
+		case O_TRIM:
+			o.trim_objects = true;
+			break;
+		case O_NOPIN:
+			o.pin_cpu = false;
+			break;
+		case O_NOASLR:
+			o.no_aslr = true;
+			break;
+		case O_FOLLOWEXEC:
+			o.follow_exec = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!o.out || optind >= argc) {
+		fprintf(stderr, "ptsynth run: need -o NAME.ptscope and a command after --\n");
+		usage(stderr);
+		return 2;
+	}
+	o.argv = argv + optind;
+	rc = ptsynth_run(&o, &sum, &err);
+	if (rc) {
+		fprintf(stderr, "ptsynth: %s\n", err.msg);
+		return 1;
+	}
+	if (!o.quiet) {
+		fprintf(stderr, "ptsynth: %s: %" PRIu64 " instructions (%" PRIu64 " syscalls, %"
+			PRIu64 " signals, %" PRIu64 " context switches) in %.2f s: %.0f "
+			"instructions/s%s%s\n",
+			o.out, sum.insns, sum.syscalls, sum.signals, sum.switches, sum.seconds,
+			sum.seconds > 0 ? sum.insns / sum.seconds : 0.0,
+			sum.exec_stopped ? "; stopped at exec (not covered)" : "",
+			sum.limit_stopped ? "; stopped at --max-insns" : "");
+		if (!sum.exited)
+			fprintf(stderr, "ptsynth: %s: exit status unknown\n", o.argv[0]);
+		else if (WIFEXITED(sum.exit_status))
+			fprintf(stderr, "ptsynth: %s exited with status %d\n", o.argv[0],
+				WEXITSTATUS(sum.exit_status));
+		else if (WIFSIGNALED(sum.exit_status))
+			fprintf(stderr, "ptsynth: %s killed by signal %d\n", o.argv[0],
+				WTERMSIG(sum.exit_status));
+	}
+	return 0;
+bad:
+	fprintf(stderr, "ptsynth: bad value '%s' for option %s\n", optarg, argv[optind - 1]);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "ptsynth: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* `ptsynth run`: single-step a command with ptrace and encode its trace. */
+#ifndef PTSYNTH_CLI_RUN_H
+#define PTSYNTH_CLI_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ptsynth_enc.h"
+#include "util/err.h"
+
+struct run_opts {
+	struct ptsynth_config cfg;
+	const char *out;		/* NAME.ptscope directory */
+	uint64_t wrap_size;		/* 0: no ring; else keep the last wrap_size bytes */
+	uint64_t max_insns;		/* 0: no limit; else stop tracing after this many */
+	bool trim_objects;		/* zero the pages of copied objects nothing executed */
+	bool quiet;
+	bool pin_cpu;
+	bool no_aslr;
+	bool follow_exec;		/* an exec restarts the trace in the new image */			/* run the command without address randomisation */			/* run tracer and command on one CPU (faster) */
+	char **argv;			/* command */
+};
+
+struct run_summary {
+	uint64_t insns;			/* instructions retired under single-step */
+	uint64_t steps;			/* ptrace stops */
+	uint64_t syscalls, signals;
+	uint64_t switches, preemptions;
+	uint64_t execs;			/* execs followed (--follow-exec) */	/* context switches between threads */
+	double seconds;			/* wall time of the single-step loop */
+	int exit_status;		/* wait status of the command, when exited */
+	bool exited;
+	bool exec_stopped;		/* the command exec'd: tracing stopped there */
+	bool limit_stopped;		/* max_insns reached */
+};
+
+/* Run and write the bundle. Returns 0 or a negative errno with err set. */
+int ptsynth_run(const struct run_opts *o, struct run_summary *sum, struct pts_err *err);
+
+#endif

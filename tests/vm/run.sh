@@ -398,7 +398,11 @@ run_line() {
 	rm -f "$con" "$data" "$data".* "$mon.in" "$mon.out" "$dir/keys.log" "$dir/monitor.log"
 	: > "$con"
 	mkfifo "$mon.in" "$mon.out"
-	append="console=ttyS0 panic=-1 oops=panic loglevel=4 log_buf_len=8M"
+	# loglevel=5: warnings and the register/stack dumps of reports
+	# (KERN_DEFAULT) reach the console even if the guest never sends its
+	# log; softlockup_panic=1: a CPU stuck in the kernel ends the run at
+	# once (with its stack) instead of at the hard time limit.
+	append="console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=5 log_buf_len=8M"
 	# Cheap memory-error detectors the stock kernels can switch on at boot.
 	grep -q '^CONFIG_KFENCE=y' "/usr/src/linux-headers-$kver/.config" &&
 		append="$append kfence.sample_interval=10"

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Simulated PT unit: kernel glue of the model in pure/sim_unit.c.
+ *
+ * Selected by the core's module parameter, never by default. It answers
+ * CPUID and the RTIT MSRs through struct pt_unit_ops like the hardware
+ * backend, keeps one model per CPU, and writes the simulated packet
+ * stream into the ToPA regions the core programmed, from a 1 ms hrtimer
+ * per tracing CPU and from ->sync() right before a stop. The code it
+ * pretends to run is kmod/sim_image.c (kernel) and pts_sim_user_code
+ * (user, readable at /sys/module/ptscope/sim_user_code).
+ * docs/simulated-unit.md has the model, its limits and the timeline a
+ * capture decodes to. Nothing here touches a real PT MSR.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": simulated PT unit: " fmt
+
+#include <linux/hrtimer.h>
+#include <linux/io.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/sysfs.h>
+#include <asm/msr.h>
+#include <asm/processor.h>
+
+/*
+ * <asm/msr-index.h> names some RTIT bits as include/ptscope/rtit.h does
+ * (same values, BIT() spelling). rtit.h is the project's one definition:
+ * drop the kernel's names before it is included.
+ */
+#undef RTIT_CTL_TRACEEN
+#undef RTIT_CTL_OS
+#undef RTIT_CTL_TOPA
+#undef RTIT_CTL_DISRETC
+#undef RTIT_STATUS_FILTEREN
+#undef RTIT_STATUS_CONTEXTEN
+#undef RTIT_STATUS_TRIGGEREN
+#undef RTIT_STATUS_ERROR
+#undef RTIT_STATUS_STOPPED
+
+#include "pt_unit.h"
+#include "pure/sim_code.h"
+#include "pure/sim_unit.h"
+
+/* Tick period: one round of the simulated program per tick. */
+#define PTS_SIM_TICK_NS		(1000 * 1000)
+
+/*
+ * Per-CPU unit. Every field is touched only on its own CPU, with IRQs
+ * off (pt_unit_ops callers) or from its hard-IRQ hrtimer, so the two
+ * never run at the same time and need no lock.
+ */
+struct pts_sim_percpu {
+	struct pts_sim_cpu cpu;
+	struct hrtimer timer;
+	bool error_reported;	/* STATUS.Error logged for this enable */
+};
+
+static DEFINE_PER_CPU(struct pts_sim_percpu, pts_sim_pcpu);
+
+/*
+ * Physical memory for the model: the ToPA tables and regions the core
+ * allocated from the page allocator, reached through the direct map.
+ * Anything else (no struct page) is refused and becomes STATUS.Error.
+ */
+static void *pts_sim_map_phys(void *ctx, u64 pa, u64 len)
+{
+	if (!len || !pfn_valid(PHYS_PFN(pa)) || !pfn_valid(PHYS_PFN(pa + len - 1)))
+		return NULL;
+	return phys_to_virt(pa);
+}
+
+static const struct pts_sim_mem pts_sim_mem = {
+	.map = pts_sim_map_phys,
+};
+
+/* Log a ToPA error once per enable (hard-IRQ safe). */
+static void pts_sim_report(struct pts_sim_percpu *p)
+{
+	if (!(p->cpu.status & RTIT_STATUS_ERROR)) {
+		p->error_reported = false;
+		return;
+	}
+	if (p->error_reported)
+		return;
+	p->error_reported = true;
+	pr_warn("CPU %d: RTIT_STATUS.Error set, tracing stopped: %s\n",
+		smp_processor_id(),
+		p->cpu.last_topa_err ? pts_sim_topa_err_str(p->cpu.last_topa_err) :
+				       "ToPA output outside RAM");
+}
+
+/* Hard-IRQ tick on the tracing CPU: one round of packets. */
+static enum hrtimer_restart pts_sim_tick_fn(struct hrtimer *timer)
+{
+	struct pts_sim_percpu *p = container_of(timer, struct pts_sim_percpu, timer);
+
+	/* A timer migrated off an offlined CPU must not touch its model. */
+	if (p != this_cpu_ptr(&pts_sim_pcpu))
+		return HRTIMER_NORESTART;
+	if (!pts_sim_tick(&p->cpu, rdtsc()))
+		return HRTIMER_NORESTART;
+	pts_sim_report(p);
+	hrtimer_forward_now(timer, ns_to_ktime(PTS_SIM_TICK_NS));
+	return HRTIMER_RESTART;
+}
+
+static void pts_sim_op_cpuid(u32 leaf, u32 subleaf, u32 *eax, u32 *ebx, u32 *ecx, u32 *edx)
+{
+	u32 r[4];
+
+	cpuid_count(leaf, subleaf, &r[0], &r[1], &r[2], &r[3]);
+	pts_sim_cpuid(&pts_sim_model_skx, leaf, subleaf, r);
+	*eax = r[0];
+	*ebx = r[1];
+	*ecx = r[2];
+	*edx = r[3];
+}
+
+/* Context: any; acts on the model of the current CPU. */
+static int pts_sim_op_rdmsr(u32 msr, u64 *val)
+{
+	struct pts_sim_percpu *p = get_cpu_ptr(&pts_sim_pcpu);
+	int rc = pts_sim_rdmsr(&p->cpu, msr, val);
+
+	if (rc)
+		pr_debug("CPU %d: rdmsr %#x: #GP: %s\n", smp_processor_id(), msr,
+			 pts_sim_gp_str(p->cpu.last_gp));
+	put_cpu_ptr(&pts_sim_pcpu);
+	return rc;
+}
+
+/*
+ * Context: IRQs off on the target CPU (pt_unit.h). Starts the tick timer
+ * when the write sets TraceEn and cancels it when it clears TraceEn; the
+ * timer is pinned and runs in hard IRQ, so it cannot be running now.
+ */
+static int pts_sim_op_wrmsr(u32 msr, u64 val)
+{
+	struct pts_sim_percpu *p = get_cpu_ptr(&pts_sim_pcpu);
+	bool was = pts_sim_tracing(&p->cpu);
+	int rc = pts_sim_wrmsr(&p->cpu, msr, val, rdtsc());
+	bool now = pts_sim_tracing(&p->cpu);
+
+	if (rc) {
+		pr_debug("CPU %d: wrmsr %#x <- %#llx: #GP: %s\n", smp_processor_id(), msr,
+			 val, pts_sim_gp_str(p->cpu.last_gp));
+	} else if (!was && now) {
+		p->error_reported = false;
+		hrtimer_start(&p->timer, ns_to_ktime(PTS_SIM_TICK_NS),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	} else if (was && !now) {
+		hrtimer_try_to_cancel(&p->timer);
+	}
+	pts_sim_report(p);
+	put_cpu_ptr(&pts_sim_pcpu);
+	return rc;
+}
+
+/* Context: IRQs off, right before the core stops tracing on this CPU. */
+static void pts_sim_op_sync(void)
+{
+	struct pts_sim_percpu *p = get_cpu_ptr(&pts_sim_pcpu);
+
+	pts_sim_tick(&p->cpu, rdtsc());
+	pts_sim_report(p);
+	put_cpu_ptr(&pts_sim_pcpu);
+}
+
+/* /sys/module/ptscope/sim_user_code: the user code image's bytes. */
+static ssize_t sim_user_code_read(struct file *file, struct kobject *kobj,
+				  struct bin_attribute *attr, char *buf,
+				  loff_t off, size_t count)
+{
+	return memory_read_from_buffer(buf, count, &off, pts_sim_user_code,
+				       sizeof(pts_sim_user_code));
+}
+
+static BIN_ATTR_RO(sim_user_code, PTS_SIM_CODE_SIZE);
+
+/* Context: process, may sleep (module load). */
+static int pts_sim_op_init(void)
+{
+	int cpu, rc;
+
+	for_each_possible_cpu(cpu) {
+		struct pts_sim_percpu *p = per_cpu_ptr(&pts_sim_pcpu, cpu);
+
+		pts_sim_cpu_init(&p->cpu, &pts_sim_model_skx, &pts_sim_mem,
+				 (u64)(unsigned long)pts_sim_kernel_entry, PTS_SIM_USER_BASE);
+		hrtimer_init(&p->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		p->timer.function = pts_sim_tick_fn;
+		p->error_reported = false;
+	}
+	rc = sysfs_create_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_sim_user_code);
+	if (rc) {
+		pr_err("cannot create sim_user_code in sysfs: %d\n", rc);
+		return rc;
+	}
+	pr_info("active: model %s, not real hardware; kernel code image %pS, user code image at %#llx\n",
+		pts_sim_model_skx.name, pts_sim_kernel_entry,
+		(unsigned long long)PTS_SIM_USER_BASE);
+	return 0;
+}
+
+/* Context: process, may sleep (module unload; tracing already stopped). */
+static void pts_sim_op_exit(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(&per_cpu_ptr(&pts_sim_pcpu, cpu)->timer);
+	sysfs_remove_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_sim_user_code);
+	pr_info("removed\n");
+}
+
+const struct pt_unit_ops pt_sim_ops = {
+	.name = "simulated",
+	.simulated = true,
+	.cpuid = pts_sim_op_cpuid,
+	.rdmsr = pts_sim_op_rdmsr,
+	.wrmsr = pts_sim_op_wrmsr,
+	.init = pts_sim_op_init,
+	.exit = pts_sim_op_exit,
+	.sync = pts_sim_op_sync,
+};

@@ -5,12 +5,18 @@
  * block-decoder loop: pt_blk_sync_forward, pt_blk_next, events drained
  * with pt_blk_event, resync at the next PSB after an error; instructions
  * counted from each block's ninsn; no symbols, no timeline, no output.
+ * The timing parameters (MTCFreq, nominal ratio, CPUID 0x15) are set as
+ * ptscope decode sets them, so libipt tracks time the same way.
  * Images come through the image section cache (pt_iscache_add_file +
  * pt_image_add_cached), as pt-facts §6 asks, so the per-section block
  * cache is on.
  *
  *   bench-floor --pt FILE --elf FILE              raw trace, static ELF image
  *   bench-floor --bundle NAME.ptscope             cpu0.pt of a ptsynth/ptscope bundle
+ *   --timeline-flags   the block-decoder flags a call timeline needs, as
+ *                      ptscope decode sets them (end_on_call, end_on_jump,
+ *                      enable_tick_events): blocks end at every call and
+ *                      jump, so more, shorter blocks
  *
  * Prints one line of key=value results: bytes, insns, blocks, events,
  * errors (decode errors resynced over), seconds (CPU time of the loop).
@@ -151,7 +157,8 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "pt", required_argument, 0, 'p' }, { "elf", required_argument, 0, 'e' },
-		{ "bundle", required_argument, 0, 'b' }, { 0, 0, 0, 0 },
+		{ "bundle", required_argument, 0, 'b' },
+		{ "timeline-flags", no_argument, 0, 't' }, { 0, 0, 0, 0 },
 	};
 	const char *pt = NULL, *elf = NULL, *bundle = NULL;
 	uint64_t insns = 0, blocks = 0, events = 0, errors = 0;
@@ -164,19 +171,23 @@ int main(int argc, char **argv)
 	uint8_t *buf;
 	double t0, t1;
 	int c, status;
+	bool tl_flags = false;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': pt = optarg; break;
 		case 'e': elf = optarg; break;
 		case 'b': bundle = optarg; break;
+		case 't': tl_flags = true; break;
 		default:
-			fputs("usage: bench-floor --pt FILE --elf FILE | --bundle NAME.ptscope\n", stderr);
+			fputs("usage: bench-floor [--timeline-flags] --pt FILE --elf FILE | --bundle NAME.ptscope\n",
+		      stderr);
 			return 2;
 		}
 	}
 	if (!bundle == !(pt && elf)) {
-		fputs("usage: bench-floor --pt FILE --elf FILE | --bundle NAME.ptscope\n", stderr);
+		fputs("usage: bench-floor [--timeline-flags] --pt FILE --elf FILE | --bundle NAME.ptscope\n",
+		      stderr);
 		return 2;
 	}
 
@@ -194,15 +205,28 @@ int main(int argc, char **argv)
 		cfg.cpu.family = b->cpu_id.family;
 		cfg.cpu.model = b->cpu_id.model;
 		cfg.cpu.stepping = b->cpu_id.stepping;
+		cfg.mtc_freq = (uint8_t)pts_bundle_mtc_freq(b);
+		cfg.nom_freq = (uint8_t)b->cpu_id.nom_freq;
+		cfg.cpuid_0x15_eax = b->cpu_id.cpuid_15[0];
+		cfg.cpuid_0x15_ebx = b->cpu_id.cpuid_15[1];
 	} else {
 		/* the generator's model CPU (tools/ptsynth/lib/ptsynth_cpu.h) */
 		cfg.cpu.vendor = pcv_intel;
 		cfg.cpu.family = 6;
 		cfg.cpu.model = 85;
 		cfg.cpu.stepping = 4;
+		cfg.mtc_freq = 3;
+		cfg.nom_freq = 21;
+		cfg.cpuid_0x15_eax = 2;
+		cfg.cpuid_0x15_ebx = 168;
 	}
 	/* -pte_bad_cpu: a model newer than the library, no errata known */
 	(void)pt_cpu_errata(&cfg.errata, &cfg.cpu);
+	if (tl_flags) {
+		cfg.flags.variant.block.end_on_call = 1;
+		cfg.flags.variant.block.end_on_jump = 1;
+		cfg.flags.variant.block.enable_tick_events = 1;
+	}
 	buf = read_all(pt, &len);
 	cfg.begin = buf;
 	cfg.end = buf + len;

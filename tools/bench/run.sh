@@ -108,8 +108,9 @@ sink() { # sink FORMAT: the -o target
 	if [ "$SINK" = file ]; then echo "$TMP/out.$1"; else echo /dev/null; fi
 }
 
-# decode_all NAME BYTES INSNS FLOOR-ARGS -- DECODE-INPUT-ARGS...: the four
-# measurements (floor, null, fxt, json), interleaved per repetition so that
+# decode_all NAME BYTES INSNS FLOOR-ARGS -- DECODE-INPUT-ARGS...: the
+# measurements (floor, floor with ptscope's block flags, decode to null,
+# fxt, json), interleaved per repetition so that
 # load changes on the machine spread over all of them.
 decode_all() {
 	local name=$1 bytes=$2 insns=$3 floor_args=$4
@@ -118,6 +119,8 @@ decode_all() {
 	for rep in $(seq 1 "$REPS"); do
 		# shellcheck disable=SC2086
 		measure "$name" floor "$rep" "$bytes" "$insns" "" "$FLOOR" $floor_args
+		# shellcheck disable=SC2086
+		measure "$name" floor-tl "$rep" "$bytes" "$insns" "" "$FLOOR" --timeline-flags $floor_args
 		for f in null fxt json; do
 			measure "$name" "decode-$f" "$rep" "$bytes" "$insns" "$(sink "$f")" \
 				"$PTSCOPE" decode "$@" --format "$f" -o "$(sink "$f")"
@@ -202,14 +205,17 @@ done
 	     "repetitions: $REPS, writers to: $SINK"
 	echo "- MB = 10^6 bytes of trace; rates use CPU time (user + sys) of the process, the"
 	echo "  figure that stays meaningful on a shared machine; wall time is shown beside it."
-	echo "  Values are medians, (min–max) over the repetitions. ×floor = rate / floor's rate."
+	echo "  Values are medians, (min–max) over the repetitions. ×floor = rate / floor's rate;"
+	echo "  floor: the bare libipt block-decoder loop (libipt's default block flags);"
+	echo "  floor-tl: the same loop with the flags ptscope decode needs for call timelines"
+	echo "  (end_on_call, end_on_jump, enable_tick_events)."
 	echo
 	echo "Traces:"
 	echo
 	awk -F'\t' '{ printf "- %s: %s\n", $1, $2 }' "$TMP/names.tsv"
 	echo
-	echo "| trace | MB | Minsn | tool | CPU s | wall s | MB/s | Minsn/s | ×floor | peak RSS MiB |"
-	echo "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|"
+	echo "| trace | MB | Minsn | tool | CPU s | wall s | MB/s | Minsn/s | ×floor | ×floor-tl | peak RSS MiB |"
+	echo "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
 	awk -F'\t' '
 	function med(s,   a, n, i, j, t) {
 		n = split(s, a, " ")
@@ -239,13 +245,15 @@ done
 			m = med(mbs[k]); ml = lo; mh = hi
 			p = med(ips[k])
 			if (tool[k] == "floor") fm[trace[k]] = m
+			if (tool[k] == "floor-tl") ftm[trace[k]] = m
 			f = fm[trace[k]] > 0 ? sprintf("%.2f", m / fm[trace[k]]) : "–"
+			ft = ftm[trace[k]] > 0 ? sprintf("%.2f", m / ftm[trace[k]]) : "–"
 			t = tool[k]
 			if (k in outb) t = sprintf("%s (%.0f MB out)", t, outb[k] / 1e6)
-			printf "| %s | %.2f | %.1f | %s | %s | %s | %s | %.1f | %s | %s |\n",
+			printf "| %s | %.2f | %.1f | %s | %s | %s | %s | %.1f | %s | %s | %s |\n",
 				trace[k], bytes[k] / 1e6, insns[k] / 1e6, t,
 				rng("%.3f", c, cl, ch), rng("%.2f", w, wl, wh), rng("%.2f", m, ml, mh),
-				p, f, rng("%.1f", r, rl, rh)
+				p, f, ft, rng("%.1f", r, rl, rh)
 		}
 	}' "$RAW"
 	echo

@@ -26,6 +26,21 @@ typedef __s64 s64;
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/string.h>
+/*
+ * The kernel's msr-index.h spells a few RTIT bits like rtit.h (same
+ * values, different expressions). Pull it in first and let rtit.h's
+ * definitions win, so both can be included in any order.
+ */
+#include <asm/msr-index.h>
+#undef RTIT_CTL_TRACEEN
+#undef RTIT_CTL_OS
+#undef RTIT_CTL_TOPA
+#undef RTIT_CTL_DISRETC
+#undef RTIT_STATUS_FILTEREN
+#undef RTIT_STATUS_CONTEXTEN
+#undef RTIT_STATUS_TRIGGEREN
+#undef RTIT_STATUS_ERROR
+#undef RTIT_STATUS_STOPPED
 #endif
 
 #include "../../include/ptscope/rtit.h"

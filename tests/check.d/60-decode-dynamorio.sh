@@ -10,17 +10,22 @@ R=${PTS_SHARED:-../shared}/data/real/dynamorio-hello
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 want="401000 401005 40100a 401014 401019 40101b 401020 401025"
-raw=(--pt "$R/pt.bin" --cpu 9 --elf "$R/hello" --cpu-model 6/85/4 --mtc-freq 3
-     --nom-freq 37 --cpuid-15 2,308 --scope user)
+base=(--pt "$R/pt.bin" --cpu 9 --cpu-model 6/85/4 --mtc-freq 3 --nom-freq 37
+      --cpuid-15 2,308 --scope user)
+raw=("${base[@]}" --elf "$R/hello")
+# third way: no --elf; the sideband's MMAP2 of /hello found under --sysroot
+mkdir -p "$T/sysroot"
+cp "$R/hello" "$T/sysroot/hello"
 sb=(--pevent-primary "$R/primary.sideband.pevent" --pevent-secondary "$R/secondary.sideband.pevent"
     --pevent-sample-type 0x10086 --pevent-time-shift 31 --pevent-time-mult 581029125
     --pevent-time-zero 18444502336406842448)
 fail=0
-for mode in plain sideband; do
-	extra=()
-	[ "$mode" = sideband ] && extra=("${sb[@]}")
+for mode in plain sideband sysroot; do
+	args=("${raw[@]}")
+	[ "$mode" = sideband ] && args=("${raw[@]}" "${sb[@]}")
+	[ "$mode" = sysroot ] && args=("${base[@]}" "${sb[@]}" --sysroot "$T/sysroot")
 	rc=0
-	"$P" decode "${raw[@]}" "${extra[@]}" -o "$T/$mode.json" --insn-list "$T/$mode.insns" \
+	"$P" decode "${args[@]}" -o "$T/$mode.json" --insn-list "$T/$mode.insns" \
 		--summary > "$T/$mode.summary" || rc=$?
 	got=$(tr '\n' ' ' < "$T/$mode.insns" | sed 's/ $//')
 	if [ "$rc" != 0 ] || [ "$got" != "$want" ]; then
@@ -40,6 +45,20 @@ for mode in plain sideband; do
 	grep -q '^gaps: 0$' "$T/$mode.summary" || { echo "FAIL $mode: gaps"; cat "$T/$mode.summary"; fail=1; continue; }
 	echo "ok $mode: $got"
 done
+# the .fxt (Perfetto) through fxtcheck, the independent reader written from
+# the format's specification: the same four slices, _start enclosing the rest
+if [ -x build/fxtcheck ]; then
+	"$P" decode "${raw[@]}" -o "$T/hello.fxt"
+	build/fxtcheck --dump "$T/hello.fxt" > "$T/hello.dump"
+	got=$(awk '$1 == "slice" { print $3, $7 }' "$T/hello.dump" | sort | tr '\n' ';')
+	if [ "$got" != "0 _start;1 [interrupted];1 [syscall];1 [syscall];" ]; then
+		echo "FAIL fxt slices: $got"; cat "$T/hello.dump"; fail=1
+	else
+		echo "ok fxt: $got"
+	fi
+else
+	echo "FAIL: build/fxtcheck missing (make)"; fail=1
+fi
 # with the sideband the thread is perf's 223991, named hello by its COMM record
 grep -q '223991/223991 hello' "$T/sideband.summary" || { echo "FAIL sideband thread"; cat "$T/sideband.summary"; fail=1; }
 exit $fail

@@ -347,6 +347,26 @@ static void duration_units(void)
 	MSG_HAS("--duration");
 }
 
+static void output_no_copy_quiet_and_sideband_size(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-o", "x.ptscope", "--no-copy", "-q",
+						  "--sideband-size", "8M")), 0);
+	CU_ASSERT_STRING_EQUAL(o.output, "x.ptscope");
+	CU_ASSERT(o.no_copy);
+	CU_ASSERT(o.quiet);
+	CU_ASSERT_EQUAL(o.cfg.sideband_size, 8ULL << 20);
+	/* defaults: no name yet (the caller picks a dated one), module's sideband size */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record")), 0);
+	CU_ASSERT_STRING_EQUAL(o.output, "");
+	CU_ASSERT_FALSE(o.no_copy);
+	CU_ASSERT_EQUAL(o.cfg.sideband_size, 0);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--sideband-size", "128M")), -EINVAL);
+	MSG_HAS("--sideband-size");
+	MSG_HAS("4K to 64M");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-o", "")), -EINVAL);
+	MSG_HAS("-o/--output");
+}
+
 static void unknown_option_points_at_help(void)
 {
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--colour")), -EINVAL);
@@ -491,6 +511,7 @@ PTS_SUITE(cli_options, NULL, NULL,
 	  PTS_TEST(filter_bad_forms_and_fifth_range_are_refused),
 	  PTS_TEST(cpu_list_ranges_and_errors),
 	  PTS_TEST(duration_units),
+	  PTS_TEST(output_no_copy_quiet_and_sideband_size),
 	  PTS_TEST(unknown_option_points_at_help),
 	  PTS_TEST(help_stops_parsing_without_error),
 	  PTS_TEST(fit_caps_lowers_preset_cyc_and_mtc_the_cpu_lacks),

@@ -9,6 +9,7 @@
  * instructions, same timeline, on the sideband's thread, with the
  * summary naming where the bytes came from.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -35,7 +36,7 @@ static int suite_init(void)
 	snprintf(elf, sizeof(elf), "%s/user.elf", dir);
 	snprintf(cmd, sizeof(cmd),
 		 "as -o %s/u.o %s/tests/golden/decode/user.S && "
-		 "ld -static -Ttext=0x401000 -e _start -o %s %s/u.o",
+		 "ld -static --build-id -Ttext=0x401000 -e _start -o %s %s/u.o",
 		 dir, pts_unit_src_dir(), elf, dir);
 	return system(cmd) == 0 ? 0 : 1;
 }
@@ -85,13 +86,38 @@ static size_t gen_main(struct pt_gen *g)
 	return gen_len(g);
 }
 
+struct sw_rec {
+	uint32_t cpu;
+	uint64_t tsc;
+	int32_t tid;
+};
+
+static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens, int ncpu,
+			    const struct sw_rec *sws, int nsw);
+/* when set: the binary is not copied, only named with this build-id */
+static const char *named_build_id;
+/* when non-zero: an EXEC record of tid 101 on CPU 0 at this TSC */
+static uint64_t exec_tsc;
+/* PTS_CPUF_* and wrapped of every CPU written */
+static uint32_t cpu_flags;
+static bool cpu_wrapped;
+
 static void write_bundle(enum pts_bundle_source source)
+{
+	struct pt_gen g, *gp = &g;
+	static const struct sw_rec sw = { 0, 0, 101 };
+
+	gen_main(&g);
+	write_bundle_ex(source, &gp, 1, &sw, 1);
+	gen_done(&g);
+}
+
+static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens, int ncpu,
+			    const struct sw_rec *sws, int nsw)
 {
 	struct pts_bundle *b = pts_bundle_new();
 	struct pts_bundle_process *p;
-	struct ptscope_sb_switch sw;
 	struct pts_err err = { 0 };
-	struct pt_gen g;
 	size_t n, elen = 0;
 	void *ebytes = slurp(elf, &elen);
 
@@ -117,49 +143,91 @@ static void write_bundle(enum pts_bundle_source source)
 	b->config.rtit_ctl = 0x2409;	/* TraceEn, User, TSCEn, BranchEn */
 	b->config.buffer_size = 4096;
 
-	n = gen_main(&g);
-	CU_ASSERT_EQUAL_FATAL(pts_bundle_write_file(bdir, "cpu0.pt", g.buf, n, &err), 0);
-	gen_done(&g);
-	b->nr_cpus = 1;
-	b->cpus = calloc(1, sizeof(*b->cpus));
-	b->cpus[0].cpu = 0;
-	snprintf(b->cpus[0].file, sizeof(b->cpus[0].file), "cpu0.pt");
-	b->cpus[0].buffer_size = 4096;
-	b->cpus[0].head = n;
+	b->nr_cpus = (size_t)ncpu;
+	b->cpus = calloc((size_t)ncpu, sizeof(*b->cpus));
+	for (int c = 0; c < ncpu; c++) {
+		char name[32];
 
-	/* the thread: one sched_switch at TSC 0 onto CPU 0 */
-	memset(&sw, 0, sizeof(sw));
-	sw.hdr.type = PTSCOPE_SB_SCHED_SWITCH;
-	sw.hdr.size = sizeof(sw);
-	sw.hdr.cpu = 0;
-	sw.hdr.tsc = 0;
-	sw.next_pid = 100;
-	sw.next_tid = 101;
-	snprintf(sw.next_comm, sizeof(sw.next_comm), "userprog");
-	CU_ASSERT_EQUAL_FATAL(pts_bundle_write_file(bdir, "sideband.bin", &sw, sizeof(sw), &err), 0);
+		n = gen_len(gens[c]);
+		snprintf(name, sizeof(name), "cpu%d.pt", c);
+		CU_ASSERT_EQUAL_FATAL(pts_bundle_write_file(bdir, name, gens[c]->buf, n, &err), 0);
+		b->cpus[c].cpu = (uint32_t)c;
+		snprintf(b->cpus[c].file, sizeof(b->cpus[c].file), "%s", name);
+		/* a wrapped ring is stored whole (linearised): the file is the ring */
+		b->cpus[c].buffer_size = cpu_wrapped ? n : 4096;
+		b->cpus[c].head = cpu_wrapped ? 0 : n;
+		b->cpus[c].flags = cpu_flags;
+		b->cpus[c].wrapped = cpu_wrapped;
+	}
+
+	/* the threads: sched_switch records (next_pid 100, next_tid given) */
+	{
+		struct ptscope_sb_switch *recs = calloc((size_t)nsw, sizeof(*recs));
+
+		for (int k = 0; k < nsw; k++) {
+			recs[k].hdr.type = PTSCOPE_SB_SCHED_SWITCH;
+			recs[k].hdr.size = sizeof(recs[k]);
+			recs[k].hdr.cpu = sws[k].cpu;
+			recs[k].hdr.tsc = sws[k].tsc;
+			recs[k].next_pid = 100;
+			recs[k].next_tid = sws[k].tid;
+			snprintf(recs[k].next_comm, sizeof(recs[k].next_comm), "userprog");
+		}
+		size_t sblen = (size_t)nsw * sizeof(*recs);
+		uint8_t *sbbuf = malloc(sblen + 256);
+
+		memcpy(sbbuf, recs, sblen);
+		if (exec_tsc) {
+			/* struct ptscope_sb_exec + "/opt/app/user\0", padded to 8 */
+			struct ptscope_sb_exec *ex = (void *)(sbbuf + sblen);
+			size_t sz = (sizeof(*ex) + sizeof("/opt/app/user") + 7) & ~(size_t)7;
+
+			memset(ex, 0, sz);
+			ex->hdr.type = PTSCOPE_SB_EXEC;
+			ex->hdr.size = (uint16_t)sz;
+			ex->hdr.cpu = 0;
+			ex->hdr.tsc = exec_tsc;
+			ex->pid = 100;
+			ex->tid = 101;
+			snprintf(ex->comm, sizeof(ex->comm), "newprog");
+			memcpy(ex->filename, "/opt/app/user", sizeof("/opt/app/user"));
+			sblen += sz;
+		}
+		CU_ASSERT_EQUAL_FATAL(pts_bundle_write_file(bdir, "sideband.bin", sbbuf, sblen, &err), 0);
+		free(sbbuf);
+		free(recs);
+	}
 	b->sideband_file = strdup("sideband.bin");
 
 	/* the binary as captured: /opt/app/user, copied into the bundle */
-	CU_ASSERT_EQUAL_FATAL(pts_bundle_write_file(bdir, "objects/user", ebytes, elen, &err), 0);
-	free(ebytes);
 	b->nr_objects = 1;
 	b->objects = calloc(1, sizeof(*b->objects));
-	b->objects[0].path = strdup("/opt/app/user");
-	b->objects[0].file = strdup("objects/user");
 	b->objects[0].size = elen;
+	if (named_build_id) {
+		/* --no-copy: the decoder reads the host's file at the same path */
+		b->objects[0].path = strdup(elf);
+		snprintf(b->objects[0].build_id, sizeof(b->objects[0].build_id), "%s",
+			 named_build_id);
+	} else {
+		CU_ASSERT_EQUAL_FATAL(pts_bundle_write_file(bdir, "objects/user", ebytes, elen,
+							    &err), 0);
+		b->objects[0].path = strdup("/opt/app/user");
+		b->objects[0].file = strdup("objects/user");
+	}
+	free(ebytes);
 	b->nr_processes = 1;
 	b->processes = calloc(1, sizeof(*b->processes));
 	p = &b->processes[0];
 	p->pid = 100;
 	snprintf(p->comm, sizeof(p->comm), "userprog");
-	p->exe = strdup("/opt/app/user");
+	p->exe = strdup(named_build_id ? elf : "/opt/app/user");
 	p->nr_maps_arm = 1;
 	p->maps_arm = calloc(1, sizeof(*p->maps_arm));
 	p->maps_arm[0].start = 0x401000;
 	p->maps_arm[0].end = 0x402000;
 	p->maps_arm[0].pgoff = 0x1000;
 	snprintf(p->maps_arm[0].perms, sizeof(p->maps_arm[0].perms), "r-xp");
-	p->maps_arm[0].path = strdup("/opt/app/user");
+	p->maps_arm[0].path = strdup(named_build_id ? elf : "/opt/app/user");
 	if (pts_bundle_write_manifest(bdir, b, &err))
 		fprintf(stderr, "manifest: %s\n", err.msg);
 	CU_ASSERT_EQUAL(err.code, 0);
@@ -233,6 +301,180 @@ static void bundle_missing_its_binary_warns_and_decodes_with_gaps(void)
 	tl_sink_free(&sink);
 }
 
+/* Slices of one thread, rendered like tl_sink_shape. */
+static const char *thread_shape(const struct tl_sink *s, int32_t tid, char *buf, size_t len)
+{
+	struct tl_sink one = { 0 };
+	size_t i;
+
+	one.recs = calloc(TL_SINK_MAX, sizeof(*one.recs));
+	for (i = 0; i < s->n; i++)
+		if (s->recs[i].r.tid == tid)
+			one.recs[one.n++] = s->recs[i];
+	tl_sink_shape(&one, buf, len);
+	free(one.recs);
+	return buf;
+}
+
+/*
+ * Per-thread demultiplexing from the sideband (no PIP in user scope): CPU 0
+ * runs tid 101 until its getpid syscall, then (switch at TSC 0x1500) tid
+ * 102, which runs lj_main; tid 101 resumes on CPU 1 (switch at 0x1700,
+ * trace from TSC 0x1800) after its syscall and runs to its exit. By hand:
+ * each thread gets its own track; 101's [syscall] lasts from its PGD on
+ * CPU 0 (TSC 0x1000, time 0) to its PGE on CPU 1 (0x1800: 0x800 ns).
+ */
+static void threads_are_demultiplexed_across_cpus_by_the_sideband(void)
+{
+	static const struct sw_rec sws[] = {
+		{ 0, 0, 101 }, { 0, 0x1500, 102 }, { 1, 0x1700, 101 },
+	};
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g0, g1, *gens[2] = { &g0, &g1 };
+	char shape[2048], why[256];
+	size_t i;
+
+	gen_init(&g0);
+	gen_psb_plus(&g0, 0x1000);
+	gen_ip(&g0, ppt_tip_pge, 0x401000);
+	gen_tnt(&g0, "TTNTT");
+	gen_ip_suppressed(&g0, ppt_tip_pgd);	/* tid 101: getpid */
+	gen_tsc(&g0, 0x1600);
+	gen_ip(&g0, ppt_tip_pge, 0x401100);	/* tid 102: lj_main */
+	gen_ip(&g0, ppt_tip, 0x401105);
+	gen_ip_suppressed(&g0, ppt_tip_pgd);
+	gen_init(&g1);
+	gen_psb_plus(&g1, 0x1800);
+	gen_ip(&g1, ppt_tip_pge, 0x40100c);	/* tid 101 back from getpid */
+	gen_ip(&g1, ppt_tip, 0x401080);
+	gen_tnt(&g1, "T");
+	gen_ip_suppressed(&g1, ppt_tip_pgd);
+	write_bundle_ex(PTS_SOURCE_REFERENCE_ENCODER, gens, 2, sws, 3);
+	gen_done(&g0);
+	gen_done(&g1);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
+		CU_FAIL(why);
+	CU_ASSERT_STRING_EQUAL(thread_shape(&sink, 101, shape, sizeof(shape)),
+		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|"
+		"B1 f3|E1 f3|E0 _start|B0 tail|B1 [syscall]|E1 [syscall]|E0 tail");
+	CU_ASSERT_STRING_EQUAL(thread_shape(&sink, 102, shape, sizeof(shape)),
+		"B0 lj_main|B1 lj_a|B2 lj_b|B3 lj_c|E3 lj_c|E2 lj_b|E1 lj_a|"
+		"B1 [syscall]|E1 [syscall]|E0 lj_main");
+	for (i = 0; i < sink.n; i++) {
+		const struct pts_tl_rec *r = &sink.recs[i].r;
+
+		if (r->type == PTS_TL_END && r->tid == 101 && !strcmp(sink.recs[i].name, "[syscall]")) {
+			CU_ASSERT_EQUAL(r->ts_ns, 0x800);
+			CU_ASSERT_EQUAL(r->cpu, 1);
+			break;
+		}
+	}
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * A binary named by the bundle (not copied) whose file on this host has
+ * another build-id than the captured one: its bytes would decode wrongly.
+ * By hand: a warning names the file and both build-ids; no code is mapped,
+ * so decoding stops at the first block with a gap; nothing crashes.
+ */
+static void changed_binary_is_a_warning_and_gaps(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	char why[256];
+
+	named_build_id = "0123456789abcdef0123456789abcdef01234567";
+	write_bundle(PTS_SOURCE_HARDWARE);
+	named_build_id = NULL;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL(sum.nr_warnings, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "changed since capture"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "0123456789abcdef"));
+	CU_ASSERT(sum.gaps >= 1);
+	CU_ASSERT_EQUAL(sum.insns, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.source, "hardware"));
+	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
+		CU_FAIL(why);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/* What the capture recorded about each CPU's trace is said in the summary. */
+static void capture_problems_of_a_cpu_are_warnings(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	cpu_flags = PTS_CPUF_STOPPED | PTS_CPUF_CLOBBERED;
+	cpu_wrapped = true;
+	write_bundle(PTS_SOURCE_SIMULATED_UNIT);
+	cpu_flags = 0;
+	cpu_wrapped = false;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL(sum.nr_warnings, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "cpu 0: the buffer filled"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[1], "changed by someone else"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[2], "the ring wrapped"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.source, "simulated"));
+	/* the trace itself is whole: decoded as usual */
+	CU_ASSERT_EQUAL(sum.insns, 20);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * An exec in the sideband (ptscope EXEC record at TSC 0x1200) between the
+ * old program's getpid syscall and the new program's first traced
+ * instruction (TIP.PGE lj_main at 0x1300). By hand: the old frames end
+ * when the exec is seen (at the next event, the enable), an "exec"
+ * instant follows, and the new program's frames start from an empty stack
+ * (without the exec, lj_main would nest on _start as a signal handler would).
+ */
+static void exec_in_the_sideband_starts_the_new_program_on_an_empty_stack(void)
+{
+	static const struct sw_rec sw = { 0, 0, 101 };
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	char shape[2048], why[256];
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);	/* execve */
+	gen_tsc(&g, 0x1300);
+	gen_ip(&g, ppt_tip_pge, 0x401100);	/* the new program: lj_main */
+	gen_ip(&g, ppt_tip, 0x401105);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	exec_tsc = 0x1200;
+	write_bundle_ex(PTS_SOURCE_REFERENCE_ENCODER, &gp, 1, &sw, 1);
+	exec_tsc = 0;
+	gen_done(&g);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
+		CU_FAIL(why);
+	CU_ASSERT_STRING_EQUAL(tl_sink_shape(&sink, shape, sizeof(shape)),
+		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start|I exec|"
+		"B0 lj_main|B1 lj_a|B2 lj_b|B3 lj_c|E3 lj_c|E2 lj_b|E1 lj_a|B1 [syscall]|"
+		"E1 [syscall]|E0 lj_main");
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
 PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_with_copied_binary_and_sideband_decodes_the_main_path),
-	  PTS_TEST(bundle_missing_its_binary_warns_and_decodes_with_gaps));
+	  PTS_TEST(bundle_missing_its_binary_warns_and_decodes_with_gaps),
+	  PTS_TEST(threads_are_demultiplexed_across_cpus_by_the_sideband),
+	  PTS_TEST(changed_binary_is_a_warning_and_gaps),
+	  PTS_TEST(capture_problems_of_a_cpu_are_warnings),
+	  PTS_TEST(exec_in_the_sideband_starts_the_new_program_on_an_empty_stack));

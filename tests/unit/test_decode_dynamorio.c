@@ -164,7 +164,27 @@ static void hello_with_the_elf_given_at_a_wrong_base_gives_gaps_not_a_crash(void
 	tl_sink_free(&sink);
 }
 
+/* A CPU model libipt does not know: no errata applied, said in the summary, decoded all the same. */
+static void hello_with_an_unknown_cpu_model_decodes_without_errata(void)
+{
+	struct pts_decode_opts o;
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	opts_for_hello(&o, false);
+	o.model = 250;
+	ninsns = 0;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_raw(&o, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT(sum.errata_unknown);
+	CU_ASSERT_EQUAL(ninsns, 8);
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
 PTS_SUITE(decode_dynamorio, NULL, NULL,
 	  PTS_TEST(hello_without_sideband_decodes_to_its_eight_instructions_and_two_syscalls),
 	  PTS_TEST(hello_with_perf_sideband_decodes_the_same_on_its_own_thread),
-	  PTS_TEST(hello_with_the_elf_given_at_a_wrong_base_gives_gaps_not_a_crash));
+	  PTS_TEST(hello_with_the_elf_given_at_a_wrong_base_gives_gaps_not_a_crash),
+	  PTS_TEST(hello_with_an_unknown_cpu_model_decodes_without_errata));

@@ -419,7 +419,8 @@ static void both_scopes_nested_interrupts_nest_and_return(void)
 		     "E5 asm_exc_page_fault|E4 handle_irq|E3 asm_common_interrupt|E2 f2|E1 f1|"
 		     "B1 [syscall]|E1 [syscall]|E0 _start");
 	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "asm_common_interrupt", 0)->kind, PTS_TLK_INTERRUPT);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "asm_exc_page_fault", 0)->kind, PTS_TLK_INTERRUPT);
+	/* Linux's exception entries are named asm_exc_*: shown as an exception */
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "asm_exc_page_fault", 0)->kind, PTS_TLK_EXCEPTION);
 	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "asm_exc_page_fault", 0)->kind, PTS_TLK_IRET);
 	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "asm_common_interrupt", 0)->kind, PTS_TLK_IRET);
 	CU_ASSERT_EQUAL(r.sum.gaps, 0);
@@ -719,6 +720,32 @@ static void gen_power(struct pt_gen *g)
 	gen_pkt(g, &p);
 }
 
+/* MWAIT + EXSTOP (IP bit) + FUP: a power-state change at ip (SDM "Power Event Tracing") */
+static void gen_mwait_exstop(struct pt_gen *g, uint64_t ip)
+{
+	struct pt_packet p;
+
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_mwait;
+	p.payload.mwait.hints = 0x20;
+	gen_pkt(g, &p);
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_exstop;
+	p.payload.exstop.ip = 1;
+	gen_pkt(g, &p);
+	gen_ip(g, ppt_fup, ip);
+}
+
+static void gen_mnt(struct pt_gen *g, uint64_t payload)
+{
+	struct pt_packet p;
+
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_mnt;
+	p.payload.mnt.payload = payload;
+	gen_pkt(g, &p);
+}
+
 static void gen_vmcs(struct pt_gen *g, uint64_t base)
 {
 	struct pt_packet p;
@@ -736,10 +763,11 @@ static void gen_vmcs(struct pt_gen *g, uint64_t base)
  * bound to the third dec (tsx, no slice); CBR 40 (sample 4000 MHz);
  * MODE.TSX abort at the third jnz with TIP to f2's ret (tsx abort instant,
  * a jump inside f2); rets T,T; syscall: TIP.PGD -> [syscall]. New PSB+
- * (CBR 37 again); TIP.PGE at pw: [syscall] ends, tracing resumes in pw
- * (replaces _start); PTW + FUP pw (ptwrite instant); pw's ret (TIP) lands
- * in _start at 401015: _start is inferred around pw; `jmp tail`; PWRE,
- * PWRX (power events, counted); tail's syscall: TIP.PGD -> [syscall];
+ * (CBR 37 again); TIP.PGE at pw: [syscall] ends, the kernel resumed the
+ * thread in pw (as for a signal handler): pw nests on _start; PTW + FUP pw
+ * (ptwrite instant); pw's ret (TIP) lands in _start at 401015; `jmp tail`; PWRE,
+ * PWRX, MNT, MWAIT + EXSTOP bound to tail's xor (power and maintenance
+ * events: counted, no slice); tail's syscall: TIP.PGD -> [syscall];
  * STOP (TraceStop instant).
  */
 static void every_user_scope_event_kind(void)
@@ -766,11 +794,13 @@ static void every_user_scope_event_kind(void)
 	gen_ip(&g, ppt_fup, PW);
 	gen_ip(&g, ppt_tip, AFTER_ICALL);
 	gen_power(&g);
+	gen_mnt(&g, 0x42);
+	gen_mwait_exstop(&g, 0x4010a5);
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	gen_simple(&g, ppt_stop);
 	decode_gen(&g, PTS_SCOPE_USER, &r);
 	ASSERT_SHAPE(&r, "B0 _start|B1 f1|B2 f2|I TSX abort|E2 f2|E1 f1|B1 [syscall]|"
-		     "E1 [syscall]|E0 _start|B0 _start|B1 pw|I ptwrite 0x1234|E1 pw|E0 _start|"
+		     "E1 [syscall]|B1 pw|I ptwrite 0x1234|E1 pw|E0 _start|"
 		     "B0 tail|B1 [syscall]|I TraceStop|E1 [syscall]|E0 tail");
 	CU_ASSERT_EQUAL(r.sum.by_event[ptev_enabled], 2);
 	CU_ASSERT_EQUAL(r.sum.by_event[ptev_disabled], 2);
@@ -779,6 +809,9 @@ static void every_user_scope_event_kind(void)
 	CU_ASSERT_EQUAL(r.sum.by_event[ptev_ptwrite], 1);
 	CU_ASSERT_EQUAL(r.sum.by_event[ptev_pwre], 1);
 	CU_ASSERT_EQUAL(r.sum.by_event[ptev_pwrx], 1);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_mwait], 1);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_exstop], 1);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_mnt], 1);
 	CU_ASSERT_EQUAL(r.sum.by_event[ptev_stop], 1);
 	CU_ASSERT_EQUAL(r.sum.by_event[ptev_cbr], 3);
 	CU_ASSERT(r.sum.by_event[ptev_tick] >= 1);
@@ -834,7 +867,8 @@ static void every_kernel_scope_event_kind(void)
 
 /*
  * Both scopes. By hand: the main path; PIP binds to the syscall's far
- * branch (TIP entry); after sysretq an interrupt (FUP 40100c + TIP kpw)
+ * branch (TIP entry); after sysretq an interrupt (FUP 40100c, with VMCS
+ * and PIP between it and the TIP: async vmcs and async paging) + TIP kpw)
  * runs kpw (PTW + FUP: ptwrite instant), whose ret goes back to 40100c
  * (unwinding kpw to _start); f3; `jmp tail`; the exit syscall: entry,
  * do_syscall, je T -> do_exit, jmp *%rdx: TIP.PGD -> [untraced]; STOP.
@@ -853,6 +887,8 @@ static void every_both_scopes_event_kind(void)
 	gen_tnt(&g, "NT");
 	gen_ip(&g, ppt_tip, AFTER_SYSCALL);
 	gen_ip(&g, ppt_fup, AFTER_SYSCALL);
+	gen_vmcs(&g, 0x6000);
+	gen_pip(&g, 0x7000);
 	gen_ip(&g, ppt_tip, KPW);
 	gen_ptw(&g, 0x9abc, 1);
 	gen_ip(&g, ppt_fup, KPW);
@@ -869,6 +905,8 @@ static void every_both_scopes_event_kind(void)
 		     "E0 _start|B0 tail|B1 entry_SYSCALL_64|B2 do_syscall|E2 do_syscall|B2 do_exit|"
 		     "B3 [untraced]|I TraceStop|E3 [untraced]|E2 do_exit|E1 entry_SYSCALL_64|E0 tail");
 	CU_ASSERT_EQUAL(r.sum.by_event[ptev_paging], 1);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_async_paging], 1);
+	CU_ASSERT_EQUAL(r.sum.by_event[ptev_async_vmcs], 1);
 	CU_ASSERT_EQUAL(r.sum.by_event[ptev_async_branch], 1);
 	CU_ASSERT_EQUAL(r.sum.by_event[ptev_ptwrite], 1);
 	CU_ASSERT_EQUAL(r.sum.by_event[ptev_stop], 1);

@@ -383,6 +383,60 @@ static void calls_deeper_than_max_depth_are_counted_and_slices_stay_balanced(voi
 	done();
 }
 
+static void user_scope_signal_handler_nests_on_the_interrupted_frame(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_DISABLED, FOO + 4, 0, 120, PTS_BRF_ASYNC);	/* signal arrives */
+	ev(PTS_BR_ENABLED, 0, BAR, 130, 0);			/* the handler runs */
+	ev(PTS_BR_SYSCALL, BAR + 9, 0, 140, PTS_BRF_TRACE_OFF);	/* rt_sigreturn */
+	ev(PTS_BR_ENABLED, 0, FOO + 4, 150, PTS_BRF_RESUMED);	/* back where it was */
+	ev(PTS_BR_RETURN, FOO + 8, MAIN + 10, 160, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 [interrupted]|E2 [interrupted]|B2 bar|B3 [syscall]|"
+		"E3 [syscall]|E2 bar|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->ts_ns, 150);
+	done();
+}
+
+static void full_buffer_writes_only_records_before_the_outermost_frame(void)
+{
+	start(PTS_SCOPE_KERNEL, 6);	/* hold at most 6 records */
+	ev(PTS_BR_ENABLED, 0, ENTRY, 100, 0);			/* 0 B entry */
+	ev(PTS_BR_SYSRET, ENTRY + 20, 0, 110, PTS_BRF_TRACE_OFF);	/* 1 E entry, 2 B [user] */
+	ev(PTS_BR_ENABLED, 0, DOSYS, 120, 0);			/* 3 E [user], 4 B do_syscall_64 */
+	ev(PTS_BR_CALL, DOSYS + 5, EXCPGF, 130, 0);		/* 5 B exc_page_fault: full */
+	/* full: records 0-3 are written, do_syscall_64's BEGIN stays held */
+	ev(PTS_BR_RETURN, EXCPGF + 9, DOSYS + 10, 140, 0);
+	ev(PTS_BR_RETURN, DOSYS + 20, ENTRY + 10, 150, 0);	/* past the known stack */
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 entry_SYSCALL_64|E0 entry_SYSCALL_64|B0 [user]|E0 [user]|B0 entry_SYSCALL_64|"
+		"B1 do_syscall_64|B2 exc_page_fault|E2 exc_page_fault|E1 do_syscall_64|"
+		"E0 entry_SYSCALL_64");
+	CU_ASSERT(rec(PTS_TL_BEGIN, "entry_SYSCALL_64", 1)->flags & PTS_TLF_INFERRED);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "entry_SYSCALL_64", 1)->ts_ns, 120);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED_LATE), 0);
+	done();
+}
+
+static void exec_ends_the_old_program_frames_and_the_new_one_starts_empty(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_EXEC, 0, 0, 50, 0);			/* before any frame: nothing to show */
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_SYSCALL, FOO + 8, 0, 120, PTS_BRF_TRACE_OFF);	/* execve */
+	ev(PTS_BR_EXEC, 0, 0, 130, 0);
+	ev(PTS_BR_ENABLED, 0, BAR, 140, 0);		/* the new program's entry */
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 [syscall]|E2 [syscall]|E1 foo|E0 main|I exec|B0 bar|E0 bar");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "main", 0)->kind, PTS_TLK_TRACE_END);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "main", 0)->ts_ns, 130);
+	done();
+}
+
 PTS_SUITE(timeline_stack, NULL, NULL,
 	  PTS_TEST(calls_and_returns_give_one_nested_slice_per_function),
 	  PTS_TEST(tail_jump_to_another_function_replaces_the_top_frame),
@@ -399,4 +453,7 @@ PTS_SUITE(timeline_stack, NULL, NULL,
 	  PTS_TEST(both_scopes_nested_interrupts_nest_and_iret_returns_to_each_interrupted_frame),
 	  PTS_TEST(kernel_entry_after_a_gap_nests_under_the_user_frame_the_iret_returns_to),
 	  PTS_TEST(time_going_backwards_on_a_thread_is_clamped_and_counted),
-	  PTS_TEST(calls_deeper_than_max_depth_are_counted_and_slices_stay_balanced));
+	  PTS_TEST(calls_deeper_than_max_depth_are_counted_and_slices_stay_balanced),
+	  PTS_TEST(user_scope_signal_handler_nests_on_the_interrupted_frame),
+	  PTS_TEST(full_buffer_writes_only_records_before_the_outermost_frame),
+	  PTS_TEST(exec_ends_the_old_program_frames_and_the_new_one_starts_empty));

@@ -123,9 +123,9 @@ static pid_t spawn_held(char **argv)
 			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 		return -1;
 	}
-	/* from here: exit events only; if ptscope dies, CMD dies with it */
+	/* from here: exit and exec events only; if ptscope dies, CMD dies with it */
 	if (ptrace(PTRACE_SETOPTIONS, pid, NULL,
-		   (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL)))
+		   (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)))
 		fprintf(stderr, "ptscope: PTRACE_SETOPTIONS: %s (exit snapshot without maps)\n",
 			strerror(errno));
 	return pid;
@@ -201,6 +201,12 @@ static void child_event(struct loop *L, int status)
 	struct pts_err e;
 
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		/* gone without an exit stop (SIGKILL): freeze what is there */
+		if (!L->target_gone) {
+			pts_capture_stop(c, &e);
+			pts_capture_set_reason(c, "exit", WIFSIGNALED(status) ?
+					       "killed by a signal" : "exited");
+		}
 		L->child = 0;
 		L->child_status = status;
 		L->target_gone = true;
@@ -215,6 +221,20 @@ static void child_event(struct loop *L, int status)
 		pts_capture_snap(c, c->target, true, true, &e);
 		L->child_held = true;
 		L->target_gone = true;
+		return;
+	}
+	if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
+		/*
+		 * CMD replaced itself (sh -c 'exec prog'): new page tables,
+		 * while the CR3 filter still names the old ones, so nothing
+		 * more of CMD is traced. Say so; the capture goes on.
+		 */
+		fprintf(stderr, "ptscope: warning: CMD executed another program; the CR3 "
+			"filter still names the address space of the first one, so the "
+			"new program is not traced (run it directly under ptscope run, "
+			"or use ptscope record)\n");
+		pts_capture_error(c, "CMD exec'd again: the program after that exec is not traced");
+		ptrace(PTRACE_CONT, L->child, NULL, NULL);
 		return;
 	}
 	/* a signal for CMD: deliver it (ptrace intercepted it) */
@@ -234,7 +254,7 @@ static void poll_child(struct loop *L)
 	int status;
 	pid_t r;
 
-	while (L->child && (r = waitpid(L->child, &status, WNOHANG | __WALL)) > 0)
+	while (L->child > 0 && (r = waitpid(L->child, &status, WNOHANG | __WALL)) > 0)
 		child_event(L, status);
 }
 
@@ -289,12 +309,15 @@ int pts_cli_capture(struct pts_capture_opts *o)
 	c.abort_flag = &interrupts;
 
 	switch (o->cmd) {
-	case PTS_CMD_RUN:
-		L.child = spawn_held(o->cmd_argv);
-		if (L.child <= 0)
-			goto out;
-		c.target = L.child;
+	case PTS_CMD_RUN: {
+		pid_t pid = spawn_held(o->cmd_argv);
+
+		if (pid <= 0)
+			goto out;	/* L.child stays 0: never kill() a pid <= 0 */
+		L.child = pid;
+		c.target = pid;
 		break;
+	}
 	case PTS_CMD_ATTACH:
 		c.target = o->pid;
 		if (kill(o->pid, 0) && errno == ESRCH) {
@@ -394,7 +417,8 @@ int pts_cli_capture(struct pts_capture_opts *o)
 	}
 out:
 	pts_capture_disarm(&c);
-	if (L.child) {
+	if (L.child > 0) {
+		sig_atomic_t seen;
 		int status;
 
 		/*
@@ -402,21 +426,24 @@ out:
 		 * killed; otherwise it finishes on its own, as under perf
 		 * record: keep forwarding its signals until it exits.
 		 */
-		if (rc == 130 || !L.snapshots)
+		if ((rc == 130 || !L.snapshots) && L.child > 0)
 			kill(L.child, SIGKILL);
 		release_child(&L);
+		seen = interrupts;
 		while (L.child) {
 			if (waitpid(L.child, &status, __WALL) < 0) {
-				if (errno == EINTR)
-					continue;
-				break;
+				if (errno != EINTR)
+					break;
+				/* Ctrl-C while waiting: pass it on, then insist */
+				if (interrupts != seen)
+					kill(L.child, interrupts - seen > 1 ? SIGKILL : SIGINT);
+				continue;
 			}
 			if (WIFEXITED(status) || WIFSIGNALED(status))
 				break;
 			if (WIFSTOPPED(status))
 				ptrace(PTRACE_CONT, L.child, NULL,
-				       (void *)(long)(status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXIT << 8)) ?
-						      0 : WSTOPSIG(status)));
+				       (void *)(long)((status >> 16) ? 0 : WSTOPSIG(status)));
 		}
 	}
 	if (L.pidfd >= 0)

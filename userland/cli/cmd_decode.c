@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "decode/session.h"
@@ -352,6 +353,9 @@ bad_raw:
 	} else {
 		fmt = PTS_FMT_NONE;
 	}
+	/* streaming progress on a terminal only (item 8) */
+	if (isatty(STDERR_FILENO) && !getenv("PTSCOPE_NO_PROGRESS"))
+		o.progress = stderr;
 	if (insn_list) {
 		insn_f = fopen(insn_list, "we");
 		if (!insn_f) {

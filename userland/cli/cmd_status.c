@@ -35,16 +35,22 @@ int cmd_status(int argc, char **argv)
 	struct ptscope_state st;
 	struct pts_err err = { 0 };
 	uint32_t cpu;
-	int fd, i;
+	int fd, i, disarm = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: ptscope status\n\n"
+			printf("usage: ptscope status [--disarm]\n\n"
 			       "Show the module's state (idle, configured, armed, post-trigger,\n"
 			       "triggered, stopped), the last trigger, the RTIT_CTL and CR3_MATCH\n"
 			       "values written, the sideband fill, and per CPU the ring head, bytes\n"
-			       "valid, wraps and flags.\n");
+			       "valid, wraps and flags.\n\n"
+			       "  --disarm   then end that capture (STOP + UNCONFIGURE), e.g. one\n"
+			       "             left behind by a ptscope that was killed\n");
 			return 0;
+		}
+		if (!strcmp(argv[i], "--disarm")) {
+			disarm = 1;
+			continue;
 		}
 		fprintf(stderr, "ptscope status: unknown argument '%s' (see ptscope status --help)\n",
 			argv[i]);
@@ -75,6 +81,8 @@ int cmd_status(int argc, char **argv)
 	printf("TSC         %u kHz\n", st.tsc_khz);
 	if (st.state == PTSCOPE_STATE_IDLE) {
 		close(fd);
+		if (disarm)
+			printf("ptscope: nothing to disarm\n");
 		return 0;
 	}
 	printf("\n%-5s %12s %12s %12s %8s  %s\n", "cpu", "buffer", "head", "valid", "wraps",
@@ -93,6 +101,21 @@ int cmd_status(int argc, char **argv)
 		pts_format_size(cs.buffer_size, sz, sizeof(sz));
 		printf("%-5u %12s %12" PRIu64 " %12" PRIu64 " %8" PRIu64 "  %s\n", cpu, sz,
 		       (uint64_t)cs.head, (uint64_t)cs.bytes_valid, (uint64_t)cs.wrap_count, fl);
+	}
+	if (disarm) {
+		struct ptscope_cmd c;
+
+		memset(&c, 0, sizeof(c));
+		c.hdr.size = sizeof(c);
+		if (pts_dev_ioctl(fd, PTSCOPE_IOC_STOP, "STOP", &c, &err) &&
+		    c.hdr.reason != PTSCOPE_R_NOT_ARMED)
+			fprintf(stderr, "ptscope: %s\n", err.msg);
+		if (pts_dev_cmd(fd, PTSCOPE_IOC_UNCONFIGURE, "UNCONFIGURE", &err)) {
+			fprintf(stderr, "ptscope: %s\n", err.msg);
+			close(fd);
+			return 1;
+		}
+		printf("\nptscope: capture disarmed and unconfigured\n");
 	}
 	close(fd);
 	return 0;

@@ -22,6 +22,8 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
+#include <ptscope/rtit.h>
+
 #include "../bundle/ring.h"
 #include "device.h"
 #include "elfinfo.h"
@@ -237,6 +239,11 @@ static void write_cpus(struct writer *w, const struct ptscope_state *st)
 		bc->head = cs.head;
 		bc->rtit_status = cs.rtit_status;
 		bc->flags = cpu_flags(cs.flags);
+		/* RTIT_STATUS read at stop says it too (SDM 33.2.8.4) */
+		if (cs.rtit_status & RTIT_STATUS_ERROR)
+			bc->flags |= PTS_CPUF_ERROR;
+		if (cs.rtit_status & RTIT_STATUS_STOPPED)
+			bc->flags |= PTS_CPUF_STOPPED;
 		bc->start_tsc = cs.start_tsc;
 		bc->stop_tsc = cs.stop_tsc;
 		if (!cs.buffer_size) {
@@ -442,6 +449,103 @@ out:
 	free(mt);
 }
 
+/*
+ * The simulated PT unit traces a 40-byte user code image that no process
+ * maps; the module publishes it in sysfs and it belongs at this address
+ * in the process the capture is about (docs/simulated-unit.md, "The code
+ * images"). A simulated capture carries it as an object plus a map line
+ * in each process, so a decoder needs nothing special to find the code.
+ */
+#define PTS_SIM_USER_CODE	"/sys/module/ptscope/sim_user_code"
+#define PTS_SIM_USER_BASE	0x7f5100000000ULL
+
+static void append_map(struct pts_bundle_map **maps, size_t *nr, const struct pts_bundle_map *m)
+{
+	struct pts_bundle_map *v = realloc(*maps, (*nr + 1) * sizeof(*v));
+
+	if (!v)
+		return;
+	v[*nr] = *m;
+	v[*nr].path = strdup(m->path);
+	if (!v[*nr].path) {
+		*maps = v;
+		return;
+	}
+	*maps = v;
+	(*nr)++;
+}
+
+static void write_sim_user_code(struct writer *w)
+{
+	static const char name[] = "objects" PTS_SIM_USER_CODE;
+	struct pts_bundle *b = w->b;
+	struct pts_bundle_object *v;
+	struct pts_bundle_map m;
+	struct pts_err e;
+	const char *src;
+	char *code;
+	size_t len, i;
+
+	if (b->source != PTS_SOURCE_SIMULATED_UNIT || w->c->o->cfg.scope == PTSCOPE_SCOPE_KERNEL)
+		return;
+	/* $PTSCOPE_SIM_USER_CODE: another source file, for tests without the module */
+	src = getenv("PTSCOPE_SIM_USER_CODE");
+	if (!src || !*src)
+		src = PTS_SIM_USER_CODE;
+	if (pts_read_file(src, &code, &len, &e)) {
+		pts_capture_error(w->c, "simulated unit's user code image: %s", e.msg);
+		return;
+	}
+	if (pts_bundle_write_file(w->dir, name, code, len, &e)) {
+		incomplete(w, name, &e);
+		free(code);
+		return;
+	}
+	free(code);
+	v = realloc(b->objects, (b->nr_objects + 1) * sizeof(*v));
+	if (!v)
+		return;
+	b->objects = v;
+	memset(&v[b->nr_objects], 0, sizeof(*v));
+	v[b->nr_objects].path = strdup(PTS_SIM_USER_CODE);
+	v[b->nr_objects].file = strdup(name);
+	v[b->nr_objects].size = len;
+	b->nr_objects++;
+
+	memset(&m, 0, sizeof(m));
+	m.start = PTS_SIM_USER_BASE;
+	m.end = PTS_SIM_USER_BASE + 4096;
+	memcpy(m.perms, "r-xp", 5);
+	m.path = (char *)PTS_SIM_USER_CODE;
+	for (i = 0; i < b->nr_processes; i++) {
+		struct pts_bundle_process *p = &b->processes[i];
+
+		append_map(&p->maps_arm, &p->nr_maps_arm, &m);
+		if (p->nr_maps_trigger)
+			append_map(&p->maps_trigger, &p->nr_maps_trigger, &m);
+	}
+	/*
+	 * The unit emits its user rounds whatever task is current, mostly the
+	 * idle task (pid 0), which has no maps of its own: give it the image
+	 * too, so those rounds decode instead of becoming gaps.
+	 */
+	for (i = 0; i < b->nr_processes && b->processes[i].pid != 0; i++)
+		;
+	if (i == b->nr_processes) {
+		struct pts_bundle_process *np;
+
+		np = realloc(b->processes, (b->nr_processes + 1) * sizeof(*np));
+		if (!np)
+			return;
+		b->processes = np;
+		np = &b->processes[b->nr_processes];
+		memset(np, 0, sizeof(*np));
+		snprintf(np->comm, sizeof(np->comm), "swapper");
+		append_map(&np->maps_arm, &np->nr_maps_arm, &m);
+		b->nr_processes++;
+	}
+}
+
 static bool object_known(const struct pts_bundle *b, const char *path)
 {
 	size_t i;
@@ -506,6 +610,31 @@ static void write_objects(struct writer *w)
 	}
 }
 
+int pts_tsc_to_wallclock(const struct pts_bundle *b, uint64_t tsc, char *buf, size_t len)
+{
+	const struct pts_bundle_time_pair *p = NULL;
+	uint64_t ns, khz = b->tsc_khz ? b->tsc_khz : b->cpu_id.tsc_khz;
+	struct tm tm;
+	time_t sec;
+	size_t i;
+
+	for (i = 0; i < b->nr_time_pairs; i++)
+		if (!strcmp(b->time_pairs[i].when, "start"))
+			p = &b->time_pairs[i];
+	if (!p || !khz || tsc < p->tsc)
+		return -EINVAL;
+	/* ticks / (kHz * 1000) seconds = ticks * 10^6 / kHz nanoseconds */
+	ns = p->realtime_ns + (uint64_t)((unsigned __int128)(tsc - p->tsc) * 1000000u / khz);
+	sec = (time_t)(ns / 1000000000u);
+	if (!localtime_r(&sec, &tm))
+		return -EINVAL;
+	i = strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+	if (!i)
+		return -EINVAL;
+	snprintf(buf + i, len - i, ".%06llu", (unsigned long long)(ns % 1000000000u / 1000));
+	return 0;
+}
+
 static void print_summary(const struct pts_capture *c, const struct pts_bundle *b,
 			  const char *dir, FILE *out)
 {
@@ -528,8 +657,13 @@ static void print_summary(const struct pts_capture *c, const struct pts_bundle *
 		b->sideband_lost ? " (use --sideband-size to enlarge the ring)" : "");
 	fprintf(out, "  trigger   %s%s%s%s", b->trigger.reason, b->trigger.detail[0] ? " (" : "",
 		b->trigger.detail, b->trigger.detail[0] ? ")" : "");
-	if (b->trigger.tsc)
+	if (b->trigger.tsc) {
+		char when[48];
+
 		fprintf(out, " at TSC %" PRIu64, b->trigger.tsc);
+		if (!pts_tsc_to_wallclock(b, b->trigger.tsc, when, sizeof(when)))
+			fprintf(out, " (%s)", when);
+	}
 	if (b->trigger.cpu >= 0)
 		fprintf(out, " on CPU %d", b->trigger.cpu);
 	if (b->trigger.pid > 0)
@@ -543,8 +677,7 @@ static void print_summary(const struct pts_capture *c, const struct pts_bundle *
 		fprintf(out, "  error     %s\n", c->errors[i]);
 }
 
-/* Drop a trailing ".ptscope" for the suggested output name. */
-static void decode_hint(const char *dir, FILE *out)
+void pts_capture_decode_hint(const char *dir, char *buf, size_t len)
 {
 	size_t n = strlen(dir);
 	const char *suf = ".ptscope";
@@ -553,10 +686,10 @@ static void decode_hint(const char *dir, FILE *out)
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
 	if (n > sl && !strncmp(dir + n - sl, suf, sl))
-		fprintf(out, "next: ptscope decode %.*s -o %.*s.fxt\n", (int)n, dir,
-			(int)(n - sl), dir);
+		snprintf(buf, len, "ptscope decode %.*s -o %.*s.fxt", (int)n, dir,
+			 (int)(n - sl), dir);
 	else
-		fprintf(out, "next: ptscope decode %.*s -o %.*s.fxt\n", (int)n, dir, (int)n, dir);
+		snprintf(buf, len, "ptscope decode %.*s -o %.*s.fxt", (int)n, dir, (int)n, dir);
 }
 
 int pts_capture_write_bundle(struct pts_capture *c, const char *dir, bool *complete,
@@ -607,6 +740,7 @@ int pts_capture_write_bundle(struct pts_capture *c, const char *dir, bool *compl
 	write_processes(&w);
 	if (c->o->cfg.scope != PTSCOPE_SCOPE_USER)
 		write_kernel(&w);
+	write_sim_user_code(&w);	/* before write_objects: it owns that path */
 	write_objects(&w);
 
 	ret = pts_bundle_write_manifest(dir, w.b, err);
@@ -615,8 +749,12 @@ int pts_capture_write_bundle(struct pts_capture *c, const char *dir, bool *compl
 			"usable bundle\n", dir, err->msg, dir);
 	} else {
 		print_summary(c, w.b, dir, out);
-		if (w.b->nr_cpus)
-			decode_hint(dir, out);
+		if (w.b->nr_cpus) {
+			char hint[8500];
+
+			pts_capture_decode_hint(dir, hint, sizeof(hint));
+			fprintf(out, "next: %s\n", hint);
+		}
 	}
 	if (complete)
 		*complete = !ret && w.b->complete;

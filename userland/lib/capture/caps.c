@@ -107,7 +107,8 @@ void pts_caps_print_table(const struct ptscope_caps *caps, FILE *f)
 	pts_format_size(caps->min_buffer_size, sz1, sizeof(sz1));
 	pts_format_size(caps->max_buffer_size, sz2, sizeof(sz2));
 	fprintf(f, "buffer/CPU    %s .. %s\n", sz1, sz2);
-	fprintf(f, "TSC           %u kHz; CPUID.15H %u/%u, crystal %u Hz; nominal ratio %u\n",
+	fprintf(f, "TSC           %u kHz; TSC/crystal ratio %u/%u (CPUID.15H EBX/EAX), "
+		"crystal %u Hz (0: not enumerated); max non-turbo ratio %u\n",
 		caps->tsc_khz, caps->cpuid_15[1], caps->cpuid_15[0], caps->cpuid_15[2],
 		caps->nom_freq);
 	fprintf(f, "addr ranges   %u\n", caps->nr_addr_ranges);

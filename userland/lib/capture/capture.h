@@ -141,6 +141,20 @@ int pts_capture_write_bundle(struct pts_capture *c, const char *dir, bool *compl
 			     FILE *out, struct pts_err *err);
 
 /*
+ * The command to run next: "ptscope decode NAME.ptscope -o NAME.fxt"
+ * (a trailing .ptscope is replaced by .fxt; other names get .fxt added).
+ */
+void pts_capture_decode_hint(const char *dir, char *buf, size_t len);
+
+/*
+ * Local wall-clock time of TSC value tsc, from the bundle's "start" time
+ * pair and TSC frequency: realtime_ns + (tsc - pair.tsc) * 10^6 / tsc_khz,
+ * as "YYYY-mm-dd HH:MM:SS.uuuuuu". -EINVAL without a start pair, without
+ * a frequency, or for a tsc before the pair.
+ */
+int pts_tsc_to_wallclock(const struct pts_bundle *b, uint64_t tsc, char *buf, size_t len);
+
+/*
  * Collect the pids a sideband buffer names (switch prev/next, exec, fork
  * parent/child, exit, trigger) into the set; exported for tests.
  * Walks whole records only; a record with a size below the header or not

@@ -35,8 +35,8 @@ int pts_dev_open_error(int e, const char *path, struct pts_err *err)
 	case EPERM:
 		return pts_err_set(err, e,
 			"%s: %s: the device is root-only by default. Run as root, or load the "
-			"module with a group that may use it (see `modinfo ptscope`) and join "
-			"that group; kernel scope and system-wide capture also need "
+			"module with a group that may open it (insmod kmod/ptscope.ko group=GID) "
+			"and join that group; kernel scope and system-wide capture also need "
 			"CAP_SYS_ADMIN or CAP_PERFMON", path, strerror(e));
 	case EBUSY:
 		return pts_err_set(err, e,
@@ -75,7 +75,8 @@ static const char *reason_hint(uint32_t reason)
 	case PTSCOPE_R_TRACE_EN_BUSY:
 		return "; stop perf record -e intel_pt (or whatever owns PT) and retry";
 	case PTSCOPE_R_ARMED:
-		return "; another capture is armed: ptscope status shows it";
+		return "; another capture is armed: ptscope status shows it, "
+		       "ptscope status --disarm ends it";
 	case PTSCOPE_R_NO_MEMORY:
 		return "; use a smaller --size or fewer CPUs (-C)";
 	case PTSCOPE_R_BAD_SIZE:

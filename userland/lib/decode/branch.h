@@ -27,6 +27,7 @@ enum pts_br_kind {
 	PTS_BR_GAP,		/* decode error or overflow; `to` = resume IP or 0 */
 	PTS_BR_INSTANT,		/* a point event: ptwrite, TraceStop, TSX abort */
 	PTS_BR_CBR,		/* core:bus ratio changed; value = ratio */
+	PTS_BR_EXEC,		/* the thread exec'd (sideband): its old stack is gone */
 };
 
 /* pts_branch.flags */

@@ -48,6 +48,9 @@ struct pts_imgset {
 	size_t nimgs;
 	struct pts_symtab kallsyms;
 	bool have_kallsyms;
+	char *sysroot;		/* where debug files are looked up, NULL "/" */
+	struct { int32_t pid; uint64_t cr3; } *cr3s;	/* known address spaces */
+	size_t ncr3;
 };
 
 int pts_imgset_new(struct pts_imgset **out, struct pts_err *err)
@@ -89,6 +92,8 @@ void pts_imgset_free(struct pts_imgset *s)
 	}
 	free(s->objs);
 	pts_symtab_free(&s->kallsyms);
+	free(s->sysroot);
+	free(s->cr3s);
 	pt_iscache_free(s->iscache);
 	free(s);
 }
@@ -168,17 +173,74 @@ static int64_t elf_vaddr_delta(const struct obj *o, uint64_t off)
 	return delta;
 }
 
+/* CR3 of pid's address space, 0 unknown. */
+static uint64_t pid_cr3(const struct pts_imgset *s, int32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < s->ncr3; i++)
+		if (s->cr3s[i].pid == pid)
+			return s->cr3s[i].cr3;
+	return 0;
+}
+
+/*
+ * Put mapping m into the libipt image of img_pid. The image of
+ * PTS_PID_ALL holds every section: a process's sections keyed by its CR3
+ * when known (libipt then picks them from PIP packets), else unkeyed; a
+ * process's own image holds its sections and the shared ones, unkeyed
+ * (chosen from the sideband in traces without PIP).
+ */
+static int add_map(struct pts_imgset *s, struct pt_image *img, int32_t img_pid,
+		   const struct mapping *m)
+{
+	struct pt_asid asid;
+	uint64_t cr3;
+
+	if (m->pid != PTS_PID_ALL && img_pid != PTS_PID_ALL && m->pid != img_pid)
+		return 0;
+	cr3 = img_pid == PTS_PID_ALL && m->pid != PTS_PID_ALL ? pid_cr3(s, m->pid) : 0;
+	if (cr3) {
+		pt_asid_init(&asid);
+		asid.cr3 = cr3;
+	}
+	return pt_image_add_cached(img, s->iscache, m->isid, cr3 ? &asid : NULL) < 0 ? -EINVAL : 0;
+}
+
 static int add_to_images(struct pts_imgset *s, const struct mapping *m)
 {
 	size_t i;
 
-	for (i = 0; i < s->nimgs; i++) {
-		if (m->pid != PTS_PID_ALL && m->pid != s->imgs[i].pid)
-			continue;
-		if (pt_image_add_cached(s->imgs[i].image, s->iscache, m->isid, NULL) < 0)
+	for (i = 0; i < s->nimgs; i++)
+		if (add_map(s, s->imgs[i].image, s->imgs[i].pid, m))
 			return -EINVAL;
-	}
 	return 0;
+}
+
+int pts_imgset_set_cr3(struct pts_imgset *s, int32_t pid, uint64_t cr3)
+{
+	void *n;
+
+	if (s->nimgs)
+		return -EBUSY;
+	n = realloc(s->cr3s, (s->ncr3 + 1) * sizeof(*s->cr3s));
+	if (!n)
+		return -ENOMEM;
+	s->cr3s = n;
+	s->cr3s[s->ncr3].pid = pid;
+	s->cr3s[s->ncr3].cr3 = cr3;
+	s->ncr3++;
+	return 0;
+}
+
+int32_t pts_imgset_pid_of_cr3(const struct pts_imgset *s, uint64_t cr3)
+{
+	size_t i;
+
+	for (i = 0; i < s->ncr3; i++)
+		if (s->cr3s[i].cr3 == cr3)
+			return s->cr3s[i].pid;
+	return -1;
 }
 
 int pts_imgset_add_file(struct pts_imgset *s, int32_t pid, const char *path,
@@ -311,9 +373,7 @@ struct pt_image *pts_imgset_image(struct pts_imgset *s, int32_t pid)
 	if (!image)
 		return NULL;
 	for (i = 0; i < s->nmaps; i++) {
-		if (s->maps[i].pid != PTS_PID_ALL && s->maps[i].pid != pid)
-			continue;
-		if (pt_image_add_cached(image, s->iscache, s->maps[i].isid, NULL) < 0) {
+		if (add_map(s, image, pid, &s->maps[i])) {
 			pt_image_free(image);
 			return NULL;
 		}
@@ -377,6 +437,19 @@ int pts_imgset_symbolize(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_i
 			o->syms_loaded = true;
 			/* a stripped or non-ELF file just has no names */
 			pts_symtab_load_elf(&o->st, o->sym_path ? o->sym_path : o->path, NULL);
+			if (!o->st.full && !o->sym_path) {
+				/* names only from a separate debug file (code stays this file's) */
+				char *dbg = pts_debug_file(o->path, s->sysroot);
+				struct pts_symtab full = { 0 };
+
+				if (dbg && !pts_symtab_load_elf(&full, dbg, NULL) && full.n) {
+					pts_symtab_free(&o->st);
+					o->st = full;
+				} else {
+					pts_symtab_free(&full);
+				}
+				free(dbg);
+			}
 		}
 		sym = pts_symtab_find(&o->st, addr - (uint64_t)m->bias);
 		if (sym) {
@@ -399,4 +472,11 @@ int pts_imgset_symbolize(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_i
 		}
 	}
 	return 0;
+}
+
+int pts_imgset_set_sysroot(struct pts_imgset *s, const char *sysroot)
+{
+	free(s->sysroot);
+	s->sysroot = sysroot ? strdup(sysroot) : NULL;
+	return sysroot && !s->sysroot ? -ENOMEM : 0;
 }

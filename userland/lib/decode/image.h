@@ -54,6 +54,20 @@ int pts_imgset_add_file(struct pts_imgset *set, int32_t pid, const char *path,
 int pts_imgset_add_elf(struct pts_imgset *set, int32_t pid, const char *path, uint64_t base,
 		       struct pts_err *err);
 
+/*
+ * The page-table root (CR3, as PIP packets carry it) of pid's address
+ * space: pid's sections are then found by libipt from PIP in traces that
+ * have them (kernel traced), and PIP names the process. Call before the
+ * first pts_imgset_image (-EBUSY after). -ENOMEM.
+ */
+int pts_imgset_set_cr3(struct pts_imgset *set, int32_t pid, uint64_t cr3);
+
+/* pid whose CR3 is cr3, or -1. */
+int32_t pts_imgset_pid_of_cr3(const struct pts_imgset *set, uint64_t cr3);
+
+/* Root under which separate debug files are looked up (NULL: "/"). -ENOMEM. */
+int pts_imgset_set_sysroot(struct pts_imgset *set, const char *sysroot);
+
 /* Kernel symbols from a kallsyms listing (for kernel addresses). */
 int pts_imgset_add_kallsyms(struct pts_imgset *set, const char *path, struct pts_err *err);
 

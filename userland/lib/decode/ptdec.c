@@ -13,7 +13,7 @@
 #include "insn_class.h"
 
 #define QCAP 16
-#define PAD 64		/* zero bytes after the trace: libipt 2.0.5 sync over-read */
+#define PAD PTS_PT_PAD
 
 struct qent {
 	struct pts_branch br;
@@ -39,13 +39,15 @@ struct icache_ent {
 
 struct pts_ptdec {
 	struct pts_ptdec_config cfg;
-	uint8_t *buf;
+	const uint8_t *buf;
+	uint8_t *copy;		/* padded copy when the caller's buffer is not padded */
 	struct pt_block_decoder *blk;
 	int status;		/* pts_* flags of the last libipt call */
 	bool synced, ever_synced, ended;
 	int64_t sync_off;	/* offset of the PSB the decoder last synced at */
 	uint64_t good_off;	/* decoder position after the last call that succeeded */
 	bool tsx_abort;		/* a TSX abort at tsx_abort_ip was just reported */
+	bool exec_pending;	/* the sideband says the thread exec'd */
 	uint64_t tsx_abort_ip;
 	/* last instruction of the previous block, whose target the next IP gives */
 	bool pend;
@@ -104,13 +106,17 @@ static void follow_sideband(struct pts_ptdec *d)
 	while (d->sb_pos < sb->n && sb->recs[d->sb_pos].time_ns <= abs) {
 		const struct pts_sb_rec *r = &sb->recs[d->sb_pos++];
 
+		if (r->type == PTS_SB_EXEC && r->tid == d->tid &&
+		    (r->cpu == d->cfg.cpu || r->cpu == UINT32_MAX))
+			d->exec_pending = true;
 		if (r->type != PTS_SB_SWITCH || r->cpu != d->cfg.cpu)
 			continue;
 		d->pid = r->pid;
 		d->tid = r->tid;
 	}
 	/* user-only traces carry no PIP: the sideband picks the address space */
-	if (d->pid != d->image_pid && pts_imgset_has_pid(d->cfg.images, d->pid)) {
+	if (d->cfg.images_by_pid && d->pid != d->image_pid &&
+	    pts_imgset_has_pid(d->cfg.images, d->pid)) {
 		struct pt_image *img = pts_imgset_image(d->cfg.images, d->pid);
 
 		if (img && pt_blk_set_image(d->blk, img) >= 0)
@@ -122,13 +128,24 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 {
 	struct qent *e;
 
-	if (d->qn == QCAP)	/* cannot happen: one step queues at most 3 */
+	if (d->qn >= QCAP - 1)	/* cannot happen: one step queues at most 4 */
 		return NULL;
+	follow_sideband(d);
+	if (d->exec_pending) {
+		/* the thread's exec comes before what it runs next */
+		d->exec_pending = false;
+		e = &d->q[(d->qh + d->qn++) % QCAP];
+		memset(e, 0, sizeof(*e));
+		e->br.kind = PTS_BR_EXEC;
+		e->br.cpu = d->cfg.cpu;
+		e->br.pid = d->pid;
+		e->br.tid = d->tid;
+		e->br.ts_ns = now_ns(d);
+	}
 	e = &d->q[(d->qh + d->qn++) % QCAP];
 	/* detail is read only up to its NUL (snprintf writes it whole) */
 	memset(&e->br, 0, sizeof(e->br));
 	e->detail[0] = '\0';
-	follow_sideband(d);
 	e->br.kind = kind;
 	e->br.from = from;
 	e->br.to = to;
@@ -215,18 +232,18 @@ static void classify(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_
 	if (!raw) {
 		/* the bytes come from the images: cacheable */
 		c = &d->icache[(ip ^ (ip >> 12)) & (ICACHE_SIZE - 1)];
-		if (c->ip == ip && c->pid == d->image_pid && c->mode_bits == d->mode_bits) {
+		if (c->ip == ip && c->pid == d->pid && c->mode_bits == d->mode_bits) {
 			*out = c->insn;
 			return;
 		}
-		n = pts_imgset_read(d->cfg.images, d->image_pid, ip, buf, sizeof(buf));
+		n = pts_imgset_read(d->cfg.images, d->pid, ip, buf, sizeof(buf));
 		raw = buf;
 	}
 	if (!n || pts_insn_classify(raw, n, d->mode_bits, out))
 		memset(out, 0, sizeof(*out));
 	if (c) {
 		c->ip = ip;
-		c->pid = d->image_pid;
+		c->pid = d->pid;
 		c->mode_bits = (uint8_t)d->mode_bits;
 		c->insn = *out;
 	}
@@ -374,9 +391,21 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 	case ptev_tick:
 		/* timing only: the time was taken above */
 		break;
+	case ptev_paging:
+	case ptev_async_paging: {
+		/* libipt picks the sections of this CR3; it also names the process */
+		uint64_t cr3 = ev->type == ptev_paging ? ev->variant.paging.cr3 :
+						       ev->variant.async_paging.cr3;
+		int32_t pid = pts_imgset_pid_of_cr3(d->cfg.images, cr3);
+
+		if (pid >= 0 && pid != d->pid) {
+			d->pid = pid;
+			d->tid = pid;
+		}
+		break;
+	}
 	default:
-		/* paging (the sideband chooses images), vmcs, exstop, mwait,
-		 * pwre, pwrx, mnt: counted in events, no timeline effect */
+		/* vmcs, exstop, mwait, pwre, pwrx, mnt: counted, no timeline effect */
 		break;
 	}
 }
@@ -416,20 +445,14 @@ int pts_pt_first_tsc(const uint8_t *buf, size_t size, uint64_t *tsc)
 	struct pt_packet_decoder *pd;
 	struct pt_config cfg;
 	struct pt_packet pkt;
-	uint8_t *copy = calloc(1, size + PAD);
 	int rc = -ENOENT;
 
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, buf, size);
 	pt_config_init(&cfg);
-	cfg.begin = copy;
-	cfg.end = copy + size;
+	cfg.begin = (uint8_t *)buf;	/* only read */
+	cfg.end = (uint8_t *)buf + size;
 	pd = pt_pkt_alloc_decoder(&cfg);
-	if (!pd) {
-		free(copy);
+	if (!pd)
 		return -ENOMEM;
-	}
 	while (rc && pt_pkt_sync_forward(pd) >= 0) {
 		while (pt_pkt_next(pd, &pkt, sizeof(pkt)) >= 0) {
 			if (pkt.type == ppt_tsc) {
@@ -440,7 +463,6 @@ int pts_pt_first_tsc(const uint8_t *buf, size_t size, uint64_t *tsc)
 		}
 	}
 	pt_pkt_free_decoder(pd);
-	free(copy);
 	return rc;
 }
 
@@ -458,15 +480,20 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->tid = cfg->tid;
 	d->image_pid = PTS_PID_ALL;
 	d->mode_bits = 64;
-	d->buf = calloc(1, cfg->size + PAD);
-	if (!d->buf) {
-		free(d);
-		return pts_err_set(err, ENOMEM, "out of memory");
+	if (cfg->padded) {
+		d->buf = cfg->buf;
+	} else {
+		d->copy = calloc(1, cfg->size + PAD);
+		if (!d->copy) {
+			free(d);
+			return pts_err_set(err, ENOMEM, "out of memory");
+		}
+		memcpy(d->copy, cfg->buf, cfg->size);
+		d->buf = d->copy;
 	}
-	memcpy(d->buf, cfg->buf, cfg->size);
 	pt_config_init(&pc);
-	pc.begin = d->buf;
-	pc.end = d->buf + cfg->size;
+	pc.begin = (uint8_t *)d->buf;	/* libipt only reads it */
+	pc.end = (uint8_t *)d->buf + cfg->size;
 	if (cfg->family) {
 		pc.cpu.vendor = pcv_intel;
 		pc.cpu.family = cfg->family;
@@ -486,7 +513,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	pc.flags.variant.block.enable_tick_events = 1;
 	d->blk = pt_blk_alloc_decoder(&pc);
 	if (!d->blk) {
-		free(d->buf);
+		free(d->copy);
 		free(d);
 		return pts_err_set(err, EINVAL, "libipt refused the decoder configuration of cpu %u",
 				   cfg->cpu);
@@ -668,12 +695,17 @@ void pts_ptdec_stats(const struct pts_ptdec *d, struct pts_ptdec_stats *out)
 	*out = d->st;
 }
 
+uint64_t pts_ptdec_done(const struct pts_ptdec *d)
+{
+	return d->ended ? d->cfg.size : d->good_off;
+}
+
 void pts_ptdec_free(struct pts_ptdec *d)
 {
 	if (!d)
 		return;
 	if (d->blk)
 		pt_blk_free_decoder(d->blk);
-	free(d->buf);
+	free(d->copy);
 	free(d);
 }

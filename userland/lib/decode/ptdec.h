@@ -10,8 +10,9 @@
  * error becomes a PTS_BR_GAP (cause = pt_errstr, offset, last IP) and
  * decoding resynchronises at the next PSB with pt_blk_sync_forward —
  * nothing is spliced across a gap; a buffer with no PSB gives one gap
- * "no PSB (sync point) in N bytes"; the trace buffer is copied with
- * zero padding (libipt 2.0.5 sync may read past the end).
+ * "no PSB (sync point) in N bytes"; the trace must be followed by zero
+ * padding (libipt 2.0.5 sync may read past the end): given padded, or
+ * copied into a padded buffer.
  */
 #ifndef PTS_DECODE_PTDEC_H
 #define PTS_DECODE_PTDEC_H
@@ -27,8 +28,9 @@
 #include "timeconv.h"
 
 struct pts_ptdec_config {
-	const uint8_t *buf;		/* trace bytes (copied) */
+	const uint8_t *buf;		/* trace bytes */
 	size_t size;
+	bool padded;			/* buf is followed by >= PTS_PT_PAD zero bytes (not copied) */
 	uint32_t cpu;			/* CPU number stamped on events */
 	/* decoder parameters of the recording CPU (pt_config) */
 	uint16_t family;		/* 0: unknown (no errata applied) */
@@ -41,12 +43,16 @@ struct pts_ptdec_config {
 	uint64_t origin_ns;		/* subtracted from every time */
 	const struct pts_sideband *sb;	/* may be NULL */
 	int32_t pid, tid;		/* thread before any sideband switch (-1 unknown) */
+	bool images_by_pid;		/* no PIP (user scope): the sideband picks the image */
 	/* optional: every executed instruction, in order */
 	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
 	void *insn_ctx;
 };
 
 #define PTS_PTEV_MAX 32	/* > every enum pt_event_type of libipt 2.0.5 */
+
+/* Zero bytes the decoder needs after a trace (libipt 2.0.5 sync over-read). */
+#define PTS_PT_PAD 64
 
 struct pts_ptdec_stats {
 	uint64_t insns, blocks, branches, gaps, events;
@@ -66,12 +72,18 @@ int pts_ptdec_next(struct pts_ptdec *d, struct pts_branch *out);
 uint64_t pts_ptdec_peek_time(struct pts_ptdec *d);
 
 void pts_ptdec_stats(const struct pts_ptdec *d, struct pts_ptdec_stats *out);
+
+/* Bytes of the trace decoded so far (for progress reports). */
+uint64_t pts_ptdec_done(const struct pts_ptdec *d);
 void pts_ptdec_free(struct pts_ptdec *d);
 
 /* Name of a libipt event type ("enabled", "async branch", ...). */
 const char *pts_ptev_name(int type);
 
-/* First TSC value of a PT buffer (packet decoder), for the time origin; -ENOENT none. */
+/*
+ * First TSC value of a PT buffer (packet decoder), for the time origin.
+ * buf must be followed by PTS_PT_PAD zero bytes. -ENOENT: none.
+ */
 int pts_pt_first_tsc(const uint8_t *buf, size_t size, uint64_t *tsc);
 
 #endif

@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A whole decode: inputs -> decoders -> time merge -> timeline builder. */
-#include "session.h"
+/*
+ * A whole decode: inputs -> decoders -> time merge -> timeline builder.
+ * Raw PT and perf script inputs here; bundles in bundle_input.c.
+ */
+#include "session_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include "../bundle/sideband.h"
-#include "image.h"
 #include "kcore.h"
 #include "perfscript.h"
 #include "ptdec.h"
-#include "sideband.h"
-#include "timeconv.h"
 
 void pts_decode_opts_init(struct pts_decode_opts *o)
 {
@@ -48,33 +50,46 @@ void pts_decode_summary_gap(struct pts_decode_summary *sum, const char *cause)
 	sum->causes[i].count++;
 }
 
-static int read_file(const char *path, uint8_t **buf, size_t *len, struct pts_err *err)
+/*
+ * Map a trace file read-only with zero padding after its end: an anonymous
+ * reservation one page longer than the file, the file mapped over its
+ * start (bytes after the end of the file in its last page read as zero, and
+ * the extra page is zero). Memory is the page cache, not a copy.
+ */
+int pts_decode_map_trace(const char *path, uint8_t **buf, size_t *len, size_t *maplen,
+		     struct pts_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	long sz;
+	long pg = sysconf(_SC_PAGESIZE);
+	struct stat st;
+	void *res;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (!f)
+	if (fd < 0)
 		return pts_err_set(err, errno, "cannot open trace file %s: %s", path, strerror(errno));
-	if (fseek(f, 0, SEEK_END) || (sz = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return pts_err_set(err, EIO, "cannot read %s", path);
+	if (fstat(fd, &st)) {
+		close(fd);
+		return pts_err_set(err, errno, "cannot read %s: %s", path, strerror(errno));
 	}
-	*len = (size_t)sz;
-	*buf = malloc(*len ? *len : 1);
-	if (!*buf) {
-		fclose(f);
-		return pts_err_set(err, ENOMEM, "out of memory reading %s", path);
+	*len = (size_t)st.st_size;
+	*maplen = ((*len + (size_t)pg - 1) / (size_t)pg + 1) * (size_t)pg;
+	res = mmap(NULL, *maplen, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (res == MAP_FAILED) {
+		close(fd);
+		return pts_err_set(err, ENOMEM, "cannot map %s: out of address space", path);
 	}
-	if (fread(*buf, 1, *len, f) != *len) {
-		free(*buf);
-		fclose(f);
-		return pts_err_set(err, EIO, "cannot read %s", path);
+	if (*len && mmap(res, *len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		int e = errno;
+
+		munmap(res, *maplen);
+		close(fd);
+		return pts_err_set(err, e, "cannot map %s: %s", path, strerror(e));
 	}
-	fclose(f);
+	close(fd);
+	*buf = res;
 	return 0;
 }
 
-static int finish_summary(struct pts_tl *tl, struct pts_decode_summary *sum, struct pts_err *err)
+int pts_decode_finish_summary(struct pts_tl *tl, struct pts_decode_summary *sum, struct pts_err *err)
 {
 	size_t i, n = pts_tl_nr_threads(tl);
 	int d;
@@ -133,45 +148,45 @@ static int add_sideband_maps(struct pts_imgset *set, const struct pts_sideband *
 	return 0;
 }
 
-/* Everything one decode run needs, however it was given. */
-struct run_in {
-	struct pts_imgset *set;
-	struct pts_sideband sb;
-	unsigned int nr_pt;
-	uint8_t *bufs[PTS_DEC_MAX_INPUTS];
-	size_t lens[PTS_DEC_MAX_INPUTS];
-	uint32_t cpus[PTS_DEC_MAX_INPUTS];
-	uint16_t family;
-	uint8_t model, stepping, mtc_freq, nom_freq;
-	uint32_t cpuid_15_eax, cpuid_15_ebx;
-	struct pts_timeconv tc;
-	enum pts_scope scope;
-	int32_t pid, tid;
-	bool per_cpu_names;
-	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
-	void *insn_ctx;
-	uint32_t segment_cap;
-};
-
-static void run_in_free(struct run_in *in)
+void pts_decode_run_free(struct pts_run_in *in)
 {
 	unsigned int i;
 
 	for (i = 0; i < PTS_DEC_MAX_INPUTS; i++)
-		free(in->bufs[i]);
+		if (in->bufs[i])
+			munmap(in->bufs[i], in->maplens[i]);
 	pts_sideband_free(&in->sb);
 	pts_imgset_free(in->set);
 }
 
-static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
+/* "decode: NN%" on the terminal, when the percentage moved. */
+static void show_progress(const struct pts_run_in *in, struct pts_ptdec **dec, int *shown)
+{
+	uint64_t done = 0, total = 0;
+	unsigned int i;
+	int pct;
+
+	for (i = 0; i < in->nr_pt; i++) {
+		done += pts_ptdec_done(dec[i]);
+		total += in->lens[i];
+	}
+	pct = total ? (int)(done * 100 / total) : 100;
+	if (pct == *shown)
+		return;
+	*shown = pct;
+	fprintf(in->progress, "\rdecode: %3d%%", pct);
+	fflush(in->progress);
+}
+
+int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	       struct pts_decode_summary *sum, struct pts_err *err)
 {
 	struct pts_ptdec *dec[PTS_DEC_MAX_INPUTS] = { 0 };
 	struct pts_tl *tl = NULL;
 	struct pts_tl_config tcfg;
-	uint64_t origin = UINT64_MAX;
+	uint64_t origin = UINT64_MAX, nev = 0;
 	unsigned int i;
-	int rc = 0;
+	int rc = 0, shown = -1;
 
 	pts_sideband_sort(&in->sb);
 	for (i = 0; i < in->nr_pt; i++) {
@@ -214,6 +229,7 @@ static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		memset(&dc, 0, sizeof(dc));
 		dc.buf = in->bufs[i];
 		dc.size = in->lens[i];
+		dc.padded = true;
 		dc.cpu = in->cpus[i];
 		dc.family = in->family;
 		dc.model = in->model;
@@ -230,6 +246,7 @@ static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		dc.tid = in->tid >= 0 ? in->tid : (in->pid >= 0 ? in->pid : (int32_t)in->cpus[i]);
 		dc.on_insn = in->on_insn;
 		dc.insn_ctx = in->insn_ctx;
+		dc.images_by_pid = in->scope == PTS_SCOPE_USER;
 		rc = pts_ptdec_new(&dc, &dec[i], err);
 		if (rc)
 			goto out;
@@ -252,12 +269,16 @@ static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			break;
 		if (!pts_ptdec_next(dec[bi], &br))
 			continue;
+		if (in->progress && !(++nev & 0xffff))
+			show_progress(in, dec, &shown);
 		if (br.kind == PTS_BR_GAP)
 			pts_decode_summary_gap(sum, br.detail);
 		rc = pts_tl_feed(tl, &br, err);
 		if (rc)
 			goto out;
 	}
+	if (in->progress && shown >= 0)
+		fprintf(in->progress, "\r%*s\r", 40, "");
 	rc = pts_tl_finish(tl, err);
 	if (rc)
 		goto out;
@@ -273,7 +294,7 @@ static int run(struct run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			sum->by_event[k] += st.by_event[k];
 		sum->errata_unknown |= st.errata_unknown;
 	}
-	rc = finish_summary(tl, sum, err);
+	rc = pts_decode_finish_summary(tl, sum, err);
 out:
 	for (i = 0; i < PTS_DEC_MAX_INPUTS; i++)
 		pts_ptdec_free(dec[i]);
@@ -284,7 +305,7 @@ out:
 int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *emit_ctx,
 		   struct pts_decode_summary *sum, struct pts_err *err)
 {
-	struct run_in in;
+	struct pts_run_in in;
 	unsigned int i;
 	int rc;
 
@@ -297,6 +318,8 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	rc = pts_imgset_new(&in.set, err);
 	if (rc)
 		return rc;
+	if (o->sysroot && pts_imgset_set_sysroot(in.set, o->sysroot))
+		rc = pts_err_set(err, ENOMEM, "out of memory");
 	for (i = 0; i < o->nr_elf && !rc; i++)
 		rc = pts_imgset_add_elf(in.set, PTS_PID_ALL, o->elf[i].path, o->elf[i].base, err);
 	for (i = 0; i < o->nr_raw && !rc; i++) {
@@ -339,7 +362,7 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 		in.tc.tsc_khz = (uint64_t)o->nom_freq * 100000;
 	}
 	for (i = 0; i < o->nr_pt && !rc; i++) {
-		rc = read_file(o->pt[i].path, &in.bufs[i], &in.lens[i], err);
+		rc = pts_decode_map_trace(o->pt[i].path, &in.bufs[i], &in.lens[i], &in.maplens[i], err);
 		in.cpus[i] = o->pt[i].cpu;
 	}
 	if (rc)
@@ -359,26 +382,14 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.on_insn = o->on_insn;
 	in.insn_ctx = o->insn_ctx;
 	in.segment_cap = o->segment_cap;
-	rc = run(&in, emit, emit_ctx, sum, err);
+	in.progress = o->progress;
+	rc = pts_decode_run(&in, emit, emit_ctx, sum, err);
 out:
-	run_in_free(&in);
+	pts_decode_run_free(&in);
 	return rc;
 }
 
-/* The user binary to read for a mapped path: the bundle's copy, else the host's file. */
-static char *object_file(const struct pts_bundle *b, const char *path, const char *sysroot)
-{
-	char buf[4096];
-	size_t i;
-
-	for (i = 0; i < b->nr_objects; i++)
-		if (!strcmp(b->objects[i].path, path) && b->objects[i].file)
-			return pts_bundle_path(b, b->objects[i].file);
-	snprintf(buf, sizeof(buf), "%s%s", sysroot ? sysroot : "", path);
-	return strdup(buf);
-}
-
-static long file_size(const char *path)
+long pts_decode_file_size(const char *path)
 {
 	FILE *f = path ? fopen(path, "rb") : NULL;
 	long sz = -1;
@@ -390,7 +401,7 @@ static long file_size(const char *path)
 	return sz;
 }
 
-static void warn(struct pts_decode_summary *sum, const char *msg)
+void pts_decode_warn(struct pts_decode_summary *sum, const char *msg)
 {
 	if (sum->nr_warnings < PTS_DEC_MAX_WARNINGS) {
 		char *w = sum->warnings[sum->nr_warnings];
@@ -403,250 +414,6 @@ static void warn(struct pts_decode_summary *sum, const char *msg)
 		w[n] = '\0';
 	}
 	sum->nr_warnings++;
-}
-
-static int bundle_images(const struct pts_bundle *b, struct pts_imgset *set, const char *sysroot,
-			 struct pts_decode_summary *sum, struct pts_err *err)
-{
-	size_t i, j;
-	int rc = 0;
-
-	for (i = 0; i < b->nr_ktext && !rc; i++) {
-		char *path = pts_bundle_path(b, b->ktext[i].file);
-
-		if (!path)
-			return pts_err_set(err, ENOMEM, "out of memory");
-		rc = pts_imgset_add_file(set, PTS_PID_ALL, path, 0, b->ktext[i].size,
-					 b->ktext[i].vaddr,
-					 !strcmp(b->ktext[i].name, "vmlinux") ? "[kernel.kallsyms]" :
-					 b->ktext[i].name, NULL, err);
-		free(path);
-	}
-	if (!rc && b->kallsyms_file) {
-		char *path = pts_bundle_path(b, b->kallsyms_file);
-
-		rc = path ? pts_imgset_add_kallsyms(set, path, err) :
-			    pts_err_set(err, ENOMEM, "out of memory");
-		free(path);
-	}
-	for (i = 0; i < b->nr_processes && !rc; i++) {
-		const struct pts_bundle_process *p = &b->processes[i];
-		const struct pts_bundle_map *maps = p->nr_maps_trigger ? p->maps_trigger : p->maps_arm;
-		size_t n = p->nr_maps_trigger ? p->nr_maps_trigger : p->nr_maps_arm;
-
-		for (j = 0; j < n && !rc; j++) {
-			const struct pts_bundle_map *m = &maps[j];
-			struct pts_err e2 = { 0 };
-			char *file;
-			long sz;
-
-			if (m->perms[2] != 'x' || !m->path || m->path[0] != '/')
-				continue;
-			file = object_file(b, m->path, sysroot);
-			if (!file)
-				return pts_err_set(err, ENOMEM, "out of memory");
-			sz = file_size(file);
-			if (sz > (long)m->pgoff) {
-				uint64_t len = m->end - m->start;
-
-				/* the last page of a mapping may run past the file's end */
-				if (len > (uint64_t)sz - m->pgoff)
-					len = (uint64_t)sz - m->pgoff;
-				rc = pts_imgset_add_file(set, p->pid, file, m->pgoff, len, m->start,
-							 m->path, NULL, &e2);
-			} else {
-				rc = pts_err_set(&e2, ENOENT, "cannot read %s", file);
-			}
-			if (rc) {
-				char msg[512];
-
-				/* not fatal: that code decodes as gaps ("no memory mapped") */
-				snprintf(msg, sizeof(msg), "pid %d: code of %.200s not available: %.200s",
-					 p->pid, m->path, e2.msg);
-				warn(sum, msg);
-				rc = 0;
-			}
-			free(file);
-		}
-		if (!rc && p->vdso_file) {
-			char *path = pts_bundle_path(b, p->vdso_file);
-			long sz = file_size(path);
-
-			if (sz > 0)
-				rc = pts_imgset_add_file(set, p->pid, path, 0, (uint64_t)sz,
-							 p->vdso_addr, "[vdso]", NULL, err);
-			free(path);
-		}
-	}
-	return rc;
-}
-
-/* ptscope sideband records (include/uapi/ptscope.h) as decoder sideband. */
-static int bundle_sideband(const struct pts_bundle *b, const struct pts_timeconv *tc,
-			   struct pts_sideband *sb, struct pts_decode_summary *sum,
-			   struct pts_err *err)
-{
-	const struct ptscope_sb_hdr *h;
-	struct pts_sb_reader rd;
-	struct pts_err e2 = { 0 };
-	void *buf = NULL;
-	size_t len = 0, i;
-	int rc;
-
-	/* process names first: the sideband may not see every process start */
-	for (i = 0; i < b->nr_processes; i++) {
-		struct pts_sb_rec r;
-		char comm[sizeof(b->processes[i].comm) + 1];
-
-		if (!b->processes[i].comm[0])
-			continue;
-		snprintf(comm, sizeof(comm), "%s", b->processes[i].comm);
-		memset(&r, 0, sizeof(r));
-		r.type = PTS_SB_COMM;
-		r.pid = r.tid = b->processes[i].pid;
-		r.cpu = UINT32_MAX;
-		r.name = comm;
-		if (pts_sideband_add(sb, &r))
-			return pts_err_set(err, ENOMEM, "out of memory");
-	}
-	rc = pts_sb_load(b, &buf, &len, err);
-	if (rc || !buf)
-		return rc;
-	pts_sb_reader_init(&rd, buf, len);
-	while ((rc = pts_sb_next(&rd, &h, &e2)) == 1) {
-		struct pts_sb_rec r;
-		char comm[PTSCOPE_COMM_LEN + 1];
-
-		memset(&r, 0, sizeof(r));
-		r.time_ns = pts_tc_ns(tc, h->tsc);
-		r.cpu = h->cpu;
-		if (h->type == PTSCOPE_SB_SCHED_SWITCH) {
-			const struct ptscope_sb_switch *sw = (const void *)h;
-
-			r.type = PTS_SB_SWITCH;
-			r.pid = sw->next_pid;
-			r.tid = sw->next_tid;
-			rc = pts_sideband_add(sb, &r);
-			if (!rc && sw->next_comm[0]) {
-				snprintf(comm, sizeof(comm), "%.*s", PTSCOPE_COMM_LEN, sw->next_comm);
-				r.type = PTS_SB_COMM;
-				r.name = comm;
-				rc = pts_sideband_add(sb, &r);
-			}
-		} else if (h->type == PTSCOPE_SB_EXEC) {
-			const struct ptscope_sb_exec *ex = (const void *)h;
-
-			snprintf(comm, sizeof(comm), "%.*s", PTSCOPE_COMM_LEN, ex->comm);
-			r.type = PTS_SB_COMM;
-			r.pid = ex->pid;
-			r.tid = ex->tid;
-			r.name = comm;
-			rc = pts_sideband_add(sb, &r);
-		} else {
-			continue;
-		}
-		if (rc) {
-			free(buf);
-			return pts_err_set(err, ENOMEM, "out of memory");
-		}
-	}
-	free(buf);
-	if (rc < 0) {
-		char msg[512];
-
-		/* a corrupt record: what came before it is used */
-		snprintf(msg, sizeof(msg), "sideband: %.400s (records before it used)", e2.msg);
-		warn(sum, msg);
-	}
-	return 0;
-}
-
-int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_emit_fn emit,
-		      void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err)
-{
-	struct pts_bundle *b = NULL;
-	struct run_in in;
-	size_t i;
-	int rc;
-
-	memset(sum, 0, sizeof(*sum));
-	memset(&in, 0, sizeof(in));
-	rc = pts_bundle_read(dir, &b, err);
-	if (rc)
-		return rc;
-	sum->scope = b->config.scope;
-	switch (b->source) {
-	case PTS_SOURCE_HARDWARE:
-		sum->source = "hardware (a real Intel PT unit)";
-		break;
-	case PTS_SOURCE_SIMULATED_UNIT:
-		sum->source = "simulated PT unit of ptscope.ko (not a hardware trace)";
-		break;
-	case PTS_SOURCE_REFERENCE_ENCODER:
-		sum->source = "reference encoder, ptsynth (not a hardware trace)";
-		break;
-	default:
-		sum->source = "imported raw PT (origin as recorded in the bundle)";
-		break;
-	}
-	if (!b->complete) {
-		char msg[512];
-
-		snprintf(msg, sizeof(msg), "bundle incomplete: %.250s (decoding what is there)",
-			 b->incomplete_reason);
-		warn(sum, msg);
-	}
-	if (!b->nr_cpus || b->nr_cpus > PTS_DEC_MAX_INPUTS) {
-		rc = pts_err_set(err, b->nr_cpus ? E2BIG : ENOENT,
-				 "%s: the bundle holds %zu CPU traces (1 to %d can be decoded)", dir,
-				 b->nr_cpus, PTS_DEC_MAX_INPUTS);
-		goto out;
-	}
-	rc = pts_imgset_new(&in.set, err);
-	if (!rc)
-		rc = bundle_images(b, in.set, o ? o->sysroot : NULL, sum, err);
-	if (rc)
-		goto out;
-	in.family = (uint16_t)b->cpu_id.family;
-	in.model = (uint8_t)b->cpu_id.model;
-	in.stepping = (uint8_t)b->cpu_id.stepping;
-	in.mtc_freq = (uint8_t)((b->config.rtit_ctl >> 14) & 0xf);	/* RTIT_CTL.MTCFreq, bits 17:14 */
-	in.nom_freq = (uint8_t)b->cpu_id.nom_freq;
-	in.cpuid_15_eax = b->cpu_id.cpuid_15[0];
-	in.cpuid_15_ebx = b->cpu_id.cpuid_15[1];
-	in.tc.tsc_khz = b->tsc_khz ? b->tsc_khz : b->cpu_id.tsc_khz;
-	in.tc.mode = in.tc.tsc_khz ? PTS_TC_KHZ : PTS_TC_NONE;
-	in.scope = b->config.scope;
-	in.pid = o && o->pid >= 0 ? o->pid : -1;
-	in.tid = o && o->tid >= 0 ? o->tid : -1;
-	if (o) {
-		in.on_insn = o->on_insn;
-		in.insn_ctx = o->insn_ctx;
-		in.segment_cap = o->segment_cap;
-	}
-	rc = bundle_sideband(b, &in.tc, &in.sb, sum, err);
-	if (rc)
-		goto out;
-	in.per_cpu_names = !b->sideband_file;
-	for (i = 0; i < b->nr_cpus && !rc; i++) {
-		char *path = pts_bundle_path(b, b->cpus[i].file);
-
-		if (!path) {
-			rc = pts_err_set(err, ENOMEM, "out of memory");
-			break;
-		}
-		rc = read_file(path, &in.bufs[i], &in.lens[i], err);
-		in.cpus[i] = b->cpus[i].cpu;
-		free(path);
-	}
-	if (rc)
-		goto out;
-	in.nr_pt = (unsigned int)b->nr_cpus;
-	rc = run(&in, emit, emit_ctx, sum, err);
-out:
-	run_in_free(&in);
-	pts_bundle_free(b);
-	return rc;
 }
 
 struct ps_ctx {
@@ -698,7 +465,7 @@ int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn
 	if (!rc)
 		rc = pts_tl_finish(tl, err);
 	if (!rc)
-		rc = finish_summary(tl, sum, err);
+		rc = pts_decode_finish_summary(tl, sum, err);
 	sum->perfscript_skipped = st.skipped;
 	pts_tl_free(tl);
 	return rc;
@@ -739,9 +506,15 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 		if (s->diag[d])
 			fprintf(f, "diagnostic: %" PRIu64 " x %s\n", s->diag[d],
 				pts_tl_diag_name((enum pts_tl_diag)d));
-	fprintf(f, "threads: %zu\n", s->nr_threads);
+	for (t = 0, i = 0; t < s->nr_threads; t++)
+		i += s->threads[t].events > 0;
+	fprintf(f, "threads: %u\n", i);
 	for (t = 0; t < s->nr_threads; t++) {
 		const struct pts_tl_thread_stats *th = &s->threads[t];
+
+		/* named by the sideband but never seen in the trace */
+		if (!th->events)
+			continue;
 
 		fprintf(f, "  %d/%d %s: %" PRIu64 " ns traced (%" PRIu64 " .. %" PRIu64
 			" ns), %" PRIu64 " calls, %" PRIu64 " gaps\n",

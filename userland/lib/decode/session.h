@@ -47,6 +47,7 @@ struct pts_decode_opts {
 	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
 	void *insn_ctx;
 	uint32_t segment_cap;		/* timeline builder, 0 default */
+	FILE *progress;			/* percent done written here (a terminal), or NULL */
 };
 
 struct pts_decode_summary {

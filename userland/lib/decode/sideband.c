@@ -24,6 +24,7 @@ enum {
 #define PERF_SAMPLE_STREAM_ID_	(1ULL << 9)
 #define PERF_SAMPLE_IDENTIFIER_	(1ULL << 16)
 #define PERF_RECORD_MISC_SWITCH_OUT_ (1U << 13)
+#define PERF_RECORD_MISC_COMM_EXEC_ (1U << 13)
 
 int pts_sideband_add(struct pts_sideband *sb, const struct pts_sb_rec *r)
 {
@@ -174,6 +175,11 @@ static int parse_one(struct pts_sideband *sb, const uint8_t *rec, uint32_t type,
 		r.tid = (int32_t)rd32(p + 4);
 		snprintf(name, sizeof(name), "%.*s", (int)(plen - 8), (const char *)p + 8);
 		r.name = name;
+		/* PERF_RECORD_MISC_COMM_EXEC: the name changed because of an exec */
+		if ((misc & PERF_RECORD_MISC_COMM_EXEC_) && pts_sideband_add(sb, &r))
+			return -1;
+		if (misc & PERF_RECORD_MISC_COMM_EXEC_)
+			r.type = PTS_SB_EXEC;
 		break;
 	case PERF_RECORD_EXIT_:
 		if (plen < 16)

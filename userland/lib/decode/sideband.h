@@ -19,6 +19,7 @@ enum pts_sb_type {
 	PTS_SB_COMM,		/* pid/tid is named name */
 	PTS_SB_MMAP,		/* pid maps name [start, start+len) at file offset pgoff */
 	PTS_SB_EXIT,		/* pid/tid exits */
+	PTS_SB_EXEC,		/* pid/tid exec'd name (cpu: where, when known) */
 };
 
 struct pts_sb_rec {

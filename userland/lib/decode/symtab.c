@@ -14,14 +14,18 @@
 
 #include <libiberty/demangle.h>
 
+#include "../capture/elfinfo.h"
+
 char *pts_demangle(const char *name)
 {
+	/*
+	 * No style bit: libiberty then recognises C++ (Itanium) as well as
+	 * Rust legacy and v0 names. Setting DMGL_RUST would restrict it to
+	 * Rust and leave C++ names mangled.
+	 */
 	int opts = DMGL_PARAMS | DMGL_ANSI;
 	char *d;
 
-#ifdef DMGL_RUST
-	opts |= DMGL_RUST;
-#endif
 	/* "_Z" C++/Rust legacy, "_R" Rust v0 */
 	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R')) {
 		d = cplus_demangle(name, opts);
@@ -171,6 +175,7 @@ int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err 
 		if (rc)
 			break;
 	}
+	st->full = have_symtab;
 	/* stripped: .dynsym still names the exported functions */
 	if (!rc && !have_symtab && dyn) {
 		GElf_Shdr sh;
@@ -224,4 +229,93 @@ void pts_symtab_free(struct pts_symtab *st)
 	free(st->syms);
 	st->syms = NULL;
 	st->n = 0;
+}
+
+static Elf *open_elf(const char *path, int *fd)
+{
+	Elf *elf;
+
+	elf_version(EV_CURRENT);
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return NULL;
+	elf = elf_begin(*fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		close(*fd);
+		*fd = -1;
+		return NULL;
+	}
+	return elf;
+}
+
+/* .gnu_debuglink file name of an ELF file, or NULL. */
+static char *debuglink(const char *path)
+{
+	Elf_Scn *scn = NULL;
+	char *name = NULL;
+	size_t shstrndx;
+	int fd;
+	Elf *elf = open_elf(path, &fd);
+
+	if (!elf)
+		return NULL;
+	if (!elf_getshdrstrndx(elf, &shstrndx)) {
+		while (!name && (scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			Elf_Data *data;
+			const char *sn;
+
+			if (!gelf_getshdr(scn, &sh))
+				continue;
+			sn = elf_strptr(elf, shstrndx, sh.sh_name);
+			if (!sn || strcmp(sn, ".gnu_debuglink"))
+				continue;
+			data = elf_getdata(scn, NULL);
+			if (data && data->d_size > 1)
+				name = strndup(data->d_buf, data->d_size);
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return name;
+}
+
+char *pts_debug_file(const char *path, const char *sysroot)
+{
+	char id[41], cand[4096], dir[2048];
+	const char *root = sysroot ? sysroot : "";
+	char *link, *slash;
+
+	if (!pts_elf_build_id(path, id, NULL) && strlen(id) > 2) {
+		snprintf(cand, sizeof(cand), "%s/usr/lib/debug/.build-id/%.2s/%s.debug", root, id,
+			 id + 2);
+		if (access(cand, R_OK) == 0)
+			return strdup(cand);
+	}
+	link = debuglink(path);
+	if (!link)
+		return NULL;
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	snprintf(cand, sizeof(cand), "%s/%s", dir, link);
+	if (strcmp(cand, path) && access(cand, R_OK) == 0)
+		goto found;
+	snprintf(cand, sizeof(cand), "%s/.debug/%s", dir, link);
+	if (access(cand, R_OK) == 0)
+		goto found;
+	snprintf(cand, sizeof(cand), "%s/usr/lib/debug%s/%s", root,
+		 dir[0] == '/' ? dir + (sysroot ? strlen(root) : 0) : dir, link);
+	if (access(cand, R_OK) == 0)
+		goto found;
+	free(link);
+	return NULL;
+found:
+	free(link);
+	return strdup(cand);
 }

@@ -8,6 +8,8 @@
 #ifndef PTS_DECODE_SYMTAB_H
 #define PTS_DECODE_SYMTAB_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../util/err.h"
@@ -20,6 +22,7 @@ struct pts_sym {
 struct pts_symtab {
 	struct pts_sym *syms;	/* sorted by start */
 	size_t n;
+	bool full;		/* names came from .symtab (not only .dynsym) */
 };
 
 /*
@@ -40,6 +43,14 @@ void pts_symtab_finish(struct pts_symtab *st);
 
 /* The symbol holding addr (link address), or NULL. */
 const struct pts_sym *pts_symtab_find(const struct pts_symtab *st, uint64_t addr);
+
+/*
+ * Separate debug file holding the names of a stripped binary, looked up
+ * under sysroot (NULL: "/") by build-id (usr/lib/debug/.build-id/xx/rest.debug)
+ * then by .gnu_debuglink (same directory, .debug/, usr/lib/debug/DIR/).
+ * Returns a new path (caller frees) or NULL when none exists.
+ */
+char *pts_debug_file(const char *path, const char *sysroot);
 
 /* Demangled copy of name (C++/Rust), or a plain copy; NULL on ENOMEM. */
 char *pts_demangle(const char *name);

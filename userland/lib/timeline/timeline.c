@@ -39,7 +39,7 @@ struct thread {
 	uint64_t last_ts;
 	/* records of the current segment not yet written */
 	struct pts_tl_rec *buf;
-	size_t nbuf;
+	size_t nbuf, bufcap;
 	/*
 	 * The BEGIN of the outermost open frame: its index in buf (-1 once
 	 * written out) and time. An inferred outer frame is inserted there.
@@ -106,7 +106,7 @@ int pts_tl_new(const struct pts_tl_config *cfg, struct pts_tl **out, struct pts_
 	if (!tl->cfg.max_depth)
 		tl->cfg.max_depth = 512;
 	if (!tl->cfg.segment_cap)
-		tl->cfg.segment_cap = 4096;
+		tl->cfg.segment_cap = 1024;
 	tl->pool = pts_strpool_new();
 	if (!tl->pool) {
 		free(tl);
@@ -177,11 +177,6 @@ static struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t tid)
 	t->st.pid = pid;
 	t->st.tid = tid;
 	t->bottom_idx = -1;
-	t->buf = calloc(tl->cfg.segment_cap, sizeof(*t->buf));
-	if (!t->buf) {
-		free(t);
-		return NULL;
-	}
 	tl->th[tl->nth++] = t;
 	return tl->last = t;
 }
@@ -285,6 +280,46 @@ static int flush(struct pts_tl *tl, struct thread *t, struct pts_err *err)
 	return 0;
 }
 
+/*
+ * Write the held records before the outermost open frame's BEGIN: an
+ * inferred outer frame is only ever inserted at that BEGIN, so they are
+ * final. Keeps the BEGIN and what follows.
+ */
+static int flush_before_bottom(struct pts_tl *tl, struct thread *t, struct pts_err *err)
+{
+	size_t i, b = (size_t)t->bottom_idx;
+	int rc;
+
+	for (i = 0; i < b; i++) {
+		rc = emit(tl, &t->buf[i], err);
+		if (rc)
+			return rc;
+	}
+	memmove(&t->buf[0], &t->buf[b], (t->nbuf - b) * sizeof(*t->buf));
+	t->nbuf -= b;
+	t->bottom_idx = 0;
+	return 0;
+}
+
+/* Room for one more held record (grows by doubling up to segment_cap). */
+static int buf_room(struct pts_tl *tl, struct thread *t)
+{
+	struct pts_tl_rec *nb;
+	size_t nc;
+
+	if (t->nbuf < t->bufcap)
+		return 0;
+	nc = t->bufcap ? t->bufcap * 2 : 32;
+	if (nc > tl->cfg.segment_cap)
+		nc = tl->cfg.segment_cap;
+	nb = realloc(t->buf, nc * sizeof(*nb));
+	if (!nb)
+		return -ENOMEM;
+	t->buf = nb;
+	t->bufcap = nc;
+	return 0;
+}
+
 /* Hold a record in the thread's segment buffer (writing it out when full). */
 static int put(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r, struct pts_err *err)
 {
@@ -295,10 +330,12 @@ static int put(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r, struct
 	r->cpu = t->cpu;
 	r->ts_ns = t->last_ts;
 	if (t->nbuf == tl->cfg.segment_cap) {
-		rc = flush(tl, t, err);
+		rc = t->bottom_idx > 0 ? flush_before_bottom(tl, t, err) : flush(tl, t, err);
 		if (rc)
 			return rc;
 	}
+	if (buf_room(tl, t))
+		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	t->buf[t->nbuf++] = *r;
 	return 0;
 }
@@ -505,6 +542,8 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 		tl->diag[PTS_TLD_INFERRED_LATE]++;
 		return push(tl, t, fn, addr, PTS_TLF_INFERRED, PTS_TLK_RETURN, err);
 	}
+	if (buf_room(tl, t))
+		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	if (!t->cap) {
 		t->frames = calloc(16, sizeof(*t->frames));
 		if (!t->frames)
@@ -597,9 +636,15 @@ static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	return push_inferred(tl, t, &fn, addr, err);
 }
 
-/* Tracing resumes at addr: continue in the frame holding it. */
+/*
+ * Tracing resumes at addr: continue in the frame holding it. nest: tracing
+ * was off because the kernel had control (syscall, interrupt); resuming in
+ * another function is then the kernel diverting execution (a signal
+ * handler), which runs on top of the interrupted frame until it returns
+ * into it (sigreturn, then a resume there unwinds the handler).
+ */
 static int resume_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
-		     const struct pts_br_sym *hint, struct pts_err *err)
+		     const struct pts_br_sym *hint, bool nest, struct pts_err *err)
 {
 	struct fn fn;
 	int64_t i;
@@ -620,6 +665,8 @@ static int resume_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
 			rc = pop(tl, t, PTS_TLK_UNWIND, err);
 		return rc;
 	}
+	if (nest)
+		return push(tl, t, &fn, addr, 0, PTS_TLK_TRACE_BEGIN, err);
 	rc = pop(tl, t, PTS_TLK_JUMP, err);
 	if (rc)
 		return rc;
@@ -663,7 +710,7 @@ static int on_gap(struct pts_tl *tl, struct thread *t, const struct pts_branch *
 	/* nothing before the gap is continued: resume at its IP if it names one */
 	if (br->to) {
 		check_scope(tl, br->to);
-		return resume_at(tl, t, br->to, &br->to_sym, err);
+		return resume_at(tl, t, br->to, &br->to_sym, false, err);
 	}
 	return 0;
 }
@@ -706,6 +753,7 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 
 	if (!t)
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
+	t->st.events++;
 	rc = announce(tl, t, err);
 	if (rc)
 		return rc;
@@ -795,12 +843,22 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 			return 0;
 		}
 		lookup(tl, t, br->to, &br->to_sym, &fn);
-		return push(tl, t, &fn, br->to, 0, PTS_TLK_INTERRUPT, err);
-	case PTS_BR_ENABLED:
+		/*
+		 * The trace does not tell a fault from an interrupt (both are
+		 * FUP + TIP); Linux names its exception entries asm_exc_*.
+		 */
+		return push(tl, t, &fn, br->to, 0,
+			    fn.known && !strncmp(fn.name, "asm_exc_", 8) ? PTS_TLK_EXCEPTION :
+									     PTS_TLK_INTERRUPT, err);
+	case PTS_BR_ENABLED: {
+		bool was_kernel = top_synthetic(t) &&
+				  (t->frames[t->n - 1].flags & PTS_TLF_KERNEL);
+
 		rc = close_synthetic(tl, t, err);
 		if (rc)
 			return rc;
-		return resume_at(tl, t, br->to, &br->to_sym, err);
+		return resume_at(tl, t, br->to, &br->to_sym, was_kernel, err);
+	}
 	case PTS_BR_DISABLED:
 		if (top_synthetic(t)) {
 			tl->diag[PTS_TLD_DISABLE_WITHOUT_ENABLE]++;
@@ -827,6 +885,27 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 		return on_instant(tl, t, br, err);
 	case PTS_BR_CBR:
 		return on_cbr(tl, t, br, err);
+	case PTS_BR_EXEC:
+		/* a new program: nothing of the old stack continues */
+		if (!t->n && !t->excess)
+			return 0;
+		rc = pop_all(tl, t, PTS_TLK_TRACE_END, err);
+		if (!rc)
+			rc = flush(tl, t, err);
+		if (!rc) {
+			struct pts_tl_rec r;
+
+			memset(&r, 0, sizeof(r));
+			r.type = PTS_TL_INSTANT;
+			r.ts_ns = t->last_ts;
+			r.pid = t->pid;
+			r.tid = t->tid;
+			r.cpu = t->cpu;
+			r.name = "exec";
+			r.detail = t->name;
+			rc = emit(tl, &r, err);
+		}
+		return rc;
 	}
 	return 0;
 }

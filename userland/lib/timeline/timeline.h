@@ -16,22 +16,29 @@
  *    frame (PTS_TLK_JUMP); a jump into a function deeper in the stack
  *    (longjmp) unwinds to that frame like a return;
  *  - scope both: syscalls, interrupts and exceptions push kernel frames
- *    (PTS_TLF_KERNEL) on top of the interrupted user frame; sysret/iret
- *    return to the frame holding the target;
+ *    (PTS_TLF_KERNEL) on top of the interrupted user frame (an entry named
+ *    asm_exc_* is shown as PTS_TLK_EXCEPTION, others as PTS_TLK_INTERRUPT);
+ *    sysret/iret return to the frame holding the target;
  *  - scope user: untraced kernel time is a PTS_TLF_SYNTHETIC slice
  *    "[syscall]" (after a syscall), "[interrupted]" (asynchronous disable)
- *    or "[untraced]" (any other disable); scope kernel: "[user]";
+ *    or "[untraced]" (any other disable); scope kernel: "[user]"; when
+ *    tracing comes back from such kernel time in another function (a
+ *    signal handler), that function nests on top of the interrupted frame;
  *  - a gap ends every open frame at the gap time (PTS_TLK_GAP) and leaves an
  *    instant "gap" whose detail is the cause; nothing is spliced across it;
+ *  - an exec (sideband) ends every open frame of the thread and leaves an
+ *    instant "exec": the new program starts with an empty stack;
  *  - per-thread time never decreases (an earlier time is clamped to the
  *    thread's last time and counted as a diagnostic); events that cannot
  *    happen in the recorded scope are counted diagnostics.
  *
  * Streaming: per thread the builder holds its stack (at most max_depth
- * frames) and the records not yet written (at most segment_cap; all are
- * written at a gap and at the end); once the outermost frame's BEGIN is
- * written, an inferred outer frame can no longer enclose it and begins at
- * the time of the return instead (counted as "inferred frame opened late").
+ * frames) and the records not yet written (at most segment_cap: when full,
+ * those before the outermost open frame's BEGIN are written, or all of
+ * them if that BEGIN is the first; all at a gap and at the end); once the
+ * outermost frame's BEGIN is written, an inferred outer frame can no
+ * longer enclose it and begins at the time of the return instead (counted
+ * as "inferred frame opened late").
  */
 #ifndef PTS_TIMELINE_H
 #define PTS_TIMELINE_H
@@ -69,7 +76,7 @@ struct pts_tl_config {
 	pts_tl_emit_fn emit;
 	void *emit_ctx;
 	uint32_t max_depth;		/* frames per thread; 0 = 512 */
-	uint32_t segment_cap;		/* records held per thread; 0 = 4096 */
+	uint32_t segment_cap;		/* records held per thread; 0 = 1024 */
 };
 
 /* Diagnostics counted by the builder (never fatal). */
@@ -93,6 +100,7 @@ struct pts_tl_thread_stats {
 	const char *name;		/* thread name or NULL */
 	uint64_t first_ns, last_ns;	/* time of the first/last event */
 	uint64_t calls, returns, gaps;
+	uint64_t events;		/* branch events fed for this thread */
 };
 
 struct pts_tl;

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PTSCOPE_IOC_CONFIGURE / UNCONFIGURE: validate a configuration against
+ * the unit's capabilities and the caller's rights before anything is
+ * allocated or written, then allocate the rings, the sideband and the
+ * triggers.
+ */
+#include <linux/cpumask.h>
+#include <linux/mm_types.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/string.h>
+#include <asm/page.h>
+
+#include "ptscope_internal.h"
+
+static int build_cpumask(const struct ptscope_config *cfg, struct cpumask *m,
+			 struct pts_refusal *why)
+{
+	unsigned int cpu;
+
+	cpumask_clear(m);
+	for (cpu = 0; cpu < PTSCOPE_MAX_CPUS; cpu++) {
+		if (!(cfg->cpu_mask[cpu / 64] & (1ULL << (cpu % 64))))
+			continue;
+		if (cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
+			why->reason = PTSCOPE_R_BAD_CPU_MASK;
+			why->arg = cpu;
+			return -EINVAL;
+		}
+		cpumask_set_cpu(cpu, m);
+	}
+	if (!cpumask_intersects(m, cpu_online_mask)) {
+		why->reason = PTSCOPE_R_BAD_CPU_MASK;
+		why->arg = 0;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Physical address of the process's kernel page-table root. */
+static int pid_pgd_pa(s32 nr, u64 *pa, struct pts_refusal *why)
+{
+	struct pid *pid = find_get_pid(nr);
+	struct task_struct *task = get_pid_task(pid, PIDTYPE_TGID);
+	struct mm_struct *mm = task ? get_task_mm(task) : NULL;
+
+	put_pid(pid);
+	if (task)
+		put_task_struct(task);
+	if (!mm) {	/* gone, or a kernel thread */
+		why->reason = PTSCOPE_R_NO_SUCH_PID;
+		why->arg = (u64)(s64)nr;
+		return -ESRCH;
+	}
+	*pa = __pa(mm->pgd);
+	mmput(mm);
+	return 0;
+}
+
+/**
+ * pts_unconfigure() - stop, release triggers, sideband and buffers.
+ *
+ * Mapped buffers stay valid for their mappings (reference counted).
+ * Context: process context, cpus_read_lock() and pts.lock held.
+ */
+void pts_unconfigure(void)
+{
+	struct pts_bufset *bufs = pts.bufs;
+
+	if (!pts.configured)
+		return;
+	atomic_set(&pts.state, PTSCOPE_STATE_STOPPED);
+	pts_stop_all();
+	pts_trigger_quiesce();
+	pts_trigger_teardown();
+	pts_sideband_teardown();
+	spin_lock(&pts.bufs_lock);
+	WRITE_ONCE(pts.bufs, NULL);
+	spin_unlock(&pts.bufs_lock);
+	pts_bufset_put(bufs);
+	atomic_set(&pts.mapcount, 0);
+	cpumask_clear(pts.selected);
+	pts.configured = false;
+	pts.cr3_filter = false;
+	pts.cr3_match = 0;
+	pts.statef = pts.ops->simulated ? PTSCOPE_STATEF_SIMULATED : 0;
+	WRITE_ONCE(pts.sources_live, false);
+	atomic_set(&pts.state, PTSCOPE_STATE_IDLE);
+}
+
+/**
+ * pts_configure() - replace the capture's configuration.
+ * @cfg: copied from user space, header already checked.
+ * @why: reason code and value on refusal.
+ *
+ * Context: process context, cpus_read_lock() and pts.lock held; may sleep.
+ * Return: 0; -EBUSY (ARMED: stop first; MAPPED: unmap first);
+ * -EINVAL/-EOPNOTSUPP/-ENODEV from pts_config_check(); -EPERM/-ESRCH from
+ * the permission check; -EINVAL (BAD_CPU_MASK); -ENOMEM (NO_MEMORY);
+ * -ENOENT (TRACEPOINT_NOT_FOUND); -EBUSY (HOTKEY_UNAVAILABLE).
+ */
+int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
+{
+	struct pts_ctl_plan plan;
+	struct pts_cr3_plan cr3 = { .filter = false };
+	struct pts_bufset *bufs = NULL;
+	cpumask_var_t mask;
+	u32 state = atomic_read(&pts.state);
+	u64 pgd_pa;
+	int err;
+
+	if (state == PTSCOPE_STATE_ARMED || state == PTSCOPE_STATE_POST_TRIGGER) {
+		why->reason = PTSCOPE_R_ARMED;
+		return -EBUSY;
+	}
+	if (atomic_read(&pts.mapcount)) {
+		why->reason = PTSCOPE_R_MAPPED;
+		return -EBUSY;
+	}
+	err = pts_config_check(&pts.pcaps, cfg, &plan, why);
+	if (err)
+		return err;
+	err = pts_perm_check(cfg, why);
+	if (err)
+		return err;
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL)) {
+		why->reason = PTSCOPE_R_NO_MEMORY;
+		return -ENOMEM;
+	}
+	err = build_cpumask(cfg, mask, why);
+	if (err)
+		goto out;
+	if (cfg->flags & PTSCOPE_CFG_CR3_FILTER) {
+		err = pid_pgd_pa(cfg->cr3_pid, &pgd_pa, why);
+		if (err)
+			goto out;
+		pts_cr3_plan(pgd_pa, cfg->scope, pts.pcid, pts.kpti, &cr3);
+	}
+	err = pts_bufset_alloc(mask, cfg->buffer_size, cfg->mode,
+			       pts.caps.cpuid_14_0[2] & PT_CPUID_ECX_MENTRY,
+			       &bufs, why);
+	if (err)
+		goto out;
+
+	pts_unconfigure();
+	pts_cpu_reset_all();
+	pts.cfg = *cfg;
+	pts.plan = plan;
+	pts.cr3_filter = cr3.filter;
+	pts.cr3_match = cr3.cr3_match;
+	pts.statef = cr3.statef |
+		     (pts.ops->simulated ? PTSCOPE_STATEF_SIMULATED : 0);
+	cpumask_copy(pts.selected, mask);
+	spin_lock(&pts.bufs_lock);
+	WRITE_ONCE(pts.bufs, bufs);
+	spin_unlock(&pts.bufs_lock);
+	pts.nr_snapshots = 0;
+	pts.trigger_reason = PTSCOPE_TRIGGER_NONE;
+	pts.trigger_tsc = 0;
+	memset(&pts.time_at_start, 0, sizeof(pts.time_at_start));
+	memset(&pts.time_at_stop, 0, sizeof(pts.time_at_stop));
+
+	err = pts_sideband_setup(plan.sideband_size);
+	if (err) {
+		why->reason = err == -ENOMEM ? PTSCOPE_R_NO_MEMORY :
+			      PTSCOPE_R_TRACEPOINT_NOT_FOUND;
+		goto undo;
+	}
+	err = pts_trigger_setup(&cfg->trigger, why);
+	if (err) {
+		pts_sideband_teardown();
+		goto undo;
+	}
+	pts.configured = true;
+	atomic_set(&pts.state, PTSCOPE_STATE_CONFIGURED);
+	pts_info("configured: scope %u mode %u, %llu bytes x %u CPUs (%u regions of %llu), RTIT_CTL %#llx%s\n",
+		 cfg->scope, cfg->mode, cfg->buffer_size, cpumask_weight(mask),
+		 bufs->plan.nr_regions, bufs->plan.region_size, plan.rtit_ctl,
+		 (cr3.statef & PTSCOPE_STATEF_CR3_PARTIAL) ?
+		 ", CR3 filter partial (KPTI): decoder filters by sideband" : "");
+	goto out;
+undo:
+	spin_lock(&pts.bufs_lock);
+	WRITE_ONCE(pts.bufs, NULL);
+	spin_unlock(&pts.bufs_lock);
+	pts_bufset_put(bufs);
+	cpumask_clear(pts.selected);
+out:
+	free_cpumask_var(mask);
+	return err;
+}

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU hotplug, suspend/resume, panic, and time correlation.
+ *
+ *  - Hotplug (CPUHP_AP_ONLINE_DYN, callbacks run on the CPU concerned):
+ *    going offline stops PT there and marks it OFFLINED (its ring stays
+ *    allocated and mapped); coming online re-arms it if the capture is
+ *    armed, continuing at the saved write head. Ioctls that arm or stop
+ *    hold cpus_read_lock(), so these callbacks never race with them.
+ *  - Suspend/hibernate (PM notifier, process context): stop every CPU;
+ *    the capture ends as STOPPED with reason SUSPEND.
+ *  - Panic (atomic notifier): only the panicking CPU can be stopped
+ *    safely - no IPIs or sleeping on the panic path. Other CPUs keep
+ *    tracing until panic() halts them; their rings then end in the halt
+ *    path. The capture is marked TRIGGERED with reason PANIC for a
+ *    crash-dump reader.
+ *  - Time: (TSC, CLOCK_REALTIME, CLOCK_MONOTONIC) read together with IRQs
+ *    off, at arm and at stop; the NMI-safe fast clocks are used so the
+ *    same helper works from trigger context.
+ */
+#include <linux/cpuhotplug.h>
+#include <linux/irqflags.h>
+#include <linux/notifier.h>
+#include <linux/panic_notifier.h>
+#include <linux/suspend.h>
+#include <linux/timekeeping.h>
+#include <asm/msr.h>
+
+#include "ptscope_internal.h"
+
+static enum cpuhp_state pts_hp_state;
+static bool pts_hp_registered;
+
+void pts_time_pair(struct ptscope_time_pair *tp)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	tp->tsc = rdtsc_ordered();
+	tp->realtime_ns = ktime_get_real_fast_ns();
+	tp->monotonic_ns = ktime_get_mono_fast_ns();
+	local_irq_restore(flags);
+}
+
+static int pts_cpu_online(unsigned int cpu)
+{
+	struct pts_cpu *pc = per_cpu_ptr(&pts_cpus, cpu);
+	unsigned long flags;
+
+	if (!READ_ONCE(pts.armed) || READ_ONCE(pts.stop_requested) ||
+	    !pts.configured || !cpumask_test_cpu(cpu, pts.selected))
+		return 0;
+	local_irq_save(flags);
+	pts_cpu_start_local(pc, pc->started);
+	local_irq_restore(flags);
+	if (pc->result)
+		pts_warn("cpu %u back online, PT not re-armed: %d (reason %u)\n",
+			 cpu, pc->result, pc->reason);
+	return 0;
+}
+
+static int pts_cpu_offline(unsigned int cpu)
+{
+	struct pts_cpu *pc = per_cpu_ptr(&pts_cpus, cpu);
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (pc->enabled) {
+		pts_cpu_stop_local(pc);
+		pc->flags |= PTSCOPE_CPUF_OFFLINED;
+	}
+	local_irq_restore(flags);
+	return 0;
+}
+
+static int pts_pm_notify(struct notifier_block *nb, unsigned long action,
+			 void *data)
+{
+	if (action != PM_SUSPEND_PREPARE && action != PM_HIBERNATION_PREPARE)
+		return NOTIFY_DONE;
+	cpus_read_lock();
+	mutex_lock(&pts.lock);
+	if (atomic_cmpxchg(&pts.state, PTSCOPE_STATE_ARMED,
+			   PTSCOPE_STATE_STOPPED) == PTSCOPE_STATE_ARMED) {
+		pts.trigger_reason = PTSCOPE_TRIGGER_SUSPEND;
+		pts_stop_all();
+		pts_sideband_set_live(false);
+		pts_info("suspend: tracing stopped\n");
+		wake_up_interruptible_all(&pts.wq);
+	}
+	mutex_unlock(&pts.lock);
+	cpus_read_unlock();
+	return NOTIFY_OK;
+}
+
+static int pts_panic_notify(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	unsigned long flags;
+
+	/* No sideband records: its lock may be held by a halted CPU. */
+	pts_sideband_set_live(false);
+	local_irq_save(flags);
+	pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));
+	if (atomic_cmpxchg(&pts.state, PTSCOPE_STATE_ARMED,
+			   PTSCOPE_STATE_TRIGGERED) == PTSCOPE_STATE_ARMED) {
+		pts.trigger_reason = PTSCOPE_TRIGGER_PANIC;
+		pts.trigger_cpu = smp_processor_id();
+		pts.trigger_tsc = rdtsc_ordered();
+	}
+	local_irq_restore(flags);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pts_pm_nb = {
+	.notifier_call = pts_pm_notify,
+};
+
+static struct notifier_block pts_panic_nb = {
+	.notifier_call = pts_panic_notify,
+	.priority = INT_MAX,	/* before kdump/console flushing */
+};
+
+/* Context: module init, may sleep. */
+int pts_lifecycle_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "ptscope:online",
+					pts_cpu_online, pts_cpu_offline);
+	if (ret < 0)
+		return ret;
+	pts_hp_state = ret;
+	pts_hp_registered = true;
+	ret = register_pm_notifier(&pts_pm_nb);
+	if (ret) {
+		cpuhp_remove_state_nocalls(pts_hp_state);
+		pts_hp_registered = false;
+		return ret;
+	}
+	atomic_notifier_chain_register(&panic_notifier_list, &pts_panic_nb);
+	return 0;
+}
+
+void pts_lifecycle_exit(void)
+{
+	atomic_notifier_chain_unregister(&panic_notifier_list, &pts_panic_nb);
+	unregister_pm_notifier(&pts_pm_nb);
+	if (pts_hp_registered)
+		cpuhp_remove_state_nocalls(pts_hp_state);
+	pts_hp_registered = false;
+}

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptscope.ko: Intel Processor Trace capture by direct RTIT MSR
+ * programming. This file: the misc device /dev/ptscope, its file
+ * operations, ioctl dispatch with the extensible-struct rules of
+ * include/uapi/ptscope.h, and module load/unload. docs/abi.md describes
+ * the ABI.
+ */
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <asm/tsc.h>
+
+#include "ptscope_internal.h"
+
+struct pts_dev pts;
+const char *pts_log_tag = "ptscope";
+
+static bool simulate;
+module_param(simulate, bool, 0444);
+MODULE_PARM_DESC(simulate, "use the simulated PT unit instead of the hardware (never the default)");
+
+/* ---- extensible argument structs ---------------------------------------- */
+
+/*
+ * Copy in an ioctl argument whose first member is struct ptscope_hdr.
+ * Sizes below the first published size are refused (BAD_SIZE); bytes past
+ * the module's size must be zero (copy_struct_from_user()).
+ */
+static int ioc_in(void *k, size_t ksize, void __user *u, u32 *usize,
+		  struct pts_refusal *why)
+{
+	struct ptscope_hdr *hdr = k;
+	u32 size;
+	int err;
+
+	*usize = 0;
+	if (get_user(size, (u32 __user *)u))
+		return -EFAULT;
+	*usize = size;
+	if (size < ksize) {
+		why->reason = PTSCOPE_R_BAD_SIZE;
+		why->arg = size;
+		return -EINVAL;
+	}
+	err = copy_struct_from_user(k, ksize, u, size);
+	if (err == -E2BIG) {
+		why->reason = PTSCOPE_R_RESERVED_NONZERO;
+		why->arg = ksize;
+		return -EINVAL;
+	}
+	if (err)
+		return err;
+	if (hdr->reason || hdr->reason_arg) {
+		why->reason = PTSCOPE_R_RESERVED_NONZERO;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static long ioc_out(void __user *u, const void *k, size_t ksize)
+{
+	return copy_to_user(u, k, ksize) ? -EFAULT : 0;
+}
+
+/* Every refusal copies the header back (when the caller has room for it). */
+static long ioc_refuse(void __user *u, u32 usize, int err,
+		       const struct pts_refusal *why)
+{
+	struct ptscope_hdr hdr = {
+		.size = usize,
+		.reason = why->reason,
+		.reason_arg = why->arg,
+	};
+
+	if (err == -EFAULT || usize < sizeof(hdr))
+		return err;
+	if (copy_to_user(u, &hdr, sizeof(hdr)))
+		return -EFAULT;
+	return err;
+}
+
+static bool cmd_ok(const struct ptscope_cmd *c, struct pts_refusal *why)
+{
+	if (c->flags) {
+		why->reason = PTSCOPE_R_BAD_FLAGS;
+		why->arg = c->flags;
+		return false;
+	}
+	if (c->reserved0 || c->reserved[0] || c->reserved[1]) {
+		why->reason = PTSCOPE_R_RESERVED_NONZERO;
+		return false;
+	}
+	return true;
+}
+
+/* ---- commands ------------------------------------------------------------ */
+
+static long do_get_caps(void __user *u)
+{
+	struct pts_refusal why = {};
+	struct ptscope_caps *c;
+	unsigned int cpu;
+	u32 usize;
+	long err;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	err = ioc_in(c, sizeof(*c), u, &usize, &why);
+	if (err) {
+		kfree(c);
+		return ioc_refuse(u, usize, err, &why);
+	}
+	*c = pts.caps;
+	c->hdr.size = sizeof(*c);
+	c->tsc_khz = tsc_khz;
+	memset(c->online_mask, 0, sizeof(c->online_mask));
+	for_each_online_cpu(cpu)
+		if (cpu < PTSCOPE_MAX_CPUS)
+			c->online_mask[cpu / 64] |= 1ULL << (cpu % 64);
+	err = ioc_out(u, c, sizeof(*c));
+	kfree(c);
+	return err;
+}
+
+static long do_configure(void __user *u)
+{
+	struct pts_refusal why = {};
+	struct ptscope_config *cfg;
+	u32 usize;
+	long err;
+
+	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		return -ENOMEM;
+	err = ioc_in(cfg, sizeof(*cfg), u, &usize, &why);
+	if (!err) {
+		cpus_read_lock();
+		mutex_lock(&pts.lock);
+		err = pts_configure(cfg, &why);
+		mutex_unlock(&pts.lock);
+		cpus_read_unlock();
+	}
+	kfree(cfg);
+	return err ? ioc_refuse(u, usize, err, &why) : 0;
+}
+
+static long do_unconfigure(void __user *u)
+{
+	struct pts_refusal why = {};
+	struct ptscope_cmd c;
+	u32 usize;
+	long err;
+
+	err = ioc_in(&c, sizeof(c), u, &usize, &why);
+	if (!err && !cmd_ok(&c, &why))
+		err = -EINVAL;
+	if (err)
+		return ioc_refuse(u, usize, err, &why);
+	cpus_read_lock();
+	mutex_lock(&pts.lock);
+	pts_unconfigure();
+	mutex_unlock(&pts.lock);
+	cpus_read_unlock();
+	return 0;
+}
+
+static int start_locked(struct pts_refusal *why)
+{
+	u32 state = atomic_read(&pts.state);
+	int err;
+
+	if (!pts.configured) {
+		why->reason = PTSCOPE_R_NOT_CONFIGURED;
+		return -EINVAL;
+	}
+	if (state == PTSCOPE_STATE_ARMED || state == PTSCOPE_STATE_POST_TRIGGER) {
+		why->reason = PTSCOPE_R_ARMED;
+		return -EBUSY;
+	}
+	/* A previous trigger's work items must be done before re-arming. */
+	pts_trigger_quiesce();
+	err = pts_arm(why);
+	if (err)
+		return err;
+	WRITE_ONCE(pts.sources_live, !pts.nr_snapshots ||
+		   (pts.cfg.trigger.flags & PTSCOPE_TRIGF_MULTI));
+	pts.trigger_reason = PTSCOPE_TRIGGER_NONE;
+	atomic_set(&pts.state, PTSCOPE_STATE_ARMED);
+	return 0;
+}
+
+static int stop_locked(struct pts_refusal *why)
+{
+	u32 old = atomic_xchg(&pts.state, PTSCOPE_STATE_STOPPED);
+
+	if (old != PTSCOPE_STATE_ARMED && old != PTSCOPE_STATE_POST_TRIGGER) {
+		atomic_cmpxchg(&pts.state, PTSCOPE_STATE_STOPPED, old);
+		why->reason = PTSCOPE_R_NOT_ARMED;
+		return -EINVAL;
+	}
+	/* New triggers now fail their claim; wait for one in flight. */
+	pts_trigger_quiesce();
+	pts_stop_all();
+	if (atomic_read(&pts.state) == PTSCOPE_STATE_STOPPED) {
+		pts_sideband_set_live(false);
+		wake_up_interruptible_all(&pts.wq);
+	}
+	return 0;
+}
+
+static long do_cmd(void __user *u, unsigned int nr)
+{
+	struct pts_refusal why = {};
+	struct ptscope_cmd c;
+	u32 usize;
+	long err;
+
+	err = ioc_in(&c, sizeof(c), u, &usize, &why);
+	if (!err && !cmd_ok(&c, &why))
+		err = -EINVAL;
+	if (err)
+		return ioc_refuse(u, usize, err, &why);
+
+	if (nr == _IOC_NR(PTSCOPE_IOC_TRIGGER)) {
+		if (atomic_read(&pts.state) != PTSCOPE_STATE_ARMED) {
+			why.reason = PTSCOPE_R_NOT_ARMED;
+			return ioc_refuse(u, usize, -EINVAL, &why);
+		}
+		pts_trigger_fire(PTSCOPE_TRIGGER_IOCTL);
+		return 0;
+	}
+	cpus_read_lock();
+	mutex_lock(&pts.lock);
+	if (nr == _IOC_NR(PTSCOPE_IOC_START))
+		err = start_locked(&why);
+	else
+		err = stop_locked(&why);
+	mutex_unlock(&pts.lock);
+	cpus_read_unlock();
+	return err ? ioc_refuse(u, usize, err, &why) : 0;
+}
+
+static long do_get_state(void __user *u)
+{
+	struct pts_refusal why = {};
+	struct ptscope_state *s;
+	unsigned int cpu, i;
+	u32 usize;
+	long err;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	err = ioc_in(s, sizeof(*s), u, &usize, &why);
+	if (err) {
+		kfree(s);
+		return ioc_refuse(u, usize, err, &why);
+	}
+	memset(s, 0, sizeof(*s));
+	s->hdr.size = sizeof(*s);
+	mutex_lock(&pts.lock);
+	s->state = atomic_read(&pts.state);
+	s->trigger_reason = pts.trigger_reason;
+	s->trigger_cpu = pts.trigger_cpu;
+	s->trigger_pid = pts.trigger_pid;
+	s->trigger_tid = pts.trigger_tid;
+	s->trigger_tsc = pts.trigger_tsc;
+	s->nr_snapshots = pts.nr_snapshots;
+	s->rtit_ctl = pts.plan.rtit_ctl;
+	if (!pts.cr3_filter)
+		s->rtit_ctl &= ~RTIT_CTL_CR3FILTER;
+	s->cr3_match = pts.cr3_match;
+	for (i = 0; i < pts.cfg.nr_addr_ranges && i < PTSCOPE_MAX_ADDR_RANGES; i++) {
+		s->addr_a[i] = pts.plan.addr_a[i];
+		s->addr_b[i] = pts.plan.addr_b[i];
+	}
+	s->time_at_start = pts.time_at_start;
+	s->time_at_stop = pts.time_at_stop;
+	s->tsc_khz = tsc_khz;
+	s->flags = pts.statef |
+		   (pts.ops->simulated ? PTSCOPE_STATEF_SIMULATED : 0);
+	s->sideband_lost = pts_sideband_lost();
+	s->sideband_bytes = pts_sideband_bytes();
+	for_each_possible_cpu(cpu)
+		if (cpu < PTSCOPE_MAX_CPUS &&
+		    READ_ONCE(per_cpu_ptr(&pts_cpus, cpu)->enabled))
+			s->armed_cpu_mask[cpu / 64] |= 1ULL << (cpu % 64);
+	mutex_unlock(&pts.lock);
+	err = ioc_out(u, s, sizeof(*s));
+	kfree(s);
+	return err;
+}
+
+static long do_get_cpu_status(void __user *u)
+{
+	struct pts_refusal why = {};
+	struct ptscope_cpu_status st;
+	u32 usize, cpu;
+	long err;
+
+	err = ioc_in(&st, sizeof(st), u, &usize, &why);
+	if (err)
+		return ioc_refuse(u, usize, err, &why);
+	cpu = st.cpu;
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
+		why.reason = PTSCOPE_R_BAD_CPU;
+		why.arg = cpu;
+		return ioc_refuse(u, usize, -EINVAL, &why);
+	}
+	memset(&st, 0, sizeof(st));
+	st.hdr.size = sizeof(st);
+	st.cpu = cpu;
+	mutex_lock(&pts.lock);
+	pts_cpu_fill_status(cpu, &st);
+	mutex_unlock(&pts.lock);
+	return ioc_out(u, &st, sizeof(st));
+}
+
+static long do_read_sideband(void __user *u)
+{
+	struct pts_refusal why = {};
+	struct ptscope_sideband_read r;
+	u32 usize;
+	ssize_t n;
+	long err;
+
+	err = ioc_in(&r, sizeof(r), u, &usize, &why);
+	if (!err && (r.bytes_read || r.lost || r.reserved[0] || r.reserved[1])) {
+		why.reason = PTSCOPE_R_RESERVED_NONZERO;
+		err = -EINVAL;
+	}
+	if (err)
+		return ioc_refuse(u, usize, err, &why);
+	mutex_lock(&pts.lock);
+	n = pts_sideband_read(u64_to_user_ptr(r.buf), r.buf_len, &r.lost);
+	mutex_unlock(&pts.lock);
+	if (n < 0) {
+		why.reason = n == -ENODEV ? PTSCOPE_R_NOT_CONFIGURED :
+			     PTSCOPE_R_BAD_BUFFER;
+		why.arg = r.buf_len;
+		return ioc_refuse(u, usize, (int)n, &why);
+	}
+	r.bytes_read = (u32)n;
+	r.hdr.size = sizeof(r);
+	return ioc_out(u, &r, sizeof(r));
+}
+
+static long pts_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	void __user *u = (void __user *)arg;
+	unsigned int nr = _IOC_NR(cmd);
+
+	/* The size in the command number is ignored: hdr.size rules. */
+	if (_IOC_TYPE(cmd) != PTSCOPE_IOC_MAGIC)
+		return -ENOTTY;
+	switch (nr) {
+	case _IOC_NR(PTSCOPE_IOC_GET_CAPS):
+		return do_get_caps(u);
+	case _IOC_NR(PTSCOPE_IOC_CONFIGURE):
+		return do_configure(u);
+	case _IOC_NR(PTSCOPE_IOC_START):
+	case _IOC_NR(PTSCOPE_IOC_STOP):
+	case _IOC_NR(PTSCOPE_IOC_TRIGGER):
+		return do_cmd(u, nr);
+	case _IOC_NR(PTSCOPE_IOC_GET_STATE):
+		return do_get_state(u);
+	case _IOC_NR(PTSCOPE_IOC_GET_CPU_STATUS):
+		return do_get_cpu_status(u);
+	case _IOC_NR(PTSCOPE_IOC_READ_SIDEBAND):
+		return do_read_sideband(u);
+	case _IOC_NR(PTSCOPE_IOC_UNCONFIGURE):
+		return do_unconfigure(u);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static ssize_t pts_read(struct file *file, char __user *buf, size_t len,
+			loff_t *ppos)
+{
+	ssize_t n;
+
+	/* pts.lock keeps the ring from being freed by UNCONFIGURE meanwhile. */
+	mutex_lock(&pts.lock);
+	n = pts_sideband_read(buf, len, NULL);
+	mutex_unlock(&pts.lock);
+	return n;
+}
+
+/* Readable (EPOLLIN | EPOLLPRI) once a snapshot is complete. */
+static __poll_t pts_poll(struct file *file, poll_table *wait)
+{
+	u32 state;
+
+	poll_wait(file, &pts.wq, wait);
+	state = atomic_read(&pts.state);
+	if (state == PTSCOPE_STATE_TRIGGERED || state == PTSCOPE_STATE_STOPPED)
+		return EPOLLIN | EPOLLRDNORM | EPOLLPRI;
+	return 0;
+}
+
+static int pts_open(struct inode *inode, struct file *file)
+{
+	int err = pts_perm_open();
+
+	if (err)
+		return err;
+	return nonseekable_open(inode, file);
+}
+
+static const struct file_operations pts_fops = {
+	.owner = THIS_MODULE,
+	.open = pts_open,
+	.read = pts_read,
+	.poll = pts_poll,
+	.mmap = pts_mmap,
+	.unlocked_ioctl = pts_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+static struct miscdevice pts_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = PTSCOPE_DEVICE_NAME,
+	.fops = &pts_fops,
+	.mode = 0600,
+};
+
+static int pts_select_unit(void)
+{
+	if (!simulate) {
+		pts.ops = &pt_hw_ops;
+		return 0;
+	}
+#ifdef PTSCOPE_HAVE_SIM
+	pts.ops = &pt_sim_ops;
+	pts_log_tag = "ptscope (simulated)";
+	return 0;
+#else
+	pr_err("ptscope: simulate=1 but this build has no simulated PT unit (kmod/sim_*.c absent)\n");
+	return -ENODEV;
+#endif
+}
+
+static int __init pts_init(void)
+{
+	int err;
+
+	mutex_init(&pts.lock);
+	spin_lock_init(&pts.bufs_lock);
+	init_waitqueue_head(&pts.wq);
+	atomic_set(&pts.state, PTSCOPE_STATE_IDLE);
+	err = pts_select_unit();
+	if (err)
+		return err;
+	if (!zalloc_cpumask_var(&pts.selected, GFP_KERNEL))
+		return -ENOMEM;
+	pts_cpu_init_all();
+	pts_trigger_init();
+	if (pts.ops->init) {
+		err = pts.ops->init();
+		if (err) {
+			pts_err("PT unit init failed: %d\n", err);
+			goto err_mask;
+		}
+	}
+	err = pts_caps_probe(pts.ops);
+	if (err)
+		goto err_unit;
+	pts.statef = pts.ops->simulated ? PTSCOPE_STATEF_SIMULATED : 0;
+	err = pts_lifecycle_init();
+	if (err) {
+		pts_err("cannot register hotplug/PM callbacks: %d\n", err);
+		goto err_unit;
+	}
+	if (pts_param_group >= 0)
+		pts_misc.mode = 0660;
+	err = misc_register(&pts_misc);
+	if (err) {
+		pts_err("cannot register /dev/%s: %d\n", PTSCOPE_DEVICE_NAME, err);
+		goto err_life;
+	}
+	pts_info("ready: /dev/%s, %s PT unit, ABI %d\n", PTSCOPE_DEVICE_NAME,
+		 pts.ops->name, PTSCOPE_ABI_VERSION);
+	return 0;
+
+err_life:
+	pts_lifecycle_exit();
+err_unit:
+	if (pts.ops->exit)
+		pts.ops->exit();
+err_mask:
+	free_cpumask_var(pts.selected);
+	return err;
+}
+
+static void __exit pts_exit(void)
+{
+	misc_deregister(&pts_misc);
+	cpus_read_lock();
+	mutex_lock(&pts.lock);
+	pts_unconfigure();
+	mutex_unlock(&pts.lock);
+	cpus_read_unlock();
+	pts_trigger_quiesce();
+	pts_lifecycle_exit();
+	if (pts.ops->exit)
+		pts.ops->exit();
+	free_cpumask_var(pts.selected);
+	pts_info("unloaded\n");
+}
+
+module_init(pts_init);
+module_exit(pts_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Intel Processor Trace capture with ToPA rings, triggers and sideband");

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Start and stop PT on one CPU in the SDM's order (SDM 33.2.8 and
+ * pt-facts section 4), and arm/stop the selected CPUs from process
+ * context with synchronous cross-calls.
+ *
+ * pts_cpu_start_local() and pts_cpu_stop_local() run ON the CPU they
+ * program, with IRQs off (smp_call_function callback, hotplug callback
+ * under local_irq_save, trigger probe, hrtimer, work item under
+ * local_irq_disable). They never sleep and never send IPIs.
+ */
+#include <linux/smp.h>
+#include <linux/irqflags.h>
+#include <asm/barrier.h>
+#include <asm/msr.h>
+
+#include "ptscope_internal.h"
+
+DEFINE_PER_CPU(struct pts_cpu, pts_cpus);
+
+static int msr_wr(struct pts_cpu *pc, u32 msr, u64 val)
+{
+	/* Through a local: <asm/msr.h> has function-like rdmsr/wrmsr macros. */
+	int (*wr)(u32 msr, u64 val) = pts.ops->wrmsr;
+	int err = wr(msr, val);
+
+	if (err)
+		pc->flags |= PTSCOPE_CPUF_MSR_FAULT;
+	return err;
+}
+
+static int msr_rd(struct pts_cpu *pc, u32 msr, u64 *val)
+{
+	int (*rd)(u32 msr, u64 *val) = pts.ops->rdmsr;
+	int err = rd(msr, val);
+
+	if (err) {
+		pc->flags |= PTSCOPE_CPUF_MSR_FAULT;
+		*val = 0;
+	}
+	return err;
+}
+
+static void start_fail(struct pts_cpu *pc, int err, u32 reason)
+{
+	pc->result = err;
+	pc->reason = reason;
+}
+
+/* The configuration MSRs, TraceEn clear. Returns 0 or -EIO (#GP). */
+static int write_config(struct pts_cpu *pc, u64 base, u64 omp)
+{
+	u32 i;
+
+	if (msr_wr(pc, RTIT_MSR_OUTPUT_BASE, base) ||
+	    msr_wr(pc, RTIT_MSR_OUTPUT_MASK_PTRS, omp) ||
+	    msr_wr(pc, RTIT_MSR_STATUS, 0))
+		return -EIO;
+	for (i = 0; i < pts.cfg.nr_addr_ranges; i++)
+		if (msr_wr(pc, RTIT_MSR_ADDR_A(i), pts.plan.addr_a[i]) ||
+		    msr_wr(pc, RTIT_MSR_ADDR_B(i), pts.plan.addr_b[i]))
+			return -EIO;
+	if (pts.cr3_filter && msr_wr(pc, RTIT_MSR_CR3_MATCH, pts.cr3_match))
+		return -EIO;
+	return 0;
+}
+
+/**
+ * pts_cpu_start_local() - enable PT on the current CPU.
+ * @pc: this CPU's state.
+ * @resume: continue at the saved write head (CPU back online) instead of
+ *          at ring offset 0.
+ *
+ * Order (SDM 33.2.8, pt-facts section 4): TraceEn must be 0 (else
+ * someone else owns the unit: EBUSY, nothing written); OUTPUT_BASE,
+ * OUTPUT_MASK_PTRS, STATUS = 0 (a full PSB+ at enable needs
+ * PacketByteCnt 0), ADDRn, CR3_MATCH, then RTIT_CTL with TraceEn; read
+ * STATUS back: Error right after enable means the unit refused the
+ * configuration. Result in pc->result / pc->reason.
+ * Context: on the target CPU, IRQs off.
+ */
+void pts_cpu_start_local(struct pts_cpu *pc, bool resume)
+{
+	const struct pts_bufset *b = pts.bufs;
+	const struct pts_cpu_buf *cb = b ? b->cpu[pc->cpu] : NULL;
+	u64 ctl = 0, status = 0, base, omp, want;
+
+	pc->result = 0;
+	pc->reason = PTSCOPE_R_NONE;
+	if (pc->enabled)
+		return;
+	if (!cb) {
+		start_fail(pc, -EINVAL, PTSCOPE_R_BAD_CPU_MASK);
+		return;
+	}
+	if (msr_rd(pc, RTIT_MSR_CTL, &ctl)) {
+		start_fail(pc, -EIO, PTSCOPE_R_MSR_FAULT);
+		return;
+	}
+	if (ctl & RTIT_CTL_TRACEEN) {
+		start_fail(pc, -EBUSY, PTSCOPE_R_TRACE_EN_BUSY);
+		return;
+	}
+
+	if (!resume) {
+		pc->head = 0;
+		pc->wrap_count = 0;
+		pc->flags &= PTSCOPE_CPUF_OFFLINED;
+	}
+	pc->wrap_scan = -1;
+	pts_topa_position(&b->plan, cb->table_phys, pc->head, &base, &omp);
+	want = pts.plan.rtit_ctl | RTIT_CTL_TRACEEN;
+	if (!pts.cr3_filter)
+		want &= ~RTIT_CTL_CR3FILTER;
+
+	if (write_config(pc, base, omp) || msr_wr(pc, RTIT_MSR_CTL, want)) {
+		start_fail(pc, -EIO, PTSCOPE_R_MSR_FAULT);
+		return;
+	}
+	pc->rtit_ctl = want;
+	pc->enabled = true;
+	pc->started = true;
+	pc->seg_start_head = pc->head;
+	pc->start_tsc = rdtsc_ordered();
+	pc->flags |= PTSCOPE_CPUF_ENABLED;
+
+	if (!msr_rd(pc, RTIT_MSR_STATUS, &status) &&
+	    (status & RTIT_STATUS_ERROR)) {
+		pts_cpu_stop_local(pc);
+		pc->flags |= PTSCOPE_CPUF_ERROR;
+		start_fail(pc, -EIO, PTSCOPE_R_PT_ERROR_AT_ENABLE);
+		return;
+	}
+	pts_sb_trace(PTSCOPE_SB_TRACE_START, pc->cpu, pc->start_tsc, want,
+		     status, pc->head);
+}
+
+/**
+ * pts_cpu_stop_local() - disable PT on the current CPU and record where
+ * it stopped.
+ * @pc: this CPU's state.
+ *
+ * Order (pt-facts section 4): read RTIT_CTL (a value other than ours
+ * means someone else changed the unit: CLOBBERED; with TraceEn set in
+ * that foreign value the unit is theirs now and is left alone), write it
+ * without TraceEn, store fence so the output and OUTPUT_* are complete, read
+ * OUTPUT_BASE / OUTPUT_MASK_PTRS (-> write head) and STATUS (Error,
+ * Stopped), then clear STATUS for the next enable.
+ * Context: on the target CPU, IRQs off. Idempotent.
+ */
+void pts_cpu_stop_local(struct pts_cpu *pc)
+{
+	const struct pts_bufset *b = pts.bufs;
+	const struct pts_cpu_buf *cb = b ? b->cpu[pc->cpu] : NULL;
+	u64 ctl = 0, head = 0;
+
+	if (!pc->enabled)
+		return;
+	if (pts.ops->sync)
+		pts.ops->sync();
+	msr_rd(pc, RTIT_MSR_CTL, &ctl);
+	pc->ctl_readback = ctl;
+	if (ctl != pc->rtit_ctl) {
+		pc->flags |= PTSCOPE_CPUF_CLOBBERED;
+		if (ctl & RTIT_CTL_TRACEEN) {
+			/* Someone else (re)programmed and owns the unit: hands off. */
+			pc->enabled = false;
+			pc->flags &= ~PTSCOPE_CPUF_ENABLED;
+			pc->stop_tsc = rdtsc_ordered();
+			return;
+		}
+	}
+	msr_wr(pc, RTIT_MSR_CTL, pc->rtit_ctl & ~RTIT_CTL_TRACEEN);
+	wmb();	/* SDM 33.2.8.8 / pt-facts 2: output complete after a fence */
+	pc->stop_tsc = rdtsc_ordered();
+	pc->enabled = false;
+	pc->flags &= ~PTSCOPE_CPUF_ENABLED;
+
+	msr_rd(pc, RTIT_MSR_OUTPUT_BASE, &pc->output_base);
+	msr_rd(pc, RTIT_MSR_OUTPUT_MASK_PTRS, &pc->omp);
+	msr_rd(pc, RTIT_MSR_STATUS, &pc->status);
+	if (pc->status & RTIT_STATUS_ERROR)
+		pc->flags |= PTSCOPE_CPUF_ERROR;
+	if (pc->status & RTIT_STATUS_STOPPED)
+		pc->flags |= PTSCOPE_CPUF_STOPPED;
+	msr_wr(pc, RTIT_MSR_STATUS, 0);
+
+	if (cb && !pts_topa_head(&b->plan, cb->table_phys, pc->output_base,
+				 pc->omp, &head)) {
+		if (b->mode == PTSCOPE_MODE_SNAPSHOT)
+			head %= b->plan.buffer_size;
+		pc->wrap_count += pts_ring_wraps_between(pc->seg_start_head,
+							 head);
+		pc->head = head;
+	} else {
+		/* The unit reports a position outside our tables. */
+		pc->flags |= PTSCOPE_CPUF_ERROR;
+	}
+	pc->wrap_scan = -1;
+	pts_sb_trace(PTSCOPE_SB_TRACE_STOP, pc->cpu, pc->stop_tsc, ctl,
+		     pc->status, pc->head);
+}
+
+void pts_cpu_init_all(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct pts_cpu *pc = per_cpu_ptr(&pts_cpus, cpu);
+
+		memset(pc, 0, sizeof(*pc));
+		pc->cpu = cpu;
+		pc->wrap_scan = -1;
+	}
+}
+
+/* Forget the previous capture's per-CPU results (not armed, under lock). */
+void pts_cpu_reset_all(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct pts_cpu *pc = per_cpu_ptr(&pts_cpus, cpu);
+
+		pc->flags = 0;
+		pc->head = 0;
+		pc->seg_start_head = 0;
+		pc->wrap_count = 0;
+		pc->wrap_scan = -1;
+		pc->started = false;
+		pc->result = 0;
+		pc->reason = 0;
+	}
+}
+
+static void check_busy_fn(void *info)
+{
+	struct pts_cpu *pc = this_cpu_ptr(&pts_cpus);
+	u64 ctl = 0;
+
+	pc->result = 0;
+	pc->reason = PTSCOPE_R_NONE;
+	if (msr_rd(pc, RTIT_MSR_CTL, &ctl)) {
+		start_fail(pc, -EIO, PTSCOPE_R_MSR_FAULT);
+		return;
+	}
+	if (ctl & RTIT_CTL_TRACEEN && !pc->enabled)
+		start_fail(pc, -EBUSY, PTSCOPE_R_TRACE_EN_BUSY);
+}
+
+static void start_fn(void *info)
+{
+	pts_cpu_start_local(this_cpu_ptr(&pts_cpus), false);
+}
+
+static void stop_fn(void *info)
+{
+	pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));
+}
+
+static int first_failure(const struct cpumask *cpus, struct pts_refusal *why)
+{
+	unsigned int cpu;
+
+	for_each_cpu(cpu, cpus) {
+		struct pts_cpu *pc = per_cpu_ptr(&pts_cpus, cpu);
+
+		if (pc->result) {
+			why->reason = pc->reason;
+			why->arg = cpu;
+			return pc->result;
+		}
+	}
+	return 0;
+}
+
+/**
+ * pts_arm() - zero the rings and enable PT on every selected online CPU.
+ * @why: reason code and failing CPU on refusal.
+ *
+ * First every CPU's RTIT_CTL is read: if any has TraceEn set (perf's
+ * intel_pt, firmware, a hypervisor) nothing is written anywhere and the
+ * call fails with -EBUSY / PTSCOPE_R_TRACE_EN_BUSY (reason_arg = CPU).
+ * If any CPU then fails to start, every CPU is stopped again.
+ * Context: process context, cpus_read_lock() and pts.lock held.
+ * Return: 0, -EBUSY, -EIO (MSR_FAULT or PT_ERROR_AT_ENABLE).
+ */
+int pts_arm(struct pts_refusal *why)
+{
+	cpumask_var_t on;
+	int err;
+
+	if (!zalloc_cpumask_var(&on, GFP_KERNEL)) {
+		why->reason = PTSCOPE_R_NO_MEMORY;
+		return -ENOMEM;
+	}
+	cpumask_and(on, pts.selected, cpu_online_mask);
+	on_each_cpu_mask(on, check_busy_fn, NULL, true);
+	err = first_failure(on, why);
+	if (err)
+		goto out;
+
+	pts_cpu_reset_all();
+	pts_bufset_zero(pts.bufs, pts.selected);
+	pts_time_pair(&pts.time_at_start);
+	WRITE_ONCE(pts.stop_requested, false);
+	WRITE_ONCE(pts.armed, true);
+	pts_sideband_set_live(true);
+	on_each_cpu_mask(on, start_fn, NULL, true);
+	err = first_failure(on, why);
+	if (err) {
+		WRITE_ONCE(pts.armed, false);
+		on_each_cpu_mask(on, stop_fn, NULL, true);
+		pts_sideband_set_live(false);
+	}
+out:
+	free_cpumask_var(on);
+	return err;
+}
+
+/**
+ * pts_stop_all() - disable PT on every selected online CPU and wait.
+ * Context: process context, cpus_read_lock() held.
+ */
+void pts_stop_all(void)
+{
+	WRITE_ONCE(pts.armed, false);
+	WRITE_ONCE(pts.stop_requested, true);
+	on_each_cpu_mask(pts.selected, stop_fn, NULL, true);
+	pts_time_pair(&pts.time_at_stop);
+}
+
+/**
+ * pts_cpu_fill_status() - one CPU's state for PTSCOPE_IOC_GET_CPU_STATUS.
+ * @cpu: a possible CPU.
+ * @st: filled (cpu and hdr left to the caller).
+ *
+ * In snapshot mode a ring whose write head has not moved backwards may
+ * still have wrapped: after a stop the bytes after the head are scanned
+ * once (the ring was zeroed at arm) and the result cached.
+ * Context: process context, pts.lock held; may sleep.
+ */
+void pts_cpu_fill_status(int cpu, struct ptscope_cpu_status *st)
+{
+	struct pts_cpu *pc = per_cpu_ptr(&pts_cpus, cpu);
+	const struct pts_bufset *b = pts.bufs;
+	bool wrapped;
+
+	st->flags = READ_ONCE(pc->flags);
+	if (cpumask_test_cpu(cpu, pts.selected))
+		st->flags |= PTSCOPE_CPUF_SELECTED;
+	if (cpu_online(cpu))
+		st->flags |= PTSCOPE_CPUF_ONLINE;
+	st->head = pc->head;
+	st->wrap_count = pc->wrap_count;
+	st->rtit_ctl = pc->rtit_ctl;
+	st->rtit_ctl_readback = pc->ctl_readback;
+	st->rtit_status = pc->status;
+	st->output_base = pc->output_base;
+	st->output_mask_ptrs = pc->omp;
+	st->start_tsc = pc->start_tsc;
+	st->stop_tsc = pc->stop_tsc;
+	if (!b || !b->cpu[cpu])
+		return;
+	st->buffer_size = b->plan.buffer_size;
+	st->nr_regions = b->plan.nr_regions;
+	st->region_size = (u32)b->plan.region_size;
+
+	wrapped = pc->wrap_count > 0;
+	if (!wrapped && b->mode == PTSCOPE_MODE_SNAPSHOT &&
+	    !READ_ONCE(pc->enabled) && pc->started) {
+		if (pc->wrap_scan < 0)
+			pc->wrap_scan = pts_buf_nonzero_from(b, cpu, pc->head);
+		wrapped = pc->wrap_scan > 0;
+	}
+	if (wrapped) {
+		st->flags |= PTSCOPE_CPUF_WRAPPED;
+		if (!st->wrap_count)
+			st->wrap_count = 1;
+		st->bytes_valid = b->plan.buffer_size;
+	} else {
+		st->bytes_valid = pc->head;
+	}
+}

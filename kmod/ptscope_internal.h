@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ptscope.ko internals: the one capture the module holds, per-CPU PT
+ * state, and the interfaces between its files (one concern each).
+ *
+ * Locking:
+ *  - pts.lock (mutex) serialises every ioctl that changes the capture.
+ *    Ioctls that arm, stop or (un)configure take cpus_read_lock() BEFORE
+ *    pts.lock, so CPU hotplug callbacks (which run with the hotplug lock
+ *    held for write) never race with them and need no mutex.
+ *  - struct pts_cpu fields marked [cpu] change only on that CPU with IRQs
+ *    off (start/stop), and are read by ioctls after a synchronous
+ *    smp_call_function, or racily for status.
+ *  - pts.state is an atomic: triggers claim the capture with a cmpxchg.
+ */
+#ifndef PTSCOPE_INTERNAL_H
+#define PTSCOPE_INTERNAL_H
+
+#include <linux/atomic.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/printk.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "../include/uapi/ptscope.h"
+#include "pt_unit.h"
+#include "pure/pts_pure.h"
+
+/* Every log line names the unit: "ptscope: " or "ptscope (simulated): ". */
+extern const char *pts_log_tag;
+#define pts_err(fmt, ...)  pr_err("%s: " fmt, pts_log_tag, ##__VA_ARGS__)
+#define pts_warn(fmt, ...) pr_warn("%s: " fmt, pts_log_tag, ##__VA_ARGS__)
+#define pts_info(fmt, ...) pr_info("%s: " fmt, pts_log_tag, ##__VA_ARGS__)
+
+/* ---- buffers (topa.c) ---------------------------------------------------- */
+
+/* One CPU's ToPA ring: tables and regions from that CPU's NUMA node. */
+struct pts_cpu_buf {
+	int cpu;
+	struct page **tables;		/* nr_tables order-0 pages */
+	u64 *table_phys;
+	struct page **regions;		/* nr_regions blocks of region_order */
+	u64 *region_phys;
+};
+
+/* All per-CPU rings of one configuration; mappings hold a reference. */
+struct pts_bufset {
+	struct kref ref;
+	struct pts_topa_plan plan;
+	unsigned int region_order;	/* page order of one region */
+	u32 mode;			/* enum ptscope_mode */
+	struct pts_cpu_buf **cpu;	/* [nr_cpu_ids], NULL if not selected */
+};
+
+int pts_bufset_alloc(const struct cpumask *cpus, u64 buffer_size, u32 mode,
+		     bool mentry, struct pts_bufset **out,
+		     struct pts_refusal *why);
+void pts_bufset_get(struct pts_bufset *b);
+void pts_bufset_put(struct pts_bufset *b);
+void pts_bufset_zero(struct pts_bufset *b, const struct cpumask *cpus);
+bool pts_buf_nonzero_from(const struct pts_bufset *b, int cpu, u64 off);
+
+/* ---- per-CPU PT state (pt_cpu.c) ----------------------------------------- */
+
+struct pts_cpu {
+	int cpu;
+	bool enabled;		/* [cpu] TraceEn set by us */
+	bool started;		/* [cpu] enabled at least once since arm */
+	u32 flags;		/* [cpu] sticky PTSCOPE_CPUF_* bits */
+	int result;		/* [cpu] last start: 0 or -errno */
+	u32 reason;		/* [cpu] reason code with result */
+	u64 rtit_ctl;		/* written at enable (with TraceEn) */
+	u64 ctl_readback;	/* read just before clearing TraceEn */
+	u64 status;		/* RTIT_STATUS at the last stop */
+	u64 output_base;	/* at the last stop */
+	u64 omp;		/* OUTPUT_MASK_PTRS at the last stop */
+	u64 start_tsc, stop_tsc;
+	u64 head;		/* ring offset of the next byte */
+	u64 seg_start_head;	/* head when the current period began */
+	u64 wrap_count;		/* wraps proven by the position history */
+	int wrap_scan;		/* -1 unknown, 0 no data after head, 1 data */
+	struct work_struct stop_work;	/* trigger: stop on this CPU */
+};
+
+DECLARE_PER_CPU(struct pts_cpu, pts_cpus);
+
+void pts_cpu_init_all(void);
+void pts_cpu_reset_all(void);
+void pts_cpu_start_local(struct pts_cpu *pc, bool resume);
+void pts_cpu_stop_local(struct pts_cpu *pc);
+int pts_arm(struct pts_refusal *why);
+void pts_stop_all(void);
+void pts_cpu_fill_status(int cpu, struct ptscope_cpu_status *st);
+
+/* ---- the capture -------------------------------------------------------- */
+
+struct pts_dev {
+	struct mutex lock;		/* serialises capture changes */
+	const struct pt_unit_ops *ops;
+	struct ptscope_caps caps;	/* probed at load */
+	struct pts_caps pcaps;		/* what pts_config_check() needs */
+	bool kpti, pcid;
+
+	/* configuration: changed under lock with the hotplug lock held */
+	bool configured;
+	struct ptscope_config cfg;
+	struct pts_ctl_plan plan;
+	bool cr3_filter;
+	u64 cr3_match;
+	u32 statef;			/* PTSCOPE_STATEF_* */
+	cpumask_var_t selected;
+	struct pts_bufset *bufs;	/* changed under lock AND bufs_lock */
+	spinlock_t bufs_lock;		/* mmap takes its reference under it */
+	atomic_t mapcount;		/* live mmaps of this configuration */
+
+	/* run state */
+	atomic_t state;			/* enum ptscope_run_state */
+	bool armed;			/* hotplug: re-arm CPUs that come online */
+	bool stop_requested;		/* trigger: CPUs stop at next switch */
+	bool sources_live;		/* tracepoint/hotkey triggers accepted */
+	atomic_t stop_pending;		/* CPUs still to stop after a trigger */
+	u32 trigger_reason;
+	u32 trigger_cpu;
+	s32 trigger_pid, trigger_tid;
+	u64 trigger_tsc;
+	u32 nr_snapshots;
+	struct ptscope_time_pair time_at_start, time_at_stop;
+	wait_queue_head_t wq;
+	struct irq_work trig_work;
+	struct hrtimer post_timer;
+};
+
+extern struct pts_dev pts;
+
+/* ---- probing (caps.c) -------------------------------------------------- */
+int pts_caps_probe(const struct pt_unit_ops *ops);
+
+/* ---- configuration (config.c) ----------------------------------------- */
+int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why);
+void pts_unconfigure(void);
+
+/* ---- permissions (perms.c) --------------------------------------------- */
+int pts_perm_check(const struct ptscope_config *cfg, struct pts_refusal *why);
+int pts_perm_open(void);
+extern int pts_param_group;
+
+/* ---- triggers (trigger.c) ---------------------------------------------- */
+int pts_trigger_setup(const struct ptscope_trigger_spec *spec,
+		      struct pts_refusal *why);
+void pts_trigger_teardown(void);
+void pts_trigger_fire(u32 reason);
+void pts_trigger_quiesce(void);
+void pts_trigger_init(void);
+void pts_capture_finished(u32 state);
+extern char *pts_param_hotkey;
+
+/* ---- sideband (sideband.c) --------------------------------------------- */
+int pts_sideband_setup(u64 size);
+void pts_sideband_teardown(void);
+void pts_sideband_set_live(bool live);
+void pts_sb_trigger(u32 reason, u64 tsc, s32 pid, s32 tid);
+void pts_sb_trace(u16 type, int cpu, u64 tsc, u64 ctl, u64 status, u64 head);
+ssize_t pts_sideband_read(char __user *buf, size_t len, u64 *lost);
+u64 pts_sideband_bytes(void);
+u64 pts_sideband_lost(void);
+
+/* ---- mmap (mmap.c) ------------------------------------------------------ */
+int pts_mmap(struct file *file, struct vm_area_struct *vma);
+
+/* ---- lifecycle (lifecycle.c) ------------------------------------------- */
+int pts_lifecycle_init(void);
+void pts_lifecycle_exit(void);
+void pts_time_pair(struct ptscope_time_pair *tp);
+
+#endif /* PTSCOPE_INTERNAL_H */

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pure computations of ptscope.ko, compiled into the module and into the
+ * host unit tests (see pure.h): configuration validation and RTIT_CTL
+ * encoding, ToPA layout planning and table filling, write-head and wrap
+ * arithmetic, CR3_MATCH derivation. No allocation, locking or MSR access:
+ * callers pass in state and memory. The hardware rules come from the Intel
+ * SDM vol. 3C chapter 33 ("Intel Processor Trace"); pt-facts sections 1-4
+ * list them.
+ */
+#ifndef PTSCOPE_PTS_PURE_H
+#define PTSCOPE_PTS_PURE_H
+
+#include "pure.h"
+#include "../../include/uapi/ptscope.h"
+
+/* ---- capabilities (caps_decode.c) ------------------------------------ */
+
+/* What the configuration check needs to know about the PT unit. */
+struct pts_caps {
+	bool pt;		/* CPUID.07H:EBX[25], or the simulated unit */
+	u32 cpuid_14_0[4];	/* CPUID.(14H,0) EAX EBX ECX EDX */
+	u32 cpuid_14_1[4];	/* CPUID.(14H,1) EAX EBX ECX EDX */
+	u32 family, model, stepping;	/* display values */
+	u32 max_phys_addr;	/* MAXPHYADDR, bits */
+	u32 va_bits;		/* linear address width: 48, or 57 with LA57 */
+};
+
+/*
+ * Display family/model/stepping from CPUID.01H:EAX (SDM vol. 2A, CPUID,
+ * "Version Information"): family = base family, plus extended family when
+ * base is 0xF; model = base model, plus extended model << 4 when the base
+ * family is 6 or 0xF.
+ */
+void pts_cpuid_fms(u32 eax1, u32 *family, u32 *model, u32 *stepping);
+
+/* ---- configuration -> RTIT_CTL (ctl_encode.c) ------------------------- */
+
+/* A refusal: enum ptscope_reason and the refused value. */
+struct pts_refusal {
+	u32 reason;
+	u64 arg;
+};
+
+/* The MSR values a configuration turns into (TraceEn not included). */
+struct pts_ctl_plan {
+	u64 rtit_ctl;
+	u64 addr_a[PTSCOPE_MAX_ADDR_RANGES];
+	u64 addr_b[PTSCOPE_MAX_ADDR_RANGES];
+	u64 sideband_size;	/* bytes, default applied */
+};
+
+#define PTS_SIDEBAND_DEFAULT	(1024ULL * 1024)	/* 1 MiB */
+#define PTS_SIDEBAND_MIN	4096ULL
+#define PTS_SIDEBAND_MAX	(64ULL << 20)
+#define PTS_BUFFER_MIN		4096ULL
+#define PTS_BUFFER_MAX		(1024ULL * 1024 * 1024)	/* 1 GiB */
+#define PTS_POST_TRIGGER_MAX_US	10000000U	/* 10 s */
+
+/*
+ * Validate @cfg against the PT unit's @caps and build the RTIT_CTL and
+ * ADDRn values. Nothing is written to hardware: the module calls this
+ * before any MSR write (SDM 33.2.8.2: a reserved bit or an encoding the
+ * CPUID bitmaps do not allow #GPs at WRMSR).
+ *
+ * The cpu_mask, cr3_pid and permission checks need the kernel and are
+ * done by the module; CR3Filter is set here when requested and may be
+ * cleared by the caller (see pts_cr3_plan()).
+ *
+ * Returns 0, or with @why filled:
+ *  -EINVAL     malformed request (reserved/unknown bits, bad scope, mode,
+ *              sizes, address ranges, trigger spec, timing values given
+ *              without their enable);
+ *  -ENODEV     no PT (PTSCOPE_R_NO_PT);
+ *  -EOPNOTSUPP the CPU lacks a requested feature or encoding (reason names
+ *              the CPUID bit or bitmap), or BranchEn must stay set (BDM106).
+ */
+int pts_config_check(const struct pts_caps *caps,
+		     const struct ptscope_config *cfg,
+		     struct pts_ctl_plan *plan, struct pts_refusal *why);
+
+/* ---- ToPA layout (topa_plan.c) ----------------------------------------- */
+
+/* ToPA entries per 4 KiB table holding regions: the last slot is END. */
+#define PTS_TOPA_REGIONS_PER_TABLE	(TOPA_ENTRIES_PER_PAGE - 1)
+
+struct pts_topa_plan {
+	u64 buffer_size;	/* bytes, power of two */
+	u64 region_size;	/* bytes, power of two, 4 KiB .. 128 MiB */
+	u32 region_size_code;	/* ToPA Size field: region = 4 KiB << code */
+	u32 nr_regions;
+	u32 nr_tables;		/* 4 KiB tables, linked by END entries */
+	bool mentry;		/* CPUID.14H.0:ECX[1] */
+};
+
+/*
+ * Plan a ring of @buffer_size bytes (power of two, 4 KiB .. 1 GiB) with
+ * regions of at most @max_region bytes (the largest block the page
+ * allocator gives). With @mentry, regions of min(buffer_size, max_region)
+ * bytes, up to 511 per table, END in the slot after the last region of
+ * each table linking to the next table and from the last table back to
+ * the first (SDM 33.2.7.2). Without MENTRY the CPU accepts only a table
+ * whose entry 0 is the region and entry 1 an END pointing back at the
+ * table itself, so the whole ring is one region.
+ *
+ * Returns 0, -EINVAL (buffer_size or max_region not a power of two in
+ * range) or -E2BIG (single-entry CPU and buffer_size > max_region).
+ */
+int pts_topa_plan(u64 buffer_size, u64 max_region, bool mentry,
+		  struct pts_topa_plan *p);
+
+/* Regions held by table @t of plan @p. */
+u32 pts_topa_regions_in_table(const struct pts_topa_plan *p, u32 t);
+
+/*
+ * Fill the tables of plan @p. @tables[t] points at table t (512 u64
+ * entries), @table_phys[t] is its physical address (4 KiB aligned),
+ * @region_phys[r] the physical address of region r (aligned to
+ * region_size). @mode: PTSCOPE_MODE_SNAPSHOT (no INT, no STOP: the ring
+ * wraps) or PTSCOPE_MODE_FULL (STOP on the last region). INT is never set:
+ * the ToPA PMI belongs to perf's NMI handler. Unused slots are zeroed.
+ * Returns 0 or -EINVAL (bad mode, misaligned address).
+ */
+int pts_topa_fill(const struct pts_topa_plan *p, u32 mode, u64 *const *tables,
+		  const u64 *table_phys, const u64 *region_phys);
+
+/*
+ * Ring offset of the next byte PT writes, from the OUTPUT_BASE and
+ * OUTPUT_MASK_PTRS values read after clearing TraceEn (SDM 33.2.8.8):
+ * sum of the sizes of the regions before the current entry plus
+ * OutputOffset. The result is in [0, buffer_size]: buffer_size only when
+ * the last region is completely full (STOP in full mode).
+ * Returns 0, or -EINVAL when OUTPUT_BASE is not one of the tables or the
+ * entry index / offset lie outside the plan.
+ */
+int pts_topa_head(const struct pts_topa_plan *p, const u64 *table_phys,
+		  u64 output_base, u64 output_mask_ptrs, u64 *head);
+
+/*
+ * The OUTPUT_BASE / OUTPUT_MASK_PTRS pair that makes PT continue writing
+ * at ring offset @head (< buffer_size): used for the first enable (head 0)
+ * and to resume after a CPU comes back online.
+ */
+void pts_topa_position(const struct pts_topa_plan *p, const u64 *table_phys,
+		       u64 head, u64 *output_base, u64 *output_mask_ptrs);
+
+/* ---- ring arithmetic (ring.c) ------------------------------------------ */
+
+/*
+ * Wraps proven by two successive write heads of one continuous tracing
+ * period: the head only moves forward modulo the ring, so a smaller head
+ * means at least one wrap. Returns 0 or 1 (a lower bound).
+ */
+u32 pts_ring_wraps_between(u64 prev_head, u64 new_head);
+
+/*
+ * Oldest-to-newest byte order of a ring of @size bytes with write head
+ * @head: not wrapped -> [0, head); wrapped -> [head, size) then [0, head).
+ * Fills up to two (offset, length) segments and returns how many.
+ */
+struct pts_ring_seg {
+	u64 off;
+	u64 len;
+};
+
+u32 pts_ring_linearize(u64 size, u64 head, bool wrapped,
+		       struct pts_ring_seg seg[2]);
+
+/* ---- CR3 filter (cr3.c) ------------------------------------------------- */
+
+/* PTI_PGTABLE_SWITCH_BIT: the user root is the kernel root + 4 KiB. */
+#define PTS_CR3_PTI_USER_BIT	12
+#define PTS_CR3_PCID_USER_BIT	11	/* X86_CR3_PTI_PCID_USER_BIT */
+
+struct pts_cr3_plan {
+	bool filter;		/* set RTIT_CTL.CR3Filter */
+	u64 cr3_match;		/* IA32_RTIT_CR3_MATCH value */
+	u32 statef;		/* PTSCOPE_STATEF_CR3_* */
+};
+
+/*
+ * Derive CR3_MATCH for a process whose kernel page-table root (mm->pgd)
+ * is at physical @pgd_pa. @pcid: CR4.PCIDE; @kpti: page-table isolation
+ * on (two roots per process, the user one 4 KiB above the kernel one).
+ * @scope: enum ptscope_scope.
+ *
+ * RTIT_CR3_MATCH bits 4:0 are reserved and the unit compares CR3[63:5]
+ * (SDM 33.2.4.2, 33.2.8.6). With PCID, CR3[11:0] is the PCID: the
+ * kernel's dynamic ASIDs (1..6) live in bits 4:0, and with KPTI the user
+ * PCID adds bit 11, which is fixed and therefore part of the match.
+ * A single CR3_MATCH cannot match both roots: with KPTI and scope both,
+ * the hardware filter is not used and PTSCOPE_STATEF_CR3_PARTIAL tells
+ * the decoder to filter by the sideband's sched_switch records.
+ */
+void pts_cr3_plan(u64 pgd_pa, u32 scope, bool pcid, bool kpti,
+		  struct pts_cr3_plan *out);
+
+/* CR3 value the process runs its user code with (sideband next_cr3). */
+u64 pts_cr3_user_root(u64 pgd_pa, bool kpti);
+
+/* ---- trigger names (tp_name.c) ------------------------------------------ */
+
+/*
+ * The event part of a tracepoint trigger name: "subsystem:event" ->
+ * "event", "event" -> "event". struct tracepoint carries only the event
+ * name, and built-in event names are unique (each defines the global
+ * symbol __tracepoint_<event>), so the subsystem is not compared.
+ * Returns NULL for an empty subsystem or event, or more than one colon.
+ */
+const char *pts_tracepoint_event(const char *spec);
+
+#endif /* PTSCOPE_PTS_PURE_H */

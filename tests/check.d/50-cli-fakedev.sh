@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# ptscope's capture flow against tests/fakedev/fakedev.c, an LD_PRELOAD
+# stand-in for /dev/ptscope: run/record/status/trigger/caps, the bundle
+# they write (rotated rings, processes, vdso, objects, config, trigger),
+# and the failure paths (refusals, no PT, no module, a write that fails,
+# a second Ctrl-C). This checks the tool, not the module: the VM suite
+# runs the real module.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; for f in "$T"/out "$T"/err; do [ -f "$f" ] && sed 's/^/  | /' "$f"; done; exit 1; }
+
+gcc -shared -fPIC -O1 -D_GNU_SOURCE -Iinclude -o "$T/fakedev.so" tests/fakedev/fakedev.c -ldl
+: > "$T/dev"
+export PTSCOPE_DEVICE=$T/dev FAKEDEV_LOG=$T/log
+pts() { LD_PRELOAD=$T/fakedev.so "$B/ptscope" "$@"; }
+
+# the bundle library's own reader must accept what ptscope wrote
+cat > "$T/readback.c" <<'C'
+#include <stdio.h>
+#include "bundle/bundle.h"
+int main(int argc, char **argv)
+{
+	struct pts_bundle *b;
+	struct pts_err e = { 0 };
+
+	if (argc != 2 || pts_bundle_read(argv[1], &b, &e)) {
+		printf("pts_bundle_read: %s\n", e.msg);
+		return 1;
+	}
+	pts_bundle_free(b);
+	return 0;
+}
+C
+gcc -D_GNU_SOURCE -Iinclude -Iuserland/lib -o "$T/readback" "$T/readback.c" "$B/libptscope.a" \
+	-lipt -lelf -ljson-c -lZydis -liberty -lm
+readback() { "$T/readback" "$1" > "$T/out" 2>&1 || fail "reader refuses $1"; }
+
+# manifest checks in python (json module): $1 bundle, $2 python expressions
+check_manifest() {
+	python3 - "$1" "$2" <<'PY' || fail "manifest check: $2"
+import json, os, sys
+d, exprs = sys.argv[1], sys.argv[2]
+m = json.load(open(os.path.join(d, "manifest.json")))
+def f(name): return open(os.path.join(d, name), "rb").read()
+for e in exprs.split(";;"):
+    if not eval(e.strip()):
+        print("not true:", e.strip()); sys.exit(1)
+PY
+}
+
+# the simulated unit's 40-byte user code image (docs/simulated-unit.md)
+printf '\xf3\x0f\x1e\xfa\xb9\x03\x00\x00\x00\xe8\x0e\x00\x00\x00\xff\xc9\x75\xf7\x48\x8d\x05\x07\x00\x00\x00\xff\xe0\xcc\xff\xc2\xc3\xcc\xf3\x0f\x1e\xfa\x0f\x05\xeb\xd8' > "$T/simcode"
+export PTSCOPE_SIM_USER_CODE=$T/simcode
+
+echo "-- run -- /bin/true: snapshot at exit"
+TRUE=$(readlink -f /bin/true)
+pts run -o "$T/a.ptscope" -- /bin/true > "$T/out" 2> "$T/err" || fail "run rc=$?"
+grep -q "armed: pid" "$T/err" || fail "no status line"
+grep -qF "next: ptscope decode $T/a.ptscope -o $T/a.fxt" "$T/out" || fail "no decode hint"
+S=$((4 << 20)); H=$((S / 4))
+check_manifest "$T/a.ptscope" "
+m['complete'] is True ;; m['source'] == 'simulated-unit' ;;
+m['trigger']['reason'] == 'exit' ;; m['config']['scope'] == 'user' ;;
+int(m['config']['rtit_ctl'], 16) & 0x88 == 0x88 ;;
+[c['cpu'] for c in m['cpus']] == [0, 1] ;;
+m['cpus'][0]['wrapped'] is True and m['cpus'][0]['size'] == $S and m['cpus'][0]['head'] == $H ;;
+all(f('cpu0.pt')[k] == (((($H + k) % $S) * 7 + 1) & 0xff) for k in (0, 1, $S - $H - 1, $S - $H, $S - 1)) ;;
+m['cpus'][1]['wrapped'] is False and f('cpu1.pt') == bytes(((k * 7 + 2) & 0xff) for k in range(100)) ;;
+'error' in m['cpus'][1]['flags'] ;;
+m['sideband']['lost'] == 2 and m['sideband']['size'] > 0 ;;
+m['processes'][0]['pid'] == m['config']['filter_pid'] ;;
+[p['pid'] for p in m['processes']][1:] == [0] ;;
+[x['path'] for x in m['processes'][1]['maps_arm']] == ['/sys/module/ptscope/sim_user_code'] ;;
+any(x['path'] == '$TRUE' and 'x' in x['perms'] for x in m['processes'][0]['maps_arm']) ;;
+len(m['processes'][0]['maps_trigger']) > 0 ;;
+'vdso' in m['processes'][0] and f(m['processes'][0]['vdso']['file'])[:4] == b'\x7fELF' ;;
+any(o['path'] == '$TRUE' and f(o['file']) == open('$TRUE','rb').read() for o in m['objects']) ;;
+m['cpu']['family'] == 6 and m['cpu']['model'] == 85 ;;
+any(o['path'] == '/sys/module/ptscope/sim_user_code' and f(o['file']) == open('$T/simcode','rb').read() for o in m['objects']) ;;
+any(x['start'] == '0x7f5100000000' and x['path'] == '/sys/module/ptscope/sim_user_code' for x in m['processes'][0]['maps_trigger']) ;;
+[p['when'] for p in m['timing']['time_pairs']][:2] == ['start', 'stop'] ;;
+'kernel' not in m or not m['kernel'].get('text')"
+
+readback "$T/a.ptscope"
+
+echo "-- run of a CMD that execs again warns that the new program is not traced"
+pts run -q -o "$T/e.ptscope" -- /bin/sh -c 'exec /bin/true' > "$T/out" 2> "$T/err" || fail "run sh -c exec rc=$?"
+grep -q "CMD executed another program" "$T/err" || fail "no exec warning"
+
+echo "-- run of a CMD killed by SIGKILL still ends with a snapshot"
+pts run -q -o "$T/k.ptscope" -- /bin/sh -c 'kill -KILL $$' > "$T/out" 2> "$T/err" || fail "run of a killed CMD rc=$?"
+check_manifest "$T/k.ptscope" "m['trigger']['reason'] == 'exit'"
+
+echo "-- run --no-copy with a hex filter range"
+pts run -q --no-copy -F stop:0x1000-0x2000 -o "$T/b.ptscope" -- /bin/true > "$T/out" 2> "$T/err" || fail "run --no-copy rc=$?"
+check_manifest "$T/b.ptscope" "
+all('file' not in o for o in m['objects'] if not o['path'].startswith('/sys/module/')) ;;
+len(m['objects']) > 1 ;;
+m['config']['addr_ranges'] == [{'a': '0x1000', 'b': '0x1fff', 'cfg': 2}]"
+
+readback "$T/b.ptscope"
+
+echo "-- attach: snapshot when the process exits"
+sleep 1 &
+sp=$!
+pts attach -q -p $sp -o "$T/at.ptscope" > "$T/out" 2> "$T/err" || fail "attach rc=$?"
+wait $sp || true
+check_manifest "$T/at.ptscope" "
+m['trigger']['reason'] == 'exit' ;; m['config']['filter_pid'] == $sp ;;
+m['processes'][0]['pid'] == $sp and len(m['processes'][0]['maps_arm']) > 0"
+if pts attach -q -p 4194305 -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "attach to no process succeeded"; fi
+grep -q "no process 4194305" "$T/err" || fail "attach to no process: message"
+
+echo "-- record -C 1 --duration"
+pts record -q -C 1 --duration 200ms -o "$T/r.ptscope" > "$T/out" 2> "$T/err" || fail "record rc=$?"
+check_manifest "$T/r.ptscope" "
+[c['cpu'] for c in m['cpus']] == [1] ;; m['trigger']['reason'] == 'none' ;;
+'duration' in m['trigger']['detail'] ;; m['config'].get('filter_pid', 0) == 0 ;;
+int(m['config']['rtit_ctl'], 16) & 0x80 == 0 ;; len(m['processes']) >= 1"
+
+readback "$T/r.ptscope"
+
+echo "-- record with a tracepoint trigger fired by the module"
+FAKEDEV_TRIGGER_MS=100 pts record -q --trigger tracepoint:sched:sched_switch:pid=4242 \
+	-o "$T/t.ptscope" > "$T/out" 2> "$T/err" || fail "record --trigger rc=$?"
+check_manifest "$T/t.ptscope" "
+m['trigger']['reason'] == 'tracepoint' and m['trigger']['detail'] == 'sched:sched_switch' ;;
+m['trigger']['pid'] == 4242 and m['trigger']['cpu'] == 1 ;;
+m['config']['trigger_spec'] == 'tracepoint:sched:sched_switch:pid=4242'"
+
+readback "$T/t.ptscope"
+
+echo "-- --multi-snapshot writes one bundle per trigger"
+FAKEDEV_TRIGGER_MS=50 pts record -q --trigger manual --multi-snapshot --duration 2s --size 64K --no-copy \
+	-o "$T/m.ptscope" > "$T/out" 2> "$T/err" || fail "record --multi-snapshot rc=$?"
+[ -f "$T/m.1.ptscope/manifest.json" ] && [ -f "$T/m.2.ptscope/manifest.json" ] || fail "no m.1/m.2 bundles: $(ls "$T")"
+check_manifest "$T/m.1.ptscope" "m['trigger']['reason'] == 'tracepoint' and m['complete'] is True"
+readback "$T/m.2.ptscope"
+
+echo "-- --filter SYMBOL is looked up in CMD and relocated with its maps"
+# expected: nm's value of main plus the load bias; for a PIE (ELF type DYN)
+# the bias is the start of the executable's pgoff-0 mapping, because ld puts
+# p_vaddr == p_offset in every PT_LOAD; a non-PIE executable has bias 0
+MAINV=$(nm "$B/ptscope" | awk '$3 == "main" { print $1 }')
+PIE=$(readelf -h "$B/ptscope" | grep -c 'Type: *DYN' || true)
+pts run -q -F stop:main -o "$T/f.ptscope" -- "$B/ptscope" --help > "$T/out" 2> "$T/err" || fail "run -F stop:main rc=$?"
+EXE=$(readlink -f "$B/ptscope")
+check_manifest "$T/f.ptscope" "
+m['config']['addr_ranges'][0]['cfg'] == 2 ;;
+int(m['config']['addr_ranges'][0]['a'], 16) == 0x$MAINV + ($PIE and min(int(x['start'], 16) for x in m['processes'][0]['maps_arm'] if x['path'] == '$EXE' and int(x['pgoff'], 16) == 0))"
+if pts record -q -F stop:main -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "record with a symbol filter succeeded"; fi
+grep -q "a symbol needs a traced process" "$T/err" || fail "record symbol filter message"
+
+echo "-- refusals carry the module's reason"
+: > "$T/log"
+if FAKEDEV_REFUSE=5 pts record -q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "refused CONFIGURE succeeded"; fi
+grep -q "CONFIGURE refused: kernel scope, system-wide capture and CPU-wide triggers need CAP_SYS_ADMIN or CAP_PERFMON" "$T/err" || fail "no reason text"
+[ ! -e "$T/x.ptscope" ] || fail "bundle written after a refusal"
+if FAKEDEV_NO_PT=1 pts record -q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "no-PT succeeded"; fi
+grep -q "no Intel PT" "$T/err" && grep -q "simulate=1" "$T/err" || fail "no-PT message"
+if PTSCOPE_DEVICE=$T/nonexistent "$B/ptscope" caps > "$T/out" 2> "$T/err"; then fail "caps without module succeeded"; fi
+grep -q "insmod kmod/ptscope.ko" "$T/err" && grep -q "modprobe ptscope" "$T/err" || fail "module-missing message"
+if pts run -q -o "$T/x.ptscope" -- /nonexistent/prog > "$T/out" 2> "$T/err"; then fail "run of a missing program succeeded"; fi
+grep -q "cannot run '/nonexistent/prog'" "$T/err" || fail "missing-program message"
+if pts record --size 3M > "$T/out" 2> "$T/err"; then fail "--size 3M accepted"; fi
+grep -q -- "--size: '3M' is not a power of two" "$T/err" || fail "--size message"
+
+echo "-- a data file that cannot be written marks the bundle incomplete"
+set +e
+( ulimit -f 1024; trap '' XFSZ; pts run -q -o "$T/c.ptscope" -- /bin/true > "$T/out" 2> "$T/err" )
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "rc $rc for an incomplete bundle"
+check_manifest "$T/c.ptscope" "
+m['complete'] is False and 'cpu0.pt' in m['incomplete_reason'] ;;
+[c['cpu'] for c in m['cpus']] == [1]"
+grep -q "INCOMPLETE" "$T/out" || fail "summary does not say incomplete"
+readback "$T/c.ptscope"
+
+echo "-- a second Ctrl-C aborts and disarms"
+: > "$T/log"
+FAKEDEV_SLOW_STOP_MS=1500 LD_PRELOAD=$T/fakedev.so "$B/ptscope" run -q -o "$T/d.ptscope" -- sleep 30 > "$T/out" 2> "$T/err" &
+pid=$!
+for _ in $(seq 50); do grep -q START "$T/log" && break; sleep 0.1; done
+# the first stops tracing (STOP takes 1.5 s here), the second lands during it
+kill -INT $pid; sleep 0.5; kill -INT $pid
+set +e; wait $pid; rc=$?; set -e
+[ "$rc" = 130 ] || fail "rc $rc after two Ctrl-C"
+tail -n 2 "$T/log" | tr '\n' ' ' | grep -q "STOP UNCONFIGURE" || fail "not disarmed: $(tr '\n' ' ' < "$T/log")"
+[ ! -e "$T/d.ptscope/manifest.json" ] || grep -q '"complete": *false' "$T/d.ptscope/manifest.json" || fail "aborted bundle claims complete"
+
+echo "-- status, trigger, caps, --help"
+pts status > "$T/out" 2> "$T/err" || fail "status rc=$?"
+grep -q "^state *idle (simulated PT unit)" "$T/out" || fail "status output"
+pts status --disarm > "$T/out" 2> "$T/err" || fail "status --disarm rc=$?"
+grep -q "nothing to disarm" "$T/out" || fail "status --disarm on idle"
+if pts trigger > "$T/out" 2> "$T/err"; then fail "trigger on an idle device succeeded"; fi
+grep -q "TRIGGER refused: not armed" "$T/err" || fail "trigger message"
+pts caps --json > "$T/caps.json" || fail "caps --json"
+python3 -c "
+import json; c = json.load(open('$T/caps.json'))
+assert c['simulated'] and c['module_loaded'] and c['features']['cr3_filter']
+assert any(x['feature'] == 'ptwrite' for x in c['missing'])
+assert c['online_cpus'] == [0, 1]" || fail "caps json"
+pts caps | grep -q "simulated PT unit" || fail "caps table"
+for c in caps run attach record trigger status; do
+	"$B/ptscope" $c --help > "$T/out" || fail "$c --help"
+	grep -q "usage: ptscope $c" "$T/out" || fail "$c --help text"
+done
+echo "all fake-device checks passed"

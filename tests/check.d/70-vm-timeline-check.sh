@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Self-test of the VM suite's host-side timeline check
+# (tests/vm/host/check-bundles.sh) without a VM: a stand-in decoder
+# writes hand-made instruction lists. The walk of the simulated code
+# images in combined scope (user 00..24, kernel 00..24, user 26, per
+# the listing in docs/simulated-unit.md) must pass; the same walk with a
+# two-iteration loop, or with a stray address, must fail.
+set -u
+cd "$(dirname "$0")/../.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+b=$tmp/bundles/cli_capture_both_manual
+mkdir -p "$b/cli_capture_both_manual.ptscope/kernel"
+printf 'ffffffffc0a01230 T pts_sim_kernel_entry\t[ptscope]\n' \
+	> "$b/cli_capture_both_manual.ptscope/kernel/kallsyms"
+
+# The stand-in decoder: writes the list given by LOOPS and STRAY.
+cat > "$tmp/dec" << 'DEC'
+#!/usr/bin/env bash
+out=
+while [ $# -gt 0 ]; do
+	if [ "$1" = --insn-list ]; then out=$2; fi
+	shift
+done
+loop="09 1c 1e 0e 10"
+seq="00 04"
+for i in $(seq "${LOOPS:-3}"); do seq="$seq $loop"; done
+seq="$seq 12 19 20 24"
+for p in 1 2 3 4 5 6; do
+	for o in $seq; do printf '0x7f51000000%s\n' "$o"; done
+	for o in $seq; do printf 'ffffffffc0a012%x\n' $((0x30 + 0x$o)); done
+	echo 0x7f5100000026
+	if [ -n "${STRAY:-}" ] && [ $p = 3 ]; then echo 0x401000; fi
+done > "$out"
+exit 0
+DEC
+chmod +x "$tmp/dec"
+
+run() {
+	bash tests/vm/host/check-bundles.sh "$tmp/dec" "$tmp/bundles" /dev/null "" < /dev/null |
+		grep '^bundle_timeline'
+}
+fail=0
+r=$(run)
+echo "good walk: $r"
+case $r in *" PASS "*) ;; *) fail=1 ;; esac
+r=$(LOOPS=2 run)
+echo "two-iteration loop: $r"
+case $r in *" FAIL "*) ;; *) fail=1 ;; esac
+r=$(STRAY=1 run)
+echo "stray address: $r"
+case $r in *" FAIL "*) ;; *) fail=1 ;; esac
+exit $fail

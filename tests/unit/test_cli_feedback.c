@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What ptscope tells the user: the armed status line, the decode command
+ * to run next, and the trigger's wall-clock time. Expected times were
+ * computed separately (python3 datetime on the same epoch values).
+ */
+#include "unit.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "capture/capture.h"
+
+static void decode_hint_replaces_ptscope_suffix_with_fxt(void)
+{
+	char b[256];
+
+	pts_capture_decode_hint("run1.ptscope", b, sizeof(b));
+	CU_ASSERT_STRING_EQUAL(b, "ptscope decode run1.ptscope -o run1.fxt");
+	pts_capture_decode_hint("/tmp/x/run1.ptscope/", b, sizeof(b));
+	CU_ASSERT_STRING_EQUAL(b, "ptscope decode /tmp/x/run1.ptscope -o /tmp/x/run1.fxt");
+	pts_capture_decode_hint("trace", b, sizeof(b));
+	CU_ASSERT_STRING_EQUAL(b, "ptscope decode trace -o trace.fxt");
+}
+
+static void trigger_tsc_converts_to_wall_clock_through_the_start_pair(void)
+{
+	struct pts_bundle_time_pair pair = {
+		.when = "start", .tsc = 1000000,
+		.realtime_ns = 1764370000000000000ULL, .monotonic_ns = 5,
+	};
+	struct pts_bundle b;
+	char buf[64];
+	char *tz = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
+
+	memset(&b, 0, sizeof(b));
+	b.time_pairs = &pair;
+	b.nr_time_pairs = 1;
+	b.tsc_khz = 2000000;		/* 2 GHz: 3,000,000 ticks = 1.5 ms */
+	setenv("TZ", "UTC", 1);
+	tzset();
+	CU_ASSERT_EQUAL(pts_tsc_to_wallclock(&b, 4000000, buf, sizeof(buf)), 0);
+	CU_ASSERT_STRING_EQUAL(buf, "2025-11-28 22:46:40.001500");
+	/* before the pair, or without a frequency: no answer rather than a wrong one */
+	CU_ASSERT_EQUAL(pts_tsc_to_wallclock(&b, 999999, buf, sizeof(buf)), -EINVAL);
+	b.tsc_khz = 0;
+	CU_ASSERT_EQUAL(pts_tsc_to_wallclock(&b, 4000000, buf, sizeof(buf)), -EINVAL);
+	if (tz) {
+		setenv("TZ", tz, 1);
+		free(tz);
+	} else {
+		unsetenv("TZ");
+	}
+	tzset();
+}
+
+static void status_line_names_cpus_size_scope_and_trigger(void)
+{
+	struct pts_capture_opts o;
+	struct pts_capture c;
+	struct pts_err err;
+	char *argv[] = { "record", "-C", "0-3", "--size", "64M", "--scope", "both",
+			 "--trigger", "hotkey:x", NULL };
+	char buf[512];
+	FILE *f;
+
+	CU_ASSERT_EQUAL_FATAL(pts_opts_parse(PTS_CMD_RECORD, 9, argv, &o, &err), 0);
+	memset(&c, 0, sizeof(c));
+	c.o = &o;
+	c.caps.flags = PTSCOPE_CAPS_SIMULATED;
+	f = fmemopen(buf, sizeof(buf), "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	pts_capture_status_line(&c, f);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "system-wide"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "4 CPUs x 64 MiB"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "scope both"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "trigger hotkey:x"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "[simulated PT unit]"));
+	CU_ASSERT_PTR_NOT_NULL(strchr(buf, '\n'));
+	CU_ASSERT_EQUAL(strchr(buf, '\n'), strrchr(buf, '\n'));	/* one line */
+}
+
+static void default_name_is_timestamped_bundle(void)
+{
+	char b[64];
+	unsigned int y, mo, d, h, mi, s;
+	char rest[16];
+
+	pts_capture_default_name(b, sizeof(b));
+	CU_ASSERT_EQUAL(sscanf(b, "ptscope-%4u%2u%2u-%2u%2u%2u%15s", &y, &mo, &d, &h, &mi, &s,
+			       rest), 7);
+	CU_ASSERT_STRING_EQUAL(rest, ".ptscope");
+}
+
+PTS_SUITE(cli_feedback, NULL, NULL,
+	  PTS_TEST(decode_hint_replaces_ptscope_suffix_with_fxt),
+	  PTS_TEST(trigger_tsc_converts_to_wall_clock_through_the_start_pair),
+	  PTS_TEST(status_line_names_cpus_size_scope_and_trigger),
+	  PTS_TEST(default_name_is_timestamped_bundle))

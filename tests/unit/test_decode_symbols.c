@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Images and symbols: load bias of a PIE mapped the way the loader maps
+ * it, ELF images at a load address, stripped binaries, kernel symbols
+ * from kallsyms with module names, C++ and Rust demangling.
+ *
+ * The PIE is tests/golden/decode/user.S linked with
+ * `ld -pie --section-start=.text=0x5000`: its executable PT_LOAD has file
+ * offset 0x1000 and vaddr 0x5000 (p_vaddr - p_offset = 0x4000), while the
+ * first, read-only PT_LOAD has offset 0 and vaddr 0 (difference 0). The
+ * loader maps the executable segment at base + 0x5000 from file offset
+ * 0x1000 (/proc/PID/maps: "base+5000-... r-xp 00001000 ... user.pie").
+ * By hand, with base = 0x555555554000: _start (link 0x5000) is at
+ * 0x555555559000 and f1 (link 0x5040) at 0x555555559040. Using the
+ * read-only PT_LOAD for the bias would put every name 0x4000 off.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "unit.h"
+#include "pt_gen.h"
+#include "tl_sink.h"
+#include "decode/image.h"
+#include "decode/ptdec.h"
+#include "decode/session.h"
+#include "decode/symtab.h"
+
+#define BASE 0x555555554000ULL
+
+static char dir[256], pie[300], stripped[300], ksyms[300], linked[300];
+
+static int suite_init(void)
+{
+	char cmd[4096];
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "/tmp/pts-decode-sym.XXXXXX");
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(pie, sizeof(pie), "%s/user.pie", dir);
+	snprintf(stripped, sizeof(stripped), "%s/user.stripped", dir);
+	snprintf(ksyms, sizeof(ksyms), "%s/kallsyms", dir);
+	snprintf(linked, sizeof(linked), "%s/user.linked", dir);
+	snprintf(cmd, sizeof(cmd),
+		 "as -o %s/u.o %s/tests/golden/decode/user.S && "
+		 "ld -pie --section-start=.text=0x5000 -e _start -o %s %s/u.o && "
+		 "ld -static -Ttext=0x401000 -e _start -s -o %s %s/u.o",
+		 dir, pts_unit_src_dir(), pie, dir, stripped, dir);
+	if (system(cmd))
+		return 1;
+	/* a stripped binary whose names live in a separate file named by .gnu_debuglink */
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && ld -static -Ttext=0x401000 -e _start -o user.full u.o && "
+		 "objcopy --only-keep-debug user.full user.debug && "
+		 "objcopy --strip-all --add-gnu-debuglink=user.debug user.full user.linked", dir);
+	if (system(cmd))
+		return 1;
+	f = fopen(ksyms, "w");
+	if (!f)
+		return 1;
+	fputs("ffffffff81000000 T _text\n"
+	      "ffffffff81000000 T entry_SYSCALL_64\n"
+	      "ffffffff81000100 t do_syscall_64\n"
+	      "ffffffff81000200 D some_data\n"
+	      "ffffffffc0001000 t mod_fn\t[mymod]\n"
+	      "ffffffffc0001080 t mod_other\t[mymod]\n", f);
+	return fclose(f) ? 1 : 0;
+}
+
+static int suite_cleanup(void)
+{
+	char cmd[400];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : 1;
+}
+
+static void pie_mapping_takes_the_bias_from_the_executable_pt_load(void)
+{
+	struct pts_imgset *set;
+	struct pts_sym_info si;
+	struct pts_err err = { 0 };
+	uint8_t b[5];
+
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	/* as /proc/PID/maps shows it: start base+0x5000, pgoff 0x1000, 0x1c6 bytes used */
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_file(set, 7, pie, 0x1000, 0x1c6, BASE + 0x5000,
+						  "/opt/user.pie", NULL, &err), 0);
+	pts_imgset_symbolize(set, 7, BASE + 0x5045, &si);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(si.name);
+	CU_ASSERT_STRING_EQUAL(si.name, "f1");
+	CU_ASSERT_EQUAL(si.start, BASE + 0x5040);
+	CU_ASSERT_STRING_EQUAL(si.object, "user.pie");
+	pts_imgset_symbolize(set, 7, BASE + 0x5000, &si);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(si.name);
+	CU_ASSERT_STRING_EQUAL(si.name, "_start");
+	/* the bytes at _start are its call f1 (e8) */
+	CU_ASSERT_EQUAL(pts_imgset_read(set, 7, BASE + 0x5000, b, sizeof(b)), sizeof(b));
+	CU_ASSERT_EQUAL(b[0], 0xe8);
+	/* another process does not see pid 7's mapping */
+	pts_imgset_symbolize(set, 8, BASE + 0x5045, &si);
+	CU_ASSERT_PTR_NULL(si.name);
+	pts_imgset_free(set);
+}
+
+/* --elf FILE:BASE: the PIE's lowest PT_LOAD (vaddr 0) goes to BASE. */
+static void pie_given_with_a_load_address_decodes_at_that_address(void)
+{
+	struct pts_decode_opts o;
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g;
+	char trace[400], shape[1024];
+	FILE *f;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, BASE + 0x5000);	/* _start */
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	snprintf(trace, sizeof(trace), "%s/pie.pt", dir);
+	f = fopen(trace, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(fwrite(g.buf, 1, gen_len(&g), f), gen_len(&g));
+	fclose(f);
+	gen_done(&g);
+	pts_decode_opts_init(&o);
+	o.pt[0].path = trace;
+	o.nr_pt = 1;
+	o.elf[0].path = pie;
+	o.elf[0].base = BASE;
+	o.nr_elf = 1;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_raw(&o, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_STRING_EQUAL(tl_sink_shape(&sink, shape, sizeof(shape)),
+		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start");
+	CU_ASSERT_EQUAL(sum.insns, 13);
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+static void stripped_binary_code_is_named_unknown_with_address_and_object(void)
+{
+	struct pts_decode_opts o;
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g;
+	char trace[400], shape[1024];
+	FILE *f;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	snprintf(trace, sizeof(trace), "%s/stripped.pt", dir);
+	f = fopen(trace, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(fwrite(g.buf, 1, gen_len(&g), f), gen_len(&g));
+	fclose(f);
+	gen_done(&g);
+	pts_decode_opts_init(&o);
+	o.pt[0].path = trace;
+	o.nr_pt = 1;
+	o.elf[0].path = stripped;
+	o.nr_elf = 1;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_raw(&o, tl_sink_emit, &sink, &sum, &err), 0);
+	/*
+	 * No names: all code of one object is one "[unknown]" frame named by
+	 * where it was entered (calls into the same unknown object still nest).
+	 */
+	CU_ASSERT_STRING_EQUAL(tl_sink_shape(&sink, shape, sizeof(shape)),
+		"B0 [unknown] 0x401000 (user.stripped)|B1 [unknown] 0x401040 (user.stripped)|"
+		"B2 [unknown] 0x401060 (user.stripped)|E2 [unknown] 0x401060 (user.stripped)|"
+		"E1 [unknown] 0x401040 (user.stripped)|B1 [syscall]|E1 [syscall]|"
+		"E0 [unknown] 0x401000 (user.stripped)");
+	CU_ASSERT_EQUAL(sum.insns, 13);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+static void kallsyms_names_kernel_and_module_text(void)
+{
+	struct pts_imgset *set;
+	struct pts_sym_info si;
+	struct pts_err err = { 0 };
+
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_kallsyms(set, ksyms, &err), 0);
+	pts_imgset_symbolize(set, 1, 0xffffffff81000105ULL, &si);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(si.name);
+	CU_ASSERT_STRING_EQUAL(si.name, "do_syscall_64");
+	CU_ASSERT_EQUAL(si.start, 0xffffffff81000100ULL);
+	pts_imgset_symbolize(set, 1, 0xffffffffc0001010ULL, &si);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(si.name);
+	CU_ASSERT_STRING_EQUAL(si.name, "mod_fn [mymod]");
+	/* data symbols (D) are not functions */
+	pts_imgset_symbolize(set, 1, 0xffffffff81000201ULL, &si);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(si.name);
+	CU_ASSERT_STRING_EQUAL(si.name, "do_syscall_64");
+	pts_imgset_free(set);
+}
+
+static void cxx_and_rust_names_are_demangled(void)
+{
+	static const struct { const char *in, *out; } cases[] = {
+		{ "_ZN3foo3barEi", "foo::bar(int)" },
+		{ "_ZNSt6vectorIiSaIiEE9push_backERKi",
+		  "std::vector<int, std::allocator<int> >::push_back(int const&)" },
+		{ "_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write" },
+		{ "_RNvCs1234_7mycrate3foo", "mycrate::foo" },
+		{ "main", "main" },
+		{ "_Znot_mangled", "_Znot_mangled" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *d = pts_demangle(cases[i].in);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		CU_ASSERT_STRING_EQUAL(d, cases[i].out);
+		free(d);
+	}
+}
+
+static void stripped_binary_takes_names_from_its_debuglink_file(void)
+{
+	struct pts_imgset *set;
+	struct pts_sym_info si;
+	struct pts_err err = { 0 };
+
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_elf(set, PTS_PID_ALL, linked, 0, &err), 0);
+	pts_imgset_symbolize(set, 1, 0x401062, &si);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(si.name);
+	CU_ASSERT_STRING_EQUAL(si.name, "f2");
+	CU_ASSERT_EQUAL(si.start, 0x401060);
+	/* the object shown is the binary that was mapped, not the debug file */
+	CU_ASSERT_STRING_EQUAL(si.object, "user.linked");
+	pts_imgset_free(set);
+}
+
+/* PSB+ carrying the current CR3 (PIP), then MODE.exec 64-bit */
+static void gen_psb_plus_cr3(struct pt_gen *g, uint64_t tsc, uint64_t cr3)
+{
+	gen_simple(g, ppt_psb);
+	gen_tsc(g, tsc);
+	gen_pip(g, cr3);
+	gen_cbr(g, 37);
+	gen_simple(g, ppt_psbend);
+	gen_mode_exec64(g);
+}
+
+/* Slices of one thread, rendered like tl_sink_shape. */
+static const char *thread_shape(const struct tl_sink *s, int32_t tid, char *buf, size_t len)
+{
+	struct tl_sink one = { 0 };
+	size_t i;
+
+	one.recs = calloc(TL_SINK_MAX, sizeof(*one.recs));
+	for (i = 0; i < s->n; i++)
+		if (s->recs[i].r.tid == tid)
+			one.recs[one.n++] = s->recs[i];
+	tl_sink_shape(&one, buf, len);
+	free(one.recs);
+	return buf;
+}
+
+/*
+ * Kernel traced (PIP packets), two processes with different binaries at
+ * the same address 0x401000: pid 100 (CR3 0x1000) runs the binary with
+ * symbols, pid 200 (CR3 0x2000) the stripped one. With no sideband, the
+ * PIP in each PSB+ must pick both the code (libipt's CR3-keyed sections)
+ * and the process. By hand: pid 100 shows _start > f1 > f2; pid 200 the
+ * same flow as [unknown] frames of user.stripped.
+ */
+static void pip_selects_the_address_space_and_the_process(void)
+{
+	struct pts_imgset *set;
+	struct pts_ptdec *dec;
+	struct pts_ptdec_config dc;
+	struct pts_tl_config tc;
+	struct pts_tl *tl;
+	struct pts_branch br;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g;
+	char full[300], shape[1024], why[256];
+
+	snprintf(full, sizeof(full), "%s/user.full", dir);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_elf(set, 100, full, 0, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_elf(set, 200, stripped, 0, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_set_cr3(set, 100, 0x1000), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_set_cr3(set, 200, 0x2000), 0);
+	gen_init(&g);
+	gen_psb_plus_cr3(&g, 0x1000, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_psb_plus_cr3(&g, 0x1100, 0x2000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	memset(&dc, 0, sizeof(dc));
+	dc.buf = g.buf;
+	dc.size = gen_len(&g);
+	dc.images = set;
+	dc.pid = -1;
+	dc.tid = -1;
+	CU_ASSERT_EQUAL_FATAL(pts_ptdec_new(&dc, &dec, &err), 0);
+	memset(&tc, 0, sizeof(tc));
+	tc.scope = PTS_SCOPE_BOTH;
+	tc.symbolize = pts_imgset_symbolize;
+	tc.sym_ctx = set;
+	tc.emit = tl_sink_emit;
+	tc.emit_ctx = &sink;
+	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&tc, &tl, &err), 0);
+	while (pts_ptdec_next(dec, &br) == 1)
+		CU_ASSERT_EQUAL(pts_tl_feed(tl, &br, &err), 0);
+	CU_ASSERT_EQUAL(pts_tl_finish(tl, &err), 0);
+	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
+		CU_FAIL(why);
+	CU_ASSERT_STRING_EQUAL(thread_shape(&sink, 100, shape, sizeof(shape)),
+		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start");
+	CU_ASSERT_STRING_EQUAL(thread_shape(&sink, 200, shape, sizeof(shape)),
+		"B0 [unknown] 0x401000 (user.stripped)|B1 [unknown] 0x401040 (user.stripped)|"
+		"B2 [unknown] 0x401060 (user.stripped)|E2 [unknown] 0x401060 (user.stripped)|"
+		"E1 [unknown] 0x401040 (user.stripped)|B1 [syscall]|E1 [syscall]|"
+		"E0 [unknown] 0x401000 (user.stripped)");
+	pts_tl_free(tl);
+	pts_ptdec_free(dec);
+	gen_done(&g);
+	pts_imgset_free(set);
+	tl_sink_free(&sink);
+}
+
+PTS_SUITE(decode_symbols, suite_init, suite_cleanup,
+	  PTS_TEST(pie_mapping_takes_the_bias_from_the_executable_pt_load),
+	  PTS_TEST(pie_given_with_a_load_address_decodes_at_that_address),
+	  PTS_TEST(stripped_binary_code_is_named_unknown_with_address_and_object),
+	  PTS_TEST(kallsyms_names_kernel_and_module_text),
+	  PTS_TEST(cxx_and_rust_names_are_demangled),
+	  PTS_TEST(stripped_binary_takes_names_from_its_debuglink_file),
+	  PTS_TEST(pip_selects_the_address_space_and_the_process));

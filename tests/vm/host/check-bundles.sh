@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-bundles.sh DECODER BUNDLE_DIR SIM_DOC TIMELINE_SKIP_REASON
+#
+# Decodes every bundle the guest sent back (BUNDLE_DIR/<name>/<name>.ptscope,
+# <name> = cli_capture_<scope>_<trigger>) with `DECODER decode` and prints
+# "name verdict detail" lines for run.sh:
+#
+#  bundle_decodes               every bundle decodes to at least one
+#                               instruction (exit 0, or 3 = decoded
+#                               with gaps, which a snapshot that starts
+#                               mid-stream may have); 1 (error) or 2 (bad
+#                               usage) is a FAIL
+#  bundle_timeline_matches_sim  the decoded instruction addresses are the
+#                               simulated unit's code images walked in their
+#                               only possible order.
+#
+# The expected order is derived by hand from the 40-byte code images
+# (listing in docs/simulated-unit.md, "The code images"; bytes in
+# kmod/pure/sim_code.c), not from any decoder output. Offsets (user image at 0x7f5100000000, kernel
+# image at pts_sim_kernel_entry from the bundle's kallsyms):
+#   00 endbr64, 04 mov $3,%ecx, 09 call leaf, 0e dec %ecx, 10 jnz 09,
+#   12 lea exit,%rax, 19 jmp *%rax, 1c leaf: inc %edx, 1e ret,
+#   20 exit: endbr64, 24 syscall (user) / sysretq (kernel),
+#   26 jmp 00 (user only: where sysret returns)
+# so each instruction has exactly these successors:
+#   00->04 04->09 09->1c 1c->1e 1e->0e 0e->10 10->09|12 12->19 19->20
+#   20->24, user 24 -> kernel 00 (combined scope) or a trace gap (user
+#   only), kernel 24 -> user 26 (combined) or a gap (kernel only),
+#   user 26->00.
+# The loop runs 3 times per pass: "10->09" twice for each "10->12".
+set -u
+DECODER=$1 BDIR=$2 SIM_DOC=$3 TL_SKIP=${4:-}
+USER_BASE=7f5100000000
+
+dec_ok=1 dec_detail= tl_ok=1 tl_detail= n=0
+for d in "$BDIR"/*/; do
+	name=$(basename "$d")
+	b=$d/$name.ptscope
+	[ -d "$b" ] || { dec_ok=0; dec_detail="$dec_detail $name:no-bundle-dir"; continue; }
+	n=$((n + 1))
+	"$DECODER" decode "$b" -o "$d/timeline.txt" --summary --insn-list "$d/insns.txt" \
+		> "$d/decode.out" 2>&1
+	st=$?
+	if [ $st -ne 0 ] && [ $st -ne 3 ]; then
+		dec_ok=0
+		dec_detail="$dec_detail $name:exit$st($(head -c 160 "$d/decode.out" | tr '\n' ' '))"
+		continue
+	fi
+	ninsn=$(grep -c . "$d/insns.txt" 2>/dev/null)
+	dec_detail="$dec_detail $name:exit$st,${ninsn:-0}-insns"
+	if [ "${ninsn:-0}" -eq 0 ]; then
+		# A decode that recovers no instruction has not decoded anything.
+		dec_ok=0
+		dec_detail="$dec_detail($(grep -m1 -A1 '^gaps:' "$d/decode.out" | tail -n 1 | sed 's/^ *//'))"
+	fi
+	[ -n "$TL_SKIP" ] && continue
+
+	scope=${name#cli_capture_}
+	scope=${scope%%_*}
+	kbase=
+	if [ "$scope" != user ]; then
+		kbase=$(awk '$3 == "pts_sim_kernel_entry" { print $1; exit }' "$b/kernel/kallsyms" 2>/dev/null)
+		if [ -z "$kbase" ]; then
+			tl_ok=0
+			tl_detail="$tl_detail $name:no-pts_sim_kernel_entry-in-kernel/kallsyms"
+			continue
+		fi
+	fi
+	# Walk the address list; count allowed / disallowed successions.
+	verdict=$(awk -v ub="$USER_BASE" -v kb="$kbase" -v scope="$scope" '
+	# 64-bit addresses exceed a double: compare the upper 8 hex digits as
+	# text and subtract the lower 8 (exact) ones.
+	function norm(a) {
+		a = tolower(a); sub(/^0x/, "", a)
+		while (length(a) < 16) a = "0" a
+		return a
+	}
+	function lo(a,   i, v) {
+		v = 0
+		for (i = 9; i <= 16; i++) v = v * 16 + index("0123456789abcdef", substr(a, i, 1)) - 1
+		return v
+	}
+	function off(a, base) {
+		if (substr(a, 1, 8) != substr(base, 1, 8)) return -1
+		return lo(a) - lo(base)
+	}
+	function cls(a,   o) {
+		a = norm(a)
+		o = off(a, ub)
+		if (o >= 0 && o < 40) return sprintf("U%02x", o)
+		if (kb != "") { o = off(a, kb); if (o >= 0 && o < 40) return sprintf("K%02x", o) }
+		return "X"
+	}
+	BEGIN {
+		ub = norm(ub); if (kb != "") kb = norm(kb)
+		split("00:04 04:09 09:1c 1c:1e 1e:0e 0e:10 10:09 10:12 12:19 19:20 20:24", e, " ")
+		for (i in e) { split(e[i], p, ":"); ok["U" p[1] "U" p[2]] = 1; ok["K" p[1] "K" p[2]] = 1 }
+		ok["U26U00"] = 1
+		if (scope == "both") { ok["U24K00"] = 1; ok["K24U26"] = 1 }
+		# Trace gaps a scope has by design: PGD at the far branch, PGE at
+		# the next entry into the scope.
+		if (scope == "user") ok["U24U26"] = 1
+		if (scope == "kernel") ok["K24K00"] = 1
+	}
+	{ c = cls($1); total++ }
+	c == "X" { other++; if (!first_other) first_other = $1; prev = ""; next }
+	c ~ /^U/ && scope == "kernel" { wrongring++ }
+	c ~ /^K/ && scope == "user" { wrongring++ }
+	prev != "" { if (ok[prev c]) good++; else { bad++; if (!first_bad) first_bad = prev "->" c " at line " NR } }
+	prev == "U10" && c == "U09" || prev == "K10" && c == "K09" { back++ }
+	prev == "U10" && c == "U12" || prev == "K10" && c == "K12" { out++ }
+	{ prev = c }
+	END {
+		printf "insns=%d other=%d wrong_ring=%d pairs_ok=%d pairs_bad=%d loop_back=%d loop_exit=%d",
+			total, other, wrongring, good, bad, back, out
+		if (first_other) printf " first_other=%s", first_other
+		if (first_bad) printf " first_bad=%s", first_bad
+		# The list is per CPU, concatenated: allow a bad pair at each of the (2) CPU seams.
+		pass = total > 0 && other == 0 && wrongring == 0 && bad <= 2 && out >= 1 &&
+		       back >= 2 * out - 2 && back <= 2 * out + 2
+		printf " %s\n", pass ? "PASS" : "FAIL"
+	}' "$d/insns.txt")
+	case $verdict in
+	*PASS) tl_detail="$tl_detail $name:{${verdict% PASS}}" ;;
+	*) tl_ok=0; tl_detail="$tl_detail $name:MISMATCH{${verdict% FAIL}}" ;;
+	esac
+done
+if [ $n -eq 0 ]; then
+	echo "bundle_decodes FAIL no bundle directory under $BDIR"
+	echo "bundle_timeline_matches_sim SKIP no bundle"
+	exit 0
+fi
+echo "bundle_decodes $([ $dec_ok = 1 ] && echo PASS || echo FAIL)$dec_detail"
+if [ -n "$TL_SKIP" ]; then
+	echo "bundle_timeline_matches_sim SKIP $TL_SKIP"
+else
+	echo "bundle_timeline_matches_sim $([ $tl_ok = 1 ] && echo PASS || echo FAIL)$tl_detail"
+fi

@@ -1,0 +1,507 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The VM suite: the real ptscope.ko (simulated PT unit) in Debian's own
+# 6.1 and 6.12 kernels under QEMU TCG, driven from a busybox initramfs.
+# docs/testing-vm.md describes every scenario.
+#
+#   tests/vm/run.sh                 both kernel lines
+#   tests/vm/run.sh --line 6.12     one line (repeatable)
+#   tests/vm/run.sh --serial        lines one after the other (default: in
+#                                   parallel, reports printed in order)
+#   tests/vm/run.sh --break NAME    build the module with tests/vm/break/NAME.sh
+#                                   applied to a copy of its sources: the suite
+#                                   must then fail (shows that it can)
+#   tests/vm/run.sh --list          scenario names and what each checks
+#
+# Verdict: per-scenario PASS / FAIL / SKIP lines by kernel line, then
+# "N passed, N failed, N skipped"; exit status 1 if anything failed.
+# A scenario whose prerequisite has not been built (no module sources,
+# no static ptscope, no decoder) is SKIP with the reason: never PASS.
+#
+# Files: tests/vm/cache/ keeps the downloaded linux-image .debs and the
+# extracted vmlinuz; tests/vm/out/<kver>/ holds the module build, the
+# initramfs, console.log (serial 0: console + RESULT lines), data.log
+# (bundles and the kernel log, base64: from the virtio-serial port
+# "data", or serial 1 where that port is missing) and monitor.log.
+set -u
+set -o pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+VM=$ROOT/tests/vm
+OUT=$VM/out
+CACHE=$VM/cache
+B=${B:-build}
+
+# Hard limit for one boot, seconds (QEMU is killed after it, -k 5 later).
+BOOT_TIMEOUT=${PTS_VM_TIMEOUT:-300}
+
+lines=()
+break_name=
+parallel=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--line) lines+=("$2"); shift 2 ;;
+	--serial) parallel=0; shift ;;
+	--break) break_name=$2; shift 2 ;;
+	--list) sed -n 's/^\([a-z0-9_]*\)\t\(.*\)/\1: \2/p' "$VM/scenarios.txt"; exit 0 ;;
+	-h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+	esac
+done
+[ ${#lines[@]} -gt 0 ] || lines=(6.1 6.12)
+if [ -n "$break_name" ] && [ ! -f "$VM/break/$break_name.sh" ]; then
+	echo "run.sh: no tests/vm/break/$break_name.sh; known breakages:" >&2
+	ls "$VM/break" 2>/dev/null | sed -n 's/\.sh$//p' | grep -v '^lib$' | sed 's/^/  /' >&2
+	exit 2
+fi
+
+mkdir -p "$OUT" "$CACHE"
+t_start=$(date +%s)
+
+note() { echo "vm: $*"; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+# ---- results ----------------------------------------------------------------
+# Every verdict goes through result(): "LINE NAME PASS|FAIL|SKIP detail".
+RESULTS=$OUT/results.txt
+: > "$RESULTS"
+result() { # line name verdict detail...
+	local line=$1 name=$2 verdict=$3
+	shift 3
+	printf '%-4s %-5s %-34s %s\n' "$verdict" "$line" "$name" "$*"
+	printf '%s %s %s %s\n' "$line" "$name" "$verdict" "$*" >> "$RESULTS"
+}
+
+# ---- host-side pieces shared by both lines ----------------------------------
+GUEST_BIN=$OUT/guest-bin
+mkdir -p "$GUEST_BIN"
+guest_build_log=$OUT/guest-build.log
+: > "$guest_build_log"
+guest_ok=1
+for src in "$VM"/guest/*.c; do
+	prog=$(basename "$src" .c)
+	if ! gcc -static -O2 -g0 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
+		-I"$ROOT/include" -o "$GUEST_BIN/$prog" "$src" >> "$guest_build_log" 2>&1; then
+		guest_ok=0
+		note "building guest program $prog failed (see $guest_build_log)"
+	fi
+done
+
+# Static ptscope for the guest (the Makefile's `static` target).
+CLI_STATIC=
+cli_reason=
+if [ -z "$(ls "$ROOT"/userland/cli/*.c 2>/dev/null)" ]; then
+	cli_reason="no userland/cli sources yet"
+elif ! make -C "$ROOT" -s B="$B" static > "$OUT/static-build.log" 2>&1; then
+	cli_reason="make static failed (see tests/vm/out/static-build.log)"
+elif [ ! -x "$ROOT/$B/ptscope-static" ]; then
+	cli_reason="make static did not produce $B/ptscope-static"
+else
+	CLI_STATIC=$ROOT/$B/ptscope-static
+fi
+
+# Host decoder for the copied-back bundles.
+DECODER=
+decoder_reason=
+if [ ! -x "$ROOT/$B/ptscope" ]; then
+	decoder_reason="no $B/ptscope (make userland)"
+elif ! "$ROOT/$B/ptscope" decode --help > /dev/null 2>&1; then
+	decoder_reason="$B/ptscope has no working 'decode' subcommand yet"
+else
+	DECODER=$ROOT/$B/ptscope
+fi
+SIM_DOC=$ROOT/docs/simulated-unit.md
+timeline_reason=
+[ -f "$SIM_DOC" ] || timeline_reason="no docs/simulated-unit.md (the simulated unit's known timeline)"
+
+# The module is there once kmod/ has its kbuild file (the simulated
+# unit's sources may land before the module core).
+HAVE_KMOD_SRC=0
+[ -f "$ROOT/kmod/Kbuild" ] || [ -f "$ROOT/kmod/Makefile" ] && HAVE_KMOD_SRC=1
+
+# ---- per kernel line -----------------------------------------------------------
+# newest installed headers of a line: linux-headers-<line>.<abi>-amd64,
+# the flavourless amd64 build (not -rt, not -cloud).
+find_kver() {
+	local line=$1 d
+	for d in /usr/src/linux-headers-"$line".*-amd64; do
+		[ -d "$d" ] || continue
+		d=${d#/usr/src/linux-headers-}
+		case $d in *-rt-amd64|*-cloud-amd64) continue ;; esac
+		echo "$d"
+	done | sort -V | tail -n 1
+}
+
+# vmlinuz for KVER, from the linux-image package (downloaded, never installed).
+get_vmlinuz() {
+	local kver=$1 img=$CACHE/vmlinuz-$1 pkg deb tmp
+	[ -s "$img" ] && { echo "$img"; return 0; }
+	for pkg in "linux-image-$kver" "linux-image-$kver-unsigned"; do
+		deb=$(ls "$CACHE/${pkg}"_*.deb 2>/dev/null | tail -n 1)
+		if [ -z "$deb" ]; then
+			# apt's sandbox user cannot write into a root-owned
+			# worktree; download in a scratch dir it can write to.
+			tmp=$(mktemp -d)
+			chmod 777 "$tmp"
+			(cd "$tmp" && apt-get download -q "$pkg") > "$OUT/apt-$pkg.log" 2>&1 \
+				&& mv "$tmp"/*.deb "$CACHE/" 2>/dev/null
+			rm -rf "$tmp"
+			deb=$(ls "$CACHE/${pkg}"_*.deb 2>/dev/null | tail -n 1)
+		fi
+		[ -n "$deb" ] || continue
+		if dpkg-deb -c "$deb" | grep "\./boot/vmlinuz-$kver\$" > /dev/null; then
+			tmp=$(mktemp -d)
+			dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" "./boot/vmlinuz-$kver" &&
+				mv "$tmp/boot/vmlinuz-$kver" "$img"
+			rm -rf "$tmp"
+			[ -s "$img" ] && { echo "$img"; return 0; }
+		fi
+	done
+	return 1
+}
+
+# The virtio console driver, for the fast data channel: built in on
+# 6.12, modules on 6.1. Modules come from the same linux-image .deb as
+# vmlinuz (never installed); prints the load order (file names), one per
+# line, into DIR/vmods/order, or nothing when the driver is built in.
+get_vmods() { # kver dir
+	local kver=$1 vm=$2/vmods deb cfg=/usr/src/linux-headers-$1/.config tmp f name dep order=
+	rm -rf "$vm"
+	grep -q '^CONFIG_VIRTIO_CONSOLE=y' "$cfg" && return 0
+	grep -q '^CONFIG_VIRTIO_CONSOLE=m' "$cfg" || return 1
+	deb=$(ls "$CACHE/linux-image-${kver}"_*.deb "$CACHE/linux-image-${kver}-unsigned"_*.deb 2>/dev/null | head -n 1)
+	[ -n "$deb" ] || return 1
+	mkdir -p "$vm"
+	tmp=$(mktemp -d)
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards \
+		"./lib/modules/$kver/kernel/drivers/virtio/*" \
+		"./lib/modules/$kver/kernel/drivers/char/virtio_console.ko*" 2> /dev/null
+	find "$tmp" -name '*.ko*' -exec cp {} "$vm/" \;
+	rm -rf "$tmp"
+	# Depth-first on modinfo's depends, dependencies first.
+	add_mod() {
+		local f
+		f=$(ls "$vm/$1".ko* "$vm/$(echo "$1" | tr _ -)".ko* 2> /dev/null | head -n 1)
+		[ -n "$f" ] || return 1
+		case " $order " in *" $(basename "$f") "*) return 0 ;; esac
+		for dep in $(modinfo -F depends "$f" | tr , ' '); do
+			add_mod "$dep" || return 1
+		done
+		order="$order $(basename "$f")"
+	}
+	add_mod virtio_console || return 1
+	add_mod virtio_pci || return 1
+	for f in $order; do echo "$f"; done > "$vm/order"
+}
+
+# Build ptscope.ko for exactly KVER in a private copy of the tree, so the
+# two kernel lines never share objects and the worktree stays clean.
+build_module() {
+	local kver=$1 dir=$2 src=$2/src
+	rm -rf "$src"
+	mkdir -p "$src"
+	cp -a "$ROOT/Kbuild" "$ROOT/kmod" "$ROOT/include" "$src/"
+	find "$src" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
+	if [ -n "$break_name" ]; then
+		if ! (cd "$src" && bash "$VM/break/$break_name.sh") > "$dir/break.log" 2>&1; then
+			echo "breakage $break_name did not apply (see $dir/break.log)"
+			return 1
+		fi
+	fi
+	if ! make -j"$(nproc)" -C "/usr/src/linux-headers-$kver" M="$src" modules > "$dir/kbuild.log" 2>&1; then
+		echo "kbuild failed: $(grep -m1 -E 'error|Error' "$dir/kbuild.log")"
+		return 1
+	fi
+	[ -f "$src/kmod/ptscope.ko" ] || { echo "kbuild made no kmod/ptscope.ko"; return 1; }
+	cp "$src/kmod/ptscope.ko" "$dir/ptscope.ko"
+	make -C "/usr/src/linux-headers-$kver" M="$src" clean > /dev/null 2>&1
+	return 0
+}
+
+# initramfs: busybox + links, /init, test programs, module, static ptscope.
+build_initramfs() {
+	local dir=$1 kver=$2 line=$3 have_mod=$4 r=$1/rootfs app
+	rm -rf "$r"
+	mkdir -p "$r"/{bin,sbin,etc,proc,sys,dev,tmp,root,t,home/user} "$r/usr/bin" "$r/usr/sbin"
+	cp /bin/busybox "$r/bin/busybox"
+	if [ -f "$dir/vmods/order" ]; then
+		mkdir -p "$r/lib/vmods"
+		cp "$dir/vmods"/* "$r/lib/vmods/"
+	fi
+	for app in $(/bin/busybox --list); do
+		[ -e "$r/bin/$app" ] || ln -s busybox "$r/bin/$app"
+	done
+	cp "$VM/guest/init" "$r/init"
+	cp "$VM/guest/"*.sh "$r/t/" 2>/dev/null
+	cp "$GUEST_BIN"/* "$r/t/"
+	chmod 755 "$r/init" "$r"/t/*
+	[ "$have_mod" = 1 ] && cp "$dir/ptscope.ko" "$r/ptscope.ko"
+	[ -n "$CLI_STATIC" ] && cp "$CLI_STATIC" "$r/bin/ptscope"
+	printf 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000:user:/home/user:/bin/sh\n' > "$r/etc/passwd"
+	printf 'root:x:0:\nuser:x:1000:\n' > "$r/etc/group"
+	chown -R 1000:1000 "$r/home/user" 2>/dev/null
+	chmod 1777 "$r/tmp"
+	{
+		echo "VM_LINE=$line"
+		echo "VM_KVER=$kver"
+		echo "VM_HAVE_MODULE=$have_mod"
+		echo "VM_MODULE_REASON='$mod_reason'"
+		echo "VM_HAVE_CLI=$([ -n "$CLI_STATIC" ] && echo 1 || echo 0)"
+		echo "VM_CLI_REASON='$cli_reason'"
+		echo "VM_BREAK='$break_name'"
+		echo "VM_FULL_CLI=${PTS_VM_FULL_CLI:-0}"
+	} > "$r/etc/vmtest.conf"
+	(cd "$r" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$dir/initramfs.cpio.gz"
+}
+
+# Serve the guest's requests for real key presses: a console line
+# "HOSTREQ sendkey KEYS" makes the host type KEYS on the VM's PS/2
+# keyboard through the QEMU monitor (HMP sendkey).
+key_server() {
+	local con=$1 mon_in=$2 qpid=$3 done_n=0 n req
+	while kill -0 "$qpid" 2> /dev/null; do
+		n=$(tr -d '\r' < "$con" | grep -c '^HOSTREQ sendkey ')
+		while [ "$done_n" -lt "$n" ]; do
+			done_n=$((done_n + 1))
+			req=$(tr -d '\r' < "$con" | grep '^HOSTREQ sendkey ' | sed -n "${done_n}p")
+			set -- $req
+			echo "sendkey $3" > "$mon_in"
+			echo "$(date +%T) sendkey $3" >> "$(dirname "$con")/keys.log"
+		done
+		sleep 0.2
+	done
+}
+
+# Payloads the guest wrote to serial 1 between "BEGIN kind name" and
+# "END kind name" lines (base64 of a gzip'd tar or of plain text).
+extract_payload() { # data.log kind name -> stdout (decoded)
+	awk -v k="$2" -v n="$3" '
+		$0 == "BEGIN " k " " n { on = 1; next }
+		$0 == "END " k " " n { on = 0; exit }
+		on { print }' "$1" | base64 -d 2> /dev/null
+}
+
+# Host-side scenario: decode each copied-back bundle and check it.
+check_bundles() { # line dir
+	local line=$1 dir=$2 bdir=$2/bundles name ok detail
+	rm -rf "$bdir"
+	mkdir -p "$bdir"
+	local names
+	names=$(sed -n 's/^BEGIN bundle //p' "$dir/data.log")
+	if [ -z "$names" ]; then
+		if [ -z "$CLI_STATIC" ]; then
+			result "$line" bundle_copied_back SKIP "$cli_reason"
+		elif [ "$have_mod" != 1 ]; then
+			result "$line" bundle_copied_back SKIP "no module: $mod_reason"
+		elif ! grep -q '^RESULT cli_capture_[a-z]*_manual PASS' "$dir/console.txt"; then
+			# Those captures' own FAIL/SKIP lines say why.
+			result "$line" bundle_copied_back SKIP "no manual-trigger capture passed in the guest"
+		else
+			result "$line" bundle_copied_back FAIL "the guest sent no bundle"
+		fi
+		result "$line" bundle_decodes SKIP "no bundle"
+		result "$line" bundle_timeline_matches_sim SKIP "no bundle"
+		return
+	fi
+	ok=1 detail=
+	for name in $names; do
+		mkdir -p "$bdir/$name"
+		if ! extract_payload "$dir/data.log" bundle "$name" | tar -xz -C "$bdir/$name" 2> /dev/null; then
+			ok=0 detail="$detail $name:corrupt"
+		fi
+	done
+	if [ $ok = 1 ]; then
+		result "$line" bundle_copied_back PASS "$(echo $names | wc -w) bundle(s): $(echo $names)"
+	else
+		result "$line" bundle_copied_back FAIL "$detail"
+	fi
+	if [ -z "$DECODER" ]; then
+		result "$line" bundle_decodes SKIP "$decoder_reason"
+		result "$line" bundle_timeline_matches_sim SKIP "$decoder_reason"
+		return
+	fi
+	bash "$VM/host/check-bundles.sh" "$DECODER" "$bdir" "$SIM_DOC" "$timeline_reason" \
+		> "$dir/decode-results.txt" 2> "$dir/decode.log"
+	while read -r name verdict detail; do
+		result "$line" "$name" "$verdict" "$detail"
+	done < "$dir/decode-results.txt"
+}
+
+# Kernel log: the guest sends its whole dmesg at the end; the console
+# also shows anything that happened after (a panic).
+check_klog() { # line dir
+	local line=$1 dir=$2 hits
+	extract_payload "$dir/data.log" text dmesg > "$dir/dmesg.txt"
+	hits=$(cat "$dir/dmesg.txt" "$dir/console.txt" | grep -E -m 5 \
+		'BUG:|WARNING:|Oops|general protection fault|Kernel panic|kernel BUG|Call Trace:|possible circular locking|possible recursive locking|inconsistent lock state|lockdep|KASAN:|KFENCE:|UBSAN:|list_(add|del) corruption|Poison overwritten|Object padding overwritten|Redzone overwritten|refcount_t:|scheduling while atomic|sleeping function called from invalid context|soft lockup|hard LOCKUP|hung_task|rcu_sched self-detected stall|rcu: INFO')
+	if [ -n "$hits" ]; then
+		result "$line" klog_clean FAIL "$(echo "$hits" | head -n 2 | tr '\n' '|')"
+	elif [ ! -s "$dir/dmesg.txt" ]; then
+		result "$line" klog_clean FAIL "the guest sent no kernel log (died before the end?)"
+	else
+		result "$line" klog_clean PASS "$(wc -l < "$dir/dmesg.txt") lines, no BUG/WARNING/Oops/lockdep/KASAN/KFENCE/UBSAN/corruption report"
+	fi
+}
+
+run_line() {
+	local line=$1 kver dir vmlinuz have_mod=0 t0 t1 rc mod_reason=
+	kver=$(find_kver "$line")
+	if [ -z "$kver" ]; then
+		result "$line" boot SKIP "no /usr/src/linux-headers-$line.*-amd64 (apt-get install linux-headers-<$line abi>-amd64)"
+		return
+	fi
+	dir=$OUT/$kver
+	mkdir -p "$dir"
+	note "line $line: kernel $kver"
+	if ! vmlinuz=$(get_vmlinuz "$kver"); then
+		result "$line" boot FAIL "cannot get /boot/vmlinuz-$kver from linux-image-$kver(-unsigned) (see tests/vm/out/apt-*.log)"
+		return
+	fi
+	if [ "$HAVE_KMOD_SRC" = 0 ]; then
+		mod_reason="no kmod/Kbuild yet (module core not landed)"
+		result "$line" module_build SKIP "$mod_reason"
+	else
+		t0=$(date +%s.%N)
+		if msg=$(build_module "$kver" "$dir"); then
+			have_mod=1
+			t1=$(date +%s.%N)
+			result "$line" module_build PASS "ptscope.ko for $kver ($(stat -c %s "$dir/ptscope.ko") bytes, $(elapsed "$t0" "$t1") s)"
+		else
+			mod_reason="module build failed"
+			result "$line" module_build FAIL "$msg"
+		fi
+	fi
+	if [ "$guest_ok" = 0 ]; then
+		result "$line" guest_programs FAIL "see tests/vm/out/guest-build.log"
+		return
+	fi
+	get_vmods "$kver" "$dir" || note "line $line: no virtio console modules: bulk data goes over serial 1"
+	build_initramfs "$dir" "$kver" "$line" "$have_mod"
+
+	# Boot. Serial 0 = console (RESULT lines); bulk data on the
+	# virtio-serial port "data" (MB/s), or serial 1 (~200 KB/s) if the
+	# guest cannot bring that port up.
+	local con=$dir/console.log data=$dir/data.log mon=$dir/monitor qpid kpid append
+	rm -f "$con" "$data" "$data".* "$mon.in" "$mon.out" "$dir/keys.log" "$dir/monitor.log"
+	: > "$con"
+	mkfifo "$mon.in" "$mon.out"
+	append="console=ttyS0 panic=-1 oops=panic loglevel=4 log_buf_len=8M"
+	# Cheap memory-error detectors the stock kernels can switch on at boot.
+	grep -q '^CONFIG_KFENCE=y' "/usr/src/linux-headers-$kver/.config" &&
+		append="$append kfence.sample_interval=10"
+	grep -q '^CONFIG_SLUB_DEBUG=y' "/usr/src/linux-headers-$kver/.config" &&
+		append="$append slub_debug=FZP"
+	t0=$(date +%s.%N)
+	timeout -k 5 "$BOOT_TIMEOUT" qemu-system-x86_64 \
+		-accel tcg -cpu max -smp 2 -m 512 \
+		-kernel "$vmlinuz" -initrd "$dir/initramfs.cpio.gz" \
+		-append "$append" \
+		-display none -vga none -no-reboot \
+		-serial "file:$con" -serial "file:$data.serial1" \
+		-device virtio-serial-pci,id=vser0 \
+		-chardev "file,id=vdata,path=$data.virtio" \
+		-device virtserialport,bus=vser0.0,chardev=vdata,name=data \
+		-chardev "pipe,id=mon0,path=$mon" -mon chardev=mon0,mode=readline \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		> "$dir/qemu.log" 2>&1 &
+	qpid=$!
+	cat "$mon.out" > "$dir/monitor.log" &
+	kpid=$!
+	key_server "$con" "$mon.in" "$qpid" &
+	local spid=$!
+	wait "$qpid"
+	rc=$?
+	t1=$(date +%s.%N)
+	kill "$spid" 2> /dev/null
+	wait "$spid" 2> /dev/null
+	kill "$kpid" 2> /dev/null
+	wait "$kpid" 2> /dev/null
+	rm -f "$mon.in" "$mon.out"
+	tr -d '\r' < "$con" > "$dir/console.txt"
+	cat "$data.virtio" "$data.serial1" 2> /dev/null | tr -d '\r' > "$data"
+	local secs
+	secs=$(elapsed "$t0" "$t1")
+	note "line $line: QEMU exit status $rc after $secs s"
+
+	# Guest verdict: qexit N makes QEMU exit with (N << 1) | 1.
+	local endrc
+	endrc=$(sed -n 's/^=== VMTEST-END rc=\([0-9]*\).*/\1/p' "$dir/console.txt" | tail -n 1)
+	case $rc in
+	124|137) result "$line" boot FAIL "hard time limit ${BOOT_TIMEOUT}s hit (console: tests/vm/out/$kver/console.txt)" ;;
+	*)
+		if [ -z "$endrc" ]; then
+			result "$line" boot FAIL "guest ended without its end marker, QEMU status $rc (panic? see tests/vm/out/$kver/console.txt)"
+		elif [ $(( (endrc << 1) | 1 )) -ne "$rc" ]; then
+			result "$line" boot FAIL "end marker rc=$endrc but QEMU status $rc (isa-debug-exit not reached?)"
+		else
+			result "$line" boot PASS "booted, ran and exited through isa-debug-exit in $secs s"
+		fi ;;
+	esac
+
+	# Seconds each guest scenario took (guest uptime between results).
+	awk '/^=== T / { if (last != "") printf "%6.1f %s\n", $3 - last, name; last = $3; name = "" }
+	     /^RESULT / { name = $2 }' "$dir/console.txt" > "$dir/times.txt"
+
+	# Guest RESULT lines, in the order of scenarios.txt; missing = FAIL.
+	local name desc got verdict detail
+	while IFS=$'\t' read -r name desc; do
+		case $name in ''|'#'*) continue ;; esac
+		case $desc in host:*) continue ;; esac
+		got=$(grep "^RESULT $name " "$dir/console.txt" | tail -n 1)
+		if [ -z "$got" ]; then
+			result "$line" "$name" FAIL "no RESULT line from the guest"
+			continue
+		fi
+		set -- $got
+		verdict=$3
+		detail=${got#RESULT $name $verdict}
+		detail=${detail# }
+		result "$line" "$name" "$verdict" "$detail"
+	done < "$VM/scenarios.txt"
+	# A RESULT name not in scenarios.txt is still reported.
+	grep '^RESULT ' "$dir/console.txt" | while read -r _ name verdict detail; do
+		grep -q "^$name	" "$VM/scenarios.txt" || result "$line" "$name" "$verdict" "$detail (not in scenarios.txt)"
+	done
+
+	check_bundles "$line" "$dir"
+	check_klog "$line" "$dir"
+}
+
+# Kernel images first (one apt-get at a time), then the lines: in
+# parallel by default (the guests mostly wait; two TCG guests on two
+# host cores finish well before two in a row), each line's report
+# printed whole, in order.
+for line in "${lines[@]}"; do
+	kver=$(find_kver "$line")
+	[ -n "$kver" ] && get_vmlinuz "$kver" > /dev/null
+done
+if [ "$parallel" = 1 ] && [ ${#lines[@]} -gt 1 ]; then
+	pids=()
+	for line in "${lines[@]}"; do
+		run_line "$line" > "$OUT/run-$line.log" 2>&1 &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	for line in "${lines[@]}"; do
+		cat "$OUT/run-$line.log"
+	done
+else
+	for line in "${lines[@]}"; do
+		run_line "$line"
+	done
+fi
+
+t_end=$(date +%s)
+npass=$(awk '$3 == "PASS"' "$RESULTS" | wc -l)
+nfail=$(awk '$3 == "FAIL"' "$RESULTS" | wc -l)
+nskip=$(awk '$3 == "SKIP"' "$RESULTS" | wc -l)
+if [ "$nskip" -gt 0 ]; then
+	echo "skipped, by reason (prerequisite missing; a skip is not a pass):"
+	awk '$3 == "SKIP" { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' "$RESULTS" |
+		sort | uniq -c | sed 's/^ */  /'
+fi
+[ -n "$break_name" ] && echo "module built with breakage '$break_name' (tests/vm/break/$break_name.sh)"
+echo "vm suite: $((t_end - t_start)) s"
+echo "$npass passed, $nfail failed, $nskip skipped"
+[ "$nfail" -eq 0 ]

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Capture bundle input: the manifest's CPU identity, timing, images
+ * (copied binaries, kernel text, vdso), CR3s and ptscope sideband become
+ * one decode run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/types.h>
+#include "uapi/ptscope.h"
+
+#include "../bundle/sideband.h"
+#include "../capture/elfinfo.h"
+#include "session_int.h"
+
+/*
+ * The user binary to read for a mapped path: the bundle's copy, else the
+ * host's file (under sysroot); *build_id: the build-id recorded at capture
+ * that a host file must have (NULL for a bundle copy or when none known).
+ */
+static char *object_file(const struct pts_bundle *b, const char *path, const char *sysroot,
+			 const char **build_id)
+{
+	char buf[4096];
+	size_t i;
+
+	*build_id = NULL;
+	for (i = 0; i < b->nr_objects; i++) {
+		if (strcmp(b->objects[i].path, path))
+			continue;
+		if (b->objects[i].file)
+			return pts_bundle_path(b, b->objects[i].file);
+		*build_id = b->objects[i].build_id;
+	}
+	snprintf(buf, sizeof(buf), "%s%s", sysroot ? sysroot : "", path);
+	return strdup(buf);
+}
+
+static int bundle_images(const struct pts_bundle *b, struct pts_imgset *set, const char *sysroot,
+			 struct pts_decode_summary *sum, struct pts_err *err)
+{
+	size_t i, j;
+	int rc = 0;
+
+	for (i = 0; i < b->nr_ktext && !rc; i++) {
+		char *path = pts_bundle_path(b, b->ktext[i].file);
+
+		if (!path)
+			return pts_err_set(err, ENOMEM, "out of memory");
+		rc = pts_imgset_add_file(set, PTS_PID_ALL, path, 0, b->ktext[i].size,
+					 b->ktext[i].vaddr,
+					 !strcmp(b->ktext[i].name, "vmlinux") ? "[kernel.kallsyms]" :
+					 b->ktext[i].name, NULL, err);
+		free(path);
+	}
+	if (!rc && b->kallsyms_file) {
+		char *path = pts_bundle_path(b, b->kallsyms_file);
+
+		rc = path ? pts_imgset_add_kallsyms(set, path, err) :
+			    pts_err_set(err, ENOMEM, "out of memory");
+		free(path);
+	}
+	for (i = 0; i < b->nr_processes && !rc; i++) {
+		const struct pts_bundle_process *p = &b->processes[i];
+		const struct pts_bundle_map *maps = p->nr_maps_trigger ? p->maps_trigger : p->maps_arm;
+		size_t n = p->nr_maps_trigger ? p->nr_maps_trigger : p->nr_maps_arm;
+
+		for (j = 0; j < n && !rc; j++) {
+			const struct pts_bundle_map *m = &maps[j];
+			struct pts_err e2 = { 0 };
+			const char *want_id = NULL;
+			char *file;
+			long sz;
+
+			if (m->perms[2] != 'x' || !m->path || m->path[0] != '/')
+				continue;
+			file = object_file(b, m->path, sysroot, &want_id);
+			if (!file)
+				return pts_err_set(err, ENOMEM, "out of memory");
+			if (want_id && want_id[0]) {
+				char id[41];
+
+				/* the host's file is not the captured one: its bytes would mislead */
+				if (pts_elf_build_id(file, id, NULL) || strcmp(id, want_id)) {
+					char msg[600];
+
+					snprintf(msg, sizeof(msg),
+						 "pid %d: %.200s changed since capture (build-id %.40s, captured %.40s): its code decodes as gaps",
+						 p->pid, file, pts_elf_build_id(file, id, NULL) ? "none" : id,
+						 want_id);
+					pts_decode_warn(sum, msg);
+					free(file);
+					continue;
+				}
+			}
+			sz = pts_decode_file_size(file);
+			if (sz > (long)m->pgoff) {
+				uint64_t len = m->end - m->start;
+
+				/* the last page of a mapping may run past the file's end */
+				if (len > (uint64_t)sz - m->pgoff)
+					len = (uint64_t)sz - m->pgoff;
+				rc = pts_imgset_add_file(set, p->pid, file, m->pgoff, len, m->start,
+							 m->path, NULL, &e2);
+			} else {
+				rc = pts_err_set(&e2, ENOENT, "cannot read %s", file);
+			}
+			if (rc) {
+				char msg[512];
+
+				/* not fatal: that code decodes as gaps ("no memory mapped") */
+				snprintf(msg, sizeof(msg), "pid %d: code of %.200s not available: %.200s",
+					 p->pid, m->path, e2.msg);
+				pts_decode_warn(sum, msg);
+				rc = 0;
+			}
+			free(file);
+		}
+		if (!rc && p->vdso_file) {
+			char *path = pts_bundle_path(b, p->vdso_file);
+			long sz = pts_decode_file_size(path);
+
+			if (sz > 0)
+				rc = pts_imgset_add_file(set, p->pid, path, 0, (uint64_t)sz,
+							 p->vdso_addr, "[vdso]", NULL, err);
+			free(path);
+		}
+	}
+	return rc;
+}
+
+/* ptscope sideband records (include/uapi/ptscope.h) as decoder sideband. */
+static int bundle_sideband(const struct pts_bundle *b, const struct pts_timeconv *tc,
+			   struct pts_sideband *sb, struct pts_decode_summary *sum,
+			   struct pts_err *err)
+{
+	const struct ptscope_sb_hdr *h;
+	struct pts_sb_reader rd;
+	struct pts_err e2 = { 0 };
+	void *buf = NULL;
+	size_t len = 0, i;
+	int rc;
+
+	/* process names first: the sideband may not see every process start */
+	for (i = 0; i < b->nr_processes; i++) {
+		struct pts_sb_rec r;
+		char comm[sizeof(b->processes[i].comm) + 1];
+
+		if (!b->processes[i].comm[0])
+			continue;
+		snprintf(comm, sizeof(comm), "%s", b->processes[i].comm);
+		memset(&r, 0, sizeof(r));
+		r.type = PTS_SB_COMM;
+		r.pid = r.tid = b->processes[i].pid;
+		r.cpu = UINT32_MAX;
+		r.name = comm;
+		if (pts_sideband_add(sb, &r))
+			return pts_err_set(err, ENOMEM, "out of memory");
+	}
+	rc = pts_sb_load(b, &buf, &len, err);
+	if (rc || !buf)
+		return rc;
+	pts_sb_reader_init(&rd, buf, len);
+	while ((rc = pts_sb_next(&rd, &h, &e2)) == 1) {
+		struct pts_sb_rec r;
+		char comm[PTSCOPE_COMM_LEN + 1];
+
+		memset(&r, 0, sizeof(r));
+		r.time_ns = pts_tc_ns(tc, h->tsc);
+		r.cpu = h->cpu;
+		if (h->type == PTSCOPE_SB_SCHED_SWITCH) {
+			const struct ptscope_sb_switch *sw = (const void *)h;
+
+			r.type = PTS_SB_SWITCH;
+			r.pid = sw->next_pid;
+			r.tid = sw->next_tid;
+			rc = pts_sideband_add(sb, &r);
+			if (!rc && sw->next_comm[0]) {
+				snprintf(comm, sizeof(comm), "%.*s", PTSCOPE_COMM_LEN, sw->next_comm);
+				r.type = PTS_SB_COMM;
+				r.name = comm;
+				rc = pts_sideband_add(sb, &r);
+			}
+		} else if (h->type == PTSCOPE_SB_EXEC) {
+			const struct ptscope_sb_exec *ex = (const void *)h;
+
+			snprintf(comm, sizeof(comm), "%.*s", PTSCOPE_COMM_LEN, ex->comm);
+			r.type = PTS_SB_COMM;
+			r.pid = ex->pid;
+			r.tid = ex->tid;
+			r.name = comm;
+			rc = pts_sideband_add(sb, &r);
+			r.type = PTS_SB_EXEC;
+			if (!rc)
+				rc = pts_sideband_add(sb, &r);
+		} else {
+			continue;
+		}
+		if (rc) {
+			free(buf);
+			return pts_err_set(err, ENOMEM, "out of memory");
+		}
+	}
+	free(buf);
+	if (rc < 0) {
+		char msg[512];
+
+		/* a corrupt record: what came before it is used */
+		snprintf(msg, sizeof(msg), "sideband: %.400s (records before it used)", e2.msg);
+		pts_decode_warn(sum, msg);
+	}
+	return 0;
+}
+
+int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_emit_fn emit,
+		      void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err)
+{
+	struct pts_bundle *b = NULL;
+	struct pts_run_in in;
+	size_t i;
+	int rc;
+
+	memset(sum, 0, sizeof(*sum));
+	memset(&in, 0, sizeof(in));
+	rc = pts_bundle_read(dir, &b, err);
+	if (rc)
+		return rc;
+	sum->scope = b->config.scope;
+	switch (b->source) {
+	case PTS_SOURCE_HARDWARE:
+		sum->source = "hardware (a real Intel PT unit)";
+		break;
+	case PTS_SOURCE_SIMULATED_UNIT:
+		sum->source = "simulated PT unit of ptscope.ko (not a hardware trace)";
+		break;
+	case PTS_SOURCE_REFERENCE_ENCODER:
+		sum->source = "reference encoder, ptsynth (not a hardware trace)";
+		break;
+	default:
+		sum->source = "imported raw PT (origin as recorded in the bundle)";
+		break;
+	}
+	if (!b->complete) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "bundle incomplete: %.250s (decoding what is there)",
+			 b->incomplete_reason);
+		pts_decode_warn(sum, msg);
+	}
+	if (!b->nr_cpus || b->nr_cpus > PTS_DEC_MAX_INPUTS) {
+		rc = pts_err_set(err, b->nr_cpus ? E2BIG : ENOENT,
+				 "%s: the bundle holds %zu CPU traces (1 to %d can be decoded)", dir,
+				 b->nr_cpus, PTS_DEC_MAX_INPUTS);
+		goto out;
+	}
+	rc = pts_imgset_new(&in.set, err);
+	if (!rc && o && o->sysroot && pts_imgset_set_sysroot(in.set, o->sysroot))
+		rc = pts_err_set(err, ENOMEM, "out of memory");
+	for (i = 0; !rc && i < b->nr_processes; i++)
+		if (b->processes[i].cr3 &&
+		    pts_imgset_set_cr3(in.set, b->processes[i].pid, b->processes[i].cr3))
+			rc = pts_err_set(err, ENOMEM, "out of memory");
+	if (!rc)
+		rc = bundle_images(b, in.set, o ? o->sysroot : NULL, sum, err);
+	if (rc)
+		goto out;
+	in.family = (uint16_t)b->cpu_id.family;
+	in.model = (uint8_t)b->cpu_id.model;
+	in.stepping = (uint8_t)b->cpu_id.stepping;
+	in.mtc_freq = (uint8_t)((b->config.rtit_ctl >> 14) & 0xf);	/* RTIT_CTL.MTCFreq, bits 17:14 */
+	in.nom_freq = (uint8_t)b->cpu_id.nom_freq;
+	in.cpuid_15_eax = b->cpu_id.cpuid_15[0];
+	in.cpuid_15_ebx = b->cpu_id.cpuid_15[1];
+	in.tc.tsc_khz = b->tsc_khz ? b->tsc_khz : b->cpu_id.tsc_khz;
+	in.tc.mode = in.tc.tsc_khz ? PTS_TC_KHZ : PTS_TC_NONE;
+	in.scope = b->config.scope;
+	in.pid = o && o->pid >= 0 ? o->pid : -1;
+	in.tid = o && o->tid >= 0 ? o->tid : -1;
+	if (o) {
+		in.on_insn = o->on_insn;
+		in.insn_ctx = o->insn_ctx;
+		in.segment_cap = o->segment_cap;
+		in.progress = o->progress;
+	}
+	rc = bundle_sideband(b, &in.tc, &in.sb, sum, err);
+	if (rc)
+		goto out;
+	in.per_cpu_names = !b->sideband_file;
+	for (i = 0; i < b->nr_cpus && !rc; i++) {
+		char *path = pts_bundle_path(b, b->cpus[i].file);
+
+		if (!path) {
+			rc = pts_err_set(err, ENOMEM, "out of memory");
+			break;
+		}
+		rc = pts_decode_map_trace(path, &in.bufs[i], &in.lens[i], &in.maplens[i], err);
+		in.cpus[i] = b->cpus[i].cpu;
+		free(path);
+	}
+	if (rc)
+		goto out;
+	in.nr_pt = (unsigned int)b->nr_cpus;
+	for (i = 0; i < b->nr_cpus; i++) {
+		static const struct { uint32_t flag; const char *what; } f[] = {
+			{ PTS_CPUF_ERROR, "RTIT_STATUS.Error was set at stop: tracing stopped on an output error, the trace may end early" },
+			{ PTS_CPUF_STOPPED, "the buffer filled (RTIT_STATUS.Stopped): tracing stopped before the end of the capture" },
+			{ PTS_CPUF_CLOBBERED, "RTIT_CTL was changed by someone else while tracing: the trace is partial" },
+			{ PTS_CPUF_OFFLINED, "the CPU went offline while tracing" },
+			{ PTS_CPUF_MSR_FAULT, "an RTIT MSR access faulted: the trace may be incomplete" },
+		};
+		char msg[256];
+		size_t k;
+
+		for (k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+			if (!(b->cpus[i].flags & f[k].flag))
+				continue;
+			snprintf(msg, sizeof(msg), "cpu %u: %s", b->cpus[i].cpu, f[k].what);
+			pts_decode_warn(sum, msg);
+		}
+		if (b->cpus[i].wrapped) {
+			snprintf(msg, sizeof(msg),
+				 "cpu %u: the ring wrapped: older trace was overwritten, decoding starts at the first whole PSB",
+				 b->cpus[i].cpu);
+			pts_decode_warn(sum, msg);
+		}
+	}
+	if (b->sideband_lost) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "%llu sideband records were lost: thread attribution may be wrong in places",
+			 (unsigned long long)b->sideband_lost);
+		pts_decode_warn(sum, msg);
+	}
+	rc = pts_decode_run(&in, emit, emit_ctx, sum, err);
+out:
+	pts_decode_run_free(&in);
+	pts_bundle_free(b);
+	return rc;
+}
+

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals shared by the decode session's inputs (session.c: raw PT and
+ * perf script; bundle_input.c: capture bundles): one decode run, once its
+ * inputs are gathered.
+ */
+#ifndef PTS_DECODE_SESSION_INT_H
+#define PTS_DECODE_SESSION_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "image.h"
+#include "session.h"
+#include "sideband.h"
+#include "timeconv.h"
+
+/* Everything one decode run needs, however it was given. */
+struct pts_run_in {
+	struct pts_imgset *set;
+	struct pts_sideband sb;
+	unsigned int nr_pt;
+	uint8_t *bufs[PTS_DEC_MAX_INPUTS];
+	size_t lens[PTS_DEC_MAX_INPUTS];
+	size_t maplens[PTS_DEC_MAX_INPUTS];
+	uint32_t cpus[PTS_DEC_MAX_INPUTS];
+	uint16_t family;
+	uint8_t model, stepping, mtc_freq, nom_freq;
+	uint32_t cpuid_15_eax, cpuid_15_ebx;
+	struct pts_timeconv tc;
+	enum pts_scope scope;
+	int32_t pid, tid;
+	bool per_cpu_names;
+	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
+	void *insn_ctx;
+	uint32_t segment_cap;
+	FILE *progress;
+};
+
+/*
+ * Decode in->nr_pt traces (merged by time) into the timeline; fills sum.
+ * Errors: -ENOMEM, -EINVAL (libipt refused a configuration), emit errors.
+ */
+int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
+		   struct pts_decode_summary *sum, struct pts_err *err);
+void pts_decode_run_free(struct pts_run_in *in);
+
+/* Map a trace file read-only, followed by zero padding (see session.c). */
+int pts_decode_map_trace(const char *path, uint8_t **buf, size_t *len, size_t *maplen,
+			 struct pts_err *err);
+
+/* Size of a file in bytes, -1 when it cannot be read. */
+long pts_decode_file_size(const char *path);
+
+/* Add a warning to the summary (cut to its slot; counted past the last slot). */
+void pts_decode_warn(struct pts_decode_summary *sum, const char *msg);
+
+#endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <intel-pt.h>
 
@@ -30,6 +31,11 @@ struct qent {
  */
 #define ICACHE_SIZE 4096
 
+/* A mapped trace's decoded pages are dropped in steps of DROP_STEP bytes,
+ * keeping the DROP_KEEP bytes before the decoder's position resident. */
+#define DROP_STEP (8u << 20)
+#define DROP_KEEP (1u << 20)
+
 struct icache_ent {
 	uint64_t ip;
 	int32_t pid;
@@ -46,6 +52,7 @@ struct pts_ptdec {
 	bool synced, ever_synced, ended;
 	int64_t sync_off;	/* offset of the PSB the decoder last synced at */
 	uint64_t good_off;	/* decoder position after the last call that succeeded */
+	uint64_t dropped;	/* mapped: bytes [0, dropped) released (MADV_DONTNEED) */
 	bool tsx_abort;		/* a TSX abort at tsx_abort_ip was just reported */
 	bool exec_pending;	/* the sideband says the thread exec'd */
 	uint64_t tsx_abort_ip;
@@ -561,6 +568,15 @@ static void mark_good(struct pts_ptdec *d)
 
 	if (pt_blk_get_offset(d->blk, &off) >= 0)
 		d->good_off = off;
+	if (d->cfg.mapped && d->good_off >= d->dropped + DROP_STEP + DROP_KEEP) {
+		/* page-aligned: the mapping is, and DROP_STEP is a page multiple */
+		uint64_t to = (d->good_off - DROP_KEEP) & ~(uint64_t)(DROP_STEP - 1);
+
+		if (to > d->dropped &&
+		    !madvise((void *)(uintptr_t)(d->buf + d->dropped), to - d->dropped,
+			     MADV_DONTNEED))
+			d->dropped = to;
+	}
 }
 
 static void step(struct pts_ptdec *d)

@@ -4,6 +4,7 @@
 #   make KDIR=/usr/src/linux-headers-X   module against a named tree
 #   make check           every test that needs no VM
 #   make check-vm        the QEMU suite (tests/vm)
+#   make check-wsys      whole-system reference traces from QEMU logs (tests/wsys)
 #   make bench           benchmarks (not part of check)
 #   make sample          regenerate samples/ with the reference encoder
 
@@ -44,10 +45,15 @@ endif
 ifneq ($(SYNTH_CLI_SRCS),)
 PROGS += $(B)/ptsynth
 endif
+# whole-system reference traces from QEMU logs (docs/whole-system-traces.md)
+QTRACE_SRCS     := $(sort $(wildcard tools/qemu-trace/*.c))
+ifneq ($(QTRACE_SRCS),)
+PROGS += $(B)/qemu-trace
+endif
 # fxt validator for scripted checks: the tests' independent reader (docs/output-formats.md)
 PROGS += $(B)/fxtcheck
 
-.PHONY: all userland module module-clean check check-unit check-scripts check-vm \
+.PHONY: all userland module module-clean check check-unit check-scripts check-vm check-wsys \
 	bench sample clean static
 all: userland module
 
@@ -75,6 +81,10 @@ $(B)/ptscope: $(CLI_OBJS) $(B)/libptscope.a
 
 $(B)/ptsynth: $(SYNTH_CLI_OBJS) $(B)/libptsynth.a $(B)/libptscope.a
 	$(CC) $(CFLAGS) -o $@ $(SYNTH_CLI_OBJS) $(B)/libptsynth.a $(B)/libptscope.a $(LDFLAGS) $(LDLIBS)
+
+$(B)/qemu-trace: $(call obj,$(QTRACE_SRCS)) $(B)/libptsynth.a $(B)/libptscope.a
+	$(CC) $(CFLAGS) -o $@ $(call obj,$(QTRACE_SRCS)) $(B)/libptsynth.a $(B)/libptscope.a \
+		$(LDFLAGS) $(LDLIBS)
 
 $(B)/fxtcheck: $(call obj,tools/fxtcheck/fxtcheck.c tests/unit/fxt_reader.c)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS)
@@ -129,6 +139,11 @@ check-scripts: userland $(B)/unit-tests
 
 check-vm: userland
 	@bash tests/vm/run.sh
+
+# Whole-system reference traces: boot a Debian kernel under QEMU, log a
+# workload's execution, encode it in three scopes and check decodes.
+check-wsys: userland
+	@bash tests/wsys/run.sh
 
 # Benchmark programs: each tools/bench/NAME.c is one program, build/bench-NAME
 # (floor: the bare libipt block-decoder loop; gen: the synthetic trace

@@ -4,8 +4,8 @@
 # decoder: every instruction and every disable/enable must match the
 # ground truth. Programs: recursion + function pointers + setjmp/longjmp
 # + signal handlers + shared-library calls (cfeatures), a C++ throw and
-# catch (cxx_throw), clock_gettime through the vdso (vdso_clock), and
-# /bin/true.
+# catch (cxx_throw), clock_gettime through the vdso (vdso_clock), two
+# threads with a mutex and pthread_join (threads), and /bin/true.
 set -eu
 cd "$(dirname "$0")/../.."
 B=${B:-build}
@@ -38,5 +38,10 @@ perl -e '($lo, $hi) = map { hex } split / /, shift; $n = 0;
 	while (<>) { $n++ if /^i (\S+)/ && hex($1) >= $lo && hex($1) < $hi }
 	die "only $n vdso instructions\n" if $n < 20; print "$n instructions in the vdso\n"' \
 	"$vdso" "$work/vdso_clock.ptscope/ground-truth.txt"
+run threads "$bin/threads"
+grep -q '^total=377 144 233$' "$work/threads.out"
+# Two workers and the main thread shared the modelled CPU: context
+# switches (t records) and a thread list of three in the manifest.
+[ "$(grep -c '^t ' "$work/threads.ptscope/ground-truth.txt")" -ge 3 ]
 run true /bin/true
-echo "ptsynth self-check: 4 programs decode exactly"
+echo "ptsynth self-check: 5 programs decode exactly"

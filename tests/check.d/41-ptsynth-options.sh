@@ -3,7 +3,8 @@
 # stream must still decode to exactly the ground truth. DisRETC (every
 # RET a TIP), long TNT with CYC, PSBFreq 4K without timing packets, a
 # wrapped 4 KiB snapshot ring (decode starts at the first PSB in it) and
-# injected overflows (OVF + FUP). Then a corrupted ground truth must be
+# injected overflows (OVF + FUP), a trace stopped after N instructions,
+# and a trace that follows an exec. Then a corrupted ground truth must be
 # refused, so the comparison itself is shown to fail when it should.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -31,6 +32,23 @@ grep -q '^w ' "$work/v$n.ptscope/ground-truth.txt"
 variant --ovf-every 3000 --ovf-lost 5
 grep -q '^o ' "$work/v$n.ptscope/ground-truth.txt"
 grep -q '^l ' "$work/v$n.ptscope/ground-truth.txt"
+# Tracing stopped part-way (user scope: the thread is interrupted, FUP +
+# TIP.PGD, for the kernel to clear TraceEn); the command runs on.
+n=$((n + 1))
+"$B/ptsynth" run -q --max-insns 20000 -o "$work/v$n.ptscope" -- "$bin/cfeatures" </dev/null >"$work/v$n.out"
+echo "variant $n: --max-insns 20000"
+"$B/ptsynth" check "$work/v$n.ptscope"
+grep -q '^sum=262 ' "$work/v$n.out"
+[ "$(grep -c '^i ' "$work/v$n.ptscope/ground-truth.txt")" -eq 20000 ]
+
+# An exec followed (--follow-exec): env execs the program; the trace is
+# the program's, from its first instruction.
+n=$((n + 1))
+"$B/ptsynth" run -q --follow-exec -o "$work/v$n.ptscope" -- /usr/bin/env PTSYNTH_TEST=1 \
+	"$bin/vdso_clock" </dev/null >/dev/null
+echo "variant $n: --follow-exec (env -> vdso_clock)"
+"$B/ptsynth" check "$work/v$n.ptscope"
+grep -q "\"exe\": \"$(readlink -f "$bin/vdso_clock")\"" "$work/v$n.ptscope/manifest.json"
 
 # Negative: move one instruction address in the ground truth.
 cp -r "$work/v1.ptscope" "$work/bad.ptscope"

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # End to end on reference-encoder bundles: `ptscope decode` must give
-# timelines whose call/return structure matches the ground truth (same
-# function sequence and call depth at every call, same number of calls),
-# compared by tests/ptsynth/callstructure.pl. Skips (exit 77) while
-# `ptscope decode` is not part of the build.
+# timelines whose call/return structure matches the ground truth, compared
+# by tests/ptsynth/callstructure.pl: the same function sequence at every
+# call, the same number of calls, and the same call depth. Skips (exit
+# 77) while `ptscope decode` is not part of the build.
+#
+# Known timeline defects are listed as XFAIL with the reason: such a
+# comparison must fail (an unexpected pass fails the check, so that the
+# entry is removed once the timeline is fixed).
 set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}
@@ -36,12 +40,42 @@ bundle() {	# reuse the self-check's bundles when present
 	fi
 }
 
-for prog in cfeatures cxx_throw vdso_clock; do
-	b=$(bundle $prog "$bin/$prog")
-	exe=$(readlink -f "$bin/$prog")
-	"$B/ptscope" decode "$b" -o "$work/$prog.txt"
-	echo "$prog:"
-	perl tests/ptsynth/callstructure.pl "$b/ground-truth.txt" "$b/objects$exe" "$exe" \
-		"$work/$prog.txt"
+# XFAIL entries: "program:mode" -> reason. None at present; earlier ones
+# (returns after _setjmp -> __sigsetjmp and after lazy PLT binding
+# unwinding too far) were fixed in the timeline.
+declare -A xfail=()
+fail=0
+compare() {	# name bundle exe listing mode
+	local name=$1 b=$2 exe=$3 txt=$4 mode=$5 out rc
+	out=$(PTS_CALLSTRUCTURE_DEPTH=$mode perl tests/ptsynth/callstructure.pl \
+		"$b/ground-truth.txt" "$b/objects$exe" "$exe" "$txt" 2>&1) && rc=0 || rc=$?
+	if [ -n "${xfail[$name:$mode]:-}" ]; then
+		if [ "$rc" -eq 0 ]; then
+			echo "XPASS $name ($mode): $out -- remove its XFAIL entry"
+			fail=1
+		else
+			echo "XFAIL $name ($mode): $out [known: ${xfail[$name:$mode]}]"
+		fi
+	elif [ "$rc" -eq 0 ]; then
+		echo "ok $name ($mode): $out"
+	else
+		echo "FAIL $name ($mode): $out"
+		fail=1
+	fi
+}
+
+for prog in cfeatures cxx_throw vdso_clock threads demo; do
+	if [ "$prog" = demo ]; then
+		b=samples/demo.ptscope
+		exe=$(sed -n 's/^m .* objects\(.*\/demo\)$/\1/p' "$b/ground-truth.txt" | head -1)
+	else
+		b=$(bundle $prog "$bin/$prog")
+		exe=$(readlink -f "$bin/$prog")
+	fi
+	"$B/ptscope" decode "$b" -o "$work/$prog.txt" >/dev/null
+	for mode in 0 main abs; do
+		compare "$prog" "$b" "$exe" "$work/$prog.txt" "$mode"
+	done
 done
-echo "ptscope decode matches the reference encoder's call structure"
+[ "$fail" -eq 0 ]
+echo "ptscope decode matches the reference encoder's call structure (XFAILs as listed)"

@@ -24,3 +24,6 @@ fi
 if newer "$out/vdso_clock" $src/vdso_clock.c; then
 	gcc $flags -o "$out/vdso_clock" $src/vdso_clock.c
 fi
+if newer "$out/threads" $src/threads.c; then
+	gcc $flags -pthread -o "$out/threads" $src/threads.c
+fi

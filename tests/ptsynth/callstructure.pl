@@ -6,7 +6,9 @@
 # From the ground truth: every CALL whose target is such a function
 # starts a frame (the return address is the call's IP + SIZE); a RET pops
 # to the frame whose return address it reaches (longjmp and exceptions
-# unwind several); a jump to a function's entry replaces the top frame
+# unwind several; with the stack pointer recorded at each CALL, frames
+# whose stack was released are dropped at the next call); a jump to a
+# function's entry replaces the top frame
 # (tail calls, PLT stubs). From the listing: every "call >" line. Both give a
 # sequence of (function, number of open frames of interest); they must
 # be equal. When the ground truth shows signal handlers (an enable that
@@ -32,84 +34,109 @@ while (<$g>) {
 close $g;
 die "no image section of $exe_path in $gt_path\n" unless defined $bias;
 
-my (%sym, %alias);	# runtime entry address -> name, all names
-open(my $nm, '-|', 'nm', '--defined-only', $exe_copy) or die "nm: $!\n";
-while (<$nm>) {
-	my ($a, $t, $n) = split;
-	next unless defined $n && $t =~ /^[tTwW]$/;
-	# Aliases share an address (C1/C2 constructors): keep the first name
-	# in sort order, and accept any alias from the timeline.
-	my $k = hex($a) + $bias;
-	push @{$alias{$k}}, $n;
+my %sym;	# runtime entry address -> name
+# Names as the decoder prints them: demangled (nm -C uses libiberty, as
+# the decoder does). C++ constructor/destructor variants (C1/C2, D0/D1/D2)
+# demangle alike and are one name here; a mangled name in the listing is
+# mapped to its demangled form.
+my (%mangled, %demangled);	# address -> names
+for my $demangle (0, 1) {
+	my @cmd = ('nm', '--defined-only', ($demangle ? ('-C') : ()), $exe_copy);
+	open(my $nm, '-|', @cmd) or die "nm: $!\n";
+	while (<$nm>) {
+		chomp;
+		my ($a, $t, $n) = split(' ', $_, 3);
+		next unless defined $n && $t =~ /^[tTwW]$/;
+		push @{($demangle ? \%demangled : \%mangled)->{hex($a) + $bias}}, $n;
+	}
+	close $nm;
 }
-close $nm;
-my %canon;	# any alias -> the chosen name
-for my $k (keys %alias) {
-	my @n = sort @{$alias{$k}};
-	$sym{$k} = $n[0];
-	$canon{$_} = $n[0] for @n;
+my %canon;	# any name -> the name compared
+for my $k (keys %demangled) {
+	my ($d) = sort @{$demangled{$k}};
+	$sym{$k} = $d;
+	$canon{$_} = $_ for @{$demangled{$k}};
+	$canon{$_} //= $d for @{$mangled{$k} // []};
 }
 my %interesting = map { $_ => 1 } keys %canon;
 (my $exe_base = $exe_path) =~ s{.*/}{};
 
-# Ground truth.
-my (@gt_seq, @stack, $pending_call, $pending_ret, $pending_jump, $last_d, $handlers);
+# Ground truth, per thread ("t TID" records switch threads).
+my (%gst, @gt_seq, $handlers);
+my $tid = 'first';
 my $gt_calls = 0;
 open($g, '<', $gt_path) or die "$gt_path: $!\n";
 while (<$g>) {
-	if (/^d (\S+)/) { $last_d = hex($1); next; }
-	if (/^e (\S+)/) {
-		my $ip = hex($1);
-		# A system call returns to the instruction after it (2 bytes);
-		# the first enable is the start of the trace.
-		$handlers = 1 if defined $last_d && $ip != $last_d + 2;
+	if (/^t (\S+)/) {
+		my $n = hex($1);
+		# the first thread's records before its "t" belong to it
+		$gst{$n} = delete $gst{first} if $tid eq 'first' && $gst{first};
+		$tid = $n;
 		next;
 	}
-	$handlers = 1 if /^a /;
-	next unless /^i (\S+) (\S+)(?: (\S+))?/;
-	my ($ip, $class, $size) = (hex($1), $2, $3);
-	if (defined $pending_call) {
+	my $st = $gst{$tid} //= { stack => [] };
+	if (/^d (\S+)/) { $st->{resume} = hex($1) + 2; next; }	# SYSCALL is 2 bytes
+	if (/^a (\S+)/) { $st->{resume} = hex($1); next; }
+	if (/^e (\S+)/) {
+		# Back from the kernel where the thread left (after its system
+		# call, or where it was preempted): else a signal handler ran.
+		$handlers = 1 if defined $st->{resume} && hex($1) != $st->{resume};
+		next;
+	}
+	next unless /^i (\S+) (\S+)(?: (\S+))?(?: (\S+))?/;
+	my ($ip, $class, $size, $sp) = (hex($1), $2, $3, defined $4 ? hex($4) : undef);
+	my $stack = $st->{stack};
+	if (defined $st->{call}) {
+		# Frames whose return-address slot is at or below this call's
+		# are gone (their stack was released: longjmp, exceptions).
+		if (defined $st->{sp}) {
+			pop @$stack while @$stack && defined $stack->[-1][2] &&
+					  $stack->[-1][2] <= $st->{sp};
+		}
 		my $name = $sym{$ip};
 		if (defined $name) {
-			my $depth = grep { defined $_->[1] } @stack;
-			push @gt_seq, "$name $depth";
+			my $depth = grep { defined $_->[1] } @$stack;
+			push @gt_seq, "$tid\t$name\t$depth";
 		}
-		push @stack, [$pending_call, $name];
-		undef $pending_call;
+		push @$stack, [$st->{call}, $name, $st->{sp}];
+		undef $st->{call};
 	}
-	if ($pending_jump) {
+	if ($st->{jump}) {
 		# A jump to another function's entry replaces the top frame, as
 		# the timeline does (tail calls, PLT stubs, ld.so -> _start).
 		my $name = $sym{$ip};
 		if (defined $name) {
-			if (@stack) { $stack[-1][1] = $name; } else { push @stack, [-1, $name]; }
+			if (@$stack) { $stack->[-1][1] = $name; } else { push @$stack, [-1, $name]; }
 		}
-		$pending_jump = 0;
+		$st->{jump} = 0;
 	}
-	if ($pending_ret) {
-		for (my $i = $#stack; $i >= 0; $i--) {
-			if ($stack[$i][0] == $ip) { splice(@stack, $i); last; }
+	if ($st->{ret}) {
+		for (my $i = $#$stack; $i >= 0; $i--) {
+			if ($stack->[$i][0] == $ip) { splice(@$stack, $i); last; }
 		}
-		$pending_ret = 0;
+		$st->{ret} = 0;
 	}
 	if ($class eq 'call' || $class eq 'call-ind') {
-		$pending_call = $ip + $size;
+		$st->{call} = $ip + $size;
+		$st->{sp} = $sp;
 		$gt_calls++;
 	}
-	$pending_ret = 1 if $class eq 'ret';
-	$pending_jump = 1 if $class eq 'jmp' || $class eq 'jmp-ind';
+	$st->{ret} = 1 if $class eq 'ret';
+	$st->{jump} = 1 if $class eq 'jmp' || $class eq 'jmp-ind';
 }
 close $g;
-
 # Decode listing: "ts cpu pid/tid depth kind event", event "> name+0xOFF (obj)".
-my (@tl_seq, @frames);
+my (@tl_seq, %frames);
 my $tl_calls = 0;
 open(my $t, '<', $txt) or die "$txt: $!\n";
 while (<$t>) {
 	next if /^#/;
-	my ($ts, $cpu, $tid, $depth, $kind, $rest) = split(' ', $_, 6);
+	my ($ts, $cpu, $pt, $depth, $kind, $rest) = split(' ', $_, 6);
 	next unless defined $rest && $rest =~ /^> (.*)$/;
 	my $name = $1;
+	my ($ltid) = $pt =~ m{/(\d+)$};
+	next unless defined $ltid;
+	my $frames = $frames{$ltid} //= [];
 	# Frames the timeline inferred (a return past its known stack) are
 	# its own guesses: they never count as frames of interest.
 	my $inferred = $name =~ s/\s*\[(inferred|synthetic)\]\s*$//;
@@ -120,30 +147,69 @@ while (<$t>) {
 	$name =~ s/\+0x[0-9a-fA-F]+$//;
 	$name .= "\@$obj" unless $entry;
 	$name = "[inferred] $name" if $inferred;
-	$#frames = $depth - 1 if $depth <= $#frames + 1;
+	$#$frames = $depth - 1 if $depth <= $#$frames + 1;
 	if ($kind eq 'call') {
 		$tl_calls++;
 		if ($entry && $interesting{$name}) {
-			my $d = grep { defined $_ && $interesting{$_} } @frames;
-			push @tl_seq, "$canon{$name} $d";
+			my $d = grep { defined $_ && $interesting{$_} } @$frames;
+			push @tl_seq, "$ltid\t$canon{$name}\t$d";
 		}
 	}
-	$frames[$depth] = $name;
+	$frames->[$depth] = $name;
 }
 close $t;
 
-if ($ENV{PTS_CALLSTRUCTURE_DUMP}) {
-	open(my $d, '>', $ENV{PTS_CALLSTRUCTURE_DUMP}) or die;
-	print $d "gt $_\n" for @gt_seq;
-	print $d "tl $_\n" for @tl_seq;
+# Compare thread by thread, in order of first appearance.
+my $by_tid = sub {
+	my (%seen, @order, %per);
+	for (@_) {
+		my ($tid, $rest) = split(/\t/, $_, 2);
+		push @order, $tid unless $seen{$tid}++;
+		push @{$per{$tid}}, $rest;
+	}
+	return map { my $k = $_; map { "$k\t$_" } @{$per{$k}} } sort { $a <=> $b } @order;
+};
+# A ground truth without "t" records (one thread) belongs to the
+# timeline's first thread.
+if (!grep { !/^first\t/ } @gt_seq) {
+	my ($t0) = map { (split /\t/, $_)[0] } @tl_seq;
+	if (defined $t0) { s/^first\t/$t0\t/ for @gt_seq; }
 }
-my $strip = sub { map { (split ' ', $_)[0] } @_ };
-my @a = $handlers ? $strip->(@gt_seq) : @gt_seq;
-my @b = $handlers ? $strip->(@tl_seq) : @tl_seq;
-my $what = $handlers ? 'function sequence' : 'function sequence and depth';
+@gt_seq = $by_tid->(@gt_seq);
+@tl_seq = $by_tid->(@tl_seq);
+
+# PTS_CALLSTRUCTURE_DEPTH: "abs" (default) compares the depth counted
+# from the start of the trace, "main" the depth relative to the first call
+# of main (ld.so and libc start-up frames above it left out), "0" the
+# function sequence only.
+my $strip = sub { map { join "\t", (split /\t/, $_)[0, 1] } @_ };
+my $mode = $handlers ? '0' : ($ENV{PTS_CALLSTRUCTURE_DEPTH} // 'abs');
+my $rel = sub {
+	my @s = @_;
+	my (%m, %seen_main, %first);
+	for (@s) {
+		my ($t, $n, $d) = split /\t/;
+		$m{$t} = $d if !defined $m{$t} && $n eq 'main';
+	}
+	# Depth below main (threads without main: below their first call);
+	# calls before main are start-up code and show as "-".
+	return map {
+		my ($t, $n, $d) = split /\t/, $_;
+		$seen_main{$t} ||= $n eq 'main';
+		my $base = defined $m{$t} ? $m{$t} : ($first{$t} //= $d);
+		(defined $m{$t} && !$seen_main{$t}) ? "$t\t$n\t-" : "$t\t$n\t" . ($d - $base);
+	} @s;
+};
+my (@a, @b);
+if ($mode eq 'abs') { @a = @gt_seq; @b = @tl_seq; }
+elsif ($mode eq 'main') { @a = $rel->(@gt_seq); @b = $rel->(@tl_seq); }
+else { @a = $strip->(@gt_seq); @b = $strip->(@tl_seq); }
+my $what = $mode eq 'abs' ? 'function sequence and depth' :
+	   $mode eq 'main' ? 'function sequence and depth below main' : 'function sequence';
 for my $i (0 .. ($#a > $#b ? $#a : $#b)) {
 	my ($x, $y) = ($a[$i] // '(end)', $b[$i] // '(end)');
 	next if $x eq $y;
+	s/\t/ /g for $x, $y;
 	print "call $i differs: ground truth '$x', timeline '$y' ($what)\n";
 	exit 1;
 }
@@ -151,5 +217,7 @@ if ($gt_calls != $tl_calls) {
 	print "ground truth has $gt_calls calls, the timeline $tl_calls call slices\n";
 	exit 1;
 }
-printf "%d calls; %d into the executable's functions: %s match\n", $gt_calls, scalar(@a), $what;
+my %nt = map { (split /\t/, $_)[0] => 1 } @a;
+printf "%d calls; %d into the executable's functions in %d thread(s): %s match\n", $gt_calls,
+	scalar(@a), scalar(keys %nt), $what;
 exit 0;

@@ -250,7 +250,6 @@ build_initramfs() {
 		echo "VM_HAVE_CLI=$([ -n "$CLI_STATIC" ] && echo 1 || echo 0)"
 		echo "VM_CLI_REASON='$cli_reason'"
 		echo "VM_BREAK='$break_name'"
-		echo "VM_FULL_CLI=${PTS_VM_FULL_CLI:-0}"
 	} > "$r/etc/vmtest.conf"
 	(cd "$r" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$dir/initramfs.cpio.gz"
 }
@@ -273,13 +272,26 @@ key_server() {
 	done
 }
 
-# Payloads the guest wrote to serial 1 between "BEGIN kind name" and
-# "END kind name" lines (base64 of a gzip'd tar or of plain text).
-extract_payload() { # data.log kind name -> stdout (decoded)
-	awk -v k="$2" -v n="$3" '
-		$0 == "BEGIN " k " " n { on = 1; next }
-		$0 == "END " k " " n { on = 0; exit }
-		on { print }' "$1" | base64 -d 2> /dev/null
+# A payload the guest sent (tests/vm/guest/init, send_file): after the
+# line "BEGIN kind name raw SIZE" come SIZE raw bytes; after
+# "BEGIN kind name b64" base64 lines up to "END kind name".
+extract_payload() { # data.log kind name -> stdout (the bytes)
+	local hdr off mode size
+	hdr=$(grep -a -b -m 1 "^BEGIN $2 $3 " "$1") || return 1
+	off=${hdr%%:*}
+	hdr=${hdr#*:}
+	set -- "$1" "$2" "$3" $hdr
+	mode=$7 size=${8:-0}
+	if [ "$mode" = raw ]; then
+		# The payload starts after the header line and its newline.
+		# (head stops reading early: tail's SIGPIPE is no failure.)
+		{ tail -c +$((off + ${#hdr} + 2)) "$1" || true; } | head -c "$size"
+	else
+		tail -c +$((off + 1)) "$1" | awk -v k="$2" -v n="$3" '
+			$1 == "BEGIN" && $2 == k && $3 == n { on = 1; next }
+			$0 == "END " k " " n { exit }
+			on { print }' | base64 -d 2> /dev/null
+	fi
 }
 
 # Host-side scenario: decode each copied-back bundle and check it.
@@ -288,7 +300,7 @@ check_bundles() { # line dir
 	rm -rf "$bdir"
 	mkdir -p "$bdir"
 	local names
-	names=$(sed -n 's/^BEGIN bundle //p' "$dir/data.log")
+	names=$(grep -a '^BEGIN bundle ' "$dir/data.log" | awk '{ print $3 }')
 	if [ -z "$names" ]; then
 		if [ -z "$CLI_STATIC" ]; then
 			result "$line" bundle_copied_back SKIP "$cli_reason"
@@ -307,7 +319,7 @@ check_bundles() { # line dir
 	ok=1 detail=
 	for name in $names; do
 		mkdir -p "$bdir/$name"
-		if ! extract_payload "$dir/data.log" bundle "$name" | tar -xz -C "$bdir/$name" 2> /dev/null; then
+		if ! extract_payload "$dir/data.log" bundle "$name" | tar -x -C "$bdir/$name" 2> /dev/null; then
 			ok=0 detail="$detail $name:corrupt"
 		fi
 	done
@@ -419,7 +431,8 @@ run_line() {
 	wait "$kpid" 2> /dev/null
 	rm -f "$mon.in" "$mon.out"
 	tr -d '\r' < "$con" > "$dir/console.txt"
-	cat "$data.virtio" "$data.serial1" 2> /dev/null | tr -d '\r' > "$data"
+	# The virtio port carries raw bytes; serial 1 is a tty (\r\n).
+	{ cat "$data.virtio"; tr -d '\r' < "$data.serial1"; } > "$data" 2> /dev/null
 	local secs
 	secs=$(elapsed "$t0" "$t1")
 	note "line $line: QEMU exit status $rc after $secs s"

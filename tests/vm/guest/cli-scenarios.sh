@@ -90,7 +90,8 @@ for scope in user kernel both; do
 		fi
 		# One bundle per scope travels to the host for decoding.
 		if [ $trig = manual ]; then
-			(cd /tmp && tar -c "$name.ptscope" | gzip -1) | send_data bundle $name
+			(cd /tmp && tar -cf "$name.tar" "$name.ptscope") && send_file bundle $name "/tmp/$name.tar"
+			rm -f "/tmp/$name.tar"
 		fi
 		rm -rf "$b"
 	done

@@ -32,15 +32,8 @@ ioctl_capture_both_manual ioctl_capture_both_tracepoint ioctl_capture_both_sysrq
 snapshot_ring_wraps full_mode_stops_when_full multi_snapshot post_trigger_delay
 ioctl_fuzz unpriv_refused mmap_write_refused rmmod_while_mapped rmmod_while_armed
 cpu_offline_during_capture module_unload"
-# Every scope and every trigger kind goes through the command; the full
-# 3 x 4 product is the raw-ABI matrix's (ioctl_capture_*), because each
-# kernel-scope record copies the kernel text from /proc/kcore (18-23 MB)
-# and under TCG the kernel-text tracepoint records alone take 40-70 s.
-# PTS_VM_FULL_CLI=1 on the host runs all twelve (the four extra ones are
-# reported as "not in scenarios.txt").
-CLI_MATRIX="user_manual user_tracepoint user_sysrq_proc user_sysrq_key
-kernel_manual kernel_sysrq_key both_manual both_sysrq_proc"
-[ "${VM_FULL_CLI:-0}" = 1 ] && CLI_MATRIX="$(for s in user kernel both; do
+# The command too runs every scope with every trigger kind.
+CLI_MATRIX="$(for s in user kernel both; do
 	for t in manual tracepoint sysrq_proc sysrq_key; do echo ${s}_$t; done; done)"
 CLI_SCENARIOS="cli_caps_simulated $(for c in $CLI_MATRIX; do echo cli_capture_$c; done)"
 

@@ -145,11 +145,11 @@ int out_write_manifest(struct out *out, struct ptsynth_enc *enc, uint64_t tsc,
 	p->nr_maps_arm = out->arm.n;
 	p->maps_trigger = dup_maps(&out->exit);
 	p->nr_maps_trigger = out->exit.n;
-	p->tids = malloc(sizeof(*p->tids));
+	p->tids = malloc((out->nr_tids ? out->nr_tids : 1) * sizeof(*p->tids));
 	if (!p->exe || !p->maps_arm || !p->maps_trigger || !p->tids)
 		goto out;
-	p->tids[0] = out->pid;
-	p->nr_tids = 1;
+	memcpy(p->tids, out->tids, out->nr_tids * sizeof(*p->tids));
+	p->nr_tids = out->nr_tids;
 	if (out->vdso_size) {
 		if (asprintf(&p->vdso_file, "vdso/%d.so", out->pid) < 0) {
 			p->vdso_file = NULL;

@@ -40,6 +40,20 @@ static int write_file(const char *dir, const char *rel, const void *data, size_t
 	return pts_bundle_write_file(dir, rel, data, len, err);
 }
 
+static void note_tid(struct out *out, int32_t tid)
+{
+	int32_t *n;
+
+	for (size_t i = 0; i < out->nr_tids; i++)
+		if (out->tids[i] == tid)
+			return;
+	n = realloc(out->tids, (out->nr_tids + 1) * sizeof(*n));
+	if (!n)
+		return;
+	out->tids = n;
+	out->tids[out->nr_tids++] = tid;
+}
+
 static int sb_add(struct out *out, const void *rec, size_t size)
 {
 	uint8_t *n = realloc(out->sb, out->sb_len + size);
@@ -145,6 +159,7 @@ int out_start_process(struct out *out, pid_t pid, const char *cmd, uint64_t tsc,
 
 	out->pid = pid;
 	out->start_tsc = tsc;
+	note_tid(out, pid);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	out->start_realtime_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -194,6 +209,76 @@ int out_start_process(struct out *out, pid_t pid, const char *cmd, uint64_t tsc,
 	if (sb_add(out, &tr, sizeof(tr)))
 		return pts_err_set(err, ENOMEM, "out of memory");
 	return 0;
+}
+
+int out_sb_switch(struct out *out, uint64_t tsc, pid_t pid, pid_t prev_tid, pid_t next_tid,
+		  const char *comm)
+{
+	struct ptscope_sb_switch sw;
+
+	memset(&sw, 0, sizeof(sw));
+	sw.hdr.type = PTSCOPE_SB_SCHED_SWITCH;
+	sw.hdr.size = sizeof(sw);
+	sw.hdr.tsc = tsc;
+	sw.prev_pid = prev_tid < 0 ? 0 : pid;
+	sw.prev_tid = prev_tid < 0 ? 0 : prev_tid;
+	sw.next_pid = pid;
+	sw.next_tid = next_tid;
+	snprintf(sw.next_comm, sizeof(sw.next_comm), "%s", comm);
+	note_tid(out, next_tid);
+	return sb_add(out, &sw, sizeof(sw));
+}
+
+int out_sb_exit(struct out *out, uint64_t tsc, pid_t pid, pid_t tid)
+{
+	struct ptscope_sb_exit ex;
+
+	memset(&ex, 0, sizeof(ex));
+	ex.hdr.type = PTSCOPE_SB_EXIT;
+	ex.hdr.size = sizeof(ex);
+	ex.hdr.tsc = tsc;
+	ex.pid = pid;
+	ex.tid = tid;
+	return sb_add(out, &ex, sizeof(ex));
+}
+
+int out_sb_fork(struct out *out, uint64_t tsc, pid_t pid, pid_t parent_tid, pid_t child_tid)
+{
+	struct ptscope_sb_fork f;
+
+	memset(&f, 0, sizeof(f));
+	f.hdr.type = PTSCOPE_SB_FORK;
+	f.hdr.size = sizeof(f);
+	f.hdr.tsc = tsc;
+	f.parent_pid = pid;
+	f.parent_tid = parent_tid;
+	f.child_pid = pid;
+	f.child_tid = child_tid;
+	note_tid(out, child_tid);
+	return sb_add(out, &f, sizeof(f));
+}
+
+int out_restart(struct out *out, pid_t pid, uint64_t tsc, struct pts_err *err)
+{
+	free(out->sb);
+	out->sb = NULL;
+	out->sb_len = 0;
+	free(out->exe);
+	out->exe = NULL;
+	free(out->tids);
+	out->tids = NULL;
+	out->nr_tids = 0;
+	free_maps(&out->arm);
+	free_maps(&out->exit);
+	free(out->pages);
+	out->pages = NULL;
+	out->pages_cap = out->pages_n = 0;
+	out->vdso_addr = out->vdso_size = 0;
+	if (fflush(out->gt) || ftruncate(fileno(out->gt), 0) || fseek(out->gt, 0, SEEK_SET))
+		return pts_err_set(err, errno, "restarting the ground truth: %s", strerror(errno));
+	fprintf(out->gt, "%s\n# produced by the ptsynth reference encoder (not PT hardware)\n",
+		PTSYNTH_GT_HEADER);
+	return out_start_process(out, pid, "", tsc, err);
 }
 
 void out_note_page(struct out *out, uint64_t ip)
@@ -423,6 +508,9 @@ void out_abort(struct out *out)
 	free(out->exe);
 	free(out->dir);
 	free(out->pages);
+	free(out->tids);
+	out->tids = NULL;
+	out->nr_tids = 0;
 	out->sb = NULL;
 	out->exe = NULL;
 	out->dir = NULL;

@@ -33,6 +33,8 @@ struct out {
 	size_t sb_len;
 	uint64_t start_tsc;
 	uint64_t start_realtime_ns, start_monotonic_ns;
+	int32_t *tids;			/* threads seen */
+	size_t nr_tids;
 	uint64_t *pages;		/* executed pages (for --trim-objects), open addressing */
 	size_t pages_cap, pages_n;
 };
@@ -40,8 +42,18 @@ struct out {
 int out_begin(struct out *out, const struct run_opts *o, struct pts_err *err);
 int out_start_process(struct out *out, pid_t pid, const char *cmd, uint64_t tsc,
 		      struct pts_err *err);
+/* Start over after an exec (--follow-exec): drop what was recorded of
+ * the old image, the ground truth included, and begin as at start. */
+int out_restart(struct out *out, pid_t pid, uint64_t tsc, struct pts_err *err);
 /* Read /proc/PID/maps (at_exit: the exit snapshot, else the arm one). */
 int out_take_maps(struct out *out, pid_t pid, bool at_exit, struct pts_err *err);
+/* Sideband records (include/uapi/ptscope.h), TSC from the cycle model:
+ * a context switch on CPU 0 (prev_tid -1: from the idle task), a thread's
+ * exit, a new thread. Return 0 or -ENOMEM. */
+int out_sb_switch(struct out *out, uint64_t tsc, pid_t pid, pid_t prev_tid, pid_t next_tid,
+		  const char *comm);
+int out_sb_exit(struct out *out, uint64_t tsc, pid_t pid, pid_t tid);
+int out_sb_fork(struct out *out, uint64_t tsc, pid_t pid, pid_t parent_tid, pid_t child_tid);
 /* Remember that the page of ip executed (for --trim-objects). */
 void out_note_page(struct out *out, uint64_t ip);
 struct ptsynth_enc;

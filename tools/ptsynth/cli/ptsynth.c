@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 
 #include "bundle/bundle.h"
+#include "bundle/sideband.h"
 #include "ptsynth_check.h"
 #include "ptsynth_cpu.h"
 #include "run.h"
@@ -42,6 +43,8 @@ static void usage(FILE *f)
 	      "  --trim-objects         zero pages of copied binaries that never executed\n"
 	      "  --no-pin               do not pin ptsynth and the command to one CPU\n"
 	      "  --no-aslr              run CMD without address randomisation (stable addresses)\n"
+	      "  --follow-exec          when CMD execs, trace the new program from its start\n"
+	      "                         (else tracing stops at the exec)\n"
 	      "  -q, --quiet            no summary\n"
 	      "\n"
 	      "check: decode NAME.ptscope/cpu0.pt with libipt's instruction decoder and compare\n"
@@ -89,6 +92,36 @@ static int cmd_check(int argc, char **argv)
 		pts_bundle_free(b);
 		return 1;
 	}
+	/* The sideband must read back record by record, time never going back. */
+	{
+		struct pts_sb_reader rd;
+		const struct ptscope_sb_hdr *h;
+		uint64_t last = 0, n = 0;
+		void *buf = NULL;
+		size_t len = 0;
+
+		rc = pts_sb_load(b, &buf, &len, &err);
+		if (!rc && !buf)
+			rc = pts_err_set(&err, ENOENT, "no sideband");
+		if (!rc) {
+			pts_sb_reader_init(&rd, buf, len);
+			while ((rc = pts_sb_next(&rd, &h, &err)) == 1) {
+				if (h->tsc < last) {
+					rc = pts_err_set(&err, EINVAL, "sideband record %" PRIu64
+							 " goes back in time", n);
+					break;
+				}
+				last = h->tsc;
+				n++;
+			}
+		}
+		free(buf);
+		if (rc) {
+			fprintf(stderr, "ptsynth check: %s: sideband: %s\n", argv[1], err.msg);
+			pts_bundle_free(b);
+			return 1;
+		}
+	}
 	pt = pts_bundle_path(b, b->cpus[0].file);
 	gt = pts_bundle_path(b, b->ground_truth_file);
 	rc = pt && gt ? ptsynth_check_files(pt, gt, argv[1], &res, &err)
@@ -108,7 +141,7 @@ static int cmd_check(int argc, char **argv)
 }
 
 enum { O_SCOPE = 256, O_PSB, O_NORETC, O_TIMING, O_MTC, O_LONGTNT, O_WRAP, O_OVF, O_OVFLOST,
-       O_MAX, O_TRIM, O_NOPIN, O_NOASLR };
+       O_MAX, O_TRIM, O_NOPIN, O_NOASLR, O_FOLLOWEXEC };
 
 static int cmd_run(int argc, char **argv)
 {
@@ -128,6 +161,7 @@ static int cmd_run(int argc, char **argv)
 		{ "trim-objects", no_argument, 0, O_TRIM },
 		{ "no-pin", no_argument, 0, O_NOPIN },
 		{ "no-aslr", no_argument, 0, O_NOASLR },
+		{ "follow-exec", no_argument, 0, O_FOLLOWEXEC },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -238,6 +272,9 @@ static int cmd_run(int argc, char **argv)
 		case O_NOASLR:
 			o.no_aslr = true;
 			break;
+		case O_FOLLOWEXEC:
+			o.follow_exec = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -259,12 +296,15 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (!o.quiet) {
 		fprintf(stderr, "ptsynth: %s: %" PRIu64 " instructions (%" PRIu64 " syscalls, %"
-			PRIu64 " signals) in %.2f s: %.0f instructions/s%s%s\n",
-			o.out, sum.insns, sum.syscalls, sum.signals, sum.seconds,
+			PRIu64 " signals, %" PRIu64 " context switches) in %.2f s: %.0f "
+			"instructions/s%s%s\n",
+			o.out, sum.insns, sum.syscalls, sum.signals, sum.switches, sum.seconds,
 			sum.seconds > 0 ? sum.insns / sum.seconds : 0.0,
 			sum.exec_stopped ? "; stopped at exec (not covered)" : "",
 			sum.limit_stopped ? "; stopped at --max-insns" : "");
-		if (WIFEXITED(sum.exit_status))
+		if (!sum.exited)
+			fprintf(stderr, "ptsynth: %s: exit status unknown\n", o.argv[0]);
+		else if (WIFEXITED(sum.exit_status))
 			fprintf(stderr, "ptsynth: %s exited with status %d\n", o.argv[0],
 				WEXITSTATUS(sum.exit_status));
 		else if (WIFSIGNALED(sum.exit_status))

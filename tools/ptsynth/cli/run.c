@@ -9,8 +9,10 @@
  * asynchronous transfer (FUP at the interrupted IP, TIP.PGD, then
  * TIP.PGE at the handler).
  *
- * Not covered: threads and child processes are not traced (they run
- * freely); an exec in the traced process ends the trace; the time of
+ * Threads share one modelled CPU: one runs at a time, preempted after
+ * QUANTUM instructions or when it blocks in a system call; every switch
+ * is a sched_switch sideband record. Not covered: child processes run
+ * untraced; an exec in the traced process ends the trace; the time of
  * kernel work comes from the cycle model, not from the clock.
  */
 #include "run.h"
@@ -73,13 +75,24 @@ struct tracer {
 	struct pts_err *err;
 	int gt_err;
 	struct out *out;
+	pid_t cur_tid;			/* thread whose instruction is being fed */
 	bool in_kernel;			/* the last transfer went to ring 0 */
 };
+
+static uint64_t peek_user(pid_t pid, size_t off);
 
 static void gt_cb(void *ctx, const struct ptsynth_gt_rec *r)
 {
 	struct tracer *t = ctx;
-	int e = ptsynth_gt_write_rec(t->gt, r);
+	uint64_t sp = 0;
+	int e;
+
+	/* The thread is stopped right after the CALL: RSP is the address of
+	 * the return address it pushed. */
+	if ((r->kind == PTSYNTH_GT_INSN || r->kind == PTSYNTH_GT_LOST) &&
+	    (r->iclass == PTSYNTH_IC_CALL_DIRECT || r->iclass == PTSYNTH_IC_CALL_INDIRECT))
+		sp = peek_user(t->cur_tid, offsetof(struct user_regs_struct, rsp));
+	e = ptsynth_gt_write_rec_sp(t->gt, r, sp);
 
 	if (e && !t->gt_err)
 		t->gt_err = e;
@@ -225,124 +238,499 @@ static bool maps_syscall(uint64_t nr)
 	       nr == SYS_execve || nr == SYS_execveat || nr == SYS_pkey_mprotect;
 }
 
+/* One traced thread. All threads share one modelled CPU: the tracer runs
+ * one at a time and switches between them like a scheduler would. */
+struct thr {
+	pid_t tid;
+	uint64_t ip;			/* where it is stopped: next to execute */
+	struct ptsynth_decoded d;	/* the instruction at ip */
+	int inject;			/* signal to deliver on its next step */
+	bool delivering;		/* its next stop only enters a signal handler */
+	bool no_insn;			/* its next stop only leaves an event stop */
+	bool blocked;			/* in a system call that has not returned */
+	bool pending;			/* a wait status arrived for it: `status` */
+	int status;
+	bool live;
+	uint64_t ran;			/* instructions since it was switched in */
+};
+
+#define MAX_THREADS	256
+/* Instructions a thread runs before the model preempts it (a timer tick). */
+#define QUANTUM		3000
+/* Kernel cycles of a context switch. */
+#define CYC_SWITCH	2500
+/* A system call that has not returned after this long is blocked: the
+ * other threads run meanwhile. */
+#define BLOCK_NS	3000000L
+
+struct sched {
+	struct thr t[MAX_THREADS];
+	int n, cur;
+};
+
+static struct thr *thr_find(struct sched *s, pid_t tid)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->t[i].tid == tid)
+			return &s->t[i];
+	return NULL;
+}
+
+static struct thr *thr_add(struct tracer *t, struct sched *s, pid_t tid)
+{
+	struct thr *th = thr_find(s, tid);
+
+	if (th)
+		return th;
+	if (s->n == MAX_THREADS) {
+		pts_err_set(t->err, E2BIG, "more than %d threads: not supported", MAX_THREADS);
+		return NULL;
+	}
+	th = &s->t[s->n++];
+	memset(th, 0, sizeof(*th));
+	th->tid = tid;
+	th->live = true;
+	return th;
+}
+
+static int comm_of(pid_t pid, pid_t tid, char comm[16])
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	comm[0] = 0;
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (fgets(comm, 16, f))
+		comm[strcspn(comm, "\n")] = 0;
+	fclose(f);
+	return 0;
+}
+
+/* --follow-exec: the command exec'd; trace the new image from its first
+ * instruction, as if it had been started so. */
+static int restart_at_exec(struct tracer *t, struct out *out, struct thr *th)
+{
+	char path[64];
+	int e;
+
+	ptsynth_enc_free(t->enc);
+	t->enc = ptsynth_enc_new(&t->o->cfg, gt_cb, t);
+	if (!t->enc)
+		return pts_err_set(t->err, ENOMEM, "out of memory");
+	/* the old /proc/PID/mem belongs to the old address space */
+	close(t->memfd);
+	snprintf(path, sizeof(path), "/proc/%d/mem", t->pid);
+	t->memfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (t->memfd < 0)
+		return pts_err_set(t->err, errno, "cannot open %s: %s", path, strerror(errno));
+	t->gen++;
+	t->in_kernel = false;
+	t->sum->insns = t->sum->syscalls = t->sum->signals = 0;
+	t->sum->execs++;
+	e = out_restart(out, t->pid, t->tsc, t->err);
+	if (e)
+		return e;
+	fprintf(t->gt, "t %x\n", (unsigned int)t->pid);
+	/* Stopped inside execve: the next step only returns to user mode. */
+	th->ip = peek_user(t->pid, offsetof(struct user_regs_struct, rip));
+	th->no_insn = true;
+	th->delivering = false;
+	th->ran = 0;
+	return 0;
+}
+
+/* Put `next` on the CPU. A preempted thread (stopped in user code) is
+ * interrupted before its next instruction: FUP + TIP.PGD as for a timer
+ * interrupt. Sideband: a sched_switch record, as the module writes. */
+static int switch_to(struct tracer *t, struct sched *s, int next)
+{
+	struct thr *prev = &s->t[s->cur];
+	char comm[16];
+	int e = 0;
+
+	if (next == s->cur)
+		return 0;
+	if (prev->live && !t->in_kernel) {
+		e = async_to_kernel(t, prev->ip);
+		t->sum->signals--;	/* a timer interrupt, not a signal */
+		t->sum->preemptions++;
+	}
+	if (e)
+		return e;
+	/* The switch is recorded early in the kernel, the return to the next
+	 * thread's user code takes CYC_SWITCH more: the record's TSC lies
+	 * between the old thread's disable and the new one's enable, even at
+	 * MTC resolution (672 TSC ticks). */
+	comm_of(t->pid, s->t[next].tid, comm);
+	e = out_sb_switch(t->out, t->tsc, t->pid, prev->live ? prev->tid : -1, s->t[next].tid, comm);
+	if (e)
+		return pts_err_set(t->err, e, "out of memory");
+	t->tsc += CYC_SWITCH;
+	t->sum->switches++;
+	fprintf(t->gt, "t %x\n", (unsigned int)s->t[next].tid);
+	s->cur = next;
+	s->t[next].ran = 0;
+	return 0;
+}
+
+/* Choose the next thread to run after cur (round robin), collecting the
+ * stops of blocked threads; waits for one when every thread is blocked.
+ * Returns the index, -1 when no thread is left, or a negative errno - 1. */
+static int pick_next(struct tracer *t, struct sched *s, bool include_cur)
+{
+	for (;;) {
+		int i, k, live = 0;
+
+		for (k = include_cur ? 0 : 1; k <= s->n; k++) {
+			struct thr *th;
+
+			i = (s->cur + k) % s->n;
+			th = &s->t[i];
+			if (!th->live)
+				continue;
+			live++;
+			if (th->blocked && !th->pending) {
+				int st;
+				pid_t r = waitpid(th->tid, &st, __WALL | WNOHANG);
+
+				if (r == th->tid) {
+					th->pending = true;
+					th->status = st;
+				}
+			}
+			if (!th->blocked || th->pending)
+				return i;
+			if (k == s->n)
+				break;
+		}
+		if (!live)
+			return -1;
+		/* Everyone is in the kernel: wait for whoever comes back first. */
+		{
+			int st;
+			pid_t r = waitpid(-1, &st, __WALL);
+			struct thr *th;
+
+			if (r < 0)
+				return -1 - errno;
+			th = thr_find(s, r);
+			if (!th) {
+				th = thr_add(t, s, r);
+				if (!th)
+					return -1 - E2BIG;
+			}
+			th->pending = true;
+			th->status = st;
+		}
+	}
+}
+
+/* Wait for the stop that ends th's step. For a system call, give up after
+ * BLOCK_NS: it is blocked (returns 1). Returns 0 with *st, or -errno. */
+static int wait_step(struct thr *th, bool syscall, int *st)
+{
+	struct timespec t0, now, nap = { 0, 20000 };
+
+	if (!syscall)
+		return waitpid(th->tid, st, __WALL) < 0 ? -errno : 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		pid_t r = waitpid(th->tid, st, __WALL | WNOHANG);
+
+		if (r == th->tid)
+			return 0;
+		if (r < 0)
+			return -errno;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - t0.tv_sec) * 1000000000L + (now.tv_nsec - t0.tv_nsec) > BLOCK_NS)
+			return 1;
+		nanosleep(&nap, NULL);
+	}
+}
+
+/* A thread other than the leader ended (exit or killed). */
+static int thread_gone(struct tracer *t, struct sched *s, struct thr *th)
+{
+	int e;
+
+	th->live = false;
+	e = out_sb_exit(t->out, t->tsc, t->pid, th->tid);
+	return e ? pts_err_set(t->err, e, "out of memory") : 0;
+}
+
+/* The leader is exiting (exit_group or a fatal signal): every thread goes.
+ * Continue all, reap all; the leader's status is the command's. */
+static int drain(struct tracer *t, struct sched *s)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->t[i].live && s->t[i].tid != t->pid)
+			kill(s->t[i].tid, SIGKILL);
+	ptrace(PTRACE_CONT, t->pid, NULL, NULL);
+	for (;;) {
+		int st;
+		pid_t r = waitpid(-1, &st, __WALL);
+
+		if (r < 0)
+			break;
+		if (WIFSTOPPED(st))
+			ptrace(PTRACE_CONT, r, NULL, NULL);
+		else if (r == t->pid) {
+			t->sum->exit_status = st;
+			t->sum->exited = true;
+		}
+	}
+	return 0;
+}
+
+/* Kill the command and reap every thread (stops are continued so that
+ * exit stops do not hold the process). */
+static void kill_all(pid_t pid, struct run_summary *sum)
+{
+	int st;
+	pid_t r;
+
+	kill(pid, SIGKILL);
+	while ((r = waitpid(-1, &st, __WALL)) > 0) {
+		if (WIFSTOPPED(st))
+			ptrace(PTRACE_CONT, r, NULL, NULL);
+		else if (r == pid) {
+			sum->exit_status = st;
+			sum->exited = true;
+		}
+	}
+}
+
 /* The single-step loop. Returns 0 when the command exited (or tracing
  * stopped on purpose), else a negative errno. */
-static int step_loop(struct tracer *t, struct out *out)
+static int step_loop(struct tracer *t, struct out *out, struct sched *s)
 {
-	uint64_t ip = peek_user(t->pid, offsetof(struct user_regs_struct, rip));
-	int inject = 0;			/* signal to deliver on the next step */
-	bool delivering = false;	/* this step only enters a signal handler */
 	int st, e;
 
+	s->n = 0;
+	if (!thr_add(t, s, t->pid))
+		return -E2BIG;
+	s->cur = 0;
+	s->t[0].ip = peek_user(t->pid, offsetof(struct user_regs_struct, rip));
+	fprintf(t->gt, "t %x\n", (unsigned int)t->pid);
+
 	for (;;) {
-		struct ptsynth_decoded d;
+		struct thr *th = &s->t[s->cur];
+		struct ptsynth_decoded *d = &th->d;
+
+		t->cur_tid = th->tid;
+		bool fresh_step = !th->delivering && !th->no_insn;
 		uint64_t nip;
-		int sig;
+		int sig, w;
 
-		if (!delivering) {
-			e = decode_at(t, ip, &d);
-			if (e)
-				return e;
-			if (d.is_syscall) {
-				uint64_t nr = peek_user(t->pid, offsetof(struct user_regs_struct, rax));
+		if (th->pending) {
+			/* The stop that ended this thread's step came while it
+			 * was off the CPU (a blocked system call returned). */
+			th->pending = false;
+			th->blocked = false;
+			st = th->status;
+			fresh_step = false;
+			th->no_insn = true;
+		} else {
+			if (fresh_step) {
+				e = decode_at(t, th->ip, d);
+				if (e)
+					return e;
+				if (d->is_syscall) {
+					uint64_t nr = peek_user(th->tid,
+								offsetof(struct user_regs_struct, rax));
 
-				if (maps_syscall(nr))
-					t->gen++;
+					if (maps_syscall(nr))
+						t->gen++;
+				}
+				if (t->o->max_insns && t->sum->insns >= t->o->max_insns) {
+					/* Clearing TraceEn takes the kernel: in user
+					 * scope the thread is interrupted here first. */
+					t->sum->limit_stopped = true;
+					if (t->in_kernel)
+						return 0;
+					e = async_to_kernel(t, th->ip);
+					t->sum->signals--;	/* not a signal */
+					return e;
+				}
+			}
+			if (ptrace(PTRACE_SINGLESTEP, th->tid, NULL, (void *)(long)th->inject) < 0)
+				return pts_err_set(t->err, errno, "PTRACE_SINGLESTEP %d: %s", th->tid,
+						   strerror(errno));
+			th->inject = 0;
+			w = wait_step(th, fresh_step && d->iclass == PTSYNTH_IC_FAR, &st);
+			if (w < 0)
+				return pts_err_set(t->err, -w, "waitpid: %s", strerror(-w));
+			if (w == 1) {
+				/* Blocked in the kernel: the SYSCALL retired into ring 0;
+				 * another thread gets the CPU. */
+				e = feed(t, th->ip, d, 0, true);
+				if (e)
+					return e;
+				th->blocked = true;
+				w = pick_next(t, s, false);
+				if (w < -1)
+					return pts_err_set(t->err, -w - 1, "waitpid: %s", strerror(-w - 1));
+				if (w >= 0 && (e = switch_to(t, s, w)))
+					return e;
+				continue;
 			}
 		}
-		if (t->o->max_insns && t->sum->insns >= t->o->max_insns && !delivering) {
-			t->sum->limit_stopped = true;
-			return 0;
-		}
-		if (ptrace(PTRACE_SINGLESTEP, t->pid, NULL, (void *)(long)inject) < 0)
-			return pts_err_set(t->err, errno, "PTRACE_SINGLESTEP: %s", strerror(errno));
-		inject = 0;
-		if (waitpid(t->pid, &st, __WALL) < 0)
-			return pts_err_set(t->err, errno, "waitpid: %s", strerror(errno));
 		t->sum->steps++;
 
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			/* exit_group never returns: the SYSCALL retired into ring 0.
-			 * Killed otherwise: an asynchronous exit at ip. */
-			t->sum->exit_status = st;
-			if (!delivering && d.iclass == PTSYNTH_IC_FAR)
-				return feed(t, ip, &d, 0, true);
-			return t->in_kernel ? 0 : async_to_kernel(t, ip);
+			if (th->tid == t->pid) {
+				/* exit_group never returns: the SYSCALL retired into
+				 * ring 0. Killed otherwise: an asynchronous exit. */
+				t->sum->exit_status = st;
+				t->sum->exited = true;
+				if (fresh_step && d->iclass == PTSYNTH_IC_FAR)
+					e = feed(t, th->ip, d, 0, true);
+				else
+					e = t->in_kernel ? 0 : async_to_kernel(t, th->ip);
+				if (!e)
+					e = drain(t, s);
+				return e;
+			}
+			if (fresh_step && d->iclass == PTSYNTH_IC_FAR)
+				e = feed(t, th->ip, d, 0, true);
+			else
+				e = t->in_kernel ? 0 : async_to_kernel(t, th->ip);
+			if (!e)
+				e = thread_gone(t, s, th);
+			if (e)
+				return e;
+			goto next_thread;
 		}
 		if (!WIFSTOPPED(st))
 			continue;
 		sig = WSTOPSIG(st);
 		if (sig == SIGTRAP && (st >> 16) == PTRACE_EVENT_EXIT) {
-			/* About to exit: the maps and vdso are still there. */
-			e = out_take_maps(out, t->pid, true, t->err);
+			if (fresh_step && d->iclass == PTSYNTH_IC_FAR)
+				e = feed(t, th->ip, d, 0, true);
+			else
+				e = t->in_kernel ? 0 : async_to_kernel(t, th->ip);
 			if (e)
 				return e;
-			if (!delivering && d.iclass == PTSYNTH_IC_FAR)
-				e = feed(t, ip, &d, 0, true);
-			else if (!t->in_kernel)
-				e = async_to_kernel(t, ip);
+			if (th->tid == t->pid) {
+				/* About to exit: the maps and vdso are still there. */
+				e = out_take_maps(out, t->pid, true, t->err);
+				return e ? e : drain(t, s);
+			}
+			e = thread_gone(t, s, th);
 			if (e)
 				return e;
-			delivering = false;
-			if (ptrace(PTRACE_CONT, t->pid, NULL, NULL) < 0)
-				return pts_err_set(t->err, errno, "PTRACE_CONT: %s", strerror(errno));
-			if (waitpid(t->pid, &st, __WALL) < 0)
-				return pts_err_set(t->err, errno, "waitpid: %s", strerror(errno));
-			t->sum->exit_status = st;
-			return 0;
+			ptrace(PTRACE_CONT, th->tid, NULL, NULL);
+			waitpid(th->tid, &st, __WALL);
+			goto next_thread;
 		}
 		if (sig == SIGTRAP && (st >> 16) == PTRACE_EVENT_EXEC) {
-			/* exec in the traced process: the SYSCALL went to ring 0;
-			 * tracing stops here (one image per trace). */
-			if (!delivering)
-				e = feed(t, ip, &d, 0, true);
-			else
-				e = 0;
+			/* exec in the traced process: the SYSCALL went to ring 0.
+			 * A bundle holds one image per process: tracing stops
+			 * here, or with --follow-exec starts over in the new
+			 * image (single-threaded commands only). */
+			if (t->o->follow_exec && s->n == 1) {
+				e = restart_at_exec(t, out, th);
+				if (e)
+					return e;
+				continue;
+			}
+			e = fresh_step ? feed(t, th->ip, d, 0, true) : 0;
 			t->sum->exec_stopped = true;
 			return e;
 		}
+		if (sig == SIGTRAP && (st >> 16) == PTRACE_EVENT_CLONE) {
+			/* A new thread: the SYSCALL retired into ring 0; this
+			 * thread leaves the event stop with its next step. */
+			unsigned long child = 0;
+			struct thr *c;
+
+			ptrace(PTRACE_GETEVENTMSG, th->tid, NULL, &child);
+			e = fresh_step ? feed(t, th->ip, d, 0, true) : 0;
+			if (e)
+				return e;
+			th->ip += fresh_step ? d->size : 0;
+			th->no_insn = true;
+			c = thr_add(t, s, (pid_t)child);
+			if (!c)
+				return -E2BIG;
+			th = &s->t[s->cur];	/* thr_add may not move, but be safe */
+			if (!c->pending) {
+				/* its first stop (SIGSTOP) arrives promptly */
+				if (waitpid(c->tid, &c->status, __WALL) == c->tid)
+					c->pending = true;
+			}
+			c->blocked = true;	/* starts in the kernel (clone returns 0) */
+			e = out_sb_fork(out, t->tsc, t->pid, th->tid, c->tid);
+			if (e)
+				return pts_err_set(t->err, e, "out of memory");
+			continue;
+		}
+		if (sig == SIGSTOP && !fresh_step && th->no_insn && th->ran == 0 && th->tid != t->pid &&
+		    th->ip == 0) {
+			/* a new thread's first stop: now we know where it is */
+			th->ip = peek_user(th->tid, offsetof(struct user_regs_struct, rip));
+			th->no_insn = false;
+			continue;
+		}
 		/* The next IP of a non-branch (and of a direct JMP/CALL) is known
 		 * without asking: saves a third of the system calls per step. */
-		if (sig == SIGTRAP && !delivering && !d.rep && d.iclass == PTSYNTH_IC_OTHER)
-			nip = ip + d.size;
-		else if (sig == SIGTRAP && !delivering &&
-			 (d.iclass == PTSYNTH_IC_JMP_DIRECT || d.iclass == PTSYNTH_IC_CALL_DIRECT))
-			nip = d.target;
+		if (sig == SIGTRAP && fresh_step && !d->rep && d->iclass == PTSYNTH_IC_OTHER)
+			nip = th->ip + d->size;
+		else if (sig == SIGTRAP && fresh_step &&
+			 (d->iclass == PTSYNTH_IC_JMP_DIRECT || d->iclass == PTSYNTH_IC_CALL_DIRECT))
+			nip = d->target;
 		else
-			nip = peek_user(t->pid, offsetof(struct user_regs_struct, rip));
+			nip = peek_user(th->tid, offsetof(struct user_regs_struct, rip));
 
-		if (delivering) {
-			/* Stopped at the handler's first instruction. */
-			delivering = false;
-			ip = nip;
+		if (!fresh_step) {
+			/* Entered a handler, left an event stop or a blocked call:
+			 * no instruction retired. */
+			th->delivering = false;
+			th->no_insn = false;
+			th->ip = nip;
 			if (sig != SIGTRAP)
 				goto other_signal;
 			continue;
 		}
 		if (sig == SIGTRAP) {
-			if (nip == ip && d.rep)
+			if (nip == th->ip && d->rep)
 				continue;	/* one more iteration of a REP string op */
-			e = feed(t, ip, &d, nip, d.iclass == PTSYNTH_IC_FAR);
+			e = feed(t, th->ip, d, nip, d->iclass == PTSYNTH_IC_FAR);
 			if (e)
 				return e;
-			ip = nip;
+			th->ip = nip;
+			if (++th->ran >= QUANTUM && s->n > 1 && !t->in_kernel)
+				goto next_thread;
 			continue;
 		}
 		/* A signal-delivery stop: no instruction retired unless the IP moved. */
-		if (nip != ip) {
-			e = feed(t, ip, &d, nip, d.iclass == PTSYNTH_IC_FAR);
+		if (nip != th->ip) {
+			e = feed(t, th->ip, d, nip, d->iclass == PTSYNTH_IC_FAR);
 			if (e)
 				return e;
-			ip = nip;
+			th->ip = nip;
 		}
 other_signal:
 		if (sig_caught(t->pid, sig)) {
-			e = async_to_kernel(t, ip);
+			e = async_to_kernel(t, th->ip);
 			if (e)
 				return e;
-			delivering = true;
+			th->delivering = true;
 		}
-		inject = sig;
+		th->inject = sig;
+		continue;
+next_thread:
+		w = pick_next(t, s, !th->live ? true : false);
+		if (w < -1)
+			return pts_err_set(t->err, -w - 1, "waitpid: %s", strerror(-w - 1));
+		if (w < 0)
+			return 0;
+		e = switch_to(t, s, w);
+		if (e)
+			return e;
 	}
 }
 
@@ -350,6 +738,7 @@ int ptsynth_run(const struct run_opts *o, struct run_summary *sum, struct pts_er
 {
 	struct tracer t = { .o = o, .sum = sum, .err = err, .gen = 1, .memfd = -1 };
 	struct out out;
+	struct sched *sched = NULL;
 	char path[64];
 	double t0;
 	pid_t pid;
@@ -397,7 +786,8 @@ int ptsynth_run(const struct run_opts *o, struct run_summary *sum, struct pts_er
 		goto fail;
 	}
 	ptrace(PTRACE_SETOPTIONS, pid, NULL,
-	       (void *)(long)(PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT));
+	       (void *)(long)(PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT |
+			      PTRACE_O_TRACECLONE));
 	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
 	t.memfd = open(path, O_RDONLY | O_CLOEXEC);
 	t.dcache = calloc((size_t)1 << DCACHE_BITS, sizeof(*t.dcache));
@@ -415,18 +805,37 @@ int ptsynth_run(const struct run_opts *o, struct run_summary *sum, struct pts_er
 		goto kill;
 	}
 	t0 = now_s();
-	e = step_loop(&t, &out);
+	sched = calloc(1, sizeof(*sched));
+	if (!sched) {
+		e = pts_err_set(err, ENOMEM, "out of memory");
+		goto kill;
+	}
+	e = step_loop(&t, &out, sched);
 	sum->seconds = now_s() - t0;
 	if (e)
 		goto kill;
-	if (!WIFEXITED(sum->exit_status) && !WIFSIGNALED(sum->exit_status)) {
-		/* Stopped early (exec, limit): take the maps now, let it run. */
+	if (!sum->exited) {
+		/* Stopped early (exec, limit): take the maps now, let it run
+		 * (a thread blocked in a system call cannot be detached from
+		 * here: then the command is killed). */
+		bool blocked = false;
+
 		e = out_take_maps(&out, pid, true, err);
 		if (e)
 			goto kill;
-		ptrace(PTRACE_DETACH, pid, NULL, NULL);
-		waitpid(pid, &st, __WALL);
-		sum->exit_status = st;
+		for (int i = 0; i < sched->n; i++)
+			blocked |= sched->t[i].live && sched->t[i].blocked && !sched->t[i].pending;
+		if (blocked) {
+			kill_all(pid, sum);
+		} else {
+			for (int i = sched->n; i-- > 0;)
+				if (sched->t[i].live)
+					ptrace(PTRACE_DETACH, sched->t[i].tid, NULL, NULL);
+			if (waitpid(pid, &st, __WALL) == pid) {
+				sum->exit_status = st;
+				sum->exited = true;
+			}
+		}
 	}
 	e = ptsynth_enc_finish(t.enc, t.tsc);
 	if (!e && t.gt_err)
@@ -437,11 +846,12 @@ int ptsynth_run(const struct run_opts *o, struct run_summary *sum, struct pts_er
 	ptsynth_enc_free(t.enc);
 	close(t.memfd);
 	free(t.dcache);
+	free(sched);
 	return e;
 kill:
-	kill(pid, SIGKILL);
-	waitpid(pid, &st, __WALL);
+	kill_all(pid, sum);
 fail:
+	free(sched);
 	ptsynth_enc_free(t.enc);
 	if (t.memfd >= 0)
 		close(t.memfd);

@@ -17,7 +17,8 @@ struct run_opts {
 	bool trim_objects;		/* zero the pages of copied objects nothing executed */
 	bool quiet;
 	bool pin_cpu;
-	bool no_aslr;			/* run the command without address randomisation */			/* run tracer and command on one CPU (faster) */
+	bool no_aslr;
+	bool follow_exec;		/* an exec restarts the trace in the new image */			/* run the command without address randomisation */			/* run tracer and command on one CPU (faster) */
 	char **argv;			/* command */
 };
 
@@ -25,8 +26,11 @@ struct run_summary {
 	uint64_t insns;			/* instructions retired under single-step */
 	uint64_t steps;			/* ptrace stops */
 	uint64_t syscalls, signals;
+	uint64_t switches, preemptions;
+	uint64_t execs;			/* execs followed (--follow-exec) */	/* context switches between threads */
 	double seconds;			/* wall time of the single-step loop */
-	int exit_status;		/* wait status of the command */
+	int exit_status;		/* wait status of the command, when exited */
+	bool exited;
 	bool exec_stopped;		/* the command exec'd: tracing stopped there */
 	bool limit_stopped;		/* max_insns reached */
 };

@@ -673,6 +673,27 @@ int ptsynth_enc_async(struct ptsynth_enc *e, uint64_t at, uint64_t target,
 	return err;
 }
 
+int ptsynth_enc_context_off(struct ptsynth_enc *e, uint64_t at, uint64_t tsc)
+{
+	int err = advance(e, tsc);
+
+	if (err)
+		return err;
+	if (!e->packet_en || e->in_overflow) {
+		e->packet_en = false;
+		return 0;
+	}
+	err = flush_tnt(e);
+	if (!err)
+		err = put_ip(e, ppt_fup, at, false);
+	if (err)
+		return err;
+	gt(e, PTSYNTH_GT_ASYNC_DISABLE, at, 0, PTSYNTH_IC_OTHER, 0);
+	err = put_ip(e, ppt_tip_pgd, 0, true);
+	e->packet_en = false;
+	return err;
+}
+
 int ptsynth_enc_advance(struct ptsynth_enc *e, uint64_t tsc)
 {
 	return advance(e, tsc);

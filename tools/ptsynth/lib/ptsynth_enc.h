@@ -140,6 +140,18 @@ int ptsynth_enc_async(struct ptsynth_enc *e, uint64_t at, uint64_t target,
 		      uint8_t target_ring, uint64_t tsc);
 
 /*
+ * ContextEn goes 1 -> 0 before the instruction at `at`: the traced task
+ * is switched out (per-task tracing disabled by the scheduler hook, or a
+ * CR3 filter no longer matching; SDM §33.2.5 "Trace Filtering", PacketEn
+ * needs ContextEn). Emitted like an asynchronous disable: FUP(at) then
+ * TIP.PGD with the IP suppressed. The next instruction fed (the task
+ * switched back in) re-enables with MODE.Exec + TIP.PGE at its IP.
+ * Nothing is emitted while packets are already disabled. Returns 0 or a
+ * negative error as ptsynth_enc_insn.
+ */
+int ptsynth_enc_context_off(struct ptsynth_enc *e, uint64_t at, uint64_t tsc);
+
+/*
  * Let model time pass to tsc without retired traced instructions (time
  * spent in an untraced ring): emits the MTCs that fall due (SDM
  * §33.4.2.12 "MTC": sent while TriggerEn, independent of PacketEn).

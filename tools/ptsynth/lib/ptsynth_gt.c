@@ -8,6 +8,11 @@
 
 int ptsynth_gt_write_rec(FILE *f, const struct ptsynth_gt_rec *r)
 {
+	return ptsynth_gt_write_rec_sp(f, r, 0);
+}
+
+int ptsynth_gt_write_rec_sp(FILE *f, const struct ptsynth_gt_rec *r, uint64_t sp)
+{
 	int n;
 
 	switch (r->kind) {
@@ -15,8 +20,12 @@ int ptsynth_gt_write_rec(FILE *f, const struct ptsynth_gt_rec *r)
 	case PTSYNTH_GT_LOST:
 		/* Calls carry their size: the return address is ip + size. */
 		if (r->iclass == PTSYNTH_IC_CALL_DIRECT || r->iclass == PTSYNTH_IC_CALL_INDIRECT) {
-			n = fprintf(f, "%c %" PRIx64 " %s %u\n", r->kind, r->ip,
-				    ptsynth_iclass_name(r->iclass), r->size);
+			if (sp)
+				n = fprintf(f, "%c %" PRIx64 " %s %u %" PRIx64 "\n", r->kind, r->ip,
+					    ptsynth_iclass_name(r->iclass), r->size, sp);
+			else
+				n = fprintf(f, "%c %" PRIx64 " %s %u\n", r->kind, r->ip,
+					    ptsynth_iclass_name(r->iclass), r->size);
 			break;
 		}
 		n = fprintf(f, "%c %" PRIx64 " %s\n", r->kind, r->ip, ptsynth_iclass_name(r->iclass));
@@ -80,6 +89,7 @@ int ptsynth_gt_read(const char *path, struct ptsynth_gt *gt, struct pts_err *err
 		case '#':
 		case '\n':
 		case 'k':
+		case 't':
 			continue;
 		case 'w':
 			if (sscanf(line, "w %" SCNx64, &gt->wrap_offset) != 1)

@@ -8,8 +8,10 @@
  *   w OFFSET                  the trace file starts at stream byte OFFSET (ring wrap)
  *   m START END PGOFF FILE    executable image section [START,END) from FILE
  *                             (bundle-relative) at file offset PGOFF
- *   i IP CLASS [SIZE]         instruction retired and decodable (CLASS: ptsynth_iclass_name;
- *                             calls give their SIZE: the return address is IP + SIZE)
+ *   i IP CLASS [SIZE [SP]]    instruction retired and decodable (CLASS: ptsynth_iclass_name;
+ *                             calls give their SIZE - the return address is IP + SIZE -
+ *                             and, from ptsynth run, SP: the stack pointer after the call,
+ *                             i.e. the address of the return address)
  *   l IP CLASS                instruction retired, packets lost to an overflow
  *   e IP                      tracing enabled at IP (TIP.PGE)
  *   d IP                      tracing disabled at the far transfer at IP (TIP.PGD)
@@ -18,6 +20,7 @@
  *   o IP                      overflow; decoding resumes at IP
  *   p OFFSET IP               PSB at stream byte OFFSET; FUP IP (0: tracing was off)
  *   k RING                    execution went to ring RING (ring transition, informative)
+ *   t TID                     the CPU now runs thread TID (context switch, informative)
  */
 #ifndef PTSYNTH_GT_H
 #define PTSYNTH_GT_H
@@ -53,6 +56,10 @@ struct ptsynth_gt {
 
 /* Write one encoder record as a line. Returns 0 or -errno (-ENOSPC). */
 int ptsynth_gt_write_rec(FILE *f, const struct ptsynth_gt_rec *r);
+/* Same, adding sp (when not 0) to a CALL's line: the stack pointer after
+ * it executed, which tells which frames are still alive at any later call
+ * (longjmp and exceptions release frames without RETs). */
+int ptsynth_gt_write_rec_sp(FILE *f, const struct ptsynth_gt_rec *r, uint64_t sp);
 
 /*
  * Read a ground-truth file. Errors: -ENOENT (missing), -EINVAL (bad line:

@@ -137,8 +137,10 @@ check-unit: $(B)/unit-tests userland
 check-scripts: userland $(B)/unit-tests
 	@bash tests/run-check-scripts.sh
 
+# VM_ARGS: e.g. --serial (one kernel line at a time: no vCPU
+# oversubscription on a 2-core host), --line 6.12, --break NAME.
 check-vm: userland
-	@bash tests/vm/run.sh
+	@bash tests/vm/run.sh $(VM_ARGS)
 
 # Whole-system reference traces: boot a Debian kernel under QEMU, log a
 # workload's execution, encode it in three scopes and check decodes.

@@ -103,6 +103,32 @@ static void pie_mapping_takes_the_bias_from_the_executable_pt_load(void)
 	pts_imgset_free(set);
 }
 
+/*
+ * The union image (pts_imgset_image(PTS_PID_ALL)) holds every process's
+ * sections, and the block decoder keeps an image across a switch to a
+ * pid without sections of its own; pts_imgset_read_any reads what that
+ * image holds, pts_imgset_read only the pid's own space.
+ */
+static void read_any_finds_a_section_of_another_address_space(void)
+{
+	struct pts_imgset *set;
+	struct pts_err err = { 0 };
+	uint8_t b[5] = { 0 };
+
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_file(set, 7, pie, 0x1000, 0x1c6, BASE + 0x5000,
+						  "/opt/user.pie", NULL, &err), 0);
+	CU_ASSERT_EQUAL(pts_imgset_read(set, 8, BASE + 0x5000, b, sizeof(b)), 0);
+	CU_ASSERT_EQUAL(pts_imgset_read_any(set, BASE + 0x5000, b, sizeof(b)), sizeof(b));
+	/* _start's call f1 (e8), as pid 7 reads it */
+	CU_ASSERT_EQUAL(b[0], 0xe8);
+	/* the read stops at the end of the mapping (0x1c6 bytes used) */
+	CU_ASSERT_EQUAL(pts_imgset_read_any(set, BASE + 0x5000 + 0x1c6 - 2, b, sizeof(b)), 2);
+	/* no section anywhere */
+	CU_ASSERT_EQUAL(pts_imgset_read_any(set, BASE + 0x100000, b, sizeof(b)), 0);
+	pts_imgset_free(set);
+}
+
 /* --elf FILE:BASE: the PIE's lowest PT_LOAD (vaddr 0) goes to BASE. */
 static void pie_given_with_a_load_address_decodes_at_that_address(void)
 {
@@ -339,6 +365,7 @@ static void pip_selects_the_address_space_and_the_process(void)
 
 PTS_SUITE(decode_symbols, suite_init, suite_cleanup,
 	  PTS_TEST(pie_mapping_takes_the_bias_from_the_executable_pt_load),
+	  PTS_TEST(read_any_finds_a_section_of_another_address_space),
 	  PTS_TEST(pie_given_with_a_load_address_decodes_at_that_address),
 	  PTS_TEST(stripped_binary_code_is_named_unknown_with_address_and_object),
 	  PTS_TEST(kallsyms_names_kernel_and_module_text),

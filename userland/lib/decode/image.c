@@ -391,14 +391,16 @@ struct pt_image *pts_imgset_image(struct pts_imgset *s, int32_t pid)
 }
 
 /* Latest mapping holding addr in pid's space (later mappings win: exec, mmap over). */
-static const struct mapping *find_map(const struct pts_imgset *s, int32_t pid, uint64_t addr)
+/* any: a section of any address space (pid is ignored) */
+static const struct mapping *find_map_in(const struct pts_imgset *s, int32_t pid, bool any,
+					 uint64_t addr)
 {
 	size_t i = s->nmaps;
 
 	while (i--) {
 		const struct mapping *m = &s->maps[i];
 
-		if (m->pid != PTS_PID_ALL && m->pid != pid)
+		if (!any && m->pid != PTS_PID_ALL && m->pid != pid)
 			continue;
 		if (addr >= m->start && addr - m->start < m->size)
 			return m;
@@ -406,10 +408,13 @@ static const struct mapping *find_map(const struct pts_imgset *s, int32_t pid, u
 	return NULL;
 }
 
-size_t pts_imgset_read(const struct pts_imgset *s, int32_t pid, uint64_t addr, uint8_t *buf,
-		       size_t len)
+static const struct mapping *find_map(const struct pts_imgset *s, int32_t pid, uint64_t addr)
 {
-	const struct mapping *m = find_map(s, pid, addr);
+	return find_map_in(s, pid, false, addr);
+}
+
+static size_t read_map(const struct mapping *m, uint64_t addr, uint8_t *buf, size_t len)
+{
 	uint64_t off, avail;
 
 	if (!m || !m->obj->data)
@@ -420,6 +425,17 @@ size_t pts_imgset_read(const struct pts_imgset *s, int32_t pid, uint64_t addr, u
 		len = (size_t)avail;
 	memcpy(buf, m->obj->data + off, len);
 	return len;
+}
+
+size_t pts_imgset_read(const struct pts_imgset *s, int32_t pid, uint64_t addr, uint8_t *buf,
+		       size_t len)
+{
+	return read_map(find_map(s, pid, addr), addr, buf, len);
+}
+
+size_t pts_imgset_read_any(const struct pts_imgset *s, uint64_t addr, uint8_t *buf, size_t len)
+{
+	return read_map(find_map_in(s, 0, true, addr), addr, buf, len);
 }
 
 int pts_imgset_symbolize(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)

@@ -81,6 +81,13 @@ int pts_imgset_has_pid(const struct pts_imgset *set, int32_t pid);
 size_t pts_imgset_read(const struct pts_imgset *set, int32_t pid, uint64_t addr, uint8_t *buf,
 		       size_t len);
 
+/*
+ * Copy up to len bytes at addr from the last-added section of any address
+ * space that holds addr: what the union image pts_imgset_image(set,
+ * PTS_PID_ALL) decodes with. Returns bytes copied (0 none).
+ */
+size_t pts_imgset_read_any(const struct pts_imgset *set, uint64_t addr, uint8_t *buf, size_t len);
+
 /* Symbol of addr in pid's space (pts_tl_symbolize_fn). Always returns 0. */
 int pts_imgset_symbolize(void *set, int32_t pid, uint64_t addr, struct pts_sym_info *out);
 

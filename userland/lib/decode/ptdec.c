@@ -244,6 +244,22 @@ static void classify(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_
 			return;
 		}
 		n = pts_imgset_read(d->cfg.images, d->pid, ip, buf, sizeof(buf));
+		if (!n && d->image_pid != d->pid) {
+			/*
+			 * d->pid has no section here: the block decoder took
+			 * the bytes from the image it holds (image_pid's, or
+			 * the union one; follow_sideband keeps it for a pid
+			 * without sections of its own). Read the same bytes,
+			 * so every instruction it decoded is listed; not
+			 * cached, as that image changes with the sideband.
+			 */
+			if (d->image_pid == PTS_PID_ALL)
+				n = pts_imgset_read_any(d->cfg.images, ip, buf, sizeof(buf));
+			else
+				n = pts_imgset_read(d->cfg.images, d->image_pid, ip, buf,
+						    sizeof(buf));
+			c = NULL;
+		}
 		raw = buf;
 	}
 	if (!n || pts_insn_classify(raw, n, d->mode_bits, out))

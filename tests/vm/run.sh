@@ -306,9 +306,9 @@ check_bundles() { # line dir
 			result "$line" bundle_copied_back SKIP "$cli_reason"
 		elif [ "$have_mod" != 1 ]; then
 			result "$line" bundle_copied_back SKIP "no module: $mod_reason"
-		elif ! grep -q '^RESULT cli_capture_[a-z]*_manual PASS' "$dir/console.txt"; then
+		elif ! grep -q -e '^RESULT cli_capture_[a-z]*_manual PASS' -e '^RESULT cli_run_[a-z]*_exit PASS' "$dir/console.txt"; then
 			# Those captures' own FAIL/SKIP lines say why.
-			result "$line" bundle_copied_back SKIP "no manual-trigger capture passed in the guest"
+			result "$line" bundle_copied_back SKIP "no manual-trigger or run-exit capture passed in the guest"
 		else
 			result "$line" bundle_copied_back FAIL "the guest sent no bundle"
 		fi

@@ -35,7 +35,11 @@ cpu_offline_during_capture module_unload"
 # The command too runs every scope with every trigger kind.
 CLI_MATRIX="$(for s in user kernel both; do
 	for t in manual tracepoint sysrq_proc sysrq_key; do echo ${s}_$t; done; done)"
-CLI_SCENARIOS="cli_caps_simulated $(for c in $CLI_MATRIX; do echo cli_capture_$c; done)"
+# `ptscope run` with each scope and the triggers that fit it; attach; status.
+CLI_RUN="$(for s in user kernel both; do
+	for t in exit manual tracepoint sysrq_proc; do echo cli_run_${s}_$t; done; done)"
+CLI_SCENARIOS="cli_caps_simulated $(for c in $CLI_MATRIX; do echo cli_capture_$c; done)
+$CLI_RUN cli_attach_duration cli_attach_manual cli_status_armed cli_status_after"
 
 if [ "$VM_HAVE_MODULE" != 1 ]; then
 	for s in $MOD_SCENARIOS $CLI_SCENARIOS; do

@@ -4,7 +4,7 @@
 # check-bundles.sh DECODER BUNDLE_DIR SIM_DOC TIMELINE_SKIP_REASON
 #
 # Decodes every bundle the guest sent back (BUNDLE_DIR/<name>/<name>.ptscope,
-# <name> = cli_capture_<scope>_<trigger>) with `DECODER decode` and prints
+# <name> = cli_capture_<scope>_<trigger> or cli_run_<scope>_<trigger>) with `DECODER decode` and prints
 # "name verdict detail" lines for run.sh:
 #
 #  bundle_decodes               every bundle decodes to at least one
@@ -59,7 +59,7 @@ for d in "$BDIR"/*/; do
 	fi
 	[ -n "$TL_SKIP" ] && continue
 
-	scope=${name#cli_capture_}
+	scope=${name#cli_*_}
 	scope=${scope%%_*}
 	kbase=
 	if [ "$scope" != user ]; then

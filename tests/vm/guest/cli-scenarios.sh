@@ -201,7 +201,7 @@ rm -rf "$b"
 spin 20000 &
 spid=$!
 sleep 0.1
-if ptscope attach -q -p $spid --scope both --size 64K --duration 300ms -o "$b" > /tmp/rec.out 2>&1; then
+if ptscope attach -q -p $spid --scope user --size 64K --duration 300ms -o "$b" > /tmp/rec.out 2>&1; then
 	if msg=$(bundle_complete "$b"); then
 		res $name PASS "$msg"
 	else

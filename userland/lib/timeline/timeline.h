@@ -87,6 +87,8 @@ enum pts_tl_diag {
 	PTS_TLD_INFERRED_LATE,		/* ... whose segment was already written */
 	PTS_TLD_TOO_DEEP,		/* calls beyond max_depth (not shown) */
 	PTS_TLD_UNKNOWN_TARGET,		/* branch with an unknown target */
+	PTS_TLD_RETURN_AS_JUMP,		/* ret to no frame's return address (retpoline, push+ret) */
+	PTS_TLD_KERNEL_LEFT_OPEN,	/* scope both: kernel frames open at a return to user */
 	PTS_TLD_NR
 };
 

@@ -693,10 +693,25 @@ static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	if (i >= 0)
 		return unwind_through(tl, t, (uint32_t)i, kind, err);
 	if (top_known) {
+		const struct frame *top = &t->frames[t->n - 1];
+
 		tl->diag[PTS_TLD_RETURN_AS_JUMP]++;
-		rc = pop(tl, t, PTS_TLK_JUMP, err);
-		if (rc || in_top_fn(t, addr) || same_fn(&t->frames[t->n - 1], &fn))
-			return rc;
+		/*
+		 * The frame of a call to a label inside the caller's own function
+		 * (a retpoline thunk's `call 1f`) only planted the return slot
+		 * the `ret` consumed: it ends, and the target replaces the frame
+		 * below (the thunk), keeping that frame's return address.
+		 * Otherwise the slot was pushed in the top frame (push+ret): the
+		 * target replaces the top frame.
+		 */
+		if (top->fn.known && top->addr != top->fn.start &&
+		    same_fn(&t->frames[t->n - 2], &top->fn)) {
+			rc = pop(tl, t, PTS_TLK_JUMP, err);
+			if (rc)
+				return rc;
+		}
+		if (in_top_fn(t, addr) || same_fn(&t->frames[t->n - 1], &fn))
+			return 0;
 		/* no unwinding to a deeper frame: the target is being called, not returned to */
 		return replace_top(tl, t, &fn, addr, PTS_TLK_JUMP, err);
 	}
@@ -709,16 +724,28 @@ static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 }
 
 /*
- * Scope both: sysret/iret from the kernel to user address addr. The
- * thread's stack is [user frames][kernel frames of this kernel entry]: end
- * every kernel frame (more than the entry frame open, or a kernel frame
- * below a user frame, is an inconsistent stack: counted). Then continue in
+ * Scope both: sysret/iret (or an untraced return: tracing resumes) from
+ * the kernel to user address addr. The thread's stack is [user frames]
+ * [kernel frames of this kernel entry]: end every kernel frame (a kernel
+ * frame below a user frame, or at a sysret/iret (one_entry_frame) more
+ * than the entry frame open, is an inconsistent stack: counted). Then continue in
  * the user frame holding addr; another function nests on top (the kernel
  * diverted execution: a signal handler); an empty stack infers an outer
  * frame for addr that holds what was seen.
  */
+static bool kernel_frames_open(const struct thread *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->frames[i].flags & PTS_TLF_KERNEL)
+			return true;
+	return false;
+}
+
 static int return_to_user(struct pts_tl *tl, struct thread *t, uint64_t addr,
-			  const struct pts_br_sym *hint, enum pts_tl_kind kind, struct pts_err *err)
+			  const struct pts_br_sym *hint, enum pts_tl_kind kind, bool one_entry_frame,
+			  struct pts_err *err)
 {
 	struct fn fn;
 	uint32_t nk = 0;
@@ -734,7 +761,7 @@ static int return_to_user(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	for (i = 0; i < (int64_t)t->n; i++)
 		if (t->frames[i].flags & PTS_TLF_KERNEL)
 			break;
-	if (nk > 1 || i < (int64_t)t->n)
+	if ((one_entry_frame && nk > 1) || i < (int64_t)t->n)
 		tl->diag[PTS_TLD_KERNEL_LEFT_OPEN]++;
 	while (!rc && t->n > (uint32_t)i)
 		rc = pop(tl, t, PTS_TLK_UNWIND, err);
@@ -970,7 +997,7 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 			return push_synthetic(tl, t, "[user]", br->from, k, err);
 		}
 		if (scope == PTS_SCOPE_BOTH && !pts_addr_is_kernel(br->to))
-			return return_to_user(tl, t, br->to, &br->to_sym, k, err);
+			return return_to_user(tl, t, br->to, &br->to_sym, k, true, err);
 		return return_to(tl, t, br->to, &br->to_sym, k, err);
 	}
 	case PTS_BR_INTERRUPT:
@@ -996,6 +1023,11 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 		rc = close_synthetic(tl, t, err);
 		if (rc)
 			return rc;
+		/* scope both: the kernel went back to user space untraced */
+		if (scope == PTS_SCOPE_BOTH && br->to && !pts_addr_is_kernel(br->to) &&
+		    kernel_frames_open(t))
+			return return_to_user(tl, t, br->to, &br->to_sym, PTS_TLK_UNWIND, false,
+					      err);
 		return resume_at(tl, t, br->to, &br->to_sym, was_kernel, err);
 	}
 	case PTS_BR_DISABLED:

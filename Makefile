@@ -145,8 +145,22 @@ check-vm: userland
 check-wsys: userland
 	@bash tests/wsys/run.sh
 
-bench: userland
-	@bash tools/bench/run.sh
+# Benchmark programs: each tools/bench/NAME.c is one program, build/bench-NAME
+# (floor: the bare libipt block-decoder loop; gen: the synthetic trace
+# generator; time: wall time + peak RSS of a child). The workload is the
+# code image the generator walks (static, linked at 0x401000).
+BENCH_PROGS := $(patsubst tools/bench/%.c,$(B)/bench-%,$(BENCH_SRCS))
+.SECONDARY: $(call obj,$(BENCH_SRCS))
+
+$(B)/bench-%: $(B)/obj/tools/bench/%.o $(B)/libptsynth.a $(B)/libptscope.a
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libptsynth.a $(B)/libptscope.a $(LDFLAGS) $(LDLIBS)
+
+$(B)/bench-workload: tools/bench/workload.S
+	@mkdir -p $(B)
+	$(CC) -nostdlib -static -no-pie -o $@ $<
+
+bench: userland $(BENCH_PROGS) $(B)/bench-workload
+	@B=$(B) bash tools/bench/run.sh
 
 sample: userland
 	@bash samples/regenerate.sh

@@ -25,21 +25,6 @@
 #include <asm/msr.h>
 #include <asm/processor.h>
 
-/*
- * <asm/msr-index.h> names some RTIT bits as include/ptscope/rtit.h does
- * (same values, BIT() spelling). rtit.h is the project's one definition:
- * drop the kernel's names before it is included.
- */
-#undef RTIT_CTL_TRACEEN
-#undef RTIT_CTL_OS
-#undef RTIT_CTL_TOPA
-#undef RTIT_CTL_DISRETC
-#undef RTIT_STATUS_FILTEREN
-#undef RTIT_STATUS_CONTEXTEN
-#undef RTIT_STATUS_TRIGGEREN
-#undef RTIT_STATUS_ERROR
-#undef RTIT_STATUS_STOPPED
-
 #include "pt_unit.h"
 #include "pure/sim_code.h"
 #include "pure/sim_unit.h"

@@ -153,19 +153,6 @@ void pts_topa_position(const struct pts_topa_plan *p, const u64 *table_phys,
  */
 u32 pts_ring_wraps_between(u64 prev_head, u64 new_head);
 
-/*
- * Oldest-to-newest byte order of a ring of @size bytes with write head
- * @head: not wrapped -> [0, head); wrapped -> [head, size) then [0, head).
- * Fills up to two (offset, length) segments and returns how many.
- */
-struct pts_ring_seg {
-	u64 off;
-	u64 len;
-};
-
-u32 pts_ring_linearize(u64 size, u64 head, bool wrapped,
-		       struct pts_ring_seg seg[2]);
-
 /* ---- CR3 filter (cr3.c) ------------------------------------------------- */
 
 /* PTI_PGTABLE_SWITCH_BIT: the user root is the kernel root + 4 KiB. */

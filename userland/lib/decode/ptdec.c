@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <intel-pt.h>
 
@@ -20,6 +21,28 @@ struct qent {
 	char detail[160];
 };
 
+/*
+ * Classification cache: the last instruction of nearly every block is
+ * classified (Zydis), and the same few thousand branch sites recur all
+ * through a trace, so a direct-mapped cache keyed by (address space,
+ * IP, mode) saves the decode. Images do not change while a decoder
+ * runs (the session sets them all up first), so entries never go stale.
+ * ICACHE_SIZE entries of 24 bytes (power of two).
+ */
+#define ICACHE_SIZE 4096
+
+/* A mapped trace's decoded pages are dropped in steps of DROP_STEP bytes,
+ * keeping the DROP_KEEP bytes before the decoder's position resident. */
+#define DROP_STEP (8u << 20)
+#define DROP_KEEP (1u << 20)
+
+struct icache_ent {
+	uint64_t ip;
+	int32_t pid;
+	uint8_t mode_bits;	/* 0: empty */
+	struct pts_insn insn;
+};
+
 struct pts_ptdec {
 	struct pts_ptdec_config cfg;
 	const uint8_t *buf;
@@ -29,6 +52,7 @@ struct pts_ptdec {
 	bool synced, ever_synced, ended;
 	int64_t sync_off;	/* offset of the PSB the decoder last synced at */
 	uint64_t good_off;	/* decoder position after the last call that succeeded */
+	uint64_t dropped;	/* mapped: bytes [0, dropped) released (MADV_DONTNEED) */
 	bool tsx_abort;		/* a TSX abort at tsx_abort_ip was just reported */
 	bool exec_pending;	/* the sideband says the thread exec'd */
 	uint64_t tsx_abort_ip;
@@ -39,6 +63,8 @@ struct pts_ptdec {
 	uint64_t last_ip;
 	uint64_t tsc;
 	bool have_tsc;
+	bool ns_valid;		/* ns_abs = pts_tc_ns(ns_tsc) */
+	uint64_t ns_tsc, ns_abs;
 	int mode_bits;
 	/* thread on this CPU */
 	int32_t pid, tid;
@@ -49,7 +75,21 @@ struct pts_ptdec {
 	unsigned int qh, qn;
 	char out_detail[160];
 	struct pts_ptdec_stats st;
+	struct icache_ent icache[ICACHE_SIZE];
 };
+
+/* pts_tc_ns of the current TSC: remembered, since many events share one
+ * TSC value (it moves only with TSC/MTC/CYC packets) and the conversion
+ * costs two 64-bit divisions. */
+static uint64_t abs_ns(struct pts_ptdec *d)
+{
+	if (!d->ns_valid || d->ns_tsc != d->tsc) {
+		d->ns_tsc = d->tsc;
+		d->ns_abs = pts_tc_ns(&d->cfg.tc, d->tsc);
+		d->ns_valid = true;
+	}
+	return d->ns_abs;
+}
 
 static uint64_t now_ns(struct pts_ptdec *d)
 {
@@ -57,7 +97,7 @@ static uint64_t now_ns(struct pts_ptdec *d)
 
 	if (!d->have_tsc)
 		return 0;
-	ns = pts_tc_ns(&d->cfg.tc, d->tsc);
+	ns = abs_ns(d);
 	return ns > d->cfg.origin_ns ? ns - d->cfg.origin_ns : 0;
 }
 
@@ -69,7 +109,7 @@ static void follow_sideband(struct pts_ptdec *d)
 
 	if (!sb || !d->have_tsc)
 		return;
-	abs = pts_tc_ns(&d->cfg.tc, d->tsc);
+	abs = abs_ns(d);
 	while (d->sb_pos < sb->n && sb->recs[d->sb_pos].time_ns <= abs) {
 		const struct pts_sb_rec *r = &sb->recs[d->sb_pos++];
 
@@ -110,7 +150,9 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 		e->br.ts_ns = now_ns(d);
 	}
 	e = &d->q[(d->qh + d->qn++) % QCAP];
-	memset(e, 0, sizeof(*e));
+	/* detail is read only up to its NUL (snprintf writes it whole) */
+	memset(&e->br, 0, sizeof(e->br));
+	e->detail[0] = '\0';
 	e->br.kind = kind;
 	e->br.from = from;
 	e->br.to = to;
@@ -198,13 +240,26 @@ static void classify(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_
 {
 	uint8_t buf[16];
 	size_t n = rawlen;
+	struct icache_ent *c = NULL;
 
 	if (!raw) {
+		/* the bytes come from the images: cacheable */
+		c = &d->icache[(ip ^ (ip >> 12)) & (ICACHE_SIZE - 1)];
+		if (c->ip == ip && c->pid == d->pid && c->mode_bits == d->mode_bits) {
+			*out = c->insn;
+			return;
+		}
 		n = pts_imgset_read(d->cfg.images, d->pid, ip, buf, sizeof(buf));
 		raw = buf;
 	}
 	if (!n || pts_insn_classify(raw, n, d->mode_bits, out))
 		memset(out, 0, sizeof(*out));
+	if (c) {
+		c->ip = ip;
+		c->pid = d->pid;
+		c->mode_bits = (uint8_t)d->mode_bits;
+		c->insn = *out;
+	}
 }
 
 static void on_block(struct pts_ptdec *d, const struct pt_block *b)
@@ -519,6 +574,15 @@ static void mark_good(struct pts_ptdec *d)
 
 	if (pt_blk_get_offset(d->blk, &off) >= 0)
 		d->good_off = off;
+	if (d->cfg.mapped && d->good_off >= d->dropped + DROP_STEP + DROP_KEEP) {
+		/* page-aligned: the mapping is, and DROP_STEP is a page multiple */
+		uint64_t to = (d->good_off - DROP_KEEP) & ~(uint64_t)(DROP_STEP - 1);
+
+		if (to > d->dropped &&
+		    !madvise((void *)(uintptr_t)(d->buf + d->dropped), to - d->dropped,
+			     MADV_DONTNEED))
+			d->dropped = to;
+	}
 }
 
 static void step(struct pts_ptdec *d)

@@ -31,6 +31,13 @@ struct pts_ptdec_config {
 	const uint8_t *buf;		/* trace bytes */
 	size_t size;
 	bool padded;			/* buf is followed by >= PTS_PT_PAD zero bytes (not copied) */
+	/*
+	 * buf is a page-aligned read-only private file mapping
+	 * (pts_decode_map_trace): the decoder drops the pages it has
+	 * decoded (MADV_DONTNEED; a page read again faults back in from the
+	 * file), so resident memory does not grow with the trace size.
+	 */
+	bool mapped;
 	uint32_t cpu;			/* CPU number stamped on events */
 	/* decoder parameters of the recording CPU (pt_config) */
 	uint16_t family;		/* 0: unknown (no errata applied) */

@@ -230,6 +230,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		dc.buf = in->bufs[i];
 		dc.size = in->lens[i];
 		dc.padded = true;
+		dc.mapped = true;
 		dc.cpu = in->cpus[i];
 		dc.family = in->family;
 		dc.model = in->model;

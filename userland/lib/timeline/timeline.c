@@ -56,8 +56,24 @@ struct thread {
 	struct pts_tl_thread_stats st;
 };
 
+/*
+ * Symbolization cache: calls and returns go to the same few thousand
+ * addresses all through a trace, and each lookup costs a map search, a
+ * symbol search and two string interns. Direct-mapped by (pid, addr);
+ * LCACHE_SIZE is a power of two.
+ */
+#define LCACHE_SIZE 4096
+
+struct lcache_ent {
+	uint64_t addr;
+	int32_t pid;
+	bool valid;
+	struct fn fn;
+};
+
 struct pts_tl {
 	struct pts_tl_config cfg;
+	struct lcache_ent lcache[LCACHE_SIZE];
 	struct pts_strpool *pool;
 	struct thread **th;
 	size_t nth, capth;
@@ -337,6 +353,7 @@ static void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		   const struct pts_br_sym *hint, struct fn *out)
 {
 	struct pts_sym_info si;
+	struct lcache_ent *c = NULL;
 	char buf[256];
 
 	memset(out, 0, sizeof(*out));
@@ -347,6 +364,12 @@ static void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		si.start = hint->start;
 		si.object = hint->object;
 	} else if (tl->cfg.symbolize) {
+		c = &tl->lcache[(addr ^ (addr >> 13) ^ (uint64_t)(uint32_t)t->pid) &
+				(LCACHE_SIZE - 1)];
+		if (c->valid && c->addr == addr && c->pid == t->pid) {
+			*out = c->fn;
+			return;
+		}
 		tl->cfg.symbolize(tl->cfg.sym_ctx, t->pid, addr, &si);
 	}
 	out->object = intern(tl, si.object);
@@ -362,6 +385,13 @@ static void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
 			snprintf(buf, sizeof(buf), "[unknown] 0x%" PRIx64, addr);
 		out->name = intern(tl, buf);
 		out->start = addr;
+	}
+	/* an intern that failed (ENOMEM) is not remembered */
+	if (c && out->name && (!si.object || out->object)) {
+		c->valid = true;
+		c->addr = addr;
+		c->pid = t->pid;
+		c->fn = *out;
 	}
 }
 

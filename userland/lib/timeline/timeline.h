@@ -76,7 +76,10 @@ struct pts_sym_info {
 	const char *object;	/* binary/module holding the address, or NULL */
 };
 
-/* Look up addr in pid's address space; fill *out; return 0 (name may be NULL). */
+/* Look up addr in pid's address space; fill *out; return 0 (name may be NULL).
+ * The builder remembers answers by (pid, addr): the same question must get
+ * the same answer for the builder's lifetime, and the strings must live as
+ * long. */
 typedef int (*pts_tl_symbolize_fn)(void *ctx, int32_t pid, uint64_t addr,
 				   struct pts_sym_info *out);
 /* Consume one record; a negative errno stops the builder. */

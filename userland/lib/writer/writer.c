@@ -223,6 +223,9 @@ struct pts_wthread *pts_wthread_get(struct pts_writer *w, int32_t pid, int32_t t
 	struct pts_hent *e;
 	bool created;
 
+	/* records come in runs of one thread: skip the hash for a repeat */
+	if (w->last_thread && w->last_thread->pid == pid && w->last_thread->tid == tid)
+		return w->last_thread;
 	e = pts_hmap_get(&w->threads, key, sizeof(key), &created);
 	if (!e) {
 		pts_wfail(w, ENOMEM, "out of memory tracking thread %d/%d", pid, tid);
@@ -239,6 +242,7 @@ struct pts_wthread *pts_wthread_get(struct pts_writer *w, int32_t pid, int32_t t
 		t->tid = tid;
 		e->v.p = t;
 	}
+	w->last_thread = e->v.p;
 	return e->v.p;
 }
 
@@ -324,6 +328,7 @@ static void writer_free(struct pts_writer *w)
 	if (w->ops && w->ops->free)
 		w->ops->free(w);
 	pts_hmap_clear(&w->threads, free_thread);
+	w->last_thread = NULL;
 	free(w->threads.slots);
 	free(w->state);
 	free(w->buf);

@@ -117,8 +117,23 @@ struct fxt_thread {
 	bool used;
 };
 
+/*
+ * Front of the string table, by pointer: the timeline hands the same
+ * interned name pointers over and over, so remember which table entry a
+ * pointer matched last and confirm with strcmp (the bytes behind a pointer
+ * may change between records) instead of hashing the string again.
+ * FXT_SREF_SIZE is a power of two. Emptied whenever the table is.
+ */
+#define FXT_SREF_SIZE 1024
+
+struct fxt_sref {
+	const char *p;
+	struct pts_hent *e;
+};
+
 struct fxt {
 	struct pts_hmap strings;	/* string -> index */
+	struct fxt_sref sref[FXT_SREF_SIZE];
 	uint32_t next_str;		/* next string index to assign */
 	struct fxt_thread threads[FXT_THREADS + 1];	/* [1..255] */
 	unsigned int next_thread, last_thread;
@@ -214,6 +229,7 @@ static void reserve_strings(struct fxt *f, unsigned int n)
 	if (f->next_str + n <= FXT_STR_INDEX_MAX + 1)
 		return;
 	pts_hmap_clear(&f->strings, NULL);
+	memset(f->sref, 0, sizeof(f->sref));
 	f->next_str = FXT_FIXED + 1;
 }
 
@@ -221,6 +237,7 @@ static void reserve_strings(struct fxt *f, unsigned int n)
 static int str_ref(struct pts_writer *w, const char *s, uint16_t *ref)
 {
 	struct fxt *f = S(w);
+	struct fxt_sref *c;
 	struct pts_hent *e;
 	bool created;
 	int rc;
@@ -228,8 +245,15 @@ static int str_ref(struct pts_writer *w, const char *s, uint16_t *ref)
 	*ref = 0;
 	if (!s || !s[0])
 		return 0;
+	c = &f->sref[((uintptr_t)s >> 3) & (FXT_SREF_SIZE - 1)];
+	if (c->p == s && !strcmp(c->e->key, s)) {
+		*ref = (uint16_t)c->e->v.u;
+		return 0;
+	}
 	e = pts_hmap_find(&f->strings, s, strlen(s));
 	if (e) {
+		c->p = s;
+		c->e = e;
 		*ref = (uint16_t)e->v.u;
 		return 0;
 	}
@@ -239,6 +263,8 @@ static int str_ref(struct pts_writer *w, const char *s, uint16_t *ref)
 	if (!e)
 		return pts_wfail(w, ENOMEM, "out of memory: fxt string table");
 	e->v.u = f->next_str;
+	c->p = s;
+	c->e = e;
 	rc = string_record(w, (uint16_t)f->next_str, s);
 	if (rc)
 		return rc;

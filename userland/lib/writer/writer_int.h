@@ -88,6 +88,7 @@ struct pts_writer {
 	char *buf;
 	size_t len;
 	struct pts_hmap threads;	/* (pid,tid) -> struct pts_wthread */
+	struct pts_wthread *last_thread;	/* the last pts_wthread_get answer */
 };
 
 extern const struct pts_writer_ops pts_writer_fxt_ops;

@@ -352,6 +352,31 @@ static void both_scopes_untraced_return_to_user_closes_kernel_frames_before_a_ha
 	done();
 }
 
+static void both_scopes_kernel_return_past_the_kernel_frames_leaves_the_user_frames_open(void)
+{
+	start(PTS_SCOPE_BOTH);
+	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);			/* B0 main */
+	ev(PTS_BR_SYSCALL, MAIN + 5, 2, ENTRY, 110, 0);		/* B1 entry, saves MAIN+7 */
+	ev(PTS_BR_CALL, ENTRY + 5, 5, DOSYS, 115, 0);		/* B2 do_syscall_64 */
+	/*
+	 * An iret to hrtimer_interrupt, which no open frame holds or saved:
+	 * the kernel frames end, main stays open, and hrtimer_interrupt is an
+	 * inferred kernel frame on main from the iret (t=120) - not an outer
+	 * frame enclosing main.
+	 */
+	ev(PTS_BR_IRET, DOSYS + 9, 0, HRTI + 0x20, 120, 0);
+	ev(PTS_BR_SYSRET, HRTI + 0x30, 0, MAIN + 7, 130, 0);	/* E1 hrtimer_interrupt */
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 entry_SYSCALL_64|B2 do_syscall_64|E2 do_syscall_64|"
+		"E1 entry_SYSCALL_64|B1 hrtimer_interrupt|E1 hrtimer_interrupt|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "hrtimer_interrupt", 0)->ts_ns, 120);
+	CU_ASSERT(rec(PTS_TL_BEGIN, "hrtimer_interrupt", 0)->flags & PTS_TLF_INFERRED);
+	CU_ASSERT(rec(PTS_TL_BEGIN, "hrtimer_interrupt", 0)->flags & PTS_TLF_KERNEL);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "main", 0)->kind, PTS_TLK_END_OF_TRACE);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED), 1);
+	done();
+}
+
 static void kernel_scope_entry_from_user_starts_at_depth_0_after_a_too_deep_stack(void)
 {
 	int i;
@@ -388,4 +413,5 @@ PTS_SUITE(timeline_retaddr, NULL, NULL,
 	  PTS_TEST(both_scopes_sysret_after_a_kernel_start_puts_user_frames_below_kernel_frames),
 	  PTS_TEST(both_scopes_sysret_closes_every_kernel_frame_still_open),
 	  PTS_TEST(both_scopes_untraced_return_to_user_closes_kernel_frames_before_a_handler_nests),
+	  PTS_TEST(both_scopes_kernel_return_past_the_kernel_frames_leaves_the_user_frames_open),
 	  PTS_TEST(kernel_scope_entry_from_user_starts_at_depth_0_after_a_too_deep_stack));

@@ -552,6 +552,12 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 		tl->diag[PTS_TLD_INFERRED_LATE]++;
 		return push(tl, t, fn, addr, 0, PTS_TLF_INFERRED, PTS_TLK_RETURN, err);
 	}
+	/* scope both: a kernel frame never encloses user frames */
+	if (fn->kernel && tl->cfg.scope == PTS_SCOPE_BOTH) {
+		for (i = (size_t)t->bottom_idx; i < t->nbuf; i++)
+			if (t->buf[i].type == PTS_TL_BEGIN && !(t->buf[i].flags & PTS_TLF_KERNEL))
+				return push(tl, t, fn, addr, 0, PTS_TLF_INFERRED, PTS_TLK_RETURN, err);
+	}
 	if (buf_room(tl, t))
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	if (!t->cap) {
@@ -660,23 +666,24 @@ static int unwind_through(struct pts_tl *tl, struct thread *t, uint32_t i, enum 
 }
 
 /*
- * Which open frame a return to addr (function fn) ends: the nearest one
+ * Which open frame at index floor or above a return to addr (function fn)
+ * ends: the nearest one
  * whose saved return address is addr. by_fn: also, by function, a frame
  * whose return address is unknown (or any frame, if by_fn_everywhere:
  * iret to an exception fixup): it ends when addr lies in the function of
  * the frame below it. -1: none.
  */
-static int64_t returning_frame(const struct thread *t, uint64_t addr, const struct fn *fn,
-			       bool by_fn, bool by_fn_everywhere)
+static int64_t returning_frame(const struct thread *t, uint32_t floor, uint64_t addr,
+			       const struct fn *fn, bool by_fn, bool by_fn_everywhere)
 {
 	int64_t i;
 
-	for (i = (int64_t)t->n - 1; i >= 0; i--) {
+	for (i = (int64_t)t->n - 1; i >= (int64_t)floor; i--) {
 		const struct frame *f = &t->frames[i];
 
 		if (f->ret && f->ret == addr)
 			return i;
-		if (by_fn && (!f->ret || by_fn_everywhere) && i > 0 &&
+		if (by_fn && (!f->ret || by_fn_everywhere) && i > (int64_t)floor &&
 		    same_fn(&t->frames[i - 1], fn))
 			return i;
 	}
@@ -694,6 +701,7 @@ static int64_t returning_frame(const struct thread *t, uint64_t addr, const stru
 static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		     const struct pts_br_sym *hint, enum pts_tl_kind kind, struct pts_err *err)
 {
+	uint32_t floor = 0;
 	struct fn fn;
 	bool top_known;
 	int64_t i;
@@ -708,6 +716,13 @@ static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		return pop(tl, t, kind, err);
 	}
 	lookup(tl, t, addr, hint, &fn);
+	/* scope both: a return within the kernel never ends user frames */
+	if (tl->cfg.scope == PTS_SCOPE_BOTH && fn.kernel && t->n &&
+	    (t->frames[t->n - 1].flags & PTS_TLF_KERNEL)) {
+		floor = t->n - 1;
+		while (floor && (t->frames[floor - 1].flags & PTS_TLF_KERNEL))
+			floor--;
+	}
 	/*
 	 * A `ret` out of a frame whose return address is known goes there, or
 	 * to another known return address (exceptions, stack switching), or
@@ -715,11 +730,11 @@ static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	 * return address holding the target (the function a retpoline calls)
 	 * does not make it one.
 	 */
-	top_known = kind == PTS_TLK_RETURN && t->n > 1 && t->frames[t->n - 1].ret &&
+	top_known = kind == PTS_TLK_RETURN && t->n > floor + 1 && t->frames[t->n - 1].ret &&
 		    !(t->frames[t->n - 1].flags & PTS_TLF_SYNTHETIC);
-	i = returning_frame(t, addr, &fn, !top_known, false);
+	i = returning_frame(t, floor, addr, &fn, !top_known, false);
 	if (i < 0 && kind != PTS_TLK_RETURN)
-		i = returning_frame(t, addr, &fn, true, true);
+		i = returning_frame(t, floor, addr, &fn, true, true);
 	if (i >= 0)
 		return unwind_through(tl, t, (uint32_t)i, kind, err);
 	if (top_known) {
@@ -744,6 +759,19 @@ static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 			return 0;
 		/* no unwinding to a deeper frame: the target is being called, not returned to */
 		return replace_top(tl, t, &fn, addr, PTS_TLK_JUMP, err);
+	}
+	if (floor) {
+		/*
+		 * Past the kernel frames of this entry: they end, and the target
+		 * opens an inferred kernel frame on the user frames, from now.
+		 */
+		rc = pop(tl, t, kind, err);
+		while (!rc && t->n > floor)
+			rc = pop(tl, t, PTS_TLK_UNWIND, err);
+		if (rc)
+			return rc;
+		tl->diag[PTS_TLD_INFERRED]++;
+		return push(tl, t, &fn, addr, 0, PTS_TLF_INFERRED, PTS_TLK_RETURN, err);
 	}
 	rc = pop(tl, t, kind, err);
 	if (!rc)

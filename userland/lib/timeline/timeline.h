@@ -33,7 +33,9 @@
  *    kernel frame and continues in the user frame holding the target (a
  *    kernel frame never stays below a user frame; more than the entry
  *    frame open is counted as PTS_TLD_KERNEL_LEFT_OPEN); within the
- *    kernel, iret returns to the frame holding the target;
+ *    kernel, returns and iret only end kernel frames (a return past them
+ *    opens an inferred kernel frame on the user frames, from the return;
+ *    an inferred kernel frame never encloses user frames);
  *  - scope kernel: a return to user space ends every frame;
  *  - scope user: untraced kernel time is a PTS_TLF_SYNTHETIC slice
  *    "[syscall]" (after a syscall), "[interrupted]" (asynchronous disable)

@@ -667,8 +667,8 @@ static int unwind_through(struct pts_tl *tl, struct thread *t, uint32_t i, enum 
 
 /*
  * Which open frame at index floor or above a return to addr (function fn)
- * ends: the nearest one
- * whose saved return address is addr. by_fn: also, by function, a frame
+ * ends: the nearest one whose saved return address is addr. by_fn: also,
+ * by function, a frame
  * whose return address is unknown (or any frame, if by_fn_everywhere:
  * iret to an exception fixup): it ends when addr lies in the function of
  * the frame below it. -1: none.
@@ -694,9 +694,9 @@ static int64_t returning_frame(const struct thread *t, uint32_t floor, uint64_t 
  * Control returns to addr (ret, sysret, iret): end frames down to the one
  * the return leaves (returning_frame); none: a `ret` out of a frame with a
  * known return address is a return used as a jump (retpoline thunk,
- * push+ret): it consumed the top frame's return slot, and its target
- * replaces the function of the frame below; otherwise end every frame and
- * infer an outer frame.
+ * push+ret) and its target replaces a frame (see below); otherwise end
+ * every frame and infer an outer frame (scope both, within the kernel:
+ * end the kernel frames and open an inferred one on the user frames).
  */
 static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		     const struct pts_br_sym *hint, enum pts_tl_kind kind, struct pts_err *err)
@@ -781,16 +781,6 @@ static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	return push_inferred(tl, t, &fn, addr, err);
 }
 
-/*
- * Scope both: sysret/iret (or an untraced return: tracing resumes) from
- * the kernel to user address addr. The thread's stack is [user frames]
- * [kernel frames of this kernel entry]: end every kernel frame (a kernel
- * frame below a user frame, or at a sysret/iret (one_entry_frame) more
- * than the entry frame open, is an inconsistent stack: counted). Then continue in
- * the user frame holding addr; another function nests on top (the kernel
- * diverted execution: a signal handler); an empty stack infers an outer
- * frame for addr that holds what was seen.
- */
 static bool kernel_frames_open(const struct thread *t)
 {
 	uint32_t i;
@@ -800,6 +790,17 @@ static bool kernel_frames_open(const struct thread *t)
 			return true;
 	return false;
 }
+
+/*
+ * Scope both: sysret/iret (or an untraced return: tracing resumes) from
+ * the kernel to user address addr. The thread's stack is [user frames]
+ * [kernel frames of this kernel entry]: end every kernel frame (a kernel
+ * frame below a user frame, or at a sysret/iret (one_entry_frame) more
+ * than the entry frame open, is an inconsistent stack: counted). Then
+ * continue in the user frame holding addr; another function nests on top
+ * (the kernel diverted execution: a signal handler); an empty stack
+ * infers an outer frame for addr that holds what was seen.
+ */
 
 static int return_to_user(struct pts_tl *tl, struct thread *t, uint64_t addr,
 			  const struct pts_br_sym *hint, enum pts_tl_kind kind, bool one_entry_frame,

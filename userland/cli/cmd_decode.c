@@ -406,6 +406,9 @@ bad_raw:
 	if (sum.gaps && !summary)
 		fprintf(stderr, "ptscope decode: %" PRIu64 " gap(s) in the trace (see --summary)\n",
 			sum.gaps);
+	if (sum.perfscript_skipped && !summary)
+		fprintf(stderr, "ptscope decode: %" PRIu64 " perf script line(s) not understood,"
+			" skipped (see --summary)\n", sum.perfscript_skipped);
 	pts_decode_summary_free(&sum);
 	return rc;
 too_many:

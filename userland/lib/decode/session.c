@@ -463,6 +463,14 @@ int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn
 	c.sum = sum;
 	rc = pts_perfscript_parse(f, ps_feed, &c, &st, err);
 	fclose(f);
+	/* A file with no branch or error line at all is the wrong file (or the
+	 * wrong perf script fields), not an empty but clean decode. */
+	if (!rc && !st.events)
+		rc = pts_err_set(err, EINVAL,
+				 "%s: no perf script branch line in %" PRIu64 " line(s)"
+				 " (%" PRIu64 " not understood): make it with"
+				 " perf script --itrace=cr -F +flags", path, st.lines,
+				 st.skipped);
 	if (!rc)
 		rc = pts_tl_finish(tl, err);
 	if (!rc)

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# ptscope decode on damaged files: a bundle with a file missing, truncated
+# or a bad manifest, a path that is no bundle, and a --perf-script file
+# that holds no perf script branch line. Each is exit 1 (error) with a
+# message saying what is wrong and what to do, and no output file is left;
+# perf script lines that are not understood are reported even without
+# --summary.
+set -u
+cd "$(dirname "$0")/../.."
+P=${PTSCOPE:-build/ptscope}
+S=samples/demo.ptscope
+PS=${PTS_SHARED:-../shared}/data/real/perf-script/page_fault.perf
+[ -d "$S" ] || { echo "skip: no $S"; exit 77; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+expect() {	# want-status grep-pattern args...
+	local want=$1 pat=$2 rc=0
+	shift 2
+	rm -f "$T/o.txt"
+	"$P" decode "$@" -o "$T/o.txt" > "$T/out" 2> "$T/err" || rc=$?
+	if [ "$rc" != "$want" ] || ! grep -qi -- "$pat" "$T/out" "$T/err"; then
+		echo "FAIL: decode $* -> exit $rc (want $want), output:"; cat "$T/out" "$T/err"
+		fail=1
+	elif [ "$want" = 1 ] && [ -e "$T/o.txt" ]; then
+		echo "FAIL: decode $* -> exit 1 but left $T/o.txt"; fail=1
+	else
+		echo "ok: exit $rc: $(grep -hi -- "$pat" "$T/out" "$T/err" | head -1)"
+	fi
+}
+copy() { rm -rf "$T/$1"; cp -r "$S" "$T/$1"; }
+
+copy nopt; rm "$T/nopt/cpu0.pt"
+expect 1 "cpu0.pt.*missing from the bundle: copy the whole" "$T/nopt"
+copy cut; truncate -s 5000 "$T/cut/cpu0.pt"
+expect 1 "is 5000 bytes but cpus\[0\].size says.*copy the bundle again" "$T/cut"
+copy badjson; printf '{"format": "ptscope-bundle", "vers' > "$T/badjson/manifest.json"
+expect 1 "manifest.json: bad JSON.*copy the bundle again" "$T/badjson"
+copy ver; sed -i 's/"version": 1,/"version": 99,/' "$T/ver/manifest.json"
+expect 1 "version 99 is not supported.*use a ptscope at least as new" "$T/ver"
+mkdir "$T/emptydir"
+expect 1 "manifest.json.*not a bundle" "$T/emptydir"
+echo x > "$T/afile"
+expect 1 "not a directory" "$T/afile"
+expect 1 "no such file" "$T/missing.ptscope"
+
+# perf script input: nothing understood is an error, some lines not understood a note
+printf 'garbage line\nmore garbage\n' > "$T/garbage.perf"
+expect 1 "no perf script branch line in 2 line(s).*perf script --itrace=cr" --perf-script "$T/garbage.perf"
+: > "$T/empty.perf"
+expect 1 "no perf script branch line in 0 line(s)" --perf-script "$T/empty.perf"
+if [ -r "$PS" ]; then
+	{ printf 'garbage line\n'; cat "$PS"; } > "$T/mixed.perf"
+	expect 3 "1 perf script line(s) not understood, skipped" --perf-script "$T/mixed.perf"
+fi
+exit $fail

@@ -99,12 +99,15 @@ static void run_without_command_is_refused_with_usage(void)
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "--scope", "user")), -EINVAL);
 	MSG_HAS("no command");
 	MSG_HAS("ptscope run [OPTIONS] -- CMD");
+	/* the command prints "ptscope: " before the message: no second prefix */
+	CU_ASSERT_NOT_EQUAL(strncmp(err.msg, "ptscope", 7), 0);
 }
 
 static void attach_needs_pid_and_record_takes_no_words(void)
 {
 	CU_ASSERT_EQUAL(parse(PTS_CMD_ATTACH, ARGV("attach")), -EINVAL);
 	MSG_HAS("-p PID");
+	CU_ASSERT_NOT_EQUAL(strncmp(err.msg, "ptscope", 7), 0);
 	CU_ASSERT_EQUAL(parse(PTS_CMD_ATTACH, ARGV("attach", "-p", "1234")), 0);
 	CU_ASSERT_EQUAL(o.pid, 1234);
 	CU_ASSERT(o.cfg.flags & PTSCOPE_CFG_CR3_FILTER);
@@ -112,6 +115,7 @@ static void attach_needs_pid_and_record_takes_no_words(void)
 	MSG_HAS("-p/--pid");
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "ls")), -EINVAL);
 	MSG_HAS("'ls'");
+	CU_ASSERT_NOT_EQUAL(strncmp(err.msg, "ptscope", 7), 0);
 	/* -p belongs to attach only */
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-p", "1")), -EINVAL);
 	MSG_HAS("does not apply");
@@ -345,6 +349,7 @@ static void duration_units(void)
 	CU_ASSERT_EQUAL(pts_parse_duration_ms("2x", &ms), -EINVAL);
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--duration", "0")), -EINVAL);
 	MSG_HAS("--duration");
+	MSG_HAS("at least 1ms");	/* '0' was read: say what is wrong with it */
 }
 
 static void output_no_copy_quiet_and_sideband_size(void)

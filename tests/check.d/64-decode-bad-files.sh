@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ptscope decode on damaged files: a bundle with a file missing, truncated
-# or a bad manifest, a path that is no bundle, and a --perf-script file
+# or a bad manifest, a path that is no bundle, a --pt that is a pipe or a
+# directory, and a --perf-script file
 # that holds no perf script branch line. Each is exit 1 (error) with a
 # message saying what is wrong and what to do, and no output file is left;
 # perf script lines that are not understood are reported even without
@@ -43,6 +44,11 @@ expect 1 "manifest.json.*not a bundle" "$T/emptydir"
 echo x > "$T/afile"
 expect 1 "not a directory" "$T/afile"
 expect 1 "no such file" "$T/missing.ptscope"
+
+# raw --pt that is not a regular file: a pipe would read as 0 bytes and its
+# trace would be lost, so it is refused (the data is still in the pipe's source)
+expect 1 "not a regular file (a pipe): save the trace to a file" --pt <(cat "$S/cpu0.pt")
+expect 1 "not a regular file (a directory)" --pt "$T"
 
 # perf script input: nothing understood is an error, some lines not understood a note
 printf 'garbage line\nmore garbage\n' > "$T/garbage.perf"

@@ -70,6 +70,16 @@ int pts_decode_map_trace(const char *path, uint8_t **buf, size_t *len, size_t *m
 		close(fd);
 		return pts_err_set(err, errno, "cannot read %s: %s", path, strerror(errno));
 	}
+	/* A pipe or device has no size to map: it would read as 0 bytes of
+	 * trace and its data would be lost without a word. */
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return pts_err_set(err, EINVAL,
+				   "trace file %s is not a regular file (%s): save the trace "
+				   "to a file first and give that", path,
+				   S_ISDIR(st.st_mode) ? "a directory" :
+				   S_ISFIFO(st.st_mode) ? "a pipe" : "a device or socket");
+	}
 	*len = (size_t)st.st_size;
 	*maplen = ((*len + (size_t)pg - 1) / (size_t)pg + 1) * (size_t)pg;
 	res = mmap(NULL, *maplen, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

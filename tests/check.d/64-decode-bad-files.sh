@@ -50,6 +50,10 @@ expect 1 "no such file" "$T/missing.ptscope"
 expect 1 "not a regular file (a pipe): save the trace to a file" --pt <(cat "$S/cpu0.pt")
 expect 1 "not a regular file (a directory)" --pt "$T"
 
+# two traces of one CPU cannot be merged as one stream: bad usage, say which
+expect 2 "are both CPU 0: give each --pt its own --cpu" --pt "$S/cpu0.pt" --pt "$S/cpu0.pt" --cpu 0
+expect 2 "are both CPU 1" --pt "$S/cpu0.pt" --cpu 1 --pt "$S/cpu0.pt"
+
 # perf script input: nothing understood is an error, some lines not understood a note
 printf 'garbage line\nmore garbage\n' > "$T/garbage.perf"
 expect 1 "no perf script branch line in 2 line(s).*perf script --itrace=cr" --perf-script "$T/garbage.perf"

@@ -130,6 +130,7 @@ int cmd_decode(int argc, char **argv)
 	FILE *insn_f = NULL;
 	struct out_ctx oc = { 0 };
 	uint64_t v;
+	unsigned int i, j;
 
 	pts_decode_opts_init(&o);
 	optind = 1;
@@ -318,9 +319,20 @@ bad_raw:
 		return 2;
 	}
 	if (o.have_perf_time && !o.time_mult) {
-		fprintf(stderr, "ptscope decode: --pevent-time-mult is needed with the other --pevent-time-* options\n");
+		fprintf(stderr, "ptscope decode: --pevent-time-mult is needed (and not 0) with the"
+			" other --pevent-time-* options (perf's time_mult)\n");
 		return 2;
 	}
+	/* One trace per CPU: two files of one CPU would be merged as if they
+	 * were one stream and break each other's decoder state. */
+	for (i = 0; i < o.nr_pt; i++)
+		for (j = i + 1; j < o.nr_pt; j++)
+			if (o.pt[i].cpu == o.pt[j].cpu) {
+				fprintf(stderr, "ptscope decode: --pt %s and --pt %s are both CPU %u:"
+					" give each --pt its own --cpu N\n", o.pt[i].path,
+					o.pt[j].path, o.pt[i].cpu);
+				return 2;
+			}
 	if (o.nr_pevent && !o.pevent_sample_type) {
 		fprintf(stderr, "ptscope decode: --pevent-sample-type is needed to read perf sideband files\n");
 		return 2;

@@ -50,6 +50,12 @@ expect 1 "no such file" "$T/missing.ptscope"
 expect 1 "not a regular file (a pipe): save the trace to a file" --pt <(cat "$S/cpu0.pt")
 expect 1 "not a regular file (a directory)" --pt "$T"
 
+# --raw: a missing file, an OFFSET past the end and a directory each say which
+expect 1 "raw $T/missing.bin: cannot read it: no such file" --pt "$S/cpu0.pt" --raw "$T/missing.bin:0:0x1000"
+head -c 100 "$S/cpu0.pt" > "$T/code.bin"
+expect 1 "OFFSET 0x1000 is past its end (100 bytes)" --pt "$S/cpu0.pt" --raw "$T/code.bin:0x1000:0x1000"
+expect 1 "raw $T: not a regular file" --pt "$S/cpu0.pt" --raw "$T:0:0x1000"
+
 # two traces of one CPU cannot be merged as one stream: bad usage, say which
 expect 2 "are both CPU 0: give each --pt its own --cpu" --pt "$S/cpu0.pt" --pt "$S/cpu0.pt" --cpu 0
 expect 2 "are both CPU 1" --pt "$S/cpu0.pt" --cpu 1 --pt "$S/cpu0.pt"

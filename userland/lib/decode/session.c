@@ -334,16 +334,18 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	for (i = 0; i < o->nr_elf && !rc; i++)
 		rc = pts_imgset_add_elf(in.set, PTS_PID_ALL, o->elf[i].path, o->elf[i].base, err);
 	for (i = 0; i < o->nr_raw && !rc; i++) {
-		FILE *f = fopen(o->raw[i].path, "rb");
+		struct stat st;
 		long sz = -1;
 
-		if (f && !fseek(f, 0, SEEK_END))
-			sz = ftell(f);
-		if (f)
-			fclose(f);
-		if (sz < 0 || (uint64_t)sz < o->raw[i].offset)
-			rc = pts_err_set(err, ENOENT, "--raw %s: cannot read it, or offset past its end",
-					 o->raw[i].path);
+		if (stat(o->raw[i].path, &st))
+			rc = pts_err_set(err, errno, "--raw %s: cannot read it: %s",
+					 o->raw[i].path, strerror(errno));
+		else if (!S_ISREG(st.st_mode))
+			rc = pts_err_set(err, EINVAL, "--raw %s: not a regular file; give a file"
+					 " of code bytes", o->raw[i].path);
+		else if ((uint64_t)(sz = (long)st.st_size) < o->raw[i].offset)
+			rc = pts_err_set(err, EINVAL, "--raw %s: OFFSET 0x%" PRIx64 " is past its end"
+					 " (%ld bytes)", o->raw[i].path, o->raw[i].offset, sz);
 		else
 			rc = pts_imgset_add_file(in.set, PTS_PID_ALL, o->raw[i].path,
 						 o->raw[i].offset, (uint64_t)sz - o->raw[i].offset,

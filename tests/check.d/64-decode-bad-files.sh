@@ -60,6 +60,24 @@ expect 1 "raw $T: not a regular file" --pt "$S/cpu0.pt" --raw "$T:0:0x1000"
 expect 2 "are both CPU 0: give each --pt its own --cpu" --pt "$S/cpu0.pt" --pt "$S/cpu0.pt" --cpu 0
 expect 2 "are both CPU 1" --pt "$S/cpu0.pt" --cpu 1 --pt "$S/cpu0.pt"
 
+# an output that names an input is refused before anything is written
+copy keep
+clobber() {	# want-pattern args... (exit 2 wanted)
+	local pat=$1 rc=0
+	shift
+	"$P" decode "$@" > /dev/null 2> "$T/err" || rc=$?
+	if [ $rc != 2 ] || ! grep -q -- "$pat" "$T/err"; then
+		echo "FAIL: decode $* -> exit $rc (want 2):"; cat "$T/err"; fail=1
+	else
+		echo "ok: exit 2: $(cat "$T/err")"
+	fi
+}
+clobber "is a file of the bundle.*choose another output name" "$T/keep" -o "$T/keep/manifest.json" --format txt
+clobber "is the input.*choose another output name" --pt "$T/keep/cpu0.pt" --insn-list "$T/keep/cpu0.pt" --format null
+clobber "is the input" --pt "$T/keep/cpu0.pt" -o "$T/keep/cpu0.pt" --format txt
+cmp -s "$S/cpu0.pt" "$T/keep/cpu0.pt" && cmp -s "$S/manifest.json" "$T/keep/manifest.json" ||
+	{ echo "FAIL: an input file was changed"; fail=1; }
+
 # perf script input: nothing understood is an error, some lines not understood a note
 printf 'garbage line\nmore garbage\n' > "$T/garbage.perf"
 expect 1 "no perf script branch line in 2 line(s).*perf script --itrace=cr" --perf-script "$T/garbage.perf"

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -105,6 +106,52 @@ static int num(const char *opt, const char *s, uint64_t max, uint64_t *out)
 struct out_ctx {
 	struct pts_writer *w;
 };
+
+/*
+ * Whether writing out would overwrite an input: the same file as an input
+ * file, or an existing file inside the bundle directory. Output files are
+ * replaced (-o) or truncated (--insn-list), so this would destroy the
+ * trace (a mapped --pt truncated under the decoder) before it is read.
+ * Returns the input's name, or NULL.
+ */
+static const char *clobbered_input(const char *out, const struct pts_decode_opts *o,
+				   const char *bundle, const char *perf_script)
+{
+	const char *in[3 * PTS_DEC_MAX_INPUTS + 2];
+	struct stat so, si;
+	char *ro, *rb;
+	size_t n = 0, i, len;
+	bool inside = false;
+
+	if (!out || !strcmp(out, "-") || stat(out, &so) || !S_ISREG(so.st_mode))
+		return NULL;	/* a new file, stdout, a FIFO or device clobber nothing */
+	for (i = 0; i < o->nr_pt; i++)
+		in[n++] = o->pt[i].path;
+	for (i = 0; i < o->nr_elf; i++)
+		in[n++] = o->elf[i].path;
+	for (i = 0; i < o->nr_raw; i++)
+		in[n++] = o->raw[i].path;
+	for (i = 0; i < o->nr_pevent && n < sizeof(in) / sizeof(in[0]) - 2; i++)
+		in[n++] = o->pevent[i];
+	if (perf_script)
+		in[n++] = perf_script;
+	if (o->kallsyms)
+		in[n++] = o->kallsyms;
+	for (i = 0; i < n; i++)
+		if (!stat(in[i], &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+			return in[i];
+	if (!bundle)
+		return NULL;
+	ro = realpath(out, NULL);
+	rb = realpath(bundle, NULL);
+	if (ro && rb) {
+		len = strlen(rb);
+		inside = !strncmp(ro, rb, len) && ro[len] == '/';
+	}
+	free(ro);
+	free(rb);
+	return inside ? bundle : NULL;
+}
 
 static int emit_rec(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err)
 {
@@ -340,6 +387,16 @@ bad_raw:
 	if (!bundle && !perf_script && !o.nr_pt) {
 		fprintf(stderr, "ptscope decode: nothing to decode: give a bundle, --pt FILE or --perf-script FILE\n");
 		usage(stderr);
+		return 2;
+	}
+	if (clobbered_input(out, &o, bundle, perf_script) ||
+	    clobbered_input(insn_list, &o, bundle, perf_script)) {
+		const char *w = clobbered_input(out, &o, bundle, perf_script) ? out : insn_list;
+		const char *in = clobbered_input(w, &o, bundle, perf_script);
+
+		fprintf(stderr, "ptscope decode: %s is %s %s: writing it would destroy the"
+			" trace; choose another output name\n", w,
+			in == bundle ? "a file of the bundle" : "the input", in);
 		return 2;
 	}
 	if (!out && !summary && !insn_list) {

@@ -78,6 +78,25 @@ clobber "is the input" --pt "$T/keep/cpu0.pt" -o "$T/keep/cpu0.pt" --format txt
 cmp -s "$S/cpu0.pt" "$T/keep/cpu0.pt" && cmp -s "$S/manifest.json" "$T/keep/manifest.json" ||
 	{ echo "FAIL: an input file was changed"; fail=1; }
 
+# an output that cannot be written (file size limit): exit 1 with the reason
+# and what to do; the old -o file is kept, a failed --insn-list is named
+echo old > "$T/keep.json"
+rc=0
+( ulimit -f 100; trap '' XFSZ; "$P" decode "$S" -o "$T/keep.json" ) 2> "$T/err" || rc=$?
+if [ $rc != 1 ] || ! grep -q "File too large; raise the file size limit" "$T/err" ||
+   [ "$(cat "$T/keep.json")" != old ]; then
+	echo "FAIL: -o over the file size limit: exit $rc, keep.json $(head -c 20 "$T/keep.json")"; cat "$T/err"; fail=1
+else
+	echo "ok: exit 1: $(cat "$T/err")"
+fi
+rc=0
+( ulimit -f 10; trap '' XFSZ; "$P" decode "$S" --format null --insn-list "$T/il.txt" ) 2> "$T/err" || rc=$?
+if [ $rc != 1 ] || ! grep -q "cannot write $T/il.txt: File too large: the instruction list is incomplete" "$T/err"; then
+	echo "FAIL: --insn-list over the file size limit: exit $rc"; cat "$T/err"; fail=1
+else
+	echo "ok: exit 1: $(cat "$T/err")"
+fi
+
 # perf script input: nothing understood is an error, some lines not understood a note
 printf 'garbage line\nmore garbage\n' > "$T/garbage.perf"
 expect 1 "no perf script branch line in 2 line(s).*perf script --itrace=cr" --perf-script "$T/garbage.perf"

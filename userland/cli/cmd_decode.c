@@ -172,7 +172,7 @@ int cmd_decode(int argc, char **argv)
 	struct pts_err err = { 0 };
 	const char *out = NULL, *fmt_name = NULL, *perf_script = NULL, *insn_list = NULL;
 	const char *bundle = NULL;
-	bool summary = false, scope_given = false;
+	bool summary = false, scope_given = false, insn_bad = false;
 	int fmt, c, rc, idx;
 	FILE *insn_f = NULL;
 	struct out_ctx oc = { 0 };
@@ -460,12 +460,21 @@ bad_raw:
 		return 1;
 	}
 	rc = pts_writer_close(oc.w, true, &err);
-	if (insn_f && fclose(insn_f)) {
-		fprintf(stderr, "ptscope decode: cannot write %s\n", insn_list);
-		rc = -EIO;
+	if (insn_f) {
+		/* the first failed write set the error flag; fclose flushes the rest */
+		bool bad = ferror(insn_f);
+		int e = fclose(insn_f) ? errno : bad ? EIO : 0;
+
+		if (e) {
+			fprintf(stderr, "ptscope decode: cannot write %s: %s: the instruction list is"
+				" incomplete (free space, raise ulimit -f, or write elsewhere)\n",
+				insn_list, strerror(e));
+			insn_bad = true;
+		}
 	}
-	if (rc) {
+	if (rc)
 		fprintf(stderr, "ptscope decode: %s\n", err.msg);
+	if (rc || insn_bad) {
 		pts_decode_summary_free(&sum);
 		return 1;
 	}

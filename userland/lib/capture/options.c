@@ -723,6 +723,15 @@ int pts_opts_parse(enum pts_capture_cmd cmd, int argc, char **argv,
 	if (cmd == PTS_CMD_ATTACH && !o->pid)
 		return pts_err_set(err, EINVAL,
 				   "no process given; usage: ptscope attach -p PID");
+	/* record traces no one executable: a SYMBOL range has nothing to be
+	 * looked up in. Said here, before the device is opened. */
+	if (cmd == PTS_CMD_RECORD)
+		for (i = 0; i < (int)o->nr_filters; i++)
+			if (o->filters[i].is_symbol)
+				return pts_err_set(err, EINVAL,
+					"--filter %s: a symbol needs a traced process (ptscope "
+					"run or attach); give a hex START-END range here",
+					o->filters[i].symbol);
 	return pts_opts_finalize(o, err);
 }
 

@@ -43,7 +43,7 @@ mkdir "$T/emptydir"
 expect 1 "manifest.json.*not a bundle" "$T/emptydir"
 echo x > "$T/afile"
 expect 1 "not a directory" "$T/afile"
-expect 1 "no such file" "$T/missing.ptscope"
+expect 1 "no such file.*give the NAME.ptscope directory" "$T/missing.ptscope"
 
 # raw --pt that is not a regular file: a pipe would read as 0 bytes and its
 # trace would be lost, so it is refused (the data is still in the pipe's source)
@@ -96,6 +96,11 @@ if [ $rc != 1 ] || ! grep -q "cannot write $T/il.txt: File too large: the instru
 else
 	echo "ok: exit 1: $(cat "$T/err")"
 fi
+
+# a mistyped option: getopt's message with the command's name, and a pointer
+# to --help instead of the 30-line usage
+expect 2 "^ptscope decode: unrecognized option '--no-such-option'" "$S" --no-such-option
+grep -q "^usage:" "$T/err" && { echo "FAIL: bad option printed the whole usage"; fail=1; }
 
 # perf script input: nothing understood is an error, some lines not understood a note
 printf 'garbage line\nmore garbage\n' > "$T/garbage.perf"

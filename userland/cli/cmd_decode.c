@@ -178,9 +178,12 @@ int cmd_decode(int argc, char **argv)
 	struct out_ctx oc = { 0 };
 	uint64_t v;
 	unsigned int i, j;
+	static char prog[] = "ptscope decode";
 
 	pts_decode_opts_init(&o);
 	optind = 1;
+	/* getopt names argv[0] in its messages: make them "ptscope decode: ..." */
+	argv[0] = prog;
 	while ((c = getopt_long(argc, argv, "o:h", opts, &idx)) != -1) {
 		char *colon;
 
@@ -349,8 +352,8 @@ bad_raw:
 			else
 				o.tid = (int32_t)v;
 			break;
-		default:
-			usage(stderr);
+		default:	/* getopt said what is wrong; the usage is 30 lines */
+			fprintf(stderr, "(see ptscope decode --help)\n");
 			return 2;
 		}
 	}

@@ -102,6 +102,16 @@ fi
 expect 2 "^ptscope decode: unrecognized option '--no-such-option'" "$S" --no-such-option
 grep -q "^usage:" "$T/err" && { echo "FAIL: bad option printed the whole usage"; fail=1; }
 
+# timing values with trailing text or a sign are refused, not cut short
+for m in 6/85/ 6/85/4/9 6/85x -6/85 6/85/+4; do
+	expect 2 "--cpu-model wants FAMILY/MODEL" --pt "$S/cpu0.pt" --cpu-model "$m"
+done
+for c in 2,308x 2,-308 2,308,1; do
+	expect 2 "--cpuid-15 wants EAX,EBX" --pt "$S/cpu0.pt" --cpuid-15 "$c"
+done
+# the well-formed values are taken (exit 3: ld.so's code is not given here)
+expect 3 "gap(s) in the trace" --pt "$S/cpu0.pt" --cpu-model 6/85 --cpuid-15 2,168 --format null
+
 # perf script input: nothing understood is an error, some lines not understood a note
 printf 'garbage line\nmore garbage\n' > "$T/garbage.perf"
 expect 1 "no perf script branch line in 2 line(s).*perf script --itrace=cr" --perf-script "$T/garbage.perf"

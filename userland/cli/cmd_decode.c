@@ -252,9 +252,13 @@ bad_raw:
 			break;
 		case OPT_CPU_MODEL: {
 			unsigned int f, m, s = 0;
+			int end = -1;
 
-			if (sscanf(optarg, "%u/%u/%u", &f, &m, &s) < 2 || f > 0xffff || m > 0xff ||
-			    s > 0xff) {
+			/* %n after the last field read: trailing text ("6/85/", "6/85x") and
+			 * signs (%u takes "-1") are refused, not silently dropped */
+			if (sscanf(optarg, "%u/%u%n/%u%n", &f, &m, &end, &s, &end) < 2 ||
+			    end < 0 || optarg[end] || strchr(optarg, '-') || strchr(optarg, '+') ||
+			    f > 0xffff || m > 0xff || s > 0xff) {
 				fprintf(stderr, "ptscope decode: --cpu-model wants FAMILY/MODEL[/STEPPING], e.g. 6/85/4\n");
 				return 2;
 			}
@@ -275,8 +279,10 @@ bad_raw:
 			break;
 		case OPT_CPUID15: {
 			unsigned int a, b;
+			int end = -1;
 
-			if (sscanf(optarg, "%u,%u", &a, &b) != 2) {
+			if (sscanf(optarg, "%u,%u%n", &a, &b, &end) != 2 || end < 0 || optarg[end] ||
+			    strchr(optarg, '-') || strchr(optarg, '+')) {
 				fprintf(stderr, "ptscope decode: --cpuid-15 wants EAX,EBX (denominator,numerator), e.g. 2,308\n");
 				return 2;
 			}

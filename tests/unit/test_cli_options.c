@@ -99,12 +99,15 @@ static void run_without_command_is_refused_with_usage(void)
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "--scope", "user")), -EINVAL);
 	MSG_HAS("no command");
 	MSG_HAS("ptscope run [OPTIONS] -- CMD");
+	/* the command prints "ptscope: " before the message: no second prefix */
+	CU_ASSERT_NOT_EQUAL(strncmp(err.msg, "ptscope", 7), 0);
 }
 
 static void attach_needs_pid_and_record_takes_no_words(void)
 {
 	CU_ASSERT_EQUAL(parse(PTS_CMD_ATTACH, ARGV("attach")), -EINVAL);
 	MSG_HAS("-p PID");
+	CU_ASSERT_NOT_EQUAL(strncmp(err.msg, "ptscope", 7), 0);
 	CU_ASSERT_EQUAL(parse(PTS_CMD_ATTACH, ARGV("attach", "-p", "1234")), 0);
 	CU_ASSERT_EQUAL(o.pid, 1234);
 	CU_ASSERT(o.cfg.flags & PTSCOPE_CFG_CR3_FILTER);
@@ -112,6 +115,7 @@ static void attach_needs_pid_and_record_takes_no_words(void)
 	MSG_HAS("-p/--pid");
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "ls")), -EINVAL);
 	MSG_HAS("'ls'");
+	CU_ASSERT_NOT_EQUAL(strncmp(err.msg, "ptscope", 7), 0);
 	/* -p belongs to attach only */
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-p", "1")), -EINVAL);
 	MSG_HAS("does not apply");
@@ -290,7 +294,8 @@ static void second_trigger_and_post_trigger_without_trigger_are_refused(void)
 
 static void filter_hex_range_and_symbol_stop(void)
 {
-	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--filter", "0x401000-0x402000",
+	CU_ASSERT_EQUAL(parse(PTS_CMD_ATTACH, ARGV("attach", "-p", "1",
+						  "--filter", "0x401000-0x402000",
 						  "--filter", "stop:abort",
 						  "--filter", "filter:7f0000001000-7f0000002000")), 0);
 	CU_ASSERT_EQUAL(o.nr_filters, 3);
@@ -302,6 +307,15 @@ static void filter_hex_range_and_symbol_stop(void)
 	CU_ASSERT(o.filters[1].is_symbol);
 	CU_ASSERT_STRING_EQUAL(o.filters[1].symbol, "abort");
 	CU_ASSERT_EQUAL(o.filters[2].start, 0x7f0000001000ULL);
+}
+
+static void record_refuses_symbol_filter_before_opening_the_device(void)
+{
+	/* record traces no single executable to look a symbol up in */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--filter", "stop:abort")), -EINVAL);
+	MSG_HAS("a symbol needs a traced process");
+	MSG_HAS("START-END");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--filter", "0x1000-0x2000")), 0);
 }
 
 static void filter_bad_forms_and_fifth_range_are_refused(void)
@@ -345,6 +359,7 @@ static void duration_units(void)
 	CU_ASSERT_EQUAL(pts_parse_duration_ms("2x", &ms), -EINVAL);
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--duration", "0")), -EINVAL);
 	MSG_HAS("--duration");
+	MSG_HAS("at least 1ms");	/* '0' was read: say what is wrong with it */
 }
 
 static void output_no_copy_quiet_and_sideband_size(void)
@@ -458,7 +473,8 @@ static void fit_caps_checks_cpu_list_and_range_count(void)
 	CU_ASSERT_EQUAL(pts_opts_fit_caps(&o, &caps, NULL, 0, &err), -EINVAL);
 	MSG_HAS("CPU 2 is not online");
 
-	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-F", "a", "-F", "b", "-F", "c")), 0);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-F", "0x1000-0x2000", "-F", "0x3000-0x4000",
+						  "-F", "0x5000-0x6000")), 0);
 	CU_ASSERT_EQUAL(pts_opts_fit_caps(&o, &caps, NULL, 0, &err), -EOPNOTSUPP);
 	MSG_HAS("3 address ranges given, this CPU has 2");
 }
@@ -508,6 +524,7 @@ PTS_SUITE(cli_options, NULL, NULL,
 	  PTS_TEST(trigger_manual_sets_no_kind_bits),
 	  PTS_TEST(second_trigger_and_post_trigger_without_trigger_are_refused),
 	  PTS_TEST(filter_hex_range_and_symbol_stop),
+	  PTS_TEST(record_refuses_symbol_filter_before_opening_the_device),
 	  PTS_TEST(filter_bad_forms_and_fifth_range_are_refused),
 	  PTS_TEST(cpu_list_ranges_and_errors),
 	  PTS_TEST(duration_units),

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -106,6 +107,52 @@ struct out_ctx {
 	struct pts_writer *w;
 };
 
+/*
+ * Whether writing out would overwrite an input: the same file as an input
+ * file, or an existing file inside the bundle directory. Output files are
+ * replaced (-o) or truncated (--insn-list), so this would destroy the
+ * trace (a mapped --pt truncated under the decoder) before it is read.
+ * Returns the input's name, or NULL.
+ */
+static const char *clobbered_input(const char *out, const struct pts_decode_opts *o,
+				   const char *bundle, const char *perf_script)
+{
+	const char *in[3 * PTS_DEC_MAX_INPUTS + 2];
+	struct stat so, si;
+	char *ro, *rb;
+	size_t n = 0, i, len;
+	bool inside = false;
+
+	if (!out || !strcmp(out, "-") || stat(out, &so) || !S_ISREG(so.st_mode))
+		return NULL;	/* a new file, stdout, a FIFO or device clobber nothing */
+	for (i = 0; i < o->nr_pt; i++)
+		in[n++] = o->pt[i].path;
+	for (i = 0; i < o->nr_elf; i++)
+		in[n++] = o->elf[i].path;
+	for (i = 0; i < o->nr_raw; i++)
+		in[n++] = o->raw[i].path;
+	for (i = 0; i < o->nr_pevent && n < sizeof(in) / sizeof(in[0]) - 2; i++)
+		in[n++] = o->pevent[i];
+	if (perf_script)
+		in[n++] = perf_script;
+	if (o->kallsyms)
+		in[n++] = o->kallsyms;
+	for (i = 0; i < n; i++)
+		if (!stat(in[i], &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+			return in[i];
+	if (!bundle)
+		return NULL;
+	ro = realpath(out, NULL);
+	rb = realpath(bundle, NULL);
+	if (ro && rb) {
+		len = strlen(rb);
+		inside = !strncmp(ro, rb, len) && ro[len] == '/';
+	}
+	free(ro);
+	free(rb);
+	return inside ? bundle : NULL;
+}
+
 static int emit_rec(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err)
 {
 	struct out_ctx *c = ctx;
@@ -125,14 +172,18 @@ int cmd_decode(int argc, char **argv)
 	struct pts_err err = { 0 };
 	const char *out = NULL, *fmt_name = NULL, *perf_script = NULL, *insn_list = NULL;
 	const char *bundle = NULL;
-	bool summary = false, scope_given = false;
+	bool summary = false, scope_given = false, insn_bad = false;
 	int fmt, c, rc, idx;
 	FILE *insn_f = NULL;
 	struct out_ctx oc = { 0 };
 	uint64_t v;
+	unsigned int i, j;
+	static char prog[] = "ptscope decode";
 
 	pts_decode_opts_init(&o);
 	optind = 1;
+	/* getopt names argv[0] in its messages: make them "ptscope decode: ..." */
+	argv[0] = prog;
 	while ((c = getopt_long(argc, argv, "o:h", opts, &idx)) != -1) {
 		char *colon;
 
@@ -201,9 +252,13 @@ bad_raw:
 			break;
 		case OPT_CPU_MODEL: {
 			unsigned int f, m, s = 0;
+			int end = -1;
 
-			if (sscanf(optarg, "%u/%u/%u", &f, &m, &s) < 2 || f > 0xffff || m > 0xff ||
-			    s > 0xff) {
+			/* %n after the last field read: trailing text ("6/85/", "6/85x") and
+			 * signs (%u takes "-1") are refused, not silently dropped */
+			if (sscanf(optarg, "%u/%u%n/%u%n", &f, &m, &end, &s, &end) < 2 ||
+			    end < 0 || optarg[end] || strchr(optarg, '-') || strchr(optarg, '+') ||
+			    f > 0xffff || m > 0xff || s > 0xff) {
 				fprintf(stderr, "ptscope decode: --cpu-model wants FAMILY/MODEL[/STEPPING], e.g. 6/85/4\n");
 				return 2;
 			}
@@ -224,8 +279,10 @@ bad_raw:
 			break;
 		case OPT_CPUID15: {
 			unsigned int a, b;
+			int end = -1;
 
-			if (sscanf(optarg, "%u,%u", &a, &b) != 2) {
+			if (sscanf(optarg, "%u,%u%n", &a, &b, &end) != 2 || end < 0 || optarg[end] ||
+			    strchr(optarg, '-') || strchr(optarg, '+')) {
 				fprintf(stderr, "ptscope decode: --cpuid-15 wants EAX,EBX (denominator,numerator), e.g. 2,308\n");
 				return 2;
 			}
@@ -301,8 +358,8 @@ bad_raw:
 			else
 				o.tid = (int32_t)v;
 			break;
-		default:
-			usage(stderr);
+		default:	/* getopt said what is wrong; the usage is 30 lines */
+			fprintf(stderr, "(see ptscope decode --help)\n");
 			return 2;
 		}
 	}
@@ -318,9 +375,20 @@ bad_raw:
 		return 2;
 	}
 	if (o.have_perf_time && !o.time_mult) {
-		fprintf(stderr, "ptscope decode: --pevent-time-mult is needed with the other --pevent-time-* options\n");
+		fprintf(stderr, "ptscope decode: --pevent-time-mult is needed (and not 0) with the"
+			" other --pevent-time-* options (perf's time_mult)\n");
 		return 2;
 	}
+	/* One trace per CPU: two files of one CPU would be merged as if they
+	 * were one stream and break each other's decoder state. */
+	for (i = 0; i < o.nr_pt; i++)
+		for (j = i + 1; j < o.nr_pt; j++)
+			if (o.pt[i].cpu == o.pt[j].cpu) {
+				fprintf(stderr, "ptscope decode: --pt %s and --pt %s are both CPU %u:"
+					" give each --pt its own --cpu N\n", o.pt[i].path,
+					o.pt[j].path, o.pt[i].cpu);
+				return 2;
+			}
 	if (o.nr_pevent && !o.pevent_sample_type) {
 		fprintf(stderr, "ptscope decode: --pevent-sample-type is needed to read perf sideband files\n");
 		return 2;
@@ -328,6 +396,16 @@ bad_raw:
 	if (!bundle && !perf_script && !o.nr_pt) {
 		fprintf(stderr, "ptscope decode: nothing to decode: give a bundle, --pt FILE or --perf-script FILE\n");
 		usage(stderr);
+		return 2;
+	}
+	if (clobbered_input(out, &o, bundle, perf_script) ||
+	    clobbered_input(insn_list, &o, bundle, perf_script)) {
+		const char *w = clobbered_input(out, &o, bundle, perf_script) ? out : insn_list;
+		const char *in = clobbered_input(w, &o, bundle, perf_script);
+
+		fprintf(stderr, "ptscope decode: %s is %s %s: writing it would destroy the"
+			" trace; choose another output name\n", w,
+			in == bundle ? "a file of the bundle" : "the input", in);
 		return 2;
 	}
 	if (!out && !summary && !insn_list) {
@@ -391,12 +469,21 @@ bad_raw:
 		return 1;
 	}
 	rc = pts_writer_close(oc.w, true, &err);
-	if (insn_f && fclose(insn_f)) {
-		fprintf(stderr, "ptscope decode: cannot write %s\n", insn_list);
-		rc = -EIO;
+	if (insn_f) {
+		/* the first failed write set the error flag; fclose flushes the rest */
+		bool bad = ferror(insn_f);
+		int e = fclose(insn_f) ? errno : bad ? EIO : 0;
+
+		if (e) {
+			fprintf(stderr, "ptscope decode: cannot write %s: %s: the instruction list is"
+				" incomplete (free space, raise ulimit -f, or write elsewhere)\n",
+				insn_list, strerror(e));
+			insn_bad = true;
+		}
 	}
-	if (rc) {
+	if (rc)
 		fprintf(stderr, "ptscope decode: %s\n", err.msg);
+	if (rc || insn_bad) {
 		pts_decode_summary_free(&sum);
 		return 1;
 	}
@@ -406,6 +493,9 @@ bad_raw:
 	if (sum.gaps && !summary)
 		fprintf(stderr, "ptscope decode: %" PRIu64 " gap(s) in the trace (see --summary)\n",
 			sum.gaps);
+	if (sum.perfscript_skipped && !summary)
+		fprintf(stderr, "ptscope decode: %" PRIu64 " perf script line(s) not understood,"
+			" skipped (see --summary)\n", sum.perfscript_skipped);
 	pts_decode_summary_free(&sum);
 	return rc;
 too_many:

@@ -946,7 +946,9 @@ int pts_bundle_read(const char *dir, struct pts_bundle **out, struct pts_err *er
 
 	*out = NULL;
 	if (stat(dir, &st) < 0)
-		return pts_err_set(err, errno, "bundle %s: %s", dir, strerror(errno));
+		return pts_err_set(err, errno, "bundle %s: %s%s", dir, strerror(errno),
+				   errno == ENOENT ? " (give the NAME.ptscope directory that "
+				   "ptscope run, attach or record wrote)" : "");
 	if (!S_ISDIR(st.st_mode))
 		return pts_err_set(err, ENOTDIR, "bundle %s is not a directory (a bundle is the "
 				   "NAME.ptscope directory holding %s)", dir, PTS_BUNDLE_MANIFEST);

@@ -609,9 +609,14 @@ static int apply_opt(struct pts_capture_opts *o, const struct opt_def *d,
 		o->cpus_given = true;
 		return pts_parse_cpu_list(val, o->cfg.cpu_mask, err);
 	case O_DURATION:
-		if (pts_parse_duration_ms(val, &o->duration_ms) || !o->duration_ms)
+		if (pts_parse_duration_ms(val, &o->duration_ms))
 			return pts_err_set(err, EINVAL,
 					   "%s: cannot read '%s'; give e.g. 10 (seconds), 10s, 500ms or 2m",
+					   label, val);
+		if (!o->duration_ms)
+			return pts_err_set(err, EINVAL,
+					   "%s: '%s' is no time at all; give at least 1ms (e.g. 10s), "
+					   "or leave it out to trace until the trigger, exit or Ctrl-C",
 					   label, val);
 		return 0;
 	case O_QUIET:
@@ -707,17 +712,26 @@ int pts_opts_parse(enum pts_capture_cmd cmd, int argc, char **argv,
 	if (cmd == PTS_CMD_RUN) {
 		if (i >= argc)
 			return pts_err_set(err, EINVAL,
-					   "ptscope run: no command given; usage: ptscope run [OPTIONS] -- CMD [ARGS]");
+					   "no command given; usage: ptscope run [OPTIONS] -- CMD [ARGS]");
 		o->cmd_argc = argc - i;
 		o->cmd_argv = argv + i;
 	} else if (i < argc) {
-		return pts_err_set(err, EINVAL, "ptscope %s: unexpected argument '%s'%s",
-				   cmd_name(cmd), argv[i],
+		return pts_err_set(err, EINVAL, "unexpected argument '%s' for ptscope %s%s",
+				   argv[i], cmd_name(cmd),
 				   cmd == PTS_CMD_ATTACH ? " (give the process with -p PID)" : "");
 	}
 	if (cmd == PTS_CMD_ATTACH && !o->pid)
 		return pts_err_set(err, EINVAL,
-				   "ptscope attach: no process given; usage: ptscope attach -p PID");
+				   "no process given; usage: ptscope attach -p PID");
+	/* record traces no one executable: a SYMBOL range has nothing to be
+	 * looked up in. Said here, before the device is opened. */
+	if (cmd == PTS_CMD_RECORD)
+		for (i = 0; i < (int)o->nr_filters; i++)
+			if (o->filters[i].is_symbol)
+				return pts_err_set(err, EINVAL,
+					"--filter %s: a symbol needs a traced process (ptscope "
+					"run or attach); give a hex START-END range here",
+					o->filters[i].symbol);
 	return pts_opts_finalize(o, err);
 }
 

@@ -53,6 +53,12 @@ struct pts_branch {
 	uint64_t value;		/* INSTANT: ptwrite payload; CBR: ratio */
 	const char *detail;	/* GAP/INSTANT: cause text (valid during the call) */
 	struct pts_br_sym from_sym, to_sym;
+	/*
+	 * Bytes of the instruction at `from`, 0 unknown. For CALL and SYSCALL
+	 * from + insn_len is the return address the instruction saves, which
+	 * the timeline matches returns against (retpolines, push+ret).
+	 */
+	uint8_t insn_len;
 };
 
 /* Name of a branch kind ("call", "return", ...), for listings and tests. */

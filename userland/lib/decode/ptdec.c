@@ -195,14 +195,18 @@ static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
 static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 {
 	uint64_t from = d->pend_ip, fall = d->pend_ip + d->pend_insn.len;
+	struct qent *e;
 
 	if (!d->pend)
 		return;
 	d->pend = false;
 	switch (d->pend_insn.cls) {
 	case PTS_IC_CALL:
-		if (next_ip != fall)
-			push(d, PTS_BR_CALL, from, next_ip);
+		if (next_ip != fall) {
+			e = push(d, PTS_BR_CALL, from, next_ip);
+			if (e)
+				e->br.insn_len = d->pend_insn.len;
+		}
 		break;
 	case PTS_IC_RET:
 		push(d, PTS_BR_RETURN, from, next_ip);
@@ -216,7 +220,9 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 			push(d, PTS_BR_JUMP, from, next_ip);
 		break;
 	case PTS_IC_SYSCALL:
-		push(d, PTS_BR_SYSCALL, from, next_ip);
+		e = push(d, PTS_BR_SYSCALL, from, next_ip);
+		if (e)
+			e->br.insn_len = d->pend_insn.len;
 		break;
 	case PTS_IC_SYSRET:
 		push(d, PTS_BR_SYSRET, from, next_ip);

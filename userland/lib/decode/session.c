@@ -70,6 +70,16 @@ int pts_decode_map_trace(const char *path, uint8_t **buf, size_t *len, size_t *m
 		close(fd);
 		return pts_err_set(err, errno, "cannot read %s: %s", path, strerror(errno));
 	}
+	/* A pipe or device has no size to map: it would read as 0 bytes of
+	 * trace and its data would be lost without a word. */
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return pts_err_set(err, EINVAL,
+				   "trace file %s is not a regular file (%s): save the trace "
+				   "to a file first and give that", path,
+				   S_ISDIR(st.st_mode) ? "a directory" :
+				   S_ISFIFO(st.st_mode) ? "a pipe" : "a device or socket");
+	}
 	*len = (size_t)st.st_size;
 	*maplen = ((*len + (size_t)pg - 1) / (size_t)pg + 1) * (size_t)pg;
 	res = mmap(NULL, *maplen, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -324,16 +334,18 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	for (i = 0; i < o->nr_elf && !rc; i++)
 		rc = pts_imgset_add_elf(in.set, PTS_PID_ALL, o->elf[i].path, o->elf[i].base, err);
 	for (i = 0; i < o->nr_raw && !rc; i++) {
-		FILE *f = fopen(o->raw[i].path, "rb");
+		struct stat st;
 		long sz = -1;
 
-		if (f && !fseek(f, 0, SEEK_END))
-			sz = ftell(f);
-		if (f)
-			fclose(f);
-		if (sz < 0 || (uint64_t)sz < o->raw[i].offset)
-			rc = pts_err_set(err, ENOENT, "--raw %s: cannot read it, or offset past its end",
-					 o->raw[i].path);
+		if (stat(o->raw[i].path, &st))
+			rc = pts_err_set(err, errno, "--raw %s: cannot read it: %s",
+					 o->raw[i].path, strerror(errno));
+		else if (!S_ISREG(st.st_mode))
+			rc = pts_err_set(err, EINVAL, "--raw %s: not a regular file; give a file"
+					 " of code bytes", o->raw[i].path);
+		else if ((uint64_t)(sz = (long)st.st_size) < o->raw[i].offset)
+			rc = pts_err_set(err, EINVAL, "--raw %s: OFFSET 0x%" PRIx64 " is past its end"
+					 " (%ld bytes)", o->raw[i].path, o->raw[i].offset, sz);
 		else
 			rc = pts_imgset_add_file(in.set, PTS_PID_ALL, o->raw[i].path,
 						 o->raw[i].offset, (uint64_t)sz - o->raw[i].offset,
@@ -463,6 +475,14 @@ int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn
 	c.sum = sum;
 	rc = pts_perfscript_parse(f, ps_feed, &c, &st, err);
 	fclose(f);
+	/* A file with no branch or error line at all is the wrong file (or the
+	 * wrong perf script fields), not an empty but clean decode. */
+	if (!rc && !st.events)
+		rc = pts_err_set(err, EINVAL,
+				 "%s: no perf script branch line in %" PRIu64 " line(s)"
+				 " (%" PRIu64 " not understood): make it with"
+				 " perf script --itrace=cr -F +flags", path, st.lines,
+				 st.skipped);
 	if (!rc)
 		rc = pts_tl_finish(tl, err);
 	if (!rc)

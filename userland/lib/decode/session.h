@@ -86,7 +86,13 @@ int pts_decode_raw(const struct pts_decode_opts *opts, pts_tl_emit_fn emit, void
 int pts_decode_bundle(const char *dir, const struct pts_decode_opts *opts, pts_tl_emit_fn emit,
 		      void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err);
 
-/* Decode perf script text; scope as recorded (PTS_SCOPE_BOTH when unsure). */
+/*
+ * Decode perf script text; scope as recorded (PTS_SCOPE_BOTH when unsure).
+ * Lines not understood are counted in sum->perfscript_skipped. Errors:
+ * -errno opening path, -EIO reading, -EINVAL when no line at all is a
+ * branch or error line (wrong file or wrong perf script fields), errors of
+ * emit.
+ */
 int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn emit,
 			  void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err);
 

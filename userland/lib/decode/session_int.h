@@ -47,7 +47,11 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		   struct pts_decode_summary *sum, struct pts_err *err);
 void pts_decode_run_free(struct pts_run_in *in);
 
-/* Map a trace file read-only, followed by zero padding (see session.c). */
+/*
+ * Map a trace file read-only, followed by zero padding (see session.c).
+ * Errors: -errno of open/fstat/mmap, -EINVAL when path is not a regular
+ * file (pipe, directory, device), -ENOMEM.
+ */
 int pts_decode_map_trace(const char *path, uint8_t **buf, size_t *len, size_t *maplen,
 			 struct pts_err *err);
 

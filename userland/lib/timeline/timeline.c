@@ -24,6 +24,13 @@ struct fn {
 struct frame {
 	struct fn fn;
 	uint64_t addr;		/* where the frame was entered */
+	/*
+	 * The return address saved by the call (or syscall, or interrupt)
+	 * that opened the frame: a return to it ends this frame. 0 unknown
+	 * (frames opened at trace start, after a gap, inferred, synthetic):
+	 * returns are then matched by the function of the frame below.
+	 */
+	uint64_t ret;
 	uint32_t flags;		/* PTS_TLF_* */
 };
 
@@ -86,6 +93,8 @@ static const char *const diag_names[PTS_TLD_NR] = {
 	[PTS_TLD_INFERRED_LATE] = "inferred frame opened late (segment already written)",
 	[PTS_TLD_TOO_DEEP] = "calls beyond the maximum stack depth",
 	[PTS_TLD_UNKNOWN_TARGET] = "branch with an unknown target",
+	[PTS_TLD_RETURN_AS_JUMP] = "return to no open frame's return address (taken as a jump)",
+	[PTS_TLD_KERNEL_LEFT_OPEN] = "kernel frames left open at a return to user (closed)",
 };
 
 const char *pts_tl_diag_name(enum pts_tl_diag d)
@@ -421,7 +430,7 @@ static void rec_from_frame(struct pts_tl_rec *r, const struct frame *f, uint32_t
 }
 
 static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
-		uint32_t flags, enum pts_tl_kind kind, struct pts_err *err)
+		uint64_t ret, uint32_t flags, enum pts_tl_kind kind, struct pts_err *err)
 {
 	struct pts_tl_rec r;
 	struct frame *f;
@@ -444,6 +453,7 @@ static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64
 	f = &t->frames[t->n];
 	f->fn = *fn;
 	f->addr = addr;
+	f->ret = ret;
 	f->flags = flags | (fn->kernel ? PTS_TLF_KERNEL : 0);
 	memset(&r, 0, sizeof(r));
 	r.type = PTS_TL_BEGIN;
@@ -501,7 +511,7 @@ static int push_synthetic(struct pts_tl *tl, struct thread *t, const char *name,
 	fn.kernel = !strcmp(name, "[user]") ? false : tl->cfg.scope != PTS_SCOPE_KERNEL;
 	if (!fn.name)
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
-	return push(tl, t, &fn, addr, PTS_TLF_SYNTHETIC, kind, err);
+	return push(tl, t, &fn, addr, 0, PTS_TLF_SYNTHETIC, kind, err);
 }
 
 static bool top_synthetic(struct thread *t)
@@ -540,7 +550,13 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 	tl->diag[PTS_TLD_INFERRED]++;
 	if (t->bottom_idx < 0 || t->n || t->excess || t->nbuf >= tl->cfg.segment_cap) {
 		tl->diag[PTS_TLD_INFERRED_LATE]++;
-		return push(tl, t, fn, addr, PTS_TLF_INFERRED, PTS_TLK_RETURN, err);
+		return push(tl, t, fn, addr, 0, PTS_TLF_INFERRED, PTS_TLK_RETURN, err);
+	}
+	/* scope both: a kernel frame never encloses user frames */
+	if (fn->kernel && tl->cfg.scope == PTS_SCOPE_BOTH) {
+		for (i = (size_t)t->bottom_idx; i < t->nbuf; i++)
+			if (t->buf[i].type == PTS_TL_BEGIN && !(t->buf[i].flags & PTS_TLF_KERNEL))
+				return push(tl, t, fn, addr, 0, PTS_TLF_INFERRED, PTS_TLK_RETURN, err);
 	}
 	if (buf_room(tl, t))
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
@@ -553,6 +569,7 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 	f = &t->frames[0];
 	f->fn = *fn;
 	f->addr = addr;
+	f->ret = 0;
 	f->flags = PTS_TLF_INFERRED | (fn->kernel ? PTS_TLF_KERNEL : 0);
 	t->n = 1;
 	memset(&r, 0, sizeof(r));
@@ -573,6 +590,42 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 	return 0;
 }
 
+/*
+ * The kernel's return thunks: with RETHUNK (retbleed, SRSO mitigations) a
+ * function ends in `jmp __x86_return_thunk` instead of `ret`, and the thunk
+ * (or srso_return_thunk -> call srso_safe_ret, which drops its own return
+ * address) does the function's `ret`. Execution there still belongs to the
+ * function that jumped in: no frame of their own.
+ */
+static bool is_return_thunk(const struct fn *fn)
+{
+	static const char *const names[] = {
+		"__x86_return_thunk", "srso_return_thunk", "srso_safe_ret",
+		"srso_alias_return_thunk", "srso_alias_safe_ret", "retbleed_return_thunk",
+		"__x86_return_skl", "call_depth_return_thunk",
+	};
+	size_t i;
+
+	if (!fn->known || !fn->kernel)
+		return false;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(fn->name, names[i]))
+			return true;
+	return false;
+}
+
+/* Replace the top frame by fn (tail call): the new frame returns where the old one would. */
+static int replace_top(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
+		       enum pts_tl_kind kind, struct pts_err *err)
+{
+	uint64_t ret = t->n && !t->excess ? t->frames[t->n - 1].ret : 0;
+	int rc = pop(tl, t, PTS_TLK_JUMP, err);
+
+	if (rc)
+		return rc;
+	return push(tl, t, fn, addr, ret, 0, kind, err);
+}
+
 /* Make sure the top frame is the function holding addr (execution is there). */
 static int ensure_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		     const struct pts_br_sym *hint, struct pts_err *err)
@@ -590,24 +643,67 @@ static int ensure_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	}
 	lookup(tl, t, addr, hint, &fn);
 	if (!t->n && !t->excess)
-		return push(tl, t, &fn, addr, 0, PTS_TLK_TRACE_BEGIN, err);
-	if (t->excess || same_fn(&t->frames[t->n - 1], &fn))
+		return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
+	if (t->excess || same_fn(&t->frames[t->n - 1], &fn) || is_return_thunk(&fn))
 		return 0;
 	tl->diag[PTS_TLD_FELL_THROUGH]++;
-	rc = pop(tl, t, PTS_TLK_JUMP, err);
-	if (rc)
-		return rc;
-	return push(tl, t, &fn, addr, 0, PTS_TLK_JUMP, err);
+	return replace_top(tl, t, &fn, addr, PTS_TLK_JUMP, err);
 }
 
 /*
- * Control returns to addr (ret, sysret, iret): end frames down to the
- * nearest one holding addr; none: end them all and infer an outer frame.
+ * End frame i (the one the return leaves) and those above it: the top one
+ * ends with kind (the instruction executing there returned), the others
+ * are unwound.
+ */
+static int unwind_through(struct pts_tl *tl, struct thread *t, uint32_t i, enum pts_tl_kind kind,
+			  struct pts_err *err)
+{
+	int rc = pop(tl, t, kind, err);
+
+	while (!rc && t->n > i)
+		rc = pop(tl, t, PTS_TLK_UNWIND, err);
+	return rc;
+}
+
+/*
+ * Which open frame at index floor or above a return to addr (function fn)
+ * ends: the nearest one whose saved return address is addr. by_fn: also,
+ * by function, a frame
+ * whose return address is unknown (or any frame, if by_fn_everywhere:
+ * iret to an exception fixup): it ends when addr lies in the function of
+ * the frame below it. -1: none.
+ */
+static int64_t returning_frame(const struct thread *t, uint32_t floor, uint64_t addr,
+			       const struct fn *fn, bool by_fn, bool by_fn_everywhere)
+{
+	int64_t i;
+
+	for (i = (int64_t)t->n - 1; i >= (int64_t)floor; i--) {
+		const struct frame *f = &t->frames[i];
+
+		if (f->ret && f->ret == addr)
+			return i;
+		if (by_fn && (!f->ret || by_fn_everywhere) && i > (int64_t)floor &&
+		    same_fn(&t->frames[i - 1], fn))
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Control returns to addr (ret, sysret, iret): end frames down to the one
+ * the return leaves (returning_frame); none: a `ret` out of a frame with a
+ * known return address is a return used as a jump (retpoline thunk,
+ * push+ret) and its target replaces a frame (see below); otherwise end
+ * every frame and infer an outer frame (scope both, within the kernel:
+ * end the kernel frames and open an inferred one on the user frames).
  */
 static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		     const struct pts_br_sym *hint, enum pts_tl_kind kind, struct pts_err *err)
 {
+	uint32_t floor = 0;
 	struct fn fn;
+	bool top_known;
 	int64_t i;
 	int rc;
 
@@ -620,13 +716,62 @@ static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		return pop(tl, t, kind, err);
 	}
 	lookup(tl, t, addr, hint, &fn);
-	for (i = (int64_t)t->n - 2; i >= 0; i--) {
-		if (!same_fn(&t->frames[i], &fn))
-			continue;
+	/* scope both: a return within the kernel never ends user frames */
+	if (tl->cfg.scope == PTS_SCOPE_BOTH && fn.kernel && t->n &&
+	    (t->frames[t->n - 1].flags & PTS_TLF_KERNEL)) {
+		floor = t->n - 1;
+		while (floor && (t->frames[floor - 1].flags & PTS_TLF_KERNEL))
+			floor--;
+	}
+	/*
+	 * A `ret` out of a frame whose return address is known goes there, or
+	 * to another known return address (exceptions, stack switching), or
+	 * is not a return at all: a function below the frames of unknown
+	 * return address holding the target (the function a retpoline calls)
+	 * does not make it one.
+	 */
+	top_known = kind == PTS_TLK_RETURN && t->n > floor + 1 && t->frames[t->n - 1].ret &&
+		    !(t->frames[t->n - 1].flags & PTS_TLF_SYNTHETIC);
+	i = returning_frame(t, floor, addr, &fn, !top_known, false);
+	if (i < 0 && kind != PTS_TLK_RETURN)
+		i = returning_frame(t, floor, addr, &fn, true, true);
+	if (i >= 0)
+		return unwind_through(tl, t, (uint32_t)i, kind, err);
+	if (top_known) {
+		const struct frame *top = &t->frames[t->n - 1];
+
+		tl->diag[PTS_TLD_RETURN_AS_JUMP]++;
+		/*
+		 * The frame of a call to a label inside the caller's own function
+		 * (a retpoline thunk's `call 1f`) only planted the return slot
+		 * the `ret` consumed: it ends, and the target replaces the frame
+		 * below (the thunk), keeping that frame's return address.
+		 * Otherwise the slot was pushed in the top frame (push+ret): the
+		 * target replaces the top frame.
+		 */
+		if (top->fn.known && top->addr != top->fn.start &&
+		    same_fn(&t->frames[t->n - 2], &top->fn)) {
+			rc = pop(tl, t, PTS_TLK_JUMP, err);
+			if (rc)
+				return rc;
+		}
+		if (in_top_fn(t, addr) || same_fn(&t->frames[t->n - 1], &fn))
+			return 0;
+		/* no unwinding to a deeper frame: the target is being called, not returned to */
+		return replace_top(tl, t, &fn, addr, PTS_TLK_JUMP, err);
+	}
+	if (floor) {
+		/*
+		 * Past the kernel frames of this entry: they end, and the target
+		 * opens an inferred kernel frame on the user frames, from now.
+		 */
 		rc = pop(tl, t, kind, err);
-		while (!rc && t->n > (uint32_t)i + 1)
+		while (!rc && t->n > floor)
 			rc = pop(tl, t, PTS_TLK_UNWIND, err);
-		return rc;
+		if (rc)
+			return rc;
+		tl->diag[PTS_TLD_INFERRED]++;
+		return push(tl, t, &fn, addr, 0, PTS_TLF_INFERRED, PTS_TLK_RETURN, err);
 	}
 	rc = pop(tl, t, kind, err);
 	if (!rc)
@@ -634,6 +779,69 @@ static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	if (rc)
 		return rc;
 	return push_inferred(tl, t, &fn, addr, err);
+}
+
+static bool kernel_frames_open(const struct thread *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->frames[i].flags & PTS_TLF_KERNEL)
+			return true;
+	return false;
+}
+
+/*
+ * Scope both: sysret/iret (or an untraced return: tracing resumes) from
+ * the kernel to user address addr. The thread's stack is [user frames]
+ * [kernel frames of this kernel entry]: end every kernel frame (a kernel
+ * frame below a user frame, or at a sysret/iret (one_entry_frame) more
+ * than the entry frame open, is an inconsistent stack: counted). Then
+ * continue in the user frame holding addr; another function nests on top
+ * (the kernel diverted execution: a signal handler); an empty stack
+ * infers an outer frame for addr that holds what was seen.
+ */
+
+static int return_to_user(struct pts_tl *tl, struct thread *t, uint64_t addr,
+			  const struct pts_br_sym *hint, enum pts_tl_kind kind, bool one_entry_frame,
+			  struct pts_err *err)
+{
+	struct fn fn;
+	uint32_t nk = 0;
+	int64_t i;
+	int rc = 0;
+
+	if (t->excess && t->n && (t->frames[t->n - 1].flags & PTS_TLF_KERNEL))
+		t->excess = 0;
+	while (!rc && !t->excess && t->n && (t->frames[t->n - 1].flags & PTS_TLF_KERNEL))
+		rc = pop(tl, t, nk++ ? PTS_TLK_UNWIND : kind, err);
+	if (rc)
+		return rc;
+	for (i = 0; i < (int64_t)t->n; i++)
+		if (t->frames[i].flags & PTS_TLF_KERNEL)
+			break;
+	if ((one_entry_frame && nk > 1) || i < (int64_t)t->n)
+		tl->diag[PTS_TLD_KERNEL_LEFT_OPEN]++;
+	while (!rc && t->n > (uint32_t)i)
+		rc = pop(tl, t, PTS_TLK_UNWIND, err);
+	if (rc || in_top_fn(t, addr))
+		return rc;
+	lookup(tl, t, addr, hint, &fn);
+	if (!t->n && !t->excess) {
+		if (!nk)
+			return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
+		return push_inferred(tl, t, &fn, addr, err);
+	}
+	if (t->excess || same_fn(&t->frames[t->n - 1], &fn))
+		return 0;
+	for (i = (int64_t)t->n - 2; i >= 0; i--) {
+		if (!same_fn(&t->frames[i], &fn))
+			continue;
+		while (!rc && t->n > (uint32_t)i + 1)
+			rc = pop(tl, t, PTS_TLK_UNWIND, err);
+		return rc;
+	}
+	return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
 }
 
 /*
@@ -654,7 +862,7 @@ static int resume_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		return 0;
 	lookup(tl, t, addr, hint, &fn);
 	if (!t->n)
-		return push(tl, t, &fn, addr, 0, PTS_TLK_TRACE_BEGIN, err);
+		return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
 	if (same_fn(&t->frames[t->n - 1], &fn))
 		return 0;
 	for (i = (int64_t)t->n - 2; i >= 0; i--) {
@@ -666,11 +874,11 @@ static int resume_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		return rc;
 	}
 	if (nest)
-		return push(tl, t, &fn, addr, 0, PTS_TLK_TRACE_BEGIN, err);
+		return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
 	rc = pop(tl, t, PTS_TLK_JUMP, err);
 	if (rc)
 		return rc;
-	return push(tl, t, &fn, addr, 0, PTS_TLK_TRACE_BEGIN, err);
+	return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
 }
 
 static void check_scope(struct pts_tl *tl, uint64_t addr)
@@ -782,7 +990,16 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 			return 0;
 		}
 		lookup(tl, t, br->to, &br->to_sym, &fn);
-		return push(tl, t, &fn, br->to, 0, PTS_TLK_CALL, err);
+		/* srso_return_thunk calls srso_safe_ret: still the function's return */
+		if (is_return_thunk(&fn) && t->n && !in_top_fn(t, br->from)) {
+			struct fn from_fn;
+
+			lookup(tl, t, br->from, &br->from_sym, &from_fn);
+			if (is_return_thunk(&from_fn))
+				return 0;
+		}
+		return push(tl, t, &fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
+			    PTS_TLK_CALL, err);
 	case PTS_BR_RETURN:
 		t->st.returns++;
 		rc = ensure_at(tl, t, br->from, &br->from_sym, err);
@@ -796,6 +1013,9 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 		lookup(tl, t, br->to, &br->to_sym, &fn);
 		if (t->n && !t->excess && same_fn(&t->frames[t->n - 1], &fn))
 			return 0;
+		/* `jmp __x86_return_thunk` is the function's `ret`, still to come */
+		if (t->n && is_return_thunk(&fn))
+			return 0;
 		/* longjmp, stack switching: a jump into a frame deeper in the stack */
 		for (i = (int64_t)t->n - 2; !t->excess && i >= 0; i--) {
 			if (!same_fn(&t->frames[i], &fn))
@@ -804,10 +1024,7 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 				rc = pop(tl, t, PTS_TLK_UNWIND, err);
 			return rc;
 		}
-		rc = pop(tl, t, PTS_TLK_JUMP, err);
-		if (rc)
-			return rc;
-		return push(tl, t, &fn, br->to, 0, PTS_TLK_JUMP, err);
+		return replace_top(tl, t, &fn, br->to, PTS_TLK_JUMP, err);
 	case PTS_BR_SYSCALL:
 		rc = ensure_at(tl, t, br->from, &br->from_sym, err);
 		if (rc)
@@ -815,7 +1032,8 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 		if (!br->to || (br->flags & PTS_BRF_TRACE_OFF))
 			return push_synthetic(tl, t, "[syscall]", br->from, PTS_TLK_SYSCALL, err);
 		lookup(tl, t, br->to, &br->to_sym, &fn);
-		return push(tl, t, &fn, br->to, 0, PTS_TLK_SYSCALL, err);
+		return push(tl, t, &fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
+			    PTS_TLK_SYSCALL, err);
 	case PTS_BR_SYSRET:
 	case PTS_BR_IRET: {
 		enum pts_tl_kind k = br->kind == PTS_BR_SYSRET ? PTS_TLK_SYSRET : PTS_TLK_IRET;
@@ -824,14 +1042,21 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 		if (rc)
 			return rc;
 		if (!br->to || (br->flags & PTS_BRF_TRACE_OFF)) {
-			/* kernel-only scope: back to untraced user space */
-			while (!rc && t->n && !t->excess &&
-			       (t->frames[t->n - 1].flags & PTS_TLF_KERNEL))
+			/*
+			 * kernel-only scope: back to untraced user space. Every
+			 * frame is a kernel frame of this entry: the next entry
+			 * starts on an empty stack.
+			 */
+			if (t->n && !t->excess)
 				rc = pop(tl, t, k, err);
+			if (!rc)
+				rc = pop_all(tl, t, PTS_TLK_UNWIND, err);
 			if (rc)
 				return rc;
 			return push_synthetic(tl, t, "[user]", br->from, k, err);
 		}
+		if (scope == PTS_SCOPE_BOTH && !pts_addr_is_kernel(br->to))
+			return return_to_user(tl, t, br->to, &br->to_sym, k, true, err);
 		return return_to(tl, t, br->to, &br->to_sym, k, err);
 	}
 	case PTS_BR_INTERRUPT:
@@ -847,7 +1072,7 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 		 * The trace does not tell a fault from an interrupt (both are
 		 * FUP + TIP); Linux names its exception entries asm_exc_*.
 		 */
-		return push(tl, t, &fn, br->to, 0,
+		return push(tl, t, &fn, br->to, br->from, 0,
 			    fn.known && !strncmp(fn.name, "asm_exc_", 8) ? PTS_TLK_EXCEPTION :
 									     PTS_TLK_INTERRUPT, err);
 	case PTS_BR_ENABLED: {
@@ -857,6 +1082,11 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 		rc = close_synthetic(tl, t, err);
 		if (rc)
 			return rc;
+		/* scope both: the kernel went back to user space untraced */
+		if (scope == PTS_SCOPE_BOTH && br->to && !pts_addr_is_kernel(br->to) &&
+		    kernel_frames_open(t))
+			return return_to_user(tl, t, br->to, &br->to_sym, PTS_TLK_UNWIND, false,
+					      err);
 		return resume_at(tl, t, br->to, &br->to_sym, was_kernel, err);
 	}
 	case PTS_BR_DISABLED:

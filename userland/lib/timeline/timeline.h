@@ -5,20 +5,38 @@
  * of frames (one slice each) and applies the design brief's "Timeline
  * semantics":
  *
- *  - calls push, returns pop; a return to a frame deeper in the stack
- *    unwinds to it (longjmp, C++ exceptions, stack switching: inner frames
- *    end with PTS_TLK_UNWIND); a return past the known stack ends every
- *    frame and opens an outer frame for the return target, flagged
+ *  - calls push, returns pop. A frame holds the return address its call
+ *    saved (pts_branch.insn_len; an interrupt's: the interrupted IP): a
+ *    return to it pops the frame, a return to a deeper frame's unwinds to
+ *    that frame (C++ exceptions, stack switching: inner frames end with
+ *    PTS_TLK_UNWIND); a `ret` to no frame's return address is a return
+ *    used as a jump (PTS_TLD_RETURN_AS_JUMP): a retpoline's inner frame (a
+ *    call to a label in the caller's function) ends and the target
+ *    replaces the thunk's frame, or (push+ret) the target replaces the top
+ *    frame. Frames of unknown return address (trace start, after a gap,
+ *    inferred) match a return by the function of the frame below (a jump
+ *    into a deeper frame's function unwinds to it: longjmp); a return
+ *    past the known stack ends every frame and opens an outer frame for
+ *    the return target, flagged
  *    PTS_TLF_INFERRED, that begins where the outermost of the ended
  *    frames (or the first of a run of tail calls replacing it) began, so
  *    the frames already seen nest inside it;
  *  - tail calls, PLT stubs and other cross-function jumps replace the top
- *    frame (PTS_TLK_JUMP); a jump into a function deeper in the stack
+ *    frame (PTS_TLK_JUMP), keeping its return address; a jump to a kernel
+ *    return thunk (__x86_return_thunk, srso_return_thunk) is the frame's
+ *    return still to come; a jump into a function deeper in the stack
  *    (longjmp) unwinds to that frame like a return;
  *  - scope both: syscalls, interrupts and exceptions push kernel frames
  *    (PTS_TLF_KERNEL) on top of the interrupted user frame (an entry named
  *    asm_exc_* is shown as PTS_TLK_EXCEPTION, others as PTS_TLK_INTERRUPT);
- *    sysret/iret return to the frame holding the target;
+ *    sysret/iret to user space (or tracing resuming there) ends every
+ *    kernel frame and continues in the user frame holding the target (a
+ *    kernel frame never stays below a user frame; more than the entry
+ *    frame open is counted as PTS_TLD_KERNEL_LEFT_OPEN); within the
+ *    kernel, returns and iret only end kernel frames (a return past them
+ *    opens an inferred kernel frame on the user frames, from the return;
+ *    an inferred kernel frame never encloses user frames);
+ *  - scope kernel: a return to user space ends every frame;
  *  - scope user: untraced kernel time is a PTS_TLF_SYNTHETIC slice
  *    "[syscall]" (after a syscall), "[interrupted]" (asynchronous disable)
  *    or "[untraced]" (any other disable); scope kernel: "[user]"; when
@@ -90,6 +108,8 @@ enum pts_tl_diag {
 	PTS_TLD_INFERRED_LATE,		/* ... whose segment was already written */
 	PTS_TLD_TOO_DEEP,		/* calls beyond max_depth (not shown) */
 	PTS_TLD_UNKNOWN_TARGET,		/* branch with an unknown target */
+	PTS_TLD_RETURN_AS_JUMP,		/* ret to no frame's return address (retpoline, push+ret) */
+	PTS_TLD_KERNEL_LEFT_OPEN,	/* scope both: kernel frames open at a return to user */
 	PTS_TLD_NR
 };
 

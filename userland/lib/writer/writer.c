@@ -119,7 +119,9 @@ static int flush_buf(struct pts_writer *w)
 			return pts_wfail(w, e, "cannot write %s: %s%s",
 					 w->tmp ? w->tmp : w->is_stdout ? "standard output" : w->path,
 					 strerror(e),
-					 e == ENOSPC ? "; free space or write elsewhere with -o" : "");
+					 e == ENOSPC ? "; free space or write elsewhere with -o" :
+					 e == EFBIG ? "; raise the file size limit (ulimit -f) or"
+						      " write elsewhere with -o" : "");
 		}
 		off += (size_t)n;
 	}

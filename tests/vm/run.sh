@@ -409,8 +409,13 @@ run_line() {
 	grep -q '^CONFIG_SLUB_DEBUG=y' "/usr/src/linux-headers-$kver/.config" &&
 		append="$append slub_debug=FZP"
 	t0=$(date +%s.%N)
+	# thread=single: both vCPUs on one host thread. With multi-threaded
+	# TCG a vCPU can run a stale translation of kernel text that the
+	# other vCPU is patching (text_poke_bp on tracepoint and static-key
+	# changes), which ends in an "int3" Oops in the guest; a single TCG
+	# thread keeps code modification coherent (docs/testing-vm.md).
 	timeout -k 5 "$BOOT_TIMEOUT" qemu-system-x86_64 \
-		-accel tcg -cpu max -smp 2 -m 512 \
+		-accel tcg,thread=single -cpu max -smp 2 -m 512 \
 		-kernel "$vmlinuz" -initrd "$dir/initramfs.cpio.gz" \
 		-append "$append" \
 		-display none -vga none -no-reboot \

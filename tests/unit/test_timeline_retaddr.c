@@ -37,7 +37,7 @@
 #define SRSO_RT (K + 0x700)
 #define SRSO_SAFE (K + 0x800)
 
-static const struct { const char *name; uint64_t start; } fns[] = {
+static const struct tl_fn fns[] = {
 	{ "main", MAIN }, { "foo", FOO }, { "bar", BAR }, { "uthunk", UTHUNK },
 	{ "entry_SYSCALL_64", ENTRY }, { "do_syscall_64", DOSYS },
 	{ "hrtimer_interrupt", HRTI }, { "__hrtimer_run_queues", HRQ },
@@ -48,20 +48,9 @@ static const struct { const char *name; uint64_t start; } fns[] = {
 
 static int sym(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
 {
-	size_t i;
-
 	(void)ctx;
 	(void)pid;
-	memset(out, 0, sizeof(*out));
-	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
-		if (addr >= fns[i].start && addr < fns[i].start + 0x100) {
-			out->name = fns[i].name;
-			out->start = fns[i].start;
-			out->size = 0x100;
-			out->object = pts_addr_is_kernel(addr) ? "[kernel.kallsyms]" : "prog";
-		}
-	}
-	return 0;
+	return tl_fn_lookup(fns, sizeof(fns) / sizeof(fns[0]), addr, out);
 }
 
 static struct tl_sink sink;

@@ -128,4 +128,31 @@ static inline int tl_sink_well_formed(const struct tl_sink *s, char *why, size_t
 	return 1;
 }
 
+/*
+ * Made-up address spaces for timeline tests: functions of 0x100 bytes at
+ * the given starts. tl_fn_lookup is a symbolizer over such a table
+ * (kernel half of the address space -> "[kernel.kallsyms]", else "prog").
+ */
+struct tl_fn {
+	const char *name;
+	uint64_t start;
+};
+
+static inline int tl_fn_lookup(const struct tl_fn *fns, size_t n, uint64_t addr,
+			       struct pts_sym_info *out)
+{
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++) {
+		if (addr >= fns[i].start && addr < fns[i].start + 0x100) {
+			out->name = fns[i].name;
+			out->start = fns[i].start;
+			out->size = 0x100;
+			out->object = pts_addr_is_kernel(addr) ? "[kernel.kallsyms]" : "prog";
+		}
+	}
+	return 0;
+}
+
 #endif

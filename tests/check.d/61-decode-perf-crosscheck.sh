@@ -66,4 +66,9 @@ for t in user kern; do
 		--insn-list "$T/$t.ours" --format null
 	compare "synth-example $t" "$T/$t.perf" "$T/$t.ours"
 done
+# the kernel half again, from the kcore directory perf itself used (kcore + kallsyms)
+"$P" decode --pt "$T/kern.pt" --elf "$T/prog" --kcore "$T/kern.data/kcore_dir" --nom-freq 37 \
+	--scope both --insn-list "$T/kcore.ours" -o "$T/kcore.txt"
+compare "synth-example kern via --kcore" "$T/kern.perf" "$T/kcore.ours"
+grep -q 'do_syscall' "$T/kcore.txt" || { echo "FAIL: no kernel names from kcore_dir/kallsyms"; fail=1; }
 exit $fail

@@ -134,6 +134,40 @@ static void flipped_bytes_never_crash_and_every_loss_has_a_cause(void)
 	}
 }
 
+/*
+ * Garbage that syncs: pseudo-random bytes (fixed seed) with whole PSBs
+ * sprinkled in, so libipt keeps finding sync points and then reading
+ * nonsense. Nothing may crash, and the timeline must stay well formed.
+ */
+static void random_bytes_between_psbs_never_break_the_timeline(void)
+{
+	static const uint8_t psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
+					 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
+	static uint8_t buf[4096];
+	uint32_t x = 12345;
+	int round;
+	size_t i;
+
+	for (round = 0; round < 40; round++) {
+		struct pts_decode_summary sum;
+		struct tl_sink sink = { 0 };
+		char why[256];
+
+		for (i = 0; i < sizeof(buf); i++) {
+			x = x * 1103515245 + 12345;
+			buf[i] = (uint8_t)(x >> 16);
+		}
+		for (i = 0; i + sizeof(psb) < sizeof(buf); i += 256 + (size_t)(round * 7))
+			memcpy(buf + i, psb, sizeof(psb));
+		CU_ASSERT_EQUAL_FATAL(decode(buf, sizeof(buf), &sum, &sink), 0);
+		if (!tl_sink_well_formed(&sink, why, sizeof(why)))
+			CU_FAIL(why);
+		pts_decode_summary_free(&sum);
+		tl_sink_free(&sink);
+	}
+}
+
 PTS_SUITE(decode_corrupt, suite_init, suite_cleanup,
 	  PTS_TEST(truncated_trace_decodes_a_prefix_and_stays_well_formed),
-	  PTS_TEST(flipped_bytes_never_crash_and_every_loss_has_a_cause));
+	  PTS_TEST(flipped_bytes_never_crash_and_every_loss_has_a_cause),
+	  PTS_TEST(random_bytes_between_psbs_never_break_the_timeline));

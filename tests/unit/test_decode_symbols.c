@@ -52,7 +52,8 @@ static int suite_init(void)
 	snprintf(cmd, sizeof(cmd),
 		 "cd %s && ld -static -Ttext=0x401000 -e _start -o user.full u.o && "
 		 "objcopy --only-keep-debug user.full user.debug && "
-		 "objcopy --strip-all --add-gnu-debuglink=user.debug user.full user.linked", dir);
+		 "objcopy --strip-all --add-gnu-debuglink=user.debug user.full user.linked && "
+		 "objcopy -O binary -j .text user.full user.bin", dir);
 	if (system(cmd))
 		return 1;
 	f = fopen(ksyms, "w");
@@ -363,6 +364,49 @@ static void pip_selects_the_address_space_and_the_process(void)
 	tl_sink_free(&sink);
 }
 
+/* --raw FILE:OFFSET:VADDR: the .text bytes alone (objcopy -O binary) at 0x401000. */
+static void raw_code_bytes_decode_like_the_elf(void)
+{
+	struct pts_decode_opts o;
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g;
+	char trace[400], bin[400], shape[1024];
+	FILE *f;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	snprintf(trace, sizeof(trace), "%s/raw.pt", dir);
+	snprintf(bin, sizeof(bin), "%s/user.bin", dir);
+	f = fopen(trace, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(fwrite(g.buf, 1, gen_len(&g), f), gen_len(&g));
+	fclose(f);
+	gen_done(&g);
+	pts_decode_opts_init(&o);
+	o.pt[0].path = trace;
+	o.nr_pt = 1;
+	o.raw[0].path = bin;
+	o.raw[0].offset = 0;
+	o.raw[0].vaddr = 0x401000;
+	o.nr_raw = 1;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_raw(&o, tl_sink_emit, &sink, &sum, &err), 0);
+	/* 13 instructions as with the ELF; no names: [unknown] frames of user.bin */
+	CU_ASSERT_EQUAL(sum.insns, 13);
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	CU_ASSERT_STRING_EQUAL(tl_sink_shape(&sink, shape, sizeof(shape)),
+		"B0 [unknown] 0x401000 (user.bin)|B1 [unknown] 0x401040 (user.bin)|"
+		"B2 [unknown] 0x401060 (user.bin)|E2 [unknown] 0x401060 (user.bin)|"
+		"E1 [unknown] 0x401040 (user.bin)|B1 [syscall]|E1 [syscall]|"
+		"E0 [unknown] 0x401000 (user.bin)");
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
 PTS_SUITE(decode_symbols, suite_init, suite_cleanup,
 	  PTS_TEST(pie_mapping_takes_the_bias_from_the_executable_pt_load),
 	  PTS_TEST(read_any_finds_a_section_of_another_address_space),
@@ -371,4 +415,5 @@ PTS_SUITE(decode_symbols, suite_init, suite_cleanup,
 	  PTS_TEST(kallsyms_names_kernel_and_module_text),
 	  PTS_TEST(cxx_and_rust_names_are_demangled),
 	  PTS_TEST(stripped_binary_takes_names_from_its_debuglink_file),
-	  PTS_TEST(pip_selects_the_address_space_and_the_process));
+	  PTS_TEST(pip_selects_the_address_space_and_the_process),
+	  PTS_TEST(raw_code_bytes_decode_like_the_elf));

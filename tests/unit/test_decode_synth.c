@@ -302,6 +302,9 @@ static void overflow_mid_call_then_fup_resume_restarts_without_splicing(void)
 		     "B0 _start|B1 f3|E1 f3|E0 _start|B0 tail|B1 [syscall]|E1 [syscall]|E0 tail");
 	CU_ASSERT_EQUAL(r.sum.gaps, 1);
 	CU_ASSERT(nth(&r, PTS_TL_BEGIN, "_start", 1)->flags & PTS_TLF_INFERRED);
+	/* the instant says what was lost and where in the trace file */
+	CU_ASSERT_EQUAL(strncmp(nth(&r, PTS_TL_INSTANT, "gap", 0)->detail,
+				"trace overflow (OVF): packets lost (cpu 0 trace offset 0x", 57), 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(nth(&r, PTS_TL_END, "f2", 0));
 	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "f2", 0)->kind, PTS_TLK_GAP);
 	/* after the gap: f3's ret, the jump, and tail's three instructions */

@@ -893,6 +893,7 @@ static void check_scope(struct pts_tl *tl, uint64_t addr)
 static int on_gap(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 		  struct pts_err *err)
 {
+	char detail[256];
 	struct pts_tl_rec r;
 	int rc;
 
@@ -911,6 +912,12 @@ static int on_gap(struct pts_tl *tl, struct thread *t, const struct pts_branch *
 	r.cpu = t->cpu;
 	r.name = "gap";
 	r.detail = br->detail ? br->detail : "decode error";
+	if (br->offset) {
+		/* where in the CPU's trace file, for a look with a packet dump */
+		snprintf(detail, sizeof(detail), "%s (cpu %u trace offset 0x%llx)", r.detail,
+			 br->cpu, (unsigned long long)br->offset);
+		r.detail = detail;
+	}
 	r.addr = br->from;
 	rc = emit(tl, &r, err);
 	if (rc)

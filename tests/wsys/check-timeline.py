@@ -190,12 +190,17 @@ def main():
              % (len(rets), len(got_user)))
     got = []
     first = True
+    # The window may open in user mode with an entry as its first event:
+    # then the kernel-only trace starts at that entry, which is an event.
+    # Otherwise it starts inside the kernel, where no event happened.
+    starts_at_entry = bool(ev) and ev[0]["kind"] != "return" and ev[0]["ring"] == 3
     for kind, name, flags, parent in frames(kernel):
         if "[kernel]" not in flags or "[synthetic]" in flags:
             continue
         if first and kind == "trace_begin":
-            first = False		# where the trace starts: no event
-            continue
+            first = False
+            if not starts_at_entry:
+                continue
         if kind in ("interrupt", "exception", "syscall") or (
                 kind == "trace_begin" and func(name) != "__switch_to_asm"):
             got.append((kind, name, parent))

@@ -525,10 +525,7 @@ static int fxt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 		return kernel_object(w, ZX_OBJ_TYPE_THREAD, rec->tid, rec->name, rec->pid);
 	case PTS_TL_BEGIN:
 	case PTS_TL_END:
-		t = pts_wthread_get(w, rec->pid, rec->tid);
-		if (!t)
-			return w->error;
-		rc = pts_wthread_check(w, t, rec);
+		rc = pts_wthread_enter(w, rec, &t);
 		if (rc)
 			return rc;
 		break;

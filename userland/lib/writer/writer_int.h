@@ -144,6 +144,13 @@ int pts_wthread_push(struct pts_writer *w, struct pts_wthread *t, const char *na
  */
 int pts_wthread_check(struct pts_writer *w, struct pts_wthread *t, const struct pts_tl_rec *rec);
 
+/*
+ * The thread of a BEGIN/END record, checked as pts_wthread_check does:
+ * 0 with *out set, or the writer's error (-ENOMEM, -EINVAL).
+ */
+int pts_wthread_enter(struct pts_writer *w, const struct pts_tl_rec *rec,
+		      struct pts_wthread **out);
+
 /* Pop the innermost frame; frees its name. */
 void pts_wthread_pop(struct pts_wthread *t);
 

@@ -231,10 +231,7 @@ static int json_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 		return meta(w, rec, "thread_name");
 	case PTS_TL_BEGIN:
 	case PTS_TL_END:
-		t = pts_wthread_get(w, rec->pid, rec->tid);
-		if (!t)
-			return w->error;
-		rc = pts_wthread_check(w, t, rec);
+		rc = pts_wthread_enter(w, rec, &t);
 		if (rc)
 			return rc;
 		return rec->type == PTS_TL_BEGIN ? begin(w, rec, t) : end(w, rec, t);

@@ -113,10 +113,7 @@ static int txt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 		return pts_wprintf(w, "# thread %d/%d", rec->pid, rec->tid) ?: name_tail(w, rec->name);
 	case PTS_TL_BEGIN:
 	case PTS_TL_END:
-		t = pts_wthread_get(w, rec->pid, rec->tid);
-		if (!t)
-			return w->error;
-		rc = pts_wthread_check(w, t, rec);
+		rc = pts_wthread_enter(w, rec, &t);
 		if (rc)
 			return rc;
 		if (rec->type == PTS_TL_BEGIN) {

@@ -310,7 +310,7 @@ static void pip_selects_the_address_space_and_the_process(void)
 	struct pts_ptdec_config dc;
 	struct pts_tl_config tc;
 	struct pts_tl *tl;
-	struct pts_branch br;
+	const struct pts_branch *br;
 	struct pts_err err = { 0 };
 	struct tl_sink sink = { 0 };
 	struct pt_gen g;
@@ -346,7 +346,7 @@ static void pip_selects_the_address_space_and_the_process(void)
 	tc.emit_ctx = &sink;
 	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&tc, &tl, &err), 0);
 	while (pts_ptdec_next(dec, &br) == 1)
-		CU_ASSERT_EQUAL(pts_tl_feed(tl, &br, &err), 0);
+		CU_ASSERT_EQUAL(pts_tl_feed(tl, br, &err), 0);
 	CU_ASSERT_EQUAL(pts_tl_finish(tl, &err), 0);
 	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
 		CU_FAIL(why);

@@ -62,6 +62,13 @@ struct pts_ptdec {
 	struct pts_insn pend_insn;
 	uint64_t last_ip;
 	uint64_t tsc;
+	/*
+	 * The time: read at sync, then taken from events. With tick events
+	 * on, libipt reports every change of its time at the branch it binds
+	 * to (pt_blk_tick), so the time of the last event is the time of
+	 * every later branch until the next event: no pt_blk_time per block,
+	 * and a branch never gets the time of a timing packet after it.
+	 */
 	bool have_tsc;
 	bool ns_valid;		/* ns_abs = pts_tc_ns(ns_tsc) */
 	uint64_t ns_tsc, ns_abs;
@@ -70,10 +77,10 @@ struct pts_ptdec {
 	int32_t pid, tid;
 	size_t sb_pos;
 	int32_t image_pid;
+	int32_t no_image_pid;	/* a pid found to have no sections of its own (-2: none) */
 	/* event queue */
 	struct qent q[QCAP];
 	unsigned int qh, qn;
-	char out_detail[160];
 	struct pts_ptdec_stats st;
 	struct icache_ent icache[ICACHE_SIZE];
 };
@@ -121,13 +128,20 @@ static void follow_sideband(struct pts_ptdec *d)
 		d->pid = r->pid;
 		d->tid = r->tid;
 	}
-	/* user-only traces carry no PIP: the sideband picks the address space */
-	if (d->cfg.images_by_pid && d->pid != d->image_pid &&
-	    pts_imgset_has_pid(d->cfg.images, d->pid)) {
-		struct pt_image *img = pts_imgset_image(d->cfg.images, d->pid);
+	/*
+	 * User-only traces carry no PIP: the sideband picks the address
+	 * space. The image set does not change while decoding, so a pid
+	 * without sections is remembered rather than searched for again.
+	 */
+	if (d->cfg.images_by_pid && d->pid != d->image_pid && d->pid != d->no_image_pid) {
+		if (pts_imgset_has_pid(d->cfg.images, d->pid)) {
+			struct pt_image *img = pts_imgset_image(d->cfg.images, d->pid);
 
-		if (img && pt_blk_set_image(d->blk, img) >= 0)
-			d->image_pid = d->pid;
+			if (img && pt_blk_set_image(d->blk, img) >= 0)
+				d->image_pid = d->pid;
+		} else {
+			d->no_image_pid = d->pid;
+		}
 	}
 }
 
@@ -142,24 +156,13 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 		/* the thread's exec comes before what it runs next */
 		d->exec_pending = false;
 		e = &d->q[(d->qh + d->qn++) % QCAP];
-		memset(e, 0, sizeof(*e));
-		e->br.kind = PTS_BR_EXEC;
-		e->br.cpu = d->cfg.cpu;
-		e->br.pid = d->pid;
-		e->br.tid = d->tid;
-		e->br.ts_ns = now_ns(d);
+		e->br = (struct pts_branch){ .kind = PTS_BR_EXEC, .cpu = d->cfg.cpu,
+					     .pid = d->pid, .tid = d->tid, .ts_ns = now_ns(d) };
 	}
 	e = &d->q[(d->qh + d->qn++) % QCAP];
-	/* detail is read only up to its NUL (snprintf writes it whole) */
-	memset(&e->br, 0, sizeof(e->br));
-	e->detail[0] = '\0';
-	e->br.kind = kind;
-	e->br.from = from;
-	e->br.to = to;
-	e->br.cpu = d->cfg.cpu;
-	e->br.pid = d->pid;
-	e->br.tid = d->tid;
-	e->br.ts_ns = now_ns(d);
+	/* br.detail points at e->detail only where an event sets it */
+	e->br = (struct pts_branch){ .kind = kind, .from = from, .to = to, .cpu = d->cfg.cpu,
+				     .pid = d->pid, .tid = d->tid, .ts_ns = now_ns(d) };
 	if (kind != PTS_BR_GAP && kind != PTS_BR_INSTANT && kind != PTS_BR_CBR)
 		d->st.branches++;
 	return e;
@@ -188,6 +191,7 @@ static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
 		return;
 	e->br.offset = off;
 	snprintf(e->detail, sizeof(e->detail), "%s", cause);
+	e->br.detail = e->detail;
 	d->pend = false;
 }
 
@@ -291,7 +295,6 @@ static void on_block(struct pts_ptdec *d, const struct pt_block *b)
 		d->mode_bits = 64;
 		break;
 	}
-	update_time(d);
 	resolve(d, b->ip);
 	d->st.blocks++;
 	d->st.insns += b->ninsn;
@@ -395,14 +398,18 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 			d->tsx_abort = !ev->ip_suppressed;
 			d->tsx_abort_ip = ev->variant.tsx.ip;
 			e = push(d, PTS_BR_INSTANT, ev->ip_suppressed ? 0 : ev->variant.tsx.ip, 0);
-			if (e)
+			if (e) {
 				snprintf(e->detail, sizeof(e->detail), "TSX abort");
+				e->br.detail = e->detail;
+			}
 		}
 		break;
 	case ptev_stop:
 		e = push(d, PTS_BR_INSTANT, d->last_ip, 0);
-		if (e)
+		if (e) {
 			snprintf(e->detail, sizeof(e->detail), "TraceStop");
+			e->br.detail = e->detail;
+		}
 		break;
 	case ptev_ptwrite:
 		e = push(d, PTS_BR_INSTANT, ev->ip_suppressed ? 0 : ev->variant.ptwrite.ip, 0);
@@ -410,6 +417,7 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 			e->br.value = ev->variant.ptwrite.payload;
 			snprintf(e->detail, sizeof(e->detail), "ptwrite 0x%" PRIx64,
 				 ev->variant.ptwrite.payload);
+			e->br.detail = e->detail;
 		}
 		break;
 	case ptev_cbr:
@@ -508,6 +516,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->pid = cfg->pid;
 	d->tid = cfg->tid;
 	d->image_pid = PTS_PID_ALL;
+	d->no_image_pid = -2;
 	d->mode_bits = 64;
 	if (cfg->padded) {
 		d->buf = cfg->buf;
@@ -704,21 +713,21 @@ static void fill(struct pts_ptdec *d)
 		step(d);
 }
 
-int pts_ptdec_next(struct pts_ptdec *d, struct pts_branch *out)
+int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out)
 {
 	struct qent *e;
 
 	fill(d);
 	if (!d->qn)
 		return 0;
+	/*
+	 * Handed out in place: the entry is rewritten only by a later step,
+	 * which runs inside a later call (fill), after the caller is done.
+	 */
 	e = &d->q[d->qh];
 	d->qh = (d->qh + 1) % QCAP;
 	d->qn--;
-	*out = e->br;
-	if (e->detail[0]) {
-		memcpy(d->out_detail, e->detail, sizeof(d->out_detail));
-		out->detail = d->out_detail;
-	}
+	*out = &e->br;
 	return 1;
 }
 

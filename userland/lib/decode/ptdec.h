@@ -72,8 +72,12 @@ struct pts_ptdec;
 /* Errors: -ENOMEM, -EINVAL (libipt refused the configuration; err says why). */
 int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, struct pts_err *err);
 
-/* Next event: 1 and *out filled (strings valid until the next call), 0 at the end. */
-int pts_ptdec_next(struct pts_ptdec *d, struct pts_branch *out);
+/*
+ * Next event: 1 and *out points at it, 0 at the end. The event and its
+ * strings stay valid until the next call of pts_ptdec_next or
+ * pts_ptdec_peek_time on d (handed in place: no copy per event).
+ */
+int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out);
 
 /* Time of the event the next call returns (ns since origin), UINT64_MAX at the end. */
 uint64_t pts_ptdec_peek_time(struct pts_ptdec *d);

@@ -264,27 +264,33 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	}
 
 	for (;;) {
-		struct pts_branch br;
+		const struct pts_branch *br;
 		uint64_t best = UINT64_MAX, t;
-		int bi = -1;
+		int bi = 0;
 
 		/* the CPU whose next event is earliest; ties: the lowest index */
-		for (i = 0; i < in->nr_pt; i++) {
-			t = pts_ptdec_peek_time(dec[i]);
-			if (t < best) {
-				best = t;
-				bi = (int)i;
+		if (in->nr_pt > 1) {
+			bi = -1;
+			for (i = 0; i < in->nr_pt; i++) {
+				t = pts_ptdec_peek_time(dec[i]);
+				if (t < best) {
+					best = t;
+					bi = (int)i;
+				}
 			}
+			if (bi < 0)
+				break;
 		}
-		if (bi < 0)
+		if (!pts_ptdec_next(dec[bi], &br)) {
+			if (in->nr_pt > 1)
+				continue;
 			break;
-		if (!pts_ptdec_next(dec[bi], &br))
-			continue;
+		}
 		if (in->progress && !(++nev & 0xffff))
 			show_progress(in, dec, &shown);
-		if (br.kind == PTS_BR_GAP)
-			pts_decode_summary_gap(sum, br.detail);
-		rc = pts_tl_feed(tl, &br, err);
+		if (br->kind == PTS_BR_GAP)
+			pts_decode_summary_gap(sum, br->detail);
+		rc = pts_tl_feed(tl, br, err);
 		if (rc)
 			goto out;
 	}

@@ -248,8 +248,7 @@ struct pts_wthread *pts_wthread_get(struct pts_writer *w, int32_t pid, int32_t t
 	return e->v.p;
 }
 
-int pts_wthread_push(struct pts_writer *w, struct pts_wthread *t, const char *name,
-		     uint32_t flags)
+int pts_wthread_push(struct pts_writer *w, struct pts_wthread *t, const struct pts_tl_rec *rec)
 {
 	struct pts_wframe *f;
 
@@ -264,22 +263,28 @@ int pts_wthread_push(struct pts_writer *w, struct pts_wthread *t, const char *na
 		t->cap = cap;
 	}
 	f = &t->frames[t->depth];
-	f->name = strdup(name);
-	if (!f->name)
-		return pts_wfail(w, ENOMEM, "out of memory: stack of thread %d/%d", t->pid, t->tid);
-	f->flags = flags;
+	f->name = rec->name && rec->name[0] ? rec->name : NULL;
+	f->addr = rec->addr;
+	f->flags = rec->flags;
+	f->aux = 0;
+	f->aux_gen = 0;
 	f->path_len = t->path_len;
 	t->depth++;
 	return 0;
 }
 
+const char *pts_wframe_name(const struct pts_wframe *f, char *buf, size_t size)
+{
+	if (f->name)
+		return f->name;
+	snprintf(buf, size, "[unknown] 0x%" PRIx64, f->addr);
+	return buf;
+}
+
 void pts_wthread_pop(struct pts_wthread *t)
 {
-	if (!t->depth)
-		return;
-	t->depth--;
-	free(t->frames[t->depth].name);
-	t->frames[t->depth].name = NULL;
+	if (t->depth)
+		t->depth--;
 }
 
 int pts_wthread_check(struct pts_writer *w, struct pts_wthread *t, const struct pts_tl_rec *rec)

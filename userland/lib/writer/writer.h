@@ -14,7 +14,10 @@
  *  - Per thread, ts_ns never decreases; BEGIN/END nest properly (an END
  *    closes the innermost open BEGIN of that thread); every BEGIN gets
  *    its END before pts_writer_close (the builder closes open frames).
- *  - Strings are owned by the caller and valid only during the call.
+ *  - Strings are owned by the caller and valid during the call; a BEGIN's
+ *    name stays valid and unchanged until its END (writers keep the
+ *    pointer, not a copy: the timeline builder's names are interned for
+ *    its lifetime).
  */
 #ifndef PTS_WRITER_H
 #define PTS_WRITER_H

@@ -131,7 +131,7 @@ static int folded_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 		}
 		if (!t->depth && (rc = root(w, t)))
 			return rc;
-		rc = pts_wthread_push(w, t, pts_wname(rec, buf, sizeof(buf)), rec->flags) ?:
+		rc = pts_wthread_push(w, t, rec) ?:
 		     path_add(w, t, ";", 1) ?: path_frame(w, t, pts_wname(rec, buf, sizeof(buf)));
 		if (!rc && (rec->flags & PTS_TLF_KERNEL))
 			rc = path_add(w, t, "_[k]", 4);

@@ -135,6 +135,12 @@ struct fxt {
 	struct pts_hmap strings;	/* string -> index */
 	struct fxt_sref sref[FXT_SREF_SIZE];
 	uint32_t next_str;		/* next string index to assign */
+	/*
+	 * Generation of the string table, counted up each time it recycles:
+	 * a frame keeps its name's index with the generation it belongs to,
+	 * so its END needs no lookup while the table has not recycled.
+	 */
+	uint64_t gen;
 	struct fxt_thread threads[FXT_THREADS + 1];	/* [1..255] */
 	unsigned int next_thread, last_thread;
 	/*
@@ -231,6 +237,7 @@ static void reserve_strings(struct fxt *f, unsigned int n)
 	pts_hmap_clear(&f->strings, NULL);
 	memset(f->sref, 0, sizeof(f->sref));
 	f->next_str = FXT_FIXED + 1;
+	f->gen++;
 }
 
 /* String ref for s: 0 for "" or NULL, else its table index (registered now if new). */
@@ -439,8 +446,13 @@ static int emit_begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct
 		nargs++;
 	}
 	rc = rec_end(w, &f->ev, FXT_REC_EVENT,
-		     ev_fields(FXT_EV_BEGIN, nargs, th, category(rec->flags), nref));
-	return rc ?: pts_wthread_push(w, t, name, rec->flags);
+		     ev_fields(FXT_EV_BEGIN, nargs, th, category(rec->flags), nref)) ?:
+	     pts_wthread_push(w, t, rec);
+	if (!rc) {
+		t->frames[t->depth - 1].aux = nref;
+		t->frames[t->depth - 1].aux_gen = f->gen;
+	}
+	return rc;
 }
 
 static int emit_end(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wthread *t,
@@ -448,11 +460,14 @@ static int emit_end(struct pts_writer *w, const struct pts_tl_rec *rec, struct p
 {
 	struct fxt *f = S(w);
 	const struct pts_wframe *fr = &t->frames[t->depth - 1];
-	uint16_t nref, kref;
-	int rc;
+	uint16_t nref = (uint16_t)fr->aux, kref;
+	char buf[64];
+	int rc = 0;
 
 	/* same category and name as the BEGIN: readers may match on them */
-	rc = str_ref(w, fr->name, &nref) ?: kind_ref(w, rec->kind, &kref);
+	if (fr->aux_gen != f->gen)
+		rc = str_ref(w, pts_wframe_name(fr, buf, sizeof(buf)), &nref);
+	rc = rc ?: kind_ref(w, rec->kind, &kref);
 	if (rc)
 		return rc;
 	rec_start(&f->ev);
@@ -559,6 +574,7 @@ static int fxt_start(struct pts_writer *w)
 	int rc;
 
 	f->next_thread = 1;
+	f->gen = 1;	/* frames start at 0: never a match */
 	/* magic number record: a fixed 8-byte value, first in the file */
 	rec_start(&f->ev);
 	rc = rec_end(w, &f->ev, FXT_REC_METADATA, (uint64_t)FXT_META_TRACE_INFO << 16 |

@@ -46,8 +46,15 @@ void pts_hmap_clear(struct pts_hmap *m, void (*free_val)(struct pts_hent *e));
 /* ---- per-thread frame stacks ---------------------------------------- */
 
 struct pts_wframe {
-	char *name;		/* owned copy of the BEGIN's name (never NULL) */
+	/*
+	 * The BEGIN's name, borrowed: writer.h has the caller keep it valid
+	 * until the END (no copy per slice). NULL: unnamed, called by addr.
+	 */
+	const char *name;
+	uint64_t addr;		/* the BEGIN's addr */
 	uint32_t flags;		/* PTS_TLF_* of the BEGIN */
+	uint32_t aux;		/* the format's own: fxt string index of the name */
+	uint64_t aux_gen;	/* fxt: string table generation aux belongs to */
 	size_t path_len;	/* folded writer: path length before this frame */
 };
 
@@ -133,9 +140,14 @@ int pts_wfail(struct pts_writer *w, int code, const char *fmt, ...)
 /* Thread state for pid/tid, created empty on first use; NULL on -ENOMEM (recorded). */
 struct pts_wthread *pts_wthread_get(struct pts_writer *w, int32_t pid, int32_t tid);
 
-/* Push a frame named name (copied); extra is the frame's folded path mark. */
-int pts_wthread_push(struct pts_writer *w, struct pts_wthread *t, const char *name,
-		     uint32_t flags);
+/*
+ * Push the frame a BEGIN record opens: its name (borrowed, see struct
+ * pts_wframe), addr and flags. -ENOMEM (recorded) if the stack cannot grow.
+ */
+int pts_wthread_push(struct pts_writer *w, struct pts_wthread *t, const struct pts_tl_rec *rec);
+
+/* A frame's name: its BEGIN's, or "[unknown] 0x<addr>" formatted into buf. */
+const char *pts_wframe_name(const struct pts_wframe *f, char *buf, size_t size);
 
 /*
  * Check a record against the stream rules of writer.h for its thread:
@@ -151,7 +163,7 @@ int pts_wthread_check(struct pts_writer *w, struct pts_wthread *t, const struct 
 int pts_wthread_enter(struct pts_writer *w, const struct pts_tl_rec *rec,
 		      struct pts_wthread **out);
 
-/* Pop the innermost frame; frees its name. */
+/* Pop the innermost frame. */
 void pts_wthread_pop(struct pts_wthread *t);
 
 /* Text name of a kind ("call", "return", ...); "?" for out-of-range values. */

@@ -182,7 +182,7 @@ static int begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_
 	if (!rc && (rec->flags & PTS_TLF_SYNTHETIC))
 		rc = pts_wout_str(w, ",\"synthetic\":true");
 	rc = rc ?: pts_wout_str(w, "}}");
-	return rc ?: pts_wthread_push(w, t, name, rec->flags);
+	return rc ?: pts_wthread_push(w, t, rec);
 }
 
 static int end(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wthread *t)

@@ -118,13 +118,13 @@ static int txt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 			return rc;
 		if (rec->type == PTS_TL_BEGIN) {
 			rc = common(w, rec, '>') ?: symbol(w, rec) ?: tail(w, rec, rec->flags);
-			return rc ?: pts_wthread_push(w, t, pts_wname(rec, buf, sizeof(buf)),
-						      rec->flags);
+			return rc ?: pts_wthread_push(w, t, rec);
 		}
 		rc = common(w, rec, '<');
 		if (!rc)
 			rc = rec->name && rec->name[0] ? symbol(w, rec) :
-			     line_str(w, t->frames[t->depth - 1].name);
+			     line_str(w, pts_wframe_name(&t->frames[t->depth - 1], buf,
+							 sizeof(buf)));
 		rc = rc ?: tail(w, rec, t->frames[t->depth - 1].flags);
 		if (!rc)
 			pts_wthread_pop(t);

@@ -713,6 +713,20 @@ static void fill(struct pts_ptdec *d)
 		step(d);
 }
 
+/* A jump inside the consumer's current function (pts_br_elide): counted there, dropped. */
+static bool elided(struct pts_br_elide *el, const struct pts_branch *br)
+{
+	uint64_t span = el->hi - el->lo;
+
+	if (!el->hi || br->tid != el->tid || br->pid != el->pid || br->from - el->lo >= span ||
+	    br->to - el->lo >= span)
+		return false;
+	el->dropped++;
+	el->ts_ns = br->ts_ns;
+	el->cpu = br->cpu;
+	return true;
+}
+
 int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out)
 {
 	struct qent *e;
@@ -727,6 +741,8 @@ int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out)
 	e = &d->q[d->qh];
 	d->qh = (d->qh + 1) % QCAP;
 	d->qn--;
+	if (e->br.kind == PTS_BR_JUMP && d->cfg.elide && elided(d->cfg.elide, &e->br))
+		return 2;
 	*out = &e->br;
 	return 1;
 }

@@ -51,6 +51,12 @@ struct pts_ptdec_config {
 	const struct pts_sideband *sb;	/* may be NULL */
 	int32_t pid, tid;		/* thread before any sideband switch (-1 unknown) */
 	bool images_by_pid;		/* no PIP (user scope): the sideband picks the image */
+	/*
+	 * optional: jumps the consumer does not need (struct pts_br_elide);
+	 * checked when an event is handed out, when every event before it
+	 * has been consumed
+	 */
+	struct pts_br_elide *elide;
 	/* optional: every executed instruction, in order */
 	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
 	void *insn_ctx;
@@ -73,9 +79,11 @@ struct pts_ptdec;
 int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, struct pts_err *err);
 
 /*
- * Next event: 1 and *out points at it, 0 at the end. The event and its
- * strings stay valid until the next call of pts_ptdec_next or
- * pts_ptdec_peek_time on d (handed in place: no copy per event).
+ * Next event: 1 and *out points at it, 0 at the end, 2 if the next event
+ * was a jump the config's elide filter drops (nothing handed out: when
+ * merging CPUs, pick the earliest again). The event and its strings stay
+ * valid until the next call of pts_ptdec_next or pts_ptdec_peek_time on
+ * d (handed in place: no copy per event).
  */
 int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out);
 

@@ -255,6 +255,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		dc.sb = &in->sb;
 		dc.pid = in->pid >= 0 ? in->pid : 0;
 		dc.tid = in->tid >= 0 ? in->tid : (in->pid >= 0 ? in->pid : (int32_t)in->cpus[i]);
+		dc.elide = pts_tl_elide(tl);
 		dc.on_insn = in->on_insn;
 		dc.insn_ctx = in->insn_ctx;
 		dc.images_by_pid = in->scope == PTS_SCOPE_USER;
@@ -266,7 +267,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	for (;;) {
 		const struct pts_branch *br;
 		uint64_t best = UINT64_MAX, t;
-		int bi = 0;
+		int bi = 0, got;
 
 		/* the CPU whose next event is earliest; ties: the lowest index */
 		if (in->nr_pt > 1) {
@@ -281,11 +282,12 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			if (bi < 0)
 				break;
 		}
-		if (!pts_ptdec_next(dec[bi], &br)) {
-			if (in->nr_pt > 1)
-				continue;
+		got = pts_ptdec_next(dec[bi], &br);
+		/* 2: an elided jump, nothing handed out; 0: that CPU ended */
+		if (got == 2 || (!got && in->nr_pt > 1))
+			continue;
+		if (!got)
 			break;
-		}
 		if (in->progress && !(++nev & 0xffff))
 			show_progress(in, dec, &shown);
 		if (br->kind == PTS_BR_GAP)

@@ -78,6 +78,7 @@ struct pts_tl {
 	struct thread **th;
 	size_t nth, capth;
 	struct thread *last;
+	struct pts_br_elide elide;	/* see pts_tl_elide */
 	int32_t *pids;		/* processes announced */
 	size_t npids, cappids;
 	uint64_t diag[PTS_TLD_NR];
@@ -958,30 +959,97 @@ static int on_cbr(struct pts_tl *tl, struct thread *t, const struct pts_branch *
 	return put(tl, t, &r, err);
 }
 
-int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *err)
+struct pts_br_elide *pts_tl_elide(struct pts_tl *tl)
 {
-	struct thread *t = thread_get(tl, br->pid, br->tid);
-	enum pts_scope scope = tl->cfg.scope;
-	struct fn fn;
-	int64_t i;
-	int rc;
+	return &tl->elide;
+}
 
-	if (!t)
-		return pts_err_set(err, ENOMEM, "timeline: out of memory");
-	t->st.events++;
-	rc = announce(tl, t, err);
-	if (rc)
-		return rc;
-	if (t->have_ts && br->ts_ns < t->last_ts)
+/*
+ * The thread time bookkeeping of one event at ts on cpu: per-thread
+ * time never decreases (an earlier time is clamped and counted).
+ */
+static void thread_time(struct pts_tl *tl, struct thread *t, uint64_t ts, uint32_t cpu)
+{
+	if (t->have_ts && ts < t->last_ts)
 		tl->diag[PTS_TLD_TIME_BACKWARDS]++;
 	else
-		t->last_ts = br->ts_ns;
+		t->last_ts = ts;
 	if (!t->have_ts) {
 		t->have_ts = true;
 		t->st.first_ns = t->last_ts;
 	}
 	t->st.last_ns = t->last_ts;
-	t->cpu = br->cpu;
+	t->cpu = cpu;
+}
+
+/*
+ * Jumps a decoder dropped (pts_tl_elide): inside the top frame's function,
+ * they change no frame; what a fed one would have changed is its thread's
+ * event count, time and CPU.
+ */
+static void account_elided(struct pts_tl *tl)
+{
+	struct pts_br_elide *el = &tl->elide;
+	struct thread *t;
+
+	if (!el->dropped)
+		return;
+	t = thread_find(tl, el->pid, el->tid);
+	if (t) {
+		t->st.events += el->dropped;
+		thread_time(tl, t, el->ts_ns, el->cpu);
+	}
+	el->dropped = 0;
+}
+
+/* Point the elide filter at the top frame of t, if it is a function of known extent. */
+static void set_elide(struct pts_tl *tl, const struct thread *t)
+{
+	struct pts_br_elide *el = &tl->elide;
+	const struct frame *f;
+
+	el->hi = 0;
+	if (!t || !t->n || t->excess)
+		return;
+	f = &t->frames[t->n - 1];
+	if (!f->fn.known || !f->fn.size || (f->flags & PTS_TLF_SYNTHETIC))
+		return;
+	el->pid = t->pid;
+	el->tid = t->tid;
+	el->lo = f->fn.start;
+	el->hi = f->fn.start + f->fn.size;
+}
+
+static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+		struct pts_err *err);
+
+int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *err)
+{
+	struct thread *t;
+	int rc;
+
+	account_elided(tl);
+	t = thread_get(tl, br->pid, br->tid);
+	if (!t)
+		return pts_err_set(err, ENOMEM, "timeline: out of memory");
+	rc = feed(tl, t, br, err);
+	set_elide(tl, t);
+	return rc;
+}
+
+static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+		struct pts_err *err)
+{
+	enum pts_scope scope = tl->cfg.scope;
+	struct fn fn;
+	int64_t i;
+	int rc;
+
+	t->st.events++;
+	rc = announce(tl, t, err);
+	if (rc)
+		return rc;
+	thread_time(tl, t, br->ts_ns, br->cpu);
 	check_scope(tl, br->from);
 	if (br->kind != PTS_BR_ENABLED || scope != PTS_SCOPE_KERNEL)
 		check_scope(tl, br->to);
@@ -1151,6 +1219,9 @@ int pts_tl_finish(struct pts_tl *tl, struct pts_err *err)
 {
 	size_t i;
 	int rc;
+
+	account_elided(tl);
+	tl->elide.hi = 0;
 
 	for (i = 0; i < tl->nth; i++) {
 		struct thread *t = tl->th[i];

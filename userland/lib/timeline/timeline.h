@@ -136,6 +136,16 @@ int pts_tl_new(const struct pts_tl_config *cfg, struct pts_tl **out, struct pts_
 int pts_tl_set_name(struct pts_tl *tl, int32_t pid, int32_t tid, const char *name,
 		    struct pts_err *err);
 
+/*
+ * The builder's filter of jumps it has no use for (decode/branch.h): kept
+ * filled with the function on top of the stack of the thread fed last. A
+ * decoder may drop the jumps it matches and count them there; the builder
+ * accounts them (event count, time, CPU) before the next event and at
+ * pts_tl_finish, so the timeline is the same as with every jump fed.
+ * Valid for the builder's lifetime.
+ */
+struct pts_br_elide *pts_tl_elide(struct pts_tl *tl);
+
 /* Apply one branch event. Errors: -ENOMEM, errors of the emit callback. */
 int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *err);
 

@@ -17,8 +17,9 @@ user   (User only): the same user-mode events, in order, are synthetic
        under the user frame of the function they interrupted.
 kernel (OS only): every return to user mode opens a [user] slice (kind
        sysret or iret); every entry from user mode starts a kernel frame
-       named after its handler; interrupts and exceptions in kernel mode
-       are frames of that kind named after their handler, in order.
+       named after its handler at depth 0 (no inferred frame encloses it);
+       interrupts and exceptions in kernel mode are frames of that kind
+       named after their handler, in order.
 Exit status 0 when all hold; 1 with the first differences otherwise.
 Test-only fault injection: WSYS_BREAK=fault-as-call makes the check treat
 the decoder's first page-fault frame as if it had been a call (the rule a
@@ -211,6 +212,11 @@ def main():
             return "timeline frame %s (%s), expected handler %s" % (name, kind, e["handler"])
         if e["ring"] == 3 and kind != "trace_begin":
             return "entry from user mode is a %s frame, expected trace_begin" % kind
+        # Nothing ran in the kernel below an entry from user mode: no
+        # frame (an inferred one from a later return) may enclose it.
+        if e["ring"] == 3 and parent is not None:
+            return "entry from user mode %s is enclosed by %s %s, expected depth 0" % (
+                name, parent[0], " ".join(sorted(parent[1])))
         if e["ring"] == 0 and kind != e["kind"]:
             return "kernel-mode %s is a %s frame" % (e["kind"], kind)
         return None

@@ -53,6 +53,12 @@ struct thread {
 	 */
 	long bottom_idx;
 	uint64_t bottom_ts;
+	/*
+	 * Scope kernel: that frame (or the run of tail calls replacing it)
+	 * is a kernel entry from user mode. Nothing ran below it in the
+	 * kernel, so no inferred frame encloses it.
+	 */
+	bool bottom_user_entry;
 	struct pts_tl_thread_stats st;
 };
 
@@ -91,7 +97,8 @@ static const char *const diag_names[PTS_TLD_NR] = {
 	[PTS_TLD_EVENT_WHILE_DISABLED] = "branch while tracing was off",
 	[PTS_TLD_FELL_THROUGH] = "moved to another function without a branch",
 	[PTS_TLD_INFERRED] = "return past the known stack (inferred frame)",
-	[PTS_TLD_INFERRED_LATE] = "inferred frame opened late (segment already written)",
+	[PTS_TLD_INFERRED_LATE] =
+		"inferred frame opened late (segment already written, or past a kernel entry from user mode)",
 	[PTS_TLD_TOO_DEEP] = "calls beyond the maximum stack depth",
 	[PTS_TLD_UNKNOWN_TARGET] = "branch with an unknown target",
 	[PTS_TLD_RETURN_AS_JUMP] = "return to no open frame's return address (taken as a jump)",
@@ -466,6 +473,7 @@ static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64
 	if (!rc && t->n == 1 && kind != PTS_TLK_JUMP) {
 		t->bottom_idx = (long)t->nbuf - 1;
 		t->bottom_ts = t->last_ts;
+		t->bottom_user_entry = false;
 	}
 	return rc;
 }
@@ -539,7 +547,12 @@ static int close_synthetic(struct pts_tl *tl, struct thread *t, struct pts_err *
 /*
  * A return past the known stack: open an outer frame for fn. While the
  * segment's first record is still held, the frame begins at the segment
- * start and every held record moves one level deeper.
+ * start and every held record moves one level deeper; unless the
+ * segment's outermost frame is a kernel entry from user mode (scope
+ * kernel), which nothing in the kernel encloses: the return cannot have
+ * left it for kernel code (the stack is inconsistent: another task's
+ * frames after a switch, a confused unwind), and the frame begins at the
+ * return like one whose segment was written.
  */
 static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
 			 struct pts_err *err)
@@ -549,7 +562,8 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 	size_t i, b;
 
 	tl->diag[PTS_TLD_INFERRED]++;
-	if (t->bottom_idx < 0 || t->n || t->excess || t->nbuf >= tl->cfg.segment_cap) {
+	if (t->bottom_idx < 0 || t->n || t->excess || t->nbuf >= tl->cfg.segment_cap ||
+	    t->bottom_user_entry) {
 		tl->diag[PTS_TLD_INFERRED_LATE]++;
 		return push(tl, t, fn, addr, 0, PTS_TLF_INFERRED, PTS_TLK_RETURN, err);
 	}
@@ -613,6 +627,31 @@ static bool is_return_thunk(const struct fn *fn)
 		if (!strcmp(fn->name, names[i]))
 			return true;
 	return false;
+}
+
+/*
+ * Scope kernel: is fn, where tracing was enabled at addr (TIP.PGE) on an
+ * empty stack, a kernel entry from user mode? With only ring 0 traced
+ * (SDM "Filtering by Current Privilege Level"), TIP.PGE comes when the CPU
+ * enters ring 0, at the first byte of what LSTAR, CSTAR, SYSENTER_EIP or
+ * an IDT gate points to; the Linux (5.8+) names of these are entry_*
+ * (syscalls) and asm_* (idtentry stubs), plus the per-vector stubs of
+ * external interrupts (irq_entries_start, spurious_entries_start, which
+ * kallsyms may name __irqentry_text_start), entered at any slot. Tracing
+ * switched back on inside the kernel (WRMSR, a resumed task) lands after
+ * an instruction, never at such an entry's first byte. Called once per
+ * enable, not per branch.
+ */
+static bool is_user_entry(const struct fn *fn, uint64_t addr)
+{
+	if (!fn->known || !fn->kernel)
+		return false;
+	if (addr == fn->start &&
+	    (!strncmp(fn->name, "entry_", 6) || !strncmp(fn->name, "asm_", 4)))
+		return true;
+	return !strcmp(fn->name, "irq_entries_start") ||
+	       !strcmp(fn->name, "spurious_entries_start") ||
+	       !strcmp(fn->name, "__irqentry_text_start");
 }
 
 /* Replace the top frame by fn (tail call): the new frame returns where the old one would. */
@@ -1162,7 +1201,13 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 		    kernel_frames_open(t))
 			return return_to_user(tl, t, br->to, &br->to_sym, PTS_TLK_UNWIND, false,
 					      err);
-		return resume_at(tl, t, br->to, &br->to_sym, was_kernel, err);
+		if (scope != PTS_SCOPE_KERNEL || t->n || t->excess || (br->flags & PTS_BRF_RESUMED))
+			return resume_at(tl, t, br->to, &br->to_sym, was_kernel, err);
+		/* scope kernel, nothing open: a kernel entry from user mode? */
+		rc = resume_at(tl, t, br->to, &br->to_sym, was_kernel, err);
+		if (!rc && t->n == 1 && is_user_entry(&t->frames[0].fn, br->to))
+			t->bottom_user_entry = true;
+		return rc;
 	}
 	case PTS_BR_DISABLED:
 		if (top_synthetic(t)) {

@@ -36,7 +36,16 @@
  *    kernel, returns and iret only end kernel frames (a return past them
  *    opens an inferred kernel frame on the user frames, from the return;
  *    an inferred kernel frame never encloses user frames);
- *  - scope kernel: a return to user space ends every frame;
+ *  - scope kernel: a return to user space ends every frame; an entry from
+ *    user mode (tracing enabled on an empty stack, not as a resume, at the
+ *    first byte of an entry point: entry_*, asm_*, or at an external-
+ *    interrupt vector stub: irq_entries_start, spurious_entries_start,
+ *    __irqentry_text_start) is the outermost frame of its stretch, as is
+ *    a run of tail calls replacing it: nothing ran below it in the
+ *    kernel, so a return past the known stack does not enclose it (the
+ *    inferred frame begins at the return, counted as opened late);
+ *    tracing enabled anywhere else (mid-function: a task switched back
+ *    in, a trace start inside the kernel) is enclosed as usual;
  *  - scope user: untraced kernel time is a PTS_TLF_SYNTHETIC slice
  *    "[syscall]" (after a syscall), "[interrupted]" (asynchronous disable)
  *    or "[untraced]" (any other disable); scope kernel: "[user]"; when
@@ -105,7 +114,8 @@ enum pts_tl_diag {
 	PTS_TLD_EVENT_WHILE_DISABLED,	/* a branch while tracing was off */
 	PTS_TLD_FELL_THROUGH,		/* execution moved to another function without a branch */
 	PTS_TLD_INFERRED,		/* returns past the known stack */
-	PTS_TLD_INFERRED_LATE,		/* ... whose segment was already written */
+	PTS_TLD_INFERRED_LATE,		/* ... whose segment was already written, or
+					 * past a kernel entry from user mode */
 	PTS_TLD_TOO_DEEP,		/* calls beyond max_depth (not shown) */
 	PTS_TLD_UNKNOWN_TARGET,		/* branch with an unknown target */
 	PTS_TLD_RETURN_AS_JUMP,		/* ret to no frame's return address (retpoline, push+ret) */

@@ -145,6 +145,24 @@ static void follow_sideband(struct pts_ptdec *d)
 	}
 }
 
+/*
+ * A jump of thread pid/tid inside the consumer's current function
+ * (pts_br_elide): counted there with its time and CPU, and dropped.
+ */
+static bool elided(struct pts_br_elide *el, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
+		   uint64_t ts_ns, uint32_t cpu)
+{
+	uint64_t span = el->hi - el->lo;
+
+	if (!el->hi || tid != el->tid || pid != el->pid || from - el->lo >= span ||
+	    to - el->lo >= span)
+		return false;
+	el->dropped++;
+	el->ts_ns = ts_ns;
+	el->cpu = cpu;
+	return true;
+}
+
 static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t from, uint64_t to)
 {
 	struct qent *e;
@@ -158,6 +176,11 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 		e = &d->q[(d->qh + d->qn++) % QCAP];
 		e->br = (struct pts_branch){ .kind = PTS_BR_EXEC, .cpu = d->cfg.cpu,
 					     .pid = d->pid, .tid = d->tid, .ts_ns = now_ns(d) };
+	}
+	if (kind == PTS_BR_JUMP && !d->qn && d->cfg.elide_queued && d->cfg.elide &&
+	    elided(d->cfg.elide, d->pid, d->tid, from, to, now_ns(d), d->cfg.cpu)) {
+		d->st.branches++;
+		return NULL;
 	}
 	e = &d->q[(d->qh + d->qn++) % QCAP];
 	/* br.detail points at e->detail only where an event sets it */
@@ -713,20 +736,6 @@ static void fill(struct pts_ptdec *d)
 		step(d);
 }
 
-/* A jump inside the consumer's current function (pts_br_elide): counted there, dropped. */
-static bool elided(struct pts_br_elide *el, const struct pts_branch *br)
-{
-	uint64_t span = el->hi - el->lo;
-
-	if (!el->hi || br->tid != el->tid || br->pid != el->pid || br->from - el->lo >= span ||
-	    br->to - el->lo >= span)
-		return false;
-	el->dropped++;
-	el->ts_ns = br->ts_ns;
-	el->cpu = br->cpu;
-	return true;
-}
-
 int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out)
 {
 	struct qent *e;
@@ -741,7 +750,9 @@ int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out)
 	e = &d->q[d->qh];
 	d->qh = (d->qh + 1) % QCAP;
 	d->qn--;
-	if (e->br.kind == PTS_BR_JUMP && d->cfg.elide && elided(d->cfg.elide, &e->br))
+	if (e->br.kind == PTS_BR_JUMP && d->cfg.elide &&
+	    elided(d->cfg.elide, e->br.pid, e->br.tid, e->br.from, e->br.to, e->br.ts_ns,
+		   e->br.cpu))
 		return 2;
 	*out = &e->br;
 	return 1;

@@ -57,6 +57,13 @@ struct pts_ptdec_config {
 	 * has been consumed
 	 */
 	struct pts_br_elide *elide;
+	/*
+	 * The caller consumes each event before it asks for the next (it
+	 * decodes one CPU): with an empty queue every earlier event has been
+	 * consumed, so a jump can be checked against elide when it is
+	 * queued, before it is built.
+	 */
+	bool elide_queued;
 	/* optional: every executed instruction, in order */
 	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
 	void *insn_ctx;

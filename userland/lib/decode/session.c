@@ -256,6 +256,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		dc.pid = in->pid >= 0 ? in->pid : 0;
 		dc.tid = in->tid >= 0 ? in->tid : (in->pid >= 0 ? in->pid : (int32_t)in->cpus[i]);
 		dc.elide = pts_tl_elide(tl);
+		dc.elide_queued = in->nr_pt == 1;
 		dc.on_insn = in->on_insn;
 		dc.insn_ctx = in->insn_ctx;
 		dc.images_by_pid = in->scope == PTS_SCOPE_USER;

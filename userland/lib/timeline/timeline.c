@@ -346,6 +346,15 @@ static int put(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r, struct
 	r->tid = t->tid;
 	r->cpu = t->cpu;
 	r->ts_ns = t->last_ts;
+	/*
+	 * Nothing held and no outermost BEGIN to insert an inferred frame
+	 * under (it was written, or the stack is empty): the record is
+	 * final, write it now. The BEGIN of a new outermost frame (depth 0,
+	 * not a tail call replacing it) is held: push marks it the bottom.
+	 */
+	if (!t->nbuf && t->bottom_idx < 0 &&
+	    !(r->type == PTS_TL_BEGIN && !r->depth && r->kind != PTS_TLK_JUMP))
+		return emit(tl, r, err);
 	if (t->nbuf == tl->cfg.segment_cap) {
 		rc = t->bottom_idx > 0 ? flush_before_bottom(tl, t, err) : flush(tl, t, err);
 		if (rc)
@@ -364,6 +373,14 @@ static void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	struct lcache_ent *c = NULL;
 	char buf[256];
 
+	if (!(hint && hint->name) && tl->cfg.symbolize) {
+		c = &tl->lcache[(addr ^ (addr >> 13) ^ (uint64_t)(uint32_t)t->pid) &
+				(LCACHE_SIZE - 1)];
+		if (c->valid && c->addr == addr && c->pid == t->pid) {
+			*out = c->fn;
+			return;
+		}
+	}
 	memset(out, 0, sizeof(*out));
 	out->kernel = pts_addr_is_kernel(addr);
 	memset(&si, 0, sizeof(si));
@@ -372,12 +389,6 @@ static void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		si.start = hint->start;
 		si.object = hint->object;
 	} else if (tl->cfg.symbolize) {
-		c = &tl->lcache[(addr ^ (addr >> 13) ^ (uint64_t)(uint32_t)t->pid) &
-				(LCACHE_SIZE - 1)];
-		if (c->valid && c->addr == addr && c->pid == t->pid) {
-			*out = c->fn;
-			return;
-		}
 		tl->cfg.symbolize(tl->cfg.sym_ctx, t->pid, addr, &si);
 	}
 	out->object = intern(tl, si.object);
@@ -755,6 +766,9 @@ static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		tl->diag[PTS_TLD_UNKNOWN_TARGET]++;
 		return pop(tl, t, kind, err);
 	}
+	/* the common case, a return to where the top frame's call saved: it ends */
+	if (t->n && t->frames[t->n - 1].ret == addr)
+		return pop(tl, t, kind, err);
 	lookup(tl, t, addr, hint, &fn);
 	/* scope both: a return within the kernel never ends user frames */
 	if (tl->cfg.scope == PTS_SCOPE_BOTH && fn.kernel && t->n &&

@@ -303,15 +303,6 @@ int pts_wthread_check(struct pts_writer *w, struct pts_wthread *t, const struct 
 	return 0;
 }
 
-int pts_wthread_enter(struct pts_writer *w, const struct pts_tl_rec *rec,
-		      struct pts_wthread **out)
-{
-	*out = pts_wthread_get(w, rec->pid, rec->tid);
-	if (!*out)
-		return w->error;
-	return pts_wthread_check(w, *out, rec);
-}
-
 static void free_thread(struct pts_hent *e)
 {
 	struct pts_wthread *t = e->v.p;

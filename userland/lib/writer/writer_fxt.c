@@ -365,11 +365,6 @@ static void arg_uint(struct pts_writer *w, uint16_t name, uint64_t val)
 		put(&S(w)->ev, arg_hdr(FXT_ARG_UINT32, 1, name, val));
 }
 
-static void arg_bool(struct pts_writer *w, uint16_t name)
-{
-	put(&S(w)->ev, arg_hdr(FXT_ARG_BOOL, 1, name, 1));
-}
-
 /* ---- records --------------------------------------------------------- */
 
 static int kernel_object(struct pts_writer *w, unsigned int type, int32_t id, const char *name,
@@ -408,14 +403,22 @@ static uint16_t category(uint32_t flags)
 	return flags & PTS_TLF_KERNEL ? FX_KERNEL : FX_USER;
 }
 
+/*
+ * Duration events are most of a trace's records: assembled straight into
+ * a fixed array (their size is bounded, no per-word checks) and written
+ * with one copy. At most FXT_BEGIN_WORDS words.
+ */
+#define FXT_BEGIN_WORDS 12
+
 static int emit_begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wthread *t,
 		      unsigned int th)
 {
 	struct fxt *f = S(w);
+	uint64_t ev[FXT_BEGIN_WORDS];
 	char buf[64];
 	const char *name = pts_wname(rec, buf, sizeof(buf));
 	uint16_t nref, oref = 0, kref;
-	unsigned int nargs = 3;	/* addr, kind, cpu */
+	unsigned int nargs = 3, n = 2;	/* addr, kind, cpu; header, time */
 	int rc;
 
 	/* every string first: their string records precede the event */
@@ -423,31 +426,36 @@ static int emit_begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct
 	     kind_ref(w, rec->kind, &kref);
 	if (rc)
 		return rc;
-	rec_start(&f->ev);
-	put(&f->ev, rec->ts_ns);
-	arg_word(w, FXT_ARG_POINTER, FX_ADDR, rec->addr);
+	ev[1] = htole64(rec->ts_ns);
+	ev[n++] = htole64(arg_hdr(FXT_ARG_POINTER, 2, FX_ADDR, 0));
+	ev[n++] = htole64(rec->addr);
 	if (pts_wsymbol(rec)) {
-		arg_sref(w, FX_SYMBOL, nref);
-		arg_uint(w, FX_OFFSET, rec->offset);
+		ev[n++] = htole64(arg_hdr(FXT_ARG_STRING, 1, FX_SYMBOL, nref));
+		if (rec->offset > UINT32_MAX) {
+			ev[n++] = htole64(arg_hdr(FXT_ARG_UINT64, 2, FX_OFFSET, 0));
+			ev[n++] = htole64(rec->offset);
+		} else {
+			ev[n++] = htole64(arg_hdr(FXT_ARG_UINT32, 1, FX_OFFSET, rec->offset));
+		}
 		nargs += 2;
 	}
 	if (oref) {
-		arg_sref(w, FX_OBJECT, oref);
+		ev[n++] = htole64(arg_hdr(FXT_ARG_STRING, 1, FX_OBJECT, oref));
 		nargs++;
 	}
-	arg_sref(w, FX_KIND, kref);
-	arg_uint(w, FX_CPU, rec->cpu);
+	ev[n++] = htole64(arg_hdr(FXT_ARG_STRING, 1, FX_KIND, kref));
+	ev[n++] = htole64(arg_hdr(FXT_ARG_UINT32, 1, FX_CPU, rec->cpu));
 	if (rec->flags & PTS_TLF_INFERRED) {
-		arg_bool(w, FX_INFERRED);
+		ev[n++] = htole64(arg_hdr(FXT_ARG_BOOL, 1, FX_INFERRED, 1));
 		nargs++;
 	}
 	if (rec->flags & PTS_TLF_SYNTHETIC) {
-		arg_bool(w, FX_SYNTHETIC);
+		ev[n++] = htole64(arg_hdr(FXT_ARG_BOOL, 1, FX_SYNTHETIC, 1));
 		nargs++;
 	}
-	rc = rec_end(w, &f->ev, FXT_REC_EVENT,
-		     ev_fields(FXT_EV_BEGIN, nargs, th, category(rec->flags), nref)) ?:
-	     pts_wthread_push(w, t, rec);
+	ev[0] = htole64(FXT_REC_EVENT | (uint64_t)n << 4 |
+			ev_fields(FXT_EV_BEGIN, nargs, th, category(rec->flags), nref));
+	rc = pts_wout(w, ev, n * 8) ?: pts_wthread_push(w, t, rec);
 	if (!rc) {
 		t->frames[t->depth - 1].aux = nref;
 		t->frames[t->depth - 1].aux_gen = f->gen;
@@ -461,6 +469,7 @@ static int emit_end(struct pts_writer *w, const struct pts_tl_rec *rec, struct p
 	struct fxt *f = S(w);
 	const struct pts_wframe *fr = &t->frames[t->depth - 1];
 	uint16_t nref = (uint16_t)fr->aux, kref;
+	uint64_t ev[3];
 	char buf[64];
 	int rc = 0;
 
@@ -470,11 +479,11 @@ static int emit_end(struct pts_writer *w, const struct pts_tl_rec *rec, struct p
 	rc = rc ?: kind_ref(w, rec->kind, &kref);
 	if (rc)
 		return rc;
-	rec_start(&f->ev);
-	put(&f->ev, rec->ts_ns);
-	arg_sref(w, FX_END_KIND, kref);
-	rc = rec_end(w, &f->ev, FXT_REC_EVENT,
-		     ev_fields(FXT_EV_END, 1, th, category(fr->flags), nref));
+	ev[0] = htole64(FXT_REC_EVENT | 3 << 4 |
+			ev_fields(FXT_EV_END, 1, th, category(fr->flags), nref));
+	ev[1] = htole64(rec->ts_ns);
+	ev[2] = htole64(arg_hdr(FXT_ARG_STRING, 1, FX_END_KIND, kref));
+	rc = pts_wout(w, ev, sizeof(ev));
 	if (!rc)
 		pts_wthread_pop(t);
 	return rc;

@@ -160,8 +160,24 @@ int pts_wthread_check(struct pts_writer *w, struct pts_wthread *t, const struct 
  * The thread of a BEGIN/END record, checked as pts_wthread_check does:
  * 0 with *out set, or the writer's error (-ENOMEM, -EINVAL).
  */
-int pts_wthread_enter(struct pts_writer *w, const struct pts_tl_rec *rec,
-		      struct pts_wthread **out);
+static inline int pts_wthread_enter(struct pts_writer *w, const struct pts_tl_rec *rec,
+				    struct pts_wthread **out)
+{
+	struct pts_wthread *t = w->last_thread;
+
+	/* inline: every BEGIN/END comes here, nearly always for the last thread */
+	if (!t || t->pid != rec->pid || t->tid != rec->tid) {
+		t = pts_wthread_get(w, rec->pid, rec->tid);
+		*out = t;
+		if (!t)
+			return w->error;
+	}
+	*out = t;
+	if (rec->ts_ns < t->last_ts || (rec->type == PTS_TL_END && !t->depth))
+		return pts_wthread_check(w, t, rec);	/* reports the broken rule */
+	t->last_ts = rec->ts_ns;
+	return 0;
+}
 
 /* Pop the innermost frame. */
 void pts_wthread_pop(struct pts_wthread *t);

@@ -53,6 +53,7 @@ struct pts_ptdec {
 	int64_t sync_off;	/* offset of the PSB the decoder last synced at */
 	uint64_t good_off;	/* decoder position after the last call that succeeded */
 	uint64_t dropped;	/* mapped: bytes [0, dropped) released (MADV_DONTNEED) */
+	uint64_t drop_at;	/* good_off from which to release more (UINT64_MAX: never) */
 	bool tsx_abort;		/* a TSX abort at tsx_abort_ip was just reported */
 	bool exec_pending;	/* the sideband says the thread exec'd */
 	uint64_t tsx_abort_ip;
@@ -70,9 +71,15 @@ struct pts_ptdec {
 	 * and a branch never gets the time of a timing packet after it.
 	 */
 	bool have_tsc;
-	bool ns_valid;		/* ns_abs = pts_tc_ns(ns_tsc) */
-	uint64_t ns_tsc, ns_abs;
+	/*
+	 * tsc in ns (pts_tc_ns, two 64-bit divisions): converted when tsc
+	 * changes (set_tsc), not per event; now is since the origin, 0
+	 * before the first time.
+	 */
+	uint64_t abs, now;
 	int mode_bits;
+	enum pt_exec_mode mode;	/* of the last block: mode_bits follows it */
+	bool pid_changed;	/* the image set is to be asked about pid */
 	/* thread on this CPU */
 	int32_t pid, tid;
 	size_t sb_pos;
@@ -85,27 +92,14 @@ struct pts_ptdec {
 	struct icache_ent icache[ICACHE_SIZE];
 };
 
-/* pts_tc_ns of the current TSC: remembered, since many events share one
- * TSC value (it moves only with TSC/MTC/CYC packets) and the conversion
- * costs two 64-bit divisions. */
-static uint64_t abs_ns(struct pts_ptdec *d)
+static void set_tsc(struct pts_ptdec *d, uint64_t tsc)
 {
-	if (!d->ns_valid || d->ns_tsc != d->tsc) {
-		d->ns_tsc = d->tsc;
-		d->ns_abs = pts_tc_ns(&d->cfg.tc, d->tsc);
-		d->ns_valid = true;
-	}
-	return d->ns_abs;
-}
-
-static uint64_t now_ns(struct pts_ptdec *d)
-{
-	uint64_t ns;
-
-	if (!d->have_tsc)
-		return 0;
-	ns = abs_ns(d);
-	return ns > d->cfg.origin_ns ? ns - d->cfg.origin_ns : 0;
+	if (d->have_tsc && tsc == d->tsc)
+		return;
+	d->tsc = tsc;
+	d->have_tsc = true;
+	d->abs = pts_tc_ns(&d->cfg.tc, tsc);
+	d->now = d->abs > d->cfg.origin_ns ? d->abs - d->cfg.origin_ns : 0;
 }
 
 /* Apply sideband switches on this CPU up to the current time. */
@@ -116,7 +110,7 @@ static void follow_sideband(struct pts_ptdec *d)
 
 	if (!sb || !d->have_tsc)
 		return;
-	abs = abs_ns(d);
+	abs = d->abs;
 	while (d->sb_pos < sb->n && sb->recs[d->sb_pos].time_ns <= abs) {
 		const struct pts_sb_rec *r = &sb->recs[d->sb_pos++];
 
@@ -125,9 +119,13 @@ static void follow_sideband(struct pts_ptdec *d)
 			d->exec_pending = true;
 		if (r->type != PTS_SB_SWITCH || r->cpu != d->cfg.cpu)
 			continue;
+		d->pid_changed |= d->pid != r->pid;
 		d->pid = r->pid;
 		d->tid = r->tid;
 	}
+	if (!d->pid_changed)
+		return;
+	d->pid_changed = false;
 	/*
 	 * User-only traces carry no PIP: the sideband picks the address
 	 * space. The image set does not change while decoding, so a pid
@@ -175,17 +173,17 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 		d->exec_pending = false;
 		e = &d->q[(d->qh + d->qn++) % QCAP];
 		e->br = (struct pts_branch){ .kind = PTS_BR_EXEC, .cpu = d->cfg.cpu,
-					     .pid = d->pid, .tid = d->tid, .ts_ns = now_ns(d) };
+					     .pid = d->pid, .tid = d->tid, .ts_ns = d->now };
 	}
 	if (kind == PTS_BR_JUMP && !d->qn && d->cfg.elide_queued && d->cfg.elide &&
-	    elided(d->cfg.elide, d->pid, d->tid, from, to, now_ns(d), d->cfg.cpu)) {
+	    elided(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;
 		return NULL;
 	}
 	e = &d->q[(d->qh + d->qn++) % QCAP];
 	/* br.detail points at e->detail only where an event sets it */
 	e->br = (struct pts_branch){ .kind = kind, .from = from, .to = to, .cpu = d->cfg.cpu,
-				     .pid = d->pid, .tid = d->tid, .ts_ns = now_ns(d) };
+				     .pid = d->pid, .tid = d->tid, .ts_ns = d->now };
 	if (kind != PTS_BR_GAP && kind != PTS_BR_INSTANT && kind != PTS_BR_CBR)
 		d->st.branches++;
 	return e;
@@ -196,10 +194,8 @@ static void update_time(struct pts_ptdec *d)
 	uint64_t t;
 	uint32_t lost_mtc, lost_cyc;
 
-	if (pt_blk_time(d->blk, &t, &lost_mtc, &lost_cyc) >= 0) {
-		d->tsc = t;
-		d->have_tsc = true;
-	}
+	if (pt_blk_time(d->blk, &t, &lost_mtc, &lost_cyc) >= 0)
+		set_tsc(d, t);
 }
 
 static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
@@ -262,20 +258,13 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 	}
 }
 
-static void classify(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_t rawlen,
-		     struct pts_insn *out)
+static void classify_slow(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_t rawlen,
+			  struct icache_ent *c, struct pts_insn *out)
 {
 	uint8_t buf[16];
 	size_t n = rawlen;
-	struct icache_ent *c = NULL;
 
 	if (!raw) {
-		/* the bytes come from the images: cacheable */
-		c = &d->icache[(ip ^ (ip >> 12)) & (ICACHE_SIZE - 1)];
-		if (c->ip == ip && c->pid == d->pid && c->mode_bits == d->mode_bits) {
-			*out = c->insn;
-			return;
-		}
 		n = pts_imgset_read(d->cfg.images, d->pid, ip, buf, sizeof(buf));
 		if (!n && d->image_pid != d->pid) {
 			/*
@@ -305,19 +294,33 @@ static void classify(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_
 	}
 }
 
-static void on_block(struct pts_ptdec *d, const struct pt_block *b)
+/* The class of the instruction at ip; raw: its bytes if the block carries them. */
+static inline void classify(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_t rawlen,
+			    struct pts_insn *out)
 {
-	switch (b->mode) {
-	case ptem_16bit:
-		d->mode_bits = 16;
-		break;
-	case ptem_32bit:
-		d->mode_bits = 32;
-		break;
-	default:
-		d->mode_bits = 64;
-		break;
+	struct icache_ent *c = NULL;
+
+	if (!raw) {
+		/* the bytes come from the images: cacheable */
+		c = &d->icache[(ip ^ (ip >> 12)) & (ICACHE_SIZE - 1)];
+		if (c->ip == ip && c->pid == d->pid && c->mode_bits == d->mode_bits) {
+			*out = c->insn;
+			return;
+		}
 	}
+	classify_slow(d, ip, raw, rawlen, c, out);
+}
+
+static void set_mode(struct pts_ptdec *d, enum pt_exec_mode mode)
+{
+	d->mode = mode;
+	d->mode_bits = mode == ptem_16bit ? 16 : mode == ptem_32bit ? 32 : 64;
+}
+
+static inline void on_block(struct pts_ptdec *d, const struct pt_block *b)
+{
+	if (b->mode != d->mode)
+		set_mode(d, b->mode);
 	resolve(d, b->ip);
 	d->st.blocks++;
 	d->st.insns += b->ninsn;
@@ -360,10 +363,8 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 	d->st.events++;
 	if ((unsigned int)ev->type < PTS_PTEV_MAX)
 		d->st.by_event[ev->type]++;
-	if (ev->has_tsc) {
-		d->tsc = ev->tsc;
-		d->have_tsc = true;
-	}
+	if (ev->has_tsc)
+		set_tsc(d, ev->tsc);
 	switch (ev->type) {
 	case ptev_enabled:
 		d->pend = false;
@@ -413,8 +414,7 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 		    ev->ip_suppressed ? 0 : ev->variant.overflow.ip);
 		break;
 	case ptev_exec_mode:
-		d->mode_bits = ev->variant.exec_mode.mode == ptem_32bit ? 32 :
-			       ev->variant.exec_mode.mode == ptem_16bit ? 16 : 64;
+		set_mode(d, ev->variant.exec_mode.mode);
 		break;
 	case ptev_tsx:
 		if (ev->variant.tsx.aborted) {
@@ -459,6 +459,7 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 		int32_t pid = pts_imgset_pid_of_cr3(d->cfg.images, cr3);
 
 		if (pid >= 0 && pid != d->pid) {
+			d->pid_changed = true;
 			d->pid = pid;
 			d->tid = pid;
 		}
@@ -541,6 +542,9 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->image_pid = PTS_PID_ALL;
 	d->no_image_pid = -2;
 	d->mode_bits = 64;
+	d->mode = ptem_64bit;
+	d->drop_at = cfg->mapped ? DROP_STEP + DROP_KEEP : UINT64_MAX;
+	d->pid_changed = true;
 	if (cfg->padded) {
 		d->buf = cfg->buf;
 	} else {
@@ -616,21 +620,25 @@ static void lose_sync(struct pts_ptdec *d)
 		d->sync_off = from;
 }
 
-static void mark_good(struct pts_ptdec *d)
+static void drop_pages(struct pts_ptdec *d)
+{
+	/* page-aligned: the mapping is, and DROP_STEP is a page multiple */
+	uint64_t to = (d->good_off - DROP_KEEP) & ~(uint64_t)(DROP_STEP - 1);
+
+	if (to > d->dropped &&
+	    !madvise((void *)(uintptr_t)(d->buf + d->dropped), to - d->dropped, MADV_DONTNEED))
+		d->dropped = to;
+	d->drop_at = d->dropped + DROP_STEP + DROP_KEEP;
+}
+
+static inline void mark_good(struct pts_ptdec *d)
 {
 	uint64_t off;
 
 	if (pt_blk_get_offset(d->blk, &off) >= 0)
 		d->good_off = off;
-	if (d->cfg.mapped && d->good_off >= d->dropped + DROP_STEP + DROP_KEEP) {
-		/* page-aligned: the mapping is, and DROP_STEP is a page multiple */
-		uint64_t to = (d->good_off - DROP_KEEP) & ~(uint64_t)(DROP_STEP - 1);
-
-		if (to > d->dropped &&
-		    !madvise((void *)(uintptr_t)(d->buf + d->dropped), to - d->dropped,
-			     MADV_DONTNEED))
-			d->dropped = to;
-	}
+	if (d->good_off >= d->drop_at)
+		drop_pages(d);
 }
 
 static void step(struct pts_ptdec *d)

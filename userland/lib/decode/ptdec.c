@@ -83,6 +83,7 @@ struct pts_ptdec {
 	/* thread on this CPU */
 	int32_t pid, tid;
 	size_t sb_pos;
+	uint64_t sb_due;	/* time (abs ns) of recs[sb_pos], UINT64_MAX: none left */
 	int32_t image_pid;
 	int32_t no_image_pid;	/* a pid found to have no sections of its own (-2: none) */
 	/* event queue */
@@ -123,6 +124,7 @@ static void follow_sideband(struct pts_ptdec *d)
 		d->pid = r->pid;
 		d->tid = r->tid;
 	}
+	d->sb_due = d->sb_pos < sb->n ? sb->recs[d->sb_pos].time_ns : UINT64_MAX;
 	if (!d->pid_changed)
 		return;
 	d->pid_changed = false;
@@ -214,6 +216,23 @@ static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
 	d->pend = false;
 }
 
+/*
+ * A jump: most are inside the function executing and the consumer's
+ * elide filter drops them. The common case is decided here without the
+ * sideband walk push does: nothing queued, no sideband record due, no
+ * exec or address-space change pending.
+ */
+static inline void jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
+{
+	if (d->cfg.elide_queued && !d->qn && !d->exec_pending && !d->pid_changed &&
+	    !(d->have_tsc && d->abs >= d->sb_due) &&
+	    elided(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
+		d->st.branches++;
+		return;
+	}
+	push(d, PTS_BR_JUMP, from, to);
+}
+
 /* The previous block's last instruction went to next_ip: emit its branch. */
 static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 {
@@ -236,11 +255,11 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 		break;
 	case PTS_IC_JUMP:
 	case PTS_IC_FAR_JUMP:
-		push(d, PTS_BR_JUMP, from, next_ip);
+		jump(d, from, next_ip);
 		break;
 	case PTS_IC_COND:
 		if (next_ip != fall)
-			push(d, PTS_BR_JUMP, from, next_ip);
+			jump(d, from, next_ip);
 		break;
 	case PTS_IC_SYSCALL:
 		e = push(d, PTS_BR_SYSCALL, from, next_ip);
@@ -544,6 +563,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->mode_bits = 64;
 	d->mode = ptem_64bit;
 	d->drop_at = cfg->mapped ? DROP_STEP + DROP_KEEP : UINT64_MAX;
+	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
 	d->pid_changed = true;
 	if (cfg->padded) {
 		d->buf = cfg->buf;
@@ -720,7 +740,7 @@ static void step(struct pts_ptdec *d)
 		d->ended = true;
 		return;
 	}
-	memset(&b, 0, sizeof(b));
+	/* pt_blk_next zeroes b itself (a block returned with an error is whole) */
 	st = pt_blk_next(d->blk, &b, sizeof(b));
 	/* a block may come with an error: use the block, then the error */
 	if (b.ninsn)

@@ -5,6 +5,7 @@
  * one decode run.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "../bundle/sideband.h"
 #include "../capture/elfinfo.h"
+#include "../util/bytes.h"
 #include "session_int.h"
 
 /*
@@ -215,6 +217,37 @@ static int bundle_sideband(const struct pts_bundle *b, const struct pts_timeconv
 	return 0;
 }
 
+/*
+ * A per-CPU trace file whose size is not the manifest's (the reader
+ * accepted it, PTS_BUNDLE_READ_PARTIAL); the file is mapped up to the
+ * manifest's size. Shorter: a truncated copy; the bytes present are
+ * decoded (the decoder synchronises at PSBs and ends where the bytes end)
+ * and the missing tail becomes a gap. Longer: the manifest records the
+ * bytes the capture wrote (the writer takes each size from disk and
+ * writes the manifest last, and a ring holds no more); bytes after them
+ * were added later, are not from this capture and are not decoded.
+ */
+static void cpu_file_size(const struct pts_bundle_cpu *c, struct pts_run_in *in, size_t i,
+			  struct pts_decode_summary *sum)
+{
+	char miss[PTS_BYTES_TEXT_LEN], msg[320];
+
+	if ((uint64_t)in->lens[i] < c->size) {
+		in->missing[i] = c->size - in->lens[i];
+		snprintf(msg, sizeof(msg), "%s: %zu of %" PRIu64 " bytes present (truncated copy?); "
+			 "decoding the bytes present, the missing %s are a gap at the end of cpu %u",
+			 c->file, in->lens[i], c->size,
+			 pts_bytes_text(in->missing[i], miss, sizeof(miss)), c->cpu);
+		pts_decode_lost(sum, msg);
+	} else if (c->file_size > c->size) {
+		snprintf(msg, sizeof(msg), "%s: %" PRIu64 " bytes, the manifest says %" PRIu64
+			 ": decoding the bytes the capture wrote; the %s after them were added "
+			 "later and are ignored", c->file, c->file_size, c->size,
+			 pts_bytes_text(c->file_size - c->size, miss, sizeof(miss)));
+		pts_decode_notice(sum, msg);
+	}
+}
+
 int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_emit_fn emit,
 		      void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err)
 {
@@ -225,7 +258,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 
 	memset(sum, 0, sizeof(*sum));
 	memset(&in, 0, sizeof(in));
-	rc = pts_bundle_read(dir, &b, err);
+	rc = pts_bundle_read_flags(dir, PTS_BUNDLE_READ_PARTIAL, &b, err);
 	if (rc)
 		return rc;
 	sum->scope = b->config.scope;
@@ -296,9 +329,12 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 			rc = pts_err_set(err, ENOMEM, "out of memory");
 			break;
 		}
-		rc = pts_decode_map_trace(path, &in.bufs[i], &in.lens[i], &in.maplens[i], err);
+		rc = pts_decode_map_trace(path, b->cpus[i].size, &in.bufs[i], &in.lens[i],
+					  &in.maplens[i], err);
 		in.cpus[i] = b->cpus[i].cpu;
 		free(path);
+		if (!rc)
+			cpu_file_size(&b->cpus[i], &in, i, sum);
 	}
 	if (rc)
 		goto out;

@@ -415,8 +415,13 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	}
 	if (!rc && o->kcore_dir)
 		rc = pts_kcore_add(in.set, o->kcore_dir, err);
-	if (!rc && o->kallsyms)
-		rc = pts_imgset_add_kallsyms(in.set, o->kallsyms, err);
+	if (!rc && o->kallsyms) {
+		struct pts_kallsyms_stats ks;
+
+		rc = pts_imgset_add_kallsyms(in.set, o->kallsyms, &ks, err);
+		if (!rc && ks.bad)
+			pts_decode_kallsyms_notice(sum, o->kallsyms, &ks);
+	}
 	for (i = 0; i < o->nr_pevent && !rc; i++)
 		rc = pts_pevent_load(&in.sb, o->pevent[i], o->pevent_sample_type, err);
 	if (!rc && o->sysroot) {
@@ -479,9 +484,28 @@ long pts_decode_file_size(const char *path)
 
 void pts_decode_notice(struct pts_decode_summary *sum, const char *msg)
 {
-	if (sum->nr_notices < PTS_DEC_MAX_NOTICES)
-		snprintf(sum->notices[sum->nr_notices], sizeof(sum->notices[0]), "%s", msg);
+	if (sum->nr_notices < PTS_DEC_MAX_NOTICES) {
+		char *w = sum->notices[sum->nr_notices];
+		size_t n = strlen(msg);
+
+		/* long messages are cut to the slot */
+		if (n >= sizeof(sum->notices[0]))
+			n = sizeof(sum->notices[0]) - 1;
+		memcpy(w, msg, n);
+		w[n] = '\0';
+	}
 	sum->nr_notices++;
+}
+
+void pts_decode_kallsyms_notice(struct pts_decode_summary *sum, const char *path,
+				const struct pts_kallsyms_stats *ks)
+{
+	char msg[400];
+
+	snprintf(msg, sizeof(msg), "%.200s: %" PRIu64 " of %" PRIu64 " lines are not kallsyms "
+		 "lines, skipped (the first: line %" PRIu64 ": '%s')", path, ks->bad, ks->lines,
+		 ks->first_bad, ks->first_bad_text);
+	pts_decode_notice(sum, msg);
 }
 
 void pts_decode_lost(struct pts_decode_summary *sum, const char *msg)

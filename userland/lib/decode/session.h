@@ -70,7 +70,7 @@ struct pts_decode_summary {
 	 * lines that do not parse): said on stderr even without --summary,
 	 * and in the summary's warnings.
 	 */
-	char notices[PTS_DEC_MAX_NOTICES][256];
+	char notices[PTS_DEC_MAX_NOTICES][384];
 	unsigned int nr_notices;
 	unsigned int lost;		/* damaged inputs of which a part was not used: exit 3 */
 	uint64_t trace_bytes;		/* raw PT bytes given to the decoders, all CPUs */

@@ -67,6 +67,10 @@ void pts_decode_warn(struct pts_decode_summary *sum, const char *msg);
 /* A damaged input, decoded anyway: a notice (stderr and summary), exit status unchanged. */
 void pts_decode_notice(struct pts_decode_summary *sum, const char *msg);
 
+/* The notice for kallsyms lines that did not parse (ks->bad > 0), naming path. */
+void pts_decode_kallsyms_notice(struct pts_decode_summary *sum, const char *path,
+				const struct pts_kallsyms_stats *ks);
+
 /* A damaged input of which a part could not be used: a notice, and exit status 3. */
 void pts_decode_lost(struct pts_decode_summary *sum, const char *msg);
 

@@ -341,7 +341,8 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			break;
 		if (!pts_ptdec_next(dec[bi], &br))
 			continue;
-		last[bi] = br;
+		if (in->missing[bi])	/* only a truncated trace needs its last event */
+			last[bi] = br;
 		if (in->progress && !(++nev & 0xffff))
 			show_progress(in, dec, &shown);
 		if (br.kind == PTS_BR_GAP)

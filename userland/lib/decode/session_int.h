@@ -58,6 +58,17 @@ void pts_decode_run_free(struct pts_run_in *in);
 int pts_decode_map_trace(const char *path, uint64_t limit, uint8_t **buf, size_t *len,
 			 size_t *maplen, struct pts_err *err);
 
+/*
+ * The bundle's process names and ptscope sideband records into sb, times
+ * converted with tc (bundle_sideband.c). Damage (a truncated copy, a
+ * damaged record, a time going back on a CPU, unknown types) is a notice
+ * in sum, and a loss when records are not used; the records before it are
+ * used. Errors: those of pts_sb_load (-errno, -EFBIG), -ENOMEM.
+ */
+int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_timeconv *tc,
+			       struct pts_sideband *sb, struct pts_decode_summary *sum,
+			       struct pts_err *err);
+
 /* Size of a file in bytes, -1 when it cannot be read. */
 long pts_decode_file_size(const char *path);
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# ptscope decode on damaged files: a bundle with a file missing, truncated
-# or a bad manifest, a path that is no bundle, a --pt that is a pipe or a
-# directory, and a --perf-script file
-# that holds no perf script branch line. Each is exit 1 (error) with a
-# message saying what is wrong and what to do, and no output file is left;
-# perf script lines that are not understood are reported even without
-# --summary.
+# ptscope decode on damaged files: a bundle with a file missing or a bad
+# manifest, a path that is no bundle, a --pt that is a pipe or a
+# directory, a --kallsyms without a kallsyms line, and a --perf-script
+# file that holds no perf script branch line. Each is exit 1 (error) with
+# a message saying what is wrong and what to do, and no output file is
+# left. A bundle whose cpu0.pt or sideband.bin is a damaged copy is
+# decoded as far as it goes (exit 3, the warning says what is missing);
+# perf script lines and kallsyms lines that are not understood are
+# reported even without --summary.
 set -u
 cd "$(dirname "$0")/../.."
 P=${PTSCOPE:-build/ptscope}
@@ -33,8 +35,92 @@ copy() { rm -rf "$T/$1"; cp -r "$S" "$T/$1"; }
 
 copy nopt; rm "$T/nopt/cpu0.pt"
 expect 1 "cpu0.pt.*missing from the bundle: copy the whole" "$T/nopt"
+
+# A truncated copy of cpu0.pt: the bytes present are decoded, the missing
+# tail is a gap at the end, and the exit status says gaps (3). The full
+# size is the sample's, which the reader checks against its manifest.
+full=$(stat -c %s "$S/cpu0.pt")
+[ "$full" -gt 6000 ] || { echo "FAIL: $S/cpu0.pt is only $full bytes"; exit 1; }
 copy cut; truncate -s 5000 "$T/cut/cpu0.pt"
-expect 1 "is 5000 bytes but cpus\[0\].size says.*copy the bundle again" "$T/cut"
+expect 3 "^ptscope decode: warning: cpu0.pt: 5000 of $full bytes present (truncated copy?); decoding the bytes present" "$T/cut"
+# What is decoded is the start of the whole decode. The whole decode itself
+# is checked against the encoder's ground truth elsewhere (40-ptsynth-selfcheck,
+# 45-ptsynth-e2e); here it is only the reference the truncated decode must
+# agree with, line for line, up to the truncation gap.
+rc=0
+"$P" decode "$S" -o "$T/full.txt" 2> "$T/err" || rc=$?
+"$P" decode "$T/cut" -o "$T/cut.txt" --summary > "$T/cut.summary" 2> "$T/err" || rc=$(( rc + $? ))
+# first line of the cut decode whose kind (5th column) is "gap": slices ended there
+g=$(awk '$5 == "gap" { print NR; exit }' "$T/cut.txt")
+if [ "$rc" != 3 ] || [ -z "$g" ] || [ "$g" -lt 100 ] ||
+   ! cmp -s <(head -n $((g - 1)) "$T/cut.txt") <(head -n $((g - 1)) "$T/full.txt"); then
+	echo "FAIL: truncated cpu0.pt: exit $rc, first gap line ${g:-none}, or its decode is not the start of the full one"
+	diff <(head -n $((${g:-2} - 1)) "$T/cut.txt") <(head -n $((${g:-2} - 1)) "$T/full.txt") | head -5
+	fail=1
+elif ! grep -q "gap: trace file truncated ($((full - 5000)) bytes missing)" "$T/cut.txt" ||
+     ! grep -q "^trace: 5000 bytes (4.9 KiB); $((full - 5000)) bytes (.* KiB) missing (truncated copy)" "$T/cut.summary" ||
+     ! grep -q "^  1 x trace file truncated ($((full - 5000)) bytes missing)" "$T/cut.summary"; then
+	echo "FAIL: truncated cpu0.pt: the gap or the summary does not say what is missing"
+	grep gap "$T/cut.txt" | tail -2; cat "$T/cut.summary"; fail=1
+else
+	echo "ok: truncated cpu0.pt decodes as the first $((g - 1)) lines of the whole, then the gap"
+fi
+# A cpu0.pt longer than the manifest says: the bytes after the recorded
+# size were added later (a PSB then 0xff: an "unknown packet" gap if they
+# were decoded); they are ignored and said, and the decode is the whole one.
+copy long; { printf '\002\202%.0s' 1 2 3 4 5 6 7 8; printf '\377%.0s' $(seq 16); } >> "$T/long/cpu0.pt"
+expect 0 "cpu0.pt: $((full + 32)) bytes, the manifest says $full: decoding the bytes the capture wrote; the 32 bytes after them were added later and are ignored" "$T/long"
+cmp -s "$T/o.txt" "$T/full.txt" || { echo "FAIL: the longer cpu0.pt decodes differently"; fail=1; }
+
+# A damaged sideband: the records before the damage are used, the warning
+# names the file, the byte offset and what is wrong, and the exit status
+# is 3 (records were lost). Record offsets and fields are found here by
+# walking the sample's records (include/uapi/ptscope.h: u16 type, u16 size,
+# u32 cpu, u64 tsc).
+sbrec() {	# N FIELD: offset|size|tsc of record N of $S/sideband.bin
+	python3 - "$S/sideband.bin" "$1" "$2" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+off, n = 0, int(sys.argv[2])
+for _ in range(n):
+    off += struct.unpack_from('<H', d, off + 2)[0]
+t, size, cpu, tsc = struct.unpack_from('<HHIQ', d, off)
+print({'offset': off, 'size': size, 'tsc': tsc, 'cpu': cpu}[sys.argv[3]])
+PY
+}
+poke() {	# FILE OFFSET FORMAT VALUE: write struct.pack(FORMAT, VALUE) at OFFSET
+	python3 -c 'import struct, sys
+f = open(sys.argv[1], "r+b"); f.seek(int(sys.argv[2])); f.write(struct.pack(sys.argv[3], int(sys.argv[4])))' "$@"
+}
+sbfull=$(stat -c %s "$S/sideband.bin")
+o1=$(sbrec 1 offset); s1=$(sbrec 1 size); o3=$(sbrec 3 offset); o4=$(sbrec 4 offset)
+[ "$sbfull" -gt "$o4" ] && [ "$(sbrec 3 cpu)" = "$(sbrec 4 cpu)" ] && [ "$(sbrec 3 tsc)" -gt 0 ] ||
+	{ echo "FAIL: $S/sideband.bin is not the sample this check expects"; exit 1; }
+copy sbcut; truncate -s $((o1 + 20)) "$T/sbcut/sideband.bin"
+expect 3 "sideband.bin: $((o1 + 20)) of $sbfull bytes present (truncated copy?)" "$T/sbcut"
+expect 3 "sideband.bin: damaged record at byte offset $o1: size $s1 runs past the end (20 bytes left; truncated file?); the $o1 bytes before it are used" "$T/sbcut"
+copy sbsize; poke "$T/sbsize/sideband.bin" $((o1 + 2)) '<H' 12
+expect 3 "sideband.bin: damaged record at byte offset $o1: size 12 is smaller than the 16-byte header" "$T/sbsize"
+copy sbtype; poke "$T/sbtype/sideband.bin" "$o3" '<H' 0
+expect 3 "sideband.bin: damaged record at byte offset $o3: type 0 (zeroed bytes" "$T/sbtype"
+copy sbtime; poke "$T/sbtime/sideband.bin" $((o4 + 8)) '<Q' $(( $(sbrec 3 tsc) - 1 ))
+expect 3 "sideband.bin: damaged record at byte offset $o4: .* of CPU $(sbrec 4 cpu) at TSC $(( $(sbrec 3 tsc) - 1 )), before the record ahead of it on that CPU (TSC $(sbrec 3 tsc)): times go back" "$T/sbtime"
+# the summary says so too
+expect 3 "^warning: sideband.bin: damaged record at byte offset $o4" "$T/sbtime" --summary
+grep -q "^ptscope decode: warning" "$T/err" && { echo "FAIL: the warning was printed twice with --summary"; fail=1; }
+
+# --kallsyms that is not a kallsyms file is refused; one with some bad
+# lines is used, the bad lines counted and the first shown
+printf 'garbage\nmore garbage here\n' > "$T/garbage.ks"
+expect 1 "garbage.ks: no kallsyms lines (expected 'ADDRESS TYPE NAME \[MODULE\]' as in /proc/kallsyms)" --pt "$S/cpu0.pt" --kallsyms "$T/garbage.ks"
+printf 'ffffffff81000000 T _stext\nffffffff81000100 T do_syscall_64\nnot a kallsyms line\nffffffffc0001000 t mod_fn\t[mymod]\n' > "$T/mixed.ks"
+expect 3 "mixed.ks: 1 of 4 lines are not kallsyms lines, skipped (the first: line 3: 'not a kallsyms line')" --pt "$S/cpu0.pt" --kallsyms "$T/mixed.ks"
+# a bundle's kallsyms that does not parse is a warning: the trace is still decoded
+copy ks; mkdir -p "$T/ks/kernel"; printf 'garbage\n' > "$T/ks/kernel/kallsyms"
+python3 -c 'import json, sys
+m = json.load(open(sys.argv[1])); m["kernel"] = {"kallsyms": {"file": "kernel/kallsyms", "size": 8}}
+json.dump(m, open(sys.argv[1], "w"), indent=1)' "$T/ks/manifest.json"
+expect 0 "kernel/kallsyms: no kallsyms lines .*: kernel code is named \[unknown\]" "$T/ks"
 copy badjson; printf '{"format": "ptscope-bundle", "vers' > "$T/badjson/manifest.json"
 expect 1 "manifest.json: bad JSON.*copy the bundle again" "$T/badjson"
 copy ver; sed -i 's/"version": 1,/"version": 99,/' "$T/ver/manifest.json"

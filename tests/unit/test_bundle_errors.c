@@ -122,6 +122,54 @@ static void truncated_cpu_file_is_efbig_truncated_copy(void)
 	expect(-EFBIG, "truncated copy?", "cpus[0].size");
 }
 
+/*
+ * A decoder can use part of a damaged copy: read with
+ * PTS_BUNDLE_READ_PARTIAL, a short (or long) per-CPU trace or sideband is
+ * accepted and its size on disk recorded next to the manifest's. The
+ * example's sizes are in its manifest (docs/bundle-format.md section 6):
+ * cpu0.pt 4096, sideband.bin 80.
+ */
+static void partial_read_accepts_short_cpu_and_sideband_files_with_their_sizes(void)
+{
+	struct pts_bundle *b = NULL;
+	char path[4096];
+
+	fresh();
+	snprintf(path, sizeof(path), "%s/cpu0.pt", dir);
+	CU_ASSERT_EQUAL_FATAL(truncate(path, 100), 0);
+	snprintf(path, sizeof(path), "%s/sideband.bin", dir);
+	CU_ASSERT_EQUAL_FATAL(truncate(path, 88), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_bundle_read_flags(dir, PTS_BUNDLE_READ_PARTIAL, &b, &err), 0);
+	CU_ASSERT_EQUAL(b->cpus[0].size, 4096);
+	CU_ASSERT_EQUAL(b->cpus[0].file_size, 100);
+	CU_ASSERT_EQUAL(b->cpus[1].size, 40);
+	CU_ASSERT_EQUAL(b->cpus[1].file_size, 40);
+	CU_ASSERT_EQUAL(b->sideband_size, 80);
+	CU_ASSERT_EQUAL(b->sideband_file_size, 88);
+	pts_bundle_free(b);
+	/* without the flag the same bundle is refused, naming the first file */
+	expect(-EFBIG, "cpu0.pt", "cpus[0].size");
+}
+
+/* Files other than the per-CPU traces and the sideband must still be whole. */
+static void partial_read_still_refuses_other_damaged_or_missing_files(void)
+{
+	struct pts_bundle *b = (void *)1;
+	char path[4096];
+
+	fresh();
+	snprintf(path, sizeof(path), "%s/kernel/kallsyms", dir);
+	CU_ASSERT_EQUAL_FATAL(truncate(path, 10), 0);
+	CU_ASSERT_EQUAL(pts_bundle_read_flags(dir, PTS_BUNDLE_READ_PARTIAL, &b, &err), -EFBIG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "kernel.kallsyms.size"));
+	CU_ASSERT_PTR_NULL(b);
+	fresh();
+	snprintf(path, sizeof(path), "%s/cpu1.pt", dir);
+	CU_ASSERT_EQUAL_FATAL(unlink(path), 0);
+	CU_ASSERT_EQUAL(pts_bundle_read_flags(dir, PTS_BUNDLE_READ_PARTIAL, &b, &err), -ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "cpus[1].file"));
+}
+
 static void longer_kallsyms_than_recorded_is_efbig(void)
 {
 	char path[4096];
@@ -321,6 +369,8 @@ PTS_SUITE(bundle_errors, NULL, errors_cleanup,
 	  PTS_TEST(missing_cpu_file_is_enoent_naming_file_and_key),
 	  PTS_TEST(missing_vdso_file_is_enoent_naming_its_key),
 	  PTS_TEST(truncated_cpu_file_is_efbig_truncated_copy),
+	  PTS_TEST(partial_read_accepts_short_cpu_and_sideband_files_with_their_sizes),
+	  PTS_TEST(partial_read_still_refuses_other_damaged_or_missing_files),
 	  PTS_TEST(longer_kallsyms_than_recorded_is_efbig),
 	  PTS_TEST(bad_json_reports_line_and_column),
 	  PTS_TEST(truncated_json_says_unexpected_end),

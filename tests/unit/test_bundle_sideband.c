@@ -229,6 +229,29 @@ static void exec_filename_without_nul_is_corrupt(void)
 	expect_corrupt_after_two(bad + sizeof(struct ptscope_sb_exec) + 16, bad, "NUL");
 }
 
+/* x86-64 Linux numbers CPUs below NR_CPUS, at most 8192 (CONFIG_MAXSMP). */
+static void cpu_number_past_nr_cpus_is_corrupt(void)
+{
+	size_t bad = two_good();
+
+	put_raw(bad, PTSCOPE_SB_EXIT, sizeof(struct ptscope_sb_exit));
+	((struct ptscope_sb_hdr *)((char *)space + bad))->cpu = 8192;
+	expect_corrupt_after_two(bad + sizeof(struct ptscope_sb_exit), bad, "CPU 8192");
+}
+
+static void cpu_number_8191_is_a_record(void)
+{
+	const struct ptscope_sb_hdr *h;
+	struct pts_sb_reader r;
+	size_t end = put_raw(0, PTSCOPE_SB_EXIT, sizeof(struct ptscope_sb_exit));
+
+	((struct ptscope_sb_hdr *)space)->cpu = 8191;
+	pts_sb_reader_init(&r, space, end);
+	CU_ASSERT_EQUAL(pts_sb_next(&r, &h, NULL), 1);
+	CU_ASSERT_EQUAL(h->cpu, 8191);
+	CU_ASSERT_EQUAL(pts_sb_next(&r, &h, NULL), 0);
+}
+
 static void misaligned_buffer_is_refused(void)
 {
 	const struct ptscope_sb_hdr *h;
@@ -266,8 +289,51 @@ static void load_of_truncated_sideband_is_efbig(void)
 	free(dir);
 }
 
+/*
+ * A bundle read with PTS_BUNDLE_READ_PARTIAL whose sideband copy is cut at
+ * 72 of its 80 bytes: the 72 bytes are loaded, and the reader then stops
+ * at the record the cut runs through. The example's records are 24
+ * (exit), 32 (trigger) and 24 (lost) bytes (see the first test), so the
+ * third one, at offset 56, is the one cut.
+ */
+static void partial_load_of_truncated_sideband_gives_the_bytes_present(void)
+{
+	const struct ptscope_sb_hdr *h;
+	struct pts_sb_reader r;
+	struct pts_bundle *b = NULL;
+	struct pts_err err = { 0 };
+	char *dir = bt_copy_example(), path[4096];
+	void *buf = NULL;
+	size_t len = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	snprintf(path, sizeof(path), "%s/sideband.bin", dir);
+	CU_ASSERT_EQUAL_FATAL(truncate(path, 72), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_bundle_read_flags(dir, PTS_BUNDLE_READ_PARTIAL, &b, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_sb_load(b, &buf, &len, &err), 0);
+	CU_ASSERT_EQUAL(len, 72);
+	pts_sb_reader_init(&r, buf, len);
+	CU_ASSERT_EQUAL(pts_sb_next(&r, &h, &err), 1);
+	CU_ASSERT_EQUAL(pts_sb_next(&r, &h, &err), 1);
+	CU_ASSERT_EQUAL(pts_sb_next(&r, &h, &err), -EINVAL);
+	CU_ASSERT_EQUAL(r.off, 56);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "runs past the end"));
+	free(buf);
+	/* the file changing again after the read is still refused */
+	CU_ASSERT_EQUAL_FATAL(truncate(path, 64), 0);
+	buf = (void *)1;
+	CU_ASSERT_EQUAL(pts_sb_load(b, &buf, &len, &err), -EFBIG);
+	CU_ASSERT_PTR_NULL(buf);
+	pts_bundle_free(b);
+	bt_rmtree(dir);
+	free(dir);
+}
+
 PTS_SUITE(bundle_sideband, NULL, NULL,
 	  PTS_TEST(example_sideband_holds_exit_trigger_lost),
+	  PTS_TEST(cpu_number_past_nr_cpus_is_corrupt),
+	  PTS_TEST(cpu_number_8191_is_a_record),
+	  PTS_TEST(partial_load_of_truncated_sideband_gives_the_bytes_present),
 	  PTS_TEST(records_iterate_in_order_and_end_cleanly),
 	  PTS_TEST(unknown_type_is_returned_for_the_caller_to_skip),
 	  PTS_TEST(size_not_multiple_of_8_is_corrupt),

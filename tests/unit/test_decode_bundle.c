@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "unit.h"
 #include "pt_gen.h"
@@ -406,6 +407,90 @@ static void changed_binary_is_a_warning_and_gaps(void)
 	tl_sink_free(&sink);
 }
 
+/*
+ * A copy of the bundle whose cpu0.pt lost all its bytes: nothing to
+ * decode, and every byte the manifest records is said to be missing (the
+ * size the writer recorded is the file's size before it was cut), as a
+ * notice, a gap of its own cause, and a loss (exit status 3). The
+ * trace's other gap is the decoder's "no sync point" for an empty trace.
+ */
+static long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long)st.st_size;
+}
+
+static void truncated_cpu_file_is_a_notice_a_gap_and_a_loss(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	char path[400], want[160];
+	unsigned int i, found = 0;
+	long size;
+
+	write_bundle(PTS_SOURCE_REFERENCE_ENCODER);
+	snprintf(path, sizeof(path), "%s/cpu0.pt", bdir);
+	size = file_size(path);
+	CU_ASSERT_FATAL(size > 0);
+	CU_ASSERT_EQUAL_FATAL(truncate(path, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL(sum.lost, 1);
+	CU_ASSERT_EQUAL(sum.nr_notices, 1);
+	snprintf(want, sizeof(want), "cpu0.pt: 0 of %ld bytes present (truncated copy?); "
+		 "decoding the bytes present", size);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.notices[0], want));
+	CU_ASSERT_EQUAL(sum.trace_bytes, 0);
+	CU_ASSERT_EQUAL(sum.trace_bytes_missing, (uint64_t)size);
+	snprintf(want, sizeof(want), "trace file truncated (%ld bytes missing)", size);
+	for (i = 0; i < sum.nr_causes; i++)
+		if (!strcmp(sum.causes[i].cause, want))
+			found += (unsigned int)sum.causes[i].count;
+	CU_ASSERT_EQUAL(found, 1);
+	CU_ASSERT_EQUAL(sum.gaps, 2);
+	CU_ASSERT_EQUAL(sum.insns, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * Bytes appended to cpu0.pt after the manifest was written are not from
+ * the capture: the decode is the whole bundle's (the shape of the first
+ * test, derived there by hand) with a notice, no gap and no loss. The
+ * bytes appended, a PSB then 0xff, would decode as an "unknown packet"
+ * gap if they were read.
+ */
+static void longer_cpu_file_decodes_the_recorded_bytes_only(void)
+{
+	static const uint8_t extra[] = { 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
+					 2, 0x82, 2, 0x82, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+					 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	char path[400], shape[2048];
+	FILE *f;
+
+	write_bundle(PTS_SOURCE_REFERENCE_ENCODER);
+	snprintf(path, sizeof(path), "%s/cpu0.pt", bdir);
+	f = fopen(path, "ab");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL_FATAL(fwrite(extra, 1, sizeof(extra), f), sizeof(extra));
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_STRING_EQUAL(tl_sink_shape(&sink, shape, sizeof(shape)),
+		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|"
+		"B1 f3|E1 f3|E0 _start|B0 tail|B1 [syscall]|E1 [syscall]|E0 tail");
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	CU_ASSERT_EQUAL(sum.lost, 0);
+	CU_ASSERT_EQUAL(sum.nr_notices, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.notices[0], "the 32 bytes after them were added later "
+				      "and are ignored"));
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
 /* What the capture recorded about each CPU's trace is said in the summary. */
 static void capture_problems_of_a_cpu_are_warnings(void)
 {
@@ -476,5 +561,7 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_missing_its_binary_warns_and_decodes_with_gaps),
 	  PTS_TEST(threads_are_demultiplexed_across_cpus_by_the_sideband),
 	  PTS_TEST(changed_binary_is_a_warning_and_gaps),
+	  PTS_TEST(truncated_cpu_file_is_a_notice_a_gap_and_a_loss),
+	  PTS_TEST(longer_cpu_file_decodes_the_recorded_bytes_only),
 	  PTS_TEST(capture_problems_of_a_cpu_are_warnings),
 	  PTS_TEST(exec_in_the_sideband_starts_the_new_program_on_an_empty_stack));

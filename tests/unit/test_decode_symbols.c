@@ -215,7 +215,7 @@ static void kallsyms_names_kernel_and_module_text(void)
 	struct pts_err err = { 0 };
 
 	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_kallsyms(set, ksyms, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_kallsyms(set, ksyms, NULL, &err), 0);
 	pts_imgset_symbolize(set, 1, 0xffffffff81000105ULL, &si);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(si.name);
 	CU_ASSERT_STRING_EQUAL(si.name, "do_syscall_64");

@@ -3,7 +3,8 @@
  * ptscope decode: traces -> timelines (.fxt, .json, .txt, .folded).
  *
  * Exit status: 0 decoded without gaps; 3 decoded, with gaps (the
- * timeline marks each with its cause; --summary counts them); 1 error
+ * timeline marks each with its cause; --summary counts them) or from a
+ * damaged input of which a part could not be used; 1 error
  * (unreadable input, output not written); 2 usage error (commands.h).
  */
 #include <errno.h>
@@ -158,6 +159,22 @@ static int emit_rec(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err
 	struct out_ctx *c = ctx;
 
 	return pts_writer_emit(c->w, rec, err);
+}
+
+/*
+ * Damaged inputs decoded anyway (a truncated trace file, a damaged
+ * sideband, kallsyms lines that do not parse) are said even without
+ * --summary: the user must know the timeline is built from part of them.
+ */
+static void print_notices(const struct pts_decode_summary *sum)
+{
+	unsigned int i;
+
+	for (i = 0; i < sum->nr_notices && i < PTS_DEC_MAX_NOTICES; i++)
+		fprintf(stderr, "ptscope decode: warning: %s\n", sum->notices[i]);
+	if (sum->nr_notices > PTS_DEC_MAX_NOTICES)
+		fprintf(stderr, "ptscope decode: warning: ... %u more damaged inputs (see --summary)\n",
+			sum->nr_notices - PTS_DEC_MAX_NOTICES);
 }
 
 static void insn_out(void *ctx, uint32_t cpu, uint64_t ip)
@@ -489,7 +506,10 @@ bad_raw:
 	}
 	if (summary)
 		pts_decode_summary_print(out && !strcmp(out, "-") ? stderr : stdout, &sum);
-	rc = sum.gaps ? 3 : 0;
+	else
+		print_notices(&sum);
+	/* a damaged input decoded in part is "decoded with gaps" even without a trace gap */
+	rc = sum.gaps || sum.lost ? 3 : 0;
 	if (sum.gaps && !summary)
 		fprintf(stderr, "ptscope decode: %" PRIu64 " gap(s) in the trace (see --summary)\n",
 			sum.gaps);

@@ -99,7 +99,9 @@ struct pts_bundle_trigger {
 struct pts_bundle_cpu {
 	uint32_t cpu;
 	char file[64];				/* "cpu0.pt" */
-	uint64_t size;				/* bytes in file */
+	uint64_t size;				/* bytes in file, as the manifest says */
+	uint64_t file_size;			/* bytes found on disk (reader fills; differs
+						 * from size only with PTS_BUNDLE_READ_PARTIAL) */
 	uint64_t buffer_size;			/* ring size */
 	uint64_t head;				/* ring offset of the write head at stop */
 	bool wrapped;				/* file begins mid-packet */
@@ -167,7 +169,8 @@ struct pts_bundle {
 	size_t nr_cpus;
 	struct pts_bundle_cpu *cpus;
 	char *sideband_file;			/* ptscope sideband records, NULL none */
-	uint64_t sideband_size;
+	uint64_t sideband_size;			/* bytes, as the manifest says */
+	uint64_t sideband_file_size;		/* bytes found on disk (reader fills; as cpus[].file_size) */
 	uint64_t sideband_lost;
 	size_t nr_processes;
 	struct pts_bundle_process *processes;
@@ -196,6 +199,19 @@ struct pts_bundle {
  * caller warns and decodes what is there.
  */
 int pts_bundle_read(const char *dir, struct pts_bundle **out, struct pts_err *err);
+
+/*
+ * pts_bundle_read() for a decoder that can use part of a damaged copy.
+ * With PTS_BUNDLE_READ_PARTIAL a per-CPU trace file (cpus[].file) or the
+ * sideband file whose size differs from the manifest is accepted instead
+ * of -EFBIG; cpus[i].file_size and sideband_file_size hold the sizes found
+ * on disk, and the caller decides what to use and says what is missing
+ * (docs/decode.md, "Damaged bundles"). Every other file must still have
+ * its recorded size. flags 0 is pts_bundle_read(). Same errors otherwise.
+ */
+#define PTS_BUNDLE_READ_PARTIAL	(1U << 0)
+int pts_bundle_read_flags(const char *dir, unsigned int flags, struct pts_bundle **out,
+			  struct pts_err *err);
 
 /*
  * Write b as dir/manifest.json, atomically (temporary file + rename).

@@ -22,6 +22,7 @@ struct rd {
 	const char *dir;
 	struct pts_err *err;
 	struct pts_bundle *b;
+	unsigned int flags;	/* PTS_BUNDLE_READ_* */
 };
 
 #define ABSENT 1	/* optional key not present */
@@ -258,10 +259,13 @@ static void *alloc_array(struct rd *r, size_t n, size_t size)
 
 /*
  * "file" and "size" of a bundle file: the name must be valid, the file
- * must exist as a regular file with exactly that size.
+ * must exist as a regular file with exactly that size. With `tolerant`
+ * (a per-CPU trace or the sideband read with PTS_BUNDLE_READ_PARTIAL) a
+ * file of another size is accepted: its size on disk goes to *on_disk
+ * and the decoder says what is missing or ignored.
  */
-static int rd_file(struct rd *r, json_object *o, const char *at, char **name,
-		   uint64_t *size)
+static int rd_file_sized(struct rd *r, json_object *o, const char *at, char **name,
+			 uint64_t *size, bool tolerant, uint64_t *on_disk)
 {
 	const char *s = "";
 	struct stat st;
@@ -288,7 +292,7 @@ static int rd_file(struct rd *r, json_object *o, const char *at, char **name,
 	} else if (!S_ISREG(st.st_mode)) {
 		rc = pts_err_set(r->err, EINVAL, "%s (named by %sfile) is not a regular file",
 				 path, at);
-	} else if ((uint64_t)st.st_size != *size) {
+	} else if ((uint64_t)st.st_size != *size && !tolerant) {
 		rc = pts_err_set(r->err, EFBIG, "%s is %jd bytes but %ssize says %" PRIu64
 				 ": truncated copy? copy the bundle again", path,
 				 (intmax_t)st.st_size, at, *size);
@@ -296,10 +300,18 @@ static int rd_file(struct rd *r, json_object *o, const char *at, char **name,
 	free(path);
 	if (rc)
 		return rc;
+	if (on_disk)
+		*on_disk = (uint64_t)st.st_size;
 	*name = strdup(s);
 	if (!*name)
 		return rd_fail(r, ENOMEM, "out of memory");
 	return 0;
+}
+
+static int rd_file(struct rd *r, json_object *o, const char *at, char **name,
+		   uint64_t *size)
+{
+	return rd_file_sized(r, o, at, name, size, false, NULL);
 }
 
 /* Fixed-length array of hex u32 registers. */
@@ -542,7 +554,8 @@ static int rd_cpus(struct rd *r, json_object *root)
 		if (c->head > c->buffer_size)
 			return rd_fail(r, EINVAL, "key %shead: %" PRIu64 " is beyond buffer_size %"
 				       PRIu64, at, c->head, c->buffer_size);
-		TRY(rd_file(r, e, at, &file, &c->size));
+		TRY(rd_file_sized(r, e, at, &file, &c->size,
+				  r->flags & PTS_BUNDLE_READ_PARTIAL, &c->file_size));
 		if (strlen(file) >= sizeof(c->file)) {
 			free(file);
 			return rd_fail(r, EINVAL, "key %sfile: longer than %zu bytes", at,
@@ -569,7 +582,8 @@ static int rd_sideband(struct rd *r, json_object *root)
 
 	if (rc)
 		return rc;
-	TRY(rd_file(r, o, "sideband.", &b->sideband_file, &b->sideband_size));
+	TRY(rd_file_sized(r, o, "sideband.", &b->sideband_file, &b->sideband_size,
+			  r->flags & PTS_BUNDLE_READ_PARTIAL, &b->sideband_file_size));
 	TRY(rd_u64(r, o, "sideband.", "lost", true, UINT64_MAX, &b->sideband_lost));
 	return 0;
 }
@@ -937,7 +951,13 @@ static int parse_json(struct rd *r, const char *path, const char *text, size_t l
 
 int pts_bundle_read(const char *dir, struct pts_bundle **out, struct pts_err *err)
 {
-	struct rd r = { .dir = dir, .err = err };
+	return pts_bundle_read_flags(dir, 0, out, err);
+}
+
+int pts_bundle_read_flags(const char *dir, unsigned int flags, struct pts_bundle **out,
+			  struct pts_err *err)
+{
+	struct rd r = { .dir = dir, .err = err, .flags = flags };
 	json_object *root = NULL;
 	struct stat st;
 	char *path = NULL, *text = NULL;

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -87,6 +88,11 @@ int pts_sb_next(struct pts_sb_reader *r, const struct ptscope_sb_hdr **rec,
 			 "truncated file?)", h->size, left);
 		return stop(r, err);
 	}
+	if (h->cpu >= PTS_SB_MAX_CPUS) {
+		snprintf(r->why, sizeof(r->why), "CPU %u: no x86-64 Linux kernel numbers CPUs "
+			 "past %u (NR_CPUS)", h->cpu, PTS_SB_MAX_CPUS - 1);
+		return stop(r, err);
+	}
 	min = pts_sb_min_size(h->type);
 	if (h->size < min) {
 		snprintf(r->why, sizeof(r->why), "a %s record of %u bytes, its struct needs %zu",
@@ -110,6 +116,7 @@ int pts_sb_load(const struct pts_bundle *b, void **buf, size_t *len,
 	char *path;
 	void *p = NULL;
 	size_t got = 0;
+	uint64_t want;
 	int fd, rc = 0;
 
 	*buf = NULL;
@@ -129,19 +136,33 @@ int pts_sb_load(const struct pts_bundle *b, void **buf, size_t *len,
 		rc = pts_err_set(err, errno, "%s: %s", path, strerror(errno));
 		goto out_close;
 	}
-	if ((uint64_t)st.st_size != b->sideband_size) {
+	/*
+	 * The reader recorded the size it found (sideband_file_size): a size
+	 * other than the manifest's is a damaged copy the caller accepted
+	 * (PTS_BUNDLE_READ_PARTIAL); read at most the manifest's bytes, the
+	 * module wrote no more. Any other difference: the file changed since.
+	 */
+	want = b->sideband_size;
+	if ((uint64_t)st.st_size != want && (uint64_t)st.st_size == b->sideband_file_size) {
+		if ((uint64_t)st.st_size < want)
+			want = (uint64_t)st.st_size;
+	} else if ((uint64_t)st.st_size != want) {
 		rc = pts_err_set(err, EFBIG, "%s is %jd bytes, the manifest says %" PRIu64
 				 ": truncated copy? copy the bundle again", path,
 				 (intmax_t)st.st_size, b->sideband_size);
 		goto out_close;
 	}
-	p = malloc(st.st_size ? (size_t)st.st_size : 1);	/* malloc: 8-byte aligned */
+	if (want > SIZE_MAX - 1) {
+		rc = pts_err_set(err, EFBIG, "%s: %" PRIu64 " bytes do not fit in memory", path, want);
+		goto out_close;
+	}
+	p = malloc(want ? (size_t)want : 1);	/* malloc: 8-byte aligned */
 	if (!p) {
 		rc = pts_err_set(err, ENOMEM, "out of memory reading %s", path);
 		goto out_close;
 	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, (char *)p + got, (size_t)st.st_size - got);
+	while (got < (size_t)want) {
+		ssize_t n = read(fd, (char *)p + got, (size_t)want - got);
 
 		if (n < 0 && errno == EINTR)
 			continue;

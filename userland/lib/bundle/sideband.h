@@ -7,6 +7,7 @@
  *   - at least sizeof(struct ptscope_sb_hdr) bytes left,
  *   - hdr.size a multiple of 8, >= the header, and within the buffer,
  *   - hdr.type not 0 (zeroed memory is not a record),
+ *   - hdr.cpu below PTS_SB_MAX_CPUS,
  *   - a known type at least as large as its struct; an EXEC record's
  *     filename NUL-terminated inside the record.
  * Records of types this reader does not know are returned as they are
@@ -26,6 +27,12 @@
 #include "uapi/ptscope.h"
 
 #include "bundle.h"
+
+/*
+ * CPU numbers a record can carry: x86-64 Linux allows NR_CPUS up to 8192
+ * (CONFIG_MAXSMP); a larger number is a damaged record.
+ */
+#define PTS_SB_MAX_CPUS 8192U
 
 struct pts_sb_reader {
 	const unsigned char *buf;	/* 8-byte aligned */
@@ -57,9 +64,13 @@ const char *pts_sb_type_name(uint16_t type);
 
 /*
  * Read the bundle's sideband file into a new buffer (free with free()).
- * No sideband in the bundle: *buf = NULL, *len = 0, returns 0.
- * Errors: -errno of open/read, -EFBIG the file size differs from the
- * manifest (truncated copy), -ENOMEM.
+ * No sideband in the bundle: *buf = NULL, *len = 0, returns 0. A file
+ * whose size differs from the manifest was accepted only if the bundle
+ * was read with PTS_BUNDLE_READ_PARTIAL: then at most the manifest's
+ * size is read (a truncated copy gives fewer bytes; pts_sb_next() reports
+ * the record cut short). Errors: -errno of open/read, -EFBIG the file
+ * size differs from the manifest otherwise (truncated copy), or changed
+ * since the bundle was read, -ENOMEM.
  */
 int pts_sb_load(const struct pts_bundle *b, void **buf, size_t *len,
 		struct pts_err *err);

@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Capture bundle input: the manifest's CPU identity, timing, images
- * (copied binaries, kernel text, vdso), CR3s and ptscope sideband become
- * one decode run.
+ * (copied binaries, kernel text, vdso), CR3s and ptscope sideband
+ * (bundle_sideband.c) become one decode run.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <linux/types.h>
-#include "uapi/ptscope.h"
-
-#include "../bundle/sideband.h"
 #include "../capture/elfinfo.h"
+#include "../util/bytes.h"
 #include "session_int.h"
 
 /*
@@ -58,9 +56,22 @@ static int bundle_images(const struct pts_bundle *b, struct pts_imgset *set, con
 	}
 	if (!rc && b->kallsyms_file) {
 		char *path = pts_bundle_path(b, b->kallsyms_file);
+		struct pts_kallsyms_stats ks;
+		struct pts_err e2 = { 0 };
 
-		rc = path ? pts_imgset_add_kallsyms(set, path, err) :
-			    pts_err_set(err, ENOMEM, "out of memory");
+		rc = path ? pts_imgset_add_kallsyms(set, path, &ks, &e2) : -ENOMEM;
+		if (rc == -EINVAL) {
+			char msg[600];
+
+			/* the trace does not need the names: decode it, say why they are missing */
+			snprintf(msg, sizeof(msg), "%.500s: kernel code is named [unknown]", e2.msg);
+			pts_decode_notice(sum, msg);
+			rc = 0;
+		} else if (rc) {
+			rc = pts_err_set(err, rc, "%s", path ? e2.msg : "out of memory");
+		} else if (ks.bad) {
+			pts_decode_kallsyms_notice(sum, b->kallsyms_file, &ks);
+		}
 		free(path);
 	}
 	for (i = 0; i < b->nr_processes && !rc; i++) {
@@ -132,87 +143,35 @@ static int bundle_images(const struct pts_bundle *b, struct pts_imgset *set, con
 	return rc;
 }
 
-/* ptscope sideband records (include/uapi/ptscope.h) as decoder sideband. */
-static int bundle_sideband(const struct pts_bundle *b, const struct pts_timeconv *tc,
-			   struct pts_sideband *sb, struct pts_decode_summary *sum,
-			   struct pts_err *err)
+/*
+ * A per-CPU trace file whose size is not the manifest's (the reader
+ * accepted it, PTS_BUNDLE_READ_PARTIAL); the file is mapped up to the
+ * manifest's size. Shorter: a truncated copy; the bytes present are
+ * decoded (the decoder synchronises at PSBs and ends where the bytes end)
+ * and the missing tail becomes a gap. Longer: the manifest records the
+ * bytes the capture wrote (the writer takes each size from disk and
+ * writes the manifest last, and a ring holds no more); bytes after them
+ * were added later, are not from this capture and are not decoded.
+ */
+static void cpu_file_size(const struct pts_bundle_cpu *c, struct pts_run_in *in, size_t i,
+			  struct pts_decode_summary *sum)
 {
-	const struct ptscope_sb_hdr *h;
-	struct pts_sb_reader rd;
-	struct pts_err e2 = { 0 };
-	void *buf = NULL;
-	size_t len = 0, i;
-	int rc;
+	char miss[PTS_BYTES_TEXT_LEN], msg[320];
 
-	/* process names first: the sideband may not see every process start */
-	for (i = 0; i < b->nr_processes; i++) {
-		struct pts_sb_rec r;
-		char comm[sizeof(b->processes[i].comm) + 1];
-
-		if (!b->processes[i].comm[0])
-			continue;
-		snprintf(comm, sizeof(comm), "%s", b->processes[i].comm);
-		memset(&r, 0, sizeof(r));
-		r.type = PTS_SB_COMM;
-		r.pid = r.tid = b->processes[i].pid;
-		r.cpu = UINT32_MAX;
-		r.name = comm;
-		if (pts_sideband_add(sb, &r))
-			return pts_err_set(err, ENOMEM, "out of memory");
+	if ((uint64_t)in->lens[i] < c->size) {
+		in->missing[i] = c->size - in->lens[i];
+		snprintf(msg, sizeof(msg), "%s: %zu of %" PRIu64 " bytes present (truncated copy?); "
+			 "decoding the bytes present, the missing %s are a gap at the end of cpu %u",
+			 c->file, in->lens[i], c->size,
+			 pts_bytes_text(in->missing[i], miss, sizeof(miss)), c->cpu);
+		pts_decode_lost(sum, msg);
+	} else if (c->file_size > c->size) {
+		snprintf(msg, sizeof(msg), "%s: %" PRIu64 " bytes, the manifest says %" PRIu64
+			 ": decoding the bytes the capture wrote; the %s after them were added "
+			 "later and are ignored", c->file, c->file_size, c->size,
+			 pts_bytes_text(c->file_size - c->size, miss, sizeof(miss)));
+		pts_decode_notice(sum, msg);
 	}
-	rc = pts_sb_load(b, &buf, &len, err);
-	if (rc || !buf)
-		return rc;
-	pts_sb_reader_init(&rd, buf, len);
-	while ((rc = pts_sb_next(&rd, &h, &e2)) == 1) {
-		struct pts_sb_rec r;
-		char comm[PTSCOPE_COMM_LEN + 1];
-
-		memset(&r, 0, sizeof(r));
-		r.time_ns = pts_tc_ns(tc, h->tsc);
-		r.cpu = h->cpu;
-		if (h->type == PTSCOPE_SB_SCHED_SWITCH) {
-			const struct ptscope_sb_switch *sw = (const void *)h;
-
-			r.type = PTS_SB_SWITCH;
-			r.pid = sw->next_pid;
-			r.tid = sw->next_tid;
-			rc = pts_sideband_add(sb, &r);
-			if (!rc && sw->next_comm[0]) {
-				snprintf(comm, sizeof(comm), "%.*s", PTSCOPE_COMM_LEN, sw->next_comm);
-				r.type = PTS_SB_COMM;
-				r.name = comm;
-				rc = pts_sideband_add(sb, &r);
-			}
-		} else if (h->type == PTSCOPE_SB_EXEC) {
-			const struct ptscope_sb_exec *ex = (const void *)h;
-
-			snprintf(comm, sizeof(comm), "%.*s", PTSCOPE_COMM_LEN, ex->comm);
-			r.type = PTS_SB_COMM;
-			r.pid = ex->pid;
-			r.tid = ex->tid;
-			r.name = comm;
-			rc = pts_sideband_add(sb, &r);
-			r.type = PTS_SB_EXEC;
-			if (!rc)
-				rc = pts_sideband_add(sb, &r);
-		} else {
-			continue;
-		}
-		if (rc) {
-			free(buf);
-			return pts_err_set(err, ENOMEM, "out of memory");
-		}
-	}
-	free(buf);
-	if (rc < 0) {
-		char msg[512];
-
-		/* a corrupt record: what came before it is used */
-		snprintf(msg, sizeof(msg), "sideband: %.400s (records before it used)", e2.msg);
-		pts_decode_warn(sum, msg);
-	}
-	return 0;
 }
 
 int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_emit_fn emit,
@@ -225,7 +184,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 
 	memset(sum, 0, sizeof(*sum));
 	memset(&in, 0, sizeof(in));
-	rc = pts_bundle_read(dir, &b, err);
+	rc = pts_bundle_read_flags(dir, PTS_BUNDLE_READ_PARTIAL, &b, err);
 	if (rc)
 		return rc;
 	sum->scope = b->config.scope;
@@ -285,7 +244,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		in.segment_cap = o->segment_cap;
 		in.progress = o->progress;
 	}
-	rc = bundle_sideband(b, &in.tc, &in.sb, sum, err);
+	rc = pts_decode_bundle_sideband(b, &in.tc, &in.sb, sum, err);
 	if (rc)
 		goto out;
 	in.per_cpu_names = !b->sideband_file;
@@ -296,9 +255,12 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 			rc = pts_err_set(err, ENOMEM, "out of memory");
 			break;
 		}
-		rc = pts_decode_map_trace(path, &in.bufs[i], &in.lens[i], &in.maplens[i], err);
+		rc = pts_decode_map_trace(path, b->cpus[i].size, &in.bufs[i], &in.lens[i],
+					  &in.maplens[i], err);
 		in.cpus[i] = b->cpus[i].cpu;
 		free(path);
+		if (!rc)
+			cpu_file_size(&b->cpus[i], &in, i, sum);
 	}
 	if (rc)
 		goto out;

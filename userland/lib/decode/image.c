@@ -341,9 +341,10 @@ int pts_imgset_add_elf(struct pts_imgset *s, int32_t pid, const char *path, uint
 	return rc;
 }
 
-int pts_imgset_add_kallsyms(struct pts_imgset *s, const char *path, struct pts_err *err)
+int pts_imgset_add_kallsyms(struct pts_imgset *s, const char *path,
+			    struct pts_kallsyms_stats *stats, struct pts_err *err)
 {
-	int rc = pts_symtab_load_kallsyms(&s->kallsyms, path, err);
+	int rc = pts_symtab_load_kallsyms(&s->kallsyms, path, stats, err);
 
 	if (!rc)
 		s->have_kallsyms = true;

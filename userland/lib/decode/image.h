@@ -68,8 +68,13 @@ int32_t pts_imgset_pid_of_cr3(const struct pts_imgset *set, uint64_t cr3);
 /* Root under which separate debug files are looked up (NULL: "/"). -ENOMEM. */
 int pts_imgset_set_sysroot(struct pts_imgset *set, const char *sysroot);
 
-/* Kernel symbols from a kallsyms listing (for kernel addresses). */
-int pts_imgset_add_kallsyms(struct pts_imgset *set, const char *path, struct pts_err *err);
+/*
+ * Kernel symbols from a kallsyms listing (for kernel addresses). Lines that
+ * are not kallsyms lines are skipped and counted in *stats (may be NULL).
+ * Errors: those of pts_symtab_load_kallsyms (-EINVAL: no kallsyms line).
+ */
+int pts_imgset_add_kallsyms(struct pts_imgset *set, const char *path,
+			    struct pts_kallsyms_stats *stats, struct pts_err *err);
 
 /* The libipt image for pid (sections of pid and of PTS_PID_ALL). NULL on ENOMEM. */
 struct pt_image *pts_imgset_image(struct pts_imgset *set, int32_t pid);

@@ -43,6 +43,6 @@ int pts_kcore_add(struct pts_imgset *set, const char *dir, struct pts_err *err)
 	if (rc)
 		return rc;
 	if (access(ks, R_OK) == 0)
-		return pts_imgset_add_kallsyms(set, ks, err);
+		return pts_imgset_add_kallsyms(set, ks, NULL, err);
 	return 0;
 }

@@ -224,7 +224,7 @@ static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
  */
 static inline void jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
 {
-	if (d->cfg.elide_queued && !d->qn && !d->exec_pending && !d->pid_changed &&
+	if (d->cfg.elide_queued && d->cfg.elide && !d->qn && !d->exec_pending && !d->pid_changed &&
 	    !(d->have_tsc && d->abs >= d->sb_due) &&
 	    elided(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../util/bytes.h"
 #include "kcore.h"
 #include "perfscript.h"
 #include "ptdec.h"
@@ -54,10 +55,13 @@ void pts_decode_summary_gap(struct pts_decode_summary *sum, const char *cause)
  * Map a trace file read-only with zero padding after its end: an anonymous
  * reservation one page longer than the file, the file mapped over its
  * start (bytes after the end of the file in its last page read as zero, and
- * the extra page is zero). Memory is the page cache, not a copy.
+ * the extra page is zero). Memory is the page cache, not a copy. With a
+ * limit below the file's size, the bytes after the limit in its last page
+ * are zeroed in a private copy of that page (the file is not written): the
+ * decoder never sees them.
  */
-int pts_decode_map_trace(const char *path, uint8_t **buf, size_t *len, size_t *maplen,
-		     struct pts_err *err)
+int pts_decode_map_trace(const char *path, uint64_t limit, uint8_t **buf, size_t *len,
+			 size_t *maplen, struct pts_err *err)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 	struct stat st;
@@ -81,6 +85,8 @@ int pts_decode_map_trace(const char *path, uint8_t **buf, size_t *len, size_t *m
 				   S_ISFIFO(st.st_mode) ? "a pipe" : "a device or socket");
 	}
 	*len = (size_t)st.st_size;
+	if ((uint64_t)*len > limit)
+		*len = (size_t)limit;
 	*maplen = ((*len + (size_t)pg - 1) / (size_t)pg + 1) * (size_t)pg;
 	res = mmap(NULL, *maplen, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (res == MAP_FAILED) {
@@ -95,6 +101,19 @@ int pts_decode_map_trace(const char *path, uint8_t **buf, size_t *len, size_t *m
 		return pts_err_set(err, e, "cannot map %s: %s", path, strerror(e));
 	}
 	close(fd);
+	if ((uint64_t)st.st_size > *len && *len % (size_t)pg) {
+		uint8_t *page = (uint8_t *)res + *len / (size_t)pg * (size_t)pg;
+		size_t keep = *len % (size_t)pg;
+
+		if (mprotect(page, (size_t)pg, PROT_READ | PROT_WRITE)) {
+			int e = errno;
+
+			munmap(res, *maplen);
+			return pts_err_set(err, e, "cannot map %s: %s", path, strerror(e));
+		}
+		memset(page + keep, 0, (size_t)pg - keep);
+		mprotect(page, (size_t)pg, PROT_READ);
+	}
 	*buf = res;
 	return 0;
 }
@@ -188,10 +207,39 @@ static void show_progress(const struct pts_run_in *in, struct pts_ptdec **dec, i
 	fflush(in->progress);
 }
 
+/*
+ * The end of a truncated trace file: a gap on the thread that ran last on
+ * that CPU, at the time of its last event, so that the timeline shows where
+ * the trace stops early and ends the slices open there (the rest of them
+ * is in the missing bytes).
+ */
+static int truncated_tail(struct pts_run_in *in, unsigned int i, const struct pts_branch *last,
+			  struct pts_tl *tl, struct pts_decode_summary *sum, struct pts_err *err)
+{
+	struct pts_branch br;
+	char cause[96];
+
+	memset(&br, 0, sizeof(br));
+	br.kind = PTS_BR_GAP;
+	br.cpu = in->cpus[i];
+	br.pid = last->pid;
+	br.tid = last->tid;
+	br.ts_ns = last->ts_ns;
+	br.from = last->to;
+	br.offset = in->lens[i];
+	snprintf(cause, sizeof(cause), "trace file truncated (%" PRIu64 " bytes missing)",
+		 in->missing[i]);
+	br.detail = cause;
+	pts_decode_summary_gap(sum, cause);
+	return pts_tl_feed(tl, &br, err);
+}
+
 int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	       struct pts_decode_summary *sum, struct pts_err *err)
 {
 	struct pts_ptdec *dec[PTS_DEC_MAX_INPUTS] = { 0 };
+	struct pts_branch last[PTS_DEC_MAX_INPUTS];
+	bool tail_done[PTS_DEC_MAX_INPUTS] = { 0 };
 	struct pts_tl *tl = NULL;
 	struct pts_tl_config tcfg;
 	uint64_t origin = UINT64_MAX, nev = 0;
@@ -255,14 +303,24 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		dc.sb = &in->sb;
 		dc.pid = in->pid >= 0 ? in->pid : 0;
 		dc.tid = in->tid >= 0 ? in->tid : (in->pid >= 0 ? in->pid : (int32_t)in->cpus[i]);
-		dc.elide = pts_tl_elide(tl);
-		dc.elide_queued = in->nr_pt == 1;
+		/*
+		 * A truncated trace's tail gap takes the time of the last event
+		 * handed out: no jump may be elided after it.
+		 */
+		dc.elide = in->missing[i] ? NULL : pts_tl_elide(tl);
+		dc.elide_queued = dc.elide && in->nr_pt == 1;
 		dc.on_insn = in->on_insn;
 		dc.insn_ctx = in->insn_ctx;
 		dc.images_by_pid = in->scope == PTS_SCOPE_USER;
 		rc = pts_ptdec_new(&dc, &dec[i], err);
 		if (rc)
 			goto out;
+		/* a CPU with no event at all: its tail gap goes on its first thread */
+		memset(&last[i], 0, sizeof(last[i]));
+		last[i].pid = dc.pid;
+		last[i].tid = dc.tid;
+		sum->trace_bytes += in->lens[i];
+		sum->trace_bytes_missing += in->missing[i];
 	}
 
 	for (;;) {
@@ -275,6 +333,13 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			bi = -1;
 			for (i = 0; i < in->nr_pt; i++) {
 				t = pts_ptdec_peek_time(dec[i]);
+				/* its last event was the earliest of all: its tail gap is next */
+				if (t == UINT64_MAX && in->missing[i] && !tail_done[i]) {
+					tail_done[i] = true;
+					rc = truncated_tail(in, i, &last[i], tl, sum, err);
+					if (rc)
+						goto out;
+				}
 				if (t < best) {
 					best = t;
 					bi = (int)i;
@@ -287,8 +352,16 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		/* 2: an elided jump, nothing handed out; 0: that CPU ended */
 		if (got == 2 || (!got && in->nr_pt > 1))
 			continue;
-		if (!got)
+		if (!got) {
+			/* one CPU, at its end: a truncated trace's tail gap comes last */
+			if (in->missing[0])
+				rc = truncated_tail(in, 0, &last[0], tl, sum, err);
+			if (rc)
+				goto out;
 			break;
+		}
+		if (in->missing[bi])	/* only a truncated trace needs its last event */
+			last[bi] = *br;
 		if (in->progress && !(++nev & 0xffff))
 			show_progress(in, dec, &shown);
 		if (br->kind == PTS_BR_GAP)
@@ -362,8 +435,13 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	}
 	if (!rc && o->kcore_dir)
 		rc = pts_kcore_add(in.set, o->kcore_dir, err);
-	if (!rc && o->kallsyms)
-		rc = pts_imgset_add_kallsyms(in.set, o->kallsyms, err);
+	if (!rc && o->kallsyms) {
+		struct pts_kallsyms_stats ks;
+
+		rc = pts_imgset_add_kallsyms(in.set, o->kallsyms, &ks, err);
+		if (!rc && ks.bad)
+			pts_decode_kallsyms_notice(sum, o->kallsyms, &ks);
+	}
 	for (i = 0; i < o->nr_pevent && !rc; i++)
 		rc = pts_pevent_load(&in.sb, o->pevent[i], o->pevent_sample_type, err);
 	if (!rc && o->sysroot) {
@@ -384,7 +462,8 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 		in.tc.tsc_khz = (uint64_t)o->nom_freq * 100000;
 	}
 	for (i = 0; i < o->nr_pt && !rc; i++) {
-		rc = pts_decode_map_trace(o->pt[i].path, &in.bufs[i], &in.lens[i], &in.maplens[i], err);
+		rc = pts_decode_map_trace(o->pt[i].path, UINT64_MAX, &in.bufs[i], &in.lens[i],
+					  &in.maplens[i], err);
 		in.cpus[i] = o->pt[i].cpu;
 	}
 	if (rc)
@@ -421,6 +500,38 @@ long pts_decode_file_size(const char *path)
 	if (f)
 		fclose(f);
 	return sz;
+}
+
+void pts_decode_notice(struct pts_decode_summary *sum, const char *msg)
+{
+	if (sum->nr_notices < PTS_DEC_MAX_NOTICES) {
+		char *w = sum->notices[sum->nr_notices];
+		size_t n = strlen(msg);
+
+		/* long messages are cut to the slot */
+		if (n >= sizeof(sum->notices[0]))
+			n = sizeof(sum->notices[0]) - 1;
+		memcpy(w, msg, n);
+		w[n] = '\0';
+	}
+	sum->nr_notices++;
+}
+
+void pts_decode_kallsyms_notice(struct pts_decode_summary *sum, const char *path,
+				const struct pts_kallsyms_stats *ks)
+{
+	char msg[400];
+
+	snprintf(msg, sizeof(msg), "%.200s: %" PRIu64 " of %" PRIu64 " lines are not kallsyms "
+		 "lines, skipped (the first: line %" PRIu64 ": '%s')", path, ks->bad, ks->lines,
+		 ks->first_bad, ks->first_bad_text);
+	pts_decode_notice(sum, msg);
+}
+
+void pts_decode_lost(struct pts_decode_summary *sum, const char *msg)
+{
+	pts_decode_notice(sum, msg);
+	sum->lost++;
 }
 
 void pts_decode_warn(struct pts_decode_summary *sum, const char *msg)
@@ -520,9 +631,22 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 					s->by_event[d]);
 		fprintf(f, ")\n");
 	}
+	if (s->trace_bytes || s->trace_bytes_missing) {
+		char have[PTS_BYTES_TEXT_LEN], miss[PTS_BYTES_TEXT_LEN];
+
+		fprintf(f, "trace: %s", pts_bytes_text(s->trace_bytes, have, sizeof(have)));
+		if (s->trace_bytes_missing)
+			fprintf(f, "; %s missing (truncated copy)",
+				pts_bytes_text(s->trace_bytes_missing, miss, sizeof(miss)));
+		fprintf(f, "\n");
+	}
 	fprintf(f, "gaps: %" PRIu64 "\n", s->gaps);
 	for (i = 0; i < s->nr_causes; i++)
 		fprintf(f, "  %" PRIu64 " x %s\n", s->causes[i].count, s->causes[i].cause);
+	for (i = 0; i < s->nr_notices && i < PTS_DEC_MAX_NOTICES; i++)
+		fprintf(f, "warning: %s\n", s->notices[i]);
+	if (s->nr_notices > PTS_DEC_MAX_NOTICES)
+		fprintf(f, "warning: ... %u more damaged inputs\n", s->nr_notices - PTS_DEC_MAX_NOTICES);
 	for (i = 0; i < s->nr_warnings && i < PTS_DEC_MAX_WARNINGS; i++)
 		fprintf(f, "warning: %s\n", s->warnings[i]);
 	if (s->nr_warnings > PTS_DEC_MAX_WARNINGS)

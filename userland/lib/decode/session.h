@@ -20,6 +20,7 @@
 #define PTS_DEC_MAX_INPUTS 64
 #define PTS_DEC_MAX_CAUSES 32
 #define PTS_DEC_MAX_WARNINGS 8
+#define PTS_DEC_MAX_NOTICES 8
 
 struct pts_decode_opts {
 	struct { const char *path; uint32_t cpu; } pt[PTS_DEC_MAX_INPUTS];
@@ -64,6 +65,16 @@ struct pts_decode_summary {
 	uint64_t perfscript_skipped;
 	char warnings[PTS_DEC_MAX_WARNINGS][256];	/* inputs that could not be used */
 	unsigned int nr_warnings;
+	/*
+	 * Damaged inputs (a truncated trace file, a damaged sideband, kallsyms
+	 * lines that do not parse): said on stderr even without --summary,
+	 * and in the summary's warnings.
+	 */
+	char notices[PTS_DEC_MAX_NOTICES][384];
+	unsigned int nr_notices;
+	unsigned int lost;		/* damaged inputs of which a part was not used: exit 3 */
+	uint64_t trace_bytes;		/* raw PT bytes given to the decoders, all CPUs */
+	uint64_t trace_bytes_missing;	/* bytes the manifest records that the files lack */
 };
 
 void pts_decode_opts_init(struct pts_decode_opts *o);
@@ -71,7 +82,8 @@ void pts_decode_opts_init(struct pts_decode_opts *o);
 /*
  * Decode raw PT files (opts). Errors (nothing emitted is lost; err says
  * which input): -ENOENT/-errno a file cannot be read, -EINVAL bad images
- * or sideband, -ENOMEM, errors of emit.
+ * or sideband, or a kallsyms file without one kallsyms line, -ENOMEM,
+ * errors of emit. kallsyms lines that do not parse are a notice in sum.
  */
 int pts_decode_raw(const struct pts_decode_opts *opts, pts_tl_emit_fn emit, void *emit_ctx,
 		   struct pts_decode_summary *sum, struct pts_err *err);
@@ -80,8 +92,14 @@ int pts_decode_raw(const struct pts_decode_opts *opts, pts_tl_emit_fn emit, void
  * Decode a capture bundle (NAME.ptscope). From opts only sysroot (where
  * binaries not copied into the bundle are found), pid/tid, on_insn and
  * segment_cap are used; everything else comes from the manifest. Code
- * that cannot be found is a warning and decodes as gaps. Errors: those of
- * pts_bundle_read (-ENOENT, -EINVAL, -EFBIG), -ENOMEM, errors of emit.
+ * that cannot be found is a warning and decodes as gaps. A damaged copy
+ * is decoded as far as it goes (docs/decode.md, "Damaged bundles"): a
+ * per-CPU trace file shorter than the manifest says is decoded up to its
+ * end and its missing tail is a gap; a damaged sideband is used up to the
+ * first damaged record; unparsable kallsyms lines are skipped. Each is a
+ * notice in sum; a part not used counts in sum->lost. Errors: those of
+ * pts_bundle_read (-ENOENT, -EINVAL, -EFBIG for files other than the
+ * per-CPU traces and the sideband), -ENOMEM, errors of emit.
  */
 int pts_decode_bundle(const char *dir, const struct pts_decode_opts *opts, pts_tl_emit_fn emit,
 		      void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err);
@@ -96,7 +114,10 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *opts, pts_t
 int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn emit,
 			  void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err);
 
-/* Print the --summary report. */
+/*
+ * Print the --summary report. Byte counts are exact, followed by the
+ * value in KiB/MiB/... (util/bytes.h).
+ */
 void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *sum);
 void pts_decode_summary_free(struct pts_decode_summary *sum);
 

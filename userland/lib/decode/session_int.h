@@ -26,6 +26,7 @@ struct pts_run_in {
 	size_t lens[PTS_DEC_MAX_INPUTS];
 	size_t maplens[PTS_DEC_MAX_INPUTS];
 	uint32_t cpus[PTS_DEC_MAX_INPUTS];
+	uint64_t missing[PTS_DEC_MAX_INPUTS];	/* bytes of the trace the file lacks (truncated copy) */
 	uint16_t family;
 	uint8_t model, stepping, mtc_freq, nom_freq;
 	uint32_t cpuid_15_eax, cpuid_15_ebx;
@@ -48,17 +49,40 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 void pts_decode_run_free(struct pts_run_in *in);
 
 /*
- * Map a trace file read-only, followed by zero padding (see session.c).
- * Errors: -errno of open/fstat/mmap, -EINVAL when path is not a regular
- * file (pipe, directory, device), -ENOMEM.
+ * Map the first min(file size, limit) bytes of a trace file read-only,
+ * followed by zero padding (see session.c); *len is that many bytes,
+ * *maplen the mapping's length for munmap. limit UINT64_MAX: the whole
+ * file. Errors: -errno of open/fstat/mmap, -EINVAL when path is not a
+ * regular file (pipe, directory, device), -ENOMEM.
  */
-int pts_decode_map_trace(const char *path, uint8_t **buf, size_t *len, size_t *maplen,
-			 struct pts_err *err);
+int pts_decode_map_trace(const char *path, uint64_t limit, uint8_t **buf, size_t *len,
+			 size_t *maplen, struct pts_err *err);
+
+/*
+ * The bundle's process names and ptscope sideband records into sb, times
+ * converted with tc (bundle_sideband.c). Damage (a truncated copy, a
+ * damaged record, a time going back on a CPU, unknown types) is a notice
+ * in sum, and a loss when records are not used; the records before it are
+ * used. Errors: those of pts_sb_load (-errno, -EFBIG), -ENOMEM.
+ */
+int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_timeconv *tc,
+			       struct pts_sideband *sb, struct pts_decode_summary *sum,
+			       struct pts_err *err);
 
 /* Size of a file in bytes, -1 when it cannot be read. */
 long pts_decode_file_size(const char *path);
 
 /* Add a warning to the summary (cut to its slot; counted past the last slot). */
 void pts_decode_warn(struct pts_decode_summary *sum, const char *msg);
+
+/* A damaged input, decoded anyway: a notice (stderr and summary), exit status unchanged. */
+void pts_decode_notice(struct pts_decode_summary *sum, const char *msg);
+
+/* The notice for kallsyms lines that did not parse (ks->bad > 0), naming path. */
+void pts_decode_kallsyms_notice(struct pts_decode_summary *sum, const char *path,
+				const struct pts_kallsyms_stats *ks);
+
+/* A damaged input of which a part could not be used: a notice, and exit status 3. */
+void pts_decode_lost(struct pts_decode_summary *sum, const char *msg);
 
 #endif

@@ -2,6 +2,7 @@
 /* ELF and kallsyms symbol tables. */
 #include "symtab.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -191,33 +192,128 @@ int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err 
 	return 0;
 }
 
-int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path, struct pts_err *err)
+/* Skip blanks (space, tab, CR) from p. */
+static char *skip_blank(char *p)
 {
-	FILE *f = fopen(path, "re");
-	char line[512];
+	while (*p == ' ' || *p == '\t' || *p == '\r')
+		p++;
+	return p;
+}
 
+/* End of the token at p (the first blank or NUL). */
+static char *token_end(char *p)
+{
+	while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+		p++;
+	return p;
+}
+
+/*
+ * Split one kallsyms line (newline removed) into its fields, in place:
+ * "ADDRESS TYPE NAME [MODULE]". 0 on success, -1 when it is not one.
+ */
+static int kallsyms_line(char *line, uint64_t *addr, char *type, char **name, char **mod)
+{
+	char *p = skip_blank(line), *e;
+	int digits = 0;
+
+	*addr = 0;
+	for (e = p; isxdigit((unsigned char)*e); e++, digits++)
+		*addr = (*addr << 4) | (uint64_t)(isdigit((unsigned char)*e) ? *e - '0' :
+						  tolower((unsigned char)*e) - 'a' + 10);
+	if (!digits || digits > 16 || (*e != ' ' && *e != '\t'))
+		return -1;
+	p = skip_blank(e);
+	if (!isalpha((unsigned char)p[0]) || (p[1] != ' ' && p[1] != '\t'))
+		return -1;
+	*type = p[0];
+	p = skip_blank(p + 1);
+	e = token_end(p);
+	if (e == p)
+		return -1;
+	*name = p;
+	p = skip_blank(e);
+	*e = '\0';
+	*mod = NULL;
+	if (!*p)
+		return 0;
+	e = token_end(p);
+	if (p[0] != '[' || e[-1] != ']' || e - p < 3 || *skip_blank(e))
+		return -1;
+	*e = '\0';
+	*mod = p;
+	return 0;
+}
+
+static void note_bad(struct pts_kallsyms_stats *ks, uint64_t lineno, const char *line, size_t len)
+{
+	size_t i, n = len < sizeof(ks->first_bad_text) - 4 ? len : sizeof(ks->first_bad_text) - 4;
+
+	if (ks->bad++)
+		return;
+	ks->first_bad = lineno;
+	for (i = 0; i < n; i++)
+		ks->first_bad_text[i] = isprint((unsigned char)line[i]) ? line[i] : '?';
+	ks->first_bad_text[n] = '\0';
+	if (n < len)
+		strcat(ks->first_bad_text, "...");
+}
+
+int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path,
+			     struct pts_kallsyms_stats *stats, struct pts_err *err)
+{
+	struct pts_kallsyms_stats local;
+	FILE *f = fopen(path, "re");
+	uint64_t lineno = 0, parsed = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	int rc = 0;
+
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
 	if (!f)
 		return pts_err_set(err, errno, "cannot open kallsyms file %s: %s", path,
 				   strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long addr;
-		char type, name[256], mod[128], full[400];
-		int n = sscanf(line, "%llx %c %255s %127s", &addr, &type, name, mod);
+	while ((got = getline(&line, &cap, f)) >= 0) {
+		size_t len = (size_t)got;
+		char type, *name, *mod, full[600];
+		uint64_t addr;
 
-		if (n < 3 || !strchr("tTwW", type))
+		lineno++;
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (!*skip_blank(line) && strlen(line) == len)
+			continue;	/* blank line */
+		stats->lines++;
+		/* a NUL inside the line: binary data, not text */
+		if (strlen(line) != len || kallsyms_line(line, &addr, &type, &name, &mod)) {
+			note_bad(stats, lineno, line, len);
 			continue;
-		if (n == 4)
-			snprintf(full, sizeof(full), "%s %s", name, mod);
+		}
+		parsed++;
+		if (!strchr("tTwW", type))
+			continue;
+		if (mod)
+			snprintf(full, sizeof(full), "%.511s %.80s", name, mod);
 		else
-			snprintf(full, sizeof(full), "%s", name);
+			snprintf(full, sizeof(full), "%.511s", name);
 		if (pts_symtab_add(st, addr, 0, full)) {
-			fclose(f);
-			return pts_err_set(err, ENOMEM, "out of memory reading %s", path);
+			rc = pts_err_set(err, ENOMEM, "out of memory reading %s", path);
+			break;
 		}
 	}
+	if (!rc && ferror(f))
+		rc = pts_err_set(err, EIO, "reading %s: %s", path, strerror(errno));
+	free(line);
 	fclose(f);
-	pts_symtab_finish(st);
-	return 0;
+	if (!rc && !parsed)
+		rc = pts_err_set(err, EINVAL, "%s: no kallsyms lines (expected 'ADDRESS TYPE NAME "
+				 "[MODULE]' as in /proc/kallsyms)", path);
+	if (!rc)
+		pts_symtab_finish(st);
+	return rc;
 }
 
 void pts_symtab_free(struct pts_symtab *st)

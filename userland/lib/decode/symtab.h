@@ -32,8 +32,24 @@ struct pts_symtab {
  */
 int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err *err);
 
-/* Text symbols (t/T/w/W) of a /proc/kallsyms listing; module names kept as "sym [mod]". */
-int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path, struct pts_err *err);
+/* Lines of a kallsyms file that are not kallsyms lines (reported, skipped). */
+struct pts_kallsyms_stats {
+	uint64_t lines;			/* lines read, blank ones not counted */
+	uint64_t bad;			/* lines that are not ADDRESS TYPE NAME [MODULE] */
+	uint64_t first_bad;		/* line number (from 1) of the first, 0 none */
+	char first_bad_text[64];	/* its start, non-printing bytes as '?', "..." if cut */
+};
+
+/*
+ * Text symbols (t/T/w/W) of a /proc/kallsyms listing; module names kept as
+ * "sym [mod]". A line is "ADDRESS TYPE NAME [MODULE]": 1 to 16 hex digits,
+ * a one-letter type, a name, optionally "[module]", separated by blanks.
+ * Other lines are skipped and counted in *stats (may be NULL); blank lines
+ * are ignored. Errors: -errno opening or reading, -EINVAL when no line is
+ * a kallsyms line (err: "PATH: no kallsyms lines (expected ...)"), -ENOMEM.
+ */
+int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path,
+			     struct pts_kallsyms_stats *stats, struct pts_err *err);
 
 /* Add one symbol (tests, perf-script names). Errors: -ENOMEM. */
 int pts_symtab_add(struct pts_symtab *st, uint64_t start, uint64_t size, const char *name);

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A bundle's ptscope sideband (include/uapi/ptscope.h records) as decoder
+ * sideband: thread switches, names and execs. A damaged file is used up
+ * to its first damaged record and the rest is said to be lost
+ * (docs/decode.md, "Damaged bundles").
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/types.h>
+#include "uapi/ptscope.h"
+
+#include "../bundle/sideband.h"
+#include "../util/bytes.h"
+#include "session_int.h"
+
+/*
+ * What the sideband file lacks or holds beyond the manifest's size (the
+ * reader accepted it, PTS_BUNDLE_READ_PARTIAL). A truncated copy loses the
+ * records after the cut even when it falls between two records.
+ */
+static void sideband_file_size(const struct pts_bundle *b, struct pts_decode_summary *sum)
+{
+	char text[PTS_BYTES_TEXT_LEN], msg[320];
+	uint64_t have = b->sideband_file_size, want = b->sideband_size;
+
+	if (have < want) {
+		snprintf(msg, sizeof(msg), "%s: %" PRIu64 " of %" PRIu64 " bytes present (truncated "
+			 "copy?); using the records before the cut, the missing %s are lost",
+			 b->sideband_file, have, want, pts_bytes_text(want - have, text, sizeof(text)));
+		pts_decode_lost(sum, msg);
+	} else if (have > want) {
+		snprintf(msg, sizeof(msg), "%s: %" PRIu64 " bytes, the manifest says %" PRIu64
+			 ": using the records the capture wrote; the %s after them were added "
+			 "later and are ignored", b->sideband_file, have, want,
+			 pts_bytes_text(have - want, text, sizeof(text)));
+		pts_decode_notice(sum, msg);
+	}
+}
+
+/*
+ * The first damaged record ends the sideband: its framing (or its time)
+ * cannot be trusted, so nothing after it is guessed at. Said with the
+ * file, the byte offset and what is wrong.
+ */
+static void sideband_damaged(const struct pts_bundle *b, size_t off, size_t len, const char *why,
+			     struct pts_decode_summary *sum)
+{
+	char text[PTS_BYTES_TEXT_LEN], msg[400];
+
+	snprintf(msg, sizeof(msg), "%s: damaged record at byte offset %zu: %s; the %zu bytes "
+		 "before it are used, the %s from there on are not used", b->sideband_file, off, why,
+		 off, pts_bytes_text(len - off, text, sizeof(text)));
+	pts_decode_lost(sum, msg);
+}
+
+/* One ptscope record as decoder sideband records. 0 or -ENOMEM. */
+static int sideband_add_rec(const struct ptscope_sb_hdr *h, const struct pts_timeconv *tc,
+			    struct pts_sideband *sb)
+{
+	struct pts_sb_rec r;
+	char comm[PTSCOPE_COMM_LEN + 1];
+	int rc = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.time_ns = pts_tc_ns(tc, h->tsc);
+	r.cpu = h->cpu;
+	if (h->type == PTSCOPE_SB_SCHED_SWITCH) {
+		const struct ptscope_sb_switch *sw = (const void *)h;
+
+		r.type = PTS_SB_SWITCH;
+		r.pid = sw->next_pid;
+		r.tid = sw->next_tid;
+		rc = pts_sideband_add(sb, &r);
+		if (!rc && sw->next_comm[0]) {
+			snprintf(comm, sizeof(comm), "%.*s", PTSCOPE_COMM_LEN, sw->next_comm);
+			r.type = PTS_SB_COMM;
+			r.name = comm;
+			rc = pts_sideband_add(sb, &r);
+		}
+	} else if (h->type == PTSCOPE_SB_EXEC) {
+		const struct ptscope_sb_exec *ex = (const void *)h;
+
+		snprintf(comm, sizeof(comm), "%.*s", PTSCOPE_COMM_LEN, ex->comm);
+		r.type = PTS_SB_COMM;
+		r.pid = ex->pid;
+		r.tid = ex->tid;
+		r.name = comm;
+		rc = pts_sideband_add(sb, &r);
+		r.type = PTS_SB_EXEC;
+		if (!rc)
+			rc = pts_sideband_add(sb, &r);
+	}
+	return rc;
+}
+
+int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_timeconv *tc,
+			       struct pts_sideband *sb, struct pts_decode_summary *sum,
+			       struct pts_err *err)
+{
+	const struct ptscope_sb_hdr *h;
+	struct pts_sb_reader rd;
+	struct pts_err e2 = { 0 };
+	uint64_t *last_tsc = NULL, unknown = 0;
+	size_t unknown_off = 0, len = 0, i, prev_off = 0;
+	uint16_t unknown_type = 0;
+	void *buf = NULL;
+	int rc;
+
+	/* process names first: the sideband may not see every process start */
+	for (i = 0; i < b->nr_processes; i++) {
+		struct pts_sb_rec r;
+		char comm[sizeof(b->processes[i].comm) + 1];
+
+		if (!b->processes[i].comm[0])
+			continue;
+		snprintf(comm, sizeof(comm), "%s", b->processes[i].comm);
+		memset(&r, 0, sizeof(r));
+		r.type = PTS_SB_COMM;
+		r.pid = r.tid = b->processes[i].pid;
+		r.cpu = UINT32_MAX;
+		r.name = comm;
+		if (pts_sideband_add(sb, &r))
+			return pts_err_set(err, ENOMEM, "out of memory");
+	}
+	rc = pts_sb_load(b, &buf, &len, err);
+	if (rc || !buf)
+		return rc;
+	sideband_file_size(b, sum);
+	/* TSC of each CPU's last record + 1 (0: none yet); hdr.cpu < PTS_SB_MAX_CPUS */
+	last_tsc = calloc(PTS_SB_MAX_CPUS, sizeof(*last_tsc));
+	if (!last_tsc) {
+		free(buf);
+		return pts_err_set(err, ENOMEM, "out of memory");
+	}
+	pts_sb_reader_init(&rd, buf, len);
+	while ((rc = pts_sb_next(&rd, &h, &e2)) == 1) {
+		size_t off = prev_off;
+
+		prev_off = rd.off;
+		/* the module writes each CPU's records in TSC order (docs/abi.md) */
+		if (last_tsc[h->cpu] && h->tsc < last_tsc[h->cpu] - 1) {
+			char why[200];
+
+			snprintf(why, sizeof(why), "a %s record of CPU %u at TSC %llu, before the "
+				 "record ahead of it on that CPU (TSC %llu): times go back",
+				 pts_sb_type_name(h->type) ? pts_sb_type_name(h->type) : "?",
+				 h->cpu, (unsigned long long)h->tsc,
+				 (unsigned long long)(last_tsc[h->cpu] - 1));
+			sideband_damaged(b, off, len, why, sum);
+			break;
+		}
+		last_tsc[h->cpu] = h->tsc + 1;
+		if (!pts_sb_type_name(h->type)) {
+			if (!unknown++) {
+				unknown_type = h->type;
+				unknown_off = off;
+			}
+			continue;
+		}
+		if (sideband_add_rec(h, tc, sb)) {
+			free(last_tsc);
+			free(buf);
+			return pts_err_set(err, ENOMEM, "out of memory");
+		}
+	}
+	if (rc < 0)
+		sideband_damaged(b, rd.off, len, rd.why, sum);
+	if (unknown) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "%s: %llu record(s) of unknown type skipped (the first: "
+			 "type %u at byte offset %zu): written by a newer ptscope.ko, or damaged",
+			 b->sideband_file, (unsigned long long)unknown, unknown_type, unknown_off);
+		pts_decode_lost(sum, msg);
+	}
+	free(last_tsc);
+	free(buf);
+	return 0;
+}

@@ -281,20 +281,6 @@ static void gen_psb_plus_cr3(struct pt_gen *g, uint64_t tsc, uint64_t cr3)
 }
 
 /* Slices of one thread, rendered like tl_sink_shape. */
-static const char *thread_shape(const struct tl_sink *s, int32_t tid, char *buf, size_t len)
-{
-	struct tl_sink one = { 0 };
-	size_t i;
-
-	one.recs = calloc(TL_SINK_MAX, sizeof(*one.recs));
-	for (i = 0; i < s->n; i++)
-		if (s->recs[i].r.tid == tid)
-			one.recs[one.n++] = s->recs[i];
-	tl_sink_shape(&one, buf, len);
-	free(one.recs);
-	return buf;
-}
-
 /*
  * Kernel traced (PIP packets), two processes with different binaries at
  * the same address 0x401000: pid 100 (CR3 0x1000) runs the binary with
@@ -350,9 +336,9 @@ static void pip_selects_the_address_space_and_the_process(void)
 	CU_ASSERT_EQUAL(pts_tl_finish(tl, &err), 0);
 	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
 		CU_FAIL(why);
-	CU_ASSERT_STRING_EQUAL(thread_shape(&sink, 100, shape, sizeof(shape)),
+	CU_ASSERT_STRING_EQUAL(tl_sink_thread_shape(&sink, 100, shape, sizeof(shape)),
 		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start");
-	CU_ASSERT_STRING_EQUAL(thread_shape(&sink, 200, shape, sizeof(shape)),
+	CU_ASSERT_STRING_EQUAL(tl_sink_thread_shape(&sink, 200, shape, sizeof(shape)),
 		"B0 [unknown] 0x401000 (user.stripped)|B1 [unknown] 0x401040 (user.stripped)|"
 		"B2 [unknown] 0x401060 (user.stripped)|E2 [unknown] 0x401060 (user.stripped)|"
 		"E1 [unknown] 0x401040 (user.stripped)|B1 [syscall]|E1 [syscall]|"

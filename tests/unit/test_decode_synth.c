@@ -244,6 +244,20 @@ static void user_scope_calls_syscalls_and_tail_jump(void)
 	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "f1", 0)->tid, 101);
 	/* the CBR 37 of the PSB+ becomes a frequency counter sample: 3700 MHz */
 	CU_ASSERT_EQUAL(count(&r, PTS_TL_COUNTER, NULL), 1);
+	/*
+	 * Branch events, by hand: enable at _start, call f1, call f2, jnz
+	 * taken twice, ret, ret, syscall (trace off), enable at 40100c,
+	 * call *%rbx, ret, jmp tail, exit syscall: 13. The two taken jnz stay
+	 * inside f2 (the only function with a size, 401060..40106a) while f2
+	 * is on top: dropped by the decoder, yet counted for the thread as if
+	 * fed, so the stats match a decode that fed them (the shape above is
+	 * the one that feeding them gives).
+	 */
+	CU_ASSERT_EQUAL(r.sum.branches, 13);
+	CU_ASSERT_EQUAL(r.sum.elided, 2);
+	CU_ASSERT_EQUAL_FATAL(r.sum.nr_threads, 1);
+	/* the thread's events: those 13 and the PSB+'s CBR */
+	CU_ASSERT_EQUAL(r.sum.threads[0].events, 14);
 	result_free(&r);
 }
 
@@ -671,6 +685,93 @@ static void time_going_backwards_is_clamped_and_counted(void)
 }
 
 /*
+ * Jumps the decoder drops (inside f2, the function on top) still carry
+ * their time to the thread: tracing starts at f2 (TSC 0x5000), jnz is
+ * taken (time 0x5000), a TSC packet moves the time to 0x5100, jnz is
+ * taken again (libipt's tick event gives it 0x5100), then not taken, and
+ * the trace ends before f2's ret (a jump is known taken once the next
+ * block starts, hence the N). By hand: f2 is open from 0 (origin 0x5000) and
+ * ends with the trace at the last jump's time, 0x100 — not at 0, the
+ * time of the last event fed.
+ */
+static void elided_jumps_at_the_end_still_set_the_threads_last_time(void)
+{
+	struct pt_gen g;
+	struct result r;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x5000);
+	gen_ip(&g, ppt_tip_pge, F2);
+	gen_tnt(&g, "T");
+	gen_tsc(&g, 0x5100);
+	gen_tnt(&g, "TN");
+	decode_gen(&g, PTS_SCOPE_USER, &r);
+	ASSERT_SHAPE(&r, "B0 f2|E0 f2");
+	CU_ASSERT_EQUAL(r.sum.elided, 2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(nth(&r, PTS_TL_END, "f2", 0));
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "f2", 0)->ts_ns, 0);
+	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "f2", 0)->ts_ns, 0x100);
+	CU_ASSERT_EQUAL_FATAL(r.sum.nr_threads, 1);
+	CU_ASSERT_EQUAL(r.sum.threads[0].last_ns, 0x100);
+	result_free(&r);
+}
+
+/*
+ * Two CPUs merged by time: jumps are checked when handed out (the filter
+ * describes the thread fed last). Each CPU runs the main path on its own
+ * track (no pid/tid given: tid = CPU); by hand each has the shape of one
+ * CPU's decode, and each drops its two jnz inside f2.
+ */
+static void two_cpus_drop_jumps_at_hand_out_and_keep_each_shape(void)
+{
+	struct pt_gen g0, g1;
+	struct pts_decode_opts o;
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink;
+	char path1[320], shape[4096], why[256];
+	FILE *f;
+
+	gen_init(&g0);
+	gen_user_main(&g0, 0x1000000);
+	gen_init(&g1);
+	gen_user_main(&g1, 0x1000080);
+	f = fopen(trace, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL_FATAL(fwrite(g0.buf, 1, gen_len(&g0), f), gen_len(&g0));
+	fclose(f);
+	snprintf(path1, sizeof(path1), "%s.1", trace);
+	f = fopen(path1, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL_FATAL(fwrite(g1.buf, 1, gen_len(&g1), f), gen_len(&g1));
+	fclose(f);
+	gen_done(&g0);
+	gen_done(&g1);
+	memset(&sink, 0, sizeof(sink));
+	memset(&sum, 0, sizeof(sum));
+	pts_decode_opts_init(&o);
+	o.pt[0].path = trace;
+	o.pt[0].cpu = 0;
+	o.pt[1].path = path1;
+	o.pt[1].cpu = 1;
+	o.nr_pt = 2;
+	o.elf[0].path = user_elf;
+	o.nr_elf = 1;
+	o.scope = PTS_SCOPE_USER;
+	o.tsc_khz = 1000000;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_raw(&o, tl_sink_emit, &sink, &sum, &err), 0);
+	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
+		CU_FAIL(why);
+	CU_ASSERT_EQUAL(sum.elided, 4);
+	CU_ASSERT_EQUAL(sum.branches, 26);
+	CU_ASSERT_STRING_EQUAL(tl_sink_thread_shape(&sink, 0, shape, sizeof(shape)), main_shape);
+	CU_ASSERT_STRING_EQUAL(tl_sink_thread_shape(&sink, 1, shape, sizeof(shape)), main_shape);
+	tl_sink_free(&sink);
+	pts_decode_summary_free(&sum);
+	unlink(path1);
+}
+
+/*
  * pt-facts §8 "branches into code with no image (JIT, BPF) -> gap, not
  * crash": call *%rbx goes to 7f0000001000, where nothing is mapped. By
  * hand: _start runs to the call; decoding stops there with a gap ("no
@@ -934,6 +1035,8 @@ PTS_SUITE(decode_synth, suite_init, suite_cleanup,
 	  PTS_TEST(disable_without_enable_is_harmless),
 	  PTS_TEST(error_and_kernel_entry_at_the_same_time_keep_their_order),
 	  PTS_TEST(time_going_backwards_is_clamped_and_counted),
+	  PTS_TEST(elided_jumps_at_the_end_still_set_the_threads_last_time),
+	  PTS_TEST(two_cpus_drop_jumps_at_hand_out_and_keep_each_shape),
 	  PTS_TEST(branch_into_code_without_image_is_a_gap),
 	  PTS_TEST(every_user_scope_event_kind),
 	  PTS_TEST(every_kernel_scope_event_kind),

@@ -80,6 +80,26 @@ static inline const char *tl_sink_shape(const struct tl_sink *s, char *buf, size
 	return buf;
 }
 
+/* The shape (tl_sink_shape) of one thread's records. */
+static inline const char *tl_sink_thread_shape(const struct tl_sink *s, int32_t tid, char *buf,
+					       size_t len)
+{
+	struct tl_sink one = { 0 };
+	size_t i;
+
+	one.recs = calloc(TL_SINK_MAX, sizeof(*one.recs));
+	if (!one.recs) {
+		snprintf(buf, len, "(out of memory)");
+		return buf;
+	}
+	for (i = 0; i < s->n; i++)
+		if (s->recs[i].r.tid == tid)
+			one.recs[one.n++] = s->recs[i];
+	tl_sink_shape(&one, buf, len);
+	free(one.recs);
+	return buf;
+}
+
 /* Structural rules of writer.h: per thread, time never decreases and BEGIN/END nest. */
 static inline int tl_sink_well_formed(const struct tl_sink *s, char *why, size_t len)
 {

@@ -180,6 +180,7 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 	if (kind == PTS_BR_JUMP && !d->qn && d->cfg.elide_queued && d->cfg.elide &&
 	    elided(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;
+		d->st.elided++;
 		return NULL;
 	}
 	e = &d->q[(d->qh + d->qn++) % QCAP];
@@ -228,6 +229,7 @@ static inline void jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
 	    !(d->have_tsc && d->abs >= d->sb_due) &&
 	    elided(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;
+		d->st.elided++;
 		return;
 	}
 	push(d, PTS_BR_JUMP, from, to);
@@ -780,8 +782,10 @@ int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out)
 	d->qn--;
 	if (e->br.kind == PTS_BR_JUMP && d->cfg.elide &&
 	    elided(d->cfg.elide, e->br.pid, e->br.tid, e->br.from, e->br.to, e->br.ts_ns,
-		   e->br.cpu))
+		   e->br.cpu)) {
+		d->st.elided++;
 		return 2;
+	}
 	*out = &e->br;
 	return 1;
 }

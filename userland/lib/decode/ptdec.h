@@ -76,6 +76,7 @@ struct pts_ptdec_config {
 
 struct pts_ptdec_stats {
 	uint64_t insns, blocks, branches, gaps, events;
+	uint64_t elided;		/* jumps the elide filter dropped (in branches) */
 	uint64_t by_event[PTS_PTEV_MAX];	/* libipt events by enum pt_event_type */
 	bool errata_unknown;		/* pt_cpu_errata: -pte_bad_cpu (none known) */
 };

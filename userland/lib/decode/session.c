@@ -382,6 +382,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		sum->insns += st.insns;
 		sum->blocks += st.blocks;
 		sum->branches += st.branches;
+		sum->elided += st.elided;
 		sum->events += st.events;
 		for (int k = 0; k < PTS_PTEV_MAX && k < 32; k++)
 			sum->by_event[k] += st.by_event[k];
@@ -622,7 +623,11 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 	fprintf(f, "scope: %s\n", s->scope == PTS_SCOPE_KERNEL ? "kernel" :
 		s->scope == PTS_SCOPE_BOTH ? "both" : "user");
 	fprintf(f, "instructions: %" PRIu64 "\n", s->insns);
-	fprintf(f, "branches: %" PRIu64 "\n", s->branches);
+	fprintf(f, "branches: %" PRIu64, s->branches);
+	if (s->elided)
+		fprintf(f, " (%" PRIu64 " jumps inside the function executing: no timeline change)",
+			s->elided);
+	fputc('\n', f);
 	if (s->events) {
 		fprintf(f, "trace events: %" PRIu64 " (", s->events);
 		for (d = 0, i = 0; d < 32; d++)

@@ -55,6 +55,7 @@ struct pts_decode_summary {
 	const char *source;		/* where the trace bytes came from */
 	enum pts_scope scope;
 	uint64_t insns, blocks, branches, events, gaps;
+	uint64_t elided;		/* of branches: jumps inside one function, not fed to the timeline */
 	uint64_t by_event[32];		/* libipt events by type (pts_ptev_name) */
 	struct { char cause[128]; uint64_t count; } causes[PTS_DEC_MAX_CAUSES];
 	unsigned int nr_causes;

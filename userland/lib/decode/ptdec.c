@@ -163,6 +163,29 @@ static bool elided(struct pts_br_elide *el, int32_t pid, int32_t tid, uint64_t f
 	return true;
 }
 
+/*
+ * Fill a queue entry's branch. Every field the decoder sets is written
+ * here; from_sym/to_sym stay as pts_ptdec_new zeroed them (the decoder
+ * names no symbols). Field by field: zeroing the whole struct costs a
+ * `rep stos` per event.
+ */
+static inline void set_branch(struct pts_ptdec *d, struct pts_branch *br, enum pts_br_kind kind,
+			      uint64_t from, uint64_t to)
+{
+	br->kind = kind;
+	br->flags = 0;
+	br->from = from;
+	br->to = to;
+	br->ts_ns = d->now;
+	br->cpu = d->cfg.cpu;
+	br->pid = d->pid;
+	br->tid = d->tid;
+	br->offset = 0;
+	br->value = 0;
+	br->detail = NULL;
+	br->insn_len = 0;
+}
+
 static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t from, uint64_t to)
 {
 	struct qent *e;
@@ -174,8 +197,7 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 		/* the thread's exec comes before what it runs next */
 		d->exec_pending = false;
 		e = &d->q[(d->qh + d->qn++) % QCAP];
-		e->br = (struct pts_branch){ .kind = PTS_BR_EXEC, .cpu = d->cfg.cpu,
-					     .pid = d->pid, .tid = d->tid, .ts_ns = d->now };
+		set_branch(d, &e->br, PTS_BR_EXEC, 0, 0);
 	}
 	if (kind == PTS_BR_JUMP && !d->qn && d->cfg.elide_queued && d->cfg.elide &&
 	    elided(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
@@ -185,8 +207,7 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 	}
 	e = &d->q[(d->qh + d->qn++) % QCAP];
 	/* br.detail points at e->detail only where an event sets it */
-	e->br = (struct pts_branch){ .kind = kind, .from = from, .to = to, .cpu = d->cfg.cpu,
-				     .pid = d->pid, .tid = d->tid, .ts_ns = d->now };
+	set_branch(d, &e->br, kind, from, to);
 	if (kind != PTS_BR_GAP && kind != PTS_BR_INSTANT && kind != PTS_BR_CBR)
 		d->st.branches++;
 	return e;

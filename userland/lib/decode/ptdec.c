@@ -265,6 +265,16 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 	if (!d->pend)
 		return;
 	d->pend = false;
+	/*
+	 * Conditional branches end most blocks: tested first, with a plain
+	 * test rather than the switch's jump table (an indirect branch the
+	 * CPU mispredicts as the classes alternate).
+	 */
+	if (d->pend_insn.cls == PTS_IC_COND) {
+		if (next_ip != fall)
+			jump(d, from, next_ip);
+		return;
+	}
 	switch (d->pend_insn.cls) {
 	case PTS_IC_CALL:
 		if (next_ip != fall) {
@@ -279,10 +289,6 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 	case PTS_IC_JUMP:
 	case PTS_IC_FAR_JUMP:
 		jump(d, from, next_ip);
-		break;
-	case PTS_IC_COND:
-		if (next_ip != fall)
-			jump(d, from, next_ip);
 		break;
 	case PTS_IC_SYSCALL:
 		e = push(d, PTS_BR_SYSCALL, from, next_ip);

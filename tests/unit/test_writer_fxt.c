@@ -275,6 +275,46 @@ static void forty_thousand_names_recycle_the_string_table_and_keep_an_outer_name
 	free(recs);
 }
 
+/*
+ * With pts_writer_strings_interned, strings are known by pointer; names
+ * the writer formats itself (an unnamed frame is "[unknown] 0xADDR", in a
+ * buffer of the writer's that has the same address each time) must not
+ * be. By hand: unnamed frames at 0x1000 and 0x2000, then a named "f" at
+ * depth 0 twice from one pointer, read back as those three names.
+ */
+static void interned_strings_still_name_unnamed_frames_by_address(void)
+{
+	static const char f[] = "f";
+	struct pts_tl_rec recs[8];
+	struct pts_writer *w;
+	struct pts_err err;
+	struct fxtr_trace t;
+	size_t i;
+
+	recs[0] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 1, 1, 1, 0, NULL);
+	recs[0].addr = 0x1000;
+	recs[1] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 2, 1, 1, 0, NULL);
+	recs[2] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 3, 1, 1, 0, NULL);
+	recs[2].addr = 0x2000;
+	recs[3] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 4, 1, 1, 0, NULL);
+	recs[4] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 5, 1, 1, 0, f);
+	recs[5] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 6, 1, 1, 0, NULL);
+	recs[6] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 7, 1, 1, 0, f);
+	recs[7] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 8, 1, 1, 0, NULL);
+	CU_ASSERT_EQUAL_FATAL(pts_writer_open(wt_path("interned.fxt"), PTS_FMT_FXT, &w, &err), 0);
+	pts_writer_strings_interned(w);
+	for (i = 0; i < 8; i++)
+		wt_emit(w, &recs[i]);
+	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
+	read_back("interned.fxt", &t);
+	CU_ASSERT_EQUAL_FATAL(t.n_slices, 4);
+	CU_ASSERT_STRING_EQUAL(t.slices[0].name, "[unknown] 0x1000");
+	CU_ASSERT_STRING_EQUAL(t.slices[1].name, "[unknown] 0x2000");
+	CU_ASSERT_STRING_EQUAL(t.slices[2].name, "f");
+	CU_ASSERT_STRING_EQUAL(t.slices[3].name, "f");
+	fxtr_free(&t);
+}
+
 static void long_name_is_cut_to_32000_bytes_without_splitting_a_utf8_character(void)
 {
 	enum { LEN = 40001 };
@@ -340,6 +380,7 @@ PTS_SUITE(writer_fxt, NULL, cleanup,
 	  PTS_TEST(nested_slices_names_args_instants_and_counters_read_back_independently),
 	  PTS_TEST(three_hundred_threads_keep_their_identity_past_255_thread_refs),
 	  PTS_TEST(forty_thousand_names_recycle_the_string_table_and_keep_an_outer_name),
+	  PTS_TEST(interned_strings_still_name_unnamed_frames_by_address),
 	  PTS_TEST(long_name_is_cut_to_32000_bytes_without_splitting_a_utf8_character),
 	  PTS_TEST(end_without_begin_is_refused_with_a_message),
 	  PTS_TEST(fxt_to_standard_output_is_refused))

@@ -468,6 +468,8 @@ bad_raw:
 			fclose(insn_f);
 		return 1;
 	}
+	/* every record comes from the timeline builder, whose strings are interned */
+	pts_writer_strings_interned(oc.w);
 	if (bundle)
 		rc = pts_decode_bundle(bundle, &o, emit_rec, &oc, &sum, &err);
 	else if (perf_script)

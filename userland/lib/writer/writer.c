@@ -432,6 +432,11 @@ int pts_writer_open(const char *path, enum pts_format fmt, struct pts_writer **o
 	return 0;
 }
 
+void pts_writer_strings_interned(struct pts_writer *w)
+{
+	w->interned = true;
+}
+
 int pts_writer_emit(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_err *err)
 {
 	int rc;

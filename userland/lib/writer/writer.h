@@ -101,6 +101,14 @@ int pts_format_from_name(const char *name);
 int pts_writer_open(const char *path, enum pts_format fmt, struct pts_writer **out,
 		    struct pts_err *err);
 
+/*
+ * The caller's promise: while records are written, equal string pointers
+ * are equal strings (its strings are interned, never changed or freed
+ * before the last record) — the timeline builder's are. A writer may then
+ * know a string by its pointer without comparing bytes.
+ */
+void pts_writer_strings_interned(struct pts_writer *w);
+
 /* Emit one record. Errors: -errno of a failed write (-ENOSPC). */
 int pts_writer_emit(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_err *err);
 

@@ -134,6 +134,7 @@ struct fxt_sref {
 struct fxt {
 	struct pts_hmap strings;	/* string -> index */
 	struct fxt_sref sref[FXT_SREF_SIZE];
+	struct fxt_sref scratch;	/* where strings of this file's buffers are not remembered */
 	uint32_t next_str;		/* next string index to assign */
 	/*
 	 * Generation of the string table, counted up each time it recycles:
@@ -240,8 +241,13 @@ static void reserve_strings(struct fxt *f, unsigned int n)
 	f->gen++;
 }
 
-/* String ref for s: 0 for "" or NULL, else its table index (registered now if new). */
-static int str_ref(struct pts_writer *w, const char *s, uint16_t *ref)
+/*
+ * String ref for s: 0 for "" or NULL, else its table index (registered
+ * now if new). stable: s is the caller's pointer (not a buffer of this
+ * file), so it may be remembered; with pts_writer_strings_interned a
+ * remembered pointer is the same string without comparing the bytes.
+ */
+static int str_ref_at(struct pts_writer *w, const char *s, bool stable, uint16_t *ref)
 {
 	struct fxt *f = S(w);
 	struct fxt_sref *c;
@@ -252,8 +258,8 @@ static int str_ref(struct pts_writer *w, const char *s, uint16_t *ref)
 	*ref = 0;
 	if (!s || !s[0])
 		return 0;
-	c = &f->sref[((uintptr_t)s >> 3) & (FXT_SREF_SIZE - 1)];
-	if (c->p == s && !strcmp(c->e->key, s)) {
+	c = stable ? &f->sref[((uintptr_t)s >> 3) & (FXT_SREF_SIZE - 1)] : &f->scratch;
+	if (stable && c->p == s && (w->interned || !strcmp(c->e->key, s))) {
 		*ref = (uint16_t)c->e->v.u;
 		return 0;
 	}
@@ -277,6 +283,11 @@ static int str_ref(struct pts_writer *w, const char *s, uint16_t *ref)
 		return rc;
 	*ref = (uint16_t)f->next_str++;
 	return 0;
+}
+
+static int str_ref(struct pts_writer *w, const char *s, uint16_t *ref)
+{
+	return str_ref_at(w, s, true, ref);
 }
 
 /* String ref of a kind's name. */
@@ -422,7 +433,7 @@ static int emit_begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct
 	int rc;
 
 	/* every string first: their string records precede the event */
-	rc = str_ref(w, name, &nref) ?: str_ref(w, rec->object, &oref) ?:
+	rc = str_ref_at(w, name, name != buf, &nref) ?: str_ref(w, rec->object, &oref) ?:
 	     kind_ref(w, rec->kind, &kref);
 	if (rc)
 		return rc;
@@ -475,7 +486,7 @@ static int emit_end(struct pts_writer *w, const struct pts_tl_rec *rec, struct p
 
 	/* same category and name as the BEGIN: readers may match on them */
 	if (fr->aux_gen != f->gen)
-		rc = str_ref(w, pts_wframe_name(fr, buf, sizeof(buf)), &nref);
+		rc = str_ref_at(w, pts_wframe_name(fr, buf, sizeof(buf)), fr->name != NULL, &nref);
 	rc = rc ?: kind_ref(w, rec->kind, &kref);
 	if (rc)
 		return rc;

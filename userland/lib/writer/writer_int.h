@@ -96,6 +96,7 @@ struct pts_writer {
 	size_t len;
 	struct pts_hmap threads;	/* (pid,tid) -> struct pts_wthread */
 	struct pts_wthread *last_thread;	/* the last pts_wthread_get answer */
+	bool interned;		/* pts_writer_strings_interned */
 };
 
 extern const struct pts_writer_ops pts_writer_fxt_ops;

@@ -346,6 +346,11 @@ static int put(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r, struct
 	r->tid = t->tid;
 	r->cpu = t->cpu;
 	r->ts_ns = t->last_ts;
+	if (t->nbuf == tl->cfg.segment_cap) {
+		rc = t->bottom_idx > 0 ? flush_before_bottom(tl, t, err) : flush(tl, t, err);
+		if (rc)
+			return rc;
+	}
 	/*
 	 * Nothing held and no outermost BEGIN to insert an inferred frame
 	 * under (it was written, or the stack is empty): the record is
@@ -355,11 +360,6 @@ static int put(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r, struct
 	if (!t->nbuf && t->bottom_idx < 0 &&
 	    !(r->type == PTS_TL_BEGIN && !r->depth && r->kind != PTS_TLK_JUMP))
 		return emit(tl, r, err);
-	if (t->nbuf == tl->cfg.segment_cap) {
-		rc = t->bottom_idx > 0 ? flush_before_bottom(tl, t, err) : flush(tl, t, err);
-		if (rc)
-			return rc;
-	}
 	if (buf_room(tl, t))
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	t->buf[t->nbuf++] = *r;

@@ -257,6 +257,43 @@ done
 		}
 	}' "$RAW"
 	echo
+	echo "Paired ratios: each repetition runs the floors and the decodes of a trace back"
+	echo "to back, so the ratio of their CPU times within one repetition is less exposed to"
+	echo "load that changes between repetitions; median (min–max) over the repetitions:"
+	echo
+	echo "| trace | tool | ×floor | ×floor-tl |"
+	echo "|---|---|---:|---:|"
+	awk -F'\t' '
+	function med(s,   a, n, i, j, t) {
+		n = split(s, a, " ")
+		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+		lo = a[1]; hi = a[n]
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	{
+		c = $5 > 0.0005 ? $5 : 0.0005
+		t[$1 SUBSEP $2 SUBSEP $3] = c
+		if ($2 != "floor" && $2 != "floor-tl") {
+			k = $1 SUBSEP $2
+			if (!(k in seen)) { seen[k] = 1; order[++n] = k; tr[k] = $1; tl[k] = $2 }
+			reps[k] = reps[k] " " $3
+		}
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			k = order[i]; rf = ""; rt = ""
+			m = split(reps[k], rr, " ")
+			for (j = 1; j <= m; j++) {
+				r = rr[j]; d = t[tr[k] SUBSEP tl[k] SUBSEP r]
+				if ((tr[k] SUBSEP "floor" SUBSEP r) in t) rf = rf " " t[tr[k] SUBSEP "floor" SUBSEP r] / d
+				if ((tr[k] SUBSEP "floor-tl" SUBSEP r) in t) rt = rt " " t[tr[k] SUBSEP "floor-tl" SUBSEP r] / d
+			}
+			a = rf == "" ? "–" : sprintf("%.2f (%.2f–%.2f)", med(rf), lo, hi)
+			b = rt == "" ? "–" : sprintf("%.2f (%.2f–%.2f)", med(rt), lo, hi)
+			printf "| %s | %s | %s | %s |\n", tr[k], tl[k], a, b
+		}
+	}' "$RAW"
+	echo
 	echo "Trace generation (ptsynth run: ptrace single-step of a real program, rate per wall"
 	echo "second; bench-gen: ptsynth's encoder library alone, rate per CPU second of its"
 	echo "encoding loop):"

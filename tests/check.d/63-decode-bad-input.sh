@@ -22,6 +22,8 @@ expect() {	# want-status grep-pattern args...
 expect 2 "unrecognized\|unknown\|usage" --no-such-option
 expect 2 "nothing to decode" -o "$T/x.txt"
 expect 2 "cannot tell the format" --pt "$R/pt.bin" -o "$T/x.unknownext"
+# fxt is binary: asking for it on standard output is bad usage (docs/output-formats.md)
+expect 2 "cannot go to standard output" --pt "$R/pt.bin" -o - --format fxt
 expect 1 "cannot open trace file" --pt "$T/missing.pt" -o "$T/x.txt"
 expect 1 "not an ELF" --pt "$R/pt.bin" --elf "$R/pt.bin" -o "$T/x.txt"
 # a buffer with no PSB: decoded, one gap saying why

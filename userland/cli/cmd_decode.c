@@ -49,7 +49,8 @@ static void usage(FILE *f)
 	      "perf text:\n"
 	      "  --perf-script FILE      perf script --itrace=cr -F +flags output\n"
 	      "\n"
-	      "exit status: 0 decoded cleanly, 3 decoded with gaps, 1 error, 2 bad usage\n", f);
+	      "exit status: 0 decoded cleanly, 3 decoded with gaps or from a damaged input,\n"
+	      "             1 error, 2 bad usage\n", f);
 }
 
 enum {
@@ -447,6 +448,12 @@ bad_raw:
 			fmt = PTS_FMT_TXT;
 	} else {
 		fmt = PTS_FMT_NONE;
+	}
+	/* the writer refuses it too (-EINVAL); asked for on the command line it is bad usage */
+	if (out && !strcmp(out, "-") && fmt == PTS_FMT_FXT) {
+		fprintf(stderr, "ptscope decode: the fxt format is binary and cannot go to standard"
+			" output; name a file with -o\n");
+		return 2;
 	}
 	/* streaming progress on a terminal only (item 8) */
 	if (isatty(STDERR_FILENO) && !getenv("PTSCOPE_NO_PROGRESS"))

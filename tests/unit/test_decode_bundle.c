@@ -275,6 +275,56 @@ static void bundle_with_copied_binary_and_sideband_decodes_the_main_path(void)
 	tl_sink_free(&sink);
 }
 
+struct time_check {
+	size_t records;
+	int32_t tid;
+	uint64_t last;
+	int backwards;
+};
+
+static int time_check_emit(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err)
+{
+	struct time_check *c = ctx;
+
+	(void)err;
+	c->records++;
+	if (rec->type != PTS_TL_BEGIN && rec->type != PTS_TL_END)
+		return 0;
+	if (rec->tid == c->tid && rec->ts_ns < c->last)
+		c->backwards++;
+	c->tid = rec->tid;
+	c->last = rec->ts_ns;
+	return 0;
+}
+
+/*
+ * The shipped sample (samples/demo.ptscope, one thread, made by the
+ * reference encoder) is a clean trace: its CPU's time only moves forward,
+ * so the decoder must never hand the timeline an earlier time (libipt
+ * reports the MODE.Exec that follows a TIP.PGE with the time of an
+ * earlier packet; taking it made the timeline clamp one slice).
+ */
+static void shipped_sample_time_never_goes_backwards(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct time_check c = { 0 };
+	char path[600];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/samples/demo.ptscope", pts_unit_src_dir());
+	memset(&sum, 0, sizeof(sum));
+	rc = pts_decode_bundle(path, NULL, time_check_emit, &c, &sum, &err);
+	if (rc)
+		fprintf(stderr, "decode: %s\n", err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT(c.records > 1000);
+	CU_ASSERT_EQUAL(c.backwards, 0);
+	CU_ASSERT_EQUAL(sum.diag[PTS_TLD_TIME_BACKWARDS], 0);
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+}
+
 static void bundle_missing_its_binary_warns_and_decodes_with_gaps(void)
 {
 	struct pts_decode_summary sum;
@@ -558,6 +608,7 @@ static void exec_in_the_sideband_starts_the_new_program_on_an_empty_stack(void)
 
 PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_with_copied_binary_and_sideband_decodes_the_main_path),
+	  PTS_TEST(shipped_sample_time_never_goes_backwards),
 	  PTS_TEST(bundle_missing_its_binary_warns_and_decodes_with_gaps),
 	  PTS_TEST(threads_are_demultiplexed_across_cpus_by_the_sideband),
 	  PTS_TEST(changed_binary_is_a_warning_and_gaps),

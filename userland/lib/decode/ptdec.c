@@ -93,9 +93,15 @@ struct pts_ptdec {
 	struct icache_ent icache[ICACHE_SIZE];
 };
 
-static void set_tsc(struct pts_ptdec *d, uint64_t tsc)
+/*
+ * Take tsc as the current time. keep_later: tsc belongs to a packet that
+ * came before the point its event is bound to (see on_event), so an
+ * earlier tsc than the current one is not a step back in time and is not
+ * taken. Any other earlier time is taken: the timeline clamps and counts it.
+ */
+static void set_tsc(struct pts_ptdec *d, uint64_t tsc, bool keep_later)
 {
-	if (d->have_tsc && tsc == d->tsc)
+	if (d->have_tsc && (tsc == d->tsc || (keep_later && tsc < d->tsc)))
 		return;
 	d->tsc = tsc;
 	d->have_tsc = true;
@@ -219,7 +225,7 @@ static void update_time(struct pts_ptdec *d)
 	uint32_t lost_mtc, lost_cyc;
 
 	if (pt_blk_time(d->blk, &t, &lost_mtc, &lost_cyc) >= 0)
-		set_tsc(d, t);
+		set_tsc(d, t, false);
 }
 
 static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
@@ -411,8 +417,15 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 	d->st.events++;
 	if ((unsigned int)ev->type < PTS_PTEV_MAX)
 		d->st.by_event[ev->type]++;
+	/*
+	 * MODE.Exec, MODE.TSX, PIP and VMCS packets precede the TIP/FUP
+	 * whose IP their event is bound to, and the event carries the time
+	 * of the packet: after the enable at that IP (a later time) it must
+	 * not move the time back.
+	 */
 	if (ev->has_tsc)
-		set_tsc(d, ev->tsc);
+		set_tsc(d, ev->tsc, ev->type == ptev_exec_mode || ev->type == ptev_tsx ||
+			ev->type == ptev_paging || ev->type == ptev_vmcs);
 	switch (ev->type) {
 	case ptev_enabled:
 		d->pend = false;

@@ -68,6 +68,52 @@ static void self_time_is_summed_per_stack_across_threads_of_a_process(void)
 	free(got);
 }
 
+/*
+ * Code no symbol covers (PTS_TLF_UNKNOWN) is a frame named as the record
+ * names it, once, nothing appended but the kernel mark: main [0,100),
+ * "[unknown] 0x1000 (obj)" [10,40), unnamed kernel code [20,30).
+ *   hello;main                                              100 - 30 = 70
+ *   hello;main;[unknown] 0x1000 (obj)                        30 - 10 = 20
+ *   hello;main;[unknown] 0x1000 (obj);[unknown] 0xffffffff81000000_[k]  10
+ */
+static void code_without_a_symbol_is_one_frame_named_once(void)
+{
+	static const char want[] =
+		"hello;main 70\n"
+		"hello;main;[unknown] 0x1000 (obj) 20\n"
+		"hello;main;[unknown] 0x1000 (obj);[unknown] 0xffffffff81000000_[k] 10\n";
+	struct pts_tl_rec r[8];
+	struct pts_writer *w;
+	struct pts_err err;
+	size_t i, n = 0;
+	char *got;
+
+	r[n++] = wt_rec(PTS_TL_PROCESS, PTS_TLK_NONE, 0, 100, 0, 0, "hello");
+	r[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 0, 100, 101, 0, "main");
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 10, 100, 101, 1, "[unknown] 0x1000 (obj)");
+	r[n].addr = 0x1000;
+	r[n].object = "obj";
+	r[n++].flags = PTS_TLF_UNKNOWN;
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_SYSCALL, 20, 100, 101, 2,
+		      "[unknown] 0xffffffff81000000");
+	r[n].addr = 0xffffffff81000000ULL;
+	r[n++].flags = PTS_TLF_UNKNOWN | PTS_TLF_KERNEL;
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_SYSRET, 30, 100, 101, 2, NULL);
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 40, 100, 101, 1, NULL);
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 100, 100, 101, 0, NULL);
+
+	CU_ASSERT_EQUAL_FATAL(pts_writer_open(wt_path("u.folded"), PTS_FMT_FOLDED, &w, &err), 0);
+	for (i = 0; i < n; i++)
+		wt_emit(w, &r[i]);
+	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
+	got = wt_slurp(wt_path("u.folded"), NULL);
+	CU_ASSERT_FATAL(got != NULL);
+	if (strcmp(got, want))
+		fprintf(stderr, "\n--- got:\n%s--- want:\n%s", got, want);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	free(got);
+}
+
 static int cleanup(void)
 {
 	wt_cleanup();
@@ -75,4 +121,5 @@ static int cleanup(void)
 }
 
 PTS_SUITE(writer_folded, NULL, cleanup,
-	  PTS_TEST(self_time_is_summed_per_stack_across_threads_of_a_process))
+	  PTS_TEST(self_time_is_summed_per_stack_across_threads_of_a_process),
+	  PTS_TEST(code_without_a_symbol_is_one_frame_named_once))

@@ -315,6 +315,76 @@ static void interned_strings_still_name_unnamed_frames_by_address(void)
 	fxtr_free(&t);
 }
 
+/* The arguments' names in order, joined by ' ', into buf. */
+static const char *arg_names(const struct fxtr_args *a, char *buf, size_t size)
+{
+	size_t o = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < a->n && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? " " : "", a->v[i].name);
+	return buf;
+}
+
+/*
+ * Code no symbol covers (PTS_TLF_UNKNOWN): by the begin row of the
+ * arguments table in docs/output-formats.md, `symbol` and `offset` are
+ * only for a symbol, so its begin has addr, object (when known), kind,
+ * cpu, and inferred for PTS_TLF_INFERRED, in that order; the name is the
+ * slice's name and the category follows PTS_TLF_KERNEL as for any slice.
+ * The symbol main beside it keeps all six.
+ */
+static void code_without_a_symbol_has_no_symbol_or_offset_argument(void)
+{
+	struct pts_tl_rec recs[6];
+	struct fxtr_trace t;
+	const struct fxtr_arg *a;
+	char names[128];
+	size_t n = 0;
+
+	recs[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 1000, 100, 101, 0, "main");
+	recs[n].addr = 0x401000;
+	recs[n++].object = "/bin/hello";
+	recs[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 1100, 100, 101, 1, "[unknown] 0x1000 (obj)");
+	recs[n].addr = 0x1000;
+	recs[n].object = "obj";
+	recs[n++].flags = PTS_TLF_UNKNOWN;
+	recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 1200, 100, 101, 1, NULL);
+	recs[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_RETURN, 1300, 100, 101, 1,
+			 "[unknown] 0xffffffff81000000");
+	recs[n].addr = 0xffffffff81000000ULL;
+	recs[n++].flags = PTS_TLF_UNKNOWN | PTS_TLF_KERNEL | PTS_TLF_INFERRED;
+	recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 1400, 100, 101, 1, NULL);
+	recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 1500, 100, 101, 0, NULL);
+	free(write_fxt("unknown.fxt", recs, n, NULL));
+	read_back("unknown.fxt", &t);
+
+	/* slices come out in the order of their ends */
+	CU_ASSERT_EQUAL_FATAL(t.n_slices, 3);
+	CU_ASSERT_STRING_EQUAL(t.slices[0].name, "[unknown] 0x1000 (obj)");
+	CU_ASSERT_STRING_EQUAL(t.slices[0].category, "user");
+	CU_ASSERT_STRING_EQUAL(arg_names(&t.slices[0].args, names, sizeof(names)),
+			       "addr object kind cpu");
+	a = fxtr_arg(&t.slices[0].args, "addr");
+	CU_ASSERT_FATAL(a != NULL);
+	CU_ASSERT_EQUAL(a->type, FXTR_POINTER);
+	CU_ASSERT_EQUAL(a->u, 0x1000);
+	a = fxtr_arg(&t.slices[0].args, "object");
+	CU_ASSERT_FATAL(a != NULL);
+	CU_ASSERT_STRING_EQUAL(a->s, "obj");
+
+	CU_ASSERT_STRING_EQUAL(t.slices[1].name, "[unknown] 0xffffffff81000000");
+	CU_ASSERT_STRING_EQUAL(t.slices[1].category, "kernel");
+	CU_ASSERT_STRING_EQUAL(arg_names(&t.slices[1].args, names, sizeof(names)),
+			       "addr kind cpu inferred");
+
+	CU_ASSERT_STRING_EQUAL(t.slices[2].name, "main");
+	CU_ASSERT_STRING_EQUAL(arg_names(&t.slices[2].args, names, sizeof(names)),
+			       "addr symbol offset object kind cpu");
+	fxtr_free(&t);
+}
+
 static void long_name_is_cut_to_32000_bytes_without_splitting_a_utf8_character(void)
 {
 	enum { LEN = 40001 };
@@ -381,6 +451,7 @@ PTS_SUITE(writer_fxt, NULL, cleanup,
 	  PTS_TEST(three_hundred_threads_keep_their_identity_past_255_thread_refs),
 	  PTS_TEST(forty_thousand_names_recycle_the_string_table_and_keep_an_outer_name),
 	  PTS_TEST(interned_strings_still_name_unnamed_frames_by_address),
+	  PTS_TEST(code_without_a_symbol_has_no_symbol_or_offset_argument),
 	  PTS_TEST(long_name_is_cut_to_32000_bytes_without_splitting_a_utf8_character),
 	  PTS_TEST(end_without_begin_is_refused_with_a_message),
 	  PTS_TEST(fxt_to_standard_output_is_refused))

@@ -239,6 +239,62 @@ static void dash_writes_the_document_to_standard_output(void)
 	json_object_put(root);
 }
 
+/*
+ * Code no symbol covers (PTS_TLF_UNKNOWN): by the BEGIN row of
+ * docs/output-formats.md its event has the name but no "symbol" or
+ * "offset" argument (they are only for a symbol); the object stays an
+ * argument. The args in the documented order, written by hand: for the
+ * symbol main at 0x401000, addr, symbol, offset, object, kind, cpu; for
+ * the unknown code at 0x1000 in obj, the same without symbol and offset.
+ */
+static void code_without_a_symbol_has_no_symbol_or_offset_argument(void)
+{
+	static const char sym_args[] =
+		"\"args\":{\"addr\":\"0x401000\",\"symbol\":\"main\",\"offset\":\"0x0\","
+		"\"object\":\"/bin/hello\",\"kind\":\"call\",\"cpu\":0}";
+	static const char unk_args[] =
+		"\"args\":{\"addr\":\"0x1000\",\"object\":\"obj\",\"kind\":\"call\",\"cpu\":0}";
+	struct pts_tl_rec r[6];
+	json_object *root, *events, *b, *args, *v;
+	struct jcheck c;
+	size_t n = 0;
+	char *text;
+
+	r[n++] = wt_rec(PTS_TL_PROCESS, PTS_TLK_NONE, 0, 100, 0, 0, "hello");
+	r[n++] = wt_rec(PTS_TL_THREAD, PTS_TLK_NONE, 0, 100, 101, 0, "hello");
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 1000, 100, 101, 0, "main");
+	r[n].addr = 0x401000;
+	r[n++].object = "/bin/hello";
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 1100, 100, 101, 1, "[unknown] 0x1000 (obj)");
+	r[n].addr = 0x1000;
+	r[n].object = "obj";
+	r[n++].flags = PTS_TLF_UNKNOWN;
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 1200, 100, 101, 1, NULL);
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 1300, 100, 101, 0, NULL);
+	write_json(wt_path("unknown.json"), r, n);
+
+	text = wt_slurp(wt_path("unknown.json"), NULL);
+	CU_ASSERT_FATAL(text != NULL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, sym_args));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, unk_args));
+	free(text);
+
+	root = check_json(wt_path("unknown.json"), &c);
+	CU_ASSERT_EQUAL(c.begins, 2);
+	CU_ASSERT_FATAL(json_object_object_get_ex(root, "traceEvents", &events));
+	b = json_object_array_get_idx(events, 3);	/* after 2 metadata events and main */
+	CU_ASSERT_STRING_EQUAL(sfield(b, "ph"), "B");
+	CU_ASSERT_STRING_EQUAL(sfield(b, "name"), "[unknown] 0x1000 (obj)");
+	CU_ASSERT_STRING_EQUAL(sfield(b, "cat"), "user");
+	CU_ASSERT_FATAL(json_object_object_get_ex(b, "args", &args));
+	CU_ASSERT_FALSE(json_object_object_get_ex(args, "symbol", &v));
+	CU_ASSERT_FALSE(json_object_object_get_ex(args, "offset", &v));
+	CU_ASSERT_FALSE(json_object_object_get_ex(args, "inferred", &v));
+	CU_ASSERT_FALSE(json_object_object_get_ex(args, "synthetic", &v));
+	CU_ASSERT_STRING_EQUAL(sfield(args, "object"), "obj");
+	json_object_put(root);
+}
+
 static int cleanup(void)
 {
 	wt_cleanup();
@@ -249,4 +305,5 @@ PTS_SUITE(writer_json, NULL, cleanup,
 	  PTS_TEST(every_begin_has_its_end_and_every_thread_is_named),
 	  PTS_TEST(timestamps_are_microseconds_with_exact_nanosecond_decimals),
 	  PTS_TEST(awkward_names_survive_a_json_parser),
-	  PTS_TEST(dash_writes_the_document_to_standard_output))
+	  PTS_TEST(dash_writes_the_document_to_standard_output),
+	  PTS_TEST(code_without_a_symbol_has_no_symbol_or_offset_argument))

@@ -82,6 +82,70 @@ static void listing_has_one_line_per_call_return_and_transition(void)
 	free(got);
 }
 
+/*
+ * Code no symbol covers (PTS_TLF_UNKNOWN): the builder's name
+ * "[unknown] 0xADDR (OBJECT)" is not a symbol and already says the
+ * object. By the BEGIN row of docs/output-formats.md: its name, no
+ * "+0x0", the object once, the other flags as usual ([inferred]; the
+ * flag itself is not written). An END names the slice as its BEGIN did,
+ * whether it carries the name or takes the frame's. A record with the
+ * flag but no name is called "[unknown] 0xADDR" (common rules), which
+ * does not say the object: "(obj)" follows it.
+ */
+static void code_without_a_symbol_shows_its_name_once_without_an_offset(void)
+{
+	static const char want[] =
+		"# ts_ns cpu pid/tid depth kind event\n"
+		"1000 0 100/101 0 call > main+0x0 (/bin/hello)\n"
+		"1100 0 100/101 1 call > [unknown] 0x1000 (obj)\n"
+		"1200 0 100/101 1 jump < [unknown] 0x1000 (obj)\n"
+		"1300 0 100/101 1 return > [unknown] 0x2000 (obj) [inferred]\n"
+		"1400 0 100/101 1 unwind < [unknown] 0x2000 (obj) [inferred]\n"
+		"1500 0 100/101 1 call > [unknown] 0x3000 (obj)\n"
+		"1600 0 100/101 1 return < [unknown] 0x3000\n"
+		"1700 0 100/101 0 end_of_trace < main\n";
+	struct pts_tl_rec r[8];
+	struct pts_writer *w;
+	struct pts_err err;
+	size_t i, n = 0;
+	char *got;
+
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 1000, 100, 101, 0, "main");
+	r[n++].object = "/bin/hello";
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 1100, 100, 101, 1, "[unknown] 0x1000 (obj)");
+	r[n].addr = 0x1000;
+	r[n].object = "obj";
+	r[n++].flags = PTS_TLF_UNKNOWN;
+	/* the END as the timeline builder writes it: the frame's name, object and flags */
+	r[n] = wt_rec(PTS_TL_END, PTS_TLK_JUMP, 1200, 100, 101, 1, "[unknown] 0x1000 (obj)");
+	r[n].addr = 0x1000;
+	r[n].object = "obj";
+	r[n++].flags = PTS_TLF_UNKNOWN;
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_RETURN, 1300, 100, 101, 1, "[unknown] 0x2000 (obj)");
+	r[n].addr = 0x2000;
+	r[n].object = "obj";
+	r[n++].flags = PTS_TLF_UNKNOWN | PTS_TLF_INFERRED;
+	/* an END without a name or object: the frame's name, no object to repeat */
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_UNWIND, 1400, 100, 101, 1, NULL);
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 1500, 100, 101, 1, NULL);
+	r[n].addr = 0x3000;
+	r[n].object = "obj";
+	r[n++].flags = PTS_TLF_UNKNOWN;
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 1600, 100, 101, 1, NULL);
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_END_OF_TRACE, 1700, 100, 101, 0, NULL);
+
+	CU_ASSERT_EQUAL_FATAL(pts_writer_open(wt_path("unknown.txt"), PTS_FMT_TXT, &w, &err), 0);
+	for (i = 0; i < n; i++)
+		wt_emit(w, &r[i]);
+	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
+	got = wt_slurp(wt_path("unknown.txt"), NULL);
+	CU_ASSERT_FATAL(got != NULL);
+	if (strcmp(got, want))
+		fprintf(stderr, "\n--- got:\n%s--- want:\n%s", got, want);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	free(got);
+}
+
 static int cleanup(void)
 {
 	wt_cleanup();
@@ -89,4 +153,5 @@ static int cleanup(void)
 }
 
 PTS_SUITE(writer_txt, NULL, cleanup,
-	  PTS_TEST(listing_has_one_line_per_call_return_and_transition))
+	  PTS_TEST(listing_has_one_line_per_call_return_and_transition),
+	  PTS_TEST(code_without_a_symbol_shows_its_name_once_without_an_offset))

@@ -448,6 +448,21 @@ static void rec_from_frame(struct pts_tl_rec *r, const struct frame *f, uint32_t
 	r->depth = depth;
 }
 
+/*
+ * A frame's flags: the caller's (PTS_TLF_INFERRED, PTS_TLF_SYNTHETIC)
+ * and what fn says. Code no symbol covers is named by lookup, not by a
+ * symbol: PTS_TLF_UNKNOWN tells the writers so. A synthetic slice has no
+ * symbol either but is named for what it stands for.
+ */
+static uint32_t frame_flags(const struct fn *fn, uint32_t flags)
+{
+	if (fn->kernel)
+		flags |= PTS_TLF_KERNEL;
+	if (!fn->known && !(flags & PTS_TLF_SYNTHETIC))
+		flags |= PTS_TLF_UNKNOWN;
+	return flags;
+}
+
 static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
 		uint64_t ret, uint32_t flags, enum pts_tl_kind kind, struct pts_err *err)
 {
@@ -473,7 +488,7 @@ static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64
 	f->fn = *fn;
 	f->addr = addr;
 	f->ret = ret;
-	f->flags = flags | (fn->kernel ? PTS_TLF_KERNEL : 0);
+	f->flags = frame_flags(fn, flags);
 	memset(&r, 0, sizeof(r));
 	r.type = PTS_TL_BEGIN;
 	r.kind = kind;
@@ -596,7 +611,7 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 	f->fn = *fn;
 	f->addr = addr;
 	f->ret = 0;
-	f->flags = PTS_TLF_INFERRED | (fn->kernel ? PTS_TLF_KERNEL : 0);
+	f->flags = frame_flags(fn, PTS_TLF_INFERRED);
 	t->n = 1;
 	memset(&r, 0, sizeof(r));
 	r.type = PTS_TL_BEGIN;

@@ -55,6 +55,9 @@
  *    instant "gap" whose detail is the cause; nothing is spliced across it;
  *  - an exec (sideband) ends every open frame of the thread and leaves an
  *    instant "exec": the new program starts with an empty stack;
+ *  - code no symbol covers is one frame per object and privilege level,
+ *    named "[unknown] 0xADDR (OBJECT)" after the address it was entered
+ *    at, flagged PTS_TLF_UNKNOWN, offset 0;
  *  - per-thread time never decreases (an earlier time is clamped to the
  *    thread's last time and counted as a diagnostic); events that cannot
  *    happen in the recorded scope are counted diagnostics.

@@ -58,6 +58,13 @@ enum pts_tl_kind {
 #define PTS_TLF_KERNEL		(1U << 0)	/* kernel-mode frame */
 #define PTS_TLF_INFERRED	(1U << 1)	/* outer frame inferred from a return */
 #define PTS_TLF_SYNTHETIC	(1U << 2)	/* [syscall], [interrupted], [untraced], [user] */
+/*
+ * No symbol covers the code: the name is the builder's own,
+ * "[unknown] 0xADDR (OBJECT)" (or "[unknown] 0xADDR" without an object),
+ * not a symbol, and offset is 0. Writers give it no symbol+offset and,
+ * since the name already says it, do not print the object after it.
+ */
+#define PTS_TLF_UNKNOWN		(1U << 3)
 
 struct pts_tl_rec {
 	enum pts_tl_type type;
@@ -70,7 +77,7 @@ struct pts_tl_rec {
 	const char *name;	/* symbol, synthetic slice, instant or counter name */
 	const char *object;	/* binary/module holding addr, or NULL */
 	uint64_t addr;		/* IP of the event (call target, gap IP...) */
-	uint64_t offset;	/* addr - symbol start, when name is a symbol */
+	uint64_t offset;	/* addr - symbol start, when name is a symbol (0 otherwise) */
 	const char *detail;	/* instant: cause text; else NULL */
 	double value;		/* PTS_TL_COUNTER only */
 };

@@ -188,11 +188,13 @@ const char *pts_tl_kind_name(enum pts_tl_kind kind);
 
 /*
  * Does the record name a symbol (so symbol+offset means something)? Not
- * for unnamed code nor for synthetic slices ([syscall], [interrupted]...).
+ * for unnamed code, code no symbol covers (PTS_TLF_UNKNOWN: the builder's
+ * "[unknown] 0xADDR (OBJECT)") nor synthetic slices ([syscall]...).
  */
 static inline bool pts_wsymbol(const struct pts_tl_rec *rec)
 {
-	return rec->name && rec->name[0] && !(rec->flags & PTS_TLF_SYNTHETIC);
+	return rec->name && rec->name[0] &&
+	       !(rec->flags & (PTS_TLF_SYNTHETIC | PTS_TLF_UNKNOWN));
 }
 
 /* Name used for a slice whose rec->name is NULL: "[unknown] 0xADDR". */

@@ -4,7 +4,9 @@
  * separated by single spaces so awk/cut can take them apart:
  *
  *   TS_NS CPU PID/TID DEPTH KIND > SYMBOL+0xOFFSET (OBJECT) [FLAGS]   BEGIN
- *                                  (a synthetic slice: its name, no offset)
+ *                                  (a synthetic slice: its name, no offset;
+ *                                  code without a symbol: "[unknown] 0xADDR
+ *                                  (OBJECT)", no offset, object once)
  *   TS_NS CPU PID/TID DEPTH KIND < SYMBOL[+0xOFFSET] (OBJECT)          END
  *   TS_NS CPU PID/TID DEPTH KIND ! NAME: DETAIL @0xADDR                INSTANT
  *   TS_NS CPU PID/TID - counter = NAME VALUE                           COUNTER
@@ -75,11 +77,22 @@ static int common(struct pts_writer *w, const struct pts_tl_rec *rec, char mark)
 	return pts_wout(w, line, (size_t)(p - line));
 }
 
-static int tail(struct pts_writer *w, const struct pts_tl_rec *rec, uint32_t flags)
+/*
+ * Does the name printed say the object itself? The builder's name for
+ * code without a symbol (PTS_TLF_UNKNOWN) is "[unknown] 0xADDR (OBJECT)":
+ * a second " (OBJECT)" would only repeat it.
+ */
+static bool names_object(const char *name, uint32_t flags)
+{
+	return (flags & PTS_TLF_UNKNOWN) && name && name[0];
+}
+
+/* " (OBJECT) [FLAGS]\n"; object=false leaves the object out */
+static int tail(struct pts_writer *w, const struct pts_tl_rec *rec, uint32_t flags, bool object)
 {
 	int rc = 0;
 
-	if (rec->object && rec->object[0])
+	if (object && rec->object && rec->object[0])
 		rc = pts_wout_str(w, " (") ?: line_str(w, rec->object) ?: pts_wout(w, ")", 1);
 	if (!rc && (flags & PTS_TLF_KERNEL))
 		rc = pts_wout_str(w, " [kernel]");
@@ -103,6 +116,7 @@ static int symbol(struct pts_writer *w, const struct pts_tl_rec *rec)
 static int txt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 {
 	struct pts_wthread *t;
+	const struct pts_wframe *f;
 	char buf[64];
 	int rc;
 
@@ -117,15 +131,18 @@ static int txt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 		if (rc)
 			return rc;
 		if (rec->type == PTS_TL_BEGIN) {
-			rc = common(w, rec, '>') ?: symbol(w, rec) ?: tail(w, rec, rec->flags);
+			rc = common(w, rec, '>') ?: symbol(w, rec) ?:
+			     tail(w, rec, rec->flags, !names_object(rec->name, rec->flags));
 			return rc ?: pts_wthread_push(w, t, rec);
 		}
+		f = &t->frames[t->depth - 1];
 		rc = common(w, rec, '<');
-		if (!rc)
-			rc = rec->name && rec->name[0] ? symbol(w, rec) :
-			     line_str(w, pts_wframe_name(&t->frames[t->depth - 1], buf,
-							 sizeof(buf)));
-		rc = rc ?: tail(w, rec, t->frames[t->depth - 1].flags);
+		if (!rc && rec->name && rec->name[0])
+			rc = symbol(w, rec) ?:
+			     tail(w, rec, f->flags, !names_object(rec->name, rec->flags));
+		else if (!rc)
+			rc = line_str(w, pts_wframe_name(f, buf, sizeof(buf))) ?:
+			     tail(w, rec, f->flags, !names_object(f->name, f->flags));
 		if (!rc)
 			pts_wthread_pop(t);
 		return rc;

@@ -105,6 +105,14 @@ copy sbtype; poke "$T/sbtype/sideband.bin" "$o3" '<H' 0
 expect 3 "sideband.bin: damaged record at byte offset $o3: type 0 (zeroed bytes" "$T/sbtype"
 copy sbtime; poke "$T/sbtime/sideband.bin" $((o4 + 8)) '<Q' $(( $(sbrec 3 tsc) - 1 ))
 expect 3 "sideband.bin: damaged record at byte offset $o4: .* of CPU $(sbrec 4 cpu) at TSC $(( $(sbrec 3 tsc) - 1 )), before the record ahead of it on that CPU (TSC $(sbrec 3 tsc)): times go back" "$T/sbtime"
+# The largest TSC a record can hold (2^64 - 1 = 18446744073709551615) in
+# record 1: record 2, of the same CPU with its own (smaller) TSC, is then
+# the one whose time goes back. The reader once kept "TSC + 1" per CPU,
+# which wraps to 0 ("no record yet") here and accepted everything silently.
+o2=$(sbrec 2 offset)
+[ "$(sbrec 1 cpu)" = "$(sbrec 2 cpu)" ] || { echo "FAIL: records 1 and 2 of $S/sideband.bin are not of one CPU"; exit 1; }
+copy sbmax; poke "$T/sbmax/sideband.bin" $((o1 + 8)) '<Q' 18446744073709551615
+expect 3 "sideband.bin: damaged record at byte offset $o2: .* of CPU $(sbrec 2 cpu) at TSC $(sbrec 2 tsc), before the record ahead of it on that CPU (TSC 18446744073709551615): times go back" "$T/sbmax"
 # the summary says so too
 expect 3 "^warning: sideband.bin: damaged record at byte offset $o4" "$T/sbtime" --summary
 grep -q "^ptscope decode: warning" "$T/err" && { echo "FAIL: the warning was printed twice with --summary"; fail=1; }

@@ -106,6 +106,7 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 	struct pts_sb_reader rd;
 	struct pts_err e2 = { 0 };
 	uint64_t *last_tsc = NULL, unknown = 0;
+	bool *seen = NULL;
 	size_t unknown_off = 0, len = 0, i, prev_off = 0;
 	uint16_t unknown_type = 0;
 	void *buf = NULL;
@@ -131,9 +132,16 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 	if (rc || !buf)
 		return rc;
 	sideband_file_size(b, sum);
-	/* TSC of each CPU's last record + 1 (0: none yet); hdr.cpu < PTS_SB_MAX_CPUS */
+	/*
+	 * TSC of each CPU's last record, and whether it has one: every u64 is a
+	 * TSC a damaged record can hold (UINT64_MAX too), so none can mean
+	 * "no record yet". hdr.cpu < PTS_SB_MAX_CPUS (the reader checks it).
+	 */
 	last_tsc = calloc(PTS_SB_MAX_CPUS, sizeof(*last_tsc));
-	if (!last_tsc) {
+	seen = calloc(PTS_SB_MAX_CPUS, sizeof(*seen));
+	if (!last_tsc || !seen) {
+		free(last_tsc);
+		free(seen);
 		free(buf);
 		return pts_err_set(err, ENOMEM, "out of memory");
 	}
@@ -143,18 +151,19 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 
 		prev_off = rd.off;
 		/* the module writes each CPU's records in TSC order (docs/abi.md) */
-		if (last_tsc[h->cpu] && h->tsc < last_tsc[h->cpu] - 1) {
+		if (seen[h->cpu] && h->tsc < last_tsc[h->cpu]) {
 			char why[200];
 
 			snprintf(why, sizeof(why), "a %s record of CPU %u at TSC %llu, before the "
 				 "record ahead of it on that CPU (TSC %llu): times go back",
 				 pts_sb_type_name(h->type) ? pts_sb_type_name(h->type) : "?",
 				 h->cpu, (unsigned long long)h->tsc,
-				 (unsigned long long)(last_tsc[h->cpu] - 1));
+				 (unsigned long long)last_tsc[h->cpu]);
 			sideband_damaged(b, off, len, why, sum);
 			break;
 		}
-		last_tsc[h->cpu] = h->tsc + 1;
+		last_tsc[h->cpu] = h->tsc;
+		seen[h->cpu] = true;
 		if (!pts_sb_type_name(h->type)) {
 			if (!unknown++) {
 				unknown_type = h->type;
@@ -164,6 +173,7 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 		}
 		if (sideband_add_rec(h, tc, sb)) {
 			free(last_tsc);
+			free(seen);
 			free(buf);
 			return pts_err_set(err, ENOMEM, "out of memory");
 		}
@@ -179,6 +189,7 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 		pts_decode_lost(sum, msg);
 	}
 	free(last_tsc);
+	free(seen);
 	free(buf);
 	return 0;
 }

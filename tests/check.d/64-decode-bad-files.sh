@@ -72,6 +72,18 @@ copy long; { printf '\002\202%.0s' 1 2 3 4 5 6 7 8; printf '\377%.0s' $(seq 16);
 expect 0 "cpu0.pt: $((full + 32)) bytes, the manifest says $full: decoding the bytes the capture wrote; the 32 bytes after them were added later and are ignored" "$T/long"
 cmp -s "$T/o.txt" "$T/full.txt" || { echo "FAIL: the longer cpu0.pt decodes differently"; fail=1; }
 
+# A manifest without a TSC frequency (tsc_khz 0, "unknown" in
+# bundle-format.md) falls back to the nominal ratio x 100 MHz, and says so.
+# The sample's nom_freq is 21: 21 x 100 MHz = 2100000 kHz, which is exactly
+# its recorded tsc_khz, so the decode must be the whole one, byte for byte
+# (raw TSC ticks as ns would make every time 2.1 times too long).
+copy nokhz; sed -i 's/"tsc_khz": 2100000/"tsc_khz": 0/g' "$T/nokhz/manifest.json"
+grep -q '"nom_freq": 21,' "$T/nokhz/manifest.json" || { echo "FAIL: the sample's nom_freq is not 21"; exit 1; }
+expect 0 "^ptscope decode: warning: manifest.json: tsc_khz is 0 (not recorded): times use the nominal ratio 21 x 100 MHz = 2100000 kHz" "$T/nokhz"
+cmp -s "$T/o.txt" "$T/full.txt" || { echo "FAIL: tsc_khz 0 with nom_freq 21 decodes differently from tsc_khz 2100000"; fail=1; }
+sed -i 's/"nom_freq": 21,/"nom_freq": 0,/' "$T/nokhz/manifest.json"
+expect 0 "warning: manifest.json: tsc_khz and nom_freq are 0 (not recorded): times are TSC ticks, not ns" "$T/nokhz"
+
 # A damaged sideband: the records before the damage are used, the warning
 # names the file, the byte offset and what is wrong, and the exit status
 # is 3 (records were lost). Record offsets and fields are found here by

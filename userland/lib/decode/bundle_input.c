@@ -174,6 +174,35 @@ static void cpu_file_size(const struct pts_bundle_cpu *c, struct pts_run_in *in,
 	}
 }
 
+/*
+ * TSC to ns: the manifest's tsc_khz (timing., else cpu.), else, as raw
+ * mode does, the nominal ratio x 100 MHz that an invariant TSC runs at
+ * (docs/decode.md, "Time"). The fallback is said: a time base that is not
+ * the recorded one can be off by the turbo/nominal difference. Without
+ * either the times are TSC ticks, and that is said too.
+ */
+static void bundle_time_base(const struct pts_bundle *b, struct pts_timeconv *tc,
+			     struct pts_decode_summary *sum)
+{
+	char msg[300];
+
+	tc->tsc_khz = b->tsc_khz ? b->tsc_khz : b->cpu_id.tsc_khz;
+	tc->mode = tc->tsc_khz ? PTS_TC_KHZ : PTS_TC_NONE;
+	if (tc->tsc_khz)
+		return;
+	if (b->cpu_id.nom_freq) {
+		tc->tsc_khz = (uint64_t)b->cpu_id.nom_freq * 100000;
+		tc->mode = PTS_TC_KHZ;
+		snprintf(msg, sizeof(msg), "manifest.json: tsc_khz is 0 (not recorded): times use "
+			 "the nominal ratio %u x 100 MHz = %" PRIu64 " kHz as the TSC frequency",
+			 b->cpu_id.nom_freq, tc->tsc_khz);
+	} else {
+		snprintf(msg, sizeof(msg), "manifest.json: tsc_khz and nom_freq are 0 (not "
+			 "recorded): times are TSC ticks, not ns");
+	}
+	pts_decode_notice(sum, msg);
+}
+
 int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_emit_fn emit,
 		      void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err)
 {
@@ -233,8 +262,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	in.nom_freq = (uint8_t)b->cpu_id.nom_freq;
 	in.cpuid_15_eax = b->cpu_id.cpuid_15[0];
 	in.cpuid_15_ebx = b->cpu_id.cpuid_15[1];
-	in.tc.tsc_khz = b->tsc_khz ? b->tsc_khz : b->cpu_id.tsc_khz;
-	in.tc.mode = in.tc.tsc_khz ? PTS_TC_KHZ : PTS_TC_NONE;
+	bundle_time_base(b, &in.tc, sum);
 	in.scope = b->config.scope;
 	in.pid = o && o->pid >= 0 ? o->pid : -1;
 	in.tid = o && o->tid >= 0 ? o->tid : -1;

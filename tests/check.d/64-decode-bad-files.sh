@@ -84,6 +84,15 @@ cmp -s "$T/o.txt" "$T/full.txt" || { echo "FAIL: tsc_khz 0 with nom_freq 21 deco
 sed -i 's/"nom_freq": 21,/"nom_freq": 0,/' "$T/nokhz/manifest.json"
 expect 0 "warning: manifest.json: tsc_khz and nom_freq are 0 (not recorded): times are TSC ticks, not ns" "$T/nokhz"
 
+# An incomplete bundle (the capture failed part-way, bundle-format.md
+# section 2) is decoded and said on stderr even without --summary; the
+# sample's files are all there, so the exit status stays 0.
+copy incomplete
+sed -i 's/"complete": true,/"complete": false,/; s/"incomplete_reason": "",/"incomplete_reason": "writing cpu1.pt: No space left on device",/' "$T/incomplete/manifest.json"
+expect 0 '^ptscope decode: warning: bundle incomplete (manifest.json: "complete": false): writing cpu1.pt: No space left on device; decoding what is there' "$T/incomplete"
+sed -i 's/"incomplete_reason": "[^"]*",/"incomplete_reason": "",/' "$T/incomplete/manifest.json"
+expect 0 '^ptscope decode: warning: bundle incomplete (manifest.json: "complete": false): no reason recorded' "$T/incomplete"
+
 # A damaged sideband: the records before the damage are used, the warning
 # names the file, the byte offset and what is wrong, and the exit status
 # is 3 (records were lost). Record offsets and fields are found here by

@@ -234,9 +234,15 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	if (!b->complete) {
 		char msg[512];
 
-		snprintf(msg, sizeof(msg), "bundle incomplete: %.250s (decoding what is there)",
-			 b->incomplete_reason);
-		pts_decode_warn(sum, msg);
+		/*
+		 * A notice, not only a summary warning: without --summary the user
+		 * would take the timeline for the whole capture (bundle-format.md:
+		 * "Readers still decode what is there and warn").
+		 */
+		snprintf(msg, sizeof(msg), "bundle incomplete (manifest.json: \"complete\": false): "
+			 "%.250s; decoding what is there, parts of the capture may be missing",
+			 b->incomplete_reason[0] ? b->incomplete_reason : "no reason recorded");
+		pts_decode_notice(sum, msg);
 	}
 	if (!b->nr_cpus || b->nr_cpus > PTS_DEC_MAX_INPUTS) {
 		rc = pts_err_set(err, b->nr_cpus ? E2BIG : ENOENT,

@@ -212,6 +212,18 @@ else
 	echo "ok: exit 1: $(cat "$T/err")"
 fi
 
+# --format null writes nothing and creates no file (docs/output-formats.md):
+# it needs no -o. Run in an empty folder, which must stay empty.
+mkdir "$T/nullcwd"
+rc=0
+Pabs=$(realpath "$P"); Sabs=$(realpath "$S")
+( cd "$T/nullcwd" && "$Pabs" decode "$Sabs" --format null ) > "$T/out" 2> "$T/err" || rc=$?
+if [ $rc != 0 ] || [ -s "$T/out" ] || [ -s "$T/err" ] || [ -n "$(ls -A "$T/nullcwd")" ]; then
+	echo "FAIL: --format null without -o: exit $rc (want 0, no output, no file)"; cat "$T/out" "$T/err"; ls -A "$T/nullcwd"; fail=1
+else
+	echo "ok: exit 0: --format null without -o"
+fi
+
 # a mistyped option: getopt's message with the command's name, and a pointer
 # to --help instead of the 30-line usage
 expect 2 "^ptscope decode: unrecognized option '--no-such-option'" "$S" --no-such-option

@@ -426,7 +426,9 @@ bad_raw:
 			in == bundle ? "a file of the bundle" : "the input", in);
 		return 2;
 	}
-	if (!out && !summary && !insn_list) {
+	/* --format null writes nothing (docs/output-formats.md): it needs no -o */
+	if (!out && !summary && !insn_list &&
+	    !(fmt_name && pts_format_from_name(fmt_name) == PTS_FMT_NONE)) {
 		fprintf(stderr, "ptscope decode: say where the timeline goes: -o FILE.fxt|.json|.txt|.folded (or --summary)\n");
 		return 2;
 	}

@@ -206,11 +206,41 @@ else
 fi
 rc=0
 ( ulimit -f 10; trap '' XFSZ; "$P" decode "$S" --format null --insn-list "$T/il.txt" ) 2> "$T/err" || rc=$?
-if [ $rc != 1 ] || ! grep -q "cannot write $T/il.txt: File too large: the instruction list is incomplete" "$T/err"; then
-	echo "FAIL: --insn-list over the file size limit: exit $rc"; cat "$T/err"; fail=1
+if [ $rc != 1 ] || ! grep -q "cannot write $T/il.txt: File too large: the instruction list is incomplete and not kept" "$T/err" ||
+   ls "$T" | grep -q '^il\.txt'; then
+	echo "FAIL: --insn-list over the file size limit: exit $rc, or a partial list left:"; cat "$T/err"; ls "$T" | grep '^il'; fail=1
 else
 	echo "ok: exit 1: $(cat "$T/err")"
 fi
+# --insn-list is written under a temporary name as -o is: a decode that
+# fails (here: no manifest) keeps an existing file as it was
+copy nomanifest; rm "$T/nomanifest/manifest.json"
+echo precious > "$T/precious.lst"
+rc=0
+"$P" decode "$T/nomanifest" -o "$T/t.txt" --insn-list "$T/precious.lst" 2> "$T/err" || rc=$?
+if [ $rc != 1 ] || [ "$(cat "$T/precious.lst")" != precious ] || ls "$T" | grep -q 'precious\.lst\.tmp'; then
+	echo "FAIL: a failed decode changed --insn-list's file (exit $rc): $(head -c 20 "$T/precious.lst")"; fail=1
+else
+	echo "ok: exit 1, the existing --insn-list file is kept"
+fi
+# only the list fails (/dev/full: every write is ENOSPC): exit 1 means
+# nothing was written, so the timeline is not renamed into place either
+echo old > "$T/t.txt"
+rc=0
+"$P" decode "$S" -o "$T/t.txt" --insn-list /dev/full 2> "$T/err" || rc=$?
+if [ $rc != 1 ] || [ "$(cat "$T/t.txt")" != old ] || ls "$T" | grep -q 't\.txt\.tmp' ||
+   ! grep -q "cannot write /dev/full: No space left on device: the instruction list is incomplete and not kept; nor is the timeline $T/t.txt" "$T/err"; then
+	echo "FAIL: --insn-list /dev/full: exit $rc, t.txt $(head -c 20 "$T/t.txt")"; cat "$T/err"; fail=1
+else
+	echo "ok: exit 1: $(cat "$T/err")"
+fi
+# -o and --insn-list naming one file: one would replace the other
+clobber "are one file: one would replace the other" "$S" -o "$T/same.txt" --insn-list "$T/same.txt"
+clobber "are one file" "$S" -o "$T/same.txt" --insn-list "$T/../$(basename "$T")/same.txt"
+echo x > "$T/same.txt"
+clobber "are one file" "$S" -o "$T/same.txt" --insn-list "$T/./same.txt"
+# a list that cannot be created says what to do
+expect 1 "cannot write the instruction list $T/nodir/il: No such file or directory; check that its directory exists" "$S" --insn-list "$T/nodir/il"
 
 # --format null writes nothing and creates no file (docs/output-formats.md):
 # it needs no -o. Run in an empty folder, which must stay empty.

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "decode_out.h"
 #include "decode/session.h"
 #include "writer/writer.h"
 
@@ -155,6 +156,57 @@ static const char *clobbered_input(const char *out, const struct pts_decode_opts
 	return inside ? bundle : NULL;
 }
 
+/*
+ * The file a path names once written: the path with its directory resolved
+ * (the file itself may not exist yet). NULL when the directory does not
+ * resolve; the caller frees it.
+ */
+static char *resolved_output(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir, *rd, *r = NULL;
+
+	if (!slash)
+		dir = strdup(".");
+	else
+		dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+	rd = dir ? realpath(dir, NULL) : NULL;
+	if (rd && asprintf(&r, "%s/%s", rd, slash ? slash + 1 : path) < 0)
+		r = NULL;
+	free(rd);
+	free(dir);
+	return r;
+}
+
+/*
+ * Whether -o and --insn-list name one regular file (or one new file): the
+ * second rename would replace the first output. Devices and FIFOs (and
+ * stdout) are written directly and may be shared.
+ */
+static bool same_output(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	bool ea, eb, same;
+	char *ra, *rb;
+
+	if (!a || !b || !strcmp(a, "-") || !strcmp(b, "-"))
+		return false;
+	ea = !stat(a, &sa);
+	eb = !stat(b, &sb);
+	if ((ea && !S_ISREG(sa.st_mode)) || (eb && !S_ISREG(sb.st_mode)))
+		return false;
+	if (ea && eb)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	if (ea != eb)
+		return false;
+	ra = resolved_output(a);
+	rb = resolved_output(b);
+	same = ra && rb ? !strcmp(ra, rb) : !strcmp(a, b);
+	free(ra);
+	free(rb);
+	return same;
+}
+
 static int emit_rec(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err)
 {
 	struct out_ctx *c = ctx;
@@ -192,7 +244,8 @@ int cmd_decode(int argc, char **argv)
 	const char *bundle = NULL;
 	bool summary = false, scope_given = false, insn_bad = false;
 	int fmt, c, rc, idx;
-	FILE *insn_f = NULL;
+	struct insn_file il = { 0 };
+	sigset_t held;
 	struct out_ctx oc = { 0 };
 	uint64_t v;
 	unsigned int i, j;
@@ -427,6 +480,11 @@ bad_raw:
 		return 2;
 	}
 	/* --format null writes nothing (docs/output-formats.md): it needs no -o */
+	if (same_output(out, insn_list)) {
+		fprintf(stderr, "ptscope decode: -o %s and --insn-list %s are one file: one would"
+			" replace the other; give the instruction list another name\n", out, insn_list);
+		return 2;
+	}
 	if (!out && !summary && !insn_list &&
 	    !(fmt_name && pts_format_from_name(fmt_name) == PTS_FMT_NONE)) {
 		fprintf(stderr, "ptscope decode: say where the timeline goes: -o FILE.fxt|.json|.txt|.folded (or --summary)\n");
@@ -460,21 +518,25 @@ bad_raw:
 	/* streaming progress on a terminal only (item 8) */
 	if (isatty(STDERR_FILENO) && !getenv("PTSCOPE_NO_PROGRESS"))
 		o.progress = stderr;
+	/* from here on outputs exist under temporary names: a signal removes them */
+	decode_out_catch_signals();
 	if (insn_list) {
-		insn_f = fopen(insn_list, "we");
-		if (!insn_f) {
-			fprintf(stderr, "ptscope decode: cannot write %s: %s\n", insn_list,
-				strerror(errno));
+		if (insn_file_open(&il, insn_list))
 			return 1;
-		}
 		o.on_insn = insn_out;
-		o.insn_ctx = insn_f;
+		o.insn_ctx = il.f;
 	}
+	decode_out_hold_signals(&held);
 	rc = pts_writer_open(out ? out : "/dev/null", (enum pts_format)fmt, &oc.w, &err);
+	if (!rc && pts_writer_tmp_path(oc.w) && decode_out_register(pts_writer_tmp_path(oc.w))) {
+		pts_writer_close(oc.w, false, NULL);
+		rc = pts_err_set(&err, ENOMEM, "out of memory");
+	}
+	decode_out_release_signals(&held);
 	if (rc) {
 		fprintf(stderr, "ptscope decode: %s\n", err.msg);
-		if (insn_f)
-			fclose(insn_f);
+		insn_file_end(&il, false);
+		decode_out_forget();
 		return 1;
 	}
 	/* every record comes from the timeline builder, whose strings are interned */
@@ -491,26 +553,24 @@ bad_raw:
 
 		fprintf(stderr, "ptscope decode: %s\n", err.msg);
 		pts_writer_close(oc.w, false, &e2);
-		if (insn_f)
-			fclose(insn_f);
+		insn_file_end(&il, false);
+		decode_out_forget();
 		pts_decode_summary_free(&sum);
 		return 1;
 	}
-	rc = pts_writer_close(oc.w, true, &err);
-	if (insn_f) {
-		/* the first failed write set the error flag; fclose flushes the rest */
-		bool bad = ferror(insn_f);
-		int e = fclose(insn_f) ? errno : bad ? EIO : 0;
-
-		if (e) {
-			fprintf(stderr, "ptscope decode: cannot write %s: %s: the instruction list is"
-				" incomplete (free space, raise ulimit -f, or write elsewhere)\n",
-				insn_list, strerror(e));
-			insn_bad = true;
-		}
-	}
+	/*
+	 * Exit 1 says the output is not written: a failed instruction list
+	 * keeps the timeline from being renamed into place too, and a failed
+	 * timeline the list (a streamed -o - cannot be taken back).
+	 */
+	insn_bad = insn_file_close(&il, out && strcmp(out, "-") &&
+					pts_writer_tmp_path(oc.w) ? out : NULL) != 0;
+	rc = pts_writer_close(oc.w, !insn_bad, &err);
 	if (rc)
 		fprintf(stderr, "ptscope decode: %s\n", err.msg);
+	if (insn_file_end(&il, !rc && !insn_bad))
+		rc = -1;
+	decode_out_forget();
 	if (rc || insn_bad) {
 		pts_decode_summary_free(&sum);
 		return 1;

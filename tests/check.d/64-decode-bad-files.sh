@@ -138,6 +138,29 @@ expect 3 "sideband.bin: damaged record at byte offset $o2: .* of CPU $(sbrec 2 c
 expect 3 "^warning: sideband.bin: damaged record at byte offset $o4" "$T/sbtime" --summary
 grep -q "^ptscope decode: warning" "$T/err" && { echo "FAIL: the warning was printed twice with --summary"; fail=1; }
 
+# Counts of one are said in the singular. Record 0 of the sample is an
+# exec record (type 2, docs/abi.md): with size 16 (the header alone) it is
+# shorter than its struct. A cut 1 byte after record 1 leaves 1 byte where a
+# 16-byte header should be. A cpu0.pt 1 byte short or long is 1 byte missing
+# or added.
+[ "$(sbrec 0 offset)" = 0 ] && python3 -c 'import struct, sys; d = open(sys.argv[1], "rb").read(2); sys.exit(struct.unpack("<H", d)[0] != 2)' "$S/sideband.bin" ||
+	{ echo "FAIL: record 0 of $S/sideband.bin is not an exec record"; exit 1; }
+copy sbexec; poke "$T/sbexec/sideband.bin" 2 '<H' 16
+expect 3 "sideband.bin: damaged record at byte offset 0: an exec record of 16 bytes, its struct needs [0-9]*; no record before it is used, the $sbfull bytes from there on are not used" "$T/sbexec"
+copy sbone; truncate -s $((o1 + 1)) "$T/sbone/sideband.bin"
+expect 3 "sideband.bin: damaged record at byte offset $o1: only 1 byte left, a header needs 16 (truncated file?); the $o1 bytes before it are used, the 1 byte from there on is not used" "$T/sbone"
+copy ptone; truncate -s $((full - 1)) "$T/ptone/cpu0.pt"
+expect 3 "cpu0.pt: $((full - 1)) of $full bytes present (truncated copy?); decoding the bytes present, the missing 1 byte is a gap at the end of cpu 0" "$T/ptone"
+copy ptlong1; printf '\0' >> "$T/ptlong1/cpu0.pt"
+expect 0 "cpu0.pt: $((full + 1)) bytes, the manifest says $full: decoding the bytes the capture wrote; the 1 byte after them was added later and is ignored" "$T/ptlong1"
+copy sblong1; printf '\0' >> "$T/sblong1/sideband.bin"
+expect 0 "sideband.bin: $((sbfull + 1)) bytes, the manifest says $sbfull: using the records the capture wrote; the 1 byte after them was added later and is ignored" "$T/sblong1"
+# a data file that is not a regular file, or a directory given as
+# --perf-script: each says what to do
+copy notreg; rm "$T/notreg/cpu0.pt"; mkdir "$T/notreg/cpu0.pt"
+expect 1 "cpu0.pt (named by cpus\[0\].file) is not a regular file: copy the whole $T/notreg directory again" "$T/notreg"
+expect 1 "^ptscope decode: --perf-script $T is a directory: give the file .perf script --itrace=cr -F +flags. wrote" --perf-script "$T"
+
 # --kallsyms that is not a kallsyms file is refused; one with some bad
 # lines is used, the bad lines counted and the first shown
 printf 'garbage\nmore garbage here\n' > "$T/garbage.ks"
@@ -168,7 +191,9 @@ expect 1 "not a regular file (a directory)" --pt "$T"
 # --raw: a missing file, an OFFSET past the end and a directory each say which
 expect 1 "raw $T/missing.bin: cannot read it: no such file" --pt "$S/cpu0.pt" --raw "$T/missing.bin:0:0x1000"
 head -c 100 "$S/cpu0.pt" > "$T/code.bin"
-expect 1 "OFFSET 0x1000 is past its end (100 bytes)" --pt "$S/cpu0.pt" --raw "$T/code.bin:0x1000:0x1000"
+# the OFFSET is said in decimal (as the size) and hex, however it was given
+expect 1 "OFFSET 4096 (0x1000) is past its end (100 bytes)" --pt "$S/cpu0.pt" --raw "$T/code.bin:0x1000:0x1000"
+expect 1 "OFFSET 4096 (0x1000) is past its end (100 bytes)" --pt "$S/cpu0.pt" --raw "$T/code.bin:4096:0x1000"
 expect 1 "raw $T: not a regular file" --pt "$S/cpu0.pt" --raw "$T:0:0x1000"
 
 # two traces of one CPU cannot be merged as one stream: bad usage, say which
@@ -190,6 +215,8 @@ clobber() {	# want-pattern args... (exit 2 wanted)
 clobber "is a file of the bundle.*choose another output name" "$T/keep" -o "$T/keep/manifest.json" --format txt
 clobber "is the input.*choose another output name" --pt "$T/keep/cpu0.pt" --insn-list "$T/keep/cpu0.pt" --format null
 clobber "is the input" --pt "$T/keep/cpu0.pt" -o "$T/keep/cpu0.pt" --format txt
+# a directory as -o is bad usage that says what to give instead
+clobber "^ptscope decode: -o $T is a directory: name a file (in it, e.g. $T/trace.fxt)" "$S" -o "$T"
 cmp -s "$S/cpu0.pt" "$T/keep/cpu0.pt" && cmp -s "$S/manifest.json" "$T/keep/manifest.json" ||
 	{ echo "FAIL: an input file was changed"; fail=1; }
 

@@ -207,6 +207,18 @@ static bool same_output(const char *a, const char *b)
 	return same;
 }
 
+/* Whether path is a directory (said, with what to give instead). */
+static bool dir_given(const char *opt, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return false;
+	fprintf(stderr, "ptscope decode: %s %s is a directory: name a file (in it, e.g. %s/%s)\n",
+		opt, path, path, !strcmp(opt, "-o") ? "trace.fxt" : "insns.txt");
+	return true;
+}
+
 static int emit_rec(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err)
 {
 	struct out_ctx *c = ctx;
@@ -464,6 +476,16 @@ bad_raw:
 		fprintf(stderr, "ptscope decode: --pevent-sample-type is needed to read perf sideband files\n");
 		return 2;
 	}
+	if (perf_script) {
+		struct stat st;
+
+		/* read as text, a directory fails with a bare EISDIR: say which file */
+		if (!stat(perf_script, &st) && S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "ptscope decode: --perf-script %s is a directory: give the"
+				" file `perf script --itrace=cr -F +flags` wrote\n", perf_script);
+			return 1;
+		}
+	}
 	if (!bundle && !perf_script && !o.nr_pt) {
 		fprintf(stderr, "ptscope decode: nothing to decode: give a bundle, --pt FILE or --perf-script FILE\n");
 		usage(stderr);
@@ -480,6 +502,9 @@ bad_raw:
 		return 2;
 	}
 	/* --format null writes nothing (docs/output-formats.md): it needs no -o */
+	/* a directory is neither a file to replace nor a device to write to */
+	if ((out && dir_given("-o", out)) || (insn_list && dir_given("--insn-list", insn_list)))
+		return 2;
 	if (same_output(out, insn_list)) {
 		fprintf(stderr, "ptscope decode: -o %s and --insn-list %s are one file: one would"
 			" replace the other; give the instruction list another name\n", out, insn_list);

@@ -290,8 +290,8 @@ static int rd_file_sized(struct rd *r, json_object *o, const char *at, char **na
 				 rc == ENOENT ? "is missing from the bundle" : strerror(rc),
 				 r->dir);
 	} else if (!S_ISREG(st.st_mode)) {
-		rc = pts_err_set(r->err, EINVAL, "%s (named by %sfile) is not a regular file",
-				 path, at);
+		rc = pts_err_set(r->err, EINVAL, "%s (named by %sfile) is not a regular file: "
+				 "copy the whole %s directory again", path, at, r->dir);
 	} else if ((uint64_t)st.st_size != *size && !tolerant) {
 		rc = pts_err_set(r->err, EFBIG, "%s is %jd bytes but %ssize says %" PRIu64
 				 ": truncated copy? copy the bundle again", path,

@@ -161,15 +161,18 @@ static void cpu_file_size(const struct pts_bundle_cpu *c, struct pts_run_in *in,
 	if ((uint64_t)in->lens[i] < c->size) {
 		in->missing[i] = c->size - in->lens[i];
 		snprintf(msg, sizeof(msg), "%s: %zu of %" PRIu64 " bytes present (truncated copy?); "
-			 "decoding the bytes present, the missing %s are a gap at the end of cpu %u",
+			 "decoding the bytes present, the missing %s %s a gap at the end of cpu %u",
 			 c->file, in->lens[i], c->size,
-			 pts_bytes_text(in->missing[i], miss, sizeof(miss)), c->cpu);
+			 pts_bytes_text(in->missing[i], miss, sizeof(miss)),
+			 in->missing[i] == 1 ? "is" : "are", c->cpu);
 		pts_decode_lost(sum, msg);
 	} else if (c->file_size > c->size) {
 		snprintf(msg, sizeof(msg), "%s: %" PRIu64 " bytes, the manifest says %" PRIu64
-			 ": decoding the bytes the capture wrote; the %s after them were added "
-			 "later and are ignored", c->file, c->file_size, c->size,
-			 pts_bytes_text(c->file_size - c->size, miss, sizeof(miss)));
+			 ": decoding the bytes the capture wrote; the %s after them %s added "
+			 "later and %s ignored", c->file, c->file_size, c->size,
+			 pts_bytes_text(c->file_size - c->size, miss, sizeof(miss)),
+			 c->file_size - c->size == 1 ? "was" : "were",
+			 c->file_size - c->size == 1 ? "is" : "are");
 		pts_decode_notice(sum, msg);
 	}
 }

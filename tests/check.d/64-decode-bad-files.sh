@@ -72,6 +72,16 @@ copy long; { printf '\002\202%.0s' 1 2 3 4 5 6 7 8; printf '\377%.0s' $(seq 16);
 expect 0 "cpu0.pt: $((full + 32)) bytes, the manifest says $full: decoding the bytes the capture wrote; the 32 bytes after them were added later and are ignored" "$T/long"
 cmp -s "$T/o.txt" "$T/full.txt" || { echo "FAIL: the longer cpu0.pt decodes differently"; fail=1; }
 
+# The -o extension is recognised in any case: OUT.TXT is the .txt listing
+# (the same bytes as the whole decode above)
+rc=0; "$P" decode "$S" -o "$T/UPPER.TXT" 2> "$T/err" || rc=$?
+[ $rc = 0 ] && cmp -s "$T/UPPER.TXT" "$T/full.txt" ||
+	{ echo "FAIL: -o UPPER.TXT: exit $rc, or not the .txt listing"; cat "$T/err"; fail=1; }
+# --help: --sysroot serves bundles too, so it is not listed under "raw PT"
+"$P" decode --help > "$T/help"
+awk '/^raw PT/ { raw = 1 } /--sysroot/ { exit !(raw == 0) }' "$T/help" && grep -q -- "--sysroot" "$T/help" ||
+	{ echo "FAIL: decode --help lists --sysroot under raw PT"; fail=1; }
+
 # A manifest without a TSC frequency (tsc_khz 0, "unknown" in
 # bundle-format.md) falls back to the nominal ratio x 100 MHz, and says so.
 # The sample's nom_freq is 21: 21 x 100 MHz = 2100000 kHz, which is exactly

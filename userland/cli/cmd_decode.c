@@ -7,6 +7,7 @@
  * damaged input of which a part could not be used; 1 error
  * (unreadable input, output not written); 2 usage error (commands.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -33,13 +34,15 @@ static void usage(FILE *f)
 	      "  --format F              fxt|json|txt|folded|null (default: from the -o extension)\n"
 	      "  --summary               print instructions, branches, gaps by cause, time per thread\n"
 	      "  --insn-list FILE        write every decoded instruction address (hex, one a line)\n"
+	      "inputs:\n"
+	      "  --sysroot DIR           find mapped files (the sideband's, a bundle's uncopied\n"
+	      "                          binaries) and debug files under DIR\n"
 	      "raw PT (as ptxed):\n"
 	      "  --pt FILE [--cpu N]     raw trace of CPU N (repeatable)\n"
 	      "  --elf FILE[:BASE]       ELF executable code; BASE: load address of a PIE/shared object\n"
 	      "  --raw FILE:OFFSET:VADDR raw code bytes from FILE at OFFSET, mapped at VADDR\n"
 	      "  --kcore DIR             kernel text (DIR/kcore, DIR/kallsyms, as perf record --kcore)\n"
 	      "  --kallsyms FILE         kernel symbol names\n"
-	      "  --sysroot DIR           find the sideband's mapped files under DIR\n"
 	      "  --scope user|kernel|both  what the trace recorded (default user)\n"
 	      "  --pid N, --tid N        thread of a trace without sideband\n"
 	      "timing:\n"
@@ -217,6 +220,25 @@ static bool dir_given(const char *opt, const char *path)
 	fprintf(stderr, "ptscope decode: %s %s is a directory: name a file (in it, e.g. %s/%s)\n",
 		opt, path, path, !strcmp(opt, "-o") ? "trace.fxt" : "insns.txt");
 	return true;
+}
+
+/*
+ * The format of an -o name from its extension, in any case (OUT.TXT is a
+ * .txt file: names from systems that upper-case them). PTS_FMT_NONE if
+ * the extension is none of the formats'.
+ */
+static int format_from_path(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	char low[16] = "x.";
+	size_t i;
+
+	if (!dot || strchr(dot, '/') || strlen(dot + 1) > sizeof(low) - 3)
+		return PTS_FMT_NONE;
+	for (i = 0; dot[1 + i]; i++)
+		low[2 + i] = (char)tolower((unsigned char)dot[1 + i]);
+	low[2 + i] = '\0';
+	return pts_format_from_path(low);
 }
 
 static int emit_rec(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err)
@@ -523,7 +545,7 @@ bad_raw:
 			return 2;
 		}
 	} else if (out) {
-		fmt = pts_format_from_path(out);
+		fmt = format_from_path(out);
 		if (fmt == PTS_FMT_NONE && strcmp(out, "-")) {
 			fprintf(stderr, "ptscope decode: cannot tell the format of %s: name it .fxt, .json, .txt or .folded, or give --format\n",
 				out);

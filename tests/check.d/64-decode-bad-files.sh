@@ -11,6 +11,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 P=${PTSCOPE:-build/ptscope}
+Pabs=$(realpath "$P")
 S=samples/demo.ptscope
 PS=${PTS_SHARED:-../shared}/data/real/perf-script/page_fault.perf
 [ -d "$S" ] || { echo "skip: no $S"; exit 77; }
@@ -225,6 +226,21 @@ clobber() {	# want-pattern args... (exit 2 wanted)
 clobber "is a file of the bundle.*choose another output name" "$T/keep" -o "$T/keep/manifest.json" --format txt
 clobber "is the input.*choose another output name" --pt "$T/keep/cpu0.pt" --insn-list "$T/keep/cpu0.pt" --format null
 clobber "is the input" --pt "$T/keep/cpu0.pt" -o "$T/keep/cpu0.pt" --format txt
+# only the manifest and the files it names are the bundle's: an earlier
+# decode's output inside the bundle directory may be written again
+clobber "sideband.bin is a file of the bundle" "$T/keep" -o "$T/keep/sideband.bin" --format txt
+for i in 1 2; do
+	rc=0; "$P" decode "$T/keep" -o "$T/keep/out.txt" 2> "$T/err" || rc=$?
+	[ $rc = 0 ] || { echo "FAIL: decode #$i to out.txt inside the bundle: exit $rc"; cat "$T/err"; fail=1; }
+done
+# a directory that is no bundle is said to be one, not "a file of the bundle"
+mkdir -p "$T/nob/sub"; echo x > "$T/nob/sub/x.txt"
+rc=0; ( cd "$T/nob/sub" && "$Pabs" decode "$T/nob" -o x.txt ) 2> "$T/err" || rc=$?
+if [ $rc != 1 ] || ! grep -q "manifest.json: No such file or directory: not a bundle" "$T/err"; then
+	echo "FAIL: decode of a directory without manifest.json: exit $rc"; cat "$T/err"; fail=1
+else
+	echo "ok: exit 1: $(cat "$T/err")"
+fi
 # a directory as -o is bad usage that says what to give instead
 clobber "^ptscope decode: -o $T is a directory: name a file (in it, e.g. $T/trace.fxt)" "$S" -o "$T"
 cmp -s "$S/cpu0.pt" "$T/keep/cpu0.pt" && cmp -s "$S/manifest.json" "$T/keep/manifest.json" ||
@@ -283,7 +299,7 @@ expect 1 "cannot write the instruction list $T/nodir/il: No such file or directo
 # it needs no -o. Run in an empty folder, which must stay empty.
 mkdir "$T/nullcwd"
 rc=0
-Pabs=$(realpath "$P"); Sabs=$(realpath "$S")
+Sabs=$(realpath "$S")
 ( cd "$T/nullcwd" && "$Pabs" decode "$Sabs" --format null ) > "$T/out" 2> "$T/err" || rc=$?
 if [ $rc != 0 ] || [ -s "$T/out" ] || [ -s "$T/err" ] || [ -n "$(ls -A "$T/nullcwd")" ]; then
 	echo "FAIL: --format null without -o: exit $rc (want 0, no output, no file)"; cat "$T/out" "$T/err"; ls -A "$T/nullcwd"; fail=1

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bundle/bundle.h"
 #include "commands.h"
 #include "decode_out.h"
 #include "decode/session.h"
@@ -113,21 +114,75 @@ struct out_ctx {
 	struct pts_writer *w;
 };
 
+static bool same_inode(const char *path, const struct stat *so)
+{
+	struct stat si;
+
+	return path && !stat(path, &si) && si.st_dev == so->st_dev && si.st_ino == so->st_ino;
+}
+
+/*
+ * Whether the regular file `so` is the bundle's manifest or a file it
+ * names. A directory without a manifest (or whose manifest does not read)
+ * is not checked: the decode fails on it first, with its own message, and
+ * nothing is renamed. Other files in the bundle directory (an earlier
+ * decode's output) are no part of the trace.
+ */
+static bool bundle_file(const char *bundle, const struct stat *so)
+{
+	struct pts_bundle *b = NULL;
+	struct pts_err e = { 0 };
+	const char *rel[8];
+	bool hit = false;
+	size_t i, j, n;
+	char *path;
+
+	if (asprintf(&path, "%s/manifest.json", bundle) < 0)
+		return false;
+	hit = same_inode(path, so);
+	free(path);
+	if (hit || pts_bundle_read_flags(bundle, PTS_BUNDLE_READ_PARTIAL, &b, &e))
+		return hit;
+	for (i = 0; !hit && i < b->nr_cpus + b->nr_ktext + b->nr_objects + b->nr_processes + 1; i++) {
+		n = 0;
+		if (i < b->nr_cpus) {
+			rel[n++] = b->cpus[i].file;
+		} else if ((j = i - b->nr_cpus) < b->nr_ktext) {
+			rel[n++] = b->ktext[j].file;
+		} else if ((j -= b->nr_ktext) < b->nr_objects) {
+			rel[n++] = b->objects[j].file;
+		} else if ((j -= b->nr_objects) < b->nr_processes) {
+			rel[n++] = b->processes[j].vdso_file;
+		} else {
+			rel[n++] = b->sideband_file;
+			rel[n++] = b->kallsyms_file;
+			rel[n++] = b->modules_file;
+			rel[n++] = b->ground_truth_file;
+		}
+		for (j = 0; j < n && !hit; j++) {
+			if (!rel[j])
+				continue;
+			path = pts_bundle_path(b, rel[j]);
+			hit = same_inode(path, so);
+			free(path);
+		}
+	}
+	pts_bundle_free(b);
+	return hit;
+}
+
 /*
  * Whether writing out would overwrite an input: the same file as an input
- * file, or an existing file inside the bundle directory. Output files are
- * replaced (-o) or truncated (--insn-list), so this would destroy the
- * trace (a mapped --pt truncated under the decoder) before it is read.
- * Returns the input's name, or NULL.
+ * file, or the bundle's manifest or a file it names. The outputs are
+ * renamed over their names when the decode succeeds, so this would lose
+ * the trace. Returns the input's name, or NULL.
  */
 static const char *clobbered_input(const char *out, const struct pts_decode_opts *o,
 				   const char *bundle, const char *perf_script)
 {
 	const char *in[3 * PTS_DEC_MAX_INPUTS + 2];
-	struct stat so, si;
-	char *ro, *rb;
-	size_t n = 0, i, len;
-	bool inside = false;
+	struct stat so;
+	size_t n = 0, i;
 
 	if (!out || !strcmp(out, "-") || stat(out, &so) || !S_ISREG(so.st_mode))
 		return NULL;	/* a new file, stdout, a FIFO or device clobber nothing */
@@ -144,19 +199,9 @@ static const char *clobbered_input(const char *out, const struct pts_decode_opts
 	if (o->kallsyms)
 		in[n++] = o->kallsyms;
 	for (i = 0; i < n; i++)
-		if (!stat(in[i], &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+		if (same_inode(in[i], &so))
 			return in[i];
-	if (!bundle)
-		return NULL;
-	ro = realpath(out, NULL);
-	rb = realpath(bundle, NULL);
-	if (ro && rb) {
-		len = strlen(rb);
-		inside = !strncmp(ro, rb, len) && ro[len] == '/';
-	}
-	free(ro);
-	free(rb);
-	return inside ? bundle : NULL;
+	return bundle && bundle_file(bundle, &so) ? bundle : NULL;
 }
 
 /*

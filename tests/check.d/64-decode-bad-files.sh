@@ -145,6 +145,29 @@ o2=$(sbrec 2 offset)
 [ "$(sbrec 1 cpu)" = "$(sbrec 2 cpu)" ] || { echo "FAIL: records 1 and 2 of $S/sideband.bin are not of one CPU"; exit 1; }
 copy sbmax; poke "$T/sbmax/sideband.bin" $((o1 + 8)) '<Q' 18446744073709551615
 expect 3 "sideband.bin: damaged record at byte offset $o2: .* of CPU $(sbrec 2 cpu) at TSC $(sbrec 2 tsc), before the record ahead of it on that CPU (TSC 18446744073709551615): times go back" "$T/sbmax"
+# Which thread ran, with the sideband lost (cut to 0 bytes, or to its first
+# record: an exec, no thread switch) or damaged before its first switch
+# (sbmax above): the sample's manifest lists one process, pid 7442, and its
+# trigger names thread 7442/7442, the one thread of the whole decode
+# (checked here). The trace is that process's, so the decode is the whole
+# one, names and all, not pid 0 with every name [unknown].
+awk '!/^#/ && $3 != "7442/7442" { exit 1 }' "$T/full.txt" ||
+	{ echo "FAIL: the sample's decode has a thread other than 7442/7442"; exit 1; }
+for cut in 0 "$o1"; do
+	copy sblost; truncate -s "$cut" "$T/sblost/sideband.bin"
+	expect 3 "sideband.bin is damaged: trace without a thread switch before it is attributed to the bundle's only process, pid 7442 demo, thread 7442 (the trigger's)" "$T/sblost"
+	cmp -s "$T/o.txt" "$T/full.txt" || { echo "FAIL: sideband.bin cut to $cut bytes: the decode is not the whole one"; diff "$T/o.txt" "$T/full.txt" | head -5; fail=1; }
+done
+expect 3 "sideband.bin is damaged: trace without a thread switch before it is attributed to the bundle's only process, pid 7442" "$T/sbmax"
+cmp -s "$T/o.txt" "$T/full.txt" || { echo "FAIL: sideband.bin with TSC 2^64-1: the decode is not the whole one"; fail=1; }
+# A CPU number the kernel cannot have (the sideband's bound, 8192) is damage
+copy cpubig
+python3 -c 'import json, sys
+m = json.load(open(sys.argv[1])); m["cpus"][0]["cpu"] = 100000
+json.dump(m, open(sys.argv[1], "w"), indent=1)' "$T/cpubig/manifest.json"
+expect 1 "key cpus\[0\].cpu: CPU 100000: no x86-64 Linux kernel numbers CPUs past 8191 (NR_CPUS); the manifest is damaged, copy the bundle again" "$T/cpubig"
+expect 2 "--cpu wants a number up to 8191, not '8192'" --pt "$S/cpu0.pt" --cpu 8192
+expect 3 "gap(s) in the trace" --pt "$S/cpu0.pt" --cpu 8191 --format null
 # the summary says so too
 expect 3 "^warning: sideband.bin: damaged record at byte offset $o4" "$T/sbtime" --summary
 grep -q "^ptscope decode: warning" "$T/err" && { echo "FAIL: the warning was printed twice with --summary"; fail=1; }

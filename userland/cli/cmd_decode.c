@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bundle/bundle.h"
+#include "bundle/sideband.h"
 #include "commands.h"
 #include "decode_out.h"
 #include "decode/session.h"
@@ -356,7 +357,8 @@ int cmd_decode(int argc, char **argv)
 				fprintf(stderr, "ptscope decode: --cpu names the CPU of the --pt before it\n");
 				return 2;
 			}
-			if (num("--cpu", optarg, UINT32_MAX - 1, &v))
+			/* x86-64 Linux numbers CPUs below 8192 (NR_CPUS; the bundle sideband's bound) */
+			if (num("--cpu", optarg, PTS_SB_MAX_CPUS - 1, &v))
 				return 2;
 			o.pt[o.nr_pt - 1].cpu = (uint32_t)v;
 			break;

@@ -206,11 +206,45 @@ static void bundle_time_base(const struct pts_bundle *b, struct pts_timeconv *tc
 	pts_decode_notice(sum, msg);
 }
 
+/*
+ * A damaged sideband, or one that holds no thread switch (lost from its
+ * start), does not say which thread ran: each CPU's trace before its first
+ * switch record would be pid 0 (no code images, every name [unknown]). A
+ * bundle of one process (ptscope run, attach) still knows: that process,
+ * the trigger's thread when the trigger names it (else the main thread),
+ * as --pid/--tid do in raw mode; switch records that were read still
+ * apply after their time. Said, since a thread of another process would be
+ * taken for it. A whole sideband with switches keeps pid 0 before them.
+ */
+static void single_process(const struct pts_bundle *b, struct pts_run_in *in, bool damaged,
+			   struct pts_decode_summary *sum)
+{
+	const struct pts_bundle_process *p = b->processes;
+	bool by_trigger;
+	char msg[400];
+	size_t i;
+
+	if (!b->sideband_file || b->nr_processes != 1 || p->pid <= 0)
+		return;
+	for (i = 0; i < in->sb.n && !damaged; i++)
+		if (in->sb.recs[i].type == PTS_SB_SWITCH)
+			return;
+	by_trigger = b->trigger.pid == p->pid && b->trigger.tid > 0;
+	in->pid = p->pid;
+	in->tid = by_trigger ? b->trigger.tid : p->pid;
+	snprintf(msg, sizeof(msg), "%s %s: trace without a thread switch before it is attributed "
+		 "to the bundle's only process, pid %d%s%.16s, thread %d (%s)", b->sideband_file,
+		 damaged ? "is damaged" : "holds no thread switch", p->pid, p->comm[0] ? " " : "",
+		 p->comm, in->tid, by_trigger ? "the trigger's" : "its main thread");
+	pts_decode_notice(sum, msg);
+}
+
 int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_emit_fn emit,
 		      void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err)
 {
 	struct pts_bundle *b = NULL;
 	struct pts_run_in in;
+	unsigned int lost;
 	size_t i;
 	int rc;
 
@@ -281,9 +315,12 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		in.segment_cap = o->segment_cap;
 		in.progress = o->progress;
 	}
+	lost = sum->lost;
 	rc = pts_decode_bundle_sideband(b, &in.tc, &in.sb, sum, err);
 	if (rc)
 		goto out;
+	if (in.pid < 0 && in.tid < 0)
+		single_process(b, &in, sum->lost != lost, sum);
 	in.per_cpu_names = !b->sideband_file;
 	for (i = 0; i < b->nr_cpus && !rc; i++) {
 		char *path = pts_bundle_path(b, b->cpus[i].file);

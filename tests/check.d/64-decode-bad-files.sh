@@ -11,6 +11,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 P=${PTSCOPE:-build/ptscope}
+Pabs=$(realpath "$P")
 S=samples/demo.ptscope
 PS=${PTS_SHARED:-../shared}/data/real/perf-script/page_fault.perf
 [ -d "$S" ] || { echo "skip: no $S"; exit 77; }
@@ -72,6 +73,37 @@ copy long; { printf '\002\202%.0s' 1 2 3 4 5 6 7 8; printf '\377%.0s' $(seq 16);
 expect 0 "cpu0.pt: $((full + 32)) bytes, the manifest says $full: decoding the bytes the capture wrote; the 32 bytes after them were added later and are ignored" "$T/long"
 cmp -s "$T/o.txt" "$T/full.txt" || { echo "FAIL: the longer cpu0.pt decodes differently"; fail=1; }
 
+# The -o extension is recognised in any case: OUT.TXT is the .txt listing
+# (the same bytes as the whole decode above)
+rc=0; "$P" decode "$S" -o "$T/UPPER.TXT" 2> "$T/err" || rc=$?
+[ $rc = 0 ] && cmp -s "$T/UPPER.TXT" "$T/full.txt" ||
+	{ echo "FAIL: -o UPPER.TXT: exit $rc, or not the .txt listing"; cat "$T/err"; fail=1; }
+# --help: --sysroot serves bundles too, so it is not listed under "raw PT"
+"$P" decode --help > "$T/help"
+awk '/^raw PT/ { raw = 1 } /--sysroot/ { exit !(raw == 0) }' "$T/help" && grep -q -- "--sysroot" "$T/help" ||
+	{ echo "FAIL: decode --help lists --sysroot under raw PT"; fail=1; }
+
+# A manifest without a TSC frequency (tsc_khz 0, "unknown" in
+# bundle-format.md) falls back to the nominal ratio x 100 MHz, and says so.
+# The sample's nom_freq is 21: 21 x 100 MHz = 2100000 kHz, which is exactly
+# its recorded tsc_khz, so the decode must be the whole one, byte for byte
+# (raw TSC ticks as ns would make every time 2.1 times too long).
+copy nokhz; sed -i 's/"tsc_khz": 2100000/"tsc_khz": 0/g' "$T/nokhz/manifest.json"
+grep -q '"nom_freq": 21,' "$T/nokhz/manifest.json" || { echo "FAIL: the sample's nom_freq is not 21"; exit 1; }
+expect 0 "^ptscope decode: warning: manifest.json: tsc_khz is 0 (not recorded): times use the nominal ratio 21 x 100 MHz = 2100000 kHz" "$T/nokhz"
+cmp -s "$T/o.txt" "$T/full.txt" || { echo "FAIL: tsc_khz 0 with nom_freq 21 decodes differently from tsc_khz 2100000"; fail=1; }
+sed -i 's/"nom_freq": 21,/"nom_freq": 0,/' "$T/nokhz/manifest.json"
+expect 0 "warning: manifest.json: tsc_khz and nom_freq are 0 (not recorded): times are TSC ticks, not ns" "$T/nokhz"
+
+# An incomplete bundle (the capture failed part-way, bundle-format.md
+# section 2) is decoded and said on stderr even without --summary; the
+# sample's files are all there, so the exit status stays 0.
+copy incomplete
+sed -i 's/"complete": true,/"complete": false,/; s/"incomplete_reason": "",/"incomplete_reason": "writing cpu1.pt: No space left on device",/' "$T/incomplete/manifest.json"
+expect 0 '^ptscope decode: warning: bundle incomplete (manifest.json: "complete": false): writing cpu1.pt: No space left on device; decoding what is there' "$T/incomplete"
+sed -i 's/"incomplete_reason": "[^"]*",/"incomplete_reason": "",/' "$T/incomplete/manifest.json"
+expect 0 '^ptscope decode: warning: bundle incomplete (manifest.json: "complete": false): no reason recorded' "$T/incomplete"
+
 # A damaged sideband: the records before the damage are used, the warning
 # names the file, the byte offset and what is wrong, and the exit status
 # is 3 (records were lost). Record offsets and fields are found here by
@@ -105,9 +137,63 @@ copy sbtype; poke "$T/sbtype/sideband.bin" "$o3" '<H' 0
 expect 3 "sideband.bin: damaged record at byte offset $o3: type 0 (zeroed bytes" "$T/sbtype"
 copy sbtime; poke "$T/sbtime/sideband.bin" $((o4 + 8)) '<Q' $(( $(sbrec 3 tsc) - 1 ))
 expect 3 "sideband.bin: damaged record at byte offset $o4: .* of CPU $(sbrec 4 cpu) at TSC $(( $(sbrec 3 tsc) - 1 )), before the record ahead of it on that CPU (TSC $(sbrec 3 tsc)): times go back" "$T/sbtime"
+# The largest TSC a record can hold (2^64 - 1 = 18446744073709551615) in
+# record 1: record 2, of the same CPU with its own (smaller) TSC, is then
+# the one whose time goes back. The reader once kept "TSC + 1" per CPU,
+# which wraps to 0 ("no record yet") here and accepted everything silently.
+o2=$(sbrec 2 offset)
+[ "$(sbrec 1 cpu)" = "$(sbrec 2 cpu)" ] || { echo "FAIL: records 1 and 2 of $S/sideband.bin are not of one CPU"; exit 1; }
+copy sbmax; poke "$T/sbmax/sideband.bin" $((o1 + 8)) '<Q' 18446744073709551615
+expect 3 "sideband.bin: damaged record at byte offset $o2: .* of CPU $(sbrec 2 cpu) at TSC $(sbrec 2 tsc), before the record ahead of it on that CPU (TSC 18446744073709551615): times go back" "$T/sbmax"
+# Which thread ran, with the sideband lost (cut to 0 bytes, or to its first
+# record: an exec, no thread switch) or damaged before its first switch
+# (sbmax above): the sample's manifest lists one process, pid 7442, and its
+# trigger names thread 7442/7442, the one thread of the whole decode
+# (checked here). The trace is that process's, so the decode is the whole
+# one, names and all, not pid 0 with every name [unknown].
+awk '!/^#/ && $3 != "7442/7442" { exit 1 }' "$T/full.txt" ||
+	{ echo "FAIL: the sample's decode has a thread other than 7442/7442"; exit 1; }
+for cut in 0 "$o1"; do
+	copy sblost; truncate -s "$cut" "$T/sblost/sideband.bin"
+	expect 3 "sideband.bin is damaged: trace without a thread switch before it is attributed to the bundle's only process, pid 7442 demo, thread 7442 (the trigger's)" "$T/sblost"
+	cmp -s "$T/o.txt" "$T/full.txt" || { echo "FAIL: sideband.bin cut to $cut bytes: the decode is not the whole one"; diff "$T/o.txt" "$T/full.txt" | head -5; fail=1; }
+done
+expect 3 "sideband.bin is damaged: trace without a thread switch before it is attributed to the bundle's only process, pid 7442" "$T/sbmax"
+cmp -s "$T/o.txt" "$T/full.txt" || { echo "FAIL: sideband.bin with TSC 2^64-1: the decode is not the whole one"; fail=1; }
+# A CPU number the kernel cannot have (the sideband's bound, 8192) is damage
+copy cpubig
+python3 -c 'import json, sys
+m = json.load(open(sys.argv[1])); m["cpus"][0]["cpu"] = 100000
+json.dump(m, open(sys.argv[1], "w"), indent=1)' "$T/cpubig/manifest.json"
+expect 1 "key cpus\[0\].cpu: CPU 100000: no x86-64 Linux kernel numbers CPUs past 8191 (NR_CPUS); the manifest is damaged, copy the bundle again" "$T/cpubig"
+expect 2 "--cpu wants a number up to 8191, not '8192'" --pt "$S/cpu0.pt" --cpu 8192
+expect 3 "gap(s) in the trace" --pt "$S/cpu0.pt" --cpu 8191 --format null
 # the summary says so too
 expect 3 "^warning: sideband.bin: damaged record at byte offset $o4" "$T/sbtime" --summary
 grep -q "^ptscope decode: warning" "$T/err" && { echo "FAIL: the warning was printed twice with --summary"; fail=1; }
+
+# Counts of one are said in the singular. Record 0 of the sample is an
+# exec record (type 2, docs/abi.md): with size 16 (the header alone) it is
+# shorter than its struct. A cut 1 byte after record 1 leaves 1 byte where a
+# 16-byte header should be. A cpu0.pt 1 byte short or long is 1 byte missing
+# or added.
+[ "$(sbrec 0 offset)" = 0 ] && python3 -c 'import struct, sys; d = open(sys.argv[1], "rb").read(2); sys.exit(struct.unpack("<H", d)[0] != 2)' "$S/sideband.bin" ||
+	{ echo "FAIL: record 0 of $S/sideband.bin is not an exec record"; exit 1; }
+copy sbexec; poke "$T/sbexec/sideband.bin" 2 '<H' 16
+expect 3 "sideband.bin: damaged record at byte offset 0: an exec record of 16 bytes, its struct needs [0-9]*; no record before it is used, the $sbfull bytes from there on are not used" "$T/sbexec"
+copy sbone; truncate -s $((o1 + 1)) "$T/sbone/sideband.bin"
+expect 3 "sideband.bin: damaged record at byte offset $o1: only 1 byte left, a header needs 16 (truncated file?); the $o1 bytes before it are used, the 1 byte from there on is not used" "$T/sbone"
+copy ptone; truncate -s $((full - 1)) "$T/ptone/cpu0.pt"
+expect 3 "cpu0.pt: $((full - 1)) of $full bytes present (truncated copy?); decoding the bytes present, the missing 1 byte is a gap at the end of cpu 0" "$T/ptone"
+copy ptlong1; printf '\0' >> "$T/ptlong1/cpu0.pt"
+expect 0 "cpu0.pt: $((full + 1)) bytes, the manifest says $full: decoding the bytes the capture wrote; the 1 byte after them was added later and is ignored" "$T/ptlong1"
+copy sblong1; printf '\0' >> "$T/sblong1/sideband.bin"
+expect 0 "sideband.bin: $((sbfull + 1)) bytes, the manifest says $sbfull: using the records the capture wrote; the 1 byte after them was added later and is ignored" "$T/sblong1"
+# a data file that is not a regular file, or a directory given as
+# --perf-script: each says what to do
+copy notreg; rm "$T/notreg/cpu0.pt"; mkdir "$T/notreg/cpu0.pt"
+expect 1 "cpu0.pt (named by cpus\[0\].file) is not a regular file: copy the whole $T/notreg directory again" "$T/notreg"
+expect 1 "^ptscope decode: --perf-script $T is a directory: give the file .perf script --itrace=cr -F +flags. wrote" --perf-script "$T"
 
 # --kallsyms that is not a kallsyms file is refused; one with some bad
 # lines is used, the bad lines counted and the first shown
@@ -139,7 +225,9 @@ expect 1 "not a regular file (a directory)" --pt "$T"
 # --raw: a missing file, an OFFSET past the end and a directory each say which
 expect 1 "raw $T/missing.bin: cannot read it: no such file" --pt "$S/cpu0.pt" --raw "$T/missing.bin:0:0x1000"
 head -c 100 "$S/cpu0.pt" > "$T/code.bin"
-expect 1 "OFFSET 0x1000 is past its end (100 bytes)" --pt "$S/cpu0.pt" --raw "$T/code.bin:0x1000:0x1000"
+# the OFFSET is said in decimal (as the size) and hex, however it was given
+expect 1 "OFFSET 4096 (0x1000) is past its end (100 bytes)" --pt "$S/cpu0.pt" --raw "$T/code.bin:0x1000:0x1000"
+expect 1 "OFFSET 4096 (0x1000) is past its end (100 bytes)" --pt "$S/cpu0.pt" --raw "$T/code.bin:4096:0x1000"
 expect 1 "raw $T: not a regular file" --pt "$S/cpu0.pt" --raw "$T:0:0x1000"
 
 # two traces of one CPU cannot be merged as one stream: bad usage, say which
@@ -161,6 +249,23 @@ clobber() {	# want-pattern args... (exit 2 wanted)
 clobber "is a file of the bundle.*choose another output name" "$T/keep" -o "$T/keep/manifest.json" --format txt
 clobber "is the input.*choose another output name" --pt "$T/keep/cpu0.pt" --insn-list "$T/keep/cpu0.pt" --format null
 clobber "is the input" --pt "$T/keep/cpu0.pt" -o "$T/keep/cpu0.pt" --format txt
+# only the manifest and the files it names are the bundle's: an earlier
+# decode's output inside the bundle directory may be written again
+clobber "sideband.bin is a file of the bundle" "$T/keep" -o "$T/keep/sideband.bin" --format txt
+for i in 1 2; do
+	rc=0; "$P" decode "$T/keep" -o "$T/keep/out.txt" 2> "$T/err" || rc=$?
+	[ $rc = 0 ] || { echo "FAIL: decode #$i to out.txt inside the bundle: exit $rc"; cat "$T/err"; fail=1; }
+done
+# a directory that is no bundle is said to be one, not "a file of the bundle"
+mkdir -p "$T/nob/sub"; echo x > "$T/nob/sub/x.txt"
+rc=0; ( cd "$T/nob/sub" && "$Pabs" decode "$T/nob" -o x.txt ) 2> "$T/err" || rc=$?
+if [ $rc != 1 ] || ! grep -q "manifest.json: No such file or directory: not a bundle" "$T/err"; then
+	echo "FAIL: decode of a directory without manifest.json: exit $rc"; cat "$T/err"; fail=1
+else
+	echo "ok: exit 1: $(cat "$T/err")"
+fi
+# a directory as -o is bad usage that says what to give instead
+clobber "^ptscope decode: -o $T is a directory: name a file (in it, e.g. $T/trace.fxt)" "$S" -o "$T"
 cmp -s "$S/cpu0.pt" "$T/keep/cpu0.pt" && cmp -s "$S/manifest.json" "$T/keep/manifest.json" ||
 	{ echo "FAIL: an input file was changed"; fail=1; }
 
@@ -177,10 +282,52 @@ else
 fi
 rc=0
 ( ulimit -f 10; trap '' XFSZ; "$P" decode "$S" --format null --insn-list "$T/il.txt" ) 2> "$T/err" || rc=$?
-if [ $rc != 1 ] || ! grep -q "cannot write $T/il.txt: File too large: the instruction list is incomplete" "$T/err"; then
-	echo "FAIL: --insn-list over the file size limit: exit $rc"; cat "$T/err"; fail=1
+if [ $rc != 1 ] || ! grep -q "cannot write $T/il.txt: File too large: the instruction list is incomplete and not kept" "$T/err" ||
+   ls "$T" | grep -q '^il\.txt'; then
+	echo "FAIL: --insn-list over the file size limit: exit $rc, or a partial list left:"; cat "$T/err"; ls "$T" | grep '^il'; fail=1
 else
 	echo "ok: exit 1: $(cat "$T/err")"
+fi
+# --insn-list is written under a temporary name as -o is: a decode that
+# fails (here: no manifest) keeps an existing file as it was
+copy nomanifest; rm "$T/nomanifest/manifest.json"
+echo precious > "$T/precious.lst"
+rc=0
+"$P" decode "$T/nomanifest" -o "$T/t.txt" --insn-list "$T/precious.lst" 2> "$T/err" || rc=$?
+if [ $rc != 1 ] || [ "$(cat "$T/precious.lst")" != precious ] || ls "$T" | grep -q 'precious\.lst\.tmp'; then
+	echo "FAIL: a failed decode changed --insn-list's file (exit $rc): $(head -c 20 "$T/precious.lst")"; fail=1
+else
+	echo "ok: exit 1, the existing --insn-list file is kept"
+fi
+# only the list fails (/dev/full: every write is ENOSPC): exit 1 means
+# nothing was written, so the timeline is not renamed into place either
+echo old > "$T/t.txt"
+rc=0
+"$P" decode "$S" -o "$T/t.txt" --insn-list /dev/full 2> "$T/err" || rc=$?
+if [ $rc != 1 ] || [ "$(cat "$T/t.txt")" != old ] || ls "$T" | grep -q 't\.txt\.tmp' ||
+   ! grep -q "cannot write /dev/full: No space left on device: the instruction list is incomplete and not kept; nor is the timeline $T/t.txt" "$T/err"; then
+	echo "FAIL: --insn-list /dev/full: exit $rc, t.txt $(head -c 20 "$T/t.txt")"; cat "$T/err"; fail=1
+else
+	echo "ok: exit 1: $(cat "$T/err")"
+fi
+# -o and --insn-list naming one file: one would replace the other
+clobber "are one file: one would replace the other" "$S" -o "$T/same.txt" --insn-list "$T/same.txt"
+clobber "are one file" "$S" -o "$T/same.txt" --insn-list "$T/../$(basename "$T")/same.txt"
+echo x > "$T/same.txt"
+clobber "are one file" "$S" -o "$T/same.txt" --insn-list "$T/./same.txt"
+# a list that cannot be created says what to do
+expect 1 "cannot write the instruction list $T/nodir/il: No such file or directory; check that its directory exists" "$S" --insn-list "$T/nodir/il"
+
+# --format null writes nothing and creates no file (docs/output-formats.md):
+# it needs no -o. Run in an empty folder, which must stay empty.
+mkdir "$T/nullcwd"
+rc=0
+Sabs=$(realpath "$S")
+( cd "$T/nullcwd" && "$Pabs" decode "$Sabs" --format null ) > "$T/out" 2> "$T/err" || rc=$?
+if [ $rc != 0 ] || [ -s "$T/out" ] || [ -s "$T/err" ] || [ -n "$(ls -A "$T/nullcwd")" ]; then
+	echo "FAIL: --format null without -o: exit $rc (want 0, no output, no file)"; cat "$T/out" "$T/err"; ls -A "$T/nullcwd"; fail=1
+else
+	echo "ok: exit 0: --format null without -o"
 fi
 
 # a mistyped option: getopt's message with the command's name, and a pointer

@@ -9,7 +9,8 @@
  *
  * Exit status: 0 when the file is valid (every record well formed,
  * every begin matched by an end on its thread, time monotonic per
- * thread), 1 when it is not (the reason goes to stderr), 2 on usage.
+ * thread), 1 when it is not (the reason goes to stderr), 2 on usage
+ * (--help prints the usage and exits 0).
  * --dump prints one line per slice, instant, counter and named object:
  *   slice PID/TID DEPTH BEGIN END CATEGORY NAME
  *   instant PID/TID TS CATEGORY NAME
@@ -63,6 +64,12 @@ int main(int argc, char **argv)
 	int i, want_dump = 0;
 
 	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			/* asked for: not a usage error */
+			printf("usage: fxtcheck [--dump] FILE.fxt\n"
+			       "exit status: 0 valid, 1 not valid (the reason on stderr), 2 bad usage\n");
+			return 0;
+		}
 		if (!strcmp(argv[i], "--dump"))
 			want_dump = 1;
 		else if (!path && argv[i][0] != '-')

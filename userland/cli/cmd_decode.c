@@ -7,6 +7,7 @@
  * damaged input of which a part could not be used; 1 error
  * (unreadable input, output not written); 2 usage error (commands.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -16,7 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bundle/bundle.h"
+#include "bundle/sideband.h"
 #include "commands.h"
+#include "decode_out.h"
 #include "decode/session.h"
 #include "writer/writer.h"
 
@@ -32,13 +36,15 @@ static void usage(FILE *f)
 	      "  --format F              fxt|json|txt|folded|null (default: from the -o extension)\n"
 	      "  --summary               print instructions, branches, gaps by cause, time per thread\n"
 	      "  --insn-list FILE        write every decoded instruction address (hex, one a line)\n"
+	      "inputs:\n"
+	      "  --sysroot DIR           find mapped files (the sideband's, a bundle's uncopied\n"
+	      "                          binaries) and debug files under DIR\n"
 	      "raw PT (as ptxed):\n"
 	      "  --pt FILE [--cpu N]     raw trace of CPU N (repeatable)\n"
 	      "  --elf FILE[:BASE]       ELF executable code; BASE: load address of a PIE/shared object\n"
 	      "  --raw FILE:OFFSET:VADDR raw code bytes from FILE at OFFSET, mapped at VADDR\n"
 	      "  --kcore DIR             kernel text (DIR/kcore, DIR/kallsyms, as perf record --kcore)\n"
 	      "  --kallsyms FILE         kernel symbol names\n"
-	      "  --sysroot DIR           find the sideband's mapped files under DIR\n"
 	      "  --scope user|kernel|both  what the trace recorded (default user)\n"
 	      "  --pid N, --tid N        thread of a trace without sideband\n"
 	      "timing:\n"
@@ -109,21 +115,75 @@ struct out_ctx {
 	struct pts_writer *w;
 };
 
+static bool same_inode(const char *path, const struct stat *so)
+{
+	struct stat si;
+
+	return path && !stat(path, &si) && si.st_dev == so->st_dev && si.st_ino == so->st_ino;
+}
+
+/*
+ * Whether the regular file `so` is the bundle's manifest or a file it
+ * names. A directory without a manifest (or whose manifest does not read)
+ * is not checked: the decode fails on it first, with its own message, and
+ * nothing is renamed. Other files in the bundle directory (an earlier
+ * decode's output) are no part of the trace.
+ */
+static bool bundle_file(const char *bundle, const struct stat *so)
+{
+	struct pts_bundle *b = NULL;
+	struct pts_err e = { 0 };
+	const char *rel[8];
+	bool hit = false;
+	size_t i, j, n;
+	char *path;
+
+	if (asprintf(&path, "%s/manifest.json", bundle) < 0)
+		return false;
+	hit = same_inode(path, so);
+	free(path);
+	if (hit || pts_bundle_read_flags(bundle, PTS_BUNDLE_READ_PARTIAL, &b, &e))
+		return hit;
+	for (i = 0; !hit && i < b->nr_cpus + b->nr_ktext + b->nr_objects + b->nr_processes + 1; i++) {
+		n = 0;
+		if (i < b->nr_cpus) {
+			rel[n++] = b->cpus[i].file;
+		} else if ((j = i - b->nr_cpus) < b->nr_ktext) {
+			rel[n++] = b->ktext[j].file;
+		} else if ((j -= b->nr_ktext) < b->nr_objects) {
+			rel[n++] = b->objects[j].file;
+		} else if ((j -= b->nr_objects) < b->nr_processes) {
+			rel[n++] = b->processes[j].vdso_file;
+		} else {
+			rel[n++] = b->sideband_file;
+			rel[n++] = b->kallsyms_file;
+			rel[n++] = b->modules_file;
+			rel[n++] = b->ground_truth_file;
+		}
+		for (j = 0; j < n && !hit; j++) {
+			if (!rel[j])
+				continue;
+			path = pts_bundle_path(b, rel[j]);
+			hit = same_inode(path, so);
+			free(path);
+		}
+	}
+	pts_bundle_free(b);
+	return hit;
+}
+
 /*
  * Whether writing out would overwrite an input: the same file as an input
- * file, or an existing file inside the bundle directory. Output files are
- * replaced (-o) or truncated (--insn-list), so this would destroy the
- * trace (a mapped --pt truncated under the decoder) before it is read.
- * Returns the input's name, or NULL.
+ * file, or the bundle's manifest or a file it names. The outputs are
+ * renamed over their names when the decode succeeds, so this would lose
+ * the trace. Returns the input's name, or NULL.
  */
 static const char *clobbered_input(const char *out, const struct pts_decode_opts *o,
 				   const char *bundle, const char *perf_script)
 {
 	const char *in[3 * PTS_DEC_MAX_INPUTS + 2];
-	struct stat so, si;
-	char *ro, *rb;
-	size_t n = 0, i, len;
-	bool inside = false;
+	struct stat so;
+	size_t n = 0, i;
 
 	if (!out || !strcmp(out, "-") || stat(out, &so) || !S_ISREG(so.st_mode))
 		return NULL;	/* a new file, stdout, a FIFO or device clobber nothing */
@@ -140,19 +200,91 @@ static const char *clobbered_input(const char *out, const struct pts_decode_opts
 	if (o->kallsyms)
 		in[n++] = o->kallsyms;
 	for (i = 0; i < n; i++)
-		if (!stat(in[i], &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+		if (same_inode(in[i], &so))
 			return in[i];
-	if (!bundle)
-		return NULL;
-	ro = realpath(out, NULL);
-	rb = realpath(bundle, NULL);
-	if (ro && rb) {
-		len = strlen(rb);
-		inside = !strncmp(ro, rb, len) && ro[len] == '/';
-	}
-	free(ro);
+	return bundle && bundle_file(bundle, &so) ? bundle : NULL;
+}
+
+/*
+ * The file a path names once written: the path with its directory resolved
+ * (the file itself may not exist yet). NULL when the directory does not
+ * resolve; the caller frees it.
+ */
+static char *resolved_output(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir, *rd, *r = NULL;
+
+	if (!slash)
+		dir = strdup(".");
+	else
+		dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+	rd = dir ? realpath(dir, NULL) : NULL;
+	if (rd && asprintf(&r, "%s/%s", rd, slash ? slash + 1 : path) < 0)
+		r = NULL;
+	free(rd);
+	free(dir);
+	return r;
+}
+
+/*
+ * Whether -o and --insn-list name one regular file (or one new file): the
+ * second rename would replace the first output. Devices and FIFOs (and
+ * stdout) are written directly and may be shared.
+ */
+static bool same_output(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	bool ea, eb, same;
+	char *ra, *rb;
+
+	if (!a || !b || !strcmp(a, "-") || !strcmp(b, "-"))
+		return false;
+	ea = !stat(a, &sa);
+	eb = !stat(b, &sb);
+	if ((ea && !S_ISREG(sa.st_mode)) || (eb && !S_ISREG(sb.st_mode)))
+		return false;
+	if (ea && eb)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	if (ea != eb)
+		return false;
+	ra = resolved_output(a);
+	rb = resolved_output(b);
+	same = ra && rb ? !strcmp(ra, rb) : !strcmp(a, b);
+	free(ra);
 	free(rb);
-	return inside ? bundle : NULL;
+	return same;
+}
+
+/* Whether path is a directory (said, with what to give instead). */
+static bool dir_given(const char *opt, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return false;
+	fprintf(stderr, "ptscope decode: %s %s is a directory: name a file (in it, e.g. %s/%s)\n",
+		opt, path, path, !strcmp(opt, "-o") ? "trace.fxt" : "insns.txt");
+	return true;
+}
+
+/*
+ * The format of an -o name from its extension, in any case (OUT.TXT is a
+ * .txt file: names from systems that upper-case them). PTS_FMT_NONE if
+ * the extension is none of the formats'.
+ */
+static int format_from_path(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	char low[16] = "x.";
+	size_t i;
+
+	if (!dot || strchr(dot, '/') || strlen(dot + 1) > sizeof(low) - 3)
+		return PTS_FMT_NONE;
+	for (i = 0; dot[1 + i]; i++)
+		low[2 + i] = (char)tolower((unsigned char)dot[1 + i]);
+	low[2 + i] = '\0';
+	return pts_format_from_path(low);
 }
 
 static int emit_rec(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err)
@@ -192,7 +324,8 @@ int cmd_decode(int argc, char **argv)
 	const char *bundle = NULL;
 	bool summary = false, scope_given = false, insn_bad = false;
 	int fmt, c, rc, idx;
-	FILE *insn_f = NULL;
+	struct insn_file il = { 0 };
+	sigset_t held;
 	struct out_ctx oc = { 0 };
 	uint64_t v;
 	unsigned int i, j;
@@ -224,7 +357,8 @@ int cmd_decode(int argc, char **argv)
 				fprintf(stderr, "ptscope decode: --cpu names the CPU of the --pt before it\n");
 				return 2;
 			}
-			if (num("--cpu", optarg, UINT32_MAX - 1, &v))
+			/* x86-64 Linux numbers CPUs below 8192 (NR_CPUS; the bundle sideband's bound) */
+			if (num("--cpu", optarg, PTS_SB_MAX_CPUS - 1, &v))
 				return 2;
 			o.pt[o.nr_pt - 1].cpu = (uint32_t)v;
 			break;
@@ -411,6 +545,16 @@ bad_raw:
 		fprintf(stderr, "ptscope decode: --pevent-sample-type is needed to read perf sideband files\n");
 		return 2;
 	}
+	if (perf_script) {
+		struct stat st;
+
+		/* read as text, a directory fails with a bare EISDIR: say which file */
+		if (!stat(perf_script, &st) && S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "ptscope decode: --perf-script %s is a directory: give the"
+				" file `perf script --itrace=cr -F +flags` wrote\n", perf_script);
+			return 1;
+		}
+	}
 	if (!bundle && !perf_script && !o.nr_pt) {
 		fprintf(stderr, "ptscope decode: nothing to decode: give a bundle, --pt FILE or --perf-script FILE\n");
 		usage(stderr);
@@ -426,7 +570,17 @@ bad_raw:
 			in == bundle ? "a file of the bundle" : "the input", in);
 		return 2;
 	}
-	if (!out && !summary && !insn_list) {
+	/* --format null writes nothing (docs/output-formats.md): it needs no -o */
+	/* a directory is neither a file to replace nor a device to write to */
+	if ((out && dir_given("-o", out)) || (insn_list && dir_given("--insn-list", insn_list)))
+		return 2;
+	if (same_output(out, insn_list)) {
+		fprintf(stderr, "ptscope decode: -o %s and --insn-list %s are one file: one would"
+			" replace the other; give the instruction list another name\n", out, insn_list);
+		return 2;
+	}
+	if (!out && !summary && !insn_list &&
+	    !(fmt_name && pts_format_from_name(fmt_name) == PTS_FMT_NONE)) {
 		fprintf(stderr, "ptscope decode: say where the timeline goes: -o FILE.fxt|.json|.txt|.folded (or --summary)\n");
 		return 2;
 	}
@@ -438,7 +592,7 @@ bad_raw:
 			return 2;
 		}
 	} else if (out) {
-		fmt = pts_format_from_path(out);
+		fmt = format_from_path(out);
 		if (fmt == PTS_FMT_NONE && strcmp(out, "-")) {
 			fprintf(stderr, "ptscope decode: cannot tell the format of %s: name it .fxt, .json, .txt or .folded, or give --format\n",
 				out);
@@ -458,21 +612,25 @@ bad_raw:
 	/* streaming progress on a terminal only (item 8) */
 	if (isatty(STDERR_FILENO) && !getenv("PTSCOPE_NO_PROGRESS"))
 		o.progress = stderr;
+	/* from here on outputs exist under temporary names: a signal removes them */
+	decode_out_catch_signals();
 	if (insn_list) {
-		insn_f = fopen(insn_list, "we");
-		if (!insn_f) {
-			fprintf(stderr, "ptscope decode: cannot write %s: %s\n", insn_list,
-				strerror(errno));
+		if (insn_file_open(&il, insn_list))
 			return 1;
-		}
 		o.on_insn = insn_out;
-		o.insn_ctx = insn_f;
+		o.insn_ctx = il.f;
 	}
+	decode_out_hold_signals(&held);
 	rc = pts_writer_open(out ? out : "/dev/null", (enum pts_format)fmt, &oc.w, &err);
+	if (!rc && pts_writer_tmp_path(oc.w) && decode_out_register(pts_writer_tmp_path(oc.w))) {
+		pts_writer_close(oc.w, false, NULL);
+		rc = pts_err_set(&err, ENOMEM, "out of memory");
+	}
+	decode_out_release_signals(&held);
 	if (rc) {
 		fprintf(stderr, "ptscope decode: %s\n", err.msg);
-		if (insn_f)
-			fclose(insn_f);
+		insn_file_end(&il, false);
+		decode_out_forget();
 		return 1;
 	}
 	/* every record comes from the timeline builder, whose strings are interned */
@@ -489,26 +647,24 @@ bad_raw:
 
 		fprintf(stderr, "ptscope decode: %s\n", err.msg);
 		pts_writer_close(oc.w, false, &e2);
-		if (insn_f)
-			fclose(insn_f);
+		insn_file_end(&il, false);
+		decode_out_forget();
 		pts_decode_summary_free(&sum);
 		return 1;
 	}
-	rc = pts_writer_close(oc.w, true, &err);
-	if (insn_f) {
-		/* the first failed write set the error flag; fclose flushes the rest */
-		bool bad = ferror(insn_f);
-		int e = fclose(insn_f) ? errno : bad ? EIO : 0;
-
-		if (e) {
-			fprintf(stderr, "ptscope decode: cannot write %s: %s: the instruction list is"
-				" incomplete (free space, raise ulimit -f, or write elsewhere)\n",
-				insn_list, strerror(e));
-			insn_bad = true;
-		}
-	}
+	/*
+	 * Exit 1 says the output is not written: a failed instruction list
+	 * keeps the timeline from being renamed into place too, and a failed
+	 * timeline the list (a streamed -o - cannot be taken back).
+	 */
+	insn_bad = insn_file_close(&il, out && strcmp(out, "-") &&
+					pts_writer_tmp_path(oc.w) ? out : NULL) != 0;
+	rc = pts_writer_close(oc.w, !insn_bad, &err);
 	if (rc)
 		fprintf(stderr, "ptscope decode: %s\n", err.msg);
+	if (insn_file_end(&il, !rc && !insn_bad))
+		rc = -1;
+	decode_out_forget();
 	if (rc || insn_bad) {
 		pts_decode_summary_free(&sum);
 		return 1;

@@ -6,6 +6,7 @@
  */
 #include "bundle_int.h"
 #include "manifest_int.h"
+#include "sideband.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -290,8 +291,8 @@ static int rd_file_sized(struct rd *r, json_object *o, const char *at, char **na
 				 rc == ENOENT ? "is missing from the bundle" : strerror(rc),
 				 r->dir);
 	} else if (!S_ISREG(st.st_mode)) {
-		rc = pts_err_set(r->err, EINVAL, "%s (named by %sfile) is not a regular file",
-				 path, at);
+		rc = pts_err_set(r->err, EINVAL, "%s (named by %sfile) is not a regular file: "
+				 "copy the whole %s directory again", path, at, r->dir);
 	} else if ((uint64_t)st.st_size != *size && !tolerant) {
 		rc = pts_err_set(r->err, EFBIG, "%s is %jd bytes but %ssize says %" PRIu64
 				 ": truncated copy? copy the bundle again", path,
@@ -540,6 +541,11 @@ static int rd_cpus(struct rd *r, json_object *root)
 			return rd_fail(r, EINVAL, "key cpus[%zu]: expected an object, got %s",
 				       i, type_text(e));
 		TRY(rd_u32(r, e, at, "cpu", true, &c->cpu));
+		/* the sideband's bound (sideband.h): a larger number is damage */
+		if (c->cpu >= PTS_SB_MAX_CPUS)
+			return rd_fail(r, EINVAL, "key %scpu: CPU %u: no x86-64 Linux kernel numbers "
+				       "CPUs past %u (NR_CPUS); the manifest is damaged, copy the "
+				       "bundle again", at, c->cpu, PTS_SB_MAX_CPUS - 1);
 		for (k = 0; k < i; k++)
 			if (b->cpus[k].cpu == c->cpu)
 				return rd_fail(r, EINVAL, "key %scpu: CPU %u is listed twice",

@@ -49,7 +49,8 @@ static int stop(struct pts_sb_reader *r, struct pts_err *err)
 {
 	r->corrupt = true;
 	return pts_err_set(err, EINVAL, "sideband: corrupt record at offset %zu: %s; "
-			   "the %zu bytes before it are usable", r->off, r->why, r->off);
+			   "the %zu byte%s before it %s usable", r->off, r->why, r->off,
+			   r->off == 1 ? "" : "s", r->off == 1 ? "is" : "are");
 }
 
 int pts_sb_next(struct pts_sb_reader *r, const struct ptscope_sb_hdr **rec,
@@ -68,8 +69,8 @@ int pts_sb_next(struct pts_sb_reader *r, const struct ptscope_sb_hdr **rec,
 	}
 	left = r->len - r->off;
 	if (left < sizeof(*h)) {
-		snprintf(r->why, sizeof(r->why), "only %zu bytes left, a header needs %zu "
-			 "(truncated file?)", left, sizeof(*h));
+		snprintf(r->why, sizeof(r->why), "only %zu byte%s left, a header needs %zu "
+			 "(truncated file?)", left, left == 1 ? "" : "s", sizeof(*h));
 		return stop(r, err);
 	}
 	h = (const struct ptscope_sb_hdr *)(r->buf + r->off);
@@ -84,8 +85,8 @@ int pts_sb_next(struct pts_sb_reader *r, const struct ptscope_sb_hdr **rec,
 		return stop(r, err);
 	}
 	if (h->size > left) {
-		snprintf(r->why, sizeof(r->why), "size %u runs past the end (%zu bytes left; "
-			 "truncated file?)", h->size, left);
+		snprintf(r->why, sizeof(r->why), "size %u runs past the end (%zu byte%s left; "
+			 "truncated file?)", h->size, left, left == 1 ? "" : "s");
 		return stop(r, err);
 	}
 	if (h->cpu >= PTS_SB_MAX_CPUS) {
@@ -95,7 +96,9 @@ int pts_sb_next(struct pts_sb_reader *r, const struct ptscope_sb_hdr **rec,
 	}
 	min = pts_sb_min_size(h->type);
 	if (h->size < min) {
-		snprintf(r->why, sizeof(r->why), "a %s record of %u bytes, its struct needs %zu",
+		/* "an exec record", "a fork record" */
+		snprintf(r->why, sizeof(r->why), "%s %s record of %u bytes, its struct needs %zu",
+			 strchr("aeiou", pts_sb_type_name(h->type)[0]) ? "an" : "a",
 			 pts_sb_type_name(h->type), h->size, min);
 		return stop(r, err);
 	}

@@ -161,17 +161,82 @@ static void cpu_file_size(const struct pts_bundle_cpu *c, struct pts_run_in *in,
 	if ((uint64_t)in->lens[i] < c->size) {
 		in->missing[i] = c->size - in->lens[i];
 		snprintf(msg, sizeof(msg), "%s: %zu of %" PRIu64 " bytes present (truncated copy?); "
-			 "decoding the bytes present, the missing %s are a gap at the end of cpu %u",
+			 "decoding the bytes present, the missing %s %s a gap at the end of cpu %u",
 			 c->file, in->lens[i], c->size,
-			 pts_bytes_text(in->missing[i], miss, sizeof(miss)), c->cpu);
+			 pts_bytes_text(in->missing[i], miss, sizeof(miss)),
+			 in->missing[i] == 1 ? "is" : "are", c->cpu);
 		pts_decode_lost(sum, msg);
 	} else if (c->file_size > c->size) {
 		snprintf(msg, sizeof(msg), "%s: %" PRIu64 " bytes, the manifest says %" PRIu64
-			 ": decoding the bytes the capture wrote; the %s after them were added "
-			 "later and are ignored", c->file, c->file_size, c->size,
-			 pts_bytes_text(c->file_size - c->size, miss, sizeof(miss)));
+			 ": decoding the bytes the capture wrote; the %s after them %s added "
+			 "later and %s ignored", c->file, c->file_size, c->size,
+			 pts_bytes_text(c->file_size - c->size, miss, sizeof(miss)),
+			 c->file_size - c->size == 1 ? "was" : "were",
+			 c->file_size - c->size == 1 ? "is" : "are");
 		pts_decode_notice(sum, msg);
 	}
+}
+
+/*
+ * TSC to ns: the manifest's tsc_khz (timing., else cpu.), else, as raw
+ * mode does, the nominal ratio x 100 MHz that an invariant TSC runs at
+ * (docs/decode.md, "Time"). The fallback is said: a time base that is not
+ * the recorded one can be off by the turbo/nominal difference. Without
+ * either the times are TSC ticks, and that is said too.
+ */
+static void bundle_time_base(const struct pts_bundle *b, struct pts_timeconv *tc,
+			     struct pts_decode_summary *sum)
+{
+	char msg[300];
+
+	tc->tsc_khz = b->tsc_khz ? b->tsc_khz : b->cpu_id.tsc_khz;
+	tc->mode = tc->tsc_khz ? PTS_TC_KHZ : PTS_TC_NONE;
+	if (tc->tsc_khz)
+		return;
+	if (b->cpu_id.nom_freq) {
+		tc->tsc_khz = (uint64_t)b->cpu_id.nom_freq * 100000;
+		tc->mode = PTS_TC_KHZ;
+		snprintf(msg, sizeof(msg), "manifest.json: tsc_khz is 0 (not recorded): times use "
+			 "the nominal ratio %u x 100 MHz = %" PRIu64 " kHz as the TSC frequency",
+			 b->cpu_id.nom_freq, tc->tsc_khz);
+	} else {
+		snprintf(msg, sizeof(msg), "manifest.json: tsc_khz and nom_freq are 0 (not "
+			 "recorded): times are TSC ticks, not ns");
+	}
+	pts_decode_notice(sum, msg);
+}
+
+/*
+ * A damaged sideband, or one that holds no thread switch (lost from its
+ * start), does not say which thread ran: each CPU's trace before its first
+ * switch record would be pid 0 (no code images, every name [unknown]). A
+ * bundle of one process (ptscope run, attach) still knows: that process,
+ * the trigger's thread when the trigger names it (else the main thread),
+ * as --pid/--tid do in raw mode; switch records that were read still
+ * apply after their time. Said, since a thread of another process would be
+ * taken for it. A whole sideband with switches keeps pid 0 before them.
+ */
+static void single_process(const struct pts_bundle *b, struct pts_run_in *in, bool damaged,
+			   struct pts_decode_summary *sum)
+{
+	const struct pts_bundle_process *p = b->processes;
+	bool by_trigger;
+	char msg[400];
+	size_t i;
+
+	if (!b->sideband_file || b->nr_processes != 1 || p->pid <= 0)
+		return;
+	for (i = 0; i < in->sb.n && !damaged; i++)
+		if (in->sb.recs[i].type == PTS_SB_SWITCH)
+			return;
+	by_trigger = b->trigger.pid == p->pid && b->trigger.tid > 0;
+	in->pid = p->pid;
+	in->tid = by_trigger ? b->trigger.tid : p->pid;
+	snprintf(msg, sizeof(msg), "%s %s: trace without a thread switch before it is attributed "
+		 "to the bundle's only process, pid %d%s%.16s, thread %d (%s)", b->sideband_file,
+		 damaged ? "is damaged" : "holds no thread switch", p->pid, p->comm[0] ? " " : "",
+		 p->comm, in->tid, by_trigger ? "the trigger's" : "its main thread");
+	pts_decode_notice(sum, msg);
 }
 
 int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_emit_fn emit,
@@ -179,6 +244,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 {
 	struct pts_bundle *b = NULL;
 	struct pts_run_in in;
+	unsigned int lost;
 	size_t i;
 	int rc;
 
@@ -205,9 +271,15 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	if (!b->complete) {
 		char msg[512];
 
-		snprintf(msg, sizeof(msg), "bundle incomplete: %.250s (decoding what is there)",
-			 b->incomplete_reason);
-		pts_decode_warn(sum, msg);
+		/*
+		 * A notice, not only a summary warning: without --summary the user
+		 * would take the timeline for the whole capture (bundle-format.md:
+		 * "Readers still decode what is there and warn").
+		 */
+		snprintf(msg, sizeof(msg), "bundle incomplete (manifest.json: \"complete\": false): "
+			 "%.250s; decoding what is there, parts of the capture may be missing",
+			 b->incomplete_reason[0] ? b->incomplete_reason : "no reason recorded");
+		pts_decode_notice(sum, msg);
 	}
 	if (!b->nr_cpus || b->nr_cpus > PTS_DEC_MAX_INPUTS) {
 		rc = pts_err_set(err, b->nr_cpus ? E2BIG : ENOENT,
@@ -233,8 +305,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	in.nom_freq = (uint8_t)b->cpu_id.nom_freq;
 	in.cpuid_15_eax = b->cpu_id.cpuid_15[0];
 	in.cpuid_15_ebx = b->cpu_id.cpuid_15[1];
-	in.tc.tsc_khz = b->tsc_khz ? b->tsc_khz : b->cpu_id.tsc_khz;
-	in.tc.mode = in.tc.tsc_khz ? PTS_TC_KHZ : PTS_TC_NONE;
+	bundle_time_base(b, &in.tc, sum);
 	in.scope = b->config.scope;
 	in.pid = o && o->pid >= 0 ? o->pid : -1;
 	in.tid = o && o->tid >= 0 ? o->tid : -1;
@@ -244,9 +315,12 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		in.segment_cap = o->segment_cap;
 		in.progress = o->progress;
 	}
+	lost = sum->lost;
 	rc = pts_decode_bundle_sideband(b, &in.tc, &in.sb, sum, err);
 	if (rc)
 		goto out;
+	if (in.pid < 0 && in.tid < 0)
+		single_process(b, &in, sum->lost != lost, sum);
 	in.per_cpu_names = !b->sideband_file;
 	for (i = 0; i < b->nr_cpus && !rc; i++) {
 		char *path = pts_bundle_path(b, b->cpus[i].file);

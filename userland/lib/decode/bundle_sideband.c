@@ -30,14 +30,16 @@ static void sideband_file_size(const struct pts_bundle *b, struct pts_decode_sum
 
 	if (have < want) {
 		snprintf(msg, sizeof(msg), "%s: %" PRIu64 " of %" PRIu64 " bytes present (truncated "
-			 "copy?); using the records before the cut, the missing %s are lost",
-			 b->sideband_file, have, want, pts_bytes_text(want - have, text, sizeof(text)));
+			 "copy?); using the records before the cut, the missing %s %s lost",
+			 b->sideband_file, have, want, pts_bytes_text(want - have, text, sizeof(text)),
+			 want - have == 1 ? "is" : "are");
 		pts_decode_lost(sum, msg);
 	} else if (have > want) {
 		snprintf(msg, sizeof(msg), "%s: %" PRIu64 " bytes, the manifest says %" PRIu64
-			 ": using the records the capture wrote; the %s after them were added "
-			 "later and are ignored", b->sideband_file, have, want,
-			 pts_bytes_text(have - want, text, sizeof(text)));
+			 ": using the records the capture wrote; the %s after them %s added "
+			 "later and %s ignored", b->sideband_file, have, want,
+			 pts_bytes_text(have - want, text, sizeof(text)),
+			 have - want == 1 ? "was" : "were", have - want == 1 ? "is" : "are");
 		pts_decode_notice(sum, msg);
 	}
 }
@@ -50,11 +52,16 @@ static void sideband_file_size(const struct pts_bundle *b, struct pts_decode_sum
 static void sideband_damaged(const struct pts_bundle *b, size_t off, size_t len, const char *why,
 			     struct pts_decode_summary *sum)
 {
-	char text[PTS_BYTES_TEXT_LEN], msg[400];
+	char text[PTS_BYTES_TEXT_LEN], before[64], msg[400];
 
-	snprintf(msg, sizeof(msg), "%s: damaged record at byte offset %zu: %s; the %zu bytes "
-		 "before it are used, the %s from there on are not used", b->sideband_file, off, why,
-		 off, pts_bytes_text(len - off, text, sizeof(text)));
+	if (!off)
+		snprintf(before, sizeof(before), "no record before it is used");
+	else
+		snprintf(before, sizeof(before), "the %zu byte%s before it %s used", off,
+			 off == 1 ? "" : "s", off == 1 ? "is" : "are");
+	snprintf(msg, sizeof(msg), "%s: damaged record at byte offset %zu: %s; %s, the %s from "
+		 "there on %s not used", b->sideband_file, off, why, before,
+		 pts_bytes_text(len - off, text, sizeof(text)), len - off == 1 ? "is" : "are");
 	pts_decode_lost(sum, msg);
 }
 
@@ -106,6 +113,7 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 	struct pts_sb_reader rd;
 	struct pts_err e2 = { 0 };
 	uint64_t *last_tsc = NULL, unknown = 0;
+	bool *seen = NULL;
 	size_t unknown_off = 0, len = 0, i, prev_off = 0;
 	uint16_t unknown_type = 0;
 	void *buf = NULL;
@@ -131,9 +139,16 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 	if (rc || !buf)
 		return rc;
 	sideband_file_size(b, sum);
-	/* TSC of each CPU's last record + 1 (0: none yet); hdr.cpu < PTS_SB_MAX_CPUS */
+	/*
+	 * TSC of each CPU's last record, and whether it has one: every u64 is a
+	 * TSC a damaged record can hold (UINT64_MAX too), so none can mean
+	 * "no record yet". hdr.cpu < PTS_SB_MAX_CPUS (the reader checks it).
+	 */
 	last_tsc = calloc(PTS_SB_MAX_CPUS, sizeof(*last_tsc));
-	if (!last_tsc) {
+	seen = calloc(PTS_SB_MAX_CPUS, sizeof(*seen));
+	if (!last_tsc || !seen) {
+		free(last_tsc);
+		free(seen);
 		free(buf);
 		return pts_err_set(err, ENOMEM, "out of memory");
 	}
@@ -143,18 +158,22 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 
 		prev_off = rd.off;
 		/* the module writes each CPU's records in TSC order (docs/abi.md) */
-		if (last_tsc[h->cpu] && h->tsc < last_tsc[h->cpu] - 1) {
+		if (seen[h->cpu] && h->tsc < last_tsc[h->cpu]) {
 			char why[200];
 
-			snprintf(why, sizeof(why), "a %s record of CPU %u at TSC %llu, before the "
+			const char *type = pts_sb_type_name(h->type) ? pts_sb_type_name(h->type) :
+					   "unknown-type";
+
+			snprintf(why, sizeof(why), "%s %s record of CPU %u at TSC %llu, before the "
 				 "record ahead of it on that CPU (TSC %llu): times go back",
-				 pts_sb_type_name(h->type) ? pts_sb_type_name(h->type) : "?",
+				 strchr("aeiou", type[0]) ? "an" : "a", type,
 				 h->cpu, (unsigned long long)h->tsc,
-				 (unsigned long long)(last_tsc[h->cpu] - 1));
+				 (unsigned long long)last_tsc[h->cpu]);
 			sideband_damaged(b, off, len, why, sum);
 			break;
 		}
-		last_tsc[h->cpu] = h->tsc + 1;
+		last_tsc[h->cpu] = h->tsc;
+		seen[h->cpu] = true;
 		if (!pts_sb_type_name(h->type)) {
 			if (!unknown++) {
 				unknown_type = h->type;
@@ -164,6 +183,7 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 		}
 		if (sideband_add_rec(h, tc, sb)) {
 			free(last_tsc);
+			free(seen);
 			free(buf);
 			return pts_err_set(err, ENOMEM, "out of memory");
 		}
@@ -179,6 +199,7 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 		pts_decode_lost(sum, msg);
 	}
 	free(last_tsc);
+	free(seen);
 	free(buf);
 	return 0;
 }

@@ -427,8 +427,10 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 			rc = pts_err_set(err, EINVAL, "--raw %s: not a regular file; give a file"
 					 " of code bytes", o->raw[i].path);
 		else if ((uint64_t)(sz = (long)st.st_size) < o->raw[i].offset)
-			rc = pts_err_set(err, EINVAL, "--raw %s: OFFSET 0x%" PRIx64 " is past its end"
-					 " (%ld bytes)", o->raw[i].path, o->raw[i].offset, sz);
+			/* decimal as the file size is, hex as an OFFSET is often given */
+			rc = pts_err_set(err, EINVAL, "--raw %s: OFFSET %" PRIu64 " (0x%" PRIx64
+					 ") is past its end (%ld bytes)", o->raw[i].path,
+					 o->raw[i].offset, o->raw[i].offset, sz);
 		else
 			rc = pts_imgset_add_file(in.set, PTS_PID_ALL, o->raw[i].path,
 						 o->raw[i].offset, (uint64_t)sz - o->raw[i].offset,

@@ -432,6 +432,11 @@ int pts_writer_open(const char *path, enum pts_format fmt, struct pts_writer **o
 	return 0;
 }
 
+const char *pts_writer_tmp_path(const struct pts_writer *w)
+{
+	return w ? w->tmp : NULL;
+}
+
 void pts_writer_strings_interned(struct pts_writer *w)
 {
 	w->interned = true;

@@ -109,6 +109,14 @@ int pts_writer_open(const char *path, enum pts_format fmt, struct pts_writer **o
 		    struct pts_err *err);
 
 /*
+ * The temporary file being written (path.tmp.PID), or NULL when the output
+ * is written directly (stdout, a device, a FIFO) or not at all (null
+ * format). Valid until pts_writer_close; a caller that must remove it on a
+ * signal (ptscope decode) keeps its own copy.
+ */
+const char *pts_writer_tmp_path(const struct pts_writer *w);
+
+/*
  * The caller's promise: while records are written, equal string pointers
  * are equal strings (its strings are interned, never changed or freed
  * before the last record) — the timeline builder's are. A writer may then

@@ -743,8 +743,8 @@ static void step(struct pts_ptdec *d)
 				char msg[120];
 
 				snprintf(msg, sizeof(msg),
-					 "no sync point: no PSB in %zu bytes of trace",
-					 d->cfg.size);
+					 "no sync point: no PSB in %zu byte%s of trace",
+					 d->cfg.size, d->cfg.size == 1 ? "" : "s");
 				gap(d, msg, 0);
 			} else if (st != -pte_eos) {
 				gap(d, pt_errstr(pt_errcode(st)), 0);

@@ -227,8 +227,8 @@ static int truncated_tail(struct pts_run_in *in, unsigned int i, const struct pt
 	br.ts_ns = last->ts_ns;
 	br.from = last->to;
 	br.offset = in->lens[i];
-	snprintf(cause, sizeof(cause), "trace file truncated (%" PRIu64 " bytes missing)",
-		 in->missing[i]);
+	snprintf(cause, sizeof(cause), "trace file truncated (%" PRIu64 " byte%s missing)",
+		 in->missing[i], in->missing[i] == 1 ? "" : "s");
 	br.detail = cause;
 	pts_decode_summary_gap(sum, cause);
 	return pts_tl_feed(tl, &br, err);
@@ -677,10 +677,12 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 		if (!th->events)
 			continue;
 
-		fprintf(f, "  %d/%d %s: %" PRIu64 " ns traced (%" PRIu64 " .. %" PRIu64
-			" ns), %" PRIu64 " calls, %" PRIu64 " gaps\n",
-			th->pid, th->tid, th->name ? th->name : "-", th->last_ns - th->first_ns,
-			th->first_ns, th->last_ns, th->calls, th->gaps);
+		/* a thread the sideband never named is called by its ids only */
+		fprintf(f, "  %d/%d%s%s: %" PRIu64 " ns traced (%" PRIu64 " .. %" PRIu64
+			" ns), %" PRIu64 " call%s, %" PRIu64 " gap%s\n",
+			th->pid, th->tid, th->name ? " " : "", th->name ? th->name : "",
+			th->last_ns - th->first_ns, th->first_ns, th->last_ns, th->calls,
+			th->calls == 1 ? "" : "s", th->gaps, th->gaps == 1 ? "" : "s");
 	}
 }
 

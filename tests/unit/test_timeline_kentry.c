@@ -17,7 +17,7 @@
  *   __switch_to K+0xb00  __schedule K+0xc00
  */
 #include "unit.h"
-#include "tl_sink.h"
+#include "tl_feed.h"
 
 #define K 0xffffffff81000000ULL
 #define ENTRY (K + 0x000)
@@ -51,72 +51,21 @@ static int sym(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
 	return tl_fn_lookup(fns, sizeof(fns) / sizeof(fns[0]), addr, out);
 }
 
-static struct tl_sink sink;
-static struct pts_tl *tl;
-static char shape[8192];
-
 static void start(void)
 {
-	struct pts_tl_config c;
-	struct pts_err err;
-
-	tl_sink_free(&sink);
-	memset(&c, 0, sizeof(c));
-	c.scope = PTS_SCOPE_KERNEL;
-	c.symbolize = sym;
-	c.emit = tl_sink_emit;
-	c.emit_ctx = &sink;
-	c.max_depth = 8;
-	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&c, &tl, &err), 0);
+	tl_fx_start(PTS_SCOPE_KERNEL, sym, 8, 0);
 }
 
 /* One branch event; len: bytes of the instruction at from (0 unknown). */
 static void ev(enum pts_br_kind k, uint64_t from, uint8_t len, uint64_t to, uint64_t ts,
 	       uint32_t flags)
 {
-	struct pts_branch b;
-	struct pts_err err;
-
-	memset(&b, 0, sizeof(b));
-	b.kind = k;
-	b.from = from;
-	b.insn_len = len;
-	b.to = to;
-	b.ts_ns = ts;
-	b.flags = flags;
-	b.pid = 10;
-	b.tid = 11;
-	CU_ASSERT_EQUAL(pts_tl_feed(tl, &b, &err), 0);
+	tl_fx_ev(k, from, len, to, ts, flags, NULL);
 }
 
-static const char *finish(void)
-{
-	struct pts_err err;
-	char why[256];
-
-	CU_ASSERT_EQUAL(pts_tl_finish(tl, &err), 0);
-	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
-		CU_FAIL(why);
-	return tl_sink_shape(&sink, shape, sizeof(shape));
-}
-
-static void done(void)
-{
-	pts_tl_free(tl);
-	tl = NULL;
-}
-
-/* The n-th record of a type with a name (0-based); fails the test if there is none. */
-static const struct pts_tl_rec *rec(enum pts_tl_type type, const char *name, int n)
-{
-	size_t i;
-
-	for (i = 0; i < sink.n; i++)
-		if (sink.recs[i].r.type == type && !strcmp(sink.recs[i].name, name) && !n--)
-			return &sink.recs[i].r;
-	CU_FAIL_FATAL("no such record");
-	return NULL;
-}
+#define finish tl_fx_finish
+#define done tl_fx_done
+#define rec tl_fx_rec
 
 static void return_past_a_syscall_entry_from_user_mode_opens_the_inferred_frame_at_the_return(void)
 {
@@ -155,8 +104,8 @@ static void return_past_a_syscall_entry_from_user_mode_opens_the_inferred_frame_
 			PTS_TLF_INFERRED | PTS_TLF_KERNEL);
 	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "handle_softirqs", 0)->addr, SOFTIRQ + 0x40);
 	/* one return past the known stack, opened at the return */
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED), 1);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED_LATE), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED_LATE), 1);
 	done();
 }
 
@@ -188,8 +137,8 @@ static void vector_stub_entry_replaced_by_a_jump_is_not_enclosed_by_an_iret_past
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "asm_common_interrupt", 0)->kind, PTS_TLK_IRET);
 	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "_raw_spin_unlock_irqrestore", 0)->ts_ns, 140);
 	CU_ASSERT(rec(PTS_TL_BEGIN, "_raw_spin_unlock_irqrestore", 0)->flags & PTS_TLF_INFERRED);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED), 1);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED_LATE), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED_LATE), 1);
 	done();
 }
 
@@ -218,8 +167,8 @@ static void task_resumed_mid_function_after_user_is_still_enclosed(void)
 		"B1 __switch_to_asm|E1 __switch_to_asm|B1 __switch_to|E1 __switch_to|E0 __schedule");
 	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "__schedule", 0)->ts_ns, 200);
 	CU_ASSERT(rec(PTS_TL_BEGIN, "__schedule", 0)->flags & PTS_TLF_INFERRED);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED), 1);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED_LATE), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED_LATE), 0);
 	done();
 }
 
@@ -248,8 +197,8 @@ static void entry_stub_past_its_first_byte_or_a_resume_at_it_is_still_enclosed(v
 	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "handle_softirqs", 0)->ts_ns, 100);
 	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "handle_softirqs", 1)->ts_ns, 200);
 	CU_ASSERT(rec(PTS_TL_BEGIN, "handle_softirqs", 1)->flags & PTS_TLF_INFERRED);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED), 2);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED_LATE), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 2);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED_LATE), 0);
 	done();
 }
 

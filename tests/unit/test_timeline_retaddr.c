@@ -20,7 +20,7 @@
  *   +0xc: mov %rbx,(%rsp); ret   (the ret at +0x10 goes to the target)
  */
 #include "unit.h"
-#include "tl_sink.h"
+#include "tl_feed.h"
 
 #define K 0xffffffff81000000ULL
 #define MAIN 0x1000ULL
@@ -53,73 +53,21 @@ static int sym(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
 	return tl_fn_lookup(fns, sizeof(fns) / sizeof(fns[0]), addr, out);
 }
 
-static struct tl_sink sink;
-static struct pts_tl *tl;
-static char shape[8192];
-
 static void start(enum pts_scope scope)
 {
-	struct pts_tl_config c;
-	struct pts_err err;
-
-	tl_sink_free(&sink);
-	memset(&c, 0, sizeof(c));
-	c.scope = scope;
-	c.symbolize = sym;
-	c.emit = tl_sink_emit;
-	c.emit_ctx = &sink;
-	c.max_depth = 8;
-	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&c, &tl, &err), 0);
+	tl_fx_start(scope, sym, 8, 0);
 }
 
 /* One branch event; len: bytes of the instruction at from (0 unknown). */
 static void ev(enum pts_br_kind k, uint64_t from, uint8_t len, uint64_t to, uint64_t ts,
 	       uint32_t flags)
 {
-	struct pts_branch b;
-	struct pts_err err;
-
-	memset(&b, 0, sizeof(b));
-	b.kind = k;
-	b.from = from;
-	b.insn_len = len;
-	b.to = to;
-	b.ts_ns = ts;
-	b.flags = flags;
-	b.pid = 10;
-	b.tid = 11;
-	CU_ASSERT_EQUAL(pts_tl_feed(tl, &b, &err), 0);
+	tl_fx_ev(k, from, len, to, ts, flags, NULL);
 }
 
-static const char *finish(void)
-{
-	struct pts_err err;
-	char why[256];
-
-	CU_ASSERT_EQUAL(pts_tl_finish(tl, &err), 0);
-	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
-		CU_FAIL(why);
-	return tl_sink_shape(&sink, shape, sizeof(shape));
-}
-
-static void done(void)
-{
-	pts_tl_free(tl);
-	tl = NULL;
-}
-
-/* The n-th record of a type with a name (0-based); a zeroed record (and a failure) if none. */
-static const struct pts_tl_rec *rec(enum pts_tl_type type, const char *name, int n)
-{
-	static const struct pts_tl_rec none;
-	size_t i;
-
-	for (i = 0; i < sink.n; i++)
-		if (sink.recs[i].r.type == type && !strcmp(sink.recs[i].name, name) && !n--)
-			return &sink.recs[i].r;
-	CU_FAIL("record not found");
-	return &none;
-}
+#define finish tl_fx_finish
+#define done tl_fx_done
+#define rec tl_fx_rec
 
 static void retpoline_ret_to_the_target_replaces_the_thunk_frame_under_the_caller(void)
 {
@@ -148,8 +96,8 @@ static void retpoline_ret_to_the_target_replaces_the_thunk_frame_under_the_calle
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__hrtimer_run_queues", 0)->kind, PTS_TLK_RETURN);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__hrtimer_run_queues", 0)->ts_ns, 140);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "hrtimer_interrupt", 0)->kind, PTS_TLK_END_OF_TRACE);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_RETURN_AS_JUMP), 1);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_RETURN_AS_JUMP), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
 	done();
 }
 
@@ -175,7 +123,7 @@ static void retpoline_target_already_lower_in_the_stack_is_called_not_returned_t
 		"E3 uthunk|E2 uthunk|B2 main|E2 main|E1 foo|E0 main");
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "main", 0)->ts_ns, 130);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_END_OF_TRACE);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
 	done();
 }
 
@@ -192,8 +140,8 @@ static void jump_to_the_return_thunk_and_its_ret_are_the_function_return(void)
 		"E0 hrtimer_interrupt");
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__hrtimer_run_queues", 0)->ts_ns, 121);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__hrtimer_run_queues", 0)->kind, PTS_TLK_RETURN);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_FELL_THROUGH), 0);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_RETURN_AS_JUMP), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_FELL_THROUGH), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_RETURN_AS_JUMP), 0);
 	done();
 }
 
@@ -211,7 +159,7 @@ static void srso_return_thunk_calling_srso_safe_ret_is_the_function_return(void)
 		"E0 hrtimer_interrupt");
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__hrtimer_run_queues", 0)->ts_ns, 122);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__hrtimer_run_queues", 0)->kind, PTS_TLK_RETURN);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_FELL_THROUGH), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_FELL_THROUGH), 0);
 	done();
 }
 
@@ -231,8 +179,8 @@ static void push_ret_trampoline_replaces_the_frame_that_pushed(void)
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_RETURN);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->ts_ns, 130);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "main", 0)->kind, PTS_TLK_END_OF_TRACE);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_RETURN_AS_JUMP), 1);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_RETURN_AS_JUMP), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
 	done();
 }
 
@@ -252,7 +200,7 @@ static void return_to_a_deeper_saved_address_unwinds_the_frames_between(void)
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_UNWIND);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 140);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "main", 0)->kind, PTS_TLK_END_OF_TRACE);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_RETURN_AS_JUMP), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_RETURN_AS_JUMP), 0);
 	done();
 }
 
@@ -267,8 +215,8 @@ static void return_past_the_stack_of_unknown_return_address_still_infers(void)
 	CU_ASSERT_STRING_EQUAL(finish(), "B0 main|B1 foo|B2 bar|E2 bar|E1 foo|E0 main");
 	CU_ASSERT(rec(PTS_TL_BEGIN, "main", 0)->flags & PTS_TLF_INFERRED);
 	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "main", 0)->ts_ns, 100);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED), 1);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_RETURN_AS_JUMP), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_RETURN_AS_JUMP), 0);
 	done();
 }
 
@@ -292,7 +240,7 @@ static void both_scopes_sysret_after_a_kernel_start_puts_user_frames_below_kerne
 	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "foo", 0)->ts_ns, 100);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "entry_SYSCALL_64", 0)->kind, PTS_TLK_SYSRET);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "entry_SYSCALL_64", 1)->kind, PTS_TLK_SYSRET);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_KERNEL_LEFT_OPEN), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_KERNEL_LEFT_OPEN), 0);
 	done();
 }
 
@@ -316,7 +264,7 @@ static void both_scopes_sysret_closes_every_kernel_frame_still_open(void)
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "entry_SYSCALL_64", 0)->kind, PTS_TLK_SYSRET);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "do_syscall_64", 0)->kind, PTS_TLK_UNWIND);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "do_syscall_64", 0)->ts_ns, 120);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_KERNEL_LEFT_OPEN), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_KERNEL_LEFT_OPEN), 1);
 	done();
 }
 
@@ -337,7 +285,7 @@ static void both_scopes_untraced_return_to_user_closes_kernel_frames_before_a_ha
 		"B0 main|B1 entry_SYSCALL_64|B2 do_syscall_64|B3 [interrupted]|E3 [interrupted]|"
 		"E2 do_syscall_64|E1 entry_SYSCALL_64|B1 foo|E1 foo|E0 main");
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "entry_SYSCALL_64", 0)->ts_ns, 200);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_KERNEL_LEFT_OPEN), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_KERNEL_LEFT_OPEN), 0);
 	done();
 }
 
@@ -362,7 +310,7 @@ static void both_scopes_kernel_return_past_the_kernel_frames_leaves_the_user_fra
 	CU_ASSERT(rec(PTS_TL_BEGIN, "hrtimer_interrupt", 0)->flags & PTS_TLF_INFERRED);
 	CU_ASSERT(rec(PTS_TL_BEGIN, "hrtimer_interrupt", 0)->flags & PTS_TLF_KERNEL);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "main", 0)->kind, PTS_TLK_END_OF_TRACE);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 1);
 	done();
 }
 
@@ -387,7 +335,7 @@ static void kernel_scope_entry_from_user_starts_at_depth_0_after_a_too_deep_stac
 		"B0 [user]|E0 [user]|B0 hrtimer_interrupt|E0 hrtimer_interrupt");
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "entry_SYSCALL_64", 0)->ts_ns, 200);
 	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "hrtimer_interrupt", 0)->ts_ns, 300);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_TOO_DEEP), 3);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_TOO_DEEP), 3);
 	done();
 }
 

@@ -10,7 +10,7 @@
  *           asm_common_interrupt K+0x400           (K = 0xffffffff81000000)
  */
 #include "unit.h"
-#include "tl_sink.h"
+#include "tl_feed.h"
 
 #define K 0xffffffff81000000ULL
 #define MAIN 0x1000ULL
@@ -37,70 +37,21 @@ static int sym(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
 	return tl_fn_lookup(fns, sizeof(fns) / sizeof(fns[0]), addr, out);
 }
 
-static struct tl_sink sink;
-static struct pts_tl *tl;
-static char shape[8192];
-
 static void start(enum pts_scope scope, uint32_t segment_cap)
 {
-	struct pts_tl_config c;
-	struct pts_err err;
-
-	tl_sink_free(&sink);
-	memset(&c, 0, sizeof(c));
-	c.scope = scope;
-	c.symbolize = sym;
-	c.emit = tl_sink_emit;
-	c.emit_ctx = &sink;
-	c.segment_cap = segment_cap;
-	c.max_depth = 8;
-	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&c, &tl, &err), 0);
+	tl_fx_start(scope, sym, 8, segment_cap);
 }
 
+/* One branch event (instruction length unknown); a gap's cause is an overflow. */
 static void ev(enum pts_br_kind k, uint64_t from, uint64_t to, uint64_t ts, uint32_t flags)
 {
-	struct pts_branch b;
-	struct pts_err err;
-
-	memset(&b, 0, sizeof(b));
-	b.kind = k;
-	b.from = from;
-	b.to = to;
-	b.ts_ns = ts;
-	b.flags = flags;
-	b.pid = 10;
-	b.tid = 11;
-	b.detail = k == PTS_BR_GAP ? "trace overflow (OVF): packets lost" : NULL;
-	CU_ASSERT_EQUAL(pts_tl_feed(tl, &b, &err), 0);
+	tl_fx_ev(k, from, 0, to, ts, flags,
+		 k == PTS_BR_GAP ? "trace overflow (OVF): packets lost" : NULL);
 }
 
-static const char *finish(void)
-{
-	struct pts_err err;
-	char why[256];
-
-	CU_ASSERT_EQUAL(pts_tl_finish(tl, &err), 0);
-	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
-		CU_FAIL(why);
-	return tl_sink_shape(&sink, shape, sizeof(shape));
-}
-
-static void done(void)
-{
-	pts_tl_free(tl);
-	tl = NULL;
-}
-
-/* Find the n-th record of a type with a name (0-based). */
-static const struct pts_tl_rec *rec(enum pts_tl_type type, const char *name, int n)
-{
-	size_t i;
-
-	for (i = 0; i < sink.n; i++)
-		if (sink.recs[i].r.type == type && !strcmp(sink.recs[i].name, name) && !n--)
-			return &sink.recs[i].r;
-	return NULL;
-}
+#define finish tl_fx_finish
+#define done tl_fx_done
+#define rec tl_fx_rec
 
 static void calls_and_returns_give_one_nested_slice_per_function(void)
 {
@@ -172,8 +123,8 @@ static void return_past_the_known_stack_infers_an_outer_frame_from_the_segment_s
 	CU_ASSERT(rec(PTS_TL_BEGIN, "main", 0)->flags & PTS_TLF_INFERRED);
 	CU_ASSERT(rec(PTS_TL_END, "main", 0)->flags & PTS_TLF_INFERRED);
 	CU_ASSERT_FALSE(rec(PTS_TL_BEGIN, "foo", 0)->flags & PTS_TLF_INFERRED);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED), 1);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED_LATE), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED_LATE), 0);
 	done();
 }
 
@@ -189,7 +140,7 @@ static void inferred_frame_whose_segment_was_already_written_begins_at_the_retur
 		"B0 foo|B1 bar|E1 bar|B1 baz|E1 baz|E0 foo|B0 main|E0 main");
 	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "main", 0)->ts_ns, 30);
 	CU_ASSERT(rec(PTS_TL_BEGIN, "main", 0)->flags & PTS_TLF_INFERRED);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED_LATE), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED_LATE), 1);
 	done();
 }
 
@@ -250,7 +201,7 @@ static void user_scope_other_disable_shows_an_untraced_slice_and_a_second_disabl
 	ev(PTS_BR_DISABLED, 0, 0, 106, 0);	/* a disable with no enable between */
 	ev(PTS_BR_ENABLED, 0, MAIN + 8, 140, 0);
 	CU_ASSERT_STRING_EQUAL(finish(), "B0 main|B1 [untraced]|E1 [untraced]|E0 main");
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_DISABLE_WITHOUT_ENABLE), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_DISABLE_WITHOUT_ENABLE), 1);
 	done();
 }
 
@@ -262,7 +213,7 @@ static void syscall_events_in_user_scope_with_kernel_targets_are_counted_not_fat
 	ev(PTS_BR_SYSCALL, MAIN + 4, ENTRY, 110, 0);
 	ev(PTS_BR_SYSRET, ENTRY + 9, MAIN + 6, 120, 0);
 	ev(PTS_BR_SYSRET, MAIN + 9, 0, 130, PTS_BRF_TRACE_OFF);	/* sysret from user code */
-	CU_ASSERT(pts_tl_diag_count(tl, PTS_TLD_OUT_OF_SCOPE) >= 2);
+	CU_ASSERT(pts_tl_diag_count(tl_fx.tl, PTS_TLD_OUT_OF_SCOPE) >= 2);
 	finish();
 	done();
 }
@@ -301,7 +252,7 @@ static void both_scopes_syscall_nests_kernel_frames_under_the_user_frame_and_sys
 	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "entry_SYSCALL_64", 0)->kind, PTS_TLK_SYSCALL);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "entry_SYSCALL_64", 0)->kind, PTS_TLK_SYSRET);
 	CU_ASSERT(rec(PTS_TL_BEGIN, "entry_SYSCALL_64", 0)->flags & PTS_TLF_KERNEL);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_OUT_OF_SCOPE), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_OUT_OF_SCOPE), 0);
 	done();
 }
 
@@ -353,7 +304,7 @@ static void time_going_backwards_on_a_thread_is_clamped_and_counted(void)
 	ev(PTS_BR_RETURN, FOO + 5, MAIN + 10, 90, 0);	/* earlier than 110 */
 	finish();
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 110);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_TIME_BACKWARDS), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_TIME_BACKWARDS), 1);
 	done();
 }
 
@@ -368,7 +319,7 @@ static void calls_deeper_than_max_depth_are_counted_and_slices_stay_balanced(voi
 	for (i = 0; i < 12; i++)
 		ev(PTS_BR_RETURN, FOO + 9, FOO + 10, 120 + (uint64_t)i, 0);
 	finish();
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_TOO_DEEP), 5);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_TOO_DEEP), 5);
 	done();
 }
 
@@ -406,7 +357,7 @@ static void full_buffer_writes_only_records_before_the_outermost_frame(void)
 		"E0 entry_SYSCALL_64");
 	CU_ASSERT(rec(PTS_TL_BEGIN, "entry_SYSCALL_64", 1)->flags & PTS_TLF_INFERRED);
 	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "entry_SYSCALL_64", 1)->ts_ns, 120);
-	CU_ASSERT_EQUAL(pts_tl_diag_count(tl, PTS_TLD_INFERRED_LATE), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED_LATE), 0);
 	done();
 }
 

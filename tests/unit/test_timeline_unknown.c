@@ -13,7 +13,7 @@
  *   kernel:  K = 0xffffffff81000000, no symbols
  */
 #include "unit.h"
-#include "tl_sink.h"
+#include "tl_feed.h"
 
 #define K 0xffffffff81000000ULL
 #define MAIN 0x1000ULL
@@ -32,66 +32,27 @@ static int sym(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
 	return 0;
 }
 
-static struct tl_sink sink;
-static struct pts_tl *tl;
-static char shape[4096];
-
 static void start(enum pts_scope scope, pts_tl_symbolize_fn symbolize)
 {
-	struct pts_tl_config c;
-	struct pts_err err;
-
-	tl_sink_free(&sink);
-	memset(&c, 0, sizeof(c));
-	c.scope = scope;
-	c.symbolize = symbolize;
-	c.emit = tl_sink_emit;
-	c.emit_ctx = &sink;
-	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&c, &tl, &err), 0);
+	tl_fx_start(scope, symbolize, 0, 0);
 }
 
 static void ev(enum pts_br_kind k, uint64_t from, uint64_t to, uint64_t ts, uint32_t flags,
 	       uint8_t insn_len)
 {
-	struct pts_branch b;
-	struct pts_err err;
-
-	memset(&b, 0, sizeof(b));
-	b.kind = k;
-	b.from = from;
-	b.to = to;
-	b.ts_ns = ts;
-	b.flags = flags;
-	b.pid = 10;
-	b.tid = 11;
-	b.insn_len = insn_len;
-	CU_ASSERT_EQUAL(pts_tl_feed(tl, &b, &err), 0);
+	tl_fx_ev(k, from, insn_len, to, ts, flags, NULL);
 }
 
+/* End the trace and free the builder; the records' shape. */
 static const char *finish(void)
 {
-	struct pts_err err;
-	char why[256];
+	const char *s = tl_fx_finish();
 
-	CU_ASSERT_EQUAL(pts_tl_finish(tl, &err), 0);
-	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
-		CU_FAIL(why);
-	pts_tl_free(tl);
-	tl = NULL;
-	return tl_sink_shape(&sink, shape, sizeof(shape));
+	tl_fx_done();
+	return s;
 }
 
-/* The n-th record (0-based) of a type with this name; fails the test if absent. */
-static const struct pts_tl_rec *rec(enum pts_tl_type type, const char *name, int n)
-{
-	size_t i;
-
-	for (i = 0; i < sink.n; i++)
-		if (sink.recs[i].r.type == type && !strcmp(sink.recs[i].name, name) && !n--)
-			return &sink.recs[i].r;
-	CU_FAIL_FATAL("record not found");
-	return NULL;
-}
+#define rec tl_fx_rec
 
 /*
  * main calls into libx.so (no symbol), which calls foo; both return;
@@ -172,7 +133,7 @@ static void unknown_code_without_an_object_and_in_the_kernel_keeps_its_other_fla
 
 static int cleanup(void)
 {
-	tl_sink_free(&sink);
+	tl_sink_free(&tl_fx.sink);
 	return 0;
 }
 

@@ -30,10 +30,7 @@ static void self_time_is_summed_per_stack_across_threads_of_a_process(void)
 		"hello;main;foo;write_[k] 10\n"
 		"pid 200;x 7\n";
 	struct pts_tl_rec r[20];
-	struct pts_writer *w;
-	struct pts_err err;
-	size_t i, n = 0;
-	char *got;
+	size_t n = 0;
 
 	r[n++] = wt_rec(PTS_TL_PROCESS, PTS_TLK_NONE, 0, 100, 0, 0, "hello");
 	/* an empty name is no name: the root stays "pid 200" */
@@ -56,16 +53,7 @@ static void self_time_is_summed_per_stack_across_threads_of_a_process(void)
 	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 60, 100, 101, 1, NULL);
 	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 100, 100, 101, 0, NULL);
 
-	CU_ASSERT_EQUAL_FATAL(pts_writer_open(wt_path("a.folded"), PTS_FMT_FOLDED, &w, &err), 0);
-	for (i = 0; i < n; i++)
-		wt_emit(w, &r[i]);
-	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
-	got = wt_slurp(wt_path("a.folded"), NULL);
-	CU_ASSERT_FATAL(got != NULL);
-	if (strcmp(got, want))
-		fprintf(stderr, "\n--- got:\n%s--- want:\n%s", got, want);
-	CU_ASSERT_STRING_EQUAL(got, want);
-	free(got);
+	wt_expect_text("a.folded", PTS_FMT_FOLDED, r, n, want);
 }
 
 /*
@@ -83,10 +71,7 @@ static void code_without_a_symbol_is_one_frame_named_once(void)
 		"hello;main;[unknown] 0x1000 (obj) 20\n"
 		"hello;main;[unknown] 0x1000 (obj);[unknown] 0xffffffff81000000_[k] 10\n";
 	struct pts_tl_rec r[8];
-	struct pts_writer *w;
-	struct pts_err err;
-	size_t i, n = 0;
-	char *got;
+	size_t n = 0;
 
 	r[n++] = wt_rec(PTS_TL_PROCESS, PTS_TLK_NONE, 0, 100, 0, 0, "hello");
 	r[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 0, 100, 101, 0, "main");
@@ -102,16 +87,7 @@ static void code_without_a_symbol_is_one_frame_named_once(void)
 	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 40, 100, 101, 1, NULL);
 	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 100, 100, 101, 0, NULL);
 
-	CU_ASSERT_EQUAL_FATAL(pts_writer_open(wt_path("u.folded"), PTS_FMT_FOLDED, &w, &err), 0);
-	for (i = 0; i < n; i++)
-		wt_emit(w, &r[i]);
-	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
-	got = wt_slurp(wt_path("u.folded"), NULL);
-	CU_ASSERT_FATAL(got != NULL);
-	if (strcmp(got, want))
-		fprintf(stderr, "\n--- got:\n%s--- want:\n%s", got, want);
-	CU_ASSERT_STRING_EQUAL(got, want);
-	free(got);
+	wt_expect_text("u.folded", PTS_FMT_FOLDED, r, n, want);
 }
 
 static int cleanup(void)

@@ -31,10 +31,7 @@ static void listing_has_one_line_per_call_return_and_transition(void)
 		"1800 0 100/101 1 return < foo\n"
 		"2001 1 100/101 0 end_of_trace < main\n";
 	struct pts_tl_rec r[20];
-	struct pts_writer *w;
-	struct pts_err err;
-	size_t i, n = 0;
-	char *got;
+	size_t n = 0;
 
 	r[n++] = wt_rec(PTS_TL_PROCESS, PTS_TLK_NONE, 0, 100, 0, 0, "hello");
 	/* a newline in a name must not break the one-line-per-record rule */
@@ -70,16 +67,7 @@ static void listing_has_one_line_per_call_return_and_transition(void)
 	r[n] = wt_rec(PTS_TL_END, PTS_TLK_END_OF_TRACE, 2001, 100, 101, 0, NULL);
 	r[n++].cpu = 1;
 
-	CU_ASSERT_EQUAL_FATAL(pts_writer_open(wt_path("a.txt"), PTS_FMT_TXT, &w, &err), 0);
-	for (i = 0; i < n; i++)
-		wt_emit(w, &r[i]);
-	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
-	got = wt_slurp(wt_path("a.txt"), NULL);
-	CU_ASSERT_FATAL(got != NULL);
-	if (strcmp(got, want))
-		fprintf(stderr, "\n--- got:\n%s--- want:\n%s", got, want);
-	CU_ASSERT_STRING_EQUAL(got, want);
-	free(got);
+	wt_expect_text("a.txt", PTS_FMT_TXT, r, n, want);
 }
 
 /*
@@ -105,10 +93,7 @@ static void code_without_a_symbol_shows_its_name_once_without_an_offset(void)
 		"1600 0 100/101 1 return < [unknown] 0x3000\n"
 		"1700 0 100/101 0 end_of_trace < main\n";
 	struct pts_tl_rec r[8];
-	struct pts_writer *w;
-	struct pts_err err;
-	size_t i, n = 0;
-	char *got;
+	size_t n = 0;
 
 	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 1000, 100, 101, 0, "main");
 	r[n++].object = "/bin/hello";
@@ -134,16 +119,7 @@ static void code_without_a_symbol_shows_its_name_once_without_an_offset(void)
 	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 1600, 100, 101, 1, NULL);
 	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_END_OF_TRACE, 1700, 100, 101, 0, NULL);
 
-	CU_ASSERT_EQUAL_FATAL(pts_writer_open(wt_path("unknown.txt"), PTS_FMT_TXT, &w, &err), 0);
-	for (i = 0; i < n; i++)
-		wt_emit(w, &r[i]);
-	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
-	got = wt_slurp(wt_path("unknown.txt"), NULL);
-	CU_ASSERT_FATAL(got != NULL);
-	if (strcmp(got, want))
-		fprintf(stderr, "\n--- got:\n%s--- want:\n%s", got, want);
-	CU_ASSERT_STRING_EQUAL(got, want);
-	free(got);
+	wt_expect_text("unknown.txt", PTS_FMT_TXT, r, n, want);
 }
 
 static int cleanup(void)

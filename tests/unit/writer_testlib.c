@@ -92,3 +92,23 @@ char *wt_slurp(const char *path, size_t *len)
 		*len = (size_t)n;
 	return buf;
 }
+
+void wt_expect_text(const char *name, enum pts_format fmt, const struct pts_tl_rec *recs,
+		    size_t n, const char *want)
+{
+	struct pts_writer *w;
+	struct pts_err err;
+	char *got;
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(pts_writer_open(wt_path(name), fmt, &w, &err), 0);
+	for (i = 0; i < n; i++)
+		wt_emit(w, &recs[i]);
+	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
+	got = wt_slurp(wt_path(name), NULL);
+	CU_ASSERT_FATAL(got != NULL);
+	if (strcmp(got, want))
+		fprintf(stderr, "\n--- got:\n%s--- want:\n%s", got, want);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	free(got);
+}

@@ -27,4 +27,11 @@ void wt_emit(struct pts_writer *w, const struct pts_tl_rec *rec);
 /* Whole file into a malloc'd NUL-terminated buffer; *len gets its size. NULL if absent. */
 char *wt_slurp(const char *path, size_t *len);
 
+/*
+ * Write n records to dir/name in format fmt and assert the file is exactly
+ * want (the difference is printed when it is not).
+ */
+void wt_expect_text(const char *name, enum pts_format fmt, const struct pts_tl_rec *recs,
+		    size_t n, const char *want);
+
 #endif

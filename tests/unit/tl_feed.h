@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A timeline builder fed branch events by hand: the fixture of the
+ * timeline tests. One builder at a time (tl_fx_start, events, then
+ * tl_fx_finish and tl_fx_done); its records are kept in tl_fx.sink
+ * (tl_sink.h); every event is thread 10/11.
+ */
+#ifndef PTS_TEST_TL_FEED_H
+#define PTS_TEST_TL_FEED_H
+
+#include <string.h>
+
+#include "unit.h"
+#include "tl_sink.h"
+#include "timeline/timeline.h"
+
+static struct {
+	struct tl_sink sink;
+	struct pts_tl *tl;
+	char shape[8192];
+} tl_fx;
+
+/* A new builder for scope; max_depth, segment_cap: 0 for the builder's defaults. */
+static inline void tl_fx_start(enum pts_scope scope, pts_tl_symbolize_fn symbolize,
+			       uint32_t max_depth, uint32_t segment_cap)
+{
+	struct pts_tl_config c;
+	struct pts_err err;
+
+	tl_sink_free(&tl_fx.sink);
+	memset(&c, 0, sizeof(c));
+	c.scope = scope;
+	c.symbolize = symbolize;
+	c.emit = tl_sink_emit;
+	c.emit_ctx = &tl_fx.sink;
+	c.max_depth = max_depth;
+	c.segment_cap = segment_cap;
+	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&c, &tl_fx.tl, &err), 0);
+}
+
+/* One branch event; len: bytes of the instruction at from (0 unknown); detail may be NULL. */
+static inline void tl_fx_ev(enum pts_br_kind k, uint64_t from, uint8_t len, uint64_t to,
+			    uint64_t ts, uint32_t flags, const char *detail)
+{
+	struct pts_branch b;
+	struct pts_err err;
+
+	memset(&b, 0, sizeof(b));
+	b.kind = k;
+	b.from = from;
+	b.insn_len = len;
+	b.to = to;
+	b.ts_ns = ts;
+	b.flags = flags;
+	b.pid = 10;
+	b.tid = 11;
+	b.detail = detail;
+	CU_ASSERT_EQUAL(pts_tl_feed(tl_fx.tl, &b, &err), 0);
+}
+
+/* End the trace; check the records' structure; their shape (tl_sink_shape). */
+static inline const char *tl_fx_finish(void)
+{
+	struct pts_err err;
+	char why[256];
+
+	CU_ASSERT_EQUAL(pts_tl_finish(tl_fx.tl, &err), 0);
+	if (!tl_sink_well_formed(&tl_fx.sink, why, sizeof(why)))
+		CU_FAIL(why);
+	return tl_sink_shape(&tl_fx.sink, tl_fx.shape, sizeof(tl_fx.shape));
+}
+
+static inline void tl_fx_done(void)
+{
+	pts_tl_free(tl_fx.tl);
+	tl_fx.tl = NULL;
+}
+
+/* The n-th record (0-based) of a type with this name; a zeroed record and a failure if none. */
+static inline const struct pts_tl_rec *tl_fx_rec(enum pts_tl_type type, const char *name, int n)
+{
+	static const struct pts_tl_rec none;
+	size_t i;
+
+	for (i = 0; i < tl_fx.sink.n; i++)
+		if (tl_fx.sink.recs[i].r.type == type && !strcmp(tl_fx.sink.recs[i].name, name) &&
+		    !n--)
+			return &tl_fx.sink.recs[i].r;
+	CU_FAIL("record not found");
+	return &none;
+}
+
+#endif

@@ -194,6 +194,15 @@ for mb in "${sizes[@]}"; do
 done
 
 # ---- report ------------------------------------------------------------------
+# med(s): median of the space-separated numbers in s; sets lo and hi to their
+# minimum and maximum. Shared by the report's awk programs.
+MED_AWK='
+function med(s,   a, n, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+	lo = a[1]; hi = a[n]
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}'
 {
 	echo "# ptscope decode benchmark"
 	echo
@@ -216,13 +225,7 @@ done
 	echo
 	echo "| trace | MB | Minsn | tool | CPU s | wall s | MB/s | Minsn/s | ×floor | ×floor-tl | peak RSS MiB |"
 	echo "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
-	awk -F'\t' '
-	function med(s,   a, n, i, j, t) {
-		n = split(s, a, " ")
-		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-		lo = a[1]; hi = a[n]
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
+	awk -F'\t' "$MED_AWK"'
 	function rng(fmt, m, l, h) {
 		return sprintf(fmt " (" fmt "–" fmt ")", m, l, h)
 	}
@@ -263,13 +266,7 @@ done
 	echo
 	echo "| trace | tool | ×floor | ×floor-tl |"
 	echo "|---|---|---:|---:|"
-	awk -F'\t' '
-	function med(s,   a, n, i, j, t) {
-		n = split(s, a, " ")
-		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-		lo = a[1]; hi = a[n]
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
+	awk -F'\t' "$MED_AWK"'
 	{
 		c = $5 > 0.0005 ? $5 : 0.0005
 		t[$1 SUBSEP $2 SUBSEP $3] = c
@@ -300,13 +297,7 @@ done
 	echo
 	echo "| generator | trace | reps | MB | Minsn | seconds | MB/s | Minsn/s |"
 	echo "|---|---|---:|---:|---:|---:|---:|---:|"
-	awk -F'\t' '
-	function med(s,   a, n, i, j, t) {
-		n = split(s, a, " ")
-		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-		lo = a[1]; hi = a[n]
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
+	awk -F'\t' "$MED_AWK"'
 	{
 		k = $1
 		if (!(k in cnt)) order[++n] = k
@@ -336,12 +327,7 @@ done
 		echo
 		echo "| tool | size ratio | CPU time ratio | peak RSS ratio |"
 		echo "|---|---:|---:|---:|"
-		awk -F'\t' -v base="gen-${sizes[0]}MB" '
-		function med(s,   a, n, i, j, t) {
-			n = split(s, a, " ")
-			for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-		}
+		awk -F'\t' -v base="gen-${sizes[0]}MB" "$MED_AWK"'
 		$1 ~ /^gen-/ {
 			k = $1 SUBSEP $2
 			if (!(k in cpu)) { order[++n] = k; trace[k] = $1; tool[k] = $2; bytes[k] = $7 }

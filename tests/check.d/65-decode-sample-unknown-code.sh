@@ -21,13 +21,18 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
 
+# expect_line FILE LINE: the line is in the file, whole
+expect_line() {
+	if grep -qxF -- "$2" "$1"; then
+		echo "ok: $2"
+	else
+		echo "FAIL: no line '$2' in the .txt; lines at that time:"; grep -m5 -F "${2%% *} " "$1"
+		fail=1
+	fi
+}
+
 "$P" decode "$S" -o "$T/named.txt" >/dev/null 2>"$T/err" || { echo "FAIL: decode to .txt: $(cat "$T/err")"; exit 1; }
-want='19811 0 7442/7442 5 call > _dl_catch_exception@plt+0x0 (ld-linux-x86-64.so.2)'
-if grep -qxF -- "$want" "$T/named.txt"; then
-	echo "ok: $want"
-else
-	echo "FAIL: no line '$want' in the .txt:"; grep -m3 -F '19811 0' "$T/named.txt"; fail=1
-fi
+expect_line "$T/named.txt" '19811 0 7442/7442 5 call > _dl_catch_exception@plt+0x0 (ld-linux-x86-64.so.2)'
 
 cp -r "$S" "$T/b.ptscope"
 L=$T/b.ptscope/objects/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
@@ -40,12 +45,7 @@ done
 "$P" decode "$T/b.ptscope" -o "$T/d.txt" >/dev/null 2>"$T/err" || { echo "FAIL: decode to .txt: $(cat "$T/err")"; exit 1; }
 "$P" decode "$T/b.ptscope" -o "$T/d.json" >/dev/null 2>"$T/err" || { echo "FAIL: decode to .json: $(cat "$T/err")"; exit 1; }
 
-want='19811 0 7442/7442 5 call > [unknown] 0x7ffff7fcb010 (ld-linux-x86-64.so.2)'
-if grep -qxF -- "$want" "$T/d.txt"; then
-	echo "ok: $want"
-else
-	echo "FAIL: no line '$want' in the .txt; [unknown] lines:"; grep -m5 -F '[unknown]' "$T/d.txt"; fail=1
-fi
+expect_line "$T/d.txt" '19811 0 7442/7442 5 call > [unknown] 0x7ffff7fcb010 (ld-linux-x86-64.so.2)'
 n=$(grep -cF '[unknown]' "$T/d.txt" || true)
 bad=$(grep -cE '\[unknown\] 0x[0-9a-f]+( \([^()]*\))?\+0x' "$T/d.txt" || true)
 rep=$(grep -cE '\[unknown\] 0x[0-9a-f]+ \(([^()]*)\)(\+0x[0-9a-f]+)? \(\1\)' "$T/d.txt" || true)

@@ -13,18 +13,6 @@
 #define KERNEL_IP 0xffffffff81000000ULL
 #define USER_IP 0x401000ULL
 
-static void gen_ip_ipc(struct pt_gen *g, enum pt_packet_type t, enum pt_ip_compression ipc,
-		       uint64_t ip)
-{
-	struct pt_packet p;
-
-	memset(&p, 0, sizeof(p));
-	p.type = t;
-	p.payload.ip.ipc = ipc;
-	p.payload.ip.ip = ip;
-	gen_pkt(g, &p);
-}
-
 static void scan(struct pt_gen *g, struct pts_scope_evidence *ev)
 {
 	memset(ev, 0, sizeof(*ev));

@@ -339,24 +339,32 @@ static const char main_shape[] =
  * TIP.PGE; exit: je taken (T) -> do_exit replaces do_syscall, jmp *%rdx
  * leaves the traced code -> "[user]" to the end.
  */
+static void gen_kernel_main(struct pt_gen *g)
+{
+	gen_init(g);
+	gen_psb_plus(g, 0x1000);
+	gen_ip(g, ppt_tip_pge, ENTRY);
+	gen_tnt(g, "NT");
+	gen_ip_suppressed(g, ppt_tip_pgd);	/* sysretq */
+	gen_tsc(g, 0x1200);
+	gen_ip(g, ppt_tip_pge, ENTRY);
+	gen_tnt(g, "T");
+	gen_ip_suppressed(g, ppt_tip_pgd);	/* jmp *%rdx */
+}
+
+static const char kernel_main_shape[] =
+	"B0 entry_SYSCALL_64|B1 do_syscall|E1 do_syscall|E0 entry_SYSCALL_64|"
+	"B0 [user]|E0 [user]|B0 entry_SYSCALL_64|B1 do_syscall|E1 do_syscall|"
+	"B1 do_exit|E1 do_exit|E0 entry_SYSCALL_64|B0 [user]|E0 [user]";
+
 static void kernel_scope_syscalls_with_user_time_as_user_slices(void)
 {
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, ENTRY);
-	gen_tnt(&g, "NT");
-	gen_ip_suppressed(&g, ppt_tip_pgd);	/* sysretq */
-	gen_tsc(&g, 0x1200);
-	gen_ip(&g, ppt_tip_pge, ENTRY);
-	gen_tnt(&g, "T");
-	gen_ip_suppressed(&g, ppt_tip_pgd);	/* jmp *%rdx */
+	gen_kernel_main(&g);
 	decode_gen(&g, PTS_SCOPE_KERNEL, &r);
-	ASSERT_SHAPE(&r, "B0 entry_SYSCALL_64|B1 do_syscall|E1 do_syscall|E0 entry_SYSCALL_64|"
-		     "B0 [user]|E0 [user]|B0 entry_SYSCALL_64|B1 do_syscall|E1 do_syscall|"
-		     "B1 do_exit|E1 do_exit|E0 entry_SYSCALL_64|B0 [user]|E0 [user]");
+	ASSERT_SHAPE(&r, kernel_main_shape);
 	CU_ASSERT(nth(&r, PTS_TL_BEGIN, "do_syscall", 0)->flags & PTS_TLF_KERNEL);
 	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "entry_SYSCALL_64", 0)->kind, PTS_TLK_SYSRET);
 	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "[user]", 0)->ts_ns, 0x200);
@@ -1046,6 +1054,22 @@ static void summary_scope_line(const struct result *r, char *line, size_t len)
 	free(text);
 }
 
+/* Decode g with no --scope: scope, shape, no out-of-scope event, the summary's line. */
+static void expect_scope_from_the_trace(struct pt_gen *g, enum pts_scope scope,
+					const char *shape, const char *line_want)
+{
+	struct result r;
+	char line[200];
+
+	decode_gen(g, 0, &r);
+	CU_ASSERT_EQUAL(r.sum.scope, scope);
+	ASSERT_SHAPE(&r, shape);
+	CU_ASSERT_EQUAL(pts_tl_diag_count_sum(&r), 0);
+	summary_scope_line(&r, line, sizeof(line));
+	CU_ASSERT_STRING_EQUAL(line, line_want);
+	result_free(&r);
+}
+
 /*
  * No --scope: the user + kernel stream above holds user-space (_start,
  * f3) and kernel (entry_SYSCALL_64) addresses in its TIPs: scope both,
@@ -1056,60 +1080,34 @@ static void summary_scope_line(const struct result *r, char *line, size_t len)
 static void both_scopes_stream_without_scope_takes_both_from_the_trace(void)
 {
 	struct pt_gen g;
-	struct result r;
-	char line[200];
 
 	gen_both_main(&g);
-	decode_gen(&g, 0, &r);
-	CU_ASSERT_EQUAL(r.sum.scope, PTS_SCOPE_BOTH);
-	ASSERT_SHAPE(&r, both_main_shape);
-	CU_ASSERT_EQUAL(pts_tl_diag_count_sum(&r), 0);
-	summary_scope_line(&r, line, sizeof(line));
-	CU_ASSERT_STRING_EQUAL(line, "scope: both (from the trace: user-space and kernel "
-			       "addresses)");
-	result_free(&r);
+	expect_scope_from_the_trace(&g, PTS_SCOPE_BOTH, both_main_shape,
+				    "scope: both (from the trace: user-space and kernel addresses)");
 }
 
 /* No --scope, user-only stream (TIP.PGD/TIP.PGE at each syscall): user. */
 static void user_scope_stream_without_scope_takes_user_from_the_trace(void)
 {
 	struct pt_gen g;
-	struct result r;
-	char line[200];
 
 	gen_init(&g);
 	gen_user_main(&g, 0x1000);
-	decode_gen(&g, 0, &r);
-	CU_ASSERT_EQUAL(r.sum.scope, PTS_SCOPE_USER);
-	ASSERT_SHAPE(&r, main_shape);
-	CU_ASSERT_EQUAL(pts_tl_diag_count_sum(&r), 0);
-	summary_scope_line(&r, line, sizeof(line));
 	/* IPs: TIP.PGE _start, TIP.PGE 40100c, TIP f3; the 2 PGDs carry none */
-	CU_ASSERT_STRING_EQUAL(line, "scope: user (from the trace: only user-space addresses (3),"
-			       " 2 tracing disables)");
-	result_free(&r);
+	expect_scope_from_the_trace(&g, PTS_SCOPE_USER, main_shape,
+				    "scope: user (from the trace: only user-space addresses (3), "
+				    "2 tracing disables)");
 }
 
 /* No --scope, the kernel-only stream of kernel_scope_...: kernel, [user] slices. */
 static void kernel_scope_stream_without_scope_takes_kernel_from_the_trace(void)
 {
 	struct pt_gen g;
-	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, ENTRY);
-	gen_tnt(&g, "NT");
-	gen_ip_suppressed(&g, ppt_tip_pgd);
-	gen_ip(&g, ppt_tip_pge, ENTRY);
-	gen_tnt(&g, "T");
-	gen_ip_suppressed(&g, ppt_tip_pgd);
-	decode_gen(&g, 0, &r);
-	CU_ASSERT_EQUAL(r.sum.scope, PTS_SCOPE_KERNEL);
-	ASSERT_SHAPE(&r, "B0 entry_SYSCALL_64|B1 do_syscall|E1 do_syscall|E0 entry_SYSCALL_64|"
-		     "B0 [user]|E0 [user]|B0 entry_SYSCALL_64|B1 do_syscall|E1 do_syscall|"
-		     "B1 do_exit|E1 do_exit|E0 entry_SYSCALL_64|B0 [user]|E0 [user]");
-	result_free(&r);
+	gen_kernel_main(&g);
+	expect_scope_from_the_trace(&g, PTS_SCOPE_KERNEL, kernel_main_shape,
+				    "scope: kernel (from the trace: only kernel addresses (2), "
+				    "2 tracing disables)");
 }
 
 /* --scope stays an override: the user + kernel stream decoded as user, as asked. */

@@ -77,15 +77,21 @@ static int add_slot(struct plt_ctx *c, uint64_t got, uint64_t ifunc, const char 
 	return 0;
 }
 
+/* Entries of a table section (relocations, symbols) and its data; 0 when it holds no bytes. */
+static size_t table_entries(Elf_Scn *scn, const GElf_Shdr *sh, Elf_Data **data)
+{
+	*data = elf_getdata(scn, NULL);
+	if (!*data || !(*data)->d_buf || !sh->sh_entsize)
+		return 0;
+	return sh->sh_size / sh->sh_entsize;
+}
+
 /* The GOT slots named by one dynamic relocation section (.rela.plt, .rela.dyn). */
 static int read_rela(struct plt_ctx *c, Elf_Scn *scn, const GElf_Shdr *sh)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t i, n;
+	Elf_Data *data;
+	size_t i, n = table_entries(scn, sh, &data);
 
-	if (!data || !data->d_buf || !sh->sh_entsize)
-		return 0;
-	n = sh->sh_size / sh->sh_entsize;
 	for (i = 0; i < n; i++) {
 		GElf_Rela r;
 		GElf_Sym sym;
@@ -114,12 +120,9 @@ static int read_rela(struct plt_ctx *c, Elf_Scn *scn, const GElf_Shdr *sh)
 /* IFUNC symbols of one symbol table, for naming IRELATIVE slots. */
 static int read_ifuncs(struct plt_ctx *c, Elf_Scn *scn, const GElf_Shdr *sh)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t i, n;
+	Elf_Data *data;
+	size_t i, n = table_entries(scn, sh, &data);
 
-	if (!data || !data->d_buf || !sh->sh_entsize)
-		return 0;
-	n = sh->sh_size / sh->sh_entsize;
 	for (i = 0; i < n; i++) {
 		GElf_Sym sym;
 		const char *name;

@@ -127,101 +127,258 @@ static int parse_error_line(char *line, struct pts_branch *out)
 	return 1;
 }
 
+/*
+ * perf's flags field (perf-script(1), "flags"): a name for the known
+ * combinations, else the flag letters "bcrosyiABExgh" (branch, call,
+ * return, conditional, system, asynchronous, interrupt, transaction
+ * abort, trace begin, trace end, in transaction, VM-Entry, VM-Exit).
+ * Names are given here by their letters, so both forms read alike.
+ */
 static const struct {
-	const char *word;
-	enum pts_br_kind kind;
-} kinds[] = {
-	{ "call", PTS_BR_CALL },
-	{ "return", PTS_BR_RETURN },
-	{ "jmp", PTS_BR_JUMP },
-	{ "jcc", PTS_BR_JUMP },
-	{ "syscall", PTS_BR_SYSCALL },
-	{ "sysret", PTS_BR_SYSRET },
-	{ "hw int", PTS_BR_INTERRUPT },
-	{ "async", PTS_BR_INTERRUPT },
-	{ "int", PTS_BR_SYSCALL },
-	{ "iret", PTS_BR_IRET },
-	{ "vmentry", PTS_BR_IRET },
-	{ "vmexit", PTS_BR_INTERRUPT },
+	const char *name, *letters;
+} flag_names[] = {
+	{ "tr strt", "bB" }, { "tr end", "bE" },	/* prefixes of the others */
+	{ "call", "bc" }, { "return", "br" }, { "jcc", "bo" }, { "jmp", "b" },
+	{ "hw int", "bcyi" }, { "int", "bci" }, { "iret", "bri" },
+	{ "syscall", "bcs" }, { "sysret", "brs" }, { "async", "by" },
+	{ "tx abrt", "bA" }, { "vmentry", "bcg" }, { "vmexit", "bch" },
+	{ "br miss", "bm" },
 };
+
+#define FLAG_LETTERS "bcrosyiABExghmnDt"
+
+/* One flags word at p ("tr end", "call", or letters "bcyi"); its letters into set. */
+static char *flag_word(char *p, char *set, size_t setlen)
+{
+	size_t i, n, k = strlen(set);
+
+	for (i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++) {
+		n = strlen(flag_names[i].name);
+		if (!strncmp(p, flag_names[i].name, n) && (p[n] == ' ' || p[n] == '\t' || !p[n])) {
+			snprintf(set + k, setlen - k, "%s", flag_names[i].letters);
+			return p + n;
+		}
+	}
+	for (n = 0; p[n] && strchr(FLAG_LETTERS, p[n]); n++)
+		;
+	if (!n || p[0] != 'b' || (p[n] && p[n] != ' ' && p[n] != '\t'))
+		return NULL;
+	snprintf(set + k, setlen - k, "%.*s", (int)n, p);
+	return p + n;
+}
+
+static bool has(const char *set, char c)
+{
+	return strchr(set, c) != NULL;
+}
+
+/* The branch kind of a flags letter set (PTS_BR_* ; -1 none). */
+static int kind_of(const char *set)
+{
+	if (has(set, 'g'))
+		return PTS_BR_IRET;		/* VM entry: back into the guest */
+	if (has(set, 'h'))
+		return PTS_BR_INTERRUPT;	/* VM exit */
+	if (has(set, 's'))
+		return has(set, 'r') ? PTS_BR_SYSRET : PTS_BR_SYSCALL;
+	if (has(set, 'i') && has(set, 'r'))
+		return PTS_BR_IRET;
+	if (has(set, 'y'))
+		return PTS_BR_INTERRUPT;	/* hw int, async */
+	if (has(set, 'i') && has(set, 'c'))
+		return PTS_BR_SYSCALL;		/* int n */
+	if (has(set, 'c'))
+		return PTS_BR_CALL;
+	if (has(set, 'r'))
+		return PTS_BR_RETURN;
+	if (has(set, 'b') && !has(set, 'B') && !has(set, 'E'))
+		return PTS_BR_JUMP;		/* jmp, jcc, tx abrt */
+	return -1;
+}
+
+/*
+ * The flags field at p: words up to the first address, then perf's
+ * markers in parentheses ("(x)": in a transaction). Fills out->kind and
+ * the trace begin/end flags; returns the position of the "from" address,
+ * or NULL when p holds no flags (a listing made without -F flags: the
+ * kind of each branch cannot be told).
+ */
+static char *parse_flags(char *p, struct pts_branch *out)
+{
+	char set[64] = "";
+	bool begin, end;
+	int kind;
+
+	for (;;) {
+		char *e = flag_word(p, set, sizeof(set));
+
+		if (!e)
+			break;
+		p = skip_ws(e);
+	}
+	while (*p == '(' && strchr(p, ')'))
+		p = skip_ws(strchr(p, ')') + 1);
+	if (!set[0])
+		return NULL;
+	begin = has(set, 'B');
+	end = has(set, 'E');
+	kind = kind_of(set);
+	if (begin && !end) {
+		out->kind = PTS_BR_ENABLED;
+	} else if (end && !begin) {
+		/* "tr end  syscall" etc.: the transfer that left the traced code */
+		if (kind == PTS_BR_SYSCALL || kind == PTS_BR_SYSRET || kind == PTS_BR_IRET) {
+			out->kind = (enum pts_br_kind)kind;
+			out->flags |= PTS_BRF_TRACE_OFF;
+		} else {
+			out->kind = PTS_BR_DISABLED;
+			if (kind == PTS_BR_INTERRUPT)
+				out->flags |= PTS_BRF_ASYNC;
+		}
+	} else if (kind >= 0) {
+		out->kind = (enum pts_br_kind)kind;
+	} else {
+		return NULL;
+	}
+	return p;
+}
+
+/* perf's time field: SECONDS.FRACTION and ':' ("%5lu.%06lu:", or 9 digits with --ns). */
+static bool is_time(const char *tok, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && isdigit((unsigned char)tok[i]))
+		i++;
+	if (!i || i + 2 >= len || tok[i] != '.' || tok[len - 1] != ':')
+		return false;
+	for (i++; i < len - 1; i++)
+		if (!isdigit((unsigned char)tok[i]))
+			return false;
+	return true;
+}
+
+/* The thread fields before the time: [COMM] [PID/]TID [[CPU]]. */
+static void parse_thread(char **tok, size_t *len, int n, struct pts_branch *out)
+{
+	char *e;
+	long a, b;
+
+	out->pid = out->tid = 0;	/* no tid field: one track */
+	if (n > 0 && tok[n - 1][0] == '[' && tok[n - 1][len[n - 1] - 1] == ']') {
+		out->cpu = (uint32_t)strtoul(tok[n - 1] + 1, NULL, 10);
+		n--;
+	}
+	if (n <= 0 || !isdigit((unsigned char)tok[n - 1][0]))
+		return;
+	a = strtol(tok[n - 1], &e, 10);
+	if (*e == '/' && isdigit((unsigned char)e[1])) {
+		b = strtol(e + 1, &e, 10);
+		if (e == tok[n - 1] + len[n - 1]) {
+			out->pid = (int32_t)a;
+			out->tid = (int32_t)b;
+		}
+	} else if (e == tok[n - 1] + len[n - 1]) {
+		/* perf's default fields: comm and tid, no pid */
+		out->pid = out->tid = (int32_t)a;
+	}
+}
+
+#define MAX_HEAD_TOKENS 24
+
+/*
+ * The sample header: every field before the time, the time, then the
+ * optional period and event name ("branches:uH:", "cbr:", "psb:").
+ * Returns the rest of the line, NULL without a time field. *event gets
+ * the event name (NUL-terminated in place) or NULL.
+ */
+static char *parse_header(char *p, struct pts_branch *out, char **event)
+{
+	char *tok[MAX_HEAD_TOKENS];
+	size_t len[MAX_HEAD_TOKENS];
+	int n = 0;
+
+	*event = NULL;
+	for (;;) {
+		p = skip_ws(p);
+		if (!*p || n == MAX_HEAD_TOKENS)
+			return NULL;
+		tok[n] = p;
+		len[n] = strcspn(p, " \t");
+		if (is_time(tok[n], len[n]))
+			break;
+		p += len[n++];
+	}
+	parse_thread(tok, len, n, out);
+	out->ts_ns = parse_time(tok[n]);
+	p = skip_ws(tok[n] + len[n]);
+	/* period: a plain number followed by more fields (an address is hex and last) */
+	if (isdigit((unsigned char)*p)) {
+		size_t k = strspn(p, "0123456789");
+
+		if ((p[k] == ' ' || p[k] == '\t') && isalpha((unsigned char)*skip_ws(p + k)))
+			p = skip_ws(p + k);
+	}
+	/* the event: a word ending in ':' ("branches:uH:", "intel_pt//u:", "cbr:") */
+	if (isalpha((unsigned char)*p)) {
+		size_t k = strcspn(p, " \t");
+
+		if (k > 1 && p[k - 1] == ':') {
+			*event = p;
+			p += k;
+			if (*p)
+				*p++ = '\0';
+			(*event)[strcspn(*event, ":/")] = '\0';
+		}
+	}
+	return skip_ws(p);
+}
+
+/* "cbr: 37 freq: 3700 MHz (100%)" (after the event "cbr:"): the core:bus ratio. */
+static int parse_cbr(char *p, struct pts_branch *out)
+{
+	char *c = strstr(p, "cbr:");
+
+	out->kind = PTS_BR_CBR;
+	out->value = strtoull(skip_ws(c ? c + 4 : p), NULL, 10);
+	return out->value ? 1 : 0;
+}
 
 int pts_perfscript_line(char *line, struct pts_branch *out)
 {
-	char *p, *slash, *kind, *arrow;
-	size_t i;
-	bool tr_strt = false, tr_end = false, matched = false;
+	char *p, *event, *arrow;
 
 	line[strcspn(line, "\n")] = '\0';
 	p = skip_ws(line);
 	if (!strncmp(p, "instruction trace error", 23))
 		return parse_error_line(p, out);
 	memset(out, 0, sizeof(*out));
-	slash = strchr(p, '/');
-	if (!slash || !isdigit((unsigned char)*p))
-		return 0;
-	out->pid = (int32_t)strtol(p, NULL, 10);
-	out->tid = (int32_t)strtol(slash + 1, &p, 10);
-	p = skip_ws(p);
-	if (*p == '[') {	/* optional [CPU] */
-		out->cpu = (uint32_t)strtoul(p + 1, &p, 10);
-		if (*p == ']')
-			p++;
-		p = skip_ws(p);
-	}
-	out->ts_ns = parse_time(p);
-	p = strstr(p, "branches");
+	p = parse_header(p, out, &event);
 	if (!p)
 		return 0;
-	p = strchr(p, ':');
+	if (event && strcmp(event, "branches")) {
+		if (!strcmp(event, "cbr"))
+			return parse_cbr(p, out);
+		/* PSB packets (--itrace=p): where decoding may start, nothing ran */
+		return !strcmp(event, "psb") ? PTS_PERFSCRIPT_IGNORED : 0;
+	}
+	if (!event && !strncmp(p, "psb offs:", 9))
+		return PTS_PERFSCRIPT_IGNORED;
+	p = parse_flags(p, out);
 	if (!p)
 		return 0;
-	p = strchr(p + 1, ':');	/* after the modifiers "branches:uH:" */
-	if (!p)
-		return 0;
-	kind = skip_ws(p + 1);
-	if (!strncmp(kind, "tr strt", 7)) {
-		tr_strt = true;
-		kind = skip_ws(kind + 7);
-	} else if (!strncmp(kind, "tr end", 6)) {
-		tr_end = true;
-		kind = skip_ws(kind + 6);
-	}
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		size_t n = strlen(kinds[i].word);
-
-		if (!strncmp(kind, kinds[i].word, n) && (kind[n] == ' ' || !kind[n])) {
-			out->kind = kinds[i].kind;
-			kind += n;
-			matched = true;
-			break;
-		}
-	}
-	if (!matched && !tr_strt && !tr_end)
-		return 0;
-	arrow = strstr(kind, "=>");
+	arrow = strstr(p, "=>");
 	if (!arrow)
 		return 0;
 	*arrow = '\0';
-	if (!parse_side(kind, &out->from, &out->from_sym))
+	if (!parse_side(p, &out->from, &out->from_sym))
 		return 0;
 	if (!parse_side(arrow + 2, &out->to, &out->to_sym))
 		return 0;
-	if (tr_strt) {
-		out->kind = PTS_BR_ENABLED;
+	if (out->kind == PTS_BR_ENABLED) {
 		out->from = 0;
-	} else if (tr_end) {
-		/* "tr end syscall" etc.: the transfer that left the traced code */
-		if (!matched) {
-			out->kind = PTS_BR_DISABLED;
-		} else if (out->kind == PTS_BR_INTERRUPT) {
-			out->kind = PTS_BR_DISABLED;
-			out->flags |= PTS_BRF_ASYNC;
-		} else if (out->kind == PTS_BR_SYSCALL || out->kind == PTS_BR_SYSRET ||
-			   out->kind == PTS_BR_IRET) {
-			out->flags |= PTS_BRF_TRACE_OFF;
-		} else {
-			out->kind = PTS_BR_DISABLED;
-		}
+		memset(&out->from_sym, 0, sizeof(out->from_sym));
+	} else if (out->kind == PTS_BR_DISABLED || (out->flags & PTS_BRF_TRACE_OFF)) {
 		out->to = 0;
 		memset(&out->to_sym, 0, sizeof(out->to_sym));
 	}
@@ -240,10 +397,12 @@ int pts_perfscript_parse(FILE *f, pts_perfscript_fn fn, void *ctx,
 	memset(st, 0, sizeof(*st));
 	while (getline(&line, &cap, f) >= 0) {
 		struct pts_branch br;
+		int got;
 
 		st->lines++;
-		if (!pts_perfscript_line(line, &br)) {
-			if (*line && *line != '#')
+		got = pts_perfscript_line(line, &br);
+		if (got != 1) {
+			if (!got && *line && *line != '#')
 				st->skipped++;
 			continue;
 		}

@@ -1,18 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * perf script branch listings as branch events, so traces decoded by perf
- * elsewhere get the same timelines. Input lines, as `perf script
- * --itrace=cr -F +flags` (and -F pid,tid,time,flags,ip,sym,symoff,dso ...)
- * print them:
+ * elsewhere get the same timelines. A sample line is read by recognising
+ * its fields (perf-script(1), -F), not by their positions:
  *
- *   PID/TID TIME: PERIOD branches:MODS: KIND FROM SYM+OFF (DSO) => TO SYM+OFF (DSO)
- *    instruction trace error type 1 time T cpu C pid P tid T ip 0xIP code N: TEXT
+ *   [COMM] [PID/]TID [[CPU]] TIME: [PERIOD] [EVENT:] FLAGS FROM [SYM[+OFF]] [(DSO)]
+ *       => TO [SYM[+OFF]] [(DSO)]
+ *    instruction trace error type 1 [time T] cpu C pid P tid T ip 0xIP code N: TEXT
  *
- * KIND is perf's flag text: call, return, jmp, jcc, syscall, sysret,
- * hw int, int, iret, async, tr strt, tr end (with a following kind,
- * e.g. "tr end syscall", "tr end async"). Times are seconds with ns
- * digits; events get ns since the first event's time. Symbols come from
- * the text (branch.h pts_br_sym), so no binaries are needed.
+ * TIME (SECONDS.FRACTION:, 6 digits or 9 with --ns) anchors the line: the
+ * fields before it are the thread ([CPU] last, then PID/TID or TID, the
+ * rest the command name), after it come the period (a number), the event
+ * name (a word ending in ':', "branches:uH:"), then the rest. FLAGS is
+ * perf's flags field: a name (call, return, jmp, jcc, syscall, sysret,
+ * hw int, int, iret, async, tx abrt, vmentry, vmexit), "tr strt" or
+ * "tr end" before one, or the flag letters ("bcyi") of a combination perf
+ * has no name for, then markers such as "(x)". The synthesized "cbr"
+ * event gives the core:bus ratio, "psb" events are read and left out;
+ * other events (instructions, ...) are not understood. Events get ns since
+ * the first event's time. Symbols come from the text (branch.h
+ * pts_br_sym), so no binaries are needed; without +OFF a symbol is taken
+ * to start at the address (exact for call targets only).
  */
 #ifndef PTS_DECODE_PERFSCRIPT_H
 #define PTS_DECODE_PERFSCRIPT_H
@@ -37,7 +45,13 @@ typedef int (*pts_perfscript_fn)(void *ctx, const struct pts_branch *br, struct 
 int pts_perfscript_parse(FILE *f, pts_perfscript_fn fn, void *ctx,
 			 struct pts_perfscript_stats *st, struct pts_err *err);
 
-/* Parse one line into *out (strings point into line, which is modified). 1 event, 0 none. */
+#define PTS_PERFSCRIPT_IGNORED 2
+
+/*
+ * Parse one line into *out (strings point into line, which is modified).
+ * Returns 1 for an event, PTS_PERFSCRIPT_IGNORED for a line understood
+ * that carries none (a psb event), 0 for a line not understood.
+ */
 int pts_perfscript_line(char *line, struct pts_branch *out);
 
 #endif

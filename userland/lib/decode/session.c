@@ -651,7 +651,8 @@ int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn
 		rc = pts_err_set(err, EINVAL,
 				 "%s: no perf script branch line in %" PRIu64 " line(s)"
 				 " (%" PRIu64 " not understood): make it with"
-				 " perf script --itrace=cr -F +flags", path, st.lines,
+				 " perf script --itrace=cr --ns -F pid,tid,time,flags,ip,sym,"
+				 "symoff,dso,addr", path, st.lines,
 				 st.skipped);
 	if (!rc)
 		rc = pts_tl_finish(tl, err);

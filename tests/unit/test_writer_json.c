@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Chrome trace JSON, checked by parsing it with json-c and walking the
- * events: every B has its E on the same thread, no duration is negative,
- * time never goes back on a thread, and every process and thread with
- * events is named by "M" metadata. Escaping is checked by what json-c
+ * events: every B has its E on the same thread, and that E carries the
+ * B's name, cat and args (speedscope keys a slice by name and args and
+ * refuses an E that does not match the open slice; catapult wants the
+ * name), no duration is negative, time never goes back on a thread, and
+ * every process and thread with events is named by "M" metadata. Escaping is checked by what json-c
  * reads back, not by the bytes the writer chose.
  */
 #include <errno.h>
@@ -17,11 +19,13 @@
 
 #include "unit.h"
 #include "writer_testlib.h"
+#include "decode/session.h"
 
 struct jthread {
 	long long pid, tid;
 	double last_ts;
 	double open[64];
+	json_object *open_ev[64];	/* the B events of the open slices */
 	int depth, named;
 };
 
@@ -52,6 +56,26 @@ static const char *sfield(json_object *o, const char *key)
 	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
 		return NULL;
 	return json_object_get_string(v);
+}
+
+/* An E names the slice it ends: its B's name, cat and args, exactly. */
+static void expect_same_slice(json_object *b, json_object *e)
+{
+	static const char *const keys[] = { "name", "cat", "args" };
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		json_object *vb = NULL, *ve = NULL;
+
+		json_object_object_get_ex(b, keys[i], &vb);
+		CU_ASSERT_PTR_NOT_NULL(vb);
+		if (!json_object_object_get_ex(e, keys[i], &ve) || !json_object_equal(vb, ve)) {
+			fprintf(stderr, "\n    E %s differs from its B: %s vs %s\n", keys[i],
+				ve ? json_object_to_json_string(ve) : "(none)",
+				vb ? json_object_to_json_string(vb) : "(none)");
+			CU_FAIL("an E does not carry its B's name, cat and args");
+		}
+	}
 }
 
 /* Parse path and check the structure; returns the parsed root (caller puts it). */
@@ -100,12 +124,14 @@ static json_object *check_json(const char *path, struct jcheck *c)
 		if (!strcmp(ph, "B")) {
 			CU_ASSERT_PTR_NOT_NULL(sfield(e, "name"));
 			CU_ASSERT_FATAL(t->depth < 64);
+			t->open_ev[t->depth] = e;
 			t->open[t->depth++] = ts;
 			c->begins++;
 		} else if (!strcmp(ph, "E")) {
 			CU_ASSERT_FATAL(t->depth > 0);	/* every E closes a B */
 			t->depth--;
 			CU_ASSERT(ts - t->open[t->depth] >= 0);	/* no negative durations */
+			expect_same_slice(t->open_ev[t->depth], e);
 			c->ends++;
 		} else if (!strcmp(ph, "i")) {
 			CU_ASSERT_STRING_EQUAL(sfield(e, "s"), "t");
@@ -277,6 +303,11 @@ static void code_without_a_symbol_has_no_symbol_or_offset_argument(void)
 	CU_ASSERT_FATAL(text != NULL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, sym_args));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, unk_args));
+	/* each E repeats its B's name, cat and args, written by hand */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"ph\":\"E\",\"pid\":100,\"tid\":101,\"ts\":1.200,"
+				      "\"name\":\"[unknown] 0x1000 (obj)\",\"cat\":\"user\","));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"ph\":\"E\",\"pid\":100,\"tid\":101,\"ts\":1.300,"
+				      "\"name\":\"main\",\"cat\":\"user\","));
 	free(text);
 
 	root = check_json(wt_path("unknown.json"), &c);
@@ -301,9 +332,40 @@ static int cleanup(void)
 	return 0;
 }
 
+static int write_rec(void *ctx, const struct pts_tl_rec *r, struct pts_err *err)
+{
+	return pts_writer_emit(ctx, r, err);
+}
+
+/*
+ * A real timeline (the shipped sample, 1458 calls on one thread, slices
+ * ended by returns, jumps and the end of the trace): every E names the
+ * slice it ends, as check_json requires of each one.
+ */
+static void every_end_of_a_real_decode_names_the_slice_it_ends(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct pts_writer *w;
+	struct jcheck c;
+	json_object *root;
+	char dir[512];
+
+	snprintf(dir, sizeof(dir), "%s/samples/demo.ptscope", pts_unit_src_dir());
+	CU_ASSERT_EQUAL_FATAL(pts_writer_open(wt_path("demo.json"), PTS_FMT_JSON, &w, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(dir, NULL, write_rec, w, &sum, &err), 0);
+	pts_decode_summary_free(&sum);
+	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
+	root = check_json(wt_path("demo.json"), &c);
+	CU_ASSERT(c.ends > 1000);
+	CU_ASSERT_EQUAL(c.ends, c.begins);
+	json_object_put(root);
+}
+
 PTS_SUITE(writer_json, NULL, cleanup,
 	  PTS_TEST(every_begin_has_its_end_and_every_thread_is_named),
 	  PTS_TEST(timestamps_are_microseconds_with_exact_nanosecond_decimals),
 	  PTS_TEST(awkward_names_survive_a_json_parser),
 	  PTS_TEST(dash_writes_the_document_to_standard_output),
-	  PTS_TEST(code_without_a_symbol_has_no_symbol_or_offset_argument))
+	  PTS_TEST(code_without_a_symbol_has_no_symbol_or_offset_argument),
+	  PTS_TEST(every_end_of_a_real_decode_names_the_slice_it_ends))

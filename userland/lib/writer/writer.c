@@ -259,6 +259,8 @@ int pts_wthread_push(struct pts_writer *w, struct pts_wthread *t, const struct p
 		if (!nf)
 			return pts_wfail(w, ENOMEM, "out of memory: stack of thread %d/%d at depth %zu",
 					 t->pid, t->tid, t->depth);
+		/* new slots own no args buffer yet */
+		memset(nf + t->cap, 0, (cap - t->cap) * sizeof(*nf));
 		t->frames = nf;
 		t->cap = cap;
 	}
@@ -269,6 +271,7 @@ int pts_wthread_push(struct pts_writer *w, struct pts_wthread *t, const struct p
 	f->aux = 0;
 	f->aux_gen = 0;
 	f->path_len = t->path_len;
+	f->args_len = 0;
 	t->depth++;
 	return 0;
 }
@@ -311,6 +314,8 @@ static void free_thread(struct pts_hent *e)
 		return;
 	while (t->depth)
 		pts_wthread_pop(t);
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->frames[i].args);
 	free(t->frames);
 	free(t->path);
 	free(t);

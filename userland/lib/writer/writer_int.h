@@ -56,6 +56,13 @@ struct pts_wframe {
 	uint32_t aux;		/* the format's own: fxt string index of the name */
 	uint64_t aux_gen;	/* fxt: string table generation aux belongs to */
 	size_t path_len;	/* folded writer: path length before this frame */
+	/*
+	 * json writer: the BEGIN's args object, which its END repeats. The
+	 * buffer belongs to the frame slot (kept and reused across pushes,
+	 * freed with the thread); args_len 0: none.
+	 */
+	char *args;
+	size_t args_len, args_cap;
 };
 
 struct pts_wthread {

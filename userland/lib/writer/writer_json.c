@@ -6,7 +6,7 @@
  *
  *   PROCESS -> "M" process_name     THREAD  -> "M" thread_name
  *   BEGIN   -> "B" (cat "user"/"kernel", args addr/symbol/object/kind)
- *   END     -> "E" (args end_kind)
+ *   END     -> "E" with its BEGIN's name, cat and args
  *   INSTANT -> "i" with "s":"t" (thread scope), args cause/addr/kind
  *   COUNTER -> "C" with args {"value": v}
  *
@@ -22,6 +22,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct json {
@@ -57,11 +58,48 @@ static size_t utf8_seq(const unsigned char *s)
 	return n;
 }
 
+/*
+ * Where JSON text goes: the file, or (f set) a frame's args buffer, so
+ * that a BEGIN's args can be written again by its END.
+ */
+struct jout {
+	struct pts_writer *w;
+	struct pts_wframe *f;
+};
+
+static int put(const struct jout *o, const void *s, size_t n)
+{
+	struct pts_wframe *f = o->f;
+
+	if (!f)
+		return pts_wout(o->w, s, n);
+	if (f->args_len + n >= f->args_cap) {
+		size_t cap = f->args_cap ? f->args_cap : 128;
+		char *nb;
+
+		while (f->args_len + n >= cap)
+			cap *= 2;
+		nb = realloc(f->args, cap);
+		if (!nb)
+			return pts_wfail(o->w, ENOMEM, "out of memory for a slice's arguments");
+		f->args = nb;
+		f->args_cap = cap;
+	}
+	memcpy(f->args + f->args_len, s, n);
+	f->args_len += n;
+	return 0;
+}
+
+static int put_str(const struct jout *o, const char *s)
+{
+	return put(o, s, strlen(s));
+}
+
 /* Write s as a JSON string literal, quotes included. */
-static int jstr(struct pts_writer *w, const char *str)
+static int jstr_to(const struct jout *o, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : ""), *run = s;
-	int rc = pts_wout(w, "\"", 1);
+	int rc = put(o, "\"", 1);
 
 	while (!rc && *s) {
 		size_t n;
@@ -77,7 +115,7 @@ static int jstr(struct pts_writer *w, const char *str)
 			s += n;
 			continue;
 		}
-		rc = pts_wout(w, run, (size_t)(s - run));
+		rc = put(o, run, (size_t)(s - run));
 		if (rc)
 			break;
 		if (!n) {
@@ -94,13 +132,20 @@ static int jstr(struct pts_writer *w, const char *str)
 			snprintf(esc, sizeof(esc), "\\u%04x", *s);
 			rep = esc;
 		}
-		rc = pts_wout_str(w, rep);
+		rc = put_str(o, rep);
 		s++;
 		run = s;
 	}
 	if (!rc)
-		rc = pts_wout(w, run, (size_t)(s - run));
-	return rc ?: pts_wout(w, "\"", 1);
+		rc = put(o, run, (size_t)(s - run));
+	return rc ?: put(o, "\"", 1);
+}
+
+static int jstr(struct pts_writer *w, const char *str)
+{
+	struct jout o = { .w = w };
+
+	return jstr_to(&o, str);
 }
 
 /* Event prologue: separator, ph, pid, tid, ts (µs with 3 decimals). */
@@ -132,27 +177,33 @@ static int head(struct pts_writer *w, char ph, const struct pts_tl_rec *rec, boo
 }
 
 /* A quoted hex number: JSON numbers cannot hold 64-bit addresses exactly. */
-static int hex(struct pts_writer *w, uint64_t v)
+static int hex_to(const struct jout *o, uint64_t v)
 {
 	char buf[24] = "\"", *p = pts_fmt_hex(buf + 1, v);
 
 	*p++ = '"';
-	return pts_wout(w, buf, (size_t)(p - buf));
+	return put(o, buf, (size_t)(p - buf));
 }
 
 /* ,"cpu":N */
-static int cpu(struct pts_writer *w, uint32_t cpu)
+static int cpu_to(const struct jout *o, uint32_t cpu)
 {
 	char buf[24] = ",\"cpu\":", *p = pts_fmt_u64(buf + 7, cpu);
 
-	return pts_wout(w, buf, (size_t)(p - buf));
+	return put(o, buf, (size_t)(p - buf));
 }
 
 /* ,"key":"value" */
+static int kv_to(const struct jout *o, const char *key, const char *val)
+{
+	return put(o, ",\"", 2) ?: put_str(o, key) ?: put(o, "\":", 2) ?: jstr_to(o, val);
+}
+
 static int kv(struct pts_writer *w, const char *key, const char *val)
 {
-	return pts_wout(w, ",\"", 2) ?: pts_wout_str(w, key) ?: pts_wout(w, "\":", 2) ?:
-	       jstr(w, val);
+	struct jout o = { .w = w };
+
+	return kv_to(&o, key, val);
 }
 
 static int meta(struct pts_writer *w, const struct pts_tl_rec *rec, const char *what)
@@ -162,34 +213,54 @@ static int meta(struct pts_writer *w, const struct pts_tl_rec *rec, const char *
 	       pts_wout_str(w, "}}");
 }
 
-static int begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wthread *t)
+/* A BEGIN's args object, into its frame's args buffer. */
+static int begin_args(const struct jout *o, const struct pts_tl_rec *rec)
 {
-	char buf[64];
-	const char *name = pts_wname(rec, buf, sizeof(buf));
-	int rc;
+	int rc = put_str(o, "{\"addr\":") ?: hex_to(o, rec->addr);
 
-	rc = head(w, 'B', rec, true) ?: kv(w, "name", name) ?:
-	     kv(w, "cat", rec->flags & PTS_TLF_KERNEL ? "kernel" : "user") ?:
-	     pts_wout_str(w, ",\"args\":{\"addr\":") ?: hex(w, rec->addr);
 	if (!rc && pts_wsymbol(rec))
-		rc = kv(w, "symbol", rec->name) ?:
-		     pts_wout_str(w, ",\"offset\":") ?: hex(w, rec->offset);
+		rc = kv_to(o, "symbol", rec->name) ?:
+		     put_str(o, ",\"offset\":") ?: hex_to(o, rec->offset);
 	if (!rc && rec->object && rec->object[0])
-		rc = kv(w, "object", rec->object);
-	rc = rc ?: kv(w, "kind", pts_tl_kind_name(rec->kind)) ?: cpu(w, rec->cpu);
+		rc = kv_to(o, "object", rec->object);
+	rc = rc ?: kv_to(o, "kind", pts_tl_kind_name(rec->kind)) ?: cpu_to(o, rec->cpu);
 	if (!rc && (rec->flags & PTS_TLF_INFERRED))
-		rc = pts_wout_str(w, ",\"inferred\":true");
+		rc = put_str(o, ",\"inferred\":true");
 	if (!rc && (rec->flags & PTS_TLF_SYNTHETIC))
-		rc = pts_wout_str(w, ",\"synthetic\":true");
-	rc = rc ?: pts_wout_str(w, "}}");
-	return rc ?: pts_wthread_push(w, t, rec);
+		rc = put_str(o, ",\"synthetic\":true");
+	return rc ?: put_str(o, "}");
 }
 
+/* name, cat and args of a slice: a B's, and its E's the same (viewers match them) */
+static int slice_fields(struct pts_writer *w, const struct pts_wframe *f)
+{
+	char buf[64];
+
+	return kv(w, "name", pts_wframe_name(f, buf, sizeof(buf))) ?:
+	       kv(w, "cat", f->flags & PTS_TLF_KERNEL ? "kernel" : "user") ?:
+	       pts_wout_str(w, ",\"args\":") ?: pts_wout(w, f->args, f->args_len) ?:
+	       pts_wout_str(w, "}");
+}
+
+static int begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wthread *t)
+{
+	struct jout o = { .w = w };
+	int rc = pts_wthread_push(w, t, rec);
+
+	if (rc)
+		return rc;
+	o.f = &t->frames[t->depth - 1];
+	return begin_args(&o, rec) ?: head(w, 'B', rec, true) ?: slice_fields(w, o.f);
+}
+
+/*
+ * The END repeats its BEGIN's name, cat and args: speedscope matches an
+ * E to the open slice by name and args, catapult by name. How the slice
+ * ended is in .txt and .fxt (end_kind).
+ */
 static int end(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wthread *t)
 {
-	int rc = head(w, 'E', rec, true) ?:
-		 pts_wout_str(w, ",\"args\":{\"end_kind\":") ?:
-		 jstr(w, pts_tl_kind_name(rec->kind)) ?: pts_wout_str(w, "}}");
+	int rc = head(w, 'E', rec, true) ?: slice_fields(w, &t->frames[t->depth - 1]);
 
 	if (!rc)
 		pts_wthread_pop(t);
@@ -199,15 +270,15 @@ static int end(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wt
 static int instant(struct pts_writer *w, const struct pts_tl_rec *rec)
 {
 	const char *name = rec->name && rec->name[0] ? rec->name : pts_tl_kind_name(rec->kind);
+	struct jout o = { .w = w };
 	int rc;
 
-	rc = head(w, 'i', rec, true) ?: kv(w, "name", name) ?: kv(w, "cat", "ptscope") ?:
-	     pts_wout_str(w, ",\"s\":\"t\",\"args\":{") ?:
-	     pts_wout_str(w, "\"addr\":") ?: hex(w, rec->addr) ?:
-	     kv(w, "kind", pts_tl_kind_name(rec->kind)) ?: cpu(w, rec->cpu);
+	rc = head(w, 'i', rec, true) ?: kv_to(&o, "name", name) ?: kv_to(&o, "cat", "ptscope") ?:
+	     put_str(&o, ",\"s\":\"t\",\"args\":{\"addr\":") ?: hex_to(&o, rec->addr) ?:
+	     kv_to(&o, "kind", pts_tl_kind_name(rec->kind)) ?: cpu_to(&o, rec->cpu);
 	if (!rc && rec->detail && rec->detail[0])
-		rc = kv(w, "cause", rec->detail);
-	return rc ?: pts_wout_str(w, "}}");
+		rc = kv_to(&o, "cause", rec->detail);
+	return rc ?: put_str(&o, "}}");
 }
 
 static int counter(struct pts_writer *w, const struct pts_tl_rec *rec)

@@ -152,9 +152,11 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 	for (int c = 0; c < ncpu; c++) {
 		char name[32];
 
-		n = gen_len(gens[c]);
+		/* no stream: an empty ring (nothing was written on that CPU) */
+		n = gens[c] ? gen_len(gens[c]) : 0;
 		snprintf(name, sizeof(name), "cpu%d.pt", c);
-		CU_ASSERT_EQUAL_FATAL(pts_bundle_write_file(bdir, name, gens[c]->buf, n, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(pts_bundle_write_file(bdir, name, gens[c] ? gens[c]->buf :
+							    (const uint8_t *)"", n, &err), 0);
 		b->cpus[c].cpu = (uint32_t)c;
 		snprintf(b->cpus[c].file, sizeof(b->cpus[c].file), "%s", name);
 		/* a wrapped ring is stored whole (linearised): the file is the ring */
@@ -383,18 +385,27 @@ static const char *thread_shape(const struct tl_sink *s, int32_t tid, char *buf,
  * each thread gets its own track; 101's [syscall] lasts from its PGD on
  * CPU 0 (TSC 0x1000, time 0) to its PGE on CPU 1 (0x1800: 0x800 ns).
  */
-static void threads_are_demultiplexed_across_cpus_by_the_sideband(void)
+/*
+ * Two threads over two CPUs, cpu_a and cpu_b of ncpu (the others' rings
+ * empty): tid 101 runs main's first part on cpu_a, tid 102 the longjmp
+ * program after it, then 101 comes back on cpu_b.
+ */
+static void demultiplex_two_cpus_of(int ncpu, int cpu_a, int cpu_b)
 {
-	static const struct sw_rec sws[] = {
-		{ 0, 0, 101 }, { 0, 0x1500, 102 }, { 1, 0x1700, 101 },
+	const struct sw_rec sws[] = {
+		{ (uint32_t)cpu_a, 0, 101 }, { (uint32_t)cpu_a, 0x1500, 102 },
+		{ (uint32_t)cpu_b, 0x1700, 101 },
 	};
 	struct pts_decode_summary sum;
 	struct pts_err err = { 0 };
 	struct tl_sink sink = { 0 };
-	struct pt_gen g0, g1, *gens[2] = { &g0, &g1 };
+	struct pt_gen g0, g1, **gens = calloc((size_t)ncpu, sizeof(*gens));
 	char shape[2048], why[256];
 	size_t i;
 
+	CU_ASSERT_PTR_NOT_NULL_FATAL(gens);
+	gens[cpu_a] = &g0;
+	gens[cpu_b] = &g1;
 	gen_init(&g0);
 	gen_psb_plus(&g0, 0x1000);
 	gen_ip(&g0, ppt_tip_pge, 0x401000);
@@ -410,9 +421,10 @@ static void threads_are_demultiplexed_across_cpus_by_the_sideband(void)
 	gen_ip(&g1, ppt_tip, 0x401080);
 	gen_tnt(&g1, "T");
 	gen_ip_suppressed(&g1, ppt_tip_pgd);
-	write_bundle_ex(PTS_SOURCE_REFERENCE_ENCODER, gens, 2, sws, 3);
+	write_bundle_ex(PTS_SOURCE_REFERENCE_ENCODER, gens, ncpu, sws, 3);
 	gen_done(&g0);
 	gen_done(&g1);
+	free(gens);
 	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
 	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
 		CU_FAIL(why);
@@ -427,11 +439,55 @@ static void threads_are_demultiplexed_across_cpus_by_the_sideband(void)
 
 		if (r->type == PTS_TL_END && r->tid == 101 && !strcmp(sink.recs[i].name, "[syscall]")) {
 			CU_ASSERT_EQUAL(r->ts_ns, 0x800);
-			CU_ASSERT_EQUAL(r->cpu, 1);
+			CU_ASSERT_EQUAL(r->cpu, (uint32_t)cpu_b);
 			break;
 		}
 	}
 	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+static void threads_are_demultiplexed_across_cpus_by_the_sideband(void)
+{
+	demultiplex_two_cpus_of(2, 0, 1);
+}
+
+/*
+ * A machine with 96 CPUs (more than 64): the same two threads on CPUs 70
+ * and 95, the 94 other rings empty. Same timeline as on two CPUs.
+ */
+static void bundle_of_96_cpus_decodes_like_two(void)
+{
+	demultiplex_two_cpus_of(96, 70, 95);
+}
+
+/*
+ * 1024 CPUs (the most a capture takes), every ring empty: it decodes,
+ * and there is nothing in it (no instruction, no thread, no gap: an empty
+ * ring holds no trace, not a damaged one).
+ */
+static void bundle_of_1024_empty_rings_decodes_to_nothing(void)
+{
+	const struct sw_rec sw = { 1023, 0, 101 };
+	struct pt_gen **gens = calloc(1024, sizeof(*gens));
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	int rc;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(gens);
+	write_bundle_ex(PTS_SOURCE_REFERENCE_ENCODER, gens, 1024, &sw, 1);
+	free(gens);
+	rc = pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err);
+	if (rc)
+		fprintf(stderr, "\n    %s\n", err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(sum.insns, 0);
+	CU_ASSERT_EQUAL(sum.trace_bytes, 0);
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	CU_ASSERT_EQUAL(sink.n, 0);
+	CU_ASSERT_EQUAL(sum.lost, 0);
 	pts_decode_summary_free(&sum);
 	tl_sink_free(&sink);
 }
@@ -682,6 +738,8 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(shipped_sample_time_never_goes_backwards),
 	  PTS_TEST(bundle_missing_its_binary_warns_and_decodes_with_gaps),
 	  PTS_TEST(threads_are_demultiplexed_across_cpus_by_the_sideband),
+	  PTS_TEST(bundle_of_96_cpus_decodes_like_two),
+	  PTS_TEST(bundle_of_1024_empty_rings_decodes_to_nothing),
 	  PTS_TEST(changed_binary_is_a_warning_and_gaps),
 	  PTS_TEST(truncated_cpu_file_is_a_notice_a_gap_and_a_loss),
 	  PTS_TEST(longer_cpu_file_decodes_the_recorded_bytes_only),

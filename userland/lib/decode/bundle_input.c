@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../capture/elfinfo.h"
 #include "../util/bytes.h"
@@ -158,13 +159,13 @@ static void cpu_file_size(const struct pts_bundle_cpu *c, struct pts_run_in *in,
 {
 	char miss[PTS_BYTES_TEXT_LEN], msg[320];
 
-	if ((uint64_t)in->lens[i] < c->size) {
-		in->missing[i] = c->size - in->lens[i];
+	if ((uint64_t)in->pt[i].len < c->size) {
+		in->pt[i].missing = c->size - in->pt[i].len;
 		snprintf(msg, sizeof(msg), "%s: %zu of %" PRIu64 " bytes present (truncated copy?); "
 			 "decoding the bytes present, the missing %s %s a gap at the end of cpu %u",
-			 c->file, in->lens[i], c->size,
-			 pts_bytes_text(in->missing[i], miss, sizeof(miss)),
-			 in->missing[i] == 1 ? "is" : "are", c->cpu);
+			 c->file, in->pt[i].len, c->size,
+			 pts_bytes_text(in->pt[i].missing, miss, sizeof(miss)),
+			 in->pt[i].missing == 1 ? "is" : "are", c->cpu);
 		pts_decode_lost(sum, msg);
 	} else if (c->file_size > c->size) {
 		snprintf(msg, sizeof(msg), "%s: %" PRIu64 " bytes, the manifest says %" PRIu64
@@ -282,13 +283,14 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 			 b->incomplete_reason[0] ? b->incomplete_reason : "no reason recorded");
 		pts_decode_notice(sum, msg);
 	}
-	if (!b->nr_cpus || b->nr_cpus > PTS_DEC_MAX_INPUTS) {
-		rc = pts_err_set(err, b->nr_cpus ? E2BIG : ENOENT,
-				 "%s: the bundle holds %zu CPU traces (1 to %d can be decoded)", dir,
-				 b->nr_cpus, PTS_DEC_MAX_INPUTS);
+	if (!b->nr_cpus) {
+		rc = pts_err_set(err, ENOENT, "%s: the bundle holds no CPU trace (manifest.json: "
+				 "\"cpus\" is empty)", dir);
 		goto out;
 	}
-	rc = pts_imgset_new(&in.set, err);
+	/* as many CPUs as the manifest holds (its reader bounds them: NR_CPUS) */
+	rc = pts_decode_run_alloc(&in, (unsigned int)b->nr_cpus, err) ?:
+	     pts_imgset_new(&in.set, err);
 	if (!rc && o && o->sysroot && pts_imgset_set_sysroot(in.set, o->sysroot))
 		rc = pts_err_set(err, ENOMEM, "out of memory");
 	for (i = 0; !rc && i < b->nr_processes; i++)
@@ -326,21 +328,28 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	in.per_cpu_names = !b->sideband_file;
 	for (i = 0; i < b->nr_cpus && !rc; i++) {
 		char *path = pts_bundle_path(b, b->cpus[i].file);
+		struct pts_run_cpu *c = &in.pt[in.nr_pt];
 
 		if (!path) {
 			rc = pts_err_set(err, ENOMEM, "out of memory");
 			break;
 		}
-		rc = pts_decode_map_trace(path, b->cpus[i].size, &in.bufs[i], &in.lens[i],
-					  &in.maplens[i], err);
-		in.cpus[i] = b->cpus[i].cpu;
+		rc = pts_decode_map_trace(path, b->cpus[i].size, &c->buf, &c->len, &c->maplen, err);
+		c->cpu = b->cpus[i].cpu;
 		free(path);
-		if (!rc)
-			cpu_file_size(&b->cpus[i], &in, i, sum);
+		if (rc)
+			break;
+		cpu_file_size(&b->cpus[i], &in, in.nr_pt, sum);
+		/* an empty ring: nothing was traced on that CPU (not a damaged trace) */
+		if (!c->len && !c->missing) {
+			munmap(c->buf, c->maplen);
+			memset(c, 0, sizeof(*c));
+			continue;
+		}
+		in.nr_pt++;
 	}
 	if (rc)
 		goto out;
-	in.nr_pt = (unsigned int)b->nr_cpus;
 	for (i = 0; i < b->nr_cpus; i++) {
 		static const struct { uint32_t flag; const char *what; } f[] = {
 			{ PTS_CPUF_ERROR, "RTIT_STATUS.Error was set at stop: tracing stopped on an output error, the trace may end early" },

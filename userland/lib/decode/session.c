@@ -17,6 +17,7 @@
 #include "../util/bytes.h"
 #include "kcore.h"
 #include "perfscript.h"
+#include "cpuheap.h"
 #include "ptdec.h"
 #include "scope_infer.h"
 #include "trigger.h"
@@ -181,13 +182,25 @@ static int add_sideband_maps(struct pts_imgset *set, const struct pts_sideband *
 	return 0;
 }
 
+int pts_decode_run_alloc(struct pts_run_in *in, unsigned int n, struct pts_err *err)
+{
+	in->pt = calloc(n ? n : 1, sizeof(*in->pt));
+	if (!in->pt)
+		return pts_err_set(err, ENOMEM, "out of memory for %u CPU traces", n);
+	in->pt_cap = n;
+	return 0;
+}
+
 void pts_decode_run_free(struct pts_run_in *in)
 {
 	unsigned int i;
 
-	for (i = 0; i < PTS_DEC_MAX_INPUTS; i++)
-		if (in->bufs[i])
-			munmap(in->bufs[i], in->maplens[i]);
+	for (i = 0; i < in->pt_cap; i++)
+		if (in->pt[i].buf)
+			munmap(in->pt[i].buf, in->pt[i].maplen);
+	free(in->pt);
+	in->pt = NULL;
+	in->pt_cap = 0;
 	pts_sideband_free(&in->sb);
 	pts_imgset_free(in->set);
 }
@@ -201,7 +214,7 @@ static void show_progress(const struct pts_run_in *in, struct pts_ptdec **dec, i
 
 	for (i = 0; i < in->nr_pt; i++) {
 		done += pts_ptdec_done(dec[i]);
-		total += in->lens[i];
+		total += in->pt[i].len;
 	}
 	pct = total ? (int)(done * 100 / total) : 100;
 	if (pct == *shown)
@@ -225,25 +238,103 @@ static int truncated_tail(struct pts_run_in *in, unsigned int i, const struct pt
 
 	memset(&br, 0, sizeof(br));
 	br.kind = PTS_BR_GAP;
-	br.cpu = in->cpus[i];
+	br.cpu = in->pt[i].cpu;
 	br.pid = last->pid;
 	br.tid = last->tid;
 	br.ts_ns = last->ts_ns;
 	br.from = last->to;
-	br.offset = in->lens[i];
+	br.offset = in->pt[i].len;
 	snprintf(cause, sizeof(cause), "trace file truncated (%" PRIu64 " byte%s missing)",
-		 in->missing[i], in->missing[i] == 1 ? "" : "s");
+		 in->pt[i].missing, in->pt[i].missing == 1 ? "" : "s");
 	br.detail = cause;
 	pts_decode_summary_gap(sum, cause);
 	return pts_tl_feed(tl, &br, err);
 }
 
+/* Several CPUs' decoders merged by the time of their next event. */
+struct merge {
+	struct pts_run_in *in;
+	struct pts_ptdec **dec;
+	struct pts_branch *last;	/* each CPU's last event (a truncated trace's tail gap) */
+	struct pts_cpuheap heap;
+	bool moved;			/* the top CPU handed out an event: its key is stale */
+};
+
+static int merge_init(struct merge *m, struct pts_run_in *in, struct pts_err *err)
+{
+	memset(m, 0, sizeof(*m));
+	m->in = in;
+	m->dec = calloc(in->nr_pt ? in->nr_pt : 1, sizeof(*m->dec));
+	m->last = calloc(in->nr_pt ? in->nr_pt : 1, sizeof(*m->last));
+	if (!m->dec || !m->last || pts_cpuheap_init(&m->heap, in->nr_pt))
+		return pts_err_set(err, ENOMEM, "out of memory for %u CPU decoders", in->nr_pt);
+	return 0;
+}
+
+static void merge_free(struct merge *m)
+{
+	unsigned int i;
+
+	for (i = 0; m->dec && i < m->in->nr_pt; i++)
+		pts_ptdec_free(m->dec[i]);
+	free(m->dec);
+	free(m->last);
+	pts_cpuheap_free(&m->heap);
+}
+
+/*
+ * Put CPU i (back) in the merge at the time of its next event; a CPU that
+ * has ended leaves it, and a truncated trace's tail gap comes then: its
+ * last event was the earliest of all.
+ */
+static int merge_place(struct merge *m, unsigned int i, bool is_top, struct pts_tl *tl,
+		       struct pts_decode_summary *sum, struct pts_err *err)
+{
+	uint64_t t = pts_ptdec_peek_time(m->dec[i]);
+
+	if (t != UINT64_MAX) {
+		if (is_top)
+			pts_cpuheap_update_top(&m->heap, t);
+		else
+			pts_cpuheap_push(&m->heap, t, i);
+		return 0;
+	}
+	if (is_top)
+		pts_cpuheap_pop(&m->heap);
+	return m->in->pt[i].missing ? truncated_tail(m->in, i, &m->last[i], tl, sum, err) : 0;
+}
+
+/*
+ * The CPU whose next event is earliest (ties: the lowest index), or -1
+ * when all have ended. With one CPU there is nothing to merge.
+ */
+static int merge_next_cpu(struct merge *m, struct pts_tl *tl, struct pts_decode_summary *sum,
+			  struct pts_err *err, int *rc)
+{
+	const struct pts_cpuheap_ent *top;
+
+	if (m->in->nr_pt == 1)
+		return 0;
+	/* the key is read only now: peeking would overwrite the event handed out */
+	if (m->moved) {
+		m->moved = false;
+		*rc = merge_place(m, pts_cpuheap_top(&m->heap)->idx, true, tl, sum, err);
+		if (*rc)
+			return -1;
+	}
+	top = pts_cpuheap_top(&m->heap);
+	if (!top)
+		return -1;
+	m->moved = true;
+	return (int)top->idx;
+}
+
 int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	       struct pts_decode_summary *sum, struct pts_err *err)
 {
-	struct pts_ptdec *dec[PTS_DEC_MAX_INPUTS] = { 0 };
-	struct pts_branch last[PTS_DEC_MAX_INPUTS];
-	bool tail_done[PTS_DEC_MAX_INPUTS] = { 0 };
+	struct merge m;
+	struct pts_ptdec **dec;
+	struct pts_branch *last;
 	struct pts_tl *tl = NULL;
 	struct pts_tl_config tcfg;
 	struct pts_branch trig;
@@ -252,11 +343,16 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	unsigned int i;
 	int rc = 0, shown = -1;
 
+	rc = merge_init(&m, in, err);
+	dec = m.dec;
+	last = m.last;
+	if (rc)
+		goto out;
 	pts_sideband_sort(&in->sb);
 	for (i = 0; i < in->nr_pt; i++) {
 		uint64_t tsc;
 
-		if (!pts_pt_first_tsc(in->bufs[i], in->lens[i], &tsc) &&
+		if (!pts_pt_first_tsc(in->pt[i].buf, in->pt[i].len, &tsc) &&
 		    pts_tc_ns(&in->tc, tsc) < origin)
 			origin = pts_tc_ns(&in->tc, tsc);
 	}
@@ -273,13 +369,13 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	tcfg.segment_cap = in->segment_cap;
 	rc = pts_tl_new(&tcfg, &tl, err);
 	if (rc)
-		return rc;
+		goto out;
 	/* without sideband each CPU is one track: pid 0, tid = CPU */
 	for (i = 0; i < in->nr_pt && !rc && in->per_cpu_names; i++) {
 		char name[32];
 
-		snprintf(name, sizeof(name), "cpu %u", in->cpus[i]);
-		rc = pts_tl_set_name(tl, 0, (int32_t)in->cpus[i], name, err);
+		snprintf(name, sizeof(name), "cpu %u", in->pt[i].cpu);
+		rc = pts_tl_set_name(tl, 0, (int32_t)in->pt[i].cpu, name, err);
 	}
 	for (i = 0; i < in->sb.n && !rc; i++)
 		if (in->sb.recs[i].type == PTS_SB_COMM && in->sb.recs[i].name)
@@ -292,11 +388,11 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		struct pts_ptdec_config dc;
 
 		memset(&dc, 0, sizeof(dc));
-		dc.buf = in->bufs[i];
-		dc.size = in->lens[i];
+		dc.buf = in->pt[i].buf;
+		dc.size = in->pt[i].len;
 		dc.padded = true;
 		dc.mapped = true;
-		dc.cpu = in->cpus[i];
+		dc.cpu = in->pt[i].cpu;
 		dc.family = in->family;
 		dc.model = in->model;
 		dc.stepping = in->stepping;
@@ -309,12 +405,12 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		dc.origin_ns = origin;
 		dc.sb = &in->sb;
 		dc.pid = in->pid >= 0 ? in->pid : 0;
-		dc.tid = in->tid >= 0 ? in->tid : (in->pid >= 0 ? in->pid : (int32_t)in->cpus[i]);
+		dc.tid = in->tid >= 0 ? in->tid : (in->pid >= 0 ? in->pid : (int32_t)in->pt[i].cpu);
 		/*
 		 * A truncated trace's tail gap takes the time of the last event
 		 * handed out: no jump may be elided after it.
 		 */
-		dc.elide = in->missing[i] ? NULL : pts_tl_elide(tl);
+		dc.elide = in->pt[i].missing ? NULL : pts_tl_elide(tl);
 		dc.elide_queued = dc.elide && in->nr_pt == 1;
 		dc.on_insn = in->on_insn;
 		dc.insn_ctx = in->insn_ctx;
@@ -326,34 +422,23 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		memset(&last[i], 0, sizeof(last[i]));
 		last[i].pid = dc.pid;
 		last[i].tid = dc.tid;
-		sum->trace_bytes += in->lens[i];
-		sum->trace_bytes_missing += in->missing[i];
+		sum->trace_bytes += in->pt[i].len;
+		sum->trace_bytes_missing += in->pt[i].missing;
 	}
+	for (i = 0; i < in->nr_pt && in->nr_pt > 1 && !rc; i++)
+		rc = merge_place(&m, i, false, tl, sum, err);
+	if (rc)
+		goto out;
 
 	for (;;) {
 		const struct pts_branch *br;
-		uint64_t best = UINT64_MAX, t;
-		int bi = 0, got;
+		int bi, got;
 
-		/* the CPU whose next event is earliest; ties: the lowest index */
-		if (in->nr_pt > 1) {
-			bi = -1;
-			for (i = 0; i < in->nr_pt; i++) {
-				t = pts_ptdec_peek_time(dec[i]);
-				/* its last event was the earliest of all: its tail gap is next */
-				if (t == UINT64_MAX && in->missing[i] && !tail_done[i]) {
-					tail_done[i] = true;
-					rc = truncated_tail(in, i, &last[i], tl, sum, err);
-					if (rc)
-						goto out;
-				}
-				if (t < best) {
-					best = t;
-					bi = (int)i;
-				}
-			}
-			if (bi < 0)
-				break;
+		bi = merge_next_cpu(&m, tl, sum, err, &rc);
+		if (bi < 0) {
+			if (rc)
+				goto out;
+			break;
 		}
 		got = pts_ptdec_next(dec[bi], &br);
 		/* 2: an elided jump, nothing handed out; 0: that CPU ended */
@@ -361,13 +446,13 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			continue;
 		if (!got) {
 			/* one CPU, at its end: a truncated trace's tail gap comes last */
-			if (in->missing[0])
+			if (in->pt[0].missing)
 				rc = truncated_tail(in, 0, &last[0], tl, sum, err);
 			if (rc)
 				goto out;
 			break;
 		}
-		if (in->missing[bi])	/* only a truncated trace needs its last event */
+		if (in->pt[bi].missing)	/* only a truncated trace needs its last event */
 			last[bi] = *br;
 		if (in->progress && !(++nev & 0xffff))
 			show_progress(in, dec, &shown);
@@ -406,8 +491,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	}
 	rc = pts_decode_finish_summary(tl, sum, err);
 out:
-	for (i = 0; i < PTS_DEC_MAX_INPUTS; i++)
-		pts_ptdec_free(dec[i]);
+	merge_free(&m);
 	pts_tl_free(tl);
 	return rc;
 }
@@ -430,7 +514,7 @@ static int raw_scope(const struct pts_decode_opts *o, struct pts_run_in *in,
 	}
 	memset(&ev, 0, sizeof(ev));
 	for (i = 0; i < in->nr_pt; i++)
-		if (pts_scope_scan(in->bufs[i], in->lens[i], &ev))
+		if (pts_scope_scan(in->pt[i].buf, in->pt[i].len, &ev))
 			return pts_err_set(err, ENOMEM, "out of memory");
 	pts_scope_decide(&ev, &in->scope, sum->scope_why, sizeof(sum->scope_why));
 	return 0;
@@ -504,10 +588,12 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 		in.tc.mode = PTS_TC_KHZ;
 		in.tc.tsc_khz = (uint64_t)o->nom_freq * 100000;
 	}
+	if (!rc)
+		rc = pts_decode_run_alloc(&in, o->nr_pt, err);
 	for (i = 0; i < o->nr_pt && !rc; i++) {
-		rc = pts_decode_map_trace(o->pt[i].path, UINT64_MAX, &in.bufs[i], &in.lens[i],
-					  &in.maplens[i], err);
-		in.cpus[i] = o->pt[i].cpu;
+		rc = pts_decode_map_trace(o->pt[i].path, UINT64_MAX, &in.pt[i].buf, &in.pt[i].len,
+					  &in.pt[i].maplen, err);
+		in.pt[i].cpu = o->pt[i].cpu;
 	}
 	if (rc)
 		goto out;

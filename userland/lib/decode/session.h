@@ -17,6 +17,7 @@
 #include "../timeline/timeline.h"
 #include "../util/err.h"
 
+/* raw inputs of each kind (--pt, --elf, ...); a bundle's CPUs are not bounded by it */
 #define PTS_DEC_MAX_INPUTS 64
 #define PTS_DEC_MAX_CAUSES 32
 #define PTS_DEC_MAX_WARNINGS 8

@@ -17,16 +17,21 @@
 #include "sideband.h"
 #include "timeconv.h"
 
+/* One CPU's trace in a run. */
+struct pts_run_cpu {
+	uint8_t *buf;		/* mapped (pts_decode_map_trace), or NULL */
+	size_t len, maplen;
+	uint32_t cpu;
+	uint64_t missing;	/* bytes of the trace the file lacks (truncated copy) */
+};
+
 /* Everything one decode run needs, however it was given. */
 struct pts_run_in {
 	struct pts_imgset *set;
 	struct pts_sideband sb;
-	unsigned int nr_pt;
-	uint8_t *bufs[PTS_DEC_MAX_INPUTS];
-	size_t lens[PTS_DEC_MAX_INPUTS];
-	size_t maplens[PTS_DEC_MAX_INPUTS];
-	uint32_t cpus[PTS_DEC_MAX_INPUTS];
-	uint64_t missing[PTS_DEC_MAX_INPUTS];	/* bytes of the trace the file lacks (truncated copy) */
+	unsigned int nr_pt;		/* CPUs decoded */
+	struct pts_run_cpu *pt;		/* pt_cap entries (pts_decode_run_alloc) */
+	unsigned int pt_cap;
 	uint16_t family;
 	uint8_t model, stepping, mtc_freq, nom_freq;
 	uint32_t cpuid_15_eax, cpuid_15_ebx;
@@ -48,6 +53,9 @@ struct pts_run_in {
 int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		   struct pts_decode_summary *sum, struct pts_err *err);
 void pts_decode_run_free(struct pts_run_in *in);
+
+/* Room for n CPU traces in in->pt (as many as a bundle holds). Errors: -ENOMEM. */
+int pts_decode_run_alloc(struct pts_run_in *in, unsigned int n, struct pts_err *err);
 
 /*
  * Map the first min(file size, limit) bytes of a trace file read-only,

@@ -220,7 +220,7 @@ static char *decode_to(const char *dir, const char *name, enum pts_format fmt, s
 /*
  * Every writer with a time axis shows it: the .txt line (layout of
  * docs/output-formats.md), the .json "i" event on 7442/7442 at 114.343
- * µs, the .fxt instant read back by the independent reader.
+ * µs (the first event of its ns there), the .fxt instant read back by the independent reader.
  */
 static void every_timed_writer_shows_the_trigger(void)
 {
@@ -234,7 +234,7 @@ static void every_timed_writer_shows_the_trigger(void)
 				      " pid 7442 @0x0\n"));
 	free(text);
 	text = decode_to(dir, "d.json", PTS_FMT_JSON, &len);
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"ph\":\"i\",\"pid\":7442,\"tid\":7442,\"ts\":114.343,"
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"ph\":\"i\",\"pid\":7442,\"tid\":7442,\"ts\":114.343000,"
 				      "\"name\":\"trigger\""));
 	free(text);
 	text = decode_to(dir, "d.fxt", PTS_FMT_FXT, &len);

@@ -217,10 +217,47 @@ static void timestamps_are_microseconds_with_exact_nanosecond_decimals(void)
 	write_json(wt_path("ts.json"), r, sample(r));
 	text = wt_slurp(wt_path("ts.json"), NULL);
 	CU_ASSERT_FATAL(text != NULL);
-	/* 1234567 ns = 1234.567 us; 2000001 ns = 2000.001 us */
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"ts\":1234.567,"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"ts\":2000.001"));
+	/* 1234567 ns = 1234.567000 us; 2000001 ns = 2000.001000 us */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"ts\":1234.567000,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"ts\":2000.001000,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"addr\":\"0x401000\""));
+	free(text);
+}
+
+/*
+ * Slices that begin, or begin and end, in one nanosecond: f and g begin
+ * at 5000 ns, g ends there too, f at 6000. Viewers sort a thread's events
+ * by time (speedscope puts an E before a B of the same time, which would
+ * end g before f began), so events of one ns are written 1 ps apart, in
+ * their order: 5.000000, 5.000001, 5.000002, then 6.000000; and on
+ * another thread the same ns is 5.000000 again.
+ */
+static void events_sharing_a_nanosecond_keep_their_order_1_ps_apart(void)
+{
+	struct pts_tl_rec r[8];
+	size_t n = 0;
+	char *text;
+
+	r[n++] = wt_rec(PTS_TL_PROCESS, PTS_TLK_NONE, 0, 100, 0, 0, "p");
+	r[n++] = wt_rec(PTS_TL_THREAD, PTS_TLK_NONE, 0, 100, 101, 0, "p");
+	r[n++] = wt_rec(PTS_TL_THREAD, PTS_TLK_NONE, 0, 100, 102, 0, "q");
+	r[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 5000, 100, 101, 0, "f");
+	r[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 5000, 100, 101, 1, "g");
+	r[n++] = wt_rec(PTS_TL_INSTANT, PTS_TLK_NONE, 5000, 100, 102, 0, "x");
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 5000, 100, 101, 1, NULL);
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 6000, 100, 101, 0, NULL);
+	write_json(wt_path("tie.json"), r, n);
+	text = wt_slurp(wt_path("tie.json"), NULL);
+	CU_ASSERT_FATAL(text != NULL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"ph\":\"B\",\"pid\":100,\"tid\":101,\"ts\":5.000000,"
+				      "\"name\":\"f\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"ph\":\"B\",\"pid\":100,\"tid\":101,\"ts\":5.000001,"
+				      "\"name\":\"g\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"ph\":\"i\",\"pid\":100,\"tid\":102,\"ts\":5.000000,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"ph\":\"E\",\"pid\":100,\"tid\":101,\"ts\":5.000002,"
+				      "\"name\":\"g\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"ph\":\"E\",\"pid\":100,\"tid\":101,\"ts\":6.000000,"
+				      "\"name\":\"f\""));
 	free(text);
 }
 
@@ -304,9 +341,9 @@ static void code_without_a_symbol_has_no_symbol_or_offset_argument(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, sym_args));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, unk_args));
 	/* each E repeats its B's name, cat and args, written by hand */
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"ph\":\"E\",\"pid\":100,\"tid\":101,\"ts\":1.200,"
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"ph\":\"E\",\"pid\":100,\"tid\":101,\"ts\":1.200000,"
 				      "\"name\":\"[unknown] 0x1000 (obj)\",\"cat\":\"user\","));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"ph\":\"E\",\"pid\":100,\"tid\":101,\"ts\":1.300,"
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"ph\":\"E\",\"pid\":100,\"tid\":101,\"ts\":1.300000,"
 				      "\"name\":\"main\",\"cat\":\"user\","));
 	free(text);
 
@@ -365,6 +402,7 @@ static void every_end_of_a_real_decode_names_the_slice_it_ends(void)
 PTS_SUITE(writer_json, NULL, cleanup,
 	  PTS_TEST(every_begin_has_its_end_and_every_thread_is_named),
 	  PTS_TEST(timestamps_are_microseconds_with_exact_nanosecond_decimals),
+	  PTS_TEST(events_sharing_a_nanosecond_keep_their_order_1_ps_apart),
 	  PTS_TEST(awkward_names_survive_a_json_parser),
 	  PTS_TEST(dash_writes_the_document_to_standard_output),
 	  PTS_TEST(code_without_a_symbol_has_no_symbol_or_offset_argument),

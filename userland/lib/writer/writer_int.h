@@ -70,6 +70,8 @@ struct pts_wthread {
 	struct pts_wframe *frames;
 	size_t depth, cap;
 	uint64_t last_ts;	/* ns: time of the last BEGIN/END seen */
+	uint64_t last_ps;	/* json writer: ps of the last event written (ts_ps) */
+	bool have_ps;
 	char *path;		/* folded writer: "root;f1;f2", NUL-terminated */
 	size_t path_len, path_cap;
 };

@@ -10,7 +10,8 @@
  *   INSTANT -> "i" with "s":"t" (thread scope), args cause/addr/kind
  *   COUNTER -> "C" with args {"value": v}
  *
- * ts is in microseconds with the nanoseconds as three exact decimals.
+ * ts is in microseconds with six decimals: the nanoseconds exactly, and
+ * events of one thread that share a nanosecond 1 ps apart (ts_ps).
  * Strings are escaped here (quote, backslash, control characters as
  * \uXXXX) and bytes that are not valid UTF-8 become U+FFFD, so every
  * JSON parser accepts the file; the unit tests check the escaping with
@@ -148,12 +149,39 @@ static int jstr(struct pts_writer *w, const char *str)
 	return jstr_to(&o, str);
 }
 
-/* Event prologue: separator, ph, pid, tid, ts (µs with 3 decimals). */
+/*
+ * The time of an event of rec's thread, in ps: its ns, or 1 ps after the
+ * thread's previous event when that one had this time or later. Viewers
+ * sort the events of a thread by time (speedscope puts an E before a B of
+ * the same time, which unnests slices that begin, or begin and end, in
+ * one ns); 1 ps apart, events of one ns keep their order, and a time
+ * moves by less than 1 ns unless more than 1000 events share that ns.
+ * UINT64_MAX: out of memory (recorded).
+ */
+static uint64_t ts_ps(struct pts_writer *w, const struct pts_tl_rec *rec)
+{
+	struct pts_wthread *t = pts_wthread_get(w, rec->pid, rec->tid);
+	uint64_t ps = rec->ts_ns * 1000;
+
+	if (!t)
+		return UINT64_MAX;
+	if (t->have_ps && ps <= t->last_ps)
+		ps = t->last_ps + 1;
+	t->last_ps = ps;
+	t->have_ps = true;
+	return ps;
+}
+
+/* Event prologue: separator, ph, pid, tid, ts (µs with 6 decimals: ts_ps). */
 static int head(struct pts_writer *w, char ph, const struct pts_tl_rec *rec, bool with_ts)
 {
 	struct json *j = w->state;
 	char buf[160], *p = buf;
-	unsigned int ns;
+	uint64_t ps = with_ts ? ts_ps(w, rec) : 0;
+	int d;
+
+	if (ps == UINT64_MAX)
+		return w->error;
 
 	if (j->any)
 		*p++ = ',';
@@ -165,13 +193,14 @@ static int head(struct pts_writer *w, char ph, const struct pts_tl_rec *rec, boo
 	p = stpcpy(p, ",\"tid\":");
 	p = pts_fmt_i64(p, rec->tid);
 	if (with_ts) {
+		uint64_t frac = ps % 1000000;
+
 		p = stpcpy(p, ",\"ts\":");
-		p = pts_fmt_u64(p, rec->ts_ns / 1000);
-		ns = (unsigned int)(rec->ts_ns % 1000);
+		p = pts_fmt_u64(p, ps / 1000000);
 		*p++ = '.';
-		*p++ = (char)('0' + ns / 100);
-		*p++ = (char)('0' + ns / 10 % 10);
-		*p++ = (char)('0' + ns % 10);
+		for (d = 5; d >= 0; d--, frac /= 10)
+			p[d] = (char)('0' + frac % 10);
+		p += 6;
 	}
 	return pts_wout(w, buf, (size_t)(p - buf));
 }

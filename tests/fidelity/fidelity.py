@@ -171,7 +171,7 @@ def ours_events(path):
         if e['ph'] == 'B' and args.get('kind') in OURS_BEGIN and 'addr' in args:
             toks.append((e.get('tid', 0), '%s %x' % (OURS_BEGIN[args['kind']],
                                                      int(args['addr'], 16))))
-        elif e['ph'] == 'E' and args.get('end_kind') == 'return':
+        elif e['ph'] == 'E' and e.get('end_kind') == 'return':
             toks.append((e.get('tid', 0), 'return'))
     return toks
 
@@ -186,7 +186,7 @@ def ours_json_by_time(path):
         if e['ph'] == 'B' and args.get('kind') in OURS_BEGIN and 'addr' in args:
             out.append(((e.get('ts', 0), i), '%s %x' % (OURS_BEGIN[args['kind']],
                                                        int(args['addr'], 16))))
-        elif e['ph'] == 'E' and args.get('end_kind') == 'return':
+        elif e['ph'] == 'E' and e.get('end_kind') == 'return':
             out.append(((e.get('ts', 0), i), 'return'))
     return out
 

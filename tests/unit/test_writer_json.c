@@ -258,6 +258,8 @@ static void events_sharing_a_nanosecond_keep_their_order_1_ps_apart(void)
 				      "\"name\":\"g\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"ph\":\"E\",\"pid\":100,\"tid\":101,\"ts\":6.000000,"
 				      "\"name\":\"f\""));
+	/* how a slice ended: the E's own field, after the args that match its B's */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"kind\":\"call\",\"cpu\":0},\"end_kind\":\"return\"}"));
 	free(text);
 }
 

@@ -6,7 +6,7 @@
  *
  *   PROCESS -> "M" process_name     THREAD  -> "M" thread_name
  *   BEGIN   -> "B" (cat "user"/"kernel", args addr/symbol/object/kind)
- *   END     -> "E" with its BEGIN's name, cat and args
+ *   END     -> "E" with its BEGIN's name, cat and args, and end_kind
  *   INSTANT -> "i" with "s":"t" (thread scope), args cause/addr/kind
  *   COUNTER -> "C" with args {"value": v}
  *
@@ -267,8 +267,7 @@ static int slice_fields(struct pts_writer *w, const struct pts_wframe *f)
 
 	return kv(w, "name", pts_wframe_name(f, buf, sizeof(buf))) ?:
 	       kv(w, "cat", f->flags & PTS_TLF_KERNEL ? "kernel" : "user") ?:
-	       pts_wout_str(w, ",\"args\":") ?: pts_wout(w, f->args, f->args_len) ?:
-	       pts_wout_str(w, "}");
+	       pts_wout_str(w, ",\"args\":") ?: pts_wout(w, f->args, f->args_len);
 }
 
 static int begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wthread *t)
@@ -279,17 +278,20 @@ static int begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_
 	if (rc)
 		return rc;
 	o.f = &t->frames[t->depth - 1];
-	return begin_args(&o, rec) ?: head(w, 'B', rec, true) ?: slice_fields(w, o.f);
+	return begin_args(&o, rec) ?: head(w, 'B', rec, true) ?: slice_fields(w, o.f) ?:
+	       pts_wout_str(w, "}");
 }
 
 /*
  * The END repeats its BEGIN's name, cat and args: speedscope matches an
  * E to the open slice by name and args, catapult by name. How the slice
- * ended is in .txt and .fxt (end_kind).
+ * ended is a field of the event beside them, "end_kind" (viewers leave
+ * fields they do not know alone; in args it would unmatch the E).
  */
 static int end(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wthread *t)
 {
-	int rc = head(w, 'E', rec, true) ?: slice_fields(w, &t->frames[t->depth - 1]);
+	int rc = head(w, 'E', rec, true) ?: slice_fields(w, &t->frames[t->depth - 1]) ?:
+		 kv(w, "end_kind", pts_tl_kind_name(rec->kind)) ?: pts_wout_str(w, "}");
 
 	if (!rc)
 		pts_wthread_pop(t);

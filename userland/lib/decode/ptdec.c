@@ -36,6 +36,20 @@ struct qent {
 #define DROP_STEP (8u << 20)
 #define DROP_KEEP (1u << 20)
 
+/*
+ * Loops that consume no trace. A direct jump or call needs no packet, so
+ * libipt follows a loop of them (`jmp .`, glibc's `hlt; jmp` in abort)
+ * for as long as it is asked to when the trace ends, or is cut, inside
+ * it. Blocks decoded while the trace position stays put are watched
+ * (spinning()): a block address seen SPIN_REPEATS times there means some
+ * pass between two of them consumed nothing — one TNT packet carries at
+ * most 47 bits (SDM 33.4.2.2, Long TNT), a TIP moves the position — so
+ * the decoder's state repeats and the loop never ends. SPIN_MAX_BLOCKS
+ * bounds the blocks decoded per trace position whatever the code does.
+ */
+#define SPIN_REPEATS 64
+#define SPIN_MAX_BLOCKS (1u << 20)
+
 struct icache_ent {
 	uint64_t ip;
 	int32_t pid;
@@ -54,6 +68,10 @@ struct pts_ptdec {
 	uint64_t good_off;	/* decoder position after the last call that succeeded */
 	uint64_t dropped;	/* mapped: bytes [0, dropped) released (MADV_DONTNEED) */
 	uint64_t drop_at;	/* good_off from which to release more (UINT64_MAX: never) */
+	/* blocks since the trace position last moved (spinning()) */
+	uint64_t spin_off;	/* good_off they started at (UINT64_MAX: none yet) */
+	uint64_t spin_ip;	/* block address watched for a repeat */
+	uint32_t spin_blocks, spin_mark, spin_hits;
 	bool tsx_abort;		/* a TSX abort at tsx_abort_ip was just reported */
 	bool exec_pending;	/* the sideband says the thread exec'd */
 	uint64_t tsx_abort_ip;
@@ -605,6 +623,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->mode_bits = 64;
 	d->mode = ptem_64bit;
 	d->drop_at = cfg->mapped ? DROP_STEP + DROP_KEEP : UINT64_MAX;
+	d->spin_off = UINT64_MAX;
 	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
 	d->pid_changed = true;
 	if (cfg->padded) {
@@ -703,6 +722,34 @@ static inline void mark_good(struct pts_ptdec *d)
 		drop_pages(d);
 }
 
+/*
+ * True when the block at ip is one more pass of a loop that consumes no
+ * trace (see SPIN_REPEATS). The watched address is renewed at every
+ * power of two of blocks (Brent's cycle search), so a loop of L blocks
+ * is found within about 2 * SPIN_REPEATS * L blocks.
+ */
+static bool spinning(struct pts_ptdec *d, uint64_t ip)
+{
+	if (d->good_off != d->spin_off) {
+		d->spin_off = d->good_off;
+		d->spin_ip = ip;
+		d->spin_blocks = 0;
+		d->spin_mark = 1;
+		d->spin_hits = 0;
+		return false;
+	}
+	if (++d->spin_blocks >= SPIN_MAX_BLOCKS)
+		return true;
+	if (ip == d->spin_ip)
+		return ++d->spin_hits >= SPIN_REPEATS;
+	if (d->spin_blocks >= d->spin_mark) {
+		d->spin_mark <<= 1;
+		d->spin_ip = ip;
+		d->spin_hits = 0;
+	}
+	return false;
+}
+
 static void step(struct pts_ptdec *d)
 {
 	struct pt_block b;
@@ -775,6 +822,7 @@ static void step(struct pts_ptdec *d)
 		}
 		d->status = st;
 		mark_good(d);
+		d->spin_off = UINT64_MAX;	/* an event is progress */
 		on_event(d, &ev);
 		return;
 	}
@@ -798,6 +846,10 @@ static void step(struct pts_ptdec *d)
 	}
 	d->status = st;
 	mark_good(d);
+	if (b.ninsn && spinning(d, b.ip)) {
+		gap(d, "endless loop of direct jumps that consumes no trace: segment ended", 0);
+		lose_sync(d);
+	}
 }
 
 static void fill(struct pts_ptdec *d)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../util/bytes.h"
+#include "../util/file.h"
 #include "kcore.h"
 #include "perfscript.h"
 #include "ptdec.h"
@@ -66,24 +67,12 @@ int pts_decode_map_trace(const char *path, uint64_t limit, uint8_t **buf, size_t
 	long pg = sysconf(_SC_PAGESIZE);
 	struct stat st;
 	void *res;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return pts_err_set(err, errno, "cannot open trace file %s: %s", path, strerror(errno));
-	if (fstat(fd, &st)) {
-		close(fd);
-		return pts_err_set(err, errno, "cannot read %s: %s", path, strerror(errno));
-	}
 	/* A pipe or device has no size to map: it would read as 0 bytes of
 	 * trace and its data would be lost without a word. */
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return pts_err_set(err, EINVAL,
-				   "trace file %s is not a regular file (%s): save the trace "
-				   "to a file first and give that", path,
-				   S_ISDIR(st.st_mode) ? "a directory" :
-				   S_ISFIFO(st.st_mode) ? "a pipe" : "a device or socket");
-	}
+	int fd = pts_file_open(path, "trace file", &st, err);
+
+	if (fd < 0)
+		return fd;
 	*len = (size_t)st.st_size;
 	if ((uint64_t)*len > limit)
 		*len = (size_t)limit;
@@ -158,13 +147,8 @@ static int add_sideband_maps(struct pts_imgset *set, const struct pts_sideband *
 					 NULL, &e2);
 		if (rc == -ERANGE) {
 			/* the mapping may run past the file's end: map what exists */
-			FILE *f = fopen(path, "rb");
-			long sz = -1;
+			long sz = pts_decode_file_size(path, NULL);
 
-			if (f && !fseek(f, 0, SEEK_END))
-				sz = ftell(f);
-			if (f)
-				fclose(f);
 			if (sz > (long)r->pgoff)
 				rc = pts_imgset_add_file(set, r->pid, path, r->pgoff,
 							 (uint64_t)sz - r->pgoff, r->start, r->name,
@@ -493,16 +477,15 @@ out:
 	return rc;
 }
 
-long pts_decode_file_size(const char *path)
+long pts_decode_file_size(const char *path, struct pts_err *err)
 {
-	FILE *f = path ? fopen(path, "rb") : NULL;
-	long sz = -1;
+	struct stat st;
+	int fd = path ? pts_file_open(path, NULL, &st, err) : -1;
 
-	if (f && !fseek(f, 0, SEEK_END))
-		sz = ftell(f);
-	if (f)
-		fclose(f);
-	return sz;
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return (long)st.st_size;
 }
 
 void pts_decode_notice(struct pts_decode_summary *sum, const char *msg)
@@ -581,10 +564,9 @@ int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn
 	memset(sum, 0, sizeof(*sum));
 	sum->scope = scope;
 	sum->source = "perf script text (decoded by perf from a recording elsewhere)";
-	f = fopen(path, "re");
-	if (!f)
-		return pts_err_set(err, errno, "cannot open perf script file %s: %s", path,
-				   strerror(errno));
+	rc = pts_file_fopen(path, "perf script file", &f, err);
+	if (rc)
+		return rc;
 	memset(&tcfg, 0, sizeof(tcfg));
 	tcfg.scope = scope;
 	tcfg.emit = emit;

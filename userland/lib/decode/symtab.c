@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ELF and kallsyms symbol tables. */
 #include "symtab.h"
+#include "../util/file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -152,9 +153,9 @@ int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err 
 	int fd, rc = 0;
 
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = pts_file_open(path, "symbol file", NULL, err);
 	if (fd < 0)
-		return pts_err_set(err, errno, "cannot open %s for symbols: %s", path, strerror(errno));
+		return fd;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		if (elf)
@@ -263,7 +264,7 @@ int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path,
 			     struct pts_kallsyms_stats *stats, struct pts_err *err)
 {
 	struct pts_kallsyms_stats local;
-	FILE *f = fopen(path, "re");
+	FILE *f;
 	uint64_t lineno = 0, parsed = 0;
 	char *line = NULL;
 	size_t cap = 0;
@@ -273,9 +274,9 @@ int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path,
 	if (!stats)
 		stats = &local;
 	memset(stats, 0, sizeof(*stats));
-	if (!f)
-		return pts_err_set(err, errno, "cannot open kallsyms file %s: %s", path,
-				   strerror(errno));
+	rc = pts_file_fopen(path, "kallsyms file", &f, err);
+	if (rc)
+		return rc;
 	while ((got = getline(&line, &cap, f)) >= 0) {
 		size_t len = (size_t)got;
 		char type, *name, *mod, full[600];
@@ -332,7 +333,7 @@ static Elf *open_elf(const char *path, int *fd)
 	Elf *elf;
 
 	elf_version(EV_CURRENT);
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	*fd = pts_file_open(path, NULL, NULL, NULL);
 	if (*fd < 0)
 		return NULL;
 	elf = elf_begin(*fd, ELF_C_READ, NULL);

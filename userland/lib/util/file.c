@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Input files opened only when they are regular files (file.h). */
+#include "file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *pts_file_kind(mode_t mode)
+{
+	if (S_ISREG(mode))
+		return "a regular file";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a pipe (FIFO)";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "a device";
+}
+
+int pts_file_open(const char *path, const char *what, struct stat *st, struct pts_err *err)
+{
+	const char *role = what ? what : "input file";
+	struct stat local;
+	int fd, fl;
+
+	if (!st)
+		st = &local;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return pts_err_set(err, errno, "cannot open %s %s: %s", role, path, strerror(errno));
+	if (fstat(fd, st)) {
+		int e = errno;
+
+		close(fd);
+		return pts_err_set(err, e, "cannot read %s %s: %s", role, path, strerror(e));
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		return pts_err_set(err, EINVAL, "%s %s is %s, not a regular file: copy it to a "
+				   "file and give that", role, path, pts_file_kind(st->st_mode));
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+int pts_file_fopen(const char *path, const char *what, FILE **out, struct pts_err *err)
+{
+	int fd = pts_file_open(path, what, NULL, err);
+
+	*out = NULL;
+	if (fd < 0)
+		return fd;
+	*out = fdopen(fd, "r");
+	if (!*out) {
+		int e = errno;
+
+		close(fd);
+		return pts_err_set(err, e, "cannot read %s: %s", path, strerror(e));
+	}
+	return 0;
+}
+
+int pts_file_read_all(const char *path, const char *what, size_t max, char **buf, size_t *len,
+		      struct pts_err *err)
+{
+	const char *role = what ? what : "input file";
+	struct stat st;
+	size_t n = 0, want;
+	char *p;
+	int fd = pts_file_open(path, what, &st, err);
+
+	if (fd < 0)
+		return fd;
+	if ((uint64_t)st.st_size > max) {
+		close(fd);
+		return pts_err_set(err, EFBIG, "%s %s is %jd bytes, more than the %zu a %s may have",
+				   role, path, (intmax_t)st.st_size, max, role);
+	}
+	want = (size_t)st.st_size;
+	p = malloc(want + 2);
+	if (!p) {
+		close(fd);
+		return pts_err_set(err, ENOMEM, "out of memory reading %s", path);
+	}
+	/* want + 1: a file that grew since fstat is seen to be larger */
+	while (n < want + 1) {
+		ssize_t got = read(fd, p + n, want + 1 - n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+
+			free(p);
+			close(fd);
+			return pts_err_set(err, e, "reading %s %s: %s", role, path, strerror(e));
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	if (n > want) {
+		free(p);
+		return pts_err_set(err, EAGAIN, "%s %s grew while it was read: read it again once "
+				   "it is complete", role, path);
+	}
+	p[n] = '\0';
+	*buf = p;
+	*len = n;
+	return 0;
+}

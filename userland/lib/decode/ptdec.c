@@ -57,6 +57,38 @@ struct icache_ent {
 	struct pts_insn insn;
 };
 
+/*
+ * Brent's cycle search over block start addresses: the start of the block
+ * at each power of two of steps is watched, and a loop of L blocks brings
+ * it back within 2 L blocks of the loop's start, then every L blocks.
+ */
+struct loop_watch {
+	uint64_t ip;		/* watched block start (UINT64_MAX: none) */
+	uint32_t steps, span, hits;
+};
+
+static void loop_reset(struct loop_watch *w)
+{
+	w->ip = UINT64_MAX;
+	w->steps = 0;
+	w->span = 1;
+	w->hits = 0;
+}
+
+/* One more block, starting at ip: how many times the watched start came back. */
+static uint32_t loop_step(struct loop_watch *w, uint64_t ip)
+{
+	if (ip == w->ip)
+		return ++w->hits;
+	if (++w->steps >= w->span) {
+		w->ip = ip;
+		w->steps = 0;
+		w->span *= 2;
+		w->hits = 0;
+	}
+	return 0;
+}
+
 struct pts_ptdec {
 	struct pts_ptdec_config cfg;
 	const uint8_t *buf;
@@ -64,14 +96,24 @@ struct pts_ptdec {
 	struct pt_block_decoder *blk;
 	int status;		/* pts_* flags of the last libipt call */
 	bool synced, ever_synced, ended;
+	/*
+	 * pts_eos seen: the packets are used up, and the blocks still
+	 * returned are those whose addresses need no further trace
+	 * (pt_blk_next(3)), up to the first branch that would need some.
+	 * A loop of such blocks (`jmp .`) would never end: the walk ends
+	 * when a block start repeats (Brent's cycle detection: the start
+	 * of a block saved at each power of two, struct loop_watch).
+	 */
+	bool eos;
+	struct loop_watch walk;
 	int64_t sync_off;	/* offset of the PSB the decoder last synced at */
 	uint64_t good_off;	/* decoder position after the last call that succeeded */
 	uint64_t dropped;	/* mapped: bytes [0, dropped) released (MADV_DONTNEED) */
 	uint64_t drop_at;	/* good_off from which to release more (UINT64_MAX: never) */
 	/* blocks since the trace position last moved (spinning()) */
 	uint64_t spin_off;	/* good_off they started at (UINT64_MAX: none yet) */
-	uint64_t spin_ip;	/* block address watched for a repeat */
-	uint32_t spin_blocks, spin_mark, spin_hits;
+	uint32_t spin_blocks;
+	struct loop_watch spin;
 	bool tsx_abort;		/* a TSX abort at tsx_abort_ip was just reported */
 	bool exec_pending;	/* the sideband says the thread exec'd */
 	uint64_t tsx_abort_ip;
@@ -724,30 +766,29 @@ static inline void mark_good(struct pts_ptdec *d)
 
 /*
  * True when the block at ip is one more pass of a loop that consumes no
- * trace (see SPIN_REPEATS). The watched address is renewed at every
- * power of two of blocks (Brent's cycle search), so a loop of L blocks
- * is found within about 2 * SPIN_REPEATS * L blocks.
+ * trace (see SPIN_REPEATS): found within about 2 * SPIN_REPEATS * L
+ * blocks for a loop of L blocks.
  */
 static bool spinning(struct pts_ptdec *d, uint64_t ip)
 {
 	if (d->good_off != d->spin_off) {
 		d->spin_off = d->good_off;
-		d->spin_ip = ip;
 		d->spin_blocks = 0;
-		d->spin_mark = 1;
-		d->spin_hits = 0;
-		return false;
+		loop_reset(&d->spin);
 	}
 	if (++d->spin_blocks >= SPIN_MAX_BLOCKS)
 		return true;
-	if (ip == d->spin_ip)
-		return ++d->spin_hits >= SPIN_REPEATS;
-	if (d->spin_blocks >= d->spin_mark) {
-		d->spin_mark <<= 1;
-		d->spin_ip = ip;
-		d->spin_hits = 0;
-	}
-	return false;
+	return loop_step(&d->spin, ip) >= SPIN_REPEATS;
+}
+
+/*
+ * After pts_eos: does the block starting at ip close a loop of blocks that
+ * need no trace? Such a walk never ends (nothing left to decide a branch):
+ * the CPU was in the loop when the trace ended.
+ */
+static bool walk_loops(struct pts_ptdec *d, uint64_t ip)
+{
+	return loop_step(&d->walk, ip) > 0;
 }
 
 static void step(struct pts_ptdec *d)
@@ -826,17 +867,27 @@ static void step(struct pts_ptdec *d)
 		on_event(d, &ev);
 		return;
 	}
-	if (d->status & pts_eos) {
-		d->ended = true;
-		return;
+	if ((d->status & pts_eos) && !d->eos) {
+		d->eos = true;
+		loop_reset(&d->walk);
 	}
 	/* pt_blk_next zeroes b itself (a block returned with an error is whole) */
 	st = pt_blk_next(d->blk, &b, sizeof(b));
+	if (b.ninsn && d->eos && walk_loops(d, b.ip)) {
+		d->ended = true;
+		return;
+	}
 	/* a block may come with an error: use the block, then the error */
 	if (b.ninsn)
 		on_block(d, &b);
 	if (st < 0) {
-		if (st == -pte_eos) {
+		/*
+		 * The end of the trace: -pte_eos where the next instruction
+		 * needs trace; any other error after pts_eos is met walking
+		 * on past the last packet (code without an image), with no
+		 * trace left to lose: the end too, not a gap.
+		 */
+		if (st == -pte_eos || d->eos) {
 			d->ended = true;
 			return;
 		}

@@ -3,7 +3,7 @@
 # not a regular file or is larger than it may be (issue 20 items 2 and 3):
 # a manifest.json that is a FIFO or a link to /dev/zero, --elf and
 # --pevent-primary FIFOs, an uncopied object whose --sysroot path is a
-# FIFO; a manifest larger than PTS_BUNDLE_MANIFEST_MAX (64 MiB); a 1 GiB
+# FIFO; one trace file given for two CPUs (item 5); a manifest larger than PTS_BUNDLE_MANIFEST_MAX (64 MiB); a 1 GiB
 # (sparse) sideband read as it goes under a 512 MiB address-space limit.
 # Each decode runs under `timeout`: a read that blocks is a failure (124),
 # not a hung check.
@@ -46,6 +46,13 @@ mkfifo "$T/pipe"
 expect 1 "$T/pipe is a pipe (FIFO), not a regular file" --pt "$S/cpu0.pt" --elf "$T/pipe"
 expect 1 "$T/pipe is a pipe (FIFO), not a regular file" --pt "$S/cpu0.pt" \
 	--pevent-primary "$T/pipe" --pevent-sample-type 0x10086
+
+# one trace file given as two CPUs' traces, by its name and by a link:
+# refused, it would decode twice (issue 20 item 5)
+ln -s "$(realpath "$S/cpu0.pt")" "$T/other.pt"
+expect 1 "and --pt $S/cpu0.pt (CPU 1) are one file: a trace file holds one CPU's trace" \
+	--pt "$S/cpu0.pt" --cpu 0 --pt "$S/cpu0.pt" --cpu 1
+expect 1 "and --pt $T/other.pt (CPU 3) are one file" --pt "$S/cpu0.pt" --cpu 2 --pt "$T/other.pt" --cpu 3
 
 # an object the bundle did not copy, found under --sysroot: there a FIFO.
 # Its code is not available (a warning, decoded as gaps), nothing waits.

@@ -519,6 +519,38 @@ static int rd_cpu_flags(struct rd *r, json_object *e, const char *at, uint32_t *
 	return 0;
 }
 
+/*
+ * A trace file is one CPU's trace: two cpus[] entries naming one file (by
+ * any name, or a link) would decode it twice, as two CPUs.
+ */
+static int rd_cpus_distinct(struct rd *r)
+{
+	const struct pts_bundle *b = r->b;
+	char **paths = calloc(b->nr_cpus ? b->nr_cpus : 1, sizeof(*paths));
+	size_t i, x = 0, y = 0;
+	int rc = 0;
+
+	if (!paths)
+		return rd_fail(r, ENOMEM, "out of memory");
+	for (i = 0; i < b->nr_cpus && !rc; i++)
+		if (asprintf(&paths[i], "%s/%s", r->dir, b->cpus[i].file) < 0) {
+			paths[i] = NULL;
+			rc = -ENOMEM;
+		}
+	if (!rc)
+		rc = pts_file_find_same((const char *const *)paths, b->nr_cpus, &x, &y);
+	for (i = 0; i < b->nr_cpus; i++)
+		free(paths[i]);
+	free(paths);
+	if (rc < 0)
+		return rd_fail(r, ENOMEM, "out of memory");
+	if (rc)
+		return rd_fail(r, EINVAL, "key cpus[%zu].file: %s is the file of cpus[%zu] (CPU %u) "
+			       "too: a trace file holds one CPU's trace; the manifest is damaged, "
+			       "copy the bundle again", y, b->cpus[y].file, x, b->cpus[x].cpu);
+	return 0;
+}
+
 static int rd_cpus(struct rd *r, json_object *root)
 {
 	struct pts_bundle *b = r->b;
@@ -578,7 +610,7 @@ static int rd_cpus(struct rd *r, json_object *root)
 				       c->wrapped ? "a wrapped" : "an unwrapped", c->head, full);
 	}
 	b->nr_cpus = n;
-	return 0;
+	return rd_cpus_distinct(r);
 }
 
 static int rd_sideband(struct rd *r, json_object *root)

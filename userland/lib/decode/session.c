@@ -380,6 +380,29 @@ out:
 	return rc;
 }
 
+/*
+ * A trace file is one CPU's trace: the same file given for two CPUs (by
+ * any name) would be decoded as two, every instruction and thread twice.
+ */
+static int one_file_per_cpu(const struct pts_decode_opts *o, struct pts_err *err)
+{
+	const char *paths[PTS_DEC_MAX_INPUTS];
+	size_t i, a = 0, b = 0;
+	int rc;
+
+	for (i = 0; i < o->nr_pt; i++)
+		paths[i] = o->pt[i].path;
+	rc = pts_file_find_same(paths, o->nr_pt, &a, &b);
+	if (rc < 0)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	if (rc)
+		return pts_err_set(err, EINVAL, "--pt %s (CPU %u) and --pt %s (CPU %u) are one "
+				   "file: a trace file holds one CPU's trace; give each CPU's own "
+				   "file once", o->pt[a].path, o->pt[a].cpu, o->pt[b].path,
+				   o->pt[b].cpu);
+	return 0;
+}
+
 int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *emit_ctx,
 		   struct pts_decode_summary *sum, struct pts_err *err)
 {
@@ -448,6 +471,8 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 		in.tc.mode = PTS_TC_KHZ;
 		in.tc.tsc_khz = (uint64_t)o->nom_freq * 100000;
 	}
+	if (!rc)
+		rc = one_file_per_cpu(o, err);
 	for (i = 0; i < o->nr_pt && !rc; i++) {
 		rc = pts_decode_map_trace(o->pt[i].path, UINT64_MAX, &in.bufs[i], &in.lens[i],
 					  &in.maplens[i], err);

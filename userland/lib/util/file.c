@@ -117,3 +117,49 @@ int pts_file_read_all(const char *path, const char *what, size_t max, char **buf
 	*len = n;
 	return 0;
 }
+
+struct file_id {
+	dev_t dev;
+	ino_t ino;
+	size_t idx;
+};
+
+static int cmp_id(const void *pa, const void *pb)
+{
+	const struct file_id *x = pa, *y = pb;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+int pts_file_find_same(const char *const *paths, size_t n, size_t *a, size_t *b)
+{
+	struct file_id *ids = calloc(n ? n : 1, sizeof(*ids));
+	size_t i, m = 0;
+	int found = 0;
+
+	if (!ids)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct stat st;
+
+		if (paths[i] && !stat(paths[i], &st))
+			ids[m++] = (struct file_id){ st.st_dev, st.st_ino, i };
+	}
+	/* sorted by file then index: each file's names sit together, in order */
+	qsort(ids, m, sizeof(*ids), cmp_id);
+	for (i = 1; i < m; i++) {
+		if (ids[i].dev != ids[i - 1].dev || ids[i].ino != ids[i - 1].ino)
+			continue;
+		if (!found || ids[i].idx < *b) {
+			*a = ids[i - 1].idx;
+			*b = ids[i].idx;
+			found = 1;
+		}
+	}
+	free(ids);
+	return found;
+}

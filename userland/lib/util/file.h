@@ -42,4 +42,12 @@ const char *pts_file_kind(mode_t mode);
 int pts_file_read_all(const char *path, const char *what, size_t max, char **buf, size_t *len,
 		      struct pts_err *err);
 
+/*
+ * Whether two of paths[0..n) name one file (by device and inode: another
+ * name, a link): 1 and *a < *b their indexes (the first such pair in
+ * order of *b), 0 when all differ. A path that cannot be stat'ed is
+ * skipped (opening it says why). -ENOMEM.
+ */
+int pts_file_find_same(const char *const *paths, size_t n, size_t *a, size_t *b);
+
 #endif /* PTS_UTIL_FILE_H */

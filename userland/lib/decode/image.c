@@ -496,3 +496,18 @@ int pts_imgset_set_sysroot(struct pts_imgset *s, const char *sysroot)
 	s->sysroot = sysroot ? strdup(sysroot) : NULL;
 	return sysroot && !s->sysroot ? -ENOMEM : 0;
 }
+
+const char *pts_imgset_sym_damage(const struct pts_imgset *s, size_t i, const char **why)
+{
+	size_t k;
+
+	for (k = 0; k < s->nobjs; k++) {
+		const struct obj *o = s->objs[k];
+
+		if (!o->syms_loaded || !o->st.damage[0] || i--)
+			continue;
+		*why = o->st.damage;
+		return o->sym_path ? o->sym_path : o->path;
+	}
+	return NULL;
+}

@@ -218,6 +218,21 @@ static int truncated_tail(struct pts_run_in *in, unsigned int i, const struct pt
 	return pts_tl_feed(tl, &br, err);
 }
 
+/* Each object whose symbol names could be read only in part: said once. */
+static void sym_damage_notices(const struct pts_imgset *set, struct pts_decode_summary *sum)
+{
+	const char *path, *why;
+	size_t i;
+
+	for (i = 0; (path = pts_imgset_sym_damage(set, i, &why)); i++) {
+		char msg[384];
+
+		snprintf(msg, sizeof(msg), "%.180s: %s: its functions may be named [unknown]",
+			 path, why);
+		pts_decode_notice(sum, msg);
+	}
+}
+
 int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	       struct pts_decode_summary *sum, struct pts_err *err)
 {
@@ -372,6 +387,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			sum->by_event[k] += st.by_event[k];
 		sum->errata_unknown |= st.errata_unknown;
 	}
+	sym_damage_notices(in->set, sum);
 	rc = pts_decode_finish_summary(tl, sum, err);
 out:
 	for (i = 0; i < PTS_DEC_MAX_INPUTS; i++)

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,11 +112,46 @@ const struct pts_sym *pts_symtab_find(const struct pts_symtab *st, uint64_t addr
 	return &st->syms[lo];
 }
 
+/* Note the first reason names are missing (st->damage). */
+static void damaged(struct pts_symtab *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void damaged(struct pts_symtab *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (st->damage[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(st->damage, sizeof(st->damage), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * libelf reads section headers that lie past the end of the file as no
+ * section headers at all: a file that has them (e_shoff) but yields none
+ * is damaged, not stripped.
+ */
+static void check_shdrs(struct pts_symtab *st, Elf *elf)
+{
+	GElf_Ehdr eh;
+	size_t shnum = 0;
+
+	if (!gelf_getehdr(elf, &eh))
+		damaged(st, "its ELF header cannot be read (%s)", elf_errmsg(-1));
+	else if (eh.e_shoff && (elf_getshdrnum(elf, &shnum) || !shnum))
+		damaged(st, "its section headers (at offset %llu) lie outside the file or cannot "
+			"be read", (unsigned long long)eh.e_shoff);
+}
+
 static int load_section_syms(struct pts_symtab *st, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t i, n;
 
+	if (!data && sh->sh_size)
+		damaged(st, "its symbol table (section %zu) cannot be read (%s)", elf_ndxscn(scn),
+			elf_errmsg(-1));
 	if (!data || !sh->sh_entsize)
 		return 0;
 	n = sh->sh_size / sh->sh_entsize;
@@ -163,11 +199,15 @@ int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err 
 		close(fd);
 		return pts_err_set(err, EINVAL, "%s is not an ELF file", path);
 	}
+	check_shdrs(st, elf);
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 
-		if (!gelf_getshdr(scn, &sh))
+		if (!gelf_getshdr(scn, &sh)) {
+			damaged(st, "the header of its section %zu cannot be read (%s)",
+				elf_ndxscn(scn), elf_errmsg(-1));
 			continue;
+		}
 		if (sh.sh_type == SHT_SYMTAB) {
 			have_symtab = true;
 			rc = load_section_syms(st, elf, scn, &sh);
@@ -326,6 +366,7 @@ void pts_symtab_free(struct pts_symtab *st)
 	free(st->syms);
 	st->syms = NULL;
 	st->n = 0;
+	st->damage[0] = '\0';
 }
 
 static Elf *open_elf(const char *path, int *fd)

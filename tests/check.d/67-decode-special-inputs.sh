@@ -54,6 +54,11 @@ expect 1 "and --pt $S/cpu0.pt (CPU 1) are one file: a trace file holds one CPU's
 	--pt "$S/cpu0.pt" --cpu 0 --pt "$S/cpu0.pt" --cpu 1
 expect 1 "and --pt $T/other.pt (CPU 3) are one file" --pt "$S/cpu0.pt" --cpu 2 --pt "$T/other.pt" --cpu 3
 
+# --perf-script reads a stream: a pipe is fine (its text is decoded), a
+# FIFO nobody writes reads as empty (no branch line: exit 1), never waits
+expect 1 "$T/pipe: no perf script branch line in 0 line" --perf-script "$T/pipe"
+expect 0 "^threads: 1" --summary --perf-script <(printf '%s\n' "1/1 1.000000001:  1 branches:u:  call  401000 main+0x0 (a.out) =>  401100 f+0x0 (a.out)")
+
 # an object the bundle did not copy, found under --sysroot: there a FIFO.
 # Its code is not available (a warning, decoded as gaps), nothing waits.
 copy nocopy

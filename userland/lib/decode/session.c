@@ -605,7 +605,7 @@ int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn
 	memset(sum, 0, sizeof(*sum));
 	sum->scope = scope;
 	sum->source = "perf script text (decoded by perf from a recording elsewhere)";
-	rc = pts_file_fopen(path, "perf script file", &f, err);
+	rc = pts_file_fopen_text(path, "perf script file", &f, err);
 	if (rc)
 		return rc;
 	memset(&tcfg, 0, sizeof(tcfg));

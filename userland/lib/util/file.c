@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,7 +23,8 @@ const char *pts_file_kind(mode_t mode)
 	return "a device";
 }
 
-int pts_file_open(const char *path, const char *what, struct stat *st, struct pts_err *err)
+static int open_input(const char *path, const char *what, bool fifo_ok, struct stat *st,
+		      struct pts_err *err)
 {
 	const char *role = what ? what : "input file";
 	struct stat local;
@@ -39,7 +41,7 @@ int pts_file_open(const char *path, const char *what, struct stat *st, struct pt
 		close(fd);
 		return pts_err_set(err, e, "cannot read %s %s: %s", role, path, strerror(e));
 	}
-	if (!S_ISREG(st->st_mode)) {
+	if (!S_ISREG(st->st_mode) && !(fifo_ok && S_ISFIFO(st->st_mode))) {
 		close(fd);
 		return pts_err_set(err, EINVAL, "%s %s is %s, not a regular file: copy it to a "
 				   "file and give that", role, path, pts_file_kind(st->st_mode));
@@ -48,6 +50,28 @@ int pts_file_open(const char *path, const char *what, struct stat *st, struct pt
 	if (fl >= 0)
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	return fd;
+}
+
+int pts_file_open(const char *path, const char *what, struct stat *st, struct pts_err *err)
+{
+	return open_input(path, what, false, st, err);
+}
+
+int pts_file_fopen_text(const char *path, const char *what, FILE **out, struct pts_err *err)
+{
+	int fd = open_input(path, what, true, NULL, err);
+
+	*out = NULL;
+	if (fd < 0)
+		return fd;
+	*out = fdopen(fd, "r");
+	if (!*out) {
+		int e = errno;
+
+		close(fd);
+		return pts_err_set(err, e, "cannot read %s: %s", path, strerror(e));
+	}
+	return 0;
 }
 
 int pts_file_fopen(const char *path, const char *what, FILE **out, struct pts_err *err)

@@ -29,6 +29,13 @@ int pts_file_open(const char *path, const char *what, struct stat *st, struct pt
 /* As pts_file_open, as a stdio stream ("r") in *out. 0 or the errors of pts_file_open. */
 int pts_file_fopen(const char *path, const char *what, FILE **out, struct pts_err *err);
 
+/*
+ * A text read from start to end, as pts_file_fopen, that may also be a
+ * pipe (`--perf-script <(perf script ...)`): opened without waiting for
+ * a writer, a FIFO nobody writes reads as empty.
+ */
+int pts_file_fopen_text(const char *path, const char *what, FILE **out, struct pts_err *err);
+
 /* What a file of this mode is, for messages: "a directory", "a pipe (FIFO)", ... */
 const char *pts_file_kind(mode_t mode);
 

@@ -57,9 +57,11 @@ int pts_file_open(const char *path, const char *what, struct stat *st, struct pt
 	return open_input(path, what, false, st, err);
 }
 
-int pts_file_fopen_text(const char *path, const char *what, FILE **out, struct pts_err *err)
+
+static int fopen_input(const char *path, const char *what, bool fifo_ok, FILE **out,
+		       struct pts_err *err)
 {
-	int fd = open_input(path, what, true, NULL, err);
+	int fd = open_input(path, what, fifo_ok, NULL, err);
 
 	*out = NULL;
 	if (fd < 0)
@@ -76,19 +78,12 @@ int pts_file_fopen_text(const char *path, const char *what, FILE **out, struct p
 
 int pts_file_fopen(const char *path, const char *what, FILE **out, struct pts_err *err)
 {
-	int fd = pts_file_open(path, what, NULL, err);
+	return fopen_input(path, what, false, out, err);
+}
 
-	*out = NULL;
-	if (fd < 0)
-		return fd;
-	*out = fdopen(fd, "r");
-	if (!*out) {
-		int e = errno;
-
-		close(fd);
-		return pts_err_set(err, e, "cannot read %s: %s", path, strerror(e));
-	}
-	return 0;
+int pts_file_fopen_text(const char *path, const char *what, FILE **out, struct pts_err *err)
+{
+	return fopen_input(path, what, true, out, err);
 }
 
 int pts_file_read_all(const char *path, const char *what, size_t max, char **buf, size_t *len,

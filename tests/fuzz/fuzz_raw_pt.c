@@ -2,7 +2,7 @@
 /*
  * Fuzz harness: raw PT and the decode options (ptscope decode --pt). The
  * first 8 bytes choose the options, the rest is the trace:
- *   [0] scope (mod 3: user, kernel, both); bit 2: thread from --pid/--tid
+ *   [0] bits 0-1: scope (from the trace, user, kernel, both); bit 2: thread from --pid/--tid
  *       (else per CPU); bits 4-5: the writer (none, fxt, json, txt)
  *   [1] CPU model (0: unknown, else one of a few with and without errata)
  *   [2] RTIT_CTL.MTCFreq, [3] nominal ratio (MSR_PLATFORM_INFO[15:8])
@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 8)
 		return 0;
 	pts_decode_opts_init(&o);
-	o.scope = (enum pts_scope)(data[0] % 3);
+	o.scope = (enum pts_scope)(data[0] & 3);
 	if (data[0] & 4) {
 		o.pid = 100;
 		o.tid = 101;

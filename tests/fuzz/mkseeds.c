@@ -167,7 +167,7 @@ static void pevent(void)
 
 int main(int argc, char **argv)
 {
-	/* user scope, thread 100/101, a known CPU, 1 GHz TSC; txt writer */
+	/* scope from the trace, thread 100/101, a known CPU, 1 GHz TSC; txt writer */
 	static const uint8_t user[8] = { 0x34, 1, 3, 21, 0, 0, 0, 1 };
 	static const uint8_t two[8] = { 0x14, 1, 3, 21, 1, 40, 0, 1 };
 

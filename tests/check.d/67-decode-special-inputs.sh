@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ptscope decode never waits on, nor reads without bound, an input that is
 # not a regular file or is larger than it may be (issue 20 items 2 and 3):
-# a manifest.json that is a FIFO or a link to /dev/zero, --elf and
-# --pevent-primary FIFOs, an uncopied object whose --sysroot path is a
+# a manifest.json that is a FIFO or a link to /dev/zero, --elf,
+# --pevent-primary, --kallsyms and --kcore FIFOs, an uncopied object whose --sysroot path is a
 # FIFO; one trace file given for two CPUs (item 5); a manifest larger than PTS_BUNDLE_MANIFEST_MAX (64 MiB); a 1 GiB
 # (sparse) sideband read as it goes under a 512 MiB address-space limit.
 # Each decode runs under `timeout`: a read that blocks is a failure (124),
@@ -46,6 +46,11 @@ mkfifo "$T/pipe"
 expect 1 "$T/pipe is a pipe (FIFO), not a regular file" --pt "$S/cpu0.pt" --elf "$T/pipe"
 expect 1 "$T/pipe is a pipe (FIFO), not a regular file" --pt "$S/cpu0.pt" \
 	--pevent-primary "$T/pipe" --pevent-sample-type 0x10086
+expect 1 "kallsyms file $T/pipe is a pipe (FIFO), not a regular file" --pt "$S/cpu0.pt" \
+	--kallsyms "$T/pipe"
+mkdir "$T/kcore"; mkfifo "$T/kcore/kcore"
+expect 1 "kcore $T/kcore/kcore is a pipe (FIFO), not a regular file.*--kcore wants a directory" \
+	--pt "$S/cpu0.pt" --kcore "$T/kcore"
 
 # one trace file given as two CPUs' traces, by its name and by a link:
 # refused, it would decode twice (issue 20 item 5)

@@ -564,7 +564,7 @@ out:
 long pts_decode_file_size(const char *path, struct pts_err *err)
 {
 	struct stat st;
-	int fd = path ? pts_file_open(path, NULL, &st, err) : -1;
+	int fd = path ? pts_file_open(path, "code file", &st, err) : -1;
 
 	if (fd < 0)
 		return -1;

@@ -71,7 +71,7 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 			       struct pts_err *err);
 
 /*
- * Size of a regular file in bytes, -1 when it cannot be read or is not a
+ * Size of a regular file of code in bytes, -1 when it cannot be read or is not a
  * regular file (err, may be NULL, says why).
  */
 long pts_decode_file_size(const char *path, struct pts_err *err);

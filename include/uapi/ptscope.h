@@ -94,6 +94,9 @@ enum ptscope_reason {
 	PTSCOPE_R_BAD_SIDEBAND_SIZE = 38,
 	PTSCOPE_R_NO_PT = 39,
 	PTSCOPE_R_BAD_BUFFER = 40,
+	PTSCOPE_R_NOT_OWNER = 41,
+	PTSCOPE_R_TARGET_EXITED = 42,
+	PTSCOPE_R_BUFFER_LIMIT = 43,
 	PTSCOPE_R_COUNT	/* first unused value */
 };
 
@@ -295,6 +298,14 @@ struct ptscope_state {
 #define PTSCOPE_STATEF_CR3_PARTIAL	(1U << 1)
 #define PTSCOPE_STATEF_CR3_PCID		(1U << 2) /* PCID bits were masked */
 #define PTSCOPE_STATEF_CR3_KPTI		(1U << 3) /* process has a user and a kernel root */
+/*
+ * Every CR3 this caller sees (cr3_match, the sideband's CR3 fields) is a
+ * per-configuration identity, not a physical address: the caller lacks
+ * CAP_SYS_ADMIN (docs/abi.md, "What an unprivileged caller sees").
+ */
+#define PTSCOPE_STATEF_CR3_IDENTITY	(1U << 4)
+/* The CR3-filtered process's address space is gone (exit or exec). */
+#define PTSCOPE_STATEF_TARGET_EXITED	(1U << 5)
 
 /* ------------------------------------------------------------------ */
 /* PTSCOPE_IOC_GET_CPU_STATUS: one CPU's buffer and PT unit state.       */

@@ -148,6 +148,23 @@ static void deterministic(int fd, const struct ptscope_caps *caps)
 	u.cmd.hdr.size = sizeof(u.cmd);
 	call(fd, PTSCOPE_IOC_UNCONFIGURE, &u);
 
+	/*
+	 * Larger than a page, even with a zero tail: E2BIG / BAD_SIZE, the
+	 * bound openat2() and clone3() put on their extensible structs.
+	 */
+	memset(&u, 0, sizeof(u));
+	valid_config(c, caps);
+	c->hdr.size = 4096 + 8;
+	expect("cfg-size-over-page", call(fd, PTSCOPE_IOC_CONFIGURE, &u), &c->hdr, E2BIG, 0,
+	       PTSCOPE_R_BAD_SIZE);
+
+	/* Sysrq dispatches keys 0-9 a-z A-Z only (sysrq_key_table): '!' never fires. */
+	valid_config(c, caps);
+	c->trigger.kinds = PTSCOPE_TRIG_HOTKEY;
+	c->trigger.hotkey = '!';
+	expect("cfg-hotkey-not-alnum", call(fd, PTSCOPE_IOC_CONFIGURE, c), &c->hdr, EINVAL, 0,
+	       PTSCOPE_R_BAD_TRIGGER);
+
 	valid_config(c, caps);
 	c->hdr.reason = 3;
 	expect("cfg-reason-in-nonzero", call(fd, PTSCOPE_IOC_CONFIGURE, c), &c->hdr, EINVAL, 0, -1);

@@ -173,12 +173,22 @@ else
 	res cpu_offline_during_capture SKIP "one CPU only"
 fi
 
-# A SCHED_FIFO task that never yields holds cpu1 (RT throttling off):
-# the trigger on cpu0 must still stop it, by IPI.
+# A SCHED_FIFO task that never yields holds cpu1: RT throttling off, and
+# from 6.12 the fair server (a deadline server that gives normal tasks
+# 50 ms a second under RT load) off on cpu1 too, so that no normal task
+# (a kworker) runs there. The trigger on cpu0 must still stop cpu1.
 if [ "$(nproc)" -ge 2 ]; then
 	rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
 	echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+	[ -d /sys/kernel/debug/sched ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	fs=/sys/kernel/debug/sched/fair_server/cpu1/runtime
+	fsr=
+	if [ -w $fs ]; then
+		fsr=$(cat $fs)
+		echo 0 > $fs
+	fi
 	run_t permtest fifo-stop trigger_stops_fifo_cpu
+	[ -n "$fsr" ] && echo "$fsr" > $fs
 	echo "$rt" > /proc/sys/kernel/sched_rt_runtime_us
 else
 	res trigger_stops_fifo_cpu SKIP "one CPU only"

@@ -56,6 +56,7 @@
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/moduleparam.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -72,7 +73,14 @@ MODULE_PARM_DESC(hotkey, "default sysrq key of the hotkey trigger (default x; fr
 
 /* Set at CONFIGURE under pts.lock, read by the probes. */
 static struct tracepoint *trig_tp;	/* registered trigger tracepoint */
-static s32 trig_tp_pid;			/* fire only for this tgid; 0 = any */
+/*
+ * Fire only for this process (or, with PTSCOPE_TRIGF_TID, this thread):
+ * resolved in the configuring caller's pid namespace and held, so that
+ * the probe compares struct pid pointers, right in any namespace. NULL:
+ * any task.
+ */
+static struct pid *trig_tp_pid;
+static bool trig_tp_tid;		/* trig_tp_pid names a thread */
 static int trig_key;			/* registered sysrq key, 0 = none */
 
 /* One per CPU: the stop IPI; reusable once its handler has started. */
@@ -212,7 +220,8 @@ static void tp_trigger_probe(void *data)
 {
 	if (!READ_ONCE(pts.sources_live))
 		return;
-	if (trig_tp_pid && task_tgid_nr(current) != trig_tp_pid)
+	if (trig_tp_pid && trig_tp_pid != (trig_tp_tid ? task_pid(current) :
+						    task_tgid(current)))
 		return;
 	pts_trigger_fire(PTSCOPE_TRIGGER_TRACEPOINT);
 }
@@ -265,8 +274,9 @@ static const struct sysrq_key_op pts_sysrq_op = {
  * @spec: the trigger part of the configuration.
  * @why: reason code and value on refusal.
  * Context: process context, pts.lock held. May sleep.
- * Return: 0; -ENOENT (TRACEPOINT_NOT_FOUND); -EBUSY (HOTKEY_UNAVAILABLE);
- * or the error of tracepoint_probe_register().
+ * Return: 0; -ENOENT (TRACEPOINT_NOT_FOUND); -ESRCH (NO_SUCH_PID: no
+ * process or thread tracepoint_pid in the caller's pid namespace); -EBUSY
+ * (HOTKEY_UNAVAILABLE); or the error of tracepoint_probe_register().
  */
 int pts_trigger_setup(const struct ptscope_trigger_spec *spec,
 		      struct pts_refusal *why)
@@ -280,10 +290,19 @@ int pts_trigger_setup(const struct ptscope_trigger_spec *spec,
 			why->reason = PTSCOPE_R_TRACEPOINT_NOT_FOUND;
 			return -ENOENT;
 		}
-		trig_tp_pid = spec->tracepoint_pid;
+		if (spec->tracepoint_pid) {
+			trig_tp_pid = find_get_pid(spec->tracepoint_pid);
+			if (!trig_tp_pid) {
+				why->reason = PTSCOPE_R_NO_SUCH_PID;
+				why->arg = (u64)(s64)spec->tracepoint_pid;
+				return -ESRCH;
+			}
+			trig_tp_tid = spec->flags & PTSCOPE_TRIGF_TID;
+		}
 		err = tracepoint_probe_register(tp, (void *)tp_trigger_probe, NULL);
 		if (err) {
 			why->reason = PTSCOPE_R_BAD_TRIGGER;
+			pts_trigger_teardown();
 			return err;
 		}
 		trig_tp = tp;
@@ -320,7 +339,9 @@ void pts_trigger_teardown(void)
 		trig_tp = NULL;
 		tracepoint_synchronize_unregister();
 	}
-	trig_tp_pid = 0;
+	put_pid(trig_tp_pid);
+	trig_tp_pid = NULL;
+	trig_tp_tid = false;
 }
 
 /**

@@ -198,12 +198,15 @@ struct ptscope_addr_range {
 
 /* trigger.flags */
 #define PTSCOPE_TRIGF_MULTI	(1U << 0)	/* re-arm after each snapshot */
-#define PTSCOPE_TRIGF_ALL	0x1U
+#define PTSCOPE_TRIGF_TID	(1U << 1)	/* tracepoint_pid names a thread */
+#define PTSCOPE_TRIGF_ALL	0x3U
 
 struct ptscope_trigger_spec {
 	__u32 kinds;			/* PTSCOPE_TRIG_* */
 	__u32 flags;			/* PTSCOPE_TRIGF_* */
-	__s32 tracepoint_pid;		/* fire only for this tgid; 0 = any */
+	__s32 tracepoint_pid;		/* fire only for this process (a pid of
+					 * the caller's pid namespace), or thread
+					 * with PTSCOPE_TRIGF_TID; 0 = any */
 	__u32 hotkey;			/* sysrq key character; 0 = module default */
 	__u32 post_trigger_us;		/* keep tracing this long after it */
 	__u32 reserved0;

@@ -76,6 +76,9 @@ static int check_trigger(const struct ptscope_trigger_spec *t,
 	} else if (len || t->tracepoint_pid) {
 		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, len);
 	}
+	/* A thread to name needs a tracepoint pid. */
+	if ((t->flags & PTSCOPE_TRIGF_TID) && t->tracepoint_pid <= 0)
+		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, t->flags);
 	if (t->hotkey && (!(t->kinds & PTSCOPE_TRIG_HOTKEY) ||
 			  !pts_sysrq_key_ok(t->hotkey)))
 		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, t->hotkey);

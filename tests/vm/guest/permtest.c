@@ -29,6 +29,9 @@
  *   fifo-stop NAME       root: a SCHED_FIFO spinner pinned on cpu1, the
  *                        trigger on cpu0: cpu1 stops and the capture
  *                        completes while the spinner still runs
+ *   tp-pidns NAME        root, in a new pid namespace: a tracepoint
+ *                        trigger on a pid of that namespace fires when
+ *                        that process exits
  *
  * The expectations come from docs/abi.md ("Permissions", "Triggers"),
  * never from values this program made.
@@ -689,6 +692,67 @@ static int do_fifo_stop(void)
 	return report();
 }
 
+/* In the new namespace: its init (pid 1) configures, its child exits. */
+static int tp_pidns_init(void)
+{
+	struct ptscope_config cfg;
+	struct ptscope_state st;
+	uint64_t t0;
+	uint32_t reason;
+	pid_t b;
+	int fd, r, wfd;
+
+	if (getpid() != 1)
+		die("not the init of a new pid namespace (pid %d)", (int)getpid());
+	b = spawn_waiter(&wfd);
+	fd = open_dev();
+	small_config(fd, PTSCOPE_SCOPE_USER, &cfg);
+	cfg.trigger.kinds = PTSCOPE_TRIG_TRACEPOINT;
+	cfg.trigger.tracepoint_pid = b;
+	snprintf(cfg.trigger.tracepoint, sizeof(cfg.trigger.tracepoint),
+		 "sched:sched_process_exit");
+	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
+		die("CONFIGURE, tracepoint pid %d of this namespace: %s reason %u", (int)b,
+		    strerror(-r), cfg.hdr.reason);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
+		die("START: %s reason %u", strerror(-r), reason);
+	close(wfd);
+	waitpid(b, NULL, 0);
+	t0 = now_ns();
+	do {
+		get_state(fd, &st);
+		if (st.state == PTSCOPE_STATE_TRIGGERED)
+			break;
+		sleep_ms(20);
+	} while (now_ns() - t0 < 2000000000ull);
+	if (st.state != PTSCOPE_STATE_TRIGGERED || st.trigger_reason != PTSCOPE_TRIGGER_TRACEPOINT)
+		bad("pid %d of the namespace exited: state %u reason %u, want TRIGGERED by TRACEPOINT",
+		    (int)b, st.state, st.trigger_reason);
+	else
+		detail("pid %d (namespace) exited: TRIGGERED by the tracepoint", (int)b);
+	cmd_r(fd, PTSCOPE_IOC_STOP, NULL);
+	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+	close(fd);
+	return report();
+}
+
+static int do_tp_pidns(void)
+{
+	int status;
+	pid_t a;
+
+	if (unshare(CLONE_NEWPID))
+		die("unshare(CLONE_NEWPID): %s", strerror(errno));
+	a = fork();
+	if (a < 0)
+		die("fork: %s", strerror(errno));
+	if (a == 0)
+		exit(tp_pidns_init());
+	if (waitpid(a, &status, 0) != a)
+		die("waitpid: %s", strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "";
@@ -711,6 +775,8 @@ int main(int argc, char **argv)
 		return do_trigger_race((unsigned int)strtoul(argv[3], NULL, 0));
 	if (!strcmp(sub, "fifo-stop") && argc == 3)
 		return do_fifo_stop();
+	if (!strcmp(sub, "tp-pidns") && argc == 3)
+		return do_tp_pidns();
 	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/permtest.c\n");
 	return 2;
 }

@@ -26,26 +26,11 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "uapi/ptscope.h"
+#include "guest.h"
 
 static const char *g_name;
 static int g_fd = -1;
-static char g_detail[2048];
 static int g_ok = 1;
-
-static void detail(const char *fmt, ...)
-{
-	size_t n = strlen(g_detail);
-	va_list ap;
-
-	if (n && n < sizeof(g_detail) - 2) {
-		g_detail[n++] = ' ';
-		g_detail[n] = 0;
-	}
-	va_start(ap, fmt);
-	vsnprintf(g_detail + n, sizeof(g_detail) - n, fmt, ap);
-	va_end(ap);
-}
 
 /* xorshift64*: reproducible from the seed printed in the detail. */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;

@@ -43,9 +43,12 @@
  * not searched.
  *
  * The probe is registered as a function taking only the probe data: the
- * tracepoint's arguments are passed in registers and ignored (x86-64
- * calling convention; a kernel built with clang kCFI would refuse the
- * call, Debian's gcc-built kernels do not use kCFI).
+ * tracepoint's arguments are passed in registers and ignored. The
+ * tracepoint calls it through a pointer of its own prototype, which C
+ * leaves undefined and which works with the x86-64 calling convention on
+ * gcc-built kernels (Debian's). A kernel built with clang kCFI checks the
+ * prototype at that call and would trap: there tracepoint triggers are
+ * refused at CONFIGURE (BAD_TRIGGER) instead.
  *
  * Sysrq: the op's enable_mask is SYSRQ_ENABLE_SYNC (0x10), a bit of
  * Debian's default kernel.sysrq = 0x1b6 (CONFIG_MAGIC_SYSRQ_DEFAULT_ENABLE),
@@ -274,7 +277,8 @@ static const struct sysrq_key_op pts_sysrq_op = {
  * @spec: the trigger part of the configuration.
  * @why: reason code and value on refusal.
  * Context: process context, pts.lock held. May sleep.
- * Return: 0; -ENOENT (TRACEPOINT_NOT_FOUND); -ESRCH (NO_SUCH_PID: no
+ * Return: 0; -EOPNOTSUPP (BAD_TRIGGER: a tracepoint on a kCFI kernel);
+ * -ENOENT (TRACEPOINT_NOT_FOUND); -ESRCH (NO_SUCH_PID: no
  * process or thread tracepoint_pid in the caller's pid namespace); -EBUSY
  * (HOTKEY_UNAVAILABLE); or the error of tracepoint_probe_register().
  */
@@ -286,6 +290,11 @@ int pts_trigger_setup(const struct ptscope_trigger_spec *spec,
 	if (spec->kinds & PTSCOPE_TRIG_TRACEPOINT) {
 		struct tracepoint *tp = pts_tracepoint_find(spec->tracepoint);
 
+		if (IS_ENABLED(CONFIG_CFI_CLANG)) {
+			pts_err("tracepoint triggers are not available on a kCFI kernel (the probe ignores the tracepoint's arguments)\n");
+			why->reason = PTSCOPE_R_BAD_TRIGGER;
+			return -EOPNOTSUPP;
+		}
 		if (!tp) {
 			why->reason = PTSCOPE_R_TRACEPOINT_NOT_FOUND;
 			return -ENOENT;

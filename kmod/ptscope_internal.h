@@ -249,8 +249,8 @@ extern char *pts_param_hotkey;
 int pts_sideband_setup(u64 size);
 void pts_sideband_teardown(void);
 void pts_sideband_set_live(bool live);
-void pts_sb_trigger(u32 reason, u64 tsc, s32 pid, s32 tid);
-void pts_sb_trace(u16 type, int cpu, u64 tsc, u64 ctl, u64 status, u64 head);
+u64 pts_sb_trigger(u32 reason, s32 pid, s32 tid);
+void pts_sb_trace(u16 type, u64 ctl, u64 status, u64 head);
 ssize_t pts_sideband_read(char __user *buf, size_t len, u64 *lost,
 			  bool phys);
 u64 pts_sideband_bytes(void);

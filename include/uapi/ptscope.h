@@ -204,9 +204,11 @@ struct ptscope_addr_range {
 struct ptscope_trigger_spec {
 	__u32 kinds;			/* PTSCOPE_TRIG_* */
 	__u32 flags;			/* PTSCOPE_TRIGF_* */
-	__s32 tracepoint_pid;		/* fire only for this process (a pid of
-					 * the caller's pid namespace), or thread
-					 * with PTSCOPE_TRIGF_TID; 0 = any */
+	/*
+	 * Fire only for this process (a pid of the caller's pid namespace),
+	 * or thread with PTSCOPE_TRIGF_TID; 0 = any.
+	 */
+	__s32 tracepoint_pid;
 	__u32 hotkey;			/* sysrq key character; 0 = module default */
 	__u32 post_trigger_us;		/* keep tracing this long after it */
 	__u32 reserved0;
@@ -424,7 +426,13 @@ struct ptscope_sb_trace {		/* TRACE_START / TRACE_STOP */
 	__u64 rtit_ctl;
 	__u64 rtit_status;
 	__u64 head;		/* ring offset */
+	/* in records of at least sizeof (not in PTSCOPE_SB_TRACE_SIZE_VER0 ones): */
+	__s32 pid, tid;		/* task current on hdr.cpu (0/0 idle) */
+	__u64 cr3;		/* its user page-table root, as next_cr3 of a switch */
 };
+
+/* TRACE_START/STOP records of modules before pid, tid and cr3 (bytes). */
+#define PTSCOPE_SB_TRACE_SIZE_VER0	40
 
 /* ------------------------------------------------------------------ */
 /* Commands. The magic 0xB7 is unused in ioctl-number.rst.              */

@@ -291,6 +291,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	if (rc)
 		return rc;
 	sum->scope = b->config.scope;
+	snprintf(sum->scope_why, sizeof(sum->scope_why), "recorded in the bundle");
 	switch (b->source) {
 	case PTS_SOURCE_HARDWARE:
 		sum->source = "hardware (a real Intel PT unit)";
@@ -343,6 +344,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	in.cpuid_15_ebx = b->cpu_id.cpuid_15[1];
 	pts_decode_bundle_time(b, &in.tc, sum);
 	in.scope = b->config.scope;
+	in.trigger = &b->trigger;
 	in.pid = o && o->pid >= 0 ? o->pid : -1;
 	in.tid = o && o->tid >= 0 ? o->tid : -1;
 	if (o) {

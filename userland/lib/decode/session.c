@@ -18,11 +18,12 @@
 #include "kcore.h"
 #include "perfscript.h"
 #include "ptdec.h"
+#include "scope_infer.h"
+#include "trigger.h"
 
 void pts_decode_opts_init(struct pts_decode_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->scope = PTS_SCOPE_USER;
 	o->pid = -1;
 	o->tid = -1;
 }
@@ -132,6 +133,9 @@ int pts_decode_finish_summary(struct pts_tl *tl, struct pts_decode_summary *sum,
 		pts_tl_thread_stats(tl, i, &sum->threads[i]);
 		if (sum->threads[i].name)
 			sum->threads[i].name = strdup(sum->threads[i].name);
+		/* the end of the trace: the last event of any thread */
+		if (sum->threads[i].events && sum->threads[i].last_ns > sum->end_ns)
+			sum->end_ns = sum->threads[i].last_ns;
 	}
 	sum->nr_threads = n;
 	return 0;
@@ -242,6 +246,8 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	bool tail_done[PTS_DEC_MAX_INPUTS] = { 0 };
 	struct pts_tl *tl = NULL;
 	struct pts_tl_config tcfg;
+	struct pts_branch trig;
+	bool trig_pending;
 	uint64_t origin = UINT64_MAX, nev = 0;
 	unsigned int i;
 	int rc = 0, shown = -1;
@@ -256,6 +262,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	}
 	if (origin == UINT64_MAX)
 		origin = 0;
+	trig_pending = pts_trigger_branch(in, origin, &trig, sum);
 
 	memset(&tcfg, 0, sizeof(tcfg));
 	tcfg.scope = in->scope;
@@ -367,13 +374,22 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			show_progress(in, dec, &shown);
 		if (br->kind == PTS_BR_GAP)
 			pts_decode_summary_gap(sum, br->detail);
+		/* the trigger goes after every event up to its time */
+		if (trig_pending && br->ts_ns > trig.ts_ns) {
+			trig_pending = false;
+			rc = pts_tl_feed(tl, &trig, err);
+			if (rc)
+				goto out;
+		}
 		rc = pts_tl_feed(tl, br, err);
 		if (rc)
 			goto out;
 	}
 	if (in->progress && shown >= 0)
 		fprintf(in->progress, "\r%*s\r", 40, "");
-	rc = pts_tl_finish(tl, err);
+	rc = trig_pending ? pts_tl_feed(tl, &trig, err) : 0;
+	if (!rc)
+		rc = pts_tl_finish(tl, err);
 	if (rc)
 		goto out;
 	for (i = 0; i < in->nr_pt; i++) {
@@ -395,6 +411,30 @@ out:
 		pts_ptdec_free(dec[i]);
 	pts_tl_free(tl);
 	return rc;
+}
+
+/*
+ * The scope of raw traces: --scope when given, else what the traces show
+ * (scope_infer.h): assuming one would make a wrong timeline of a trace
+ * recorded in another.
+ */
+static int raw_scope(const struct pts_decode_opts *o, struct pts_run_in *in,
+		     struct pts_decode_summary *sum, struct pts_err *err)
+{
+	struct pts_scope_evidence ev;
+	unsigned int i;
+
+	if (o->scope) {
+		in->scope = o->scope;
+		snprintf(sum->scope_why, sizeof(sum->scope_why), "given with --scope");
+		return 0;
+	}
+	memset(&ev, 0, sizeof(ev));
+	for (i = 0; i < in->nr_pt; i++)
+		if (pts_scope_scan(in->bufs[i], in->lens[i], &ev))
+			return pts_err_set(err, ENOMEM, "out of memory");
+	pts_scope_decide(&ev, &in->scope, sum->scope_why, sizeof(sum->scope_why));
+	return 0;
 }
 
 int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *emit_ctx,
@@ -473,6 +513,10 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	if (rc)
 		goto out;
 	in.nr_pt = o->nr_pt;
+	rc = raw_scope(o, &in, sum, err);
+	if (rc)
+		goto out;
+	sum->scope = in.scope;
 	in.family = o->family;
 	in.model = o->model;
 	in.stepping = o->stepping;
@@ -480,7 +524,6 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.nom_freq = o->nom_freq;
 	in.cpuid_15_eax = o->cpuid_15_eax;
 	in.cpuid_15_ebx = o->cpuid_15_ebx;
-	in.scope = o->scope;
 	in.pid = o->pid;
 	in.tid = o->tid;
 	in.per_cpu_names = !o->nr_pevent && o->pid < 0;
@@ -572,6 +615,9 @@ static int ps_feed(void *ctx, const struct pts_branch *br, struct pts_err *err)
 int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn emit,
 			  void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err)
 {
+	/* perf script text has no record of the scope: both fits every trace */
+	const char *scope_why = scope ? "given with --scope" : "not recorded in perf script "
+				"text: both assumed (--scope to say otherwise)";
 	struct pts_perfscript_stats st;
 	struct pts_tl_config tcfg;
 	struct pts_tl *tl = NULL;
@@ -580,14 +626,15 @@ int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn
 	int rc;
 
 	memset(sum, 0, sizeof(*sum));
-	sum->scope = scope;
+	sum->scope = scope ? scope : PTS_SCOPE_BOTH;
+	snprintf(sum->scope_why, sizeof(sum->scope_why), "%s", scope_why);
 	sum->source = "perf script text (decoded by perf from a recording elsewhere)";
 	f = fopen(path, "re");
 	if (!f)
 		return pts_err_set(err, errno, "cannot open perf script file %s: %s", path,
 				   strerror(errno));
 	memset(&tcfg, 0, sizeof(tcfg));
-	tcfg.scope = scope;
+	tcfg.scope = sum->scope;
 	tcfg.emit = emit;
 	tcfg.emit_ctx = emit_ctx;
 	rc = pts_tl_new(&tcfg, &tl, err);
@@ -623,8 +670,10 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 	int d;
 
 	fprintf(f, "source: %s\n", s->source ? s->source : "unknown");
-	fprintf(f, "scope: %s\n", s->scope == PTS_SCOPE_KERNEL ? "kernel" :
+	fprintf(f, "scope: %s", s->scope == PTS_SCOPE_KERNEL ? "kernel" :
 		s->scope == PTS_SCOPE_BOTH ? "both" : "user");
+	fprintf(f, s->scope_why[0] ? " (%s)\n" : "\n", s->scope_why);
+	pts_trigger_print(f, s);
 	fprintf(f, "instructions: %" PRIu64 "\n", s->insns);
 	fprintf(f, "branches: %" PRIu64, s->branches);
 	if (s->elided)

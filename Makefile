@@ -129,13 +129,16 @@ endif
 # ---- tests ----------------------------------------------------------------
 check: check-unit check-scripts
 
+# The unit tests' last line (passed, failed, skipped and why) is kept in
+# $(B)/unit-tests.last; check-scripts repeats it at the end of make check.
 check-unit: $(B)/unit-tests userland
-	PTS_SRCDIR=$(CURDIR) $(B)/unit-tests
+	@rm -f $(B)/unit-tests.last
+	PTS_SRCDIR=$(CURDIR) PTS_UNIT_SUMMARY=$(B)/unit-tests.last $(B)/unit-tests
 
 # Each tests/check.d/NN-*.sh is one scripted check (golden decodes,
 # reference-encoder self-checks, perf cross-checks); run in order.
 check-scripts: userland $(B)/unit-tests
-	@bash tests/run-check-scripts.sh
+	@PTS_UNIT_SUMMARY=$(B)/unit-tests.last bash tests/run-check-scripts.sh
 
 # VM_ARGS: e.g. --serial (one kernel line at a time: no vCPU
 # oversubscription on a 2-core host), --line 6.12, --break NAME.

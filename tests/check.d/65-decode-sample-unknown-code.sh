@@ -10,7 +10,7 @@ set -u
 cd "$(dirname "$0")/../.."
 P=${PTSCOPE:-build/ptscope}
 S=samples/demo.ptscope
-[ -d "$S" ] || { echo "skip: no $S"; exit 77; }
+[ -d "$S" ] || { echo "FAIL: no $S (it is part of the repository)"; exit 1; }
 [ -x "$P" ] || { echo "missing $P: run make"; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT

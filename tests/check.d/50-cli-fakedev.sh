@@ -140,6 +140,50 @@ FAKEDEV_TRIGGER_MS=50 pts record -q --trigger manual --multi-snapshot --duration
 check_manifest "$T/m.1.ptscope" "m['trigger']['reason'] == 'tracepoint' and m['complete'] is True"
 readback "$T/m.2.ptscope"
 
+echo "-- a bundle name that cannot be created is refused before CMD runs or anything is armed"
+: > "$T/afile"
+for o in /no/such/dir/x.ptscope "$T/afile/x.ptscope" "$T/a.ptscope"; do
+	: > "$T/log"
+	rm -f "$T/ran"
+	if pts run -q -o "$o" -- touch "$T/ran" > "$T/out" 2> "$T/err"; then fail "run -o $o succeeded"; fi
+	[ ! -e "$T/ran" ] || fail "run -o $o: CMD was started"
+	[ ! -s "$T/log" ] || fail "run -o $o: the device was used: $(tr '\n' ' ' < "$T/log")"
+	grep -q "cannot write the bundle $o\|$o already exists" "$T/err" || fail "run -o $o: message"
+done
+grep -q "its directory /no/such/dir: No such file or directory (create it first" "$T/err" ||
+	grep -q "already exists" "$T/err" || fail "missing directory message"
+: > "$T/log"
+if pts record -q --multi-snapshot -o /no/such/dir/m.ptscope > "$T/out" 2> "$T/err"; then
+	fail "record --multi-snapshot into a missing directory succeeded"; fi
+[ ! -s "$T/log" ] || fail "record --multi-snapshot -o /no/such/dir: the device was used"
+
+echo "-- --multi-snapshot numbers its bundles past the ones already there"
+mkdir "$T/n.1.ptscope"
+FAKEDEV_TRIGGER_MS=50 pts record -q --trigger manual --multi-snapshot --duration 2s --size 64K --no-copy \
+	-o "$T/n.ptscope" > "$T/out" 2> "$T/err" || fail "record --multi-snapshot beside n.1 rc=$?"
+[ -z "$(ls -A "$T/n.1.ptscope")" ] || fail "the existing n.1.ptscope was written into"
+[ -f "$T/n.2.ptscope/manifest.json" ] && [ -f "$T/n.3.ptscope/manifest.json" ] || fail "no n.2/n.3: $(ls "$T")"
+
+echo "-- two captures started in the same second get two default names"
+mkdir "$T/cwd"
+Babs=$(realpath "$B")
+(cd "$T/cwd" && LD_PRELOAD=$T/fakedev.so "$Babs/ptscope" run -q -- /bin/true > ../out1 2>&1) &
+(cd "$T/cwd" && LD_PRELOAD=$T/fakedev.so "$Babs/ptscope" run -q -- /bin/true > ../out2 2>&1) &
+wait
+[ "$(ls -d "$T"/cwd/ptscope-*.ptscope | wc -l)" = 2 ] || fail "default names: $(ls "$T/cwd"; cat "$T/out1" "$T/out2")"
+
+echo "-- a bundle that cannot be written at the end is saved in TMPDIR, and ptscope says where"
+mkdir -p "$T/gone" "$T/tmp"
+set +e
+TMPDIR=$T/tmp pts run -q -o "$T/gone/x.ptscope" -- rm -rf "$T/gone" > "$T/out" 2> "$T/err"
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "rc $rc when the bundle had to be rescued"
+rescued=$(ls -d "$T"/tmp/x-rescued-*.ptscope)
+grep -qF "$T/gone/x.ptscope could not be written; the capture is saved in $rescued instead" "$T/err" ||
+	fail "no rescue message"
+check_manifest "$rescued" "m['complete'] is True ;; m['trigger']['reason'] == 'exit'"
+
 echo "-- --filter SYMBOL is looked up in CMD and relocated with its maps"
 # expected: nm's value of main plus the load bias; for a PIE (ELF type DYN)
 # the bias is the start of the executable's pgoff-0 mapping, because ld puts

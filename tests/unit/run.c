@@ -23,10 +23,23 @@ static struct pts_unit_suite *suites;
 static struct { char text[160]; unsigned int n; } reasons[MAX_REASONS];
 static unsigned int nr_reasons, nr_skipped, nr_skipped_running;
 
+/* skips found while suites register (before main): counted if their suite runs */
+#define MAX_EARLY 16
+static struct { const char *suite, *test; char reason[160]; } early[MAX_EARLY];
+static unsigned int nr_early;
+static int started;
+
 void pts_unit_skip(const char *suite, const char *test, const char *reason)
 {
 	unsigned int i;
 
+	if (!started && nr_early < MAX_EARLY) {
+		early[nr_early].suite = suite;
+		early[nr_early].test = test;
+		snprintf(early[nr_early].reason, sizeof(early[0].reason), "%s", reason);
+		nr_early++;
+		return;
+	}
 	printf("SKIP %s: %s: %s\n", suite, test, reason);
 	nr_skipped++;
 	if (CU_get_current_test())
@@ -111,10 +124,14 @@ int main(int argc, char **argv)
 {
 	struct pts_unit_suite *s;
 	const char *summary;
-	unsigned int failed;
+	unsigned int failed, i;
 
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
+	started = 1;
+	for (i = 0; i < nr_early; i++)
+		if (wanted(early[i].suite, argc, argv))
+			pts_unit_skip(early[i].suite, early[i].test, early[i].reason);
 	for (s = suites; s; s = s->next) {
 		const struct pts_unit_test *t;
 		CU_pSuite cs = NULL;

@@ -206,7 +206,37 @@ grep -q "CONFIGURE refused: kernel scope, system-wide capture and CPU-wide trigg
 if FAKEDEV_NO_PT=1 pts record -q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "no-PT succeeded"; fi
 grep -q "no Intel PT" "$T/err" && grep -q "simulate=1" "$T/err" || fail "no-PT message"
 if PTSCOPE_DEVICE=$T/nonexistent "$B/ptscope" caps > "$T/out" 2> "$T/err"; then fail "caps without module succeeded"; fi
-grep -q "insmod kmod/ptscope.ko" "$T/err" && grep -q "modprobe ptscope" "$T/err" || fail "module-missing message"
+grep -q "^module *not loaded" "$T/out" || fail "caps without module: no module line"
+! grep -q "modprobe" "$T/out" "$T/err" || fail "modprobe suggested: it needs an install step"
+# without the module, caps reads CPUID itself: it must agree with the
+# kernel's reading in /proc/cpuinfo (vendor, family, model, stepping, and
+# the intel_pt flag, X86_FEATURE_INTEL_PT = CPUID.07H:EBX[25])
+set +e
+PTSCOPE_DEVICE=$T/nonexistent "$B/ptscope" caps --json > "$T/nomod.json" 2> "$T/err"
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "caps --json without module: rc $rc, want 1"
+python3 - "$T/nomod.json" "$T/err" <<'PY' || fail "caps without module disagrees with /proc/cpuinfo"
+import json, sys
+c = json.load(open(sys.argv[1]))
+err = open(sys.argv[2]).read()
+info = {}
+for line in open('/proc/cpuinfo'):
+    if ':' in line:
+        k, v = (x.strip() for x in line.split(':', 1))
+        info.setdefault(k, v)
+pt = 'intel_pt' in info['flags'].split()
+assert c['module_loaded'] is False and c['can_decode'] is True and c['can_capture'] is False, c
+assert c['vendor'] == info['vendor_id'], (c['vendor'], info['vendor_id'])
+assert (c['family'], c['model'], c['stepping']) == \
+    (int(info['cpu family']), int(info['model']), int(info['stepping'])), c
+assert c['pt'] == pt, (c['pt'], pt)
+if not pt:
+    want = 'this CPU (%s) has no Intel PT: decode works here; capture needs an Intel CPU, or `simulate=1` for a dry run' % info['vendor_id']
+    assert want in c['verdict'] and want in err, (c['verdict'], err)
+else:
+    assert 'insmod kmod/ptscope.ko' in err, err
+PY
 if pts run -q -o "$T/x.ptscope" -- /nonexistent/prog > "$T/out" 2> "$T/err"; then fail "run of a missing program succeeded"; fi
 grep -q "cannot run '/nonexistent/prog'" "$T/err" || fail "missing-program message"
 if pts record --size 3M > "$T/out" 2> "$T/err"; then fail "--size 3M accepted"; fi
@@ -243,6 +273,24 @@ pts status --disarm > "$T/out" 2> "$T/err" || fail "status --disarm rc=$?"
 grep -q "nothing to disarm" "$T/out" || fail "status --disarm on idle"
 if pts trigger > "$T/out" 2> "$T/err"; then fail "trigger on an idle device succeeded"; fi
 grep -q "TRIGGER refused: not armed" "$T/err" || fail "trigger message"
+pts status --json > "$T/status.json" || fail "status --json rc=$?"
+python3 -c "
+import json; s = json.load(open('$T/status.json'))
+assert s['module_loaded'] and s['state'] == 'idle' and s['simulated'] and s['cpus'] == []
+assert s['trigger'] == {'reason': 'none'} and s['rtit_ctl'].startswith('0x')" || fail "status json: $(cat "$T/status.json")"
+set +e
+PTSCOPE_DEVICE=$T/nonexistent "$B/ptscope" status --json > "$T/status.json" 2> "$T/err"
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "status --json without module: rc $rc"
+python3 -c "
+import json; s = json.load(open('$T/status.json')); assert s['module_loaded'] is False" ||
+	fail "status json without module: $(cat "$T/status.json")"
+# one version: --version, -V and the producer of the bundles ptscope writes
+v=$("$B/ptscope" --version) || fail "--version rc=$?"
+[ "$v" = "$("$B/ptscope" -V)" ] || fail "-V differs from --version"
+echo "$v" | grep -qE '^ptscope [0-9]+\.[0-9]+' || fail "--version: $v"
+check_manifest "$T/a.ptscope" "m['producer'] == '$v'"
 pts caps --json > "$T/caps.json" || fail "caps --json"
 python3 -c "
 import json; c = json.load(open('$T/caps.json'))

@@ -112,17 +112,25 @@ ifeq ($(origin KDIR),undefined)
 KDIR := $(wildcard /lib/modules/$(KRELEASE)/build)
 endif
 
+# A KDIR given on the command line that is no header tree is refused with
+# the same explanation as missing headers, not with make's own errors.
 module:
 ifeq ($(strip $(KDIR)),)
 	@echo "note: no kernel headers for the running kernel $(KRELEASE): kmod/ptscope.ko not built."
 	@echo "      Install them (apt-get install linux-headers-$(KRELEASE)) or name a tree:"
 	@echo "      make KDIR=/usr/src/linux-headers-<version>"
+else ifeq ($(wildcard $(KDIR)/Makefile),)
+	@echo "error: KDIR=$(KDIR) is not a kernel header tree (it has no Makefile): kmod/ptscope.ko not built."
+	@echo "       Install the headers (apt-get install linux-headers-<version>; for the running kernel"
+	@echo "       linux-headers-$(KRELEASE)) and name their tree: make KDIR=/usr/src/linux-headers-<version>"
+	@ls -d /usr/src/linux-headers-* 2>/dev/null | grep -v -- -common | sed 's/^/       installed: /' || true
+	@exit 2
 else
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 endif
 
 module-clean:
-ifneq ($(strip $(KDIR)),)
+ifneq ($(wildcard $(KDIR)/Makefile),)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 endif
 

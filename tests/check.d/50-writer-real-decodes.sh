@@ -36,7 +36,7 @@ for f in "$data"/*.perf; do
 	bad=$(grep -cvE '^.+ [1-9][0-9]*$' "$tmp/$n.folded" || true)
 	[ "$bad" = 0 ] || { echo "$n.folded: $bad malformed lines"; exit 1; }
 	# every slice is one BEGIN and one END line in the listing
-	lines=$(grep -cE '^[0-9]+ [0-9]+ -?[0-9]+/-?[0-9]+ [0-9]+ [a-z_]+ [<>] ' "$tmp/$n.txt" || true)
+	lines=$(grep -cE '^[0-9]+ [0-9]+ -?[0-9]+/-?[0-9]+ [0-9]+ [a-z_]+ +[<>] ' "$tmp/$n.txt" || true)
 	[ "$lines" = $((2 * slices)) ] || {
 		echo "$n.txt: $lines begin/end lines for $slices slices"; exit 1; }
 	echo "$n: fxt valid with $slices slices; txt and folded well formed"

@@ -19,7 +19,8 @@ fail=0
 "$P" decode "$S" -o "$T/d.txt" >/dev/null 2>"$T/err" || { echo "FAIL: decode to .txt: $(cat "$T/err")"; exit 1; }
 "$P" decode "$S" -o "$T/d.json" >/dev/null 2>"$T/err" || { echo "FAIL: decode to .json: $(cat "$T/err")"; exit 1; }
 
-want='19811 0 7442/7442 5 call > [unknown] 0x7ffff7fcb010 (ld-linux-x86-64.so.2)'
+# the kind padded to 12 characters, one space and two per depth (5): 19 spaces
+want="19811 0 7442/7442 5 call$(printf '%19s' '')> [unknown] 0x7ffff7fcb010 (ld-linux-x86-64.so.2)"
 if grep -qxF -- "$want" "$T/d.txt"; then
 	echo "ok: $want"
 else

@@ -265,6 +265,7 @@ int pts_wthread_push(struct pts_writer *w, struct pts_wthread *t, const struct p
 	f = &t->frames[t->depth];
 	f->name = rec->name && rec->name[0] ? rec->name : NULL;
 	f->addr = rec->addr;
+	f->ts = rec->ts_ns;
 	f->flags = rec->flags;
 	f->aux = 0;
 	f->aux_gen = 0;

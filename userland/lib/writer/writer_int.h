@@ -52,6 +52,7 @@ struct pts_wframe {
 	 */
 	const char *name;
 	uint64_t addr;		/* the BEGIN's addr */
+	uint64_t ts;		/* ns: the BEGIN's time (the .txt END says the duration) */
 	uint32_t flags;		/* PTS_TLF_* of the BEGIN */
 	uint32_t aux;		/* the format's own: fxt string index of the name */
 	uint64_t aux_gen;	/* fxt: string table generation aux belongs to */

@@ -14,7 +14,7 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fno-strict-aliasing
 CXXFLAGS ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -Iinclude -Iuserland/lib -Itools/ptsynth/lib
-LDLIBS  += -lipt -lelf -ljson-c -lZydis -liberty -lm
+LDLIBS  += -lipt -lelf -ljson-c -lZydis -liberty -lz -lm
 WERROR  ?= -Werror
 CFLAGS  += $(WERROR)
 

@@ -48,7 +48,10 @@ static void usage(FILE *f)
 	fprintf(f, "\nA typical session:\n"
 		"  ptscope caps\n"
 		"  ptscope run -o t.ptscope -- ./prog args\n"
-		"  ptscope decode t.ptscope -o t.fxt      (open t.fxt in ui.perfetto.dev)\n");
+		"  ptscope decode t.ptscope -o t.fxt      (open t.fxt in ui.perfetto.dev)\n"
+		"\nExit status: 0 done, 1 failed, 2 bad usage; decode: 3 decoded with gaps\n"
+		"(the timeline is written; each gap is marked with its cause). Each\n"
+		"command's --help gives its own.\n");
 }
 
 int main(int argc, char **argv)

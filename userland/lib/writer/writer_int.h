@@ -95,6 +95,7 @@ struct pts_writer {
 	char *path, *tmp;	/* final and temporary names ("-": tmp NULL) */
 	char *buf;
 	size_t len;
+	void *gz;		/* gzFile over a dup of fd for a ".gz" path, else NULL */
 	struct pts_hmap threads;	/* (pid,tid) -> struct pts_wthread */
 	struct pts_wthread *last_thread;	/* the last pts_wthread_get answer */
 	bool interned;		/* pts_writer_strings_interned */

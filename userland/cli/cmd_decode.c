@@ -50,7 +50,7 @@ static void usage(FILE *f)
 	      "  --raw FILE:OFFSET:VADDR raw code bytes from FILE at OFFSET, mapped at VADDR\n"
 	      "  --kcore DIR             kernel text (DIR/kcore, DIR/kallsyms, as perf record --kcore)\n"
 	      "  --kallsyms FILE         kernel symbol names\n"
-	      "  --scope user|kernel|both  what the trace recorded (default user)\n"
+	      "  --scope user|kernel|both  what the trace recorded (default: read from the trace)\n"
 	      "  --pid N, --tid N        thread of a trace without sideband (a bundle: a filter)\n"
 	      "timing:\n"
 	      "  --cpu-model F/M/S  --mtc-freq N  --nom-freq N  --cpuid-15 EAX,EBX  --tsc-khz N\n"
@@ -347,7 +347,7 @@ int cmd_decode(int argc, char **argv)
 	struct pts_err err = { 0 };
 	const char *out = NULL, *fmt_name = NULL, *perf_script = NULL, *insn_list = NULL;
 	const char *bundle = NULL;
-	bool summary = false, scope_given = false, insn_bad = false;
+	bool summary = false, insn_bad = false;
 	int fmt, c, rc, idx;
 	struct insn_file il = { 0 };
 	sigset_t held;
@@ -519,7 +519,6 @@ bad_raw:
 			o.sysroot = optarg;
 			break;
 		case OPT_SCOPE:
-			scope_given = true;
 			if (!strcmp(optarg, "user"))
 				o.scope = PTS_SCOPE_USER;
 			else if (!strcmp(optarg, "kernel"))
@@ -570,7 +569,7 @@ bad_raw:
 	}
 	if (bundle && bundle_given_a_file(bundle))
 		return 2;
-	if (bundle && scope_given) {
+	if (bundle && o.scope) {	/* 0: not given (session.h) */
 		fprintf(stderr, "ptscope decode: --scope is for --pt and --perf-script: a bundle"
 			" records its own scope (its manifest's config.scope)\n");
 		return 2;
@@ -698,8 +697,7 @@ bad_raw:
 	if (!rc && bundle)
 		rc = pts_decode_bundle(bundle, &o, emit, emit_ctx, &sum, &err);
 	else if (!rc && perf_script)
-		rc = pts_decode_perfscript(perf_script, scope_given ? o.scope : PTS_SCOPE_BOTH,
-					   emit, emit_ctx, &sum, &err);
+		rc = pts_decode_perfscript(perf_script, o.scope, emit, emit_ctx, &sum, &err);
 	else if (!rc)
 		rc = pts_decode_raw(&o, emit, emit_ctx, &sum, &err);
 	if (!rc && selp && !pts_tl_select_kept(selp))

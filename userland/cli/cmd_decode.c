@@ -306,9 +306,10 @@ static bool bundle_given_a_file(const char *path)
 
 	if (stat(path, &st) || !S_ISREG(st.st_mode))
 		return false;
-	fprintf(stderr, "ptscope decode: %s is a file, not a bundle (the NAME.ptscope directory):"
-		" for a raw PT trace use --pt %s (with --elf, --kcore for its code), for a"
-		" perf script listing --perf-script %s\n", path, path, path);
+	fprintf(stderr, "ptscope decode: bundle %s is not a directory but a file (a bundle is"
+		" the NAME.ptscope directory): for a raw PT trace use --pt %s (with --elf,"
+		" --kcore for its code), for a perf script listing --perf-script %s\n",
+		path, path, path);
 	return true;
 }
 
@@ -568,7 +569,7 @@ bad_raw:
 		return 2;
 	}
 	if (bundle && bundle_given_a_file(bundle))
-		return 2;
+		return 1;	/* as any input that is no bundle */
 	if (bundle && o.scope) {	/* 0: not given (session.h) */
 		fprintf(stderr, "ptscope decode: --scope is for --pt and --perf-script: a bundle"
 			" records its own scope (its manifest's config.scope)\n");

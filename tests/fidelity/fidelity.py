@@ -18,8 +18,9 @@ the allow-list names that stream and check with the reason: a known defect
 ("known, issue 13 item N: ..."), a justified difference ("right: ...",
 "model: ...") or one whose right answer is not settled ("open: ..."). An
 entry for a defect whose check shows no difference fails too, so that the
-list shrinks as defects are fixed; the others may be absent from a run
-(thread interleaving and signal arrival vary).
+list shrinks as defects are fixed, unless it says that its difference
+"varies" from run to run; the others may be absent from a run (thread
+interleaving and signal arrival vary).
 
 Usage: fidelity.py --build DIR --work DIR --allow FILE [--shared DIR]
                    [--bundle NAME=DIR[:EXE]]... [--snapshot NAME=DIR:EXE:FRACTION]...
@@ -628,7 +629,7 @@ def report(streams, allow, markdown=None):
                       % (s.name, c, v, next((n for n in s.notes if n.startswith(
                           c if c in ('insns', 'nesting') else 'perf')), '')))
                 bad += 1
-            elif why and v == 0 and why.startswith('known'):
+            elif why and v == 0 and why.startswith('known') and 'varies' not in why:
                 # a defect that no longer shows: its entry must go
                 print('  STALE %s %s: no difference any more: remove "%s" from the allow-list'
                       % (s.name, c, why))

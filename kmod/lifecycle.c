@@ -5,7 +5,9 @@
  *  - Hotplug (CPUHP_AP_ONLINE_DYN, callbacks run on the CPU concerned):
  *    going offline stops PT there and marks it OFFLINED (its ring stays
  *    allocated and mapped); coming online re-arms it if the capture is
- *    armed, continuing at the saved write head. Ioctls that arm or stop
+ *    armed, continuing at the saved write head, unless its unit had
+ *    stopped by itself (RTIT_STATUS.Stopped: a full ring or TraceStop),
+ *    which stays stopped with its data. Ioctls that arm or stop
  *    hold cpus_read_lock(), so these callbacks never race with them.
  *  - Suspend/hibernate (PM notifier, process context): stop every CPU;
  *    the capture ends as STOPPED with reason SUSPEND.
@@ -49,6 +51,9 @@ static int pts_cpu_online(unsigned int cpu)
 
 	if (!READ_ONCE(pts.armed) || READ_ONCE(pts.stop_requested) ||
 	    !pts.configured || !cpumask_test_cpu(cpu, pts.selected))
+		return 0;
+	/* Its unit stopped by itself (full, TraceStop): keep its data. */
+	if (pc->started && !pts_cpu_may_resume(pc->flags))
 		return 0;
 	local_irq_save(flags);
 	pts_cpu_start_local(pc, pc->started);

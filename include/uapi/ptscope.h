@@ -94,6 +94,10 @@ enum ptscope_reason {
 	PTSCOPE_R_BAD_SIDEBAND_SIZE = 38,
 	PTSCOPE_R_NO_PT = 39,
 	PTSCOPE_R_BAD_BUFFER = 40,
+	PTSCOPE_R_FOREIGN_TRACE = 41,
+	PTSCOPE_R_FOREIGN_INTO_OURS = 42,
+	PTSCOPE_R_FOREIGN_STOP = 43,
+	PTSCOPE_R_VMX_NO_PT = 44,
 	PTSCOPE_R_COUNT	/* first unused value */
 };
 
@@ -308,6 +312,14 @@ struct ptscope_state {
 #define PTSCOPE_CPUF_CLOBBERED	(1U << 6)	/* RTIT_CTL changed by someone else */
 #define PTSCOPE_CPUF_MSR_FAULT	(1U << 7)	/* an RTIT MSR access faulted */
 #define PTSCOPE_CPUF_OFFLINED	(1U << 8)	/* went offline during capture */
+/* Another owner's RTIT MSR values were found at arm (restored at stop). */
+#define PTSCOPE_CPUF_FOREIGN_STATE	(1U << 9)
+/* Another owner changed the unit during the capture: see .conflict. */
+#define PTSCOPE_CPUF_CONFLICT	(1U << 10)
+/* RTIT_STATUS.Stopped came from a TraceStop range (ADDRn_CFG = 2). */
+#define PTSCOPE_CPUF_TRACESTOP	(1U << 11)
+/* The CPU was in VMX operation (CR4.VMXE) at start or stop. */
+#define PTSCOPE_CPUF_VMX	(1U << 12)
 
 struct ptscope_cpu_status {
 	struct ptscope_hdr hdr;
@@ -326,7 +338,9 @@ struct ptscope_cpu_status {
 	__u64 stop_tsc;		/* TSC at the last stop */
 	__u32 nr_regions;	/* ToPA output regions in the ring */
 	__u32 region_size;	/* bytes per region */
-	__u64 reserved[8];
+	__u32 conflict;		/* with CPUF_CONFLICT: enum ptscope_reason */
+	__u32 reserved0;
+	__u64 reserved[7];
 };
 
 /* ------------------------------------------------------------------ */

@@ -20,6 +20,8 @@ static void cpu_flags_text(uint32_t f, char *buf, size_t len)
 		{ PTSCOPE_CPUF_ERROR, "ERROR" }, { PTSCOPE_CPUF_STOPPED, "stopped(full)" },
 		{ PTSCOPE_CPUF_CLOBBERED, "CLOBBERED" }, { PTSCOPE_CPUF_MSR_FAULT, "MSR-FAULT" },
 		{ PTSCOPE_CPUF_OFFLINED, "offlined" },
+		{ PTSCOPE_CPUF_FOREIGN_STATE, "foreign-state" }, { PTSCOPE_CPUF_CONFLICT, "CONFLICT" },
+		{ PTSCOPE_CPUF_TRACESTOP, "tracestop" }, { PTSCOPE_CPUF_VMX, "vmx" },
 	};
 	size_t i, off = 0;
 

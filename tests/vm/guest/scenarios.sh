@@ -31,7 +31,7 @@ ioctl_capture_kernel_manual ioctl_capture_kernel_tracepoint ioctl_capture_kernel
 ioctl_capture_both_manual ioctl_capture_both_tracepoint ioctl_capture_both_sysrq_proc ioctl_capture_both_sysrq_key
 snapshot_ring_wraps full_mode_stops_when_full multi_snapshot post_trigger_delay
 ioctl_fuzz unpriv_refused mmap_write_refused rmmod_while_mapped rmmod_while_armed
-cpu_offline_during_capture module_unload"
+cpu_offline_during_capture full_mode_hotplug_stays_stopped foreign_state_restored foreign_traceen_while_armed module_unload"
 # The command too runs every scope with every trigger kind.
 CLI_MATRIX="$(for s in user kernel both; do
 	for t in manual tracepoint sysrq_proc sysrq_key; do echo ${s}_$t; done; done)"
@@ -152,8 +152,21 @@ fi
 
 if [ "$(nproc)" -ge 2 ]; then
 	run_t ptstest capture cpu_offline_during_capture --scope both --trigger manual --offline-cpu 1 --work-ms 600
+	run_t ptsunit full-hotplug full_mode_hotplug_stays_stopped
 else
 	res cpu_offline_during_capture SKIP "one CPU only"
+	res full_mode_hotplug_stays_stopped SKIP "one CPU only"
+fi
+
+# Another owner of the PT unit (perf intel_pt, KVM), played through the
+# simulated unit's sim_msr file: its values survive a capture; its
+# TraceEn while armed is a reported conflict, never a write into freed
+# pages.
+run_t ptsunit foreign-state foreign_state_restored
+if [ "$(nproc)" -ge 2 ]; then
+	run_t ptsunit foreign-traceen foreign_traceen_while_armed
+else
+	res foreign_traceen_while_armed SKIP "one CPU only"
 fi
 
 # ---- the ptscope command ----------------------------------------------------

@@ -3,8 +3,9 @@
 # stream must still decode to exactly the ground truth. DisRETC (every
 # RET a TIP), long TNT with CYC, PSBFreq 4K without timing packets, a
 # wrapped 4 KiB snapshot ring (decode starts at the first PSB in it) and
-# injected overflows (OVF + FUP), a trace stopped after N instructions,
-# and a trace that follows an exec. Then a corrupted ground truth must be
+# injected overflows (OVF + FUP), a trace stopped after N instructions
+# (with a disable, and without one: ptscope decode lists every instruction
+# libipt's instruction decoder returns), and a trace that follows an exec. Then a corrupted ground truth must be
 # refused, so the comparison itself is shown to fail when it should.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -40,6 +41,23 @@ echo "variant $n: --max-insns 20000"
 "$B/ptsynth" check "$work/v$n.ptscope"
 grep -q '^sum=262 ' "$work/v$n.out"
 [ "$(grep -c '^i ' "$work/v$n.ptscope/ground-truth.txt")" -eq 20000 ]
+
+# A trace that ends while enabled, as a full ToPA STOP region ends it (no
+# TIP.PGD): libipt's instruction decoder walks on past the last packet to
+# the first branch that needs trace, and ptscope decode must list exactly
+# the instructions it returns (issue 13 item 1: the last block was lost).
+n=$((n + 1))
+"$B/ptsynth" run -q --max-insns 5003 --stop-full -o "$work/v$n.ptscope" -- "$bin/cfeatures" \
+	</dev/null >/dev/null
+echo "variant $n: --max-insns 5003 --stop-full"
+"$B/ptsynth" check "$work/v$n.ptscope" | tee "$work/v$n.check"
+[ "$(grep -c '^[ad] ' "$work/v$n.ptscope/ground-truth.txt")" -eq 0 ]
+all=$(sed -n 's/.* \([0-9]*\) in all$/\1/p' "$work/v$n.check")
+[ -n "$all" ] || all=$(sed -n 's/.*OK: \([0-9]*\) instructions.*/\1/p' "$work/v$n.check")
+"$B/ptscope" decode "$work/v$n.ptscope" -o "$work/v$n.json" --insn-list "$work/v$n.insns"
+got=$(wc -l <"$work/v$n.insns")
+echo "ptscope decode: $got instructions, libipt's instruction decoder: $all"
+[ "$got" -eq "$all" ]
 
 # An exec followed (--follow-exec): env execs the program; the trace is
 # the program's, from its first instruction.

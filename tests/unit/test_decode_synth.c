@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "ipt_ref.h"
 #include "pt_gen.h"
 #include "tl_sink.h"
 #include "decode/ptdec.h"
@@ -36,6 +37,7 @@
 #define TAIL 0x4010a0ULL
 #define LJ_MAIN 0x401100ULL
 #define LJ_RESUME 0x401105ULL
+#define SPIN 0x401200ULL
 #define K 0xffffffff81000000ULL
 #define ENTRY K
 #define DO_SYSCALL (K + 0x20)
@@ -1019,6 +1021,104 @@ static void every_both_scopes_event_kind(void)
 	result_free(&r);
 }
 
+/* libipt's instruction decoder (ipt_ref.h) on the bytes of g over the test programs. */
+static long reference_insns(struct pt_gen *g, uint64_t *out, size_t max)
+{
+	const char *elf[] = { user_elf, kernel_elf };
+	size_t len = gen_len(g);
+	uint8_t *copy = calloc(1, len + PTS_PT_PAD);
+	long n;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(copy);
+	memcpy(copy, g->buf, len);
+	n = ipt_ref_insns(copy, len, elf, 2, out, max);
+	free(copy);
+	return n;
+}
+
+/*
+ * A trace that stops while tracing is enabled (software cleared TraceEn:
+ * every snapshot ends so) has no TIP.PGD: libipt raises pts_eos when the
+ * packets are used up, and its decoders go on returning the instructions
+ * whose addresses need no further trace (pt_blk_next(3)). Stream: PSB+,
+ * TIP.PGE _start, TNT "T", end. By hand: _start's call f1 (401000), f1's
+ * call f2 (401040), f2's mov (401060), dec (401065), jnz (401067) taken
+ * (the T), then dec and jnz again: that jnz needs a TNT bit the trace does
+ * not have, so the flow ends there, 7 instructions, as libipt's
+ * instruction decoder lists them on the same bytes. _start, f1 and f2 are
+ * open when the trace ends.
+ */
+static void trace_ending_without_a_disable_keeps_its_last_block(void)
+{
+	static const uint64_t want[] = { 0x401000, 0x401040, 0x401060, 0x401065,
+					 0x401067, 0x401065, 0x401067 };
+	uint64_t ref[64];
+	struct pt_gen g;
+	struct result r;
+	long nref;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, START);
+	gen_tnt(&g, "T");
+	nref = reference_insns(&g, ref, 64);
+	CU_ASSERT_EQUAL(nref, 7);
+	decode_gen(&g, PTS_SCOPE_USER, &r);
+	assert_insns(want, 7);
+	CU_ASSERT_EQUAL(r.sum.insns, (uint64_t)nref);
+	CU_ASSERT_EQUAL(memcmp(insns, ref, sizeof(want)), 0);
+	ASSERT_SHAPE(&r, "B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|E0 _start");
+	CU_ASSERT_EQUAL(r.sum.gaps, 0);
+	result_free(&r);
+}
+
+/*
+ * The same with no TNT at all: the trace ends right after TIP.PGE _start.
+ * By hand: call f1, call f2 (direct: no trace needed), mov, dec, jnz (the
+ * first branch that needs trace): 5 instructions, the two calls open f1
+ * and f2.
+ */
+static void trace_ending_right_after_the_enable_walks_to_the_first_branch_needing_trace(void)
+{
+	static const uint64_t want[] = { 0x401000, 0x401040, 0x401060, 0x401065, 0x401067 };
+	uint64_t ref[64];
+	struct pt_gen g;
+	struct result r;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, START);
+	CU_ASSERT_EQUAL(reference_insns(&g, ref, 64), 5);
+	decode_gen(&g, PTS_SCOPE_USER, &r);
+	assert_insns(want, 5);
+	ASSERT_SHAPE(&r, "B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|E0 _start");
+	result_free(&r);
+}
+
+/*
+ * Walking on after the last packet can meet a loop that needs no trace
+ * (`jmp .`): libipt would return its block for ever. Stream: PSB+,
+ * TIP.PGE spin, end. The decode ends (alarm: a hang fails the suite
+ * rather than blocking it), with spin's jump listed and spin open.
+ */
+static void trace_ending_inside_a_loop_of_direct_jumps_ends(void)
+{
+	struct pt_gen g;
+	struct result r;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, SPIN);
+	alarm(20);
+	decode_gen(&g, PTS_SCOPE_USER, &r);
+	alarm(0);
+	CU_ASSERT(ninsns >= 1);
+	CU_ASSERT_EQUAL(insns[0], SPIN);
+	ASSERT_SHAPE(&r, "B0 spin|E0 spin");
+	CU_ASSERT_EQUAL(r.sum.gaps, 0);
+	result_free(&r);
+}
+
 PTS_SUITE(decode_synth, suite_init, suite_cleanup,
 	  PTS_TEST(user_scope_calls_syscalls_and_tail_jump),
 	  PTS_TEST(user_scope_interrupt_is_an_interrupted_slice),
@@ -1036,6 +1136,9 @@ PTS_SUITE(decode_synth, suite_init, suite_cleanup,
 	  PTS_TEST(error_and_kernel_entry_at_the_same_time_keep_their_order),
 	  PTS_TEST(time_going_backwards_is_clamped_and_counted),
 	  PTS_TEST(elided_jumps_at_the_end_still_set_the_threads_last_time),
+	  PTS_TEST(trace_ending_without_a_disable_keeps_its_last_block),
+	  PTS_TEST(trace_ending_right_after_the_enable_walks_to_the_first_branch_needing_trace),
+	  PTS_TEST(trace_ending_inside_a_loop_of_direct_jumps_ends),
 	  PTS_TEST(two_cpus_drop_jumps_at_hand_out_and_keep_each_shape),
 	  PTS_TEST(branch_into_code_without_image_is_a_gap),
 	  PTS_TEST(every_user_scope_event_kind),

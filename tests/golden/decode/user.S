@@ -3,6 +3,7 @@
 # pinned offset (.org) so the tests know each address by construction:
 #   _start 0x401000  f1 0x401040  f2 0x401060  f3 0x401080  tail 0x4010a0
 #   lj_main 0x401100  lj_a 0x401140  lj_b 0x401160  lj_c 0x401180  pw 0x4011c0
+#   spin 0x401200
 # Instruction sizes used by the tests: call rel32 5, mov $imm,%eax 5,
 # syscall 2, lea rip 7, call *%rbx 2, dec %ecx 2, jnz rel8 2.
 	.text
@@ -65,3 +66,7 @@ lj_c:				# 0x401180
 pw:				# 0x4011c0
 	ptwrite	%rax		# 0x4011c0  (f3 48 0f ae e0)
 	ret			# 0x4011c5
+	.org 0x200
+	.globl spin
+spin:				# 0x401200
+	jmp	spin		# a loop that needs no trace (abort's `hlt; jmp`)

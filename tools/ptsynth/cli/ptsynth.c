@@ -40,6 +40,8 @@ static void usage(FILE *f)
 	      "  --ovf-every N          inject an internal-buffer overflow every N instructions\n"
 	      "  --ovf-lost N           instructions lost per overflow (default 16)\n"
 	      "  --max-insns N          stop tracing after N instructions (the command runs on)\n"
+	      "  --stop-full            with --max-insns: the trace ends there as a full ToPA\n"
+	      "                         STOP region ends it, without a disable (no TIP.PGD)\n"
 	      "  --trim-objects         zero pages of copied binaries that never executed\n"
 	      "  --no-pin               do not pin ptsynth and the command to one CPU\n"
 	      "  --no-aslr              run CMD without address randomisation (stable addresses)\n"
@@ -135,13 +137,18 @@ static int cmd_check(int argc, char **argv)
 	}
 	printf("ptsynth check: %s: OK: %" PRIu64 " instructions and %" PRIu64
 	       " enable/disable/async/overflow events match the ground truth"
-	       " (%" PRIu64 " records before the first PSB skipped)\n",
+	       " (%" PRIu64 " records before the first PSB skipped)",
 	       argv[1], res.insns, res.events, res.skipped);
+	if (res.walked)
+		printf("; the trace ends while enabled: libipt walked on %" PRIu64
+		       " instruction%s, %" PRIu64 " in all",
+		       res.walked, res.walked == 1 ? "" : "s", res.insns + res.walked);
+	printf("\n");
 	return 0;
 }
 
 enum { O_SCOPE = 256, O_PSB, O_NORETC, O_TIMING, O_MTC, O_LONGTNT, O_WRAP, O_OVF, O_OVFLOST,
-       O_MAX, O_TRIM, O_NOPIN, O_NOASLR, O_FOLLOWEXEC };
+       O_MAX, O_STOPFULL, O_TRIM, O_NOPIN, O_NOASLR, O_FOLLOWEXEC };
 
 static int cmd_run(int argc, char **argv)
 {
@@ -158,6 +165,7 @@ static int cmd_run(int argc, char **argv)
 		{ "ovf-every", required_argument, 0, O_OVF },
 		{ "ovf-lost", required_argument, 0, O_OVFLOST },
 		{ "max-insns", required_argument, 0, O_MAX },
+		{ "stop-full", no_argument, 0, O_STOPFULL },
 		{ "trim-objects", no_argument, 0, O_TRIM },
 		{ "no-pin", no_argument, 0, O_NOPIN },
 		{ "no-aslr", no_argument, 0, O_NOASLR },
@@ -263,6 +271,9 @@ static int cmd_run(int argc, char **argv)
 				goto bad;
 			o.max_insns = v;
 			break;
+		case O_STOPFULL:
+			o.stop_full = true;
+			break;
 		case O_TRIM:
 			o.trim_objects = true;
 			break;
@@ -286,6 +297,10 @@ static int cmd_run(int argc, char **argv)
 	if (!o.out || optind >= argc) {
 		fprintf(stderr, "ptsynth run: need -o NAME.ptscope and a command after --\n");
 		usage(stderr);
+		return 2;
+	}
+	if (o.stop_full && !o.max_insns) {
+		fprintf(stderr, "ptsynth run: --stop-full needs --max-insns N (where the trace ends)\n");
 		return 2;
 	}
 	o.argv = argv + optind;

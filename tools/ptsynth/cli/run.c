@@ -549,7 +549,8 @@ static int step_loop(struct tracer *t, struct out *out, struct sched *s)
 					/* Clearing TraceEn takes the kernel: in user
 					 * scope the thread is interrupted here first. */
 					t->sum->limit_stopped = true;
-					if (t->in_kernel)
+					/* a full ToPA STOP region: no FUP, no TIP.PGD */
+					if (t->in_kernel || t->o->stop_full)
 						return 0;
 					e = async_to_kernel(t, th->ip);
 					t->sum->signals--;	/* not a signal */

@@ -14,6 +14,7 @@ struct run_opts {
 	const char *out;		/* NAME.ptscope directory */
 	uint64_t wrap_size;		/* 0: no ring; else keep the last wrap_size bytes */
 	uint64_t max_insns;		/* 0: no limit; else stop tracing after this many */
+	bool stop_full;			/* at max_insns the trace ends without a disable */
 	bool trim_objects;		/* zero the pages of copied objects nothing executed */
 	bool quiet;
 	bool pin_cpu;

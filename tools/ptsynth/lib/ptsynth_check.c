@@ -164,18 +164,16 @@ int ptsynth_check_stream(const uint8_t *pt, size_t len, const struct ptsynth_gt 
 		status = pt_insn_next(dec, &insn, sizeof(insn));
 		if (insn.iclass != ptic_error) {
 			rc = expect(&c, 'i', insn.ip, 0, false, "insn");
-			if (rc) {
-				/* Past the end of a trace that stops while enabled the
-				 * decoder walks on to the next branch: not an error. */
-				if (!next_expected(&c) && c.pos == gt->nr_ev &&
-				    gt->nr_ev && gt->ev[gt->nr_ev - 1].kind == 'i') {
-					pts_err_clear(err);
-					rc = 0;
-					res->insns += 0;
-					continue;
-				}
-				goto out;
+			/* Past the end of a trace that stops while enabled the
+			 * decoder walks on to the next branch: not an error. */
+			if (rc && !next_expected(&c) && c.pos == gt->nr_ev && gt->nr_ev &&
+			    gt->ev[gt->nr_ev - 1].kind == 'i') {
+				pts_err_clear(err);
+				rc = 0;
+				res->walked++;
 			}
+			if (rc)
+				goto out;
 		}
 		if (status < 0)
 			break;

@@ -20,6 +20,13 @@ struct ptsynth_check_result {
 	uint64_t events;		/* enable/disable/async/overflow matched */
 	uint64_t expected_insns;	/* decodable instructions in the ground truth */
 	uint64_t skipped;		/* ground-truth records before the first sync point */
+	/*
+	 * Instructions libipt decoded past the ground truth's last one: a
+	 * trace that stops while enabled (no TIP.PGD) is walked on to the
+	 * first branch that needs trace. insns + walked: every instruction
+	 * libipt's instruction decoder returns for the stream.
+	 */
+	uint64_t walked;
 };
 
 /*

@@ -50,6 +50,17 @@ struct pts_ptdec {
 	struct pt_block_decoder *blk;
 	int status;		/* pts_* flags of the last libipt call */
 	bool synced, ever_synced, ended;
+	/*
+	 * pts_eos seen: the packets are used up, and the blocks still
+	 * returned are those whose addresses need no further trace
+	 * (pt_blk_next(3)), up to the first branch that would need some.
+	 * A loop of such blocks (`jmp .`) would never end: the walk ends
+	 * when a block start repeats (Brent's cycle detection: the start
+	 * of a block saved at each power of two, walk_span).
+	 */
+	bool eos;
+	uint64_t walk_ip;
+	uint32_t walk_steps, walk_span;
 	int64_t sync_off;	/* offset of the PSB the decoder last synced at */
 	uint64_t good_off;	/* decoder position after the last call that succeeded */
 	uint64_t dropped;	/* mapped: bytes [0, dropped) released (MADV_DONTNEED) */
@@ -703,6 +714,23 @@ static inline void mark_good(struct pts_ptdec *d)
 		drop_pages(d);
 }
 
+/*
+ * After pts_eos: does the block starting at ip close a loop of blocks that
+ * need no trace? Such a walk never ends (nothing left to decide a branch):
+ * the CPU was in the loop when the trace ended.
+ */
+static bool walk_loops(struct pts_ptdec *d, uint64_t ip)
+{
+	if (ip == d->walk_ip)
+		return true;
+	if (++d->walk_steps == d->walk_span) {
+		d->walk_ip = ip;
+		d->walk_steps = 0;
+		d->walk_span *= 2;
+	}
+	return false;
+}
+
 static void step(struct pts_ptdec *d)
 {
 	struct pt_block b;
@@ -778,17 +806,29 @@ static void step(struct pts_ptdec *d)
 		on_event(d, &ev);
 		return;
 	}
-	if (d->status & pts_eos) {
-		d->ended = true;
-		return;
+	if ((d->status & pts_eos) && !d->eos) {
+		d->eos = true;
+		d->walk_ip = UINT64_MAX;
+		d->walk_steps = 0;
+		d->walk_span = 1;
 	}
 	/* pt_blk_next zeroes b itself (a block returned with an error is whole) */
 	st = pt_blk_next(d->blk, &b, sizeof(b));
+	if (b.ninsn && d->eos && walk_loops(d, b.ip)) {
+		d->ended = true;
+		return;
+	}
 	/* a block may come with an error: use the block, then the error */
 	if (b.ninsn)
 		on_block(d, &b);
 	if (st < 0) {
-		if (st == -pte_eos) {
+		/*
+		 * The end of the trace: -pte_eos where the next instruction
+		 * needs trace; any other error after pts_eos is met walking
+		 * on past the last packet (code without an image), with no
+		 * trace left to lose: the end too, not a gap.
+		 */
+		if (st == -pte_eos || d->eos) {
 			d->ended = true;
 			return;
 		}

@@ -433,6 +433,28 @@ static void fit_caps_lowers_preset_cyc_and_mtc_the_cpu_lacks(void)
 	CU_ASSERT_EQUAL(o.cfg.cpu_mask[0], 0xb);
 }
 
+/*
+ * MTC is usable only with CPUID.15H's TSC/crystal ratio (EAX denominator,
+ * EBX numerator, SDM 33.3.1): a CPU reporting 0 (a VM) gets MTC packets
+ * that no decoder can place in time, which is said before arming.
+ */
+static void fit_caps_says_mtc_is_useless_without_cpuid_15(void)
+{
+	struct ptscope_caps caps;
+	char notes[512];
+
+	fake_caps(&caps, (1u << 0) | (1u << 1) | (1u << 3));	/* CR3, CYC/PSB, MTC */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "--timing", "low", "true")), 0);
+	CU_ASSERT_EQUAL(pts_opts_fit_caps(&o, &caps, notes, sizeof(notes), &err), 0);
+	CU_ASSERT(o.cfg.timing & PTSCOPE_TIMING_MTC);
+	CU_ASSERT_PTR_NOT_NULL(strstr(notes, "CPUID.15H"));
+	caps.cpuid_15[0] = 2;
+	caps.cpuid_15[1] = 168;
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "--timing", "low", "true")), 0);
+	CU_ASSERT_EQUAL(pts_opts_fit_caps(&o, &caps, notes, sizeof(notes), &err), 0);
+	CU_ASSERT_PTR_NULL(strstr(notes, "CPUID.15H"));
+}
+
 static void fit_caps_refuses_explicit_values_the_cpu_lacks(void)
 {
 	struct ptscope_caps caps;
@@ -502,6 +524,7 @@ static void format_size_uses_exact_binary_units(void)
 }
 
 PTS_SUITE(cli_options, NULL, NULL,
+	  PTS_TEST(fit_caps_says_mtc_is_useless_without_cpuid_15),
 	  PTS_TEST(defaults_are_user_scope_snapshot_4m_normal_timing),
 	  PTS_TEST(scope_option_selects_user_kernel_both),
 	  PTS_TEST(bad_scope_names_option_and_accepted_values),

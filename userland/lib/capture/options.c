@@ -928,6 +928,16 @@ int pts_opts_fit_caps(struct pts_capture_opts *o, const struct ptscope_caps *cap
 			}
 		}
 	}
+	/*
+	 * MTC counts crystal-clock (ART) ticks; only CPUID.15H's TSC/ART ratio
+	 * (EBX/EAX) turns them into TSC time (SDM 33.3.1, pt-facts section 1).
+	 * Without it (common in virtual machines) libipt ignores MTC and time
+	 * advances only at TSC packets: say so before tracing, not after.
+	 */
+	if ((c->timing & PTSCOPE_TIMING_MTC) && (!caps->cpuid_15[0] || !caps->cpuid_15[1]))
+		note(notes, notes_len, "timing: CPUID.15H EAX/EBX (TSC/crystal ratio) are 0, as in "
+		     "many virtual machines: decoders cannot use MTC packets and time advances "
+		     "only at TSC packets (each PSB); add --cyc for finer times\n");
 
 	if ((c->flags & PTSCOPE_CFG_CR3_FILTER) && !has_cr3 &&
 	    !(caps->flags & PTSCOPE_CAPS_SIMULATED))

@@ -387,9 +387,64 @@ static void unknown_option_points_at_help(void)
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--colour")), -EINVAL);
 	MSG_HAS("'--colour'");
 	MSG_HAS("ptscope record --help");
-	/* a magic-trace flag we do not have is not silently taken as a short option */
-	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-timer-resolution")), -EINVAL);
-	MSG_HAS("unknown option '-timer-resolution'");
+	/* a flag spelled like magic-trace's is not silently taken as a short option */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-trace-colour")), -EINVAL);
+	MSG_HAS("unknown option '-trace-colour'");
+}
+
+/*
+ * magic-trace's own flag names (its run/attach flag definitions:
+ * -multi-snapshot, -snapshot-size, -timer-resolution, -trigger, -pid,
+ * -output, -full-execution, -multi-thread) mean what they mean there.
+ */
+static void magic_trace_flags_are_taken_by_their_own_names(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-trigger", "manual", "-multi-snapshot",
+						   "-output", "m.ptscope", "-snapshot-size", "64K")), 0);
+	CU_ASSERT(o.cfg.trigger.flags & PTSCOPE_TRIGF_MULTI);
+	CU_ASSERT_EQUAL(o.trigger_kind, PTS_TRIGGER_KIND_MANUAL);
+	CU_ASSERT_STRING_EQUAL(o.output, "m.ptscope");		/* not "-o utput" */
+	CU_ASSERT_EQUAL(o.cfg.buffer_size, 64u << 10);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_ATTACH, ARGV("attach", "-pid", "1", "-multi-thread")), 0);
+	CU_ASSERT_EQUAL(o.pid, 1);				/* not "-p id" */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-timer-resolution", "High")), 0);
+	CU_ASSERT_EQUAL(o.timing, PTS_TIMING_HIGH);
+	CU_ASSERT(o.cfg.trace_flags & PTSCOPE_TRACE_DISRETC);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-timer-resolution", "Low")), 0);
+	CU_ASSERT_EQUAL(o.timing, PTS_TIMING_LOW);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-full-execution")), 0);
+	CU_ASSERT_EQUAL(o.cfg.mode, PTSCOPE_MODE_FULL);
+	/* the short forms keep working beside them */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-otrace.ptscope", "-m4M")), 0);
+	CU_ASSERT_STRING_EQUAL(o.output, "trace.ptscope");
+	CU_ASSERT_EQUAL(o.cfg.buffer_size, 4u << 20);
+}
+
+static void magic_trace_flags_without_a_meaning_here_are_refused_by_name(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-duration-thresh", "1ms")), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err.msg, "-duration-thresh: not supported, see --post-trigger");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "-working-directory", "/tmp", "--", "true")),
+			-EINVAL);
+	MSG_HAS("-working-directory: not supported");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-filter", "(a b)")), -EINVAL);
+	MSG_HAS("-filter: not supported");
+	MSG_HAS("-F/--filter");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-serve")), -EINVAL);
+	MSG_HAS("ui.perfetto.dev");
+	/* magic-trace's Custom and Sample resolutions have no preset here */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-timer-resolution", "Custom")), -EINVAL);
+	MSG_HAS("--cyc");
+}
+
+static void timing_accepts_presets_in_any_case(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--timing", "Normal")), 0);
+	CU_ASSERT_EQUAL(o.timing, PTS_TIMING_NORMAL);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--timing=LOW")), 0);
+	CU_ASSERT_EQUAL(o.timing, PTS_TIMING_LOW);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--timing", "fast")), -EINVAL);
+	MSG_HAS("low, normal or high");
 }
 
 static void help_stops_parsing_without_error(void)
@@ -529,6 +584,9 @@ PTS_SUITE(cli_options, NULL, NULL,
 	  PTS_TEST(scope_option_selects_user_kernel_both),
 	  PTS_TEST(bad_scope_names_option_and_accepted_values),
 	  PTS_TEST(magic_trace_spellings_set_scope),
+	  PTS_TEST(magic_trace_flags_are_taken_by_their_own_names),
+	  PTS_TEST(magic_trace_flags_without_a_meaning_here_are_refused_by_name),
+	  PTS_TEST(timing_accepts_presets_in_any_case),
 	  PTS_TEST(run_sets_cr3_filter_and_takes_command_after_dashes),
 	  PTS_TEST(run_command_starts_at_first_word_so_its_options_are_not_ours),
 	  PTS_TEST(run_without_command_is_refused_with_usage),

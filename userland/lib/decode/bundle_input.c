@@ -181,6 +181,28 @@ static void cpu_file_size(const struct pts_bundle_cpu *c, struct pts_run_in *in,
 }
 
 /*
+ * The page-table roots the sideband names for each process (switch, exec
+ * and trace-start records): a PIP carrying one of them names the process
+ * and selects its image (kernel and both scopes, docs/decode.md). Roots
+ * are the sideband's: physical, or per-capture identities for a capture
+ * read without CAP_SYS_ADMIN (docs/abi.md, "Permissions"), which no PIP
+ * carries: then the sideband alone selects. 0 or -ENOMEM.
+ */
+static int sideband_roots(const struct pts_sideband *sb, struct pts_imgset *set)
+{
+	size_t i;
+
+	for (i = 0; i < sb->n; i++) {
+		const struct pts_sb_rec *r = &sb->recs[i];
+
+		if ((r->type == PTS_SB_SWITCH || r->type == PTS_SB_EXEC) && r->pid > 0 &&
+		    pts_imgset_note_cr3(set, r->pid, r->cr3))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * The capture's ADDRn ranges and their RTIT_CTL.ADDRn_CFG as libipt's
  * filter configuration. With it libipt applies its SKL014 workaround
  * (models it lists, Skylake on: a TIP.PGD at a direct branch that leaves
@@ -378,6 +400,8 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	}
 	lost = sum->lost;
 	rc = pts_decode_bundle_sideband(b, &in.tc, &in.sb, sum, err);
+	if (!rc && sideband_roots(&in.sb, in.set))
+		rc = pts_err_set(err, ENOMEM, "out of memory");
 	if (rc)
 		goto out;
 	if (in.pid < 0 && in.tid < 0)

@@ -440,12 +440,19 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 			{ PTS_CPUF_CLOBBERED, "RTIT_CTL was changed by someone else while tracing: the trace is partial" },
 			{ PTS_CPUF_OFFLINED, "the CPU went offline while tracing" },
 			{ PTS_CPUF_MSR_FAULT, "an RTIT MSR access faulted: the trace may be incomplete" },
+			{ PTS_CPUF_CONFLICT, "another PT user (perf intel_pt, KVM) changed the PT unit during the capture: the trace ends early or holds that user's data at its end" },
+			{ PTS_CPUF_TRACESTOP, "a TraceStop address range was reached (RTIT_STATUS.Stopped): tracing stopped there as configured" },
+			{ PTS_CPUF_VMX, "the CPU was in VMX operation (KVM) during the capture: guest time is missing or the trace ends early" },
 		};
 		char msg[256];
 		size_t k;
 
 		for (k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
 			if (!(b->cpus[i].flags & f[k].flag))
+				continue;
+			/* Stopped by a TraceStop range: the buffer did not fill. */
+			if (f[k].flag == PTS_CPUF_STOPPED &&
+			    (b->cpus[i].flags & PTS_CPUF_TRACESTOP))
 				continue;
 			snprintf(msg, sizeof(msg), "cpu %u: %s", b->cpus[i].cpu, f[k].what);
 			pts_decode_warn(sum, msg);

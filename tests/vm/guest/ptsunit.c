@@ -19,6 +19,11 @@
  *                         (STOP region filled, SDM 33.2.7.2), offline and
  *                         online cpu1 while armed: it must stay stopped
  *                         with its data (head = size, not wrapped)
+ *   reboot-armed          configure and arm every CPU, then reboot(2)
+ *                         (RB_AUTOBOOT): the module's reboot notifier
+ *                         must stop and release every CPU; the host reads
+ *                         its log line on the console (QEMU runs with
+ *                         -no-reboot, so the reset ends the run)
  *
  * Expected values are the hand-written constants below and the ABI's
  * reason codes, never values this program read back first.
@@ -31,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/reboot.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -476,6 +482,23 @@ static int do_full_hotplug(void)
 	return report(!bad);
 }
 
+static int do_reboot_armed(void)
+{
+	struct ptscope_caps caps;
+	int rc;
+
+	configure(&caps);
+	rc = cmd(PTSCOPE_IOC_START);
+	if (rc)
+		fail("START: %s", strerror(-rc));
+	sleep_ms(100);
+	printf("=== VMTEST-REBOOT armed\n");
+	fflush(stdout);
+	sync();
+	reboot(RB_AUTOBOOT);
+	fail("reboot: %s", strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "";
@@ -489,6 +512,8 @@ int main(int argc, char **argv)
 		return do_foreign_traceen();
 	if (!strcmp(sub, "full-hotplug") && argc == 3)
 		return do_full_hotplug();
+	if (!strcmp(sub, "reboot-armed") && argc == 3)
+		return do_reboot_armed();
 	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/ptsunit.c\n");
 	return 2;
 }

@@ -9,6 +9,7 @@
  * capabilities, as the SDM requires of PT-capable processors in one
  * system; the boot CPU is the one asked.
  */
+#include <linux/bits.h>
 #include <linux/capability.h>
 #include <linux/cpufeature.h>
 #include <linux/irqflags.h>
@@ -19,7 +20,7 @@
 
 #define CPUID_EXT_MAX		0x80000000U
 #define CPUID_EXT_ADDR_SIZES	0x80000008U
-#define CPUID_1_ECX_VMX		(1U << 5)
+#define CPUID_1_ECX_VMX		BIT(5)
 
 static void probe_cpuid(const struct pt_unit_ops *ops, struct ptscope_caps *c)
 {

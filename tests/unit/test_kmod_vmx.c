@@ -5,6 +5,7 @@
  * IA32_VMX_MISC[14] = 1 PT keeps tracing in VMX operation; with 0,
  * VMXON clears TraceEn and RTIT_CTL cannot be set in VMX operation.
  */
+#define PTS_HOST 1
 #include "unit.h"
 #include "../../kmod/pure/pts_pure.h"
 

@@ -43,32 +43,10 @@
 
 #include "uapi/ptscope.h"
 #include "ptscope/rtit.h"
+#include "result.h"
 
 #define DEV "/dev/ptscope"
 
-static const char *g_name = "?";
-static char g_detail[1024];
-
-static void detail(const char *fmt, ...)
-{
-	size_t n = strlen(g_detail);
-	va_list ap;
-
-	if (n && n < sizeof(g_detail) - 2) {
-		g_detail[n++] = ' ';
-		g_detail[n] = 0;
-	}
-	va_start(ap, fmt);
-	vsnprintf(g_detail + n, sizeof(g_detail) - n, fmt, ap);
-	va_end(ap);
-}
-
-static int report(int pass)
-{
-	printf("RESULT %s %s %s\n", g_name, pass ? "PASS" : "FAIL", g_detail);
-	fflush(stdout);
-	return pass ? 0 : 1;
-}
 
 /* The session fd: fail() stops and unconfigures it, so one failing
  * scenario does not leave the module busy for the next one. */

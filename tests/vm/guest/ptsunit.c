@@ -42,6 +42,7 @@
 
 #include "uapi/ptscope.h"
 #include "ptscope/rtit.h"
+#include "result.h"
 
 #define DEV "/dev/ptscope"
 #define SIM_MSR "/sys/module/ptscope/sim_msr"
@@ -72,30 +73,7 @@ static const uint64_t f_val[M_N] = {
 	F_CTL, F_STATUS, F_BASE, F_OMP, F_CR3, F_A0, F_B0, F_A1, F_B1,
 };
 
-static const char *g_name = "?";
-static char g_detail[1024];
 static int g_fd = -1;
-
-static void detail(const char *fmt, ...)
-{
-	size_t n = strlen(g_detail);
-	va_list ap;
-
-	if (n && n < sizeof(g_detail) - 2) {
-		g_detail[n++] = ' ';
-		g_detail[n] = 0;
-	}
-	va_start(ap, fmt);
-	vsnprintf(g_detail + n, sizeof(g_detail) - n, fmt, ap);
-	va_end(ap);
-}
-
-static int report(int pass)
-{
-	printf("RESULT %s %s %s\n", g_name, pass ? "PASS" : "FAIL", g_detail);
-	fflush(stdout);
-	return pass ? 0 : 1;
-}
 
 static int xioctl(unsigned long cmd, void *arg, size_t size)
 {
@@ -227,6 +205,17 @@ static int nr_online(struct ptscope_caps *caps)
 	return n;
 }
 
+/* Open the node as g_fd and read the capabilities. */
+static void open_caps(struct ptscope_caps *caps)
+{
+	g_fd = open(DEV, O_RDWR | O_CLOEXEC);
+	if (g_fd < 0)
+		fail("open %s: %s", DEV, strerror(errno));
+	memset(caps, 0, sizeof(*caps));
+	if (IOC(PTSCOPE_IOC_GET_CAPS, *caps))
+		fail("GET_CAPS: %s", strerror(errno));
+}
+
 /*
  * Configure with every RTIT MSR in use: two address ranges (filters over
  * the whole user half and the kernel half) and the CR3 filter on this
@@ -237,12 +226,7 @@ static void configure(struct ptscope_caps *caps)
 	struct ptscope_config cfg;
 	int rc;
 
-	g_fd = open(DEV, O_RDWR | O_CLOEXEC);
-	if (g_fd < 0)
-		fail("open %s: %s", DEV, strerror(errno));
-	memset(caps, 0, sizeof(*caps));
-	if (IOC(PTSCOPE_IOC_GET_CAPS, *caps))
-		fail("GET_CAPS: %s", strerror(errno));
+	open_caps(caps);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.scope = PTSCOPE_SCOPE_BOTH;
 	cfg.mode = PTSCOPE_MODE_SNAPSHOT;
@@ -277,13 +261,8 @@ static int do_foreign_state(void)
 	struct ptscope_cpu_status st;
 	int cpu, n, bad = 0, rc;
 
-	/* The other owner first (the node is not open yet). */
-	g_fd = open(DEV, O_RDWR | O_CLOEXEC);
-	if (g_fd < 0)
-		fail("open %s: %s", DEV, strerror(errno));
-	memset(&caps, 0, sizeof(caps));
-	if (IOC(PTSCOPE_IOC_GET_CAPS, caps))
-		fail("GET_CAPS: %s", strerror(errno));
+	/* The other owner first (no capture configured yet). */
+	open_caps(&caps);
 	close(g_fd);
 	g_fd = -1;
 	n = nr_online(&caps);
@@ -421,12 +400,7 @@ static int do_full_hotplug(void)
 	struct ptscope_cpu_status st;
 	int rc, bad = 0;
 
-	g_fd = open(DEV, O_RDWR | O_CLOEXEC);
-	if (g_fd < 0)
-		fail("open %s: %s", DEV, strerror(errno));
-	memset(&caps, 0, sizeof(caps));
-	if (IOC(PTSCOPE_IOC_GET_CAPS, caps))
-		fail("GET_CAPS: %s", strerror(errno));
+	open_caps(&caps);
 	if (nr_online(&caps) < 2)
 		fail("needs 2 CPUs");
 	memset(&cfg, 0, sizeof(cfg));

@@ -7,8 +7,8 @@
  *    allocated and mapped); coming online re-arms it if the capture is
  *    armed, continuing at the saved write head, unless its unit had
  *    stopped by itself (RTIT_STATUS.Stopped: a full ring or TraceStop),
- *    which stays stopped with its data. Ioctls that arm or stop
- *    hold cpus_read_lock(), so these callbacks never race with them.
+ *    which stays stopped with its data. Arming and stopping hold
+ *    cpus_read_lock(), so these callbacks never race with them.
  *  - Suspend/hibernate (PM notifier, process context): stop every CPU;
  *    the capture ends as STOPPED with reason SUSPEND.
  *  - Reboot, power-off, halt and kexec -e (reboot notifier, process
@@ -51,21 +51,30 @@ void pts_time_pair(struct ptscope_time_pair *tp)
 	local_irq_restore(flags);
 }
 
+/*
+ * Context: on @cpu, hotplug lock held for write (no arm or stop runs).
+ * A trigger may be stopping every CPU meanwhile: the flags are read with
+ * IRQs off, so either this CPU is already in cpu_online_mask for the
+ * trigger's IPI loop (smp_mb() pairs with the one there), and the IPI
+ * arrives after PT was started here, or this CPU sees stop_requested.
+ */
 static int pts_cpu_online(unsigned int cpu)
 {
 	struct pts_cpu *pc = per_cpu_ptr(&pts_cpus, cpu);
 	unsigned long flags;
+	bool start;
 
-	if (!READ_ONCE(pts.armed) || READ_ONCE(pts.stop_requested) ||
-	    !pts.configured || !cpumask_test_cpu(cpu, pts.selected))
-		return 0;
+	local_irq_save(flags);
+	smp_mb();	/* pairs with stop_all_cpus(): see above */
+	start = READ_ONCE(pts.armed) && !READ_ONCE(pts.stop_requested) &&
+		pts.configured && cpumask_test_cpu(cpu, pts.selected);
 	/* Its unit stopped by itself (full, TraceStop): keep its data. */
 	if (pc->started && !pts_cpu_may_resume(pc->flags))
-		return 0;
-	local_irq_save(flags);
-	pts_cpu_start_local(pc, pc->started);
+		start = false;
+	if (start)
+		pts_cpu_start_local(pc, pc->started);
 	local_irq_restore(flags);
-	if (pc->result)
+	if (start && pc->result)
 		pts_warn("cpu %u back online, PT not re-armed: %d (reason %u)\n",
 			 cpu, pc->result, pc->reason);
 	return 0;
@@ -90,36 +99,36 @@ static int pts_pm_notify(struct notifier_block *nb, unsigned long action,
 {
 	if (action != PM_SUSPEND_PREPARE && action != PM_HIBERNATION_PREPARE)
 		return NOTIFY_DONE;
-	cpus_read_lock();
 	mutex_lock(&pts.lock);
-	if (atomic_cmpxchg(&pts.state, PTSCOPE_STATE_ARMED,
-			   PTSCOPE_STATE_STOPPED) == PTSCOPE_STATE_ARMED) {
+	if (pts_state_claim(PTSCOPE_STATE_STOPPED)) {
 		pts.trigger_reason = PTSCOPE_TRIGGER_SUSPEND;
+		pts_trigger_quiesce();
 		pts_stop_all();
 		pts_sideband_set_live(false);
 		pts_info("suspend: tracing stopped\n");
 		wake_up_interruptible_all(&pts.wq);
 	}
 	mutex_unlock(&pts.lock);
-	cpus_read_unlock();
 	return NOTIFY_OK;
 }
 
 /*
  * Context: process, may sleep (kernel_restart_prepare() and
  * kernel_shutdown_prepare(), which kernel_kexec() also runs). Every CPU
- * is still online and IPIs work.
+ * is still online and IPIs work. Takes pts.lock; pts_stop_all() and
+ * pts_release_all() take cpus_read_lock() inside it.
  */
 static int pts_reboot_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
 {
-	cpus_read_lock();
+	u32 run;
+
 	mutex_lock(&pts.lock);
 	if (pts.configured) {
-		atomic_cmpxchg(&pts.state, PTSCOPE_STATE_ARMED,
-			       PTSCOPE_STATE_STOPPED);
-		atomic_cmpxchg(&pts.state, PTSCOPE_STATE_POST_TRIGGER,
-			       PTSCOPE_STATE_STOPPED);
+		run = pts_run_state(atomic_read(&pts.state));
+		if (run == PTSCOPE_STATE_ARMED ||
+		    run == PTSCOPE_STATE_POST_TRIGGER)
+			pts_state_set_run(PTSCOPE_STATE_STOPPED);
 		/* Triggers now fail their claim; wait for one in flight. */
 		pts_trigger_quiesce();
 		pts_stop_all();
@@ -131,7 +140,6 @@ static int pts_reboot_notify(struct notifier_block *nb, unsigned long action,
 		wake_up_interruptible_all(&pts.wq);
 	}
 	mutex_unlock(&pts.lock);
-	cpus_read_unlock();
 	return NOTIFY_DONE;
 }
 
@@ -144,11 +152,12 @@ static int pts_panic_notify(struct notifier_block *nb, unsigned long action,
 	pts_sideband_set_live(false);
 	local_irq_save(flags);
 	pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));
-	if (atomic_cmpxchg(&pts.state, PTSCOPE_STATE_ARMED,
-			   PTSCOPE_STATE_TRIGGERED) == PTSCOPE_STATE_ARMED) {
+	/* The reason is written before TRIGGERED, as a trigger's is. */
+	if (pts_state_claim(PTSCOPE_STATE_POST_TRIGGER)) {
 		pts.trigger_reason = PTSCOPE_TRIGGER_PANIC;
 		pts.trigger_cpu = smp_processor_id();
 		pts.trigger_tsc = rdtsc_ordered();
+		pts_state_set_run(PTSCOPE_STATE_TRIGGERED);
 	}
 	local_irq_restore(flags);
 	return NOTIFY_DONE;

@@ -23,7 +23,8 @@ my ($gt_path, $exe_copy, $exe_path, $txt) = @ARGV;
 die "usage: $0 GT EXE_COPY EXE_PATH DECODE.txt\n" unless defined $txt;
 
 # Load bias of the executable: its image sections in the ground truth
-# (gcc's PIE layout has p_vaddr == p_offset, so bias = start - pgoff).
+# (gcc's PIE layout has p_vaddr == p_offset, so bias = start - pgoff; a
+# non-PIE executable has none).
 my $bias;
 open(my $g, '<', $gt_path) or die "$gt_path: $!\n";
 while (<$g>) {
@@ -33,6 +34,12 @@ while (<$g>) {
 }
 close $g;
 die "no image section of $exe_path in $gt_path\n" unless defined $bias;
+# A non-PIE executable (ELF e_type ET_EXEC) is linked at its addresses.
+{
+	open(my $e, '<:raw', $exe_copy) or die "$exe_copy: $!\n";
+	read($e, my $hdr, 18) == 18 or die "$exe_copy: not an ELF file\n";
+	$bias = 0 if unpack('v', substr($hdr, 16, 2)) == 2;
+}
 
 my %sym;	# runtime entry address -> name
 # Names as the decoder prints them: demangled (nm -C uses libiberty, as
@@ -46,7 +53,7 @@ for my $demangle (0, 1) {
 	while (<$nm>) {
 		chomp;
 		my ($a, $t, $n) = split(' ', $_, 3);
-		next unless defined $n && $t =~ /^[tTwW]$/;
+		next unless defined $n && $t =~ /^[tTwWi]$/;
 		push @{($demangle ? \%demangled : \%mangled)->{hex($a) + $bias}}, $n;
 	}
 	close $nm;
@@ -62,7 +69,7 @@ my %interesting = map { $_ => 1 } keys %canon;
 (my $exe_base = $exe_path) =~ s{.*/}{};
 
 # Ground truth, per thread ("t TID" records switch threads).
-my (%gst, @gt_seq, $handlers);
+my (%gst, @gt_seq, @gt_frames, $handlers);
 my $tid = 'first';
 my $gt_calls = 0;
 open($g, '<', $gt_path) or die "$gt_path: $!\n";
@@ -79,8 +86,32 @@ while (<$g>) {
 	if (/^a (\S+)/) { $st->{resume} = hex($1); next; }
 	if (/^e (\S+)/) {
 		# Back from the kernel where the thread left (after its system
-		# call, or where it was preempted): else a signal handler ran.
-		$handlers = 1 if defined $st->{resume} && hex($1) != $st->{resume};
+		# call, or where it was preempted), or where a signal handler's
+		# rt_sigreturn resumes the interrupted code (its frame and what
+		# it left open are closed), or else into a signal handler: a
+		# frame nested where the signal was delivered.
+		my ($ip, $hs) = (hex($1), $st->{handler_resume} //= []);
+		my $stack = $st->{stack};
+		if (@$hs && $ip == $hs->[-1]) {
+			pop @$hs;
+			pop @$stack while @$stack && $stack->[-1][0] != -2;
+			pop @$stack;
+		} elsif (!defined $st->{resume} || $ip != $st->{resume}) {
+			# Only the frame-by-frame listing has these entries: the
+			# timeline shows them as trace_begin, not as calls.
+			my $name = $sym{$ip};
+			if (defined $name) {
+				my @open = map { $_->[1] } grep { defined $_->[1] } @$stack;
+				push @gt_frames, "$tid\t" . join(';', @open, $name);
+			}
+			if (defined $st->{resume}) {
+				$handlers = 1;
+				push @$hs, $st->{resume};
+				push @$stack, [-2, $name, undef];
+			} elsif (!@$stack) {
+				push @$stack, [-1, $name];	# the trace starts here
+			}
+		}
 		next;
 	}
 	next unless /^i (\S+) (\S+)(?: (\S+))?(?: (\S+))?/;
@@ -95,8 +126,9 @@ while (<$g>) {
 		}
 		my $name = $sym{$ip};
 		if (defined $name) {
-			my $depth = grep { defined $_->[1] } @$stack;
-			push @gt_seq, "$tid\t$name\t$depth";
+			my @open = map { $_->[1] } grep { defined $_->[1] } @$stack;
+			push @gt_seq, "$tid\t$name\t" . scalar(@open);
+			push @gt_frames, "$tid\t" . join(';', @open, $name);
 		}
 		push @$stack, [$st->{call}, $name, $st->{sp}];
 		undef $st->{call};
@@ -111,8 +143,20 @@ while (<$g>) {
 		$st->{jump} = 0;
 	}
 	if ($st->{ret}) {
-		for (my $i = $#$stack; $i >= 0; $i--) {
+		my $i;
+		for ($i = $#$stack; $i >= 0; $i--) {
 			if ($stack->[$i][0] == $ip) { splice(@$stack, $i); last; }
+		}
+		# A RET to no open frame's return address (a retpoline thunk:
+		# `call 1f; ...; 1: mov %reg,(%rsp); ret`) consumes the top
+		# frame's return-address slot and goes on in the frame below,
+		# now running the target: as a jump to it from that frame. A
+		# signal handler's RET to __restore_rt leaves the handler frame
+		# to rt_sigreturn.
+		if ($i < 0 && @$stack && $stack->[-1][0] != -2) {
+			pop @$stack;
+			my $name = $sym{$ip};
+			$stack->[-1][1] = $name if defined $name && @$stack;
 		}
 		$st->{ret} = 0;
 	}
@@ -126,7 +170,7 @@ while (<$g>) {
 }
 close $g;
 # Decode listing: "ts cpu pid/tid depth kind event", event "> name+0xOFF (obj)".
-my (@tl_seq, %frames);
+my (@tl_seq, @tl_frames, %frames);
 my $tl_calls = 0;
 open(my $t, '<', $txt) or die "$txt: $!\n";
 while (<$t>) {
@@ -151,9 +195,14 @@ while (<$t>) {
 	if ($kind eq 'call') {
 		$tl_calls++;
 		if ($entry && $interesting{$name}) {
-			my $d = grep { defined $_ && $interesting{$_} } @$frames;
-			push @tl_seq, "$ltid\t$canon{$name}\t$d";
+			my @open = map { $canon{$_} } grep { defined $_ && $interesting{$_} } @$frames;
+			push @tl_seq, "$ltid\t$canon{$name}\t" . scalar(@open);
+			push @tl_frames, "$ltid\t" . join(';', @open, $canon{$name});
 		}
+	}
+	if ($kind eq 'trace_begin' && $entry && $interesting{$name}) {
+		my @open = map { $canon{$_} } grep { defined $_ && $interesting{$_} } @$frames;
+		push @tl_frames, "$ltid\t" . join(';', @open, $canon{$name});
 	}
 	$frames->[$depth] = $name;
 }
@@ -173,10 +222,24 @@ my $by_tid = sub {
 # timeline's first thread.
 if (!grep { !/^first\t/ } @gt_seq) {
 	my ($t0) = map { (split /\t/, $_)[0] } @tl_seq;
-	if (defined $t0) { s/^first\t/$t0\t/ for @gt_seq; }
+	if (defined $t0) { s/^first\t/$t0\t/ for @gt_seq, @gt_frames; }
 }
 @gt_seq = $by_tid->(@gt_seq);
 @tl_seq = $by_tid->(@tl_seq);
+
+# PTS_CALLSTRUCTURE_FRAMES=PREFIX: also write, thread by thread, the stack
+# of the executable's frames at each call into one of its functions (the
+# callee last), from the ground truth to PREFIX.gt and from the timeline
+# to PREFIX.tl, for a frame-by-frame comparison (tests/fidelity). Written
+# for programs with signal handlers too: there the exemption below does
+# not apply.
+if (my $prefix = $ENV{PTS_CALLSTRUCTURE_FRAMES}) {
+	for (['gt', \@gt_frames], ['tl', \@tl_frames]) {
+		open(my $o, '>', "$prefix.$_->[0]") or die "$prefix.$_->[0]: $!\n";
+		print $o "$_\n" for $by_tid->(@{$_->[1]});
+		close $o or die "$prefix.$_->[0]: $!\n";
+	}
+}
 
 # PTS_CALLSTRUCTURE_DEPTH: "abs" (default) compares the depth counted
 # from the start of the trace, "main" the depth relative to the first call

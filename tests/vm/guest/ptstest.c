@@ -41,12 +41,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "uapi/ptscope.h"
+#include "guest.h"
 #include "ptscope/rtit.h"
-#include "result.h"
 
 #define DEV "/dev/ptscope"
 
+static const char *g_name = "?";
+
+static int report(int pass)
+{
+	printf("RESULT %s %s %s\n", g_name, pass ? "PASS" : "FAIL", g_detail);
+	fflush(stdout);
+	return pass ? 0 : 1;
+}
 
 /* The session fd: fail() stops and unconfigures it, so one failing
  * scenario does not leave the module busy for the next one. */
@@ -79,34 +86,6 @@ static void __attribute__((noreturn)) fail(const char *fmt, ...)
 	cleanup_session();
 	exit(report(0));
 }
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-/* ioctl with hdr.size filled in: 0 or -errno. */
-static int xioctl(int fd, unsigned long cmd, void *arg, size_t size)
-{
-	struct ptscope_hdr *h = arg;
-
-	h->size = (uint32_t)size;
-	h->reason = 0;
-	h->reason_arg = 0;
-	return ioctl(fd, cmd, arg) ? -errno : 0;
-}
-#define IOC(fd, cmd, s) xioctl(fd, cmd, &(s), sizeof(s))
 
 static int open_dev(int flags)
 {

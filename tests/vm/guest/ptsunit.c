@@ -41,8 +41,8 @@
 #include <unistd.h>
 
 #include "uapi/ptscope.h"
+#include "guest.h"
 #include "ptscope/rtit.h"
-#include "result.h"
 
 #define DEV "/dev/ptscope"
 #define SIM_MSR "/sys/module/ptscope/sim_msr"
@@ -73,25 +73,24 @@ static const uint64_t f_val[M_N] = {
 	F_CTL, F_STATUS, F_BASE, F_OMP, F_CR3, F_A0, F_B0, F_A1, F_B1,
 };
 
+static const char *g_name = "?";
 static int g_fd = -1;
 
-static int xioctl(unsigned long cmd, void *arg, size_t size)
+static int report(int pass)
 {
-	struct ptscope_hdr *h = arg;
-
-	h->size = (uint32_t)size;
-	h->reason = 0;
-	h->reason_arg = 0;
-	return ioctl(g_fd, cmd, arg) ? -errno : 0;
+	printf("RESULT %s %s %s\n", g_name, pass ? "PASS" : "FAIL", g_detail);
+	fflush(stdout);
+	return pass ? 0 : 1;
 }
-#define IOC(cmd, s) xioctl(cmd, &(s), sizeof(s))
+
+#define IOC1(cmd, s) IOC(g_fd, cmd, s)
 
 static int cmd(unsigned long nr)
 {
 	struct ptscope_cmd c;
 
 	memset(&c, 0, sizeof(c));
-	return IOC(nr, c);
+	return IOC1(nr, c);
 }
 
 static void __attribute__((noreturn)) fail(const char *fmt, ...)
@@ -108,14 +107,6 @@ static void __attribute__((noreturn)) fail(const char *fmt, ...)
 		cmd(PTSCOPE_IOC_UNCONFIGURE);
 	}
 	exit(report(0));
-}
-
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
 }
 
 /* Another owner's WRMSR on cpu: 0 or -errno (-EIO = #GP). */
@@ -212,7 +203,7 @@ static void open_caps(struct ptscope_caps *caps)
 	if (g_fd < 0)
 		fail("open %s: %s", DEV, strerror(errno));
 	memset(caps, 0, sizeof(*caps));
-	if (IOC(PTSCOPE_IOC_GET_CAPS, *caps))
+	if (IOC1(PTSCOPE_IOC_GET_CAPS, *caps))
 		fail("GET_CAPS: %s", strerror(errno));
 }
 
@@ -242,7 +233,7 @@ static void configure(struct ptscope_caps *caps)
 	cfg.addr[1].start = 0xffff800000000000ULL;
 	cfg.addr[1].end = ~0ULL;
 	cfg.addr[1].cfg = PTSCOPE_ADDR_FILTER;
-	rc = IOC(PTSCOPE_IOC_CONFIGURE, cfg);
+	rc = IOC1(PTSCOPE_IOC_CONFIGURE, cfg);
 	if (rc)
 		fail("CONFIGURE: %s, reason %u", strerror(-rc), cfg.hdr.reason);
 }
@@ -251,7 +242,7 @@ static void cpu_status(int cpu, struct ptscope_cpu_status *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->cpu = (uint32_t)cpu;
-	if (IOC(PTSCOPE_IOC_GET_CPU_STATUS, *st))
+	if (IOC1(PTSCOPE_IOC_GET_CPU_STATUS, *st))
 		fail("GET_CPU_STATUS %d: %s", cpu, strerror(errno));
 }
 
@@ -409,7 +400,7 @@ static int do_full_hotplug(void)
 	cfg.timing = PTSCOPE_TIMING_TSC;
 	cfg.buffer_size = 8192;
 	memcpy(cfg.cpu_mask, caps.online_mask, sizeof(cfg.cpu_mask));
-	rc = IOC(PTSCOPE_IOC_CONFIGURE, cfg);
+	rc = IOC1(PTSCOPE_IOC_CONFIGURE, cfg);
 	if (rc)
 		fail("CONFIGURE: %s, reason %u", strerror(-rc), cfg.hdr.reason);
 	rc = cmd(PTSCOPE_IOC_START);

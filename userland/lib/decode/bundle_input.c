@@ -107,7 +107,7 @@ static int bundle_images(const struct pts_bundle *b, struct pts_imgset *set, con
 					continue;
 				}
 			}
-			sz = pts_decode_file_size(file);
+			sz = pts_decode_file_size(file, &e2);
 			if (sz > (long)m->pgoff) {
 				uint64_t len = m->end - m->start;
 
@@ -116,8 +116,11 @@ static int bundle_images(const struct pts_bundle *b, struct pts_imgset *set, con
 					len = (uint64_t)sz - m->pgoff;
 				rc = pts_imgset_add_file(set, p->pid, file, m->pgoff, len, m->start,
 							 m->path, NULL, &e2);
+			} else if (sz >= 0) {
+				rc = pts_err_set(&e2, ERANGE, "%s is %ld bytes, the mapping starts "
+						 "at offset %" PRIu64, file, sz, m->pgoff);
 			} else {
-				rc = pts_err_set(&e2, ENOENT, "cannot read %s", file);
+				rc = e2.code;
 			}
 			if (rc) {
 				char msg[512];
@@ -132,7 +135,7 @@ static int bundle_images(const struct pts_bundle *b, struct pts_imgset *set, con
 		}
 		if (!rc && p->vdso_file) {
 			char *path = pts_bundle_path(b, p->vdso_file);
-			long sz = pts_decode_file_size(path);
+			long sz = pts_decode_file_size(path, NULL);
 
 			if (sz > 0)
 				rc = pts_imgset_add_file(set, p->pid, path, 0, (uint64_t)sz,
@@ -239,6 +242,25 @@ static void single_process(const struct pts_bundle *b, struct pts_run_in *in, bo
 	pts_decode_notice(sum, msg);
 }
 
+/* Each CPU's stop, relative to the trigger (bundle-format.md: stop_tsc). */
+static void trigger_to_stop(const struct pts_bundle *b, const struct pts_timeconv *tc,
+			    struct pts_decode_summary *sum)
+{
+	uint64_t trig;
+	size_t i;
+
+	if (!b->trigger.tsc)
+		return;
+	trig = pts_tc_ns(tc, b->trigger.tsc);
+	for (i = 0; i < b->nr_cpus && sum->nr_stops < PTS_DEC_MAX_INPUTS; i++) {
+		if (!b->cpus[i].stop_tsc)
+			continue;
+		sum->stops[sum->nr_stops].cpu = b->cpus[i].cpu;
+		sum->stops[sum->nr_stops].ns = (int64_t)(pts_tc_ns(tc, b->cpus[i].stop_tsc) - trig);
+		sum->nr_stops++;
+	}
+}
+
 int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_emit_fn emit,
 		      void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err)
 {
@@ -254,6 +276,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	if (rc)
 		return rc;
 	sum->scope = b->config.scope;
+	snprintf(sum->scope_why, sizeof(sum->scope_why), "recorded in the bundle");
 	switch (b->source) {
 	case PTS_SOURCE_HARDWARE:
 		sum->source = "hardware (a real Intel PT unit)";
@@ -306,7 +329,9 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	in.cpuid_15_eax = b->cpu_id.cpuid_15[0];
 	in.cpuid_15_ebx = b->cpu_id.cpuid_15[1];
 	bundle_time_base(b, &in.tc, sum);
+	trigger_to_stop(b, &in.tc, sum);
 	in.scope = b->config.scope;
+	in.trigger = &b->trigger;
 	in.pid = o && o->pid >= 0 ? o->pid : -1;
 	in.tid = o && o->tid >= 0 ? o->tid : -1;
 	if (o) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Memory images and symbol lookup per address space. */
 #include "image.h"
+#include "../util/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "../timeline/timeline.h"
+#include "plt.h"
 
 struct obj {
 	char *path;
@@ -108,11 +110,9 @@ static struct obj *obj_get(struct pts_imgset *s, const char *path, struct pts_er
 	for (i = 0; i < s->nobjs; i++)
 		if (!strcmp(s->objs[i]->path, path))
 			return s->objs[i];
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		pts_err_set(err, errno, "cannot read %s: %s", path, strerror(errno));
+	fd = pts_file_open(path, "code file", &stt, err);
+	if (fd < 0)
 		return NULL;
-	}
 	o = calloc(1, sizeof(*o));
 	no = realloc(s->objs, (s->nobjs + 1) * sizeof(*no));
 	if (!o || !no) {
@@ -124,7 +124,7 @@ static struct obj *obj_get(struct pts_imgset *s, const char *path, struct pts_er
 		return NULL;
 	}
 	s->objs = no;
-	if (fstat(fd, &stt) == 0 && stt.st_size > 0) {
+	if (stt.st_size > 0) {
 		void *p = mmap(NULL, (size_t)stt.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 
 		if (p != MAP_FAILED) {
@@ -462,6 +462,8 @@ int pts_imgset_symbolize(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_i
 				if (dbg && !pts_symtab_load_elf(&full, dbg, NULL) && full.n) {
 					pts_symtab_free(&o->st);
 					o->st = full;
+					/* the PLT and its relocations are in the binary, not the debug file */
+					pts_plt_load(&o->st, o->path);
 				} else {
 					pts_symtab_free(&full);
 				}
@@ -496,4 +498,19 @@ int pts_imgset_set_sysroot(struct pts_imgset *s, const char *sysroot)
 	free(s->sysroot);
 	s->sysroot = sysroot ? strdup(sysroot) : NULL;
 	return sysroot && !s->sysroot ? -ENOMEM : 0;
+}
+
+const char *pts_imgset_sym_damage(const struct pts_imgset *s, size_t i, const char **why)
+{
+	size_t k;
+
+	for (k = 0; k < s->nobjs; k++) {
+		const struct obj *o = s->objs[k];
+
+		if (!o->syms_loaded || !o->st.damage[0] || i--)
+			continue;
+		*why = o->st.damage;
+		return o->sym_path ? o->sym_path : o->path;
+	}
+	return NULL;
 }

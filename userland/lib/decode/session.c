@@ -15,14 +15,16 @@
 #include <unistd.h>
 
 #include "../util/bytes.h"
+#include "../util/file.h"
 #include "kcore.h"
 #include "perfscript.h"
 #include "ptdec.h"
+#include "scope_infer.h"
+#include "trigger.h"
 
 void pts_decode_opts_init(struct pts_decode_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->scope = PTS_SCOPE_USER;
 	o->pid = -1;
 	o->tid = -1;
 }
@@ -66,24 +68,12 @@ int pts_decode_map_trace(const char *path, uint64_t limit, uint8_t **buf, size_t
 	long pg = sysconf(_SC_PAGESIZE);
 	struct stat st;
 	void *res;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return pts_err_set(err, errno, "cannot open trace file %s: %s", path, strerror(errno));
-	if (fstat(fd, &st)) {
-		close(fd);
-		return pts_err_set(err, errno, "cannot read %s: %s", path, strerror(errno));
-	}
 	/* A pipe or device has no size to map: it would read as 0 bytes of
 	 * trace and its data would be lost without a word. */
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return pts_err_set(err, EINVAL,
-				   "trace file %s is not a regular file (%s): save the trace "
-				   "to a file first and give that", path,
-				   S_ISDIR(st.st_mode) ? "a directory" :
-				   S_ISFIFO(st.st_mode) ? "a pipe" : "a device or socket");
-	}
+	int fd = pts_file_open(path, "trace file", &st, err);
+
+	if (fd < 0)
+		return fd;
 	*len = (size_t)st.st_size;
 	if ((uint64_t)*len > limit)
 		*len = (size_t)limit;
@@ -132,6 +122,9 @@ int pts_decode_finish_summary(struct pts_tl *tl, struct pts_decode_summary *sum,
 		pts_tl_thread_stats(tl, i, &sum->threads[i]);
 		if (sum->threads[i].name)
 			sum->threads[i].name = strdup(sum->threads[i].name);
+		/* the end of the trace: the last event of any thread */
+		if (sum->threads[i].events && sum->threads[i].last_ns > sum->end_ns)
+			sum->end_ns = sum->threads[i].last_ns;
 	}
 	sum->nr_threads = n;
 	return 0;
@@ -158,13 +151,8 @@ static int add_sideband_maps(struct pts_imgset *set, const struct pts_sideband *
 					 NULL, &e2);
 		if (rc == -ERANGE) {
 			/* the mapping may run past the file's end: map what exists */
-			FILE *f = fopen(path, "rb");
-			long sz = -1;
+			long sz = pts_decode_file_size(path, NULL);
 
-			if (f && !fseek(f, 0, SEEK_END))
-				sz = ftell(f);
-			if (f)
-				fclose(f);
 			if (sz > (long)r->pgoff)
 				rc = pts_imgset_add_file(set, r->pid, path, r->pgoff,
 							 (uint64_t)sz - r->pgoff, r->start, r->name,
@@ -234,6 +222,21 @@ static int truncated_tail(struct pts_run_in *in, unsigned int i, const struct pt
 	return pts_tl_feed(tl, &br, err);
 }
 
+/* Each object whose symbol names could be read only in part: said once. */
+static void sym_damage_notices(const struct pts_imgset *set, struct pts_decode_summary *sum)
+{
+	const char *path, *why;
+	size_t i;
+
+	for (i = 0; (path = pts_imgset_sym_damage(set, i, &why)); i++) {
+		char msg[384];
+
+		snprintf(msg, sizeof(msg), "%.180s: %s: its functions may be named [unknown]",
+			 path, why);
+		pts_decode_notice(sum, msg);
+	}
+}
+
 int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	       struct pts_decode_summary *sum, struct pts_err *err)
 {
@@ -242,6 +245,8 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	bool tail_done[PTS_DEC_MAX_INPUTS] = { 0 };
 	struct pts_tl *tl = NULL;
 	struct pts_tl_config tcfg;
+	struct pts_branch trig;
+	bool trig_pending;
 	uint64_t origin = UINT64_MAX, nev = 0;
 	unsigned int i;
 	int rc = 0, shown = -1;
@@ -256,6 +261,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	}
 	if (origin == UINT64_MAX)
 		origin = 0;
+	trig_pending = pts_trigger_branch(in, origin, &trig, sum);
 
 	memset(&tcfg, 0, sizeof(tcfg));
 	tcfg.scope = in->scope;
@@ -366,13 +372,22 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			show_progress(in, dec, &shown);
 		if (br->kind == PTS_BR_GAP)
 			pts_decode_summary_gap(sum, br->detail);
+		/* the trigger goes after every event up to its time */
+		if (trig_pending && br->ts_ns > trig.ts_ns) {
+			trig_pending = false;
+			rc = pts_tl_feed(tl, &trig, err);
+			if (rc)
+				goto out;
+		}
 		rc = pts_tl_feed(tl, br, err);
 		if (rc)
 			goto out;
 	}
 	if (in->progress && shown >= 0)
 		fprintf(in->progress, "\r%*s\r", 40, "");
-	rc = pts_tl_finish(tl, err);
+	rc = trig_pending ? pts_tl_feed(tl, &trig, err) : 0;
+	if (!rc)
+		rc = pts_tl_finish(tl, err);
 	if (rc)
 		goto out;
 	for (i = 0; i < in->nr_pt; i++) {
@@ -388,12 +403,60 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			sum->by_event[k] += st.by_event[k];
 		sum->errata_unknown |= st.errata_unknown;
 	}
+	sym_damage_notices(in->set, sum);
 	rc = pts_decode_finish_summary(tl, sum, err);
 out:
 	for (i = 0; i < PTS_DEC_MAX_INPUTS; i++)
 		pts_ptdec_free(dec[i]);
 	pts_tl_free(tl);
 	return rc;
+}
+
+/*
+ * A trace file is one CPU's trace: the same file given for two CPUs (by
+ * any name) would be decoded as two, every instruction and thread twice.
+ */
+static int one_file_per_cpu(const struct pts_decode_opts *o, struct pts_err *err)
+{
+	const char *paths[PTS_DEC_MAX_INPUTS];
+	size_t i, a = 0, b = 0;
+	int rc;
+
+	for (i = 0; i < o->nr_pt; i++)
+		paths[i] = o->pt[i].path;
+	rc = pts_file_find_same(paths, o->nr_pt, &a, &b);
+	if (rc < 0)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	if (rc)
+		return pts_err_set(err, EINVAL, "--pt %s (CPU %u) and --pt %s (CPU %u) are one "
+				   "file: a trace file holds one CPU's trace; give each CPU's own "
+				   "file once", o->pt[a].path, o->pt[a].cpu, o->pt[b].path,
+				   o->pt[b].cpu);
+	return 0;
+}
+
+/*
+ * The scope of raw traces: --scope when given, else what the traces show
+ * (scope_infer.h): assuming one would make a wrong timeline of a trace
+ * recorded in another.
+ */
+static int raw_scope(const struct pts_decode_opts *o, struct pts_run_in *in,
+		     struct pts_decode_summary *sum, struct pts_err *err)
+{
+	struct pts_scope_evidence ev;
+	unsigned int i;
+
+	if (o->scope) {
+		in->scope = o->scope;
+		snprintf(sum->scope_why, sizeof(sum->scope_why), "given with --scope");
+		return 0;
+	}
+	memset(&ev, 0, sizeof(ev));
+	for (i = 0; i < in->nr_pt; i++)
+		if (pts_scope_scan(in->bufs[i], in->lens[i], &ev))
+			return pts_err_set(err, ENOMEM, "out of memory");
+	pts_scope_decide(&ev, &in->scope, sum->scope_why, sizeof(sum->scope_why));
+	return 0;
 }
 
 int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *emit_ctx,
@@ -464,6 +527,8 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 		in.tc.mode = PTS_TC_KHZ;
 		in.tc.tsc_khz = (uint64_t)o->nom_freq * 100000;
 	}
+	if (!rc)
+		rc = one_file_per_cpu(o, err);
 	for (i = 0; i < o->nr_pt && !rc; i++) {
 		rc = pts_decode_map_trace(o->pt[i].path, UINT64_MAX, &in.bufs[i], &in.lens[i],
 					  &in.maplens[i], err);
@@ -472,6 +537,10 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	if (rc)
 		goto out;
 	in.nr_pt = o->nr_pt;
+	rc = raw_scope(o, &in, sum, err);
+	if (rc)
+		goto out;
+	sum->scope = in.scope;
 	in.family = o->family;
 	in.model = o->model;
 	in.stepping = o->stepping;
@@ -479,7 +548,6 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.nom_freq = o->nom_freq;
 	in.cpuid_15_eax = o->cpuid_15_eax;
 	in.cpuid_15_ebx = o->cpuid_15_ebx;
-	in.scope = o->scope;
 	in.pid = o->pid;
 	in.tid = o->tid;
 	in.per_cpu_names = !o->nr_pevent && o->pid < 0;
@@ -493,16 +561,15 @@ out:
 	return rc;
 }
 
-long pts_decode_file_size(const char *path)
+long pts_decode_file_size(const char *path, struct pts_err *err)
 {
-	FILE *f = path ? fopen(path, "rb") : NULL;
-	long sz = -1;
+	struct stat st;
+	int fd = path ? pts_file_open(path, "code file", &st, err) : -1;
 
-	if (f && !fseek(f, 0, SEEK_END))
-		sz = ftell(f);
-	if (f)
-		fclose(f);
-	return sz;
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return (long)st.st_size;
 }
 
 void pts_decode_notice(struct pts_decode_summary *sum, const char *msg)
@@ -571,6 +638,9 @@ static int ps_feed(void *ctx, const struct pts_branch *br, struct pts_err *err)
 int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn emit,
 			  void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err)
 {
+	/* perf script text has no record of the scope: both fits every trace */
+	const char *scope_why = scope ? "given with --scope" : "not recorded in perf script "
+				"text: both assumed (--scope to say otherwise)";
 	struct pts_perfscript_stats st;
 	struct pts_tl_config tcfg;
 	struct pts_tl *tl = NULL;
@@ -579,14 +649,14 @@ int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn
 	int rc;
 
 	memset(sum, 0, sizeof(*sum));
-	sum->scope = scope;
+	sum->scope = scope ? scope : PTS_SCOPE_BOTH;
+	snprintf(sum->scope_why, sizeof(sum->scope_why), "%s", scope_why);
 	sum->source = "perf script text (decoded by perf from a recording elsewhere)";
-	f = fopen(path, "re");
-	if (!f)
-		return pts_err_set(err, errno, "cannot open perf script file %s: %s", path,
-				   strerror(errno));
+	rc = pts_file_fopen_text(path, "perf script file", &f, err);
+	if (rc)
+		return rc;
 	memset(&tcfg, 0, sizeof(tcfg));
-	tcfg.scope = scope;
+	tcfg.scope = sum->scope;
 	tcfg.emit = emit;
 	tcfg.emit_ctx = emit_ctx;
 	rc = pts_tl_new(&tcfg, &tl, err);
@@ -622,8 +692,10 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 	int d;
 
 	fprintf(f, "source: %s\n", s->source ? s->source : "unknown");
-	fprintf(f, "scope: %s\n", s->scope == PTS_SCOPE_KERNEL ? "kernel" :
+	fprintf(f, "scope: %s", s->scope == PTS_SCOPE_KERNEL ? "kernel" :
 		s->scope == PTS_SCOPE_BOTH ? "both" : "user");
+	fprintf(f, s->scope_why[0] ? " (%s)\n" : "\n", s->scope_why);
+	pts_trigger_print(f, s);
 	fprintf(f, "instructions: %" PRIu64 "\n", s->insns);
 	fprintf(f, "branches: %" PRIu64, s->branches);
 	if (s->elided)
@@ -646,6 +718,13 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 			fprintf(f, "; %s missing (truncated copy)",
 				pts_bytes_text(s->trace_bytes_missing, miss, sizeof(miss)));
 		fprintf(f, "\n");
+	}
+	if (s->nr_stops) {
+		fprintf(f, "stopped after the trigger:");
+		for (i = 0; i < s->nr_stops; i++)
+			fprintf(f, "%s cpu %u %+.3f us", i ? "," : "", s->stops[i].cpu,
+				(double)s->stops[i].ns / 1000.0);
+		fputc('\n', f);
 	}
 	fprintf(f, "gaps: %" PRIu64 "\n", s->gaps);
 	for (i = 0; i < s->nr_causes; i++)

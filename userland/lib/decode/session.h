@@ -43,6 +43,7 @@ struct pts_decode_opts {
 	uint32_t time_mult;
 	uint64_t time_zero;
 	const char *sysroot;
+	/* what a raw trace recorded (--scope); 0: read it from the trace (scope_infer.h) */
 	enum pts_scope scope;
 	int32_t pid, tid;		/* thread of a raw trace without sideband; -1: per CPU */
 	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
@@ -54,6 +55,7 @@ struct pts_decode_opts {
 struct pts_decode_summary {
 	const char *source;		/* where the trace bytes came from */
 	enum pts_scope scope;
+	char scope_why[128];		/* where scope came from ("given with --scope", ...) */
 	uint64_t insns, blocks, branches, events, gaps;
 	uint64_t elided;		/* of branches: jumps inside one function, not fed to the timeline */
 	uint64_t by_event[32];		/* libipt events by type (pts_ptev_name) */
@@ -74,8 +76,24 @@ struct pts_decode_summary {
 	char notices[PTS_DEC_MAX_NOTICES][384];
 	unsigned int nr_notices;
 	unsigned int lost;		/* damaged inputs of which a part was not used: exit 3 */
+	/*
+	 * The capture's trigger (a bundle's), placed on the timeline:
+	 * "tracepoint sched:sched_process_exit on CPU 3, pid 4242" in
+	 * trigger, its time and the end of the trace (the last event) in
+	 * ns; trigger[0] == 0: none. why_not_shown: it is not on the timeline.
+	 */
+	char trigger[200];
+	uint64_t trigger_ns, end_ns;
+	const char *trigger_not_shown;
 	uint64_t trace_bytes;		/* raw PT bytes given to the decoders, all CPUs */
 	uint64_t trace_bytes_missing;	/* bytes the manifest records that the files lack */
+	/*
+	 * A bundle with a trigger TSC: how long after the trigger each CPU
+	 * stopped tracing (its stop TSC minus the trigger's, in ns on the
+	 * bundle's clock; negative for a CPU that stopped before it).
+	 */
+	struct { uint32_t cpu; int64_t ns; } stops[PTS_DEC_MAX_INPUTS];
+	unsigned int nr_stops;
 };
 
 void pts_decode_opts_init(struct pts_decode_opts *o);
@@ -83,7 +101,8 @@ void pts_decode_opts_init(struct pts_decode_opts *o);
 /*
  * Decode raw PT files (opts). Errors (nothing emitted is lost; err says
  * which input): -ENOENT/-errno a file cannot be read, -EINVAL bad images
- * or sideband, or a kallsyms file without one kallsyms line, -ENOMEM,
+ * or sideband, a kallsyms file without one kallsyms line, one file given
+ * as the trace of two CPUs, or an input that is not a regular file, -ENOMEM,
  * errors of emit. kallsyms lines that do not parse are a notice in sum.
  */
 int pts_decode_raw(const struct pts_decode_opts *opts, pts_tl_emit_fn emit, void *emit_ctx,
@@ -106,7 +125,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *opts, pts_t
 		      void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err);
 
 /*
- * Decode perf script text; scope as recorded (PTS_SCOPE_BOTH when unsure).
+ * Decode perf script text; scope as recorded (0: not known, both assumed).
  * Lines not understood are counted in sum->perfscript_skipped. Errors:
  * -errno opening path, -EIO reading, -EINVAL when no line at all is a
  * branch or error line (wrong file or wrong perf script fields), errors of

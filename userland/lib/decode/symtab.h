@@ -23,12 +23,22 @@ struct pts_symtab {
 	struct pts_sym *syms;	/* sorted by start */
 	size_t n;
 	bool full;		/* names came from .symtab (not only .dynsym) */
+	/*
+	 * Why names may be missing from a damaged file (section headers
+	 * outside the file, a header or symbol table that cannot be read):
+	 * the first problem met, "" for none.
+	 */
+	char damage[160];
 };
 
 /*
  * Function symbols of an ELF file (STT_FUNC, and STT_NOTYPE in executable
- * sections). Errors: -errno opening, -EINVAL not an ELF file, -ENOMEM.
- * A file without symbols gives an empty table (not an error).
+ * sections), without symbol versions ("memcpy", not "memcpy@@GLIBC_2.14"),
+ * and its PLT entries named as objdump names them ("puts@plt", plt.h).
+ * Errors: -errno opening, -EINVAL not an ELF file, -ENOMEM.
+ * A file without symbols gives an empty table (not an error); one whose
+ * section headers or symbol tables cannot be read gives the names that
+ * can be, and st->damage says what is wrong.
  */
 int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err *err);
 
@@ -53,6 +63,10 @@ int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path,
 
 /* Add one symbol (tests, perf-script names). Errors: -ENOMEM. */
 int pts_symtab_add(struct pts_symtab *st, uint64_t start, uint64_t size, const char *name);
+
+/* The same with the first len bytes of name (name need not end there). */
+int pts_symtab_add_n(struct pts_symtab *st, uint64_t start, uint64_t size, const char *name,
+		     size_t len);
 
 /* Sort and fill sizes; call after loading/adding. */
 void pts_symtab_finish(struct pts_symtab *st);

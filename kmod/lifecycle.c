@@ -5,15 +5,23 @@
  *  - Hotplug (CPUHP_AP_ONLINE_DYN, callbacks run on the CPU concerned):
  *    going offline stops PT there and marks it OFFLINED (its ring stays
  *    allocated and mapped); coming online re-arms it if the capture is
- *    armed, continuing at the saved write head. Ioctls that arm or stop
- *    hold cpus_read_lock(), so these callbacks never race with them.
+ *    armed, continuing at the saved write head, unless its unit had
+ *    stopped by itself (RTIT_STATUS.Stopped: a full ring or TraceStop),
+ *    which stays stopped with its data. Arming and stopping hold
+ *    cpus_read_lock(), so these callbacks never race with them.
  *  - Suspend/hibernate (PM notifier, process context): stop every CPU;
  *    the capture ends as STOPPED with reason SUSPEND.
+ *  - Reboot, power-off, halt and kexec -e (reboot notifier, process
+ *    context, every CPU still online): stop every CPU, give the RTIT
+ *    MSRs back and make sure no CPU still writes into the rings, so the
+ *    next kernel (kexec) gets a clean unit and its memory is never
+ *    written by PT.
  *  - Panic (atomic notifier): only the panicking CPU can be stopped
- *    safely - no IPIs or sleeping on the panic path. Other CPUs keep
- *    tracing until panic() halts them; their rings then end in the halt
- *    path. The capture is marked TRIGGERED with reason PANIC for a
- *    crash-dump reader.
+ *    safely - no IPIs or sleeping on the panic path; panic() has already
+ *    halted the others. Their rings end in the halt path. The capture
+ *    is marked TRIGGERED with reason PANIC for a crash-dump reader. With
+ *    a kdump kernel loaded this notifier runs only when the kernel was
+ *    booted with crash_kexec_post_notifiers (docs/abi.md, "Lifecycle").
  *  - Time: (TSC, CLOCK_REALTIME, CLOCK_MONOTONIC) read together with IRQs
  *    off, at arm and at stop; the NMI-safe fast clocks are used so the
  *    same helper works from trigger context.
@@ -22,6 +30,7 @@
 #include <linux/irqflags.h>
 #include <linux/notifier.h>
 #include <linux/panic_notifier.h>
+#include <linux/reboot.h>
 #include <linux/suspend.h>
 #include <linux/timekeeping.h>
 #include <asm/msr.h>
@@ -42,18 +51,30 @@ void pts_time_pair(struct ptscope_time_pair *tp)
 	local_irq_restore(flags);
 }
 
+/*
+ * Context: on @cpu, hotplug lock held for write (no arm or stop runs).
+ * A trigger may be stopping every CPU meanwhile: the flags are read with
+ * IRQs off, so either this CPU is already in cpu_online_mask for the
+ * trigger's IPI loop (smp_mb() pairs with the one there), and the IPI
+ * arrives after PT was started here, or this CPU sees stop_requested.
+ */
 static int pts_cpu_online(unsigned int cpu)
 {
 	struct pts_cpu *pc = per_cpu_ptr(&pts_cpus, cpu);
 	unsigned long flags;
+	bool start;
 
-	if (!READ_ONCE(pts.armed) || READ_ONCE(pts.stop_requested) ||
-	    !pts.configured || !cpumask_test_cpu(cpu, pts.selected))
-		return 0;
 	local_irq_save(flags);
-	pts_cpu_start_local(pc, pc->started);
+	smp_mb();	/* pairs with stop_all_cpus(): see above */
+	start = READ_ONCE(pts.armed) && !READ_ONCE(pts.stop_requested) &&
+		pts.configured && cpumask_test_cpu(cpu, pts.selected);
+	/* Its unit stopped by itself (full, TraceStop): keep its data. */
+	if (pc->started && !pts_cpu_may_resume(pc->flags))
+		start = false;
+	if (start)
+		pts_cpu_start_local(pc, pc->started);
 	local_irq_restore(flags);
-	if (pc->result)
+	if (start && pc->result)
 		pts_warn("cpu %u back online, PT not re-armed: %d (reason %u)\n",
 			 cpu, pc->result, pc->reason);
 	return 0;
@@ -78,19 +99,48 @@ static int pts_pm_notify(struct notifier_block *nb, unsigned long action,
 {
 	if (action != PM_SUSPEND_PREPARE && action != PM_HIBERNATION_PREPARE)
 		return NOTIFY_DONE;
-	cpus_read_lock();
 	mutex_lock(&pts.lock);
-	if (atomic_cmpxchg(&pts.state, PTSCOPE_STATE_ARMED,
-			   PTSCOPE_STATE_STOPPED) == PTSCOPE_STATE_ARMED) {
+	if (pts_state_claim(PTSCOPE_STATE_STOPPED)) {
 		pts.trigger_reason = PTSCOPE_TRIGGER_SUSPEND;
+		pts_trigger_quiesce();
 		pts_stop_all();
 		pts_sideband_set_live(false);
 		pts_info("suspend: tracing stopped\n");
 		wake_up_interruptible_all(&pts.wq);
 	}
 	mutex_unlock(&pts.lock);
-	cpus_read_unlock();
 	return NOTIFY_OK;
+}
+
+/*
+ * Context: process, may sleep (kernel_restart_prepare() and
+ * kernel_shutdown_prepare(), which kernel_kexec() also runs). Every CPU
+ * is still online and IPIs work. Takes pts.lock; pts_stop_all() and
+ * pts_release_all() take cpus_read_lock() inside it.
+ */
+static int pts_reboot_notify(struct notifier_block *nb, unsigned long action,
+			     void *data)
+{
+	u32 run;
+
+	mutex_lock(&pts.lock);
+	if (pts.configured) {
+		run = pts_run_state(atomic_read(&pts.state));
+		if (run == PTSCOPE_STATE_ARMED ||
+		    run == PTSCOPE_STATE_POST_TRIGGER)
+			pts_state_set_run(PTSCOPE_STATE_STOPPED);
+		/* Triggers now fail their claim; wait for one in flight. */
+		pts_trigger_quiesce();
+		pts_stop_all();
+		pts_release_all();
+		pts_sideband_set_live(false);
+		pts_info("%s: tracing stopped on every CPU, RTIT MSRs given back\n",
+			 action == SYS_RESTART ? "restart or kexec" :
+			 action == SYS_POWER_OFF ? "power-off" : "halt");
+		wake_up_interruptible_all(&pts.wq);
+	}
+	mutex_unlock(&pts.lock);
+	return NOTIFY_DONE;
 }
 
 static int pts_panic_notify(struct notifier_block *nb, unsigned long action,
@@ -102,11 +152,12 @@ static int pts_panic_notify(struct notifier_block *nb, unsigned long action,
 	pts_sideband_set_live(false);
 	local_irq_save(flags);
 	pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));
-	if (atomic_cmpxchg(&pts.state, PTSCOPE_STATE_ARMED,
-			   PTSCOPE_STATE_TRIGGERED) == PTSCOPE_STATE_ARMED) {
+	/* The reason is written before TRIGGERED, as a trigger's is. */
+	if (pts_state_claim(PTSCOPE_STATE_POST_TRIGGER)) {
 		pts.trigger_reason = PTSCOPE_TRIGGER_PANIC;
 		pts.trigger_cpu = smp_processor_id();
 		pts.trigger_tsc = rdtsc_ordered();
+		pts_state_set_run(PTSCOPE_STATE_TRIGGERED);
 	}
 	local_irq_restore(flags);
 	return NOTIFY_DONE;
@@ -114,6 +165,10 @@ static int pts_panic_notify(struct notifier_block *nb, unsigned long action,
 
 static struct notifier_block pts_pm_nb = {
 	.notifier_call = pts_pm_notify,
+};
+
+static struct notifier_block pts_reboot_nb = {
+	.notifier_call = pts_reboot_notify,
 };
 
 static struct notifier_block pts_panic_nb = {
@@ -138,6 +193,13 @@ int pts_lifecycle_init(void)
 		pts_hp_registered = false;
 		return ret;
 	}
+	ret = register_reboot_notifier(&pts_reboot_nb);
+	if (ret) {
+		unregister_pm_notifier(&pts_pm_nb);
+		cpuhp_remove_state_nocalls(pts_hp_state);
+		pts_hp_registered = false;
+		return ret;
+	}
 	atomic_notifier_chain_register(&panic_notifier_list, &pts_panic_nb);
 	return 0;
 }
@@ -145,6 +207,7 @@ int pts_lifecycle_init(void)
 void pts_lifecycle_exit(void)
 {
 	atomic_notifier_chain_unregister(&panic_notifier_list, &pts_panic_nb);
+	unregister_reboot_notifier(&pts_reboot_nb);
 	unregister_pm_notifier(&pts_pm_nb);
 	if (pts_hp_registered)
 		cpuhp_remove_state_nocalls(pts_hp_state);

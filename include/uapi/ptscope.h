@@ -94,6 +94,13 @@ enum ptscope_reason {
 	PTSCOPE_R_BAD_SIDEBAND_SIZE = 38,
 	PTSCOPE_R_NO_PT = 39,
 	PTSCOPE_R_BAD_BUFFER = 40,
+	PTSCOPE_R_NOT_OWNER = 41,
+	PTSCOPE_R_TARGET_EXITED = 42,
+	PTSCOPE_R_BUFFER_LIMIT = 43,
+	PTSCOPE_R_FOREIGN_TRACE = 44,
+	PTSCOPE_R_FOREIGN_INTO_OURS = 45,
+	PTSCOPE_R_FOREIGN_STOP = 46,
+	PTSCOPE_R_VMX_NO_PT = 47,
 	PTSCOPE_R_COUNT	/* first unused value */
 };
 
@@ -111,6 +118,8 @@ struct ptscope_hdr {
 #define PTSCOPE_CAPS_SIMULATED		(1U << 1) /* simulated PT unit */
 #define PTSCOPE_CAPS_CAP_PERFMON	(1U << 2) /* kernel knows CAP_PERFMON */
 #define PTSCOPE_CAPS_BDM106		(1U << 3) /* BranchEn must stay set */
+#define PTSCOPE_CAPS_VMX		(1U << 4) /* CPUID.01H:ECX[5]: VMX */
+#define PTSCOPE_CAPS_VMX_PT		(1U << 5) /* IA32_VMX_MISC[14]: PT in VMX operation */
 
 /* Decoded CPUID.14H.0 feature bits (same positions as EBX/ECX there). */
 struct ptscope_caps {
@@ -138,7 +147,8 @@ struct ptscope_caps {
 	__u64 online_mask[PTSCOPE_CPU_MASK_WORDS];
 	__u64 min_buffer_size;	/* bytes */
 	__u64 max_buffer_size;	/* bytes per CPU */
-	__u64 reserved[8];
+	__u64 vmx_misc;		/* IA32_VMX_MISC (0x485) raw, 0 without VMX */
+	__u64 reserved[7];
 };
 
 /* ------------------------------------------------------------------ */
@@ -195,12 +205,17 @@ struct ptscope_addr_range {
 
 /* trigger.flags */
 #define PTSCOPE_TRIGF_MULTI	(1U << 0)	/* re-arm after each snapshot */
-#define PTSCOPE_TRIGF_ALL	0x1U
+#define PTSCOPE_TRIGF_TID	(1U << 1)	/* tracepoint_pid names a thread */
+#define PTSCOPE_TRIGF_ALL	0x3U
 
 struct ptscope_trigger_spec {
 	__u32 kinds;			/* PTSCOPE_TRIG_* */
 	__u32 flags;			/* PTSCOPE_TRIGF_* */
-	__s32 tracepoint_pid;		/* fire only for this tgid; 0 = any */
+	/*
+	 * Fire only for this process (a pid of the caller's pid namespace),
+	 * or thread with PTSCOPE_TRIGF_TID; 0 = any.
+	 */
+	__s32 tracepoint_pid;
 	__u32 hotkey;			/* sysrq key character; 0 = module default */
 	__u32 post_trigger_us;		/* keep tracing this long after it */
 	__u32 reserved0;
@@ -295,6 +310,14 @@ struct ptscope_state {
 #define PTSCOPE_STATEF_CR3_PARTIAL	(1U << 1)
 #define PTSCOPE_STATEF_CR3_PCID		(1U << 2) /* PCID bits were masked */
 #define PTSCOPE_STATEF_CR3_KPTI		(1U << 3) /* process has a user and a kernel root */
+/*
+ * Every CR3 this caller sees (cr3_match, the sideband's CR3 fields) is a
+ * per-configuration identity, not a physical address: the caller lacks
+ * CAP_SYS_ADMIN (docs/abi.md, "What an unprivileged caller sees").
+ */
+#define PTSCOPE_STATEF_CR3_IDENTITY	(1U << 4)
+/* The CR3-filtered process's address space is gone (exit or exec). */
+#define PTSCOPE_STATEF_TARGET_EXITED	(1U << 5)
 
 /* ------------------------------------------------------------------ */
 /* PTSCOPE_IOC_GET_CPU_STATUS: one CPU's buffer and PT unit state.       */
@@ -308,6 +331,14 @@ struct ptscope_state {
 #define PTSCOPE_CPUF_CLOBBERED	(1U << 6)	/* RTIT_CTL changed by someone else */
 #define PTSCOPE_CPUF_MSR_FAULT	(1U << 7)	/* an RTIT MSR access faulted */
 #define PTSCOPE_CPUF_OFFLINED	(1U << 8)	/* went offline during capture */
+/* Another owner's RTIT MSR values were found at arm (restored at stop). */
+#define PTSCOPE_CPUF_FOREIGN_STATE	(1U << 9)
+/* Another owner changed the unit during the capture: see .conflict. */
+#define PTSCOPE_CPUF_CONFLICT	(1U << 10)
+/* RTIT_STATUS.Stopped came from a TraceStop range (ADDRn_CFG = 2). */
+#define PTSCOPE_CPUF_TRACESTOP	(1U << 11)
+/* The CPU was in VMX operation (CR4.VMXE) at start or stop. */
+#define PTSCOPE_CPUF_VMX	(1U << 12)
 
 struct ptscope_cpu_status {
 	struct ptscope_hdr hdr;
@@ -326,7 +357,9 @@ struct ptscope_cpu_status {
 	__u64 stop_tsc;		/* TSC at the last stop */
 	__u32 nr_regions;	/* ToPA output regions in the ring */
 	__u32 region_size;	/* bytes per region */
-	__u64 reserved[8];
+	__u32 conflict;		/* with CPUF_CONFLICT: enum ptscope_reason */
+	__u32 reserved0;
+	__u64 reserved[7];
 };
 
 /* ------------------------------------------------------------------ */

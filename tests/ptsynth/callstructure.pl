@@ -23,7 +23,8 @@ my ($gt_path, $exe_copy, $exe_path, $txt) = @ARGV;
 die "usage: $0 GT EXE_COPY EXE_PATH DECODE.txt\n" unless defined $txt;
 
 # Load bias of the executable: its image sections in the ground truth
-# (gcc's PIE layout has p_vaddr == p_offset, so bias = start - pgoff).
+# (gcc's PIE layout has p_vaddr == p_offset, so bias = start - pgoff; a
+# non-PIE executable has none).
 my $bias;
 open(my $g, '<', $gt_path) or die "$gt_path: $!\n";
 while (<$g>) {
@@ -33,6 +34,12 @@ while (<$g>) {
 }
 close $g;
 die "no image section of $exe_path in $gt_path\n" unless defined $bias;
+# A non-PIE executable (ELF e_type ET_EXEC) is linked at its addresses.
+{
+	open(my $e, '<:raw', $exe_copy) or die "$exe_copy: $!\n";
+	read($e, my $hdr, 18) == 18 or die "$exe_copy: not an ELF file\n";
+	$bias = 0 if unpack('v', substr($hdr, 16, 2)) == 2;
+}
 
 my %sym;	# runtime entry address -> name
 # Names as the decoder prints them: demangled (nm -C uses libiberty, as
@@ -46,7 +53,7 @@ for my $demangle (0, 1) {
 	while (<$nm>) {
 		chomp;
 		my ($a, $t, $n) = split(' ', $_, 3);
-		next unless defined $n && $t =~ /^[tTwW]$/;
+		next unless defined $n && $t =~ /^[tTwWi]$/;
 		push @{($demangle ? \%demangled : \%mangled)->{hex($a) + $bias}}, $n;
 	}
 	close $nm;
@@ -136,8 +143,20 @@ while (<$g>) {
 		$st->{jump} = 0;
 	}
 	if ($st->{ret}) {
-		for (my $i = $#$stack; $i >= 0; $i--) {
+		my $i;
+		for ($i = $#$stack; $i >= 0; $i--) {
 			if ($stack->[$i][0] == $ip) { splice(@$stack, $i); last; }
+		}
+		# A RET to no open frame's return address (a retpoline thunk:
+		# `call 1f; ...; 1: mov %reg,(%rsp); ret`) consumes the top
+		# frame's return-address slot and goes on in the frame below,
+		# now running the target: as a jump to it from that frame. A
+		# signal handler's RET to __restore_rt leaves the handler frame
+		# to rt_sigreturn.
+		if ($i < 0 && @$stack && $stack->[-1][0] != -2) {
+			pop @$stack;
+			my $name = $sym{$ip};
+			$stack->[-1][1] = $name if defined $name && @$stack;
 		}
 		$st->{ret} = 0;
 	}
@@ -166,9 +185,10 @@ while (<$t>) {
 	# its own guesses: they never count as frames of interest.
 	my $inferred = $name =~ s/\s*\[(inferred|synthetic)\]\s*$//;
 	my $obj = $name =~ s/ \(([^()]*)\)\s*$// ? $1 : '';
-	# Only entries of the executable's own functions (offset 0): PLT
-	# stubs show as _init+0xNN, other objects have their own _init.
-	my $entry = $name =~ s/\+0x0$// && $obj eq $exe_base;
+	# Only entries of the executable's own functions (no offset: the
+	# .txt writes none at offset 0): PLT stubs show as _init+0xNN,
+	# other objects have their own _init.
+	my $entry = $name !~ /\+0x[0-9a-fA-F]+$/ && $obj eq $exe_base;
 	$name =~ s/\+0x[0-9a-fA-F]+$//;
 	$name .= "\@$obj" unless $entry;
 	$name = "[inferred] $name" if $inferred;
@@ -201,8 +221,8 @@ my $by_tid = sub {
 };
 # A ground truth without "t" records (one thread) belongs to the
 # timeline's first thread.
-if (!grep { !/^first\t/ } @gt_seq) {
-	my ($t0) = map { (split /\t/, $_)[0] } @tl_seq;
+if (!grep { !/^first\t/ } @gt_seq, @gt_frames) {
+	my ($t0) = map { (split /\t/, $_)[0] } @tl_seq, @tl_frames;
 	if (defined $t0) { s/^first\t/$t0\t/ for @gt_seq, @gt_frames; }
 }
 @gt_seq = $by_tid->(@gt_seq);

@@ -22,6 +22,7 @@
 #include <linux/types.h>
 #include "uapi/ptscope.h"
 #include "bundle/bundle.h"
+#include "decode/image.h"
 #include "decode/session.h"
 
 static char dir[256], bdir[300], elf[300];
@@ -102,9 +103,26 @@ static uint64_t exec_tsc;
 /* when set: sideband records appended after the switch and exec records */
 static const void *extra_sb;
 static size_t extra_sb_len;
+/* the CPU's display model (85: Skylake server, SKL014 in libipt's list) */
+static uint32_t cpu_model = 85;
+/* when cfg is set: ADDR0 of the capture (RTIT_CTL.ADDR0_CFG = cfg) */
+static struct pts_bundle_addr_range addr0;
+/* when nr_pairs: the capture's time pairs; ctl_or: RTIT_CTL bits added */
+static struct pts_bundle_time_pair pairs[2];
+static size_t nr_pairs;
+static uint64_t ctl_or;
+static bool no_cpuid_15;
+/*
+ * when set: a second process, pid other_pid, maps the same file at the same
+ * address 0x401000 from file offset 0x1100 (so its 0x401000 is lj_main)
+ */
+static int32_t other_pid;
+/* when set: scope both (RTIT_CTL.OS too) */
+static bool scope_both;
 /* PTS_CPUF_* and wrapped of every CPU written */
 static uint32_t cpu_flags;
 static bool cpu_wrapped;
+static uint64_t trig_tsc, cpu_stop_tsc[2];	/* 0: not recorded */
 
 static void write_bundle(enum pts_bundle_source source)
 {
@@ -137,15 +155,31 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 	snprintf(b->producer, sizeof(b->producer), "test");
 	snprintf(b->cpu_id.vendor, sizeof(b->cpu_id.vendor), "GenuineIntel");
 	b->cpu_id.family = 6;
-	b->cpu_id.model = 85;
+	b->cpu_id.model = cpu_model;
 	b->cpu_id.stepping = 4;
-	b->cpu_id.cpuid_15[0] = 2;
-	b->cpu_id.cpuid_15[1] = 308;
+	b->cpu_id.cpuid_15[0] = no_cpuid_15 ? 0 : 2;
+	b->cpu_id.cpuid_15[1] = no_cpuid_15 ? 0 : 308;
 	b->cpu_id.nom_freq = 37;
 	b->tsc_khz = 1000000;		/* 1 tick = 1 ns */
-	b->config.scope = PTS_SCOPE_USER;
-	b->config.rtit_ctl = 0x2409;	/* TraceEn, User, TSCEn, BranchEn */
+	b->config.scope = scope_both ? PTS_SCOPE_BOTH : PTS_SCOPE_USER;
+	b->config.rtit_ctl = 0x2409 | ctl_or;	/* TraceEn, User, TSCEn, BranchEn */
+	if (scope_both)
+		b->config.rtit_ctl |= 0x4;	/* OS */
+	if (nr_pairs) {
+		b->time_pairs = calloc(nr_pairs, sizeof(*b->time_pairs));
+		memcpy(b->time_pairs, pairs, nr_pairs * sizeof(*pairs));
+		b->nr_time_pairs = nr_pairs;
+	}
+	if (addr0.cfg) {
+		b->config.nr_addr = 1;
+		b->config.addr[0] = addr0;
+		b->config.rtit_ctl |= (uint64_t)addr0.cfg << 32;	/* ADDR0_CFG, bits 35:32 */
+	}
 	b->config.buffer_size = 4096;
+	if (trig_tsc) {
+		snprintf(b->trigger.reason, sizeof(b->trigger.reason), "ioctl");
+		b->trigger.tsc = trig_tsc;
+	}
 
 	b->nr_cpus = (size_t)ncpu;
 	b->cpus = calloc((size_t)ncpu, sizeof(*b->cpus));
@@ -161,6 +195,7 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 		b->cpus[c].buffer_size = cpu_wrapped ? n : 4096;
 		b->cpus[c].head = cpu_wrapped ? 0 : n;
 		b->cpus[c].flags = cpu_flags;
+		b->cpus[c].stop_tsc = c < 2 ? cpu_stop_tsc[c] : 0;
 		b->cpus[c].wrapped = cpu_wrapped;
 	}
 
@@ -224,9 +259,23 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 		b->objects[0].file = strdup("objects/user");
 	}
 	free(ebytes);
-	b->nr_processes = 1;
-	b->processes = calloc(1, sizeof(*b->processes));
-	p = &b->processes[0];
+	b->nr_processes = other_pid ? 2 : 1;
+	b->processes = calloc(2, sizeof(*b->processes));
+	if (other_pid) {
+		/* listed first: pid 100's section at 0x401000 is added after its */
+		p = &b->processes[0];
+		p->pid = other_pid;
+		snprintf(p->comm, sizeof(p->comm), "other");
+		p->exe = strdup("/opt/app/user");
+		p->nr_maps_arm = 1;
+		p->maps_arm = calloc(1, sizeof(*p->maps_arm));
+		p->maps_arm[0].start = 0x401000;
+		p->maps_arm[0].end = 0x401f00;
+		p->maps_arm[0].pgoff = 0x1100;
+		snprintf(p->maps_arm[0].perms, sizeof(p->maps_arm[0].perms), "r-xp");
+		p->maps_arm[0].path = strdup("/opt/app/user");
+	}
+	p = &b->processes[b->nr_processes - 1];
 	p->pid = 100;
 	snprintf(p->comm, sizeof(p->comm), "userprog");
 	p->exe = strdup(named_build_id ? elf : "/opt/app/user");
@@ -574,6 +623,38 @@ static void capture_problems_of_a_cpu_are_warnings(void)
 }
 
 /*
+ * The module records each CPU's stop TSC (GET_CPU_STATUS.stop_tsc) and the
+ * trigger's: --summary says how long after the trigger each CPU stopped.
+ * By hand, at 1 tick = 1 ns (tsc_khz 1000000): cpu 0 stopped 1500 ticks
+ * after the trigger at 0x100000, i.e. +1.500 us.
+ */
+static void summary_says_how_long_after_the_trigger_each_cpu_stopped(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	char out[4096] = "";
+	FILE *f;
+
+	trig_tsc = 0x100000;
+	cpu_stop_tsc[0] = 0x100000 + 1500;
+	write_bundle(PTS_SOURCE_SIMULATED_UNIT);
+	trig_tsc = 0;
+	cpu_stop_tsc[0] = 0;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(sum.nr_stops, 1);
+	CU_ASSERT_EQUAL(sum.stops[0].cpu, 0);
+	CU_ASSERT_EQUAL(sum.stops[0].ns, 1500);
+	f = fmemopen(out, sizeof(out) - 1, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	pts_decode_summary_print(f, &sum);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "stopped after the trigger: cpu 0 +1.500 us\n"));
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
  * An exec in the sideband (ptscope EXEC record at TSC 0x1200) between the
  * old program's getpid syscall and the new program's first traced
  * instruction (TIP.PGE lj_main at 0x1300). By hand: the old frames end
@@ -677,6 +758,261 @@ static void trace_start_names_the_thread_running_from_the_start(void)
 	}
 }
 
+/*
+ * Erratum SKL014 (libipt's list: Skylake on, model 85 among them): a
+ * TIP.PGD at a direct branch that leaves an address filter range may come
+ * without its IP. The capture filtered ADDR0 = _start's 64 bytes
+ * [0x401000, 0x40103f]; _start's `call f1` (0x401000) leaves it (TIP.PGD,
+ * IP suppressed), `ret` from f1 to 0x401005 re-enters it (TIP.PGE), the
+ * getpid syscall at 0x40100a leaves user mode (TIP.PGD). By hand: 3
+ * instructions (call, mov, syscall), no gap. Without the filter in
+ * libipt's configuration (or without the erratum) the first disable is
+ * not bound to the call: libipt walks on into f1 and f2 up to the first
+ * instruction that needs trace (f2's jnz at 0x401067) and binds it there,
+ * silently: 7 instructions (call f2, mov, dec and jnz that never ran in
+ * the trace), no gap.
+ */
+static void write_filtered_bundle(uint32_t model)
+{
+	static const struct sw_rec sw = { 0, 0, 101 };
+	struct pt_gen g, *gp = &g;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);
+	gen_ip_suppressed(&g, ppt_tip_pgd);	/* call f1: out of ADDR0 (SKL014) */
+	gen_tsc(&g, 0x1400);
+	gen_ip(&g, ppt_tip_pge, 0x401005);	/* back from f1 */
+	gen_ip_suppressed(&g, ppt_tip_pgd);	/* syscall */
+	addr0.a = 0x401000;
+	addr0.b = 0x40103f;
+	addr0.cfg = 1;
+	cpu_model = model;
+	write_bundle_ex(PTS_SOURCE_HARDWARE, &gp, 1, &sw, 1);
+	cpu_model = 85;
+	memset(&addr0, 0, sizeof(addr0));
+	gen_done(&g);
+}
+
+static void filter_range_exit_without_ip_binds_to_the_branch_out_skl014(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	write_filtered_bundle(85);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL(sum.insns, 3);
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	CU_ASSERT_FALSE(sum.errata_unknown);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * A CPU libipt 2.0.5 does not know (6/183: Raptor Lake) gets no errata:
+ * said on stderr (a notice naming the model), and the SKL014 trace above
+ * decodes wrongly (7 instructions, no gap). --cpu-model 6/85/4 decodes
+ * it with Skylake's, so the SKL014 trace above decodes without a gap, and
+ * the override is a warning naming both models.
+ */
+static void unknown_cpu_is_said_and_cpu_model_overrides_it_for_bundles(void)
+{
+	struct pts_decode_opts o;
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	write_filtered_bundle(183);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT(sum.errata_unknown);
+	CU_ASSERT_EQUAL_FATAL(sum.nr_notices, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.notices[0], "6/183/4"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.notices[0], "--cpu-model"));
+	CU_ASSERT_EQUAL(sum.insns, 7);	/* f1 and f2 decoded as traced: see above */
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+	memset(&sink, 0, sizeof(sink));
+
+	pts_decode_opts_init(&o);
+	o.family = 6;
+	o.model = 85;
+	o.stepping = 4;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, &o, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_FALSE(sum.errata_unknown);
+	CU_ASSERT_EQUAL(sum.nr_notices, 0);
+	CU_ASSERT_EQUAL_FATAL(sum.nr_warnings, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "6/85/4"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "6/183/4"));
+	CU_ASSERT_EQUAL(sum.insns, 3);
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/* Time of the end of tid 101's first [syscall] slice, ns (UINT64_MAX: none). */
+static uint64_t syscall_end(const struct tl_sink *sink)
+{
+	size_t i;
+
+	for (i = 0; i < sink->n; i++)
+		if (sink->recs[i].r.type == PTS_TL_END && sink->recs[i].r.tid == 101 &&
+		    !strcmp(sink->recs[i].name, "[syscall]"))
+			return sink->recs[i].r.ts_ns;
+	return UINT64_MAX;
+}
+
+/*
+ * The start and stop time pairs measure the TSC rate over the capture.
+ * tsc_khz says 1 GHz (1 tick = 1 ns); the pairs say 2e8 ticks in 1e8 ns of
+ * CLOCK_MONOTONIC: 2 GHz. By hand: the main path's first [syscall] ends at
+ * the TIP.PGE after TSC 0x1400, 0x400 ticks after the first PSB: 0x200 ns
+ * at the measured rate (0x400 at the recorded one), with a warning naming
+ * both rates. Pairs that agree with tsc_khz within 200 ppm (here 100 ppm)
+ * leave it alone: 0x400 ns, no warning.
+ */
+static void time_pairs_check_and_refine_tsc_khz(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	memset(pairs, 0, sizeof(pairs));
+	snprintf(pairs[0].when, sizeof(pairs[0].when), "start");
+	pairs[0].tsc = 1000000000;
+	pairs[0].monotonic_ns = 5000000000;
+	snprintf(pairs[1].when, sizeof(pairs[1].when), "stop");
+	pairs[1].tsc = 1200000000;
+	pairs[1].monotonic_ns = 5100000000;
+	nr_pairs = 2;
+	for (int agree = 0; agree < 2; agree++) {
+		if (agree)
+			pairs[1].tsc = 1100010000;	/* 100 ppm above 1 GHz */
+		write_bundle(PTS_SOURCE_HARDWARE);
+		CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum,
+							&err), 0);
+		CU_ASSERT_EQUAL(syscall_end(&sink), agree ? 0x400 : 0x200);
+		CU_ASSERT_EQUAL_FATAL(sum.nr_warnings, agree ? 0 : 1);
+		if (!agree) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "tsc_khz 1000000"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "2000000 kHz"));
+		}
+		CU_ASSERT_EQUAL(sum.nr_notices, 0);
+		pts_decode_summary_free(&sum);
+		tl_sink_free(&sink);
+		memset(&sink, 0, sizeof(sink));
+	}
+	nr_pairs = 0;
+}
+
+/*
+ * MTC packets need CPUID.15H's TSC/crystal ratio (SDM 33.3.1); with EAX
+ * and EBX 0 libipt ignores them. A capture with MTCEn (RTIT_CTL bit 9) and
+ * no ratio gets a notice; the same capture with the ratio, none.
+ */
+static void mtc_without_cpuid_15_is_said(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	ctl_or = 1ULL << 9;
+	for (int ratio = 0; ratio < 2; ratio++) {
+		no_cpuid_15 = !ratio;
+		write_bundle(PTS_SOURCE_HARDWARE);
+		CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum,
+							&err), 0);
+		CU_ASSERT_EQUAL_FATAL(sum.nr_notices, ratio ? 0 : 1);
+		if (!ratio)
+			CU_ASSERT_PTR_NOT_NULL(strstr(sum.notices[0], "cpuid_15 EAX/EBX are 0"));
+		pts_decode_summary_free(&sum);
+		tl_sink_free(&sink);
+		memset(&sink, 0, sizeof(sink));
+	}
+	no_cpuid_15 = false;
+	ctl_or = 0;
+}
+
+/*
+ * Scope both: two processes map code at the same address 0x401000 (pid
+ * 100: _start; pid 200: lj_main, file offset 0x1100). The sideband names
+ * their page-table roots (switch records on CPU 1: pid 100 0x1001000,
+ * pid 200 0x2001000, the user roots of KPTI processes); CPU 0's trace has
+ * no switch record, only a PIP with CR3 0x2001805 (pid 200's user root,
+ * PCID 0x805 with the KPTI user bit 11; PIP drops bits 4:0). By hand: the
+ * PIP names pid 200 (the root, bits 11:0 ignored), whose image decodes the
+ * TIP.PGE at 0x401000 as lj_main, then lj_a, lj_b, lj_c up to the longjmp
+ * (TIP 0x401005), on pid 200's track. Without the roots and the switch at
+ * PIP: pid 0, and the union image's last section at 0x401000 (pid 100's
+ * _start).
+ */
+static void pip_selects_the_process_and_its_image_by_cr3_root(void)
+{
+	static const struct sw_rec sw = { 1, 0x1000, 101 };
+	struct ptscope_sb_switch rec[2];
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	size_t i;
+
+	memset(rec, 0, sizeof(rec));
+	for (i = 0; i < 2; i++) {
+		rec[i].hdr.type = PTSCOPE_SB_SCHED_SWITCH;
+		rec[i].hdr.size = sizeof(rec[i]);
+		rec[i].hdr.cpu = 1;
+		rec[i].hdr.tsc = 0x1100 + i;
+		rec[i].next_pid = rec[i].next_tid = i ? 200 : 100;
+		rec[i].next_cr3 = i ? 0x2001000 : 0x1001000;
+	}
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_pip(&g, 0x2001805);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* pid 200: lj_main */
+	gen_ip(&g, ppt_tip, 0x401005);		/* lj_c's longjmp */
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	other_pid = 200;
+	scope_both = true;
+	extra_sb = rec;
+	extra_sb_len = sizeof(rec);
+	write_bundle_ex(PTS_SOURCE_HARDWARE, &gp, 1, &sw, 1);
+	extra_sb_len = 0;
+	other_pid = 0;
+	scope_both = false;
+	gen_done(&g);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	for (i = 0; i < sink.n && sink.recs[i].r.type != PTS_TL_BEGIN; i++)
+		;
+	CU_ASSERT_FATAL(i < sink.n);
+	CU_ASSERT_STRING_EQUAL(sink.recs[i].name, "lj_main");
+	CU_ASSERT_EQUAL(sink.recs[i].r.pid, 200);
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * What names a process in a PIP: its root (CR3 bits 11:0 are the PCID,
+ * SDM vol. 3A 4.10.1), and with KPTI also its kernel root, 4 KiB below the
+ * user root the sideband records (PTI_PGTABLE_SWITCH_BIT).
+ */
+static void cr3_names_a_process_by_root_and_kpti_kernel_root(void)
+{
+	struct pts_imgset *set = NULL;
+	struct pts_err err = { 0 };
+
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL(pts_imgset_note_cr3(set, 200, 0x2001000), 0);
+	CU_ASSERT_EQUAL(pts_imgset_note_cr3(set, 300, 0x3000000), 0);	/* no KPTI */
+	CU_ASSERT_EQUAL(pts_imgset_pid_of_cr3(set, 0x2001000), 200);
+	CU_ASSERT_EQUAL(pts_imgset_pid_of_cr3(set, 0x2001800), 200);	/* user PCID */
+	CU_ASSERT_EQUAL(pts_imgset_pid_of_cr3(set, 0x2000005), 200);	/* kernel root */
+	CU_ASSERT_EQUAL(pts_imgset_pid_of_cr3(set, 0x3000fe0), 300);
+	CU_ASSERT_EQUAL(pts_imgset_pid_of_cr3(set, 0x4000000), -1);
+	CU_ASSERT_EQUAL(pts_imgset_pid_of_cr3(set, 0), -1);
+	pts_imgset_free(set);
+}
+
 PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_with_copied_binary_and_sideband_decodes_the_main_path),
 	  PTS_TEST(shipped_sample_time_never_goes_backwards),
@@ -686,5 +1022,12 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(truncated_cpu_file_is_a_notice_a_gap_and_a_loss),
 	  PTS_TEST(longer_cpu_file_decodes_the_recorded_bytes_only),
 	  PTS_TEST(capture_problems_of_a_cpu_are_warnings),
+	  PTS_TEST(summary_says_how_long_after_the_trigger_each_cpu_stopped),
 	  PTS_TEST(exec_in_the_sideband_starts_the_new_program_on_an_empty_stack),
-	  PTS_TEST(trace_start_names_the_thread_running_from_the_start));
+	  PTS_TEST(trace_start_names_the_thread_running_from_the_start),
+	  PTS_TEST(filter_range_exit_without_ip_binds_to_the_branch_out_skl014),
+	  PTS_TEST(unknown_cpu_is_said_and_cpu_model_overrides_it_for_bundles),
+	  PTS_TEST(time_pairs_check_and_refine_tsc_khz),
+	  PTS_TEST(mtc_without_cpuid_15_is_said),
+	  PTS_TEST(pip_selects_the_process_and_its_image_by_cr3_root),
+	  PTS_TEST(cr3_names_a_process_by_root_and_kpti_kernel_root));

@@ -181,31 +181,90 @@ static void cpu_file_size(const struct pts_bundle_cpu *c, struct pts_run_in *in,
 }
 
 /*
- * TSC to ns: the manifest's tsc_khz (timing., else cpu.), else, as raw
- * mode does, the nominal ratio x 100 MHz that an invariant TSC runs at
- * (docs/decode.md, "Time"). The fallback is said: a time base that is not
- * the recorded one can be off by the turbo/nominal difference. Without
- * either the times are TSC ticks, and that is said too.
+ * The page-table roots the sideband names for each process (switch, exec
+ * and trace-start records): a PIP carrying one of them names the process
+ * and selects its image (kernel and both scopes, docs/decode.md). Roots
+ * are the sideband's: physical, or per-capture identities for a capture
+ * read without CAP_SYS_ADMIN (docs/abi.md, "Permissions"), which no PIP
+ * carries: then the sideband alone selects. 0 or -ENOMEM.
  */
-static void bundle_time_base(const struct pts_bundle *b, struct pts_timeconv *tc,
-			     struct pts_decode_summary *sum)
+static int sideband_roots(const struct pts_sideband *sb, struct pts_imgset *set)
 {
-	char msg[300];
+	size_t i;
 
-	tc->tsc_khz = b->tsc_khz ? b->tsc_khz : b->cpu_id.tsc_khz;
-	tc->mode = tc->tsc_khz ? PTS_TC_KHZ : PTS_TC_NONE;
-	if (tc->tsc_khz)
-		return;
-	if (b->cpu_id.nom_freq) {
-		tc->tsc_khz = (uint64_t)b->cpu_id.nom_freq * 100000;
-		tc->mode = PTS_TC_KHZ;
-		snprintf(msg, sizeof(msg), "manifest.json: tsc_khz is 0 (not recorded): times use "
-			 "the nominal ratio %u x 100 MHz = %" PRIu64 " kHz as the TSC frequency",
-			 b->cpu_id.nom_freq, tc->tsc_khz);
-	} else {
-		snprintf(msg, sizeof(msg), "manifest.json: tsc_khz and nom_freq are 0 (not "
-			 "recorded): times are TSC ticks, not ns");
+	for (i = 0; i < sb->n; i++) {
+		const struct pts_sb_rec *r = &sb->recs[i];
+
+		if ((r->type == PTS_SB_SWITCH || r->type == PTS_SB_EXEC) && r->pid > 0 &&
+		    pts_imgset_note_cr3(set, r->pid, r->cr3))
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+/*
+ * The capture's ADDRn ranges and their RTIT_CTL.ADDRn_CFG as libipt's
+ * filter configuration. With it libipt applies its SKL014 workaround
+ * (models it lists, Skylake on: a TIP.PGD at a direct branch that leaves
+ * a filter range, or enters a TraceStop one, may lack its IP); without
+ * it the disable binds to a later instruction and decoding runs on into
+ * code the trace does not cover.
+ */
+static void bundle_addr_filter(const struct pts_bundle *b, struct pt_conf_addr_filter *f)
+{
+	uint64_t *ab[4][2] = {
+		{ &f->addr0_a, &f->addr0_b }, { &f->addr1_a, &f->addr1_b },
+		{ &f->addr2_a, &f->addr2_b }, { &f->addr3_a, &f->addr3_b },
+	};
+	uint32_t i;
+
+	memset(f, 0, sizeof(*f));
+	for (i = 0; i < b->config.nr_addr && i < 4; i++) {
+		f->config.addr_cfg |= (uint64_t)(b->config.addr[i].cfg & 0xf) << (4 * i);
+		*ab[i][0] = b->config.addr[i].a;
+		*ab[i][1] = b->config.addr[i].b;
+	}
+}
+
+/*
+ * The CPU identity libipt picks its errata by: the manifest's, or the
+ * one given with --cpu-model (a model newer than libipt, decoded with the
+ * errata of a known one), which is said. A model libipt does not know
+ * gets no errata workaround (pt-facts section 6): said on stderr, since
+ * the decode may then be wrong where an erratum applies.
+ */
+static void bundle_cpu(const struct pts_bundle *b, const struct pts_decode_opts *o,
+		       struct pts_run_in *in, struct pts_decode_summary *sum)
+{
+	struct pt_errata errata;
+	struct pt_cpu cpu;
+	char msg[320];
+
+	in->family = (uint16_t)b->cpu_id.family;
+	in->model = (uint8_t)b->cpu_id.model;
+	in->stepping = (uint8_t)b->cpu_id.stepping;
+	if (o && o->family) {
+		snprintf(msg, sizeof(msg), "--cpu-model %u/%u/%u: decoding with the errata of that "
+			 "CPU; the capture's CPU is %u/%u/%u", o->family, o->model, o->stepping,
+			 b->cpu_id.family, b->cpu_id.model, b->cpu_id.stepping);
+		pts_decode_warn(sum, msg);
+		in->family = o->family;
+		in->model = o->model;
+		in->stepping = o->stepping;
+	}
+	if (!in->family)
+		return;
+	memset(&cpu, 0, sizeof(cpu));
+	cpu.vendor = pcv_intel;
+	cpu.family = in->family;
+	cpu.model = in->model;
+	cpu.stepping = in->stepping;
+	if (pt_cpu_errata(&errata, &cpu) != -pte_bad_cpu)
+		return;
+	snprintf(msg, sizeof(msg), "CPU %u/%u/%u (family/model/stepping) is unknown to libipt %u.%u: "
+		 "decoded without its errata workarounds; give --cpu-model with the nearest model "
+		 "libipt knows to apply theirs", in->family, in->model, in->stepping,
+		 pt_library_version().major, pt_library_version().minor);
 	pts_decode_notice(sum, msg);
 }
 
@@ -240,6 +299,25 @@ static void single_process(const struct pts_bundle *b, struct pts_run_in *in, bo
 		 damaged ? "is damaged" : "holds no thread switch", p->pid, p->comm[0] ? " " : "",
 		 p->comm, in->tid, by_trigger ? "the trigger's" : "its main thread");
 	pts_decode_notice(sum, msg);
+}
+
+/* Each CPU's stop, relative to the trigger (bundle-format.md: stop_tsc). */
+static void trigger_to_stop(const struct pts_bundle *b, const struct pts_timeconv *tc,
+			    struct pts_decode_summary *sum)
+{
+	uint64_t trig;
+	size_t i;
+
+	if (!b->trigger.tsc)
+		return;
+	trig = pts_tc_ns(tc, b->trigger.tsc);
+	for (i = 0; i < b->nr_cpus && sum->nr_stops < PTS_DEC_MAX_INPUTS; i++) {
+		if (!b->cpus[i].stop_tsc)
+			continue;
+		sum->stops[sum->nr_stops].cpu = b->cpus[i].cpu;
+		sum->stops[sum->nr_stops].ns = (int64_t)(pts_tc_ns(tc, b->cpus[i].stop_tsc) - trig);
+		sum->nr_stops++;
+	}
 }
 
 int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_emit_fn emit,
@@ -302,14 +380,14 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		rc = bundle_images(b, in.set, o ? o->sysroot : NULL, sum, err);
 	if (rc)
 		goto out;
-	in.family = (uint16_t)b->cpu_id.family;
-	in.model = (uint8_t)b->cpu_id.model;
-	in.stepping = (uint8_t)b->cpu_id.stepping;
+	bundle_cpu(b, o, &in, sum);
+	bundle_addr_filter(b, &in.addr_filter);
 	in.mtc_freq = (uint8_t)((b->config.rtit_ctl >> 14) & 0xf);	/* RTIT_CTL.MTCFreq, bits 17:14 */
 	in.nom_freq = (uint8_t)b->cpu_id.nom_freq;
 	in.cpuid_15_eax = b->cpu_id.cpuid_15[0];
 	in.cpuid_15_ebx = b->cpu_id.cpuid_15[1];
-	bundle_time_base(b, &in.tc, sum);
+	pts_decode_bundle_time(b, &in.tc, sum);
+	trigger_to_stop(b, &in.tc, sum);
 	in.scope = b->config.scope;
 	in.trigger = &b->trigger;
 	in.pid = o && o->pid >= 0 ? o->pid : -1;
@@ -322,6 +400,8 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	}
 	lost = sum->lost;
 	rc = pts_decode_bundle_sideband(b, &in.tc, &in.sb, sum, err);
+	if (!rc && sideband_roots(&in.sb, in.set))
+		rc = pts_err_set(err, ENOMEM, "out of memory");
 	if (rc)
 		goto out;
 	if (in.pid < 0 && in.tid < 0)
@@ -351,12 +431,19 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 			{ PTS_CPUF_CLOBBERED, "RTIT_CTL was changed by someone else while tracing: the trace is partial" },
 			{ PTS_CPUF_OFFLINED, "the CPU went offline while tracing" },
 			{ PTS_CPUF_MSR_FAULT, "an RTIT MSR access faulted: the trace may be incomplete" },
+			{ PTS_CPUF_CONFLICT, "another PT user (perf intel_pt, KVM) changed the PT unit during the capture: the trace ends early or holds that user's data at its end" },
+			{ PTS_CPUF_TRACESTOP, "a TraceStop address range was reached (RTIT_STATUS.Stopped): tracing stopped there as configured" },
+			{ PTS_CPUF_VMX, "the CPU was in VMX operation (KVM) during the capture: guest time is missing or the trace ends early" },
 		};
 		char msg[256];
 		size_t k;
 
 		for (k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
 			if (!(b->cpus[i].flags & f[k].flag))
+				continue;
+			/* Stopped by a TraceStop range: the buffer did not fill. */
+			if (f[k].flag == PTS_CPUF_STOPPED &&
+			    (b->cpus[i].flags & PTS_CPUF_TRACESTOP))
 				continue;
 			snprintf(msg, sizeof(msg), "cpu %u: %s", b->cpus[i].cpu, f[k].what);
 			pts_decode_warn(sum, msg);

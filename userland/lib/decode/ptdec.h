@@ -45,12 +45,18 @@ struct pts_ptdec_config {
 	uint8_t mtc_freq;		/* RTIT_CTL.MTCFreq encoding */
 	uint8_t nom_freq;		/* MSR_PLATFORM_INFO[15:8] */
 	uint32_t cpuid_15_eax, cpuid_15_ebx;
+	/*
+	 * RTIT_ADDRn_A/B and RTIT_CTL.ADDRn_CFG of the capture (all zero:
+	 * no filter). libipt needs them for the SKL014 workaround (a TIP.PGD
+	 * without IP at a direct branch leaving a filter range).
+	 */
+	struct pt_conf_addr_filter addr_filter;
 	struct pts_imgset *images;
 	struct pts_timeconv tc;
 	uint64_t origin_ns;		/* subtracted from every time */
 	const struct pts_sideband *sb;	/* may be NULL */
 	int32_t pid, tid;		/* thread before any sideband switch (-1 unknown) */
-	bool images_by_pid;		/* no PIP (user scope): the sideband picks the image */
+	bool images_by_pid;		/* the process named (sideband, PIP) picks the image */
 	/*
 	 * optional: jumps the consumer does not need (struct pts_br_elide);
 	 * checked when an event is handed out, when every event before it

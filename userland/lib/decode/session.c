@@ -303,6 +303,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		dc.nom_freq = in->nom_freq;
 		dc.cpuid_15_eax = in->cpuid_15_eax;
 		dc.cpuid_15_ebx = in->cpuid_15_ebx;
+		dc.addr_filter = in->addr_filter;
 		dc.images = in->set;
 		dc.tc = in->tc;
 		dc.origin_ns = origin;
@@ -317,7 +318,12 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		dc.elide_queued = dc.elide && in->nr_pt == 1;
 		dc.on_insn = in->on_insn;
 		dc.insn_ctx = in->insn_ctx;
-		dc.images_by_pid = in->scope == PTS_SCOPE_USER;
+		/*
+		 * Every scope: the sideband's switches and, with OS tracing, PIP
+		 * packets name the process, whose own image is then used (its
+		 * sections and the kernel's), not the union of every process's.
+		 */
+		dc.images_by_pid = true;
 		rc = pts_ptdec_new(&dc, &dec[i], err);
 		if (rc)
 			goto out;
@@ -718,6 +724,13 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 			fprintf(f, "; %s missing (truncated copy)",
 				pts_bytes_text(s->trace_bytes_missing, miss, sizeof(miss)));
 		fprintf(f, "\n");
+	}
+	if (s->nr_stops) {
+		fprintf(f, "stopped after the trigger:");
+		for (i = 0; i < s->nr_stops; i++)
+			fprintf(f, "%s cpu %u %+.3f us", i ? "," : "", s->stops[i].cpu,
+				(double)s->stops[i].ns / 1000.0);
+		fputc('\n', f);
 	}
 	fprintf(f, "gaps: %" PRIu64 "\n", s->gaps);
 	for (i = 0; i < s->nr_causes; i++)

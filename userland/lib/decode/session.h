@@ -87,6 +87,13 @@ struct pts_decode_summary {
 	const char *trigger_not_shown;
 	uint64_t trace_bytes;		/* raw PT bytes given to the decoders, all CPUs */
 	uint64_t trace_bytes_missing;	/* bytes the manifest records that the files lack */
+	/*
+	 * A bundle with a trigger TSC: how long after the trigger each CPU
+	 * stopped tracing (its stop TSC minus the trigger's, in ns on the
+	 * bundle's clock; negative for a CPU that stopped before it).
+	 */
+	struct { uint32_t cpu; int64_t ns; } stops[PTS_DEC_MAX_INPUTS];
+	unsigned int nr_stops;
 };
 
 void pts_decode_opts_init(struct pts_decode_opts *o);
@@ -103,8 +110,10 @@ int pts_decode_raw(const struct pts_decode_opts *opts, pts_tl_emit_fn emit, void
 
 /*
  * Decode a capture bundle (NAME.ptscope). From opts only sysroot (where
- * binaries not copied into the bundle are found), pid/tid, on_insn and
- * segment_cap are used; everything else comes from the manifest. Code
+ * binaries not copied into the bundle are found), pid/tid, on_insn,
+ * segment_cap and family/model/stepping (when family is not 0: the CPU
+ * whose errata libipt applies, a warning in sum) are used; everything
+ * else comes from the manifest. Code
  * that cannot be found is a warning and decodes as gaps. A damaged copy
  * is decoded as far as it goes (docs/decode.md, "Damaged bundles"): a
  * per-CPU trace file shorter than the manifest says is decoded up to its

@@ -7,7 +7,8 @@
  *   user:   main 0x1000  foo 0x1100  bar 0x1200  baz 0x1300   (0x100 bytes each)
  *   kernel: entry_SYSCALL_64 K+0x000  do_syscall_64 K+0x100
  *           asm_exc_page_fault K+0x200  exc_page_fault K+0x300
- *           asm_common_interrupt K+0x400           (K = 0xffffffff81000000)
+ *           asm_common_interrupt K+0x400  irq_exit_rcu K+0x500
+ *           __irq_exit_rcu K+0x600                (K = 0xffffffff81000000)
  */
 #include "unit.h"
 #include "tl_feed.h"
@@ -22,12 +23,15 @@
 #define PGF (K + 0x200)
 #define EXCPGF (K + 0x300)
 #define IRQ (K + 0x400)
+#define IRQEXIT (K + 0x500)
+#define IRQEXIT2 (K + 0x600)
 
 static const struct tl_fn fns[] = {
 	{ "main", MAIN }, { "foo", FOO }, { "bar", BAR }, { "baz", BAZ },
 	{ "entry_SYSCALL_64", ENTRY }, { "do_syscall_64", DOSYS },
 	{ "asm_exc_page_fault", PGF }, { "exc_page_fault", EXCPGF },
-	{ "asm_common_interrupt", IRQ },
+	{ "asm_common_interrupt", IRQ }, { "irq_exit_rcu", IRQEXIT },
+	{ "__irq_exit_rcu", IRQEXIT2 },
 };
 
 static int sym(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
@@ -103,6 +107,81 @@ static void longjmp_return_to_a_deeper_frame_unwinds_the_frames_between(void)
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_UNWIND);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_UNWIND);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 140);
+	done();
+}
+
+/*
+ * A direct jump to the first byte of a function is a tail call, also when
+ * an older frame of that function is open (recursion through a tail
+ * call): bar's `jmp foo` replaces bar, it does not unwind to the foo
+ * below. foo's two returns then end the two foo frames.
+ */
+static void tail_jump_to_a_function_open_lower_in_the_stack_replaces_the_top_frame(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_CALL, FOO + 5, BAR, 120, 0);
+	ev(PTS_BR_JUMP, BAR + 20, FOO, 130, 0);		/* tail call into foo again */
+	ev(PTS_BR_RETURN, FOO + 8, FOO + 10, 140, 0);	/* the inner foo returns */
+	ev(PTS_BR_RETURN, FOO + 20, MAIN + 10, 150, 0);	/* the outer foo returns */
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 bar|E2 bar|B2 foo|E2 foo|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_JUMP);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "foo", 1)->kind, PTS_TLK_JUMP);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 140);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 1)->ts_ns, 150);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
+/*
+ * The kernel shape of issue 13: irq_exit_rcu is `jmp __irq_exit_rcu`; a
+ * nested interrupt arrives inside __irq_exit_rcu and its own irq_exit_rcu
+ * tail-jumps to __irq_exit_rcu again. By hand: the second jump replaces
+ * the inner irq_exit_rcu (keeping its return address, IRQ+0x15), whose
+ * ret then ends it; the iret ends the nested interrupt; the outer
+ * __irq_exit_rcu returns in turn. No frame is unwound, none inferred.
+ */
+static void tail_jump_under_a_nested_interrupt_keeps_the_interrupted_stack(void)
+{
+	start(PTS_SCOPE_KERNEL, 0);
+	tl_fx_ev(PTS_BR_ENABLED, 0, 0, IRQ, 100, 0, NULL);
+	tl_fx_ev(PTS_BR_CALL, IRQ + 0x10, 5, IRQEXIT, 110, 0, NULL);
+	tl_fx_ev(PTS_BR_JUMP, IRQEXIT + 4, 0, IRQEXIT2, 120, 0, NULL);
+	tl_fx_ev(PTS_BR_INTERRUPT, IRQEXIT2 + 0x20, 0, IRQ, 130, 0, NULL);
+	tl_fx_ev(PTS_BR_CALL, IRQ + 0x10, 5, IRQEXIT, 140, 0, NULL);
+	tl_fx_ev(PTS_BR_JUMP, IRQEXIT + 4, 0, IRQEXIT2, 150, 0, NULL);
+	tl_fx_ev(PTS_BR_RETURN, IRQEXIT2 + 0x30, 0, IRQ + 0x15, 160, 0, NULL);
+	tl_fx_ev(PTS_BR_IRET, IRQ + 0x40, 0, IRQEXIT2 + 0x20, 170, 0, NULL);
+	tl_fx_ev(PTS_BR_RETURN, IRQEXIT2 + 0x30, 0, IRQ + 0x15, 180, 0, NULL);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 asm_common_interrupt|B1 irq_exit_rcu|E1 irq_exit_rcu|B1 __irq_exit_rcu|"
+		"B2 asm_common_interrupt|B3 irq_exit_rcu|E3 irq_exit_rcu|B3 __irq_exit_rcu|"
+		"E3 __irq_exit_rcu|E2 asm_common_interrupt|E1 __irq_exit_rcu|"
+		"E0 asm_common_interrupt");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__irq_exit_rcu", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__irq_exit_rcu", 0)->ts_ns, 160);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "asm_common_interrupt", 0)->kind, PTS_TLK_IRET);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__irq_exit_rcu", 1)->ts_ns, 180);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
+/*
+ * A jump into the middle of an open frame's function (longjmp to a setjmp
+ * point, in main) still unwinds the frames above it.
+ */
+static void jump_into_the_middle_of_a_deeper_frames_function_unwinds(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_CALL, FOO + 5, BAR, 120, 0);
+	ev(PTS_BR_JUMP, BAR + 8, MAIN + 30, 130, 0);
+	CU_ASSERT_STRING_EQUAL(finish(), "B0 main|B1 foo|B2 bar|E2 bar|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_UNWIND);
 	done();
 }
 
@@ -381,6 +460,9 @@ PTS_SUITE(timeline_stack, NULL, NULL,
 	  PTS_TEST(calls_and_returns_give_one_nested_slice_per_function),
 	  PTS_TEST(tail_jump_to_another_function_replaces_the_top_frame),
 	  PTS_TEST(longjmp_return_to_a_deeper_frame_unwinds_the_frames_between),
+	  PTS_TEST(tail_jump_to_a_function_open_lower_in_the_stack_replaces_the_top_frame),
+	  PTS_TEST(tail_jump_under_a_nested_interrupt_keeps_the_interrupted_stack),
+	  PTS_TEST(jump_into_the_middle_of_a_deeper_frames_function_unwinds),
 	  PTS_TEST(return_past_the_known_stack_infers_an_outer_frame_from_the_segment_start),
 	  PTS_TEST(inferred_frame_whose_segment_was_already_written_begins_at_the_return),
 	  PTS_TEST(gap_ends_open_frames_leaves_an_instant_and_splices_nothing),

@@ -680,6 +680,12 @@ static bool is_user_entry(const struct fn *fn, uint64_t addr)
 	       !strcmp(fn->name, "__irqentry_text_start");
 }
 
+/* Is addr the first byte of fn (a symbol, not unknown code named by its address)? */
+static bool is_fn_entry(const struct fn *fn, uint64_t addr)
+{
+	return fn->known && addr == fn->start;
+}
+
 /* Replace the top frame by fn (tail call): the new frame returns where the old one would. */
 static int replace_top(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
 		       enum pts_tl_kind kind, struct pts_err *err)
@@ -1159,8 +1165,15 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 		/* `jmp __x86_return_thunk` is the function's `ret`, still to come */
 		if (t->n && is_return_thunk(&fn))
 			return 0;
-		/* longjmp, stack switching: a jump into a frame deeper in the stack */
-		for (i = (int64_t)t->n - 2; !t->excess && i >= 0; i--) {
+		/*
+		 * longjmp, stack switching: a jump into the middle of a function
+		 * open deeper in the stack (its saved return address, a setjmp
+		 * point) unwinds to it. A jump to a function's first byte is a
+		 * tail call (irq_exit_rcu's `jmp __irq_exit_rcu` under a nested
+		 * interrupt, recursion through a tail call), whatever is open.
+		 */
+		for (i = (int64_t)t->n - 2; !t->excess && !is_fn_entry(&fn, br->to) && i >= 0;
+		     i--) {
 			if (!same_fn(&t->frames[i], &fn))
 				continue;
 			while (!rc && t->n > (uint32_t)i + 1)

@@ -131,8 +131,7 @@ void pts_cpu_start_local(struct pts_cpu *pc, bool resume)
 		start_fail(pc, -EIO, PTSCOPE_R_PT_ERROR_AT_ENABLE);
 		return;
 	}
-	pts_sb_trace(PTSCOPE_SB_TRACE_START, pc->cpu, pc->start_tsc, want,
-		     status, pc->head);
+	pts_sb_trace(PTSCOPE_SB_TRACE_START, want, status, pc->head);
 }
 
 /**
@@ -197,8 +196,7 @@ void pts_cpu_stop_local(struct pts_cpu *pc)
 		pc->flags |= PTSCOPE_CPUF_ERROR;
 	}
 	pc->wrap_scan = -1;
-	pts_sb_trace(PTSCOPE_SB_TRACE_STOP, pc->cpu, pc->stop_tsc, ctl,
-		     pc->status, pc->head);
+	pts_sb_trace(PTSCOPE_SB_TRACE_STOP, ctl, pc->status, pc->head);
 }
 
 void pts_cpu_init_all(void)

@@ -73,21 +73,29 @@ static void ring_get(u64 pos, void *dst, u32 len)
 }
 
 /*
- * Append one record whose header is filled but for size (multiple of 8).
+ * Append one record whose header is filled but for size and tsc, and stamp
+ * it with the TSC read under the lock: whoever writes (a probe, a trigger
+ * in NMI, a start or stop on any CPU), the ring is in TSC order on each
+ * CPU, and across CPUs as far as their TSCs agree. That is the sideband's
+ * one ordering rule (docs/abi.md, "Sideband records"); it holds by
+ * construction, so no caller has to read the TSC in the right place.
+ * A record's TSC is therefore never earlier than the event it reports.
  * Context: any; IRQs saved here. NMI: try-lock only.
+ * Return: the TSC stamped, 0 when the record was not written.
  */
-static void sb_emit(struct ptscope_sb_hdr *rec, u32 len)
+static u64 sb_emit(struct ptscope_sb_hdr *rec, u32 len)
 {
 	struct ptscope_sb_lost lost;
 	unsigned long flags;
 	u32 need = len;
+	u64 tsc = 0;
 
 	if (!READ_ONCE(sb.live) || !sb.buf)
-		return;
+		return 0;
 	rec->size = len;
 	if (in_nmi()) {
 		if (!raw_spin_trylock_irqsave(&sb.lock, flags))
-			return;
+			return 0;
 	} else {
 		raw_spin_lock_irqsave(&sb.lock, flags);
 	}
@@ -100,12 +108,15 @@ static void sb_emit(struct ptscope_sb_hdr *rec, u32 len)
 		sb.lost_pending++;
 		goto out;
 	}
+	/* ordered: not earlier than anything this CPU did before */
+	tsc = rdtsc_ordered();
+	rec->tsc = tsc;
 	if (sb.lost_pending) {
 		memset(&lost, 0, sizeof(lost));
 		lost.hdr.type = PTSCOPE_SB_LOST;
 		lost.hdr.size = sizeof(lost);
 		lost.hdr.cpu = rec->cpu;
-		lost.hdr.tsc = rec->tsc;
+		lost.hdr.tsc = tsc;
 		lost.count = sb.lost_pending;
 		ring_put(sb.head, &lost, sizeof(lost));
 		sb.head += sizeof(lost);
@@ -115,13 +126,14 @@ static void sb_emit(struct ptscope_sb_hdr *rec, u32 len)
 	sb.head += len;
 out:
 	raw_spin_unlock_irqrestore(&sb.lock, flags);
+	return tsc;
 }
 
+/* Type and CPU of a record written on this CPU; sb_emit() stamps the TSC. */
 static void sb_hdr(struct ptscope_sb_hdr *h, u16 type)
 {
 	h->type = type;
 	h->cpu = raw_smp_processor_id();
-	h->tsc = rdtsc();
 }
 
 /* The CR3 a task's user code runs with; 0 for kernel threads. */
@@ -210,30 +222,52 @@ static void probe_fork(void *data, struct task_struct *parent,
 	sb_emit(&r.hdr, sizeof(r));
 }
 
-void pts_sb_trigger(u32 reason, u64 tsc, s32 pid, s32 tid)
+/**
+ * pts_sb_trigger() - write the TRIGGER record.
+ * @reason: enum ptscope_trigger_reason.
+ * @pid: tgid current at the trigger.
+ * @tid: its thread.
+ *
+ * Context: any, including NMI (then only if the lock is free).
+ * Return: the record's TSC, the trigger time; 0 when it was not written.
+ */
+u64 pts_sb_trigger(u32 reason, s32 pid, s32 tid)
 {
 	struct ptscope_sb_trigger r;
 
 	memset(&r, 0, sizeof(r));
 	sb_hdr(&r.hdr, PTSCOPE_SB_TRIGGER);
-	r.hdr.tsc = tsc;
 	r.reason = reason;
 	r.pid = pid;
 	r.tid = tid;
-	sb_emit(&r.hdr, sizeof(r));
+	return sb_emit(&r.hdr, sizeof(r));
 }
 
-void pts_sb_trace(u16 type, int cpu, u64 tsc, u64 ctl, u64 status, u64 head)
+/**
+ * pts_sb_trace() - write a TRACE_START or TRACE_STOP record for this CPU.
+ * @type: PTSCOPE_SB_TRACE_START or PTSCOPE_SB_TRACE_STOP.
+ * @ctl: RTIT_CTL written (start) or read back (stop).
+ * @status: RTIT_STATUS after the enable or at the stop.
+ * @head: ring offset where PT starts or stopped writing.
+ *
+ * Also records the task current on this CPU (pid, tid and the CR3 its user
+ * code runs with, as in a switch record): the task a trace segment starts
+ * with, which no switch record names when it is not switched during the
+ * capture (perf's PERF_RECORD_ITRACE_START does the same).
+ * Context: on the CPU concerned, IRQs off.
+ */
+void pts_sb_trace(u16 type, u64 ctl, u64 status, u64 head)
 {
 	struct ptscope_sb_trace r;
 
 	memset(&r, 0, sizeof(r));
-	r.hdr.type = type;
-	r.hdr.cpu = cpu;
-	r.hdr.tsc = tsc;
+	sb_hdr(&r.hdr, type);
 	r.rtit_ctl = ctl;
 	r.rtit_status = status;
 	r.head = head;
+	r.pid = current->tgid;
+	r.tid = current->pid;
+	r.cr3 = task_user_cr3(current);
 	sb_emit(&r.hdr, sizeof(r));
 }
 

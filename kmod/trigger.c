@@ -76,17 +76,20 @@ void pts_trigger_fire(u32 reason)
 	if (atomic_cmpxchg(&pts.state, PTSCOPE_STATE_ARMED,
 			   PTSCOPE_STATE_POST_TRIGGER) != PTSCOPE_STATE_ARMED)
 		return;
-	tsc = rdtsc_ordered();
 	local_irq_save(flags);
-	pts.trigger_tsc = tsc;
 	pts.trigger_cpu = smp_processor_id();
 	pts.trigger_reason = reason;
 	pts.trigger_pid = task_tgid_nr(current);
 	pts.trigger_tid = task_pid_nr(current);
+	/*
+	 * The TRIGGER record first, then this CPU's TRACE_STOP: its TSC is the
+	 * trigger time, and the sideband stays in TSC order on this CPU.
+	 */
+	tsc = pts_sb_trigger(reason, pts.trigger_pid, pts.trigger_tid);
+	pts.trigger_tsc = tsc ? tsc : rdtsc_ordered();
 	if (!pts.cfg.trigger.post_trigger_us)
 		pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));
 	local_irq_restore(flags);
-	pts_sb_trigger(reason, tsc, pts.trigger_pid, pts.trigger_tid);
 	irq_work_queue(&pts.trig_work);
 }
 

@@ -410,7 +410,13 @@ struct ptscope_sb_trace {		/* TRACE_START / TRACE_STOP */
 	__u64 rtit_ctl;
 	__u64 rtit_status;
 	__u64 head;		/* ring offset */
+	/* in records of at least sizeof (not in PTSCOPE_SB_TRACE_SIZE_VER0 ones): */
+	__s32 pid, tid;		/* task current on hdr.cpu (0/0 idle) */
+	__u64 cr3;		/* its user page-table root, as next_cr3 of a switch */
 };
+
+/* TRACE_START/STOP records of modules before pid, tid and cr3 (bytes). */
+#define PTSCOPE_SB_TRACE_SIZE_VER0	40
 
 /* ------------------------------------------------------------------ */
 /* Commands. The magic 0xB7 is unused in ioctl-number.rst.              */

@@ -5,7 +5,10 @@
 # writes hand-made instruction lists. The walk of the simulated code
 # images in combined scope (user 00..24, kernel 00..24, user 26, per
 # the listing in docs/simulated-unit.md) must pass; the same walk with a
-# two-iteration loop, or with a stray address, must fail.
+# two-iteration loop, or with a stray address, must fail. A decode that
+# exits 3 (gaps or a damaged input) fails bundle_decodes for a clean
+# capture and passes it for one whose manifest says sideband records were
+# lost.
 set -u
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
@@ -14,6 +17,13 @@ b=$tmp/bundles/cli_capture_both_manual
 mkdir -p "$b/cli_capture_both_manual.ptscope/kernel"
 printf 'ffffffffc0a01230 T pts_sim_kernel_entry\t[ptscope]\n' \
 	> "$b/cli_capture_both_manual.ptscope/kernel/kallsyms"
+manifest() { # sideband records lost
+	printf '{\n  "complete": true,\n  "sideband": {\n    "file": "sideband.bin",\n' \
+		> "$b/cli_capture_both_manual.ptscope/manifest.json"
+	printf '    "size": 8,\n    "lost": %s\n  }\n}\n' "$1" \
+		>> "$b/cli_capture_both_manual.ptscope/manifest.json"
+}
+manifest 0
 
 # The stand-in decoder: writes the list given by LOOPS and STRAY.
 cat > "$tmp/dec" << 'DEC'
@@ -33,13 +43,13 @@ for p in 1 2 3 4 5 6; do
 	echo 0x7f5100000026
 	if [ -n "${STRAY:-}" ] && [ $p = 3 ]; then echo 0x401000; fi
 done > "$out"
-exit 0
+exit "${EXIT:-0}"
 DEC
 chmod +x "$tmp/dec"
 
-run() {
+run() { # the line of this check (default bundle_timeline)
 	bash tests/vm/host/check-bundles.sh "$tmp/dec" "$tmp/bundles" /dev/null "" < /dev/null |
-		grep '^bundle_timeline'
+		grep "^${1:-bundle_timeline}"
 }
 fail=0
 r=$(run)
@@ -51,4 +61,14 @@ case $r in *" FAIL "*) ;; *) fail=1 ;; esac
 r=$(STRAY=1 run)
 echo "stray address: $r"
 case $r in *" FAIL "*) ;; *) fail=1 ;; esac
+r=$(run bundle_decodes)
+echo "exit 0: $r"
+case $r in *" PASS "*) ;; *) fail=1 ;; esac
+r=$(EXIT=3 run bundle_decodes)
+echo "exit 3, clean capture: $r"
+case $r in *" FAIL "*) ;; *) fail=1 ;; esac
+manifest 2
+r=$(EXIT=3 run bundle_decodes)
+echo "exit 3, 2 sideband records lost: $r"
+case $r in *" PASS "*) ;; *) fail=1 ;; esac
 exit $fail

@@ -117,7 +117,32 @@ static void truncated_last_record_is_refused_not_read_past_the_end(void)
 	CU_ASSERT_EQUAL(s.n, 0);
 }
 
+/*
+ * A process never switched during the capture is named only by the
+ * TRACE_START of its CPU: record must snapshot its maps too. A record of
+ * the first ABI (40 bytes) names no task.
+ */
+static void trace_start_names_the_task_running_at_start(void)
+{
+	struct ptscope_sb_trace tr[2];
+	struct seen s = { .n = 0 };
+
+	memset(tr, 0, sizeof(tr));
+	tr[0].hdr.type = PTSCOPE_SB_TRACE_START;
+	tr[0].hdr.size = sizeof(tr[0]);
+	tr[0].pid = 50;
+	tr[0].tid = 51;
+	tr[1].hdr.type = PTSCOPE_SB_TRACE_START;
+	tr[1].hdr.size = PTSCOPE_SB_TRACE_SIZE_VER0;
+	tr[1].pid = 60;	/* past the record's end: not read */
+	CU_ASSERT_EQUAL(pts_sideband_pids(tr, sizeof(tr[0]) + PTSCOPE_SB_TRACE_SIZE_VER0,
+					  collect, &s), 2);
+	CU_ASSERT_EQUAL_FATAL(s.n, 1);
+	CU_ASSERT_EQUAL(s.pid[0], 50);
+}
+
 PTS_SUITE(capture_sideband_pids, NULL, NULL,
+	  PTS_TEST(trace_start_names_the_task_running_at_start),
 	  PTS_TEST(pids_of_switch_exec_fork_exit_trigger_in_order),
 	  PTS_TEST(record_size_not_multiple_of_8_stops_the_walk),
 	  PTS_TEST(truncated_last_record_is_refused_not_read_past_the_end))

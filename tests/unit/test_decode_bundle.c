@@ -99,6 +99,9 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 static const char *named_build_id;
 /* when non-zero: an EXEC record of tid 101 on CPU 0 at this TSC */
 static uint64_t exec_tsc;
+/* when set: sideband records appended after the switch and exec records */
+static const void *extra_sb;
+static size_t extra_sb_len;
 /* PTS_CPUF_* and wrapped of every CPU written */
 static uint32_t cpu_flags;
 static bool cpu_wrapped;
@@ -193,6 +196,11 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 			snprintf(ex->comm, sizeof(ex->comm), "newprog");
 			memcpy(ex->filename, "/opt/app/user", sizeof("/opt/app/user"));
 			sblen += sz;
+		}
+		if (extra_sb_len) {
+			sbbuf = realloc(sbbuf, sblen + extra_sb_len);
+			memcpy(sbbuf + sblen, extra_sb, extra_sb_len);
+			sblen += extra_sb_len;
 		}
 		CU_ASSERT_EQUAL_FATAL(pts_bundle_write_file(bdir, "sideband.bin", sbbuf, sblen, &err), 0);
 		free(sbbuf);
@@ -606,6 +614,69 @@ static void exec_in_the_sideband_starts_the_new_program_on_an_empty_stack(void)
 	tl_sink_free(&sink);
 }
 
+/*
+ * A thread that is never switched during the capture (a busy pinned
+ * process): only the TRACE_START record of its CPU names it. The sideband
+ * has a switch, on CPU 1, so it is not a switch-less one-process bundle.
+ * The record is written after TraceEn (TSC 0x1100, after the first PSB's
+ * 0x1000), as the module stamps records when it writes them: the thread
+ * still runs from the start of CPU 0's trace. By hand: the main path on
+ * pid 100 / tid 101, no gap; without the record's task, pid 0 / tid 0 and
+ * code without a name (pid 0 has no maps).
+ * A record of the first ABI (40 bytes, no task) is valid and names nobody.
+ */
+static void trace_start_names_the_thread_running_from_the_start(void)
+{
+	static const struct sw_rec sw = { 1, 0x1000, 102 };
+	struct ptscope_sb_trace tr;
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	int32_t pid, tid;
+	const char *name;
+	size_t i;
+
+	memset(&tr, 0, sizeof(tr));
+	tr.hdr.type = PTSCOPE_SB_TRACE_START;
+	tr.hdr.size = sizeof(tr);
+	tr.hdr.cpu = 0;
+	tr.hdr.tsc = 0x1100;
+	tr.pid = 100;
+	tr.tid = 101;
+	for (int v = 0; v < 2; v++) {
+		if (v)
+			tr.hdr.size = PTSCOPE_SB_TRACE_SIZE_VER0;
+		gen_main(&g);
+		extra_sb = &tr;
+		extra_sb_len = tr.hdr.size;
+		write_bundle_ex(PTS_SOURCE_HARDWARE, &gp, 1, &sw, 1);
+		extra_sb_len = 0;
+		gen_done(&g);
+		CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum,
+							&err), 0);
+		pid = tid = -1;
+		name = NULL;
+		for (i = 0; i < sink.n && !name; i++) {
+			if (sink.recs[i].r.type == PTS_TL_BEGIN) {
+				pid = sink.recs[i].r.pid;
+				tid = sink.recs[i].r.tid;
+				name = sink.recs[i].name;
+			}
+		}
+		CU_ASSERT_EQUAL(pid, v ? 0 : 100);
+		CU_ASSERT_EQUAL(tid, v ? 0 : 101);
+		/* pid 0 has no maps: its code has no name */
+		CU_ASSERT_STRING_EQUAL(name ? name : "", v ? "[unknown] 0x401000" : "_start");
+		CU_ASSERT_EQUAL(sum.gaps, 0);
+		CU_ASSERT_EQUAL(sum.lost, 0);
+		CU_ASSERT_EQUAL(sum.nr_notices, 0);
+		pts_decode_summary_free(&sum);
+		tl_sink_free(&sink);
+		memset(&sink, 0, sizeof(sink));
+	}
+}
+
 PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_with_copied_binary_and_sideband_decodes_the_main_path),
 	  PTS_TEST(shipped_sample_time_never_goes_backwards),
@@ -615,4 +686,5 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(truncated_cpu_file_is_a_notice_a_gap_and_a_loss),
 	  PTS_TEST(longer_cpu_file_decodes_the_recorded_bytes_only),
 	  PTS_TEST(capture_problems_of_a_cpu_are_warnings),
-	  PTS_TEST(exec_in_the_sideband_starts_the_new_program_on_an_empty_stack));
+	  PTS_TEST(exec_in_the_sideband_starts_the_new_program_on_an_empty_stack),
+	  PTS_TEST(trace_start_names_the_thread_running_from_the_start));

@@ -278,6 +278,8 @@ static int write_bundle(struct scope_out *s, const struct qlog *q, const char *k
 	tr.hdr.type = PTSCOPE_SB_TRACE_START;
 	tr.hdr.size = sizeof(tr);
 	tr.rtit_ctl = ptsynth_config_rtit_ctl(&s->cfg);
+	tr.pid = 1;
+	tr.tid = 1;
 	if (sb_append(&sb, &sb_len, ex, ex->hdr.size) || sb_append(&sb, &sb_len, &sw, sizeof(sw)) ||
 	    sb_append(&sb, &sb_len, &tr, sizeof(tr))) {
 		rc = pts_err_set(err, ENOMEM, "out of memory");

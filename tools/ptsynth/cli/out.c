@@ -206,6 +206,8 @@ int out_start_process(struct out *out, pid_t pid, const char *cmd, uint64_t tsc,
 	tr.hdr.size = sizeof(tr);
 	tr.hdr.tsc = tsc;
 	tr.rtit_ctl = ptsynth_config_rtit_ctl(&out->o->cfg);
+	tr.pid = pid;
+	tr.tid = pid;
 	if (sb_add(out, &tr, sizeof(tr)))
 		return pts_err_set(err, ENOMEM, "out of memory");
 	return 0;
@@ -464,6 +466,8 @@ int out_finish(struct out *out, struct ptsynth_enc *enc, pid_t pid, uint64_t tsc
 	tr.hdr.tsc = tsc;
 	tr.rtit_ctl = ptsynth_config_rtit_ctl(&out->o->cfg);
 	tr.head = out->o->wrap_size ? len % out->o->wrap_size : len;
+	tr.pid = pid;
+	tr.tid = pid;
 	memset(&ex, 0, sizeof(ex));
 	ex.hdr.type = PTSCOPE_SB_EXIT;
 	ex.hdr.size = sizeof(ex);

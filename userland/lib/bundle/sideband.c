@@ -22,8 +22,8 @@ static const struct {
 	[PTSCOPE_SB_FORK] = { "fork", sizeof(struct ptscope_sb_fork) },
 	[PTSCOPE_SB_TRIGGER] = { "trigger", sizeof(struct ptscope_sb_trigger) },
 	[PTSCOPE_SB_LOST] = { "lost", sizeof(struct ptscope_sb_lost) },
-	[PTSCOPE_SB_TRACE_START] = { "trace_start", sizeof(struct ptscope_sb_trace) },
-	[PTSCOPE_SB_TRACE_STOP] = { "trace_stop", sizeof(struct ptscope_sb_trace) },
+	[PTSCOPE_SB_TRACE_START] = { "trace_start", PTSCOPE_SB_TRACE_SIZE_VER0 },
+	[PTSCOPE_SB_TRACE_STOP] = { "trace_stop", PTSCOPE_SB_TRACE_SIZE_VER0 },
 };
 
 #define NR_SB_TYPES (sizeof(sb_types) / sizeof(sb_types[0]))

@@ -299,6 +299,16 @@ int pts_sideband_pids(const void *buf, size_t len,
 				fn(ctx, r.child_pid);
 			}
 			break;
+		case PTSCOPE_SB_TRACE_START:
+		case PTSCOPE_SB_TRACE_STOP:
+			/* the task running when tracing began or ended on a CPU */
+			if (h.size >= sizeof(struct ptscope_sb_trace)) {
+				struct ptscope_sb_trace r;
+
+				memcpy(&r, p + off, sizeof(r));
+				fn(ctx, r.pid);
+			}
+			break;
 		case PTSCOPE_SB_TRIGGER:
 			if (h.size >= sizeof(struct ptscope_sb_trigger)) {
 				struct ptscope_sb_trigger r;

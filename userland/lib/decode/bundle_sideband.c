@@ -65,9 +65,13 @@ static void sideband_damaged(const struct pts_bundle *b, size_t off, size_t len,
 	pts_decode_lost(sum, msg);
 }
 
-/* One ptscope record as decoder sideband records. 0 or -ENOMEM. */
+/*
+ * One ptscope record as decoder sideband records. since_ns: time of the
+ * previous record of the record's CPU (0 when it is the first). 0 or
+ * -ENOMEM.
+ */
 static int sideband_add_rec(const struct ptscope_sb_hdr *h, const struct pts_timeconv *tc,
-			    struct pts_sideband *sb)
+			    uint64_t since_ns, struct pts_sideband *sb)
 {
 	struct pts_sb_rec r;
 	char comm[PTSCOPE_COMM_LEN + 1];
@@ -76,12 +80,29 @@ static int sideband_add_rec(const struct ptscope_sb_hdr *h, const struct pts_tim
 	memset(&r, 0, sizeof(r));
 	r.time_ns = pts_tc_ns(tc, h->tsc);
 	r.cpu = h->cpu;
-	if (h->type == PTSCOPE_SB_SCHED_SWITCH) {
+	if (h->type == PTSCOPE_SB_TRACE_START && h->size >= sizeof(struct ptscope_sb_trace)) {
+		const struct ptscope_sb_trace *tr = (const void *)h;
+
+		/*
+		 * The task current when tracing began on this CPU. The record is
+		 * stamped after TraceEn was set, so the trace's first packets are
+		 * earlier than it; no task changed on this CPU since its previous
+		 * record (that would be a switch record), so the task runs from
+		 * that record on, and from the start when there is none.
+		 */
+		r.type = PTS_SB_SWITCH;
+		r.time_ns = since_ns;
+		r.pid = tr->pid;
+		r.tid = tr->tid;
+		r.cr3 = tr->cr3;
+		rc = pts_sideband_add(sb, &r);
+	} else if (h->type == PTSCOPE_SB_SCHED_SWITCH) {
 		const struct ptscope_sb_switch *sw = (const void *)h;
 
 		r.type = PTS_SB_SWITCH;
 		r.pid = sw->next_pid;
 		r.tid = sw->next_tid;
+		r.cr3 = sw->next_cr3;
 		rc = pts_sideband_add(sb, &r);
 		if (!rc && sw->next_comm[0]) {
 			snprintf(comm, sizeof(comm), "%.*s", PTSCOPE_COMM_LEN, sw->next_comm);
@@ -112,7 +133,7 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 	const struct ptscope_sb_hdr *h;
 	struct pts_sb_reader rd;
 	struct pts_err e2 = { 0 };
-	uint64_t *last_tsc = NULL, unknown = 0;
+	uint64_t *last_tsc = NULL, unknown = 0, since_ns;
 	bool *seen = NULL;
 	size_t unknown_off = 0, len = 0, i, prev_off = 0;
 	uint16_t unknown_type = 0;
@@ -172,6 +193,7 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 			sideband_damaged(b, off, len, why, sum);
 			break;
 		}
+		since_ns = seen[h->cpu] ? pts_tc_ns(tc, last_tsc[h->cpu]) : 0;
 		last_tsc[h->cpu] = h->tsc;
 		seen[h->cpu] = true;
 		if (!pts_sb_type_name(h->type)) {
@@ -181,7 +203,7 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 			}
 			continue;
 		}
-		if (sideband_add_rec(h, tc, sb)) {
+		if (sideband_add_rec(h, tc, since_ns, sb)) {
 			free(last_tsc);
 			free(seen);
 			free(buf);

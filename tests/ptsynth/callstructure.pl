@@ -9,12 +9,16 @@
 # unwind several; with the stack pointer recorded at each CALL, frames
 # whose stack was released are dropped at the next call); a jump to a
 # function's entry replaces the top frame
-# (tail calls, PLT stubs). From the listing: every "call >" line. Both give a
-# sequence of (function, number of open frames of interest); they must
-# be equal. When the ground truth shows signal handlers (an enable that
-# is not the return of a system call), only the function sequence is
-# compared: how a handler frame nests is the timeline's choice. The total
-# number of calls must match in any case. Exit 0 on match.
+# (tail calls, PLT stubs). A signal handler (tracing enabled elsewhere
+# than where the thread left for the kernel: after its system call, or
+# where it was interrupted) is a frame nested where the signal was
+# delivered; tracing enabled again where that delivery left (after
+# rt_sigreturn) ends it and every frame above it (a handler that left by
+# siglongjmp is gone by its stack pointer, as other released frames).
+# From the listing: every "call >" line. Both give a sequence of
+# (function, number of open frames of interest, those frames' names from
+# the outermost): they must be equal, frame by frame. The total number of
+# calls must match in any case. Exit 0 on match.
 use strict;
 use warnings;
 no warnings qw(portable);
@@ -61,32 +65,23 @@ for my $k (keys %demangled) {
 my %interesting = map { $_ => 1 } keys %canon;
 (my $exe_base = $exe_path) =~ s{.*/}{};
 
-# Ground truth, per thread ("t TID" records switch threads).
-my (%gst, @gt_seq, $handlers);
+# Ground truth, per thread ("t TID" records switch threads). A frame is
+# [return address, name of interest or undef, stack pointer after its
+# call, resume IP of the signal delivery that opened it (handlers)].
+my %gst;
+my @gt_seq;
 my $tid = 'first';
 my $gt_calls = 0;
-open($g, '<', $gt_path) or die "$gt_path: $!\n";
-while (<$g>) {
-	if (/^t (\S+)/) {
-		my $n = hex($1);
-		# the first thread's records before its "t" belong to it
-		$gst{$n} = delete $gst{first} if $tid eq 'first' && $gst{first};
-		$tid = $n;
-		next;
-	}
-	my $st = $gst{$tid} //= { stack => [] };
-	if (/^d (\S+)/) { $st->{resume} = hex($1) + 2; next; }	# SYSCALL is 2 bytes
-	if (/^a (\S+)/) { $st->{resume} = hex($1); next; }
-	if (/^e (\S+)/) {
-		# Back from the kernel where the thread left (after its system
-		# call, or where it was preempted): else a signal handler ran.
-		$handlers = 1 if defined $st->{resume} && hex($1) != $st->{resume};
-		next;
-	}
-	next unless /^i (\S+) (\S+)(?: (\S+))?(?: (\S+))?/;
-	my ($ip, $class, $size, $sp) = (hex($1), $2, $3, defined $4 ? hex($4) : undef);
+
+# Execution arrives at ip: apply the pending call, jump or return.
+sub arrive {
+	my ($st, $ip) = @_;
 	my $stack = $st->{stack};
 	if (defined $st->{call}) {
+		# A handler's frame lies just above its first call's return slot.
+		$stack->[-1][2] = $st->{sp} + 8
+			if defined $st->{sp} && @$stack && defined $stack->[-1][3] &&
+			   !defined $stack->[-1][2];
 		# Frames whose return-address slot is at or below this call's
 		# are gone (their stack was released: longjmp, exceptions).
 		if (defined $st->{sp}) {
@@ -95,8 +90,8 @@ while (<$g>) {
 		}
 		my $name = $sym{$ip};
 		if (defined $name) {
-			my $depth = grep { defined $_->[1] } @$stack;
-			push @gt_seq, "$tid\t$name\t$depth";
+			my @path = map { $_->[1] } grep { defined $_->[1] } @$stack;
+			push @gt_seq, join("\t", $st->{tid}, $name, scalar(@path), join('>', @path));
 		}
 		push @$stack, [$st->{call}, $name, $st->{sp}];
 		undef $st->{call};
@@ -116,6 +111,49 @@ while (<$g>) {
 		}
 		$st->{ret} = 0;
 	}
+}
+
+open($g, '<', $gt_path) or die "$gt_path: $!\n";
+while (<$g>) {
+	if (/^t (\S+)/) {
+		my $n = hex($1);
+		# the first thread's records before its "t" belong to it
+		if ($tid eq 'first' && $gst{first}) {
+			$gst{$n} = delete $gst{first};
+			$gst{$n}{tid} = $n;
+			s/^first\t/$n\t/ for @gt_seq;
+		}
+		$tid = $n;
+		next;
+	}
+	my $st = $gst{$tid} //= { stack => [], tid => $tid };
+	my $stack = $st->{stack};
+	if (/^d (\S+)/) { $st->{resume} = hex($1) + 2; next; }	# SYSCALL is 2 bytes
+	if (/^a (\S+)/) {
+		# interrupted before the instruction at IP: execution had got there
+		arrive($st, hex($1));
+		$st->{resume} = hex($1);
+		next;
+	}
+	if (/^e (\S+)/) {
+		my $ip = hex($1);
+		# Back where a signal delivery left (rt_sigreturn): its handler
+		# and everything above it end.
+		for (my $i = $#$stack; $i >= 0; $i--) {
+			next unless defined $stack->[$i][3] && $stack->[$i][3] == $ip;
+			splice(@$stack, $i);
+			undef $st->{resume};
+			last;
+		}
+		# Elsewhere than where the thread left for the kernel: a handler.
+		push @$stack, [-1, $sym{$ip}, undef, $st->{resume}]
+			if defined $st->{resume} && $ip != $st->{resume};
+		undef $st->{resume};
+		next;
+	}
+	next unless /^i (\S+) (\S+)(?: (\S+))?(?: (\S+))?/;
+	my ($ip, $class, $size, $sp) = (hex($1), $2, $3, defined $4 ? hex($4) : undef);
+	arrive($st, $ip);
 	if ($class eq 'call' || $class eq 'call-ind') {
 		$st->{call} = $ip + $size;
 		$st->{sp} = $sp;
@@ -151,8 +189,8 @@ while (<$t>) {
 	if ($kind eq 'call') {
 		$tl_calls++;
 		if ($entry && $interesting{$name}) {
-			my $d = grep { defined $_ && $interesting{$_} } @$frames;
-			push @tl_seq, "$ltid\t$canon{$name}\t$d";
+			my @path = map { $canon{$_} } grep { defined $_ && $interesting{$_} } @$frames;
+			push @tl_seq, join("\t", $ltid, $canon{$name}, scalar(@path), join('>', @path));
 		}
 	}
 	$frames->[$depth] = $name;
@@ -179,11 +217,11 @@ if (!grep { !/^first\t/ } @gt_seq) {
 @tl_seq = $by_tid->(@tl_seq);
 
 # PTS_CALLSTRUCTURE_DEPTH: "abs" (default) compares the depth counted
-# from the start of the trace, "main" the depth relative to the first call
-# of main (ld.so and libc start-up frames above it left out), "0" the
-# function sequence only.
+# from the start of the trace and the open frames of interest, "main" the
+# depth and frames below main (ld.so and libc start-up frames above it
+# left out), "0" the function sequence only.
 my $strip = sub { map { join "\t", (split /\t/, $_)[0, 1] } @_ };
-my $mode = $handlers ? '0' : ($ENV{PTS_CALLSTRUCTURE_DEPTH} // 'abs');
+my $mode = $ENV{PTS_CALLSTRUCTURE_DEPTH} // 'abs';
 my $rel = sub {
 	my @s = @_;
 	my (%m, %seen_main, %first);
@@ -194,18 +232,21 @@ my $rel = sub {
 	# Depth below main (threads without main: below their first call);
 	# calls before main are start-up code and show as "-".
 	return map {
-		my ($t, $n, $d) = split /\t/, $_;
+		my ($t, $n, $d, $p) = split /\t/, $_, 4;
+		my @p = split />/, $p // '';
 		$seen_main{$t} ||= $n eq 'main';
 		my $base = defined $m{$t} ? $m{$t} : ($first{$t} //= $d);
-		(defined $m{$t} && !$seen_main{$t}) ? "$t\t$n\t-" : "$t\t$n\t" . ($d - $base);
+		(defined $m{$t} && !$seen_main{$t}) ? "$t\t$n\t-" :
+			"$t\t$n\t" . ($d - $base) . "\t" . join('>', @p[$base .. $#p]);
 	} @s;
 };
 my (@a, @b);
 if ($mode eq 'abs') { @a = @gt_seq; @b = @tl_seq; }
 elsif ($mode eq 'main') { @a = $rel->(@gt_seq); @b = $rel->(@tl_seq); }
 else { @a = $strip->(@gt_seq); @b = $strip->(@tl_seq); }
-my $what = $mode eq 'abs' ? 'function sequence and depth' :
-	   $mode eq 'main' ? 'function sequence and depth below main' : 'function sequence';
+my $what = $mode eq 'abs' ? 'function sequence, depth and open frames' :
+	   $mode eq 'main' ? 'function sequence, depth and open frames below main' :
+	   'function sequence';
 for my $i (0 .. ($#a > $#b ? $#a : $#b)) {
 	my ($x, $y) = ($a[$i] // '(end)', $b[$i] // '(end)');
 	next if $x eq $y;

@@ -5,6 +5,7 @@
  * states the timeline shape by hand (tl_sink.h rendering):
  *
  *   user:   main 0x1000  foo 0x1100  bar 0x1200  baz 0x1300   (0x100 bytes each)
+ *           __restore_rt 0x1400 (the signal restorer: mov $15,%eax; syscall at +7)
  *   kernel: entry_SYSCALL_64 K+0x000  do_syscall_64 K+0x100
  *           asm_exc_page_fault K+0x200  exc_page_fault K+0x300
  *           asm_common_interrupt K+0x400  irq_exit_rcu K+0x500
@@ -18,6 +19,7 @@
 #define FOO 0x1100ULL
 #define BAR 0x1200ULL
 #define BAZ 0x1300ULL
+#define RESTORER 0x1400ULL
 #define ENTRY (K + 0x000)
 #define DOSYS (K + 0x100)
 #define PGF (K + 0x200)
@@ -28,6 +30,7 @@
 
 static const struct tl_fn fns[] = {
 	{ "main", MAIN }, { "foo", FOO }, { "bar", BAR }, { "baz", BAZ },
+	{ "__restore_rt", RESTORER },
 	{ "entry_SYSCALL_64", ENTRY }, { "do_syscall_64", DOSYS },
 	{ "asm_exc_page_fault", PGF }, { "exc_page_fault", EXCPGF },
 	{ "asm_common_interrupt", IRQ }, { "irq_exit_rcu", IRQEXIT },
@@ -420,6 +423,169 @@ static void user_scope_signal_handler_nests_on_the_interrupted_frame(void)
 	done();
 }
 
+/* One branch event with the length of the instruction at from (returns match saved addresses). */
+static void evl(enum pts_br_kind k, uint64_t from, uint8_t len, uint64_t to, uint64_t ts,
+		uint32_t flags)
+{
+	tl_fx_ev(k, from, len, to, ts, flags, NULL);
+}
+
+/*
+ * An asynchronous signal (user scope): foo is interrupted at foo+4, the
+ * handler bar runs nested there, calls baz, and returns to the restorer
+ * its delivery pushed (__restore_rt: no call saved that address);
+ * rt_sigreturn resumes foo+4. By hand: bar's ret ends bar and the
+ * restorer runs in its place; tracing resuming at foo+4 ends it; foo and
+ * main go on unchanged: one main, nothing inferred.
+ */
+static void handler_return_to_the_restorer_keeps_the_interrupted_stack(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	evl(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	evl(PTS_BR_CALL, MAIN + 5, 5, FOO, 110, 0);
+	evl(PTS_BR_DISABLED, FOO + 4, 0, 0, 120, PTS_BRF_ASYNC);
+	evl(PTS_BR_ENABLED, 0, 0, BAR, 130, 0);
+	evl(PTS_BR_CALL, BAR + 5, 5, BAZ, 135, 0);
+	evl(PTS_BR_RETURN, BAZ + 3, 0, BAR + 10, 138, 0);
+	evl(PTS_BR_RETURN, BAR + 20, 0, RESTORER, 140, 0);
+	evl(PTS_BR_SYSCALL, RESTORER + 7, 2, 0, 145, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, FOO + 4, 150, 0);
+	evl(PTS_BR_RETURN, FOO + 8, 0, MAIN + 10, 160, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 [interrupted]|E2 [interrupted]|B2 bar|B3 baz|E3 baz|E2 bar|"
+		"B2 __restore_rt|B3 [syscall]|E3 [syscall]|E2 __restore_rt|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__restore_rt", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__restore_rt", 0)->ts_ns, 150);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 160);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
+/*
+ * Signals raised synchronously, nested: foo (raise) makes the kill
+ * syscall at foo+8; the signal's handler bar runs under foo (delivered on
+ * the way out of the syscall, which would have returned to foo+10), calls
+ * foo again, whose syscall delivers a second signal: baz nests under the
+ * inner foo, for the same resume point foo+10. Each handler returns to
+ * the restorer, whose rt_sigreturn resumes foo+10: the innermost
+ * delivery's frames end first. By hand, every frame ends by its own
+ * return or sigreturn; one main.
+ */
+static void nested_synchronous_signals_end_innermost_first_at_each_sigreturn(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	evl(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	evl(PTS_BR_CALL, MAIN + 5, 5, FOO, 110, 0);
+	evl(PTS_BR_SYSCALL, FOO + 8, 2, 0, 120, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, BAR, 130, 0);			/* handler 1 */
+	evl(PTS_BR_CALL, BAR + 5, 5, FOO, 140, 0);
+	evl(PTS_BR_SYSCALL, FOO + 8, 2, 0, 150, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, BAZ, 160, 0);			/* handler 2 */
+	evl(PTS_BR_RETURN, BAZ + 4, 0, RESTORER, 170, 0);
+	evl(PTS_BR_SYSCALL, RESTORER + 7, 2, 0, 180, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, FOO + 10, 190, 0);		/* back in the inner foo */
+	evl(PTS_BR_RETURN, FOO + 12, 0, BAR + 10, 200, 0);
+	evl(PTS_BR_RETURN, BAR + 20, 0, RESTORER, 210, 0);
+	evl(PTS_BR_SYSCALL, RESTORER + 7, 2, 0, 220, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, FOO + 10, 230, 0);		/* back in the outer foo */
+	evl(PTS_BR_RETURN, FOO + 12, 0, MAIN + 10, 240, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 [syscall]|E2 [syscall]|B2 bar|B3 foo|B4 [syscall]|"
+		"E4 [syscall]|B4 baz|E4 baz|B4 __restore_rt|B5 [syscall]|E5 [syscall]|"
+		"E4 __restore_rt|E3 foo|E2 bar|B2 __restore_rt|B3 [syscall]|E3 [syscall]|"
+		"E2 __restore_rt|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 200);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 1)->ts_ns, 240);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 1)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
+/*
+ * A handler that leaves by siglongjmp: bar calls baz (siglongjmp), whose
+ * jump lands in the middle of main (the sigsetjmp point): bar, baz and
+ * the interrupted foo are unwound; main calls foo again.
+ */
+/*
+ * A timer signal arriving inside its own handler (SA_NODEFER): bar, the
+ * handler, is interrupted at bar+6 and bar runs again, nested on itself
+ * (a handler is entered at its first byte: not a resume in the
+ * interrupted function). Each returns to the restorer; each sigreturn
+ * ends the innermost.
+ */
+static void signal_inside_its_own_handler_nests_the_handler_again(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	evl(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	evl(PTS_BR_DISABLED, MAIN + 4, 0, 0, 110, PTS_BRF_ASYNC);
+	evl(PTS_BR_ENABLED, 0, 0, BAR, 120, 0);
+	evl(PTS_BR_DISABLED, BAR + 6, 0, 0, 130, PTS_BRF_ASYNC);
+	evl(PTS_BR_ENABLED, 0, 0, BAR, 140, 0);
+	evl(PTS_BR_RETURN, BAR + 20, 0, RESTORER, 150, 0);
+	evl(PTS_BR_SYSCALL, RESTORER + 7, 2, 0, 160, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, BAR + 6, 170, 0);
+	evl(PTS_BR_RETURN, BAR + 20, 0, RESTORER, 180, 0);
+	evl(PTS_BR_SYSCALL, RESTORER + 7, 2, 0, 190, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, MAIN + 4, 200, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 [interrupted]|E1 [interrupted]|B1 bar|B2 [interrupted]|"
+		"E2 [interrupted]|B2 bar|E2 bar|B2 __restore_rt|B3 [syscall]|E3 [syscall]|"
+		"E2 __restore_rt|E1 bar|B1 __restore_rt|B2 [syscall]|E2 [syscall]|"
+		"E1 __restore_rt|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->ts_ns, 150);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 1)->ts_ns, 180);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
+static void handler_leaving_by_longjmp_unwinds_to_the_setjmp_frame(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	evl(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	evl(PTS_BR_CALL, MAIN + 5, 5, FOO, 110, 0);
+	evl(PTS_BR_DISABLED, FOO + 4, 0, 0, 120, PTS_BRF_ASYNC);
+	evl(PTS_BR_ENABLED, 0, 0, BAR, 130, 0);
+	evl(PTS_BR_CALL, BAR + 5, 5, BAZ, 140, 0);
+	evl(PTS_BR_JUMP, BAZ + 9, 0, MAIN + 30, 150, 0);
+	evl(PTS_BR_CALL, MAIN + 35, 5, FOO, 160, 0);
+	evl(PTS_BR_RETURN, FOO + 8, 0, MAIN + 40, 170, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 [interrupted]|E2 [interrupted]|B2 bar|B3 baz|E3 baz|E2 bar|"
+		"E1 foo|B1 foo|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
+/*
+ * Scope both: the kernel delivers a signal on its way back from an
+ * interrupt of foo+4: the iret goes to the handler bar, which nests on
+ * foo; bar returns to the restorer, whose rt_sigreturn (a traced syscall)
+ * returns to foo+4 (what the interrupt's entry saved): the restorer ends
+ * there and foo goes on.
+ */
+static void both_scopes_handler_delivered_at_an_iret_ends_at_the_sigreturn(void)
+{
+	start(PTS_SCOPE_BOTH, 0);
+	evl(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	evl(PTS_BR_CALL, MAIN + 5, 5, FOO, 110, 0);
+	evl(PTS_BR_INTERRUPT, FOO + 4, 0, IRQ, 120, 0);
+	evl(PTS_BR_IRET, IRQ + 0x40, 0, BAR, 130, 0);
+	evl(PTS_BR_RETURN, BAR + 20, 0, RESTORER, 140, 0);
+	evl(PTS_BR_SYSCALL, RESTORER + 7, 2, ENTRY, 150, 0);
+	evl(PTS_BR_SYSRET, ENTRY + 0x40, 0, FOO + 4, 160, 0);
+	evl(PTS_BR_RETURN, FOO + 8, 0, MAIN + 10, 170, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 asm_common_interrupt|E2 asm_common_interrupt|B2 bar|E2 bar|"
+		"B2 __restore_rt|B3 entry_SYSCALL_64|E3 entry_SYSCALL_64|E2 __restore_rt|"
+		"E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
 static void full_buffer_writes_only_records_before_the_outermost_frame(void)
 {
 	start(PTS_SCOPE_KERNEL, 6);	/* hold at most 6 records */
@@ -477,5 +643,10 @@ PTS_SUITE(timeline_stack, NULL, NULL,
 	  PTS_TEST(time_going_backwards_on_a_thread_is_clamped_and_counted),
 	  PTS_TEST(calls_deeper_than_max_depth_are_counted_and_slices_stay_balanced),
 	  PTS_TEST(user_scope_signal_handler_nests_on_the_interrupted_frame),
+	  PTS_TEST(handler_return_to_the_restorer_keeps_the_interrupted_stack),
+	  PTS_TEST(nested_synchronous_signals_end_innermost_first_at_each_sigreturn),
+	  PTS_TEST(signal_inside_its_own_handler_nests_the_handler_again),
+	  PTS_TEST(handler_leaving_by_longjmp_unwinds_to_the_setjmp_frame),
+	  PTS_TEST(both_scopes_handler_delivered_at_an_iret_ends_at_the_sigreturn),
 	  PTS_TEST(full_buffer_writes_only_records_before_the_outermost_frame),
 	  PTS_TEST(exec_ends_the_old_program_frames_and_the_new_one_starts_empty));

@@ -31,6 +31,15 @@ struct frame {
 	 * returns are then matched by the function of the frame below.
 	 */
 	uint64_t ret;
+	/*
+	 * Where the thread resumes when the kernel is done, 0 unknown. A
+	 * synthetic slice of untraced kernel time: after the syscall, or
+	 * the interrupted IP. A signal handler's frame (and the restorer
+	 * that replaces it, __restore_rt): that point of the code the
+	 * signal interrupted, where rt_sigreturn resumes; tracing resuming
+	 * there ends the frame and those above it.
+	 */
+	uint64_t resume;
 	uint32_t flags;		/* PTS_TLF_* */
 };
 
@@ -488,6 +497,7 @@ static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64
 	f->fn = *fn;
 	f->addr = addr;
 	f->ret = ret;
+	f->resume = 0;
 	f->flags = frame_flags(fn, flags);
 	memset(&r, 0, sizeof(r));
 	r.type = PTS_TL_BEGIN;
@@ -536,22 +546,27 @@ static int pop_all(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind,
 	return 0;
 }
 
+static bool top_synthetic(struct thread *t)
+{
+	return t->n && !t->excess && (t->frames[t->n - 1].flags & PTS_TLF_SYNTHETIC);
+}
+
+/* resume: where the kernel returns to normally (struct frame), 0 unknown */
 static int push_synthetic(struct pts_tl *tl, struct thread *t, const char *name, uint64_t addr,
-			  enum pts_tl_kind kind, struct pts_err *err)
+			  uint64_t resume, enum pts_tl_kind kind, struct pts_err *err)
 {
 	struct fn fn;
+	int rc;
 
 	memset(&fn, 0, sizeof(fn));
 	fn.name = intern(tl, name);
 	fn.kernel = !strcmp(name, "[user]") ? false : tl->cfg.scope != PTS_SCOPE_KERNEL;
 	if (!fn.name)
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
-	return push(tl, t, &fn, addr, 0, PTS_TLF_SYNTHETIC, kind, err);
-}
-
-static bool top_synthetic(struct thread *t)
-{
-	return t->n && !t->excess && (t->frames[t->n - 1].flags & PTS_TLF_SYNTHETIC);
+	rc = push(tl, t, &fn, addr, 0, PTS_TLF_SYNTHETIC, kind, err);
+	if (!rc && top_synthetic(t))
+		t->frames[t->n - 1].resume = resume;
+	return rc;
 }
 
 /* End an open synthetic slice; the kind says what ended it. */
@@ -611,6 +626,7 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 	f->fn = *fn;
 	f->addr = addr;
 	f->ret = 0;
+	f->resume = 0;
 	f->flags = frame_flags(fn, PTS_TLF_INFERRED);
 	t->n = 1;
 	memset(&r, 0, sizeof(r));
@@ -691,11 +707,62 @@ static int replace_top(struct pts_tl *tl, struct thread *t, const struct fn *fn,
 		       enum pts_tl_kind kind, struct pts_err *err)
 {
 	uint64_t ret = t->n && !t->excess ? t->frames[t->n - 1].ret : 0;
+	uint64_t resume = t->n && !t->excess ? t->frames[t->n - 1].resume : 0;
 	int rc = pop(tl, t, PTS_TLK_JUMP, err);
 
-	if (rc)
-		return rc;
-	return push(tl, t, fn, addr, ret, 0, kind, err);
+	if (!rc)
+		rc = push(tl, t, fn, addr, ret, 0, kind, err);
+	if (!rc && t->n && !t->excess)
+		t->frames[t->n - 1].resume = resume;
+	return rc;
+}
+
+/* Push the frame of a signal handler (or its restorer) at addr; resume: see struct frame. */
+static int push_handler(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
+			uint64_t resume, enum pts_tl_kind kind, struct pts_err *err)
+{
+	int rc = push(tl, t, fn, addr, 0, 0, kind, err);
+
+	if (!rc && t->n && !t->excess)
+		t->frames[t->n - 1].resume = resume;
+	return rc;
+}
+
+static bool is_handler(const struct frame *f)
+{
+	return f->resume && !(f->flags & PTS_TLF_SYNTHETIC);
+}
+
+/*
+ * Tracing resumes after kernel time that was to return to resume (0
+ * unknown), at addr, the first byte of function fn elsewhere: the kernel
+ * delivered a signal (a syscall restart goes back to the syscall, inside
+ * a function).
+ */
+static bool is_delivery(const struct fn *fn, uint64_t addr, uint64_t resume)
+{
+	return resume && addr != resume && fn->known && addr == fn->start;
+}
+
+/*
+ * Execution resumes at addr after kernel time: if a signal handler's
+ * frame was opened by a delivery that interrupted addr, rt_sigreturn
+ * came back there: that frame and those above it end. True if so.
+ */
+static bool end_handler_at(struct pts_tl *tl, struct thread *t, uint64_t addr, int *rc,
+			   struct pts_err *err)
+{
+	int64_t i;
+
+	for (i = (int64_t)t->n - 1; !t->excess && i >= 0; i--) {
+		if (!is_handler(&t->frames[i]) || t->frames[i].resume != addr)
+			continue;
+		*rc = 0;
+		while (!*rc && t->n > (uint32_t)i)
+			*rc = pop(tl, t, PTS_TLK_UNWIND, err);
+		return true;
+	}
+	return false;
 }
 
 /* Make sure the top frame is the function holding addr (execution is there). */
@@ -812,6 +879,20 @@ static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		i = returning_frame(t, floor, addr, &fn, true, true);
 	if (i >= 0)
 		return unwind_through(tl, t, (uint32_t)i, kind, err);
+	/*
+	 * A signal handler's `ret` goes to the restorer its delivery pushed
+	 * (__restore_rt), which no call saved: the handler ends and the
+	 * restorer runs in its place until rt_sigreturn resumes the code
+	 * the signal interrupted.
+	 */
+	if (kind == PTS_TLK_RETURN && t->n > floor && is_handler(&t->frames[t->n - 1])) {
+		uint64_t resume = t->frames[t->n - 1].resume;
+
+		rc = pop(tl, t, kind, err);
+		if (!rc)
+			rc = push_handler(tl, t, &fn, addr, resume, kind, err);
+		return rc;
+	}
 	if (top_known) {
 		const struct frame *top = &t->frames[t->n - 1];
 
@@ -883,11 +964,15 @@ static int return_to_user(struct pts_tl *tl, struct thread *t, uint64_t addr,
 {
 	struct fn fn;
 	uint32_t nk = 0;
+	uint64_t resume = 0;
 	int64_t i;
 	int rc = 0;
 
 	if (t->excess && t->n && (t->frames[t->n - 1].flags & PTS_TLF_KERNEL))
 		t->excess = 0;
+	/* where the kernel entry was to return: what a signal delivered on the way interrupted */
+	for (i = (int64_t)t->n - 1; i >= 0 && (t->frames[i].flags & PTS_TLF_KERNEL); i--)
+		resume = t->frames[i].ret;
 	while (!rc && !t->excess && t->n && (t->frames[t->n - 1].flags & PTS_TLF_KERNEL))
 		rc = pop(tl, t, nk++ ? PTS_TLK_UNWIND : kind, err);
 	if (rc)
@@ -899,9 +984,17 @@ static int return_to_user(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		tl->diag[PTS_TLD_KERNEL_LEFT_OPEN]++;
 	while (!rc && t->n > (uint32_t)i)
 		rc = pop(tl, t, PTS_TLK_UNWIND, err);
-	if (rc || in_top_fn(t, addr))
+	if (rc)
+		return rc;
+	/* rt_sigreturn (or a return to where a handler's signal was delivered) */
+	if (nk && end_handler_at(tl, t, addr, &rc, err))
 		return rc;
 	lookup(tl, t, addr, hint, &fn);
+	/* a handler nests, also on a frame of its own function */
+	if (nk && is_delivery(&fn, addr, resume))
+		return push_handler(tl, t, &fn, addr, resume, PTS_TLK_TRACE_BEGIN, err);
+	if (in_top_fn(t, addr))
+		return 0;
 	if (!t->n && !t->excess) {
 		if (!nk)
 			return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
@@ -916,7 +1009,7 @@ static int return_to_user(struct pts_tl *tl, struct thread *t, uint64_t addr,
 			rc = pop(tl, t, PTS_TLK_UNWIND, err);
 		return rc;
 	}
-	return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
+	return push_handler(tl, t, &fn, addr, nk ? resume : 0, PTS_TLK_TRACE_BEGIN, err);
 }
 
 /*
@@ -927,15 +1020,21 @@ static int return_to_user(struct pts_tl *tl, struct thread *t, uint64_t addr,
  * into it (sigreturn, then a resume there unwinds the handler).
  */
 static int resume_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
-		     const struct pts_br_sym *hint, bool nest, struct pts_err *err)
+		     const struct pts_br_sym *hint, bool nest, uint64_t resume,
+		     struct pts_err *err)
 {
 	struct fn fn;
 	int64_t i;
-	int rc;
+	int rc = 0;
 
-	if (!addr || in_top_fn(t, addr))
-		return 0;
+	if (!addr || (nest && end_handler_at(tl, t, addr, &rc, err)))
+		return rc;
 	lookup(tl, t, addr, hint, &fn);
+	/* a handler nests, also on a frame of its own function */
+	if (nest && is_delivery(&fn, addr, resume))
+		return push_handler(tl, t, &fn, addr, resume, PTS_TLK_TRACE_BEGIN, err);
+	if (in_top_fn(t, addr))
+		return 0;
 	if (!t->n)
 		return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
 	if (same_fn(&t->frames[t->n - 1], &fn))
@@ -949,7 +1048,7 @@ static int resume_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		return rc;
 	}
 	if (nest)
-		return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
+		return push_handler(tl, t, &fn, addr, resume, PTS_TLK_TRACE_BEGIN, err);
 	rc = pop(tl, t, PTS_TLK_JUMP, err);
 	if (rc)
 		return rc;
@@ -1000,7 +1099,7 @@ static int on_gap(struct pts_tl *tl, struct thread *t, const struct pts_branch *
 	/* nothing before the gap is continued: resume at its IP if it names one */
 	if (br->to) {
 		check_scope(tl, br->to);
-		return resume_at(tl, t, br->to, &br->to_sym, false, err);
+		return resume_at(tl, t, br->to, &br->to_sym, false, 0, err);
 	}
 	return 0;
 }
@@ -1186,7 +1285,10 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 		if (rc)
 			return rc;
 		if (!br->to || (br->flags & PTS_BRF_TRACE_OFF))
-			return push_synthetic(tl, t, "[syscall]", br->from, PTS_TLK_SYSCALL, err);
+			/* syscall, sysenter and int 0x80 are 2 bytes long */
+			return push_synthetic(tl, t, "[syscall]", br->from,
+					      br->from + (br->insn_len ? br->insn_len : 2),
+					      PTS_TLK_SYSCALL, err);
 		lookup(tl, t, br->to, &br->to_sym, &fn);
 		return push(tl, t, &fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
 			    PTS_TLK_SYSCALL, err);
@@ -1209,7 +1311,7 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 				rc = pop_all(tl, t, PTS_TLK_UNWIND, err);
 			if (rc)
 				return rc;
-			return push_synthetic(tl, t, "[user]", br->from, k, err);
+			return push_synthetic(tl, t, "[user]", br->from, 0, k, err);
 		}
 		if (scope == PTS_SCOPE_BOTH && !pts_addr_is_kernel(br->to))
 			return return_to_user(tl, t, br->to, &br->to_sym, k, true, err);
@@ -1234,6 +1336,7 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 	case PTS_BR_ENABLED: {
 		bool was_kernel = top_synthetic(t) &&
 				  (t->frames[t->n - 1].flags & PTS_TLF_KERNEL);
+		uint64_t resume = top_synthetic(t) ? t->frames[t->n - 1].resume : 0;
 
 		rc = close_synthetic(tl, t, err);
 		if (rc)
@@ -1244,9 +1347,9 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 			return return_to_user(tl, t, br->to, &br->to_sym, PTS_TLK_UNWIND, false,
 					      err);
 		if (scope != PTS_SCOPE_KERNEL || t->n || t->excess || (br->flags & PTS_BRF_RESUMED))
-			return resume_at(tl, t, br->to, &br->to_sym, was_kernel, err);
+			return resume_at(tl, t, br->to, &br->to_sym, was_kernel, resume, err);
 		/* scope kernel, nothing open: a kernel entry from user mode? */
-		rc = resume_at(tl, t, br->to, &br->to_sym, was_kernel, err);
+		rc = resume_at(tl, t, br->to, &br->to_sym, was_kernel, resume, err);
 		if (!rc && t->n == 1 && is_user_entry(&t->frames[0].fn, br->to))
 			t->bottom_user_entry = true;
 		return rc;
@@ -1265,12 +1368,12 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 				rc = pop(tl, t, PTS_TLK_TRACE_END, err);
 			if (rc)
 				return rc;
-			return push_synthetic(tl, t, "[user]", br->from, PTS_TLK_TRACE_END, err);
+			return push_synthetic(tl, t, "[user]", br->from, 0, PTS_TLK_TRACE_END, err);
 		}
 		if (br->flags & PTS_BRF_ASYNC)
-			return push_synthetic(tl, t, "[interrupted]", br->from,
+			return push_synthetic(tl, t, "[interrupted]", br->from, br->from,
 					      PTS_TLK_INTERRUPT, err);
-		return push_synthetic(tl, t, "[untraced]", br->from, PTS_TLK_TRACE_END, err);
+		return push_synthetic(tl, t, "[untraced]", br->from, 0, PTS_TLK_TRACE_END, err);
 	case PTS_BR_GAP:
 		return on_gap(tl, t, br, err);
 	case PTS_BR_INSTANT:

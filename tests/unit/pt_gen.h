@@ -61,15 +61,22 @@ static inline void gen_simple(struct pt_gen *g, enum pt_packet_type t)
 	gen_pkt(g, &p);
 }
 
-static inline void gen_ip(struct pt_gen *g, enum pt_packet_type t, uint64_t ip)
+/* An IP packet with the IP compression ipc: the payload bits as the SDM gives them */
+static inline void gen_ip_ipc(struct pt_gen *g, enum pt_packet_type t,
+			      enum pt_ip_compression ipc, uint64_t ip)
 {
 	struct pt_packet p;
 
 	memset(&p, 0, sizeof(p));
 	p.type = t;
-	p.payload.ip.ipc = pt_ipc_sext_48;
+	p.payload.ip.ipc = ipc;
 	p.payload.ip.ip = ip;
 	gen_pkt(g, &p);
+}
+
+static inline void gen_ip(struct pt_gen *g, enum pt_packet_type t, uint64_t ip)
+{
+	gen_ip_ipc(g, t, pt_ipc_sext_48, ip);
 }
 
 /* IP-less form (TIP.PGD with the IP suppressed, SDM "IP compression 000b") */

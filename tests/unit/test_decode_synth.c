@@ -97,7 +97,7 @@ struct result {
 	int rc;
 };
 
-/* Decode len bytes of g (or of buf when given) in scope; check well-formedness. */
+/* Decode len bytes of g (or of buf when given) in scope (0: none given); check well-formedness. */
 static void decode_bytes(const uint8_t *buf, size_t len, enum pts_scope scope, struct result *r)
 {
 	struct pts_decode_opts o;
@@ -116,7 +116,8 @@ static void decode_bytes(const uint8_t *buf, size_t len, enum pts_scope scope, s
 	o.elf[0].path = user_elf;
 	o.elf[1].path = kernel_elf;
 	o.nr_elf = 2;
-	o.scope = scope;
+	if (scope)	/* 0: no --scope, the default */
+		o.scope = scope;
 	o.tsc_khz = 1000000;	/* 1 GHz: 1 tick = 1 ns */
 	o.pid = 100;
 	o.tid = 101;
@@ -340,24 +341,32 @@ static const char main_shape[] =
  * TIP.PGE; exit: je taken (T) -> do_exit replaces do_syscall, jmp *%rdx
  * leaves the traced code -> "[user]" to the end.
  */
+static void gen_kernel_main(struct pt_gen *g)
+{
+	gen_init(g);
+	gen_psb_plus(g, 0x1000);
+	gen_ip(g, ppt_tip_pge, ENTRY);
+	gen_tnt(g, "NT");
+	gen_ip_suppressed(g, ppt_tip_pgd);	/* sysretq */
+	gen_tsc(g, 0x1200);
+	gen_ip(g, ppt_tip_pge, ENTRY);
+	gen_tnt(g, "T");
+	gen_ip_suppressed(g, ppt_tip_pgd);	/* jmp *%rdx */
+}
+
+static const char kernel_main_shape[] =
+	"B0 entry_SYSCALL_64|B1 do_syscall|E1 do_syscall|E0 entry_SYSCALL_64|"
+	"B0 [user]|E0 [user]|B0 entry_SYSCALL_64|B1 do_syscall|E1 do_syscall|"
+	"B1 do_exit|E1 do_exit|E0 entry_SYSCALL_64|B0 [user]|E0 [user]";
+
 static void kernel_scope_syscalls_with_user_time_as_user_slices(void)
 {
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, ENTRY);
-	gen_tnt(&g, "NT");
-	gen_ip_suppressed(&g, ppt_tip_pgd);	/* sysretq */
-	gen_tsc(&g, 0x1200);
-	gen_ip(&g, ppt_tip_pge, ENTRY);
-	gen_tnt(&g, "T");
-	gen_ip_suppressed(&g, ppt_tip_pgd);	/* jmp *%rdx */
+	gen_kernel_main(&g);
 	decode_gen(&g, PTS_SCOPE_KERNEL, &r);
-	ASSERT_SHAPE(&r, "B0 entry_SYSCALL_64|B1 do_syscall|E1 do_syscall|E0 entry_SYSCALL_64|"
-		     "B0 [user]|E0 [user]|B0 entry_SYSCALL_64|B1 do_syscall|E1 do_syscall|"
-		     "B1 do_exit|E1 do_exit|E0 entry_SYSCALL_64|B0 [user]|E0 [user]");
+	ASSERT_SHAPE(&r, kernel_main_shape);
 	CU_ASSERT(nth(&r, PTS_TL_BEGIN, "do_syscall", 0)->flags & PTS_TLF_KERNEL);
 	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "entry_SYSCALL_64", 0)->kind, PTS_TLK_SYSRET);
 	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "[user]", 0)->ts_ns, 0x200);
@@ -374,28 +383,36 @@ static void kernel_scope_syscalls_with_user_time_as_user_slices(void)
  * called; `jmp tail`; the exit syscall enters the kernel again, do_exit
  * replaces do_syscall and the trace ends with TIP.PGD (no IP): "[untraced]".
  */
+static void gen_both_main(struct pt_gen *g)
+{
+	gen_init(g);
+	gen_psb_plus(g, 0x1000);
+	gen_ip(g, ppt_tip_pge, START);
+	gen_tnt(g, "TTNTT");
+	gen_ip(g, ppt_tip, ENTRY);		/* syscall */
+	gen_tnt(g, "NT");
+	gen_ip(g, ppt_tip, AFTER_SYSCALL);	/* sysretq */
+	gen_ip(g, ppt_tip, F3);
+	gen_tnt(g, "T");
+	gen_ip(g, ppt_tip, ENTRY);		/* exit syscall */
+	gen_tnt(g, "T");
+	gen_ip_suppressed(g, ppt_tip_pgd);
+}
+
+static const char both_main_shape[] =
+	"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 entry_SYSCALL_64|B2 do_syscall|"
+	"E2 do_syscall|E1 entry_SYSCALL_64|B1 f3|E1 f3|E0 _start|B0 tail|"
+	"B1 entry_SYSCALL_64|B2 do_syscall|E2 do_syscall|B2 do_exit|B3 [untraced]|"
+	"E3 [untraced]|E2 do_exit|E1 entry_SYSCALL_64|E0 tail";
+
 static void both_scopes_kernel_frames_nest_under_the_user_frame(void)
 {
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, START);
-	gen_tnt(&g, "TTNTT");
-	gen_ip(&g, ppt_tip, ENTRY);		/* syscall */
-	gen_tnt(&g, "NT");
-	gen_ip(&g, ppt_tip, AFTER_SYSCALL);	/* sysretq */
-	gen_ip(&g, ppt_tip, F3);
-	gen_tnt(&g, "T");
-	gen_ip(&g, ppt_tip, ENTRY);		/* exit syscall */
-	gen_tnt(&g, "T");
-	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_both_main(&g);
 	decode_gen(&g, PTS_SCOPE_BOTH, &r);
-	ASSERT_SHAPE(&r, "B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 entry_SYSCALL_64|B2 do_syscall|"
-		     "E2 do_syscall|E1 entry_SYSCALL_64|B1 f3|E1 f3|E0 _start|B0 tail|"
-		     "B1 entry_SYSCALL_64|B2 do_syscall|E2 do_syscall|B2 do_exit|B3 [untraced]|"
-		     "E3 [untraced]|E2 do_exit|E1 entry_SYSCALL_64|E0 tail");
+	ASSERT_SHAPE(&r, both_main_shape);
 	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "entry_SYSCALL_64", 0)->kind, PTS_TLK_SYSCALL);
 	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "entry_SYSCALL_64", 0)->kind, PTS_TLK_SYSRET);
 	CU_ASSERT(nth(&r, PTS_TL_BEGIN, "entry_SYSCALL_64", 0)->flags & PTS_TLF_KERNEL);
@@ -1021,6 +1038,40 @@ static void every_both_scopes_event_kind(void)
 	result_free(&r);
 }
 
+/* The summary's scope line ("scope: both (from the trace: ...)"), in line. */
+static void summary_scope_line(const struct result *r, char *line, size_t len)
+{
+	char *text = NULL, *nl;
+	size_t n = 0;
+	FILE *f = open_memstream(&text, &n);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	pts_decode_summary_print(f, &r->sum);
+	fclose(f);
+	nl = strstr(text, "scope: ");
+	snprintf(line, len, "%s", nl ? nl : "");
+	nl = strchr(line, '\n');
+	if (nl)
+		*nl = '\0';
+	free(text);
+}
+
+/* Decode g with no --scope: scope, shape, no out-of-scope event, the summary's line. */
+static void expect_scope_from_the_trace(struct pt_gen *g, enum pts_scope scope,
+					const char *shape, const char *line_want)
+{
+	struct result r;
+	char line[200];
+
+	decode_gen(g, 0, &r);
+	CU_ASSERT_EQUAL(r.sum.scope, scope);
+	ASSERT_SHAPE(&r, shape);
+	CU_ASSERT_EQUAL(pts_tl_diag_count_sum(&r), 0);
+	summary_scope_line(&r, line, sizeof(line));
+	CU_ASSERT_STRING_EQUAL(line, line_want);
+	result_free(&r);
+}
+
 /* libipt's instruction decoder (ipt_ref.h) on the bytes of g over the test programs. */
 static long reference_insns(struct pt_gen *g, uint64_t *out, size_t max)
 {
@@ -1069,6 +1120,62 @@ static void trace_ending_without_a_disable_keeps_its_last_block(void)
 	CU_ASSERT_EQUAL(memcmp(insns, ref, sizeof(want)), 0);
 	ASSERT_SHAPE(&r, "B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|E0 _start");
 	CU_ASSERT_EQUAL(r.sum.gaps, 0);
+	result_free(&r);
+}
+
+/*
+ * No --scope: the user + kernel stream above holds user-space (_start,
+ * f3) and kernel (entry_SYSCALL_64) addresses in its TIPs: scope both,
+ * and the timeline is the one worked out for both scopes, with no event
+ * "impossible in the recorded scope". (Decoded as user scope, the
+ * kernel entries are out of scope: the assumption this replaces.)
+ */
+static void both_scopes_stream_without_scope_takes_both_from_the_trace(void)
+{
+	struct pt_gen g;
+
+	gen_both_main(&g);
+	expect_scope_from_the_trace(&g, PTS_SCOPE_BOTH, both_main_shape,
+				    "scope: both (from the trace: user-space and kernel addresses)");
+}
+
+/* No --scope, user-only stream (TIP.PGD/TIP.PGE at each syscall): user. */
+static void user_scope_stream_without_scope_takes_user_from_the_trace(void)
+{
+	struct pt_gen g;
+
+	gen_init(&g);
+	gen_user_main(&g, 0x1000);
+	/* IPs: TIP.PGE _start, TIP.PGE 40100c, TIP f3; the 2 PGDs carry none */
+	expect_scope_from_the_trace(&g, PTS_SCOPE_USER, main_shape,
+				    "scope: user (from the trace: only user-space addresses (3), "
+				    "2 tracing disables)");
+}
+
+/* No --scope, the kernel-only stream of kernel_scope_...: kernel, [user] slices. */
+static void kernel_scope_stream_without_scope_takes_kernel_from_the_trace(void)
+{
+	struct pt_gen g;
+
+	gen_kernel_main(&g);
+	expect_scope_from_the_trace(&g, PTS_SCOPE_KERNEL, kernel_main_shape,
+				    "scope: kernel (from the trace: only kernel addresses (2), "
+				    "2 tracing disables)");
+}
+
+/* --scope stays an override: the user + kernel stream decoded as user, as asked. */
+static void given_scope_overrides_what_the_trace_shows(void)
+{
+	struct pt_gen g;
+	struct result r;
+	char line[200];
+
+	gen_both_main(&g);
+	decode_gen(&g, PTS_SCOPE_USER, &r);
+	CU_ASSERT_EQUAL(r.sum.scope, PTS_SCOPE_USER);
+	CU_ASSERT(r.sum.diag[PTS_TLD_OUT_OF_SCOPE] > 0);
+	summary_scope_line(&r, line, sizeof(line));
+	CU_ASSERT_STRING_EQUAL(line, "scope: user (given with --scope)");
 	result_free(&r);
 }
 
@@ -1143,4 +1250,8 @@ PTS_SUITE(decode_synth, suite_init, suite_cleanup,
 	  PTS_TEST(branch_into_code_without_image_is_a_gap),
 	  PTS_TEST(every_user_scope_event_kind),
 	  PTS_TEST(every_kernel_scope_event_kind),
-	  PTS_TEST(every_both_scopes_event_kind));
+	  PTS_TEST(every_both_scopes_event_kind),
+	  PTS_TEST(both_scopes_stream_without_scope_takes_both_from_the_trace),
+	  PTS_TEST(user_scope_stream_without_scope_takes_user_from_the_trace),
+	  PTS_TEST(kernel_scope_stream_without_scope_takes_kernel_from_the_trace),
+	  PTS_TEST(given_scope_overrides_what_the_trace_shows));

@@ -45,7 +45,7 @@ static void usage(FILE *f)
 	      "  --raw FILE:OFFSET:VADDR raw code bytes from FILE at OFFSET, mapped at VADDR\n"
 	      "  --kcore DIR             kernel text (DIR/kcore, DIR/kallsyms, as perf record --kcore)\n"
 	      "  --kallsyms FILE         kernel symbol names\n"
-	      "  --scope user|kernel|both  what the trace recorded (default user)\n"
+	      "  --scope user|kernel|both  what the trace recorded (default: read from the trace)\n"
 	      "  --pid N, --tid N        thread of a trace without sideband\n"
 	      "timing:\n"
 	      "  --cpu-model F/M/S  --mtc-freq N  --nom-freq N  --cpuid-15 EAX,EBX  --tsc-khz N\n"
@@ -322,7 +322,7 @@ int cmd_decode(int argc, char **argv)
 	struct pts_err err = { 0 };
 	const char *out = NULL, *fmt_name = NULL, *perf_script = NULL, *insn_list = NULL;
 	const char *bundle = NULL;
-	bool summary = false, scope_given = false, insn_bad = false;
+	bool summary = false, insn_bad = false;
 	int fmt, c, rc, idx;
 	struct insn_file il = { 0 };
 	sigset_t held;
@@ -477,7 +477,6 @@ bad_raw:
 			o.sysroot = optarg;
 			break;
 		case OPT_SCOPE:
-			scope_given = true;
 			if (!strcmp(optarg, "user"))
 				o.scope = PTS_SCOPE_USER;
 			else if (!strcmp(optarg, "kernel"))
@@ -638,7 +637,7 @@ bad_raw:
 	if (bundle)
 		rc = pts_decode_bundle(bundle, &o, emit_rec, &oc, &sum, &err);
 	else if (perf_script)
-		rc = pts_decode_perfscript(perf_script, scope_given ? o.scope : PTS_SCOPE_BOTH,
+		rc = pts_decode_perfscript(perf_script, o.scope,
 					   emit_rec, &oc, &sum, &err);
 	else
 		rc = pts_decode_raw(&o, emit_rec, &oc, &sum, &err);

@@ -254,6 +254,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	if (rc)
 		return rc;
 	sum->scope = b->config.scope;
+	snprintf(sum->scope_why, sizeof(sum->scope_why), "recorded in the bundle");
 	switch (b->source) {
 	case PTS_SOURCE_HARDWARE:
 		sum->source = "hardware (a real Intel PT unit)";

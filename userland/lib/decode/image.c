@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../timeline/timeline.h"
+#include "plt.h"
 
 struct obj {
 	char *path;
@@ -462,6 +463,8 @@ int pts_imgset_symbolize(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_i
 				if (dbg && !pts_symtab_load_elf(&full, dbg, NULL) && full.n) {
 					pts_symtab_free(&o->st);
 					o->st = full;
+					/* the PLT and its relocations are in the binary, not the debug file */
+					pts_plt_load(&o->st, o->path);
 				} else {
 					pts_symtab_free(&full);
 				}

@@ -18,11 +18,11 @@
 #include "kcore.h"
 #include "perfscript.h"
 #include "ptdec.h"
+#include "scope_infer.h"
 
 void pts_decode_opts_init(struct pts_decode_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->scope = PTS_SCOPE_USER;
 	o->pid = -1;
 	o->tid = -1;
 }
@@ -396,6 +396,30 @@ out:
 	return rc;
 }
 
+/*
+ * The scope of raw traces: --scope when given, else what the traces show
+ * (scope_infer.h): assuming one would make a wrong timeline of a trace
+ * recorded in another.
+ */
+static int raw_scope(const struct pts_decode_opts *o, struct pts_run_in *in,
+		     struct pts_decode_summary *sum, struct pts_err *err)
+{
+	struct pts_scope_evidence ev;
+	unsigned int i;
+
+	if (o->scope) {
+		in->scope = o->scope;
+		snprintf(sum->scope_why, sizeof(sum->scope_why), "given with --scope");
+		return 0;
+	}
+	memset(&ev, 0, sizeof(ev));
+	for (i = 0; i < in->nr_pt; i++)
+		if (pts_scope_scan(in->bufs[i], in->lens[i], &ev))
+			return pts_err_set(err, ENOMEM, "out of memory");
+	pts_scope_decide(&ev, &in->scope, sum->scope_why, sizeof(sum->scope_why));
+	return 0;
+}
+
 int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *emit_ctx,
 		   struct pts_decode_summary *sum, struct pts_err *err)
 {
@@ -472,6 +496,10 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	if (rc)
 		goto out;
 	in.nr_pt = o->nr_pt;
+	rc = raw_scope(o, &in, sum, err);
+	if (rc)
+		goto out;
+	sum->scope = in.scope;
 	in.family = o->family;
 	in.model = o->model;
 	in.stepping = o->stepping;
@@ -479,7 +507,6 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.nom_freq = o->nom_freq;
 	in.cpuid_15_eax = o->cpuid_15_eax;
 	in.cpuid_15_ebx = o->cpuid_15_ebx;
-	in.scope = o->scope;
 	in.pid = o->pid;
 	in.tid = o->tid;
 	in.per_cpu_names = !o->nr_pevent && o->pid < 0;
@@ -571,6 +598,9 @@ static int ps_feed(void *ctx, const struct pts_branch *br, struct pts_err *err)
 int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn emit,
 			  void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err)
 {
+	/* perf script text has no record of the scope: both fits every trace */
+	const char *scope_why = scope ? "given with --scope" : "not recorded in perf script "
+				"text: both assumed (--scope to say otherwise)";
 	struct pts_perfscript_stats st;
 	struct pts_tl_config tcfg;
 	struct pts_tl *tl = NULL;
@@ -579,14 +609,15 @@ int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn
 	int rc;
 
 	memset(sum, 0, sizeof(*sum));
-	sum->scope = scope;
+	sum->scope = scope ? scope : PTS_SCOPE_BOTH;
+	snprintf(sum->scope_why, sizeof(sum->scope_why), "%s", scope_why);
 	sum->source = "perf script text (decoded by perf from a recording elsewhere)";
 	f = fopen(path, "re");
 	if (!f)
 		return pts_err_set(err, errno, "cannot open perf script file %s: %s", path,
 				   strerror(errno));
 	memset(&tcfg, 0, sizeof(tcfg));
-	tcfg.scope = scope;
+	tcfg.scope = sum->scope;
 	tcfg.emit = emit;
 	tcfg.emit_ctx = emit_ctx;
 	rc = pts_tl_new(&tcfg, &tl, err);
@@ -622,8 +653,9 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 	int d;
 
 	fprintf(f, "source: %s\n", s->source ? s->source : "unknown");
-	fprintf(f, "scope: %s\n", s->scope == PTS_SCOPE_KERNEL ? "kernel" :
+	fprintf(f, "scope: %s", s->scope == PTS_SCOPE_KERNEL ? "kernel" :
 		s->scope == PTS_SCOPE_BOTH ? "both" : "user");
+	fprintf(f, s->scope_why[0] ? " (%s)\n" : "\n", s->scope_why);
 	fprintf(f, "instructions: %" PRIu64 "\n", s->insns);
 	fprintf(f, "branches: %" PRIu64, s->branches);
 	if (s->elided)

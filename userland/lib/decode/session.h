@@ -43,6 +43,7 @@ struct pts_decode_opts {
 	uint32_t time_mult;
 	uint64_t time_zero;
 	const char *sysroot;
+	/* what a raw trace recorded (--scope); 0: read it from the trace (scope_infer.h) */
 	enum pts_scope scope;
 	int32_t pid, tid;		/* thread of a raw trace without sideband; -1: per CPU */
 	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
@@ -54,6 +55,7 @@ struct pts_decode_opts {
 struct pts_decode_summary {
 	const char *source;		/* where the trace bytes came from */
 	enum pts_scope scope;
+	char scope_why[128];		/* where scope came from ("given with --scope", ...) */
 	uint64_t insns, blocks, branches, events, gaps;
 	uint64_t elided;		/* of branches: jumps inside one function, not fed to the timeline */
 	uint64_t by_event[32];		/* libipt events by type (pts_ptev_name) */
@@ -106,7 +108,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *opts, pts_t
 		      void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err);
 
 /*
- * Decode perf script text; scope as recorded (PTS_SCOPE_BOTH when unsure).
+ * Decode perf script text; scope as recorded (0: not known, both assumed).
  * Lines not understood are counted in sum->perfscript_skipped. Errors:
  * -errno opening path, -EIO reading, -EINVAL when no line at all is a
  * branch or error line (wrong file or wrong perf script fields), errors of

@@ -16,6 +16,7 @@
 #include <libiberty/demangle.h>
 
 #include "../capture/elfinfo.h"
+#include "plt.h"
 
 char *pts_demangle(const char *name)
 {
@@ -38,7 +39,14 @@ char *pts_demangle(const char *name)
 
 int pts_symtab_add(struct pts_symtab *st, uint64_t start, uint64_t size, const char *name)
 {
+	return pts_symtab_add_n(st, start, size, name, strlen(name));
+}
+
+int pts_symtab_add_n(struct pts_symtab *st, uint64_t start, uint64_t size, const char *name,
+		     size_t len)
+{
 	struct pts_sym *ns;
+	char *copy;
 
 	if ((st->n & (st->n - 1)) == 0) {
 		size_t nc = st->n ? st->n * 2 : 64;
@@ -48,7 +56,9 @@ int pts_symtab_add(struct pts_symtab *st, uint64_t start, uint64_t size, const c
 			return -ENOMEM;
 		st->syms = ns;
 	}
-	st->syms[st->n].name = pts_demangle(name);
+	copy = strndup(name, len);
+	st->syms[st->n].name = copy ? pts_demangle(copy) : NULL;
+	free(copy);
 	if (!st->syms[st->n].name)
 		return -ENOMEM;
 	st->syms[st->n].start = start;
@@ -138,7 +148,8 @@ static int load_section_syms(struct pts_symtab *st, Elf *elf, Elf_Scn *scn, GElf
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name || name[0] == '$' || !strncmp(name, ".L", 2))
 			continue;
-		if (pts_symtab_add(st, sym.st_value, sym.st_size, name))
+		/* "memcpy@@GLIBC_2.14" in a shared library's .symtab: the version is no part of the name */
+		if (pts_symtab_add_n(st, sym.st_value, sym.st_size, name, pts_sym_unversioned_len(name)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -184,6 +195,8 @@ int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err 
 		if (gelf_getshdr(dyn, &sh))
 			rc = load_section_syms(st, elf, dyn, &sh);
 	}
+	if (!rc)
+		rc = pts_plt_add_syms(st, elf);
 	elf_end(elf);
 	close(fd);
 	if (rc)

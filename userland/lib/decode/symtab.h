@@ -27,7 +27,9 @@ struct pts_symtab {
 
 /*
  * Function symbols of an ELF file (STT_FUNC, and STT_NOTYPE in executable
- * sections). Errors: -errno opening, -EINVAL not an ELF file, -ENOMEM.
+ * sections), without symbol versions ("memcpy", not "memcpy@@GLIBC_2.14"),
+ * and its PLT entries named as objdump names them ("puts@plt", plt.h).
+ * Errors: -errno opening, -EINVAL not an ELF file, -ENOMEM.
  * A file without symbols gives an empty table (not an error).
  */
 int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err *err);
@@ -53,6 +55,10 @@ int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path,
 
 /* Add one symbol (tests, perf-script names). Errors: -ENOMEM. */
 int pts_symtab_add(struct pts_symtab *st, uint64_t start, uint64_t size, const char *name);
+
+/* The same with the first len bytes of name (name need not end there). */
+int pts_symtab_add_n(struct pts_symtab *st, uint64_t start, uint64_t size, const char *name,
+		     size_t len);
 
 /* Sort and fill sizes; call after loading/adding. */
 void pts_symtab_finish(struct pts_symtab *st);

@@ -17,6 +17,7 @@ const char *pts_br_kind_name(enum pts_br_kind k)
 		[PTS_BR_INSTANT] = "instant",
 		[PTS_BR_CBR] = "cbr",
 		[PTS_BR_EXEC] = "exec",
+		[PTS_BR_TRIGGER] = "trigger",
 	};
 
 	return (unsigned int)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";

@@ -28,6 +28,7 @@ enum pts_br_kind {
 	PTS_BR_INSTANT,		/* a point event: ptwrite, TraceStop, TSX abort */
 	PTS_BR_CBR,		/* core:bus ratio changed; value = ratio */
 	PTS_BR_EXEC,		/* the thread exec'd (sideband): its old stack is gone */
+	PTS_BR_TRIGGER,		/* the capture's trigger fired (bundle): detail says what */
 };
 
 /* pts_branch.flags */

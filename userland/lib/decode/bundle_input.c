@@ -308,6 +308,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	in.cpuid_15_ebx = b->cpu_id.cpuid_15[1];
 	bundle_time_base(b, &in.tc, sum);
 	in.scope = b->config.scope;
+	in.trigger = &b->trigger;
 	in.pid = o && o->pid >= 0 ? o->pid : -1;
 	in.tid = o && o->tid >= 0 ? o->tid : -1;
 	if (o) {

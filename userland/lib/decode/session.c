@@ -19,6 +19,7 @@
 #include "perfscript.h"
 #include "ptdec.h"
 #include "scope_infer.h"
+#include "trigger.h"
 
 void pts_decode_opts_init(struct pts_decode_opts *o)
 {
@@ -132,6 +133,9 @@ int pts_decode_finish_summary(struct pts_tl *tl, struct pts_decode_summary *sum,
 		pts_tl_thread_stats(tl, i, &sum->threads[i]);
 		if (sum->threads[i].name)
 			sum->threads[i].name = strdup(sum->threads[i].name);
+		/* the end of the trace: the last event of any thread */
+		if (sum->threads[i].events && sum->threads[i].last_ns > sum->end_ns)
+			sum->end_ns = sum->threads[i].last_ns;
 	}
 	sum->nr_threads = n;
 	return 0;
@@ -242,6 +246,8 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	bool tail_done[PTS_DEC_MAX_INPUTS] = { 0 };
 	struct pts_tl *tl = NULL;
 	struct pts_tl_config tcfg;
+	struct pts_branch trig;
+	bool trig_pending;
 	uint64_t origin = UINT64_MAX, nev = 0;
 	unsigned int i;
 	int rc = 0, shown = -1;
@@ -256,6 +262,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	}
 	if (origin == UINT64_MAX)
 		origin = 0;
+	trig_pending = pts_trigger_branch(in, origin, &trig, sum);
 
 	memset(&tcfg, 0, sizeof(tcfg));
 	tcfg.scope = in->scope;
@@ -366,13 +373,22 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			show_progress(in, dec, &shown);
 		if (br->kind == PTS_BR_GAP)
 			pts_decode_summary_gap(sum, br->detail);
+		/* the trigger goes after every event up to its time */
+		if (trig_pending && br->ts_ns > trig.ts_ns) {
+			trig_pending = false;
+			rc = pts_tl_feed(tl, &trig, err);
+			if (rc)
+				goto out;
+		}
 		rc = pts_tl_feed(tl, br, err);
 		if (rc)
 			goto out;
 	}
 	if (in->progress && shown >= 0)
 		fprintf(in->progress, "\r%*s\r", 40, "");
-	rc = pts_tl_finish(tl, err);
+	rc = trig_pending ? pts_tl_feed(tl, &trig, err) : 0;
+	if (!rc)
+		rc = pts_tl_finish(tl, err);
 	if (rc)
 		goto out;
 	for (i = 0; i < in->nr_pt; i++) {
@@ -656,6 +672,7 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 	fprintf(f, "scope: %s", s->scope == PTS_SCOPE_KERNEL ? "kernel" :
 		s->scope == PTS_SCOPE_BOTH ? "both" : "user");
 	fprintf(f, s->scope_why[0] ? " (%s)\n" : "\n", s->scope_why);
+	pts_trigger_print(f, s);
 	fprintf(f, "instructions: %" PRIu64 "\n", s->insns);
 	fprintf(f, "branches: %" PRIu64, s->branches);
 	if (s->elided)

@@ -76,6 +76,15 @@ struct pts_decode_summary {
 	char notices[PTS_DEC_MAX_NOTICES][384];
 	unsigned int nr_notices;
 	unsigned int lost;		/* damaged inputs of which a part was not used: exit 3 */
+	/*
+	 * The capture's trigger (a bundle's), placed on the timeline:
+	 * "tracepoint sched:sched_process_exit on CPU 3, pid 4242" in
+	 * trigger, its time and the end of the trace (the last event) in
+	 * ns; trigger[0] == 0: none. why_not_shown: it is not on the timeline.
+	 */
+	char trigger[200];
+	uint64_t trigger_ns, end_ns;
+	const char *trigger_not_shown;
 	uint64_t trace_bytes;		/* raw PT bytes given to the decoders, all CPUs */
 	uint64_t trace_bytes_missing;	/* bytes the manifest records that the files lack */
 };

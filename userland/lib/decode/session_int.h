@@ -38,6 +38,7 @@ struct pts_run_in {
 	void *insn_ctx;
 	uint32_t segment_cap;
 	FILE *progress;
+	const struct pts_bundle_trigger *trigger;	/* the bundle's, or NULL */
 };
 
 /*

@@ -1196,6 +1196,31 @@ static void set_elide(struct pts_tl *tl, const struct thread *t)
 static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 		struct pts_err *err);
 
+/*
+ * The trigger: an instant "trigger" on its thread's track at its time,
+ * which is no event of the thread's code (its stats keep their times; a
+ * thread never traced gets a track for it all the same).
+ */
+static int on_trigger(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+		      struct pts_err *err)
+{
+	struct pts_tl_rec r;
+	int rc = announce(tl, t, err);
+
+	if (rc)
+		return rc;
+	if (!t->have_ts || br->ts_ns > t->last_ts)
+		t->last_ts = br->ts_ns;
+	memset(&r, 0, sizeof(r));
+	r.type = PTS_TL_INSTANT;
+	r.name = "trigger";
+	r.detail = intern(tl, br->detail ? br->detail : "");
+	if (!r.detail)
+		return pts_err_set(err, ENOMEM, "timeline: out of memory");
+	r.depth = t->n;
+	return put(tl, t, &r, err);
+}
+
 int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *err)
 {
 	struct thread *t;
@@ -1218,6 +1243,8 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 	int64_t i;
 	int rc;
 
+	if (br->kind == PTS_BR_TRIGGER)
+		return on_trigger(tl, t, br, err);
 	t->st.events++;
 	rc = announce(tl, t, err);
 	if (rc)
@@ -1380,6 +1407,8 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 		return on_instant(tl, t, br, err);
 	case PTS_BR_CBR:
 		return on_cbr(tl, t, br, err);
+	case PTS_BR_TRIGGER:
+		break;	/* placed before the thread's accounting (on_trigger) */
 	case PTS_BR_EXEC:
 		/* a new program: nothing of the old stack continues */
 		if (!t->n && !t->excess)

@@ -2,7 +2,9 @@
 /*
  * Test program for the reference encoder: signal handlers in every shape
  * the timeline must nest (issue 13): a signal raised synchronously from a
- * callee, a handler that raises another signal (nested), timer signals
+ * callee, a handler that raises an ignored signal (the system call that
+ * delivered its own signal returns normally) and another signal
+ * (nested), timer signals
  * arriving asynchronously in a loop and again inside their own handler
  * (SA_NODEFER: nested asynchronous), a handler on an alternate signal
  * stack (SA_ONSTACK, sigaltstack), and a handler that leaves with
@@ -40,6 +42,11 @@ static void on_usr2(int sig)
 static void on_usr1(int sig)
 {
 	n_usr1 += work(sig);
+	/*
+	 * An ignored signal: raise's system calls return normally, from the
+	 * very instruction whose return delivered this handler's signal.
+	 */
+	raise(SIGCHLD);
 	raise(SIGUSR2);		/* nested: delivered inside this handler */
 	n_usr1 += work(1);
 }

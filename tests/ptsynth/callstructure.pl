@@ -137,18 +137,21 @@ while (<$g>) {
 	}
 	if (/^e (\S+)/) {
 		my $ip = hex($1);
+		my $left = $st->{resume};
+		undef $st->{resume};
+		# back where the thread left for the kernel (or the trace starts)
+		next if !defined $left || $ip == $left;
 		# Back where a signal delivery left (rt_sigreturn): its handler
 		# and everything above it end.
+		my $back;
 		for (my $i = $#$stack; $i >= 0; $i--) {
 			next unless defined $stack->[$i][3] && $stack->[$i][3] == $ip;
 			splice(@$stack, $i);
-			undef $st->{resume};
+			$back = 1;
 			last;
 		}
-		# Elsewhere than where the thread left for the kernel: a handler.
-		push @$stack, [-1, $sym{$ip}, undef, $st->{resume}]
-			if defined $st->{resume} && $ip != $st->{resume};
-		undef $st->{resume};
+		# Elsewhere: a handler.
+		push @$stack, [-1, $sym{$ip}, undef, $left] unless $back;
 		next;
 	}
 	next unless /^i (\S+) (\S+)(?: (\S+))?(?: (\S+))?/;

@@ -540,6 +540,38 @@ static void signal_inside_its_own_handler_nests_the_handler_again(void)
 	done();
 }
 
+/*
+ * A handler making the very syscall its signal interrupted (both go
+ * through foo's syscall at foo+8): that syscall's own return to foo+10
+ * is not the sigreturn. By hand: the inner foo returns into bar, bar
+ * returns to the restorer, and only the rt_sigreturn back to foo+10 ends
+ * the restorer.
+ */
+static void syscall_return_inside_a_handler_to_its_resume_point_is_not_a_sigreturn(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	evl(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	evl(PTS_BR_CALL, MAIN + 5, 5, FOO, 110, 0);
+	evl(PTS_BR_SYSCALL, FOO + 8, 2, 0, 120, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, BAR, 130, 0);
+	evl(PTS_BR_CALL, BAR + 5, 5, FOO, 140, 0);
+	evl(PTS_BR_SYSCALL, FOO + 8, 2, 0, 150, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, FOO + 10, 160, 0);		/* the syscall returns */
+	evl(PTS_BR_RETURN, FOO + 12, 0, BAR + 10, 170, 0);
+	evl(PTS_BR_RETURN, BAR + 20, 0, RESTORER, 180, 0);
+	evl(PTS_BR_SYSCALL, RESTORER + 7, 2, 0, 190, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, FOO + 10, 200, 0);		/* rt_sigreturn */
+	evl(PTS_BR_RETURN, FOO + 12, 0, MAIN + 10, 210, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 [syscall]|E2 [syscall]|B2 bar|B3 foo|B4 [syscall]|"
+		"E4 [syscall]|E3 foo|E2 bar|B2 __restore_rt|B3 [syscall]|E3 [syscall]|"
+		"E2 __restore_rt|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
 static void handler_leaving_by_longjmp_unwinds_to_the_setjmp_frame(void)
 {
 	start(PTS_SCOPE_USER, 0);
@@ -646,6 +678,7 @@ PTS_SUITE(timeline_stack, NULL, NULL,
 	  PTS_TEST(handler_return_to_the_restorer_keeps_the_interrupted_stack),
 	  PTS_TEST(nested_synchronous_signals_end_innermost_first_at_each_sigreturn),
 	  PTS_TEST(signal_inside_its_own_handler_nests_the_handler_again),
+	  PTS_TEST(syscall_return_inside_a_handler_to_its_resume_point_is_not_a_sigreturn),
 	  PTS_TEST(handler_leaving_by_longjmp_unwinds_to_the_setjmp_frame),
 	  PTS_TEST(both_scopes_handler_delivered_at_an_iret_ends_at_the_sigreturn),
 	  PTS_TEST(full_buffer_writes_only_records_before_the_outermost_frame),

@@ -745,15 +745,20 @@ static bool is_delivery(const struct fn *fn, uint64_t addr, uint64_t resume)
 }
 
 /*
- * Execution resumes at addr after kernel time: if a signal handler's
- * frame was opened by a delivery that interrupted addr, rt_sigreturn
- * came back there: that frame and those above it end. True if so.
+ * Execution resumes at addr after kernel time that was to return to
+ * resume: elsewhere, and a signal handler's frame was opened by a
+ * delivery that interrupted addr: rt_sigreturn came back there, that
+ * frame and those above it end. True if so. Back at resume itself, the
+ * kernel time simply returned (a handler may make the very syscall its
+ * signal interrupted).
  */
-static bool end_handler_at(struct pts_tl *tl, struct thread *t, uint64_t addr, int *rc,
-			   struct pts_err *err)
+static bool end_handler_at(struct pts_tl *tl, struct thread *t, uint64_t addr, uint64_t resume,
+			   int *rc, struct pts_err *err)
 {
 	int64_t i;
 
+	if (addr == resume)
+		return false;
 	for (i = (int64_t)t->n - 1; !t->excess && i >= 0; i--) {
 		if (!is_handler(&t->frames[i]) || t->frames[i].resume != addr)
 			continue;
@@ -987,7 +992,7 @@ static int return_to_user(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	if (rc)
 		return rc;
 	/* rt_sigreturn (or a return to where a handler's signal was delivered) */
-	if (nk && end_handler_at(tl, t, addr, &rc, err))
+	if (nk && end_handler_at(tl, t, addr, resume, &rc, err))
 		return rc;
 	lookup(tl, t, addr, hint, &fn);
 	/* a handler nests, also on a frame of its own function */
@@ -1027,7 +1032,7 @@ static int resume_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	int64_t i;
 	int rc = 0;
 
-	if (!addr || (nest && end_handler_at(tl, t, addr, &rc, err)))
+	if (!addr || (nest && end_handler_at(tl, t, addr, resume, &rc, err)))
 		return rc;
 	lookup(tl, t, addr, hint, &fn);
 	/* a handler nests, also on a frame of its own function */

@@ -13,7 +13,6 @@ set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}
 bin=$B/ptsynth-programs
-sc=$B/ptsynth-check/selfcheck
 work=$B/ptsynth-check/e2e
 
 if [ ! -x "$B/ptscope" ]; then
@@ -30,16 +29,7 @@ bash tests/ptsynth/build-programs.sh "$bin"
 rm -rf "$work"
 mkdir -p "$work"
 
-bundle() {	# reuse the self-check's bundles when present
-	local name=$1
-	shift
-	if [ -f "$sc/$name.ptscope/manifest.json" ]; then
-		echo "$sc/$name.ptscope"
-	else
-		"$B/ptsynth" run -q -o "$work/$name.ptscope" -- "$@" </dev/null >/dev/null
-		echo "$work/$name.ptscope"
-	fi
-}
+. tests/ptsynth/bundle.sh	# ptsynth_bundle: the self-check's bundles when present
 
 # XFAIL entries: "program:mode" -> reason. None at present; earlier ones
 # (returns after _setjmp -> __sigsetjmp and after lazy PLT binding
@@ -70,7 +60,7 @@ for prog in cfeatures cxx_throw vdso_clock threads signals tailcalls demo; do
 		b=samples/demo.ptscope
 		exe=$(sed -n 's/^m .* objects\(.*\/demo\)$/\1/p' "$b/ground-truth.txt" | head -1)
 	else
-		b=$(bundle $prog "$bin/$prog")
+		b=$(ptsynth_bundle $prog "$work" "$bin/$prog")
 		exe=$(readlink -f "$bin/$prog")
 	fi
 	"$B/ptscope" decode "$b" -o "$work/$prog.txt" >/dev/null

@@ -69,7 +69,7 @@ my %interesting = map { $_ => 1 } keys %canon;
 # [return address, name of interest or undef, stack pointer after its
 # call, resume IP of the signal delivery that opened it (handlers)].
 my %gst;
-my @gt_seq;
+my (@gt_seq, @gt_frames);
 my $tid = 'first';
 my $gt_calls = 0;
 
@@ -92,6 +92,7 @@ sub arrive {
 		if (defined $name) {
 			my @path = map { $_->[1] } grep { defined $_->[1] } @$stack;
 			push @gt_seq, join("\t", $st->{tid}, $name, scalar(@path), join('>', @path));
+			push @gt_frames, "$st->{tid}\t" . join(';', @path, $name);
 		}
 		push @$stack, [$st->{call}, $name, $st->{sp}];
 		undef $st->{call};
@@ -121,7 +122,7 @@ while (<$g>) {
 		if ($tid eq 'first' && $gst{first}) {
 			$gst{$n} = delete $gst{first};
 			$gst{$n}{tid} = $n;
-			s/^first\t/$n\t/ for @gt_seq;
+			s/^first\t/$n\t/ for @gt_seq, @gt_frames;
 		}
 		$tid = $n;
 		next;
@@ -139,8 +140,15 @@ while (<$g>) {
 		my $ip = hex($1);
 		my $left = $st->{resume};
 		undef $st->{resume};
-		# back where the thread left for the kernel (or the trace starts)
-		next if !defined $left || $ip == $left;
+		# back where the thread left for the kernel
+		next if defined $left && $ip == $left;
+		my $name = $sym{$ip};
+		if (!defined $left) {
+			# the trace starts here (the frame-by-frame listing has it)
+			push @gt_frames, "$st->{tid}\t$name" if defined $name && !@$stack;
+			push @$stack, [-1, $name] unless @$stack;
+			next;
+		}
 		# Back where a signal delivery left (rt_sigreturn): its handler
 		# and everything above it end.
 		my $back;
@@ -150,8 +158,13 @@ while (<$g>) {
 			$back = 1;
 			last;
 		}
-		# Elsewhere: a handler.
-		push @$stack, [-1, $sym{$ip}, undef, $left] unless $back;
+		next if $back;
+		# Elsewhere: a handler (a trace_begin in the timeline, not a call).
+		if (defined $name) {
+			my @open = map { $_->[1] } grep { defined $_->[1] } @$stack;
+			push @gt_frames, "$st->{tid}\t" . join(';', @open, $name);
+		}
+		push @$stack, [-1, $name, undef, $left];
 		next;
 	}
 	next unless /^i (\S+) (\S+)(?: (\S+))?(?: (\S+))?/;
@@ -167,7 +180,7 @@ while (<$g>) {
 }
 close $g;
 # Decode listing: "ts cpu pid/tid depth kind event", event "> name+0xOFF (obj)".
-my (@tl_seq, %frames);
+my (@tl_seq, @tl_frames, %frames);
 my $tl_calls = 0;
 open(my $t, '<', $txt) or die "$txt: $!\n";
 while (<$t>) {
@@ -194,7 +207,12 @@ while (<$t>) {
 		if ($entry && $interesting{$name}) {
 			my @path = map { $canon{$_} } grep { defined $_ && $interesting{$_} } @$frames;
 			push @tl_seq, join("\t", $ltid, $canon{$name}, scalar(@path), join('>', @path));
+			push @tl_frames, "$ltid\t" . join(';', @path, $canon{$name});
 		}
+	}
+	if ($kind eq 'trace_begin' && $entry && $interesting{$name}) {
+		my @open = map { $canon{$_} } grep { defined $_ && $interesting{$_} } @$frames;
+		push @tl_frames, "$ltid\t" . join(';', @open, $canon{$name});
 	}
 	$frames->[$depth] = $name;
 }
@@ -214,10 +232,23 @@ my $by_tid = sub {
 # timeline's first thread.
 if (!grep { !/^first\t/ } @gt_seq) {
 	my ($t0) = map { (split /\t/, $_)[0] } @tl_seq;
-	if (defined $t0) { s/^first\t/$t0\t/ for @gt_seq; }
+	if (defined $t0) { s/^first\t/$t0\t/ for @gt_seq, @gt_frames; }
 }
 @gt_seq = $by_tid->(@gt_seq);
 @tl_seq = $by_tid->(@tl_seq);
+
+# PTS_CALLSTRUCTURE_FRAMES=PREFIX: also write, thread by thread, the stack
+# of the executable's frames at each call into one of its functions and
+# at each signal handler's entry (the callee or handler last), from the
+# ground truth to PREFIX.gt and from the timeline to PREFIX.tl, for a
+# frame-by-frame comparison (tests/fidelity).
+if (my $prefix = $ENV{PTS_CALLSTRUCTURE_FRAMES}) {
+	for (['gt', \@gt_frames], ['tl', \@tl_frames]) {
+		open(my $o, '>', "$prefix.$_->[0]") or die "$prefix.$_->[0]: $!\n";
+		print $o "$_\n" for $by_tid->(@{$_->[1]});
+		close $o or die "$prefix.$_->[0]: $!\n";
+	}
+}
 
 # PTS_CALLSTRUCTURE_DEPTH: "abs" (default) compares the depth counted
 # from the start of the trace and the open frames of interest, "main" the

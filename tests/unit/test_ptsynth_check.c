@@ -16,9 +16,12 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ptsynth_check.h"
+#include "ptsynth_list.h"
 #include "ptsynth_pkts.h"
 #include "unit.h"
 
@@ -180,6 +183,55 @@ static void ground_truth_with_one_wrong_address_is_refused(void)
 	ptsynth_enc_free(e);
 }
 
+/* ptsynth_list_stream of data[0..len) over img, as a string (free it). */
+static char *list(const uint8_t *data, size_t len, struct pt_image *img,
+		  struct ptsynth_list_result *res)
+{
+	struct pts_err err = { 0 };
+	char *text = NULL;
+	size_t tlen;
+	FILE *f = open_memstream(&text, &tlen);
+
+	CU_ASSERT_EQUAL(ptsynth_list_stream(data, len, img, NULL, f, res, &err), 0);
+	fclose(f);
+	pt_image_free(img);
+	return text;
+}
+
+/* The instruction flow as libipt's decoder gives it, written by hand from
+ * the program above; without code bytes, one decode error and no line. */
+static void listing_gives_libipt_instruction_flow(void)
+{
+	struct ptsynth_gt_ev evs[64];
+	struct ptsynth_gt gt = { .ev = evs };
+	struct ptsynth_list_result res;
+	struct ptsynth_config c;
+	struct ptsynth_enc *e;
+	struct pt_image *img;
+	const uint8_t *data;
+	char *text;
+	size_t len;
+
+	assemble();
+	cfg_plain(&c);
+	run_program(&c, &gt, &e);
+	data = ptsynth_enc_data(e, &len);
+	img = pt_image_alloc(NULL);
+	pt_image_set_callback(img, read_code, NULL);
+	text = list(data, len, img, &res);
+	CU_ASSERT_STRING_EQUAL(text, "401000\n401010\n401011\n401005\n401009\n40100b\n401020\n");
+	CU_ASSERT_EQUAL(res.insns, 7);
+	CU_ASSERT_EQUAL(res.errors, 0);
+	free(text);
+
+	text = list(data, len, pt_image_alloc(NULL), &res);	/* no code */
+	CU_ASSERT_STRING_EQUAL(text, "");
+	CU_ASSERT_EQUAL(res.insns, 0);
+	CU_ASSERT_EQUAL(res.errors, 1);
+	free(text);
+	ptsynth_enc_free(e);
+}
+
 /*
  * Tracing stops while enabled after the call and the nop (no TIP.PGD:
  * the end of a full ToPA STOP region). libipt walks on past the last
@@ -208,6 +260,7 @@ static void trace_ending_while_enabled_is_walked_on_and_counted(void)
 }
 
 PTS_SUITE(ptsynth_check, NULL, NULL,
+	  PTS_TEST(listing_gives_libipt_instruction_flow),
 	  PTS_TEST(decoded_stream_reproduces_every_instruction_and_event),
 	  PTS_TEST(same_program_with_disretc_also_decodes),
 	  PTS_TEST(ground_truth_with_one_wrong_address_is_refused),

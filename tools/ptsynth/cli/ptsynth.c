@@ -6,7 +6,8 @@
  * truth. Not hardware: the bundle's source says "reference-encoder".
  *
  *   ptsynth run [options] -o NAME.ptscope -- CMD [ARGS...]
- *   ptsynth check NAME.ptscope
+ *   ptsynth check [--insn-list FILE] NAME.ptscope
+ *   ptsynth check --pt FILE --image FILE:VADDR:PGOFF:SIZE... --insn-list FILE
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,12 +21,15 @@
 #include "bundle/sideband.h"
 #include "ptsynth_check.h"
 #include "ptsynth_cpu.h"
+#include "ptsynth_list.h"
 #include "run.h"
 
 static void usage(FILE *f)
 {
 	fputs("usage: ptsynth run [options] -o NAME.ptscope -- CMD [ARGS...]\n"
-	      "       ptsynth check NAME.ptscope\n"
+	      "       ptsynth check [--insn-list FILE] NAME.ptscope\n"
+	      "       ptsynth check --pt FILE --image FILE:VADDR:PGOFF:SIZE [--image ...]\n"
+	      "                     [--cpu-model F/M/S] --insn-list FILE\n"
 	      "\n"
 	      "run: single-step CMD with ptrace and write the Intel PT trace a PT unit\n"
 	      "would have written (user scope), plus ground-truth.txt.\n"
@@ -50,7 +54,13 @@ static void usage(FILE *f)
 	      "  -q, --quiet            no summary\n"
 	      "\n"
 	      "check: decode NAME.ptscope/cpu0.pt with libipt's instruction decoder and compare\n"
-	      "with NAME.ptscope/ground-truth.txt; exit 0 when every record matches.\n", f);
+	      "with NAME.ptscope/ground-truth.txt; exit 0 when every record matches.\n"
+	      "  --insn-list FILE       also write every instruction libipt's decoder reports\n"
+	      "                         (hex IP, one a line, as ptscope decode --insn-list)\n"
+	      "  --pt FILE              a raw stream instead of a bundle: list only (no ground\n"
+	      "                         truth); code from --image (FILE bytes from PGOFF, SIZE\n"
+	      "                         of them, at VADDR), errata of --cpu-model (default the\n"
+	      "                         modelled 6/85/4)\n", f);
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -68,7 +78,7 @@ static int parse_u64(const char *s, uint64_t *v)
 	return *end ? -1 : 0;
 }
 
-static int cmd_check(int argc, char **argv)
+static int check_bundle(const char *dir, FILE *list)
 {
 	struct ptsynth_check_result res;
 	struct pts_err err = { 0 };
@@ -76,12 +86,8 @@ static int cmd_check(int argc, char **argv)
 	char *pt, *gt;
 	int rc;
 
-	if (argc != 2) {
-		usage(stderr);
-		return 2;
-	}
 	/* The manifest must read back: every file present with its size. */
-	rc = pts_bundle_read(argv[1], &b, &err);
+	rc = pts_bundle_read(dir, &b, &err);
 	if (rc) {
 		fprintf(stderr, "ptsynth check: %s\n", err.msg);
 		return 1;
@@ -89,7 +95,7 @@ static int cmd_check(int argc, char **argv)
 	if (b->source != PTS_SOURCE_REFERENCE_ENCODER || b->nr_cpus != 1 ||
 	    !b->ground_truth_file) {
 		fprintf(stderr, "ptsynth check: %s: not a ptsynth bundle (source %s, %zu CPUs, %s)\n",
-			argv[1], pts_source_name(b->source), b->nr_cpus,
+			dir, pts_source_name(b->source), b->nr_cpus,
 			b->ground_truth_file ? "ground truth" : "no ground truth");
 		pts_bundle_free(b);
 		return 1;
@@ -119,32 +125,151 @@ static int cmd_check(int argc, char **argv)
 		}
 		free(buf);
 		if (rc) {
-			fprintf(stderr, "ptsynth check: %s: sideband: %s\n", argv[1], err.msg);
+			fprintf(stderr, "ptsynth check: %s: sideband: %s\n", dir, err.msg);
 			pts_bundle_free(b);
 			return 1;
 		}
 	}
 	pt = pts_bundle_path(b, b->cpus[0].file);
 	gt = pts_bundle_path(b, b->ground_truth_file);
-	rc = pt && gt ? ptsynth_check_files(pt, gt, argv[1], &res, &err)
+	rc = pt && gt ? ptsynth_check_files(pt, gt, dir, list, &res, &err)
 		      : pts_err_set(&err, ENOMEM, "out of memory");
 	free(pt);
 	free(gt);
 	pts_bundle_free(b);
 	if (rc) {
-		fprintf(stderr, "ptsynth check: %s: MISMATCH: %s\n", argv[1], err.msg);
+		fprintf(stderr, "ptsynth check: %s: MISMATCH: %s\n", dir, err.msg);
 		return 1;
 	}
 	printf("ptsynth check: %s: OK: %" PRIu64 " instructions and %" PRIu64
 	       " enable/disable/async/overflow events match the ground truth"
 	       " (%" PRIu64 " records before the first PSB skipped)",
-	       argv[1], res.insns, res.events, res.skipped);
+	       dir, res.insns, res.events, res.skipped);
 	if (res.walked)
 		printf("; the trace ends while enabled: libipt walked on %" PRIu64
 		       " instruction%s, %" PRIu64 " in all",
 		       res.walked, res.walked == 1 ? "" : "s", res.insns + res.walked);
 	printf("\n");
 	return 0;
+}
+
+/* FILE:VADDR:PGOFF:SIZE, numbers in C notation (0x for hex). */
+static int add_image_arg(struct pt_image_section_cache *isc, struct pt_image *image,
+			 char *arg, struct pts_err *err)
+{
+	char *f[4], *save = NULL, *tok;
+	uint64_t v[3];
+	int n = 0;
+
+	for (tok = strtok_r(arg, ":", &save); tok && n < 4; tok = strtok_r(NULL, ":", &save))
+		f[n++] = tok;
+	if (n != 4 || tok || parse_u64(f[1], &v[0]) || parse_u64(f[2], &v[1]) ||
+	    parse_u64(f[3], &v[2]) || !v[2])
+		return pts_err_set(err, EINVAL, "--image wants FILE:VADDR:PGOFF:SIZE "
+				   "(e.g. hello:0x401000:0x1000:0x27)");
+	return ptsynth_image_add(isc, image, f[0], v[1], v[2], v[0], err);
+}
+
+/* Raw stream + images: list libipt's instruction flow, nothing to compare. */
+static int list_raw(const char *pt_path, char **images, int nr_images,
+		    const struct pt_cpu *cpu, FILE *list)
+{
+	struct pt_image_section_cache *isc = pt_iscache_alloc(NULL);
+	struct pt_image *image = pt_image_alloc(NULL);
+	struct ptsynth_list_result res;
+	struct pts_err err = { 0 };
+	uint8_t *pt = NULL;
+	size_t len = 0;
+	int i, rc = 0;
+
+	if (!isc || !image)
+		rc = pts_err_set(&err, ENOMEM, "out of memory");
+	for (i = 0; i < nr_images && !rc; i++)
+		rc = add_image_arg(isc, image, images[i], &err);
+	if (!rc)
+		rc = ptsynth_read_file(pt_path, &pt, &len, &err);
+	if (!rc)
+		rc = ptsynth_list_stream(pt, len, image, cpu, list, &res, &err);
+	free(pt);
+	pt_image_free(image);
+	pt_iscache_free(isc);
+	if (rc) {
+		fprintf(stderr, "ptsynth check: %s: %s\n", pt_path, err.msg);
+		return 1;
+	}
+	printf("ptsynth check: %s: libipt listed %" PRIu64 " instructions (%" PRIu64
+	       " decode errors, %" PRIu64 " synchronisations)\n", pt_path, res.insns, res.errors,
+	       res.syncs);
+	return 0;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "insn-list", required_argument, 0, 'l' },
+		{ "pt", required_argument, 0, 'p' },
+		{ "image", required_argument, 0, 'i' },
+		{ "cpu-model", required_argument, 0, 'c' },
+		{ 0, 0, 0, 0 },
+	};
+	struct pt_cpu cpu = { .vendor = pcv_intel, .family = PTSYNTH_CPU_FAMILY,
+			      .model = PTSYNTH_CPU_MODEL, .stepping = PTSYNTH_CPU_STEPPING };
+	const char *list_path = NULL, *pt_path = NULL;
+	char *images[64];
+	int nr_images = 0, c, rc;
+	unsigned int fam, mod, step;
+	FILE *list = NULL;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+", lo, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			list_path = optarg;
+			break;
+		case 'p':
+			pt_path = optarg;
+			break;
+		case 'i':
+			if (nr_images == (int)(sizeof(images) / sizeof(images[0]))) {
+				fprintf(stderr, "ptsynth check: at most 64 --image\n");
+				return 2;
+			}
+			images[nr_images++] = optarg;
+			break;
+		case 'c':
+			if (sscanf(optarg, "%u/%u/%u", &fam, &mod, &step) != 3) {
+				fprintf(stderr, "ptsynth check: --cpu-model wants F/M/S (6/85/4)\n");
+				return 2;
+			}
+			cpu.family = (uint16_t)fam;
+			cpu.model = (uint8_t)mod;
+			cpu.stepping = (uint8_t)step;
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (pt_path ? (optind != argc || !list_path || !nr_images)
+		    : (optind != argc - 1 || nr_images)) {
+		usage(stderr);
+		return 2;
+	}
+	if (list_path) {
+		list = fopen(list_path, "w");
+		if (!list) {
+			fprintf(stderr, "ptsynth check: cannot create %s: %s\n", list_path,
+				strerror(errno));
+			return 1;
+		}
+	}
+	rc = pt_path ? list_raw(pt_path, images, nr_images, &cpu, list)
+		     : check_bundle(argv[optind], list);
+	if (list && fclose(list) && !rc) {
+		fprintf(stderr, "ptsynth check: writing %s: %s\n", list_path, strerror(errno));
+		rc = 1;
+	}
+	return rc;
 }
 
 enum { O_SCOPE = 256, O_PSB, O_NORETC, O_TIMING, O_MTC, O_LONGTNT, O_WRAP, O_OVF, O_OVFLOST,

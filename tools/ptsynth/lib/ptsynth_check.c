@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libipt instruction decoder vs ground truth. */
 #include "ptsynth_check.h"
+#include "ptsynth_list.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -98,22 +99,14 @@ static size_t start_pos(const struct ptsynth_gt *gt, uint64_t *skipped)
 	return i;
 }
 
-int ptsynth_check_stream(const uint8_t *pt, size_t len, const struct ptsynth_gt *gt,
-			 struct pt_image *image, const struct pt_cpu *cpu,
-			 struct ptsynth_check_result *res, struct pts_err *err)
+int ptsynth_insn_decoder(const uint8_t *pt, size_t len, struct pt_image *image,
+			 const struct pt_cpu *cpu, struct pt_insn_decoder **decp,
+			 uint8_t **copyp, struct pts_err *err)
 {
 	struct pt_insn_decoder *dec;
 	struct pt_config cfg;
-	struct cmp c = { .gt = gt, .res = res, .err = err };
 	uint8_t *copy;
-	size_t i;
-	int status, rc = 0;
-
-	memset(res, 0, sizeof(*res));
-	c.pos = start_pos(gt, &res->skipped);
-	for (i = c.pos; i < gt->nr_ev; i++)
-		if (gt->ev[i].kind == 'i')
-			res->expected_insns++;
+	int status;
 
 	/* libipt 2.0.5 may read a byte past a PSB cut at the end: pad. */
 	copy = calloc(1, len + 32);
@@ -136,9 +129,35 @@ int ptsynth_check_stream(const uint8_t *pt, size_t len, const struct ptsynth_gt 
 	}
 	status = pt_insn_set_image(dec, image);
 	if (status < 0) {
-		rc = pts_err_set(err, EPROTO, "pt_insn_set_image: %s", pt_errstr(pt_errcode(status)));
-		goto out;
+		pt_insn_free_decoder(dec);
+		free(copy);
+		return pts_err_set(err, EPROTO, "pt_insn_set_image: %s",
+				   pt_errstr(pt_errcode(status)));
 	}
+	*decp = dec;
+	*copyp = copy;
+	return 0;
+}
+
+int ptsynth_check_stream(const uint8_t *pt, size_t len, const struct ptsynth_gt *gt,
+			 struct pt_image *image, const struct pt_cpu *cpu,
+			 struct ptsynth_check_result *res, struct pts_err *err)
+{
+	struct pt_insn_decoder *dec;
+	struct cmp c = { .gt = gt, .res = res, .err = err };
+	uint8_t *copy;
+	size_t i;
+	int status, rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	c.pos = start_pos(gt, &res->skipped);
+	for (i = c.pos; i < gt->nr_ev; i++)
+		if (gt->ev[i].kind == 'i')
+			res->expected_insns++;
+
+	rc = ptsynth_insn_decoder(pt, len, image, cpu, &dec, &copy, err);
+	if (rc)
+		return rc;
 
 	status = pt_insn_sync_forward(dec);
 	if (status < 0) {
@@ -202,7 +221,7 @@ out:
 	return rc;
 }
 
-static int read_all(const char *path, uint8_t **buf, size_t *len, struct pts_err *err)
+int ptsynth_read_file(const char *path, uint8_t **buf, size_t *len, struct pts_err *err)
 {
 	FILE *f = fopen(path, "rb");
 	long n;
@@ -222,9 +241,26 @@ static int read_all(const char *path, uint8_t **buf, size_t *len, struct pts_err
 	return 0;
 }
 
-int ptsynth_check_files(const char *pt_path, const char *gt_path, const char *base_dir,
-			struct ptsynth_check_result *res, struct pts_err *err)
+int ptsynth_image_add(struct pt_image_section_cache *isc, struct pt_image *image,
+		      const char *path, uint64_t offset, uint64_t size, uint64_t vaddr,
+		      struct pts_err *err)
 {
+	int isid = pt_iscache_add_file(isc, path, offset, size, vaddr);
+
+	if (isid < 0)
+		return pts_err_set(err, ENOENT, "image section %s at %#" PRIx64 ": %s", path,
+				   vaddr, pt_errstr(pt_errcode(isid)));
+	isid = pt_image_add_cached(image, isc, isid, NULL);
+	if (isid < 0)
+		return pts_err_set(err, EINVAL, "adding %s to the image: %s", path,
+				   pt_errstr(pt_errcode(isid)));
+	return 0;
+}
+
+int ptsynth_check_files(const char *pt_path, const char *gt_path, const char *base_dir,
+			FILE *list, struct ptsynth_check_result *res, struct pts_err *err)
+{
+	struct ptsynth_list_result lres;
 	struct ptsynth_gt gt;
 	struct pt_image_section_cache *isc = NULL;
 	struct pt_image *image = NULL;
@@ -236,7 +272,7 @@ int ptsynth_check_files(const char *pt_path, const char *gt_path, const char *ba
 	rc = ptsynth_gt_read(gt_path, &gt, err);
 	if (rc)
 		return rc;
-	rc = read_all(pt_path, &pt, &len, err);
+	rc = ptsynth_read_file(pt_path, &pt, &len, err);
 	if (rc)
 		goto out;
 	isc = pt_iscache_alloc(NULL);
@@ -245,26 +281,18 @@ int ptsynth_check_files(const char *pt_path, const char *gt_path, const char *ba
 		rc = pts_err_set(err, ENOMEM, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < gt.nr_maps; i++) {
+	for (i = 0; i < gt.nr_maps && !rc; i++) {
 		const struct ptsynth_gt_map *m = &gt.maps[i];
 		char path[4096];
-		int isid;
 
 		snprintf(path, sizeof(path), "%s/%s", base_dir, m->file);
-		isid = pt_iscache_add_file(isc, path, m->pgoff, m->end - m->start, m->start);
-		if (isid < 0) {
-			rc = pts_err_set(err, ENOENT, "image section %s at %#" PRIx64 ": %s", path,
-					 m->start, pt_errstr(pt_errcode(isid)));
-			goto out;
-		}
-		isid = pt_image_add_cached(image, isc, isid, NULL);
-		if (isid < 0) {
-			rc = pts_err_set(err, EINVAL, "adding %s to the image: %s", path,
-					 pt_errstr(pt_errcode(isid)));
-			goto out;
-		}
+		rc = ptsynth_image_add(isc, image, path, m->pgoff, m->end - m->start, m->start,
+				       err);
 	}
-	rc = ptsynth_check_stream(pt, len, &gt, image, &cpu, res, err);
+	if (!rc && list)
+		rc = ptsynth_list_stream(pt, len, image, &cpu, list, &lres, err);
+	if (!rc)
+		rc = ptsynth_check_stream(pt, len, &gt, image, &cpu, res, err);
 out:
 	pt_image_free(image);
 	pt_iscache_free(isc);

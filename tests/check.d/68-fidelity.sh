@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Decoder fidelity (docs/fidelity.md, issue 13): on every stream of the
+# corpus, `ptscope decode` against libipt's instruction decoder (every
+# instruction), perf 6.1's decoder (calls, returns, system calls,
+# interrupts, trace begin/end) and the reference encoder's ground truth
+# (the stack of the executable's frames at every call), in one table.
+# Differences must be listed in tests/fidelity/known-differences with
+# their reason (a known defect or a justified difference); an entry that
+# no longer shows fails too.
+#
+# Streams: the reference-encoder programs (tests/programs, bundles of
+# 40-ptsynth-selfcheck reused when present), one of them cut at its last
+# PSB (a trace that ends without a disable, as snapshots do), the shipped
+# sample, and with ../shared: the real capture dynamorio-hello and the
+# libipt-encoded streams of ../shared/tools/synth-example. Without
+# ../shared or perf, those parts are skipped and say so.
+set -eu
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+S=${PTS_SHARED:-../shared}
+bin=$B/ptsynth-programs
+work=$B/fidelity
+
+for t in ptscope ptsynth; do
+	if [ ! -x "$B/$t" ]; then
+		echo "SKIP: $B/$t not built"
+		exit 77
+	fi
+done
+bash tests/ptsynth/build-programs.sh "$bin"
+rm -rf "$work"
+mkdir -p "$work/bundles"
+
+. tests/ptsynth/bundle.sh	# ptsynth_bundle: the self-check's bundles when present
+bundle() { ptsynth_bundle "$1" "$work/bundles" "${@:2}"; }
+
+args=()
+for prog in cfeatures cxx_throw vdso_clock threads; do
+	args+=(--bundle "$prog=$(bundle $prog "$bin/$prog"):$bin/$prog")
+done
+args+=(--bundle "true=$(bundle true /bin/true)")
+args+=(--snapshot "cfeatures-snapshot=$(bundle cfeatures "$bin/cfeatures"):$bin/cfeatures:1")
+demo=$(sed -n 's/^m .* objects\(.*\/demo\)$/\1/p' samples/demo.ptscope/ground-truth.txt | head -1)
+args+=(--bundle "demo=samples/demo.ptscope:$demo")
+
+if [ -d "$S/data/real/dynamorio-hello" ] && [ -f "$S/tools/mkperfdata.py" ]; then
+	args+=(--shared "$(cd "$S" && pwd)" --dynamorio --synth-example)
+	command -v perf >/dev/null ||
+		echo "SKIP part: perf not installed (apt-get install linux-perf): no perf comparison"
+else
+	echo "SKIP part: no $S (../shared): no perf comparison, no real capture, no libipt-encoded streams"
+fi
+python3 tests/fidelity/fidelity.py --build "$B" --work "$work" \
+	--allow tests/fidelity/known-differences "${args[@]}"
+
+# The check itself must fail on an unexplained difference (our last
+# instruction dropped, as a decoder that loses the end of a trace does) and
+# on a stale entry (a known defect that does not show).
+printf 'cxx_throw nesting known, issue 13 item 0: a test entry that must be reported stale\n' \
+	> "$work/allow-test"
+out=$(PTS_FIDELITY_BREAK=drop-last-insn python3 tests/fidelity/fidelity.py --build "$B" \
+	--work "$work/selftest" --allow "$work/allow-test" "${args[@]:2:2}") &&
+	{ echo "FAIL: the fidelity check passed with differences left unexplained"; exit 1; }
+for want in 'UNEXPLAINED cxx_throw insns: 1 ' 'STALE cxx_throw nesting'; do
+	echo "$out" | grep -q "$want" || { echo "FAIL: no '$want' in:"; echo "$out"; exit 1; }
+done
+echo "fidelity self-test: an unexplained difference and a stale entry fail the check"

@@ -1,0 +1,663 @@
+#!/usr/bin/env python3
+"""Decoder fidelity (docs/fidelity.md): for each stream, compare what
+`ptscope decode` reports with two independent decoders and the ground truth.
+
+  (a) instructions: `ptscope decode --insn-list` against libipt's instruction
+      flow decoder (`ptsynth check --insn-list`, pt_insn_*), same bytes, same
+      images;
+  (b) calls, returns, system calls, asynchronous disables (interrupts) and
+      trace begins/ends of the timeline against `perf script --itrace=cre`
+      on a perf.data of the same bytes (../shared/tools/mkperfdata.py);
+  (c) frame by frame: the stack of the executable's frames at each call into
+      one of its functions (and each handler entry), timeline against the
+      reference encoder's ground truth (tests/ptsynth/callstructure.pl).
+
+Each difference is counted by diff(1) over the two sequences (an added or
+removed line is one difference). A stream with differences passes only when
+the allow-list names that stream and check with the reason: a known defect
+("known, issue 13 item N: ...") or a justified difference ("right: ...",
+"model: ..."). An entry for a defect whose check shows no difference fails
+too, so that the list shrinks as defects are fixed; a justified difference
+may be absent from a run (thread interleaving varies).
+
+Usage: fidelity.py --build DIR --work DIR --allow FILE [--shared DIR]
+                   [--bundle NAME=DIR[:EXE]]... [--snapshot NAME=DIR:EXE:FRACTION]...
+                   [--dynamorio] [--synth-example]
+Exit 0 when every difference is explained, 1 otherwise.
+PTS_FIDELITY_BREAK=drop-last-insn removes our last instruction (the
+check's own test: it must then fail).
+"""
+import argparse
+import bisect
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+
+CHECKS = ('insns', 'calls', 'returns', 'events', 'perf-errors', 'nesting')
+
+
+def run(cmd, out=None, ok=(0,)):
+    """Run cmd; stdout to the file `out` (or captured). Returns the process."""
+    with open(out, 'w') if out else open(os.devnull, 'w') as f:
+        p = subprocess.run(cmd, stdout=f if out else subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    if p.returncode not in ok:
+        raise RuntimeError('%s: exit %d: %s' % (' '.join(cmd), p.returncode,
+                                                (p.stderr or '').strip()[-400:]))
+    return p
+
+
+def write_lines(path, lines):
+    with open(path, 'w') as f:
+        f.writelines(l + '\n' for l in lines)
+
+
+def diff_hunks(a, b):
+    """diff(1) of two files as hunks: [(first line number in a, lines of a,
+    lines of b)]."""
+    p = subprocess.run(['diff', a, b], stdout=subprocess.PIPE, text=True)
+    hunks = []
+    for line in p.stdout.splitlines():
+        if line[:1].isdigit():
+            hunks.append((int(re.match(r'\d+', line).group(0)), [], []))
+        elif line[:2] == '< ':
+            hunks[-1][1].append(line[2:])
+        elif line[:2] == '> ':
+            hunks[-1][2].append(line[2:])
+    return hunks
+
+
+def diff_count(a, b):
+    """diff(1) of two files: (differences by the first word of each line,
+    the first differing hunk as text)."""
+    p = subprocess.run(['diff', a, b], stdout=subprocess.PIPE, text=True)
+    per, first = {}, []
+    for line in p.stdout.splitlines():
+        if line[:2] in ('< ', '> '):
+            kind = line[2:].split(' ', 1)[0].split('\t', 1)[0]
+            per[kind] = per.get(kind, 0) + 1
+        if len(first) < 6:
+            first.append(line)
+    return per, ' | '.join(first)
+
+
+# ---- (b) event sequences --------------------------------------------------
+
+PERF_LINE = re.compile(r'branches:\S*:\s+(.*?)\s+([0-9a-f]+)\s.*=>\s+([0-9a-f]+)\s')
+
+
+def perf_events(path, enables=None):
+    """perf script --itrace=cre -F +flags -> (tokens, number of decode errors).
+
+    Tokens: 'call TO', 'return', 'syscall AT', 'async AT', 'end FROM',
+    'begin TO'. AT is what the timeline's slice is at: in user scope the
+    [syscall]/[interrupted] slice sits at the user IP the trace left from
+    (perf's FROM), in kernel scope the kernel frame starts at the entry
+    (perf's TO). A trace start that resumes where some disable left off
+    (after a system call: FROM + 2; after an asynchronous disable: FROM; of
+    any thread, since perf's one task sees the switches of several) is no
+    token: the timeline shows it as the end of the [syscall] or
+    [interrupted] slice, or as the thread running on, not as a begin.
+
+    perf.data made by mkperfdata.py has one task, so perf sees the threads
+    of a reference-encoder bundle as one. `enables`, the ground truth's
+    (enable IP, thread) in order, gives each token its thread back: a
+    trace start at an IP is the next enable there. Tokens are (thread,
+    text, IP perf was at: the branch's, or a trace start's target).
+    """
+    toks, errors, pending = [], 0, {}
+    tid, pos = 0, 0
+    with open(path) as f:
+        for line in f:
+            if 'instruction trace error' in line:
+                errors += 1
+                toks.append((tid, 'error', None))
+                continue
+            m = PERF_LINE.search(line)
+            if not m:
+                continue
+            flags, frm, to = m.group(1).split(), int(m.group(2), 16), int(m.group(3), 16)
+            if flags[:2] == ['tr', 'strt'] and enables:
+                nxt = next((i for i in range(pos, min(pos + 64, len(enables)))
+                            if enables[i][0] == to), None)
+                if nxt is not None:
+                    tid, pos = enables[nxt][1], nxt + 1
+            n = len(toks)
+            if flags[:1] == ['call']:
+                toks.append('call %x' % to)
+            elif flags[:1] == ['return']:
+                toks.append('return')
+            elif flags[:2] == ['tr', 'strt']:
+                if pending.get(to):
+                    pending[to] -= 1
+                else:
+                    toks.append('begin %x' % to)
+            elif flags[:2] == ['tr', 'end']:
+                kind = flags[2] if len(flags) > 2 else ''
+                if kind == 'syscall':
+                    toks.append('syscall %x' % frm)
+                    # SYSCALL, SYSENTER and INT n are 2 bytes
+                    pending[frm + 2] = pending.get(frm + 2, 0) + 1
+                elif kind == 'async':
+                    toks.append('async %x' % frm)
+                    pending[frm] = pending.get(frm, 0) + 1
+                else:
+                    toks.append('end %x' % frm)
+            elif flags[:1] == ['syscall']:
+                toks.append('syscall %x' % to)
+            elif flags[:2] == ['hw', 'int']:
+                toks.append('async %x' % to)
+            # where perf was: the branch's IP, or for a trace start its target
+            toks[n:] = [(tid, t, frm or to) for t in toks[n:]]
+    return toks, errors
+
+
+OURS_BEGIN = {'call': 'call', 'trace_begin': 'begin', 'syscall': 'syscall',
+              'interrupt': 'async', 'exception': 'async', 'trace_end': 'end'}
+
+
+def ours_events(path):
+    """ptscope's .json timeline -> (thread, token) as perf_events gives them,
+    in the order of the file (time order within each thread)."""
+    with open(path) as f:
+        evs = json.load(f)['traceEvents']
+    toks = []
+    for e in evs:
+        args = e.get('args', {})
+        if e['ph'] == 'B' and args.get('kind') in OURS_BEGIN and 'addr' in args:
+            toks.append((e.get('tid', 0), '%s %x' % (OURS_BEGIN[args['kind']],
+                                                     int(args['addr'], 16))))
+        elif e['ph'] == 'E' and args.get('end_kind') == 'return':
+            toks.append((e.get('tid', 0), 'return'))
+    return toks
+
+
+def ours_json_by_time(path):
+    """(ts, token) of ours_events over all threads."""
+    with open(path) as f:
+        evs = json.load(f)['traceEvents']
+    out = []
+    for i, e in enumerate(evs):
+        args = e.get('args', {})
+        if e['ph'] == 'B' and args.get('kind') in OURS_BEGIN and 'addr' in args:
+            out.append(((e.get('ts', 0), i), '%s %x' % (OURS_BEGIN[args['kind']],
+                                                       int(args['addr'], 16))))
+        elif e['ph'] == 'E' and args.get('end_kind') == 'return':
+            out.append(((e.get('ts', 0), i), 'return'))
+    return out
+
+
+def by_thread(toks):
+    """Tokens thread by thread (threads in order of first token); with
+    one thread key, in their order. Tokens are (thread, text[, more])."""
+    order, per = [], {}
+    for t in toks:
+        if t[0] not in per:
+            order.append(t[0])
+            per[t[0]] = []
+        per[t[0]].append(t[1:])
+    return [x for k in order for x in per[k]]
+
+
+def perf_offpath(lipt, perf_insns):
+    """Where perf's own instruction flow is not libipt's: a list of
+    (first, last) 0-based indices into perf's instruction list (perf
+    walked code libipt did not, or skipped code libipt walked: then the
+    interval is the point where perf resumed)."""
+    bad = []
+    p = subprocess.run(['diff', lipt, perf_insns], stdout=subprocess.PIPE, text=True)
+    for line in p.stdout.splitlines():
+        m = re.match(r'\d+(?:,\d+)?([acd])(\d+)(?:,(\d+))?$', line)
+        if m:
+            lo = int(m.group(2))
+            hi = int(m.group(3) or lo)
+            # 'd': perf lacks lines; it resumed after its line lo
+            bad.append((lo, lo) if m.group(1) == 'd' else (lo - 1, hi - 1))
+    return bad
+
+
+def perf_positions(toks, perf_insns):
+    """For each perf token, the index in perf's instruction list of the
+    instruction it comes from (the next one at its IP)."""
+    with open(perf_insns) as f:
+        ips = [int(l, 16) for l in f if l.strip()]
+    where = {}
+    for i, ip in enumerate(ips):
+        where.setdefault(ip, []).append(i)
+    pos, cur = [], 0
+    for _, tok, ip in toks:
+        lst = where.get(ip, []) if ip is not None else []
+        k = bisect.bisect_left(lst, cur)
+        # an asynchronous disable's IP is where the thread resumes, maybe
+        # much later: it stays where the last branch was
+        if k < len(lst) and not tok.startswith('async'):
+            cur = lst[k]
+        pos.append(cur)
+    return pos
+
+
+# ---- streams ----------------------------------------------------------------
+
+class Stream:
+    """One trace: how to list libipt's and our instructions, make perf.data,
+    and (for reference-encoder bundles) compare nesting."""
+
+    def __init__(self, name, desc):
+        self.name, self.desc = name, desc
+        self.res = {}		# check -> count of differences (None: not run)
+        self.info = {}		# figures for the table
+        self.notes = []		# first difference per check
+
+    def compare(self, tool, work):
+        d = os.path.join(work, self.name)
+        os.makedirs(d, exist_ok=True)
+        # (a)
+        lipt, ours = os.path.join(d, 'libipt.insns'), os.path.join(d, 'ours.insns')
+        self.libipt_list(tool, lipt)
+        js = os.path.join(d, 'ours.json')
+        self.decode(tool, ['--insn-list', ours, '-o', js])
+        if os.environ.get('PTS_FIDELITY_BREAK') == 'drop-last-insn':
+            # the check's own test: the shape of a decoder losing the end
+            with open(ours) as f:
+                lines = f.readlines()
+            with open(ours, 'w') as f:
+                f.writelines(lines[:-1])
+        per, first = diff_count(lipt, ours)
+        self.info['insns'] = sum(1 for _ in open(lipt))
+        self.info['ours_insns'] = sum(1 for _ in open(ours))
+        self.res['insns'] = sum(per.values())
+        if per:
+            self.notes.append('insns: ' + first)
+        # (b)
+        if tool.perf:
+            data = os.path.join(d, 'perf.data')
+            self.perf_data(tool, data)
+            ptxt = os.path.join(d, 'perf.txt')
+            run(['perf', 'script', '-f', '-i', data, '--itrace=cre', '-F', '+flags'], ptxt)
+            ptoks, self.res['perf-errors'] = perf_events(ptxt, self.enables())
+            pins = os.path.join(d, 'perf.insns')
+            p = run(['perf', 'script', '-f', '-i', data, '--itrace=i0ns', '-F', 'ip'])
+            write_lines(pins, [l.strip() for l in p.stdout.splitlines() if l.strip()])
+            pos = perf_positions(ptoks, pins)
+            bad = perf_offpath(lipt, pins)
+            self.info['perf_insns'] = len(pos) and sum(1 for _ in open(pins))
+            otoks = ours_events(js)
+            if len({t[0] for t in ptoks}) < 2:
+                # one thread, or none known: ours in time order, no threads
+                otoks = [(0, t) for _, t in sorted(ours_json_by_time(js))]
+            # positions follow the tokens through the regrouping by thread
+            ptoks = by_thread([(t[0], t[1], p) for t, p in zip(ptoks, pos)])
+            pos = [p for _, p in ptoks]
+            ptoks, otoks = [t for t, _ in ptoks], [t[0] for t in by_thread(otoks)]
+            write_lines(os.path.join(d, 'perf.ev'), ptoks)
+            write_lines(os.path.join(d, 'ours.ev'), otoks)
+            per, resync, first = {}, 0, None
+            hf = open(os.path.join(d, 'perf.hunks'), 'w')
+            for at, pa, pb in diff_hunks(os.path.join(d, 'perf.ev'), os.path.join(d, 'ours.ev')):
+                hf.write(''.join(['< %s\n' % x for x in pa] + ['> %s\n' % x for x in pb]) + '--\n')
+                # Branch events count only where perf's instruction flow is
+                # libipt's: elsewhere perf followed a wrong path (and
+                # noticed it with a decode error, or not) or skipped code
+                # while it resynchronised. What it lost there is "lost".
+                first_tok = at - 1 if pa else at	# 0-based; 'a' hunks insert after line at
+                lo = pos[max(first_tok - 1, 0)] if pos else 0
+                hi = pos[min(first_tok + len(pa), len(pos) - 1)] if pos else 0
+                if 'error' in pa or any(b_lo <= hi and lo <= b_hi for b_lo, b_hi in bad):
+                    resync += len(pa) + len(pb) - pa.count('error')
+                    continue
+                for tok in pa + pb:
+                    k = tok.split(' ', 1)[0]
+                    per[k] = per.get(k, 0) + 1
+                first = first or ' | '.join(['< ' + x for x in pa][:3] + ['> ' + x for x in pb][:3])
+            hf.close()
+            self.info['calls'] = sum(1 for t in ptoks if t.startswith('call'))
+            self.info['returns'] = sum(1 for t in ptoks if t == 'return')
+            self.info['resync'] = resync
+            self.res['calls'] = per.get('call', 0)
+            self.res['returns'] = per.get('return', 0)
+            self.res['events'] = sum(v for k, v in per.items() if k not in ('call', 'return'))
+            if first:
+                self.notes.append('perf: ' + first)
+        # (c)
+        self.nesting(tool, d)
+
+    def nesting(self, tool, d):
+        pass
+
+    def enables(self):
+        return None
+
+
+class Bundle(Stream):
+    """A reference-encoder bundle (ptsynth run, qemu-trace) with its ground truth."""
+
+    def __init__(self, name, path, exe, desc):
+        super().__init__(name, desc)
+        self.path, self.exe = path, exe
+        with open(os.path.join(path, 'manifest.json')) as f:
+            self.manifest = json.load(f)
+
+    def enables(self):
+        """(IP, thread) of every enable of the ground truth, in order."""
+        out, tid = [], 0
+        with open(os.path.join(self.path, 'ground-truth.txt')) as f:
+            for line in f:
+                if line.startswith('t '):
+                    tid = int(line.split()[1], 16)
+                elif line.startswith('e '):
+                    out.append((int(line.split()[1], 16), tid))
+        # before its first "t" record the trace runs the first thread
+        first = next((t for _, t in out if t), 0)
+        return [(ip, t or first) for ip, t in out]
+
+    def libipt_list(self, tool, out):
+        # ptsynth check also compares with the ground truth; a mismatch
+        # there is the reference's own defect (40-ptsynth-selfcheck), not
+        # the decoder's: the list is written first in any case.
+        p = run([tool.ptsynth, 'check', '--insn-list', out, self.path], ok=(0, 1))
+        self.info['gt'] = 'ok' if p.returncode == 0 else 'MISMATCH'
+
+    def decode(self, tool, args):
+        run([tool.ptscope, 'decode', self.path] + args, ok=(0, 3))
+
+    def images(self):
+        gt = os.path.join(self.path, 'ground-truth.txt')
+        with open(gt) as f:
+            for line in f:
+                if line.startswith('m '):
+                    _, start, end, pgoff, file = line.split()
+                    yield (os.path.abspath(os.path.join(self.path, file)), int(start, 16),
+                           int(pgoff, 16), int(end, 16) - int(start, 16))
+
+    def perf_data(self, tool, out):
+        m, t = self.manifest, self.manifest['timing']
+        ctl = int(m['config']['rtit_ctl'], 16)
+        proc = (m.get('processes') or [{}])[0]
+        pid, comm = proc.get('pid', 1), proc.get('comm') or 'prog'
+        cmd = [sys.executable, tool.mkperfdata, '-o', out, '--pt',
+               os.path.join(self.path, m['cpus'][0]['file']), '--cpu', '0',
+               '--pid', str(pid), '--comm', comm,
+               '--cpu-model', '%d/%d/%d' % (m['cpu']['family'], m['cpu']['model'],
+                                            m['cpu']['stepping']),
+               '--mtc-freq', str(t['mtc_freq']), '--nom-freq', str(t['nom_freq']),
+               '--tsc-ctc', '%d/%d' % (int(t['cpuid_15'][1], 16), int(t['cpuid_15'][0], 16))]
+        cmd += [] if ctl & (1 << 10) else ['--no-tsc']
+        cmd += [] if ctl & (1 << 9) else ['--no-mtc']
+        cmd += ['--cyc'] if ctl & (1 << 1) else []
+        cmd += ['--noretcomp'] if ctl & (1 << 11) else []
+        for path, start, pgoff, size in self.images():
+            cmd += ['--image', '%s:%#x:%#x:%#x' % (path, start, pgoff, size)]
+        run(cmd)
+
+    def nesting(self, tool, d):
+        if not self.exe:
+            return
+        exe = os.path.realpath(self.exe)
+        txt = os.path.join(d, 'ours.txt')
+        self.decode(tool, ['-o', txt])
+        env = dict(os.environ, PTS_CALLSTRUCTURE_FRAMES=os.path.join(d, 'frames'))
+        subprocess.run(['perl', tool.callstructure, os.path.join(self.path, 'ground-truth.txt'),
+                        self.path + '/objects' + exe, exe, txt], env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        gt, tl = os.path.join(d, 'frames.gt'), os.path.join(d, 'frames.tl')
+        if not os.path.exists(gt):
+            raise RuntimeError('callstructure.pl wrote no frames for ' + self.name)
+        _, first = diff_count(gt, tl)
+        self.info['frames'] = sum(1 for _ in open(gt))
+        self.res['nesting'] = _changed(gt, tl)
+        if self.res['nesting']:
+            self.notes.append('nesting: ' + first)
+
+
+def _changed(a, b):
+    """Stacks that differ: per diff hunk, the larger of its two sides."""
+    p = subprocess.run(['diff', a, b], stdout=subprocess.PIPE, text=True)
+    n, la, lb = 0, 0, 0
+    for line in p.stdout.splitlines() + ['@']:
+        if line.startswith('< '):
+            la += 1
+        elif line.startswith('> '):
+            lb += 1
+        elif line != '---':
+            n += max(la, lb)
+            la = lb = 0
+    return n
+
+
+class Snapshot(Bundle):
+    """A reference-encoder bundle cut at a PSB: a trace that stops while
+    tracing is enabled, without a disable, as every snapshot does."""
+
+    def __init__(self, name, src, exe, fraction, work, desc):
+        dst = os.path.join(work, name + '.ptscope')
+        shutil.rmtree(dst, ignore_errors=True)
+        os.makedirs(dst)
+        for f in os.listdir(src):
+            if f not in ('manifest.json', 'cpu0.pt', 'ground-truth.txt'):
+                os.symlink(os.path.abspath(os.path.join(src, f)), os.path.join(dst, f))
+        with open(os.path.join(src, 'ground-truth.txt')) as f:
+            gt = f.readlines()
+        size = os.path.getsize(os.path.join(src, 'cpu0.pt'))
+        psbs = [int(l.split()[1], 16) for l in gt if l.startswith('p ')]
+        cut = min((p for p in psbs if p > 0), key=lambda p: abs(p - fraction * size))
+        with open(os.path.join(src, 'cpu0.pt'), 'rb') as f:
+            data = f.read()[:cut]
+        with open(os.path.join(dst, 'cpu0.pt'), 'wb') as f:
+            f.write(data)
+        # The ground truth up to the cut: what ran while those bytes were
+        # written (records after the PSB at the cut are beyond the trace).
+        with open(os.path.join(dst, 'ground-truth.txt'), 'w') as f:
+            past = False
+            for l in gt:
+                past = past or (l.startswith('p ') and int(l.split()[1], 16) == cut)
+                if not past or l[0] in 'mw#':
+                    f.write(l)
+        with open(os.path.join(src, 'manifest.json')) as f:
+            m = json.load(f)
+        m['cpus'][0]['size'] = m['cpus'][0]['head'] = cut
+        m['ground_truth']['size'] = os.path.getsize(os.path.join(dst, 'ground-truth.txt'))
+        with open(os.path.join(dst, 'manifest.json'), 'w') as f:
+            json.dump(m, f, indent=2)
+        super().__init__(name, dst, exe, desc + ' (cut at byte %d of %d)' % (cut, size))
+
+
+class Raw(Stream):
+    """A raw stream with its code: libipt-encoded streams, real captures."""
+
+    def __init__(self, name, desc, pt, images, decode_args, perf_args, cpu_model=None):
+        super().__init__(name, desc)
+        self.pt, self.imgs = pt, images		# images: (path, vaddr, pgoff, size)
+        self.decode_args, self.perf_args, self.cpu_model = decode_args, perf_args, cpu_model
+
+    def libipt_list(self, tool, out):
+        cmd = [tool.ptsynth, 'check', '--pt', self.pt, '--insn-list', out]
+        for path, vaddr, pgoff, size in self.imgs:
+            cmd += ['--image', '%s:%#x:%#x:%#x' % (path, vaddr, pgoff, size)]
+        if self.cpu_model:
+            cmd += ['--cpu-model', self.cpu_model]
+        run(cmd)
+
+    def decode(self, tool, args):
+        run([tool.ptscope, 'decode', '--pt', self.pt] + self.decode_args + args, ok=(0, 3))
+
+    def perf_data(self, tool, out):
+        run([sys.executable, tool.mkperfdata, '-o', out, '--pt', self.pt] + self.perf_args)
+
+
+def elf_exec_segments(path):
+    """Executable PT_LOAD segments of an ELF64: (vaddr, offset, filesz)."""
+    with open(path, 'rb') as f:
+        h = f.read(64)
+        phoff, = struct.unpack_from('<Q', h, 32)
+        phentsize, phnum = struct.unpack_from('<HH', h, 54)
+        f.seek(phoff)
+        ph = f.read(phentsize * phnum)
+    for i in range(phnum):
+        typ, flags, off, vaddr, _, filesz = struct.unpack_from('<IIQQQQ', ph, i * phentsize)
+        if typ == 1 and flags & 1:
+            yield vaddr, off, filesz
+
+
+# ---- the table and the allow-list ----------------------------------------
+
+def read_allow(path):
+    allow = {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith('#'):
+                continue
+            parts = line.split(None, 2)
+            if len(parts) < 3 or parts[1] not in CHECKS:
+                sys.exit('%s:%d: want "STREAM CHECK REASON", CHECK one of %s'
+                         % (path, n, ', '.join(CHECKS)))
+            allow[(parts[0], parts[1])] = parts[2]
+    return allow
+
+
+def fmt(v):
+    return '-' if v is None else str(v)
+
+
+def report(streams, allow):
+    hdr = ('stream', 'insns', 'insn diff', 'calls', 'returns', 'call diff', 'ret diff',
+           'event diff', 'perf errs', 'lost', 'frames', 'nest diff')
+    rows = []
+    for s in streams:
+        r, i = s.res, s.info
+        rows.append((s.name, fmt(i.get('insns')), fmt(r.get('insns')), fmt(i.get('calls')),
+                     fmt(i.get('returns')), fmt(r.get('calls')), fmt(r.get('returns')),
+                     fmt(r.get('events')), fmt(r.get('perf-errors')), fmt(i.get('resync')),
+                     fmt(i.get('frames')),
+                     fmt(r.get('nesting'))))
+    w = [max(len(x[c]) for x in rows + [hdr]) for c in range(len(hdr))]
+    line = lambda x: '  '.join(v.rjust(w[c]) if c else v.ljust(w[c]) for c, v in enumerate(x))
+    print('fidelity: ' + line(hdr))
+    for x in rows:
+        print('fidelity: ' + line(x))
+    bad = 0
+    ran = {s.name for s in streams}
+    for s in streams:
+        for c in CHECKS:
+            v = s.res.get(c)
+            why = allow.get((s.name, c))
+            if v and why:
+                print('  %s %s: %d, %s' % (s.name, c, v, why))
+            elif v:
+                print('  UNEXPLAINED %s %s: %d differences; first: %s'
+                      % (s.name, c, v, next((n for n in s.notes if n.startswith(
+                          c if c in ('insns', 'nesting') else 'perf')), '')))
+                bad += 1
+            elif why and v == 0 and why.startswith('known'):
+                # a defect that no longer shows: its entry must go
+                print('  STALE %s %s: no difference any more: remove "%s" from the allow-list'
+                      % (s.name, c, why))
+                bad += 1
+            elif why and v == 0:
+                print('  %s %s: no difference this run (allowed: %s)' % (s.name, c, why))
+    for (name, c), why in allow.items():
+        if name not in ran:
+            print('  (not run here: %s %s)' % (name, c))
+    return bad
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--build', required=True)
+    ap.add_argument('--work', required=True)
+    ap.add_argument('--allow', required=True)
+    ap.add_argument('--shared')
+    ap.add_argument('--bundle', action='append', default=[])
+    ap.add_argument('--snapshot', action='append', default=[])
+    ap.add_argument('--dynamorio', action='store_true')
+    ap.add_argument('--synth-example', action='store_true')
+    a = ap.parse_args()
+
+    here = os.path.dirname(os.path.abspath(__file__))
+
+    class Tools:
+        ptscope = os.path.join(a.build, 'ptscope')
+        ptsynth = os.path.join(a.build, 'ptsynth')
+        callstructure = os.path.join(here, '..', 'ptsynth', 'callstructure.pl')
+        mkperfdata = os.path.join(a.shared, 'tools', 'mkperfdata.py') if a.shared else None
+        perf = bool(a.shared) and shutil.which('perf') is not None
+    os.makedirs(a.work, exist_ok=True)
+    streams = []
+    for spec in a.bundle:
+        name, rest = spec.split('=', 1)
+        path, _, exe = rest.partition(':')
+        streams.append(Bundle(name, path, exe or None, 'reference encoder'))
+    for spec in a.snapshot:
+        name, rest = spec.split('=', 1)
+        path, exe, frac = rest.split(':')
+        streams.append(Snapshot(name, path, exe, float(frac), a.work,
+                                'reference encoder, snapshot end'))
+    if a.dynamorio:
+        r = os.path.join(a.shared, 'data', 'real', 'dynamorio-hello')
+        streams.append(Raw('dynamorio-hello', 'real capture (perf, Skylake-SP)',
+                           os.path.join(r, 'pt.bin'),
+                           [(os.path.join(r, 'hello'), 0x401000, 0x1000, 0x27)],
+                           ['--cpu', '9', '--elf', os.path.join(r, 'hello'), '--cpu-model',
+                            '6/85/4', '--mtc-freq', '3', '--nom-freq', '37', '--cpuid-15',
+                            '2,308', '--scope', 'user'],
+                           ['--cpu', '9', '--image', os.path.join(r, 'hello') + ':0x401000:0x1000:0x27',
+                            '--pid', '223991', '--comm', 'hello', '--cpu-model', '6/85/4',
+                            '--mtc-freq', '3', '--nom-freq', '37', '--tsc-ctc', '308/2'],
+                           '6/85/4'))
+    if a.synth_example:
+        streams += synth_example(a.shared, a.work)
+    bad = 0
+    for s in streams:
+        try:
+            s.compare(Tools, a.work)
+        except (RuntimeError, OSError) as e:
+            print('  ERROR %s: %s' % (s.name, e))
+            bad += 1
+    if not Tools.perf:
+        print('fidelity: perf comparison skipped: %s' % (
+            'no ../shared (mkperfdata.py)' if not a.shared else 'perf not installed'))
+    bad += report(streams, read_allow(a.allow))
+    print('fidelity: %d streams, %s' % (len(streams),
+                                         'every difference explained' if not bad
+                                         else '%d unexplained or stale' % bad))
+    return 1 if bad else 0
+
+
+def synth_example(shared, work):
+    """The libipt-encoded streams of ../shared/tools/synth-example: user
+    scope, and user + kernel scope over the kernel stub."""
+    x = os.path.join(shared, 'tools', 'synth-example')
+    d = os.path.abspath(os.path.join(work, 'synth-example'))
+    os.makedirs(d, exist_ok=True)
+    run(['as', '-o', d + '/prog.o', x + '/prog.S'])
+    run(['ld', '-static', '-Ttext=0x401000', '-e', '_start', '-o', d + '/prog', d + '/prog.o'])
+    run(['as', '-o', d + '/kernel.o', x + '/kernel.S'])
+    run(['ld', '-static', '-Ttext=0xffffffff81000000', '-e', 'entry_SYSCALL_64', '-o',
+         d + '/kernel.elf', d + '/kernel.o'])
+    run(['cc', '-O2', '-o', d + '/gen', x + '/gen.c', '-lipt'])
+
+    def sym(elf, name):
+        out = run(['nm', elf]).stdout.split('\n')
+        return next(l.split()[0] for l in out if l.endswith(' ' + name))
+    start, after, f3 = (sym(d + '/prog', s) for s in ('_start', 'after_syscall', 'f3'))
+    kentry = sym(d + '/kernel.elf', 'entry_SYSCALL_64')
+    run([d + '/gen', 'user', '0x' + start, '0x' + after, '0x' + f3], d + '/user.pt')
+    run([d + '/gen', 'kernel', '0x' + start, '0x' + after, '0x' + f3, '0x' + kentry],
+        d + '/kern.pt')
+    imgs = [(d + '/prog', v, o, s) for v, o, s in elf_exec_segments(d + '/prog')]
+    kimgs = [(d + '/kernel.elf', v, o, s) for v, o, s in elf_exec_segments(d + '/kernel.elf')]
+    perf = ['--cpu', '0', '--image', '%s/prog:0x%s' % (d, start), '--pid', '4242', '--comm',
+            'prog', '--no-mtc', '--nom-freq', '37']
+    return [Raw('synth-user', 'libipt encoder, user scope', d + '/user.pt', imgs,
+                ['--elf', d + '/prog', '--nom-freq', '37', '--scope', 'user'], perf),
+            Raw('synth-kernel', 'libipt encoder, user + kernel', d + '/kern.pt', imgs + kimgs,
+                ['--elf', d + '/prog', '--elf', d + '/kernel.elf', '--nom-freq', '37',
+                 '--scope', 'both'], perf + ['--kernel-image', d + '/kernel.elf'])]
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -90,6 +90,14 @@ def diff_count(a, b):
 PERF_LINE = re.compile(r'branches:\S*:\s+(.*?)\s+([0-9a-f]+)\s.*=>\s+([0-9a-f]+)\s')
 
 
+ERROR_IP = re.compile(r' ip 0x([0-9a-f]+) ')
+# IPs at which perf reported a decode error (perf_events fills it): perf
+# resynchronised there and may have lost a disable at that IP (the FUP of
+# an asynchronous one), so a later trace start there pairs with nothing
+# it showed.
+ERROR_IPS = set()
+
+
 def perf_events(path, enables=None):
     """perf script --itrace=cre -F +flags -> (tokens, number of decode errors).
 
@@ -116,6 +124,9 @@ def perf_events(path, enables=None):
             if 'instruction trace error' in line:
                 errors += 1
                 toks.append((tid, 'error', None))
+                m = ERROR_IP.search(line)
+                if m:
+                    ERROR_IPS.add(int(m.group(1), 16))
                 continue
             m = PERF_LINE.search(line)
             if not m:
@@ -278,6 +289,7 @@ class Stream:
             self.perf_data(tool, data)
             ptxt = os.path.join(d, 'perf.txt')
             run(['perf', 'script', '-f', '-i', data, '--itrace=cre', '-F', '+flags'], ptxt)
+            ERROR_IPS.clear()
             ptoks, self.res['perf-errors'] = perf_events(ptxt, self.enables())
             pins = os.path.join(d, 'perf.insns')
             p = run(['perf', 'script', '-f', '-i', data, '--itrace=i0ns', '-F', 'ip'])
@@ -306,7 +318,10 @@ class Stream:
                 first_tok = at - 1 if pa else at	# 0-based; 'a' hunks insert after line at
                 lo = pos[max(first_tok - 1, 0)] if pos else 0
                 hi = pos[min(first_tok + len(pa), len(pos) - 1)] if pos else 0
-                if 'error' in pa or any(b_lo <= hi and lo <= b_hi for b_lo, b_hi in bad):
+                lost_disable = pa and not pb and all(
+                    t.startswith('begin ') and int(t.split()[1], 16) in ERROR_IPS for t in pa)
+                if 'error' in pa or lost_disable or \
+                        any(b_lo <= hi and lo <= b_hi for b_lo, b_hi in bad):
                     resync += len(pa) + len(pb) - pa.count('error')
                     continue
                 for tok in pa + pb:

@@ -6,6 +6,7 @@
 #   make check-vm        the QEMU suite (tests/vm)
 #   make check-wsys      whole-system reference traces from QEMU logs (tests/wsys)
 #   make bench           benchmarks (not part of check)
+#   make fuzz            libFuzzer harnesses, FUZZ_SECONDS each (docs/fuzzing.md)
 #   make sample          regenerate samples/ with the reference encoder
 
 CC      ?= gcc
@@ -54,7 +55,7 @@ endif
 PROGS += $(B)/fxtcheck
 
 .PHONY: all userland module module-clean check check-unit check-scripts check-vm check-wsys \
-	bench sample clean static
+	bench sample clean static fuzz check-fuzz
 all: userland module
 
 userland: $(B)/libptscope.a $(PROGS)
@@ -127,7 +128,7 @@ ifneq ($(strip $(KDIR)),)
 endif
 
 # ---- tests ----------------------------------------------------------------
-check: check-unit check-scripts
+check: check-unit check-scripts check-fuzz
 
 check-unit: $(B)/unit-tests userland
 	PTS_SRCDIR=$(CURDIR) $(B)/unit-tests
@@ -163,6 +164,61 @@ $(B)/bench-workload: tools/bench/workload.S
 
 bench: userland $(BENCH_PROGS) $(B)/bench-workload
 	@B=$(B) bash tools/bench/run.sh
+	@B=$(B) bash tools/bench/threads.sh
+
+# ---- fuzzing (docs/fuzzing.md) -------------------------------------------
+# One libFuzzer harness per input surface, tests/fuzz/fuzz_NAME.c, with its
+# seeds in tests/fuzz/corpus/NAME. `make fuzz` builds them with clang,
+# ASan and UBSan and runs each for FUZZ_SECONDS on a copy of its seeds
+# (new inputs stay in build/fuzz); `make check` replays the seeds through
+# the same harnesses built with $(CC) and tests/fuzz/replay.c (no clang).
+FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+		-fno-omit-frame-pointer
+FUZZ_DEFS    := -DFUZZ_DATA='"$(CURDIR)/$(B)/fuzz-data"' \
+		-DFUZZ_SAMPLE='"$(CURDIR)/samples/demo.ptscope"'
+FB           := $(B)/fuzz
+FUZZ_DATA    := $(B)/fuzz-data/user.elf $(B)/fuzz-data/kernel.elf $(B)/fuzz-data/spin.bin
+
+# the programs the harnesses decode: the decoder tests' (test_decode_synth.c)
+$(B)/fuzz-data/user.elf: tests/golden/decode/user.S
+	@mkdir -p $(dir $@)
+	as -o $@.o $< && ld -static -Ttext=0x401000 -e _start -o $@ $@.o && rm -f $@.o
+$(B)/fuzz-data/kernel.elf: tests/golden/decode/kernel.S
+	@mkdir -p $(dir $@)
+	as -o $@.o $< && ld -static -Ttext=0xffffffff81000000 -e entry_SYSCALL_64 -o $@ $@.o \
+		&& rm -f $@.o
+
+# nop; jmp . (eb fe); ret: a loop that consumes no trace (docs/decode.md)
+$(B)/fuzz-data/spin.bin:
+	@mkdir -p $(dir $@)
+	printf '\220\353\376\303' > $@
+
+$(B)/obj/tests/fuzz/%.o: CPPFLAGS += $(FUZZ_DEFS)
+$(B)/fuzz-replay-%: $(call obj,tests/fuzz/fuzz_%.c tests/fuzz/common.c tests/fuzz/replay.c) \
+		$(B)/libptscope.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+check-fuzz: $(FUZZ_NAMES:%=$(B)/fuzz-replay-%) $(FUZZ_DATA)
+	@for n in $(FUZZ_NAMES); do \
+		TMPDIR=$${TMPDIR:-/tmp} $(B)/fuzz-replay-$$n tests/fuzz/corpus/$$n || exit 1; done
+
+$(FB)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_DEFS) -std=gnu11 -O1 -g $(FUZZ_SAN) \
+		-fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FB)/fuzz-%: $(FB)/obj/tests/fuzz/fuzz_%.o $(FB)/obj/tests/fuzz/common.o \
+		$(patsubst %.c,$(FB)/obj/%.o,$(LIB_SRCS))
+	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+.SECONDARY: $(patsubst %.c,$(FB)/obj/%.o,$(LIB_SRCS) $(wildcard tests/fuzz/*.c)) \
+	$(call obj,$(wildcard tests/fuzz/*.c))
+
+fuzz: $(FUZZ_NAMES:%=$(FB)/fuzz-%) $(FUZZ_DATA)
+	@FB=$(FB) FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh $(FUZZ_NAMES)
 
 sample: userland
 	@bash samples/regenerate.sh
@@ -170,4 +226,4 @@ sample: userland
 clean:
 	rm -rf $(B)
 
--include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(FB)/obj -name '*.d' 2>/dev/null)

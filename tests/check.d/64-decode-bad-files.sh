@@ -219,8 +219,8 @@ expect 1 "no such file.*give the NAME.ptscope directory" "$T/missing.ptscope"
 
 # raw --pt that is not a regular file: a pipe would read as 0 bytes and its
 # trace would be lost, so it is refused (the data is still in the pipe's source)
-expect 1 "not a regular file (a pipe): save the trace to a file" --pt <(cat "$S/cpu0.pt")
-expect 1 "not a regular file (a directory)" --pt "$T"
+expect 1 "is a pipe (FIFO), not a regular file: copy it to a file" --pt <(cat "$S/cpu0.pt")
+expect 1 "is a directory, not a regular file" --pt "$T"
 
 # --raw: a missing file, an OFFSET past the end and a directory each say which
 expect 1 "raw $T/missing.bin: cannot read it: no such file" --pt "$S/cpu0.pt" --raw "$T/missing.bin:0:0x1000"

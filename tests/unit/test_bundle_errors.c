@@ -363,7 +363,36 @@ static void unknown_keys_are_ignored(void)
 	expect_ok();
 }
 
+/*
+ * One trace file named by two cpus[] entries would be decoded twice, as
+ * two CPUs (issue 20 item 5): refused, by name and through a link. The
+ * second entry is made cpu0.pt's twin (same size, ring and head) so that
+ * nothing else in it is wrong.
+ */
+static void one_trace_file_for_two_cpus_is_einval(void)
+{
+	char link[4096];
+
+	fresh();
+	edit("\"file\": \"cpu1.pt\", \"size\": 40, \"buffer_size\": 4096,\n"
+	     "      \"head\": 40, \"wrapped\": false,",
+	     "\"file\": \"cpu0.pt\", \"size\": 4096, \"buffer_size\": 4096,\n"
+	     "      \"head\": 1024, \"wrapped\": true,");
+	expect(-EINVAL, "cpus[1].file: cpu0.pt is the file of cpus[0] (CPU 0) too",
+	       "one CPU's trace");
+	fresh();
+	edit("\"file\": \"cpu1.pt\", \"size\": 40, \"buffer_size\": 4096,\n"
+	     "      \"head\": 40, \"wrapped\": false,",
+	     "\"file\": \"cpu1.pt\", \"size\": 4096, \"buffer_size\": 4096,\n"
+	     "      \"head\": 1024, \"wrapped\": true,");
+	snprintf(link, sizeof(link), "%s/cpu1.pt", dir);
+	CU_ASSERT_EQUAL_FATAL(unlink(link), 0);
+	CU_ASSERT_EQUAL_FATAL(symlink("cpu0.pt", link), 0);
+	expect(-EINVAL, "cpus[1].file: cpu1.pt is the file of cpus[0] (CPU 0) too", NULL);
+}
+
 PTS_SUITE(bundle_errors, NULL, errors_cleanup,
+	  PTS_TEST(one_trace_file_for_two_cpus_is_einval),
 	  PTS_TEST(missing_directory_is_enoent),
 	  PTS_TEST(missing_manifest_is_enoent_naming_manifest_json),
 	  PTS_TEST(missing_cpu_file_is_enoent_naming_file_and_key),

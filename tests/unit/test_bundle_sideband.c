@@ -22,13 +22,10 @@ static void example_sideband_holds_exit_trigger_lost(void)
 	struct pts_sb_reader r;
 	struct pts_bundle *b = NULL;
 	struct pts_err err = { 0 };
-	void *buf = NULL;
-	size_t len = 0;
 
 	CU_ASSERT_EQUAL_FATAL(pts_bundle_read(bt_example_dir(), &b, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(pts_sb_load(b, &buf, &len, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(len, 80);
-	pts_sb_reader_init(&r, buf, len);
+	CU_ASSERT_EQUAL_FATAL(pts_sb_reader_open(&r, b, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(r.total, 80);
 
 	CU_ASSERT_EQUAL_FATAL(pts_sb_next(&r, &h, &err), 1);
 	CU_ASSERT_EQUAL(h->type, PTSCOPE_SB_EXIT);
@@ -54,7 +51,7 @@ static void example_sideband_holds_exit_trigger_lost(void)
 	CU_ASSERT_EQUAL(pts_sb_next(&r, &h, &err), 0);
 	CU_ASSERT_EQUAL(pts_sb_next(&r, &h, &err), 0);
 	CU_ASSERT_FALSE(r.corrupt);
-	free(buf);
+	pts_sb_reader_close(&r);
 	pts_bundle_free(b);
 }
 
@@ -266,24 +263,25 @@ static void misaligned_buffer_is_refused(void)
 static void load_of_truncated_sideband_is_efbig(void)
 {
 	struct pts_bundle *b = NULL;
+	struct pts_sb_reader r;
 	struct pts_err err = { 0 };
+	const struct ptscope_sb_hdr *h;
 	char *dir = bt_copy_example(), path[4096];
-	void *buf = (void *)1;
-	size_t len = 7;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	CU_ASSERT_EQUAL_FATAL(pts_bundle_read(dir, &b, &err), 0);
 	snprintf(path, sizeof(path), "%s/sideband.bin", dir);
 	CU_ASSERT_EQUAL_FATAL(truncate(path, 72), 0);
-	CU_ASSERT_EQUAL(pts_sb_load(b, &buf, &len, &err), -EFBIG);
+	CU_ASSERT_EQUAL(pts_sb_reader_open(&r, b, &err), -EFBIG);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "truncated copy?"));
-	CU_ASSERT_PTR_NULL(buf);
-	/* no sideband at all is not an error */
+	pts_sb_reader_close(&r);
+	/* no sideband at all is not an error: the iteration is empty */
 	free(b->sideband_file);
 	b->sideband_file = NULL;
-	CU_ASSERT_EQUAL(pts_sb_load(b, &buf, &len, &err), 0);
-	CU_ASSERT_PTR_NULL(buf);
-	CU_ASSERT_EQUAL(len, 0);
+	CU_ASSERT_EQUAL(pts_sb_reader_open(&r, b, &err), 0);
+	CU_ASSERT_EQUAL(r.total, 0);
+	CU_ASSERT_EQUAL(pts_sb_next(&r, &h, &err), 0);
+	pts_sb_reader_close(&r);
 	pts_bundle_free(b);
 	bt_rmtree(dir);
 	free(dir);
@@ -291,7 +289,7 @@ static void load_of_truncated_sideband_is_efbig(void)
 
 /*
  * A bundle read with PTS_BUNDLE_READ_PARTIAL whose sideband copy is cut at
- * 72 of its 80 bytes: the 72 bytes are loaded, and the reader then stops
+ * 72 of its 80 bytes: the 72 bytes are read, and the reader then stops
  * at the record the cut runs through. The example's records are 24
  * (exit), 32 (trigger) and 24 (lost) bytes (see the first test), so the
  * third one, at offset 56, is the one cut.
@@ -303,27 +301,23 @@ static void partial_load_of_truncated_sideband_gives_the_bytes_present(void)
 	struct pts_bundle *b = NULL;
 	struct pts_err err = { 0 };
 	char *dir = bt_copy_example(), path[4096];
-	void *buf = NULL;
-	size_t len = 0;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	snprintf(path, sizeof(path), "%s/sideband.bin", dir);
 	CU_ASSERT_EQUAL_FATAL(truncate(path, 72), 0);
 	CU_ASSERT_EQUAL_FATAL(pts_bundle_read_flags(dir, PTS_BUNDLE_READ_PARTIAL, &b, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(pts_sb_load(b, &buf, &len, &err), 0);
-	CU_ASSERT_EQUAL(len, 72);
-	pts_sb_reader_init(&r, buf, len);
+	CU_ASSERT_EQUAL_FATAL(pts_sb_reader_open(&r, b, &err), 0);
+	CU_ASSERT_EQUAL(r.total, 72);
 	CU_ASSERT_EQUAL(pts_sb_next(&r, &h, &err), 1);
 	CU_ASSERT_EQUAL(pts_sb_next(&r, &h, &err), 1);
 	CU_ASSERT_EQUAL(pts_sb_next(&r, &h, &err), -EINVAL);
 	CU_ASSERT_EQUAL(r.off, 56);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "runs past the end"));
-	free(buf);
+	pts_sb_reader_close(&r);
 	/* the file changing again after the read is still refused */
 	CU_ASSERT_EQUAL_FATAL(truncate(path, 64), 0);
-	buf = (void *)1;
-	CU_ASSERT_EQUAL(pts_sb_load(b, &buf, &len, &err), -EFBIG);
-	CU_ASSERT_PTR_NULL(buf);
+	CU_ASSERT_EQUAL(pts_sb_reader_open(&r, b, &err), -EFBIG);
+	pts_sb_reader_close(&r);
 	pts_bundle_free(b);
 	bt_rmtree(dir);
 	free(dir);

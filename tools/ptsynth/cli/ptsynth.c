@@ -105,25 +105,21 @@ static int check_bundle(const char *dir, FILE *list)
 		struct pts_sb_reader rd;
 		const struct ptscope_sb_hdr *h;
 		uint64_t last = 0, n = 0;
-		void *buf = NULL;
-		size_t len = 0;
 
-		rc = pts_sb_load(b, &buf, &len, &err);
-		if (!rc && !buf)
+		rc = pts_sb_reader_open(&rd, b, &err);
+		if (!rc && !b->sideband_file)
 			rc = pts_err_set(&err, ENOENT, "no sideband");
-		if (!rc) {
-			pts_sb_reader_init(&rd, buf, len);
-			while ((rc = pts_sb_next(&rd, &h, &err)) == 1) {
-				if (h->tsc < last) {
-					rc = pts_err_set(&err, EINVAL, "sideband record %" PRIu64
-							 " goes back in time", n);
-					break;
-				}
-				last = h->tsc;
-				n++;
+		while (!rc && (rc = pts_sb_next(&rd, &h, &err)) == 1) {
+			if (h->tsc < last) {
+				rc = pts_err_set(&err, EINVAL, "sideband record %" PRIu64
+						 " goes back in time", n);
+				break;
 			}
+			last = h->tsc;
+			n++;
+			rc = 0;
 		}
-		free(buf);
+		pts_sb_reader_close(&rd);
 		if (rc) {
 			fprintf(stderr, "ptsynth check: %s: sideband: %s\n", dir, err.msg);
 			pts_bundle_free(b);

@@ -5,6 +5,7 @@
  * section 1: temporary name, then rename, manifest last).
  */
 #include "bundle_int.h"
+#include "../util/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -296,16 +297,9 @@ int pts_bundle_copy_file(const char *dir, const char *name, const char *src,
 	size_t got = 0;
 	int fd, rc;
 
-	fd = open(src, O_RDONLY | O_CLOEXEC);
+	fd = pts_file_open(src, "file to copy into the bundle", &st, err);
 	if (fd < 0)
-		return pts_err_set(err, errno, "cannot open %s to copy it into the bundle: %s",
-				   src, strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		rc = pts_err_set(err, S_ISREG(st.st_mode) ? errno : EINVAL,
-				 "cannot copy %s: not a readable regular file", src);
-		close(fd);
-		return rc;
-	}
+		return fd;
 	/* Executables and libraries are small enough to hold in memory. */
 	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
 	if (!buf) {

@@ -28,6 +28,11 @@
 #define PTS_BUNDLE_FORMAT	"ptscope-bundle"
 #define PTS_BUNDLE_VERSION	1
 #define PTS_BUNDLE_MANIFEST	"manifest.json"
+/*
+ * Largest manifest read (bytes): a manifest holds keys, not data (a
+ * system-wide capture's is some hundred KiB), and it is read whole.
+ */
+#define PTS_BUNDLE_MANIFEST_MAX	(64u << 20)
 
 /* Where the trace bytes came from; the decoder's summary repeats it. */
 enum pts_bundle_source {
@@ -192,8 +197,10 @@ struct pts_bundle {
  * its recorded size. On success *out is a new bundle (free with
  * pts_bundle_free). Errors (err->msg says which key or file):
  *   -ENOENT   directory or manifest or a named file missing
- *   -EINVAL   bad JSON, missing/mistyped key, unknown format/version
- *   -EFBIG    a file's size differs from the manifest (truncated copy)
+ *   -EINVAL   bad JSON, missing/mistyped key, unknown format/version,
+ *             the manifest or a named file not a regular file
+ *   -EFBIG    a file's size differs from the manifest (truncated copy),
+ *             a manifest of more than PTS_BUNDLE_MANIFEST_MAX bytes
  *   -ENOMEM   out of memory
  * An incomplete bundle (complete=false) is returned, not refused: the
  * caller warns and decodes what is there.

@@ -7,6 +7,7 @@
 #include "bundle_int.h"
 #include "manifest_int.h"
 #include "sideband.h"
+#include "../util/file.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -518,6 +519,38 @@ static int rd_cpu_flags(struct rd *r, json_object *e, const char *at, uint32_t *
 	return 0;
 }
 
+/*
+ * A trace file is one CPU's trace: two cpus[] entries naming one file (by
+ * any name, or a link) would decode it twice, as two CPUs.
+ */
+static int rd_cpus_distinct(struct rd *r)
+{
+	const struct pts_bundle *b = r->b;
+	char **paths = calloc(b->nr_cpus ? b->nr_cpus : 1, sizeof(*paths));
+	size_t i, x = 0, y = 0;
+	int rc = 0;
+
+	if (!paths)
+		return rd_fail(r, ENOMEM, "out of memory");
+	for (i = 0; i < b->nr_cpus && !rc; i++)
+		if (asprintf(&paths[i], "%s/%s", r->dir, b->cpus[i].file) < 0) {
+			paths[i] = NULL;
+			rc = -ENOMEM;
+		}
+	if (!rc)
+		rc = pts_file_find_same((const char *const *)paths, b->nr_cpus, &x, &y);
+	for (i = 0; i < b->nr_cpus; i++)
+		free(paths[i]);
+	free(paths);
+	if (rc < 0)
+		return rd_fail(r, ENOMEM, "out of memory");
+	if (rc)
+		return rd_fail(r, EINVAL, "key cpus[%zu].file: %s is the file of cpus[%zu] (CPU %u) "
+			       "too: a trace file holds one CPU's trace; the manifest is damaged, "
+			       "copy the bundle again", y, b->cpus[y].file, x, b->cpus[x].cpu);
+	return 0;
+}
+
 static int rd_cpus(struct rd *r, json_object *root)
 {
 	struct pts_bundle *b = r->b;
@@ -577,7 +610,7 @@ static int rd_cpus(struct rd *r, json_object *root)
 				       c->wrapped ? "a wrapped" : "an unwrapped", c->head, full);
 	}
 	b->nr_cpus = n;
-	return 0;
+	return rd_cpus_distinct(r);
 }
 
 static int rd_sideband(struct rd *r, json_object *root)
@@ -846,52 +879,6 @@ static int rd_top(struct rd *r, json_object *root)
 	return 0;
 }
 
-/* Whole file into a NUL-terminated buffer. */
-static int slurp(const char *path, char **buf, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 4096, n = 0;
-	char *p;
-
-	if (!f)
-		return -errno;
-	p = malloc(cap);
-	while (p) {
-		size_t got = fread(p + n, 1, cap - n - 1, f);
-
-		n += got;
-		if (got == 0)
-			break;
-		if (cap - n - 1 == 0) {
-			char *q = realloc(p, cap * 2);
-
-			if (!q) {
-				free(p);
-				p = NULL;
-				break;
-			}
-			p = q;
-			cap *= 2;
-		}
-	}
-	if (!p) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	if (ferror(f)) {
-		int e = errno ? errno : EIO;
-
-		free(p);
-		fclose(f);
-		return -e;
-	}
-	fclose(f);
-	p[n] = '\0';
-	*buf = p;
-	*len = n;
-	return 0;
-}
-
 static void line_col(const char *text, size_t off, unsigned int *line, unsigned int *col)
 {
 	size_t i;
@@ -938,7 +925,7 @@ static int parse_json(struct rd *r, const char *path, const char *text, size_t l
 				   jerr == json_tokener_continue ?
 				   " (truncated copy? copy the bundle again)" : "");
 	}
-	while (end < len && strchr(" \t\r\n", text[end]))
+	while (end < len && text[end] && strchr(" \t\r\n", text[end]))
 		end++;
 	if (end < len) {
 		line_col(text, end, &line, &col);
@@ -980,13 +967,12 @@ int pts_bundle_read_flags(const char *dir, unsigned int flags, struct pts_bundle
 				   "NAME.ptscope directory holding %s)", dir, PTS_BUNDLE_MANIFEST);
 	if (asprintf(&path, "%s/%s", dir, PTS_BUNDLE_MANIFEST) < 0)
 		return pts_err_set(err, ENOMEM, "out of memory");
-	rc = slurp(path, &text, &len);
-	if (rc) {
-		rc = pts_err_set(err, rc, "%s: %s%s", path, strerror(-rc),
-				 rc == -ENOENT ? ": not a bundle, or the capture did not finish "
-				 "(the manifest is written last)" : "");
+	rc = pts_file_read_all(path, "manifest", PTS_BUNDLE_MANIFEST_MAX, &text, &len, err);
+	if (rc == -ENOENT)
+		rc = pts_err_set(err, rc, "%s: %s: not a bundle, or the capture did not finish "
+				 "(the manifest is written last)", path, strerror(-rc));
+	if (rc)
 		goto out;
-	}
 	rc = parse_json(&r, path, text, len, &root);
 	if (rc)
 		goto out;

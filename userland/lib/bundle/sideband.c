@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Sideband record iteration and validation: see sideband.h. */
 #include "sideband.h"
+#include "../util/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +44,46 @@ void pts_sb_reader_init(struct pts_sb_reader *r, const void *buf, size_t len)
 	memset(r, 0, sizeof(*r));
 	r->buf = buf;
 	r->len = len;
+	r->total = len;
+	r->fd = -1;
+}
+
+/*
+ * Reading a file: make at least want bytes from r->off available in the
+ * window, as far as the file has them (the bytes before r->off are no
+ * longer needed). 0, or -1 with r->why set on a read error.
+ */
+static int sb_fill(struct pts_sb_reader *r, size_t want)
+{
+	size_t pos = r->off - r->base, have = r->len - pos;
+
+	if (r->fd < 0 || have >= want || !r->file_left)
+		return 0;
+	memmove(r->own, r->own + pos, have);
+	r->base = r->off;
+	r->len = have;
+	while (r->len < PTS_SB_WINDOW && r->file_left) {
+		size_t n = PTS_SB_WINDOW - r->len;
+		ssize_t got;
+
+		if (n > r->file_left)
+			n = r->file_left;
+		got = read(r->fd, r->own + r->len, n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			snprintf(r->why, sizeof(r->why), "cannot read the file: %s", strerror(errno));
+			return -1;
+		}
+		if (!got) {	/* shrank since it was checked: the bytes present */
+			r->total -= r->file_left;
+			r->file_left = 0;
+			break;
+		}
+		r->len += (size_t)got;
+		r->file_left -= (size_t)got;
+	}
+	return 0;
 }
 
 static int stop(struct pts_sb_reader *r, struct pts_err *err)
@@ -61,19 +102,28 @@ int pts_sb_next(struct pts_sb_reader *r, const struct ptscope_sb_hdr **rec,
 
 	if (r->corrupt)
 		return stop(r, err);
-	if (r->off == r->len)
+	if (sb_fill(r, sizeof(*h)))
+		return stop(r, err);
+	if (r->off == r->base + r->len)
 		return 0;
 	if ((uintptr_t)r->buf & 7) {
 		snprintf(r->why, sizeof(r->why), "the buffer is not 8-byte aligned (a caller bug)");
 		return stop(r, err);
 	}
-	left = r->len - r->off;
+	left = r->base + r->len - r->off;
 	if (left < sizeof(*h)) {
 		snprintf(r->why, sizeof(r->why), "only %zu byte%s left, a header needs %zu "
 			 "(truncated file?)", left, left == 1 ? "" : "s", sizeof(*h));
 		return stop(r, err);
 	}
-	h = (const struct ptscope_sb_hdr *)(r->buf + r->off);
+	h = (const struct ptscope_sb_hdr *)(r->buf + (r->off - r->base));
+	if (h->size > left) {
+		/* the window may end inside the record: read on (it moves) */
+		if (sb_fill(r, h->size))
+			return stop(r, err);
+		left = r->base + r->len - r->off;
+		h = (const struct ptscope_sb_hdr *)(r->buf + (r->off - r->base));
+	}
 	if (h->type == 0) {
 		snprintf(r->why, sizeof(r->why), "type 0 (zeroed bytes, not a record)");
 		return stop(r, err);
@@ -112,32 +162,23 @@ int pts_sb_next(struct pts_sb_reader *r, const struct ptscope_sb_hdr **rec,
 	return 1;
 }
 
-int pts_sb_load(const struct pts_bundle *b, void **buf, size_t *len,
-		struct pts_err *err)
+int pts_sb_reader_open(struct pts_sb_reader *r, const struct pts_bundle *b, struct pts_err *err)
 {
 	struct stat st;
 	char *path;
-	void *p = NULL;
-	size_t got = 0;
 	uint64_t want;
-	int fd, rc = 0;
+	int rc = 0;
 
-	*buf = NULL;
-	*len = 0;
+	pts_sb_reader_init(r, NULL, 0);
 	if (!b->sideband_file)
 		return 0;
 	path = pts_bundle_path(b, b->sideband_file);
 	if (!path)
 		return pts_err_set(err, ENOMEM, "out of memory");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = pts_err_set(err, errno, "cannot open the sideband %s: %s", path,
-				 strerror(errno));
+	r->fd = pts_file_open(path, "sideband", &st, err);
+	if (r->fd < 0) {
+		rc = r->fd;
 		goto out;
-	}
-	if (fstat(fd, &st) < 0) {
-		rc = pts_err_set(err, errno, "%s: %s", path, strerror(errno));
-		goto out_close;
 	}
 	/*
 	 * The reader recorded the size it found (sideband_file_size): a size
@@ -153,36 +194,30 @@ int pts_sb_load(const struct pts_bundle *b, void **buf, size_t *len,
 		rc = pts_err_set(err, EFBIG, "%s is %jd bytes, the manifest says %" PRIu64
 				 ": truncated copy? copy the bundle again", path,
 				 (intmax_t)st.st_size, b->sideband_size);
-		goto out_close;
+		goto out;
 	}
-	if (want > SIZE_MAX - 1) {
-		rc = pts_err_set(err, EFBIG, "%s: %" PRIu64 " bytes do not fit in memory", path, want);
-		goto out_close;
+	if (want > SIZE_MAX) {
+		rc = pts_err_set(err, EFBIG, "%s: %" PRIu64 " bytes is too large", path, want);
+		goto out;
 	}
-	p = malloc(want ? (size_t)want : 1);	/* malloc: 8-byte aligned */
-	if (!p) {
+	r->own = malloc(PTS_SB_WINDOW);	/* malloc: 8-byte aligned */
+	if (!r->own) {
 		rc = pts_err_set(err, ENOMEM, "out of memory reading %s", path);
-		goto out_close;
+		goto out;
 	}
-	while (got < (size_t)want) {
-		ssize_t n = read(fd, (char *)p + got, (size_t)want - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = pts_err_set(err, n ? errno : EFBIG, "reading %s: %s", path,
-					 n ? strerror(errno) : "file shrank while reading");
-			free(p);
-			p = NULL;
-			goto out_close;
-		}
-		got += (size_t)n;
-	}
-	*buf = p;
-	*len = got;
-out_close:
-	close(fd);
+	r->buf = r->own;
+	r->total = r->file_left = (size_t)want;
 out:
 	free(path);
 	return rc;
+}
+
+void pts_sb_reader_close(struct pts_sb_reader *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+	free(r->own);
+	r->own = NULL;
+	r->buf = NULL;
 }

@@ -3,6 +3,7 @@
  * Build-ids, symbols and load addresses of user ELF files. See elfinfo.h.
  */
 #include "elfinfo.h"
+#include "../util/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,9 +23,9 @@ static int elf_open(const char *path, int *fd, Elf **elf, struct pts_err *err)
 {
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return pts_err_set(err, EINVAL, "libelf: %s", elf_errmsg(-1));
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	*fd = pts_file_open(path, "ELF file", NULL, err);
 	if (*fd < 0)
-		return pts_err_set(err, errno, "cannot open %s: %s", path, strerror(errno));
+		return *fd;
 	*elf = elf_begin(*fd, ELF_C_READ, NULL);
 	if (!*elf || elf_kind(*elf) != ELF_K_ELF) {
 		if (*elf)

@@ -107,7 +107,7 @@ static int bundle_images(const struct pts_bundle *b, struct pts_imgset *set, con
 					continue;
 				}
 			}
-			sz = pts_decode_file_size(file);
+			sz = pts_decode_file_size(file, &e2);
 			if (sz > (long)m->pgoff) {
 				uint64_t len = m->end - m->start;
 
@@ -116,8 +116,11 @@ static int bundle_images(const struct pts_bundle *b, struct pts_imgset *set, con
 					len = (uint64_t)sz - m->pgoff;
 				rc = pts_imgset_add_file(set, p->pid, file, m->pgoff, len, m->start,
 							 m->path, NULL, &e2);
+			} else if (sz >= 0) {
+				rc = pts_err_set(&e2, ERANGE, "%s is %ld bytes, the mapping starts "
+						 "at offset %" PRIu64, file, sz, m->pgoff);
 			} else {
-				rc = pts_err_set(&e2, ENOENT, "cannot read %s", file);
+				rc = e2.code;
 			}
 			if (rc) {
 				char msg[512];
@@ -132,7 +135,7 @@ static int bundle_images(const struct pts_bundle *b, struct pts_imgset *set, con
 		}
 		if (!rc && p->vdso_file) {
 			char *path = pts_bundle_path(b, p->vdso_file);
-			long sz = pts_decode_file_size(path);
+			long sz = pts_decode_file_size(path, NULL);
 
 			if (sz > 0)
 				rc = pts_imgset_add_file(set, p->pid, path, 0, (uint64_t)sz,

@@ -135,9 +135,8 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 	struct pts_err e2 = { 0 };
 	uint64_t *last_tsc = NULL, unknown = 0, since_ns;
 	bool *seen = NULL;
-	size_t unknown_off = 0, len = 0, i, prev_off = 0;
+	size_t unknown_off = 0, i, prev_off = 0;
 	uint16_t unknown_type = 0;
-	void *buf = NULL;
 	int rc;
 
 	/* process names first: the sideband may not see every process start */
@@ -156,9 +155,11 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 		if (pts_sideband_add(sb, &r))
 			return pts_err_set(err, ENOMEM, "out of memory");
 	}
-	rc = pts_sb_load(b, &buf, &len, err);
-	if (rc || !buf)
+	rc = pts_sb_reader_open(&rd, b, err);
+	if (rc || !b->sideband_file) {
+		pts_sb_reader_close(&rd);
 		return rc;
+	}
 	sideband_file_size(b, sum);
 	/*
 	 * TSC of each CPU's last record, and whether it has one: every u64 is a
@@ -170,10 +171,9 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 	if (!last_tsc || !seen) {
 		free(last_tsc);
 		free(seen);
-		free(buf);
+		pts_sb_reader_close(&rd);
 		return pts_err_set(err, ENOMEM, "out of memory");
 	}
-	pts_sb_reader_init(&rd, buf, len);
 	while ((rc = pts_sb_next(&rd, &h, &e2)) == 1) {
 		size_t off = prev_off;
 
@@ -190,7 +190,7 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 				 strchr("aeiou", type[0]) ? "an" : "a", type,
 				 h->cpu, (unsigned long long)h->tsc,
 				 (unsigned long long)last_tsc[h->cpu]);
-			sideband_damaged(b, off, len, why, sum);
+			sideband_damaged(b, off, rd.total, why, sum);
 			break;
 		}
 		since_ns = seen[h->cpu] ? pts_tc_ns(tc, last_tsc[h->cpu]) : 0;
@@ -206,12 +206,12 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 		if (sideband_add_rec(h, tc, since_ns, sb)) {
 			free(last_tsc);
 			free(seen);
-			free(buf);
+			pts_sb_reader_close(&rd);
 			return pts_err_set(err, ENOMEM, "out of memory");
 		}
 	}
 	if (rc < 0)
-		sideband_damaged(b, rd.off, len, rd.why, sum);
+		sideband_damaged(b, rd.off, rd.total, rd.why, sum);
 	if (unknown) {
 		char msg[256];
 
@@ -222,6 +222,6 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 	}
 	free(last_tsc);
 	free(seen);
-	free(buf);
+	pts_sb_reader_close(&rd);
 	return 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Memory images and symbol lookup per address space. */
 #include "image.h"
+#include "../util/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -109,11 +110,9 @@ static struct obj *obj_get(struct pts_imgset *s, const char *path, struct pts_er
 	for (i = 0; i < s->nobjs; i++)
 		if (!strcmp(s->objs[i]->path, path))
 			return s->objs[i];
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		pts_err_set(err, errno, "cannot read %s: %s", path, strerror(errno));
+	fd = pts_file_open(path, "code file", &stt, err);
+	if (fd < 0)
 		return NULL;
-	}
 	o = calloc(1, sizeof(*o));
 	no = realloc(s->objs, (s->nobjs + 1) * sizeof(*no));
 	if (!o || !no) {
@@ -125,7 +124,7 @@ static struct obj *obj_get(struct pts_imgset *s, const char *path, struct pts_er
 		return NULL;
 	}
 	s->objs = no;
-	if (fstat(fd, &stt) == 0 && stt.st_size > 0) {
+	if (stt.st_size > 0) {
 		void *p = mmap(NULL, (size_t)stt.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 
 		if (p != MAP_FAILED) {
@@ -499,4 +498,19 @@ int pts_imgset_set_sysroot(struct pts_imgset *s, const char *sysroot)
 	free(s->sysroot);
 	s->sysroot = sysroot ? strdup(sysroot) : NULL;
 	return sysroot && !s->sysroot ? -ENOMEM : 0;
+}
+
+const char *pts_imgset_sym_damage(const struct pts_imgset *s, size_t i, const char **why)
+{
+	size_t k;
+
+	for (k = 0; k < s->nobjs; k++) {
+		const struct obj *o = s->objs[k];
+
+		if (!o->syms_loaded || !o->st.damage[0] || i--)
+			continue;
+		*why = o->st.damage;
+		return o->sym_path ? o->sym_path : o->path;
+	}
+	return NULL;
 }

@@ -93,6 +93,14 @@ size_t pts_imgset_read(const struct pts_imgset *set, int32_t pid, uint64_t addr,
  */
 size_t pts_imgset_read_any(const struct pts_imgset *set, uint64_t addr, uint8_t *buf, size_t len);
 
+/*
+ * The i-th object whose symbol names could be read only in part (damaged
+ * section headers or symbol table, pts_symtab.damage), and *why; NULL
+ * past the last. Symbols are read when code of the object is first
+ * named, so this lists what the decode so far met.
+ */
+const char *pts_imgset_sym_damage(const struct pts_imgset *s, size_t i, const char **why);
+
 /* Symbol of addr in pid's space (pts_tl_symbolize_fn). Always returns 0. */
 int pts_imgset_symbolize(void *set, int32_t pid, uint64_t addr, struct pts_sym_info *out);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "kcore.h"
+#include "../util/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 
 int pts_kcore_add(struct pts_imgset *set, const char *dir, struct pts_err *err)
 {
+	struct pts_err e2 = { 0 };
 	char path[4096], ks[4096];
 	size_t n, i;
 	Elf *elf;
@@ -18,10 +20,10 @@ int pts_kcore_add(struct pts_imgset *set, const char *dir, struct pts_err *err)
 
 	snprintf(path, sizeof(path), "%s/kcore", dir);
 	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = pts_file_open(path, "kcore", NULL, &e2);
 	if (fd < 0)
-		return pts_err_set(err, errno, "cannot open %s: %s (--kcore wants a directory with kcore and kallsyms)",
-				   path, strerror(errno));
+		return pts_err_set(err, fd, "%s (--kcore wants a directory with the files kcore and "
+				   "kallsyms, as perf record --kcore writes)", e2.msg);
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &n)) {

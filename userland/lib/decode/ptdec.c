@@ -36,12 +36,58 @@ struct qent {
 #define DROP_STEP (8u << 20)
 #define DROP_KEEP (1u << 20)
 
+/*
+ * Loops that consume no trace. A direct jump or call needs no packet, so
+ * libipt follows a loop of them (`jmp .`, glibc's `hlt; jmp` in abort)
+ * for as long as it is asked to when the trace ends, or is cut, inside
+ * it. Blocks decoded while the trace position stays put are watched
+ * (spinning()): a block address seen SPIN_REPEATS times there means some
+ * pass between two of them consumed nothing — one TNT packet carries at
+ * most 47 bits (SDM 33.4.2.2, Long TNT), a TIP moves the position — so
+ * the decoder's state repeats and the loop never ends. SPIN_MAX_BLOCKS
+ * bounds the blocks decoded per trace position whatever the code does.
+ */
+#define SPIN_REPEATS 64
+#define SPIN_MAX_BLOCKS (1u << 20)
+
 struct icache_ent {
 	uint64_t ip;
 	int32_t pid;
 	uint8_t mode_bits;	/* 0: empty */
 	struct pts_insn insn;
 };
+
+/*
+ * Brent's cycle search over block start addresses: the start of the block
+ * at each power of two of steps is watched, and a loop of L blocks brings
+ * it back within 2 L blocks of the loop's start, then every L blocks.
+ */
+struct loop_watch {
+	uint64_t ip;		/* watched block start (UINT64_MAX: none) */
+	uint32_t steps, span, hits;
+};
+
+static void loop_reset(struct loop_watch *w)
+{
+	w->ip = UINT64_MAX;
+	w->steps = 0;
+	w->span = 1;
+	w->hits = 0;
+}
+
+/* One more block, starting at ip: how many times the watched start came back. */
+static uint32_t loop_step(struct loop_watch *w, uint64_t ip)
+{
+	if (ip == w->ip)
+		return ++w->hits;
+	if (++w->steps >= w->span) {
+		w->ip = ip;
+		w->steps = 0;
+		w->span *= 2;
+		w->hits = 0;
+	}
+	return 0;
+}
 
 struct pts_ptdec {
 	struct pts_ptdec_config cfg;
@@ -56,15 +102,18 @@ struct pts_ptdec {
 	 * (pt_blk_next(3)), up to the first branch that would need some.
 	 * A loop of such blocks (`jmp .`) would never end: the walk ends
 	 * when a block start repeats (Brent's cycle detection: the start
-	 * of a block saved at each power of two, walk_span).
+	 * of a block saved at each power of two, struct loop_watch).
 	 */
 	bool eos;
-	uint64_t walk_ip;
-	uint32_t walk_steps, walk_span;
+	struct loop_watch walk;
 	int64_t sync_off;	/* offset of the PSB the decoder last synced at */
 	uint64_t good_off;	/* decoder position after the last call that succeeded */
 	uint64_t dropped;	/* mapped: bytes [0, dropped) released (MADV_DONTNEED) */
 	uint64_t drop_at;	/* good_off from which to release more (UINT64_MAX: never) */
+	/* blocks since the trace position last moved (spinning()) */
+	uint64_t spin_off;	/* good_off they started at (UINT64_MAX: none yet) */
+	uint32_t spin_blocks;
+	struct loop_watch spin;
 	bool tsx_abort;		/* a TSX abort at tsx_abort_ip was just reported */
 	bool exec_pending;	/* the sideband says the thread exec'd */
 	uint64_t tsx_abort_ip;
@@ -616,6 +665,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->mode_bits = 64;
 	d->mode = ptem_64bit;
 	d->drop_at = cfg->mapped ? DROP_STEP + DROP_KEEP : UINT64_MAX;
+	d->spin_off = UINT64_MAX;
 	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
 	d->pid_changed = true;
 	if (cfg->padded) {
@@ -715,20 +765,30 @@ static inline void mark_good(struct pts_ptdec *d)
 }
 
 /*
+ * True when the block at ip is one more pass of a loop that consumes no
+ * trace (see SPIN_REPEATS): found within about 2 * SPIN_REPEATS * L
+ * blocks for a loop of L blocks.
+ */
+static bool spinning(struct pts_ptdec *d, uint64_t ip)
+{
+	if (d->good_off != d->spin_off) {
+		d->spin_off = d->good_off;
+		d->spin_blocks = 0;
+		loop_reset(&d->spin);
+	}
+	if (++d->spin_blocks >= SPIN_MAX_BLOCKS)
+		return true;
+	return loop_step(&d->spin, ip) >= SPIN_REPEATS;
+}
+
+/*
  * After pts_eos: does the block starting at ip close a loop of blocks that
  * need no trace? Such a walk never ends (nothing left to decide a branch):
  * the CPU was in the loop when the trace ended.
  */
 static bool walk_loops(struct pts_ptdec *d, uint64_t ip)
 {
-	if (ip == d->walk_ip)
-		return true;
-	if (++d->walk_steps == d->walk_span) {
-		d->walk_ip = ip;
-		d->walk_steps = 0;
-		d->walk_span *= 2;
-	}
-	return false;
+	return loop_step(&d->walk, ip) > 0;
 }
 
 static void step(struct pts_ptdec *d)
@@ -803,14 +863,13 @@ static void step(struct pts_ptdec *d)
 		}
 		d->status = st;
 		mark_good(d);
+		d->spin_off = UINT64_MAX;	/* an event is progress */
 		on_event(d, &ev);
 		return;
 	}
 	if ((d->status & pts_eos) && !d->eos) {
 		d->eos = true;
-		d->walk_ip = UINT64_MAX;
-		d->walk_steps = 0;
-		d->walk_span = 1;
+		loop_reset(&d->walk);
 	}
 	/* pt_blk_next zeroes b itself (a block returned with an error is whole) */
 	st = pt_blk_next(d->blk, &b, sizeof(b));
@@ -838,6 +897,10 @@ static void step(struct pts_ptdec *d)
 	}
 	d->status = st;
 	mark_good(d);
+	if (b.ninsn && spinning(d, b.ip)) {
+		gap(d, "endless loop of direct jumps that consumes no trace: segment ended", 0);
+		lose_sync(d);
+	}
 }
 
 static void fill(struct pts_ptdec *d)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../util/bytes.h"
+#include "../util/file.h"
 #include "kcore.h"
 #include "perfscript.h"
 #include "ptdec.h"
@@ -67,24 +68,12 @@ int pts_decode_map_trace(const char *path, uint64_t limit, uint8_t **buf, size_t
 	long pg = sysconf(_SC_PAGESIZE);
 	struct stat st;
 	void *res;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return pts_err_set(err, errno, "cannot open trace file %s: %s", path, strerror(errno));
-	if (fstat(fd, &st)) {
-		close(fd);
-		return pts_err_set(err, errno, "cannot read %s: %s", path, strerror(errno));
-	}
 	/* A pipe or device has no size to map: it would read as 0 bytes of
 	 * trace and its data would be lost without a word. */
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return pts_err_set(err, EINVAL,
-				   "trace file %s is not a regular file (%s): save the trace "
-				   "to a file first and give that", path,
-				   S_ISDIR(st.st_mode) ? "a directory" :
-				   S_ISFIFO(st.st_mode) ? "a pipe" : "a device or socket");
-	}
+	int fd = pts_file_open(path, "trace file", &st, err);
+
+	if (fd < 0)
+		return fd;
 	*len = (size_t)st.st_size;
 	if ((uint64_t)*len > limit)
 		*len = (size_t)limit;
@@ -162,13 +151,8 @@ static int add_sideband_maps(struct pts_imgset *set, const struct pts_sideband *
 					 NULL, &e2);
 		if (rc == -ERANGE) {
 			/* the mapping may run past the file's end: map what exists */
-			FILE *f = fopen(path, "rb");
-			long sz = -1;
+			long sz = pts_decode_file_size(path, NULL);
 
-			if (f && !fseek(f, 0, SEEK_END))
-				sz = ftell(f);
-			if (f)
-				fclose(f);
 			if (sz > (long)r->pgoff)
 				rc = pts_imgset_add_file(set, r->pid, path, r->pgoff,
 							 (uint64_t)sz - r->pgoff, r->start, r->name,
@@ -236,6 +220,21 @@ static int truncated_tail(struct pts_run_in *in, unsigned int i, const struct pt
 	br.detail = cause;
 	pts_decode_summary_gap(sum, cause);
 	return pts_tl_feed(tl, &br, err);
+}
+
+/* Each object whose symbol names could be read only in part: said once. */
+static void sym_damage_notices(const struct pts_imgset *set, struct pts_decode_summary *sum)
+{
+	const char *path, *why;
+	size_t i;
+
+	for (i = 0; (path = pts_imgset_sym_damage(set, i, &why)); i++) {
+		char msg[384];
+
+		snprintf(msg, sizeof(msg), "%.180s: %s: its functions may be named [unknown]",
+			 path, why);
+		pts_decode_notice(sum, msg);
+	}
 }
 
 int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
@@ -404,12 +403,36 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			sum->by_event[k] += st.by_event[k];
 		sum->errata_unknown |= st.errata_unknown;
 	}
+	sym_damage_notices(in->set, sum);
 	rc = pts_decode_finish_summary(tl, sum, err);
 out:
 	for (i = 0; i < PTS_DEC_MAX_INPUTS; i++)
 		pts_ptdec_free(dec[i]);
 	pts_tl_free(tl);
 	return rc;
+}
+
+/*
+ * A trace file is one CPU's trace: the same file given for two CPUs (by
+ * any name) would be decoded as two, every instruction and thread twice.
+ */
+static int one_file_per_cpu(const struct pts_decode_opts *o, struct pts_err *err)
+{
+	const char *paths[PTS_DEC_MAX_INPUTS];
+	size_t i, a = 0, b = 0;
+	int rc;
+
+	for (i = 0; i < o->nr_pt; i++)
+		paths[i] = o->pt[i].path;
+	rc = pts_file_find_same(paths, o->nr_pt, &a, &b);
+	if (rc < 0)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	if (rc)
+		return pts_err_set(err, EINVAL, "--pt %s (CPU %u) and --pt %s (CPU %u) are one "
+				   "file: a trace file holds one CPU's trace; give each CPU's own "
+				   "file once", o->pt[a].path, o->pt[a].cpu, o->pt[b].path,
+				   o->pt[b].cpu);
+	return 0;
 }
 
 /*
@@ -504,6 +527,8 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 		in.tc.mode = PTS_TC_KHZ;
 		in.tc.tsc_khz = (uint64_t)o->nom_freq * 100000;
 	}
+	if (!rc)
+		rc = one_file_per_cpu(o, err);
 	for (i = 0; i < o->nr_pt && !rc; i++) {
 		rc = pts_decode_map_trace(o->pt[i].path, UINT64_MAX, &in.bufs[i], &in.lens[i],
 					  &in.maplens[i], err);
@@ -536,16 +561,15 @@ out:
 	return rc;
 }
 
-long pts_decode_file_size(const char *path)
+long pts_decode_file_size(const char *path, struct pts_err *err)
 {
-	FILE *f = path ? fopen(path, "rb") : NULL;
-	long sz = -1;
+	struct stat st;
+	int fd = path ? pts_file_open(path, "code file", &st, err) : -1;
 
-	if (f && !fseek(f, 0, SEEK_END))
-		sz = ftell(f);
-	if (f)
-		fclose(f);
-	return sz;
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return (long)st.st_size;
 }
 
 void pts_decode_notice(struct pts_decode_summary *sum, const char *msg)
@@ -628,10 +652,9 @@ int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn
 	sum->scope = scope ? scope : PTS_SCOPE_BOTH;
 	snprintf(sum->scope_why, sizeof(sum->scope_why), "%s", scope_why);
 	sum->source = "perf script text (decoded by perf from a recording elsewhere)";
-	f = fopen(path, "re");
-	if (!f)
-		return pts_err_set(err, errno, "cannot open perf script file %s: %s", path,
-				   strerror(errno));
+	rc = pts_file_fopen_text(path, "perf script file", &f, err);
+	if (rc)
+		return rc;
 	memset(&tcfg, 0, sizeof(tcfg));
 	tcfg.scope = sum->scope;
 	tcfg.emit = emit;

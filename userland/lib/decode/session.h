@@ -94,7 +94,8 @@ void pts_decode_opts_init(struct pts_decode_opts *o);
 /*
  * Decode raw PT files (opts). Errors (nothing emitted is lost; err says
  * which input): -ENOENT/-errno a file cannot be read, -EINVAL bad images
- * or sideband, or a kallsyms file without one kallsyms line, -ENOMEM,
+ * or sideband, a kallsyms file without one kallsyms line, one file given
+ * as the trace of two CPUs, or an input that is not a regular file, -ENOMEM,
  * errors of emit. kallsyms lines that do not parse are a notice in sum.
  */
 int pts_decode_raw(const struct pts_decode_opts *opts, pts_tl_emit_fn emit, void *emit_ctx,

@@ -70,8 +70,11 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 			       struct pts_sideband *sb, struct pts_decode_summary *sum,
 			       struct pts_err *err);
 
-/* Size of a file in bytes, -1 when it cannot be read. */
-long pts_decode_file_size(const char *path);
+/*
+ * Size of a regular file of code in bytes, -1 when it cannot be read or is not a
+ * regular file (err, may be NULL, says why).
+ */
+long pts_decode_file_size(const char *path, struct pts_err *err);
 
 /* Add a warning to the summary (cut to its slot; counted past the last slot). */
 void pts_decode_warn(struct pts_decode_summary *sum, const char *msg);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Sideband records; perf pevent parsing (include/uapi/linux/perf_event.h layouts). */
 #include "sideband.h"
+#include "../util/file.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,54 +214,55 @@ static int parse_one(struct pts_sideband *sb, const uint8_t *rec, uint32_t type,
 	return pts_sideband_add(sb, &r);
 }
 
+/*
+ * Records are read one at a time (a perf record's size is 16 bits), so
+ * memory does not grow with the file.
+ */
 int pts_pevent_load(struct pts_sideband *sb, const char *path, uint64_t sample_type,
 		    struct pts_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t len = 0, off = 0;
-	long sz;
+	uint8_t *rec;
+	uint64_t off = 0;
+	FILE *f;
+	int rc = pts_file_fopen(path, "perf sideband file", &f, err);
 
-	if (!f)
-		return pts_err_set(err, errno, "cannot open sideband file %s: %s", path,
-				   strerror(errno));
-	if (fseek(f, 0, SEEK_END) || (sz = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+	if (rc)
+		return rc;
+	rec = malloc(UINT16_MAX + 1);
+	if (!rec) {
 		fclose(f);
-		return pts_err_set(err, EIO, "cannot read %s", path);
+		return pts_err_set(err, ENOMEM, "out of memory");
 	}
-	len = (size_t)sz;
-	buf = malloc(len ? len : 1);
-	if (!buf || fread(buf, 1, len, f) != len) {
-		free(buf);
-		fclose(f);
-		return pts_err_set(err, buf ? EIO : ENOMEM, "cannot read %s", path);
-	}
-	fclose(f);
-	while (off < len) {
+	for (;;) {
+		size_t got = fread(rec, 1, 8, f);
 		uint32_t type;
 		uint16_t misc, size;
 
-		if (len - off < 8) {
-			free(buf);
-			return pts_err_set(err, EINVAL,
-					   "%s: record header cut at offset %zu (file truncated?)",
-					   path, off);
+		if (!got && !ferror(f))
+			break;
+		if (got < 8) {
+			rc = ferror(f) ? pts_err_set(err, EIO, "cannot read %s", path) :
+			     pts_err_set(err, EINVAL, "%s: record header cut at offset %" PRIu64
+					 " (file truncated?)", path, off);
+			break;
 		}
-		type = rd32(buf + off);
-		memcpy(&misc, buf + off + 4, 2);
-		memcpy(&size, buf + off + 6, 2);
-		if (size < 8 || size > len - off) {
-			free(buf);
-			return pts_err_set(err, EINVAL,
-					   "%s: record at offset %zu has size %u past the end: not a pevent file or truncated",
-					   path, off, size);
+		type = rd32(rec);
+		memcpy(&misc, rec + 4, 2);
+		memcpy(&size, rec + 6, 2);
+		if (size < 8 || fread(rec + 8, 1, size - 8u, f) != size - 8u) {
+			rc = ferror(f) ? pts_err_set(err, EIO, "cannot read %s", path) :
+			     pts_err_set(err, EINVAL, "%s: record at offset %" PRIu64 " has size %u "
+					 "past the end: not a pevent file or truncated", path, off,
+					 size);
+			break;
 		}
-		if (parse_one(sb, buf + off, type, misc, size, sample_type)) {
-			free(buf);
-			return pts_err_set(err, ENOMEM, "out of memory");
+		if (parse_one(sb, rec, type, misc, size, sample_type)) {
+			rc = pts_err_set(err, ENOMEM, "out of memory");
+			break;
 		}
 		off += size;
 	}
-	free(buf);
-	return 0;
+	free(rec);
+	fclose(f);
+	return rc;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ELF and kallsyms symbol tables. */
 #include "symtab.h"
+#include "../util/file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <stdbool.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,11 +122,46 @@ const struct pts_sym *pts_symtab_find(const struct pts_symtab *st, uint64_t addr
 	return &st->syms[lo];
 }
 
+/* Note the first reason names are missing (st->damage). */
+static void damaged(struct pts_symtab *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void damaged(struct pts_symtab *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (st->damage[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(st->damage, sizeof(st->damage), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * libelf reads section headers that lie past the end of the file as no
+ * section headers at all: a file that has them (e_shoff) but yields none
+ * is damaged, not stripped.
+ */
+static void check_shdrs(struct pts_symtab *st, Elf *elf)
+{
+	GElf_Ehdr eh;
+	size_t shnum = 0;
+
+	if (!gelf_getehdr(elf, &eh))
+		damaged(st, "its ELF header cannot be read (%s)", elf_errmsg(-1));
+	else if (eh.e_shoff && (elf_getshdrnum(elf, &shnum) || !shnum))
+		damaged(st, "its section headers (at offset %llu) lie outside the file or cannot "
+			"be read", (unsigned long long)eh.e_shoff);
+}
+
 static int load_section_syms(struct pts_symtab *st, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t i, n;
 
+	if (!data && sh->sh_size)
+		damaged(st, "its symbol table (section %zu) cannot be read (%s)", elf_ndxscn(scn),
+			elf_errmsg(-1));
 	if (!data || !sh->sh_entsize)
 		return 0;
 	n = sh->sh_size / sh->sh_entsize;
@@ -163,9 +200,9 @@ int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err 
 	int fd, rc = 0;
 
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = pts_file_open(path, "symbol file", NULL, err);
 	if (fd < 0)
-		return pts_err_set(err, errno, "cannot open %s for symbols: %s", path, strerror(errno));
+		return fd;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		if (elf)
@@ -173,11 +210,15 @@ int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err 
 		close(fd);
 		return pts_err_set(err, EINVAL, "%s is not an ELF file", path);
 	}
+	check_shdrs(st, elf);
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 
-		if (!gelf_getshdr(scn, &sh))
+		if (!gelf_getshdr(scn, &sh)) {
+			damaged(st, "the header of its section %zu cannot be read (%s)",
+				elf_ndxscn(scn), elf_errmsg(-1));
 			continue;
+		}
 		if (sh.sh_type == SHT_SYMTAB) {
 			have_symtab = true;
 			rc = load_section_syms(st, elf, scn, &sh);
@@ -276,7 +317,7 @@ int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path,
 			     struct pts_kallsyms_stats *stats, struct pts_err *err)
 {
 	struct pts_kallsyms_stats local;
-	FILE *f = fopen(path, "re");
+	FILE *f;
 	uint64_t lineno = 0, parsed = 0;
 	char *line = NULL;
 	size_t cap = 0;
@@ -286,9 +327,9 @@ int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path,
 	if (!stats)
 		stats = &local;
 	memset(stats, 0, sizeof(*stats));
-	if (!f)
-		return pts_err_set(err, errno, "cannot open kallsyms file %s: %s", path,
-				   strerror(errno));
+	rc = pts_file_fopen(path, "kallsyms file", &f, err);
+	if (rc)
+		return rc;
 	while ((got = getline(&line, &cap, f)) >= 0) {
 		size_t len = (size_t)got;
 		char type, *name, *mod, full[600];
@@ -338,6 +379,7 @@ void pts_symtab_free(struct pts_symtab *st)
 	free(st->syms);
 	st->syms = NULL;
 	st->n = 0;
+	st->damage[0] = '\0';
 }
 
 static Elf *open_elf(const char *path, int *fd)
@@ -345,7 +387,7 @@ static Elf *open_elf(const char *path, int *fd)
 	Elf *elf;
 
 	elf_version(EV_CURRENT);
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	*fd = pts_file_open(path, NULL, NULL, NULL);
 	if (*fd < 0)
 		return NULL;
 	elf = elf_begin(*fd, ELF_C_READ, NULL);

@@ -23,6 +23,12 @@ struct pts_symtab {
 	struct pts_sym *syms;	/* sorted by start */
 	size_t n;
 	bool full;		/* names came from .symtab (not only .dynsym) */
+	/*
+	 * Why names may be missing from a damaged file (section headers
+	 * outside the file, a header or symbol table that cannot be read):
+	 * the first problem met, "" for none.
+	 */
+	char damage[160];
 };
 
 /*
@@ -30,7 +36,9 @@ struct pts_symtab {
  * sections), without symbol versions ("memcpy", not "memcpy@@GLIBC_2.14"),
  * and its PLT entries named as objdump names them ("puts@plt", plt.h).
  * Errors: -errno opening, -EINVAL not an ELF file, -ENOMEM.
- * A file without symbols gives an empty table (not an error).
+ * A file without symbols gives an empty table (not an error); one whose
+ * section headers or symbol tables cannot be read gives the names that
+ * can be, and st->damage says what is wrong.
  */
 int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err *err);
 

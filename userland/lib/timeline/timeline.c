@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "strpool.h"
+#include "../util/hmap.h"
 
 struct fn {
 	const char *name;	/* interned; "[unknown] 0x... (obj)" for unknown code */
@@ -42,6 +43,13 @@ struct frame {
 	uint64_t resume;
 	uint32_t flags;		/* PTS_TLF_* */
 };
+
+/*
+ * Frames and held records a thread starts with, doubled as needed: a
+ * trace can hold 10^5 threads or more, most of which run a little, so a
+ * thread costs a few hundred bytes until it does more.
+ */
+#define THREAD_CAP0 4
 
 struct thread {
 	int32_t pid, tid;
@@ -90,12 +98,12 @@ struct pts_tl {
 	struct pts_tl_config cfg;
 	struct lcache_ent lcache[LCACHE_SIZE];
 	struct pts_strpool *pool;
-	struct thread **th;
+	struct thread **th;	/* in order of first event (pts_tl_thread_stats) */
 	size_t nth, capth;
+	struct pts_hmap by_id;	/* (pid, tid) -> struct thread: no scan per event */
 	struct thread *last;
 	struct pts_br_elide elide;	/* see pts_tl_elide */
-	int32_t *pids;		/* processes announced */
-	size_t npids, cappids;
+	struct pts_hmap pids;	/* processes announced (keys only) */
 	uint64_t diag[PTS_TLD_NR];
 };
 
@@ -158,7 +166,8 @@ void pts_tl_free(struct pts_tl *tl)
 	for (i = 0; i < tl->nth; i++)
 		thread_free(tl->th[i]);
 	free(tl->th);
-	free(tl->pids);
+	pts_hmap_free(&tl->by_id, NULL);
+	pts_hmap_free(&tl->pids, NULL);
 	pts_strpool_free(tl->pool);
 	free(tl);
 }
@@ -170,19 +179,21 @@ static const char *intern(struct pts_tl *tl, const char *s)
 
 static struct thread *thread_find(struct pts_tl *tl, int32_t pid, int32_t tid)
 {
-	size_t i;
+	int32_t key[2] = { pid, tid };
+	struct pts_hent *e;
 
 	if (tl->last && tl->last->tid == tid && tl->last->pid == pid)
 		return tl->last;
-	for (i = 0; i < tl->nth; i++)
-		if (tl->th[i]->tid == tid && tl->th[i]->pid == pid)
-			return tl->last = tl->th[i];
-	return NULL;
+	e = pts_hmap_find(&tl->by_id, key, sizeof(key));
+	return e ? (tl->last = e->v.p) : NULL;
 }
 
 static struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t tid)
 {
+	int32_t key[2] = { pid, tid };
 	struct thread *t = thread_find(tl, pid, tid);
+	struct pts_hent *e;
+	bool created;
 
 	if (t)
 		return t;
@@ -196,8 +207,12 @@ static struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t tid)
 		tl->capth = nc;
 	}
 	t = calloc(1, sizeof(*t));
-	if (!t)
+	e = t ? pts_hmap_get(&tl->by_id, key, sizeof(key), &created) : NULL;
+	if (!e) {
+		free(t);
 		return NULL;
+	}
+	e->v.p = t;
 	t->pid = pid;
 	t->tid = tid;
 	t->st.pid = pid;
@@ -212,36 +227,19 @@ static int emit(struct pts_tl *tl, const struct pts_tl_rec *r, struct pts_err *e
 	return tl->cfg.emit(tl->cfg.emit_ctx, r, err);
 }
 
-static int pid_announced(struct pts_tl *tl, int32_t pid)
-{
-	size_t i;
-
-	for (i = 0; i < tl->npids; i++)
-		if (tl->pids[i] == pid)
-			return 1;
-	return 0;
-}
-
 static int announce(struct pts_tl *tl, struct thread *t, struct pts_err *err)
 {
 	struct pts_tl_rec r;
+	bool created;
 	int rc;
 
 	if (t->announced)
 		return 0;
-	if (!pid_announced(tl, t->pid)) {
+	if (!pts_hmap_get(&tl->pids, &t->pid, sizeof(t->pid), &created))
+		return pts_err_set(err, ENOMEM, "timeline: out of memory");
+	if (created) {
 		struct thread *leader = thread_find(tl, t->pid, t->pid);
 
-		if (tl->npids == tl->cappids) {
-			size_t nc = tl->cappids ? tl->cappids * 2 : 16;
-			int32_t *np = realloc(tl->pids, nc * sizeof(*np));
-
-			if (!np)
-				return pts_err_set(err, ENOMEM, "timeline: out of memory");
-			tl->pids = np;
-			tl->cappids = nc;
-		}
-		tl->pids[tl->npids++] = t->pid;
 		memset(&r, 0, sizeof(r));
 		r.type = PTS_TL_PROCESS;
 		r.pid = t->pid;
@@ -335,7 +333,7 @@ static int buf_room(struct pts_tl *tl, struct thread *t)
 
 	if (t->nbuf < t->bufcap)
 		return 0;
-	nc = t->bufcap ? t->bufcap * 2 : 32;
+	nc = t->bufcap ? t->bufcap * 2 : THREAD_CAP0;
 	if (nc > tl->cfg.segment_cap)
 		nc = tl->cfg.segment_cap;
 	nb = realloc(t->buf, nc * sizeof(*nb));
@@ -485,7 +483,7 @@ static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64
 		return 0;
 	}
 	if (t->n == t->cap) {
-		uint32_t nc = t->cap ? t->cap * 2 : 16;
+		uint32_t nc = t->cap ? t->cap * 2 : THREAD_CAP0;
 		struct frame *nf = realloc(t->frames, nc * sizeof(*nf));
 
 		if (!nf)
@@ -617,10 +615,10 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 	if (buf_room(tl, t))
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	if (!t->cap) {
-		t->frames = calloc(16, sizeof(*t->frames));
+		t->frames = calloc(THREAD_CAP0, sizeof(*t->frames));
 		if (!t->frames)
 			return pts_err_set(err, ENOMEM, "timeline: out of memory");
-		t->cap = 16;
+		t->cap = THREAD_CAP0;
 	}
 	f = &t->frames[0];
 	f->fn = *fn;
@@ -1467,6 +1465,11 @@ uint64_t pts_tl_diag_count(const struct pts_tl *tl, enum pts_tl_diag d)
 size_t pts_tl_nr_threads(const struct pts_tl *tl)
 {
 	return tl->nth;
+}
+
+uint64_t pts_tl_id_probes(const struct pts_tl *tl)
+{
+	return tl->by_id.probes + tl->pids.probes;
 }
 
 int pts_tl_thread_stats(const struct pts_tl *tl, size_t i, struct pts_tl_thread_stats *out)

@@ -167,6 +167,12 @@ int pts_tl_finish(struct pts_tl *tl, struct pts_err *err);
 
 uint64_t pts_tl_diag_count(const struct pts_tl *tl, enum pts_tl_diag d);
 size_t pts_tl_nr_threads(const struct pts_tl *tl);
+/*
+ * Hash slots looked at so far finding threads and processes by id: a
+ * number proportional to the events, whatever the number of threads (the
+ * lookup is hashed, not a scan); for tests of that cost.
+ */
+uint64_t pts_tl_id_probes(const struct pts_tl *tl);
 /* Stats of the i-th thread in order of first appearance; -ERANGE past the end. */
 int pts_tl_thread_stats(const struct pts_tl *tl, size_t i, struct pts_tl_thread_stats *out);
 

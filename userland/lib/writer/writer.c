@@ -253,7 +253,7 @@ int pts_wthread_push(struct pts_writer *w, struct pts_wthread *t, const struct p
 	struct pts_wframe *f;
 
 	if (t->depth == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 16;
+		size_t cap = t->cap ? 2 * t->cap : 4;	/* threads are many, most shallow */
 		struct pts_wframe *nf = realloc(t->frames, cap * sizeof(*nf));
 
 		if (!nf)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Internals shared by the timeline writers (not part of the contract in
- * writer.h): the buffered output with sticky errors, a small hash map,
+ * writer.h): the buffered output with sticky errors,
  * per-thread frame stacks, and the table of format back-ends.
  */
 #ifndef PTS_WRITER_INT_H
@@ -13,35 +13,7 @@
 #include <string.h>
 
 #include "writer.h"
-
-/* ---- hash map: byte-string keys, one 64-bit or pointer value -------- */
-
-struct pts_hent {
-	uint64_t hash;
-	size_t klen;
-	union {
-		uint64_t u;
-		void *p;
-	} v;
-	char key[];		/* klen bytes, then a NUL (keys may be strings) */
-};
-
-struct pts_hmap {
-	struct pts_hent **slots;	/* open addressing, cap is a power of 2 */
-	size_t cap, n;
-};
-
-/* Entry with this key, or NULL. */
-struct pts_hent *pts_hmap_find(const struct pts_hmap *m, const void *key, size_t klen);
-
-/*
- * Entry with this key, created (value zeroed, *created = true) if absent.
- * Returns NULL when out of memory.
- */
-struct pts_hent *pts_hmap_get(struct pts_hmap *m, const void *key, size_t klen, bool *created);
-
-/* Remove every entry; free_val (may be NULL) is called on each first. */
-void pts_hmap_clear(struct pts_hmap *m, void (*free_val)(struct pts_hent *e));
+#include "../util/hmap.h"
 
 /* ---- per-thread frame stacks ---------------------------------------- */
 

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * A small open-addressing hash map (FNV-1a, linear probing, load <= 1/2)
- * for the writers' interning tables, thread stacks and folded-stack
- * counts. Entries are never removed one by one, only all at once.
- */
-#include "writer_int.h"
+/* A small open-addressing hash map: see hmap.h. */
+#include "hmap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,20 +17,21 @@ static uint64_t fnv1a(const void *key, size_t klen)
 	return h;
 }
 
-static size_t probe(const struct pts_hmap *m, uint64_t h, const void *key, size_t klen)
+static size_t probe(struct pts_hmap *m, uint64_t h, const void *key, size_t klen)
 {
 	size_t i = (size_t)h & (m->cap - 1);
 
 	for (;;) {
 		const struct pts_hent *e = m->slots[i];
 
+		m->probes++;
 		if (!e || (e->hash == h && e->klen == klen && !memcmp(e->key, key, klen)))
 			return i;
 		i = (i + 1) & (m->cap - 1);
 	}
 }
 
-struct pts_hent *pts_hmap_find(const struct pts_hmap *m, const void *key, size_t klen)
+struct pts_hent *pts_hmap_find(struct pts_hmap *m, const void *key, size_t klen)
 {
 	if (!m->cap)
 		return NULL;
@@ -45,7 +42,7 @@ static int grow(struct pts_hmap *m)
 {
 	size_t cap = m->cap ? 2 * m->cap : 64, i;
 	struct pts_hent **old = m->slots;
-	struct pts_hmap n = { calloc(cap, sizeof(*old)), cap, m->n };
+	struct pts_hmap n = { calloc(cap, sizeof(*old)), cap, m->n, m->probes };
 
 	if (!n.slots)
 		return -1;
@@ -94,4 +91,11 @@ void pts_hmap_clear(struct pts_hmap *m, void (*free_val)(struct pts_hent *e))
 		m->slots[i] = NULL;
 	}
 	m->n = 0;
+}
+
+void pts_hmap_free(struct pts_hmap *m, void (*free_val)(struct pts_hent *e))
+{
+	pts_hmap_clear(m, free_val);
+	free(m->slots);
+	memset(m, 0, sizeof(*m));
 }

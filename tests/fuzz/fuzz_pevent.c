@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz harness: perf sideband (ptscope decode --pevent-primary). The
+ * first 16 bytes are perf's sample_type and time_mult/time_shift (bit 0
+ * of [15]: convert times as perf does, else a 1 GHz TSC), the rest the
+ * pevent records; the trace is fuzz_user_trace() over user.S, so the
+ * sideband's switches and names move that code between threads.
+ */
+#include <string.h>
+
+#include "fuzz.h"
+#include "decode/session.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pts_decode_summary sum;
+	struct pts_decode_opts o;
+	struct pts_err err;
+	uint64_t st;
+	uint32_t mult;
+	int rc;
+
+	if (size < 16)
+		return 0;
+	memcpy(&st, data, 8);
+	memcpy(&mult, data + 8, 4);
+	pts_decode_opts_init(&o);
+	o.pt[0].path = fuzz_user_trace();
+	o.nr_pt = 1;
+	o.elf[0].path = FUZZ_USER_ELF;
+	o.nr_elf = 1;
+	o.pevent[0] = fuzz_file(0, "primary.pevent", data + 16, size - 16);
+	o.nr_pevent = 1;
+	o.pevent_sample_type = st;
+	if (data[15] & 1) {
+		o.have_perf_time = true;
+		o.time_mult = mult ? mult : 1;
+		o.time_shift = data[12] & 63;
+	} else {
+		o.tsc_khz = 1000000;
+	}
+	fuzz_sink_begin((enum pts_format)(data[14] & 3));
+	rc = pts_decode_raw(&o, fuzz_emit, NULL, &sum, &err);
+	fuzz_sink_end(!rc);
+	pts_decode_summary_free(&sum);
+	return 0;
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Regenerates tests/fuzz/corpus (docs/fuzzing.md): the seeds of each
+# harness, among them the minimised reproducers of issue 20's findings.
+# Needs a build (make, and make build/fuzz-data/user.elf ...). Seeds found
+# by fuzzing and worth keeping are added by hand; this rewrites only the
+# files it makes.
+set -eu
+cd "$(dirname "$0")/../.."
+C=tests/fuzz/corpus
+S=samples/demo.ptscope
+D=build/fuzz-data
+mkdir -p $C/{raw_pt,bundle,perfscript,pevent,kallsyms,elf} build
+make -s $D/user.elf $D/kernel.elf $D/spin.bin
+cc -O1 -o build/fuzz-mkseeds tests/fuzz/mkseeds.c -lipt
+build/fuzz-mkseeds $C
+
+# raw PT: the sample's trace (its code is not the harness's: gaps), user scope
+{ printf '\064\001\003\025\000\000\000\001'; cat $S/cpu0.pt; } > $C/raw_pt/demo-cpu0
+
+# bundles: manifest, sideband, cpu0.pt with fuzz_bundle.c's separators
+SB=$'\n@@ptscope-fuzz sideband.bin@@\n' CPU=$'\n@@ptscope-fuzz cpu0.pt@@\n'
+bundle() {	# name manifest sideband cpu0
+	{ cat "$2"; printf '%s' "$SB"; cat "$3"; printf '%s' "$CPU"; cat "$4"; } > $C/bundle/$1
+}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+bundle demo $S/manifest.json $S/sideband.bin $S/cpu0.pt
+# item 3: a manifest followed by NUL bytes (once taken as blanks)
+{ cat $S/manifest.json; head -c 64 /dev/zero; } > "$T/nul.json"
+bundle manifest-nul-padded "$T/nul.json" $S/sideband.bin $S/cpu0.pt
+# item 5: two cpus[] entries naming cpu0.pt
+python3 - $S/manifest.json "$T/two.json" "$T/zero.json" <<'PY'
+import copy, json, sys
+m = json.load(open(sys.argv[1]))
+c = copy.deepcopy(m["cpus"][0]); c["cpu"] = 1
+m2 = copy.deepcopy(m); m2["cpus"].append(c)
+json.dump(m2, open(sys.argv[2], "w"), indent=1)
+m3 = copy.deepcopy(m); m3["sideband"]["size"] += 4096
+json.dump(m3, open(sys.argv[3], "w"), indent=1)
+PY
+bundle two-cpus-one-file "$T/two.json" $S/sideband.bin $S/cpu0.pt
+# item 3: a sideband running into zeros (a sparse file's hole)
+{ cat $S/sideband.bin; head -c 4096 /dev/zero; } > "$T/sb"
+bundle sideband-zeros "$T/zero.json" "$T/sb" $S/cpu0.pt
+
+# perf script text: every branch kind the parser knows, and 100 threads
+# (item 4 in small: one call and return each)
+cat > $C/perfscript/kinds <<'TXT'
+100/101 1000.000000100:          1   branches:u:   tr strt                       0 [unknown] ([unknown]) =>           401000 _start+0x0 (a.out)
+100/101 1000.000000110:          1   branches:u:   call                     401000 _start+0x0 (a.out) =>           401040 f1+0x0 (a.out)
+100/101 1000.000000120:          1   branches:u:   jmp                      401045 f1+0x5 (a.out) =>           401060 f2+0x0 (a.out)
+100/101 1000.000000130:          1   branches:u:   jcc                      401067 f2+0x7 (a.out) =>           401065 f2+0x5 (a.out)
+100/101 1000.000000140:          1   branches:u:   return                   401069 f2+0x9 (a.out) =>           401005 _start+0x5 (a.out)
+100/101 1000.000000150:          1   branches:u:   syscall                  40100a _start+0xa (a.out) =>                0 [unknown] ([unknown])
+100/101 1000.000000160:          1   branches:u:   tr end  syscall          40100a _start+0xa (a.out) =>                0 [unknown] ([unknown])
+100/101 1000.000000170:          1   branches:u:   tr strt                       0 [unknown] ([unknown]) =>           40100c _start+0xc (a.out)
+100/101 1000.000000180:          1   branches:u:   call                     401013 _start+0x13 (a.out) =>           401080 f3+0x0 (a.out)
+100/101 1000.000000190:          1   branches:uH:  hw int                   401080 f3+0x0 (a.out) => ffffffff81000060 asm_common_interrupt+0x0 ([kernel.kallsyms])
+100/101 1000.000000200:          1   branches:kH:  iret             ffffffff81000065 asm_common_interrupt+0x5 ([kernel.kallsyms]) =>           401080 f3+0x0 (a.out)
+ instruction trace error type 1 time 1000.000000210 cpu 0 pid 100 tid 101 ip 0x401080 code 7: Overflow packet
+100/101 1000.000000220:          1   branches:u:   tr strt                       0 [unknown] ([unknown]) =>           401015 _start+0x15 (a.out)
+100/101 1000.000000230:          1   branches:u:   async                    401015 _start+0x15 (a.out) =>                0 [unknown] ([unknown])
+TXT
+python3 - > $C/perfscript/threads-100 <<'PY'
+for i in range(100):
+    tid = 1000 + i
+    t = 2472089.0 + i * 1e-6
+    print(f"{tid}/{tid} {t:.9f}:          1   branches:uH:   call                     401000 main+0x0 (a.out) =>           401100 f+0x0 (a.out)")
+    print(f"{tid}/{tid} {t + 5e-7:.9f}:          1   branches:uH:   return                   401105 f+0x5 (a.out) =>           401005 main+0x5 (a.out)")
+PY
+
+# kallsyms: text symbols, a module's, data and bad lines
+cat > $C/kallsyms/basic <<'TXT'
+ffffffff81000000 T entry_SYSCALL_64
+ffffffff81000020 t do_syscall
+ffffffff81000040 t do_exit
+ffffffff81000060 T asm_common_interrupt
+ffffffff81000080 t handle_irq
+ffffffff81000100 D some_data
+ffffffffc0000000 t ptscope_ioctl	[ptscope]
+not a kallsyms line
+ffffffff81000120 W weak_fn
+TXT
+
+# ELF images: the decoder tests' programs; item 6: section headers moved
+# past the end of the file (e_shoff, ELF64 header offset 0x28)
+cp $D/user.elf $C/elf/user.elf
+cp $D/kernel.elf $C/elf/kernel.elf
+cp $D/user.elf $C/elf/user-shoff-past-end.elf
+printf '\000\000\000\100\000\000\000\000' |
+	dd of=$C/elf/user-shoff-past-end.elf bs=1 seek=40 conv=notrunc status=none
+ls $C/*

@@ -90,12 +90,11 @@ def diff_count(a, b):
 PERF_LINE = re.compile(r'branches:\S*:\s+(.*?)\s+([0-9a-f]+)\s.*=>\s+([0-9a-f]+)\s')
 
 
-ERROR_IP = re.compile(r' ip 0x([0-9a-f]+) ')
-# IPs at which perf reported a decode error (perf_events fills it): perf
-# resynchronised there and may have lost a disable at that IP (the FUP of
-# an asynchronous one), so a later trace start there pairs with nothing
-# it showed.
-ERROR_IPS = set()
+# IPs of the trace starts perf printed right after a decode error
+# (perf_events fills it): it resynchronised there, at a FUP, and may have
+# lost the asynchronous disable that FUP belonged to, so a later trace
+# start at that IP pairs with nothing it showed.
+RESYNC_IPS = set()
 
 
 def perf_events(path, enables=None):
@@ -118,20 +117,21 @@ def perf_events(path, enables=None):
     text, IP perf was at: the branch's, or a trace start's target).
     """
     toks, errors, pending = [], 0, {}
-    tid, pos = 0, 0
+    tid, pos, after_error = 0, 0, False
     with open(path) as f:
         for line in f:
             if 'instruction trace error' in line:
                 errors += 1
                 toks.append((tid, 'error', None))
-                m = ERROR_IP.search(line)
-                if m:
-                    ERROR_IPS.add(int(m.group(1), 16))
+                after_error = True
                 continue
             m = PERF_LINE.search(line)
             if not m:
                 continue
             flags, frm, to = m.group(1).split(), int(m.group(2), 16), int(m.group(3), 16)
+            if after_error and flags[:2] == ['tr', 'strt']:
+                RESYNC_IPS.add(to)
+            after_error = False
             if flags[:2] == ['tr', 'strt'] and enables:
                 nxt = next((i for i in range(pos, min(pos + 64, len(enables)))
                             if enables[i][0] == to), None)
@@ -289,7 +289,7 @@ class Stream:
             self.perf_data(tool, data)
             ptxt = os.path.join(d, 'perf.txt')
             run(['perf', 'script', '-f', '-i', data, '--itrace=cre', '-F', '+flags'], ptxt)
-            ERROR_IPS.clear()
+            RESYNC_IPS.clear()
             ptoks, self.res['perf-errors'] = perf_events(ptxt, self.enables())
             pins = os.path.join(d, 'perf.insns')
             p = run(['perf', 'script', '-f', '-i', data, '--itrace=i0ns', '-F', 'ip'])
@@ -319,7 +319,7 @@ class Stream:
                 lo = pos[max(first_tok - 1, 0)] if pos else 0
                 hi = pos[min(first_tok + len(pa), len(pos) - 1)] if pos else 0
                 lost_disable = pa and not pb and all(
-                    t.startswith('begin ') and int(t.split()[1], 16) in ERROR_IPS for t in pa)
+                    t.startswith('begin ') and int(t.split()[1], 16) in RESYNC_IPS for t in pa)
                 if 'error' in pa or lost_disable or \
                         any(b_lo <= hi and lo <= b_hi for b_lo, b_hi in bad):
                     resync += len(pa) + len(pb) - pa.count('error')

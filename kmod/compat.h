@@ -11,6 +11,7 @@
 #include <linux/hrtimer.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
+#include <linux/perf_event.h>
 #include <asm/msr.h>
 
 /* The one version test; everything below is expressed through it. */
@@ -90,6 +91,22 @@ static inline void pts_hrtimer_setup(struct hrtimer *timer,
 #else
 	hrtimer_init(timer, clock, mode);
 	timer->function = fn;
+#endif
+}
+
+/*
+ * perf_allow_kernel(): perf_event_paranoid and the perf_event_open LSM
+ * hook for kernel tracing. Exported (no attr argument) in 6.12; in 6.1 an
+ * inline reading sysctl_perf_event_paranoid, which is not exported. There
+ * the module relies on its perfmon_capable() check alone.
+ * Context: process context. Return: 0 or -errno.
+ */
+static inline int pts_perf_allow_kernel(void)
+{
+#if PTS_KERNEL_AT_LEAST(6, 12, 0)
+	return perf_allow_kernel();
+#else
+	return 0;
 #endif
 }
 

@@ -8,6 +8,7 @@
 #include <linux/cpumask.h>
 #include <linux/mm_types.h>
 #include <linux/pid.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/string.h>
@@ -39,8 +40,12 @@ static int build_cpumask(const struct ptscope_config *cfg, struct cpumask *m,
 	return 0;
 }
 
-/* Physical address of the process's kernel page-table root. */
-static int pid_pgd_pa(s32 nr, u64 *pa, struct pts_refusal *why)
+/*
+ * The process's mm, pinned with mmgrab(): its page-table root (the PGD
+ * page, freed by __mmdrop() only) cannot be reused by another process
+ * while the capture filters on its address. Context: may sleep.
+ */
+static int pid_mm_grab(s32 nr, struct mm_struct **out, struct pts_refusal *why)
 {
 	struct pid *pid = find_get_pid(nr);
 	struct task_struct *task = get_pid_task(pid, PIDTYPE_TGID);
@@ -54,16 +59,30 @@ static int pid_pgd_pa(s32 nr, u64 *pa, struct pts_refusal *why)
 		why->arg = (u64)(s64)nr;
 		return -ESRCH;
 	}
-	*pa = __pa(mm->pgd);
+	mmgrab(mm);
 	mmput(mm);
+	*out = mm;
 	return 0;
+}
+
+/**
+ * pts_target_exited() - has the CR3-filtered address space gone?
+ * Context: process context, pts.lock held.
+ * Return: true once the filtered process exited or exec'd (its mm has no
+ * users left): its CR3 can never match again.
+ */
+bool pts_target_exited(void)
+{
+	return pts.cr3_mm && !atomic_read(&pts.cr3_mm->mm_users);
 }
 
 /**
  * pts_unconfigure() - stop, release triggers, sideband and buffers.
  *
  * Mapped buffers stay valid for their mappings (reference counted).
- * Context: process context, cpus_read_lock() and pts.lock held.
+ * Tracepoint probes are unregistered without the hotplug lock held: the
+ * static keys behind them take cpus_read_lock() themselves.
+ * Context: process context, pts.lock held; may sleep.
  */
 void pts_unconfigure(void)
 {
@@ -71,7 +90,7 @@ void pts_unconfigure(void)
 
 	if (!pts.configured)
 		return;
-	atomic_set(&pts.state, PTSCOPE_STATE_STOPPED);
+	pts_state_set_run(PTSCOPE_STATE_STOPPED);
 	pts_stop_all();
 	pts_trigger_quiesce();
 	pts_trigger_teardown();
@@ -80,14 +99,16 @@ void pts_unconfigure(void)
 	WRITE_ONCE(pts.bufs, NULL);
 	spin_unlock(&pts.bufs_lock);
 	pts_bufset_put(bufs);
-	atomic_set(&pts.mapcount, 0);
 	cpumask_clear(pts.selected);
 	pts.configured = false;
 	pts.cr3_filter = false;
 	pts.cr3_match = 0;
+	if (pts.cr3_mm)
+		mmdrop(pts.cr3_mm);
+	pts.cr3_mm = NULL;
 	pts.statef = pts.ops->simulated ? PTSCOPE_STATEF_SIMULATED : 0;
 	WRITE_ONCE(pts.sources_live, false);
-	atomic_set(&pts.state, PTSCOPE_STATE_IDLE);
+	pts_state_set_run(PTSCOPE_STATE_IDLE);
 }
 
 /**
@@ -95,27 +116,35 @@ void pts_unconfigure(void)
  * @cfg: copied from user space, header already checked.
  * @why: reason code and value on refusal.
  *
- * Context: process context, cpus_read_lock() and pts.lock held; may sleep.
- * Return: 0; -EBUSY (ARMED: stop first; MAPPED: unmap first);
+ * Everything that can fail is checked, and the rings are allocated and
+ * charged to the caller's memory cgroup, before the previous
+ * configuration is released; nothing here holds the hotplug lock.
+ * Context: process context, pts.lock held; may sleep.
+ * Return: 0; -EBUSY (ARMED: stop first; MAPPED: unmap first); -EPERM
+ * (NOT_OWNER: the current capture is another user's);
  * -EINVAL/-EOPNOTSUPP/-ENODEV from pts_config_check(); -EPERM/-ESRCH from
- * the permission check; -EINVAL (BAD_CPU_MASK); -ENOMEM (NO_MEMORY);
- * -ENOENT (TRACEPOINT_NOT_FOUND); -EBUSY (HOTKEY_UNAVAILABLE).
+ * the permission check, -EPERM (BUFFER_LIMIT); -EINVAL (BAD_CPU_MASK);
+ * -ENOMEM (NO_MEMORY); -ENOENT (TRACEPOINT_NOT_FOUND); -EBUSY
+ * (HOTKEY_UNAVAILABLE).
  */
 int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 {
 	struct pts_ctl_plan plan;
 	struct pts_cr3_plan cr3 = { .filter = false };
 	struct pts_bufset *bufs = NULL;
+	struct mm_struct *mm = NULL;
 	cpumask_var_t mask;
-	u32 state = atomic_read(&pts.state);
-	u64 pgd_pa;
+	u32 state = pts_run_state(atomic_read(&pts.state));
 	int err;
 
+	err = pts_perm_operate(pts.bufs, why);
+	if (err)
+		return err;
 	if (state == PTSCOPE_STATE_ARMED || state == PTSCOPE_STATE_POST_TRIGGER) {
 		why->reason = PTSCOPE_R_ARMED;
 		return -EBUSY;
 	}
-	if (atomic_read(&pts.mapcount)) {
+	if (pts.bufs && atomic_read(&pts.bufs->mapcount)) {
 		why->reason = PTSCOPE_R_MAPPED;
 		return -EBUSY;
 	}
@@ -123,6 +152,8 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 	if (err)
 		return err;
 	err = pts_perm_check(cfg, why);
+	if (!err)
+		err = pts_perm_buffer_limit(cfg, why);
 	if (err)
 		return err;
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL)) {
@@ -133,16 +164,17 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 	if (err)
 		goto out;
 	if (cfg->flags & PTSCOPE_CFG_CR3_FILTER) {
-		err = pid_pgd_pa(cfg->cr3_pid, &pgd_pa, why);
+		err = pid_mm_grab(cfg->cr3_pid, &mm, why);
 		if (err)
 			goto out;
-		pts_cr3_plan(pgd_pa, cfg->scope, pts.pcid, pts.kpti, &cr3);
+		pts_cr3_plan(__pa(mm->pgd), cfg->scope, pts.pcid, pts.kpti, &cr3);
 	}
 	err = pts_bufset_alloc(mask, cfg->buffer_size, cfg->mode,
 			       pts.caps.cpuid_14_0[2] & PT_CPUID_ECX_MENTRY,
 			       &bufs, why);
 	if (err)
 		goto out;
+	pts_owner_set(bufs, cfg);
 
 	pts_unconfigure();
 	pts_cpu_reset_all();
@@ -150,6 +182,9 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 	pts.plan = plan;
 	pts.cr3_filter = cr3.filter;
 	pts.cr3_match = cr3.cr3_match;
+	pts.cr3_mm = mm;
+	mm = NULL;
+	get_random_bytes(&pts.cr3_key, sizeof(pts.cr3_key));
 	pts.statef = cr3.statef |
 		     (pts.ops->simulated ? PTSCOPE_STATEF_SIMULATED : 0);
 	cpumask_copy(pts.selected, mask);
@@ -174,7 +209,7 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 		goto undo;
 	}
 	pts.configured = true;
-	atomic_set(&pts.state, PTSCOPE_STATE_CONFIGURED);
+	pts_state_set_run(PTSCOPE_STATE_CONFIGURED);
 	pts_info("configured: scope %u mode %u, %llu bytes x %u CPUs (%u regions of %llu), RTIT_CTL %#llx%s\n",
 		 cfg->scope, cfg->mode, cfg->buffer_size, cpumask_weight(mask),
 		 bufs->plan.nr_regions, bufs->plan.region_size, plan.rtit_ctl,
@@ -187,7 +222,14 @@ undo:
 	spin_unlock(&pts.bufs_lock);
 	pts_bufset_put(bufs);
 	cpumask_clear(pts.selected);
+	pts.cr3_filter = false;
+	pts.cr3_match = 0;
+	if (pts.cr3_mm)
+		mmdrop(pts.cr3_mm);
+	pts.cr3_mm = NULL;
 out:
+	if (mm)
+		mmdrop(mm);
 	free_cpumask_var(mask);
 	return err;
 }

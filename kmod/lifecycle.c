@@ -5,8 +5,8 @@
  *  - Hotplug (CPUHP_AP_ONLINE_DYN, callbacks run on the CPU concerned):
  *    going offline stops PT there and marks it OFFLINED (its ring stays
  *    allocated and mapped); coming online re-arms it if the capture is
- *    armed, continuing at the saved write head. Ioctls that arm or stop
- *    hold cpus_read_lock(), so these callbacks never race with them.
+ *    armed, continuing at the saved write head. Arming and stopping hold
+ *    cpus_read_lock(), so these callbacks never race with them.
  *  - Suspend/hibernate (PM notifier, process context): stop every CPU;
  *    the capture ends as STOPPED with reason SUSPEND.
  *  - Panic (atomic notifier): only the panicking CPU can be stopped
@@ -42,18 +42,27 @@ void pts_time_pair(struct ptscope_time_pair *tp)
 	local_irq_restore(flags);
 }
 
+/*
+ * Context: on @cpu, hotplug lock held for write (no arm or stop runs).
+ * A trigger may be stopping every CPU meanwhile: the flags are read with
+ * IRQs off, so either this CPU is already in cpu_online_mask for the
+ * trigger's IPI loop (smp_mb() pairs with the one there), and the IPI
+ * arrives after PT was started here, or this CPU sees stop_requested.
+ */
 static int pts_cpu_online(unsigned int cpu)
 {
 	struct pts_cpu *pc = per_cpu_ptr(&pts_cpus, cpu);
 	unsigned long flags;
+	bool start;
 
-	if (!READ_ONCE(pts.armed) || READ_ONCE(pts.stop_requested) ||
-	    !pts.configured || !cpumask_test_cpu(cpu, pts.selected))
-		return 0;
 	local_irq_save(flags);
-	pts_cpu_start_local(pc, pc->started);
+	smp_mb();	/* pairs with stop_all_cpus(): see above */
+	start = READ_ONCE(pts.armed) && !READ_ONCE(pts.stop_requested) &&
+		pts.configured && cpumask_test_cpu(cpu, pts.selected);
+	if (start)
+		pts_cpu_start_local(pc, pc->started);
 	local_irq_restore(flags);
-	if (pc->result)
+	if (start && pc->result)
 		pts_warn("cpu %u back online, PT not re-armed: %d (reason %u)\n",
 			 cpu, pc->result, pc->reason);
 	return 0;
@@ -78,18 +87,16 @@ static int pts_pm_notify(struct notifier_block *nb, unsigned long action,
 {
 	if (action != PM_SUSPEND_PREPARE && action != PM_HIBERNATION_PREPARE)
 		return NOTIFY_DONE;
-	cpus_read_lock();
 	mutex_lock(&pts.lock);
-	if (atomic_cmpxchg(&pts.state, PTSCOPE_STATE_ARMED,
-			   PTSCOPE_STATE_STOPPED) == PTSCOPE_STATE_ARMED) {
+	if (pts_state_claim(PTSCOPE_STATE_STOPPED)) {
 		pts.trigger_reason = PTSCOPE_TRIGGER_SUSPEND;
+		pts_trigger_quiesce();
 		pts_stop_all();
 		pts_sideband_set_live(false);
 		pts_info("suspend: tracing stopped\n");
 		wake_up_interruptible_all(&pts.wq);
 	}
 	mutex_unlock(&pts.lock);
-	cpus_read_unlock();
 	return NOTIFY_OK;
 }
 
@@ -102,11 +109,12 @@ static int pts_panic_notify(struct notifier_block *nb, unsigned long action,
 	pts_sideband_set_live(false);
 	local_irq_save(flags);
 	pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));
-	if (atomic_cmpxchg(&pts.state, PTSCOPE_STATE_ARMED,
-			   PTSCOPE_STATE_TRIGGERED) == PTSCOPE_STATE_ARMED) {
+	/* The reason is written before TRIGGERED, as a trigger's is. */
+	if (pts_state_claim(PTSCOPE_STATE_POST_TRIGGER)) {
 		pts.trigger_reason = PTSCOPE_TRIGGER_PANIC;
 		pts.trigger_cpu = smp_processor_id();
 		pts.trigger_tsc = rdtsc_ordered();
+		pts_state_set_run(PTSCOPE_STATE_TRIGGERED);
 	}
 	local_irq_restore(flags);
 	return NOTIFY_DONE;

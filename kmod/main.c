@@ -27,12 +27,23 @@ MODULE_PARM_DESC(simulate, "use the simulated PT unit instead of the hardware (n
 /* ---- extensible argument structs ---------------------------------------- */
 
 /*
- * Copy in an ioctl argument whose first member is struct ptscope_hdr.
- * Sizes below the first published size are refused (BAD_SIZE); bytes past
- * the module's size must be zero (copy_struct_from_user()).
+ * Largest argument accepted, as openat2() and clone3() bound theirs: a
+ * newer caller's struct may grow, but not past a page.
  */
-static int ioc_in(void *k, size_t ksize, void __user *u, u32 *usize,
-		  struct pts_refusal *why)
+#define PTS_IOC_SIZE_MAX	PAGE_SIZE
+
+/*
+ * Copy in an ioctl argument whose first member is struct ptscope_hdr.
+ * @k, @ksize: the module's struct; @ksize_ver1: its size in ABI 1, the
+ * smallest a caller may pass (an older, smaller struct is zero-extended
+ * by copy_struct_from_user(); every struct has its ABI 1 size today).
+ * Refused: sizes below @ksize_ver1 (EINVAL, BAD_SIZE), above a page
+ * (E2BIG, BAD_SIZE), non-zero bytes past @ksize (EINVAL,
+ * RESERVED_NONZERO).
+ * Context: process context, may fault.
+ */
+static int ioc_in_sized(void *k, size_t ksize, size_t ksize_ver1,
+			void __user *u, u32 *usize, struct pts_refusal *why)
 {
 	struct ptscope_hdr *hdr = k;
 	u32 size;
@@ -42,10 +53,10 @@ static int ioc_in(void *k, size_t ksize, void __user *u, u32 *usize,
 	if (get_user(size, (u32 __user *)u))
 		return -EFAULT;
 	*usize = size;
-	if (size < ksize) {
+	if (size < ksize_ver1 || size > PTS_IOC_SIZE_MAX) {
 		why->reason = PTSCOPE_R_BAD_SIZE;
 		why->arg = size;
-		return -EINVAL;
+		return size < ksize_ver1 ? -EINVAL : -E2BIG;
 	}
 	err = copy_struct_from_user(k, ksize, u, size);
 	if (err == -E2BIG) {
@@ -60,6 +71,13 @@ static int ioc_in(void *k, size_t ksize, void __user *u, u32 *usize,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* Every struct of ABI 1 is still its first published size. */
+static int ioc_in(void *k, size_t ksize, void __user *u, u32 *usize,
+		  struct pts_refusal *why)
+{
+	return ioc_in_sized(k, ksize, ksize, u, usize, why);
 }
 
 static long ioc_out(void __user *u, const void *k, size_t ksize)
@@ -128,6 +146,7 @@ static long do_get_caps(void __user *u)
 	return err;
 }
 
+/* Context: process context, may sleep. */
 static long do_configure(void __user *u)
 {
 	struct pts_refusal why = {};
@@ -140,39 +159,33 @@ static long do_configure(void __user *u)
 		return -ENOMEM;
 	err = ioc_in(cfg, sizeof(*cfg), u, &usize, &why);
 	if (!err) {
-		cpus_read_lock();
 		mutex_lock(&pts.lock);
 		err = pts_configure(cfg, &why);
 		mutex_unlock(&pts.lock);
-		cpus_read_unlock();
 	}
 	kfree(cfg);
 	return err ? ioc_refuse(u, usize, err, &why) : 0;
 }
 
-static long do_unconfigure(void __user *u)
+/* Context: process context, pts.lock held. */
+static int unconfigure_locked(struct pts_refusal *why)
 {
-	struct pts_refusal why = {};
-	struct ptscope_cmd c;
-	u32 usize;
-	long err;
+	int err = pts_perm_operate(pts.bufs, why);
 
-	err = ioc_in(&c, sizeof(c), u, &usize, &why);
-	if (!err && !cmd_ok(&c, &why))
-		err = -EINVAL;
-	if (err)
-		return ioc_refuse(u, usize, err, &why);
-	cpus_read_lock();
-	mutex_lock(&pts.lock);
-	pts_unconfigure();
-	mutex_unlock(&pts.lock);
-	cpus_read_unlock();
-	return 0;
+	if (!err)
+		pts_unconfigure();
+	return err;
 }
 
+/*
+ * START: a new generation of the state word. The rings are zeroed here,
+ * outside the hotplug lock that pts_arm() takes.
+ * Context: process context, pts.lock held.
+ */
 static int start_locked(struct pts_refusal *why)
 {
-	u32 state = atomic_read(&pts.state);
+	u32 word = atomic_read(&pts.state);
+	u32 state = pts_run_state(word);
 	int err;
 
 	if (!pts.configured) {
@@ -183,37 +196,51 @@ static int start_locked(struct pts_refusal *why)
 		why->reason = PTSCOPE_R_ARMED;
 		return -EBUSY;
 	}
-	/* A previous trigger's work items must be done before re-arming. */
+	if (pts_target_exited()) {
+		why->reason = PTSCOPE_R_TARGET_EXITED;
+		why->arg = (u64)(s64)pts.cfg.cr3_pid;
+		return -ESRCH;
+	}
+	/* A previous trigger's stop IPIs must be done before re-arming. */
 	pts_trigger_quiesce();
+	pts_bufset_zero(pts.bufs, pts.selected);
 	err = pts_arm(why);
 	if (err)
 		return err;
 	WRITE_ONCE(pts.sources_live, !pts.nr_snapshots ||
 		   (pts.cfg.trigger.flags & PTSCOPE_TRIGF_MULTI));
 	pts.trigger_reason = PTSCOPE_TRIGGER_NONE;
-	atomic_set(&pts.state, PTSCOPE_STATE_ARMED);
+	/* Only START writes ARMED; triggers need ARMED: no other writer. */
+	atomic_set_release(&pts.state,
+			   pts_state_with_run(word + PTS_STATE_GEN_ONE,
+					      PTSCOPE_STATE_ARMED));
 	return 0;
 }
 
+/* Context: process context, pts.lock held. */
 static int stop_locked(struct pts_refusal *why)
 {
-	u32 old = atomic_xchg(&pts.state, PTSCOPE_STATE_STOPPED);
+	int old = atomic_read(&pts.state);
 
-	if (old != PTSCOPE_STATE_ARMED && old != PTSCOPE_STATE_POST_TRIGGER) {
-		atomic_cmpxchg(&pts.state, PTSCOPE_STATE_STOPPED, old);
-		why->reason = PTSCOPE_R_NOT_ARMED;
-		return -EINVAL;
-	}
-	/* New triggers now fail their claim; wait for one in flight. */
+	do {
+		u32 run = pts_run_state(old);
+
+		if (run != PTSCOPE_STATE_ARMED &&
+		    run != PTSCOPE_STATE_POST_TRIGGER) {
+			why->reason = PTSCOPE_R_NOT_ARMED;
+			return -EINVAL;
+		}
+	} while (!atomic_try_cmpxchg(&pts.state, &old,
+				     pts_state_with_run(old, PTSCOPE_STATE_STOPPED)));
+	/* A trigger's later steps now see another word and do nothing. */
 	pts_trigger_quiesce();
 	pts_stop_all();
-	if (atomic_read(&pts.state) == PTSCOPE_STATE_STOPPED) {
-		pts_sideband_set_live(false);
-		wake_up_interruptible_all(&pts.wq);
-	}
+	pts_sideband_set_live(false);
+	wake_up_interruptible_all(&pts.wq);
 	return 0;
 }
 
+/* Context: process context, may sleep. */
 static long do_cmd(void __user *u, unsigned int nr)
 {
 	struct pts_refusal why = {};
@@ -227,30 +254,76 @@ static long do_cmd(void __user *u, unsigned int nr)
 	if (err)
 		return ioc_refuse(u, usize, err, &why);
 
-	if (nr == _IOC_NR(PTSCOPE_IOC_TRIGGER)) {
-		if (atomic_read(&pts.state) != PTSCOPE_STATE_ARMED) {
+	mutex_lock(&pts.lock);
+	err = pts_perm_operate(pts.bufs, &why);
+	if (err)
+		goto out;
+	switch (nr) {
+	case _IOC_NR(PTSCOPE_IOC_TRIGGER):
+		if (pts_run_state(atomic_read(&pts.state)) != PTSCOPE_STATE_ARMED) {
 			why.reason = PTSCOPE_R_NOT_ARMED;
-			return ioc_refuse(u, usize, -EINVAL, &why);
+			err = -EINVAL;
+			break;
 		}
 		pts_trigger_fire(PTSCOPE_TRIGGER_IOCTL);
-		return 0;
-	}
-	cpus_read_lock();
-	mutex_lock(&pts.lock);
-	if (nr == _IOC_NR(PTSCOPE_IOC_START))
+		break;
+	case _IOC_NR(PTSCOPE_IOC_START):
 		err = start_locked(&why);
-	else
+		break;
+	case _IOC_NR(PTSCOPE_IOC_STOP):
 		err = stop_locked(&why);
+		break;
+	default:
+		err = unconfigure_locked(&why);
+		break;
+	}
+out:
 	mutex_unlock(&pts.lock);
-	cpus_read_unlock();
 	return err ? ioc_refuse(u, usize, err, &why) : 0;
 }
 
-static long do_get_state(void __user *u)
+/*
+ * Everything of GET_STATE but the state word, the flags and the clock
+ * rate: only for those who may use the capture. Context: pts.lock held.
+ */
+static void fill_state_details(struct ptscope_state *s, bool phys)
+{
+	unsigned int cpu, i;
+
+	s->trigger_reason = pts.trigger_reason;
+	s->trigger_cpu = pts.trigger_cpu;
+	s->trigger_pid = pts.trigger_pid;
+	s->trigger_tid = pts.trigger_tid;
+	s->trigger_tsc = pts.trigger_tsc;
+	s->nr_snapshots = pts.nr_snapshots;
+	s->rtit_ctl = pts.plan.rtit_ctl;
+	if (!pts.cr3_filter)
+		s->rtit_ctl &= ~RTIT_CTL_CR3FILTER;
+	s->cr3_match = phys ? pts.cr3_match : pts_cr3_identity(pts.cr3_match);
+	for (i = 0; i < pts.cfg.nr_addr_ranges && i < PTSCOPE_MAX_ADDR_RANGES; i++) {
+		s->addr_a[i] = pts.plan.addr_a[i];
+		s->addr_b[i] = pts.plan.addr_b[i];
+	}
+	s->time_at_start = pts.time_at_start;
+	s->time_at_stop = pts.time_at_stop;
+	s->sideband_lost = pts_sideband_lost();
+	s->sideband_bytes = pts_sideband_bytes();
+	for_each_possible_cpu(cpu)
+		if (cpu < PTSCOPE_MAX_CPUS &&
+		    READ_ONCE(per_cpu_ptr(&pts_cpus, cpu)->enabled))
+			s->armed_cpu_mask[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
+/*
+ * GET_STATE never refuses an opener: whoever may not use the capture
+ * still learns whether the module is busy (state, flags, tsc_khz).
+ * Context: process context, may sleep.
+ */
+static long do_get_state(struct file *file, void __user *u)
 {
 	struct pts_refusal why = {};
 	struct ptscope_state *s;
-	unsigned int cpu, i;
+	bool phys = pts_perm_phys(file);
 	u32 usize;
 	long err;
 
@@ -265,39 +338,25 @@ static long do_get_state(void __user *u)
 	memset(s, 0, sizeof(*s));
 	s->hdr.size = sizeof(*s);
 	mutex_lock(&pts.lock);
-	s->state = atomic_read(&pts.state);
-	s->trigger_reason = pts.trigger_reason;
-	s->trigger_cpu = pts.trigger_cpu;
-	s->trigger_pid = pts.trigger_pid;
-	s->trigger_tid = pts.trigger_tid;
-	s->trigger_tsc = pts.trigger_tsc;
-	s->nr_snapshots = pts.nr_snapshots;
-	s->rtit_ctl = pts.plan.rtit_ctl;
-	if (!pts.cr3_filter)
-		s->rtit_ctl &= ~RTIT_CTL_CR3FILTER;
-	s->cr3_match = pts.cr3_match;
-	for (i = 0; i < pts.cfg.nr_addr_ranges && i < PTSCOPE_MAX_ADDR_RANGES; i++) {
-		s->addr_a[i] = pts.plan.addr_a[i];
-		s->addr_b[i] = pts.plan.addr_b[i];
-	}
-	s->time_at_start = pts.time_at_start;
-	s->time_at_stop = pts.time_at_stop;
+	/* Acquire: a TRIGGERED state comes with its trigger's fields. */
+	s->state = pts_run_state(atomic_read_acquire(&pts.state));
 	s->tsc_khz = tsc_khz;
 	s->flags = pts.statef |
-		   (pts.ops->simulated ? PTSCOPE_STATEF_SIMULATED : 0);
-	s->sideband_lost = pts_sideband_lost();
-	s->sideband_bytes = pts_sideband_bytes();
-	for_each_possible_cpu(cpu)
-		if (cpu < PTSCOPE_MAX_CPUS &&
-		    READ_ONCE(per_cpu_ptr(&pts_cpus, cpu)->enabled))
-			s->armed_cpu_mask[cpu / 64] |= 1ULL << (cpu % 64);
+		   (pts.ops->simulated ? PTSCOPE_STATEF_SIMULATED : 0) |
+		   (pts_target_exited() ? PTSCOPE_STATEF_TARGET_EXITED : 0);
+	if (!pts_perm_operate(pts.bufs, &why)) {
+		fill_state_details(s, phys);
+		if (!phys)
+			s->flags |= PTSCOPE_STATEF_CR3_IDENTITY;
+	}
 	mutex_unlock(&pts.lock);
 	err = ioc_out(u, s, sizeof(*s));
 	kfree(s);
 	return err;
 }
 
-static long do_get_cpu_status(void __user *u)
+/* Context: process context, may sleep. */
+static long do_get_cpu_status(struct file *file, void __user *u)
 {
 	struct pts_refusal why = {};
 	struct ptscope_cpu_status st;
@@ -317,12 +376,38 @@ static long do_get_cpu_status(void __user *u)
 	st.hdr.size = sizeof(st);
 	st.cpu = cpu;
 	mutex_lock(&pts.lock);
-	pts_cpu_fill_status(cpu, &st);
+	err = pts_perm_operate(pts.bufs, &why);
+	if (!err)
+		pts_cpu_fill_status(cpu, &st);
 	mutex_unlock(&pts.lock);
+	if (err)
+		return ioc_refuse(u, usize, err, &why);
+	/* A physical address, as a PFN in /proc/PID/pagemap: admins only. */
+	if (!pts_perm_phys(file))
+		st.output_base = 0;
 	return ioc_out(u, &st, sizeof(st));
 }
 
-static long do_read_sideband(void __user *u)
+/*
+ * The sideband through read() or READ_SIDEBAND: the capture's owner or a
+ * perfmon_capable() caller only. Context: process context, may sleep.
+ */
+static ssize_t sideband_read_checked(struct file *file, char __user *buf,
+				     size_t len, u64 *lost,
+				     struct pts_refusal *why)
+{
+	ssize_t n;
+
+	/* pts.lock keeps the ring from being freed by UNCONFIGURE meanwhile. */
+	mutex_lock(&pts.lock);
+	n = pts_perm_operate(pts.bufs, why);
+	if (!n)
+		n = pts_sideband_read(buf, len, lost, pts_perm_phys(file));
+	mutex_unlock(&pts.lock);
+	return n;
+}
+
+static long do_read_sideband(struct file *file, void __user *u)
 {
 	struct pts_refusal why = {};
 	struct ptscope_sideband_read r;
@@ -337,13 +422,14 @@ static long do_read_sideband(void __user *u)
 	}
 	if (err)
 		return ioc_refuse(u, usize, err, &why);
-	mutex_lock(&pts.lock);
-	n = pts_sideband_read(u64_to_user_ptr(r.buf), r.buf_len, &r.lost);
-	mutex_unlock(&pts.lock);
+	n = sideband_read_checked(file, u64_to_user_ptr(r.buf), r.buf_len,
+				  &r.lost, &why);
 	if (n < 0) {
-		why.reason = n == -ENODEV ? PTSCOPE_R_NOT_CONFIGURED :
-			     PTSCOPE_R_BAD_BUFFER;
-		why.arg = r.buf_len;
+		if (!why.reason) {
+			why.reason = n == -ENODEV ? PTSCOPE_R_NOT_CONFIGURED :
+				     PTSCOPE_R_BAD_BUFFER;
+			why.arg = r.buf_len;
+		}
 		return ioc_refuse(u, usize, (int)n, &why);
 	}
 	r.bytes_read = (u32)n;
@@ -351,6 +437,7 @@ static long do_read_sideband(void __user *u)
 	return ioc_out(u, &r, sizeof(r));
 }
 
+/* Context: process context, may sleep. */
 static long pts_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	void __user *u = (void __user *)arg;
@@ -367,30 +454,26 @@ static long pts_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case _IOC_NR(PTSCOPE_IOC_START):
 	case _IOC_NR(PTSCOPE_IOC_STOP):
 	case _IOC_NR(PTSCOPE_IOC_TRIGGER):
+	case _IOC_NR(PTSCOPE_IOC_UNCONFIGURE):
 		return do_cmd(u, nr);
 	case _IOC_NR(PTSCOPE_IOC_GET_STATE):
-		return do_get_state(u);
+		return do_get_state(file, u);
 	case _IOC_NR(PTSCOPE_IOC_GET_CPU_STATUS):
-		return do_get_cpu_status(u);
+		return do_get_cpu_status(file, u);
 	case _IOC_NR(PTSCOPE_IOC_READ_SIDEBAND):
-		return do_read_sideband(u);
-	case _IOC_NR(PTSCOPE_IOC_UNCONFIGURE):
-		return do_unconfigure(u);
+		return do_read_sideband(file, u);
 	default:
 		return -ENOTTY;
 	}
 }
 
+/* Context: process context, may sleep. */
 static ssize_t pts_read(struct file *file, char __user *buf, size_t len,
 			loff_t *ppos)
 {
-	ssize_t n;
+	struct pts_refusal why = {};
 
-	/* pts.lock keeps the ring from being freed by UNCONFIGURE meanwhile. */
-	mutex_lock(&pts.lock);
-	n = pts_sideband_read(buf, len, NULL);
-	mutex_unlock(&pts.lock);
-	return n;
+	return sideband_read_checked(file, buf, len, NULL, &why);
 }
 
 /* Readable (EPOLLIN | EPOLLPRI) once a snapshot is complete. */
@@ -399,7 +482,7 @@ static __poll_t pts_poll(struct file *file, poll_table *wait)
 	u32 state;
 
 	poll_wait(file, &pts.wq, wait);
-	state = atomic_read(&pts.state);
+	state = pts_run_state(atomic_read(&pts.state));
 	if (state == PTSCOPE_STATE_TRIGGERED || state == PTSCOPE_STATE_STOPPED)
 		return EPOLLIN | EPOLLRDNORM | EPOLLPRI;
 	return 0;
@@ -502,11 +585,9 @@ err_mask:
 static void __exit pts_exit(void)
 {
 	misc_deregister(&pts_misc);
-	cpus_read_lock();
 	mutex_lock(&pts.lock);
 	pts_unconfigure();
 	mutex_unlock(&pts.lock);
-	cpus_read_unlock();
 	pts_trigger_quiesce();
 	pts_lifecycle_exit();
 	if (pts.ops->exit)

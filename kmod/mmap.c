@@ -17,19 +17,24 @@
 #include "compat.h"
 #include "ptscope_internal.h"
 
+/*
+ * Each VMA counts on the buffer set it maps (a fork or a split adds one),
+ * so CONFIGURE asks only whether the current set is mapped.
+ * Context: process context, mmap_lock held.
+ */
 static void pts_vm_open(struct vm_area_struct *vma)
 {
-	pts_bufset_get(vma->vm_private_data);
-	atomic_inc(&pts.mapcount);
+	struct pts_bufset *b = vma->vm_private_data;
+
+	pts_bufset_get(b);
+	atomic_inc(&b->mapcount);
 }
 
 static void pts_vm_close(struct vm_area_struct *vma)
 {
 	struct pts_bufset *b = vma->vm_private_data;
 
-	/* Only mappings of the current configuration are counted. */
-	if (b == READ_ONCE(pts.bufs))
-		atomic_dec(&pts.mapcount);
+	atomic_dec(&b->mapcount);
 	pts_bufset_put(b);
 }
 
@@ -66,7 +71,8 @@ static int map_ring(struct vm_area_struct *vma, const struct pts_bufset *b,
  * @file: the open device.
  * @vma: the mapping; vm_pgoff selects CPU and offset.
  *
- * Return: 0; -EPERM for a writable or executable mapping; -EINVAL for an
+ * Return: 0; -EPERM for a writable or executable mapping, or a caller
+ * that may not use the capture (pts_perm_operate()); -EINVAL for an
  * offset naming no ring (no configuration, CPU not selected, past the end,
  * or the sideband offset: read the sideband with read()); -ENODEV when not
  * configured.
@@ -78,6 +84,7 @@ int pts_mmap(struct file *file, struct vm_area_struct *vma)
 	u64 len = vma->vm_end - vma->vm_start;
 	u64 cpu = off >> PTSCOPE_MMAP_CPU_SHIFT;
 	u64 in = off & ((1ULL << PTSCOPE_MMAP_CPU_SHIFT) - 1);
+	struct pts_refusal why = {};
 	struct pts_bufset *b;
 	int err;
 
@@ -97,6 +104,9 @@ int pts_mmap(struct file *file, struct vm_area_struct *vma)
 	spin_unlock(&pts.bufs_lock);
 	if (!b)
 		return -ENODEV;
+	err = pts_perm_operate(b, &why);
+	if (err)
+		goto out;
 	err = -EINVAL;
 	if (!b->cpu[cpu] || in + len > b->plan.buffer_size)
 		goto out;
@@ -107,7 +117,7 @@ int pts_mmap(struct file *file, struct vm_area_struct *vma)
 		goto out;
 	vma->vm_private_data = b;
 	vma->vm_ops = &pts_vm_ops;
-	atomic_inc(&pts.mapcount);
+	atomic_inc(&b->mapcount);
 	return 0;
 out:
 	pts_bufset_put(b);

@@ -1,23 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Who may trace what.
+ * Who may trace what, and who may touch a capture once it exists.
+ *
+ * Configuring (pts_perm_check()):
  *  - Kernel or combined scope, a capture without a CR3 filter (all
  *    processes: system-wide) and CPU-wide triggers (a tracepoint without a
  *    pid filter, the sysrq hotkey) need CAP_PERFMON or CAP_SYS_ADMIN
- *    (perfmon_capable()).
- *  - User scope filtered on one process needs ptrace-like access to it.
- *    ptrace_may_access() is not exported to modules, so the module applies
- *    the core of its rule: the caller's uid and gid equal the target's
- *    real, effective and saved ids and the target is dumpable; or the
- *    target is the caller's own process; or the caller has CAP_SYS_PTRACE.
- *    LSM restrictions such as Yama's ptrace_scope are not consulted.
- *  - The device node is 0600 root; with the module parameter group=<gid>
- *    it is created 0660 and opening it needs membership of that group (or
- *    CAP_SYS_ADMIN). A udev rule gives the node that group:
- *      KERNEL=="ptscope", GROUP="<name>", MODE="0660"
+ *    (perfmon_capable()), as perf_event_open() asks for kernel and CPU-wide
+ *    events. Kernel scope also goes through the LSM hooks perf uses where
+ *    a module can reach them: security_locked_down(LOCKDOWN_PERF) always,
+ *    and perf_allow_kernel() (perf_event_paranoid and
+ *    security_perf_event_open()) where the kernel exports it (compat.h).
+ *  - User scope filtered on one process needs ptrace read access to it,
+ *    as perf asks for a per-task event (PTRACE_MODE_READ_REALCREDS).
+ *    Neither ptrace_may_access() nor security_ptrace_access_check() is
+ *    exported to modules (Module.symvers of Debian's 6.1 and 6.12), so the
+ *    module applies the core of __ptrace_may_access(): the caller's uid and
+ *    gid equal the target's real, effective and saved ids and the target is
+ *    dumpable; or the target is the caller's own process; or the caller
+ *    has CAP_SYS_PTRACE in the target's user namespace. LSM policies on
+ *    ptrace (Yama's ptrace_scope, SELinux) are not consulted.
+ *
+ * Using a capture (pts_perm_operate()): every operation but GET_CAPS and
+ * the state word of GET_STATE acts on the one capture the module holds.
+ * The credentials of the CONFIGURE caller are kept with the capture's
+ * buffers; a capture that needed perfmon_capable() may be used only by
+ * callers that have it; any other capture by its owner (same effective
+ * uid, compared as kuid, i.e. in the initial user namespace) or by a
+ * perfmon_capable() caller.
+ *
+ * Physical addresses (pts_perm_phys()): only a CAP_SYS_ADMIN opener of
+ * the device (checked on the opener's credentials, as /proc/PID/pagemap
+ * does for PFNs) sees OUTPUT_BASE and real CR3 values; everyone else gets
+ * 0 for OUTPUT_BASE and a per-configuration identity for each CR3.
+ *
+ * Opening (pts_perm_open()): the device node is 0600 root; with the
+ * module parameter group=<gid> (a gid of the initial user namespace) it is
+ * created 0660 and opening it needs membership of that group (or
+ * CAP_SYS_ADMIN). A udev rule gives the node that group:
+ *   KERNEL=="ptscope", GROUP="<name>", MODE="0660"
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/fs.h>
 #include <linux/moduleparam.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
@@ -25,13 +50,26 @@
 #include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/security.h>
 #include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 
+#include "compat.h"
 #include "ptscope_internal.h"
 
 int pts_param_group = -1;
 module_param_named(group, pts_param_group, int, 0444);
-MODULE_PARM_DESC(group, "gid whose members may open /dev/ptscope (node mode 0660); -1 = root only (0600)");
+MODULE_PARM_DESC(group, "gid (initial user namespace) whose members may open /dev/ptscope (node mode 0660); -1 = root only (0600)");
+
+/*
+ * The most a caller without perfmon_capable() may pin, per CPU ring and for
+ * the sideband, as perf bounds unprivileged AUX buffers with
+ * perf_event_mlock_kb. The default is the ptscope command's default
+ * --size. The memory is also charged to the caller's memory cgroup.
+ */
+static unsigned int pts_param_unpriv_buffer_kb = 4096;
+module_param_named(unpriv_buffer_kb, pts_param_unpriv_buffer_kb, uint, 0644);
+MODULE_PARM_DESC(unpriv_buffer_kb, "largest buffer_size and sideband_size, KiB, for callers without CAP_PERFMON (default 4096; 0 = none)");
 
 static bool same_ids(struct task_struct *task)
 {
@@ -48,22 +86,58 @@ static bool same_ids(struct task_struct *task)
 	return ok;
 }
 
-static bool may_trace_task(struct task_struct *task)
+static bool may_ptrace_task(struct task_struct *task)
 {
+	const struct cred *tcred;
 	struct mm_struct *mm;
-	bool dumpable = false;
+	bool ok;
 
 	/* As __ptrace_may_access(): a thread group may always trace itself. */
-	if (same_thread_group(task, current) || capable(CAP_SYS_PTRACE))
+	if (same_thread_group(task, current))
 		return true;
-	if (!same_ids(task))
+	tcred = get_task_cred(task);
+	ok = same_ids(task) || ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+	put_cred(tcred);
+	if (!ok)
 		return false;
 	mm = get_task_mm(task);
-	if (mm) {
-		dumpable = get_dumpable(mm) == SUID_DUMP_USER;
-		mmput(mm);
+	if (!mm)
+		return false;	/* kernel thread or exiting: nothing to trace */
+	ok = get_dumpable(mm) == SUID_DUMP_USER ||
+	     ns_capable(mm->user_ns, CAP_SYS_PTRACE);
+	mmput(mm);
+	return ok;
+}
+
+/**
+ * pts_cfg_needs_admin() - does this configuration need perfmon_capable()?
+ * @cfg: a configuration that passed pts_config_check().
+ * Context: any.
+ * Return: true for kernel or combined scope, no CR3 filter, a hotkey, or
+ * a tracepoint trigger without a pid.
+ */
+bool pts_cfg_needs_admin(const struct ptscope_config *cfg)
+{
+	const struct ptscope_trigger_spec *t = &cfg->trigger;
+
+	return cfg->scope != PTSCOPE_SCOPE_USER ||
+	       !(cfg->flags & PTSCOPE_CFG_CR3_FILTER) ||
+	       (t->kinds & PTSCOPE_TRIG_HOTKEY) ||
+	       ((t->kinds & PTSCOPE_TRIG_TRACEPOINT) && !t->tracepoint_pid);
+}
+
+/* Kernel scope: the LSM hooks perf applies to kernel events. */
+static int kernel_scope_lsm(struct pts_refusal *why)
+{
+	int err = security_locked_down(LOCKDOWN_PERF);
+
+	if (!err)
+		err = pts_perf_allow_kernel();
+	if (err) {
+		why->reason = PTSCOPE_R_NEED_CAP_ADMIN;
+		return -EPERM;
 	}
-	return dumpable;
+	return 0;
 }
 
 /**
@@ -71,23 +145,22 @@ static bool may_trace_task(struct task_struct *task)
  * @cfg: the configuration, already validated.
  * @why: reason code and value on refusal.
  * Context: process context, may sleep.
- * Return: 0; -EPERM (NEED_CAP_ADMIN or NEED_PTRACE); -ESRCH (NO_SUCH_PID).
+ * Return: 0; -EPERM (NEED_CAP_ADMIN: not perfmon_capable(), or an LSM or
+ * lockdown refused kernel tracing; NEED_PTRACE); -ESRCH (NO_SUCH_PID).
  */
 int pts_perm_check(const struct ptscope_config *cfg, struct pts_refusal *why)
 {
-	const struct ptscope_trigger_spec *t = &cfg->trigger;
 	bool admin = perfmon_capable();
 	struct task_struct *task;
 	struct pid *pid;
 	bool ok;
 
-	if (!admin && (cfg->scope != PTSCOPE_SCOPE_USER ||
-		       !(cfg->flags & PTSCOPE_CFG_CR3_FILTER) ||
-		       (t->kinds & PTSCOPE_TRIG_HOTKEY) ||
-		       ((t->kinds & PTSCOPE_TRIG_TRACEPOINT) && !t->tracepoint_pid))) {
+	if (!admin && pts_cfg_needs_admin(cfg)) {
 		why->reason = PTSCOPE_R_NEED_CAP_ADMIN;
 		return -EPERM;
 	}
+	if ((cfg->scope & PTSCOPE_SCOPE_KERNEL) && kernel_scope_lsm(why))
+		return -EPERM;
 	if (!(cfg->flags & PTSCOPE_CFG_CR3_FILTER))
 		return 0;
 	pid = find_get_pid(cfg->cr3_pid);
@@ -98,7 +171,7 @@ int pts_perm_check(const struct ptscope_config *cfg, struct pts_refusal *why)
 		why->arg = (u64)(s64)cfg->cr3_pid;
 		return -ESRCH;
 	}
-	ok = admin || may_trace_task(task);
+	ok = admin || may_ptrace_task(task);
 	put_task_struct(task);
 	if (!ok) {
 		why->reason = PTSCOPE_R_NEED_PTRACE;
@@ -108,13 +181,108 @@ int pts_perm_check(const struct ptscope_config *cfg, struct pts_refusal *why)
 	return 0;
 }
 
-/* open(): with group=<gid>, members of that group or CAP_SYS_ADMIN. */
+/**
+ * pts_perm_buffer_limit() - is the configuration within the memory limit?
+ * @cfg: the configuration, already validated.
+ * @why: BUFFER_LIMIT and the limit in bytes on refusal.
+ * Context: process context.
+ * Return: 0, or -EPERM when a caller without perfmon_capable() asks for a
+ * ring or a sideband larger than unpriv_buffer_kb.
+ */
+int pts_perm_buffer_limit(const struct ptscope_config *cfg,
+			  struct pts_refusal *why)
+{
+	u64 limit = (u64)READ_ONCE(pts_param_unpriv_buffer_kb) * 1024;
+
+	if (cfg->buffer_size <= limit && cfg->sideband_size <= limit &&
+	    (cfg->sideband_size || PTS_SIDEBAND_DEFAULT <= limit))
+		return 0;
+	if (perfmon_capable())
+		return 0;
+	why->reason = PTSCOPE_R_BUFFER_LIMIT;
+	why->arg = limit;
+	return -EPERM;
+}
+
+/**
+ * pts_owner_set() - make the caller the owner of a capture's buffers.
+ * @b: the buffers of a new configuration, not yet published.
+ * @cfg: that configuration.
+ * Context: process context.
+ */
+void pts_owner_set(struct pts_bufset *b, const struct ptscope_config *cfg)
+{
+	b->owner = get_current_cred();
+	b->owner_admin = pts_cfg_needs_admin(cfg);
+}
+
+/**
+ * pts_perm_operate() - may the caller read or control the capture of @b?
+ * @b: the capture's buffers (NULL: no capture, nothing to protect).
+ * @why: PTSCOPE_R_NOT_OWNER on refusal.
+ *
+ * perfmon_capable() is asked last, so that an owner's own calls leave no
+ * capability audit record.
+ * Context: process context.
+ * Return: 0 or -EPERM.
+ */
+int pts_perm_operate(const struct pts_bufset *b, struct pts_refusal *why)
+{
+	if (!b)
+		return 0;
+	if (!b->owner_admin && uid_eq(current_euid(), b->owner->euid))
+		return 0;
+	if (perfmon_capable())
+		return 0;
+	why->reason = PTSCOPE_R_NOT_OWNER;
+	return -EPERM;
+}
+
+/**
+ * pts_perm_phys() - may the opener of @file see physical addresses?
+ * @file: the open device.
+ * Context: process context.
+ * Return: true with CAP_SYS_ADMIN in the initial user namespace at open.
+ */
+bool pts_perm_phys(const struct file *file)
+{
+	return file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN);
+}
+
+/**
+ * pts_cr3_identity() - what a caller without CAP_SYS_ADMIN sees of a CR3.
+ * @cr3: a page-table root (physical address), 0 for none.
+ *
+ * A keyed hash (SipHash, key drawn at CONFIGURE): equal CR3s give equal
+ * identities within one configuration, so the decoder can still tell
+ * address spaces apart; across configurations the values are unrelated,
+ * and none says anything about the address.
+ * Context: any; pts.lock held (the key changes only at CONFIGURE).
+ * Return: 0 for 0, else a non-zero identity.
+ */
+u64 pts_cr3_identity(u64 cr3)
+{
+	u64 id;
+
+	if (!cr3)
+		return 0;
+	id = siphash_1u64(cr3, &pts.cr3_key);
+	return id ? id : 1;
+}
+
+/**
+ * pts_perm_open() - may the caller open the device?
+ * Context: process context (open()).
+ * Return: 0 or -EPERM (group=<gid> set and the caller neither in that
+ * group nor CAP_SYS_ADMIN).
+ */
 int pts_perm_open(void)
 {
 	kgid_t gid;
 
 	if (pts_param_group < 0 || capable(CAP_SYS_ADMIN))
 		return 0;
-	gid = make_kgid(current_user_ns(), pts_param_group);
+	/* A gid of the initial namespace, whatever namespace the caller is in. */
+	gid = make_kgid(&init_user_ns, pts_param_group);
 	return gid_valid(gid) && in_group_p(gid) ? 0 : -EPERM;
 }

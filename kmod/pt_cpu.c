@@ -273,15 +273,17 @@ static int first_failure(const struct cpumask *cpus, struct pts_refusal *why)
 }
 
 /**
- * pts_arm() - zero the rings and enable PT on every selected online CPU.
+ * pts_arm() - enable PT on every selected online CPU.
  * @why: reason code and failing CPU on refusal.
  *
- * First every CPU's RTIT_CTL is read: if any has TraceEn set (perf's
- * intel_pt, firmware, a hypervisor) nothing is written anywhere and the
- * call fails with -EBUSY / PTSCOPE_R_TRACE_EN_BUSY (reason_arg = CPU).
- * If any CPU then fails to start, every CPU is stopped again.
- * Context: process context, cpus_read_lock() and pts.lock held.
- * Return: 0, -EBUSY, -EIO (MSR_FAULT or PT_ERROR_AT_ENABLE).
+ * The rings must have been zeroed (pts_bufset_zero()) by the caller,
+ * outside the hotplug lock. First every CPU's RTIT_CTL is read: if any has
+ * TraceEn set (perf's intel_pt, firmware, a hypervisor) nothing is written
+ * anywhere and the call fails with -EBUSY / PTSCOPE_R_TRACE_EN_BUSY
+ * (reason_arg = CPU). If any CPU then fails to start, every CPU is stopped
+ * again.
+ * Context: process context, pts.lock held; takes cpus_read_lock().
+ * Return: 0, -ENOMEM, -EBUSY, -EIO (MSR_FAULT or PT_ERROR_AT_ENABLE).
  */
 int pts_arm(struct pts_refusal *why)
 {
@@ -292,6 +294,7 @@ int pts_arm(struct pts_refusal *why)
 		why->reason = PTSCOPE_R_NO_MEMORY;
 		return -ENOMEM;
 	}
+	cpus_read_lock();
 	cpumask_and(on, pts.selected, cpu_online_mask);
 	on_each_cpu_mask(on, check_busy_fn, NULL, true);
 	err = first_failure(on, why);
@@ -299,7 +302,6 @@ int pts_arm(struct pts_refusal *why)
 		goto out;
 
 	pts_cpu_reset_all();
-	pts_bufset_zero(pts.bufs, pts.selected);
 	pts_time_pair(&pts.time_at_start);
 	WRITE_ONCE(pts.stop_requested, false);
 	WRITE_ONCE(pts.armed, true);
@@ -312,20 +314,23 @@ int pts_arm(struct pts_refusal *why)
 		pts_sideband_set_live(false);
 	}
 out:
+	cpus_read_unlock();
 	free_cpumask_var(on);
 	return err;
 }
 
 /**
  * pts_stop_all() - disable PT on every selected online CPU and wait.
- * Context: process context, cpus_read_lock() held.
+ * Context: process context, pts.lock held; takes cpus_read_lock().
  */
 void pts_stop_all(void)
 {
+	cpus_read_lock();
 	WRITE_ONCE(pts.armed, false);
 	WRITE_ONCE(pts.stop_requested, true);
 	on_each_cpu_mask(pts.selected, stop_fn, NULL, true);
 	pts_time_pair(&pts.time_at_stop);
+	cpus_read_unlock();
 }
 
 /**

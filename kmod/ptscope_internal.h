@@ -3,15 +3,20 @@
  * ptscope.ko internals: the one capture the module holds, per-CPU PT
  * state, and the interfaces between its files (one concern each).
  *
- * Locking:
- *  - pts.lock (mutex) serialises every ioctl that changes the capture.
- *    Ioctls that arm, stop or (un)configure take cpus_read_lock() BEFORE
- *    pts.lock, so CPU hotplug callbacks (which run with the hotplug lock
- *    held for write) never race with them and need no mutex.
+ * Locking (order: pts.lock, then cpus_read_lock()):
+ *  - pts.lock (mutex) serialises every ioctl that reads or changes the
+ *    capture; fields marked [lock] change only under it.
+ *  - Arming and stopping (pts_arm(), pts_stop_all()) hold
+ *    cpus_read_lock() around their cross-calls, so CPU hotplug callbacks
+ *    (which run with the hotplug lock held for write) never race with
+ *    them and need no mutex. Nothing else holds the hotplug lock: the
+ *    tracepoint (un)registration of CONFIGURE/UNCONFIGURE takes it itself
+ *    (static keys), and cpus_read_lock() must not nest.
  *  - struct pts_cpu fields marked [cpu] change only on that CPU with IRQs
  *    off (start/stop), and are read by ioctls after a synchronous
  *    smp_call_function, or racily for status.
- *  - pts.state is an atomic: triggers claim the capture with a cmpxchg.
+ *  - pts.state is an atomic word (run state and generation): triggers
+ *    claim the capture with a cmpxchg; see pts_state_claim().
  */
 #ifndef PTSCOPE_INTERNAL_H
 #define PTSCOPE_INTERNAL_H
@@ -25,6 +30,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/printk.h>
+#include <linux/siphash.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -32,6 +38,10 @@
 #include "../include/uapi/ptscope.h"
 #include "pt_unit.h"
 #include "pure/pts_pure.h"
+
+struct cred;
+struct file;
+struct mm_struct;
 
 /* Every log line names the unit: "ptscope: " or "ptscope (simulated): ". */
 extern const char *pts_log_tag;
@@ -50,13 +60,20 @@ struct pts_cpu_buf {
 	u64 *region_phys;
 };
 
-/* All per-CPU rings of one configuration; mappings hold a reference. */
+/*
+ * All per-CPU rings of one configuration, and who owns them; mappings hold
+ * a reference. Every field but ref and mapcount is set before the set is
+ * published in pts.bufs and constant afterwards.
+ */
 struct pts_bufset {
 	struct kref ref;
 	struct pts_topa_plan plan;
 	unsigned int region_order;	/* page order of one region */
 	u32 mode;			/* enum ptscope_mode */
 	struct pts_cpu_buf **cpu;	/* [nr_cpu_ids], NULL if not selected */
+	const struct cred *owner;	/* the CONFIGURE caller (perms.c) */
+	bool owner_admin;		/* configuration needed perfmon_capable() */
+	atomic_t mapcount;		/* live VMAs of this set (mmap.c) */
 };
 
 int pts_bufset_alloc(const struct cpumask *cpus, u64 buffer_size, u32 mode,
@@ -86,7 +103,6 @@ struct pts_cpu {
 	u64 seg_start_head;	/* head when the current period began */
 	u64 wrap_count;		/* wraps proven by the position history */
 	int wrap_scan;		/* -1 unknown, 0 no data after head, 1 data */
-	struct work_struct stop_work;	/* trigger: stop on this CPU */
 };
 
 DECLARE_PER_CPU(struct pts_cpu, pts_cpus);
@@ -118,14 +134,23 @@ struct pts_dev {
 	cpumask_var_t selected;
 	struct pts_bufset *bufs;	/* changed under lock AND bufs_lock */
 	spinlock_t bufs_lock;		/* mmap takes its reference under it */
-	atomic_t mapcount;		/* live mmaps of this configuration */
+	struct mm_struct *cr3_mm;	/* [lock] CR3 filter's mm, mmgrab()ed */
+	siphash_key_t cr3_key;		/* [lock] key of the CR3 identities */
 
 	/* run state */
-	atomic_t state;			/* enum ptscope_run_state */
-	bool armed;			/* hotplug: re-arm CPUs that come online */
-	bool stop_requested;		/* trigger: CPUs stop at next switch */
+	atomic_t state;			/* run state | generation, see below */
+	/*
+	 * armed: CPUs coming online start tracing; set at arm with the
+	 * hotplug lock held, cleared by every stop (WRITE_ONCE).
+	 * stop_requested: a trigger is stopping every CPU, CPUs coming
+	 * online stay off (smp_mb() in stop_all_cpus() and pts_cpu_online()).
+	 */
+	bool armed;
+	bool stop_requested;
 	bool sources_live;		/* tracepoint/hotkey triggers accepted */
-	atomic_t stop_pending;		/* CPUs still to stop after a trigger */
+	atomic_t stop_pending;		/* stop IPIs still running */
+	u32 trig_word;			/* state word the trigger claimed */
+	/* trigger_*: written by the claim's winner before TRIGGERED */
 	u32 trigger_reason;
 	u32 trigger_cpu;
 	s32 trigger_pid, trigger_tid;
@@ -133,11 +158,63 @@ struct pts_dev {
 	u32 nr_snapshots;
 	struct ptscope_time_pair time_at_start, time_at_stop;
 	wait_queue_head_t wq;
-	struct irq_work trig_work;
+	struct irq_work trig_work;	/* hard: post-trigger timer or stop */
+	struct irq_work done_work;	/* not hard: wakes pts.wq */
 	struct hrtimer post_timer;
 };
 
 extern struct pts_dev pts;
+
+/*
+ * pts.state holds the run state (enum ptscope_run_state) in bits 7:0 and
+ * the capture generation above them, advanced by every START. A trigger
+ * claims the exact word it saw ARMED; each later step of that trigger
+ * acts only while the word is still the one it claimed, so a step left
+ * over from an earlier arm never touches a newer capture (trigger.c).
+ */
+#define PTS_STATE_RUN_MASK	0xffU
+#define PTS_STATE_GEN_ONE	0x100U
+
+static inline u32 pts_run_state(u32 word)
+{
+	return word & PTS_STATE_RUN_MASK;
+}
+
+static inline u32 pts_state_with_run(u32 word, u32 run)
+{
+	return (word & ~PTS_STATE_RUN_MASK) | run;
+}
+
+/*
+ * ARMED -> @run in the current generation. Context: any.
+ * Return: the new word, or 0 if the capture was not ARMED.
+ */
+static inline u32 pts_state_claim(u32 run)
+{
+	int old = atomic_read(&pts.state);
+
+	do {
+		if (pts_run_state(old) != PTSCOPE_STATE_ARMED)
+			return 0;
+	} while (!atomic_try_cmpxchg(&pts.state, &old,
+				     pts_state_with_run(old, run)));
+	return pts_state_with_run(old, run);
+}
+
+/*
+ * Set the run state, keep the generation; fully ordered (the fields a
+ * reader looks at after seeing the new state were written before).
+ * Context: any. Return: the previous word.
+ */
+static inline u32 pts_state_set_run(u32 run)
+{
+	int old = atomic_read(&pts.state);
+
+	while (!atomic_try_cmpxchg(&pts.state, &old,
+				   pts_state_with_run(old, run)))
+		;
+	return old;
+}
 
 /* ---- probing (caps.c) -------------------------------------------------- */
 int pts_caps_probe(const struct pt_unit_ops *ops);
@@ -145,10 +222,18 @@ int pts_caps_probe(const struct pt_unit_ops *ops);
 /* ---- configuration (config.c) ----------------------------------------- */
 int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why);
 void pts_unconfigure(void);
+bool pts_target_exited(void);
 
 /* ---- permissions (perms.c) --------------------------------------------- */
+bool pts_cfg_needs_admin(const struct ptscope_config *cfg);
 int pts_perm_check(const struct ptscope_config *cfg, struct pts_refusal *why);
+int pts_perm_buffer_limit(const struct ptscope_config *cfg,
+			  struct pts_refusal *why);
+void pts_owner_set(struct pts_bufset *b, const struct ptscope_config *cfg);
+int pts_perm_operate(const struct pts_bufset *b, struct pts_refusal *why);
+bool pts_perm_phys(const struct file *file);
 int pts_perm_open(void);
+u64 pts_cr3_identity(u64 cr3);
 extern int pts_param_group;
 
 /* ---- triggers (trigger.c) ---------------------------------------------- */
@@ -158,7 +243,6 @@ void pts_trigger_teardown(void);
 void pts_trigger_fire(u32 reason);
 void pts_trigger_quiesce(void);
 void pts_trigger_init(void);
-void pts_capture_finished(u32 state);
 extern char *pts_param_hotkey;
 
 /* ---- sideband (sideband.c) --------------------------------------------- */
@@ -167,7 +251,8 @@ void pts_sideband_teardown(void);
 void pts_sideband_set_live(bool live);
 u64 pts_sb_trigger(u32 reason, s32 pid, s32 tid);
 void pts_sb_trace(u16 type, u64 ctl, u64 status, u64 head);
-ssize_t pts_sideband_read(char __user *buf, size_t len, u64 *lost);
+ssize_t pts_sideband_read(char __user *buf, size_t len, u64 *lost,
+			  bool phys);
 u64 pts_sideband_bytes(void);
 u64 pts_sideband_lost(void);
 

@@ -14,10 +14,6 @@
  * dropped and counted; the next record that fits is preceded by a
  * PTSCOPE_SB_LOST record with the count. The probes never wake anybody
  * (a wake-up under the runqueue lock can deadlock): readers poll.
- *
- * The sched_switch probe also stops PT on its CPU when a trigger has
- * asked every CPU to stop (see trigger.c): a busy CPU stops at its next
- * context switch, before the work item reaches it.
  */
 #include <linux/binfmts.h>
 #include <linux/hardirq.h>
@@ -149,10 +145,6 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 {
 	struct ptscope_sb_switch r;
 
-	if (READ_ONCE(pts.stop_requested)) {
-		/* IRQs are off in __schedule(). */
-		pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));
-	}
 	if (!READ_ONCE(sb.live))
 		return;
 	memset(&r, 0, sizeof(r));
@@ -321,7 +313,8 @@ int pts_sideband_setup(u64 size)
 	u8 *buf;
 	int err;
 
-	buf = vzalloc(size);
+	/* Charged to the caller's memory cgroup, as the rings are. */
+	buf = __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	if (!buf)
 		return -ENOMEM;
 	raw_spin_lock_irq(&sb.lock);
@@ -373,19 +366,58 @@ void pts_sideband_set_live(bool live)
 	WRITE_ONCE(sb.live, live);
 }
 
+/*
+ * Replace every CR3 in the whole records of @buf by its identity
+ * (pts_cr3_identity()): for a reader without CAP_SYS_ADMIN, a page-table
+ * root is a physical address. Every record type with a CR3 field is
+ * listed here. Context: pts.lock held.
+ */
+static void sb_hide_phys(u8 *buf, size_t n)
+{
+	size_t off = 0;
+
+	while (off + sizeof(struct ptscope_sb_hdr) <= n) {
+		struct ptscope_sb_hdr *h = (struct ptscope_sb_hdr *)(buf + off);
+
+		if (!h->size || off + h->size > n)
+			break;
+		if (h->type == PTSCOPE_SB_SCHED_SWITCH &&
+		    h->size >= sizeof(struct ptscope_sb_switch)) {
+			struct ptscope_sb_switch *r = (void *)h;
+
+			r->next_cr3 = pts_cr3_identity(r->next_cr3);
+		} else if (h->type == PTSCOPE_SB_EXEC &&
+			   h->size >= sizeof(struct ptscope_sb_exec)) {
+			struct ptscope_sb_exec *r = (void *)h;
+
+			r->cr3 = pts_cr3_identity(r->cr3);
+		} else if ((h->type == PTSCOPE_SB_TRACE_START ||
+			    h->type == PTSCOPE_SB_TRACE_STOP) &&
+			   h->size >= sizeof(struct ptscope_sb_trace)) {
+			struct ptscope_sb_trace *r = (void *)h;
+
+			r->cr3 = pts_cr3_identity(r->cr3);
+		}
+		off += h->size;
+	}
+}
+
 /**
  * pts_sideband_read() - move whole records to user space.
  * @ubuf: user buffer.
  * @len: its size in bytes.
  * @lost: records dropped since configure (out, may be NULL).
+ * @phys: the reader may see physical addresses; else every CR3 is
+ *        replaced by its per-configuration identity.
  *
  * Reading consumes. Records are copied through a bounce buffer: the lock
  * is never held across copy_to_user().
- * Context: process context, may sleep.
+ * Context: process context, pts.lock held; may sleep.
  * Return: bytes copied (0 when empty), -EINVAL when @len is smaller than
  * the next record, -EFAULT, -ENOMEM, -ENODEV when not configured.
  */
-ssize_t pts_sideband_read(char __user *ubuf, size_t len, u64 *lost)
+ssize_t pts_sideband_read(char __user *ubuf, size_t len, u64 *lost,
+			  bool phys)
 {
 	size_t chunk = min_t(size_t, len, 16 * 1024);
 	size_t done = 0;
@@ -418,6 +450,8 @@ ssize_t pts_sideband_read(char __user *ubuf, size_t len, u64 *lost)
 				done = (size_t)-EINVAL;
 			break;
 		}
+		if (!phys)
+			sb_hide_phys(bounce, n);
 		if (copy_to_user(ubuf + done, bounce, n)) {
 			kfree(bounce);
 			return done ? done : -EFAULT;

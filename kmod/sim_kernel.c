@@ -25,6 +25,7 @@
 #include <asm/msr.h>
 #include <asm/processor.h>
 
+#include "compat.h"
 #include "pt_unit.h"
 #include "pure/sim_code.h"
 #include "pure/sim_unit.h"
@@ -175,8 +176,8 @@ static int pts_sim_op_init(void)
 
 		pts_sim_cpu_init(&p->cpu, &pts_sim_model_skx, &pts_sim_mem,
 				 (u64)(unsigned long)pts_sim_kernel_entry, PTS_SIM_USER_BASE);
-		hrtimer_init(&p->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-		p->timer.function = pts_sim_tick_fn;
+		pts_hrtimer_setup(&p->timer, pts_sim_tick_fn, CLOCK_MONOTONIC,
+				  HRTIMER_MODE_REL_PINNED_HARD);
 		p->error_reported = false;
 	}
 	rc = sysfs_create_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_sim_user_code);

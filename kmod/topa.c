@@ -9,6 +9,7 @@
  * Context: allocation, zeroing and the scan run in process context and
  * may sleep; nothing here runs with IRQs off.
  */
+#include <linux/cred.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -48,7 +49,8 @@ static int cpu_buf_alloc(struct pts_bufset *b, int cpu)
 {
 	const struct pts_topa_plan *p = &b->plan;
 	int node = cpu_to_node(cpu);
-	gfp_t gfp = GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN;
+	/* Charged to the caller's memory cgroup (__GFP_ACCOUNT), as perf's AUX. */
+	gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN;
 	u64 **tbl;
 	struct pts_cpu_buf *cb;
 	u32 i;
@@ -78,7 +80,7 @@ static int cpu_buf_alloc(struct pts_bufset *b, int cpu)
 		cond_resched();
 	}
 	for (i = 0; i < p->nr_tables; i++) {
-		cb->tables[i] = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO, 0);
+		cb->tables[i] = alloc_pages_node(node, GFP_KERNEL_ACCOUNT | __GFP_ZERO, 0);
 		if (!cb->tables[i])
 			goto out;
 		cb->table_phys[i] = page_to_phys(cb->tables[i]);
@@ -98,6 +100,8 @@ static void bufset_free(struct pts_bufset *b)
 		for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 			cpu_buf_free(b->cpu[cpu], b);
 	kfree(b->cpu);
+	if (b->owner)
+		put_cred(b->owner);
 	kfree(b);
 }
 

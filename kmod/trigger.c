@@ -5,20 +5,35 @@
  *
  * A trigger may fire in any context (tracepoint probes run with
  * preemption off, some with IRQs off, a few in NMI; sysrq handlers run in
- * the keyboard or serial interrupt). Sending IPIs with IRQs off is not
- * allowed, so a trigger:
- *   1. claims the capture (cmpxchg ARMED -> POST_TRIGGER: one winner),
- *      records TSC, CPU, pid/tid and reason;
+ * the keyboard or serial interrupt). IPIs cannot be sent from there, so a
+ * trigger:
+ *   1. with IRQs off from here to step 3 (a STOP on another CPU then
+ *      finds the irq_work queued and waits for it), claims the capture:
+ *      the state word of the current generation, ARMED -> POST_TRIGGER
+ *      (one winner); records TSC, CPU, pid/tid, reason and the claimed
+ *      word (pts.trig_word);
  *   2. with no post-trigger delay, stops PT on its own CPU right there;
  *   3. queues an irq_work on its own CPU (irq_work_queue is NMI-safe;
  *      irq_work_queue_on is not exported to modules);
- *   4. the irq_work starts the post-trigger hrtimer (pinned to that CPU)
- *      or, with no delay, goes on to step 5 at once;
- *   5. stops the triggering CPU (if still on), sets stop_requested -
- *      every CPU's sched_switch probe stops PT at its next context
- *      switch - and queues a work item on each selected CPU that stops
- *      PT there with IRQs off (for idle CPUs). The last one to stop moves
- *      the capture to TRIGGERED and wakes poll() waiters.
+ *   4. the irq_work (hard IRQ context, also on PREEMPT_RT) starts the
+ *      post-trigger hrtimer (pinned to that CPU, hard) or, with no delay,
+ *      goes on to step 5 at once;
+ *   5. stops the triggering CPU and sends every other selected online CPU
+ *      an asynchronous IPI (smp_call_function_single_async(), allowed
+ *      with IRQs off) whose handler stops PT there: a CPU running a
+ *      SCHED_FIFO task, a nohz_full CPU or a long non-preemptible section
+ *      stops within the IPI latency. The last CPU to stop moves the state
+ *      word from the claimed POST_TRIGGER to TRIGGERED and queues a second
+ *      irq_work (not hard: a thread on PREEMPT_RT) that wakes poll()
+ *      waiters, since wake_up() takes a sleeping lock on PREEMPT_RT.
+ * Steps 4 and 5 act only while the state word is still the claimed one:
+ * after a STOP, or a STOP and a new START, they do nothing.
+ *
+ * Locking: pts.trig_word and the trigger_* fields are written only by
+ * the winner of the claim, before the word can move to TRIGGERED (a fully
+ * ordered cmpxchg), so a reader that sees TRIGGERED (atomic_read_acquire())
+ * sees the reason. pts.stop_pending counts the CPUs still to stop;
+ * pts_trigger_quiesce() waits for it to drain.
  *
  * Tracepoint names: struct tracepoint carries only the event name; the
  * subsystem is a directory of tracefs, not part of the tracepoint. Event
@@ -28,24 +43,28 @@
  * not searched.
  *
  * The probe is registered as a function taking only the probe data: the
- * tracepoint's arguments are passed in registers and ignored (x86-64
- * calling convention; a kernel built with clang kCFI would refuse the
- * call, Debian's gcc-built kernels do not use kCFI).
+ * tracepoint's arguments are passed in registers and ignored. The
+ * tracepoint calls it through a pointer of its own prototype, which C
+ * leaves undefined and which works with the x86-64 calling convention on
+ * gcc-built kernels (Debian's). A kernel built with clang kCFI checks the
+ * prototype at that call and would trap: there tracepoint triggers are
+ * refused at CONFIGURE (BAD_TRIGGER) instead.
  *
  * Sysrq: the op's enable_mask is SYSRQ_ENABLE_SYNC (0x10), a bit of
  * Debian's default kernel.sysrq = 0x1b6 (CONFIG_MAGIC_SYSRQ_DEFAULT_ENABLE),
  * so Alt-SysRq-<key> at a console and BREAK <key> on a serial console work
  * without kernel.sysrq=1. Stopping a trace is as harmless as a sync.
  */
+#include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/moduleparam.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/sysrq.h>
 #include <linux/tracepoint.h>
-#include <linux/workqueue.h>
 #include <asm/msr.h>
 
 #include "compat.h"
@@ -55,11 +74,20 @@ char *pts_param_hotkey = "x";
 module_param_named(hotkey, pts_param_hotkey, charp, 0444);
 MODULE_PARM_DESC(hotkey, "default sysrq key of the hotkey trigger (default x; free on x86)");
 
+/* Set at CONFIGURE under pts.lock, read by the probes. */
 static struct tracepoint *trig_tp;	/* registered trigger tracepoint */
-static s32 trig_tp_pid;			/* fire only for this tgid; 0 = any */
+/*
+ * Fire only for this process (or, with PTSCOPE_TRIGF_TID, this thread):
+ * resolved in the configuring caller's pid namespace and held, so that
+ * the probe compares struct pid pointers, right in any namespace. NULL:
+ * any task.
+ */
+static struct pid *trig_tp_pid;
+static bool trig_tp_tid;		/* trig_tp_pid names a thread */
 static int trig_key;			/* registered sysrq key, 0 = none */
 
-static void stop_others(void);
+/* One per CPU: the stop IPI; reusable once its handler has started. */
+static DEFINE_PER_CPU(call_single_data_t, pts_stop_csd);
 
 /**
  * pts_trigger_fire() - take a snapshot now (or after the post-trigger delay).
@@ -71,12 +99,15 @@ static void stop_others(void);
 void pts_trigger_fire(u32 reason)
 {
 	unsigned long flags;
+	u32 word;
 	u64 tsc;
 
-	if (atomic_cmpxchg(&pts.state, PTSCOPE_STATE_ARMED,
-			   PTSCOPE_STATE_POST_TRIGGER) != PTSCOPE_STATE_ARMED)
-		return;
 	local_irq_save(flags);
+	word = pts_state_claim(PTSCOPE_STATE_POST_TRIGGER);
+	if (!word) {
+		local_irq_restore(flags);
+		return;
+	}
 	pts.trigger_cpu = smp_processor_id();
 	pts.trigger_reason = reason;
 	pts.trigger_pid = task_tgid_nr(current);
@@ -87,73 +118,106 @@ void pts_trigger_fire(u32 reason)
 	 */
 	tsc = pts_sb_trigger(reason, pts.trigger_pid, pts.trigger_tid);
 	pts.trigger_tsc = tsc ? tsc : rdtsc_ordered();
+	WRITE_ONCE(pts.trig_word, word);
 	if (!pts.cfg.trigger.post_trigger_us)
 		pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));
-	local_irq_restore(flags);
 	irq_work_queue(&pts.trig_work);
+	local_irq_restore(flags);
 }
 
-/* Last CPU stopped: the snapshot is ready. Context: any but NMI. */
-void pts_capture_finished(u32 state)
+/* Is the trigger of @word still the capture's current business? */
+static bool trigger_current(u32 word)
 {
+	return atomic_read(&pts.state) == word;
+}
+
+/*
+ * Last CPU stopped: the snapshot is ready. Context: hard IRQ (the trigger
+ * CPU's irq_work or a stop IPI), IRQs off.
+ */
+static void capture_finished(u32 word)
+{
+	if (!trigger_current(word))
+		return;
 	WRITE_ONCE(pts.armed, false);
 	pts_time_pair(&pts.time_at_stop);
 	pts_sideband_set_live(false);
 	pts.nr_snapshots++;
 	if (!(pts.cfg.trigger.flags & PTSCOPE_TRIGF_MULTI))
 		WRITE_ONCE(pts.sources_live, false);
-	atomic_set(&pts.state, state);
-	wake_up_interruptible_all(&pts.wq);
+	if (atomic_cmpxchg(&pts.state, word,
+			   pts_state_with_run(word, PTSCOPE_STATE_TRIGGERED)) == word)
+		irq_work_queue(&pts.done_work);
 }
 
-static void stop_work_fn(struct work_struct *work)
+static void stop_done(void)
 {
-	struct pts_cpu *pc = container_of(work, struct pts_cpu, stop_work);
-
-	local_irq_disable();
-	/* A CPU that went offline was stopped by the hotplug callback. */
-	if (smp_processor_id() == pc->cpu)
-		pts_cpu_stop_local(pc);
-	local_irq_enable();
 	if (atomic_dec_and_test(&pts.stop_pending))
-		pts_capture_finished(PTSCOPE_STATE_TRIGGERED);
+		capture_finished(READ_ONCE(pts.trig_word));
 }
 
-static void stop_others(void)
+/* Stop IPI. Context: hard IRQ on the CPU to stop, IRQs off. */
+static void stop_ipi_fn(void *info)
 {
-	unsigned int cpu;
-
 	pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));
+	stop_done();
+}
+
+/*
+ * Stop every selected CPU. Context: hard IRQ on the triggering CPU, IRQs
+ * off (irq_work or hrtimer).
+ */
+static void stop_all_cpus(u32 word)
+{
+	unsigned int cpu, self = smp_processor_id();
+
+	if (!trigger_current(word))
+		return;
 	WRITE_ONCE(pts.stop_requested, true);
+	/* Pairs with pts_cpu_online(): it is online, or it sees the flag. */
+	smp_mb();
+	pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));
 	/* One extra count so that finishing waits for the loop. */
 	atomic_set(&pts.stop_pending, 1);
-	for_each_cpu(cpu, pts.selected) {
-		struct pts_cpu *pc = per_cpu_ptr(&pts_cpus, cpu);
-
+	for_each_cpu_and(cpu, pts.selected, cpu_online_mask) {
+		if (cpu == self)
+			continue;
 		atomic_inc(&pts.stop_pending);
-		if (!queue_work_on(cpu, system_highpri_wq, &pc->stop_work))
+		/* Fails only for a CPU gone offline: its callback stopped PT. */
+		if (smp_call_function_single_async(cpu, per_cpu_ptr(&pts_stop_csd, cpu)))
 			atomic_dec(&pts.stop_pending);
 	}
-	if (atomic_dec_and_test(&pts.stop_pending))
-		pts_capture_finished(PTSCOPE_STATE_TRIGGERED);
+	stop_done();
 }
 
 /* Runs on the triggering CPU in hard IRQ context. */
 static void trig_work_fn(struct irq_work *work)
 {
+	u32 word = READ_ONCE(pts.trig_word);
 	u32 us = pts.cfg.trigger.post_trigger_us;
 
+	if (!trigger_current(word))
+		return;
 	if (us)
 		hrtimer_start(&pts.post_timer, ns_to_ktime((u64)us * NSEC_PER_USEC),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	else
-		stop_others();
+		stop_all_cpus(word);
 }
 
 static enum hrtimer_restart post_timer_fn(struct hrtimer *t)
 {
-	stop_others();
+	stop_all_cpus(READ_ONCE(pts.trig_word));
 	return HRTIMER_NORESTART;
+}
+
+/*
+ * Wake poll() waiters. Context: a plain irq_work: hard IRQ, or the irq_work
+ * thread on PREEMPT_RT, where wake_up()'s spinlock_t may sleep.
+ */
+static void done_work_fn(struct irq_work *work)
+{
+	wake_up_interruptible_all(&pts.wq);
 }
 
 /* ---- tracepoint trigger ------------------------------------------------- */
@@ -162,7 +226,8 @@ static void tp_trigger_probe(void *data)
 {
 	if (!READ_ONCE(pts.sources_live))
 		return;
-	if (trig_tp_pid && task_tgid_nr(current) != trig_tp_pid)
+	if (trig_tp_pid && trig_tp_pid != (trig_tp_tid ? task_pid(current) :
+						    task_tgid(current)))
 		return;
 	pts_trigger_fire(PTSCOPE_TRIGGER_TRACEPOINT);
 }
@@ -215,8 +280,10 @@ static const struct sysrq_key_op pts_sysrq_op = {
  * @spec: the trigger part of the configuration.
  * @why: reason code and value on refusal.
  * Context: process context, pts.lock held. May sleep.
- * Return: 0; -ENOENT (TRACEPOINT_NOT_FOUND); -EBUSY (HOTKEY_UNAVAILABLE);
- * or the error of tracepoint_probe_register().
+ * Return: 0; -EOPNOTSUPP (BAD_TRIGGER: a tracepoint on a kCFI kernel);
+ * -ENOENT (TRACEPOINT_NOT_FOUND); -ESRCH (NO_SUCH_PID: no
+ * process or thread tracepoint_pid in the caller's pid namespace); -EBUSY
+ * (HOTKEY_UNAVAILABLE); or the error of tracepoint_probe_register().
  */
 int pts_trigger_setup(const struct ptscope_trigger_spec *spec,
 		      struct pts_refusal *why)
@@ -226,14 +293,28 @@ int pts_trigger_setup(const struct ptscope_trigger_spec *spec,
 	if (spec->kinds & PTSCOPE_TRIG_TRACEPOINT) {
 		struct tracepoint *tp = pts_tracepoint_find(spec->tracepoint);
 
+		if (IS_ENABLED(CONFIG_CFI_CLANG)) {
+			pts_err("tracepoint triggers are not available on a kCFI kernel (the probe ignores the tracepoint's arguments)\n");
+			why->reason = PTSCOPE_R_BAD_TRIGGER;
+			return -EOPNOTSUPP;
+		}
 		if (!tp) {
 			why->reason = PTSCOPE_R_TRACEPOINT_NOT_FOUND;
 			return -ENOENT;
 		}
-		trig_tp_pid = spec->tracepoint_pid;
+		if (spec->tracepoint_pid) {
+			trig_tp_pid = find_get_pid(spec->tracepoint_pid);
+			if (!trig_tp_pid) {
+				why->reason = PTSCOPE_R_NO_SUCH_PID;
+				why->arg = (u64)(s64)spec->tracepoint_pid;
+				return -ESRCH;
+			}
+			trig_tp_tid = spec->flags & PTSCOPE_TRIGF_TID;
+		}
 		err = tracepoint_probe_register(tp, (void *)tp_trigger_probe, NULL);
 		if (err) {
 			why->reason = PTSCOPE_R_BAD_TRIGGER;
+			pts_trigger_teardown();
 			return err;
 		}
 		trig_tp = tp;
@@ -243,7 +324,7 @@ int pts_trigger_setup(const struct ptscope_trigger_spec *spec,
 
 		if (!key && pts_param_hotkey)
 			key = pts_param_hotkey[0];
-		if (key < 0x21 || key > 0x7e ||
+		if (!pts_sysrq_key_ok(key) ||
 		    register_sysrq_key(key, &pts_sysrq_op)) {
 			why->reason = PTSCOPE_R_HOTKEY_UNAVAILABLE;
 			why->arg = key;
@@ -270,7 +351,9 @@ void pts_trigger_teardown(void)
 		trig_tp = NULL;
 		tracepoint_synchronize_unregister();
 	}
-	trig_tp_pid = 0;
+	put_pid(trig_tp_pid);
+	trig_tp_pid = NULL;
+	trig_tp_tid = false;
 }
 
 /**
@@ -280,22 +363,24 @@ void pts_trigger_teardown(void)
  */
 void pts_trigger_quiesce(void)
 {
-	unsigned int cpu;
-
 	irq_work_sync(&pts.trig_work);
 	hrtimer_cancel(&pts.post_timer);
-	for_each_possible_cpu(cpu)
-		cancel_work_sync(&per_cpu_ptr(&pts_cpus, cpu)->stop_work);
+	/* Stop IPIs take microseconds; their csds are then free again. */
+	while (atomic_read_acquire(&pts.stop_pending))
+		usleep_range(20, 100);
+	irq_work_sync(&pts.done_work);
 }
 
+/* Context: module init. */
 void pts_trigger_init(void)
 {
 	unsigned int cpu;
 
 	/* Hard IRQ context even on PREEMPT_RT: it stops PT on its CPU. */
 	pts.trig_work = IRQ_WORK_INIT_HARD(trig_work_fn);
+	pts.done_work = IRQ_WORK_INIT(done_work_fn);
 	pts_hrtimer_setup(&pts.post_timer, post_timer_fn, CLOCK_MONOTONIC,
 			  HRTIMER_MODE_REL_PINNED_HARD);
 	for_each_possible_cpu(cpu)
-		INIT_WORK(&per_cpu_ptr(&pts_cpus, cpu)->stop_work, stop_work_fn);
+		INIT_CSD(per_cpu_ptr(&pts_stop_csd, cpu), stop_ipi_fn, NULL);
 }

@@ -90,6 +90,12 @@ static const char * const ptscope_reason_text[PTSCOPE_R_COUNT] = {
 		"this CPU has no Intel PT (CPUID.07H:EBX[25])",
 	[PTSCOPE_R_BAD_BUFFER] =
 		"bad user buffer pointer or length",
+	[PTSCOPE_R_NOT_OWNER] =
+		"the capture belongs to another user: only its owner or CAP_PERFMON may use it",
+	[PTSCOPE_R_TARGET_EXITED] =
+		"the CR3-filtered process has exited or exec'd: configure again",
+	[PTSCOPE_R_BUFFER_LIMIT] =
+		"buffer larger than the module's unpriv_buffer_kb limit: use a smaller --size, or CAP_PERFMON",
 };
 
 /* Text for reason code r; a fixed string for codes this build does not know. */

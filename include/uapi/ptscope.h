@@ -94,6 +94,9 @@ enum ptscope_reason {
 	PTSCOPE_R_BAD_SIDEBAND_SIZE = 38,
 	PTSCOPE_R_NO_PT = 39,
 	PTSCOPE_R_BAD_BUFFER = 40,
+	PTSCOPE_R_NOT_OWNER = 41,
+	PTSCOPE_R_TARGET_EXITED = 42,
+	PTSCOPE_R_BUFFER_LIMIT = 43,
 	PTSCOPE_R_COUNT	/* first unused value */
 };
 
@@ -195,12 +198,17 @@ struct ptscope_addr_range {
 
 /* trigger.flags */
 #define PTSCOPE_TRIGF_MULTI	(1U << 0)	/* re-arm after each snapshot */
-#define PTSCOPE_TRIGF_ALL	0x1U
+#define PTSCOPE_TRIGF_TID	(1U << 1)	/* tracepoint_pid names a thread */
+#define PTSCOPE_TRIGF_ALL	0x3U
 
 struct ptscope_trigger_spec {
 	__u32 kinds;			/* PTSCOPE_TRIG_* */
 	__u32 flags;			/* PTSCOPE_TRIGF_* */
-	__s32 tracepoint_pid;		/* fire only for this tgid; 0 = any */
+	/*
+	 * Fire only for this process (a pid of the caller's pid namespace),
+	 * or thread with PTSCOPE_TRIGF_TID; 0 = any.
+	 */
+	__s32 tracepoint_pid;
 	__u32 hotkey;			/* sysrq key character; 0 = module default */
 	__u32 post_trigger_us;		/* keep tracing this long after it */
 	__u32 reserved0;
@@ -295,6 +303,14 @@ struct ptscope_state {
 #define PTSCOPE_STATEF_CR3_PARTIAL	(1U << 1)
 #define PTSCOPE_STATEF_CR3_PCID		(1U << 2) /* PCID bits were masked */
 #define PTSCOPE_STATEF_CR3_KPTI		(1U << 3) /* process has a user and a kernel root */
+/*
+ * Every CR3 this caller sees (cr3_match, the sideband's CR3 fields) is a
+ * per-configuration identity, not a physical address: the caller lacks
+ * CAP_SYS_ADMIN (docs/abi.md, "What an unprivileged caller sees").
+ */
+#define PTSCOPE_STATEF_CR3_IDENTITY	(1U << 4)
+/* The CR3-filtered process's address space is gone (exit or exec). */
+#define PTSCOPE_STATEF_TARGET_EXITED	(1U << 5)
 
 /* ------------------------------------------------------------------ */
 /* PTSCOPE_IOC_GET_CPU_STATUS: one CPU's buffer and PT unit state.       */

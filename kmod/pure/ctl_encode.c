@@ -46,6 +46,17 @@ static int check_reserved(const struct ptscope_config *cfg,
 	return 0;
 }
 
+/*
+ * Keys the sysrq core dispatches: its key table has slots for 0-9, a-z
+ * and A-Z only (drivers/tty/sysrq.c, sysrq_key_table); any other key
+ * registers without error and never fires.
+ */
+bool pts_sysrq_key_ok(u32 key)
+{
+	return (key >= '0' && key <= '9') || (key >= 'a' && key <= 'z') ||
+	       (key >= 'A' && key <= 'Z');
+}
+
 static int check_trigger(const struct ptscope_trigger_spec *t,
 			 struct pts_refusal *why)
 {
@@ -65,8 +76,11 @@ static int check_trigger(const struct ptscope_trigger_spec *t,
 	} else if (len || t->tracepoint_pid) {
 		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, len);
 	}
+	/* A thread to name needs a tracepoint pid. */
+	if ((t->flags & PTSCOPE_TRIGF_TID) && t->tracepoint_pid <= 0)
+		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, t->flags);
 	if (t->hotkey && (!(t->kinds & PTSCOPE_TRIG_HOTKEY) ||
-			  t->hotkey < 0x21 || t->hotkey > 0x7e))
+			  !pts_sysrq_key_ok(t->hotkey)))
 		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, t->hotkey);
 	if (t->post_trigger_us > PTS_POST_TRIGGER_MAX_US)
 		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER,

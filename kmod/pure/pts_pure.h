@@ -79,6 +79,9 @@ int pts_config_check(const struct pts_caps *caps,
 		     const struct ptscope_config *cfg,
 		     struct pts_ctl_plan *plan, struct pts_refusal *why);
 
+/* A key the sysrq core can dispatch: 0-9, a-z, A-Z. */
+bool pts_sysrq_key_ok(u32 key);
+
 /* ---- ToPA layout (topa_plan.c) ----------------------------------------- */
 
 /* ToPA entries per 4 KiB table holding regions: the last slot is END. */

@@ -39,7 +39,19 @@ for prog in cfeatures cxx_throw vdso_clock threads; do
 	args+=(--bundle "$prog=$(bundle $prog "$bin/$prog"):$bin/$prog")
 done
 args+=(--bundle "true=$(bundle true /bin/true)")
-args+=(--snapshot "cfeatures-snapshot=$(bundle cfeatures "$bin/cfeatures"):$bin/cfeatures:1")
+# The rest of the corpus (tests/programs): a hand-written retpoline, deep
+# recursion, swapcontext coroutines, fork + wait, fork + exec of itself
+# followed by --follow-exec, PLT calls and dlopen with lazy binding (PIE)
+# and with -z now (non-PIE).
+for prog in retpoline deep_rec coro forkexec plt_lazy plt_nopie; do
+	"$B/ptsynth" run -q -o "$work/bundles/$prog.ptscope" -- "$bin/$prog" </dev/null >/dev/null
+	args+=(--bundle "$prog=$work/bundles/$prog.ptscope:$bin/$prog")
+done
+"$B/ptsynth" run -q --follow-exec -o "$work/bundles/forkexec-exec.ptscope" -- \
+	"$bin/forkexec" exec </dev/null >/dev/null
+args+=(--bundle "forkexec-exec=$work/bundles/forkexec-exec.ptscope:$bin/forkexec")
+# A snapshot: deep_rec's trace cut at its last PSB, in the recursion.
+args+=(--snapshot "deep_rec-snapshot=$work/bundles/deep_rec.ptscope:$bin/deep_rec:1")
 demo=$(sed -n 's/^m .* objects\(.*\/demo\)$/\1/p' samples/demo.ptscope/ground-truth.txt | head -1)
 args+=(--bundle "demo=samples/demo.ptscope:$demo")
 

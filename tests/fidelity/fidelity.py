@@ -15,14 +15,16 @@
 Each difference is counted by diff(1) over the two sequences (an added or
 removed line is one difference). A stream with differences passes only when
 the allow-list names that stream and check with the reason: a known defect
-("known, issue 13 item N: ...") or a justified difference ("right: ...",
-"model: ..."). An entry for a defect whose check shows no difference fails
-too, so that the list shrinks as defects are fixed; a justified difference
-may be absent from a run (thread interleaving varies).
+("known, issue 13 item N: ..."), a justified difference ("right: ...",
+"model: ...") or one whose right answer is not settled ("open: ..."). An
+entry for a defect whose check shows no difference fails too, so that the
+list shrinks as defects are fixed; the others may be absent from a run
+(thread interleaving and signal arrival vary).
 
 Usage: fidelity.py --build DIR --work DIR --allow FILE [--shared DIR]
                    [--bundle NAME=DIR[:EXE]]... [--snapshot NAME=DIR:EXE:FRACTION]...
                    [--dynamorio] [--synth-example]
+Prints the table, and writes it as Markdown to WORK/table.md (docs/fidelity.md).
 Exit 0 when every difference is explained, 1 otherwise.
 PTS_FIDELITY_BREAK=drop-last-insn removes our last instruction (the
 check's own test: it must then fail).
@@ -226,8 +228,8 @@ def perf_offpath(lipt, perf_insns):
         if m:
             lo = int(m.group(2))
             hi = int(m.group(3) or lo)
-            # 'd': perf lacks lines; it resumed after its line lo
-            bad.append((lo, lo) if m.group(1) == 'd' else (lo - 1, hi - 1))
+            # 'd': perf lacks lines after its line lo (0-based lo - 1)
+            bad.append((lo - 1, lo) if m.group(1) == 'd' else (lo - 1, hi - 1))
     return bad
 
 
@@ -317,7 +319,8 @@ class Stream:
                 # while it resynchronised. What it lost there is "lost".
                 first_tok = at - 1 if pa else at	# 0-based; 'a' hunks insert after line at
                 lo = pos[max(first_tok - 1, 0)] if pos else 0
-                hi = pos[min(first_tok + len(pa), len(pos) - 1)] if pos else 0
+                # an insertion past perf's last event reaches perf's end
+                hi = pos[first_tok + len(pa)] if first_tok + len(pa) < len(pos) else 1 << 62
                 lost_disable = pa and not pb and all(
                     t.startswith('begin ') and int(t.split()[1], 16) in RESYNC_IPS for t in pa)
                 if 'error' in pa or lost_disable or \
@@ -370,11 +373,13 @@ class Bundle(Stream):
         return [(ip, t or first) for ip, t in out]
 
     def libipt_list(self, tool, out):
-        # ptsynth check also compares with the ground truth; a mismatch
-        # there is the reference's own defect (40-ptsynth-selfcheck), not
-        # the decoder's: the list is written first in any case.
+        # ptsynth check also compares libipt with the ground truth: the
+        # oracles must agree (a snapshot's cut ground truth is not checked
+        # here; its nesting comparison is).
         p = run([tool.ptsynth, 'check', '--insn-list', out, self.path], ok=(0, 1))
-        self.info['gt'] = 'ok' if p.returncode == 0 else 'MISMATCH'
+        if p.returncode and not isinstance(self, Snapshot):
+            raise RuntimeError('libipt does not give the ground truth (the reference is '
+                               'wrong, see 40-ptsynth-selfcheck): ' + p.stderr.strip())
 
     def decode(self, tool, args):
         run([tool.ptscope, 'decode', self.path] + args, ok=(0, 3))
@@ -443,6 +448,10 @@ def _changed(a, b):
     return n
 
 
+# ground-truth classes whose outcome or target only trace can tell
+NEEDS_TRACE = ('jcc', 'ret', 'jmp-ind', 'call-ind', 'far')
+
+
 class Snapshot(Bundle):
     """A reference-encoder bundle cut at a PSB: a trace that stops while
     tracing is enabled, without a disable, as every snapshot does."""
@@ -463,14 +472,21 @@ class Snapshot(Bundle):
             data = f.read()[:cut]
         with open(os.path.join(dst, 'cpu0.pt'), 'wb') as f:
             f.write(data)
-        # The ground truth up to the cut: what ran while those bytes were
-        # written (records after the PSB at the cut are beyond the trace).
+        # The ground truth up to the cut (what ran while those bytes were
+        # written), then the instructions a decoder walks through after the
+        # last packet without needing trace, up to and including the first
+        # that needs some (docs/decode.md: libipt's decoders walk that far;
+        # they did run).
         with open(os.path.join(dst, 'ground-truth.txt'), 'w') as f:
-            past = False
+            past, walking = False, True
             for l in gt:
-                past = past or (l.startswith('p ') and int(l.split()[1], 16) == cut)
+                if not past and l.startswith('p ') and int(l.split()[1], 16) == cut:
+                    past = True
                 if not past or l[0] in 'mw#':
                     f.write(l)
+                elif walking and l.startswith('i '):
+                    f.write(l)
+                    walking = l.split()[2] not in NEEDS_TRACE
         with open(os.path.join(src, 'manifest.json')) as f:
             m = json.load(f)
         m['cpus'][0]['size'] = m['cpus'][0]['head'] = cut
@@ -538,7 +554,7 @@ def fmt(v):
     return '-' if v is None else str(v)
 
 
-def report(streams, allow):
+def report(streams, allow, markdown=None):
     hdr = ('stream', 'insns', 'insn diff', 'calls', 'returns', 'call diff', 'ret diff',
            'event diff', 'perf errs', 'lost', 'frames', 'nest diff')
     rows = []
@@ -549,6 +565,10 @@ def report(streams, allow):
                      fmt(r.get('events')), fmt(r.get('perf-errors')), fmt(i.get('resync')),
                      fmt(i.get('frames')),
                      fmt(r.get('nesting'))))
+    if markdown:
+        with open(markdown, 'w') as f:
+            for x in [hdr, ['---'] * len(hdr)] + rows:
+                f.write('| ' + ' | '.join(x) + ' |\n')
     w = [max(len(x[c]) for x in rows + [hdr]) for c in range(len(hdr))]
     line = lambda x: '  '.join(v.rjust(w[c]) if c else v.ljust(w[c]) for c, v in enumerate(x))
     print('fidelity: ' + line(hdr))
@@ -635,7 +655,7 @@ def main():
     if not Tools.perf:
         print('fidelity: perf comparison skipped: %s' % (
             'no ../shared (mkperfdata.py)' if not a.shared else 'perf not installed'))
-    bad += report(streams, read_allow(a.allow))
+    bad += report(streams, read_allow(a.allow), os.path.join(a.work, 'table.md'))
     print('fidelity: %d streams, %s' % (len(streams),
                                          'every difference explained' if not bad
                                          else '%d unexplained or stale' % bad))

@@ -34,3 +34,21 @@ fi
 if newer "$out/tailcalls" $src/tailcalls.c; then
 	gcc $flags -foptimize-sibling-calls -o "$out/tailcalls" $src/tailcalls.c
 fi
+# The decoder fidelity corpus (docs/fidelity.md): small and static, or
+# dynamic with the loader's work kept low, so that single-stepping them
+# stays within seconds.
+if newer "$out/retpoline" $src/retpoline.S; then
+	gcc -nostdlib -static -no-pie -o "$out/retpoline" $src/retpoline.S
+fi
+for p in deep_rec coro forkexec; do
+	if newer "$out/$p" $src/$p.c; then
+		gcc $flags -static -o "$out/$p" $src/$p.c
+	fi
+done
+if newer "$out/plt_lazy" $src/plt.c || newer "$out/plt_lazy" "$out/libshlib.so"; then
+	gcc $flags -o "$out/plt_lazy" $src/plt.c -L"$out" -lshlib -Wl,-rpath,'$ORIGIN' -ldl
+fi
+if newer "$out/plt_nopie" $src/plt.c || newer "$out/plt_nopie" "$out/libshlib.so"; then
+	gcc $flags -no-pie -Wl,-z,now -o "$out/plt_nopie" $src/plt.c -L"$out" -lshlib \
+		-Wl,-rpath,'$ORIGIN' -ldl
+fi

@@ -27,7 +27,8 @@ my ($gt_path, $exe_copy, $exe_path, $txt) = @ARGV;
 die "usage: $0 GT EXE_COPY EXE_PATH DECODE.txt\n" unless defined $txt;
 
 # Load bias of the executable: its image sections in the ground truth
-# (gcc's PIE layout has p_vaddr == p_offset, so bias = start - pgoff).
+# (gcc's PIE layout has p_vaddr == p_offset, so bias = start - pgoff; a
+# non-PIE executable has none).
 my $bias;
 open(my $g, '<', $gt_path) or die "$gt_path: $!\n";
 while (<$g>) {
@@ -37,6 +38,12 @@ while (<$g>) {
 }
 close $g;
 die "no image section of $exe_path in $gt_path\n" unless defined $bias;
+# A non-PIE executable (ELF e_type ET_EXEC) is linked at its addresses.
+{
+	open(my $e, '<:raw', $exe_copy) or die "$exe_copy: $!\n";
+	read($e, my $hdr, 18) == 18 or die "$exe_copy: not an ELF file\n";
+	$bias = 0 if unpack('v', substr($hdr, 16, 2)) == 2;
+}
 
 my %sym;	# runtime entry address -> name
 # Names as the decoder prints them: demangled (nm -C uses libiberty, as
@@ -50,7 +57,7 @@ for my $demangle (0, 1) {
 	while (<$nm>) {
 		chomp;
 		my ($a, $t, $n) = split(' ', $_, 3);
-		next unless defined $n && $t =~ /^[tTwW]$/;
+		next unless defined $n && $t =~ /^[tTwWi]$/;
 		push @{($demangle ? \%demangled : \%mangled)->{hex($a) + $bias}}, $n;
 	}
 	close $nm;
@@ -107,8 +114,20 @@ sub arrive {
 		$st->{jump} = 0;
 	}
 	if ($st->{ret}) {
-		for (my $i = $#$stack; $i >= 0; $i--) {
+		my $i;
+		for ($i = $#$stack; $i >= 0; $i--) {
 			if ($stack->[$i][0] == $ip) { splice(@$stack, $i); last; }
+		}
+		# A RET to no open frame's return address (a retpoline thunk:
+		# `call 1f; ...; 1: mov %reg,(%rsp); ret`) consumes the top
+		# frame's return-address slot and goes on in the frame below,
+		# now running the target: as a jump to it from that frame. A
+		# signal handler's RET to __restore_rt leaves the handler frame
+		# to rt_sigreturn.
+		if ($i < 0 && @$stack && $stack->[-1][0] != -2) {
+			pop @$stack;
+			my $name = $sym{$ip};
+			$stack->[-1][1] = $name if defined $name && @$stack;
 		}
 		$st->{ret} = 0;
 	}

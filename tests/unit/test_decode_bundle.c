@@ -105,6 +105,7 @@ static size_t extra_sb_len;
 /* PTS_CPUF_* and wrapped of every CPU written */
 static uint32_t cpu_flags;
 static bool cpu_wrapped;
+static uint64_t trig_tsc, cpu_stop_tsc[2];	/* 0: not recorded */
 
 static void write_bundle(enum pts_bundle_source source)
 {
@@ -146,6 +147,10 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 	b->config.scope = PTS_SCOPE_USER;
 	b->config.rtit_ctl = 0x2409;	/* TraceEn, User, TSCEn, BranchEn */
 	b->config.buffer_size = 4096;
+	if (trig_tsc) {
+		snprintf(b->trigger.reason, sizeof(b->trigger.reason), "ioctl");
+		b->trigger.tsc = trig_tsc;
+	}
 
 	b->nr_cpus = (size_t)ncpu;
 	b->cpus = calloc((size_t)ncpu, sizeof(*b->cpus));
@@ -161,6 +166,7 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 		b->cpus[c].buffer_size = cpu_wrapped ? n : 4096;
 		b->cpus[c].head = cpu_wrapped ? 0 : n;
 		b->cpus[c].flags = cpu_flags;
+		b->cpus[c].stop_tsc = c < 2 ? cpu_stop_tsc[c] : 0;
 		b->cpus[c].wrapped = cpu_wrapped;
 	}
 
@@ -574,6 +580,38 @@ static void capture_problems_of_a_cpu_are_warnings(void)
 }
 
 /*
+ * The module records each CPU's stop TSC (GET_CPU_STATUS.stop_tsc) and the
+ * trigger's: --summary says how long after the trigger each CPU stopped.
+ * By hand, at 1 tick = 1 ns (tsc_khz 1000000): cpu 0 stopped 1500 ticks
+ * after the trigger at 0x100000, i.e. +1.500 us.
+ */
+static void summary_says_how_long_after_the_trigger_each_cpu_stopped(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	char out[4096] = "";
+	FILE *f;
+
+	trig_tsc = 0x100000;
+	cpu_stop_tsc[0] = 0x100000 + 1500;
+	write_bundle(PTS_SOURCE_SIMULATED_UNIT);
+	trig_tsc = 0;
+	cpu_stop_tsc[0] = 0;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(sum.nr_stops, 1);
+	CU_ASSERT_EQUAL(sum.stops[0].cpu, 0);
+	CU_ASSERT_EQUAL(sum.stops[0].ns, 1500);
+	f = fmemopen(out, sizeof(out) - 1, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	pts_decode_summary_print(f, &sum);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "stopped after the trigger: cpu 0 +1.500 us\n"));
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
  * An exec in the sideband (ptscope EXEC record at TSC 0x1200) between the
  * old program's getpid syscall and the new program's first traced
  * instruction (TIP.PGE lj_main at 0x1300). By hand: the old frames end
@@ -686,5 +724,6 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(truncated_cpu_file_is_a_notice_a_gap_and_a_loss),
 	  PTS_TEST(longer_cpu_file_decodes_the_recorded_bytes_only),
 	  PTS_TEST(capture_problems_of_a_cpu_are_warnings),
+	  PTS_TEST(summary_says_how_long_after_the_trigger_each_cpu_stopped),
 	  PTS_TEST(exec_in_the_sideband_starts_the_new_program_on_an_empty_stack),
 	  PTS_TEST(trace_start_names_the_thread_running_from_the_start));

@@ -494,9 +494,54 @@ static void trigger_spec_needs_nul_terminated_name_matching_kinds_and_bounded_de
 	CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), -EINVAL);
 	CU_ASSERT_EQUAL(why.reason, PTSCOPE_R_BAD_TRIGGER);
 	cfg.trigger.post_trigger_us = 0;
-	cfg.trigger.flags = 0x2;
+	cfg.trigger.flags = 0x4;
 	CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), -EINVAL);
 	CU_ASSERT_EQUAL(why.reason, PTSCOPE_R_BAD_FLAGS);
+}
+
+/* PTSCOPE_TRIGF_TID: tracepoint_pid names a thread; it needs one. */
+static void thread_trigger_needs_a_tracepoint_pid(void)
+{
+	struct pts_caps c;
+	struct ptscope_config cfg;
+	struct pts_ctl_plan plan;
+	struct pts_refusal why;
+
+	full_caps(&c);
+	user_cfg(&cfg);
+	cfg.trigger.kinds = PTSCOPE_TRIG_TRACEPOINT;
+	strcpy(cfg.trigger.tracepoint, "sched:sched_process_exit");
+	cfg.trigger.flags = PTSCOPE_TRIGF_TID;
+	CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), -EINVAL);
+	CU_ASSERT_EQUAL(why.reason, PTSCOPE_R_BAD_TRIGGER);
+	cfg.trigger.tracepoint_pid = 42;
+	CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), 0);
+}
+
+/* drivers/tty/sysrq.c: sysrq_key_table has 62 slots, 0-9 a-z A-Z. */
+static void hotkey_outside_0_9_a_z_A_Z_is_bad_trigger(void)
+{
+	static const u32 ok[] = { '0', '9', 'a', 'x', 'z', 'A', 'Z' };
+	static const u32 bad[] = { '!', '/', ':', '@', '[', '`', '{', '~' };
+	struct pts_caps c;
+	struct ptscope_config cfg;
+	struct pts_ctl_plan plan;
+	struct pts_refusal why;
+	unsigned int i;
+
+	full_caps(&c);
+	user_cfg(&cfg);
+	cfg.trigger.kinds = PTSCOPE_TRIG_HOTKEY;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		cfg.trigger.hotkey = ok[i];
+		CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), 0);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cfg.trigger.hotkey = bad[i];
+		CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), -EINVAL);
+		CU_ASSERT_EQUAL(why.reason, PTSCOPE_R_BAD_TRIGGER);
+		CU_ASSERT_EQUAL(why.arg, bad[i]);
+	}
 }
 
 static void encoded_ctl_never_has_reserved_bits_traceen_or_eventen(void)
@@ -549,4 +594,6 @@ PTS_SUITE(kmod_ctl_encode, NULL, NULL,
 	  PTS_TEST(malformed_request_is_einval_even_without_pt),
 	  PTS_TEST(unit_without_topa_output_is_eopnotsupp_no_topa),
 	  PTS_TEST(trigger_spec_needs_nul_terminated_name_matching_kinds_and_bounded_delay),
+	  PTS_TEST(hotkey_outside_0_9_a_z_A_Z_is_bad_trigger),
+	  PTS_TEST(thread_trigger_needs_a_tracepoint_pid),
 	  PTS_TEST(encoded_ctl_never_has_reserved_bits_traceen_or_eventen));

@@ -5,8 +5,9 @@
 # 6.1 and 6.12 kernels under QEMU TCG, driven from a busybox initramfs.
 # docs/testing-vm.md describes every scenario.
 #
-#   tests/vm/run.sh                 both kernel lines
-#   tests/vm/run.sh --line 6.12     one line (repeatable)
+#   tests/vm/run.sh                 both kernel lines, 6.1 and 6.12
+#   tests/vm/run.sh --line 6.12     one line (repeatable); 6.1-rt and
+#                                   6.12-rt are the PREEMPT_RT flavours
 #   tests/vm/run.sh --serial        lines one after the other (default: in
 #                                   parallel, reports printed in order)
 #   tests/vm/run.sh --break NAME    build the module with tests/vm/break/NAME.sh
@@ -121,14 +122,16 @@ HAVE_KMOD_SRC=0
 [ -f "$ROOT/kmod/Kbuild" ] || [ -f "$ROOT/kmod/Makefile" ] && HAVE_KMOD_SRC=1
 
 # ---- per kernel line -----------------------------------------------------------
-# newest installed headers of a line: linux-headers-<line>.<abi>-amd64,
-# the flavourless amd64 build (not -rt, not -cloud).
+# newest installed headers of a line: "6.1", "6.12" = the flavourless
+# amd64 build (linux-headers-<line>.<abi>-amd64, not -rt, not -cloud);
+# "6.1-rt", "6.12-rt" = the PREEMPT_RT flavour (-rt-amd64).
 find_kver() {
-	local line=$1 d
-	for d in /usr/src/linux-headers-"$line".*-amd64; do
+	local line=${1%-rt} flavour=amd64 d
+	[ "$line" != "$1" ] && flavour=rt-amd64
+	for d in /usr/src/linux-headers-"$line".*-"$flavour"; do
 		[ -d "$d" ] || continue
 		d=${d#/usr/src/linux-headers-}
-		case $d in *-rt-amd64|*-cloud-amd64) continue ;; esac
+		case $flavour:$d in amd64:*-rt-amd64|*-cloud-amd64) continue ;; esac
 		echo "$d"
 	done | sort -V | tail -n 1
 }

@@ -26,26 +26,11 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "uapi/ptscope.h"
+#include "guest.h"
 
 static const char *g_name;
 static int g_fd = -1;
-static char g_detail[2048];
 static int g_ok = 1;
-
-static void detail(const char *fmt, ...)
-{
-	size_t n = strlen(g_detail);
-	va_list ap;
-
-	if (n && n < sizeof(g_detail) - 2) {
-		g_detail[n++] = ' ';
-		g_detail[n] = 0;
-	}
-	va_start(ap, fmt);
-	vsnprintf(g_detail + n, sizeof(g_detail) - n, fmt, ap);
-	va_end(ap);
-}
 
 /* xorshift64*: reproducible from the seed printed in the detail. */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -147,6 +132,23 @@ static void deterministic(int fd, const struct ptscope_caps *caps)
 	memset(&u, 0, sizeof(u));
 	u.cmd.hdr.size = sizeof(u.cmd);
 	call(fd, PTSCOPE_IOC_UNCONFIGURE, &u);
+
+	/*
+	 * Larger than a page, even with a zero tail: E2BIG / BAD_SIZE, the
+	 * bound openat2() and clone3() put on their extensible structs.
+	 */
+	memset(&u, 0, sizeof(u));
+	valid_config(c, caps);
+	c->hdr.size = 4096 + 8;
+	expect("cfg-size-over-page", call(fd, PTSCOPE_IOC_CONFIGURE, &u), &c->hdr, E2BIG, 0,
+	       PTSCOPE_R_BAD_SIZE);
+
+	/* Sysrq dispatches keys 0-9 a-z A-Z only (sysrq_key_table): '!' never fires. */
+	valid_config(c, caps);
+	c->trigger.kinds = PTSCOPE_TRIG_HOTKEY;
+	c->trigger.hotkey = '!';
+	expect("cfg-hotkey-not-alnum", call(fd, PTSCOPE_IOC_CONFIGURE, c), &c->hdr, EINVAL, 0,
+	       PTSCOPE_R_BAD_TRIGGER);
 
 	valid_config(c, caps);
 	c->hdr.reason = 3;

@@ -41,27 +41,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "uapi/ptscope.h"
+#include "guest.h"
 #include "ptscope/rtit.h"
 
 #define DEV "/dev/ptscope"
 
 static const char *g_name = "?";
-static char g_detail[1024];
-
-static void detail(const char *fmt, ...)
-{
-	size_t n = strlen(g_detail);
-	va_list ap;
-
-	if (n && n < sizeof(g_detail) - 2) {
-		g_detail[n++] = ' ';
-		g_detail[n] = 0;
-	}
-	va_start(ap, fmt);
-	vsnprintf(g_detail + n, sizeof(g_detail) - n, fmt, ap);
-	va_end(ap);
-}
 
 static int report(int pass)
 {
@@ -101,34 +86,6 @@ static void __attribute__((noreturn)) fail(const char *fmt, ...)
 	cleanup_session();
 	exit(report(0));
 }
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-/* ioctl with hdr.size filled in: 0 or -errno. */
-static int xioctl(int fd, unsigned long cmd, void *arg, size_t size)
-{
-	struct ptscope_hdr *h = arg;
-
-	h->size = (uint32_t)size;
-	h->reason = 0;
-	h->reason_arg = 0;
-	return ioctl(fd, cmd, arg) ? -errno : 0;
-}
-#define IOC(fd, cmd, s) xioctl(fd, cmd, &(s), sizeof(s))
 
 static int open_dev(int flags)
 {

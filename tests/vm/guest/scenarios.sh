@@ -30,8 +30,11 @@ ioctl_capture_user_manual ioctl_capture_user_tracepoint ioctl_capture_user_sysrq
 ioctl_capture_kernel_manual ioctl_capture_kernel_tracepoint ioctl_capture_kernel_sysrq_proc ioctl_capture_kernel_sysrq_key
 ioctl_capture_both_manual ioctl_capture_both_tracepoint ioctl_capture_both_sysrq_proc ioctl_capture_both_sysrq_key
 snapshot_ring_wraps full_mode_stops_when_full multi_snapshot post_trigger_delay
-ioctl_fuzz unpriv_refused mmap_write_refused rmmod_while_mapped rmmod_while_armed
-cpu_offline_during_capture module_unload"
+ioctl_fuzz unpriv_refused unpriv_own_capture unpriv_other_users_capture
+mmap_write_refused mapcount_after_fork_and_reconfigure trigger_race_start_stop
+tracepoint_pid_in_a_pid_namespace
+rmmod_while_mapped rmmod_while_armed
+cpu_offline_during_capture trigger_stops_fifo_cpu configure_vs_cpu_hotplug module_unload"
 # The command too runs every scope with every trigger kind.
 CLI_MATRIX="$(for s in user kernel both; do
 	for t in manual tracepoint sysrq_proc sysrq_key; do echo ${s}_$t; done; done)"
@@ -98,13 +101,29 @@ run_t ioctl_fuzz ioctl_fuzz 20000
 # No udev here: chgrp does what the documented udev rule does.
 if rmmod ptscope && insmod /ptscope.ko simulate=1 group=1000 && chgrp 1000 /dev/ptscope; then
 	run_t asuser 1000 /t/ptstest unpriv unpriv_refused
+	# Its own capture: usable, and no physical address reaches it.
+	run_t asuser 1000 /t/permtest own-user unpriv_own_capture
+	# Root's armed capture: nothing but its state word.
+	rm -f /tmp/ready /tmp/go
+	permtest arm-hold /tmp/ready /tmp/go &
+	hp=$!
+	i=0
+	while [ ! -e /tmp/ready ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	run_t asuser 1000 /t/permtest other-user unpriv_other_users_capture
+	touch /tmp/go
+	wait $hp
 else
-	res unpriv_refused FAIL "could not reload with group=1000"
+	for s in unpriv_refused unpriv_own_capture unpriv_other_users_capture; do
+		res $s FAIL "could not reload with group=1000"
+	done
 fi
 rmmod ptscope 2>/dev/null
 insmod_sim
 
 run_t ptstest mmap-write mmap_write_refused
+run_t permtest mapcount mapcount_after_fork_and_reconfigure
+run_t permtest trigger-race trigger_race_start_stop 4000
+run_t permtest tp-pidns tracepoint_pid_in_a_pid_namespace
 
 # rmmod while a mapping exists (its fd closed): refused (EBUSY) or
 # harmless; the mapping stays readable; unload works once it is gone.
@@ -154,6 +173,66 @@ if [ "$(nproc)" -ge 2 ]; then
 	run_t ptstest capture cpu_offline_during_capture --scope both --trigger manual --offline-cpu 1 --work-ms 600
 else
 	res cpu_offline_during_capture SKIP "one CPU only"
+fi
+
+# A SCHED_FIFO task that never yields holds cpu1: RT throttling off, and
+# from 6.12 the fair server (a deadline server that gives normal tasks
+# 50 ms a second under RT load) off on cpu1 too, so that no normal task
+# (a kworker) runs there. The trigger on cpu0 must still stop cpu1.
+if [ "$(nproc)" -ge 2 ]; then
+	rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+	echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+	[ -d /sys/kernel/debug/sched ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	fs=/sys/kernel/debug/sched/fair_server/cpu1/runtime
+	fsr=
+	if [ -w $fs ]; then
+		fsr=$(cat $fs)
+		echo 0 > $fs
+	fi
+	run_t permtest fifo-stop trigger_stops_fifo_cpu
+	[ -n "$fsr" ] && echo "$fsr" > $fs
+	echo "$rt" > /proc/sys/kernel/sched_rt_runtime_us
+else
+	res trigger_stops_fifo_cpu SKIP "one CPU only"
+fi
+
+# CONFIGURE/UNCONFIGURE (tracepoint probes: static keys) against CPU
+# hotplug, the hung-task detector armed at 10 s: nothing may block.
+# Last before the unload: a deadlock leaves both loops stuck.
+cpu1=/sys/devices/system/cpu/cpu1/online
+if [ "$(nproc)" -ge 2 ] && [ -w $cpu1 ]; then
+	hto=$(cat /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null)
+	echo 10 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
+	mark_klog
+	(
+		end=$(($(cut -d. -f1 /proc/uptime) + 8))
+		while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; do
+			echo 0 > $cpu1
+			echo 1 > $cpu1
+		done
+	) &
+	tp=$!
+	permtest hotplug-loop configure_vs_cpu_hotplug 8000 > /tmp/hp.out 2>&1 &
+	lp=$!
+	i=0
+	while { kill -0 $tp 2>/dev/null || kill -0 $lp 2>/dev/null; } && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 $tp 2>/dev/null || kill -0 $lp 2>/dev/null; then
+		res configure_vs_cpu_hotplug FAIL "stuck 30 s after an 8 s loop; $(new_klog | grep -m1 'blocked for more than')"
+	elif new_klog | grep -q 'blocked for more than'; then
+		res configure_vs_cpu_hotplug FAIL "$(new_klog | grep -m1 'blocked for more than')"
+	else
+		wait $lp
+		grep '^RESULT' /tmp/hp.out
+		grep -q '^RESULT configure_vs_cpu_hotplug PASS' /tmp/hp.out || NFAIL=$((NFAIL + 1))
+		tick
+	fi
+	[ -n "$hto" ] && echo "$hto" > /proc/sys/kernel/hung_task_timeout_secs
+	echo 1 > $cpu1 2>/dev/null
+else
+	res configure_vs_cpu_hotplug SKIP "one CPU only, or cpu1 cannot go offline"
 fi
 
 # ---- the ptscope command ----------------------------------------------------

@@ -242,6 +242,25 @@ static void single_process(const struct pts_bundle *b, struct pts_run_in *in, bo
 	pts_decode_notice(sum, msg);
 }
 
+/* Each CPU's stop, relative to the trigger (bundle-format.md: stop_tsc). */
+static void trigger_to_stop(const struct pts_bundle *b, const struct pts_timeconv *tc,
+			    struct pts_decode_summary *sum)
+{
+	uint64_t trig;
+	size_t i;
+
+	if (!b->trigger.tsc)
+		return;
+	trig = pts_tc_ns(tc, b->trigger.tsc);
+	for (i = 0; i < b->nr_cpus && sum->nr_stops < PTS_DEC_MAX_INPUTS; i++) {
+		if (!b->cpus[i].stop_tsc)
+			continue;
+		sum->stops[sum->nr_stops].cpu = b->cpus[i].cpu;
+		sum->stops[sum->nr_stops].ns = (int64_t)(pts_tc_ns(tc, b->cpus[i].stop_tsc) - trig);
+		sum->nr_stops++;
+	}
+}
+
 int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_emit_fn emit,
 		      void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err)
 {
@@ -310,6 +329,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	in.cpuid_15_eax = b->cpu_id.cpuid_15[0];
 	in.cpuid_15_ebx = b->cpu_id.cpuid_15[1];
 	bundle_time_base(b, &in.tc, sum);
+	trigger_to_stop(b, &in.tc, sum);
 	in.scope = b->config.scope;
 	in.trigger = &b->trigger;
 	in.pid = o && o->pid >= 0 ? o->pid : -1;

@@ -719,6 +719,13 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 				pts_bytes_text(s->trace_bytes_missing, miss, sizeof(miss)));
 		fprintf(f, "\n");
 	}
+	if (s->nr_stops) {
+		fprintf(f, "stopped after the trigger:");
+		for (i = 0; i < s->nr_stops; i++)
+			fprintf(f, "%s cpu %u %+.3f us", i ? "," : "", s->stops[i].cpu,
+				(double)s->stops[i].ns / 1000.0);
+		fputc('\n', f);
+	}
 	fprintf(f, "gaps: %" PRIu64 "\n", s->gaps);
 	for (i = 0; i < s->nr_causes; i++)
 		fprintf(f, "  %" PRIu64 " x %s\n", s->causes[i].count, s->causes[i].cause);

@@ -87,6 +87,13 @@ struct pts_decode_summary {
 	const char *trigger_not_shown;
 	uint64_t trace_bytes;		/* raw PT bytes given to the decoders, all CPUs */
 	uint64_t trace_bytes_missing;	/* bytes the manifest records that the files lack */
+	/*
+	 * A bundle with a trigger TSC: how long after the trigger each CPU
+	 * stopped tracing (its stop TSC minus the trigger's, in ns on the
+	 * bundle's clock; negative for a CPU that stopped before it).
+	 */
+	struct { uint32_t cpu; int64_t ns; } stops[PTS_DEC_MAX_INPUTS];
+	unsigned int nr_stops;
 };
 
 void pts_decode_opts_init(struct pts_decode_opts *o);

@@ -1,0 +1,739 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * permtest: the module's permission rules, its bookkeeping and its races,
+ * through the raw ioctl ABI (include/uapi/ptscope.h), one scenario per
+ * call, one "RESULT <name> PASS|FAIL <detail>" line each:
+ *
+ *   other-user NAME      as a non-root user, against root's armed capture
+ *                        (permtest arm-hold): every ioctl but GET_CAPS and
+ *                        GET_STATE refused with NOT_OWNER, GET_STATE shows
+ *                        the state word only, read() and mmap() EPERM
+ *   own-user NAME        as a non-root user, a user-scope capture of its
+ *                        own child: usable by its owner; no physical
+ *                        address reaches it (output_base 0, CR3s are
+ *                        identities, the sideband's CR3 of the child
+ *                        equals cr3_match's identity); a buffer above the
+ *                        module's unpriv_buffer_kb refused (BUFFER_LIMIT);
+ *                        START after the child exited refused
+ *                        (TARGET_EXITED)
+ *   arm-hold READY GO    root: arm a kernel-scope capture, create READY,
+ *                        wait for GO, unconfigure
+ *   mapcount NAME        root: a fork of a mapping of an old configuration,
+ *                        both unmapped, does not leave CONFIGURE refused
+ *   hotplug-loop NAME MS root: CONFIGURE/UNCONFIGURE with a tracepoint
+ *                        trigger in a loop for MS ms (the caller toggles
+ *                        cpu1 meanwhile): no call hangs
+ *   trigger-race NAME MS root: TRIGGER and sysrq triggers in loops against
+ *                        START/STOP in a loop: TRIGGERED always has a
+ *                        reason and no CPU tracing
+ *   fifo-stop NAME       root: a SCHED_FIFO spinner pinned on cpu1, the
+ *                        trigger on cpu0: cpu1 stops and the capture
+ *                        completes while the spinner still runs
+ *   tp-pidns NAME        root, in a new pid namespace: a tracepoint
+ *                        trigger on a pid of that namespace fires when
+ *                        that process exits
+ *
+ * The expectations come from docs/abi.md ("Permissions", "Triggers"),
+ * never from values this program made.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "guest.h"
+
+#define DEV "/dev/ptscope"
+
+static const char *g_name = "?";
+static int g_ok = 1;
+
+/* A failed expectation: noted, the scenario goes on. */
+static void bad(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	detail("FAIL(%s)", buf);
+	g_ok = 0;
+}
+
+static int report(void)
+{
+	printf("RESULT %s %s %s\n", g_name, g_ok ? "PASS" : "FAIL", g_detail);
+	fflush(stdout);
+	return g_ok ? 0 : 1;
+}
+
+static void __attribute__((noreturn)) die(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	detail("ABORT(%s)", buf);
+	g_ok = 0;
+	exit(report());
+}
+
+static int open_dev(void)
+{
+	int fd = open(DEV, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die("open %s: %s", DEV, strerror(errno));
+	return fd;
+}
+
+/* A command ioctl; the refusal's reason in *reason. */
+static int cmd_r(int fd, unsigned long nr, uint32_t *reason)
+{
+	struct ptscope_cmd c;
+	int r;
+
+	memset(&c, 0, sizeof(c));
+	r = IOC(fd, nr, c);
+	if (reason)
+		*reason = c.hdr.reason;
+	return r;
+}
+
+static void get_state(int fd, struct ptscope_state *s)
+{
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	r = IOC(fd, PTSCOPE_IOC_GET_STATE, *s);
+	if (r)
+		die("GET_STATE: %s", strerror(-r));
+}
+
+static void small_config(int fd, uint32_t scope, struct ptscope_config *cfg)
+{
+	struct ptscope_caps caps;
+	int r;
+
+	memset(&caps, 0, sizeof(caps));
+	r = IOC(fd, PTSCOPE_IOC_GET_CAPS, caps);
+	if (r)
+		die("GET_CAPS: %s", strerror(-r));
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->scope = scope;
+	cfg->mode = PTSCOPE_MODE_SNAPSHOT;
+	cfg->timing = PTSCOPE_TIMING_TSC;
+	cfg->buffer_size = 16384;
+	memcpy(cfg->cpu_mask, caps.online_mask, sizeof(cfg->cpu_mask));
+}
+
+/*
+ * A child that runs a little user code every 5 ms (so it is switched in
+ * while a capture is armed) until its pipe is closed, then exits.
+ */
+static pid_t spawn_waiter(int *wfd)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		volatile unsigned long n = 0;
+		char c;
+
+		close(p[1]);
+		fcntl(p[0], F_SETFL, O_NONBLOCK);
+		while (read(p[0], &c, 1) < 0 && (errno == EAGAIN || errno == EINTR)) {
+			for (n = 0; n < 20000; n++)
+				;
+			sleep_ms(5);
+		}
+		_exit(0);
+	}
+	close(p[0]);
+	*wfd = p[1];
+	return pid;
+}
+
+static void wait_for_file(const char *path)
+{
+	struct stat sb;
+	int i;
+
+	for (i = 0; i < 600 && stat(path, &sb); i++)
+		sleep_ms(100);
+}
+
+/* ---- another user's capture ---------------------------------------------- */
+
+/* Expect -EPERM with NOT_OWNER. */
+static void want_not_owner(const char *what, int r, uint32_t reason)
+{
+	if (r == -EPERM && reason == PTSCOPE_R_NOT_OWNER)
+		detail("%s:refused", what);
+	else
+		bad("%s:%s reason %u, want EPERM NOT_OWNER", what,
+		    r ? strerror(-r) : "ACCEPTED", reason);
+}
+
+static int do_other_user(void)
+{
+	static const struct { unsigned long nr; const char *name; } cmds[] = {
+		{ PTSCOPE_IOC_TRIGGER, "TRIGGER" }, { PTSCOPE_IOC_STOP, "STOP" },
+		{ PTSCOPE_IOC_START, "START" }, { PTSCOPE_IOC_UNCONFIGURE, "UNCONFIGURE" },
+	};
+	struct ptscope_cpu_status cs;
+	struct ptscope_sideband_read sr;
+	struct ptscope_config cfg;
+	struct ptscope_state st;
+	unsigned char buf[4096];
+	unsigned int i;
+	uint32_t reason;
+	void *m;
+	int fd, r;
+
+	if (geteuid() == 0)
+		die("must run as a non-root user");
+	fd = open_dev();
+	get_state(fd, &st);
+	if (st.state != PTSCOPE_STATE_ARMED)
+		die("root's capture is not armed (state %u)", st.state);
+	/* GET_STATE: the state word, nothing of the capture itself. */
+	if (st.rtit_ctl || st.trigger_tsc || st.time_at_start.tsc || st.armed_cpu_mask[0] ||
+	    st.sideband_bytes)
+		bad("GET_STATE shows another user's capture: rtit_ctl %#llx start tsc %llu cpus %#llx sideband %llu",
+		    (unsigned long long)st.rtit_ctl, (unsigned long long)st.time_at_start.tsc,
+		    (unsigned long long)st.armed_cpu_mask[0], (unsigned long long)st.sideband_bytes);
+	else
+		detail("GET_STATE:state-only");
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		r = cmd_r(fd, cmds[i].nr, &reason);
+		want_not_owner(cmds[i].name, r, reason);
+	}
+	memset(&cs, 0, sizeof(cs));
+	r = IOC(fd, PTSCOPE_IOC_GET_CPU_STATUS, cs);
+	want_not_owner("GET_CPU_STATUS", r, cs.hdr.reason);
+	memset(&sr, 0, sizeof(sr));
+	sr.buf = (uint64_t)(uintptr_t)buf;
+	sr.buf_len = sizeof(buf);
+	r = IOC(fd, PTSCOPE_IOC_READ_SIDEBAND, sr);
+	want_not_owner("READ_SIDEBAND", r, sr.hdr.reason);
+	/* A user-scope capture of its own would replace root's: refused too. */
+	small_config(fd, PTSCOPE_SCOPE_USER, &cfg);
+	cfg.flags = PTSCOPE_CFG_CR3_FILTER;
+	cfg.cr3_pid = getpid();
+	r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg);
+	want_not_owner("CONFIGURE", r, cfg.hdr.reason);
+	errno = 0;
+	if (read(fd, buf, sizeof(buf)) >= 0 || errno != EPERM)
+		bad("read:%s, want EPERM", errno ? strerror(errno) : "ACCEPTED");
+	else
+		detail("read:EPERM");
+	m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (m != MAP_FAILED || errno != EPERM)
+		bad("mmap:%s, want EPERM", m != MAP_FAILED ? "ACCEPTED" : strerror(errno));
+	else
+		detail("mmap:EPERM");
+	get_state(fd, &st);
+	if (st.state != PTSCOPE_STATE_ARMED)
+		bad("root's capture no longer armed: state %u", st.state);
+	close(fd);
+	return report();
+}
+
+/* ---- one's own capture ---------------------------------------------------- */
+
+/* Read the sideband; the CR3 of the first switch to @pid in *cr3. */
+static unsigned int sideband_cr3_of(int fd, pid_t pid, uint64_t *cr3)
+{
+	static unsigned char buf[1 << 16];
+	unsigned int n = 0;
+	ssize_t len;
+
+	*cr3 = 0;
+	while ((len = read(fd, buf, sizeof(buf))) > 0) {
+		size_t off = 0;
+
+		while (off + sizeof(struct ptscope_sb_hdr) <= (size_t)len) {
+			const struct ptscope_sb_hdr *h = (const void *)(buf + off);
+
+			if (!h->size)
+				break;
+			if (h->type == PTSCOPE_SB_SCHED_SWITCH) {
+				const struct ptscope_sb_switch *s = (const void *)h;
+
+				if (s->next_pid == pid && !*cr3)
+					*cr3 = s->next_cr3;
+				n++;
+			}
+			off += h->size;
+		}
+	}
+	return n;
+}
+
+static int do_own_user(void)
+{
+	struct ptscope_cpu_status cs;
+	struct ptscope_config cfg;
+	struct ptscope_state st;
+	uint64_t sb_cr3;
+	uint32_t reason;
+	unsigned int nsw;
+	pid_t child;
+	int fd, r, wfd;
+
+	if (geteuid() == 0)
+		die("must run as a non-root user");
+	fd = open_dev();
+	child = spawn_waiter(&wfd);
+
+	/* More than the default unpriv_buffer_kb (4096 KiB) per CPU. */
+	small_config(fd, PTSCOPE_SCOPE_USER, &cfg);
+	cfg.flags = PTSCOPE_CFG_CR3_FILTER;
+	cfg.cr3_pid = child;
+	cfg.buffer_size = 8u << 20;
+	r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg);
+	if (r == -EPERM && cfg.hdr.reason == PTSCOPE_R_BUFFER_LIMIT)
+		detail("8MiB:BUFFER_LIMIT(limit %llu)", (unsigned long long)cfg.hdr.reason_arg);
+	else
+		bad("8MiB ring:%s reason %u, want EPERM BUFFER_LIMIT",
+		    r ? strerror(-r) : "ACCEPTED", cfg.hdr.reason);
+	if (!r)
+		cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+
+	small_config(fd, PTSCOPE_SCOPE_USER, &cfg);
+	cfg.flags = PTSCOPE_CFG_CR3_FILTER;
+	cfg.cr3_pid = child;
+	r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg);
+	if (r)
+		die("CONFIGURE own child: %s reason %u", strerror(-r), cfg.hdr.reason);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
+		die("START: %s reason %u", strerror(-r), reason);
+	sleep_ms(300);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_STOP, &reason)))
+		bad("STOP by its owner: %s reason %u", strerror(-r), reason);
+	get_state(fd, &st);
+	if (!(st.flags & PTSCOPE_STATEF_CR3_IDENTITY))
+		bad("GET_STATE.flags %#x without CR3_IDENTITY: cr3_match %#llx is physical",
+		    st.flags, (unsigned long long)st.cr3_match);
+	else
+		detail("cr3_match:identity");
+	if (!st.time_at_start.tsc)
+		bad("owner sees no time_at_start");
+	memset(&cs, 0, sizeof(cs));
+	cs.cpu = 0;
+	r = IOC(fd, PTSCOPE_IOC_GET_CPU_STATUS, cs);
+	if (r)
+		bad("GET_CPU_STATUS by its owner: %s reason %u", strerror(-r), cs.hdr.reason);
+	else if (cs.output_base)
+		bad("output_base %#llx: a physical address", (unsigned long long)cs.output_base);
+	else
+		detail("output_base:0");
+	nsw = sideband_cr3_of(fd, child, &sb_cr3);
+	if (!nsw)
+		bad("no sched_switch record in the sideband");
+	else if (!sb_cr3)
+		detail("(child never switched in while armed)");
+	else if (!(st.flags & PTSCOPE_STATEF_CR3_KPTI) && sb_cr3 != st.cr3_match)
+		bad("sideband CR3 of the child %#llx != cr3_match %#llx: identities differ",
+		    (unsigned long long)sb_cr3, (unsigned long long)st.cr3_match);
+	else
+		detail("sideband-cr3:matches(%u switches)", nsw);
+
+	/* The target goes: its address space can never match again. */
+	close(wfd);
+	waitpid(child, NULL, 0);
+	get_state(fd, &st);
+	if (!(st.flags & PTSCOPE_STATEF_TARGET_EXITED))
+		bad("flags %#x without TARGET_EXITED after the child exited", st.flags);
+	r = cmd_r(fd, PTSCOPE_IOC_START, &reason);
+	if (r == -ESRCH && reason == PTSCOPE_R_TARGET_EXITED)
+		detail("START-after-exit:TARGET_EXITED");
+	else
+		bad("START after the target exited: %s reason %u, want ESRCH TARGET_EXITED",
+		    r ? strerror(-r) : "ACCEPTED", reason);
+	cmd_r(fd, PTSCOPE_IOC_STOP, NULL);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, &reason)))
+		bad("UNCONFIGURE by its owner: %s reason %u", strerror(-r), reason);
+	close(fd);
+	return report();
+}
+
+/* ---- root helpers and scenarios -------------------------------------------- */
+
+static int do_arm_hold(const char *ready, const char *go)
+{
+	struct ptscope_config cfg;
+	uint32_t reason;
+	int fd = open_dev(), r;
+
+	g_name = "arm-hold";
+	small_config(fd, PTSCOPE_SCOPE_KERNEL, &cfg);
+	r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg);
+	if (r)
+		die("CONFIGURE: %s reason %u", strerror(-r), cfg.hdr.reason);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
+		die("START: %s reason %u", strerror(-r), reason);
+	close(open(ready, O_CREAT | O_WRONLY, 0644));
+	wait_for_file(go);
+	cmd_r(fd, PTSCOPE_IOC_STOP, NULL);
+	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+	close(fd);
+	return 0;
+}
+
+static int do_mapcount(void)
+{
+	struct ptscope_config cfg;
+	pid_t pid;
+	void *m;
+	int fd = open_dev(), r;
+
+	small_config(fd, PTSCOPE_SCOPE_BOTH, &cfg);
+	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
+		die("CONFIGURE A: %s", strerror(-r));
+	m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		die("mmap A: %s", strerror(errno));
+	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
+		die("CONFIGURE B while A is mapped (A unconfigured): %s reason %u",
+		    strerror(-r), cfg.hdr.reason);
+	/* A fork copies the mapping of A (vm_open), its exit closes it. */
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	munmap(m, 4096);
+	/* Nothing is mapped now: B may be replaced. */
+	r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg);
+	if (r)
+		bad("CONFIGURE C with nothing mapped: %s reason %u (MAPPED = 35)",
+		    strerror(-r), cfg.hdr.reason);
+	else
+		detail("reconfigure-after-fork-and-unmap:ok");
+	/* And a mapping of the current set still blocks it. */
+	m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (m != MAP_FAILED) {
+		r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg);
+		if (r != -EBUSY || cfg.hdr.reason != PTSCOPE_R_MAPPED)
+			bad("CONFIGURE while mapped: %s reason %u, want EBUSY MAPPED",
+			    r ? strerror(-r) : "ACCEPTED", cfg.hdr.reason);
+		else
+			detail("mapped:MAPPED");
+		munmap(m, 4096);
+	}
+	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+	close(fd);
+	return report();
+}
+
+static int do_hotplug_loop(unsigned int ms)
+{
+	struct ptscope_config cfg;
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
+	unsigned int n = 0, errs = 0;
+	int fd = open_dev(), r;
+
+	small_config(fd, PTSCOPE_SCOPE_BOTH, &cfg);
+	/* A tracepoint trigger: one more probe (static key) per CONFIGURE. */
+	cfg.trigger.kinds = PTSCOPE_TRIG_TRACEPOINT;
+	snprintf(cfg.trigger.tracepoint, sizeof(cfg.trigger.tracepoint),
+		 "sched:sched_process_fork");
+	while (now_ns() < end) {
+		struct ptscope_caps caps;
+
+		memset(&caps, 0, sizeof(caps));
+		IOC(fd, PTSCOPE_IOC_GET_CAPS, caps);
+		memcpy(cfg.cpu_mask, caps.online_mask, sizeof(cfg.cpu_mask));
+		r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg);
+		if (r)
+			errs++;
+		cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+		n++;
+	}
+	detail("%u CONFIGURE/UNCONFIGURE pairs, %u refused", n, errs);
+	if (!n)
+		bad("no iteration");
+	close(fd);
+	return report();
+}
+
+/* Invariants of a GET_STATE snapshot (docs/abi.md, States). */
+static int state_consistent(const struct ptscope_state *s, char *why, size_t len)
+{
+	if (s->state == PTSCOPE_STATE_TRIGGERED && s->trigger_reason == PTSCOPE_TRIGGER_NONE) {
+		snprintf(why, len, "TRIGGERED without a reason");
+		return 0;
+	}
+	if ((s->state == PTSCOPE_STATE_TRIGGERED || s->state == PTSCOPE_STATE_STOPPED) &&
+	    s->armed_cpu_mask[0]) {
+		snprintf(why, len, "state %u with CPUs %#llx still tracing", s->state,
+			 (unsigned long long)s->armed_cpu_mask[0]);
+		return 0;
+	}
+	return 1;
+}
+
+static void loop_child(int kind, uint64_t end)
+{
+	int fd = open_dev();
+
+	while (now_ns() < end) {
+		if (kind == 0) {
+			cmd_r(fd, PTSCOPE_IOC_TRIGGER, NULL);
+		} else {
+			int s = open("/proc/sysrq-trigger", O_WRONLY);
+
+			if (s >= 0) {
+				if (write(s, "x", 1) < 0)
+					_exit(3);
+				close(s);
+			}
+		}
+	}
+	_exit(0);
+}
+
+static int do_trigger_race(unsigned int ms)
+{
+	struct ptscope_config cfg;
+	struct ptscope_state st;
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
+	unsigned int starts = 0, triggered = 0, stops = 0, checks = 0;
+	pid_t kids[2];
+	char why[160];
+	int fd = open_dev(), r, k;
+
+	small_config(fd, PTSCOPE_SCOPE_BOTH, &cfg);
+	cfg.trigger.kinds = PTSCOPE_TRIG_HOTKEY;
+	cfg.trigger.flags = PTSCOPE_TRIGF_MULTI;
+	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
+		die("CONFIGURE: %s reason %u", strerror(-r), cfg.hdr.reason);
+	for (k = 0; k < 2; k++) {
+		kids[k] = fork();
+		if (kids[k] == 0)
+			loop_child(k, end);
+	}
+	while (now_ns() < end && g_ok) {
+		if (!cmd_r(fd, PTSCOPE_IOC_START, NULL))
+			starts++;
+		get_state(fd, &st);
+		checks++;
+		if (!state_consistent(&st, why, sizeof(why)))
+			bad("after START: %s", why);
+		if (!cmd_r(fd, PTSCOPE_IOC_STOP, NULL))
+			stops++;
+		get_state(fd, &st);
+		checks++;
+		if (st.state == PTSCOPE_STATE_TRIGGERED)
+			triggered++;
+		if (!state_consistent(&st, why, sizeof(why)))
+			bad("after STOP: %s", why);
+	}
+	for (k = 0; k < 2; k++)
+		waitpid(kids[k], NULL, 0);
+	/* Whatever state it ended in, it settles: no CPU left tracing. */
+	cmd_r(fd, PTSCOPE_IOC_STOP, NULL);
+	sleep_ms(100);
+	get_state(fd, &st);
+	if (st.armed_cpu_mask[0])
+		bad("CPUs %#llx tracing after the last STOP", (unsigned long long)st.armed_cpu_mask[0]);
+	detail("%u starts, %u stops, %u triggered, %u checks", starts, stops, triggered, checks);
+	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+	close(fd);
+	return report();
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int do_fifo_stop(void)
+{
+	struct ptscope_cpu_status cs;
+	struct ptscope_config cfg;
+	struct ptscope_state st;
+	struct sched_param sp = { .sched_priority = 50 };
+	uint64_t t0, waited;
+	uint32_t reason;
+	int fd, r, alive, status;
+	pid_t spinner;
+
+	if (pin(0))
+		die("pin to cpu0: %s", strerror(errno));
+	fd = open_dev();
+	spinner = fork();
+	if (spinner < 0)
+		die("fork: %s", strerror(errno));
+	if (spinner == 0) {
+		uint64_t stop = now_ns() + 6000000000ull;
+
+		if (pin(1) || sched_setscheduler(0, SCHED_FIFO, &sp))
+			_exit(2);
+		/* No system call, no sleep: cpu1 never switches for 6 s. */
+		while (now_ns() < stop)
+			;
+		_exit(0);
+	}
+	sleep_ms(300);
+	if (waitpid(spinner, &status, WNOHANG) == spinner)
+		die("spinner did not start (status %d)", status);
+	small_config(fd, PTSCOPE_SCOPE_BOTH, &cfg);
+	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
+		die("CONFIGURE: %s reason %u", strerror(-r), cfg.hdr.reason);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
+		die("START: %s reason %u", strerror(-r), reason);
+	sleep_ms(200);
+	t0 = now_ns();
+	if ((r = cmd_r(fd, PTSCOPE_IOC_TRIGGER, &reason)))
+		die("TRIGGER: %s reason %u", strerror(-r), reason);
+	do {
+		get_state(fd, &st);
+		if (st.state == PTSCOPE_STATE_TRIGGERED)
+			break;
+		sleep_ms(10);
+	} while (now_ns() - t0 < 3000000000ull);
+	waited = (now_ns() - t0) / 1000000;
+	alive = waitpid(spinner, &status, WNOHANG) == 0;
+	if (st.state != PTSCOPE_STATE_TRIGGERED)
+		bad("state %u %llu ms after the trigger, want TRIGGERED while cpu1 runs a SCHED_FIFO spinner",
+		    st.state, (unsigned long long)waited);
+	else if (!alive)
+		bad("TRIGGERED only after the spinner ended (%llu ms)", (unsigned long long)waited);
+	else
+		detail("TRIGGERED %llu ms after the trigger, spinner still running", (unsigned long long)waited);
+	memset(&cs, 0, sizeof(cs));
+	cs.cpu = 1;
+	if ((r = IOC(fd, PTSCOPE_IOC_GET_CPU_STATUS, cs)))
+		bad("GET_CPU_STATUS 1: %s", strerror(-r));
+	else if (cs.flags & PTSCOPE_CPUF_ENABLED)
+		bad("cpu1 still tracing");
+	else if (st.trigger_tsc && cs.stop_tsc >= st.trigger_tsc)
+		detail("cpu1 stopped %llu TSC ticks after the trigger (tsc_khz %u)",
+		       (unsigned long long)(cs.stop_tsc - st.trigger_tsc), st.tsc_khz);
+	else
+		bad("cpu1 stop_tsc %llu before the trigger %llu", (unsigned long long)cs.stop_tsc,
+		    (unsigned long long)st.trigger_tsc);
+	kill(spinner, SIGKILL);
+	waitpid(spinner, NULL, 0);
+	cmd_r(fd, PTSCOPE_IOC_STOP, NULL);
+	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+	close(fd);
+	return report();
+}
+
+/* In the new namespace: its init (pid 1) configures, its child exits. */
+static int tp_pidns_init(void)
+{
+	struct ptscope_config cfg;
+	struct ptscope_state st;
+	uint64_t t0;
+	uint32_t reason;
+	pid_t b;
+	int fd, r, wfd;
+
+	if (getpid() != 1)
+		die("not the init of a new pid namespace (pid %d)", (int)getpid());
+	b = spawn_waiter(&wfd);
+	fd = open_dev();
+	small_config(fd, PTSCOPE_SCOPE_USER, &cfg);
+	cfg.trigger.kinds = PTSCOPE_TRIG_TRACEPOINT;
+	cfg.trigger.tracepoint_pid = b;
+	snprintf(cfg.trigger.tracepoint, sizeof(cfg.trigger.tracepoint),
+		 "sched:sched_process_exit");
+	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
+		die("CONFIGURE, tracepoint pid %d of this namespace: %s reason %u", (int)b,
+		    strerror(-r), cfg.hdr.reason);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
+		die("START: %s reason %u", strerror(-r), reason);
+	close(wfd);
+	waitpid(b, NULL, 0);
+	t0 = now_ns();
+	do {
+		get_state(fd, &st);
+		if (st.state == PTSCOPE_STATE_TRIGGERED)
+			break;
+		sleep_ms(20);
+	} while (now_ns() - t0 < 2000000000ull);
+	if (st.state != PTSCOPE_STATE_TRIGGERED || st.trigger_reason != PTSCOPE_TRIGGER_TRACEPOINT)
+		bad("pid %d of the namespace exited: state %u reason %u, want TRIGGERED by TRACEPOINT",
+		    (int)b, st.state, st.trigger_reason);
+	else
+		detail("pid %d (namespace) exited: TRIGGERED by the tracepoint", (int)b);
+	cmd_r(fd, PTSCOPE_IOC_STOP, NULL);
+	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+	close(fd);
+	return report();
+}
+
+static int do_tp_pidns(void)
+{
+	int status;
+	pid_t a;
+
+	if (unshare(CLONE_NEWPID))
+		die("unshare(CLONE_NEWPID): %s", strerror(errno));
+	a = fork();
+	if (a < 0)
+		die("fork: %s", strerror(errno));
+	if (a == 0)
+		exit(tp_pidns_init());
+	if (waitpid(a, &status, 0) != a)
+		die("waitpid: %s", strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *sub = argc > 1 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGPIPE, SIG_IGN);
+	if (argc > 2)
+		g_name = argv[2];
+	if (!strcmp(sub, "other-user") && argc == 3)
+		return do_other_user();
+	if (!strcmp(sub, "own-user") && argc == 3)
+		return do_own_user();
+	if (!strcmp(sub, "arm-hold") && argc == 4)
+		return do_arm_hold(argv[2], argv[3]);
+	if (!strcmp(sub, "mapcount") && argc == 3)
+		return do_mapcount();
+	if (!strcmp(sub, "hotplug-loop") && argc == 4)
+		return do_hotplug_loop((unsigned int)strtoul(argv[3], NULL, 0));
+	if (!strcmp(sub, "trigger-race") && argc == 4)
+		return do_trigger_race((unsigned int)strtoul(argv[3], NULL, 0));
+	if (!strcmp(sub, "fifo-stop") && argc == 3)
+		return do_fifo_stop();
+	if (!strcmp(sub, "tp-pidns") && argc == 3)
+		return do_tp_pidns();
+	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/permtest.c\n");
+	return 2;
+}

@@ -122,9 +122,9 @@ sub arrive {
 		# `call 1f; ...; 1: mov %reg,(%rsp); ret`) consumes the top
 		# frame's return-address slot and goes on in the frame below,
 		# now running the target: as a jump to it from that frame. A
-		# signal handler's RET to __restore_rt leaves the handler frame
-		# to rt_sigreturn.
-		if ($i < 0 && @$stack && $stack->[-1][0] != -2) {
+		# signal handler's RET to __restore_rt (a frame with a resume
+		# IP) leaves the handler frame to rt_sigreturn.
+		if ($i < 0 && @$stack && !defined $stack->[-1][3]) {
 			pop @$stack;
 			my $name = $sym{$ip};
 			$stack->[-1][1] = $name if defined $name && @$stack;

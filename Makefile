@@ -15,7 +15,7 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fno-strict-aliasing
 CXXFLAGS ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -Iinclude -Iuserland/lib -Itools/ptsynth/lib
-LDLIBS  += -lipt -lelf -ljson-c -lZydis -liberty -lm
+LDLIBS  += -lipt -lelf -ljson-c -lZydis -liberty -lz -lm
 WERROR  ?= -Werror
 CFLAGS  += $(WERROR)
 
@@ -113,30 +113,42 @@ ifeq ($(origin KDIR),undefined)
 KDIR := $(wildcard /lib/modules/$(KRELEASE)/build)
 endif
 
+# A KDIR given on the command line that is no header tree is refused with
+# the same explanation as missing headers, not with make's own errors.
 module:
 ifeq ($(strip $(KDIR)),)
 	@echo "note: no kernel headers for the running kernel $(KRELEASE): kmod/ptscope.ko not built."
 	@echo "      Install them (apt-get install linux-headers-$(KRELEASE)) or name a tree:"
 	@echo "      make KDIR=/usr/src/linux-headers-<version>"
+else ifeq ($(wildcard $(KDIR)/Makefile),)
+	@echo "error: KDIR=$(KDIR) is not a kernel header tree (it has no Makefile): kmod/ptscope.ko not built."
+	@echo "       Install the headers (apt-get install linux-headers-<version>; for the running kernel"
+	@echo "       linux-headers-$(KRELEASE)) and name their tree: make KDIR=/usr/src/linux-headers-<version>"
+	@ls -d /usr/src/linux-headers-* 2>/dev/null | grep -v -- -common | sed 's/^/       installed: /' || true
+	@exit 2
 else
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 endif
 
 module-clean:
-ifneq ($(strip $(KDIR)),)
+ifneq ($(wildcard $(KDIR)/Makefile),)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 endif
 
 # ---- tests ----------------------------------------------------------------
-check: check-unit check-scripts check-fuzz
+# scripts last: their final lines count every skip of make check (with check-unit's)
+check: check-unit check-fuzz check-scripts
 
+# The unit tests' last line (passed, failed, skipped and why) is kept in
+# $(B)/unit-tests.last; check-scripts repeats it at the end of make check.
 check-unit: $(B)/unit-tests userland
-	PTS_SRCDIR=$(CURDIR) $(B)/unit-tests
+	@rm -f $(B)/unit-tests.last
+	PTS_SRCDIR=$(CURDIR) PTS_UNIT_SUMMARY=$(B)/unit-tests.last $(B)/unit-tests
 
 # Each tests/check.d/NN-*.sh is one scripted check (golden decodes,
 # reference-encoder self-checks, perf cross-checks); run in order.
 check-scripts: userland $(B)/unit-tests
-	@bash tests/run-check-scripts.sh
+	@PTS_UNIT_SUMMARY=$(B)/unit-tests.last bash tests/run-check-scripts.sh
 
 # VM_ARGS: e.g. --serial (one kernel line at a time: no vCPU
 # oversubscription on a 2-core host), --line 6.12, --break NAME.

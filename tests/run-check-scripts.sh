@@ -1,27 +1,40 @@
 #!/usr/bin/env bash
 # Runs every tests/check.d/*.sh in name order. Each script exits 0 on
-# success, 77 when it cannot run here (it prints why; a skip is never
-# counted as a pass), anything else on failure; its output is shown.
-# Ends with the plain "N passed, N failed, N skipped" line and a non-zero
-# status if any failed.
+# success, PTS_SKIP (tests/tools/check-lib.sh) when it cannot run here
+# (its "SKIP: reason" line says why; a skip is never counted as a pass),
+# anything else on failure; its output is shown.
+# Ends with the plain "N passed, N failed, N skipped (reasons)" line and a
+# non-zero status if any failed. When PTS_UNIT_SUMMARY names the file the
+# unit tests wrote their last line to (make check), that line is repeated
+# just before, so the end of `make check` counts every skip.
 set -u
 cd "$(dirname "$0")/.."
+. tests/tools/check-lib.sh
 pass=0 fail=0 skip=0 failed=() skipped=()
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
 for s in tests/check.d/*.sh; do
 	[ -e "$s" ] || continue
 	name=$(basename "$s" .sh)
 	echo "=== check $name"
-	bash "$s"
-	rc=$?
+	bash "$s" 2>&1 | tee "$out"
+	rc=${PIPESTATUS[0]}
 	if [ "$rc" -eq 0 ]; then
 		pass=$((pass + 1)); echo "PASS $name"
-	elif [ "$rc" -eq 77 ]; then
-		skip=$((skip + 1)); skipped+=("$name"); echo "SKIP $name"
+	elif [ "$rc" -eq "$PTS_SKIP" ]; then
+		why=$(sed -n 's/^SKIP: //p' "$out" | tail -n 1)
+		skip=$((skip + 1)); skipped+=("$name: ${why:-no reason given}"); echo "SKIP $name"
 	else
 		fail=$((fail + 1)); failed+=("$name"); echo "FAIL $name"
 	fi
 done
-[ "$skip" -eq 0 ] || echo "skipped checks: ${skipped[*]}"
 [ "$fail" -eq 0 ] || echo "failed checks: ${failed[*]}"
-echo "checks: $pass passed, $fail failed, $skip skipped"
+if [ -n "${PTS_UNIT_SUMMARY:-}" ] && [ -s "$PTS_UNIT_SUMMARY" ]; then
+	cat "$PTS_UNIT_SUMMARY"
+fi
+line="checks: $pass passed, $fail failed, $skip skipped"
+if [ "$skip" -gt 0 ]; then
+	line+=" ($(printf '%s; ' "${skipped[@]}" | sed 's/; $//'))"
+fi
+echo "$line"
 [ "$fail" -eq 0 ]

@@ -16,13 +16,13 @@ bin=$B/ptsynth-programs
 work=$B/ptsynth-check/e2e
 
 if [ ! -x "$B/ptscope" ]; then
-	echo "SKIP: $B/ptscope not built"
-	exit 77
+	echo "FAIL: $B/ptscope not built (make)"
+	exit 1
 fi
 probe=$("$B/ptscope" decode 2>&1 </dev/null)
 if echo "$probe" | grep -qi -e 'not built' -e 'unknown command'; then
-	echo "SKIP: ptscope decode is not available yet: $(echo "$probe" | head -1)"
-	exit 77
+	echo "FAIL: ptscope decode is not available: $(echo "$probe" | head -1)"
+	exit 1
 fi
 set -e
 bash tests/ptsynth/build-programs.sh "$bin"

@@ -140,6 +140,50 @@ FAKEDEV_TRIGGER_MS=50 pts record -q --trigger manual --multi-snapshot --duration
 check_manifest "$T/m.1.ptscope" "m['trigger']['reason'] == 'tracepoint' and m['complete'] is True"
 readback "$T/m.2.ptscope"
 
+echo "-- a bundle name that cannot be created is refused before CMD runs or anything is armed"
+: > "$T/afile"
+for o in /no/such/dir/x.ptscope "$T/afile/x.ptscope" "$T/a.ptscope"; do
+	: > "$T/log"
+	rm -f "$T/ran"
+	if pts run -q -o "$o" -- touch "$T/ran" > "$T/out" 2> "$T/err"; then fail "run -o $o succeeded"; fi
+	[ ! -e "$T/ran" ] || fail "run -o $o: CMD was started"
+	[ ! -s "$T/log" ] || fail "run -o $o: the device was used: $(tr '\n' ' ' < "$T/log")"
+	grep -q "cannot write the bundle $o\|$o already exists" "$T/err" || fail "run -o $o: message"
+done
+grep -q "its directory /no/such/dir: No such file or directory (create it first" "$T/err" ||
+	grep -q "already exists" "$T/err" || fail "missing directory message"
+: > "$T/log"
+if pts record -q --multi-snapshot -o /no/such/dir/m.ptscope > "$T/out" 2> "$T/err"; then
+	fail "record --multi-snapshot into a missing directory succeeded"; fi
+[ ! -s "$T/log" ] || fail "record --multi-snapshot -o /no/such/dir: the device was used"
+
+echo "-- --multi-snapshot numbers its bundles past the ones already there"
+mkdir "$T/n.1.ptscope"
+FAKEDEV_TRIGGER_MS=50 pts record -q --trigger manual --multi-snapshot --duration 2s --size 64K --no-copy \
+	-o "$T/n.ptscope" > "$T/out" 2> "$T/err" || fail "record --multi-snapshot beside n.1 rc=$?"
+[ -z "$(ls -A "$T/n.1.ptscope")" ] || fail "the existing n.1.ptscope was written into"
+[ -f "$T/n.2.ptscope/manifest.json" ] && [ -f "$T/n.3.ptscope/manifest.json" ] || fail "no n.2/n.3: $(ls "$T")"
+
+echo "-- two captures started in the same second get two default names"
+mkdir "$T/cwd"
+Babs=$(realpath "$B")
+(cd "$T/cwd" && LD_PRELOAD=$T/fakedev.so "$Babs/ptscope" run -q -- /bin/true > ../out1 2>&1) &
+(cd "$T/cwd" && LD_PRELOAD=$T/fakedev.so "$Babs/ptscope" run -q -- /bin/true > ../out2 2>&1) &
+wait
+[ "$(ls -d "$T"/cwd/ptscope-*.ptscope | wc -l)" = 2 ] || fail "default names: $(ls "$T/cwd"; cat "$T/out1" "$T/out2")"
+
+echo "-- a bundle that cannot be written at the end is saved in TMPDIR, and ptscope says where"
+mkdir -p "$T/gone" "$T/tmp"
+set +e
+TMPDIR=$T/tmp pts run -q -o "$T/gone/x.ptscope" -- rm -rf "$T/gone" > "$T/out" 2> "$T/err"
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "rc $rc when the bundle had to be rescued"
+rescued=$(ls -d "$T"/tmp/x-rescued-*.ptscope)
+grep -qF "$T/gone/x.ptscope could not be written; the capture is saved in $rescued instead" "$T/err" ||
+	fail "no rescue message"
+check_manifest "$rescued" "m['complete'] is True ;; m['trigger']['reason'] == 'exit'"
+
 echo "-- --filter SYMBOL is looked up in CMD and relocated with its maps"
 # expected: nm's value of main plus the load bias; for a PIE (ELF type DYN)
 # the bias is the start of the executable's pgoff-0 mapping, because ld puts
@@ -162,7 +206,37 @@ grep -q "CONFIGURE refused: kernel scope, system-wide capture and CPU-wide trigg
 if FAKEDEV_NO_PT=1 pts record -q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "no-PT succeeded"; fi
 grep -q "no Intel PT" "$T/err" && grep -q "simulate=1" "$T/err" || fail "no-PT message"
 if PTSCOPE_DEVICE=$T/nonexistent "$B/ptscope" caps > "$T/out" 2> "$T/err"; then fail "caps without module succeeded"; fi
-grep -q "insmod kmod/ptscope.ko" "$T/err" && grep -q "modprobe ptscope" "$T/err" || fail "module-missing message"
+grep -q "^module *not loaded" "$T/out" || fail "caps without module: no module line"
+! grep -q "modprobe" "$T/out" "$T/err" || fail "modprobe suggested: it needs an install step"
+# without the module, caps reads CPUID itself: it must agree with the
+# kernel's reading in /proc/cpuinfo (vendor, family, model, stepping, and
+# the intel_pt flag, X86_FEATURE_INTEL_PT = CPUID.07H:EBX[25])
+set +e
+PTSCOPE_DEVICE=$T/nonexistent "$B/ptscope" caps --json > "$T/nomod.json" 2> "$T/err"
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "caps --json without module: rc $rc, want 1"
+python3 - "$T/nomod.json" "$T/err" <<'PY' || fail "caps without module disagrees with /proc/cpuinfo"
+import json, sys
+c = json.load(open(sys.argv[1]))
+err = open(sys.argv[2]).read()
+info = {}
+for line in open('/proc/cpuinfo'):
+    if ':' in line:
+        k, v = (x.strip() for x in line.split(':', 1))
+        info.setdefault(k, v)
+pt = 'intel_pt' in info['flags'].split()
+assert c['module_loaded'] is False and c['can_decode'] is True and c['can_capture'] is False, c
+assert c['vendor'] == info['vendor_id'], (c['vendor'], info['vendor_id'])
+assert (c['family'], c['model'], c['stepping']) == \
+    (int(info['cpu family']), int(info['model']), int(info['stepping'])), c
+assert c['pt'] == pt, (c['pt'], pt)
+if not pt:
+    want = 'this CPU (%s) has no Intel PT: decode works here; capture needs an Intel CPU, or `simulate=1` for a dry run' % info['vendor_id']
+    assert want in c['verdict'] and want in err, (c['verdict'], err)
+else:
+    assert 'insmod kmod/ptscope.ko' in err, err
+PY
 if pts run -q -o "$T/x.ptscope" -- /nonexistent/prog > "$T/out" 2> "$T/err"; then fail "run of a missing program succeeded"; fi
 grep -q "cannot run '/nonexistent/prog'" "$T/err" || fail "missing-program message"
 if pts record --size 3M > "$T/out" 2> "$T/err"; then fail "--size 3M accepted"; fi
@@ -199,6 +273,24 @@ pts status --disarm > "$T/out" 2> "$T/err" || fail "status --disarm rc=$?"
 grep -q "nothing to disarm" "$T/out" || fail "status --disarm on idle"
 if pts trigger > "$T/out" 2> "$T/err"; then fail "trigger on an idle device succeeded"; fi
 grep -q "TRIGGER refused: not armed" "$T/err" || fail "trigger message"
+pts status --json > "$T/status.json" || fail "status --json rc=$?"
+python3 -c "
+import json; s = json.load(open('$T/status.json'))
+assert s['module_loaded'] and s['state'] == 'idle' and s['simulated'] and s['cpus'] == []
+assert s['trigger'] == {'reason': 'none'} and s['rtit_ctl'].startswith('0x')" || fail "status json: $(cat "$T/status.json")"
+set +e
+PTSCOPE_DEVICE=$T/nonexistent "$B/ptscope" status --json > "$T/status.json" 2> "$T/err"
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "status --json without module: rc $rc"
+python3 -c "
+import json; s = json.load(open('$T/status.json')); assert s['module_loaded'] is False" ||
+	fail "status json without module: $(cat "$T/status.json")"
+# one version: --version, -V and the producer of the bundles ptscope writes
+v=$("$B/ptscope" --version) || fail "--version rc=$?"
+[ "$v" = "$("$B/ptscope" -V)" ] || fail "-V differs from --version"
+echo "$v" | grep -qE '^ptscope [0-9]+\.[0-9]+' || fail "--version: $v"
+check_manifest "$T/a.ptscope" "m['producer'] == '$v'"
 pts caps --json > "$T/caps.json" || fail "caps --json"
 python3 -c "
 import json; c = json.load(open('$T/caps.json'))

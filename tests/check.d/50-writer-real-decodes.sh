@@ -6,11 +6,13 @@
 # with slices in it, every .folded line is "frames COUNT" with COUNT > 0,
 # and the .txt has one event line per BEGIN/END/INSTANT/COUNTER.
 set -eu
+cd "$(dirname "$0")/../.."
+. tests/tools/check-lib.sh
+pts_need_shared data/real/perf-script
 B=${B:-build}
-data=${PTS_SHARED:-../shared}/data/real/perf-script
+data=$PTS_SHARED/data/real/perf-script
 [ -x "$B/ptscope" ] && [ -x "$B/fxtcheck" ] || { echo "missing $B/ptscope or $B/fxtcheck: run make"; exit 1; }
 "$B/ptscope" decode --help >/dev/null 2>&1 || { echo "$B/ptscope has no decode command"; exit 1; }
-[ -d "$data" ] || { echo "missing $data (set PTS_SHARED)"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -34,7 +36,7 @@ for f in "$data"/*.perf; do
 	bad=$(grep -cvE '^.+ [1-9][0-9]*$' "$tmp/$n.folded" || true)
 	[ "$bad" = 0 ] || { echo "$n.folded: $bad malformed lines"; exit 1; }
 	# every slice is one BEGIN and one END line in the listing
-	lines=$(grep -cE '^[0-9]+ [0-9]+ -?[0-9]+/-?[0-9]+ [0-9]+ [a-z_]+ [<>] ' "$tmp/$n.txt" || true)
+	lines=$(grep -cE '^[0-9]+ [0-9]+ -?[0-9]+/-?[0-9]+ [0-9]+ [a-z_]+ +[<>] ' "$tmp/$n.txt" || true)
 	[ "$lines" = $((2 * slices)) ] || {
 		echo "$n.txt: $lines begin/end lines for $slices slices"; exit 1; }
 	echo "$n: fxt valid with $slices slices; txt and folded well formed"

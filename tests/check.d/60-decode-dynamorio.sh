@@ -5,8 +5,10 @@
 # timeline with _start holding the untraced start and two syscall slices.
 set -eu
 cd "$(dirname "$0")/../.."
+. tests/tools/check-lib.sh
+pts_need_shared data/real/dynamorio-hello
 P=${PTSCOPE:-build/ptscope}
-R=${PTS_SHARED:-../shared}/data/real/dynamorio-hello
+R=$PTS_SHARED/data/real/dynamorio-hello
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 want="401000 401005 40100a 401014 401019 40101b 401020 401025"
@@ -59,6 +61,12 @@ if [ -x build/fxtcheck ]; then
 else
 	echo "FAIL: build/fxtcheck missing (make)"; fail=1
 fi
+# the trace truncated in the middle: what is there is decoded, the rest is a gap or ends
+head -c 1500 "$R/pt.bin" > "$T/cut.pt"
+rc=0
+"$P" decode --pt "$T/cut.pt" --elf "$R/hello" --cpu-model 6/85/4 --scope user -o "$T/cut.json" || rc=$?
+if [ $rc != 0 ] && [ $rc != 3 ]; then echo "FAIL: truncated trace exit $rc"; fail=1; else echo "ok: truncated trace exit $rc"; fi
+python3 tests/tools/tl_shape.py "$T/cut.json" > /dev/null || { echo "FAIL: truncated trace timeline"; fail=1; }
 # with the sideband the thread is perf's 223991, named hello by its COMM record
 grep -q '223991/223991 hello' "$T/sideband.summary" || { echo "FAIL sideband thread"; cat "$T/sideband.summary"; fail=1; }
 exit $fail

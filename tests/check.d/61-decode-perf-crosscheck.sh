@@ -8,9 +8,10 @@
 # Needs perf (Debian package linux-perf), as, ld, cc, python3.
 set -eu
 cd "$(dirname "$0")/../.."
+. tests/tools/check-lib.sh
+pts_need_shared data/real/dynamorio-hello tools/mkperfdata.py tools/synth-example
 P=${PTSCOPE:-build/ptscope}
-S=${PTS_SHARED:-../shared}
-S=$(cd "$S" && pwd)
+S=$(cd "$PTS_SHARED" && pwd)
 if ! command -v perf >/dev/null; then
 	echo "FAIL: perf not found: apt-get install linux-perf"
 	exit 1

@@ -6,8 +6,10 @@
 # tests/unit/test_decode_perfscript.c hold.
 set -eu
 cd "$(dirname "$0")/../.."
+. tests/tools/check-lib.sh
+pts_need_shared data/real/perf-script
 P=${PTSCOPE:-build/ptscope}
-D=${PTS_SHARED:-../shared}/data/real/perf-script
+D=$PTS_SHARED/data/real/perf-script
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 P=$(realpath "${PTSCOPE:-build/ptscope}")
 if [ ! -x build/bench-gen ] || [ ! -x build/bench-workload ]; then
 	make -s build/bench-gen build/bench-workload < /dev/null > /dev/null 2>&1 ||
-		{ echo "skip: cannot build build/bench-gen"; exit 77; }
+		{ . tests/tools/check-lib.sh; pts_skip "cannot build build/bench-gen"; }
 fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT

@@ -3,13 +3,13 @@
 # test program linked against libstdc++.so (the dynamic loader relocates
 # libstdc++: ~1.7 M instructions in all), checked exactly by libipt's
 # instruction decoder. Takes about a minute of single-stepping, so it is
-# opt-in: PTS_LONG_CHECKS=1 make check (else it skips, exit 77).
+# opt-in: PTS_LONG_CHECKS=1 make check (else it skips).
 set -eu
 cd "$(dirname "$0")/../.."
 B=${B:-build}
 if [ "${PTS_LONG_CHECKS:-0}" != 1 ]; then
-	echo "SKIP: long check; run with PTS_LONG_CHECKS=1"
-	exit 77
+	. tests/tools/check-lib.sh
+	pts_skip "long check; run with PTS_LONG_CHECKS=1"
 fi
 work=$B/ptsynth-check/million
 rm -rf "$work"

@@ -214,9 +214,10 @@ while (<$t>) {
 	# its own guesses: they never count as frames of interest.
 	my $inferred = $name =~ s/\s*\[(inferred|synthetic)\]\s*$//;
 	my $obj = $name =~ s/ \(([^()]*)\)\s*$// ? $1 : '';
-	# Only entries of the executable's own functions (offset 0): PLT
-	# stubs show as _init+0xNN, other objects have their own _init.
-	my $entry = $name =~ s/\+0x0$// && $obj eq $exe_base;
+	# Only entries of the executable's own functions (no offset: the
+	# .txt writes none at offset 0): PLT stubs show as _init+0xNN,
+	# other objects have their own _init.
+	my $entry = $name !~ /\+0x[0-9a-fA-F]+$/ && $obj eq $exe_base;
 	$name =~ s/\+0x[0-9a-fA-F]+$//;
 	$name .= "\@$obj" unless $entry;
 	$name = "[inferred] $name" if $inferred;

@@ -51,8 +51,7 @@ static void build_id_matches_readelf_for_our_own_binary(void)
 	CU_ASSERT_FATAL(n > 0);
 	exe[n] = '\0';
 	if (!readelf_build_id(exe, want, sizeof(want)) || !want[0]) {
-		printf("\n    SKIP: readelf unavailable or the test binary has no build-id\n");
-		return;
+		PTS_SKIP("readelf unavailable or the test binary has no build-id");
 	}
 	CU_ASSERT_EQUAL(pts_elf_build_id(exe, got, &err), 0);
 	CU_ASSERT_STRING_EQUAL(got, want);
@@ -65,8 +64,7 @@ static void build_id_matches_readelf_for_system_true(void)
 
 	if (access("/bin/true", R_OK) || !readelf_build_id("/bin/true", want, sizeof(want)) ||
 	    !want[0]) {
-		printf("\n    SKIP: /bin/true or readelf unavailable, or no build-id\n");
-		return;
+		PTS_SKIP("/bin/true or readelf unavailable, or no build-id");
 	}
 	CU_ASSERT_EQUAL(pts_elf_build_id("/bin/true", got, &err), 0);
 	CU_ASSERT_STRING_EQUAL(got, want);
@@ -79,10 +77,6 @@ static void file_without_build_id_note_is_enoent_with_empty_id(void)
 	struct pts_err err;
 
 	snprintf(path, sizeof(path), "%s/data/real/dynamorio-hello/hello", pts_unit_shared_dir());
-	if (access(path, R_OK)) {
-		printf("\n    SKIP: %s not present\n", path);
-		return;
-	}
 	CU_ASSERT_EQUAL(pts_elf_build_id(path, got, &err), -ENOENT);
 	CU_ASSERT_STRING_EQUAL(got, "");
 }
@@ -151,7 +145,8 @@ static void runtime_addr_outside_any_map_is_enoent(void)
 PTS_SUITE(capture_elfinfo, NULL, NULL,
 	  PTS_TEST(build_id_matches_readelf_for_our_own_binary),
 	  PTS_TEST(build_id_matches_readelf_for_system_true),
-	  PTS_TEST(file_without_build_id_note_is_enoent_with_empty_id),
+	  PTS_TEST_SHARED(file_without_build_id_note_is_enoent_with_empty_id,
+			  "data/real/dynamorio-hello/hello"),
 	  PTS_TEST(non_elf_file_is_einval),
 	  PTS_TEST(symbol_relocated_with_maps_is_where_the_loader_put_it),
 	  PTS_TEST(missing_symbol_is_enoent_and_says_what_to_do),

@@ -265,12 +265,14 @@ __attribute__((constructor)) static void live_register(void)
 			live_tests[n++] =
 				(struct pts_unit_test)PTS_TEST(this_machines_kcore_holds_the_kernel_text);
 		} else {
-			printf("SKIP capture_kernel_live: this_machines_kcore_holds_the_kernel_text: %s\n",
-			       err.msg);
+			pts_unit_skip(live_suite.name, "this_machines_kcore_holds_the_kernel_text",
+				      err.msg);
 		}
 	} else {
-		printf("SKIP capture_kernel_live: /proc/kallsyms unreadable or its addresses "
-		       "hidden (kptr_restrict)\n");
+		const char *why = "/proc/kallsyms unreadable or its addresses hidden (kptr_restrict)";
+
+		pts_unit_skip(live_suite.name, "this_machines_kallsyms_has_a_text_range", why);
+		pts_unit_skip(live_suite.name, "this_machines_kcore_holds_the_kernel_text", why);
 	}
 	if (n)
 		pts_unit_register(&live_suite);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "capture/capture.h"
 
@@ -84,15 +85,16 @@ static void status_line_names_cpus_size_scope_and_trigger(void)
 	CU_ASSERT_EQUAL(strchr(buf, '\n'), strrchr(buf, '\n'));	/* one line */
 }
 
-static void default_name_is_timestamped_bundle(void)
+static void default_name_is_timestamped_bundle_with_our_pid(void)
 {
 	char b[64];
-	unsigned int y, mo, d, h, mi, s;
+	unsigned int y, mo, d, h, mi, s, pid;
 	char rest[16];
 
 	pts_capture_default_name(b, sizeof(b));
-	CU_ASSERT_EQUAL(sscanf(b, "ptscope-%4u%2u%2u-%2u%2u%2u%15s", &y, &mo, &d, &h, &mi, &s,
-			       rest), 7);
+	CU_ASSERT_EQUAL(sscanf(b, "ptscope-%4u%2u%2u-%2u%2u%2u-%u%15s", &y, &mo, &d, &h, &mi, &s,
+			       &pid, rest), 8);
+	CU_ASSERT_EQUAL(pid, (unsigned int)getpid());	/* two runs in one second differ */
 	CU_ASSERT_STRING_EQUAL(rest, ".ptscope");
 }
 
@@ -100,4 +102,4 @@ PTS_SUITE(cli_feedback, NULL, NULL,
 	  PTS_TEST(decode_hint_replaces_ptscope_suffix_with_fxt),
 	  PTS_TEST(trigger_tsc_converts_to_wall_clock_through_the_start_pair),
 	  PTS_TEST(status_line_names_cpus_size_scope_and_trigger),
-	  PTS_TEST(default_name_is_timestamped_bundle))
+	  PTS_TEST(default_name_is_timestamped_bundle_with_our_pid))

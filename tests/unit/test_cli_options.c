@@ -387,9 +387,64 @@ static void unknown_option_points_at_help(void)
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--colour")), -EINVAL);
 	MSG_HAS("'--colour'");
 	MSG_HAS("ptscope record --help");
-	/* a magic-trace flag we do not have is not silently taken as a short option */
-	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-timer-resolution")), -EINVAL);
-	MSG_HAS("unknown option '-timer-resolution'");
+	/* a flag spelled like magic-trace's is not silently taken as a short option */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-trace-colour")), -EINVAL);
+	MSG_HAS("unknown option '-trace-colour'");
+}
+
+/*
+ * magic-trace's own flag names (its run/attach flag definitions:
+ * -multi-snapshot, -snapshot-size, -timer-resolution, -trigger, -pid,
+ * -output, -full-execution, -multi-thread) mean what they mean there.
+ */
+static void magic_trace_flags_are_taken_by_their_own_names(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-trigger", "manual", "-multi-snapshot",
+						   "-output", "m.ptscope", "-snapshot-size", "64K")), 0);
+	CU_ASSERT(o.cfg.trigger.flags & PTSCOPE_TRIGF_MULTI);
+	CU_ASSERT_EQUAL(o.trigger_kind, PTS_TRIGGER_KIND_MANUAL);
+	CU_ASSERT_STRING_EQUAL(o.output, "m.ptscope");		/* not "-o utput" */
+	CU_ASSERT_EQUAL(o.cfg.buffer_size, 64u << 10);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_ATTACH, ARGV("attach", "-pid", "1", "-multi-thread")), 0);
+	CU_ASSERT_EQUAL(o.pid, 1);				/* not "-p id" */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-timer-resolution", "High")), 0);
+	CU_ASSERT_EQUAL(o.timing, PTS_TIMING_HIGH);
+	CU_ASSERT(o.cfg.trace_flags & PTSCOPE_TRACE_DISRETC);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-timer-resolution", "Low")), 0);
+	CU_ASSERT_EQUAL(o.timing, PTS_TIMING_LOW);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-full-execution")), 0);
+	CU_ASSERT_EQUAL(o.cfg.mode, PTSCOPE_MODE_FULL);
+	/* the short forms keep working beside them */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-otrace.ptscope", "-m4M")), 0);
+	CU_ASSERT_STRING_EQUAL(o.output, "trace.ptscope");
+	CU_ASSERT_EQUAL(o.cfg.buffer_size, 4u << 20);
+}
+
+static void magic_trace_flags_without_a_meaning_here_are_refused_by_name(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-duration-thresh", "1ms")), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err.msg, "-duration-thresh: not supported, see --post-trigger");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "-working-directory", "/tmp", "--", "true")),
+			-EINVAL);
+	MSG_HAS("-working-directory: not supported");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-filter", "(a b)")), -EINVAL);
+	MSG_HAS("-filter: not supported");
+	MSG_HAS("-F/--filter");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-serve")), -EINVAL);
+	MSG_HAS("ui.perfetto.dev");
+	/* magic-trace's Custom and Sample resolutions have no preset here */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-timer-resolution", "Custom")), -EINVAL);
+	MSG_HAS("--cyc");
+}
+
+static void timing_accepts_presets_in_any_case(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--timing", "Normal")), 0);
+	CU_ASSERT_EQUAL(o.timing, PTS_TIMING_NORMAL);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--timing=LOW")), 0);
+	CU_ASSERT_EQUAL(o.timing, PTS_TIMING_LOW);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--timing", "fast")), -EINVAL);
+	MSG_HAS("low, normal or high");
 }
 
 static void help_stops_parsing_without_error(void)
@@ -431,6 +486,28 @@ static void fit_caps_lowers_preset_cyc_and_mtc_the_cpu_lacks(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(notes, "no MTC"));
 	/* -C absent: every online CPU */
 	CU_ASSERT_EQUAL(o.cfg.cpu_mask[0], 0xb);
+}
+
+/*
+ * MTC is usable only with CPUID.15H's TSC/crystal ratio (EAX denominator,
+ * EBX numerator, SDM 33.3.1): a CPU reporting 0 (a VM) gets MTC packets
+ * that no decoder can place in time, which is said before arming.
+ */
+static void fit_caps_says_mtc_is_useless_without_cpuid_15(void)
+{
+	struct ptscope_caps caps;
+	char notes[512];
+
+	fake_caps(&caps, (1u << 0) | (1u << 1) | (1u << 3));	/* CR3, CYC/PSB, MTC */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "--timing", "low", "true")), 0);
+	CU_ASSERT_EQUAL(pts_opts_fit_caps(&o, &caps, notes, sizeof(notes), &err), 0);
+	CU_ASSERT(o.cfg.timing & PTSCOPE_TIMING_MTC);
+	CU_ASSERT_PTR_NOT_NULL(strstr(notes, "CPUID.15H"));
+	caps.cpuid_15[0] = 2;
+	caps.cpuid_15[1] = 168;
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "--timing", "low", "true")), 0);
+	CU_ASSERT_EQUAL(pts_opts_fit_caps(&o, &caps, notes, sizeof(notes), &err), 0);
+	CU_ASSERT_PTR_NULL(strstr(notes, "CPUID.15H"));
 }
 
 static void fit_caps_refuses_explicit_values_the_cpu_lacks(void)
@@ -502,10 +579,14 @@ static void format_size_uses_exact_binary_units(void)
 }
 
 PTS_SUITE(cli_options, NULL, NULL,
+	  PTS_TEST(fit_caps_says_mtc_is_useless_without_cpuid_15),
 	  PTS_TEST(defaults_are_user_scope_snapshot_4m_normal_timing),
 	  PTS_TEST(scope_option_selects_user_kernel_both),
 	  PTS_TEST(bad_scope_names_option_and_accepted_values),
 	  PTS_TEST(magic_trace_spellings_set_scope),
+	  PTS_TEST(magic_trace_flags_are_taken_by_their_own_names),
+	  PTS_TEST(magic_trace_flags_without_a_meaning_here_are_refused_by_name),
+	  PTS_TEST(timing_accepts_presets_in_any_case),
 	  PTS_TEST(run_sets_cr3_filter_and_takes_command_after_dashes),
 	  PTS_TEST(run_command_starts_at_first_word_so_its_options_are_not_ours),
 	  PTS_TEST(run_without_command_is_refused_with_usage),

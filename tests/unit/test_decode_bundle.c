@@ -102,6 +102,15 @@ static uint64_t exec_tsc;
 /* when set: sideband records appended after the switch and exec records */
 static const void *extra_sb;
 static size_t extra_sb_len;
+/* the CPU's display model (85: Skylake server, SKL014 in libipt's list) */
+static uint32_t cpu_model = 85;
+/* when cfg is set: ADDR0 of the capture (RTIT_CTL.ADDR0_CFG = cfg) */
+static struct pts_bundle_addr_range addr0;
+/* when nr_pairs: the capture's time pairs; ctl_or: RTIT_CTL bits added */
+static struct pts_bundle_time_pair pairs[2];
+static size_t nr_pairs;
+static uint64_t ctl_or;
+static bool no_cpuid_15;
 /* PTS_CPUF_* and wrapped of every CPU written */
 static uint32_t cpu_flags;
 static bool cpu_wrapped;
@@ -138,14 +147,24 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 	snprintf(b->producer, sizeof(b->producer), "test");
 	snprintf(b->cpu_id.vendor, sizeof(b->cpu_id.vendor), "GenuineIntel");
 	b->cpu_id.family = 6;
-	b->cpu_id.model = 85;
+	b->cpu_id.model = cpu_model;
 	b->cpu_id.stepping = 4;
-	b->cpu_id.cpuid_15[0] = 2;
-	b->cpu_id.cpuid_15[1] = 308;
+	b->cpu_id.cpuid_15[0] = no_cpuid_15 ? 0 : 2;
+	b->cpu_id.cpuid_15[1] = no_cpuid_15 ? 0 : 308;
 	b->cpu_id.nom_freq = 37;
 	b->tsc_khz = 1000000;		/* 1 tick = 1 ns */
 	b->config.scope = PTS_SCOPE_USER;
-	b->config.rtit_ctl = 0x2409;	/* TraceEn, User, TSCEn, BranchEn */
+	b->config.rtit_ctl = 0x2409 | ctl_or;	/* TraceEn, User, TSCEn, BranchEn */
+	if (nr_pairs) {
+		b->time_pairs = calloc(nr_pairs, sizeof(*b->time_pairs));
+		memcpy(b->time_pairs, pairs, nr_pairs * sizeof(*pairs));
+		b->nr_time_pairs = nr_pairs;
+	}
+	if (addr0.cfg) {
+		b->config.nr_addr = 1;
+		b->config.addr[0] = addr0;
+		b->config.rtit_ctl |= (uint64_t)addr0.cfg << 32;	/* ADDR0_CFG, bits 35:32 */
+	}
 	b->config.buffer_size = 4096;
 	if (trig_tsc) {
 		snprintf(b->trigger.reason, sizeof(b->trigger.reason), "ioctl");
@@ -715,6 +734,181 @@ static void trace_start_names_the_thread_running_from_the_start(void)
 	}
 }
 
+/*
+ * Erratum SKL014 (libipt's list: Skylake on, model 85 among them): a
+ * TIP.PGD at a direct branch that leaves an address filter range may come
+ * without its IP. The capture filtered ADDR0 = _start's 64 bytes
+ * [0x401000, 0x40103f]; _start's `call f1` (0x401000) leaves it (TIP.PGD,
+ * IP suppressed), `ret` from f1 to 0x401005 re-enters it (TIP.PGE), the
+ * getpid syscall at 0x40100a leaves user mode (TIP.PGD). By hand: 3
+ * instructions (call, mov, syscall), no gap. Without the filter in
+ * libipt's configuration (or without the erratum) the first disable is
+ * not bound to the call: libipt walks on into f1 and f2 up to the first
+ * instruction that needs trace (f2's jnz at 0x401067) and binds it there,
+ * silently: 7 instructions (call f2, mov, dec and jnz that never ran in
+ * the trace), no gap.
+ */
+static void write_filtered_bundle(uint32_t model)
+{
+	static const struct sw_rec sw = { 0, 0, 101 };
+	struct pt_gen g, *gp = &g;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);
+	gen_ip_suppressed(&g, ppt_tip_pgd);	/* call f1: out of ADDR0 (SKL014) */
+	gen_tsc(&g, 0x1400);
+	gen_ip(&g, ppt_tip_pge, 0x401005);	/* back from f1 */
+	gen_ip_suppressed(&g, ppt_tip_pgd);	/* syscall */
+	addr0.a = 0x401000;
+	addr0.b = 0x40103f;
+	addr0.cfg = 1;
+	cpu_model = model;
+	write_bundle_ex(PTS_SOURCE_HARDWARE, &gp, 1, &sw, 1);
+	cpu_model = 85;
+	memset(&addr0, 0, sizeof(addr0));
+	gen_done(&g);
+}
+
+static void filter_range_exit_without_ip_binds_to_the_branch_out_skl014(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	write_filtered_bundle(85);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL(sum.insns, 3);
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	CU_ASSERT_FALSE(sum.errata_unknown);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * A CPU libipt 2.0.5 does not know (6/183: Raptor Lake) gets no errata:
+ * said on stderr (a notice naming the model), and the SKL014 trace above
+ * decodes wrongly (7 instructions, no gap). --cpu-model 6/85/4 decodes
+ * it with Skylake's, so the SKL014 trace above decodes without a gap, and
+ * the override is a warning naming both models.
+ */
+static void unknown_cpu_is_said_and_cpu_model_overrides_it_for_bundles(void)
+{
+	struct pts_decode_opts o;
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	write_filtered_bundle(183);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT(sum.errata_unknown);
+	CU_ASSERT_EQUAL_FATAL(sum.nr_notices, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.notices[0], "6/183/4"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.notices[0], "--cpu-model"));
+	CU_ASSERT_EQUAL(sum.insns, 7);	/* f1 and f2 decoded as traced: see above */
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+	memset(&sink, 0, sizeof(sink));
+
+	pts_decode_opts_init(&o);
+	o.family = 6;
+	o.model = 85;
+	o.stepping = 4;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, &o, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_FALSE(sum.errata_unknown);
+	CU_ASSERT_EQUAL(sum.nr_notices, 0);
+	CU_ASSERT_EQUAL_FATAL(sum.nr_warnings, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "6/85/4"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "6/183/4"));
+	CU_ASSERT_EQUAL(sum.insns, 3);
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/* Time of the end of tid 101's first [syscall] slice, ns (UINT64_MAX: none). */
+static uint64_t syscall_end(const struct tl_sink *sink)
+{
+	size_t i;
+
+	for (i = 0; i < sink->n; i++)
+		if (sink->recs[i].r.type == PTS_TL_END && sink->recs[i].r.tid == 101 &&
+		    !strcmp(sink->recs[i].name, "[syscall]"))
+			return sink->recs[i].r.ts_ns;
+	return UINT64_MAX;
+}
+
+/*
+ * The start and stop time pairs measure the TSC rate over the capture.
+ * tsc_khz says 1 GHz (1 tick = 1 ns); the pairs say 2e8 ticks in 1e8 ns of
+ * CLOCK_MONOTONIC: 2 GHz. By hand: the main path's first [syscall] ends at
+ * the TIP.PGE after TSC 0x1400, 0x400 ticks after the first PSB: 0x200 ns
+ * at the measured rate (0x400 at the recorded one), with a warning naming
+ * both rates. Pairs that agree with tsc_khz within 200 ppm (here 100 ppm)
+ * leave it alone: 0x400 ns, no warning.
+ */
+static void time_pairs_check_and_refine_tsc_khz(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	memset(pairs, 0, sizeof(pairs));
+	snprintf(pairs[0].when, sizeof(pairs[0].when), "start");
+	pairs[0].tsc = 1000000000;
+	pairs[0].monotonic_ns = 5000000000;
+	snprintf(pairs[1].when, sizeof(pairs[1].when), "stop");
+	pairs[1].tsc = 1200000000;
+	pairs[1].monotonic_ns = 5100000000;
+	nr_pairs = 2;
+	for (int agree = 0; agree < 2; agree++) {
+		if (agree)
+			pairs[1].tsc = 1100010000;	/* 100 ppm above 1 GHz */
+		write_bundle(PTS_SOURCE_HARDWARE);
+		CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum,
+							&err), 0);
+		CU_ASSERT_EQUAL(syscall_end(&sink), agree ? 0x400 : 0x200);
+		CU_ASSERT_EQUAL_FATAL(sum.nr_warnings, agree ? 0 : 1);
+		if (!agree) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "tsc_khz 1000000"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "2000000 kHz"));
+		}
+		CU_ASSERT_EQUAL(sum.nr_notices, 0);
+		pts_decode_summary_free(&sum);
+		tl_sink_free(&sink);
+		memset(&sink, 0, sizeof(sink));
+	}
+	nr_pairs = 0;
+}
+
+/*
+ * MTC packets need CPUID.15H's TSC/crystal ratio (SDM 33.3.1); with EAX
+ * and EBX 0 libipt ignores them. A capture with MTCEn (RTIT_CTL bit 9) and
+ * no ratio gets a notice; the same capture with the ratio, none.
+ */
+static void mtc_without_cpuid_15_is_said(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	ctl_or = 1ULL << 9;
+	for (int ratio = 0; ratio < 2; ratio++) {
+		no_cpuid_15 = !ratio;
+		write_bundle(PTS_SOURCE_HARDWARE);
+		CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum,
+							&err), 0);
+		CU_ASSERT_EQUAL_FATAL(sum.nr_notices, ratio ? 0 : 1);
+		if (!ratio)
+			CU_ASSERT_PTR_NOT_NULL(strstr(sum.notices[0], "cpuid_15 EAX/EBX are 0"));
+		pts_decode_summary_free(&sum);
+		tl_sink_free(&sink);
+		memset(&sink, 0, sizeof(sink));
+	}
+	no_cpuid_15 = false;
+	ctl_or = 0;
+}
+
 PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_with_copied_binary_and_sideband_decodes_the_main_path),
 	  PTS_TEST(shipped_sample_time_never_goes_backwards),
@@ -726,4 +920,8 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(capture_problems_of_a_cpu_are_warnings),
 	  PTS_TEST(summary_says_how_long_after_the_trigger_each_cpu_stopped),
 	  PTS_TEST(exec_in_the_sideband_starts_the_new_program_on_an_empty_stack),
-	  PTS_TEST(trace_start_names_the_thread_running_from_the_start));
+	  PTS_TEST(trace_start_names_the_thread_running_from_the_start),
+	  PTS_TEST(filter_range_exit_without_ip_binds_to_the_branch_out_skl014),
+	  PTS_TEST(unknown_cpu_is_said_and_cpu_model_overrides_it_for_bundles),
+	  PTS_TEST(time_pairs_check_and_refine_tsc_khz),
+	  PTS_TEST(mtc_without_cpuid_15_is_said));

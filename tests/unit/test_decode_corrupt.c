@@ -168,6 +168,9 @@ static void random_bytes_between_psbs_never_break_the_timeline(void)
 }
 
 PTS_SUITE(decode_corrupt, suite_init, suite_cleanup,
-	  PTS_TEST(truncated_trace_decodes_a_prefix_and_stays_well_formed),
-	  PTS_TEST(flipped_bytes_never_crash_and_every_loss_has_a_cause),
-	  PTS_TEST(random_bytes_between_psbs_never_break_the_timeline));
+	  PTS_TEST_SHARED(truncated_trace_decodes_a_prefix_and_stays_well_formed,
+			  "data/real/dynamorio-hello/pt.bin"),
+	  PTS_TEST_SHARED(flipped_bytes_never_crash_and_every_loss_has_a_cause,
+			  "data/real/dynamorio-hello/pt.bin"),
+	  PTS_TEST_SHARED(random_bytes_between_psbs_never_break_the_timeline,
+			  "data/real/dynamorio-hello/pt.bin"));

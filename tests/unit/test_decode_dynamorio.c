@@ -184,7 +184,11 @@ static void hello_with_an_unknown_cpu_model_decodes_without_errata(void)
 }
 
 PTS_SUITE(decode_dynamorio, NULL, NULL,
-	  PTS_TEST(hello_without_sideband_decodes_to_its_eight_instructions_and_two_syscalls),
-	  PTS_TEST(hello_with_perf_sideband_decodes_the_same_on_its_own_thread),
-	  PTS_TEST(hello_with_the_elf_given_at_a_wrong_base_gives_gaps_not_a_crash),
-	  PTS_TEST(hello_with_an_unknown_cpu_model_decodes_without_errata));
+	  PTS_TEST_SHARED(hello_without_sideband_decodes_to_its_eight_instructions_and_two_syscalls,
+			  "data/real/dynamorio-hello/pt.bin"),
+	  PTS_TEST_SHARED(hello_with_perf_sideband_decodes_the_same_on_its_own_thread,
+			  "data/real/dynamorio-hello/pt.bin"),
+	  PTS_TEST_SHARED(hello_with_the_elf_given_at_a_wrong_base_gives_gaps_not_a_crash,
+			  "data/real/dynamorio-hello/pt.bin"),
+	  PTS_TEST_SHARED(hello_with_an_unknown_cpu_model_decodes_without_errata,
+			  "data/real/dynamorio-hello/pt.bin"));

@@ -203,6 +203,8 @@ static void line_parser_reads_each_branch_kind_perf_prints(void)
 }
 
 PTS_SUITE(decode_perfscript, NULL, NULL,
-	  PTS_TEST(memmove_overflow_shows_a_gap_and_an_inferred_caller_after_it),
-	  PTS_TEST(page_fault_kernel_frames_nest_under_the_interrupted_user_frame),
+	  PTS_TEST_SHARED(memmove_overflow_shows_a_gap_and_an_inferred_caller_after_it,
+			  "data/real/perf-script/memmove_decode_error.perf"),
+	  PTS_TEST_SHARED(page_fault_kernel_frames_nest_under_the_interrupted_user_frame,
+			  "data/real/perf-script/page_fault.perf"),
 	  PTS_TEST(line_parser_reads_each_branch_kind_perf_prints));

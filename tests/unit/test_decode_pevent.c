@@ -205,5 +205,6 @@ static void tsc_khz_conversion_does_not_overflow(void)
 PTS_SUITE(decode_pevent, NULL, NULL,
 	  PTS_TEST(switch_comm_mmap_and_itrace_start_records_are_read),
 	  PTS_TEST(record_running_past_the_end_is_refused_with_its_offset),
-	  PTS_TEST(perf_time_conversion_matches_the_formula_and_the_sideband),
+	  PTS_TEST_SHARED(perf_time_conversion_matches_the_formula_and_the_sideband,
+			  "data/real/dynamorio-hello/pt.bin"),
 	  PTS_TEST(tsc_khz_conversion_does_not_overflow));

@@ -230,7 +230,8 @@ static void every_timed_writer_shows_the_trigger(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	text = decode_to(dir, "d.txt", PTS_FMT_TXT, &len);
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n114343 0 7442/7442 7 none ! trigger: exit on CPU 0,"
+	/* "none" padded to 12 characters, one space and two per depth (7): 23 spaces */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n114343 0 7442/7442 7 none                       ! trigger: exit on CPU 0,"
 				      " pid 7442 @0x0\n"));
 	free(text);
 	text = decode_to(dir, "d.json", PTS_FMT_JSON, &len);

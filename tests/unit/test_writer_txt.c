@@ -2,7 +2,10 @@
 /*
  * The .txt listing: one line per record, in the layout documented in
  * docs/output-formats.md. The expected text below is written by hand
- * from that layout, not captured from the writer.
+ * from that layout, not captured from the writer: after the kind, padded
+ * to 12 characters (end_of_trace), one space and two more per depth; no
+ * "+0x0" at a function's entry; an END line ends with "took N ns", its
+ * time minus its BEGIN's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,18 +21,18 @@ static void listing_has_one_line_per_call_return_and_transition(void)
 		"# process 100 hello\n"
 		"# thread 100/101 hello main\n"
 		"# thread 100/102\n"
-		"1000 0 100/101 0 call > main+0x0 (/bin/hello)\n"
-		"1500 0 100/101 1 call > foo+0x10 (/bin/hello)\n"
-		"1600 2 100/101 2 syscall > sys_write+0x0 [kernel]\n"
-		"1700 2 100/101 2 sysret < sys_write [kernel]\n"
-		"1750 2 100/101 1 gap ! gap: overflow, 3 packets lost @0x401020\n"
+		"1000 0 100/101 0 call         > main (/bin/hello)\n"
+		"1500 0 100/101 1 call           > foo+0x10 (/bin/hello)\n"
+		"1600 2 100/101 2 syscall          > sys_write [kernel]\n"
+		"1700 2 100/101 2 sysret           < sys_write [kernel] took 100 ns\n"
+		"1750 2 100/101 1 gap            ! gap: overflow, 3 packets lost @0x401020\n"
 		"1750 2 100/0 - counter = cpu_freq 2400\n"
-		"1760 0 100/101 2 jump > [unknown] 0x7f00 [inferred]\n"
-		"1770 0 100/101 2 unwind < [unknown] 0x7f00 [inferred]\n"
-		"1780 0 100/101 2 syscall > [syscall] [kernel] [synthetic]\n"
-		"1790 0 100/101 2 sysret < [syscall] [kernel] [synthetic]\n"
-		"1800 0 100/101 1 return < foo\n"
-		"2001 1 100/101 0 end_of_trace < main\n";
+		"1760 0 100/101 2 jump             > [unknown] 0x7f00 [inferred]\n"
+		"1770 0 100/101 2 unwind           < [unknown] 0x7f00 [inferred] took 10 ns\n"
+		"1780 0 100/101 2 syscall          > [syscall] [kernel] [synthetic]\n"
+		"1790 0 100/101 2 sysret           < [syscall] [kernel] [synthetic] took 10 ns\n"
+		"1800 0 100/101 1 return         < foo took 300 ns\n"
+		"2001 1 100/101 0 end_of_trace < main took 1001 ns\n";
 	struct pts_tl_rec r[20];
 	size_t n = 0;
 
@@ -58,7 +61,7 @@ static void listing_has_one_line_per_call_return_and_transition(void)
 	r[n].addr = 0x7f00;
 	r[n++].flags = PTS_TLF_INFERRED;
 	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_UNWIND, 1770, 100, 101, 2, NULL);
-	/* synthetic slices have a name but no symbol: no "+0x0" */
+	/* synthetic slices have a name but no symbol: no offset */
 	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_SYSCALL, 1780, 100, 101, 2, "[syscall]");
 	r[n++].flags = PTS_TLF_KERNEL | PTS_TLF_SYNTHETIC;
 	r[n] = wt_rec(PTS_TL_END, PTS_TLK_SYSRET, 1790, 100, 101, 2, "[syscall]");
@@ -84,14 +87,14 @@ static void code_without_a_symbol_shows_its_name_once_without_an_offset(void)
 {
 	static const char want[] =
 		"# ts_ns cpu pid/tid depth kind event\n"
-		"1000 0 100/101 0 call > main+0x0 (/bin/hello)\n"
-		"1100 0 100/101 1 call > [unknown] 0x1000 (obj)\n"
-		"1200 0 100/101 1 jump < [unknown] 0x1000 (obj)\n"
-		"1300 0 100/101 1 return > [unknown] 0x2000 (obj) [inferred]\n"
-		"1400 0 100/101 1 unwind < [unknown] 0x2000 (obj) [inferred]\n"
-		"1500 0 100/101 1 call > [unknown] 0x3000 (obj)\n"
-		"1600 0 100/101 1 return < [unknown] 0x3000\n"
-		"1700 0 100/101 0 end_of_trace < main\n";
+		"1000 0 100/101 0 call         > main (/bin/hello)\n"
+		"1100 0 100/101 1 call           > [unknown] 0x1000 (obj)\n"
+		"1200 0 100/101 1 jump           < [unknown] 0x1000 (obj) took 100 ns\n"
+		"1300 0 100/101 1 return         > [unknown] 0x2000 (obj) [inferred]\n"
+		"1400 0 100/101 1 unwind         < [unknown] 0x2000 (obj) [inferred] took 100 ns\n"
+		"1500 0 100/101 1 call           > [unknown] 0x3000 (obj)\n"
+		"1600 0 100/101 1 return         < [unknown] 0x3000 took 100 ns\n"
+		"1700 0 100/101 0 end_of_trace < main took 700 ns\n";
 	struct pts_tl_rec r[8];
 	size_t n = 0;
 

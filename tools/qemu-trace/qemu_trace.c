@@ -44,6 +44,7 @@
 #include "ptsynth_gt.h"
 #include "qlog.h"
 #include "uapi/ptscope.h"
+#include "util/version.h"
 
 #define THREAD_SHIFT	14		/* x86_64 THREAD_SIZE 16 KiB (no KASAN) */
 #define TSC_PER_ITEM	4		/* model time: TSC ticks per executed item */
@@ -290,7 +291,7 @@ static int write_bundle(struct scope_out *s, const struct qlog *q, const char *k
 		goto out;
 
 	b->source = PTS_SOURCE_REFERENCE_ENCODER;
-	strcpy(b->producer, "qemu-trace 0.1");
+	strcpy(b->producer, "qemu-trace " PTS_VERSION);
 	strcpy(b->hostname, "qemu-guest");
 	ptsynth_cpu_id(&b->cpu_id);
 	b->tsc_khz = b->cpu_id.tsc_khz;

@@ -30,6 +30,7 @@
 
 #include "capture/capture.h"
 #include "capture/device.h"
+#include "capture/outdir.h"
 #include "capture_loop.h"
 
 static volatile sig_atomic_t interrupts;
@@ -151,30 +152,33 @@ struct loop {
 	bool target_gone;
 	unsigned int snapshots;
 	bool any_incomplete;
+	struct pts_outdir od;	/* bundle names, checked before arming */
 };
 
-/* Next bundle directory name: NAME.ptscope, or NAME.N.ptscope with --multi-snapshot. */
-static void bundle_name(const struct pts_capture_opts *o, unsigned int n, char *buf, size_t len)
+/*
+ * The bundle could not be written where asked (its directory went away,
+ * the disk is full): the trace is still in the module's rings until
+ * disarm, so write it again under the temporary directory and say where.
+ */
+static int write_rescue(struct loop *L, const char *failed, bool *complete)
 {
-	const char *name = o->output;
-	size_t l = strlen(name);
-	const char *suf = ".ptscope";
-	size_t sl = strlen(suf);
+	char dir[PATH_MAX];
+	struct pts_err e;
 
-	if (!(o->cfg.trigger.flags & PTSCOPE_TRIGF_MULTI)) {
-		snprintf(buf, len, "%s", name);
-		return;
+	if (pts_outdir_rescue(failed, dir, sizeof(dir), &e) ||
+	    pts_capture_write_bundle(L->c, dir, complete, stdout, &e)) {
+		fprintf(stderr, "ptscope: the capture is lost: no rescue copy either: %s\n", e.msg);
+		return -1;
 	}
-	if (l > sl && !strcmp(name + l - sl, suf))
-		snprintf(buf, len, "%.*s.%u%s", (int)(l - sl), name, n, suf);
-	else
-		snprintf(buf, len, "%s.%u", name, n);
+	fprintf(stderr, "ptscope: %s could not be written; the capture is saved in %s instead\n",
+		failed, dir);
+	return 0;
 }
 
 static int take_snapshot(struct loop *L)
 {
 	struct pts_capture *c = L->c;
-	char dir[4200];
+	char dir[PATH_MAX];
 	struct pts_err e;
 	bool complete = false;
 
@@ -183,11 +187,12 @@ static int take_snapshot(struct loop *L)
 		pts_capture_snap(c, c->target, true, true, &e);
 	else if (!c->target)
 		pts_capture_snap_seen(c);
-	bundle_name(c->o, L->snapshots, dir, sizeof(dir));
+	pts_outdir_next(&L->od, dir, sizeof(dir));
 	if (pts_capture_write_bundle(c, dir, &complete, stdout, &e)) {
 		fprintf(stderr, "ptscope: %s\n", e.msg);
+		/* not where it was asked for: exit status 1 even when rescued */
 		L->any_incomplete = true;
-		return -1;
+		return write_rescue(L, dir, &complete);
 	}
 	if (!complete)
 		L->any_incomplete = true;
@@ -286,7 +291,6 @@ int pts_cli_capture(struct pts_capture_opts *o)
 	struct pts_err err = { 0 };
 	struct loop L;
 	uint64_t t_end = 0;
-	struct stat stt;
 	bool done = false;
 	int rc = 1;
 
@@ -295,9 +299,9 @@ int pts_cli_capture(struct pts_capture_opts *o)
 	L.pidfd = -1;
 	if (!o->output[0])
 		pts_capture_default_name(o->output, sizeof(o->output));
-	if (!stat(o->output, &stt)) {
-		fprintf(stderr, "ptscope: %s already exists; choose another name with -o or "
-			"remove it\n", o->output);
+	/* before anything is armed or run: a capture must never be lost to its name */
+	if (pts_outdir_prepare(&L.od, o->output, o->cfg.trigger.flags & PTSCOPE_TRIGF_MULTI, &err)) {
+		fprintf(stderr, "ptscope: %s\n", err.msg);
 		return 1;
 	}
 	install_signals();

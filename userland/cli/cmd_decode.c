@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "decode_out.h"
 #include "decode/session.h"
+#include "timeline/select.h"
 #include "writer/writer.h"
 
 static void usage(FILE *f)
@@ -32,13 +33,19 @@ static void usage(FILE *f)
 	      "       ptscope decode --perf-script FILE -o OUT\n"
 	      "\n"
 	      "output:\n"
-	      "  -o, --output FILE       .fxt (Perfetto), .json (Chrome trace), .txt, .folded; - = stdout\n"
+	      "  -o, --output FILE       .fxt (Perfetto), .json (Chrome trace), .txt, .folded; - = stdout;\n"
+	      "                          FILE.fxt.gz, FILE.json.gz, ...: gzip-compressed\n"
 	      "  --format F              fxt|json|txt|folded|null (default: from the -o extension)\n"
+	      "  --pid N, --tid N        a bundle: only this process / thread (as perf script)\n"
+	      "  --time START..END       only this window of the timeline (ns, us, ms, s; e.g.\n"
+	      "                          1ms..2ms, 5000.., ..3us): slices are cut at its edges\n"
 	      "  --summary               print instructions, branches, gaps by cause, time per thread\n"
 	      "  --insn-list FILE        write every decoded instruction address (hex, one a line)\n"
 	      "inputs:\n"
 	      "  --sysroot DIR           find mapped files (the sideband's, a bundle's uncopied\n"
 	      "                          binaries) and debug files under DIR\n"
+	      "  --cpu-model F/M/S       recording CPU, whose errata libipt works around; for a\n"
+	      "                          bundle it overrides the manifest's (a model newer than libipt)\n"
 	      "raw PT (as ptxed):\n"
 	      "  --pt FILE [--cpu N]     raw trace of CPU N (repeatable)\n"
 	      "  --elf FILE[:BASE]       ELF executable code; BASE: load address of a PIE/shared object\n"
@@ -46,9 +53,9 @@ static void usage(FILE *f)
 	      "  --kcore DIR             kernel text (DIR/kcore, DIR/kallsyms, as perf record --kcore)\n"
 	      "  --kallsyms FILE         kernel symbol names\n"
 	      "  --scope user|kernel|both  what the trace recorded (default: read from the trace)\n"
-	      "  --pid N, --tid N        thread of a trace without sideband\n"
+	      "  --pid N, --tid N        thread of a trace without sideband (a bundle: a filter)\n"
 	      "timing:\n"
-	      "  --cpu-model F/M/S  --mtc-freq N  --nom-freq N  --cpuid-15 EAX,EBX  --tsc-khz N\n"
+	      "  --mtc-freq N  --nom-freq N  --cpuid-15 EAX,EBX  --tsc-khz N\n"
 	      "perf sideband:\n"
 	      "  --pevent-primary FILE  --pevent-secondary FILE  --pevent-sample-type N\n"
 	      "  --pevent-time-shift N  --pevent-time-mult N  --pevent-time-zero N\n"
@@ -63,7 +70,7 @@ enum {
 	OPT_PT = 256, OPT_CPU, OPT_ELF, OPT_RAW, OPT_KCORE, OPT_KALLSYMS, OPT_CPU_MODEL,
 	OPT_MTC, OPT_NOM, OPT_CPUID15, OPT_TSC_KHZ, OPT_PEV_PRI, OPT_PEV_SEC, OPT_PEV_ST,
 	OPT_PEV_SHIFT, OPT_PEV_MULT, OPT_PEV_ZERO, OPT_SYSROOT, OPT_SCOPE, OPT_PERF_SCRIPT,
-	OPT_FORMAT, OPT_SUMMARY, OPT_INSN_LIST, OPT_PID, OPT_TID,
+	OPT_FORMAT, OPT_SUMMARY, OPT_INSN_LIST, OPT_PID, OPT_TID, OPT_TIME,
 };
 
 static const struct option opts[] = {
@@ -94,6 +101,7 @@ static const struct option opts[] = {
 	{ "insn-list", required_argument, 0, OPT_INSN_LIST },
 	{ "pid", required_argument, 0, OPT_PID },
 	{ "tid", required_argument, 0, OPT_TID },
+	{ "time", required_argument, 0, OPT_TIME },
 	{ 0, 0, 0, 0 },
 };
 
@@ -273,18 +281,38 @@ static bool dir_given(const char *opt, const char *path)
  * .txt file: names from systems that upper-case them). PTS_FMT_NONE if
  * the extension is none of the formats'.
  */
+/* The format of -o's last component, in any case ("T.TXT", "t.fxt.gz") */
 static int format_from_path(const char *path)
 {
-	const char *dot = strrchr(path, '.');
-	char low[16] = "x.";
-	size_t i;
+	const char *base = strrchr(path, '/');
+	char low[64];
+	size_t i, len;
 
-	if (!dot || strchr(dot, '/') || strlen(dot + 1) > sizeof(low) - 3)
-		return PTS_FMT_NONE;
-	for (i = 0; dot[1 + i]; i++)
-		low[2 + i] = (char)tolower((unsigned char)dot[1 + i]);
-	low[2 + i] = '\0';
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len >= sizeof(low))		/* the extensions are at the end: keep those */
+		base += len - (sizeof(low) - 1);
+	for (i = 0; base[i]; i++)
+		low[i] = (char)tolower((unsigned char)base[i]);
+	low[i] = '\0';
 	return pts_format_from_path(low);
+}
+
+/*
+ * A regular file given where a bundle goes: a raw trace or a perf script
+ * listing, which have their own options. Says so; true if it was a file.
+ */
+static bool bundle_given_a_file(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	fprintf(stderr, "ptscope decode: bundle %s is not a directory but a file (a bundle is"
+		" the NAME.ptscope directory): for a raw PT trace use --pt %s (with --elf,"
+		" --kcore for its code), for a perf script listing --perf-script %s\n",
+		path, path, path);
+	return true;
 }
 
 static int emit_rec(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err)
@@ -327,6 +355,11 @@ int cmd_decode(int argc, char **argv)
 	struct insn_file il = { 0 };
 	sigset_t held;
 	struct out_ctx oc = { 0 };
+	struct pts_tl_select_opts sel = { 0 };
+	struct pts_tl_select *selp = NULL;
+	pts_tl_emit_fn emit = emit_rec;
+	void *emit_ctx = &oc;
+	bool time_given = false;
 	uint64_t v;
 	unsigned int i, j;
 	static char prog[] = "ptscope decode";
@@ -340,7 +373,19 @@ int cmd_decode(int argc, char **argv)
 
 		switch (c) {
 		case 'o':
+			if (out) {
+				fprintf(stderr, "ptscope decode: -o given twice (%s and %s): one"
+					" timeline per decode\n", out, optarg);
+				return 2;
+			}
 			out = optarg;
+			break;
+		case OPT_TIME:
+			if (pts_tl_select_parse_time(optarg, &sel, &err)) {
+				fprintf(stderr, "ptscope decode: %s\n", err.msg);
+				return 2;
+			}
+			time_given = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -525,6 +570,19 @@ bad_raw:
 		fprintf(stderr, "ptscope decode: give a bundle, or --pt files, or --perf-script: not several\n");
 		return 2;
 	}
+	if (bundle && bundle_given_a_file(bundle))
+		return 1;	/* as any input that is no bundle */
+	if (bundle && o.scope) {	/* 0: not given (session.h) */
+		fprintf(stderr, "ptscope decode: --scope is for --pt and --perf-script: a bundle"
+			" records its own scope (its manifest's config.scope)\n");
+		return 2;
+	}
+	/* a bundle's sideband names every thread: --pid/--tid select, as in perf script */
+	if (bundle) {
+		sel.pid = o.pid > 0 ? o.pid : 0;
+		sel.tid = o.tid > 0 ? o.tid : 0;
+		o.pid = o.tid = -1;
+	}
 	if (o.have_perf_time && !o.time_mult) {
 		fprintf(stderr, "ptscope decode: --pevent-time-mult is needed (and not 0) with the"
 			" other --pevent-time-* options (perf's time_mult)\n");
@@ -634,13 +692,21 @@ bad_raw:
 	}
 	/* every record comes from the timeline builder, whose strings are interned */
 	pts_writer_strings_interned(oc.w);
-	if (bundle)
-		rc = pts_decode_bundle(bundle, &o, emit_rec, &oc, &sum, &err);
-	else if (perf_script)
-		rc = pts_decode_perfscript(perf_script, o.scope,
-					   emit_rec, &oc, &sum, &err);
-	else
-		rc = pts_decode_raw(&o, emit_rec, &oc, &sum, &err);
+	if (sel.pid || sel.tid || time_given) {
+		rc = pts_tl_select_new(&sel, emit_rec, &oc, &selp, &err);
+		emit = pts_tl_select_emit;
+		emit_ctx = selp;
+	}
+	if (!rc && bundle)
+		rc = pts_decode_bundle(bundle, &o, emit, emit_ctx, &sum, &err);
+	else if (!rc && perf_script)
+		rc = pts_decode_perfscript(perf_script, o.scope, emit, emit_ctx, &sum, &err);
+	else if (!rc)
+		rc = pts_decode_raw(&o, emit, emit_ctx, &sum, &err);
+	if (!rc && selp && !pts_tl_select_kept(selp))
+		fprintf(stderr, "ptscope decode: warning: nothing in the trace matches the"
+			" --pid/--tid/--time selection\n");
+	pts_tl_select_free(selp);
 	if (rc) {
 		struct pts_err e2 = { 0 };
 

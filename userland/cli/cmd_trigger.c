@@ -21,7 +21,9 @@ int cmd_trigger(int argc, char **argv)
 			printf("usage: ptscope trigger\n\n"
 			       "Fire the trigger of the armed capture (PTSCOPE_IOC_TRIGGER): the\n"
 			       "module stops tracing (after --post-trigger, if set) and the ptscope\n"
-			       "run/attach/record that armed it writes the bundle.\n");
+			       "run/attach/record that armed it writes the bundle.\n\n"
+			       "Exit status: 0 fired, 1 the device cannot be opened or nothing is\n"
+			       "armed, 2 bad usage.\n");
 			return 0;
 		}
 		fprintf(stderr, "ptscope trigger: unknown argument '%s' (see ptscope trigger --help)\n",

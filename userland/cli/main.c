@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "util/version.h"
 
 /*
  * The decoder (cmd_decode.c) links libipt, which has no static library:
@@ -39,14 +40,18 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: ptscope COMMAND [OPTIONS]   (ptscope COMMAND --help for its options)\n\n"
+	fprintf(f, "usage: ptscope COMMAND [OPTIONS]   (ptscope COMMAND --help for its options)\n"
+		"       ptscope --version\n\n"
 		"commands:\n");
 	for (i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\nA typical session:\n"
 		"  ptscope caps\n"
 		"  ptscope run -o t.ptscope -- ./prog args\n"
-		"  ptscope decode t.ptscope -o t.fxt      (open t.fxt in ui.perfetto.dev)\n");
+		"  ptscope decode t.ptscope -o t.fxt      (open t.fxt in ui.perfetto.dev)\n"
+		"\nExit status: 0 done, 1 failed, 2 bad usage; decode: 3 decoded with gaps\n"
+		"(the timeline is written; each gap is marked with its cause). Each\n"
+		"command's --help gives its own.\n");
 }
 
 int main(int argc, char **argv)
@@ -59,6 +64,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("ptscope %s\n", PTS_VERSION);	/* the bundles' "producer" */
 		return 0;
 	}
 	for (i = 0; i < NR_COMMANDS; i++)

@@ -13,6 +13,7 @@
 #include "capture/elfinfo.h"
 #include "out.h"
 #include "ptsynth_cpu.h"
+#include "util/version.h"
 
 static struct pts_bundle_map *dup_maps(const struct out_maps *m)
 {
@@ -80,7 +81,7 @@ int out_write_manifest(struct out *out, struct ptsynth_enc *enc, uint64_t tsc,
 	if (!b)
 		return pts_err_set(err, ENOMEM, "out of memory");
 	b->source = PTS_SOURCE_REFERENCE_ENCODER;
-	strcpy(b->producer, "ptsynth 0.1");
+	strcpy(b->producer, "ptsynth " PTS_VERSION);
 	if (uname(&un) == 0) {
 		/* uname fields are 65 bytes: keep what fits. */
 		memcpy(b->hostname, un.nodename, sizeof(b->hostname) - 1);

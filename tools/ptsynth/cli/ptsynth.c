@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "bundle/bundle.h"
 #include "bundle/sideband.h"
@@ -271,6 +272,24 @@ static int cmd_check(int argc, char **argv)
 enum { O_SCOPE = 256, O_PSB, O_NORETC, O_TIMING, O_MTC, O_LONGTNT, O_WRAP, O_OVF, O_OVFLOST,
        O_MAX, O_STOPFULL, O_TRIM, O_NOPIN, O_NOASLR, O_FOLLOWEXEC };
 
+/* What a run option with a bad value takes (the option is named by the caller). */
+static const char *bad_value_hint(int opt)
+{
+	switch (opt) {
+	case O_WRAP:
+		return "give the ring size in bytes, at least 4096 (4K), e.g. 64K";
+	case O_OVF:
+		return "give a number of packets above 0, e.g. 5000";
+	case O_OVFLOST:
+		return "give a number of packets from 1 to 4294967295";
+	case O_MAX:
+		return "give a number of instructions, e.g. 100000 or 1M";
+	case O_PSB:
+		return "give a byte count from 2K to 64K, a power of two";
+	}
+	return "see ptsynth --help";
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -298,14 +317,14 @@ static int cmd_run(int argc, char **argv)
 	struct run_summary sum;
 	struct pts_err err = { 0 };
 	uint64_t v;
-	int c, rc;
+	int c, rc, idx = 0;
 
 	memset(&o, 0, sizeof(o));
 	ptsynth_config_default(&o.cfg);
 	o.cfg.ovf_lost = 16;
 	o.pin_cpu = true;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:qh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:qh", lo, &idx)) != -1) {
 		switch (c) {
 		case 'o':
 			o.out = optarg;
@@ -425,6 +444,16 @@ static int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	o.argv = argv + optind;
+	/*
+	 * A long run says how far it is, once a second on a terminal;
+	 * PTSYNTH_PROGRESS=SECONDS asks for it anywhere, that often (0: at
+	 * every check, for tests).
+	 */
+	o.progress_every_s = 1.0;
+	if (getenv("PTSYNTH_PROGRESS"))
+		o.progress_every_s = strtod(getenv("PTSYNTH_PROGRESS"), NULL);
+	if (!o.quiet && (isatty(STDERR_FILENO) || getenv("PTSYNTH_PROGRESS")))
+		o.progress = stderr;
 	rc = ptsynth_run(&o, &sum, &err);
 	if (rc) {
 		fprintf(stderr, "ptsynth: %s\n", err.msg);
@@ -449,7 +478,8 @@ static int cmd_run(int argc, char **argv)
 	}
 	return 0;
 bad:
-	fprintf(stderr, "ptsynth: bad value '%s' for option %s\n", optarg, argv[optind - 1]);
+	fprintf(stderr, "ptsynth: --%s: bad value '%s'; %s\n", lo[idx].name, optarg,
+		bad_value_hint(lo[idx].val));
 	return 2;
 }
 

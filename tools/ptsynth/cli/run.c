@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <signal.h>
@@ -77,9 +78,11 @@ struct tracer {
 	struct out *out;
 	pid_t cur_tid;			/* thread whose instruction is being fed */
 	bool in_kernel;			/* the last transfer went to ring 0 */
+	double t_start, t_said;		/* s: the loop's start, the last progress line */
 };
 
 static uint64_t peek_user(pid_t pid, size_t off);
+static void progress(struct tracer *t);
 
 static void gt_cb(void *ctx, const struct ptsynth_gt_rec *r)
 {
@@ -192,6 +195,8 @@ static int feed(struct tracer *t, uint64_t ip, const struct ptsynth_decoded *d, 
 	}
 	e = ptsynth_enc_insn(t->enc, &in);
 	t->sum->insns++;
+	if (t->o->progress && !(t->sum->insns & 0xffff))
+		progress(t);
 	if (t->o->trim_objects) {
 		/* both pages of an instruction that crosses a page boundary */
 		out_note_page(t->out, ip);
@@ -230,6 +235,20 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Every progress_every_s (looked at every 65536 instructions): how far the run is. */
+static void progress(struct tracer *t)
+{
+	double now = now_s();
+
+	if (now - t->t_said < t->o->progress_every_s)
+		return;
+	t->t_said = now;
+	fprintf(t->o->progress, "ptsynth: %" PRIu64 " instructions traced in %.0f s (%.0f/s)...\n",
+		t->sum->insns, now - t->t_start,
+		now > t->t_start ? t->sum->insns / (now - t->t_start) : 0.0);
+	fflush(t->o->progress);
 }
 
 static bool maps_syscall(uint64_t nr)
@@ -735,6 +754,23 @@ next_thread:
 	}
 }
 
+/*
+ * A failed start (the command did not run under ptrace) leaves no
+ * bundle: what out_begin created goes, so the same command can be run
+ * again with the same -o.
+ */
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static void remove_partial_bundle(const char *dir)
+{
+	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int ptsynth_run(const struct run_opts *o, struct run_summary *sum, struct pts_err *err)
 {
 	struct tracer t = { .o = o, .sum = sum, .err = err, .gen = 1, .memfd = -1 };
@@ -782,9 +818,11 @@ int ptsynth_run(const struct run_opts *o, struct run_summary *sum, struct pts_er
 	if (waitpid(pid, &st, __WALL) < 0 || !WIFSTOPPED(st)) {
 		e = pts_err_set(err, ECHILD, "%s did not start under ptrace (exit status %d): "
 				"check the command name and that ptrace is permitted "
-				"(kernel.yama.ptrace_scope)", o->argv[0],
+				"(kernel.yama.ptrace_scope); no bundle written", o->argv[0],
 				WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-		goto fail;
+		out_abort(&out);
+		remove_partial_bundle(o->out);
+		return e;
 	}
 	ptrace(PTRACE_SETOPTIONS, pid, NULL,
 	       (void *)(long)(PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT |
@@ -806,6 +844,7 @@ int ptsynth_run(const struct run_opts *o, struct run_summary *sum, struct pts_er
 		goto kill;
 	}
 	t0 = now_s();
+	t.t_start = t.t_said = t0;
 	sched = calloc(1, sizeof(*sched));
 	if (!sched) {
 		e = pts_err_set(err, ENOMEM, "out of memory");

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ptsynth_enc.h"
 #include "util/err.h"
@@ -19,7 +20,9 @@ struct run_opts {
 	bool quiet;
 	bool pin_cpu;
 	bool no_aslr;
-	bool follow_exec;		/* an exec restarts the trace in the new image */			/* run the command without address randomisation */			/* run tracer and command on one CPU (faster) */
+	bool follow_exec;		/* an exec restarts the trace in the new image */
+	FILE *progress;			/* NULL, or where a long run says how far it is */
+	double progress_every_s;	/* s between those lines (checked every 65536 insns) */			/* run the command without address randomisation */			/* run tracer and command on one CPU (faster) */
 	char **argv;			/* command */
 };
 

@@ -25,12 +25,13 @@
 #include <ptscope/rtit.h>
 
 #include "../bundle/ring.h"
+#include "../util/version.h"
 #include "device.h"
 #include "elfinfo.h"
 #include "kernel.h"
 #include "procfs.h"
 
-#define PTS_PRODUCER "ptscope 0.1"
+#define PTS_PRODUCER "ptscope " PTS_VERSION
 
 struct writer {
 	struct pts_capture *c;

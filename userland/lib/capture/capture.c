@@ -441,8 +441,11 @@ void pts_capture_status_line(const struct pts_capture *c, FILE *f)
 void pts_capture_default_name(char *buf, size_t len)
 {
 	time_t t = time(NULL);
+	char stamp[32];
 	struct tm tm;
 
 	localtime_r(&t, &tm);
-	strftime(buf, len, "ptscope-%Y%m%d-%H%M%S.ptscope", &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	/* the pid: two captures started in the same second get two names */
+	snprintf(buf, len, "ptscope-%s-%d.ptscope", stamp, (int)getpid());
 }

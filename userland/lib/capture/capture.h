@@ -125,7 +125,7 @@ void pts_capture_set_reason(struct pts_capture *c, const char *reason, const cha
 /* The status line printed once armed (CPUs, buffer per CPU, scope, trigger). */
 void pts_capture_status_line(const struct pts_capture *c, FILE *f);
 
-/* Default bundle name "ptscope-YYYYmmdd-HHMMSS.ptscope" into buf. */
+/* Default bundle name "ptscope-YYYYmmdd-HHMMSS-PID.ptscope" into buf (PID: ours). */
 void pts_capture_default_name(char *buf, size_t len);
 
 /*

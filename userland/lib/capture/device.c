@@ -3,6 +3,7 @@
  * /dev/ptscope: open, ioctl with reason text, mmap. See device.h.
  */
 #include "device.h"
+#include "hostcpu.h"
 
 #include <ptscope/reason_text.h>
 
@@ -25,12 +26,18 @@ int pts_dev_open_error(int e, const char *path, struct pts_err *err)
 	switch (e) {
 	case ENOENT:
 	case ENXIO:
-	case ENODEV:
-		return pts_err_set(err, e,
-			"%s: %s: the ptscope module is not loaded. Load it with\n"
-			"    insmod kmod/ptscope.ko      (from a build tree)  or  modprobe ptscope\n"
-			"  On a machine without Intel PT, load the simulated PT unit for a dry run:\n"
-			"    insmod kmod/ptscope.ko simulate=1", path, strerror(e));
+	case ENODEV: {
+		struct pts_host_cpu cpu;
+		char verdict[256];
+
+		/* loading the module helps only where the CPU has PT: say which */
+		pts_host_cpu_read(&cpu);
+		pts_host_cpu_verdict(&cpu, verdict, sizeof(verdict));
+		return pts_err_set(err, e, "%s: %s: the ptscope module is not loaded, and %s%s",
+				   path, strerror(e), verdict, cpu.intel_pt ?
+				   " (make builds kmod/ptscope.ko when the running kernel's "
+				   "headers are installed)" : "");
+	}
 	case EACCES:
 	case EPERM:
 		return pts_err_set(err, e,

@@ -23,7 +23,8 @@ const char *pts_reason_text(uint32_t reason);
 
 /*
  * Message for a failed open(2) of the device, with errno `e`: ENOENT
- * (module not loaded: the insmod/modprobe lines, simulate=1 for a dry run),
+ * (module not loaded: with this CPU's PT support read by CPUID, hostcpu.h,
+ * either the insmod line or "capture needs an Intel CPU" and simulate=1),
  * EACCES/EPERM (root-only node: which capability or group), others.
  * Fills err and returns -e.
  */

@@ -22,7 +22,7 @@ enum opt_id {
 	O_MODE, O_TIMING, O_CYC, O_CYC_THRESH, O_MTC, O_MTC_PERIOD,
 	O_PSB_PERIOD, O_NORETCOMP, O_TRIGGER, O_POST_TRIGGER, O_MULTI,
 	O_FILTER, O_NO_COPY, O_PID, O_CPUS, O_DURATION, O_SIDEBAND_SIZE,
-	O_QUIET,
+	O_QUIET, O_FULL_EXECUTION, O_MULTI_THREAD,
 };
 
 enum opt_arg { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
@@ -30,7 +30,7 @@ enum opt_arg { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
 struct opt_def {
 	const char *name;	/* long name without dashes */
 	char shortname;		/* 0 none */
-	bool single_dash;	/* also accepted as -name (magic-trace) */
+	const char *mt;		/* magic-trace's name, accepted with one dash; NULL none */
 	enum opt_arg arg;
 	const char *metavar;
 	unsigned int cmds;
@@ -39,60 +39,98 @@ struct opt_def {
 };
 
 static const struct opt_def opt_table[] = {
-	{ "output", 'o', false, ARG_REQUIRED, "NAME.ptscope", ALL_CMDS, O_OUTPUT,
-	  "bundle directory to write (default ptscope-YYYYmmdd-HHMMSS.ptscope)" },
-	{ "scope", 0, false, ARG_REQUIRED, "user|kernel|both", ALL_CMDS, O_SCOPE,
+	{ "output", 'o', "output", ARG_REQUIRED, "NAME.ptscope", ALL_CMDS, O_OUTPUT,
+	  "bundle directory to write (default ptscope-YYYYmmdd-HHMMSS-PID.ptscope)" },
+	{ "scope", 0, NULL, ARG_REQUIRED, "user|kernel|both", ALL_CMDS, O_SCOPE,
 	  "privilege levels traced: RTIT_CTL.User, .OS or both (default user)" },
-	{ "trace-include-kernel", 0, true, ARG_NONE, NULL, ALL_CMDS, O_INCLUDE_KERNEL,
+	{ "trace-include-kernel", 0, "trace-include-kernel", ARG_NONE, NULL, ALL_CMDS, O_INCLUDE_KERNEL,
 	  "same as --scope both (magic-trace spelling)" },
-	{ "trace-kernel-only", 0, true, ARG_NONE, NULL, ALL_CMDS, O_KERNEL_ONLY,
+	{ "trace-kernel-only", 0, "trace-kernel-only", ARG_NONE, NULL, ALL_CMDS, O_KERNEL_ONLY,
 	  "same as --scope kernel (magic-trace spelling)" },
-	{ "size", 'm', false, ARG_REQUIRED, "SIZE", ALL_CMDS, O_SIZE,
+	{ "size", 'm', "snapshot-size", ARG_REQUIRED, "SIZE", ALL_CMDS, O_SIZE,
 	  "trace buffer per CPU, a power of two from 4K to 1G (default 4M)" },
-	{ "mode", 0, false, ARG_REQUIRED, "snapshot|full", ALL_CMDS, O_MODE,
+	{ "mode", 0, NULL, ARG_REQUIRED, "snapshot|full", ALL_CMDS, O_MODE,
 	  "snapshot: ring that keeps the newest bytes (default); full: stop when full" },
-	{ "timing", 0, false, ARG_REQUIRED, "low|normal|high", ALL_CMDS, O_TIMING,
+	{ "full-execution", 0, "full-execution", ARG_NONE, NULL, ALL_CMDS, O_FULL_EXECUTION,
+	  "same as --mode full (magic-trace spelling)" },
+	{ "timing", 0, "timer-resolution", ARG_REQUIRED, "low|normal|high", ALL_CMDS, O_TIMING,
 	  "timing preset: low = TSC+MTC(MTCFreq 3); normal = + CYC(CycThresh 1), "
-	  "MTCFreq 0 (default); high = normal + --noretcomp. PSBFreq 3 in all" },
-	{ "cyc", 0, false, ARG_OPTIONAL, "0|1", ALL_CMDS, O_CYC,
+	  "MTCFreq 0 (default); high = normal + --noretcomp. PSBFreq 3 in all. "
+	  "Any case (magic-trace's Low, Normal, High)" },
+	{ "cyc", 0, NULL, ARG_OPTIONAL, "0|1", ALL_CMDS, O_CYC,
 	  "cycle-accurate timing packets (RTIT_CTL.CYCEn)" },
-	{ "cyc-thresh", 0, false, ARG_REQUIRED, "N", ALL_CMDS, O_CYC_THRESH,
+	{ "cyc-thresh", 0, NULL, ARG_REQUIRED, "N", ALL_CMDS, O_CYC_THRESH,
 	  "CYC threshold encoding 0..15: a CYC every 2^(N-1) cycles (implies --cyc)" },
-	{ "mtc", 0, false, ARG_OPTIONAL, "0|1", ALL_CMDS, O_MTC,
+	{ "mtc", 0, NULL, ARG_OPTIONAL, "0|1", ALL_CMDS, O_MTC,
 	  "mini time counter packets (RTIT_CTL.MTCEn)" },
-	{ "mtc-period", 0, false, ARG_REQUIRED, "N", ALL_CMDS, O_MTC_PERIOD,
+	{ "mtc-period", 0, NULL, ARG_REQUIRED, "N", ALL_CMDS, O_MTC_PERIOD,
 	  "MTCFreq encoding 0..15: an MTC every 2^N crystal clock ticks (implies --mtc)" },
-	{ "psb-period", 0, false, ARG_REQUIRED, "N", ALL_CMDS, O_PSB_PERIOD,
+	{ "psb-period", 0, NULL, ARG_REQUIRED, "N", ALL_CMDS, O_PSB_PERIOD,
 	  "PSBFreq encoding 0..15: a PSB about every 2K << N bytes of trace" },
-	{ "noretcomp", 0, false, ARG_NONE, NULL, ALL_CMDS, O_NORETCOMP,
+	{ "noretcomp", 0, NULL, ARG_NONE, NULL, ALL_CMDS, O_NORETCOMP,
 	  "disable return compression (RTIT_CTL.DisRETC)" },
-	{ "trigger", 't', false, ARG_REQUIRED, "SPEC", ALL_CMDS, O_TRIGGER,
+	{ "trigger", 't', "trigger", ARG_REQUIRED, "SPEC", ALL_CMDS, O_TRIGGER,
 	  "snapshot trigger: tracepoint:SUBSYS:EVENT[:pid=N], hotkey[:KEY] (sysrq), "
 	  "or manual (`ptscope trigger` from another shell)" },
-	{ "post-trigger", 0, false, ARG_REQUIRED, "USEC", ALL_CMDS, O_POST_TRIGGER,
+	{ "post-trigger", 0, NULL, ARG_REQUIRED, "USEC", ALL_CMDS, O_POST_TRIGGER,
 	  "keep tracing this many microseconds after the trigger (default 0)" },
-	{ "multi-snapshot", 0, false, ARG_NONE, NULL, ALL_CMDS, O_MULTI,
+	{ "multi-snapshot", 0, "multi-snapshot", ARG_NONE, NULL, ALL_CMDS, O_MULTI,
 	  "re-arm after each trigger; snapshots go to NAME.1.ptscope, NAME.2.ptscope, ..." },
-	{ "filter", 'F', false, ARG_REQUIRED, "[filter:|stop:]RANGE", ALL_CMDS, O_FILTER,
+	{ "filter", 'F', NULL, ARG_REQUIRED, "[filter:|stop:]RANGE", ALL_CMDS, O_FILTER,
 	  "address range (hex START-END, END exclusive, or a SYMBOL of the traced "
 	  "binary); filter: trace only inside, stop: stop tracing there (up to 4)" },
-	{ "no-copy", 0, false, ARG_NONE, NULL, ALL_CMDS, O_NO_COPY,
+	{ "no-copy", 0, NULL, ARG_NONE, NULL, ALL_CMDS, O_NO_COPY,
 	  "do not copy mapped executables into the bundle, keep paths and build-ids" },
-	{ "pid", 'p', false, ARG_REQUIRED, "PID", PTS_CMD_ATTACH, O_PID,
+	{ "pid", 'p', "pid", ARG_REQUIRED, "PID", PTS_CMD_ATTACH, O_PID,
 	  "process to trace (its address space, via the CR3 filter)" },
-	{ "cpus", 'C', false, ARG_REQUIRED, "LIST", ALL_CMDS, O_CPUS,
+	{ "multi-thread", 0, "multi-thread", ARG_NONE, NULL, PTS_CMD_RUN | PTS_CMD_ATTACH,
+	  O_MULTI_THREAD, "accepted for magic-trace: every thread of the process is traced "
+	  "anyway (the CR3 filter follows its address space)" },
+	{ "cpus", 'C', NULL, ARG_REQUIRED, "LIST", ALL_CMDS, O_CPUS,
 	  "CPUs to trace, e.g. 0-3,6 (default all online CPUs)" },
-	{ "duration", 'd', false, ARG_REQUIRED, "TIME", ALL_CMDS, O_DURATION,
+	{ "duration", 'd', NULL, ARG_REQUIRED, "TIME", ALL_CMDS, O_DURATION,
 	  "snapshot after this long: 10, 10s, 500ms, 2m (default: until trigger/exit/Ctrl-C)" },
-	{ "sideband-size", 0, false, ARG_REQUIRED, "SIZE", ALL_CMDS, O_SIDEBAND_SIZE,
+	{ "sideband-size", 0, NULL, ARG_REQUIRED, "SIZE", ALL_CMDS, O_SIDEBAND_SIZE,
 	  "sideband ring, a power of two from 4K to 64M (default 1M)" },
-	{ "quiet", 'q', false, ARG_NONE, NULL, ALL_CMDS, O_QUIET,
+	{ "quiet", 'q', NULL, ARG_NONE, NULL, ALL_CMDS, O_QUIET,
 	  "no status line while armed" },
-	{ "help", 'h', false, ARG_NONE, NULL, ALL_CMDS, O_HELP,
+	{ "help", 'h', NULL, ARG_NONE, NULL, ALL_CMDS, O_HELP,
 	  "show this help" },
 };
 
 #define NR_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+
+/*
+ * magic-trace flags with no meaning here (its run/attach flags, read from
+ * its own definitions), refused by name with what to use instead rather
+ * than misread as a cluster of short options (-duration-thresh as -d).
+ */
+static const struct {
+	const char *name;
+	const char *why;
+} mt_refused[] = {
+	{ "duration-thresh", "not supported, see --post-trigger" },
+	{ "delay-thresh", "not supported, see --post-trigger" },
+	{ "immediate-stop", "not supported: the module stops tracing at the trigger; "
+	  "see --post-trigger" },
+	{ "symbol", "not supported: triggers are --trigger tracepoint:..., hotkey or manual" },
+	{ "filter", "not supported (magic-trace's filter of the output by two symbols); "
+	  "ptscope's -F/--filter is a hardware address range" },
+	{ "working-directory", "not supported: the bundle (-o NAME.ptscope) holds everything" },
+	{ "sampling", "not supported: ptscope traces with Intel PT only" },
+	{ "callgraph-mode", "not supported: ptscope traces with Intel PT only" },
+	{ "serve", "not supported: decode the bundle (ptscope decode NAME.ptscope -o "
+	  "NAME.fxt) and open the .fxt at ui.perfetto.dev" },
+	{ "http-port", "not supported: open the decoded .fxt at ui.perfetto.dev" },
+	{ "perfetto-ui-base-directory", "not supported: open the decoded .fxt at "
+	  "ui.perfetto.dev" },
+	{ "executable", "not supported: run traces CMD, attach the process's own executable" },
+	{ "perf-map-file", "not supported: JIT perf maps are not read" },
+	{ "z-print-events", "not supported (a magic-trace debugging flag)" },
+	{ "z-print-perf-commands", "not supported (ptscope does not run perf)" },
+};
+
+#define NR_MT_REFUSED (sizeof(mt_refused) / sizeof(mt_refused[0]))
 
 const char *pts_scope_text(uint32_t scope)
 {
@@ -410,18 +448,66 @@ bad:
 		"(e.g. 0x401000-0x402000) or [filter:|stop:]SYMBOL (e.g. stop:abort)", spec);
 }
 
+static const char *cmd_name(enum pts_capture_cmd cmd)
+{
+	switch (cmd) {
+	case PTS_CMD_RUN: return "run";
+	case PTS_CMD_ATTACH: return "attach";
+	case PTS_CMD_RECORD: return "record";
+	}
+	return "?";
+}
+
+/* --name, or with single_dash magic-trace's -name (the table's mt column) */
 static const struct opt_def *find_long(const char *name, size_t len, bool single_dash)
 {
 	size_t i;
 
 	for (i = 0; i < NR_OPTS; i++) {
-		if (strlen(opt_table[i].name) != len || strncmp(opt_table[i].name, name, len))
-			continue;
-		if (single_dash && !opt_table[i].single_dash)
-			continue;
-		return &opt_table[i];
+		const char *n = single_dash ? opt_table[i].mt : opt_table[i].name;
+
+		if (n && strlen(n) == len && !strncmp(n, name, len))
+			return &opt_table[i];
 	}
 	return NULL;
+}
+
+/* "word-word...": how magic-trace's flags look, never a short option with a value */
+static bool looks_like_mt_flag(const char *s)
+{
+	bool dash = false;
+
+	if (!islower((unsigned char)*s))
+		return false;
+	for (; *s; s++) {
+		if (*s == '-' && islower((unsigned char)s[1]))
+			dash = true;
+		else if (!islower((unsigned char)*s))
+			return false;
+	}
+	return dash;
+}
+
+/* Why magic-trace's flag name is refused here, or NULL when it is not one of those. */
+static const char *mt_refused_why(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_MT_REFUSED; i++)
+		if (!strcmp(name, mt_refused[i].name))
+			return mt_refused[i].why;
+	return NULL;
+}
+
+/* A single-dash word that is not ours: the magic-trace refusal, else unknown. */
+static int refuse_single_dash(const char *a, enum pts_capture_cmd cmd, struct pts_err *err)
+{
+	const char *why = mt_refused_why(a + 1);
+
+	if (why)
+		return pts_err_set(err, EINVAL, "%s: %s", a, why);
+	return pts_err_set(err, EINVAL, "unknown option '%s' for ptscope %s (see ptscope %s --help)",
+			   a, cmd_name(cmd), cmd_name(cmd));
 }
 
 static const struct opt_def *find_short(char c)
@@ -432,16 +518,6 @@ static const struct opt_def *find_short(char c)
 		if (c && opt_table[i].shortname == c)
 			return &opt_table[i];
 	return NULL;
-}
-
-static const char *cmd_name(enum pts_capture_cmd cmd)
-{
-	switch (cmd) {
-	case PTS_CMD_RUN: return "run";
-	case PTS_CMD_ATTACH: return "attach";
-	case PTS_CMD_RECORD: return "record";
-	}
-	return "?";
 }
 
 /* Option spelling for messages: "--size" or "-trace-kernel-only". */
@@ -537,6 +613,11 @@ static int apply_opt(struct pts_capture_opts *o, const struct opt_def *d,
 					   "give e.g. 1M", label, val);
 		o->cfg.sideband_size = v64;
 		return 0;
+	case O_FULL_EXECUTION:
+		o->cfg.mode = PTSCOPE_MODE_FULL;
+		return 0;
+	case O_MULTI_THREAD:
+		return 0;	/* the CR3 filter already covers every thread */
 	case O_MODE:
 		if (!strcmp(val, "snapshot"))
 			o->cfg.mode = PTSCOPE_MODE_SNAPSHOT;
@@ -547,12 +628,18 @@ static int apply_opt(struct pts_capture_opts *o, const struct opt_def *d,
 					   "%s: '%s' is not a mode; give snapshot or full", label, val);
 		return 0;
 	case O_TIMING:
-		if (!strcmp(val, "low"))
+		/* any case: magic-trace's -timer-resolution spells them Low, Normal, High */
+		if (!strcasecmp(val, "low"))
 			o->timing = PTS_TIMING_LOW;
-		else if (!strcmp(val, "normal"))
+		else if (!strcasecmp(val, "normal"))
 			o->timing = PTS_TIMING_NORMAL;
-		else if (!strcmp(val, "high"))
+		else if (!strcasecmp(val, "high"))
 			o->timing = PTS_TIMING_HIGH;
+		else if (strcasestr(val, "custom") || strcasestr(val, "sample"))
+			return pts_err_set(err, EINVAL,
+					   "%s: '%s' is not supported; give low, normal or high, "
+					   "then --cyc, --cyc-thresh, --mtc, --mtc-period, "
+					   "--psb-period or --noretcomp for the rest", label, val);
 		else
 			return pts_err_set(err, EINVAL,
 					   "%s: '%s' is not a preset; give low, normal or high",
@@ -671,6 +758,8 @@ int pts_opts_parse(enum pts_capture_cmd cmd, int argc, char **argv,
 		} else if (a[2] && find_long(a + 1, strlen(a + 1), true)) {
 			/* magic-trace style single-dash long option */
 			d = find_long(a + 1, strlen(a + 1), true);
+		} else if (looks_like_mt_flag(a + 1) || mt_refused_why(a + 1)) {
+			return refuse_single_dash(a, cmd, err);
 		} else {
 			d = find_short(a[1]);
 			/*
@@ -928,6 +1017,16 @@ int pts_opts_fit_caps(struct pts_capture_opts *o, const struct ptscope_caps *cap
 			}
 		}
 	}
+	/*
+	 * MTC counts crystal-clock (ART) ticks; only CPUID.15H's TSC/ART ratio
+	 * (EBX/EAX) turns them into TSC time (SDM 33.3.1, pt-facts section 1).
+	 * Without it (common in virtual machines) libipt ignores MTC and time
+	 * advances only at TSC packets: say so before tracing, not after.
+	 */
+	if ((c->timing & PTSCOPE_TIMING_MTC) && (!caps->cpuid_15[0] || !caps->cpuid_15[1]))
+		note(notes, notes_len, "timing: CPUID.15H EAX/EBX (TSC/crystal ratio) are 0, as in "
+		     "many virtual machines: decoders cannot use MTC packets and time advances "
+		     "only at TSC packets (each PSB); add --cyc for finer times\n");
 
 	if ((c->flags & PTSCOPE_CFG_CR3_FILTER) && !has_cr3 &&
 	    !(caps->flags & PTSCOPE_CAPS_SIMULATED))
@@ -998,8 +1097,8 @@ void pts_opts_usage(enum pts_capture_cmd cmd, FILE *f)
 
 		if (!(d->cmds & cmd))
 			continue;
-		if (d->single_dash)
-			snprintf(left, sizeof(left), "-%s", d->name);
+		if (d->mt && !strcmp(d->mt, d->name) && !d->shortname)
+			snprintf(left, sizeof(left), "-%s, --%s", d->name, d->name);
 		else if (d->shortname)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s%s", d->shortname, d->name,
 				 d->arg == ARG_OPTIONAL ? "[=" : d->metavar ? " " : "",
@@ -1009,10 +1108,16 @@ void pts_opts_usage(enum pts_capture_cmd cmd, FILE *f)
 				 d->arg == ARG_OPTIONAL ? "[=" : d->metavar ? " " : "",
 				 d->metavar ? d->metavar : "", d->arg == ARG_OPTIONAL ? "]" : "");
 		if (strlen(left) > 28)
-			fprintf(f, "  %s\n  %-28s  %s\n", left, "", d->help);
+			fprintf(f, "  %s\n  %-28s  %s", left, "", d->help);
 		else
-			fprintf(f, "  %-28s  %s\n", left, d->help);
+			fprintf(f, "  %-28s  %s", left, d->help);
+		if (d->mt && strcmp(d->mt, d->name))
+			fprintf(f, " (magic-trace: -%s)", d->mt);
+		fprintf(f, "\n");
 	}
 	fprintf(f, "\nSIZE: 4K 64K 4M 64M 1G (binary units). The bundle goes to -o NAME.ptscope;\n"
-		"decode it with: ptscope decode NAME.ptscope -o NAME.fxt\n");
+		"decode it with: ptscope decode NAME.ptscope -o NAME.fxt\n\n"
+		"Exit status: 0 every bundle written complete; 1 failure, an incomplete bundle,\n"
+		"or one saved elsewhere (TMPDIR, said on stderr); 2 bad options; 130 a second\n"
+		"Ctrl-C. (3, decoded with gaps, is ptscope decode's.)\n");
 }

@@ -181,31 +181,68 @@ static void cpu_file_size(const struct pts_bundle_cpu *c, struct pts_run_in *in,
 }
 
 /*
- * TSC to ns: the manifest's tsc_khz (timing., else cpu.), else, as raw
- * mode does, the nominal ratio x 100 MHz that an invariant TSC runs at
- * (docs/decode.md, "Time"). The fallback is said: a time base that is not
- * the recorded one can be off by the turbo/nominal difference. Without
- * either the times are TSC ticks, and that is said too.
+ * The capture's ADDRn ranges and their RTIT_CTL.ADDRn_CFG as libipt's
+ * filter configuration. With it libipt applies its SKL014 workaround
+ * (models it lists, Skylake on: a TIP.PGD at a direct branch that leaves
+ * a filter range, or enters a TraceStop one, may lack its IP); without
+ * it the disable binds to a later instruction and decoding runs on into
+ * code the trace does not cover.
  */
-static void bundle_time_base(const struct pts_bundle *b, struct pts_timeconv *tc,
-			     struct pts_decode_summary *sum)
+static void bundle_addr_filter(const struct pts_bundle *b, struct pt_conf_addr_filter *f)
 {
-	char msg[300];
+	uint64_t *ab[4][2] = {
+		{ &f->addr0_a, &f->addr0_b }, { &f->addr1_a, &f->addr1_b },
+		{ &f->addr2_a, &f->addr2_b }, { &f->addr3_a, &f->addr3_b },
+	};
+	uint32_t i;
 
-	tc->tsc_khz = b->tsc_khz ? b->tsc_khz : b->cpu_id.tsc_khz;
-	tc->mode = tc->tsc_khz ? PTS_TC_KHZ : PTS_TC_NONE;
-	if (tc->tsc_khz)
-		return;
-	if (b->cpu_id.nom_freq) {
-		tc->tsc_khz = (uint64_t)b->cpu_id.nom_freq * 100000;
-		tc->mode = PTS_TC_KHZ;
-		snprintf(msg, sizeof(msg), "manifest.json: tsc_khz is 0 (not recorded): times use "
-			 "the nominal ratio %u x 100 MHz = %" PRIu64 " kHz as the TSC frequency",
-			 b->cpu_id.nom_freq, tc->tsc_khz);
-	} else {
-		snprintf(msg, sizeof(msg), "manifest.json: tsc_khz and nom_freq are 0 (not "
-			 "recorded): times are TSC ticks, not ns");
+	memset(f, 0, sizeof(*f));
+	for (i = 0; i < b->config.nr_addr && i < 4; i++) {
+		f->config.addr_cfg |= (uint64_t)(b->config.addr[i].cfg & 0xf) << (4 * i);
+		*ab[i][0] = b->config.addr[i].a;
+		*ab[i][1] = b->config.addr[i].b;
 	}
+}
+
+/*
+ * The CPU identity libipt picks its errata by: the manifest's, or the
+ * one given with --cpu-model (a model newer than libipt, decoded with the
+ * errata of a known one), which is said. A model libipt does not know
+ * gets no errata workaround (pt-facts section 6): said on stderr, since
+ * the decode may then be wrong where an erratum applies.
+ */
+static void bundle_cpu(const struct pts_bundle *b, const struct pts_decode_opts *o,
+		       struct pts_run_in *in, struct pts_decode_summary *sum)
+{
+	struct pt_errata errata;
+	struct pt_cpu cpu;
+	char msg[320];
+
+	in->family = (uint16_t)b->cpu_id.family;
+	in->model = (uint8_t)b->cpu_id.model;
+	in->stepping = (uint8_t)b->cpu_id.stepping;
+	if (o && o->family) {
+		snprintf(msg, sizeof(msg), "--cpu-model %u/%u/%u: decoding with the errata of that "
+			 "CPU; the capture's CPU is %u/%u/%u", o->family, o->model, o->stepping,
+			 b->cpu_id.family, b->cpu_id.model, b->cpu_id.stepping);
+		pts_decode_warn(sum, msg);
+		in->family = o->family;
+		in->model = o->model;
+		in->stepping = o->stepping;
+	}
+	if (!in->family)
+		return;
+	memset(&cpu, 0, sizeof(cpu));
+	cpu.vendor = pcv_intel;
+	cpu.family = in->family;
+	cpu.model = in->model;
+	cpu.stepping = in->stepping;
+	if (pt_cpu_errata(&errata, &cpu) != -pte_bad_cpu)
+		return;
+	snprintf(msg, sizeof(msg), "CPU %u/%u/%u (family/model/stepping) is unknown to libipt %u.%u: "
+		 "decoded without its errata workarounds; give --cpu-model with the nearest model "
+		 "libipt knows to apply theirs", in->family, in->model, in->stepping,
+		 pt_library_version().major, pt_library_version().minor);
 	pts_decode_notice(sum, msg);
 }
 
@@ -321,14 +358,13 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		rc = bundle_images(b, in.set, o ? o->sysroot : NULL, sum, err);
 	if (rc)
 		goto out;
-	in.family = (uint16_t)b->cpu_id.family;
-	in.model = (uint8_t)b->cpu_id.model;
-	in.stepping = (uint8_t)b->cpu_id.stepping;
+	bundle_cpu(b, o, &in, sum);
+	bundle_addr_filter(b, &in.addr_filter);
 	in.mtc_freq = (uint8_t)((b->config.rtit_ctl >> 14) & 0xf);	/* RTIT_CTL.MTCFreq, bits 17:14 */
 	in.nom_freq = (uint8_t)b->cpu_id.nom_freq;
 	in.cpuid_15_eax = b->cpu_id.cpuid_15[0];
 	in.cpuid_15_ebx = b->cpu_id.cpuid_15[1];
-	bundle_time_base(b, &in.tc, sum);
+	pts_decode_bundle_time(b, &in.tc, sum);
 	trigger_to_stop(b, &in.tc, sum);
 	in.scope = b->config.scope;
 	in.trigger = &b->trigger;

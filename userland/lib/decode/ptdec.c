@@ -696,6 +696,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	pc.nom_freq = cfg->nom_freq;
 	pc.cpuid_0x15_eax = cfg->cpuid_15_eax;
 	pc.cpuid_0x15_ebx = cfg->cpuid_15_ebx;
+	pc.addr_filter = cfg->addr_filter;
 	pc.flags.variant.block.end_on_call = 1;
 	pc.flags.variant.block.end_on_jump = 1;
 	pc.flags.variant.block.enable_tick_events = 1;

@@ -45,6 +45,12 @@ struct pts_ptdec_config {
 	uint8_t mtc_freq;		/* RTIT_CTL.MTCFreq encoding */
 	uint8_t nom_freq;		/* MSR_PLATFORM_INFO[15:8] */
 	uint32_t cpuid_15_eax, cpuid_15_ebx;
+	/*
+	 * RTIT_ADDRn_A/B and RTIT_CTL.ADDRn_CFG of the capture (all zero:
+	 * no filter). libipt needs them for the SKL014 workaround (a TIP.PGD
+	 * without IP at a direct branch leaving a filter range).
+	 */
+	struct pt_conf_addr_filter addr_filter;
 	struct pts_imgset *images;
 	struct pts_timeconv tc;
 	uint64_t origin_ns;		/* subtracted from every time */

@@ -303,6 +303,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		dc.nom_freq = in->nom_freq;
 		dc.cpuid_15_eax = in->cpuid_15_eax;
 		dc.cpuid_15_ebx = in->cpuid_15_ebx;
+		dc.addr_filter = in->addr_filter;
 		dc.images = in->set;
 		dc.tc = in->tc;
 		dc.origin_ns = origin;

@@ -110,8 +110,10 @@ int pts_decode_raw(const struct pts_decode_opts *opts, pts_tl_emit_fn emit, void
 
 /*
  * Decode a capture bundle (NAME.ptscope). From opts only sysroot (where
- * binaries not copied into the bundle are found), pid/tid, on_insn and
- * segment_cap are used; everything else comes from the manifest. Code
+ * binaries not copied into the bundle are found), pid/tid, on_insn,
+ * segment_cap and family/model/stepping (when family is not 0: the CPU
+ * whose errata libipt applies, a warning in sum) are used; everything
+ * else comes from the manifest. Code
  * that cannot be found is a warning and decodes as gaps. A damaged copy
  * is decoded as far as it goes (docs/decode.md, "Damaged bundles"): a
  * per-CPU trace file shorter than the manifest says is decoded up to its

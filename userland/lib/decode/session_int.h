@@ -30,6 +30,7 @@ struct pts_run_in {
 	uint16_t family;
 	uint8_t model, stepping, mtc_freq, nom_freq;
 	uint32_t cpuid_15_eax, cpuid_15_ebx;
+	struct pt_conf_addr_filter addr_filter;	/* the capture's ADDRn (zero: none) */
 	struct pts_timeconv tc;
 	enum pts_scope scope;
 	int32_t pid, tid;
@@ -69,6 +70,15 @@ int pts_decode_map_trace(const char *path, uint64_t limit, uint8_t **buf, size_t
 int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_timeconv *tc,
 			       struct pts_sideband *sb, struct pts_decode_summary *sum,
 			       struct pts_err *err);
+
+/*
+ * The bundle's TSC-to-ns conversion into tc (bundle_time.c): the recorded
+ * tsc_khz, checked and refined with the start and stop time pairs, else
+ * the nominal ratio; a missing rate and unusable MTC packets (CPUID.15H
+ * EAX/EBX 0) are notices, a refined rate a warning in sum.
+ */
+void pts_decode_bundle_time(const struct pts_bundle *b, struct pts_timeconv *tc,
+			    struct pts_decode_summary *sum);
 
 /*
  * Size of a regular file of code in bytes, -1 when it cannot be read or is not a

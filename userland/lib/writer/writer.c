@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static const char *const kind_names[] = {
 	[PTS_TLK_NONE] = "none",
@@ -61,15 +62,29 @@ static const struct {
 	{ "null", PTS_FMT_NONE },
 };
 
+bool pts_path_is_gzip(const char *path)
+{
+	size_t l = path ? strlen(path) : 0;
+
+	return l > 3 && !strcasecmp(path + l - 3, ".gz");
+}
+
 enum pts_format pts_format_from_path(const char *path)
 {
-	const char *dot = path ? strrchr(path, '.') : NULL;
-	size_t i;
+	const char *dot;
+	size_t i, len;
 
-	if (!dot || strchr(dot, '/'))
+	if (!path)
+		return PTS_FMT_NONE;
+	len = strlen(path) - (pts_path_is_gzip(path) ? 3 : 0);
+	for (dot = path + len; dot > path && dot[-1] != '.' && dot[-1] != '/'; dot--)
+		;
+	if (dot == path || dot[-1] != '.')
 		return PTS_FMT_NONE;
 	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (formats[i].fmt != PTS_FMT_NONE && !strcmp(dot + 1, formats[i].word))
+		if (formats[i].fmt != PTS_FMT_NONE &&
+		    strlen(formats[i].word) == (size_t)(path + len - dot) &&
+		    !strncmp(dot, formats[i].word, (size_t)(path + len - dot)))
 			return formats[i].fmt;
 	return PTS_FMT_NONE;
 }
@@ -102,12 +117,36 @@ int pts_wfail(struct pts_writer *w, int code, const char *fmt, ...)
 	return neg;
 }
 
+/* "; free space ..." hints for the errors a full disk or ulimit -f give */
+static const char *space_hint(int e)
+{
+	return e == ENOSPC ? "; free space or write elsewhere with -o" :
+	       e == EFBIG ? "; raise the file size limit (ulimit -f) or write elsewhere with -o" : "";
+}
+
+static int gz_flush(struct pts_writer *w)
+{
+	int e = EIO, zerr;
+
+	if (!w->len || gzwrite(w->gz, w->buf, (unsigned int)w->len) == (int)w->len) {
+		w->len = 0;
+		return 0;
+	}
+	gzerror(w->gz, &zerr);
+	if (zerr == Z_ERRNO)
+		e = errno;
+	return pts_wfail(w, e, "cannot write %s: %s%s", w->tmp ? w->tmp : w->path,
+			 zerr == Z_ERRNO ? strerror(e) : "zlib error", space_hint(e));
+}
+
 static int flush_buf(struct pts_writer *w)
 {
 	size_t off = 0;
 
 	if (w->error)
 		return w->error;
+	if (w->gz)
+		return gz_flush(w);
 	while (off < w->len) {
 		ssize_t n = write(w->fd, w->buf + off, w->len - off);
 
@@ -118,10 +157,7 @@ static int flush_buf(struct pts_writer *w)
 
 			return pts_wfail(w, e, "cannot write %s: %s%s",
 					 w->tmp ? w->tmp : w->is_stdout ? "standard output" : w->path,
-					 strerror(e),
-					 e == ENOSPC ? "; free space or write elsewhere with -o" :
-					 e == EFBIG ? "; raise the file size limit (ulimit -f) or"
-						      " write elsewhere with -o" : "");
+					 strerror(e), space_hint(e));
 		}
 		off += (size_t)n;
 	}
@@ -265,6 +301,7 @@ int pts_wthread_push(struct pts_writer *w, struct pts_wthread *t, const struct p
 	f = &t->frames[t->depth];
 	f->name = rec->name && rec->name[0] ? rec->name : NULL;
 	f->addr = rec->addr;
+	f->ts = rec->ts_ns;
 	f->flags = rec->flags;
 	f->aux = 0;
 	f->aux_gen = 0;
@@ -423,6 +460,18 @@ int pts_writer_open(const char *path, enum pts_format fmt, struct pts_writer **o
 			return rc;
 		}
 	}
+	if (!w->is_stdout && pts_path_is_gzip(path)) {
+		int fd = dup(w->fd);
+
+		/* gzclose closes the dup; the writer closes w->fd as for any file */
+		w->gz = fd < 0 ? NULL : gzdopen(fd, "wb1");
+		if (!w->gz) {
+			if (fd >= 0)
+				close(fd);
+			pts_writer_close(w, false, NULL);
+			return pts_err_set(err, ENOMEM, "cannot start gzip output to %s", path);
+		}
+	}
 	if (w->ops->start && (rc = w->ops->start(w))) {
 		pts_writer_close(w, false, NULL);
 		return rc;
@@ -474,6 +523,16 @@ int pts_writer_close(struct pts_writer *w, bool ok, struct pts_err *err)
 	/* a stream cannot be taken back: hand over what was written even when !ok */
 	if ((ok || w->direct) && !rc && !w->error && w->fd >= 0)
 		rc = flush_buf(w);
+	if (w->gz) {
+		/* the gzip trailer: its failure is a write failure like any other */
+		int zrc = gzclose(w->gz);
+
+		w->gz = NULL;
+		if (zrc != Z_OK && ok && !rc)
+			rc = pts_wfail(w, zrc == Z_ERRNO ? errno : EIO, "cannot write %s: %s",
+				       w->tmp ? w->tmp : w->path,
+				       zrc == Z_ERRNO ? strerror(errno) : "zlib error");
+	}
 	if (w->fd >= 0 && !w->is_stdout) {
 		if (close(w->fd) && ok && !rc) {
 			int e = errno;

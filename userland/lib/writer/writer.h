@@ -92,8 +92,14 @@ enum pts_format {
 
 struct pts_writer;
 
-/* Format from a file name's extension; PTS_FMT_NONE if unknown. */
+/*
+ * Format from a file name's extension; PTS_FMT_NONE if unknown. A final
+ * ".gz" is looked through: "t.fxt.gz" is fxt (written gzip-compressed).
+ */
 enum pts_format pts_format_from_path(const char *path);
+
+/* Does path end in ".gz" (any case)? The writer then gzip-compresses (zlib). */
+bool pts_path_is_gzip(const char *path);
 
 /* Format from a --format word ("fxt","json","txt","folded","null"); -1 if unknown. */
 int pts_format_from_name(const char *name);
@@ -102,8 +108,10 @@ int pts_format_from_name(const char *name);
  * Open a writer to `path` (written as path.tmp.PID and renamed by
  * pts_writer_close on success). path "-" writes to stdout (txt, json,
  * folded); a path that exists and is not a regular file (a device, FIFO,
- * /dev/fd/N) is written directly. Errors: -errno from open (err names the
- * path), -EINVAL for a format that cannot go to stdout (fxt is binary).
+ * /dev/fd/N) is written directly. A path ending in ".gz" is written
+ * gzip-compressed (zlib, level 1: fast; Perfetto and zcat open it).
+ * Errors: -errno from open (err names the path), -EINVAL for a format
+ * that cannot go to stdout (fxt is binary), -ENOMEM.
  */
 int pts_writer_open(const char *path, enum pts_format fmt, struct pts_writer **out,
 		    struct pts_err *err);

@@ -24,6 +24,7 @@ struct pts_wframe {
 	 */
 	const char *name;
 	uint64_t addr;		/* the BEGIN's addr */
+	uint64_t ts;		/* ns: the BEGIN's time (the .txt END says the duration) */
 	uint32_t flags;		/* PTS_TLF_* of the BEGIN */
 	uint32_t aux;		/* the format's own: fxt string index of the name */
 	uint64_t aux_gen;	/* fxt: string table generation aux belongs to */
@@ -66,6 +67,7 @@ struct pts_writer {
 	char *path, *tmp;	/* final and temporary names ("-": tmp NULL) */
 	char *buf;
 	size_t len;
+	void *gz;		/* gzFile over a dup of fd for a ".gz" path, else NULL */
 	struct pts_hmap threads;	/* (pid,tid) -> struct pts_wthread */
 	struct pts_wthread *last_thread;	/* the last pts_wthread_get answer */
 	bool interned;		/* pts_writer_strings_interned */

@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Text listing (.txt): one line per call, return and transition, fields
- * separated by single spaces so awk/cut can take them apart:
+ * separated by white space so awk can take them apart; the event is
+ * indented by its depth so the nesting reads at a glance:
  *
- *   TS_NS CPU PID/TID DEPTH KIND > SYMBOL+0xOFFSET (OBJECT) [FLAGS]   BEGIN
- *                                  (a synthetic slice: its name, no offset;
+ *   TS_NS CPU PID/TID DEPTH KIND  INDENT> SYMBOL[+0xOFFSET] (OBJECT) [FLAGS]   BEGIN
+ *                                  (no offset at a function's entry; a
+ *                                  synthetic slice: its name, no offset;
  *                                  code without a symbol: "[unknown] 0xADDR
  *                                  (OBJECT)", no offset, object once)
- *   TS_NS CPU PID/TID DEPTH KIND < SYMBOL[+0xOFFSET] (OBJECT)          END
- *   TS_NS CPU PID/TID DEPTH KIND ! NAME: DETAIL @0xADDR                INSTANT
- *   TS_NS CPU PID/TID - counter = NAME VALUE                           COUNTER
- *   # process PID NAME / # thread PID/TID NAME                         names
+ *   TS_NS CPU PID/TID DEPTH KIND  INDENT< SYMBOL[+0xOFFSET] (OBJECT) took N ns  END
+ *   TS_NS CPU PID/TID DEPTH KIND  INDENT! NAME: DETAIL @0xADDR                  INSTANT
+ *   TS_NS CPU PID/TID - counter = NAME VALUE                                   COUNTER
+ *   # process PID NAME / # thread PID/TID NAME                                 names
  *
- * KIND is the enum pts_tl_kind name (call, return, jump, syscall, ...).
- * An END names the slice it closes (its BEGIN's name) unless the record
- * carries its own name, then it is that name with the record's offset.
- * FLAGS: [kernel] [inferred] [synthetic]. docs/output-formats.md has
- * the full description.
+ * KIND is the enum pts_tl_kind name (call, return, jump, syscall, ...),
+ * padded to the longest one; INDENT is two spaces per depth (at most
+ * TXT_MAX_INDENT levels). An END names the slice it closes (its BEGIN's
+ * name) unless the record carries its own name, then it is that name with
+ * the record's offset; "took N ns" is the slice's duration. FLAGS:
+ * [kernel] [inferred] [synthetic]. docs/output-formats.md has the full
+ * description.
  */
 #include "writer_int.h"
 
@@ -52,12 +56,15 @@ static int name_tail(struct pts_writer *w, const char *name)
 	return pts_wout(w, "\n", 1);
 }
 
-/* "TS CPU PID/TID DEPTH KIND MARK " */
+#define TXT_KIND_WIDTH	12	/* strlen("end_of_trace"), the longest kind name */
+#define TXT_MAX_INDENT	64	/* levels indented; deeper ones line up at this one */
+
+/* "TS CPU PID/TID DEPTH KIND" padded, the depth's indent, "MARK " */
 static int common(struct pts_writer *w, const struct pts_tl_rec *rec, char mark)
 {
 	const char *kind = pts_tl_kind_name(rec->kind);
-	size_t klen = strlen(kind);
-	char line[128], *p = line;
+	size_t klen = strlen(kind), indent;
+	char line[128 + 2 * TXT_MAX_INDENT], *p = line;
 
 	p = pts_fmt_u64(p, rec->ts_ns);
 	*p++ = ' ';
@@ -71,7 +78,10 @@ static int common(struct pts_writer *w, const struct pts_tl_rec *rec, char mark)
 	*p++ = ' ';
 	memcpy(p, kind, klen);	/* kind names are short: see pts_tl_kind_name */
 	p += klen;
-	*p++ = ' ';
+	indent = 1 + (klen < TXT_KIND_WIDTH ? TXT_KIND_WIDTH - klen : 0) +
+		 2 * (rec->depth < TXT_MAX_INDENT ? rec->depth : TXT_MAX_INDENT);
+	memset(p, ' ', indent);
+	p += indent;
 	*p++ = mark;
 	*p++ = ' ';
 	return pts_wout(w, line, (size_t)(p - line));
@@ -87,8 +97,13 @@ static bool names_object(const char *name, uint32_t flags)
 	return (flags & PTS_TLF_UNKNOWN) && name && name[0];
 }
 
-/* " (OBJECT) [FLAGS]\n"; object=false leaves the object out */
-static int tail(struct pts_writer *w, const struct pts_tl_rec *rec, uint32_t flags, bool object)
+/*
+ * " (OBJECT) [FLAGS]\n"; object=false leaves the object out. ended: the
+ * frame an END closes, whose duration " took N ns" ends the line; NULL
+ * for a BEGIN.
+ */
+static int tail(struct pts_writer *w, const struct pts_tl_rec *rec, uint32_t flags, bool object,
+		const struct pts_wframe *ended)
 {
 	int rc = 0;
 
@@ -100,18 +115,22 @@ static int tail(struct pts_writer *w, const struct pts_tl_rec *rec, uint32_t fla
 		rc = pts_wout_str(w, " [inferred]");
 	if (!rc && (flags & PTS_TLF_SYNTHETIC))
 		rc = pts_wout_str(w, " [synthetic]");
+	if (!rc && ended)
+		rc = pts_wprintf(w, " took %" PRIu64 " ns", rec->ts_ns - ended->ts);
 	return rc ?: pts_wout(w, "\n", 1);
 }
 
+/* SYMBOL+0xOFFSET; at the function's entry (offset 0) just SYMBOL */
 static int symbol(struct pts_writer *w, const struct pts_tl_rec *rec)
 {
 	char buf[64], off[24] = "+";
 
 	if (pts_wsymbol(rec))
-		return line_str(w, rec->name) ?:
-		       pts_wout(w, off, (size_t)(pts_fmt_hex(off + 1, rec->offset) - off));
+		return line_str(w, rec->name) ?: (rec->offset ?
+		       pts_wout(w, off, (size_t)(pts_fmt_hex(off + 1, rec->offset) - off)) : 0);
 	return line_str(w, pts_wname(rec, buf, sizeof(buf)));
 }
+
 
 static int txt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 {
@@ -132,17 +151,17 @@ static int txt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 			return rc;
 		if (rec->type == PTS_TL_BEGIN) {
 			rc = common(w, rec, '>') ?: symbol(w, rec) ?:
-			     tail(w, rec, rec->flags, !names_object(rec->name, rec->flags));
+			     tail(w, rec, rec->flags, !names_object(rec->name, rec->flags), NULL);
 			return rc ?: pts_wthread_push(w, t, rec);
 		}
 		f = &t->frames[t->depth - 1];
 		rc = common(w, rec, '<');
 		if (!rc && rec->name && rec->name[0])
 			rc = symbol(w, rec) ?:
-			     tail(w, rec, f->flags, !names_object(rec->name, rec->flags));
+			     tail(w, rec, f->flags, !names_object(rec->name, rec->flags), f);
 		else if (!rc)
 			rc = line_str(w, pts_wframe_name(f, buf, sizeof(buf))) ?:
-			     tail(w, rec, f->flags, !names_object(f->name, f->flags));
+			     tail(w, rec, f->flags, !names_object(f->name, f->flags), f);
 		if (!rc)
 			pts_wthread_pop(t);
 		return rc;

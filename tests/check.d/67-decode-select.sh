@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# ptscope decode options on a bundle (the shipped sample, one thread
+# 7442/7442): --pid/--tid select a process or thread and --time START..END
+# a window (as perf script's), -o FILE.json.gz / .fxt.gz / .txt.gz write
+# gzip, and the options that cannot apply are refused instead of ignored:
+# a second -o, --scope (a bundle records its own), a raw trace file given
+# as the bundle. Every command's --help states its exit status.
+# Oracles: the full decode (a selection of everything is the same bytes),
+# gzip -dc and build/fxtcheck (the independent readers), and for the
+# window the full .txt read with awk: which slices are open at its edges.
+set -u
+cd "$(dirname "$0")/../.."
+P=${PTSCOPE:-build/ptscope}
+S=samples/demo.ptscope
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+run() {	# want-status args...: decode, output in $T/out, $T/err
+	local want=$1 rc=0
+	shift
+	"$P" decode "$@" > "$T/out" 2> "$T/err" || rc=$?
+	[ "$rc" = "$want" ] || { bad "decode $* -> exit $rc, want $want: $(cat "$T/err")"; return 1; }
+}
+
+run 0 "$S" -o "$T/full.txt" && run 0 "$S" -o "$T/full.json" && run 0 "$S" -o "$T/full.fxt"
+
+echo "-- --tid/--pid on a bundle select a thread/process"
+for sel in "--tid 7442" "--pid 7442"; do
+	run 0 "$S" $sel -o "$T/sel.txt" && { cmp -s "$T/sel.txt" "$T/full.txt" || bad "$sel: not the whole decode"; }
+done
+for sel in "--tid 1" "--pid 1"; do
+	run 0 "$S" $sel -o "$T/none.txt" || continue
+	n=$(grep -vc '^#' "$T/none.txt" || true)
+	[ "$n" = 0 ] || bad "$sel: $n records of other threads kept"
+	grep -q "nothing in the trace matches" "$T/err" || bad "$sel: no warning that nothing matched"
+done
+
+echo "-- --time START..END cuts the timeline at the window's edges"
+s=11000 e=12500
+run 0 "$S" --time 11us..${e}ns -o "$T/win.txt" && run 0 "$S" --time 11us..${e}ns -o "$T/win.fxt" || true
+build/fxtcheck "$T/win.fxt" > /dev/null || bad "--time: the .fxt is not well formed"
+awk -v s=$s -v e=$e '!/^#/ && $4 != "-" && ($1 < s || $1 > e) { bad++ } END { exit bad > 0 }' "$T/win.txt" ||
+	bad "--time: records outside [$s, $e]"
+# slices open at the start (begun before s, not ended by then) begin at s
+open_s=$(awk -v s=$s '!/^#/ && $4 != "-" && $1 < s { if ($0 ~ / > /) n++; else if ($0 ~ / < /) n-- } END { print n }' "$T/full.txt")
+inside=$(awk -v s=$s -v e=$e '!/^#/ && $1 >= s && $1 <= e && / > / { n++ } END { print n + 0 }' "$T/full.txt")
+got_begin=$(grep -c ' > ' "$T/win.txt")
+got_at_s=$(awk -v s=$s '$1 == s && / > /' "$T/win.txt" | wc -l)
+[ "$got_begin" = $((open_s + inside)) ] || bad "--time: $got_begin slices, want $open_s open at $s + $inside begun inside"
+[ "$got_at_s" -ge "$open_s" ] || bad "--time: $got_at_s slices begin at $s, want at least $open_s"
+[ "$(grep -c ' < ' "$T/win.txt")" = "$got_begin" ] || bad "--time: not every slice ends"
+# a BEGIN inside the window is the full decode's line, unchanged
+awk -v s=$s -v e=$e '!/^#/ && $1 > s && $1 <= e && / > /' "$T/full.txt" > "$T/in.begins"
+awk -v s=$s -v e=$e '$1 > s && / > /' "$T/win.txt" > "$T/win.begins"
+cmp -s "$T/in.begins" "$T/win.begins" || bad "--time: the slices begun inside differ from the full decode"
+for w in 5..1 1ms x..2 ..; do
+	run 2 "$S" --time "$w" -o "$T/x.txt" && grep -q -- "--time" "$T/err" || bad "--time $w: no usage error"
+done
+
+echo "-- -o FILE.json.gz, .fxt.gz, .TXT.GZ are gzip"
+run 0 "$S" -o "$T/d.json.gz" && { gzip -dc "$T/d.json.gz" | cmp -s - "$T/full.json" || bad ".json.gz is not the .json"; }
+run 0 "$S" -o "$T/d.fxt.gz" && { gzip -dc "$T/d.fxt.gz" > "$T/d.fxt" && cmp -s "$T/d.fxt" "$T/full.fxt" &&
+	build/fxtcheck "$T/d.fxt" > /dev/null || bad ".fxt.gz is not the .fxt"; }
+run 0 "$S" -o "$T/D.TXT.GZ" && { gzip -dc "$T/D.TXT.GZ" | cmp -s - "$T/full.txt" || bad ".TXT.GZ is not the .txt"; }
+ls "$T" | grep -q '\.tmp\.' && bad "a temporary file was left: $(ls "$T")"
+
+echo "-- options that cannot apply are refused, not ignored"
+run 2 "$S" -o "$T/a.txt" -o "$T/b.txt" && { grep -q -- "-o given twice" "$T/err" || bad "second -o: message"; }
+[ ! -e "$T/a.txt" ] && [ ! -e "$T/b.txt" ] || bad "second -o: an output was written"
+run 2 "$S" --scope kernel -o "$T/a.txt" && { grep -q "a bundle records its own scope" "$T/err" || bad "--scope on a bundle: message"; }
+run 1 "$S/cpu0.pt" -o "$T/a.txt" && { grep -q -- "use --pt $S/cpu0.pt" "$T/err" || bad "a raw trace as the bundle: no 'use --pt'"; }
+
+echo "-- every command's --help states its exit status"
+for c in caps run attach record trigger status decode; do
+	"$P" $c --help 2>&1 | grep -qi "exit status" || bad "ptscope $c --help says no exit status"
+done
+"$P" --help | grep -q "decode: 3 decoded with gaps" || bad "ptscope --help: no exit status 3"
+exit $fail

@@ -46,9 +46,10 @@ grep -q '^total=377 144 233$' "$work/threads.out"
 [ "$(grep -c '^t ' "$work/threads.ptscope/ground-truth.txt")" -ge 3 ]
 # Signal handlers in every shape (issue 13): raised, nested, timer signals
 # (one arriving inside its own handler), an alternate stack, siglongjmp.
+# Where a timer signal lands depends on the load: in a loop (FUP +
+# TIP.PGD) or at a system call's return; both are compared downstream.
 run signals "$bin/signals"
 grep -q '^usr1=66 usr2=72 alarm=2 alt=1 jump=138 r=19$' "$work/signals.out"
-[ "$(grep -c '^a ' "$work/signals.ptscope/ground-truth.txt")" -ge 2 ]
 # Tail calls (sibling calls on): jumps to function entries.
 run tailcalls "$bin/tailcalls"
 grep -q '^chain=34 even=0 f=11$' "$work/tailcalls.out"

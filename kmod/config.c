@@ -95,6 +95,7 @@ void pts_unconfigure(void)
 	pts_trigger_quiesce();
 	pts_trigger_teardown();
 	pts_sideband_teardown();
+	pts_release_all();
 	spin_lock(&pts.bufs_lock);
 	WRITE_ONCE(pts.bufs, NULL);
 	spin_unlock(&pts.bufs_lock);

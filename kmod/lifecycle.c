@@ -5,7 +5,9 @@
  *  - Hotplug (CPUHP_AP_ONLINE_DYN, callbacks run on the CPU concerned):
  *    going offline stops PT there and marks it OFFLINED (its ring stays
  *    allocated and mapped); coming online re-arms it if the capture is
- *    armed, continuing at the saved write head. Arming and stopping hold
+ *    armed, continuing at the saved write head, unless its unit had
+ *    stopped by itself (RTIT_STATUS.Stopped: a full ring or TraceStop),
+ *    which stays stopped with its data. Arming and stopping hold
  *    cpus_read_lock(), so these callbacks never race with them.
  *  - Suspend/hibernate (PM notifier, process context): stop every CPU;
  *    the capture ends as STOPPED with reason SUSPEND.
@@ -59,6 +61,9 @@ static int pts_cpu_online(unsigned int cpu)
 	smp_mb();	/* pairs with stop_all_cpus(): see above */
 	start = READ_ONCE(pts.armed) && !READ_ONCE(pts.stop_requested) &&
 		pts.configured && cpumask_test_cpu(cpu, pts.selected);
+	/* Its unit stopped by itself (full, TraceStop): keep its data. */
+	if (pc->started && !pts_cpu_may_resume(pc->flags))
+		start = false;
 	if (start)
 		pts_cpu_start_local(pc, pc->started);
 	local_irq_restore(flags);

@@ -15,6 +15,7 @@
 #include <asm/msr.h>
 
 #include "ptscope_internal.h"
+#include "../include/ptscope/reason_text.h"
 
 DEFINE_PER_CPU(struct pts_cpu, pts_cpus);
 
@@ -47,22 +48,83 @@ static void start_fail(struct pts_cpu *pc, int err, u32 reason)
 	pc->reason = reason;
 }
 
-/* The configuration MSRs, TraceEn clear. Returns 0 or -EIO (#GP). */
-static int write_config(struct pts_cpu *pc, u64 base, u64 omp)
+/* The pure owner code (pure/owner.c) reaches the MSRs through these. */
+static int io_rd(void *ctx, u32 msr, u64 *val)
 {
+	return msr_rd(ctx, msr, val);
+}
+
+static int io_wr(void *ctx, u32 msr, u64 val)
+{
+	return msr_wr(ctx, msr, val);
+}
+
+static void pc_io(struct pts_cpu *pc, struct pts_msr_io *io)
+{
+	io->rd = io_rd;
+	io->wr = io_wr;
+	io->ctx = pc;
+}
+
+/*
+ * Another owner changed the unit under us: keep the first reason, log it
+ * once per capture. Context: on pc's CPU, IRQs off (printk is safe there).
+ */
+static void owner_conflict(struct pts_cpu *pc, u32 reason)
+{
+	pc->flags |= PTSCOPE_CPUF_CONFLICT;
+	if (pc->conflict)
+		return;
+	pc->conflict = reason;
+	pts_warn("cpu %d: %s\n", pc->cpu, ptscope_reason_str(reason));
+}
+
+/* OUTPUT_BASE value @base is one of this CPU's ToPA tables. */
+static bool base_is_ours(const struct pts_cpu *pc, u64 base)
+{
+	const struct pts_bufset *b = pts.bufs;
+	const struct pts_cpu_buf *cb = b ? b->cpu[pc->cpu] : NULL;
+
+	return cb && pts_topa_is_table(&b->plan, cb->table_phys, base);
+}
+
+/* The configuration MSRs, TraceEn clear. Returns 0 or -EIO (#GP). */
+static int write_config(struct pts_cpu *pc, const struct pts_msr_io *io,
+			u64 base, u64 omp)
+{
+	struct pts_owner_save *o = &pc->owner;
 	u32 i;
 
-	if (msr_wr(pc, RTIT_MSR_OUTPUT_BASE, base) ||
-	    msr_wr(pc, RTIT_MSR_OUTPUT_MASK_PTRS, omp) ||
-	    msr_wr(pc, RTIT_MSR_STATUS, 0))
+	if (pts_owner_write(io, o, RTIT_MSR_OUTPUT_BASE, base) ||
+	    pts_owner_write(io, o, RTIT_MSR_OUTPUT_MASK_PTRS, omp) ||
+	    pts_owner_write(io, o, RTIT_MSR_STATUS, 0))
 		return -EIO;
 	for (i = 0; i < pts.cfg.nr_addr_ranges; i++)
-		if (msr_wr(pc, RTIT_MSR_ADDR_A(i), pts.plan.addr_a[i]) ||
-		    msr_wr(pc, RTIT_MSR_ADDR_B(i), pts.plan.addr_b[i]))
+		if (pts_owner_write(io, o, RTIT_MSR_ADDR_A(i), pts.plan.addr_a[i]) ||
+		    pts_owner_write(io, o, RTIT_MSR_ADDR_B(i), pts.plan.addr_b[i]))
 			return -EIO;
-	if (pts.cr3_filter && msr_wr(pc, RTIT_MSR_CR3_MATCH, pts.cr3_match))
+	if (pts.cr3_filter &&
+	    pts_owner_write(io, o, RTIT_MSR_CR3_MATCH, pts.cr3_match))
 		return -EIO;
 	return 0;
+}
+
+/*
+ * Give another owner's values back (pure/owner.c) and flag what it
+ * rewrote meanwhile. Context: on pc's CPU, IRQs off, TraceEn clear.
+ */
+static void owner_restore(struct pts_cpu *pc, const struct pts_msr_io *io,
+			  bool output_ours)
+{
+	u32 kept = 0;
+
+	if (pts_owner_restore(io, &pc->owner, output_ours, &kept))
+		pc->flags |= PTSCOPE_CPUF_MSR_FAULT;
+	if (kept) {
+		pc->flags |= PTSCOPE_CPUF_CLOBBERED;
+		owner_conflict(pc, PTSCOPE_R_FOREIGN_STOP);
+	}
+	pc->owner.nr = 0;
 }
 
 /**
@@ -72,11 +134,15 @@ static int write_config(struct pts_cpu *pc, u64 base, u64 omp)
  *          at ring offset 0.
  *
  * Order (SDM 33.2.8, pt-facts section 4): TraceEn must be 0 (else
- * someone else owns the unit: EBUSY, nothing written); OUTPUT_BASE,
- * OUTPUT_MASK_PTRS, STATUS = 0 (a full PSB+ at enable needs
+ * someone else owns the unit: EBUSY, nothing written); every RTIT MSR
+ * about to be written is saved (another owner, e.g. a per-task perf
+ * intel_pt event whose task is off-CPU, caches them and does not rewrite
+ * values it believes unchanged: pts_cpu_stop_local() gives them back);
+ * OUTPUT_BASE, OUTPUT_MASK_PTRS, STATUS = 0 (a full PSB+ at enable needs
  * PacketByteCnt 0), ADDRn, CR3_MATCH, then RTIT_CTL with TraceEn; read
  * STATUS back: Error right after enable means the unit refused the
- * configuration. Result in pc->result / pc->reason.
+ * configuration. Result in pc->result / pc->reason; on failure every
+ * saved MSR has its value back.
  * Context: on the target CPU, IRQs off.
  */
 void pts_cpu_start_local(struct pts_cpu *pc, bool resume)
@@ -84,6 +150,7 @@ void pts_cpu_start_local(struct pts_cpu *pc, bool resume)
 	const struct pts_bufset *b = pts.bufs;
 	const struct pts_cpu_buf *cb = b ? b->cpu[pc->cpu] : NULL;
 	u64 ctl = 0, status = 0, base, omp, want;
+	struct pts_msr_io io;
 
 	pc->result = 0;
 	pc->reason = PTSCOPE_R_NONE;
@@ -101,19 +168,30 @@ void pts_cpu_start_local(struct pts_cpu *pc, bool resume)
 		start_fail(pc, -EBUSY, PTSCOPE_R_TRACE_EN_BUSY);
 		return;
 	}
+	pc_io(pc, &io);
+	pts_owner_init(&pc->owner, pts.cfg.nr_addr_ranges, pts.cr3_filter);
+	if (pts_owner_save(&io, &pc->owner)) {
+		pc->owner.nr = 0;
+		start_fail(pc, -EIO, PTSCOPE_R_MSR_FAULT);
+		return;
+	}
 
 	if (!resume) {
 		pc->head = 0;
 		pc->wrap_count = 0;
 		pc->flags &= PTSCOPE_CPUF_OFFLINED;
 	}
+	if (pts_owner_foreign(&pc->owner))
+		pc->flags |= PTSCOPE_CPUF_FOREIGN_STATE;
 	pc->wrap_scan = -1;
 	pts_topa_position(&b->plan, cb->table_phys, pc->head, &base, &omp);
 	want = pts.plan.rtit_ctl | RTIT_CTL_TRACEEN;
 	if (!pts.cr3_filter)
 		want &= ~RTIT_CTL_CR3FILTER;
 
-	if (write_config(pc, base, omp) || msr_wr(pc, RTIT_MSR_CTL, want)) {
+	if (write_config(pc, &io, base, omp) ||
+	    pts_owner_write(&io, &pc->owner, RTIT_MSR_CTL, want)) {
+		owner_restore(pc, &io, true);
 		start_fail(pc, -EIO, PTSCOPE_R_MSR_FAULT);
 		return;
 	}
@@ -134,42 +212,70 @@ void pts_cpu_start_local(struct pts_cpu *pc, bool resume)
 	pts_sb_trace(PTSCOPE_SB_TRACE_START, want, status, pc->head);
 }
 
+/*
+ * Clear TraceEn as what RTIT_CTL holds now requires (pure/owner.c).
+ * Returns false when another owner traces into its own buffer: its unit,
+ * left alone (no RTIT write but clearing its TraceEn is even allowed).
+ */
+static bool stop_tracing(struct pts_cpu *pc, u64 ctl, bool base_ours)
+{
+	switch (pts_owner_stop_kind(pc->rtit_ctl, ctl, base_ours)) {
+	case PTS_OWNER_STOP_OURS:
+		msr_wr(pc, RTIT_MSR_CTL, pc->rtit_ctl & ~RTIT_CTL_TRACEEN);
+		return true;
+	case PTS_OWNER_STOP_CLEARED:
+		owner_conflict(pc, PTSCOPE_R_FOREIGN_STOP);
+		return true;
+	case PTS_OWNER_STOP_FOREIGN_OURS:
+		/* PT must not write into tables that are about to be freed. */
+		owner_conflict(pc, PTSCOPE_R_FOREIGN_INTO_OURS);
+		msr_wr(pc, RTIT_MSR_CTL, ctl & ~RTIT_CTL_TRACEEN);
+		return true;
+	case PTS_OWNER_STOP_FOREIGN_LIVE:
+	default:
+		owner_conflict(pc, PTSCOPE_R_FOREIGN_TRACE);
+		pc->owner.nr = 0;
+		return false;
+	}
+}
+
 /**
- * pts_cpu_stop_local() - disable PT on the current CPU and record where
- * it stopped.
+ * pts_cpu_stop_local() - disable PT on the current CPU, record where it
+ * stopped, and give another owner's MSR values back.
  * @pc: this CPU's state.
  *
- * Order (pt-facts section 4): read RTIT_CTL (a value other than ours
- * means someone else changed the unit: CLOBBERED; with TraceEn set in
- * that foreign value the unit is theirs now and is left alone), write it
- * without TraceEn, store fence so the output and OUTPUT_* are complete, read
- * OUTPUT_BASE / OUTPUT_MASK_PTRS (-> write head) and STATUS (Error,
- * Stopped), then clear STATUS for the next enable.
+ * Order (pt-facts section 4): read RTIT_CTL and OUTPUT_BASE (reads never
+ * #GP); a CTL other than ours means someone else changed the unit
+ * (CLOBBERED, and a conflict reason: see stop_tracing()); clear TraceEn;
+ * store fence so the output and OUTPUT_* are complete; read OUTPUT_BASE /
+ * OUTPUT_MASK_PTRS (-> write head) and STATUS (Error, Stopped); then
+ * restore the values saved at enable (STATUS included) wherever nobody
+ * else has written since.
  * Context: on the target CPU, IRQs off. Idempotent.
  */
 void pts_cpu_stop_local(struct pts_cpu *pc)
 {
 	const struct pts_bufset *b = pts.bufs;
 	const struct pts_cpu_buf *cb = b ? b->cpu[pc->cpu] : NULL;
-	u64 ctl = 0, head = 0;
+	u64 ctl = 0, head = 0, base = 0;
+	struct pts_msr_io io;
+	bool ours;
 
 	if (!pc->enabled)
 		return;
 	if (pts.ops->sync)
 		pts.ops->sync();
 	msr_rd(pc, RTIT_MSR_CTL, &ctl);
+	msr_rd(pc, RTIT_MSR_OUTPUT_BASE, &base);
 	pc->ctl_readback = ctl;
-	if (ctl != pc->rtit_ctl) {
+	if (ctl != pc->rtit_ctl)
 		pc->flags |= PTSCOPE_CPUF_CLOBBERED;
-		if (ctl & RTIT_CTL_TRACEEN) {
-			/* Someone else (re)programmed and owns the unit: hands off. */
-			pc->enabled = false;
-			pc->flags &= ~PTSCOPE_CPUF_ENABLED;
-			pc->stop_tsc = rdtsc_ordered();
-			return;
-		}
+	if (!stop_tracing(pc, ctl, base_is_ours(pc, base))) {
+		pc->enabled = false;
+		pc->flags &= ~PTSCOPE_CPUF_ENABLED;
+		pc->stop_tsc = rdtsc_ordered();
+		return;
 	}
-	msr_wr(pc, RTIT_MSR_CTL, pc->rtit_ctl & ~RTIT_CTL_TRACEEN);
 	wmb();	/* SDM 33.2.8.8 / pt-facts 2: output complete after a fence */
 	pc->stop_tsc = rdtsc_ordered();
 	pc->enabled = false;
@@ -182,21 +288,48 @@ void pts_cpu_stop_local(struct pts_cpu *pc)
 		pc->flags |= PTSCOPE_CPUF_ERROR;
 	if (pc->status & RTIT_STATUS_STOPPED)
 		pc->flags |= PTSCOPE_CPUF_STOPPED;
-	msr_wr(pc, RTIT_MSR_STATUS, 0);
+	ours = base_is_ours(pc, pc->output_base);
+	pc_io(pc, &io);
+	owner_restore(pc, &io, ours);
 
-	if (cb && !pts_topa_head(&b->plan, cb->table_phys, pc->output_base,
-				 pc->omp, &head)) {
+	if (ours && !pts_topa_head(&b->plan, cb->table_phys, pc->output_base,
+				   pc->omp, &head)) {
 		if (b->mode == PTSCOPE_MODE_SNAPSHOT)
 			head %= b->plan.buffer_size;
 		pc->wrap_count += pts_ring_wraps_between(pc->seg_start_head,
 							 head);
 		pc->head = head;
-	} else {
+	} else if (!(pc->flags & PTSCOPE_CPUF_CONFLICT)) {
 		/* The unit reports a position outside our tables. */
 		pc->flags |= PTSCOPE_CPUF_ERROR;
 	}
+	if (b && pts_stopped_cause(pc->status, pc->rtit_ctl, b->mode, pc->head,
+				   b->plan.buffer_size) == PTS_STOPPED_TRACESTOP)
+		pc->flags |= PTSCOPE_CPUF_TRACESTOP;
 	pc->wrap_scan = -1;
 	pts_sb_trace(PTSCOPE_SB_TRACE_STOP, ctl, pc->status, pc->head);
+}
+
+/**
+ * pts_cpu_release_local() - make sure PT does not write into this CPU's
+ * ring once it is freed.
+ * @pc: this CPU's state.
+ *
+ * Stops our own tracing; then, if another owner has set TraceEn with
+ * OUTPUT_BASE at one of our tables (it programmed the unit from a stale
+ * cache), clears TraceEn and reports FOREIGN_INTO_OURS.
+ * Context: on the target CPU, IRQs off, before the rings are released.
+ */
+void pts_cpu_release_local(struct pts_cpu *pc)
+{
+	u64 ctl = 0, base = 0;
+
+	pts_cpu_stop_local(pc);
+	if (msr_rd(pc, RTIT_MSR_CTL, &ctl) || !(ctl & RTIT_CTL_TRACEEN) ||
+	    msr_rd(pc, RTIT_MSR_OUTPUT_BASE, &base) || !base_is_ours(pc, base))
+		return;
+	owner_conflict(pc, PTSCOPE_R_FOREIGN_INTO_OURS);
+	msr_wr(pc, RTIT_MSR_CTL, ctl & ~RTIT_CTL_TRACEEN);
 }
 
 void pts_cpu_init_all(void)
@@ -228,6 +361,7 @@ void pts_cpu_reset_all(void)
 		pc->started = false;
 		pc->result = 0;
 		pc->reason = 0;
+		pc->conflict = 0;
 	}
 }
 
@@ -254,6 +388,23 @@ static void start_fn(void *info)
 static void stop_fn(void *info)
 {
 	pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));
+}
+
+static void release_fn(void *info)
+{
+	pts_cpu_release_local(this_cpu_ptr(&pts_cpus));
+}
+
+/**
+ * pts_release_all() - before the rings are freed: no CPU may still write
+ * into them, ours or another owner's tracing (pts_cpu_release_local()).
+ * Context: process context, pts.lock held; takes cpus_read_lock().
+ */
+void pts_release_all(void)
+{
+	cpus_read_lock();
+	on_each_cpu_mask(pts.selected, release_fn, NULL, true);
+	cpus_read_unlock();
 }
 
 static int first_failure(const struct cpumask *cpus, struct pts_refusal *why)
@@ -363,6 +514,7 @@ void pts_cpu_fill_status(int cpu, struct ptscope_cpu_status *st)
 	st->output_mask_ptrs = pc->omp;
 	st->start_tsc = pc->start_tsc;
 	st->stop_tsc = pc->stop_tsc;
+	st->conflict = pc->conflict;
 	if (!b || !b->cpu[cpu])
 		return;
 	st->buffer_size = b->plan.buffer_size;

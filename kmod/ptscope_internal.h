@@ -103,6 +103,8 @@ struct pts_cpu {
 	u64 seg_start_head;	/* head when the current period began */
 	u64 wrap_count;		/* wraps proven by the position history */
 	int wrap_scan;		/* -1 unknown, 0 no data after head, 1 data */
+	u32 conflict;		/* [cpu] first PTSCOPE_R_FOREIGN_* of the capture */
+	struct pts_owner_save owner;	/* [cpu] RTIT values found at enable */
 };
 
 DECLARE_PER_CPU(struct pts_cpu, pts_cpus);
@@ -111,8 +113,10 @@ void pts_cpu_init_all(void);
 void pts_cpu_reset_all(void);
 void pts_cpu_start_local(struct pts_cpu *pc, bool resume);
 void pts_cpu_stop_local(struct pts_cpu *pc);
+void pts_cpu_release_local(struct pts_cpu *pc);
 int pts_arm(struct pts_refusal *why);
 void pts_stop_all(void);
+void pts_release_all(void);
 void pts_cpu_fill_status(int cpu, struct ptscope_cpu_status *st);
 
 /* ---- the capture -------------------------------------------------------- */

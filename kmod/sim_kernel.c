@@ -14,6 +14,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": simulated PT unit: " fmt
 
+#include <linux/cpu.h>
 #include <linux/hrtimer.h>
 #include <linux/io.h>
 #include <linux/kernel.h>
@@ -21,6 +22,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/smp.h>
 #include <linux/sysfs.h>
 #include <asm/msr.h>
 #include <asm/processor.h>
@@ -166,6 +168,87 @@ static ssize_t sim_user_code_read(struct file *file, struct kobject *kobj,
 
 static BIN_ATTR_RO(sim_user_code, PTS_SIM_CODE_SIZE);
 
+/*
+ * /sys/module/ptscope/sim_msr (root only, simulated unit only): lets a
+ * test play "another owner" of the unit, as perf's intel_pt driver or KVM
+ * would be on a real machine. Writing "CPU MSR VALUE" does that WRMSR on
+ * that CPU's model (-EIO where the SDM says #GP); reading lists every
+ * RTIT MSR of each online CPU. docs/simulated-unit.md, "Another owner".
+ */
+struct pts_sim_msr_op {
+	u32 msr;
+	u64 val;
+	int rc;
+};
+
+/* Context: on the target CPU, IRQs off (cross-call). */
+static void pts_sim_msr_write_fn(void *info)
+{
+	struct pts_sim_msr_op *op = info;
+
+	op->rc = pts_sim_op_wrmsr(op->msr, op->val);
+}
+
+static const u32 pts_sim_msr_list[] = {
+	RTIT_MSR_CTL, RTIT_MSR_STATUS, RTIT_MSR_OUTPUT_BASE,
+	RTIT_MSR_OUTPUT_MASK_PTRS, RTIT_MSR_CR3_MATCH,
+	RTIT_MSR_ADDR_A(0), RTIT_MSR_ADDR_B(0), RTIT_MSR_ADDR_A(1), RTIT_MSR_ADDR_B(1),
+};
+
+/* Context: on the target CPU, IRQs off (cross-call); info: u64[9]. */
+static void pts_sim_msr_read_fn(void *info)
+{
+	u64 *v = info;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pts_sim_msr_list); i++)
+		if (pts_sim_op_rdmsr(pts_sim_msr_list[i], &v[i]))
+			v[i] = ~0ULL;
+}
+
+/* Context: process (sysfs), may sleep. */
+static ssize_t sim_msr_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	u64 v[ARRAY_SIZE(pts_sim_msr_list)];
+	int cpu, len = 0;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		if (len > PAGE_SIZE - 256)
+			break;
+		if (smp_call_function_single(cpu, pts_sim_msr_read_fn, v, 1))
+			continue;
+		len += sysfs_emit_at(buf, len,
+				     "cpu%d ctl=%#llx status=%#llx base=%#llx omp=%#llx cr3=%#llx a0=%#llx b0=%#llx a1=%#llx b1=%#llx\n",
+				     cpu, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
+	}
+	cpus_read_unlock();
+	return len;
+}
+
+/* Context: process (sysfs), may sleep. */
+static ssize_t sim_msr_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t count)
+{
+	struct pts_sim_msr_op op = { 0 };
+	unsigned int cpu;
+	int rc;
+
+	if (sscanf(buf, "%u %i %lli", &cpu, &op.msr, &op.val) != 3)
+		return -EINVAL;
+	cpus_read_lock();
+	rc = cpu < nr_cpu_ids && cpu_online(cpu) ?
+	     smp_call_function_single(cpu, pts_sim_msr_write_fn, &op, 1) : -ENODEV;
+	cpus_read_unlock();
+	if (rc)
+		return rc;
+	return op.rc ? op.rc : count;
+}
+
+static struct kobj_attribute pts_sim_msr_attr = __ATTR(sim_msr, 0600, sim_msr_show,
+						       sim_msr_store);
+
 /* Context: process, may sleep (module load). */
 static int pts_sim_op_init(void)
 {
@@ -185,6 +268,12 @@ static int pts_sim_op_init(void)
 		pr_err("cannot create sim_user_code in sysfs: %d\n", rc);
 		return rc;
 	}
+	rc = sysfs_create_file(&THIS_MODULE->mkobj.kobj, &pts_sim_msr_attr.attr);
+	if (rc) {
+		pr_err("cannot create sim_msr in sysfs: %d\n", rc);
+		sysfs_remove_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_sim_user_code);
+		return rc;
+	}
 	pr_info("active: model %s, not real hardware; kernel code image %pS, user code image at %#llx\n",
 		pts_sim_model_skx.name, pts_sim_kernel_entry,
 		(unsigned long long)PTS_SIM_USER_BASE);
@@ -198,6 +287,7 @@ static void pts_sim_op_exit(void)
 
 	for_each_possible_cpu(cpu)
 		hrtimer_cancel(&per_cpu_ptr(&pts_sim_pcpu, cpu)->timer);
+	sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &pts_sim_msr_attr.attr);
 	sysfs_remove_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_sim_user_code);
 	pr_info("removed\n");
 }

@@ -96,6 +96,14 @@ static const char * const ptscope_reason_text[PTSCOPE_R_COUNT] = {
 		"the CR3-filtered process has exited or exec'd: configure again",
 	[PTSCOPE_R_BUFFER_LIMIT] =
 		"buffer larger than the module's unpriv_buffer_kb limit: use a smaller --size, or CAP_PERFMON",
+	[PTSCOPE_R_FOREIGN_TRACE] =
+		"another PT user (perf intel_pt, KVM, firmware) set TraceEn on this CPU during the capture: its tracing was left alone and this CPU's trace ends there",
+	[PTSCOPE_R_FOREIGN_INTO_OURS] =
+		"another PT user set TraceEn on this CPU with ptscope's ToPA tables: ptscope cleared TraceEn before freeing them; the end of this CPU's ring may hold that user's trace",
+	[PTSCOPE_R_FOREIGN_STOP] =
+		"another PT user (perf intel_pt, KVM) cleared TraceEn or rewrote RTIT MSRs on this CPU during the capture: this CPU's trace ends early and that user's values were kept",
+	[PTSCOPE_R_VMX_NO_PT] =
+		"this CPU is in VMX operation (KVM) and cannot trace there (IA32_VMX_MISC[14] = 0): unload kvm_intel or trace other CPUs",
 };
 
 /* Text for reason code r; a fixed string for codes this build does not know. */

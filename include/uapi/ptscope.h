@@ -97,6 +97,10 @@ enum ptscope_reason {
 	PTSCOPE_R_NOT_OWNER = 41,
 	PTSCOPE_R_TARGET_EXITED = 42,
 	PTSCOPE_R_BUFFER_LIMIT = 43,
+	PTSCOPE_R_FOREIGN_TRACE = 44,
+	PTSCOPE_R_FOREIGN_INTO_OURS = 45,
+	PTSCOPE_R_FOREIGN_STOP = 46,
+	PTSCOPE_R_VMX_NO_PT = 47,
 	PTSCOPE_R_COUNT	/* first unused value */
 };
 
@@ -324,6 +328,14 @@ struct ptscope_state {
 #define PTSCOPE_CPUF_CLOBBERED	(1U << 6)	/* RTIT_CTL changed by someone else */
 #define PTSCOPE_CPUF_MSR_FAULT	(1U << 7)	/* an RTIT MSR access faulted */
 #define PTSCOPE_CPUF_OFFLINED	(1U << 8)	/* went offline during capture */
+/* Another owner's RTIT MSR values were found at arm (restored at stop). */
+#define PTSCOPE_CPUF_FOREIGN_STATE	(1U << 9)
+/* Another owner changed the unit during the capture: see .conflict. */
+#define PTSCOPE_CPUF_CONFLICT	(1U << 10)
+/* RTIT_STATUS.Stopped came from a TraceStop range (ADDRn_CFG = 2). */
+#define PTSCOPE_CPUF_TRACESTOP	(1U << 11)
+/* The CPU was in VMX operation (CR4.VMXE) at start or stop. */
+#define PTSCOPE_CPUF_VMX	(1U << 12)
 
 struct ptscope_cpu_status {
 	struct ptscope_hdr hdr;
@@ -342,7 +354,9 @@ struct ptscope_cpu_status {
 	__u64 stop_tsc;		/* TSC at the last stop */
 	__u32 nr_regions;	/* ToPA output regions in the ring */
 	__u32 region_size;	/* bytes per region */
-	__u64 reserved[8];
+	__u32 conflict;		/* with CPUF_CONFLICT: enum ptscope_reason */
+	__u32 reserved0;
+	__u64 reserved[7];
 };
 
 /* ------------------------------------------------------------------ */

@@ -128,6 +128,13 @@ int pts_topa_fill(const struct pts_topa_plan *p, u32 mode, u64 *const *tables,
 		  const u64 *table_phys, const u64 *region_phys);
 
 /*
+ * @output_base (an RTIT_OUTPUT_BASE value) is one of the tables of plan
+ * @p: the unit would write into this ring.
+ */
+bool pts_topa_is_table(const struct pts_topa_plan *p, const u64 *table_phys,
+		       u64 output_base);
+
+/*
  * Ring offset of the next byte PT writes, from the OUTPUT_BASE and
  * OUTPUT_MASK_PTRS values read after clearing TraceEn (SDM 33.2.8.8):
  * sum of the sizes of the regions before the current entry plus
@@ -155,6 +162,29 @@ void pts_topa_position(const struct pts_topa_plan *p, const u64 *table_phys,
  * means at least one wrap. Returns 0 or 1 (a lower bound).
  */
 u32 pts_ring_wraps_between(u64 prev_head, u64 new_head);
+
+/* ---- what stopped a ring (stopped.c) -------------------------------------- */
+
+enum pts_stopped_by {
+	PTS_STOPPED_NOT,	/* RTIT_STATUS.Stopped clear */
+	PTS_STOPPED_FULL,	/* the STOP region of a full-mode ring filled */
+	PTS_STOPPED_TRACESTOP,	/* a TraceStop range (ADDRn_CFG = 2) was entered */
+};
+
+/*
+ * Why RTIT_STATUS @status (read at stop) has Stopped set, given the
+ * RTIT_CTL that traced (@ctl), the ring's @mode (enum ptscope_mode), the
+ * write head and the ring size in bytes. Full only when a full-mode ring
+ * is completely full; otherwise TraceStop when @ctl has a TraceStop range.
+ */
+enum pts_stopped_by pts_stopped_cause(u64 status, u64 ctl, u32 mode, u64 head,
+				      u64 buffer_size);
+
+/*
+ * May a CPU with these PTSCOPE_CPUF_* flags resume tracing when it comes
+ * back online during a capture? Not once its unit stopped by itself.
+ */
+bool pts_cpu_may_resume(u32 cpu_flags);
 
 /* ---- CR3 filter (cr3.c) ------------------------------------------------- */
 
@@ -187,6 +217,84 @@ void pts_cr3_plan(u64 pgd_pa, u32 scope, bool pcid, bool kpti,
 
 /* CR3 value the process runs its user code with (sideband next_cr3). */
 u64 pts_cr3_user_root(u64 pgd_pa, bool kpti);
+
+/* ---- another owner of the PT unit (owner.c) ------------------------------ */
+
+/*
+ * MSR access on the current CPU, as the module's PT unit ops and the
+ * simulated unit's host tests provide it: 0, or -EIO when the access
+ * faulted (#GP).
+ */
+struct pts_msr_io {
+	int (*rd)(void *ctx, u32 msr, u64 *val);
+	int (*wr)(void *ctx, u32 msr, u64 val);
+	void *ctx;
+};
+
+/* One RTIT MSR ptscope writes: the value found at arm and the one written. */
+struct pts_owner_msr {
+	u32 msr;
+	bool output;		/* OUTPUT_BASE/MASK_PTRS/STATUS: moved by the unit */
+	bool written;		/* ptscope wrote it since the save */
+	u64 saved;		/* value before ptscope's first write */
+	u64 wrote;		/* ptscope's last write */
+};
+
+/* OUTPUT_BASE, OUTPUT_MASK_PTRS, STATUS, 4 x ADDRn_A/B, CR3_MATCH, CTL. */
+#define PTS_OWNER_MAX_MSRS	(3 + 2 * PTSCOPE_MAX_ADDR_RANGES + 2)
+
+struct pts_owner_save {
+	u32 nr;
+	struct pts_owner_msr m[PTS_OWNER_MAX_MSRS];
+};
+
+/*
+ * The list of RTIT MSRs a configuration with @nr_ranges address ranges
+ * (and CR3_MATCH when @cr3) writes, RTIT_CTL last; nothing read yet.
+ */
+void pts_owner_init(struct pts_owner_save *s, unsigned int nr_ranges, bool cr3);
+
+/*
+ * Read every listed MSR into ->saved (with TraceEn clear, before the
+ * first write of an arm) and forget earlier writes. Returns 0 or -EIO.
+ */
+int pts_owner_save(const struct pts_msr_io *io, struct pts_owner_save *s);
+
+/* Another owner left a configuration: some saved value is not zero. */
+bool pts_owner_foreign(const struct pts_owner_save *s);
+
+/* Write @val to @msr and remember it as ptscope's value. 0 or -EIO. */
+int pts_owner_write(const struct pts_msr_io *io, struct pts_owner_save *s,
+		    u32 msr, u64 val);
+
+/*
+ * Give the saved values back, RTIT_CTL last, with TraceEn clear (the
+ * caller stopped tracing: SDM 33.2.8, other RTIT MSRs #GP while TraceEn
+ * is set). An MSR another owner rewrote since ptscope's write keeps that
+ * owner's value and is counted in *@kept; the output MSRs count as
+ * ptscope's while @output_ours (OUTPUT_BASE points at ptscope's tables).
+ * Returns 0, or -EIO when an access faulted (the rest is still done).
+ */
+int pts_owner_restore(const struct pts_msr_io *io,
+		      const struct pts_owner_save *s, bool output_ours,
+		      u32 *kept);
+
+/* What the stop finds in RTIT_CTL (SDM 33.2.8.2). */
+enum pts_owner_stop {
+	PTS_OWNER_STOP_OURS,		/* ptscope's value, TraceEn set */
+	PTS_OWNER_STOP_CLEARED,		/* another owner cleared TraceEn */
+	PTS_OWNER_STOP_FOREIGN_LIVE,	/* another owner traces into its own buffer */
+	PTS_OWNER_STOP_FOREIGN_OURS,	/* another owner traces into ptscope's tables */
+};
+
+/*
+ * Classify RTIT_CTL read at stop (@ctl_now) against the value ptscope
+ * wrote with TraceEn (@ours); @base_ours: OUTPUT_BASE is one of
+ * ptscope's ToPA tables. FOREIGN_LIVE: leave the unit alone (every RTIT
+ * write but clearing TraceEn would #GP, and the trace is that owner's);
+ * FOREIGN_OURS: clear TraceEn before the tables can be freed.
+ */
+enum pts_owner_stop pts_owner_stop_kind(u64 ours, u64 ctl_now, bool base_ours);
 
 /* ---- trigger names (tp_name.c) ------------------------------------------ */
 

@@ -541,14 +541,19 @@ static unsigned int pts_sim_nr_ranges(const struct pts_sim_model *m)
 	return pt_cpuid_nr_addr_ranges(m->leaf14_1[0]);
 }
 
-/* RTIT_CTL write checks of table 33-6 for a write with TraceEn clear before. */
+/*
+ * RTIT_CTL value checks of 33.2.8.2 / table 33-6 ("IA32_RTIT_CTL MSR"),
+ * each a #GP at WRMSR; the CPUID bits are those of 33.3.1 (leaf 14H).
+ */
 static enum pts_sim_gp pts_sim_ctl_check(const struct pts_sim_model *m, u64 v)
 {
 	u32 ebx = m->leaf14_0[1], ecx = m->leaf14_0[2];
 	unsigned int n;
 
+	/* Table 33-6: every bit not defined there is reserved. */
 	if (v & RTIT_CTL_RESERVED_MASK)
 		return PTS_SIM_GP_CTL_RESERVED;
+	/* 33.2.8.2 CYCEn, CycThresh, PSBFreq: 14H.0:EBX[1] and 14H.1:EBX. */
 	if (!(ebx & PT_CPUID_EBX_PSB_CYC)) {
 		if (v & (RTIT_CTL_CYCEN | RTIT_CTL_CYCTHRESH_MASK | RTIT_CTL_PSBFREQ_MASK))
 			return PTS_SIM_GP_CTL_NO_PSB_CYC;
@@ -562,6 +567,7 @@ static enum pts_sim_gp pts_sim_ctl_check(const struct pts_sim_model *m, u64 v)
 							    RTIT_CTL_PSBFREQ_SHIFT), 1))
 			return PTS_SIM_GP_CTL_PSB_FREQ;
 	}
+	/* 33.2.8.2 MTCEn, MTCFreq: 14H.0:EBX[3] and 14H.1:EAX[31:16]. */
 	if (!(ebx & PT_CPUID_EBX_MTC)) {
 		if (v & (RTIT_CTL_MTCEN | RTIT_CTL_MTCFREQ_MASK))
 			return PTS_SIM_GP_CTL_NO_MTC;
@@ -570,12 +576,14 @@ static enum pts_sim_gp pts_sim_ctl_check(const struct pts_sim_model *m, u64 v)
 							   RTIT_CTL_MTCFREQ_SHIFT), 0)) {
 		return PTS_SIM_GP_CTL_MTC_FREQ;
 	}
+	/* 33.2.8.2 PTWEn, FUPonPTW, PwrEvtEn, CR3Filter: their CPUID bits. */
 	if ((v & (RTIT_CTL_PTWEN | RTIT_CTL_FUPONPTW)) && !(ebx & PT_CPUID_EBX_PTWRITE))
 		return PTS_SIM_GP_CTL_NO_PTWRITE;
 	if ((v & RTIT_CTL_PWREVTEN) && !(ebx & PT_CPUID_EBX_POWER_EVENT))
 		return PTS_SIM_GP_CTL_NO_PWR_EVT;
 	if ((v & RTIT_CTL_CR3FILTER) && !(ebx & PT_CPUID_EBX_CR3_FILTER))
 		return PTS_SIM_GP_CTL_NO_CR3_FILTER;
+	/* 33.2.8.2 ADDRn_CFG: n < 14H.1:EAX[2:0], encodings 0..2 (33.2.4.3). */
 	for (n = 0; n < 4; n++) {
 		u64 cfg = rtit_ctl_field_get(v, RTIT_CTL_ADDR_CFG_MASK(n),
 					     RTIT_CTL_ADDR_CFG_SHIFT(n));
@@ -587,6 +595,7 @@ static enum pts_sim_gp pts_sim_ctl_check(const struct pts_sim_model *m, u64 v)
 		if (cfg > RTIT_ADDR_CFG_STOP)
 			return PTS_SIM_GP_CTL_ADDR_CFG;
 	}
+	/* 33.2.8.2 EventEn, DisTNT, InjectPsbPmiOnEnable, FabricEn, ToPA. */
 	if ((v & RTIT_CTL_EVENTEN) && !(ebx & PT_CPUID_EBX_EVENT_TRACE))
 		return PTS_SIM_GP_CTL_NO_EVENT_TRACE;
 	if ((v & RTIT_CTL_DISTNT) && !(ebx & PT_CPUID_EBX_TNT_DISABLE))
@@ -597,29 +606,44 @@ static enum pts_sim_gp pts_sim_ctl_check(const struct pts_sim_model *m, u64 v)
 		return PTS_SIM_GP_CTL_NO_TRANSPORT;
 	if ((v & RTIT_CTL_TOPA) && !(ecx & PT_CPUID_ECX_TOPA))
 		return PTS_SIM_GP_CTL_NO_TOPA;
+	/* 33.2.7.1: TraceEn with ToPA = 0 selects single-range output. */
 	if ((v & RTIT_CTL_TRACEEN) && !(v & RTIT_CTL_TOPA) &&
 	    !(ecx & PT_CPUID_ECX_SINGLE_RANGE))
 		return PTS_SIM_GP_CTL_NO_SINGLE_RANGE;
 	return PTS_SIM_GP_NONE;
 }
 
+/*
+ * WRMSR IA32_RTIT_CTL (33.2.8.2 "IA32_RTIT_CTL MSR"):
+ *  - while TraceEn = 1, a write that changes any bit #GPs unless the same
+ *    write also clears TraceEn; a write of the identical value does not
+ *    #GP and changes nothing (33.2.8.2, TraceEn). A write that clears
+ *    TraceEn may change every other bit at once: that is how another
+ *    owner (perf's pt_config_stop()) stops with its own value;
+ *  - the value itself must pass table 33-6's checks whatever TraceEn
+ *    was before (reserved bits, CPUID-gated fields, encodings:
+ *    pts_sim_ctl_check());
+ *  - TraceEn 0 -> 1 starts output (33.2.7.3), 1 -> 0 ends it.
+ */
 static int pts_sim_write_ctl(struct pts_sim_cpu *c, u64 v, u64 tsc)
 {
 	enum pts_sim_gp gp;
 
 	if (c->ctl & RTIT_CTL_TRACEEN) {
-		/* Only the same value, or the same value with TraceEn cleared. */
 		if (v == c->ctl)
 			return 0;
-		if (v != (c->ctl & ~RTIT_CTL_TRACEEN))
+		if (v & RTIT_CTL_TRACEEN)
 			return pts_sim_gp(c, PTS_SIM_GP_CTL_CHANGE_ENABLED);
-		pts_sim_disable(c);
-		c->ctl = v;
-		return 0;
 	}
 	gp = pts_sim_ctl_check(c->model, v);
 	if (gp)
 		return pts_sim_gp(c, gp);
+	if (c->ctl & RTIT_CTL_TRACEEN) {
+		/* The disable's packets follow the value tracing ran with. */
+		pts_sim_disable(c);
+		c->ctl = v;
+		return 0;
+	}
 	c->ctl = v;
 	if (v & RTIT_CTL_TRACEEN)
 		pts_sim_enable(c, tsc);
@@ -705,16 +729,22 @@ int pts_sim_wrmsr(struct pts_sim_cpu *c, u32 msr, u64 val, u64 tsc)
 		return pts_sim_gp(c, PTS_SIM_GP_UNKNOWN_MSR);
 	if (msr == RTIT_MSR_CTL)
 		return pts_sim_write_ctl(c, val, tsc);
+	/*
+	 * 33.2.8.4-33.2.8.8 (STATUS, ADDRn, CR3_MATCH, OUTPUT_BASE,
+	 * OUTPUT_MASK_PTRS): a write while TraceEn = 1 #GPs. Reads never do.
+	 */
 	if (c->ctl & RTIT_CTL_TRACEEN)
 		return pts_sim_gp(c, PTS_SIM_GP_TRACEEN_SET);
 	switch (msr) {
 	case RTIT_MSR_STATUS:
+		/* 33.2.8.4 table 33-7: reserved bits #GP, bits 2:0 read-only. */
 		if (val & ~(PTS_SIM_STATUS_WRITABLE | PTS_SIM_STATUS_READONLY))
 			return pts_sim_gp(c, PTS_SIM_GP_STATUS_RESERVED);
 		c->status = val & (PTS_SIM_STATUS_WRITABLE & ~RTIT_STATUS_BYTECNT_MASK);
 		c->byte_cnt = rtit_status_bytecnt(val);
 		return 0;
 	case RTIT_MSR_OUTPUT_BASE:
+		/* 33.2.8.7: bits 6:0 and bits at or above MAXPHYADDR #GP. */
 		if ((val & 0x7f) || (val & phys_top))
 			return pts_sim_gp(c, PTS_SIM_GP_OUTPUT_BASE);
 		c->output_base = val;
@@ -724,6 +754,7 @@ int pts_sim_wrmsr(struct pts_sim_cpu *c, u32 msr, u64 val, u64 tsc)
 		c->output_offset = rtit_omp_output_offset(val);
 		return 0;
 	case RTIT_MSR_CR3_MATCH:
+		/* 33.2.8.6: needs 14H.0:EBX[0]; bits 4:0 and >= MAXPHYADDR #GP. */
 		if (!(m->leaf14_0[1] & PT_CPUID_EBX_CR3_FILTER))
 			return pts_sim_gp(c, PTS_SIM_GP_NO_CR3_MSR);
 		if ((val & RTIT_CR3_MATCH_RESERVED_MASK) || (val & phys_top))
@@ -733,6 +764,7 @@ int pts_sim_wrmsr(struct pts_sim_cpu *c, u32 msr, u64 val, u64 tsc)
 	default:
 		break;
 	}
+	/* 33.2.8.5: ADDRn exists for n < 14H.1:EAX[2:0]; values canonical. */
 	slot = msr - RTIT_MSR_ADDR_A(0);
 	if (slot / 2 >= pts_sim_nr_ranges(m))
 		return pts_sim_gp(c, PTS_SIM_GP_NO_ADDR_MSR);

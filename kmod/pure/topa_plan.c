@@ -84,6 +84,17 @@ int pts_topa_fill(const struct pts_topa_plan *p, u32 mode, u64 *const *tables,
 	return 0;
 }
 
+bool pts_topa_is_table(const struct pts_topa_plan *p, const u64 *table_phys,
+		       u64 output_base)
+{
+	u32 t;
+
+	for (t = 0; t < p->nr_tables; t++)
+		if (table_phys[t] == output_base)
+			return true;
+	return false;
+}
+
 int pts_topa_head(const struct pts_topa_plan *p, const u64 *table_phys,
 		  u64 output_base, u64 output_mask_ptrs, u64 *head)
 {

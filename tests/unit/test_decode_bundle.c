@@ -22,6 +22,7 @@
 #include <linux/types.h>
 #include "uapi/ptscope.h"
 #include "bundle/bundle.h"
+#include "decode/image.h"
 #include "decode/session.h"
 
 static char dir[256], bdir[300], elf[300];
@@ -111,6 +112,13 @@ static struct pts_bundle_time_pair pairs[2];
 static size_t nr_pairs;
 static uint64_t ctl_or;
 static bool no_cpuid_15;
+/*
+ * when set: a second process, pid other_pid, maps the same file at the same
+ * address 0x401000 from file offset 0x1100 (so its 0x401000 is lj_main)
+ */
+static int32_t other_pid;
+/* when set: scope both (RTIT_CTL.OS too) */
+static bool scope_both;
 /* PTS_CPUF_* and wrapped of every CPU written */
 static uint32_t cpu_flags;
 static bool cpu_wrapped;
@@ -153,8 +161,10 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 	b->cpu_id.cpuid_15[1] = no_cpuid_15 ? 0 : 308;
 	b->cpu_id.nom_freq = 37;
 	b->tsc_khz = 1000000;		/* 1 tick = 1 ns */
-	b->config.scope = PTS_SCOPE_USER;
+	b->config.scope = scope_both ? PTS_SCOPE_BOTH : PTS_SCOPE_USER;
 	b->config.rtit_ctl = 0x2409 | ctl_or;	/* TraceEn, User, TSCEn, BranchEn */
+	if (scope_both)
+		b->config.rtit_ctl |= 0x4;	/* OS */
 	if (nr_pairs) {
 		b->time_pairs = calloc(nr_pairs, sizeof(*b->time_pairs));
 		memcpy(b->time_pairs, pairs, nr_pairs * sizeof(*pairs));
@@ -249,9 +259,23 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 		b->objects[0].file = strdup("objects/user");
 	}
 	free(ebytes);
-	b->nr_processes = 1;
-	b->processes = calloc(1, sizeof(*b->processes));
-	p = &b->processes[0];
+	b->nr_processes = other_pid ? 2 : 1;
+	b->processes = calloc(2, sizeof(*b->processes));
+	if (other_pid) {
+		/* listed first: pid 100's section at 0x401000 is added after its */
+		p = &b->processes[0];
+		p->pid = other_pid;
+		snprintf(p->comm, sizeof(p->comm), "other");
+		p->exe = strdup("/opt/app/user");
+		p->nr_maps_arm = 1;
+		p->maps_arm = calloc(1, sizeof(*p->maps_arm));
+		p->maps_arm[0].start = 0x401000;
+		p->maps_arm[0].end = 0x401f00;
+		p->maps_arm[0].pgoff = 0x1100;
+		snprintf(p->maps_arm[0].perms, sizeof(p->maps_arm[0].perms), "r-xp");
+		p->maps_arm[0].path = strdup("/opt/app/user");
+	}
+	p = &b->processes[b->nr_processes - 1];
 	p->pid = 100;
 	snprintf(p->comm, sizeof(p->comm), "userprog");
 	p->exe = strdup(named_build_id ? elf : "/opt/app/user");
@@ -909,6 +933,86 @@ static void mtc_without_cpuid_15_is_said(void)
 	ctl_or = 0;
 }
 
+/*
+ * Scope both: two processes map code at the same address 0x401000 (pid
+ * 100: _start; pid 200: lj_main, file offset 0x1100). The sideband names
+ * their page-table roots (switch records on CPU 1: pid 100 0x1001000,
+ * pid 200 0x2001000, the user roots of KPTI processes); CPU 0's trace has
+ * no switch record, only a PIP with CR3 0x2001805 (pid 200's user root,
+ * PCID 0x805 with the KPTI user bit 11; PIP drops bits 4:0). By hand: the
+ * PIP names pid 200 (the root, bits 11:0 ignored), whose image decodes the
+ * TIP.PGE at 0x401000 as lj_main, then lj_a, lj_b, lj_c up to the longjmp
+ * (TIP 0x401005), on pid 200's track. Without the roots and the switch at
+ * PIP: pid 0, and the union image's last section at 0x401000 (pid 100's
+ * _start).
+ */
+static void pip_selects_the_process_and_its_image_by_cr3_root(void)
+{
+	static const struct sw_rec sw = { 1, 0x1000, 101 };
+	struct ptscope_sb_switch rec[2];
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	size_t i;
+
+	memset(rec, 0, sizeof(rec));
+	for (i = 0; i < 2; i++) {
+		rec[i].hdr.type = PTSCOPE_SB_SCHED_SWITCH;
+		rec[i].hdr.size = sizeof(rec[i]);
+		rec[i].hdr.cpu = 1;
+		rec[i].hdr.tsc = 0x1100 + i;
+		rec[i].next_pid = rec[i].next_tid = i ? 200 : 100;
+		rec[i].next_cr3 = i ? 0x2001000 : 0x1001000;
+	}
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_pip(&g, 0x2001805);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* pid 200: lj_main */
+	gen_ip(&g, ppt_tip, 0x401005);		/* lj_c's longjmp */
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	other_pid = 200;
+	scope_both = true;
+	extra_sb = rec;
+	extra_sb_len = sizeof(rec);
+	write_bundle_ex(PTS_SOURCE_HARDWARE, &gp, 1, &sw, 1);
+	extra_sb_len = 0;
+	other_pid = 0;
+	scope_both = false;
+	gen_done(&g);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	for (i = 0; i < sink.n && sink.recs[i].r.type != PTS_TL_BEGIN; i++)
+		;
+	CU_ASSERT_FATAL(i < sink.n);
+	CU_ASSERT_STRING_EQUAL(sink.recs[i].name, "lj_main");
+	CU_ASSERT_EQUAL(sink.recs[i].r.pid, 200);
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * What names a process in a PIP: its root (CR3 bits 11:0 are the PCID,
+ * SDM vol. 3A 4.10.1), and with KPTI also its kernel root, 4 KiB below the
+ * user root the sideband records (PTI_PGTABLE_SWITCH_BIT).
+ */
+static void cr3_names_a_process_by_root_and_kpti_kernel_root(void)
+{
+	struct pts_imgset *set = NULL;
+	struct pts_err err = { 0 };
+
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL(pts_imgset_note_cr3(set, 200, 0x2001000), 0);
+	CU_ASSERT_EQUAL(pts_imgset_note_cr3(set, 300, 0x3000000), 0);	/* no KPTI */
+	CU_ASSERT_EQUAL(pts_imgset_pid_of_cr3(set, 0x2001000), 200);
+	CU_ASSERT_EQUAL(pts_imgset_pid_of_cr3(set, 0x2001800), 200);	/* user PCID */
+	CU_ASSERT_EQUAL(pts_imgset_pid_of_cr3(set, 0x2000005), 200);	/* kernel root */
+	CU_ASSERT_EQUAL(pts_imgset_pid_of_cr3(set, 0x3000fe0), 300);
+	CU_ASSERT_EQUAL(pts_imgset_pid_of_cr3(set, 0x4000000), -1);
+	CU_ASSERT_EQUAL(pts_imgset_pid_of_cr3(set, 0), -1);
+	pts_imgset_free(set);
+}
+
 PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_with_copied_binary_and_sideband_decodes_the_main_path),
 	  PTS_TEST(shipped_sample_time_never_goes_backwards),
@@ -924,4 +1028,6 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(filter_range_exit_without_ip_binds_to_the_branch_out_skl014),
 	  PTS_TEST(unknown_cpu_is_said_and_cpu_model_overrides_it_for_bundles),
 	  PTS_TEST(time_pairs_check_and_refine_tsc_khz),
-	  PTS_TEST(mtc_without_cpuid_15_is_said));
+	  PTS_TEST(mtc_without_cpuid_15_is_said),
+	  PTS_TEST(pip_selects_the_process_and_its_image_by_cr3_root),
+	  PTS_TEST(cr3_names_a_process_by_root_and_kpti_kernel_root));

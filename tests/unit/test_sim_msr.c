@@ -222,9 +222,6 @@ static void ctl_change_while_enabled_faults_but_clearing_traceen_does_not(void)
 	/* changing the scope while tracing */
 	CU_ASSERT_EQUAL(pts_sim_wrmsr(&t.cpu, RTIT_MSR_CTL, on | RTIT_CTL_OS, 0), -EIO);
 	CU_ASSERT_EQUAL(t.cpu.last_gp, PTS_SIM_GP_CTL_CHANGE_ENABLED);
-	/* clearing TraceEn together with another bit */
-	CU_ASSERT_EQUAL(pts_sim_wrmsr(&t.cpu, RTIT_MSR_CTL, on & ~(RTIT_CTL_TRACEEN | RTIT_CTL_TSCEN),
-				      0), -EIO);
 	CU_ASSERT_EQUAL(simt_rd(&t, RTIT_MSR_CTL), on);
 	/* rewriting the same value is harmless */
 	CU_ASSERT_EQUAL(pts_sim_wrmsr(&t.cpu, RTIT_MSR_CTL, on, 0), 0);
@@ -233,6 +230,48 @@ static void ctl_change_while_enabled_faults_but_clearing_traceen_does_not(void)
 	CU_ASSERT_FALSE(pts_sim_tracing(&t.cpu));
 	/* and now the other MSRs are writable again */
 	CU_ASSERT_EQUAL(pts_sim_wrmsr(&t.cpu, RTIT_MSR_STATUS, 0, 0), 0);
+	simt_fini(&t);
+}
+
+/*
+ * SDM vol. 3C 33.2.8.2 (IA32_RTIT_CTL): a write while TraceEn = 1 #GPs
+ * "unless the same write also clears TraceEn". So a stop that writes
+ * another owner's whole value without TraceEn (perf's pt_config_stop()
+ * writes its event's config) is legal, and the new bits take effect; the
+ * value still has to pass the table 33-6 checks.
+ */
+static void ctl_write_clearing_traceen_may_change_other_bits(void)
+{
+	u64 on = SIMT_CTL_USER | RTIT_CTL_TRACEEN;
+	u64 other = RTIT_CTL_TOPA | RTIT_CTL_BRANCHEN | RTIT_CTL_OS | RTIT_CTL_MTCEN |
+		    (3ULL << RTIT_CTL_MTCFREQ_SHIFT);
+	struct simt t;
+
+	simt_init(&t);
+	simt_ring(&t, 2, 0, 0);
+	CU_ASSERT_EQUAL_FATAL(simt_arm(&t, SIMT_CTL_USER, 1), 0);
+	/* clearing TraceEn and a reserved bit: still #GP, still tracing */
+	CU_ASSERT_EQUAL(pts_sim_wrmsr(&t.cpu, RTIT_MSR_CTL, (1ULL << 18) | SIMT_CTL_USER, 0), -EIO);
+	CU_ASSERT_EQUAL(t.cpu.last_gp, PTS_SIM_GP_CTL_RESERVED);
+	CU_ASSERT_EQUAL(simt_rd(&t, RTIT_MSR_CTL), on);
+	/* clearing TraceEn together with TSCEn */
+	CU_ASSERT_EQUAL(pts_sim_wrmsr(&t.cpu, RTIT_MSR_CTL, on & ~(RTIT_CTL_TRACEEN | RTIT_CTL_TSCEN),
+				      0), 0);
+	CU_ASSERT_EQUAL(simt_rd(&t, RTIT_MSR_CTL), SIMT_CTL_USER & ~RTIT_CTL_TSCEN);
+	CU_ASSERT_FALSE(pts_sim_tracing(&t.cpu));
+
+	/* another owner's whole value (scope, MTC) in the stop write */
+	CU_ASSERT_EQUAL_FATAL(pts_sim_wrmsr(&t.cpu, RTIT_MSR_CTL, on, 0), 0);
+	CU_ASSERT_EQUAL(pts_sim_wrmsr(&t.cpu, RTIT_MSR_CTL, other, 0), 0);
+	CU_ASSERT_EQUAL(simt_rd(&t, RTIT_MSR_CTL), other);
+	CU_ASSERT_FALSE(pts_sim_tracing(&t.cpu));
+	/* the disable wrote its packets: nothing goes out after it */
+	{
+		size_t head = simt_head(&t);
+
+		simt_ticks(&t, 3, 10);
+		CU_ASSERT_EQUAL(simt_head(&t), head);
+	}
 	simt_fini(&t);
 }
 
@@ -325,6 +364,7 @@ PTS_SUITE(sim_msr, NULL, NULL,
 	  PTS_TEST(ctl_write_faults_on_features_the_model_lacks),
 	  PTS_TEST(rtit_writes_other_than_ctl_fault_while_traceen_is_set),
 	  PTS_TEST(ctl_change_while_enabled_faults_but_clearing_traceen_does_not),
+	  PTS_TEST(ctl_write_clearing_traceen_may_change_other_bits),
 	  PTS_TEST(output_base_faults_on_bits_6_0_and_above_maxphyaddr),
 	  PTS_TEST(cr3_match_faults_on_bits_4_0_and_above_maxphyaddr),
 	  PTS_TEST(addr_msrs_need_canonical_values_and_an_existing_range),

@@ -20,6 +20,8 @@ static const struct { uint32_t bit; const char *name; } cpu_flag_names[] = {
 	{ PTSCOPE_CPUF_ERROR, "ERROR" }, { PTSCOPE_CPUF_STOPPED, "stopped(full)" },
 	{ PTSCOPE_CPUF_CLOBBERED, "CLOBBERED" }, { PTSCOPE_CPUF_MSR_FAULT, "MSR-FAULT" },
 	{ PTSCOPE_CPUF_OFFLINED, "offlined" },
+	{ PTSCOPE_CPUF_FOREIGN_STATE, "foreign-state" }, { PTSCOPE_CPUF_CONFLICT, "CONFLICT" },
+	{ PTSCOPE_CPUF_TRACESTOP, "tracestop" }, { PTSCOPE_CPUF_VMX, "vmx" },
 };
 
 #define NR_CPU_FLAGS (sizeof(cpu_flag_names) / sizeof(cpu_flag_names[0]))

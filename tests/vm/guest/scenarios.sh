@@ -34,7 +34,8 @@ ioctl_fuzz unpriv_refused unpriv_own_capture unpriv_other_users_capture
 mmap_write_refused mapcount_after_fork_and_reconfigure trigger_race_start_stop
 tracepoint_pid_in_a_pid_namespace
 rmmod_while_mapped rmmod_while_armed
-cpu_offline_during_capture trigger_stops_fifo_cpu configure_vs_cpu_hotplug module_unload"
+cpu_offline_during_capture full_mode_hotplug_stays_stopped foreign_state_restored foreign_traceen_while_armed
+trigger_stops_fifo_cpu configure_vs_cpu_hotplug module_unload"
 # The command too runs every scope with every trigger kind.
 CLI_MATRIX="$(for s in user kernel both; do
 	for t in manual tracepoint sysrq_proc sysrq_key; do echo ${s}_$t; done; done)"
@@ -171,8 +172,21 @@ fi
 
 if [ "$(nproc)" -ge 2 ]; then
 	run_t ptstest capture cpu_offline_during_capture --scope both --trigger manual --offline-cpu 1 --work-ms 600
+	run_t ptsunit full-hotplug full_mode_hotplug_stays_stopped
 else
 	res cpu_offline_during_capture SKIP "one CPU only"
+	res full_mode_hotplug_stays_stopped SKIP "one CPU only"
+fi
+
+# Another owner of the PT unit (perf intel_pt, KVM), played through the
+# simulated unit's sim_msr file: its values survive a capture; its
+# TraceEn while armed is a reported conflict, never a write into freed
+# pages.
+run_t ptsunit foreign-state foreign_state_restored
+if [ "$(nproc)" -ge 2 ]; then
+	run_t ptsunit foreign-traceen foreign_traceen_while_armed
+else
+	res foreign_traceen_while_armed SKIP "one CPU only"
 fi
 
 # A SCHED_FIFO task that never yields holds cpu1: RT throttling off, and

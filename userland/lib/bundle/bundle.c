@@ -18,8 +18,9 @@
 
 #include "ptscope/rtit.h"
 
-const char *const pts_bundle_cpu_flag_names[5] = {
-	"error", "stopped", "clobbered", "offlined", "msr_fault",
+const char *const pts_bundle_cpu_flag_names[PTS_CPUF_NR] = {
+	"error", "stopped", "clobbered", "offlined", "msr_fault", "conflict",
+	"tracestop", "vmx",
 };
 
 struct pts_bundle *pts_bundle_new(void)

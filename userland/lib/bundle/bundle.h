@@ -99,7 +99,11 @@ struct pts_bundle_trigger {
 #define PTS_CPUF_CLOBBERED	(1U << 2)	/* RTIT_CTL changed by someone else */
 #define PTS_CPUF_OFFLINED	(1U << 3)	/* CPU went offline while tracing */
 #define PTS_CPUF_MSR_FAULT	(1U << 4)	/* an RTIT MSR access faulted */
-#define PTS_CPUF_ALL		0x1fU
+#define PTS_CPUF_CONFLICT	(1U << 5)	/* another PT owner changed the unit */
+#define PTS_CPUF_TRACESTOP	(1U << 6)	/* Stopped by a TraceStop range, not full */
+#define PTS_CPUF_VMX		(1U << 7)	/* the CPU was in VMX operation */
+#define PTS_CPUF_NR		8		/* flag bits defined */
+#define PTS_CPUF_ALL		0xffU
 
 struct pts_bundle_cpu {
 	uint32_t cpu;

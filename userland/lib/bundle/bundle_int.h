@@ -29,6 +29,6 @@ int pts_bundle_write_atomic(const char *dir, const char *name,
 			    struct pts_err *err);
 
 /* Names of the PTS_CPUF_* bits as in the manifest's cpus[].flags, index = bit. */
-extern const char *const pts_bundle_cpu_flag_names[5];
+extern const char *const pts_bundle_cpu_flag_names[PTS_CPUF_NR];
 
 #endif /* PTS_BUNDLE_INT_H */

@@ -508,12 +508,13 @@ static int rd_cpu_flags(struct rd *r, json_object *e, const char *at, uint32_t *
 			return rd_fail(r, EINVAL, "key %sflags[%zu]: expected a string, got %s",
 				       at, i, type_text(f));
 		s = json_object_get_string(f);
-		for (bit = 0; bit < 5; bit++)
+		for (bit = 0; bit < PTS_CPUF_NR; bit++)
 			if (!strcmp(s, pts_bundle_cpu_flag_names[bit]))
 				break;
-		if (bit == 5)
+		if (bit == PTS_CPUF_NR)
 			return rd_fail(r, EINVAL, "key %sflags[%zu]: unknown flag \"%s\" (known: "
-				       "error, stopped, clobbered, offlined, msr_fault)", at, i, s);
+				       "error, stopped, clobbered, offlined, msr_fault, conflict, "
+				       "tracestop, vmx)", at, i, s);
 		*flags |= 1U << bit;
 	}
 	return 0;

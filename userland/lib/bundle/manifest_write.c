@@ -235,7 +235,7 @@ static json_object *w_cpu(struct wr *w, const struct pts_bundle *b,
 	put_bool(o, "wrapped", c->wrapped);
 	put_hex(o, "rtit_status", c->rtit_status);
 	fl = json_object_new_array();
-	for (bit = 0; bit < 5; bit++)
+	for (bit = 0; bit < PTS_CPUF_NR; bit++)
 		if (c->flags & (1U << bit))
 			json_object_array_add(fl,
 				json_object_new_string(pts_bundle_cpu_flag_names[bit]));

@@ -197,10 +197,14 @@ static uint32_t cpu_flags(uint32_t f)
 		out |= PTS_CPUF_CLOBBERED;
 	if (f & PTSCOPE_CPUF_OFFLINED)
 		out |= PTS_CPUF_OFFLINED;
-#ifdef PTS_CPUF_MSR_FAULT
 	if (f & PTSCOPE_CPUF_MSR_FAULT)
 		out |= PTS_CPUF_MSR_FAULT;
-#endif
+	if (f & PTSCOPE_CPUF_CONFLICT)
+		out |= PTS_CPUF_CONFLICT;
+	if (f & PTSCOPE_CPUF_TRACESTOP)
+		out |= PTS_CPUF_TRACESTOP;
+	if (f & PTSCOPE_CPUF_VMX)
+		out |= PTS_CPUF_VMX;
 	return out;
 }
 

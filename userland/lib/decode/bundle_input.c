@@ -181,6 +181,28 @@ static void cpu_file_size(const struct pts_bundle_cpu *c, struct pts_run_in *in,
 }
 
 /*
+ * The page-table roots the sideband names for each process (switch, exec
+ * and trace-start records): a PIP carrying one of them names the process
+ * and selects its image (kernel and both scopes, docs/decode.md). Roots
+ * are the sideband's: physical, or per-capture identities for a capture
+ * read without CAP_SYS_ADMIN (docs/abi.md, "Permissions"), which no PIP
+ * carries: then the sideband alone selects. 0 or -ENOMEM.
+ */
+static int sideband_roots(const struct pts_sideband *sb, struct pts_imgset *set)
+{
+	size_t i;
+
+	for (i = 0; i < sb->n; i++) {
+		const struct pts_sb_rec *r = &sb->recs[i];
+
+		if ((r->type == PTS_SB_SWITCH || r->type == PTS_SB_EXEC) && r->pid > 0 &&
+		    pts_imgset_note_cr3(set, r->pid, r->cr3))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * The capture's ADDRn ranges and their RTIT_CTL.ADDRn_CFG as libipt's
  * filter configuration. With it libipt applies its SKL014 workaround
  * (models it lists, Skylake on: a TIP.PGD at a direct branch that leaves
@@ -378,6 +400,8 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	}
 	lost = sum->lost;
 	rc = pts_decode_bundle_sideband(b, &in.tc, &in.sb, sum, err);
+	if (!rc && sideband_roots(&in.sb, in.set))
+		rc = pts_err_set(err, ENOMEM, "out of memory");
 	if (rc)
 		goto out;
 	if (in.pid < 0 && in.tid < 0)
@@ -407,12 +431,19 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 			{ PTS_CPUF_CLOBBERED, "RTIT_CTL was changed by someone else while tracing: the trace is partial" },
 			{ PTS_CPUF_OFFLINED, "the CPU went offline while tracing" },
 			{ PTS_CPUF_MSR_FAULT, "an RTIT MSR access faulted: the trace may be incomplete" },
+			{ PTS_CPUF_CONFLICT, "another PT user (perf intel_pt, KVM) changed the PT unit during the capture: the trace ends early or holds that user's data at its end" },
+			{ PTS_CPUF_TRACESTOP, "a TraceStop address range was reached (RTIT_STATUS.Stopped): tracing stopped there as configured" },
+			{ PTS_CPUF_VMX, "the CPU was in VMX operation (KVM) during the capture: guest time is missing or the trace ends early" },
 		};
 		char msg[256];
 		size_t k;
 
 		for (k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
 			if (!(b->cpus[i].flags & f[k].flag))
+				continue;
+			/* Stopped by a TraceStop range: the buffer did not fill. */
+			if (f[k].flag == PTS_CPUF_STOPPED &&
+			    (b->cpus[i].flags & PTS_CPUF_TRACESTOP))
 				continue;
 			snprintf(msg, sizeof(msg), "cpu %u: %s", b->cpus[i].cpu, f[k].what);
 			pts_decode_warn(sum, msg);

@@ -117,6 +117,7 @@ static int sideband_add_rec(const struct ptscope_sb_hdr *h, const struct pts_tim
 		r.type = PTS_SB_COMM;
 		r.pid = ex->pid;
 		r.tid = ex->tid;
+		r.cr3 = ex->cr3;
 		r.name = comm;
 		rc = pts_sideband_add(sb, &r);
 		r.type = PTS_SB_EXEC;

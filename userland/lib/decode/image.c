@@ -51,7 +51,12 @@ struct pts_imgset {
 	struct pts_symtab kallsyms;
 	bool have_kallsyms;
 	char *sysroot;		/* where debug files are looked up, NULL "/" */
-	struct { int32_t pid; uint64_t cr3; } *cr3s;	/* known address spaces */
+	/*
+	 * Known address spaces: keyed entries (pts_imgset_set_cr3) also key the
+	 * process's sections in the union image; the others
+	 * (pts_imgset_note_cr3) only name the process of a PIP.
+	 */
+	struct { int32_t pid; uint64_t cr3; bool keyed; } *cr3s;
 	size_t ncr3;
 };
 
@@ -179,7 +184,7 @@ static uint64_t pid_cr3(const struct pts_imgset *s, int32_t pid)
 	size_t i;
 
 	for (i = 0; i < s->ncr3; i++)
-		if (s->cr3s[i].pid == pid)
+		if (s->cr3s[i].pid == pid && s->cr3s[i].keyed)
 			return s->cr3s[i].cr3;
 	return 0;
 }
@@ -217,30 +222,62 @@ static int add_to_images(struct pts_imgset *s, const struct mapping *m)
 	return 0;
 }
 
-int pts_imgset_set_cr3(struct pts_imgset *s, int32_t pid, uint64_t cr3)
+static int add_cr3(struct pts_imgset *s, int32_t pid, uint64_t cr3, bool keyed)
 {
-	void *n;
+	void *n = realloc(s->cr3s, (s->ncr3 + 1) * sizeof(*s->cr3s));
 
-	if (s->nimgs)
-		return -EBUSY;
-	n = realloc(s->cr3s, (s->ncr3 + 1) * sizeof(*s->cr3s));
 	if (!n)
 		return -ENOMEM;
 	s->cr3s = n;
 	s->cr3s[s->ncr3].pid = pid;
 	s->cr3s[s->ncr3].cr3 = cr3;
+	s->cr3s[s->ncr3].keyed = keyed;
 	s->ncr3++;
 	return 0;
 }
 
-int32_t pts_imgset_pid_of_cr3(const struct pts_imgset *s, uint64_t cr3)
+int pts_imgset_set_cr3(struct pts_imgset *s, int32_t pid, uint64_t cr3)
+{
+	if (s->nimgs)
+		return -EBUSY;
+	return add_cr3(s, pid, cr3, true);
+}
+
+int pts_imgset_note_cr3(struct pts_imgset *s, int32_t pid, uint64_t cr3)
+{
+	if (!(cr3 & PTS_CR3_ROOT_MASK) ||
+	    pts_imgset_pid_of_cr3(s, cr3 & PTS_CR3_ROOT_MASK) == pid)
+		return 0;
+	return add_cr3(s, pid, cr3 & PTS_CR3_ROOT_MASK, false);
+}
+
+/* pid whose root is exactly root (bits 11:0 clear), -1 none. */
+static int32_t pid_of_root(const struct pts_imgset *s, uint64_t root)
 {
 	size_t i;
 
 	for (i = 0; i < s->ncr3; i++)
-		if (s->cr3s[i].cr3 == cr3)
+		if ((s->cr3s[i].cr3 & PTS_CR3_ROOT_MASK) == root)
 			return s->cr3s[i].pid;
 	return -1;
+}
+
+int32_t pts_imgset_pid_of_cr3(const struct pts_imgset *s, uint64_t cr3)
+{
+	uint64_t root = cr3 & PTS_CR3_ROOT_MASK;
+	int32_t pid;
+
+	if (!root)
+		return -1;
+	pid = pid_of_root(s, root);
+	/*
+	 * KPTI: the kernel half of a process's page tables is the root 4 KiB
+	 * below its user root (PTI_PGTABLE_SWITCH_BIT, bit 12), which the
+	 * sideband names; a PIP at a kernel entry carries it.
+	 */
+	if (pid < 0 && !(root & (1ULL << 12)))
+		pid = pid_of_root(s, root + (1ULL << 12));
+	return pid;
 }
 
 int pts_imgset_add_file(struct pts_imgset *s, int32_t pid, const char *path,

@@ -62,7 +62,24 @@ int pts_imgset_add_elf(struct pts_imgset *set, int32_t pid, const char *path, ui
  */
 int pts_imgset_set_cr3(struct pts_imgset *set, int32_t pid, uint64_t cr3);
 
-/* pid whose CR3 is cr3, or -1. */
+/*
+ * The page-table root of a CR3 value: bits 11:0 hold the PCID (with KPTI,
+ * bit 11 marks the user PCID), not the address space (SDM vol. 3A 4.10.1).
+ */
+#define PTS_CR3_ROOT_MASK (~0xfffULL)
+
+/*
+ * Also name pid by cr3 (a root the sideband recorded for it; bits 11:0 are
+ * ignored), without keying its sections: a PIP carrying it then names pid.
+ * Any time. 0 (also for cr3 0 or a root already named pid), -ENOMEM.
+ */
+int pts_imgset_note_cr3(struct pts_imgset *set, int32_t pid, uint64_t cr3);
+
+/*
+ * pid whose CR3 is cr3 (as a PIP carries it: the page-table root, and
+ * PCID bits 11:0 that are ignored), or whose user root is the one just
+ * above it (the kernel root of a KPTI process); -1 none.
+ */
 int32_t pts_imgset_pid_of_cr3(const struct pts_imgset *set, uint64_t cr3);
 
 /* Root under which separate debug files are looked up (NULL: "/"). -ENOMEM. */

@@ -169,6 +169,26 @@ static void set_tsc(struct pts_ptdec *d, uint64_t tsc, bool keep_later)
 	d->now = d->abs > d->cfg.origin_ns ? d->abs - d->cfg.origin_ns : 0;
 }
 
+/*
+ * The process named (sideband, PIP) picks the address space (user-only
+ * traces carry no PIP). The image set does not change while decoding, so
+ * a pid without sections is remembered rather than searched for again;
+ * its code is decoded with the image held.
+ */
+static void select_image(struct pts_ptdec *d)
+{
+	if (!d->cfg.images_by_pid || d->pid == d->image_pid || d->pid == d->no_image_pid)
+		return;
+	if (pts_imgset_has_pid(d->cfg.images, d->pid)) {
+		struct pt_image *img = pts_imgset_image(d->cfg.images, d->pid);
+
+		if (img && pt_blk_set_image(d->blk, img) >= 0)
+			d->image_pid = d->pid;
+	} else {
+		d->no_image_pid = d->pid;
+	}
+}
+
 /* Apply sideband switches on this CPU up to the current time. */
 static void follow_sideband(struct pts_ptdec *d)
 {
@@ -194,21 +214,7 @@ static void follow_sideband(struct pts_ptdec *d)
 	if (!d->pid_changed)
 		return;
 	d->pid_changed = false;
-	/*
-	 * User-only traces carry no PIP: the sideband picks the address
-	 * space. The image set does not change while decoding, so a pid
-	 * without sections is remembered rather than searched for again.
-	 */
-	if (d->cfg.images_by_pid && d->pid != d->image_pid && d->pid != d->no_image_pid) {
-		if (pts_imgset_has_pid(d->cfg.images, d->pid)) {
-			struct pt_image *img = pts_imgset_image(d->cfg.images, d->pid);
-
-			if (img && pt_blk_set_image(d->blk, img) >= 0)
-				d->image_pid = d->pid;
-		} else {
-			d->no_image_pid = d->pid;
-		}
-	}
+	select_image(d);
 }
 
 /*
@@ -574,7 +580,11 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 		break;
 	case ptev_paging:
 	case ptev_async_paging: {
-		/* libipt picks the sections of this CR3; it also names the process */
+		/*
+		 * The CR3 written names the process (its root, PCID bits
+		 * ignored), whose image decodes from here on: before the next
+		 * block, not at the next event handed out.
+		 */
 		uint64_t cr3 = ev->type == ptev_paging ? ev->variant.paging.cr3 :
 						       ev->variant.async_paging.cr3;
 		int32_t pid = pts_imgset_pid_of_cr3(d->cfg.images, cr3);
@@ -583,6 +593,7 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 			d->pid_changed = true;
 			d->pid = pid;
 			d->tid = pid;
+			select_image(d);
 		}
 		break;
 	}

@@ -56,7 +56,7 @@ struct pts_ptdec_config {
 	uint64_t origin_ns;		/* subtracted from every time */
 	const struct pts_sideband *sb;	/* may be NULL */
 	int32_t pid, tid;		/* thread before any sideband switch (-1 unknown) */
-	bool images_by_pid;		/* no PIP (user scope): the sideband picks the image */
+	bool images_by_pid;		/* the process named (sideband, PIP) picks the image */
 	/*
 	 * optional: jumps the consumer does not need (struct pts_br_elide);
 	 * checked when an event is handed out, when every event before it

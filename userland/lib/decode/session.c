@@ -318,7 +318,12 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		dc.elide_queued = dc.elide && in->nr_pt == 1;
 		dc.on_insn = in->on_insn;
 		dc.insn_ctx = in->insn_ctx;
-		dc.images_by_pid = in->scope == PTS_SCOPE_USER;
+		/*
+		 * Every scope: the sideband's switches and, with OS tracing, PIP
+		 * packets name the process, whose own image is then used (its
+		 * sections and the kernel's), not the union of every process's.
+		 */
+		dc.images_by_pid = true;
 		rc = pts_ptdec_new(&dc, &dec[i], err);
 		if (rc)
 			goto out;

@@ -30,7 +30,7 @@ struct pts_sb_rec {
 	char *name;		/* COMM: name, MMAP: path */
 	uint64_t start, len, pgoff;
 	uint32_t prot;		/* MMAP: PROT_* (0 unknown) */
-	uint64_t cr3;		/* SWITCH: the task's user page-table root (0 unknown) */
+	uint64_t cr3;		/* SWITCH, EXEC: the task's user page-table root (0 unknown) */
 };
 
 struct pts_sideband {

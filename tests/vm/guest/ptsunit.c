@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptsunit: scenarios about the PT unit's own state, driven through the
+ * raw ioctl ABI and the simulated unit's test file
+ * /sys/module/ptscope/sim_msr (docs/simulated-unit.md, "Another owner"):
+ * writing "CPU MSR VALUE" there is what another owner of the unit (perf's
+ * intel_pt driver, KVM) would do on that CPU. One RESULT line each:
+ *
+ *   foreign-state NAME    another owner's values in every RTIT MSR of
+ *                         every CPU before the arm are there again after
+ *                         STOP and after UNCONFIGURE
+ *   foreign-traceen NAME  while armed, another owner stops ptscope with
+ *                         its own CTL value and sets TraceEn, on cpu1
+ *                         with ptscope's tables (the module must clear
+ *                         it), on cpu0 with its own buffer (the module
+ *                         must leave it alone); each reported as a
+ *                         conflict with its reason code
+ *   full-hotplug NAME     full mode, 8 KiB: once cpu1's ring is full
+ *                         (STOP region filled, SDM 33.2.7.2), offline and
+ *                         online cpu1 while armed: it must stay stopped
+ *                         with its data (head = size, not wrapped)
+ *
+ * Expected values are the hand-written constants below and the ABI's
+ * reason codes, never values this program read back first.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "uapi/ptscope.h"
+#include "ptscope/rtit.h"
+
+#define DEV "/dev/ptscope"
+#define SIM_MSR "/sys/module/ptscope/sim_msr"
+
+/* Another owner's configuration (legal for the simulated Skylake-SP). */
+#define F_CTL	 (RTIT_CTL_TOPA | RTIT_CTL_BRANCHEN | RTIT_CTL_OS | RTIT_CTL_USER | \
+		  RTIT_CTL_TSCEN | (1ULL << RTIT_CTL_ADDR_CFG_SHIFT(0)))
+#define F_BASE	 0x3f0000000ULL		/* above the VM's RAM */
+#define F_OMP	 (0x7fULL | (3ULL << 7) | (0x40ULL << 32))
+#define F_STATUS (0x123ULL << 32)
+#define F_CR3	 0x12340000ULL
+#define F_A0	 0x400000ULL
+#define F_B0	 0x4fffffULL
+#define F_A1	 0xffffffff81000000ULL
+#define F_B1	 0xffffffff81ffffffULL
+
+/* sim_msr's columns, in its order. */
+enum { M_CTL, M_STATUS, M_BASE, M_OMP, M_CR3, M_A0, M_B0, M_A1, M_B1, M_N };
+static const char *const m_name[M_N] = {
+	"ctl", "status", "base", "omp", "cr3", "a0", "b0", "a1", "b1",
+};
+static const uint32_t m_msr[M_N] = {
+	RTIT_MSR_CTL, RTIT_MSR_STATUS, RTIT_MSR_OUTPUT_BASE, RTIT_MSR_OUTPUT_MASK_PTRS,
+	RTIT_MSR_CR3_MATCH, RTIT_MSR_ADDR_A(0), RTIT_MSR_ADDR_B(0),
+	RTIT_MSR_ADDR_A(1), RTIT_MSR_ADDR_B(1),
+};
+static const uint64_t f_val[M_N] = {
+	F_CTL, F_STATUS, F_BASE, F_OMP, F_CR3, F_A0, F_B0, F_A1, F_B1,
+};
+
+static const char *g_name = "?";
+static char g_detail[1024];
+static int g_fd = -1;
+
+static void detail(const char *fmt, ...)
+{
+	size_t n = strlen(g_detail);
+	va_list ap;
+
+	if (n && n < sizeof(g_detail) - 2) {
+		g_detail[n++] = ' ';
+		g_detail[n] = 0;
+	}
+	va_start(ap, fmt);
+	vsnprintf(g_detail + n, sizeof(g_detail) - n, fmt, ap);
+	va_end(ap);
+}
+
+static int report(int pass)
+{
+	printf("RESULT %s %s %s\n", g_name, pass ? "PASS" : "FAIL", g_detail);
+	fflush(stdout);
+	return pass ? 0 : 1;
+}
+
+static int xioctl(unsigned long cmd, void *arg, size_t size)
+{
+	struct ptscope_hdr *h = arg;
+
+	h->size = (uint32_t)size;
+	h->reason = 0;
+	h->reason_arg = 0;
+	return ioctl(g_fd, cmd, arg) ? -errno : 0;
+}
+#define IOC(cmd, s) xioctl(cmd, &(s), sizeof(s))
+
+static int cmd(unsigned long nr)
+{
+	struct ptscope_cmd c;
+
+	memset(&c, 0, sizeof(c));
+	return IOC(nr, c);
+}
+
+static void __attribute__((noreturn)) fail(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	detail("%s", buf);
+	if (g_fd >= 0) {
+		cmd(PTSCOPE_IOC_STOP);
+		cmd(PTSCOPE_IOC_UNCONFIGURE);
+	}
+	exit(report(0));
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Another owner's WRMSR on cpu: 0 or -errno (-EIO = #GP). */
+static int sim_wrmsr(int cpu, uint32_t msr, uint64_t val)
+{
+	char line[96];
+	int fd = open(SIM_MSR, O_WRONLY | O_CLOEXEC), n, rc = 0;
+
+	if (fd < 0)
+		fail("open %s: %s", SIM_MSR, strerror(errno));
+	n = snprintf(line, sizeof(line), "%d %#x %#llx\n", cpu, msr, (unsigned long long)val);
+	if (write(fd, line, (size_t)n) != n)
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+/* Every RTIT MSR of cpu as the simulated unit holds it now. */
+static void sim_read(int cpu, uint64_t v[M_N])
+{
+	char buf[8192], want[16], *line;
+	FILE *f = fopen(SIM_MSR, "r");
+	size_t n;
+	int i;
+
+	if (!f)
+		fail("open %s: %s", SIM_MSR, strerror(errno));
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	snprintf(want, sizeof(want), "cpu%d ", cpu);
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strncmp(line, want, strlen(want)))
+			continue;
+		for (i = 0; i < M_N; i++) {
+			char key[16], *p;
+
+			snprintf(key, sizeof(key), " %s=", m_name[i]);
+			p = strstr(line, key);
+			if (!p)
+				fail("sim_msr: no %s for cpu%d", m_name[i], cpu);
+			v[i] = strtoull(p + strlen(key), NULL, 0);
+		}
+		return;
+	}
+	fail("sim_msr: no line for cpu%d", cpu);
+}
+
+static void put_foreign(int cpu)
+{
+	int i, rc;
+
+	/* STATUS..ADDR1_B, then CTL (M_CTL is column 0). */
+	for (i = 1; i <= M_N; i++) {
+		int m = i % M_N;
+
+		rc = sim_wrmsr(cpu, m_msr[m], f_val[m]);
+		if (rc)
+			fail("cpu%d: foreign %s write: %s", cpu, m_name[m], strerror(-rc));
+	}
+}
+
+/* Count the MSRs of cpu that no longer hold the foreign values. */
+static int foreign_diff(int cpu, const char *when)
+{
+	uint64_t v[M_N];
+	int i, bad = 0;
+
+	sim_read(cpu, v);
+	for (i = 0; i < M_N; i++) {
+		if (v[i] == f_val[i])
+			continue;
+		detail("%s: cpu%d %s=%#llx want %#llx", when, cpu, m_name[i],
+		       (unsigned long long)v[i], (unsigned long long)f_val[i]);
+		bad++;
+	}
+	return bad;
+}
+
+static int nr_online(struct ptscope_caps *caps)
+{
+	int cpu, n = 0;
+
+	for (cpu = 0; cpu < PTSCOPE_MAX_CPUS; cpu++)
+		if (caps->online_mask[cpu / 64] & (1ULL << (cpu % 64)))
+			n = cpu + 1;
+	return n;
+}
+
+/*
+ * Configure with every RTIT MSR in use: two address ranges (filters over
+ * the whole user half and the kernel half) and the CR3 filter on this
+ * process, so the arm writes OUTPUT_*, STATUS, ADDR0/1_A/B, CR3_MATCH, CTL.
+ */
+static void configure(struct ptscope_caps *caps)
+{
+	struct ptscope_config cfg;
+	int rc;
+
+	g_fd = open(DEV, O_RDWR | O_CLOEXEC);
+	if (g_fd < 0)
+		fail("open %s: %s", DEV, strerror(errno));
+	memset(caps, 0, sizeof(*caps));
+	if (IOC(PTSCOPE_IOC_GET_CAPS, *caps))
+		fail("GET_CAPS: %s", strerror(errno));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.scope = PTSCOPE_SCOPE_BOTH;
+	cfg.mode = PTSCOPE_MODE_SNAPSHOT;
+	cfg.timing = PTSCOPE_TIMING_TSC;
+	cfg.buffer_size = 64 * 1024;
+	memcpy(cfg.cpu_mask, caps->online_mask, sizeof(cfg.cpu_mask));
+	cfg.flags = PTSCOPE_CFG_CR3_FILTER;
+	cfg.cr3_pid = getpid();
+	cfg.nr_addr_ranges = 2;
+	cfg.addr[0].start = 0x1000;
+	cfg.addr[0].end = 0x7fffffffffffULL;
+	cfg.addr[0].cfg = PTSCOPE_ADDR_FILTER;
+	cfg.addr[1].start = 0xffff800000000000ULL;
+	cfg.addr[1].end = ~0ULL;
+	cfg.addr[1].cfg = PTSCOPE_ADDR_FILTER;
+	rc = IOC(PTSCOPE_IOC_CONFIGURE, cfg);
+	if (rc)
+		fail("CONFIGURE: %s, reason %u", strerror(-rc), cfg.hdr.reason);
+}
+
+static void cpu_status(int cpu, struct ptscope_cpu_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->cpu = (uint32_t)cpu;
+	if (IOC(PTSCOPE_IOC_GET_CPU_STATUS, *st))
+		fail("GET_CPU_STATUS %d: %s", cpu, strerror(errno));
+}
+
+static int do_foreign_state(void)
+{
+	struct ptscope_caps caps;
+	struct ptscope_cpu_status st;
+	int cpu, n, bad = 0, rc;
+
+	/* The other owner first (the node is not open yet). */
+	g_fd = open(DEV, O_RDWR | O_CLOEXEC);
+	if (g_fd < 0)
+		fail("open %s: %s", DEV, strerror(errno));
+	memset(&caps, 0, sizeof(caps));
+	if (IOC(PTSCOPE_IOC_GET_CAPS, caps))
+		fail("GET_CAPS: %s", strerror(errno));
+	close(g_fd);
+	g_fd = -1;
+	n = nr_online(&caps);
+	for (cpu = 0; cpu < n; cpu++)
+		put_foreign(cpu);
+
+	configure(&caps);
+	rc = cmd(PTSCOPE_IOC_START);
+	if (rc)
+		fail("START: %s", strerror(-rc));
+	sleep_ms(200);
+	rc = cmd(PTSCOPE_IOC_STOP);
+	if (rc)
+		fail("STOP: %s", strerror(-rc));
+	for (cpu = 0; cpu < n; cpu++) {
+		cpu_status(cpu, &st);
+		if (!(st.flags & PTSCOPE_CPUF_FOREIGN_STATE)) {
+			detail("cpu%d: no CPUF_FOREIGN_STATE (flags %#x)", cpu, st.flags);
+			bad++;
+		}
+		if (st.flags & (PTSCOPE_CPUF_CONFLICT | PTSCOPE_CPUF_ERROR | PTSCOPE_CPUF_MSR_FAULT)) {
+			detail("cpu%d: flags %#x conflict %u", cpu, st.flags, st.conflict);
+			bad++;
+		}
+		if (!st.head) {
+			detail("cpu%d: nothing traced", cpu);
+			bad++;
+		}
+		bad += foreign_diff(cpu, "after STOP");
+	}
+	rc = cmd(PTSCOPE_IOC_UNCONFIGURE);
+	if (rc)
+		fail("UNCONFIGURE: %s", strerror(-rc));
+	for (cpu = 0; cpu < n; cpu++)
+		bad += foreign_diff(cpu, "after UNCONFIGURE");
+	/* Leave a clean unit for the next scenarios. */
+	for (cpu = 0; cpu < n; cpu++)
+		for (rc = 0; rc < M_N; rc++)
+			sim_wrmsr(cpu, m_msr[rc], m_msr[rc] == RTIT_MSR_OUTPUT_MASK_PTRS ? 0x7f : 0);
+	if (!bad)
+		detail("%d CPUs: 9 RTIT MSRs each intact after STOP and UNCONFIGURE, ptscope traced in between", n);
+	close(g_fd);
+	return report(!bad);
+}
+
+static int expect_conflict(int cpu, uint32_t reason, const char *what)
+{
+	struct ptscope_cpu_status st;
+
+	cpu_status(cpu, &st);
+	if ((st.flags & PTSCOPE_CPUF_CONFLICT) && st.conflict == reason) {
+		detail("cpu%d %s: conflict %u", cpu, what, reason);
+		return 0;
+	}
+	detail("cpu%d %s: flags %#x conflict %u, want CPUF_CONFLICT and %u", cpu, what,
+	       st.flags, st.conflict, reason);
+	return 1;
+}
+
+static int do_foreign_traceen(void)
+{
+	struct ptscope_caps caps;
+	uint64_t v[M_N];
+	int bad = 0, rc;
+
+	configure(&caps);
+	if (nr_online(&caps) < 2)
+		fail("needs 2 CPUs");
+	rc = cmd(PTSCOPE_IOC_START);
+	if (rc)
+		fail("START: %s", strerror(-rc));
+	sleep_ms(50);
+	/*
+	 * cpu1: the other owner's stop (its own CTL value without TraceEn:
+	 * legal, SDM 33.2.8.2), then its start with OUTPUT_BASE left at
+	 * ptscope's table (its cache said the value was already there).
+	 */
+	if ((rc = sim_wrmsr(1, RTIT_MSR_CTL, F_CTL)) ||
+	    (rc = sim_wrmsr(1, RTIT_MSR_CTL, F_CTL | RTIT_CTL_TRACEEN)))
+		fail("cpu1: foreign stop/start: %s", strerror(-rc));
+	/* cpu0: the same, with its own output buffer. */
+	if ((rc = sim_wrmsr(0, RTIT_MSR_CTL, F_CTL)) ||
+	    (rc = sim_wrmsr(0, RTIT_MSR_OUTPUT_BASE, F_BASE)) ||
+	    (rc = sim_wrmsr(0, RTIT_MSR_CTL, F_CTL | RTIT_CTL_TRACEEN)))
+		fail("cpu0: foreign stop/start: %s", strerror(-rc));
+	sleep_ms(50);
+	rc = cmd(PTSCOPE_IOC_STOP);
+	if (rc)
+		fail("STOP: %s", strerror(-rc));
+	bad += expect_conflict(1, PTSCOPE_R_FOREIGN_INTO_OURS, "into ptscope's tables");
+	bad += expect_conflict(0, PTSCOPE_R_FOREIGN_TRACE, "own buffer");
+	rc = cmd(PTSCOPE_IOC_UNCONFIGURE);
+	if (rc)
+		fail("UNCONFIGURE: %s", strerror(-rc));
+	sim_read(1, v);
+	if (v[M_CTL] & RTIT_CTL_TRACEEN) {
+		detail("cpu1: TraceEn still set after UNCONFIGURE (ctl %#llx): PT writes into freed pages",
+		       (unsigned long long)v[M_CTL]);
+		bad++;
+	}
+	sim_read(0, v);
+	if (v[M_CTL] != (F_CTL | RTIT_CTL_TRACEEN) || v[M_BASE] != F_BASE) {
+		detail("cpu0: the other owner's tracing was touched: ctl %#llx base %#llx",
+		       (unsigned long long)v[M_CTL], (unsigned long long)v[M_BASE]);
+		bad++;
+	}
+	/* The other owner stops; leave a clean unit. */
+	sim_wrmsr(0, RTIT_MSR_CTL, 0);
+	for (rc = 0; rc < 2; rc++) {
+		sim_wrmsr(rc, RTIT_MSR_CTL, 0);
+		sim_wrmsr(rc, RTIT_MSR_STATUS, 0);
+		sim_wrmsr(rc, RTIT_MSR_OUTPUT_BASE, 0);
+		sim_wrmsr(rc, RTIT_MSR_OUTPUT_MASK_PTRS, 0x7f);
+	}
+	close(g_fd);
+	return report(!bad);
+}
+
+static void cpu_online(int cpu, int on)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1)
+		fail("%s <- %d: %s", path, on, strerror(errno));
+	close(fd);
+}
+
+static int do_full_hotplug(void)
+{
+	struct ptscope_config cfg;
+	struct ptscope_caps caps;
+	struct ptscope_cpu_status st;
+	int rc, bad = 0;
+
+	g_fd = open(DEV, O_RDWR | O_CLOEXEC);
+	if (g_fd < 0)
+		fail("open %s: %s", DEV, strerror(errno));
+	memset(&caps, 0, sizeof(caps));
+	if (IOC(PTSCOPE_IOC_GET_CAPS, caps))
+		fail("GET_CAPS: %s", strerror(errno));
+	if (nr_online(&caps) < 2)
+		fail("needs 2 CPUs");
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.scope = PTSCOPE_SCOPE_BOTH;
+	cfg.mode = PTSCOPE_MODE_FULL;
+	cfg.timing = PTSCOPE_TIMING_TSC;
+	cfg.buffer_size = 8192;
+	memcpy(cfg.cpu_mask, caps.online_mask, sizeof(cfg.cpu_mask));
+	rc = IOC(PTSCOPE_IOC_CONFIGURE, cfg);
+	if (rc)
+		fail("CONFIGURE: %s, reason %u", strerror(-rc), cfg.hdr.reason);
+	rc = cmd(PTSCOPE_IOC_START);
+	if (rc)
+		fail("START: %s", strerror(-rc));
+	/* The simulated unit writes a round per ms: 8 KiB fill in well under 1 s. */
+	sleep_ms(1000);
+	cpu_online(1, 0);
+	cpu_status(1, &st);
+	if (!(st.flags & PTSCOPE_CPUF_STOPPED) || st.head != st.buffer_size)
+		fail("cpu1 not full when offlined (flags %#x head %llu of %llu): no test", st.flags,
+		     (unsigned long long)st.head, (unsigned long long)st.buffer_size);
+	cpu_online(1, 1);
+	/* a re-armed unit would write over the oldest bytes now */
+	sleep_ms(300);
+	rc = cmd(PTSCOPE_IOC_STOP);
+	if (rc)
+		fail("STOP: %s", strerror(-rc));
+	cpu_status(1, &st);
+	detail("cpu1 after offline/online: flags %#x head %llu valid %llu wraps %llu of %llu",
+	       st.flags, (unsigned long long)st.head, (unsigned long long)st.bytes_valid,
+	       (unsigned long long)st.wrap_count, (unsigned long long)st.buffer_size);
+	if (!(st.flags & PTSCOPE_CPUF_STOPPED) || (st.flags & PTSCOPE_CPUF_TRACESTOP)) {
+		detail("want STOPPED (full) and not TRACESTOP");
+		bad++;
+	}
+	if ((st.flags & PTSCOPE_CPUF_WRAPPED) || st.wrap_count || st.head != st.buffer_size ||
+	    st.bytes_valid != st.buffer_size) {
+		detail("want head = valid = size, not wrapped: the oldest data was overwritten");
+		bad++;
+	}
+	if (!(st.flags & PTSCOPE_CPUF_OFFLINED)) {
+		detail("want OFFLINED");
+		bad++;
+	}
+	if (st.flags & (PTSCOPE_CPUF_ERROR | PTSCOPE_CPUF_MSR_FAULT | PTSCOPE_CPUF_CONFLICT)) {
+		detail("unexpected ERROR/MSR_FAULT/CONFLICT");
+		bad++;
+	}
+	rc = cmd(PTSCOPE_IOC_UNCONFIGURE);
+	if (rc)
+		fail("UNCONFIGURE: %s", strerror(-rc));
+	close(g_fd);
+	return report(!bad);
+}
+
+int main(int argc, char **argv)
+{
+	const char *sub = argc > 1 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 2)
+		g_name = argv[2];
+	if (!strcmp(sub, "foreign-state") && argc == 3)
+		return do_foreign_state();
+	if (!strcmp(sub, "foreign-traceen") && argc == 3)
+		return do_foreign_traceen();
+	if (!strcmp(sub, "full-hotplug") && argc == 3)
+		return do_full_hotplug();
+	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/ptsunit.c\n");
+	return 2;
+}

@@ -11,6 +11,7 @@
 #include "capture.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -561,41 +562,80 @@ static bool object_known(const struct pts_bundle *b, const char *path)
 	return false;
 }
 
-static void add_object(struct writer *w, const char *path)
+/*
+ * The file mapping m of process pid maps, open for copying (procfs.h,
+ * pts_proc_open_mapped: the mapped file itself, or the path in the
+ * process's mount namespace checked against the maps line's inode), else,
+ * the process being gone, the path here if it is still the mapped inode.
+ * A file replaced since it was mapped, or not reachable, is said and not
+ * copied: its bytes would decode another program. -1 then.
+ */
+static int open_object(struct writer *w, int32_t pid, const struct pts_bundle_map *m)
+{
+	struct pts_err e = { 0 };
+	struct stat st;
+	int fd = pid > 0 ? pts_proc_open_mapped(pid, m, &e) : -ENOENT;
+
+	if (fd >= 0 || fd == -ESTALE || strstr(m->path, " (deleted)")) {
+		if (fd < 0)
+			pts_capture_error(w->c, "%s: not copied", e.msg[0] ? e.msg : m->path);
+		return fd < 0 ? -1 : fd;
+	}
+	fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (m->inode && (fstat(fd, &st) || st.st_ino != m->inode)) {
+		pts_capture_error(w->c, "%s is not the file mapped (inode %llu, mapped inode %llu): "
+				  "replaced since it was mapped, not copied", m->path,
+				  (unsigned long long)st.st_ino, (unsigned long long)m->inode);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void add_object(struct writer *w, int32_t pid, const struct pts_bundle_map *m)
 {
 	struct pts_bundle *b = w->b;
 	struct pts_bundle_object *v, *o;
+	const char *path = m->path;
 	struct pts_err e;
 	struct stat stt;
-	char name[4200];
+	char name[4200], src[32];
+	int fd;
 
-	if (path[0] != '/' || object_known(b, path))
+	if (!path || path[0] != '/' || object_known(b, path))
 		return;
-	if (strstr(path, " (deleted)")) {
-		pts_capture_error(w->c, "%s was deleted while mapped: not copied", path);
+	fd = open_object(w, pid, m);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &stt) || !S_ISREG(stt.st_mode)) {
+		close(fd);
 		return;
 	}
-	if (stat(path, &stt) || !S_ISREG(stt.st_mode))
-		return;
+	/* the open file by name: its path may hold another file by now */
+	snprintf(src, sizeof(src), "/proc/self/fd/%d", fd);
 	v = realloc(b->objects, (b->nr_objects + 1) * sizeof(*v));
-	if (!v)
+	if (!v) {
+		close(fd);
 		return;
+	}
 	b->objects = v;
 	o = &v[b->nr_objects];
 	memset(o, 0, sizeof(*o));
 	o->path = strdup(path);
 	o->size = (uint64_t)stt.st_size;
-	if (pts_elf_build_id(path, o->build_id, &e))
+	if (pts_elf_build_id(src, o->build_id, &e))
 		o->build_id[0] = '\0';
 	b->nr_objects++;
-	if (w->c->o->no_copy)
-		return;
-	snprintf(name, sizeof(name), "objects%s", path);
-	if (pts_bundle_copy_file(w->dir, name, path, NULL, &e)) {
-		incomplete(w, name, &e);
-		return;
+	if (!w->c->o->no_copy) {
+		snprintf(name, sizeof(name), "objects%s", path);
+		if (pts_bundle_copy_file(w->dir, name, src, NULL, &e))
+			incomplete(w, name, &e);
+		else
+			o->file = strdup(name);
 	}
-	o->file = strdup(name);
+	close(fd);
 }
 
 static void write_objects(struct writer *w)
@@ -606,12 +646,12 @@ static void write_objects(struct writer *w)
 	for (i = 0; i < b->nr_processes && !aborting(w); i++) {
 		const struct pts_bundle_process *p = &b->processes[i];
 
-		for (j = 0; j < p->nr_maps_arm && !aborting(w); j++)
-			if (p->maps_arm[j].perms[2] == 'x')
-				add_object(w, p->maps_arm[j].path);
 		for (j = 0; j < p->nr_maps_trigger && !aborting(w); j++)
 			if (p->maps_trigger[j].perms[2] == 'x')
-				add_object(w, p->maps_trigger[j].path);
+				add_object(w, p->pid, &p->maps_trigger[j]);
+		for (j = 0; j < p->nr_maps_arm && !aborting(w); j++)
+			if (p->maps_arm[j].perms[2] == 'x')
+				add_object(w, p->pid, &p->maps_arm[j]);
 	}
 }
 

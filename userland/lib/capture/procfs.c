@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 int pts_read_file(const char *path, char **buf, size_t *len, struct pts_err *err)
@@ -198,4 +200,43 @@ int pts_proc_tids(pid_t pid, int32_t **tids, size_t *nr, struct pts_err *err)
 	*tids = v;
 	*nr = n;
 	return 0;
+}
+
+int pts_proc_open_mapped(pid_t pid, const struct pts_bundle_map *m, struct pts_err *err)
+{
+	char proc[32], path[4200];
+	const char *del;
+	struct stat st;
+	int fd;
+
+	if (!m->path || m->path[0] != '/' || !m->inode)
+		return pts_err_set(err, EINVAL, "not a file mapping");
+	if (pid)
+		snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
+	else
+		snprintf(proc, sizeof(proc), "/proc/self");
+	/* the mapped file itself, whatever its path now holds */
+	snprintf(path, sizeof(path), "%s/map_files/%" PRIx64 "-%" PRIx64, proc, m->start, m->end);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	/* a file deleted while mapped is reachable only through map_files */
+	del = strstr(m->path, " (deleted)");
+	if (del && !del[10])
+		return pts_err_set(err, ENOENT, "%s was deleted while mapped and %s is not "
+				   "readable (needs CAP_SYS_ADMIN)", m->path, path);
+	snprintf(path, sizeof(path), "%s/root%s", proc, m->path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pts_err_set(err, errno, "cannot open %s: %s", path, strerror(errno));
+	if (fstat(fd, &st) || st.st_ino != m->inode || major(st.st_dev) != m->dev_major ||
+	    minor(st.st_dev) != m->dev_minor) {
+		pts_err_set(err, ESTALE, "%s is not the file mapped (inode %llu on %u:%u, mapped "
+			    "inode %" PRIu64 " on %u:%u): replaced since it was mapped",
+			    m->path, (unsigned long long)st.st_ino, major(st.st_dev),
+			    minor(st.st_dev), m->inode, m->dev_major, m->dev_minor);
+		close(fd);
+		return -ESTALE;
+	}
+	return fd;
 }

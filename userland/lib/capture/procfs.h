@@ -34,6 +34,18 @@ const struct pts_bundle_map *pts_proc_maps_find(const struct pts_bundle_map *map
 int pts_proc_read_vdso(pid_t pid, const struct pts_bundle_map *maps, size_t nr,
 		       void **buf, size_t *len, uint64_t *addr, struct pts_err *err);
 
+/*
+ * Open the file behind mapping m of process pid as it is mapped, to copy
+ * it: /proc/PID/map_files/START-END (the mapped file itself, also after it
+ * was deleted or replaced on disk; needs CAP_SYS_ADMIN), else
+ * /proc/PID/root/PATH (the path in the process's mount namespace), whose
+ * device and inode must be the maps line's. pid 0 = self. Returns an fd
+ * (O_RDONLY | O_CLOEXEC); -ESTALE the file at the path is not the one
+ * mapped (replaced since: err names both inodes), -EINVAL not a file
+ * mapping, else -errno of the last open.
+ */
+int pts_proc_open_mapped(pid_t pid, const struct pts_bundle_map *m, struct pts_err *err);
+
 /* readlink /proc/PID/exe into a malloc'd string. -errno. */
 int pts_proc_exe(pid_t pid, char **path, struct pts_err *err);
 

@@ -4,10 +4,12 @@
  * Processor Trace and Capability Enumeration"): CPUID.07H:EBX[25], leaf
  * 14H sub-leaves 0 and 1, leaf 15H (TSC/crystal ratio), MSR_PLATFORM_INFO
  * [15:8] (nominal ratio, read with a safe accessor), family/model/
- * stepping and MAXPHYADDR. All CPUs are assumed to report the same PT
+ * stepping, MAXPHYADDR, and with VMX IA32_VMX_MISC (bit 14: PT keeps
+ * tracing in VMX operation). All CPUs are assumed to report the same PT
  * capabilities, as the SDM requires of PT-capable processors in one
  * system; the boot CPU is the one asked.
  */
+#include <linux/bits.h>
 #include <linux/capability.h>
 #include <linux/cpufeature.h>
 #include <linux/irqflags.h>
@@ -18,6 +20,7 @@
 
 #define CPUID_EXT_MAX		0x80000000U
 #define CPUID_EXT_ADDR_SIZES	0x80000008U
+#define CPUID_1_ECX_VMX		BIT(5)
 
 static void probe_cpuid(const struct pt_unit_ops *ops, struct ptscope_caps *c)
 {
@@ -32,6 +35,8 @@ static void probe_cpuid(const struct pt_unit_ops *ops, struct ptscope_caps *c)
 
 	ops->cpuid(1, 0, &a, &b, &cc, &d);
 	pts_cpuid_fms(a, &c->family, &c->model, &c->stepping);
+	if (cc & CPUID_1_ECX_VMX)
+		c->flags |= PTSCOPE_CAPS_VMX;
 
 	if (c->max_leaf >= 7) {
 		ops->cpuid(7, 0, &a, &b, &cc, &d);
@@ -79,8 +84,12 @@ int pts_caps_probe(const struct pt_unit_ops *ops)
 
 	memset(c, 0, sizeof(*c));
 	local_irq_save(irqflags);
+	/* probe_cpuid() sets PTSCOPE_CAPS_VMX before VMX_MISC is read. */
 	probe_cpuid(ops, c);
 	err = rd(RTIT_MSR_PLATFORM_INFO, &info);
+	/* IA32_VMX_MISC exists when CPUID.01H:ECX[5] (VMX) is set. */
+	if ((c->flags & PTSCOPE_CAPS_VMX) && rd(RTIT_MSR_VMX_MISC, &c->vmx_misc))
+		c->vmx_misc = 0;
 	local_irq_restore(irqflags);
 
 	c->abi_version = PTSCOPE_ABI_VERSION;
@@ -103,6 +112,8 @@ int pts_caps_probe(const struct pt_unit_ops *ops)
 	c->flags |= PTSCOPE_CAPS_CAP_PERFMON;	/* CAP_PERFMON since 5.8 */
 	if (pt_erratum_bdm106(c->family, c->model))
 		c->flags |= PTSCOPE_CAPS_BDM106;
+	if (c->vmx_misc & RTIT_VMX_MISC_PT_IN_VMX)
+		c->flags |= PTSCOPE_CAPS_VMX_PT;
 	for_each_online_cpu(cpu)
 		if (cpu < PTSCOPE_MAX_CPUS)
 			c->online_mask[cpu / 64] |= 1ULL << (cpu % 64);

@@ -11,11 +11,17 @@
  *    cpus_read_lock(), so these callbacks never race with them.
  *  - Suspend/hibernate (PM notifier, process context): stop every CPU;
  *    the capture ends as STOPPED with reason SUSPEND.
+ *  - Reboot, power-off, halt and kexec -e (reboot notifier, process
+ *    context, every CPU still online): stop every CPU, give the RTIT
+ *    MSRs back and make sure no CPU still writes into the rings, so the
+ *    next kernel (kexec) gets a clean unit and its memory is never
+ *    written by PT.
  *  - Panic (atomic notifier): only the panicking CPU can be stopped
- *    safely - no IPIs or sleeping on the panic path. Other CPUs keep
- *    tracing until panic() halts them; their rings then end in the halt
- *    path. The capture is marked TRIGGERED with reason PANIC for a
- *    crash-dump reader.
+ *    safely - no IPIs or sleeping on the panic path; panic() has already
+ *    halted the others. Their rings end in the halt path. The capture
+ *    is marked TRIGGERED with reason PANIC for a crash-dump reader. With
+ *    a kdump kernel loaded this notifier runs only when the kernel was
+ *    booted with crash_kexec_post_notifiers (docs/abi.md, "Lifecycle").
  *  - Time: (TSC, CLOCK_REALTIME, CLOCK_MONOTONIC) read together with IRQs
  *    off, at arm and at stop; the NMI-safe fast clocks are used so the
  *    same helper works from trigger context.
@@ -24,6 +30,7 @@
 #include <linux/irqflags.h>
 #include <linux/notifier.h>
 #include <linux/panic_notifier.h>
+#include <linux/reboot.h>
 #include <linux/suspend.h>
 #include <linux/timekeeping.h>
 #include <asm/msr.h>
@@ -105,6 +112,37 @@ static int pts_pm_notify(struct notifier_block *nb, unsigned long action,
 	return NOTIFY_OK;
 }
 
+/*
+ * Context: process, may sleep (kernel_restart_prepare() and
+ * kernel_shutdown_prepare(), which kernel_kexec() also runs). Every CPU
+ * is still online and IPIs work. Takes pts.lock; pts_stop_all() and
+ * pts_release_all() take cpus_read_lock() inside it.
+ */
+static int pts_reboot_notify(struct notifier_block *nb, unsigned long action,
+			     void *data)
+{
+	u32 run;
+
+	mutex_lock(&pts.lock);
+	if (pts.configured) {
+		run = pts_run_state(atomic_read(&pts.state));
+		if (run == PTSCOPE_STATE_ARMED ||
+		    run == PTSCOPE_STATE_POST_TRIGGER)
+			pts_state_set_run(PTSCOPE_STATE_STOPPED);
+		/* Triggers now fail their claim; wait for one in flight. */
+		pts_trigger_quiesce();
+		pts_stop_all();
+		pts_release_all();
+		pts_sideband_set_live(false);
+		pts_info("%s: tracing stopped on every CPU, RTIT MSRs given back\n",
+			 action == SYS_RESTART ? "restart or kexec" :
+			 action == SYS_POWER_OFF ? "power-off" : "halt");
+		wake_up_interruptible_all(&pts.wq);
+	}
+	mutex_unlock(&pts.lock);
+	return NOTIFY_DONE;
+}
+
 static int pts_panic_notify(struct notifier_block *nb, unsigned long action,
 			    void *data)
 {
@@ -129,6 +167,10 @@ static struct notifier_block pts_pm_nb = {
 	.notifier_call = pts_pm_notify,
 };
 
+static struct notifier_block pts_reboot_nb = {
+	.notifier_call = pts_reboot_notify,
+};
+
 static struct notifier_block pts_panic_nb = {
 	.notifier_call = pts_panic_notify,
 	.priority = INT_MAX,	/* before kdump/console flushing */
@@ -151,6 +193,13 @@ int pts_lifecycle_init(void)
 		pts_hp_registered = false;
 		return ret;
 	}
+	ret = register_reboot_notifier(&pts_reboot_nb);
+	if (ret) {
+		unregister_pm_notifier(&pts_pm_nb);
+		cpuhp_remove_state_nocalls(pts_hp_state);
+		pts_hp_registered = false;
+		return ret;
+	}
 	atomic_notifier_chain_register(&panic_notifier_list, &pts_panic_nb);
 	return 0;
 }
@@ -158,6 +207,7 @@ int pts_lifecycle_init(void)
 void pts_lifecycle_exit(void)
 {
 	atomic_notifier_chain_unregister(&panic_notifier_list, &pts_panic_nb);
+	unregister_reboot_notifier(&pts_reboot_nb);
 	unregister_pm_notifier(&pts_pm_nb);
 	if (pts_hp_registered)
 		cpuhp_remove_state_nocalls(pts_hp_state);

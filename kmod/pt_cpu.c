@@ -13,6 +13,8 @@
 #include <linux/irqflags.h>
 #include <asm/barrier.h>
 #include <asm/msr.h>
+#include <asm/processor-flags.h>
+#include <asm/special_insns.h>
 
 #include "ptscope_internal.h"
 #include "../include/ptscope/reason_text.h"
@@ -77,6 +79,19 @@ static void owner_conflict(struct pts_cpu *pc, u32 reason)
 		return;
 	pc->conflict = reason;
 	pts_warn("cpu %d: %s\n", pc->cpu, ptscope_reason_str(reason));
+}
+
+/* CR4.VMXE: this CPU is in VMX operation (KVM did VMXON). IRQs off. */
+static bool cpu_in_vmx(void)
+{
+	return __read_cr4() & X86_CR4_VMXE;
+}
+
+/* What VMX operation on this CPU means for tracing (pure/caps_decode.c). */
+static enum pts_vmx_verdict cpu_vmx_verdict(void)
+{
+	return pts_vmx_verdict(pts.caps.flags & PTSCOPE_CAPS_VMX,
+			       pts.caps.vmx_misc, cpu_in_vmx());
 }
 
 /* OUTPUT_BASE value @base is one of this CPU's ToPA tables. */
@@ -168,6 +183,10 @@ void pts_cpu_start_local(struct pts_cpu *pc, bool resume)
 		start_fail(pc, -EBUSY, PTSCOPE_R_TRACE_EN_BUSY);
 		return;
 	}
+	if (cpu_vmx_verdict() == PTS_VMX_REFUSE) {
+		start_fail(pc, -EBUSY, PTSCOPE_R_VMX_NO_PT);
+		return;
+	}
 	pc_io(pc, &io);
 	pts_owner_init(&pc->owner, pts.cfg.nr_addr_ranges, pts.cr3_filter);
 	if (pts_owner_save(&io, &pc->owner)) {
@@ -183,6 +202,8 @@ void pts_cpu_start_local(struct pts_cpu *pc, bool resume)
 	}
 	if (pts_owner_foreign(&pc->owner))
 		pc->flags |= PTSCOPE_CPUF_FOREIGN_STATE;
+	if (cpu_in_vmx())
+		pc->flags |= PTSCOPE_CPUF_VMX;
 	pc->wrap_scan = -1;
 	pts_topa_position(&b->plan, cb->table_phys, pc->head, &base, &omp);
 	want = pts.plan.rtit_ctl | RTIT_CTL_TRACEEN;
@@ -224,7 +245,9 @@ static bool stop_tracing(struct pts_cpu *pc, u64 ctl, bool base_ours)
 		msr_wr(pc, RTIT_MSR_CTL, pc->rtit_ctl & ~RTIT_CTL_TRACEEN);
 		return true;
 	case PTS_OWNER_STOP_CLEARED:
-		owner_conflict(pc, PTSCOPE_R_FOREIGN_STOP);
+		/* Without IA32_VMX_MISC[14], VMXON itself clears TraceEn. */
+		owner_conflict(pc, cpu_vmx_verdict() == PTS_VMX_REFUSE ?
+			       PTSCOPE_R_VMX_NO_PT : PTSCOPE_R_FOREIGN_STOP);
 		return true;
 	case PTS_OWNER_STOP_FOREIGN_OURS:
 		/* PT must not write into tables that are about to be freed. */
@@ -265,6 +288,8 @@ void pts_cpu_stop_local(struct pts_cpu *pc)
 		return;
 	if (pts.ops->sync)
 		pts.ops->sync();
+	if (cpu_in_vmx())
+		pc->flags |= PTSCOPE_CPUF_VMX;
 	msr_rd(pc, RTIT_MSR_CTL, &ctl);
 	msr_rd(pc, RTIT_MSR_OUTPUT_BASE, &base);
 	pc->ctl_readback = ctl;
@@ -378,6 +403,8 @@ static void check_busy_fn(void *info)
 	}
 	if (ctl & RTIT_CTL_TRACEEN && !pc->enabled)
 		start_fail(pc, -EBUSY, PTSCOPE_R_TRACE_EN_BUSY);
+	else if (cpu_vmx_verdict() == PTS_VMX_REFUSE)
+		start_fail(pc, -EBUSY, PTSCOPE_R_VMX_NO_PT);
 }
 
 static void start_fn(void *info)
@@ -431,13 +458,18 @@ static int first_failure(const struct cpumask *cpus, struct pts_refusal *why)
  * outside the hotplug lock. First every CPU's RTIT_CTL is read: if any has
  * TraceEn set (perf's intel_pt, firmware, a hypervisor) nothing is written
  * anywhere and the call fails with -EBUSY / PTSCOPE_R_TRACE_EN_BUSY
- * (reason_arg = CPU). If any CPU then fails to start, every CPU is stopped
- * again.
+ * (reason_arg = CPU); a CPU in VMX operation on a part without
+ * IA32_VMX_MISC[14] fails it with -EBUSY / PTSCOPE_R_VMX_NO_PT (RTIT_CTL
+ * writes #GP there). Such a part outside VMX operation is only warned
+ * about: a later VMXON ends the trace of that CPU (reported at stop as
+ * PTSCOPE_R_VMX_NO_PT). If any CPU then fails to start, every CPU is
+ * stopped again.
  * Context: process context, pts.lock held; takes cpus_read_lock().
  * Return: 0, -ENOMEM, -EBUSY, -EIO (MSR_FAULT or PT_ERROR_AT_ENABLE).
  */
 int pts_arm(struct pts_refusal *why)
 {
+	static bool vmx_warned;	/* once per load; under pts.lock */
 	cpumask_var_t on;
 	int err;
 
@@ -451,6 +483,11 @@ int pts_arm(struct pts_refusal *why)
 	err = first_failure(on, why);
 	if (err)
 		goto out;
+	if (!vmx_warned && pts_vmx_verdict(pts.caps.flags & PTSCOPE_CAPS_VMX,
+					   pts.caps.vmx_misc, false) == PTS_VMX_WARN) {
+		vmx_warned = true;
+		pts_warn("IA32_VMX_MISC[14] is 0: VMXON on a traced CPU (a VM starting, kvm_intel loading) clears TraceEn and ends that CPU's trace\n");
+	}
 
 	pts_cpu_reset_all();
 	pts_time_pair(&pts.time_at_start);

@@ -25,6 +25,8 @@
 #define RTIT_MSR_ADDR_B(n)		(0x581 + 2 * (n))
 #define RTIT_MSR_PLATFORM_INFO		0xCE
 #define RTIT_MSR_VMX_MISC		0x485
+/* IA32_VMX_MISC[14]: Intel PT may be used in VMX operation (SDM vol. 3C). */
+#define RTIT_VMX_MISC_PT_IN_VMX		_BITULL(14)
 
 /* IA32_RTIT_CTL (SDM 33.2.8.2, table 33-6). */
 #define RTIT_CTL_TRACEEN	_BITULL(0)

@@ -118,6 +118,8 @@ struct ptscope_hdr {
 #define PTSCOPE_CAPS_SIMULATED		(1U << 1) /* simulated PT unit */
 #define PTSCOPE_CAPS_CAP_PERFMON	(1U << 2) /* kernel knows CAP_PERFMON */
 #define PTSCOPE_CAPS_BDM106		(1U << 3) /* BranchEn must stay set */
+#define PTSCOPE_CAPS_VMX		(1U << 4) /* CPUID.01H:ECX[5]: VMX */
+#define PTSCOPE_CAPS_VMX_PT		(1U << 5) /* IA32_VMX_MISC[14]: PT in VMX operation */
 
 /* Decoded CPUID.14H.0 feature bits (same positions as EBX/ECX there). */
 struct ptscope_caps {
@@ -145,7 +147,8 @@ struct ptscope_caps {
 	__u64 online_mask[PTSCOPE_CPU_MASK_WORDS];
 	__u64 min_buffer_size;	/* bytes */
 	__u64 max_buffer_size;	/* bytes per CPU */
-	__u64 reserved[8];
+	__u64 vmx_misc;		/* IA32_VMX_MISC (0x485) raw, 0 without VMX */
+	__u64 reserved[7];
 };
 
 /* ------------------------------------------------------------------ */

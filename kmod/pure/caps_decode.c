@@ -17,3 +17,10 @@ void pts_cpuid_fms(u32 eax1, u32 *family, u32 *model, u32 *stepping)
 	if (base_family == 0x6 || base_family == 0xf)
 		*model += ext_model << 4;
 }
+
+enum pts_vmx_verdict pts_vmx_verdict(bool vmx, u64 vmx_misc, bool in_vmx)
+{
+	if (!vmx || (vmx_misc & RTIT_VMX_MISC_PT_IN_VMX))
+		return PTS_VMX_OK;
+	return in_vmx ? PTS_VMX_REFUSE : PTS_VMX_WARN;
+}

@@ -82,6 +82,23 @@ int pts_config_check(const struct pts_caps *caps,
 /* A key the sysrq core can dispatch: 0-9, a-z, A-Z. */
 bool pts_sysrq_key_ok(u32 key);
 
+/* ---- VMX (caps_decode.c) ----------------------------------------------- */
+
+enum pts_vmx_verdict {
+	PTS_VMX_OK,		/* no VMX, or PT keeps tracing in VMX operation */
+	PTS_VMX_WARN,		/* a later VMXON would end the trace */
+	PTS_VMX_REFUSE,		/* in VMX operation now: RTIT_CTL writes #GP */
+};
+
+/*
+ * Can a CPU trace, given CPUID.01H:ECX[5] (@vmx), IA32_VMX_MISC
+ * (@vmx_misc; bit 14: PT may be used in VMX operation, SDM vol. 3C
+ * chapter 33 "Tracing post-VMXON") and CR4.VMXE on it now (@in_vmx)?
+ * Without bit 14, VMXON clears TraceEn and RTIT_CTL cannot be set in
+ * VMX operation (perf's intel_pt_handle_vmx() stops writing it there).
+ */
+enum pts_vmx_verdict pts_vmx_verdict(bool vmx, u64 vmx_misc, bool in_vmx);
+
 /* ---- ToPA layout (topa_plan.c) ----------------------------------------- */
 
 /* ToPA entries per 4 KiB table holding regions: the last slot is END. */

@@ -18,8 +18,9 @@ the allow-list names that stream and check with the reason: a known defect
 ("known, issue 13 item N: ..."), a justified difference ("right: ...",
 "model: ...") or one whose right answer is not settled ("open: ..."). An
 entry for a defect whose check shows no difference fails too, so that the
-list shrinks as defects are fixed; the others may be absent from a run
-(thread interleaving and signal arrival vary).
+list shrinks as defects are fixed, unless it says that its difference
+"varies" from run to run; the others may be absent from a run (thread
+interleaving and signal arrival vary).
 
 Usage: fidelity.py --build DIR --work DIR --allow FILE [--shared DIR]
                    [--bundle NAME=DIR[:EXE]]... [--snapshot NAME=DIR:EXE:FRACTION]...
@@ -39,6 +40,7 @@ import struct
 import subprocess
 import sys
 
+KERNEL_HALF = 0xffff800000000000
 CHECKS = ('insns', 'calls', 'returns', 'events', 'perf-errors', 'nesting')
 
 
@@ -89,14 +91,16 @@ def diff_count(a, b):
 
 # ---- (b) event sequences --------------------------------------------------
 
-PERF_LINE = re.compile(r'branches:\S*:\s+(.*?)\s+([0-9a-f]+)\s.*=>\s+([0-9a-f]+)\s')
+PERF_LINE = re.compile(r'branches:\S*:\s+(.*?)\s+([0-9a-f]+) (\S+).*=>\s+([0-9a-f]+)\s')
+# a RET of a retpoline thunk goes to an indirect branch's target
+RETPOLINE = '__x86_indirect_thunk_'
 
 
-def perf_events(path, enables=None):
+def perf_events(path, enables=None, namer=None):
     """perf script --itrace=cre -F +flags -> (tokens, number of decode errors).
 
-    Tokens: 'call TO', 'return', 'syscall AT', 'async AT', 'end FROM',
-    'begin TO'. AT is what the timeline's slice is at: in user scope the
+    Tokens: 'call TO', 'return', 'syscall AT', 'async AT', 'begin TO'. AT
+    is what the timeline's slice is at: in user scope the
     [syscall]/[interrupted] slice sits at the user IP the trace left from
     (perf's FROM), in kernel scope the kernel frame starts at the entry
     (perf's TO). A trace start that resumes where some disable left off
@@ -109,20 +113,29 @@ def perf_events(path, enables=None):
     of a reference-encoder bundle as one. `enables`, the ground truth's
     (enable IP, thread) in order, gives each token its thread back: a
     trace start at an IP is the next enable there. Tokens are (thread,
-    text, IP perf was at: the branch's, or a trace start's target).
+    text, IP perf was at: the branch's, or a trace start's target, the
+    function of a RET).
+
+    A RET of a retpoline thunk is no return token: the timeline shows its
+    target in place of the thunk (a jump). They are counted apart (third
+    value returned). namer(ip, perf's name) names code perf cannot (kernel
+    text given as raw bytes).
     """
-    toks, errors, pending = [], 0, {}
+    toks, errors, pending, thunk = [], 0, {}, 0
     tid, pos = 0, 0
     with open(path) as f:
         for line in f:
             if 'instruction trace error' in line:
                 errors += 1
-                toks.append((tid, 'error', None))
+                toks.append((tid, 'error', None, ''))
                 continue
             m = PERF_LINE.search(line)
             if not m:
                 continue
-            flags, frm, to = m.group(1).split(), int(m.group(2), 16), int(m.group(3), 16)
+            flags, frm, to = m.group(1).split(), int(m.group(2), 16), int(m.group(4), 16)
+            fname = m.group(3).split('+', 1)[0]
+            if namer:
+                fname = namer(frm, fname)
             if flags[:2] == ['tr', 'strt'] and enables:
                 nxt = next((i for i in range(pos, min(pos + 64, len(enables)))
                             if enables[i][0] == to), None)
@@ -131,6 +144,8 @@ def perf_events(path, enables=None):
             n = len(toks)
             if flags[:1] == ['call']:
                 toks.append('call %x' % to)
+            elif flags[:1] == ['return'] and fname.startswith(RETPOLINE):
+                thunk += 1
             elif flags[:1] == ['return']:
                 toks.append('return')
             elif flags[:2] == ['tr', 'strt']:
@@ -144,22 +159,25 @@ def perf_events(path, enables=None):
                     toks.append('syscall %x' % frm)
                     # SYSCALL, SYSENTER and INT n are 2 bytes
                     pending[frm + 2] = pending.get(frm + 2, 0) + 1
-                elif kind == 'async':
+                elif kind in ('async', ''):
+                    # an asynchronous disable, or one with no branch (the
+                    # end of a window): where the trace stops (the timeline's
+                    # [interrupted] or trace_end slice)
                     toks.append('async %x' % frm)
                     pending[frm] = pending.get(frm, 0) + 1
-                else:
-                    toks.append('end %x' % frm)
+                # else a return to the untraced ring (iret, sysret): the
+                # timeline ends the kernel frame with that kind, no token
             elif flags[:1] == ['syscall']:
                 toks.append('syscall %x' % to)
             elif flags[:2] == ['hw', 'int']:
                 toks.append('async %x' % to)
             # where perf was: the branch's IP, or for a trace start its target
-            toks[n:] = [(tid, t, frm or to) for t in toks[n:]]
-    return toks, errors
+            toks[n:] = [(tid, t, frm or to, fname) for t in toks[n:]]
+    return toks, errors, thunk
 
 
 OURS_BEGIN = {'call': 'call', 'trace_begin': 'begin', 'syscall': 'syscall',
-              'interrupt': 'async', 'exception': 'async', 'trace_end': 'end'}
+              'interrupt': 'async', 'exception': 'async', 'trace_end': 'async'}
 
 
 def ours_events(path):
@@ -231,7 +249,7 @@ def perf_positions(toks, perf_insns):
     for i, ip in enumerate(ips):
         where.setdefault(ip, []).append(i)
     pos, cur = [], 0
-    for _, tok, ip in toks:
+    for _, tok, ip, _ in toks:
         lst = where.get(ip, []) if ip is not None else []
         k = bisect.bisect_left(lst, cur)
         # an asynchronous disable's IP is where the thread resumes, maybe
@@ -280,7 +298,8 @@ class Stream:
             self.perf_data(tool, data)
             ptxt = os.path.join(d, 'perf.txt')
             run(['perf', 'script', '-f', '-i', data, '--itrace=cre', '-F', '+flags'], ptxt)
-            ptoks, self.res['perf-errors'] = perf_events(ptxt, self.enables())
+            ptoks, self.res['perf-errors'], self.info['thunk'] = \
+                perf_events(ptxt, self.enables(), self.namer())
             pins = os.path.join(d, 'perf.insns')
             p = run(['perf', 'script', '-f', '-i', data, '--itrace=i0ns', '-F', 'ip'])
             write_lines(pins, [l.strip() for l in p.stdout.splitlines() if l.strip()])
@@ -292,9 +311,10 @@ class Stream:
                 # one thread, or none known: ours in time order, no threads
                 otoks = [(0, t) for _, t in sorted(ours_json_by_time(js))]
             # positions follow the tokens through the regrouping by thread
-            ptoks = by_thread([(t[0], t[1], p) for t, p in zip(ptoks, pos)])
-            pos = [p for _, p in ptoks]
-            ptoks, otoks = [t for t, _ in ptoks], [t[0] for t in by_thread(otoks)]
+            ptoks = by_thread([(t[0], t[1], p, t[3]) for t, p in zip(ptoks, pos)])
+            pos, fnames = [x[1] for x in ptoks], [x[2] for x in ptoks]
+            ptoks, otoks = [x[0] for x in ptoks], [t[0] for t in by_thread(otoks)]
+            unmatched = {}	# function -> perf returns the timeline lacks
             write_lines(os.path.join(d, 'perf.ev'), ptoks)
             write_lines(os.path.join(d, 'ours.ev'), otoks)
             per, resync, first = {}, 0, None
@@ -315,6 +335,10 @@ class Stream:
                 for tok in pa + pb:
                     k = tok.split(' ', 1)[0]
                     per[k] = per.get(k, 0) + 1
+                for i, tok in enumerate(pa):
+                    if tok == 'return':
+                        f = fnames[first_tok + i]
+                        unmatched[f] = unmatched.get(f, 0) + 1
                 first = first or ' | '.join(['< ' + x for x in pa][:3] + ['> ' + x for x in pb][:3])
             hf.close()
             self.info['calls'] = sum(1 for t in ptoks if t.startswith('call'))
@@ -324,7 +348,10 @@ class Stream:
             self.res['returns'] = per.get('return', 0)
             self.res['events'] = sum(v for k, v in per.items() if k not in ('call', 'return'))
             if first:
-                self.notes.append('perf: ' + first)
+                top = sorted(unmatched.items(), key=lambda x: -x[1])[:4]
+                self.notes.append('perf: ' + first + (
+                    ' (perf returns the timeline lacks, by function: ' +
+                    ', '.join('%s %d' % x for x in top) + ')' if top else ''))
         # (c)
         self.nesting(tool, d)
 
@@ -332,6 +359,9 @@ class Stream:
         pass
 
     def enables(self):
+        return None
+
+    def namer(self):
         return None
 
 
@@ -343,6 +373,26 @@ class Bundle(Stream):
         self.path, self.exe = path, exe
         with open(os.path.join(path, 'manifest.json')) as f:
             self.manifest = json.load(f)
+
+    def namer(self):
+        """Kernel addresses named from the bundle's kallsyms, when it has
+        one (perf sees the kernel text as raw bytes)."""
+        ks = os.path.join(self.path, 'kernel', 'kallsyms')
+        if not os.path.exists(ks):
+            return None
+        syms = []
+        with open(ks) as f:
+            for line in f:
+                p = line.split()
+                if len(p) >= 3:
+                    syms.append((int(p[0], 16), p[2]))
+        syms.sort()
+        addrs = [a for a, _ in syms]
+
+        def name(ip, perf_name):
+            i = bisect.bisect_right(addrs, ip) - 1
+            return syms[i][1] if ip >= KERNEL_HALF and i >= 0 else perf_name
+        return name
 
     def enables(self):
         """(IP, thread) of every enable of the ground truth, in order."""
@@ -395,7 +445,13 @@ class Bundle(Stream):
         cmd += ['--cyc'] if ctl & (1 << 1) else []
         cmd += ['--noretcomp'] if ctl & (1 << 11) else []
         for path, start, pgoff, size in self.images():
-            cmd += ['--image', '%s:%#x:%#x:%#x' % (path, start, pgoff, size)]
+            if start >= KERNEL_HALF:
+                # kernel text (whole-system bundles): perf reads it from
+                # the kcore directory mkperfdata.py makes (raw bytes)
+                assert pgoff == 0
+                cmd += ['--kernel-image', '%s:%#x' % (path, start)]
+            else:
+                cmd += ['--image', '%s:%#x:%#x:%#x' % (path, start, pgoff, size)]
         run(cmd)
 
     def nesting(self, tool, d):
@@ -540,13 +596,14 @@ def fmt(v):
 
 
 def report(streams, allow, markdown=None):
-    hdr = ('stream', 'insns', 'insn diff', 'calls', 'returns', 'call diff', 'ret diff',
-           'event diff', 'perf errs', 'lost', 'frames', 'nest diff')
+    hdr = ('stream', 'insns', 'insn diff', 'calls', 'returns', 'thunk RETs', 'call diff',
+           'ret diff', 'event diff', 'perf errs', 'lost', 'frames', 'nest diff')
     rows = []
     for s in streams:
         r, i = s.res, s.info
         rows.append((s.name, fmt(i.get('insns')), fmt(r.get('insns')), fmt(i.get('calls')),
-                     fmt(i.get('returns')), fmt(r.get('calls')), fmt(r.get('returns')),
+                     fmt(i.get('returns')), fmt(i.get('thunk')), fmt(r.get('calls')),
+                     fmt(r.get('returns')),
                      fmt(r.get('events')), fmt(r.get('perf-errors')), fmt(i.get('resync')),
                      fmt(i.get('frames')),
                      fmt(r.get('nesting'))))
@@ -572,7 +629,7 @@ def report(streams, allow, markdown=None):
                       % (s.name, c, v, next((n for n in s.notes if n.startswith(
                           c if c in ('insns', 'nesting') else 'perf')), '')))
                 bad += 1
-            elif why and v == 0 and why.startswith('known'):
+            elif why and v == 0 and why.startswith('known') and 'varies' not in why:
                 # a defect that no longer shows: its entry must go
                 print('  STALE %s %s: no difference any more: remove "%s" from the allow-list'
                       % (s.name, c, why))

@@ -5,17 +5,21 @@
  * and from a timer while user code runs) and shared-library calls.
  * Deterministic output apart from the timer's arrival point.
  */
+#define _GNU_SOURCE
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <ucontext.h>
 
 int shlib_scale(int x, int (*fn)(int));
 
 static jmp_buf env;
 static volatile sig_atomic_t got_usr1, got_alarm;
+static volatile unsigned long alarm_ip;	/* where the timer signal arrived */
+extern const char __executable_start[], etext[];	/* this program's code */
 
 __attribute__((noinline)) static int fib(int n)
 {
@@ -40,9 +44,20 @@ static void on_usr1(int sig)
 	got_usr1 = sig;
 }
 
-static void on_alarm(int sig)
+static void on_alarm(int sig, siginfo_t *si, void *ucontext)
 {
+	const ucontext_t *uc = ucontext;
+
+	(void)si;
+	alarm_ip = uc->uc_mcontext.gregs[REG_RIP];
 	got_alarm = fib(5) + sig;
+}
+
+/* The interrupted IP lies in this program's code: the loop below. */
+static int alarm_hit_loop(void)
+{
+	return alarm_ip >= (unsigned long)__executable_start &&
+	       alarm_ip < (unsigned long)etext;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -50,10 +65,30 @@ static int cmp_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+/*
+ * The checks need the timer to interrupt user code (an asynchronous
+ * disable). On a loaded machine the timer can run out before setitimer
+ * returns: the signal then arrives at its system call's exit, inside
+ * libc. Arm again, each time twice as long, until it interrupts the loop.
+ */
+static void wait_for_alarm(long usec, volatile unsigned long *spin)
+{
+	struct itimerval it;
+
+	memset(&it, 0, sizeof(it));
+	do {
+		it.it_value.tv_usec = usec;
+		got_alarm = 0;
+		setitimer(ITIMER_REAL, &it, NULL);
+		while (!got_alarm)	/* the timer interrupts this loop */
+			(*spin)++;
+		usec *= 2;
+	} while (!alarm_hit_loop() && usec < 1000000);
+}
+
 int main(void)
 {
 	struct sigaction sa;
-	struct itimerval it;
 	int v[8] = { 5, 3, 7, 1, 8, 2, 6, 4 };
 	volatile unsigned long spin = 0;
 	int i, sum = 0, r;
@@ -74,13 +109,11 @@ int main(void)
 	sigaction(SIGUSR1, &sa, NULL);
 	raise(SIGUSR1);
 
-	sa.sa_handler = on_alarm;
+	sa.sa_handler = NULL;
+	sa.sa_sigaction = on_alarm;
+	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGALRM, &sa, NULL);
-	memset(&it, 0, sizeof(it));
-	it.it_value.tv_usec = 2000;
-	setitimer(ITIMER_REAL, &it, NULL);
-	while (!got_alarm)	/* the timer interrupts this loop at some IP */
-		spin++;
+	wait_for_alarm(2000, &spin);
 
 	printf("sum=%d v0=%d usr1=%d alarm=%d\n", sum, v[0], got_usr1, got_alarm > 0);
 	return 0;

@@ -221,8 +221,8 @@ my $by_tid = sub {
 };
 # A ground truth without "t" records (one thread) belongs to the
 # timeline's first thread.
-if (!grep { !/^first\t/ } @gt_seq) {
-	my ($t0) = map { (split /\t/, $_)[0] } @tl_seq;
+if (!grep { !/^first\t/ } @gt_seq, @gt_frames) {
+	my ($t0) = map { (split /\t/, $_)[0] } @tl_seq, @tl_frames;
 	if (defined $t0) { s/^first\t/$t0\t/ for @gt_seq, @gt_frames; }
 }
 @gt_seq = $by_tid->(@gt_seq);

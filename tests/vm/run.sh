@@ -359,6 +359,28 @@ check_klog() { # line dir
 	fi
 }
 
+# The last guest step reboots with a capture armed: the module's reboot
+# notifier (also run by kexec -e) must stop every CPU before the reset.
+check_reboot() { # line dir
+	local line=$1 dir=$2 after
+	if [ "$have_mod" != 1 ]; then
+		result "$line" reboot_notifier_stops_tracing SKIP "no module: $mod_reason"
+		return
+	fi
+	if ! grep -q '^=== VMTEST-REBOOT armed' "$dir/console.txt"; then
+		result "$line" reboot_notifier_stops_tracing FAIL "the guest did not arm and reboot (console: tests/vm/out/<kver>/console.txt)"
+		return
+	fi
+	after=$(sed -n '/^=== VMTEST-REBOOT armed/,$p' "$dir/console.txt")
+	if ! echo "$after" | grep -q 'ptscope.*restart or kexec: tracing stopped on every CPU'; then
+		result "$line" reboot_notifier_stops_tracing FAIL "no reboot-notifier line from the module before the reset"
+	elif ! echo "$after" | grep -q 'reboot: Restarting system'; then
+		result "$line" reboot_notifier_stops_tracing FAIL "the kernel never reached 'Restarting system'"
+	else
+		result "$line" reboot_notifier_stops_tracing PASS "$(echo "$after" | grep -m1 -o 'ptscope.*restart or kexec.*'), then 'reboot: Restarting system'"
+	fi
+}
+
 run_line() {
 	local line=$1 kver dir vmlinuz have_mod=0 t0 t1 rc mod_reason=
 	kver=$(find_kver "$line")
@@ -452,16 +474,20 @@ run_line() {
 	secs=$(elapsed "$t0" "$t1")
 	note "line $line: QEMU exit status $rc after $secs s"
 
-	# Guest verdict: qexit N makes QEMU exit with (N << 1) | 1.
-	local endrc
+	# Guest verdict: qexit N makes QEMU exit with (N << 1) | 1; after the
+	# last step, a reboot with a capture armed (VMTEST-REBOOT), the reset
+	# makes QEMU (-no-reboot) exit with 0.
+	local endrc want
 	endrc=$(sed -n 's/^=== VMTEST-END rc=\([0-9]*\).*/\1/p' "$dir/console.txt" | tail -n 1)
+	want=$(( (${endrc:-0} << 1) | 1 ))
+	grep -q '^=== VMTEST-REBOOT rc=' "$dir/console.txt" && want=0
 	case $rc in
 	124|137) result "$line" boot FAIL "hard time limit ${BOOT_TIMEOUT}s hit (console: tests/vm/out/$kver/console.txt)" ;;
 	*)
 		if [ -z "$endrc" ]; then
 			result "$line" boot FAIL "guest ended without its end marker, QEMU status $rc (panic? see tests/vm/out/$kver/console.txt)"
-		elif [ $(( (endrc << 1) | 1 )) -ne "$rc" ]; then
-			result "$line" boot FAIL "end marker rc=$endrc but QEMU status $rc (isa-debug-exit not reached?)"
+		elif [ "$want" -ne "$rc" ]; then
+			result "$line" boot FAIL "end marker rc=$endrc but QEMU status $rc, want $want (isa-debug-exit or the final reboot not reached?)"
 		else
 			result "$line" boot PASS "booted, ran and exited through isa-debug-exit in $secs s"
 		fi ;;
@@ -493,6 +519,7 @@ run_line() {
 	done
 
 	check_bundles "$line" "$dir"
+	check_reboot "$line" "$dir"
 	check_klog "$line" "$dir"
 }
 

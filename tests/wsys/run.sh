@@ -141,6 +141,24 @@ else
 	fail "perf or ../shared/tools/mkperfdata.py missing (apt-get install linux-perf)"
 fi
 
+# ---- 3b. decoder fidelity (docs/fidelity.md): every instruction against
+# libipt, branch events against perf, /init's frames against the ground
+# truth, on the four bundles; differences only as tests/fidelity lists them
+if command -v perf > /dev/null && [ -f "$SHARED/tools/mkperfdata.py" ]; then
+	fargs=()
+	for s in user kernel both cpu; do
+		fargs+=(--bundle "wsys-$s=$OUT/res/$s.ptscope:/init")
+	done
+	if python3 "$ROOT/tests/fidelity/fidelity.py" --build "$B" --work "$OUT/fidelity" \
+		--allow "$ROOT/tests/fidelity/known-differences" --shared "$SHARED" "${fargs[@]}" \
+		> "$OUT/res/fidelity.txt" 2>&1; then
+		pass "fidelity: $(tail -1 "$OUT/res/fidelity.txt" | sed 's/^fidelity: //')"
+	else
+		fail "fidelity (see $OUT/res/fidelity.txt)"
+	fi
+	sed -n 's/^fidelity: /  /p' "$OUT/res/fidelity.txt"
+fi
+
 # ---- 4. window size
 n_insn=$(grep -c '^i ' "$OUT/res/both.ptscope/ground-truth.txt")
 n_sys=$(grep -c '^syscall ' "$EV")

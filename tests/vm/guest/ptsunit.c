@@ -19,6 +19,11 @@
  *                         (STOP region filled, SDM 33.2.7.2), offline and
  *                         online cpu1 while armed: it must stay stopped
  *                         with its data (head = size, not wrapped)
+ *   reboot-armed          configure and arm every CPU, then reboot(2)
+ *                         (RB_AUTOBOOT): the module's reboot notifier
+ *                         must stop and release every CPU; the host reads
+ *                         its log line on the console (QEMU runs with
+ *                         -no-reboot, so the reset ends the run)
  *
  * Expected values are the hand-written constants below and the ABI's
  * reason codes, never values this program read back first.
@@ -31,10 +36,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/reboot.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "uapi/ptscope.h"
+#include "guest.h"
 #include "ptscope/rtit.h"
 
 #define DEV "/dev/ptscope"
@@ -67,22 +74,7 @@ static const uint64_t f_val[M_N] = {
 };
 
 static const char *g_name = "?";
-static char g_detail[1024];
 static int g_fd = -1;
-
-static void detail(const char *fmt, ...)
-{
-	size_t n = strlen(g_detail);
-	va_list ap;
-
-	if (n && n < sizeof(g_detail) - 2) {
-		g_detail[n++] = ' ';
-		g_detail[n] = 0;
-	}
-	va_start(ap, fmt);
-	vsnprintf(g_detail + n, sizeof(g_detail) - n, fmt, ap);
-	va_end(ap);
-}
 
 static int report(int pass)
 {
@@ -91,23 +83,14 @@ static int report(int pass)
 	return pass ? 0 : 1;
 }
 
-static int xioctl(unsigned long cmd, void *arg, size_t size)
-{
-	struct ptscope_hdr *h = arg;
-
-	h->size = (uint32_t)size;
-	h->reason = 0;
-	h->reason_arg = 0;
-	return ioctl(g_fd, cmd, arg) ? -errno : 0;
-}
-#define IOC(cmd, s) xioctl(cmd, &(s), sizeof(s))
+#define IOC1(cmd, s) IOC(g_fd, cmd, s)
 
 static int cmd(unsigned long nr)
 {
 	struct ptscope_cmd c;
 
 	memset(&c, 0, sizeof(c));
-	return IOC(nr, c);
+	return IOC1(nr, c);
 }
 
 static void __attribute__((noreturn)) fail(const char *fmt, ...)
@@ -124,14 +107,6 @@ static void __attribute__((noreturn)) fail(const char *fmt, ...)
 		cmd(PTSCOPE_IOC_UNCONFIGURE);
 	}
 	exit(report(0));
-}
-
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
 }
 
 /* Another owner's WRMSR on cpu: 0 or -errno (-EIO = #GP). */
@@ -221,6 +196,17 @@ static int nr_online(struct ptscope_caps *caps)
 	return n;
 }
 
+/* Open the node as g_fd and read the capabilities. */
+static void open_caps(struct ptscope_caps *caps)
+{
+	g_fd = open(DEV, O_RDWR | O_CLOEXEC);
+	if (g_fd < 0)
+		fail("open %s: %s", DEV, strerror(errno));
+	memset(caps, 0, sizeof(*caps));
+	if (IOC1(PTSCOPE_IOC_GET_CAPS, *caps))
+		fail("GET_CAPS: %s", strerror(errno));
+}
+
 /*
  * Configure with every RTIT MSR in use: two address ranges (filters over
  * the whole user half and the kernel half) and the CR3 filter on this
@@ -231,12 +217,7 @@ static void configure(struct ptscope_caps *caps)
 	struct ptscope_config cfg;
 	int rc;
 
-	g_fd = open(DEV, O_RDWR | O_CLOEXEC);
-	if (g_fd < 0)
-		fail("open %s: %s", DEV, strerror(errno));
-	memset(caps, 0, sizeof(*caps));
-	if (IOC(PTSCOPE_IOC_GET_CAPS, *caps))
-		fail("GET_CAPS: %s", strerror(errno));
+	open_caps(caps);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.scope = PTSCOPE_SCOPE_BOTH;
 	cfg.mode = PTSCOPE_MODE_SNAPSHOT;
@@ -252,7 +233,7 @@ static void configure(struct ptscope_caps *caps)
 	cfg.addr[1].start = 0xffff800000000000ULL;
 	cfg.addr[1].end = ~0ULL;
 	cfg.addr[1].cfg = PTSCOPE_ADDR_FILTER;
-	rc = IOC(PTSCOPE_IOC_CONFIGURE, cfg);
+	rc = IOC1(PTSCOPE_IOC_CONFIGURE, cfg);
 	if (rc)
 		fail("CONFIGURE: %s, reason %u", strerror(-rc), cfg.hdr.reason);
 }
@@ -261,7 +242,7 @@ static void cpu_status(int cpu, struct ptscope_cpu_status *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->cpu = (uint32_t)cpu;
-	if (IOC(PTSCOPE_IOC_GET_CPU_STATUS, *st))
+	if (IOC1(PTSCOPE_IOC_GET_CPU_STATUS, *st))
 		fail("GET_CPU_STATUS %d: %s", cpu, strerror(errno));
 }
 
@@ -271,13 +252,8 @@ static int do_foreign_state(void)
 	struct ptscope_cpu_status st;
 	int cpu, n, bad = 0, rc;
 
-	/* The other owner first (the node is not open yet). */
-	g_fd = open(DEV, O_RDWR | O_CLOEXEC);
-	if (g_fd < 0)
-		fail("open %s: %s", DEV, strerror(errno));
-	memset(&caps, 0, sizeof(caps));
-	if (IOC(PTSCOPE_IOC_GET_CAPS, caps))
-		fail("GET_CAPS: %s", strerror(errno));
+	/* The other owner first (no capture configured yet). */
+	open_caps(&caps);
 	close(g_fd);
 	g_fd = -1;
 	n = nr_online(&caps);
@@ -415,12 +391,7 @@ static int do_full_hotplug(void)
 	struct ptscope_cpu_status st;
 	int rc, bad = 0;
 
-	g_fd = open(DEV, O_RDWR | O_CLOEXEC);
-	if (g_fd < 0)
-		fail("open %s: %s", DEV, strerror(errno));
-	memset(&caps, 0, sizeof(caps));
-	if (IOC(PTSCOPE_IOC_GET_CAPS, caps))
-		fail("GET_CAPS: %s", strerror(errno));
+	open_caps(&caps);
 	if (nr_online(&caps) < 2)
 		fail("needs 2 CPUs");
 	memset(&cfg, 0, sizeof(cfg));
@@ -429,7 +400,7 @@ static int do_full_hotplug(void)
 	cfg.timing = PTSCOPE_TIMING_TSC;
 	cfg.buffer_size = 8192;
 	memcpy(cfg.cpu_mask, caps.online_mask, sizeof(cfg.cpu_mask));
-	rc = IOC(PTSCOPE_IOC_CONFIGURE, cfg);
+	rc = IOC1(PTSCOPE_IOC_CONFIGURE, cfg);
 	if (rc)
 		fail("CONFIGURE: %s, reason %u", strerror(-rc), cfg.hdr.reason);
 	rc = cmd(PTSCOPE_IOC_START);
@@ -476,6 +447,23 @@ static int do_full_hotplug(void)
 	return report(!bad);
 }
 
+static int do_reboot_armed(void)
+{
+	struct ptscope_caps caps;
+	int rc;
+
+	configure(&caps);
+	rc = cmd(PTSCOPE_IOC_START);
+	if (rc)
+		fail("START: %s", strerror(-rc));
+	sleep_ms(100);
+	printf("=== VMTEST-REBOOT armed\n");
+	fflush(stdout);
+	sync();
+	reboot(RB_AUTOBOOT);
+	fail("reboot: %s", strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "";
@@ -489,6 +477,8 @@ int main(int argc, char **argv)
 		return do_foreign_traceen();
 	if (!strcmp(sub, "full-hotplug") && argc == 3)
 		return do_full_hotplug();
+	if (!strcmp(sub, "reboot-armed") && argc == 3)
+		return do_reboot_armed();
 	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/ptsunit.c\n");
 	return 2;
 }

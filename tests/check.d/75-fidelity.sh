@@ -10,8 +10,10 @@
 #
 # Streams: the reference-encoder programs (tests/programs, bundles of
 # 40-ptsynth-selfcheck reused when present), one of them cut at its last
-# PSB (a trace that ends without a disable, as snapshots do), the shipped
-# sample, and with ../shared: the real capture dynamorio-hello and the
+# PSB (a trace that ends without a disable, as snapshots do), the
+# whole-system fixture bundles of 70-qemu-trace-log (user, kernel, both
+# scopes and the whole CPU), the shipped sample, and with ../shared: the
+# real capture dynamorio-hello and the
 # libipt-encoded streams of ../shared/tools/synth-example. Without
 # ../shared or perf, those parts are skipped and say so.
 set -eu
@@ -52,6 +54,16 @@ done
 args+=(--bundle "forkexec-exec=$work/bundles/forkexec-exec.ptscope:$bin/forkexec")
 # A snapshot: deep_rec's trace cut at its last PSB, in the recursion.
 args+=(--snapshot "deep_rec-snapshot=$work/bundles/deep_rec.ptscope:$bin/deep_rec:1")
+# Whole-system shapes (kernel scopes, ring changes, interrupts): the
+# bundles 70-qemu-trace-log made from its hand-written QEMU log.
+qt=$B/qemu-trace-log/res
+if [ -f "$qt/both.ptscope/manifest.json" ]; then
+	for s in user kernel both cpu; do
+		args+=(--bundle "qemu-fixture-$s=$qt/$s.ptscope:/init")
+	done
+else
+	echo "SKIP part: no $qt (70-qemu-trace-log did not run): no whole-system fixture streams"
+fi
 demo=$(sed -n 's/^m .* objects\(.*\/demo\)$/\1/p' samples/demo.ptscope/ground-truth.txt | head -1)
 args+=(--bundle "demo=samples/demo.ptscope:$demo")
 

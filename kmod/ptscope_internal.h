@@ -163,7 +163,7 @@ struct pts_dev {
 	struct ptscope_time_pair time_at_start, time_at_stop;
 	wait_queue_head_t wq;
 	struct irq_work trig_work;	/* hard: post-trigger timer or stop */
-	struct irq_work done_work;	/* not hard: wakes pts.wq */
+	struct work_struct done_work;	/* unbound: wakes pts.wq */
 	struct hrtimer post_timer;
 };
 

@@ -23,9 +23,11 @@
  *      with IRQs off) whose handler stops PT there: a CPU running a
  *      SCHED_FIFO task, a nohz_full CPU or a long non-preemptible section
  *      stops within the IPI latency. The last CPU to stop moves the state
- *      word from the claimed POST_TRIGGER to TRIGGERED and queues a second
- *      irq_work (not hard: a thread on PREEMPT_RT) that wakes poll()
- *      waiters, since wake_up() takes a sleeping lock on PREEMPT_RT.
+ *      word from the claimed POST_TRIGGER to TRIGGERED and queues a work
+ *      item on the unbound workqueue (queue_work() is safe in hard IRQ,
+ *      also on PREEMPT_RT) that wakes poll() waiters: wake_up() takes a
+ *      sleeping lock on PREEMPT_RT, and an unbound worker is not held up
+ *      by a real-time task that monopolises the last CPU to stop.
  * Steps 4 and 5 act only while the state word is still the claimed one:
  * after a STOP, or a STOP and a new START, they do nothing.
  *
@@ -65,6 +67,7 @@
 #include <linux/string.h>
 #include <linux/sysrq.h>
 #include <linux/tracepoint.h>
+#include <linux/workqueue.h>
 #include <asm/msr.h>
 
 #include "compat.h"
@@ -147,7 +150,7 @@ static void capture_finished(u32 word)
 		WRITE_ONCE(pts.sources_live, false);
 	if (atomic_cmpxchg(&pts.state, word,
 			   pts_state_with_run(word, PTSCOPE_STATE_TRIGGERED)) == word)
-		irq_work_queue(&pts.done_work);
+		queue_work(system_unbound_wq, &pts.done_work);
 }
 
 static void stop_done(void)
@@ -212,10 +215,12 @@ static enum hrtimer_restart post_timer_fn(struct hrtimer *t)
 }
 
 /*
- * Wake poll() waiters. Context: a plain irq_work: hard IRQ, or the irq_work
- * thread on PREEMPT_RT, where wake_up()'s spinlock_t may sleep.
+ * Wake poll() waiters. Context: a worker of the unbound workqueue (process
+ * context): wake_up()'s spinlock_t sleeps on PREEMPT_RT, and an unbound
+ * worker runs on any CPU, so a CPU monopolised by a real-time task does not
+ * delay the wake-up.
  */
-static void done_work_fn(struct irq_work *work)
+static void done_work_fn(struct work_struct *work)
 {
 	wake_up_interruptible_all(&pts.wq);
 }
@@ -368,7 +373,7 @@ void pts_trigger_quiesce(void)
 	/* Stop IPIs take microseconds; their csds are then free again. */
 	while (atomic_read_acquire(&pts.stop_pending))
 		usleep_range(20, 100);
-	irq_work_sync(&pts.done_work);
+	flush_work(&pts.done_work);
 }
 
 /* Context: module init. */
@@ -378,7 +383,7 @@ void pts_trigger_init(void)
 
 	/* Hard IRQ context even on PREEMPT_RT: it stops PT on its CPU. */
 	pts.trig_work = IRQ_WORK_INIT_HARD(trig_work_fn);
-	pts.done_work = IRQ_WORK_INIT(done_work_fn);
+	INIT_WORK(&pts.done_work, done_work_fn);
 	pts_hrtimer_setup(&pts.post_timer, post_timer_fn, CLOCK_MONOTONIC,
 			  HRTIMER_MODE_REL_PINNED_HARD);
 	for_each_possible_cpu(cpu)

@@ -21,7 +21,7 @@ static const char * const ptscope_reason_text[PTSCOPE_R_COUNT] = {
 	[PTSCOPE_R_NEED_CAP_ADMIN] =
 		"kernel scope, system-wide capture and CPU-wide triggers need CAP_SYS_ADMIN or CAP_PERFMON",
 	[PTSCOPE_R_NEED_PTRACE] =
-		"no ptrace access to the target pid (same user and ptrace_scope, or CAP_SYS_PTRACE)",
+		"no ptrace access to the target pid (same user and a dumpable process, or CAP_SYS_PTRACE)",
 	[PTSCOPE_R_NO_SUCH_PID] =
 		"no such process",
 	[PTSCOPE_R_BAD_BUFFER_SIZE] =

@@ -38,6 +38,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -582,13 +583,24 @@ static int do_fifo_stop(void)
 	struct ptscope_state st;
 	struct sched_param sp = { .sched_priority = 50 };
 	uint64_t t0, waited;
+	struct pollfd pfd;
 	uint32_t reason;
-	int fd, r, alive, status;
+	int fd, r, alive, status, pr;
 	pid_t spinner;
 
 	if (pin(0))
 		die("pin to cpu0: %s", strerror(errno));
 	fd = open_dev();
+	/*
+	 * Armed before the spinner starts: on PREEMPT_RT the spinner also
+	 * starves cpu1's RCU and irq_work threads, which CONFIGURE's
+	 * tracepoint registration waits for.
+	 */
+	small_config(fd, PTSCOPE_SCOPE_BOTH, &cfg);
+	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
+		die("CONFIGURE: %s reason %u", strerror(-r), cfg.hdr.reason);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
+		die("START: %s reason %u", strerror(-r), reason);
 	spinner = fork();
 	if (spinner < 0)
 		die("fork: %s", strerror(errno));
@@ -605,22 +617,18 @@ static int do_fifo_stop(void)
 	sleep_ms(300);
 	if (waitpid(spinner, &status, WNOHANG) == spinner)
 		die("spinner did not start (status %d)", status);
-	small_config(fd, PTSCOPE_SCOPE_BOTH, &cfg);
-	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
-		die("CONFIGURE: %s reason %u", strerror(-r), cfg.hdr.reason);
-	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
-		die("START: %s reason %u", strerror(-r), reason);
-	sleep_ms(200);
 	t0 = now_ns();
 	if ((r = cmd_r(fd, PTSCOPE_IOC_TRIGGER, &reason)))
 		die("TRIGGER: %s reason %u", strerror(-r), reason);
-	do {
-		get_state(fd, &st);
-		if (st.state == PTSCOPE_STATE_TRIGGERED)
-			break;
-		sleep_ms(10);
-	} while (now_ns() - t0 < 3000000000ull);
+	/* poll() must wake up too: its waker must not need cpu1. */
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	pr = poll(&pfd, 1, 3000);
 	waited = (now_ns() - t0) / 1000000;
+	get_state(fd, &st);
+	if (pr != 1)
+		bad("poll() %s after %llu ms", pr ? strerror(errno) : "timed out",
+		    (unsigned long long)waited);
 	alive = waitpid(spinner, &status, WNOHANG) == 0;
 	if (st.state != PTSCOPE_STATE_TRIGGERED)
 		bad("state %u %llu ms after the trigger, want TRIGGERED while cpu1 runs a SCHED_FIFO spinner",

@@ -74,8 +74,16 @@ static const char *reason_hint(uint32_t reason)
 		return "; run as root, or grant CAP_PERFMON (setcap cap_perfmon+ep ptscope), "
 		       "or trace with --scope user on one process (ptscope run/attach)";
 	case PTSCOPE_R_NEED_PTRACE:
-		return "; run as the process's user, lower /proc/sys/kernel/yama/ptrace_scope, "
+		return "; run as the process's user (not a setuid or non-dumpable one), "
 		       "or grant CAP_SYS_PTRACE";
+	case PTSCOPE_R_NOT_OWNER:
+		return "; the capture belongs to another user: its owner ends it "
+		       "(ptscope status --disarm), or run as root";
+	case PTSCOPE_R_BUFFER_LIMIT:
+		return "; give a smaller --size (the value is the module's limit, "
+		       "its unpriv_buffer_kb parameter), or run with CAP_PERFMON";
+	case PTSCOPE_R_TARGET_EXITED:
+		return "; the traced process is gone: start it again and re-run";
 	case PTSCOPE_R_NO_PT:
 		return "; for a dry run load the simulated unit: rmmod ptscope; "
 		       "insmod kmod/ptscope.ko simulate=1";

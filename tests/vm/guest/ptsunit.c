@@ -18,7 +18,8 @@
  *   full-hotplug NAME     full mode, 8 KiB: once cpu1's ring is full
  *                         (STOP region filled, SDM 33.2.7.2), offline and
  *                         online cpu1 while armed: it must stay stopped
- *                         with its data (head = size, not wrapped)
+ *                         with its data (head = size, not wrapped, the
+ *                         mapped ring byte for byte as when it filled)
  *   reboot-armed          configure and arm every CPU, then reboot(2)
  *                         (RB_AUTOBOOT): the module's reboot notifier
  *                         must stop and release every CPU; the host reads
@@ -36,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/reboot.h>
 #include <time.h>
 #include <unistd.h>
@@ -386,10 +388,12 @@ static void cpu_online(int cpu, int on)
 
 static int do_full_hotplug(void)
 {
+	static unsigned char before[8192];
 	struct ptscope_config cfg;
 	struct ptscope_caps caps;
 	struct ptscope_cpu_status st;
 	int rc, bad = 0;
+	void *ring;
 
 	open_caps(&caps);
 	if (nr_online(&caps) < 2)
@@ -398,7 +402,7 @@ static int do_full_hotplug(void)
 	cfg.scope = PTSCOPE_SCOPE_BOTH;
 	cfg.mode = PTSCOPE_MODE_FULL;
 	cfg.timing = PTSCOPE_TIMING_TSC;
-	cfg.buffer_size = 8192;
+	cfg.buffer_size = sizeof(before);
 	memcpy(cfg.cpu_mask, caps.online_mask, sizeof(cfg.cpu_mask));
 	rc = IOC1(PTSCOPE_IOC_CONFIGURE, cfg);
 	if (rc)
@@ -413,12 +417,23 @@ static int do_full_hotplug(void)
 	if (!(st.flags & PTSCOPE_CPUF_STOPPED) || st.head != st.buffer_size)
 		fail("cpu1 not full when offlined (flags %#x head %llu of %llu): no test", st.flags,
 		     (unsigned long long)st.head, (unsigned long long)st.buffer_size);
+	/* cpu1's ring as it was when it filled: it must not change any more */
+	ring = mmap(NULL, sizeof(before), PROT_READ, MAP_SHARED, g_fd,
+		    (off_t)(1ULL << PTSCOPE_MMAP_CPU_SHIFT));
+	if (ring == MAP_FAILED)
+		fail("mmap cpu1's ring: %s", strerror(errno));
+	memcpy(before, ring, sizeof(before));
 	cpu_online(1, 1);
 	/* a re-armed unit would write over the oldest bytes now */
 	sleep_ms(300);
 	rc = cmd(PTSCOPE_IOC_STOP);
 	if (rc)
 		fail("STOP: %s", strerror(-rc));
+	if (memcmp(before, ring, sizeof(before))) {
+		detail("cpu1's full ring changed after it came back online: the oldest data was overwritten");
+		bad++;
+	}
+	munmap(ring, sizeof(before));
 	cpu_status(1, &st);
 	detail("cpu1 after offline/online: flags %#x head %llu valid %llu wraps %llu of %llu",
 	       st.flags, (unsigned long long)st.head, (unsigned long long)st.bytes_valid,

@@ -101,7 +101,8 @@ static void ifunc_names(const char *file, uint64_t addr, char *out, size_t len)
 	FILE *p;
 
 	snprintf(cmd, sizeof(cmd), "nm %s '%s' 2>/dev/null; nm -D '%s' 2>/dev/null",
-		 strstr(file, ".so") ? "-D" : "", file, file);
+		 strstr(strrchr(file, '/') ? strrchr(file, '/') : file, ".so") ? "-D" : "",
+		 file, file);
 	out[0] = ' ';
 	out[1] = '\0';
 	p = popen(cmd, "r");

@@ -2,7 +2,8 @@
 # End to end on reference-encoder bundles: `ptscope decode` must give
 # timelines whose call/return structure matches the ground truth, compared
 # by tests/ptsynth/callstructure.pl: the same function sequence at every
-# call, the same number of calls, and the same call depth. Skips (exit
+# call, the same number of calls, and the same open frames at each call
+# (signal handlers nested where they were delivered). Skips (exit
 # 77) while `ptscope decode` is not part of the build.
 #
 # Known timeline defects are listed as XFAIL with the reason: such a
@@ -54,7 +55,7 @@ compare() {	# name bundle exe listing mode
 	fi
 }
 
-for prog in cfeatures cxx_throw vdso_clock threads demo; do
+for prog in cfeatures cxx_throw vdso_clock threads signals tailcalls demo; do
 	if [ "$prog" = demo ]; then
 		b=samples/demo.ptscope
 		exe=$(sed -n 's/^m .* objects\(.*\/demo\)$/\1/p' "$b/ground-truth.txt" | head -1)

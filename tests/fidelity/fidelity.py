@@ -96,6 +96,13 @@ PERF_LINE = re.compile(r'branches:\S*:\s+(.*?)\s+([0-9a-f]+) (\S+).*=>\s+([0-9a-
 RETPOLINE = '__x86_indirect_thunk_'
 
 
+# IPs of the trace starts perf printed right after a decode error
+# (perf_events fills it): it resynchronised there, at a FUP, and may have
+# lost the asynchronous disable that FUP belonged to, so a later trace
+# start at that IP pairs with nothing it showed.
+RESYNC_IPS = set()
+
+
 def perf_events(path, enables=None, namer=None):
     """perf script --itrace=cre -F +flags -> (tokens, number of decode errors).
 
@@ -122,17 +129,21 @@ def perf_events(path, enables=None, namer=None):
     text given as raw bytes).
     """
     toks, errors, pending, thunk = [], 0, {}, 0
-    tid, pos = 0, 0
+    tid, pos, after_error = 0, 0, False
     with open(path) as f:
         for line in f:
             if 'instruction trace error' in line:
                 errors += 1
                 toks.append((tid, 'error', None, ''))
+                after_error = True
                 continue
             m = PERF_LINE.search(line)
             if not m:
                 continue
             flags, frm, to = m.group(1).split(), int(m.group(2), 16), int(m.group(4), 16)
+            if after_error and flags[:2] == ['tr', 'strt']:
+                RESYNC_IPS.add(to)
+            after_error = False
             fname = m.group(3).split('+', 1)[0]
             if namer:
                 fname = namer(frm, fname)
@@ -298,6 +309,7 @@ class Stream:
             self.perf_data(tool, data)
             ptxt = os.path.join(d, 'perf.txt')
             run(['perf', 'script', '-f', '-i', data, '--itrace=cre', '-F', '+flags'], ptxt)
+            RESYNC_IPS.clear()
             ptoks, self.res['perf-errors'], self.info['thunk'] = \
                 perf_events(ptxt, self.enables(), self.namer())
             pins = os.path.join(d, 'perf.insns')
@@ -329,7 +341,10 @@ class Stream:
                 lo = pos[max(first_tok - 1, 0)] if pos else 0
                 # an insertion past perf's last event reaches perf's end
                 hi = pos[first_tok + len(pa)] if first_tok + len(pa) < len(pos) else 1 << 62
-                if 'error' in pa or any(b_lo <= hi and lo <= b_hi for b_lo, b_hi in bad):
+                lost_disable = pa and not pb and all(
+                    t.startswith('begin ') and int(t.split()[1], 16) in RESYNC_IPS for t in pa)
+                if 'error' in pa or lost_disable or \
+                        any(b_lo <= hi and lo <= b_hi for b_lo, b_hi in bad):
                     resync += len(pa) + len(pb) - pa.count('error')
                     continue
                 for tok in pa + pb:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the reference-encoder test programs (tests/programs) into $1
 # (default build/ptsynth-programs), only when a source is newer. Tail
-# calls are disabled so that every call in the source is a CALL.
+# calls are disabled so that every call in the source is a CALL, except in
+# tailcalls.c, which is about them (sibling-call optimisation on).
 set -eu
 cd "$(dirname "$0")/../.."
 out=${1:-build/ptsynth-programs}
@@ -26,6 +27,12 @@ if newer "$out/vdso_clock" $src/vdso_clock.c; then
 fi
 if newer "$out/threads" $src/threads.c; then
 	gcc $flags -pthread -o "$out/threads" $src/threads.c
+fi
+if newer "$out/signals" $src/signals.c; then
+	gcc $flags -o "$out/signals" $src/signals.c
+fi
+if newer "$out/tailcalls" $src/tailcalls.c; then
+	gcc $flags -foptimize-sibling-calls -o "$out/tailcalls" $src/tailcalls.c
 fi
 # The decoder fidelity corpus (docs/fidelity.md): small and static, or
 # dynamic with the loader's work kept low, so that single-stepping them

@@ -9,12 +9,16 @@
 # unwind several; with the stack pointer recorded at each CALL, frames
 # whose stack was released are dropped at the next call); a jump to a
 # function's entry replaces the top frame
-# (tail calls, PLT stubs). From the listing: every "call >" line. Both give a
-# sequence of (function, number of open frames of interest); they must
-# be equal. When the ground truth shows signal handlers (an enable that
-# is not the return of a system call), only the function sequence is
-# compared: how a handler frame nests is the timeline's choice. The total
-# number of calls must match in any case. Exit 0 on match.
+# (tail calls, PLT stubs). A signal handler (tracing enabled elsewhere
+# than where the thread left for the kernel: after its system call, or
+# where it was interrupted) is a frame nested where the signal was
+# delivered; tracing enabled again where that delivery left (after
+# rt_sigreturn) ends it and every frame above it (a handler that left by
+# siglongjmp is gone by its stack pointer, as other released frames).
+# From the listing: every "call >" line. Both give a sequence of
+# (function, number of open frames of interest, those frames' names from
+# the outermost): they must be equal, frame by frame. The total number of
+# calls must match in any case. Exit 0 on match.
 use strict;
 use warnings;
 no warnings qw(portable);
@@ -68,56 +72,23 @@ for my $k (keys %demangled) {
 my %interesting = map { $_ => 1 } keys %canon;
 (my $exe_base = $exe_path) =~ s{.*/}{};
 
-# Ground truth, per thread ("t TID" records switch threads).
-my (%gst, @gt_seq, @gt_frames, $handlers);
+# Ground truth, per thread ("t TID" records switch threads). A frame is
+# [return address, name of interest or undef, stack pointer after its
+# call, resume IP of the signal delivery that opened it (handlers)].
+my %gst;
+my (@gt_seq, @gt_frames);
 my $tid = 'first';
 my $gt_calls = 0;
-open($g, '<', $gt_path) or die "$gt_path: $!\n";
-while (<$g>) {
-	if (/^t (\S+)/) {
-		my $n = hex($1);
-		# the first thread's records before its "t" belong to it
-		$gst{$n} = delete $gst{first} if $tid eq 'first' && $gst{first};
-		$tid = $n;
-		next;
-	}
-	my $st = $gst{$tid} //= { stack => [] };
-	if (/^d (\S+)/) { $st->{resume} = hex($1) + 2; next; }	# SYSCALL is 2 bytes
-	if (/^a (\S+)/) { $st->{resume} = hex($1); next; }
-	if (/^e (\S+)/) {
-		# Back from the kernel where the thread left (after its system
-		# call, or where it was preempted), or where a signal handler's
-		# rt_sigreturn resumes the interrupted code (its frame and what
-		# it left open are closed), or else into a signal handler: a
-		# frame nested where the signal was delivered.
-		my ($ip, $hs) = (hex($1), $st->{handler_resume} //= []);
-		my $stack = $st->{stack};
-		if (@$hs && $ip == $hs->[-1]) {
-			pop @$hs;
-			pop @$stack while @$stack && $stack->[-1][0] != -2;
-			pop @$stack;
-		} elsif (!defined $st->{resume} || $ip != $st->{resume}) {
-			# Only the frame-by-frame listing has these entries: the
-			# timeline shows them as trace_begin, not as calls.
-			my $name = $sym{$ip};
-			if (defined $name) {
-				my @open = map { $_->[1] } grep { defined $_->[1] } @$stack;
-				push @gt_frames, "$tid\t" . join(';', @open, $name);
-			}
-			if (defined $st->{resume}) {
-				$handlers = 1;
-				push @$hs, $st->{resume};
-				push @$stack, [-2, $name, undef];
-			} elsif (!@$stack) {
-				push @$stack, [-1, $name];	# the trace starts here
-			}
-		}
-		next;
-	}
-	next unless /^i (\S+) (\S+)(?: (\S+))?(?: (\S+))?/;
-	my ($ip, $class, $size, $sp) = (hex($1), $2, $3, defined $4 ? hex($4) : undef);
+
+# Execution arrives at ip: apply the pending call, jump or return.
+sub arrive {
+	my ($st, $ip) = @_;
 	my $stack = $st->{stack};
 	if (defined $st->{call}) {
+		# A handler's frame lies just above its first call's return slot.
+		$stack->[-1][2] = $st->{sp} + 8
+			if defined $st->{sp} && @$stack && defined $stack->[-1][3] &&
+			   !defined $stack->[-1][2];
 		# Frames whose return-address slot is at or below this call's
 		# are gone (their stack was released: longjmp, exceptions).
 		if (defined $st->{sp}) {
@@ -126,9 +97,9 @@ while (<$g>) {
 		}
 		my $name = $sym{$ip};
 		if (defined $name) {
-			my @open = map { $_->[1] } grep { defined $_->[1] } @$stack;
-			push @gt_seq, "$tid\t$name\t" . scalar(@open);
-			push @gt_frames, "$tid\t" . join(';', @open, $name);
+			my @path = map { $_->[1] } grep { defined $_->[1] } @$stack;
+			push @gt_seq, join("\t", $st->{tid}, $name, scalar(@path), join('>', @path));
+			push @gt_frames, "$st->{tid}\t" . join(';', @path, $name);
 		}
 		push @$stack, [$st->{call}, $name, $st->{sp}];
 		undef $st->{call};
@@ -151,15 +122,73 @@ while (<$g>) {
 		# `call 1f; ...; 1: mov %reg,(%rsp); ret`) consumes the top
 		# frame's return-address slot and goes on in the frame below,
 		# now running the target: as a jump to it from that frame. A
-		# signal handler's RET to __restore_rt leaves the handler frame
-		# to rt_sigreturn.
-		if ($i < 0 && @$stack && $stack->[-1][0] != -2) {
+		# signal handler's RET to __restore_rt (a frame with a resume
+		# IP) leaves the handler frame to rt_sigreturn.
+		if ($i < 0 && @$stack && !defined $stack->[-1][3]) {
 			pop @$stack;
 			my $name = $sym{$ip};
 			$stack->[-1][1] = $name if defined $name && @$stack;
 		}
 		$st->{ret} = 0;
 	}
+}
+
+open($g, '<', $gt_path) or die "$gt_path: $!\n";
+while (<$g>) {
+	if (/^t (\S+)/) {
+		my $n = hex($1);
+		# the first thread's records before its "t" belong to it
+		if ($tid eq 'first' && $gst{first}) {
+			$gst{$n} = delete $gst{first};
+			$gst{$n}{tid} = $n;
+			s/^first\t/$n\t/ for @gt_seq, @gt_frames;
+		}
+		$tid = $n;
+		next;
+	}
+	my $st = $gst{$tid} //= { stack => [], tid => $tid };
+	my $stack = $st->{stack};
+	if (/^d (\S+)/) { $st->{resume} = hex($1) + 2; next; }	# SYSCALL is 2 bytes
+	if (/^a (\S+)/) {
+		# interrupted before the instruction at IP: execution had got there
+		arrive($st, hex($1));
+		$st->{resume} = hex($1);
+		next;
+	}
+	if (/^e (\S+)/) {
+		my $ip = hex($1);
+		my $left = $st->{resume};
+		undef $st->{resume};
+		# back where the thread left for the kernel
+		next if defined $left && $ip == $left;
+		my $name = $sym{$ip};
+		if (!defined $left) {
+			# the trace starts here (the frame-by-frame listing has it)
+			push @gt_frames, "$st->{tid}\t$name" if defined $name && !@$stack;
+			push @$stack, [-1, $name] unless @$stack;
+			next;
+		}
+		# Back where a signal delivery left (rt_sigreturn): its handler
+		# and everything above it end.
+		my $back;
+		for (my $i = $#$stack; $i >= 0; $i--) {
+			next unless defined $stack->[$i][3] && $stack->[$i][3] == $ip;
+			splice(@$stack, $i);
+			$back = 1;
+			last;
+		}
+		next if $back;
+		# Elsewhere: a handler (a trace_begin in the timeline, not a call).
+		if (defined $name) {
+			my @open = map { $_->[1] } grep { defined $_->[1] } @$stack;
+			push @gt_frames, "$st->{tid}\t" . join(';', @open, $name);
+		}
+		push @$stack, [-1, $name, undef, $left];
+		next;
+	}
+	next unless /^i (\S+) (\S+)(?: (\S+))?(?: (\S+))?/;
+	my ($ip, $class, $size, $sp) = (hex($1), $2, $3, defined $4 ? hex($4) : undef);
+	arrive($st, $ip);
 	if ($class eq 'call' || $class eq 'call-ind') {
 		$st->{call} = $ip + $size;
 		$st->{sp} = $sp;
@@ -196,9 +225,9 @@ while (<$t>) {
 	if ($kind eq 'call') {
 		$tl_calls++;
 		if ($entry && $interesting{$name}) {
-			my @open = map { $canon{$_} } grep { defined $_ && $interesting{$_} } @$frames;
-			push @tl_seq, "$ltid\t$canon{$name}\t" . scalar(@open);
-			push @tl_frames, "$ltid\t" . join(';', @open, $canon{$name});
+			my @path = map { $canon{$_} } grep { defined $_ && $interesting{$_} } @$frames;
+			push @tl_seq, join("\t", $ltid, $canon{$name}, scalar(@path), join('>', @path));
+			push @tl_frames, "$ltid\t" . join(';', @path, $canon{$name});
 		}
 	}
 	if ($kind eq 'trace_begin' && $entry && $interesting{$name}) {
@@ -229,11 +258,10 @@ if (!grep { !/^first\t/ } @gt_seq, @gt_frames) {
 @tl_seq = $by_tid->(@tl_seq);
 
 # PTS_CALLSTRUCTURE_FRAMES=PREFIX: also write, thread by thread, the stack
-# of the executable's frames at each call into one of its functions (the
-# callee last), from the ground truth to PREFIX.gt and from the timeline
-# to PREFIX.tl, for a frame-by-frame comparison (tests/fidelity). Written
-# for programs with signal handlers too: there the exemption below does
-# not apply.
+# of the executable's frames at each call into one of its functions and
+# at each signal handler's entry (the callee or handler last), from the
+# ground truth to PREFIX.gt and from the timeline to PREFIX.tl, for a
+# frame-by-frame comparison (tests/fidelity).
 if (my $prefix = $ENV{PTS_CALLSTRUCTURE_FRAMES}) {
 	for (['gt', \@gt_frames], ['tl', \@tl_frames]) {
 		open(my $o, '>', "$prefix.$_->[0]") or die "$prefix.$_->[0]: $!\n";
@@ -243,11 +271,11 @@ if (my $prefix = $ENV{PTS_CALLSTRUCTURE_FRAMES}) {
 }
 
 # PTS_CALLSTRUCTURE_DEPTH: "abs" (default) compares the depth counted
-# from the start of the trace, "main" the depth relative to the first call
-# of main (ld.so and libc start-up frames above it left out), "0" the
-# function sequence only.
+# from the start of the trace and the open frames of interest, "main" the
+# depth and frames below main (ld.so and libc start-up frames above it
+# left out), "0" the function sequence only.
 my $strip = sub { map { join "\t", (split /\t/, $_)[0, 1] } @_ };
-my $mode = $handlers ? '0' : ($ENV{PTS_CALLSTRUCTURE_DEPTH} // 'abs');
+my $mode = $ENV{PTS_CALLSTRUCTURE_DEPTH} // 'abs';
 my $rel = sub {
 	my @s = @_;
 	my (%m, %seen_main, %first);
@@ -258,18 +286,21 @@ my $rel = sub {
 	# Depth below main (threads without main: below their first call);
 	# calls before main are start-up code and show as "-".
 	return map {
-		my ($t, $n, $d) = split /\t/, $_;
+		my ($t, $n, $d, $p) = split /\t/, $_, 4;
+		my @p = split />/, $p // '';
 		$seen_main{$t} ||= $n eq 'main';
 		my $base = defined $m{$t} ? $m{$t} : ($first{$t} //= $d);
-		(defined $m{$t} && !$seen_main{$t}) ? "$t\t$n\t-" : "$t\t$n\t" . ($d - $base);
+		(defined $m{$t} && !$seen_main{$t}) ? "$t\t$n\t-" :
+			"$t\t$n\t" . ($d - $base) . "\t" . join('>', @p[$base .. $#p]);
 	} @s;
 };
 my (@a, @b);
 if ($mode eq 'abs') { @a = @gt_seq; @b = @tl_seq; }
 elsif ($mode eq 'main') { @a = $rel->(@gt_seq); @b = $rel->(@tl_seq); }
 else { @a = $strip->(@gt_seq); @b = $strip->(@tl_seq); }
-my $what = $mode eq 'abs' ? 'function sequence and depth' :
-	   $mode eq 'main' ? 'function sequence and depth below main' : 'function sequence';
+my $what = $mode eq 'abs' ? 'function sequence, depth and open frames' :
+	   $mode eq 'main' ? 'function sequence, depth and open frames below main' :
+	   'function sequence';
 for my $i (0 .. ($#a > $#b ? $#a : $#b)) {
 	my ($x, $y) = ($a[$i] // '(end)', $b[$i] // '(end)');
 	next if $x eq $y;

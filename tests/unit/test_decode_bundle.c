@@ -117,6 +117,8 @@ static bool no_cpuid_15;
  * address 0x401000 from file offset 0x1100 (so its 0x401000 is lj_main)
  */
 static int32_t other_pid;
+/* added to the binary's size recorded in objects[] */
+static size_t object_size_delta;
 /* when set: scope both (RTIT_CTL.OS too) */
 static bool scope_both;
 /* PTS_CPUF_* and wrapped of every CPU written */
@@ -246,7 +248,7 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 	/* the binary as captured: /opt/app/user, copied into the bundle */
 	b->nr_objects = 1;
 	b->objects = calloc(1, sizeof(*b->objects));
-	b->objects[0].size = elen;
+	b->objects[0].size = elen + object_size_delta;
 	if (named_build_id) {
 		/* --no-copy: the decoder reads the host's file at the same path */
 		b->objects[0].path = strdup(elf);
@@ -512,6 +514,39 @@ static void changed_binary_is_a_warning_and_gaps(void)
 		CU_FAIL(why);
 	pts_decode_summary_free(&sum);
 	tl_sink_free(&sink);
+}
+
+/*
+ * A binary named by the bundle without a build-id (none in the file, or a
+ * stripped one): the recorded size is what tells the captured file from
+ * another (bundle-format.md 3.11). The host's file is 1 byte shorter than
+ * recorded: a warning naming both sizes, its code decodes as gaps. With the
+ * recorded size it decodes (the main path's 20 instructions).
+ */
+static void uncopied_binary_without_build_id_is_checked_by_size(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	for (int same = 0; same < 2; same++) {
+		named_build_id = "";
+		object_size_delta = same ? 0 : 1;
+		write_bundle(PTS_SOURCE_HARDWARE);
+		named_build_id = NULL;
+		object_size_delta = 0;
+		CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum,
+							&err), 0);
+		CU_ASSERT_EQUAL_FATAL(sum.nr_warnings, same ? 0 : 1);
+		if (!same) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "changed since capture"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "no build-id"));
+		}
+		CU_ASSERT_EQUAL(sum.insns, same ? 20 : 0);
+		pts_decode_summary_free(&sum);
+		tl_sink_free(&sink);
+		memset(&sink, 0, sizeof(sink));
+	}
 }
 
 /*
@@ -1019,6 +1054,7 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_missing_its_binary_warns_and_decodes_with_gaps),
 	  PTS_TEST(threads_are_demultiplexed_across_cpus_by_the_sideband),
 	  PTS_TEST(changed_binary_is_a_warning_and_gaps),
+	  PTS_TEST(uncopied_binary_without_build_id_is_checked_by_size),
 	  PTS_TEST(truncated_cpu_file_is_a_notice_a_gap_and_a_loss),
 	  PTS_TEST(longer_cpu_file_decodes_the_recorded_bytes_only),
 	  PTS_TEST(capture_problems_of_a_cpu_are_warnings),

@@ -5,9 +5,11 @@
  * states the timeline shape by hand (tl_sink.h rendering):
  *
  *   user:   main 0x1000  foo 0x1100  bar 0x1200  baz 0x1300   (0x100 bytes each)
+ *           __restore_rt 0x1400 (the signal restorer: mov $15,%eax; syscall at +7)
  *   kernel: entry_SYSCALL_64 K+0x000  do_syscall_64 K+0x100
  *           asm_exc_page_fault K+0x200  exc_page_fault K+0x300
- *           asm_common_interrupt K+0x400           (K = 0xffffffff81000000)
+ *           asm_common_interrupt K+0x400  irq_exit_rcu K+0x500
+ *           __irq_exit_rcu K+0x600                (K = 0xffffffff81000000)
  */
 #include "unit.h"
 #include "tl_feed.h"
@@ -17,17 +19,22 @@
 #define FOO 0x1100ULL
 #define BAR 0x1200ULL
 #define BAZ 0x1300ULL
+#define RESTORER 0x1400ULL
 #define ENTRY (K + 0x000)
 #define DOSYS (K + 0x100)
 #define PGF (K + 0x200)
 #define EXCPGF (K + 0x300)
 #define IRQ (K + 0x400)
+#define IRQEXIT (K + 0x500)
+#define IRQEXIT2 (K + 0x600)
 
 static const struct tl_fn fns[] = {
 	{ "main", MAIN }, { "foo", FOO }, { "bar", BAR }, { "baz", BAZ },
+	{ "__restore_rt", RESTORER },
 	{ "entry_SYSCALL_64", ENTRY }, { "do_syscall_64", DOSYS },
 	{ "asm_exc_page_fault", PGF }, { "exc_page_fault", EXCPGF },
-	{ "asm_common_interrupt", IRQ },
+	{ "asm_common_interrupt", IRQ }, { "irq_exit_rcu", IRQEXIT },
+	{ "__irq_exit_rcu", IRQEXIT2 },
 };
 
 static int sym(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
@@ -103,6 +110,81 @@ static void longjmp_return_to_a_deeper_frame_unwinds_the_frames_between(void)
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_UNWIND);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_UNWIND);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 140);
+	done();
+}
+
+/*
+ * A direct jump to the first byte of a function is a tail call, also when
+ * an older frame of that function is open (recursion through a tail
+ * call): bar's `jmp foo` replaces bar, it does not unwind to the foo
+ * below. foo's two returns then end the two foo frames.
+ */
+static void tail_jump_to_a_function_open_lower_in_the_stack_replaces_the_top_frame(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_CALL, FOO + 5, BAR, 120, 0);
+	ev(PTS_BR_JUMP, BAR + 20, FOO, 130, 0);		/* tail call into foo again */
+	ev(PTS_BR_RETURN, FOO + 8, FOO + 10, 140, 0);	/* the inner foo returns */
+	ev(PTS_BR_RETURN, FOO + 20, MAIN + 10, 150, 0);	/* the outer foo returns */
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 bar|E2 bar|B2 foo|E2 foo|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_JUMP);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "foo", 1)->kind, PTS_TLK_JUMP);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 140);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 1)->ts_ns, 150);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
+/*
+ * The kernel shape of issue 13: irq_exit_rcu is `jmp __irq_exit_rcu`; a
+ * nested interrupt arrives inside __irq_exit_rcu and its own irq_exit_rcu
+ * tail-jumps to __irq_exit_rcu again. By hand: the second jump replaces
+ * the inner irq_exit_rcu (keeping its return address, IRQ+0x15), whose
+ * ret then ends it; the iret ends the nested interrupt; the outer
+ * __irq_exit_rcu returns in turn. No frame is unwound, none inferred.
+ */
+static void tail_jump_under_a_nested_interrupt_keeps_the_interrupted_stack(void)
+{
+	start(PTS_SCOPE_KERNEL, 0);
+	tl_fx_ev(PTS_BR_ENABLED, 0, 0, IRQ, 100, 0, NULL);
+	tl_fx_ev(PTS_BR_CALL, IRQ + 0x10, 5, IRQEXIT, 110, 0, NULL);
+	tl_fx_ev(PTS_BR_JUMP, IRQEXIT + 4, 0, IRQEXIT2, 120, 0, NULL);
+	tl_fx_ev(PTS_BR_INTERRUPT, IRQEXIT2 + 0x20, 0, IRQ, 130, 0, NULL);
+	tl_fx_ev(PTS_BR_CALL, IRQ + 0x10, 5, IRQEXIT, 140, 0, NULL);
+	tl_fx_ev(PTS_BR_JUMP, IRQEXIT + 4, 0, IRQEXIT2, 150, 0, NULL);
+	tl_fx_ev(PTS_BR_RETURN, IRQEXIT2 + 0x30, 0, IRQ + 0x15, 160, 0, NULL);
+	tl_fx_ev(PTS_BR_IRET, IRQ + 0x40, 0, IRQEXIT2 + 0x20, 170, 0, NULL);
+	tl_fx_ev(PTS_BR_RETURN, IRQEXIT2 + 0x30, 0, IRQ + 0x15, 180, 0, NULL);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 asm_common_interrupt|B1 irq_exit_rcu|E1 irq_exit_rcu|B1 __irq_exit_rcu|"
+		"B2 asm_common_interrupt|B3 irq_exit_rcu|E3 irq_exit_rcu|B3 __irq_exit_rcu|"
+		"E3 __irq_exit_rcu|E2 asm_common_interrupt|E1 __irq_exit_rcu|"
+		"E0 asm_common_interrupt");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__irq_exit_rcu", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__irq_exit_rcu", 0)->ts_ns, 160);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "asm_common_interrupt", 0)->kind, PTS_TLK_IRET);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__irq_exit_rcu", 1)->ts_ns, 180);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
+/*
+ * A jump into the middle of an open frame's function (longjmp to a setjmp
+ * point, in main) still unwinds the frames above it.
+ */
+static void jump_into_the_middle_of_a_deeper_frames_function_unwinds(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_CALL, FOO + 5, BAR, 120, 0);
+	ev(PTS_BR_JUMP, BAR + 8, MAIN + 30, 130, 0);
+	CU_ASSERT_STRING_EQUAL(finish(), "B0 main|B1 foo|B2 bar|E2 bar|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_UNWIND);
 	done();
 }
 
@@ -341,6 +423,201 @@ static void user_scope_signal_handler_nests_on_the_interrupted_frame(void)
 	done();
 }
 
+/* One branch event with the length of the instruction at from (returns match saved addresses). */
+static void evl(enum pts_br_kind k, uint64_t from, uint8_t len, uint64_t to, uint64_t ts,
+		uint32_t flags)
+{
+	tl_fx_ev(k, from, len, to, ts, flags, NULL);
+}
+
+/*
+ * An asynchronous signal (user scope): foo is interrupted at foo+4, the
+ * handler bar runs nested there, calls baz, and returns to the restorer
+ * its delivery pushed (__restore_rt: no call saved that address);
+ * rt_sigreturn resumes foo+4. By hand: bar's ret ends bar and the
+ * restorer runs in its place; tracing resuming at foo+4 ends it; foo and
+ * main go on unchanged: one main, nothing inferred.
+ */
+static void handler_return_to_the_restorer_keeps_the_interrupted_stack(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	evl(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	evl(PTS_BR_CALL, MAIN + 5, 5, FOO, 110, 0);
+	evl(PTS_BR_DISABLED, FOO + 4, 0, 0, 120, PTS_BRF_ASYNC);
+	evl(PTS_BR_ENABLED, 0, 0, BAR, 130, 0);
+	evl(PTS_BR_CALL, BAR + 5, 5, BAZ, 135, 0);
+	evl(PTS_BR_RETURN, BAZ + 3, 0, BAR + 10, 138, 0);
+	evl(PTS_BR_RETURN, BAR + 20, 0, RESTORER, 140, 0);
+	evl(PTS_BR_SYSCALL, RESTORER + 7, 2, 0, 145, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, FOO + 4, 150, 0);
+	evl(PTS_BR_RETURN, FOO + 8, 0, MAIN + 10, 160, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 [interrupted]|E2 [interrupted]|B2 bar|B3 baz|E3 baz|E2 bar|"
+		"B2 __restore_rt|B3 [syscall]|E3 [syscall]|E2 __restore_rt|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__restore_rt", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__restore_rt", 0)->ts_ns, 150);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 160);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
+/*
+ * Signals raised synchronously, nested: foo (raise) makes the kill
+ * syscall at foo+8; the signal's handler bar runs under foo (delivered on
+ * the way out of the syscall, which would have returned to foo+10), calls
+ * foo again, whose syscall delivers a second signal: baz nests under the
+ * inner foo, for the same resume point foo+10. Each handler returns to
+ * the restorer, whose rt_sigreturn resumes foo+10: the innermost
+ * delivery's frames end first. By hand, every frame ends by its own
+ * return or sigreturn; one main.
+ */
+static void nested_synchronous_signals_end_innermost_first_at_each_sigreturn(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	evl(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	evl(PTS_BR_CALL, MAIN + 5, 5, FOO, 110, 0);
+	evl(PTS_BR_SYSCALL, FOO + 8, 2, 0, 120, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, BAR, 130, 0);			/* handler 1 */
+	evl(PTS_BR_CALL, BAR + 5, 5, FOO, 140, 0);
+	evl(PTS_BR_SYSCALL, FOO + 8, 2, 0, 150, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, BAZ, 160, 0);			/* handler 2 */
+	evl(PTS_BR_RETURN, BAZ + 4, 0, RESTORER, 170, 0);
+	evl(PTS_BR_SYSCALL, RESTORER + 7, 2, 0, 180, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, FOO + 10, 190, 0);		/* back in the inner foo */
+	evl(PTS_BR_RETURN, FOO + 12, 0, BAR + 10, 200, 0);
+	evl(PTS_BR_RETURN, BAR + 20, 0, RESTORER, 210, 0);
+	evl(PTS_BR_SYSCALL, RESTORER + 7, 2, 0, 220, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, FOO + 10, 230, 0);		/* back in the outer foo */
+	evl(PTS_BR_RETURN, FOO + 12, 0, MAIN + 10, 240, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 [syscall]|E2 [syscall]|B2 bar|B3 foo|B4 [syscall]|"
+		"E4 [syscall]|B4 baz|E4 baz|B4 __restore_rt|B5 [syscall]|E5 [syscall]|"
+		"E4 __restore_rt|E3 foo|E2 bar|B2 __restore_rt|B3 [syscall]|E3 [syscall]|"
+		"E2 __restore_rt|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 200);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 1)->ts_ns, 240);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 1)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
+/*
+ * A handler that leaves by siglongjmp: bar calls baz (siglongjmp), whose
+ * jump lands in the middle of main (the sigsetjmp point): bar, baz and
+ * the interrupted foo are unwound; main calls foo again.
+ */
+/*
+ * A timer signal arriving inside its own handler (SA_NODEFER): bar, the
+ * handler, is interrupted at bar+6 and bar runs again, nested on itself
+ * (a handler is entered at its first byte: not a resume in the
+ * interrupted function). Each returns to the restorer; each sigreturn
+ * ends the innermost.
+ */
+static void signal_inside_its_own_handler_nests_the_handler_again(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	evl(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	evl(PTS_BR_DISABLED, MAIN + 4, 0, 0, 110, PTS_BRF_ASYNC);
+	evl(PTS_BR_ENABLED, 0, 0, BAR, 120, 0);
+	evl(PTS_BR_DISABLED, BAR + 6, 0, 0, 130, PTS_BRF_ASYNC);
+	evl(PTS_BR_ENABLED, 0, 0, BAR, 140, 0);
+	evl(PTS_BR_RETURN, BAR + 20, 0, RESTORER, 150, 0);
+	evl(PTS_BR_SYSCALL, RESTORER + 7, 2, 0, 160, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, BAR + 6, 170, 0);
+	evl(PTS_BR_RETURN, BAR + 20, 0, RESTORER, 180, 0);
+	evl(PTS_BR_SYSCALL, RESTORER + 7, 2, 0, 190, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, MAIN + 4, 200, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 [interrupted]|E1 [interrupted]|B1 bar|B2 [interrupted]|"
+		"E2 [interrupted]|B2 bar|E2 bar|B2 __restore_rt|B3 [syscall]|E3 [syscall]|"
+		"E2 __restore_rt|E1 bar|B1 __restore_rt|B2 [syscall]|E2 [syscall]|"
+		"E1 __restore_rt|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->ts_ns, 150);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 1)->ts_ns, 180);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
+/*
+ * A handler making the very syscall its signal interrupted (both go
+ * through foo's syscall at foo+8): that syscall's own return to foo+10
+ * is not the sigreturn. By hand: the inner foo returns into bar, bar
+ * returns to the restorer, and only the rt_sigreturn back to foo+10 ends
+ * the restorer.
+ */
+static void syscall_return_inside_a_handler_to_its_resume_point_is_not_a_sigreturn(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	evl(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	evl(PTS_BR_CALL, MAIN + 5, 5, FOO, 110, 0);
+	evl(PTS_BR_SYSCALL, FOO + 8, 2, 0, 120, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, BAR, 130, 0);
+	evl(PTS_BR_CALL, BAR + 5, 5, FOO, 140, 0);
+	evl(PTS_BR_SYSCALL, FOO + 8, 2, 0, 150, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, FOO + 10, 160, 0);		/* the syscall returns */
+	evl(PTS_BR_RETURN, FOO + 12, 0, BAR + 10, 170, 0);
+	evl(PTS_BR_RETURN, BAR + 20, 0, RESTORER, 180, 0);
+	evl(PTS_BR_SYSCALL, RESTORER + 7, 2, 0, 190, PTS_BRF_TRACE_OFF);
+	evl(PTS_BR_ENABLED, 0, 0, FOO + 10, 200, 0);		/* rt_sigreturn */
+	evl(PTS_BR_RETURN, FOO + 12, 0, MAIN + 10, 210, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 [syscall]|E2 [syscall]|B2 bar|B3 foo|B4 [syscall]|"
+		"E4 [syscall]|E3 foo|E2 bar|B2 __restore_rt|B3 [syscall]|E3 [syscall]|"
+		"E2 __restore_rt|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
+static void handler_leaving_by_longjmp_unwinds_to_the_setjmp_frame(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	evl(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	evl(PTS_BR_CALL, MAIN + 5, 5, FOO, 110, 0);
+	evl(PTS_BR_DISABLED, FOO + 4, 0, 0, 120, PTS_BRF_ASYNC);
+	evl(PTS_BR_ENABLED, 0, 0, BAR, 130, 0);
+	evl(PTS_BR_CALL, BAR + 5, 5, BAZ, 140, 0);
+	evl(PTS_BR_JUMP, BAZ + 9, 0, MAIN + 30, 150, 0);
+	evl(PTS_BR_CALL, MAIN + 35, 5, FOO, 160, 0);
+	evl(PTS_BR_RETURN, FOO + 8, 0, MAIN + 40, 170, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 [interrupted]|E2 [interrupted]|B2 bar|B3 baz|E3 baz|E2 bar|"
+		"E1 foo|B1 foo|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
+/*
+ * Scope both: the kernel delivers a signal on its way back from an
+ * interrupt of foo+4: the iret goes to the handler bar, which nests on
+ * foo; bar returns to the restorer, whose rt_sigreturn (a traced syscall)
+ * returns to foo+4 (what the interrupt's entry saved): the restorer ends
+ * there and foo goes on.
+ */
+static void both_scopes_handler_delivered_at_an_iret_ends_at_the_sigreturn(void)
+{
+	start(PTS_SCOPE_BOTH, 0);
+	evl(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	evl(PTS_BR_CALL, MAIN + 5, 5, FOO, 110, 0);
+	evl(PTS_BR_INTERRUPT, FOO + 4, 0, IRQ, 120, 0);
+	evl(PTS_BR_IRET, IRQ + 0x40, 0, BAR, 130, 0);
+	evl(PTS_BR_RETURN, BAR + 20, 0, RESTORER, 140, 0);
+	evl(PTS_BR_SYSCALL, RESTORER + 7, 2, ENTRY, 150, 0);
+	evl(PTS_BR_SYSRET, ENTRY + 0x40, 0, FOO + 4, 160, 0);
+	evl(PTS_BR_RETURN, FOO + 8, 0, MAIN + 10, 170, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 asm_common_interrupt|E2 asm_common_interrupt|B2 bar|E2 bar|"
+		"B2 __restore_rt|B3 entry_SYSCALL_64|E3 entry_SYSCALL_64|E2 __restore_rt|"
+		"E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
 static void full_buffer_writes_only_records_before_the_outermost_frame(void)
 {
 	start(PTS_SCOPE_KERNEL, 6);	/* hold at most 6 records */
@@ -381,6 +658,9 @@ PTS_SUITE(timeline_stack, NULL, NULL,
 	  PTS_TEST(calls_and_returns_give_one_nested_slice_per_function),
 	  PTS_TEST(tail_jump_to_another_function_replaces_the_top_frame),
 	  PTS_TEST(longjmp_return_to_a_deeper_frame_unwinds_the_frames_between),
+	  PTS_TEST(tail_jump_to_a_function_open_lower_in_the_stack_replaces_the_top_frame),
+	  PTS_TEST(tail_jump_under_a_nested_interrupt_keeps_the_interrupted_stack),
+	  PTS_TEST(jump_into_the_middle_of_a_deeper_frames_function_unwinds),
 	  PTS_TEST(return_past_the_known_stack_infers_an_outer_frame_from_the_segment_start),
 	  PTS_TEST(inferred_frame_whose_segment_was_already_written_begins_at_the_return),
 	  PTS_TEST(gap_ends_open_frames_leaves_an_instant_and_splices_nothing),
@@ -395,5 +675,11 @@ PTS_SUITE(timeline_stack, NULL, NULL,
 	  PTS_TEST(time_going_backwards_on_a_thread_is_clamped_and_counted),
 	  PTS_TEST(calls_deeper_than_max_depth_are_counted_and_slices_stay_balanced),
 	  PTS_TEST(user_scope_signal_handler_nests_on_the_interrupted_frame),
+	  PTS_TEST(handler_return_to_the_restorer_keeps_the_interrupted_stack),
+	  PTS_TEST(nested_synchronous_signals_end_innermost_first_at_each_sigreturn),
+	  PTS_TEST(signal_inside_its_own_handler_nests_the_handler_again),
+	  PTS_TEST(syscall_return_inside_a_handler_to_its_resume_point_is_not_a_sigreturn),
+	  PTS_TEST(handler_leaving_by_longjmp_unwinds_to_the_setjmp_frame),
+	  PTS_TEST(both_scopes_handler_delivered_at_an_iret_ends_at_the_sigreturn),
 	  PTS_TEST(full_buffer_writes_only_records_before_the_outermost_frame),
 	  PTS_TEST(exec_ends_the_old_program_frames_and_the_new_one_starts_empty));

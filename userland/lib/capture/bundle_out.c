@@ -582,8 +582,10 @@ static int open_object(struct writer *w, int32_t pid, const struct pts_bundle_ma
 		return fd < 0 ? -1 : fd;
 	}
 	fd = open(m->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		pts_capture_error(w->c, "cannot open %s: %s: not copied", m->path, strerror(errno));
 		return -1;
+	}
 	if (m->inode && (fstat(fd, &st) || st.st_ino != m->inode)) {
 		pts_capture_error(w->c, "%s is not the file mapped (inode %llu, mapped inode %llu): "
 				  "replaced since it was mapped, not copied", m->path,

@@ -32,6 +32,15 @@ struct frame {
 	 * returns are then matched by the function of the frame below.
 	 */
 	uint64_t ret;
+	/*
+	 * Where the thread resumes when the kernel is done, 0 unknown. A
+	 * synthetic slice of untraced kernel time: after the syscall, or
+	 * the interrupted IP. A signal handler's frame (and the restorer
+	 * that replaces it, __restore_rt): that point of the code the
+	 * signal interrupted, where rt_sigreturn resumes; tracing resuming
+	 * there ends the frame and those above it.
+	 */
+	uint64_t resume;
 	uint32_t flags;		/* PTS_TLF_* */
 };
 
@@ -486,6 +495,7 @@ static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64
 	f->fn = *fn;
 	f->addr = addr;
 	f->ret = ret;
+	f->resume = 0;
 	f->flags = frame_flags(fn, flags);
 	memset(&r, 0, sizeof(r));
 	r.type = PTS_TL_BEGIN;
@@ -534,22 +544,27 @@ static int pop_all(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind,
 	return 0;
 }
 
+static bool top_synthetic(struct thread *t)
+{
+	return t->n && !t->excess && (t->frames[t->n - 1].flags & PTS_TLF_SYNTHETIC);
+}
+
+/* resume: where the kernel returns to normally (struct frame), 0 unknown */
 static int push_synthetic(struct pts_tl *tl, struct thread *t, const char *name, uint64_t addr,
-			  enum pts_tl_kind kind, struct pts_err *err)
+			  uint64_t resume, enum pts_tl_kind kind, struct pts_err *err)
 {
 	struct fn fn;
+	int rc;
 
 	memset(&fn, 0, sizeof(fn));
 	fn.name = intern(tl, name);
 	fn.kernel = !strcmp(name, "[user]") ? false : tl->cfg.scope != PTS_SCOPE_KERNEL;
 	if (!fn.name)
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
-	return push(tl, t, &fn, addr, 0, PTS_TLF_SYNTHETIC, kind, err);
-}
-
-static bool top_synthetic(struct thread *t)
-{
-	return t->n && !t->excess && (t->frames[t->n - 1].flags & PTS_TLF_SYNTHETIC);
+	rc = push(tl, t, &fn, addr, 0, PTS_TLF_SYNTHETIC, kind, err);
+	if (!rc && top_synthetic(t))
+		t->frames[t->n - 1].resume = resume;
+	return rc;
 }
 
 /* End an open synthetic slice; the kind says what ended it. */
@@ -609,6 +624,7 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 	f->fn = *fn;
 	f->addr = addr;
 	f->ret = 0;
+	f->resume = 0;
 	f->flags = frame_flags(fn, PTS_TLF_INFERRED);
 	t->n = 1;
 	memset(&r, 0, sizeof(r));
@@ -678,16 +694,78 @@ static bool is_user_entry(const struct fn *fn, uint64_t addr)
 	       !strcmp(fn->name, "__irqentry_text_start");
 }
 
+/* Is addr the first byte of fn (a symbol, not unknown code named by its address)? */
+static bool is_fn_entry(const struct fn *fn, uint64_t addr)
+{
+	return fn->known && addr == fn->start;
+}
+
 /* Replace the top frame by fn (tail call): the new frame returns where the old one would. */
 static int replace_top(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
 		       enum pts_tl_kind kind, struct pts_err *err)
 {
 	uint64_t ret = t->n && !t->excess ? t->frames[t->n - 1].ret : 0;
+	uint64_t resume = t->n && !t->excess ? t->frames[t->n - 1].resume : 0;
 	int rc = pop(tl, t, PTS_TLK_JUMP, err);
 
-	if (rc)
-		return rc;
-	return push(tl, t, fn, addr, ret, 0, kind, err);
+	if (!rc)
+		rc = push(tl, t, fn, addr, ret, 0, kind, err);
+	if (!rc && t->n && !t->excess)
+		t->frames[t->n - 1].resume = resume;
+	return rc;
+}
+
+/* Push the frame of a signal handler (or its restorer) at addr; resume: see struct frame. */
+static int push_handler(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
+			uint64_t resume, enum pts_tl_kind kind, struct pts_err *err)
+{
+	int rc = push(tl, t, fn, addr, 0, 0, kind, err);
+
+	if (!rc && t->n && !t->excess)
+		t->frames[t->n - 1].resume = resume;
+	return rc;
+}
+
+static bool is_handler(const struct frame *f)
+{
+	return f->resume && !(f->flags & PTS_TLF_SYNTHETIC);
+}
+
+/*
+ * Tracing resumes after kernel time that was to return to resume (0
+ * unknown), at addr, the first byte of function fn elsewhere: the kernel
+ * delivered a signal (a syscall restart goes back to the syscall, inside
+ * a function).
+ */
+static bool is_delivery(const struct fn *fn, uint64_t addr, uint64_t resume)
+{
+	return resume && addr != resume && fn->known && addr == fn->start;
+}
+
+/*
+ * Execution resumes at addr after kernel time that was to return to
+ * resume: elsewhere, and a signal handler's frame was opened by a
+ * delivery that interrupted addr: rt_sigreturn came back there, that
+ * frame and those above it end. True if so. Back at resume itself, the
+ * kernel time simply returned (a handler may make the very syscall its
+ * signal interrupted).
+ */
+static bool end_handler_at(struct pts_tl *tl, struct thread *t, uint64_t addr, uint64_t resume,
+			   int *rc, struct pts_err *err)
+{
+	int64_t i;
+
+	if (addr == resume)
+		return false;
+	for (i = (int64_t)t->n - 1; !t->excess && i >= 0; i--) {
+		if (!is_handler(&t->frames[i]) || t->frames[i].resume != addr)
+			continue;
+		*rc = 0;
+		while (!*rc && t->n > (uint32_t)i)
+			*rc = pop(tl, t, PTS_TLK_UNWIND, err);
+		return true;
+	}
+	return false;
 }
 
 /* Make sure the top frame is the function holding addr (execution is there). */
@@ -804,6 +882,20 @@ static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		i = returning_frame(t, floor, addr, &fn, true, true);
 	if (i >= 0)
 		return unwind_through(tl, t, (uint32_t)i, kind, err);
+	/*
+	 * A signal handler's `ret` goes to the restorer its delivery pushed
+	 * (__restore_rt), which no call saved: the handler ends and the
+	 * restorer runs in its place until rt_sigreturn resumes the code
+	 * the signal interrupted.
+	 */
+	if (kind == PTS_TLK_RETURN && t->n > floor && is_handler(&t->frames[t->n - 1])) {
+		uint64_t resume = t->frames[t->n - 1].resume;
+
+		rc = pop(tl, t, kind, err);
+		if (!rc)
+			rc = push_handler(tl, t, &fn, addr, resume, kind, err);
+		return rc;
+	}
 	if (top_known) {
 		const struct frame *top = &t->frames[t->n - 1];
 
@@ -875,11 +967,15 @@ static int return_to_user(struct pts_tl *tl, struct thread *t, uint64_t addr,
 {
 	struct fn fn;
 	uint32_t nk = 0;
+	uint64_t resume = 0;
 	int64_t i;
 	int rc = 0;
 
 	if (t->excess && t->n && (t->frames[t->n - 1].flags & PTS_TLF_KERNEL))
 		t->excess = 0;
+	/* where the kernel entry was to return: what a signal delivered on the way interrupted */
+	for (i = (int64_t)t->n - 1; i >= 0 && (t->frames[i].flags & PTS_TLF_KERNEL); i--)
+		resume = t->frames[i].ret;
 	while (!rc && !t->excess && t->n && (t->frames[t->n - 1].flags & PTS_TLF_KERNEL))
 		rc = pop(tl, t, nk++ ? PTS_TLK_UNWIND : kind, err);
 	if (rc)
@@ -891,9 +987,17 @@ static int return_to_user(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		tl->diag[PTS_TLD_KERNEL_LEFT_OPEN]++;
 	while (!rc && t->n > (uint32_t)i)
 		rc = pop(tl, t, PTS_TLK_UNWIND, err);
-	if (rc || in_top_fn(t, addr))
+	if (rc)
+		return rc;
+	/* rt_sigreturn (or a return to where a handler's signal was delivered) */
+	if (nk && end_handler_at(tl, t, addr, resume, &rc, err))
 		return rc;
 	lookup(tl, t, addr, hint, &fn);
+	/* a handler nests, also on a frame of its own function */
+	if (nk && is_delivery(&fn, addr, resume))
+		return push_handler(tl, t, &fn, addr, resume, PTS_TLK_TRACE_BEGIN, err);
+	if (in_top_fn(t, addr))
+		return 0;
 	if (!t->n && !t->excess) {
 		if (!nk)
 			return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
@@ -908,7 +1012,7 @@ static int return_to_user(struct pts_tl *tl, struct thread *t, uint64_t addr,
 			rc = pop(tl, t, PTS_TLK_UNWIND, err);
 		return rc;
 	}
-	return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
+	return push_handler(tl, t, &fn, addr, nk ? resume : 0, PTS_TLK_TRACE_BEGIN, err);
 }
 
 /*
@@ -919,15 +1023,21 @@ static int return_to_user(struct pts_tl *tl, struct thread *t, uint64_t addr,
  * into it (sigreturn, then a resume there unwinds the handler).
  */
 static int resume_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
-		     const struct pts_br_sym *hint, bool nest, struct pts_err *err)
+		     const struct pts_br_sym *hint, bool nest, uint64_t resume,
+		     struct pts_err *err)
 {
 	struct fn fn;
 	int64_t i;
-	int rc;
+	int rc = 0;
 
-	if (!addr || in_top_fn(t, addr))
-		return 0;
+	if (!addr || (nest && end_handler_at(tl, t, addr, resume, &rc, err)))
+		return rc;
 	lookup(tl, t, addr, hint, &fn);
+	/* a handler nests, also on a frame of its own function */
+	if (nest && is_delivery(&fn, addr, resume))
+		return push_handler(tl, t, &fn, addr, resume, PTS_TLK_TRACE_BEGIN, err);
+	if (in_top_fn(t, addr))
+		return 0;
 	if (!t->n)
 		return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
 	if (same_fn(&t->frames[t->n - 1], &fn))
@@ -941,7 +1051,7 @@ static int resume_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		return rc;
 	}
 	if (nest)
-		return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
+		return push_handler(tl, t, &fn, addr, resume, PTS_TLK_TRACE_BEGIN, err);
 	rc = pop(tl, t, PTS_TLK_JUMP, err);
 	if (rc)
 		return rc;
@@ -992,7 +1102,7 @@ static int on_gap(struct pts_tl *tl, struct thread *t, const struct pts_branch *
 	/* nothing before the gap is continued: resume at its IP if it names one */
 	if (br->to) {
 		check_scope(tl, br->to);
-		return resume_at(tl, t, br->to, &br->to_sym, false, err);
+		return resume_at(tl, t, br->to, &br->to_sym, false, 0, err);
 	}
 	return 0;
 }
@@ -1184,8 +1294,15 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 		/* `jmp __x86_return_thunk` is the function's `ret`, still to come */
 		if (t->n && is_return_thunk(&fn))
 			return 0;
-		/* longjmp, stack switching: a jump into a frame deeper in the stack */
-		for (i = (int64_t)t->n - 2; !t->excess && i >= 0; i--) {
+		/*
+		 * longjmp, stack switching: a jump into the middle of a function
+		 * open deeper in the stack (its saved return address, a setjmp
+		 * point) unwinds to it. A jump to a function's first byte is a
+		 * tail call (irq_exit_rcu's `jmp __irq_exit_rcu` under a nested
+		 * interrupt, recursion through a tail call), whatever is open.
+		 */
+		for (i = (int64_t)t->n - 2; !t->excess && !is_fn_entry(&fn, br->to) && i >= 0;
+		     i--) {
 			if (!same_fn(&t->frames[i], &fn))
 				continue;
 			while (!rc && t->n > (uint32_t)i + 1)
@@ -1198,7 +1315,10 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 		if (rc)
 			return rc;
 		if (!br->to || (br->flags & PTS_BRF_TRACE_OFF))
-			return push_synthetic(tl, t, "[syscall]", br->from, PTS_TLK_SYSCALL, err);
+			/* syscall, sysenter and int 0x80 are 2 bytes long */
+			return push_synthetic(tl, t, "[syscall]", br->from,
+					      br->from + (br->insn_len ? br->insn_len : 2),
+					      PTS_TLK_SYSCALL, err);
 		lookup(tl, t, br->to, &br->to_sym, &fn);
 		return push(tl, t, &fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
 			    PTS_TLK_SYSCALL, err);
@@ -1221,7 +1341,7 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 				rc = pop_all(tl, t, PTS_TLK_UNWIND, err);
 			if (rc)
 				return rc;
-			return push_synthetic(tl, t, "[user]", br->from, k, err);
+			return push_synthetic(tl, t, "[user]", br->from, 0, k, err);
 		}
 		if (scope == PTS_SCOPE_BOTH && !pts_addr_is_kernel(br->to))
 			return return_to_user(tl, t, br->to, &br->to_sym, k, true, err);
@@ -1246,6 +1366,7 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 	case PTS_BR_ENABLED: {
 		bool was_kernel = top_synthetic(t) &&
 				  (t->frames[t->n - 1].flags & PTS_TLF_KERNEL);
+		uint64_t resume = top_synthetic(t) ? t->frames[t->n - 1].resume : 0;
 
 		rc = close_synthetic(tl, t, err);
 		if (rc)
@@ -1256,9 +1377,9 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 			return return_to_user(tl, t, br->to, &br->to_sym, PTS_TLK_UNWIND, false,
 					      err);
 		if (scope != PTS_SCOPE_KERNEL || t->n || t->excess || (br->flags & PTS_BRF_RESUMED))
-			return resume_at(tl, t, br->to, &br->to_sym, was_kernel, err);
+			return resume_at(tl, t, br->to, &br->to_sym, was_kernel, resume, err);
 		/* scope kernel, nothing open: a kernel entry from user mode? */
-		rc = resume_at(tl, t, br->to, &br->to_sym, was_kernel, err);
+		rc = resume_at(tl, t, br->to, &br->to_sym, was_kernel, resume, err);
 		if (!rc && t->n == 1 && is_user_entry(&t->frames[0].fn, br->to))
 			t->bottom_user_entry = true;
 		return rc;
@@ -1277,12 +1398,12 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 				rc = pop(tl, t, PTS_TLK_TRACE_END, err);
 			if (rc)
 				return rc;
-			return push_synthetic(tl, t, "[user]", br->from, PTS_TLK_TRACE_END, err);
+			return push_synthetic(tl, t, "[user]", br->from, 0, PTS_TLK_TRACE_END, err);
 		}
 		if (br->flags & PTS_BRF_ASYNC)
-			return push_synthetic(tl, t, "[interrupted]", br->from,
+			return push_synthetic(tl, t, "[interrupted]", br->from, br->from,
 					      PTS_TLK_INTERRUPT, err);
-		return push_synthetic(tl, t, "[untraced]", br->from, PTS_TLK_TRACE_END, err);
+		return push_synthetic(tl, t, "[untraced]", br->from, 0, PTS_TLK_TRACE_END, err);
 	case PTS_BR_GAP:
 		return on_gap(tl, t, br, err);
 	case PTS_BR_INSTANT:

@@ -75,13 +75,13 @@ def frames(path):
     for line in open(path):
         if line.startswith("#"):
             continue
-        f = line.rstrip("\n").split(" ")
+        f = line.split()
         if len(f) < 7 or f[3] == "-":
             continue
         depth, kind, arrow = int(f[3]), f[4], f[5]
         rest = " ".join(f[6:])
-        name = rest.split(" ")[0]
-        flags = set(x for x in rest.split(" ") if x.startswith("["))
+        name = rest.split()[0]
+        flags = set(x for x in rest.split() if x.startswith("["))
         if arrow == ">":
             parent = stack.get(depth - 1) if depth > 0 else None
             stack[depth] = (name, flags)

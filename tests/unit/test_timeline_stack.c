@@ -504,11 +504,6 @@ static void nested_synchronous_signals_end_innermost_first_at_each_sigreturn(voi
 }
 
 /*
- * A handler that leaves by siglongjmp: bar calls baz (siglongjmp), whose
- * jump lands in the middle of main (the sigsetjmp point): bar, baz and
- * the interrupted foo are unwound; main calls foo again.
- */
-/*
  * A timer signal arriving inside its own handler (SA_NODEFER): bar, the
  * handler, is interrupted at bar+6 and bar runs again, nested on itself
  * (a handler is entered at its first byte: not a resume in the
@@ -572,6 +567,11 @@ static void syscall_return_inside_a_handler_to_its_resume_point_is_not_a_sigretu
 	done();
 }
 
+/*
+ * A handler that leaves by siglongjmp: bar calls baz (siglongjmp), whose
+ * jump lands in the middle of main (the sigsetjmp point): bar, baz and
+ * the interrupted foo are unwound; main calls foo again.
+ */
 static void handler_leaving_by_longjmp_unwinds_to_the_setjmp_frame(void)
 {
 	start(PTS_SCOPE_USER, 0);

@@ -22,13 +22,18 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/reboot.h>
+#include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/sysfs.h>
 #include <asm/msr.h>
+#include <asm/cpufeature.h>
 #include <asm/processor.h>
+#include <asm/special_insns.h>
 
 #include "compat.h"
 #include "pt_unit.h"
+#include "pure/pts_pure.h"
 #include "pure/sim_code.h"
 #include "pure/sim_unit.h"
 
@@ -80,6 +85,33 @@ static void pts_sim_report(struct pts_sim_percpu *p)
 				       "ToPA output outside RAM");
 }
 
+/*
+ * The context the simulated program runs in on this CPU
+ * (docs/simulated-unit.md, "Context"): the task this code interrupted or
+ * runs in. Its kernel CR3 is the CR3 loaded now (this runs in ring 0,
+ * PCID bits included); its user CR3 is the one the kernel's exit code
+ * loads before returning to user space: with KPTI the user page-table
+ * root (bit 12), and with PCID also the user PCID bit (11), as
+ * arch/x86/entry does. A kernel thread or the idle task has no user code
+ * (a lazily kept mm is not its own).
+ *
+ * Context: IRQs off or hard IRQ, on the CPU whose model is updated.
+ */
+static void pts_sim_read_ctx(struct pts_sim_percpu *p)
+{
+	struct pts_sim_ctx x;
+
+	x.kernel_cr3 = __read_cr3();
+	x.user_cr3 = x.kernel_cr3;
+	if (boot_cpu_has(X86_FEATURE_PTI)) {
+		x.user_cr3 |= 1ULL << PTS_CR3_PTI_USER_BIT;
+		if (boot_cpu_has(X86_FEATURE_PCID))
+			x.user_cr3 |= 1ULL << PTS_CR3_PCID_USER_BIT;
+	}
+	x.no_user = !current->mm || (current->flags & PF_KTHREAD);
+	pts_sim_set_ctx(&p->cpu, &x);
+}
+
 /* Hard-IRQ tick on the tracing CPU: one round of packets. */
 static enum hrtimer_restart pts_sim_tick_fn(struct hrtimer *timer)
 {
@@ -88,6 +120,7 @@ static enum hrtimer_restart pts_sim_tick_fn(struct hrtimer *timer)
 	/* A timer migrated off an offlined CPU must not touch its model. */
 	if (p != this_cpu_ptr(&pts_sim_pcpu))
 		return HRTIMER_NORESTART;
+	pts_sim_read_ctx(p);
 	if (!pts_sim_tick(&p->cpu, rdtsc()))
 		return HRTIMER_NORESTART;
 	pts_sim_report(p);
@@ -128,9 +161,13 @@ static int pts_sim_op_rdmsr(u32 msr, u64 *val)
 static int pts_sim_op_wrmsr(u32 msr, u64 val)
 {
 	struct pts_sim_percpu *p = get_cpu_ptr(&pts_sim_pcpu);
-	bool was = pts_sim_tracing(&p->cpu);
-	int rc = pts_sim_wrmsr(&p->cpu, msr, val, rdtsc());
-	bool now = pts_sim_tracing(&p->cpu);
+	bool was, now;
+	int rc;
+
+	pts_sim_read_ctx(p);
+	was = pts_sim_tracing(&p->cpu);
+	rc = pts_sim_wrmsr(&p->cpu, msr, val, rdtsc());
+	now = pts_sim_tracing(&p->cpu);
 
 	if (rc) {
 		pr_debug("CPU %d: wrmsr %#x <- %#llx: #GP: %s\n", smp_processor_id(), msr,
@@ -152,6 +189,7 @@ static void pts_sim_op_sync(void)
 {
 	struct pts_sim_percpu *p = get_cpu_ptr(&pts_sim_pcpu);
 
+	pts_sim_read_ctx(p);
 	pts_sim_tick(&p->cpu, rdtsc());
 	pts_sim_report(p);
 	put_cpu_ptr(&pts_sim_pcpu);
@@ -249,6 +287,115 @@ static ssize_t sim_msr_store(struct kobject *kobj, struct kobj_attribute *attr,
 static struct kobj_attribute pts_sim_msr_attr = __ATTR(sim_msr, 0600, sim_msr_show,
 						       sim_msr_store);
 
+/*
+ * /sys/module/ptscope/sim_ovf (root only, simulated unit only): overflow
+ * injection. Writing N makes every online CPU's unit lose the packets of
+ * its next N rounds (the next ones written with TraceEn set), as an
+ * internal buffer overflow does, and then write OVF (SDM 33.4.2.16); 0
+ * cancels. Reading lists, per online CPU, the OVF
+ * packets written since load and the rounds still to lose.
+ */
+
+/* Context: on the target CPU, IRQs off (cross-call); info: the u32 N. */
+static void pts_sim_ovf_fn(void *info)
+{
+	pts_sim_inject_overflow(&this_cpu_ptr(&pts_sim_pcpu)->cpu, *(u32 *)info);
+}
+
+/* Context: on the target CPU, IRQs off (cross-call); info: u64[2]. */
+static void pts_sim_ovf_read_fn(void *info)
+{
+	struct pts_sim_cpu *c = &this_cpu_ptr(&pts_sim_pcpu)->cpu;
+	u64 *v = info;
+
+	v[0] = c->overflows;
+	v[1] = c->lose_rounds;
+}
+
+/* Context: process (sysfs), may sleep. */
+static ssize_t sim_ovf_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	int cpu, len = 0;
+	u64 v[2];
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		if (len > PAGE_SIZE - 64)
+			break;
+		if (smp_call_function_single(cpu, pts_sim_ovf_read_fn, v, 1))
+			continue;
+		len += sysfs_emit_at(buf, len, "cpu%d ovf=%llu pending=%llu\n", cpu,
+				     v[0], v[1]);
+	}
+	cpus_read_unlock();
+	return len;
+}
+
+/* Context: process (sysfs), may sleep. */
+static ssize_t sim_ovf_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t count)
+{
+	u32 rounds;
+	int rc;
+
+	rc = kstrtou32(buf, 0, &rounds);
+	if (rc)
+		return rc;
+	cpus_read_lock();
+	on_each_cpu(pts_sim_ovf_fn, &rounds, 1);
+	cpus_read_unlock();
+	return count;
+}
+
+static struct kobj_attribute pts_sim_ovf_attr = __ATTR(sim_ovf, 0600, sim_ovf_show,
+						       sim_ovf_store);
+
+/*
+ * Restart, kexec, power-off: runs after the core's reboot notifier (lower
+ * priority), so it sees what the core left behind. Reports whether any
+ * CPU's model still has TraceEn set; such a CPU would keep writing into
+ * memory that belongs to the next kernel after a kexec. This is what the
+ * simulated unit can show of a kexec (docs/testing-vm.md): its own state
+ * ends with this kernel.
+ */
+
+/* Context: on the target CPU, IRQs off (cross-call); info: u64 ctl. */
+static void pts_sim_ctl_read_fn(void *info)
+{
+	*(u64 *)info = this_cpu_ptr(&pts_sim_pcpu)->cpu.ctl;
+}
+
+/* Context: process (reboot notifier chain), may sleep. */
+static int pts_sim_reboot_notify(struct notifier_block *nb, unsigned long action,
+				 void *data)
+{
+	int cpu, n = 0, on = -1;
+	u64 ctl;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		ctl = 0;
+		if (smp_call_function_single(cpu, pts_sim_ctl_read_fn, &ctl, 1))
+			continue;
+		n++;
+		if ((ctl & RTIT_CTL_TRACEEN) && on < 0)
+			on = cpu;
+	}
+	cpus_read_unlock();
+	if (on >= 0)
+		pr_warn("%s: TraceEn still set on CPU %d: it would go on writing after this kernel\n",
+			action == SYS_RESTART ? "restart or kexec" : "shutdown", on);
+	else
+		pr_info("%s: TraceEn clear on all %d online CPUs: nothing more is written\n",
+			action == SYS_RESTART ? "restart or kexec" : "shutdown", n);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pts_sim_reboot_nb = {
+	.notifier_call = pts_sim_reboot_notify,
+	.priority = -1,		/* after the core's (priority 0) */
+};
+
 /* Context: process, may sleep (module load). */
 static int pts_sim_op_init(void)
 {
@@ -274,10 +421,26 @@ static int pts_sim_op_init(void)
 		sysfs_remove_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_sim_user_code);
 		return rc;
 	}
+	rc = sysfs_create_file(&THIS_MODULE->mkobj.kobj, &pts_sim_ovf_attr.attr);
+	if (rc) {
+		pr_err("cannot create sim_ovf in sysfs: %d\n", rc);
+		goto err_msr;
+	}
+	rc = register_reboot_notifier(&pts_sim_reboot_nb);
+	if (rc) {
+		pr_err("cannot register the reboot notifier: %d\n", rc);
+		sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &pts_sim_ovf_attr.attr);
+		goto err_msr;
+	}
 	pr_info("active: model %s, not real hardware; kernel code image %pS, user code image at %#llx\n",
 		pts_sim_model_skx.name, pts_sim_kernel_entry,
 		(unsigned long long)PTS_SIM_USER_BASE);
 	return 0;
+
+err_msr:
+	sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &pts_sim_msr_attr.attr);
+	sysfs_remove_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_sim_user_code);
+	return rc;
 }
 
 /* Context: process, may sleep (module unload; tracing already stopped). */
@@ -287,6 +450,8 @@ static void pts_sim_op_exit(void)
 
 	for_each_possible_cpu(cpu)
 		hrtimer_cancel(&per_cpu_ptr(&pts_sim_pcpu, cpu)->timer);
+	unregister_reboot_notifier(&pts_sim_reboot_nb);
+	sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &pts_sim_ovf_attr.attr);
 	sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &pts_sim_msr_attr.attr);
 	sysfs_remove_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_sim_user_code);
 	pr_info("removed\n");

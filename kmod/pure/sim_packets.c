@@ -143,6 +143,21 @@ size_t pts_pkt_tnt8(u8 *buf, u8 bits, unsigned int n)
 	return 1;
 }
 
+size_t pts_pkt_pip(u8 *buf, u64 cr3)
+{
+	buf[0] = 0x02;
+	buf[1] = 0x43;
+	pts_pkt_put_le(buf + 2, ((cr3 >> 5) << 1) & 0xffffffffffffULL, 6);
+	return 8;
+}
+
+size_t pts_pkt_tracestop(u8 *buf)
+{
+	buf[0] = 0x02;
+	buf[1] = 0x83;
+	return 2;
+}
+
 size_t pts_pkt_ovf(u8 *buf)
 {
 	buf[0] = 0x02;

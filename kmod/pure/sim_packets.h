@@ -72,6 +72,13 @@ size_t pts_pkt_mtc(u8 *buf, u8 ctc_payload);
  * out of range.
  */
 size_t pts_pkt_tnt8(u8 *buf, u8 bits, unsigned int n);
+/*
+ * PIP: 02 43 + 6 bytes (33.4.2.7): payload bit 0 NR (0: not in VMX
+ * non-root operation), bits 47:1 CR3[51:5]. 8 bytes.
+ */
+size_t pts_pkt_pip(u8 *buf, u64 cr3);
+/* TraceStop: 02 83 (33.4.2.10). */
+size_t pts_pkt_tracestop(u8 *buf);
 /* OVF: 02 f3 (33.4.2.16). */
 size_t pts_pkt_ovf(u8 *buf);
 /* PAD: 00 (33.4.2.19). */

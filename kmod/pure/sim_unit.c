@@ -145,6 +145,13 @@ void pts_sim_cpuid(const struct pts_sim_model *m, u32 leaf, u32 subleaf, u32 reg
 	}
 }
 
+static unsigned int pts_sim_nr_ranges(const struct pts_sim_model *m)
+{
+	if (!(m->leaf14_0[1] & PT_CPUID_EBX_IP_FILTER))
+		return 0;
+	return pt_cpuid_nr_addr_ranges(m->leaf14_1[0]);
+}
+
 /* ---- output: ToPA traversal (SDM 33.2.7) ---------------------------- */
 
 static bool pts_sim_mentry(const struct pts_sim_cpu *c)
@@ -231,6 +238,73 @@ static bool pts_sim_output_on(const struct pts_sim_cpu *c)
 	       !(c->status & (RTIT_STATUS_ERROR | RTIT_STATUS_STOPPED));
 }
 
+/* ---- filtering (33.2.4) --------------------------------------------- */
+
+/*
+ * CR3 filtering (33.2.4.2): with CR3Filter set, ContextEn needs
+ * CR3[63:5] == IA32_RTIT_CR3_MATCH[63:5] (bits 4:0 of CR3_MATCH are
+ * reserved, so a PCID below 32 in CR3 does not matter).
+ */
+static bool pts_sim_cr3_ok(const struct pts_sim_cpu *c, u64 cr3)
+{
+	return !(c->ctl & RTIT_CTL_CR3FILTER) || !((cr3 ^ c->cr3_match) & ~0x1fULL);
+}
+
+/*
+ * ContextEn (33.2.5.3) for code of one ring under CR3 `cr3`: CPL
+ * filtering (33.2.4.1: OS for ring 0, User for ring 3) and CR3 filtering.
+ */
+static bool pts_sim_context_en(const struct pts_sim_cpu *c, bool user, u64 cr3)
+{
+	return (c->ctl & (user ? RTIT_CTL_USER : RTIT_CTL_OS)) && pts_sim_cr3_ok(c, cr3);
+}
+
+static u64 pts_sim_ring_cr3(const struct pts_sim_cpu *c, bool user)
+{
+	return user ? c->ctx.user_cr3 : c->ctx.kernel_cr3;
+}
+
+/*
+ * IP filtering (33.2.4.3): does `ip` lie in a range ADDRn_A <= ip <=
+ * ADDRn_B whose ADDRn_CFG is `cfg`? *any tells whether a range with that
+ * encoding is configured at all.
+ */
+static bool pts_sim_in_range(const struct pts_sim_cpu *c, u64 ip, unsigned int cfg, bool *any)
+{
+	unsigned int n, nr = pts_sim_nr_ranges(c->model);
+	bool in = false;
+
+	*any = false;
+	for (n = 0; n < nr && n < 4; n++) {
+		if (rtit_ctl_field_get(c->ctl, RTIT_CTL_ADDR_CFG_MASK(n),
+				       RTIT_CTL_ADDR_CFG_SHIFT(n)) != cfg)
+			continue;
+		*any = true;
+		if (ip >= c->addr[2 * n] && ip <= c->addr[2 * n + 1])
+			in = true;
+	}
+	return in;
+}
+
+/*
+ * FilterEn for `ip` (33.2.5.5): 1 when no filter range is configured
+ * (ADDRn_CFG != 1 for every n), else whether ip is in one of them.
+ */
+static bool pts_sim_filter_en(const struct pts_sim_cpu *c, u64 ip)
+{
+	bool any, in = pts_sim_in_range(c, ip, RTIT_ADDR_CFG_FILTER, &any);
+
+	return !any || in;
+}
+
+/* TraceStop (33.2.4.3): ip is in a range with ADDRn_CFG = 2. */
+static bool pts_sim_in_tracestop(const struct pts_sim_cpu *c, u64 ip)
+{
+	bool any;
+
+	return pts_sim_in_range(c, ip, RTIT_ADDR_CFG_STOP, &any);
+}
+
 /*
  * Append bytes to the trace output, across regions, END links and the
  * wrap back to the first table. A full STOP region sets STATUS.Stopped
@@ -238,6 +312,9 @@ static bool pts_sim_output_on(const struct pts_sim_cpu *c)
  */
 static void pts_sim_emit(struct pts_sim_cpu *c, const u8 *buf, size_t n)
 {
+	/* An overflowed internal buffer: these bytes never reach the output. */
+	if (c->lost)
+		return;
 	u64 cnt = (u64)c->byte_cnt + n;
 
 	c->byte_cnt = cnt > 0x1ffff ? 0x1ffff : (u32)cnt;
@@ -306,8 +383,9 @@ static void pts_sim_timing_state(struct pts_sim_cpu *c)
 }
 
 /*
- * PSB+ (33.4.2.17 and 33.3.7 "PSB+"): PSB, TSC, TMA, CBR, then while
- * PacketEn is 1 MODE.Exec and a FUP of the next instruction, PSBEND.
+ * PSB+ (33.4.2.17 and 33.3.7 "PSB+"): PSB, TSC, TMA, CBR, PIP (OS = 1
+ * and ContextEn), then while PacketEn is 1 MODE.Exec and a FUP of the
+ * next instruction, PSBEND.
  * Pending TNT bits go out first. Resets PacketByteCnt, the last IP and
  * RET compression (33.2.1.2: only RETs of CALLs seen since the last PSB
  * are compressed).
@@ -322,6 +400,9 @@ static void pts_sim_psb_plus(struct pts_sim_cpu *c)
 	c->mode_since_psb = false;
 	pts_sim_emit(c, pkt, pts_pkt_psb(pkt, &c->ip_state));
 	pts_sim_timing_state(c);
+	/* PIP of the current CR3 when OS = 1 and ContextEn (33.4.2.7). */
+	if ((c->ctl & RTIT_CTL_OS) && pts_sim_context_en(c, c->in_user, c->cr3))
+		pts_sim_emit(c, pkt, pts_pkt_pip(pkt, c->cr3));
 	if (c->packet_en) {
 		pts_sim_emit(c, pkt, pts_pkt_mode_exec64(pkt));
 		c->mode_since_psb = true;
@@ -365,73 +446,257 @@ static void pts_sim_pge(struct pts_sim_cpu *c, u64 ip)
 {
 	u8 pkt[PTS_PKT_MAX];
 
-	pts_sim_psb_check(c);
 	if (!c->mode_since_psb) {
 		pts_sim_emit(c, pkt, pts_pkt_mode_exec64(pkt));
 		c->mode_since_psb = true;
 	}
 	pts_sim_ip_pkt(c, PTS_PKT_TIP_PGE, ip, false);
-	c->packet_en = true;
-	c->cur_ip = ip;
 }
 
-/* Leave the traced context through a far branch: TIP.PGD, IP suppressed. */
-static void pts_sim_pgd_far(struct pts_sim_cpu *c)
+/*
+ * A CR3 write (always at CPL 0). PIP(new CR3) when it changes the value
+ * and TriggerEn && ContextEn && OS hold afterwards, ContextEn evaluated
+ * for ring 0 with the new CR3 (33.4.2.7 "PIP", dependencies; 33.7's
+ * "MOV to CR3" rows: no PIP when the write clears ContextEn). NR is 0:
+ * the model is never in VMX non-root operation.
+ */
+static void pts_sim_load_cr3(struct pts_sim_cpu *c, u64 cr3)
 {
+	u8 pkt[PTS_PKT_MAX];
+
+	if (cr3 == c->cr3)
+		return;
+	c->cr3 = cr3;
+	if (!pts_sim_output_on(c) || !pts_sim_context_en(c, false, cr3))
+		return;
 	pts_sim_psb_check(c);
-	pts_sim_ip_pkt(c, PTS_PKT_TIP_PGD, 0, true);
+	pts_sim_tnt_flush(c);
+	pts_sim_emit(c, pkt, pts_pkt_pip(pkt, cr3));
+}
+
+/*
+ * TraceStop (33.2.4.3, 33.4.2.10): the IP reached a TraceStop range with
+ * ContextEn = 1. TriggerEn clears (TIP.PGD with the target IP first when
+ * PacketEn was 1, as the SDM's packet generation table has it), the
+ * TraceStop packet follows, STATUS.Stopped is set and nothing more is
+ * written until software clears it.
+ */
+static void pts_sim_tracestop(struct pts_sim_cpu *c, u64 ip)
+{
+	u8 pkt[PTS_PKT_MAX];
+
+	if (c->packet_en)
+		pts_sim_ip_pkt(c, PTS_PKT_TIP_PGD, ip, false);
+	pts_sim_tnt_flush(c);
+	pts_sim_emit(c, pkt, pts_pkt_tracestop(pkt));
+	c->status |= RTIT_STATUS_STOPPED;
 	c->packet_en = false;
+	c->region_valid = false;
 }
 
-static void pts_sim_tip(struct pts_sim_cpu *c, u64 ip)
+/* Kinds of control transfer in the code images. */
+enum pts_sim_br {
+	PTS_SIM_BR_CALL,	/* call rel32: no packet while PacketEn stays 1 */
+	PTS_SIM_BR_JMP,		/* jmp rel8: no packet while PacketEn stays 1 */
+	PTS_SIM_BR_COND,	/* jnz: one TNT bit */
+	PTS_SIM_BR_RET,		/* ret: a compressed TNT bit or a TIP */
+	PTS_SIM_BR_INDIRECT,	/* jmp *%rax: TIP */
+	PTS_SIM_BR_FAR,		/* syscall/sysretq, or entry from untraced code */
+};
+
+/*
+ * One control transfer to `target` in ring `user`, with the packets the
+ * PacketEn transition calls for (PacketEn = TriggerEn && ContextEn &&
+ * FilterEn && BranchEn, 33.2.5; BranchEn is 1 here):
+ *  - 1 -> 1: the branch's own packet (33.4.2: TNT, TIP; none for a
+ *    direct call);
+ *  - 1 -> 0: TIP.PGD, its IP suppressed when ContextEn cleared (a ring
+ *    change, 33.2.5.3), the target IP when FilterEn cleared (33.2.5.5:
+ *    direct and indirect branches leaving a filter range carry it);
+ *  - 0 -> 1: TIP.PGE(target) (33.4.2.3);
+ *  - TraceStop when the target is in a TraceStop range and ContextEn is 1.
+ * A far transfer loads its ring's CR3 first (PIP: pts_sim_load_cr3).
+ * FilterEn is evaluated at branch targets only: the images' functions
+ * are entered and left by branches, so a range that starts and ends on
+ * function boundaries is exact; linear flow across a boundary inside a
+ * function is not modelled (docs/simulated-unit.md).
+ */
+static void pts_sim_branch(struct pts_sim_cpu *c, enum pts_sim_br kind, u64 target,
+			   bool user, bool taken)
 {
+	bool before, ctx_en, after;
+
+	if (kind == PTS_SIM_BR_FAR) {
+		pts_sim_load_cr3(c, pts_sim_ring_cr3(c, user));
+		c->in_user = user;
+	}
+	if (!pts_sim_output_on(c)) {
+		c->packet_en = false;
+		c->cur_ip = target;
+		return;
+	}
+	/* A PSB+ due here names the block the branch ends (FUP of cur_ip). */
 	pts_sim_psb_check(c);
-	pts_sim_ip_pkt(c, PTS_PKT_TIP, ip, false);
-	c->cur_ip = ip;
+	c->cur_ip = target;
+	before = c->packet_en;
+	ctx_en = pts_sim_context_en(c, c->in_user, c->cr3);
+	c->filter_en = pts_sim_filter_en(c, target);
+	after = ctx_en && c->filter_en;
+	if (ctx_en && pts_sim_in_tracestop(c, target)) {
+		if (before && kind == PTS_SIM_BR_COND)
+			pts_sim_tnt(c, taken);
+		pts_sim_tracestop(c, target);
+		return;
+	}
+	if (before && after) {
+		switch (kind) {
+		case PTS_SIM_BR_CALL:
+			c->calls_since_psb++;
+			break;
+		case PTS_SIM_BR_JMP:
+			break;
+		case PTS_SIM_BR_COND:
+			pts_sim_tnt(c, taken);
+			break;
+		case PTS_SIM_BR_RET:
+			/* 33.4.2.1 "RET compression": CALLs seen since the last PSB. */
+			if (!(c->ctl & RTIT_CTL_DISRETC) && c->calls_since_psb) {
+				c->calls_since_psb--;
+				pts_sim_tnt(c, true);
+				break;
+			}
+			if (c->calls_since_psb)
+				c->calls_since_psb--;
+			pts_sim_ip_pkt(c, PTS_PKT_TIP, target, false);
+			break;
+		default:
+			pts_sim_ip_pkt(c, PTS_PKT_TIP, target, false);
+			break;
+		}
+	} else if (before) {
+		if (kind == PTS_SIM_BR_COND)
+			pts_sim_tnt(c, taken);
+		pts_sim_ip_pkt(c, PTS_PKT_TIP_PGD, target, !ctx_en);
+	} else if (after) {
+		pts_sim_pge(c, target);
+	}
+	c->packet_en = after;
 }
 
 /*
  * One pass of an image's function from its entry to the far branch at
  * PTS_SIM_OFF_FAR: three calls of the leaf, then the indirect jump to
- * the exit stub. Returns are compressed into a taken TNT bit unless
- * DisRETC is set or the call was not seen since the last PSB
- * (33.4.2.1 "RET compression").
+ * the exit stub.
  */
-static void pts_sim_run_function(struct pts_sim_cpu *c, u64 base)
+static void pts_sim_run_function(struct pts_sim_cpu *c, u64 base, bool user)
 {
 	bool again;
 	int i;
 
 	for (i = 0; i < PTS_SIM_LOOP_COUNT; i++) {
-		/* call leaf: direct, no packet; the unit pushes its return. */
-		c->cur_ip = base + PTS_SIM_OFF_LEAF;
-		c->calls_since_psb++;
-		/* ret */
-		pts_sim_psb_check(c);
-		if (!(c->ctl & RTIT_CTL_DISRETC) && c->calls_since_psb) {
-			c->calls_since_psb--;
-			pts_sim_tnt(c, true);
-			c->cur_ip = base + PTS_SIM_OFF_DEC;
-		} else {
-			if (c->calls_since_psb)
-				c->calls_since_psb--;
-			pts_sim_tip(c, base + PTS_SIM_OFF_DEC);
-		}
-		/* dec; jnz */
+		pts_sim_branch(c, PTS_SIM_BR_CALL, base + PTS_SIM_OFF_LEAF, user, true);
+		pts_sim_branch(c, PTS_SIM_BR_RET, base + PTS_SIM_OFF_DEC, user, true);
 		again = i + 1 < PTS_SIM_LOOP_COUNT;
-		pts_sim_tnt(c, again);
-		c->cur_ip = base + (again ? PTS_SIM_OFF_CALL : PTS_SIM_OFF_LEA);
+		pts_sim_branch(c, PTS_SIM_BR_COND,
+			       base + (again ? PTS_SIM_OFF_CALL : PTS_SIM_OFF_LEA), user, again);
 	}
 	/* lea; jmp *%rax */
-	pts_sim_tip(c, base + PTS_SIM_OFF_EXIT);
+	pts_sim_branch(c, PTS_SIM_BR_INDIRECT, base + PTS_SIM_OFF_EXIT, user, true);
 	c->cur_ip = base + PTS_SIM_OFF_FAR;
 }
 
-bool pts_sim_tick(struct pts_sim_cpu *c, u64 tsc)
+/*
+ * The context the tick runs in changed (a context switch since the last
+ * tick): its CR3 was written at CPL 0 (PIP: pts_sim_load_cr3). That ran
+ * in code outside the images (an interrupt, the scheduler), so while
+ * PacketEn is 1 (both rings traced, the program standing at the user
+ * resume point) the trace first leaves the images there: an asynchronous
+ * disable, FUP of where the program stands and TIP.PGD without IP, as at
+ * a stop. The next round enters again by TIP.PGE. A PIP inside straight
+ * code of the images would bind to no instruction a decoder can see.
+ */
+static void pts_sim_switch_context(struct pts_sim_cpu *c)
+{
+	u64 cr3 = pts_sim_ring_cr3(c, c->in_user);
+	u8 pkt[PTS_PKT_MAX];
+
+	if (cr3 == c->cr3)
+		return;
+	if (c->packet_en && pts_sim_output_on(c)) {
+		pts_sim_psb_check(c);
+		pts_sim_tnt_flush(c);
+		pts_sim_emit(c, pkt, pts_pkt_ip(pkt, &c->ip_state, PTS_PKT_FUP, c->cur_ip, false));
+		pts_sim_emit(c, pkt, pts_pkt_ip(pkt, &c->ip_state, PTS_PKT_TIP_PGD, 0, true));
+	}
+	c->packet_en = false;
+	pts_sim_load_cr3(c, cr3);
+}
+
+/* The packets of one round (docs/simulated-unit.md, "Timeline"). */
+static void pts_sim_round(struct pts_sim_cpu *c)
 {
 	u64 user = c->user_base, kern = c->kernel_base;
 	bool trace_user = c->ctl & RTIT_CTL_USER;
 	bool trace_os = c->ctl & RTIT_CTL_OS;
+
+	if (!(c->ctl & RTIT_CTL_BRANCHEN) || !(trace_user || trace_os))
+		return;
+	pts_sim_switch_context(c);
+	/* The program is user code and its system calls: not in a kernel thread. */
+	if ((c->ctl & RTIT_CTL_CR3FILTER) && c->ctx.no_user)
+		return;
+	if (trace_user && trace_os) {
+		/* Both rings: user code, syscall, kernel code, sysret. */
+		if (!c->packet_en)
+			pts_sim_branch(c, PTS_SIM_BR_FAR, user + PTS_SIM_OFF_RESUME, true, true);
+		pts_sim_branch(c, PTS_SIM_BR_JMP, user + PTS_SIM_OFF_ENTRY, true, true);
+		pts_sim_run_function(c, user, true);
+		pts_sim_branch(c, PTS_SIM_BR_FAR, kern + PTS_SIM_OFF_ENTRY, false, true);
+		pts_sim_run_function(c, kern, false);
+		pts_sim_branch(c, PTS_SIM_BR_FAR, user + PTS_SIM_OFF_RESUME, true, true);
+	} else if (trace_user) {
+		/* Back from the kernel at the resume point, out again by syscall. */
+		pts_sim_branch(c, PTS_SIM_BR_FAR, user + PTS_SIM_OFF_RESUME, true, true);
+		pts_sim_branch(c, PTS_SIM_BR_JMP, user + PTS_SIM_OFF_ENTRY, true, true);
+		pts_sim_run_function(c, user, true);
+		pts_sim_branch(c, PTS_SIM_BR_FAR, kern + PTS_SIM_OFF_ENTRY, false, true);
+	} else {
+		/* Kernel entry from untraced user space, back out by sysretq. */
+		pts_sim_branch(c, PTS_SIM_BR_FAR, kern + PTS_SIM_OFF_ENTRY, false, true);
+		pts_sim_run_function(c, kern, false);
+		pts_sim_branch(c, PTS_SIM_BR_FAR, user + PTS_SIM_OFF_RESUME, true, true);
+	}
+}
+
+/*
+ * Internal buffer overflow (33.4.2.16 "OVF"): the packets of the lost
+ * rounds never reach the output; when the overflow resolves the unit
+ * writes OVF and, if PacketEn is 1 at that point, a FUP with the IP
+ * tracing resumes at. Whatever state the lost packets carried is
+ * written again as if none had been sent: the FUP (and the next IP
+ * packet) with a full IP, MODE.Exec before the next TIP.PGE (it may have
+ * gone out only in the lost bytes), RET compression restarted.
+ */
+static void pts_sim_overflow_end(struct pts_sim_cpu *c)
+{
+	u8 pkt[PTS_PKT_MAX];
+
+	c->lost = false;
+	c->tnt_bits = 0;
+	c->tnt_count = 0;
+	c->calls_since_psb = 0;
+	c->mode_since_psb = false;
+	pts_pkt_ip_reset(&c->ip_state);
+	if (!pts_sim_output_on(c))
+		return;
+	pts_sim_emit(c, pkt, pts_pkt_ovf(pkt));
+	c->overflows++;
+	if (c->packet_en)
+		pts_sim_emit(c, pkt, pts_pkt_ip(pkt, &c->ip_state, PTS_PKT_FUP, c->cur_ip, false));
+}
+
+bool pts_sim_tick(struct pts_sim_cpu *c, u64 tsc)
+{
 	u8 pkt[PTS_PKT_MAX];
 
 	if (!(c->ctl & RTIT_CTL_TRACEEN))
@@ -439,6 +704,8 @@ bool pts_sim_tick(struct pts_sim_cpu *c, u64 tsc)
 	c->tsc = tsc;
 	if (!pts_sim_output_on(c))
 		return true;
+	if (c->lose_rounds)
+		c->lost = true;
 	pts_sim_psb_check(c);
 	/* Timing first: the CPU wakes from the idle time between ticks. */
 	if (c->ctl & RTIT_CTL_TSCEN)
@@ -449,31 +716,21 @@ bool pts_sim_tick(struct pts_sim_cpu *c, u64 tsc)
 
 		pts_sim_emit(c, pkt, pts_pkt_mtc(pkt, (u8)(pts_sim_ctc(c, tsc) >> f)));
 	}
-	if (!(c->ctl & RTIT_CTL_BRANCHEN) || !(trace_user || trace_os)) {
-		c->rounds++;
-		return true;
-	}
-	if (trace_user && trace_os) {
-		/* Both rings: the round is user code, syscall, kernel code, sysret. */
-		if (!c->packet_en)
-			pts_sim_pge(c, user + PTS_SIM_OFF_RESUME);
-		pts_sim_run_function(c, user);
-		pts_sim_tip(c, kern + PTS_SIM_OFF_ENTRY);		/* syscall */
-		pts_sim_run_function(c, kern);
-		pts_sim_tip(c, user + PTS_SIM_OFF_RESUME);	/* sysretq */
-	} else if (trace_user) {
-		/* Back from the kernel at the resume point, out again by syscall. */
-		pts_sim_pge(c, user + PTS_SIM_OFF_RESUME);
-		pts_sim_run_function(c, user);
-		pts_sim_pgd_far(c);
-	} else {
-		/* Kernel entry from untraced user space, back out by sysretq. */
-		pts_sim_pge(c, kern + PTS_SIM_OFF_ENTRY);
-		pts_sim_run_function(c, kern);
-		pts_sim_pgd_far(c);
-	}
+	pts_sim_round(c);
+	if (c->lost && !--c->lose_rounds)
+		pts_sim_overflow_end(c);
 	c->rounds++;
 	return true;
+}
+
+void pts_sim_set_ctx(struct pts_sim_cpu *c, const struct pts_sim_ctx *ctx)
+{
+	c->ctx = *ctx;
+}
+
+void pts_sim_inject_overflow(struct pts_sim_cpu *c, u32 rounds)
+{
+	c->lose_rounds = rounds;
 }
 
 /* ---- TraceEn transitions ------------------------------------------- */
@@ -487,6 +744,11 @@ static void pts_sim_enable(struct pts_sim_cpu *c, u64 tsc)
 	c->calls_since_psb = 0;
 	c->mode_since_psb = false;
 	c->region_valid = false;
+	c->lost = false;
+	/* The enabling WRMSR runs in ring 0 under the context's kernel CR3. */
+	c->in_user = false;
+	c->cr3 = c->ctx.kernel_cr3;
+	c->filter_en = true;
 	pts_pkt_ip_reset(&c->ip_state);
 	/* Stopped or Error still set: no output until software clears them. */
 	if (c->status & (RTIT_STATUS_ERROR | RTIT_STATUS_STOPPED))
@@ -532,13 +794,6 @@ static int pts_sim_gp(struct pts_sim_cpu *c, enum pts_sim_gp gp)
 {
 	c->last_gp = gp;
 	return -EIO;
-}
-
-static unsigned int pts_sim_nr_ranges(const struct pts_sim_model *m)
-{
-	if (!(m->leaf14_0[1] & PT_CPUID_EBX_IP_FILTER))
-		return 0;
-	return pt_cpuid_nr_addr_ranges(m->leaf14_1[0]);
 }
 
 /*
@@ -690,7 +945,9 @@ int pts_sim_rdmsr(struct pts_sim_cpu *c, u32 msr, u64 *val)
 	case RTIT_MSR_STATUS:
 		v = c->status | ((u64)c->byte_cnt << RTIT_STATUS_BYTECNT_SHIFT);
 		if (pts_sim_output_on(c))
-			v |= RTIT_STATUS_TRIGGEREN | RTIT_STATUS_FILTEREN;
+			v |= RTIT_STATUS_TRIGGEREN;
+		if (pts_sim_output_on(c) && c->filter_en)
+			v |= RTIT_STATUS_FILTEREN;
 		if (pts_sim_output_on(c) && c->packet_en)
 			v |= RTIT_STATUS_CONTEXTEN;
 		*val = v;

@@ -9,7 +9,8 @@
  *
  * SDM references are to Intel SDM vol. 3C, chapter 33 "Intel Processor
  * Trace": 33.2.7 (ToPA), 33.2.8 (MSRs and their #GP rules), 33.3.1
- * (CPUID leaf 14H), 33.4 (packets).
+ * (CPUID leaf 14H), 33.4 (packets), 33.2.4 (CPL, CR3 and IP filtering,
+ * TraceStop), 33.2.5 (the enables: ContextEn, FilterEn, PacketEn).
  *
  * Context: every function acts on one struct pts_sim_cpu, which its
  * caller serialises (the kernel glue: IRQs off on the owning CPU).
@@ -84,6 +85,19 @@ const char *pts_sim_gp_str(enum pts_sim_gp gp);
 /* Text for a ToPA error (enum topa_error in rtit.h). */
 const char *pts_sim_topa_err_str(enum topa_error err);
 
+/*
+ * The context the simulated program runs in on one CPU, as the kernel
+ * glue reads it when a tick fires (docs/simulated-unit.md, "Context"):
+ * the CR3 the CPU holds while it runs kernel code and user code there
+ * (they differ with KPTI), and whether that context has user code at
+ * all (not for a kernel thread or the idle task).
+ */
+struct pts_sim_ctx {
+	u64 kernel_cr3;
+	u64 user_cr3;
+	bool no_user;
+};
+
 /* Per-CPU state of the simulated unit. */
 struct pts_sim_cpu {
 	const struct pts_sim_model *model;
@@ -116,6 +130,17 @@ struct pts_sim_cpu {
 	u64 cur_ip;		/* next instruction: the IP a PSB+ FUP gives */
 	bool packet_en;		/* between TIP.PGE and TIP.PGD */
 	u64 tsc;		/* TSC of the current tick */
+
+	/* Context and filtering (33.2.4). */
+	struct pts_sim_ctx ctx;	/* the context of the current tick */
+	u64 cr3;		/* CR3 the model CPU holds now (last PIP value) */
+	bool in_user;		/* the model CPU is in ring 3 */
+	bool filter_en;		/* FilterEn at the last branch target */
+
+	/* Overflow injection (33.4.2.16). */
+	u32 lose_rounds;	/* rounds still to lose, then OVF */
+	bool lost;		/* packets go nowhere (internal buffer full) */
+	u64 overflows;		/* OVF packets written */
 
 	/* Diagnostics. */
 	enum pts_sim_gp last_gp;
@@ -158,6 +183,20 @@ static inline bool pts_sim_tracing(const struct pts_sim_cpu *c)
  * output has stopped (STATUS.Stopped or Error).
  */
 bool pts_sim_tick(struct pts_sim_cpu *c, u64 tsc);
+
+/*
+ * Context of the next ticks (glue: read on the CPU before each tick and
+ * MSR write). A changed CR3 is a context switch: PIP when OS = 1, and
+ * CR3 filtering against the new values (33.2.4.2).
+ */
+void pts_sim_set_ctx(struct pts_sim_cpu *c, const struct pts_sim_ctx *ctx);
+
+/*
+ * Overflow injection: the next `rounds` rounds of packets are lost as
+ * in an internal buffer overflow, then the unit writes OVF (and a FUP
+ * when PacketEn is 1), 33.4.2.16. 0 cancels a pending injection.
+ */
+void pts_sim_inject_overflow(struct pts_sim_cpu *c, u32 rounds);
 
 /* PSB period in bytes for a PSBFreq encoding: 2 KiB << n (SDM 33.2.8.2). */
 static inline u32 pts_sim_psb_period(unsigned int psbfreq)

@@ -35,7 +35,7 @@ CACHE=$VM/cache
 B=${B:-build}
 
 # Hard limit for one boot, seconds (QEMU is killed after it, -k 5 later).
-BOOT_TIMEOUT=${PTS_VM_TIMEOUT:-400}
+BOOT_TIMEOUT=${PTS_VM_TIMEOUT:-600}
 
 lines=()
 break_name=
@@ -224,7 +224,7 @@ build_module() {
 
 # initramfs: busybox + links, /init, test programs, module, static ptscope.
 build_initramfs() {
-	local dir=$1 kver=$2 line=$3 have_mod=$4 r=$1/rootfs app
+	local dir=$1 kver=$2 line=$3 have_mod=$4 vmlinuz=${5:-} r=$1/rootfs app
 	rm -rf "$r"
 	mkdir -p "$r"/{bin,sbin,etc,proc,sys,dev,tmp,root,t,home/user} "$r/usr/bin" "$r/usr/sbin"
 	cp /bin/busybox "$r/bin/busybox"
@@ -254,6 +254,22 @@ build_initramfs() {
 		echo "VM_CLI_REASON='$cli_reason'"
 		echo "VM_BREAK='$break_name'"
 	} > "$r/etc/vmtest.conf"
+	# The last step kexecs into the same kernel with a small initramfs
+	# of its own (tests/vm/guest/kexec-init): the image and that
+	# initramfs travel in this one.
+	if [ "$have_mod" = 1 ] && [ -n "$vmlinuz" ]; then
+		local k=$dir/kexec-rootfs
+		rm -rf "$k"
+		mkdir -p "$k"/{bin,proc,sys,dev,tmp,t}
+		cp /bin/busybox "$k/bin/busybox"
+		cp "$VM/guest/kexec-init" "$k/init"
+		cp "$GUEST_BIN/ptsunit" "$GUEST_BIN/qexit" "$k/t/"
+		cp "$dir/ptscope.ko" "$k/ptscope.ko"
+		chmod 755 "$k/init" "$k"/t/*
+		mkdir -p "$r/kexec"
+		cp "$vmlinuz" "$r/kexec/vmlinuz"
+		(cd "$k" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$r/kexec/initrd.gz"
+	fi
 	(cd "$r" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$dir/initramfs.cpio.gz"
 }
 
@@ -297,6 +313,16 @@ extract_payload() { # data.log kind name -> stdout (the bytes)
 	fi
 }
 
+# The host verdicts on the filtering scenarios' bundles, when there is
+# nothing to decode.
+simf_skip() { # line reason
+	local n
+	for n in cr3_filter_excludes_other_process addr_filter_in_range_and_tracestop \
+		overflow_is_a_decoder_gap; do
+		result "$1" $n SKIP "$2"
+	done
+}
+
 # Host-side scenario: decode each copied-back bundle and check it.
 check_bundles() { # line dir
 	local line=$1 dir=$2 bdir=$2/bundles name ok detail
@@ -317,6 +343,7 @@ check_bundles() { # line dir
 		fi
 		result "$line" bundle_decodes SKIP "no bundle"
 		result "$line" bundle_timeline_matches_sim SKIP "no bundle"
+		simf_skip "$line" "no bundle"
 		return
 	fi
 	ok=1 detail=
@@ -334,6 +361,7 @@ check_bundles() { # line dir
 	if [ -z "$DECODER" ]; then
 		result "$line" bundle_decodes SKIP "$decoder_reason"
 		result "$line" bundle_timeline_matches_sim SKIP "$decoder_reason"
+		simf_skip "$line" "$decoder_reason"
 		return
 	fi
 	bash "$VM/host/check-bundles.sh" "$DECODER" "$bdir" "$SIM_DOC" "$timeline_reason" \
@@ -341,6 +369,15 @@ check_bundles() { # line dir
 	while read -r name verdict detail; do
 		result "$line" "$name" "$verdict" "$detail"
 	done < "$dir/decode-results.txt"
+	if grep -q '^RESULT sim_filter_captures SKIP' "$dir/console.txt"; then
+		simf_skip "$line" "sim_filter_captures skipped in the guest"
+		return
+	fi
+	bash "$VM/host/check-sim-filter.sh" "$DECODER" "$bdir" \
+		> "$dir/sim-filter-results.txt" 2>> "$dir/decode.log"
+	while read -r name verdict detail; do
+		result "$line" "$name" "$verdict" "$detail"
+	done < "$dir/sim-filter-results.txt"
 }
 
 # Kernel log: the guest sends its whole dmesg at the end; the console
@@ -356,6 +393,32 @@ check_klog() { # line dir
 		result "$line" klog_clean FAIL "the guest sent no kernel log (died before the end?)"
 	else
 		result "$line" klog_clean PASS "$(wc -l < "$dir/dmesg.txt") lines, no BUG/WARNING/Oops/lockdep/KASAN/KFENCE/UBSAN/corruption report"
+	fi
+}
+
+# The guest's last steps: kexec with a capture armed (ptsunit
+# kexec-armed: the reboot notifiers, then the same kernel boots from
+# /kexec), then in that kernel a reboot with a capture armed: the
+# module's reboot notifier must stop every CPU before each.
+check_kexec() { # line dir
+	local line=$1 dir=$2 after
+	if [ "$have_mod" != 1 ]; then
+		result "$line" kexec_stops_tracing_and_boots SKIP "no module: $mod_reason"
+		return
+	fi
+	if ! grep -q '^=== VMTEST-KEXEC armed' "$dir/console.txt"; then
+		result "$line" kexec_stops_tracing_and_boots FAIL "the guest did not arm and kexec ($(grep -m1 '^RESULT kexec_armed' "$dir/console.txt"))"
+		return
+	fi
+	after=$(sed -n '/^=== VMTEST-KEXEC armed/,/^=== VMTEST-KEXEC booted/p' "$dir/console.txt")
+	if ! echo "$after" | grep -q 'ptscope.*restart or kexec: tracing stopped on every CPU'; then
+		result "$line" kexec_stops_tracing_and_boots FAIL "no reboot-notifier line from the module before the kexec"
+	elif ! echo "$after" | grep -q 'simulated PT unit: restart or kexec: TraceEn clear on all'; then
+		result "$line" kexec_stops_tracing_and_boots FAIL "the simulated unit did not report TraceEn clear on every CPU before the kexec: $(echo "$after" | grep -m1 'simulated PT unit: restart')"
+	elif ! echo "$after" | grep -q '^=== VMTEST-KEXEC booted'; then
+		result "$line" kexec_stops_tracing_and_boots FAIL "the kexec'd kernel never ran its init"
+	else
+		result "$line" kexec_stops_tracing_and_boots PASS "$(echo "$after" | grep -m1 -o 'ptscope.*restart or kexec: tracing.*'); $(echo "$after" | grep -m1 -o 'restart or kexec: TraceEn clear.*'); then '$(echo "$after" | grep -m1 '^=== VMTEST-KEXEC booted')'"
 	fi
 }
 
@@ -414,7 +477,7 @@ run_line() {
 		return
 	fi
 	get_vmods "$kver" "$dir" || note "line $line: no virtio console modules: bulk data goes over serial 1"
-	build_initramfs "$dir" "$kver" "$line" "$have_mod"
+	build_initramfs "$dir" "$kver" "$line" "$have_mod" "$vmlinuz"
 
 	# Boot. Serial 0 = console (RESULT lines); bulk data on the
 	# virtio-serial port "data" (MB/s), or serial 1 (~200 KB/s) if the
@@ -488,8 +551,10 @@ run_line() {
 			result "$line" boot FAIL "guest ended without its end marker, QEMU status $rc (panic? see tests/vm/out/$kver/console.txt)"
 		elif [ "$want" -ne "$rc" ]; then
 			result "$line" boot FAIL "end marker rc=$endrc but QEMU status $rc, want $want (isa-debug-exit or the final reboot not reached?)"
+		elif [ "$want" = 0 ]; then
+			result "$line" boot PASS "booted, ran (end marker rc=$endrc) and ended with the final armed reboot (QEMU -no-reboot status 0) in $secs s"
 		else
-			result "$line" boot PASS "booted, ran and exited through isa-debug-exit in $secs s"
+			result "$line" boot PASS "booted, ran and exited through isa-debug-exit (status $rc = rc $endrc) in $secs s"
 		fi ;;
 	esac
 
@@ -519,6 +584,7 @@ run_line() {
 	done
 
 	check_bundles "$line" "$dir"
+	check_kexec "$line" "$dir"
 	check_reboot "$line" "$dir"
 	check_klog "$line" "$dir"
 }

@@ -25,6 +25,13 @@
  *                         must stop and release every CPU; the host reads
  *                         its log line on the console (QEMU runs with
  *                         -no-reboot, so the reset ends the run)
+ *   kexec-armed NAME KERNEL INITRD CMDLINE
+ *                         load KERNEL and INITRD for kexec (kexec_file_load(2),
+ *                         as `kexec -s -l` does), configure and arm every
+ *                         CPU, then reboot(2) with LINUX_REBOOT_CMD_KEXEC (as
+ *                         `kexec -e` does): the reboot notifiers run, then
+ *                         the new kernel boots (the host reads both on the
+ *                         console)
  *
  * Expected values are the hand-written constants below and the ABI's
  * reason codes, never values this program read back first.
@@ -39,6 +46,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/reboot.h>
+#include <sys/syscall.h>
+#include <linux/reboot.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -479,6 +488,30 @@ static int do_reboot_armed(void)
 	fail("reboot: %s", strerror(errno));
 }
 
+static int do_kexec_armed(const char *kernel, const char *initrd, const char *cmdline)
+{
+	struct ptscope_caps caps;
+	int kfd, ifd, rc;
+
+	kfd = open(kernel, O_RDONLY | O_CLOEXEC);
+	ifd = open(initrd, O_RDONLY | O_CLOEXEC);
+	if (kfd < 0 || ifd < 0)
+		fail("open %s / %s: %s", kernel, initrd, strerror(errno));
+	/* Loaded before the arm: a refused image leaves nothing armed. */
+	if (syscall(SYS_kexec_file_load, kfd, ifd, strlen(cmdline) + 1, cmdline, 0UL))
+		fail("kexec_file_load: %s", strerror(errno));
+	configure(&caps);
+	rc = cmd(PTSCOPE_IOC_START);
+	if (rc)
+		fail("START: %s", strerror(-rc));
+	sleep_ms(100);
+	printf("=== VMTEST-KEXEC armed\n");
+	fflush(stdout);
+	sync();
+	syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2, LINUX_REBOOT_CMD_KEXEC, NULL);
+	fail("reboot(LINUX_REBOOT_CMD_KEXEC): %s", strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "";
@@ -494,6 +527,8 @@ int main(int argc, char **argv)
 		return do_full_hotplug();
 	if (!strcmp(sub, "reboot-armed") && argc == 3)
 		return do_reboot_armed();
+	if (!strcmp(sub, "kexec-armed") && argc == 6)
+		return do_kexec_armed(argv[3], argv[4], argv[5]);
 	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/ptsunit.c\n");
 	return 2;
 }

@@ -35,7 +35,7 @@ mmap_write_refused mapcount_after_fork_and_reconfigure trigger_race_start_stop
 tracepoint_pid_in_a_pid_namespace
 rmmod_while_mapped rmmod_while_armed
 cpu_offline_during_capture full_mode_hotplug_stays_stopped foreign_state_restored foreign_traceen_while_armed
-trigger_stops_fifo_cpu configure_vs_cpu_hotplug module_unload"
+trigger_stops_fifo_cpu configure_vs_cpu_hotplug sim_filter_captures module_unload"
 # The command too runs every scope with every trigger kind.
 CLI_MATRIX="$(for s in user kernel both; do
 	for t in manual tracepoint sysrq_proc sysrq_key; do echo ${s}_$t; done; done)"
@@ -257,6 +257,9 @@ if [ "$VM_HAVE_CLI" != 1 ]; then
 else
 	. /t/cli-scenarios.sh
 fi
+
+# ---- the simulated unit's CR3 and IP filtering, TraceStop, OVF -------------
+. /t/sim-scenarios.sh
 
 # ---- unload ---------------------------------------------------------------------
 mark_klog

@@ -125,6 +125,17 @@ static bool scope_both;
 static uint32_t cpu_flags;
 static bool cpu_wrapped;
 static uint64_t trig_tsc, cpu_stop_tsc[2];	/* 0: not recorded */
+/*
+ * pid 100's maps: at arm, 0x401000 maps the binary from file offset
+ * arm_pgoff (0x1000: _start there; 0x1100: lj_main there); when
+ * trigger_pgoff is set, its maps at the trigger map 0x401000 + trigger_at
+ * from that offset.
+ */
+static uint64_t arm_pgoff = 0x1000, trigger_pgoff, trigger_at;
+/* when set: objects[] is empty (a bundle that records nothing about the binary) */
+static bool no_objects;
+/* when set: the second process is listed without maps (nothing was read) */
+static bool other_no_maps;
 
 static void write_bundle(enum pts_bundle_source source)
 {
@@ -248,7 +259,7 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 	b->sideband_file = strdup("sideband.bin");
 
 	/* the binary as captured: /opt/app/user, copied into the bundle */
-	b->nr_objects = 1;
+	b->nr_objects = no_objects ? 0 : 1;
 	b->objects = calloc(1, sizeof(*b->objects));
 	b->objects[0].size = elen + object_size_delta;
 	if (named_build_id) {
@@ -271,7 +282,7 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 		p->pid = other_pid;
 		snprintf(p->comm, sizeof(p->comm), "other");
 		p->exe = strdup("/opt/app/user");
-		p->nr_maps_arm = 1;
+		p->nr_maps_arm = other_no_maps ? 0 : 1;
 		p->maps_arm = calloc(1, sizeof(*p->maps_arm));
 		p->maps_arm[0].start = 0x401000;
 		p->maps_arm[0].end = 0x401f00;
@@ -287,9 +298,18 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 	p->maps_arm = calloc(1, sizeof(*p->maps_arm));
 	p->maps_arm[0].start = 0x401000;
 	p->maps_arm[0].end = 0x402000;
-	p->maps_arm[0].pgoff = 0x1000;
+	p->maps_arm[0].pgoff = arm_pgoff;
 	snprintf(p->maps_arm[0].perms, sizeof(p->maps_arm[0].perms), "r-xp");
 	p->maps_arm[0].path = strdup(named_build_id ? elf : "/opt/app/user");
+	if (trigger_pgoff) {
+		p->nr_maps_trigger = 1;
+		p->maps_trigger = calloc(1, sizeof(*p->maps_trigger));
+		p->maps_trigger[0] = p->maps_arm[0];
+		p->maps_trigger[0].start += trigger_at;
+		p->maps_trigger[0].end += trigger_at;
+		p->maps_trigger[0].pgoff = trigger_pgoff;
+		p->maps_trigger[0].path = strdup(p->maps_arm[0].path);
+	}
 	if (pts_bundle_write_manifest(bdir, b, &err))
 		fprintf(stderr, "manifest: %s\n", err.msg);
 	CU_ASSERT_EQUAL(err.code, 0);
@@ -563,6 +583,11 @@ static void changed_binary_is_a_warning_and_gaps(void)
 	CU_ASSERT_EQUAL(sum.nr_warnings, 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "changed since capture"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "0123456789abcdef"));
+	/* and the summary lists it among the files that did not match */
+	CU_ASSERT_EQUAL(sum.nr_mismatched, 1);
+	CU_ASSERT_STRING_EQUAL(sum.mismatched[0].path, elf);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.mismatched[0].why, "captured 0123456789abcdef"));
+	CU_ASSERT_EQUAL(sum.objects_checked + sum.objects_copied + sum.objects_unchecked, 0);
 	CU_ASSERT(sum.gaps >= 1);
 	CU_ASSERT_EQUAL(sum.insns, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(sum.source, "hardware"));
@@ -752,6 +777,8 @@ static void summary_says_how_long_after_the_trigger_each_cpu_stopped(void)
  * when the exec is seen (at the next event, the enable), an "exec"
  * instant follows, and the new program's frames start from an empty stack
  * (without the exec, lj_main would nest on _start as a signal handler would).
+ * The new program is the same binary at the same place: its maps are the
+ * ones taken at the trigger (those at arm are the old program's).
  */
 static void exec_in_the_sideband_starts_the_new_program_on_an_empty_stack(void)
 {
@@ -772,8 +799,10 @@ static void exec_in_the_sideband_starts_the_new_program_on_an_empty_stack(void)
 	gen_ip(&g, ppt_tip, 0x401105);
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	exec_tsc = 0x1200;
+	trigger_pgoff = 0x1000;
 	write_bundle_ex(PTS_SOURCE_REFERENCE_ENCODER, &gp, 1, &sw, 1);
 	exec_tsc = 0;
+	trigger_pgoff = 0;
 	gen_done(&g);
 	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
 	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
@@ -1104,6 +1133,179 @@ static void cr3_names_a_process_by_root_and_kpti_kernel_root(void)
 	pts_imgset_free(set);
 }
 
+/*
+ * `ptscope run -- env ./prog`, `record` of a process that execs: one pid,
+ * two programs. The old program's maps (at arm) map 0x401000 from file
+ * offset 0x1100, so its code there is lj_main; the new program's (at the
+ * trigger) from offset 0x1000, so there it is _start. The sideband's EXEC
+ * (TSC 0x1200) splits them. Trace: lj_main's path up to its exit syscall
+ * (TIP 0x401005: lj_c's longjmp, in the old layout), then, after the exec,
+ * the main path's first part (TNT TTNTT) up to its getpid syscall. By
+ * hand: lj_main, lj_a, lj_b, lj_c named in the old program, the exec, then
+ * _start, f1, f2 in the new, no gap. With one snapshot for the whole
+ * process (the trigger's), lj_main's path decodes against _start's code:
+ * TIP 0x401005 meets f1's loop, which needs TNT.
+ */
+static void exec_splits_the_process_images_old_program_before_new_after(void)
+{
+	static const struct sw_rec sw = { 0, 0, 101 };
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	char shape[2048], why[256];
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* the old program: lj_main */
+	gen_ip(&g, ppt_tip, 0x401005);		/* lj_c's longjmp */
+	gen_ip_suppressed(&g, ppt_tip_pgd);	/* exit syscall (execve in real life) */
+	gen_tsc(&g, 0x1300);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* the new program: _start */
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	exec_tsc = 0x1200;
+	arm_pgoff = 0x1100;
+	trigger_pgoff = 0x1000;
+	write_bundle_ex(PTS_SOURCE_REFERENCE_ENCODER, &gp, 1, &sw, 1);
+	exec_tsc = 0;
+	arm_pgoff = 0x1000;
+	trigger_pgoff = 0;
+	gen_done(&g);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
+		CU_FAIL(why);
+	CU_ASSERT_STRING_EQUAL(tl_sink_shape(&sink, shape, sizeof(shape)),
+		"B0 lj_main|B1 lj_a|B2 lj_b|B3 lj_c|E3 lj_c|E2 lj_b|E1 lj_a|B1 [syscall]|"
+		"E1 [syscall]|E0 lj_main|I exec|"
+		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start");
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * No exec: the maps at arm and at the trigger are one program's. Code
+ * mapped at arm and unmapped before the trigger (a dlclose'd library)
+ * still decodes: the trigger's maps hold the binary at 0x501000 only,
+ * the arm's at 0x401000, where the main path runs. By hand: the main path
+ * (20 instructions), no gap. With the trigger's maps alone: all gaps.
+ */
+static void code_unmapped_before_the_trigger_decodes_from_the_arm_maps(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	trigger_pgoff = 0x1000;
+	trigger_at = 0x100000;
+	write_bundle(PTS_SOURCE_REFERENCE_ENCODER);
+	trigger_pgoff = 0;
+	trigger_at = 0;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL(sum.insns, 20);
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	CU_ASSERT_EQUAL(sum.objects_copied, 1);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * A process whose maps were not taken (pid 300: listed, no maps) runs
+ * after pid 100 on the same CPU (switch at TSC 0x1200). Its code at
+ * 0x401000 is unknown: by hand, pid 100's main path part up to getpid,
+ * then gaps for pid 300 ("no memory mapped"), no function of pid 100's
+ * binary on pid 300's track. Before: pid 300 borrowed pid 100's image and
+ * showed _start, f1, f2 as its own.
+ */
+static void process_without_maps_decodes_as_gaps_not_with_the_previous_image(void)
+{
+	static const struct sw_rec sw = { 0, 0, 101 };
+	struct ptscope_sb_switch rec;
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	size_t i, named = 0, gaps300 = 0;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.hdr.type = PTSCOPE_SB_SCHED_SWITCH;
+	rec.hdr.size = sizeof(rec);
+	rec.hdr.cpu = 0;
+	rec.hdr.tsc = 0x1200;
+	rec.prev_pid = 100;
+	rec.prev_tid = 101;
+	rec.next_pid = rec.next_tid = 300;
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_tsc(&g, 0x1300);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* pid 300 */
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	other_pid = 300;
+	other_no_maps = true;
+	extra_sb = &rec;
+	extra_sb_len = sizeof(rec);
+	write_bundle_ex(PTS_SOURCE_REFERENCE_ENCODER, &gp, 1, &sw, 1);
+	extra_sb_len = 0;
+	other_no_maps = false;
+	other_pid = 0;
+	gen_done(&g);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	for (i = 0; i < sink.n; i++) {
+		const struct pts_tl_rec *r = &sink.recs[i].r;
+
+		if (r->pid != 300)
+			continue;
+		if (r->type == PTS_TL_BEGIN && sink.recs[i].name[0] != '[')
+			named++;
+		if (r->type == PTS_TL_INSTANT && strstr(sink.recs[i].name, "gap"))
+			gaps300++;
+	}
+	CU_ASSERT_EQUAL(named, 0);
+	CU_ASSERT(gaps300 >= 1);
+	CU_ASSERT(sum.gaps >= 1);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * A mapped file the bundle's objects[] does not mention (no copy, no
+ * build-id, no size): the host's file at the path is all there is. By
+ * hand: it is used (the main path decodes, 20 instructions) but never
+ * silently: a warning says it is unchecked, and the summary counts it.
+ */
+static void host_file_the_bundle_does_not_record_is_used_but_said(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	char out[4096] = "";
+	FILE *f;
+
+	named_build_id = "";
+	no_objects = true;
+	write_bundle(PTS_SOURCE_REFERENCE_ENCODER);
+	no_objects = false;
+	named_build_id = NULL;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL(sum.insns, 20);
+	CU_ASSERT_EQUAL(sum.objects_unchecked, 1);
+	CU_ASSERT_EQUAL(sum.nr_warnings, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "used unchecked"));
+	f = fmemopen(out, sizeof(out) - 1, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	pts_decode_summary_print(f, &sum);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "0 copied in the bundle, 0 host files checked against "
+				      "the capture, 1 host file unchecked"));
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
 PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_with_copied_binary_and_sideband_decodes_the_main_path),
 	  PTS_TEST(shipped_sample_time_never_goes_backwards),
@@ -1124,4 +1326,8 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(time_pairs_check_and_refine_tsc_khz),
 	  PTS_TEST(mtc_without_cpuid_15_is_said),
 	  PTS_TEST(pip_selects_the_process_and_its_image_by_cr3_root),
-	  PTS_TEST(cr3_names_a_process_by_root_and_kpti_kernel_root));
+	  PTS_TEST(cr3_names_a_process_by_root_and_kpti_kernel_root),
+	  PTS_TEST(exec_splits_the_process_images_old_program_before_new_after),
+	  PTS_TEST(code_unmapped_before_the_trigger_decodes_from_the_arm_maps),
+	  PTS_TEST(process_without_maps_decodes_as_gaps_not_with_the_previous_image),
+	  PTS_TEST(host_file_the_bundle_does_not_record_is_used_but_said));

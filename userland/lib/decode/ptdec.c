@@ -52,7 +52,7 @@ struct qent {
 
 struct icache_ent {
 	uint64_t ip;
-	int32_t pid;
+	int32_t pid;		/* the address space (image.h: a space id) */
 	uint8_t mode_bits;	/* 0: empty */
 	struct pts_insn insn;
 };
@@ -144,8 +144,14 @@ struct pts_ptdec {
 	int32_t pid, tid;
 	size_t sb_pos;
 	uint64_t sb_due;	/* time (abs ns) of recs[sb_pos], UINT64_MAX: none left */
+	/*
+	 * The address space pid runs in now (its program: pts_imgset_space_at),
+	 * the one whose image the decoder holds, and one found to have no
+	 * sections of its own (-2: none). Images are keyed by space.
+	 */
+	int32_t space;
 	int32_t image_pid;
-	int32_t no_image_pid;	/* a pid found to have no sections of its own (-2: none) */
+	int32_t no_image_pid;
 	/* event queue */
 	struct qent q[QCAP];
 	unsigned int qh, qn;
@@ -170,23 +176,34 @@ static void set_tsc(struct pts_ptdec *d, uint64_t tsc, bool keep_later)
 }
 
 /*
- * The process named (sideband, PIP) picks the address space (user-only
- * traces carry no PIP). The image set does not change while decoding, so
- * a pid without sections is remembered rather than searched for again;
- * its code is decoded with the image held.
+ * The process named (sideband, PIP) and the program it runs at this time
+ * (its execs) pick the address space (user-only traces carry no PIP). The
+ * image set does not change while decoding, so a space without sections
+ * is remembered rather than searched for again. A known process without
+ * sections of its own (its maps were not taken) decodes its user code as
+ * gaps ("no memory mapped") with only the shared sections, never with the
+ * previous process's image; an unknown thread (pid 0: no sideband names
+ * it) keeps the image held, at first the union of every process's.
  */
 static void select_image(struct pts_ptdec *d)
 {
-	if (!d->cfg.images_by_pid || d->pid == d->image_pid || d->pid == d->no_image_pid)
-		return;
-	if (pts_imgset_has_pid(d->cfg.images, d->pid)) {
-		struct pt_image *img = pts_imgset_image(d->cfg.images, d->pid);
+	struct pt_image *img;
+	int32_t space;
 
-		if (img && pt_blk_set_image(d->blk, img) >= 0)
-			d->image_pid = d->pid;
-	} else {
-		d->no_image_pid = d->pid;
+	if (!d->cfg.images_by_pid)
+		return;
+	space = pts_imgset_space_at(d->cfg.images, d->pid, d->have_tsc ? d->abs : 0);
+	d->space = space;
+	if (space == d->image_pid || space == d->no_image_pid)
+		return;
+	if (!pts_imgset_has_pid(d->cfg.images, space)) {
+		d->no_image_pid = space;
+		if (d->pid <= 0)
+			return;
 	}
+	img = pts_imgset_image(d->cfg.images, space);
+	if (img && pt_blk_set_image(d->blk, img) >= 0)
+		d->image_pid = space;
 }
 
 /* Apply sideband switches on this CPU up to the current time. */
@@ -204,6 +221,9 @@ static void follow_sideband(struct pts_ptdec *d)
 		if (r->type == PTS_SB_EXEC && r->tid == d->tid &&
 		    (r->cpu == d->cfg.cpu || r->cpu == UINT32_MAX))
 			d->exec_pending = true;
+		/* a new program: its address space from here on */
+		if (r->type == PTS_SB_EXEC && r->pid == d->pid)
+			d->pid_changed = true;
 		if (r->type != PTS_SB_SWITCH || r->cpu != d->cfg.cpu)
 			continue;
 		d->pid_changed |= d->pid != r->pid;
@@ -385,8 +405,8 @@ static void classify_slow(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, 
 	size_t n = rawlen;
 
 	if (!raw) {
-		n = pts_imgset_read(d->cfg.images, d->pid, ip, buf, sizeof(buf));
-		if (!n && d->image_pid != d->pid) {
+		n = pts_imgset_read(d->cfg.images, d->space, ip, buf, sizeof(buf));
+		if (!n && d->image_pid != d->space) {
 			/*
 			 * d->pid has no section here: the block decoder took
 			 * the bytes from the image it holds (image_pid's, or
@@ -408,7 +428,7 @@ static void classify_slow(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, 
 		memset(out, 0, sizeof(*out));
 	if (c) {
 		c->ip = ip;
-		c->pid = d->pid;
+		c->pid = d->space;
 		c->mode_bits = (uint8_t)d->mode_bits;
 		c->insn = *out;
 	}
@@ -423,7 +443,7 @@ static inline void classify(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw
 	if (!raw) {
 		/* the bytes come from the images: cacheable */
 		c = &d->icache[(ip ^ (ip >> 12)) & (ICACHE_SIZE - 1)];
-		if (c->ip == ip && c->pid == d->pid && c->mode_bits == d->mode_bits) {
+		if (c->ip == ip && c->pid == d->space && c->mode_bits == d->mode_bits) {
 			*out = c->insn;
 			return;
 		}
@@ -671,6 +691,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->cfg = *cfg;
 	d->pid = cfg->pid;
 	d->tid = cfg->tid;
+	d->space = cfg->pid;
 	d->image_pid = PTS_PID_ALL;
 	d->no_image_pid = -2;
 	d->mode_bits = 64;

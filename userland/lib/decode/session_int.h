@@ -80,6 +80,19 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 			       struct pts_err *err);
 
 /*
+ * The bundle's code images into set (bundle_images.c): kernel text and
+ * kallsyms, and each process's maps snapshots in the address space of
+ * the program they describe, split at the sideband's EXEC records (sb,
+ * times from tc). User code files are checked against the capture and
+ * counted in sum; code that cannot be used is a warning and decodes as
+ * gaps. Errors: -ENOMEM, and those of libipt (-EINVAL) for kernel text.
+ */
+int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
+			     const struct pts_sideband *sb, const struct pts_timeconv *tc,
+			     const char *sysroot, struct pts_decode_summary *sum,
+			     struct pts_err *err);
+
+/*
  * The bundle's TSC-to-ns conversion into tc (bundle_time.c): the recorded
  * tsc_khz, checked and refined with the start and stop time pairs, else
  * the nominal ratio; a missing rate and unusable MTC packets (CPUID.15H

@@ -132,6 +132,8 @@ static uint64_t trig_tsc, cpu_stop_tsc[2];	/* 0: not recorded */
  * from that offset.
  */
 static uint64_t arm_pgoff = 0x1000, trigger_pgoff, trigger_at;
+/* when mid_tsc is set: maps read while armed, of the program after the exec at mid_tsc */
+static uint64_t mid_tsc, mid_pgoff;
 /* when set: objects[] is empty (a bundle that records nothing about the binary) */
 static bool no_objects;
 /* when set: the second process is listed without maps (nothing was read) */
@@ -309,6 +311,16 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 		p->maps_trigger[0].end += trigger_at;
 		p->maps_trigger[0].pgoff = trigger_pgoff;
 		p->maps_trigger[0].path = strdup(p->maps_arm[0].path);
+	}
+	if (mid_tsc) {
+		p->nr_maps_exec = 1;
+		p->maps_exec = calloc(1, sizeof(*p->maps_exec));
+		p->maps_exec[0].exec_tsc = mid_tsc;
+		p->maps_exec[0].nr_maps = 1;
+		p->maps_exec[0].maps = calloc(1, sizeof(*p->maps_exec[0].maps));
+		p->maps_exec[0].maps[0] = p->maps_arm[0];
+		p->maps_exec[0].maps[0].pgoff = mid_pgoff;
+		p->maps_exec[0].maps[0].path = strdup(p->maps_arm[0].path);
 	}
 	if (pts_bundle_write_manifest(bdir, b, &err))
 		fprintf(stderr, "manifest: %s\n", err.msg);
@@ -1306,6 +1318,77 @@ static void host_file_the_bundle_does_not_record_is_used_but_said(void)
 	tl_sink_free(&sink);
 }
 
+/*
+ * Three programs in one process (`sh -c 'env ./prog'`): execs at TSC
+ * 0x1200 (recorded with the fixture's EXEC) and 0x1400 (a second EXEC
+ * record). The maps at arm (offset 0x1100: lj_main at 0x401000) are the
+ * first program's, the maps read while armed after the first exec
+ * (maps_exec, offset 0x1000: _start) the second's, the trigger's (offset
+ * 0x1100 again) the third's. By hand: lj_main's path, exec, the main
+ * path's first part, exec, lj_main's path, no gap. Without maps_exec the
+ * middle program has no code (gaps); with one snapshot per process, two
+ * of the three decode against the wrong layout.
+ */
+static void middle_program_decodes_with_the_maps_read_after_its_exec(void)
+{
+	static const struct sw_rec sw = { 0, 0, 101 };
+	struct ptscope_sb_exec *ex;
+	uint8_t exbuf[(sizeof(*ex) + sizeof("/opt/app/user") + 7) & ~(size_t)7];
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	char shape[2048], why[256];
+
+	memset(exbuf, 0, sizeof(exbuf));
+	ex = (void *)exbuf;
+	ex->hdr.type = PTSCOPE_SB_EXEC;
+	ex->hdr.size = sizeof(exbuf);
+	ex->hdr.tsc = 0x1400;
+	ex->pid = 100;
+	ex->tid = 101;
+	memcpy(ex->filename, "/opt/app/user", sizeof("/opt/app/user"));
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* first program: lj_main */
+	gen_ip(&g, ppt_tip, 0x401005);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_tsc(&g, 0x1300);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* second: _start */
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_tsc(&g, 0x1500);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* third: lj_main */
+	gen_ip(&g, ppt_tip, 0x401005);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	exec_tsc = 0x1200;
+	extra_sb = exbuf;
+	extra_sb_len = sizeof(exbuf);
+	arm_pgoff = 0x1100;
+	mid_tsc = 0x1200;
+	mid_pgoff = 0x1000;
+	trigger_pgoff = 0x1100;
+	write_bundle_ex(PTS_SOURCE_REFERENCE_ENCODER, &gp, 1, &sw, 1);
+	exec_tsc = 0;
+	extra_sb_len = 0;
+	arm_pgoff = 0x1000;
+	mid_tsc = 0;
+	trigger_pgoff = 0;
+	gen_done(&g);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
+		CU_FAIL(why);
+	CU_ASSERT_STRING_EQUAL(tl_sink_shape(&sink, shape, sizeof(shape)),
+		"B0 lj_main|B1 lj_a|B2 lj_b|B3 lj_c|E3 lj_c|E2 lj_b|E1 lj_a|B1 [syscall]|"
+		"E1 [syscall]|E0 lj_main|I exec|"
+		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start|I exec|"
+		"B0 lj_main|B1 lj_a|B2 lj_b|B3 lj_c|E3 lj_c|E2 lj_b|E1 lj_a|B1 [syscall]|"
+		"E1 [syscall]|E0 lj_main");
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
 PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_with_copied_binary_and_sideband_decodes_the_main_path),
 	  PTS_TEST(shipped_sample_time_never_goes_backwards),
@@ -1330,4 +1413,5 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(exec_splits_the_process_images_old_program_before_new_after),
 	  PTS_TEST(code_unmapped_before_the_trigger_decodes_from_the_arm_maps),
 	  PTS_TEST(process_without_maps_decodes_as_gaps_not_with_the_previous_image),
-	  PTS_TEST(host_file_the_bundle_does_not_record_is_used_but_said));
+	  PTS_TEST(host_file_the_bundle_does_not_record_is_used_but_said),
+	  PTS_TEST(middle_program_decodes_with_the_maps_read_after_its_exec));

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../bundle/maps.h"
+#include "maps_time.h"
 #include "device.h"
 #include "elfinfo.h"
 #include "procfs.h"
@@ -400,6 +401,7 @@ void pts_capture_close(struct pts_capture *c)
 		free(p->vdso);
 		free(p->tids);
 	}
+	pts_capture_maps_time_free(c);
 	free(c->procs);
 	free(c->sb);
 	if (c->fd >= 0)

@@ -31,6 +31,8 @@ struct pts_capture_proc {
 	size_t nr_maps_arm;
 	struct pts_bundle_map *maps_trigger;
 	size_t nr_maps_trigger;
+	struct pts_bundle_maps_exec *maps_seen;	/* read while armed, per program (maps_time.h) */
+	size_t nr_maps_seen;
 	void *vdso;				/* bytes, NULL none */
 	size_t vdso_len;
 	uint64_t vdso_addr;
@@ -54,6 +56,12 @@ struct pts_capture {
 	uint8_t *sb;				/* sideband records read so far */
 	size_t sb_len, sb_cap;
 	uint64_t sb_lost;
+
+	/* the EXEC records in sb, scanned up to scan_off (maps_time.h) */
+	struct {
+		struct { int32_t pid; uint64_t tsc; } *v;
+		size_t n, cap, scan_off;
+	} execs;
 
 	/* why the capture ended, in the manifest's words (bundle.h) */
 	char trig_reason[32];

@@ -4,10 +4,10 @@
  * code over time. A process's maps snapshots are placed in the address
  * space of the program they describe (image.h, "Address spaces over
  * time"): maps_arm before the process's first exec in the sideband,
- * maps_exec[] after the exec each names, maps_trigger after the last
- * exec. With no exec, the arm and trigger snapshots are one program's:
- * both are used, the trigger's winning where they overlap, so code
- * unmapped between them (dlclose) still decodes. Every file of user code
+ * maps_exec[] after the exec each names (exec_tsc 0: before the first),
+ * maps_trigger after the last exec. The snapshots of one program are all
+ * used, a later one winning where lines overlap, so code unmapped between
+ * them (dlclose) still decodes. Every file of user code
  * is checked against what the capture recorded, once per path, and the
  * summary counts and lists them (docs/bundle-format.md 3.11, 3.14).
  */
@@ -210,23 +210,35 @@ static bool has_line(const struct pts_bundle_map *maps, size_t n, const struct p
 	return false;
 }
 
+/* One maps snapshot and the address space of the program it describes. */
+struct snap {
+	const struct pts_bundle_map *maps;
+	size_t n;
+	int32_t space;
+};
+
 /*
- * One snapshot's executable lines into space; lines also in skip[0..nskip)
- * are left to that later snapshot. 0 or -ENOMEM.
+ * Snapshot i's executable lines into its space, oldest snapshot first:
+ * a line also in a later snapshot of the same space is left to it (the
+ * later one is added after and wins where lines overlap). 0 or -ENOMEM.
  */
 static int add_snapshot(const struct pts_bundle *b, const struct pts_bundle_process *p,
-			struct pts_imgset *set, int32_t space, const struct pts_bundle_map *maps,
-			size_t n, const struct pts_bundle_map *skip, size_t nskip,
+			struct pts_imgset *set, const struct snap *sn, size_t nsn, size_t i,
 			struct objcache *oc, const char *sysroot, struct pts_decode_summary *sum)
 {
-	size_t j;
+	size_t j, k;
 	int rc = 0;
 
-	for (j = 0; j < n && !rc; j++) {
-		const struct pts_bundle_map *m = &maps[j];
+	for (j = 0; j < sn[i].n && !rc; j++) {
+		const struct pts_bundle_map *m = &sn[i].maps[j];
 		const char *file;
+		bool later = false;
 
-		if (m->perms[2] != 'x' || !m->path || has_line(skip, nskip, m))
+		if (m->perms[2] != 'x' || !m->path)
+			continue;
+		for (k = i + 1; k < nsn && !later; k++)
+			later = sn[k].space == sn[i].space && has_line(sn[k].maps, sn[k].n, m);
+		if (later)
 			continue;
 		if (!strcmp(m->path, "[vdso]")) {
 			const struct pts_bundle_process *v = vdso_of(b, p, m);
@@ -235,7 +247,7 @@ static int add_snapshot(const struct pts_bundle *b, const struct pts_bundle_proc
 			if (v && !path)
 				return -ENOMEM;
 			if (path)
-				rc = add_line(set, p->pid, space, path, &(struct pts_bundle_map){
+				rc = add_line(set, p->pid, sn[i].space, path, &(struct pts_bundle_map){
 						.start = m->start, .end = m->end, .path = "[vdso]" },
 					      sum);
 			free(path);
@@ -245,7 +257,7 @@ static int add_snapshot(const struct pts_bundle *b, const struct pts_bundle_proc
 			continue;
 		rc = objfile(oc, b, m->path, sysroot, sum, &file);
 		if (!rc && file)
-			rc = add_line(set, p->pid, space, file, m, sum);
+			rc = add_line(set, p->pid, sn[i].space, file, m, sum);
 	}
 	return rc;
 }
@@ -280,6 +292,17 @@ static int add_vdso_alone(const struct pts_bundle *b, const struct pts_bundle_pr
 	return rc;
 }
 
+/*
+ * The address space started by pid's exec at exactly time_ns, -1 when the
+ * sideband has no such exec (lost, or another capture window's).
+ */
+static int32_t exec_space(const struct pts_imgset *set, int32_t pid, uint64_t time_ns)
+{
+	int32_t space = pts_imgset_space_at(set, pid, time_ns);
+
+	return time_ns && space != pts_imgset_space_at(set, pid, time_ns - 1) ? space : -1;
+}
+
 /* One process's user code, each snapshot in the address space of its program. */
 static int process_images(const struct pts_bundle *b, const struct pts_bundle_process *p,
 			  struct pts_imgset *set, const struct pts_timeconv *tc,
@@ -287,33 +310,28 @@ static int process_images(const struct pts_bundle *b, const struct pts_bundle_pr
 			  struct pts_decode_summary *sum, struct pts_err *err)
 {
 	int32_t last = pts_imgset_space_at(set, p->pid, UINT64_MAX);
+	struct snap *sn = calloc(p->nr_maps_exec + 2, sizeof(*sn));
 	const struct pts_bundle_map *vmaps;
-	size_t k, vn;
-	int rc;
+	size_t k, n = 0, vn;
+	int rc = 0;
 
-	if (last == p->pid) {
-		/* one program all along: the arm snapshot under the trigger's */
-		rc = add_snapshot(b, p, set, p->pid, p->maps_arm, p->nr_maps_arm,
-				  p->maps_trigger, p->nr_maps_trigger, oc, sysroot, sum) ?:
-		     add_snapshot(b, p, set, p->pid, p->maps_trigger, p->nr_maps_trigger, NULL, 0,
-				  oc, sysroot, sum);
-	} else {
-		rc = add_snapshot(b, p, set, p->pid, p->maps_arm, p->nr_maps_arm, NULL, 0, oc,
-				  sysroot, sum);
-		for (k = 0; k < p->nr_maps_exec && !rc; k++) {
-			const struct pts_bundle_maps_exec *x = &p->maps_exec[k];
-			int32_t space = pts_imgset_space_at(set, p->pid, pts_tc_ns(tc, x->exec_tsc));
+	if (!sn)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	/* in time order: at arm, read while armed (per program), at the trigger */
+	sn[n++] = (struct snap){ p->maps_arm, p->nr_maps_arm, p->pid };
+	for (k = 0; k < p->nr_maps_exec; k++) {
+		const struct pts_bundle_maps_exec *x = &p->maps_exec[k];
+		int32_t space = x->exec_tsc ? exec_space(set, p->pid, pts_tc_ns(tc, x->exec_tsc)) :
+					      p->pid;
 
-			/* an exec the sideband lost (or never had): nowhere to put it */
-			if (space == p->pid)
-				continue;
-			rc = add_snapshot(b, p, set, space, x->maps, x->nr_maps, NULL, 0, oc,
-					  sysroot, sum);
-		}
-		if (!rc)
-			rc = add_snapshot(b, p, set, last, p->maps_trigger, p->nr_maps_trigger,
-					  NULL, 0, oc, sysroot, sum);
+		/* an exec the sideband lost (or never had): nowhere to put it */
+		if (space >= 0)
+			sn[n++] = (struct snap){ x->maps, x->nr_maps, space };
 	}
+	sn[n++] = (struct snap){ p->maps_trigger, p->nr_maps_trigger, last };
+	for (k = 0; k < n && !rc; k++)
+		rc = add_snapshot(b, p, set, sn, n, k, oc, sysroot, sum);
+	free(sn);
 	if (rc)
 		return pts_err_set(err, ENOMEM, "out of memory");
 	/* the vdso goes with the snapshot it was read with: the trigger's, else the arm's */

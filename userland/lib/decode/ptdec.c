@@ -190,11 +190,9 @@ static void select_image(struct pts_ptdec *d)
 	struct pt_image *img;
 	int32_t space;
 
-	if (!d->cfg.images_by_pid)
-		return;
 	space = pts_imgset_space_at(d->cfg.images, d->pid, d->have_tsc ? d->abs : 0);
-	d->space = space;
-	if (space == d->image_pid || space == d->no_image_pid)
+	d->space = space;	/* our own reads follow the process in any case */
+	if (!d->cfg.images_by_pid || space == d->image_pid || space == d->no_image_pid)
 		return;
 	if (!pts_imgset_has_pid(d->cfg.images, space)) {
 		d->no_image_pid = space;

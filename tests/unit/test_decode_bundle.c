@@ -134,6 +134,8 @@ static uint64_t trig_tsc, cpu_stop_tsc[2];	/* 0: not recorded */
 static uint64_t arm_pgoff = 0x1000, trigger_pgoff, trigger_at;
 /* when mid_tsc is set: maps read while armed, of the program after the exec at mid_tsc */
 static uint64_t mid_tsc, mid_pgoff;
+/* when set: a capture of this pid whose CR3 filter could not be used (cr3_partial) */
+static int32_t partial_pid;
 /* when set: objects[] is empty (a bundle that records nothing about the binary) */
 static bool no_objects;
 /* when set: the second process is listed without maps (nothing was read) */
@@ -191,6 +193,10 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 		b->config.rtit_ctl |= (uint64_t)addr0.cfg << 32;	/* ADDR0_CFG, bits 35:32 */
 	}
 	b->config.buffer_size = 4096;
+	if (partial_pid) {
+		b->config.filter_pid = partial_pid;
+		b->config.cr3_partial = true;
+	}
 	if (trig_tsc) {
 		snprintf(b->trigger.reason, sizeof(b->trigger.reason), "ioctl");
 		b->trigger.tsc = trig_tsc;
@@ -1389,6 +1395,136 @@ static void middle_program_decodes_with_the_maps_read_after_its_exec(void)
 	tl_sink_free(&sink);
 }
 
+/* A sched_switch record on CPU 0 to pid/tid at tsc with next_cr3 cr3. */
+static struct ptscope_sb_switch switch_rec(uint64_t tsc, int32_t pid, uint64_t cr3)
+{
+	struct ptscope_sb_switch r;
+
+	memset(&r, 0, sizeof(r));
+	r.hdr.type = PTSCOPE_SB_SCHED_SWITCH;
+	r.hdr.size = sizeof(r);
+	r.hdr.tsc = tsc;
+	r.prev_pid = 100;
+	r.prev_tid = 101;
+	r.next_pid = r.next_tid = pid;
+	r.next_cr3 = cr3;
+	return r;
+}
+
+/*
+ * `ptscope run --scope both` under KPTI: one CR3_MATCH cannot match the
+ * process's user and kernel roots, so the module traced every process
+ * (config.cr3_partial, filter_pid 100). Pid 100 runs the main path's first
+ * part, then (switch at TSC 0x1200, no CR3: applied at its time) pid 200
+ * runs lj_main's path. By hand: only pid 100's slices are written, pid
+ * 200's events are counted as left out, and a notice says why. Before:
+ * pid 200's lj_main path was in the timeline.
+ */
+static void cr3_partial_capture_shows_only_the_traced_process(void)
+{
+	static const struct sw_rec sw = { 0, 0, 101 };
+	struct ptscope_sb_switch rec = switch_rec(0x1200, 200, 0);
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	char shape[2048];
+	size_t i, others = 0;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* pid 100: _start */
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_tsc(&g, 0x1300);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* pid 200: lj_main */
+	gen_ip(&g, ppt_tip, 0x401005);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	other_pid = 200;
+	scope_both = true;
+	partial_pid = 100;
+	extra_sb = &rec;
+	extra_sb_len = sizeof(rec);
+	write_bundle_ex(PTS_SOURCE_SIMULATED_UNIT, &gp, 1, &sw, 1);
+	extra_sb_len = 0;
+	partial_pid = 0;
+	scope_both = false;
+	other_pid = 0;
+	gen_done(&g);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	for (i = 0; i < sink.n; i++)
+		others += sink.recs[i].r.pid != 100 && sink.recs[i].r.type != PTS_TL_THREAD &&
+			  sink.recs[i].r.type != PTS_TL_PROCESS;
+	CU_ASSERT_EQUAL(others, 0);
+	CU_ASSERT_STRING_EQUAL(tl_sink_thread_shape(&sink, 101, shape, sizeof(shape)),
+		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start");
+	CU_ASSERT(sum.other_events > 0);
+	CU_ASSERT(sum.nr_notices >= 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.notices[sum.nr_notices - 1], "cr3_partial"));
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * Scope both: the sched_switch record (TSC 0x1200, to pid 200 with user
+ * root 0x2001000) is stamped before the CPU writes pid 200's CR3; until
+ * that write (its PIP, here at TSC 0x1400 carrying the KPTI kernel root
+ * 0x2000000 with PCID 5) the CPU still runs pid 100 (the end of the
+ * switch). Pid 100's trace at TSC 0x1300 (the main path's first part, in
+ * its layout) is pid 100's; after the PIP, lj_main's path in pid 200's
+ * layout is pid 200's. By hand: thread 101 shows the main path's part
+ * twice (_start, f1, f2, the syscall), pid 200 lj_main's path once. Before: the switch took effect at its time, and the
+ * 0x1300 part was pid 200's, decoded with pid 200's code.
+ */
+static void switch_takes_effect_at_the_cr3_write_not_at_its_record(void)
+{
+	static const struct sw_rec sw = { 0, 0, 101 };
+	struct ptscope_sb_switch rec = switch_rec(0x1200, 200, 0x2001000);
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	char shape[2048];
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* pid 100 */
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_tsc(&g, 0x1300);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* still pid 100: before the CR3 write */
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_tsc(&g, 0x1400);
+	gen_pip(&g, 0x2000005);			/* the switch's CR3 write */
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* pid 200: lj_main */
+	gen_ip(&g, ppt_tip, 0x401005);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	other_pid = 200;
+	scope_both = true;
+	extra_sb = &rec;
+	extra_sb_len = sizeof(rec);
+	write_bundle_ex(PTS_SOURCE_SIMULATED_UNIT, &gp, 1, &sw, 1);
+	extra_sb_len = 0;
+	scope_both = false;
+	other_pid = 0;
+	gen_done(&g);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	/* both parts on thread 101, each in full (the timeline nests the second: scope both) */
+	tl_sink_thread_shape(&sink, 101, shape, sizeof(shape));
+	CU_ASSERT_PTR_NOT_NULL(strstr(shape, "B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|"
+				      "E1 [syscall]|"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(shape, "B1 _start|B2 f1|B3 f2|E3 f2|E2 f1|B2 [syscall]|"
+				      "E2 [syscall]|E1 _start|E0 _start"));
+	CU_ASSERT_PTR_NULL(strstr(shape, "lj_"));
+	CU_ASSERT_STRING_EQUAL(tl_sink_thread_shape(&sink, 200, shape, sizeof(shape)),
+		"B0 lj_main|B1 lj_a|B2 lj_b|B3 lj_c|E3 lj_c|E2 lj_b|E1 lj_a|B1 [syscall]|"
+		"E1 [syscall]|E0 lj_main");
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
 PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_with_copied_binary_and_sideband_decodes_the_main_path),
 	  PTS_TEST(shipped_sample_time_never_goes_backwards),
@@ -1414,4 +1550,6 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(code_unmapped_before_the_trigger_decodes_from_the_arm_maps),
 	  PTS_TEST(process_without_maps_decodes_as_gaps_not_with_the_previous_image),
 	  PTS_TEST(host_file_the_bundle_does_not_record_is_used_but_said),
-	  PTS_TEST(middle_program_decodes_with_the_maps_read_after_its_exec));
+	  PTS_TEST(middle_program_decodes_with_the_maps_read_after_its_exec),
+	  PTS_TEST(cr3_partial_capture_shows_only_the_traced_process),
+	  PTS_TEST(switch_takes_effect_at_the_cr3_write_not_at_its_record));

@@ -303,13 +303,40 @@ static int32_t exec_space(const struct pts_imgset *set, int32_t pid, uint64_t ti
 	return time_ns && space != pts_imgset_space_at(set, pid, time_ns - 1) ? space : -1;
 }
 
+/*
+ * The address space the maps taken at arm describe: the process's first,
+ * unless it exec'd before any CPU began tracing (start_ns) and the
+ * program that exec started has no snapshot of its own. The sideband
+ * records from CONFIGURE on, the arm snapshot is taken before it: an exec
+ * between the two is rare (attach), an exec record stamped before the
+ * trace from a bundle writer that records the exec it started the
+ * process with is not, and there the arm snapshot is the new program's.
+ */
+static int32_t arm_space(const struct pts_imgset *set, const struct pts_bundle_process *p,
+			 const struct pts_timeconv *tc, uint64_t start_ns)
+{
+	int32_t space = pts_imgset_space_at(set, p->pid, start_ns);
+	size_t k;
+
+	if (space == p->pid || (p->nr_maps_trigger &&
+				space == pts_imgset_space_at(set, p->pid, UINT64_MAX)))
+		return p->pid;
+	for (k = 0; k < p->nr_maps_exec; k++)
+		if (p->maps_exec[k].exec_tsc &&
+		    pts_imgset_space_at(set, p->pid, pts_tc_ns(tc, p->maps_exec[k].exec_tsc)) ==
+		    space)
+			return p->pid;
+	return space;
+}
+
 /* One process's user code, each snapshot in the address space of its program. */
 static int process_images(const struct pts_bundle *b, const struct pts_bundle_process *p,
-			  struct pts_imgset *set, const struct pts_timeconv *tc,
+			  struct pts_imgset *set, const struct pts_timeconv *tc, uint64_t start_ns,
 			  struct objcache *oc, const char *sysroot,
 			  struct pts_decode_summary *sum, struct pts_err *err)
 {
 	int32_t last = pts_imgset_space_at(set, p->pid, UINT64_MAX);
+	int32_t arm = arm_space(set, p, tc, start_ns);
 	struct snap *sn = calloc(p->nr_maps_exec + 2, sizeof(*sn));
 	const struct pts_bundle_map *vmaps;
 	size_t k, n = 0, vn;
@@ -318,7 +345,7 @@ static int process_images(const struct pts_bundle *b, const struct pts_bundle_pr
 	if (!sn)
 		return pts_err_set(err, ENOMEM, "out of memory");
 	/* in time order: at arm, read while armed (per program), at the trigger */
-	sn[n++] = (struct snap){ p->maps_arm, p->nr_maps_arm, p->pid };
+	sn[n++] = (struct snap){ p->maps_arm, p->nr_maps_arm, arm };
 	for (k = 0; k < p->nr_maps_exec; k++) {
 		const struct pts_bundle_maps_exec *x = &p->maps_exec[k];
 		int32_t space = x->exec_tsc ? exec_space(set, p->pid, pts_tc_ns(tc, x->exec_tsc)) :
@@ -337,7 +364,7 @@ static int process_images(const struct pts_bundle *b, const struct pts_bundle_pr
 	/* the vdso goes with the snapshot it was read with: the trigger's, else the arm's */
 	vmaps = p->nr_maps_trigger ? p->maps_trigger : p->maps_arm;
 	vn = p->nr_maps_trigger ? p->nr_maps_trigger : p->nr_maps_arm;
-	return add_vdso_alone(b, p, set, p->nr_maps_trigger ? last : p->pid, vmaps, vn, err);
+	return add_vdso_alone(b, p, set, p->nr_maps_trigger ? last : arm, vmaps, vn, err);
 }
 
 /*
@@ -365,6 +392,7 @@ int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
 			     struct pts_err *err)
 {
 	struct objcache oc = { 0 };
+	uint64_t start_tsc = UINT64_MAX;
 	size_t i;
 	int rc = 0;
 
@@ -401,8 +429,14 @@ int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
 	}
 	if (!rc && sideband_execs(sb, set))
 		rc = pts_err_set(err, ENOMEM, "out of memory");
+	/* the first trace of the capture (a CPU without a recorded start: 0) */
+	for (i = 0; i < b->nr_cpus; i++)
+		if (b->cpus[i].start_tsc < start_tsc)
+			start_tsc = b->cpus[i].start_tsc;
 	for (i = 0; i < b->nr_processes && !rc; i++)
-		rc = process_images(b, &b->processes[i], set, tc, &oc, sysroot, sum, err);
+		rc = process_images(b, &b->processes[i], set, tc,
+				    pts_tc_ns(tc, start_tsc == UINT64_MAX ? 0 : start_tsc), &oc,
+				    sysroot, sum, err);
 	for (i = 0; i < oc.n; i++)
 		free(oc.v[i].file);
 	free(oc.v);

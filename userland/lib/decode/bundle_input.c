@@ -169,6 +169,29 @@ static void single_process(const struct pts_bundle *b, struct pts_run_in *in, bo
 	pts_decode_notice(sum, msg);
 }
 
+/*
+ * A capture of one process (run, attach: config.filter_pid) whose CR3
+ * filter could not cover the process (config.cr3_partial: with KPTI in
+ * scope both one CR3_MATCH cannot match the user and the kernel root,
+ * docs/abi.md) traced every process: only the traced one's events are
+ * decoded into the timeline, by the sideband's (and PIP's) attribution,
+ * and the others are counted. Said once, as a notice.
+ */
+static void only_traced_process(const struct pts_bundle *b, struct pts_run_in *in,
+				struct pts_decode_summary *sum)
+{
+	char msg[300];
+
+	if (!b->config.cr3_partial || b->config.filter_pid <= 0)
+		return;
+	in->only_pid = b->config.filter_pid;
+	snprintf(msg, sizeof(msg), "the capture could not filter on pid %d's page tables "
+		 "(cr3_partial: KPTI with scope both) and traced every process: only pid %d's "
+		 "events are shown, as the sideband attributes them", b->config.filter_pid,
+		 b->config.filter_pid);
+	pts_decode_notice(sum, msg);
+}
+
 /* Each CPU's stop, relative to the trigger (bundle-format.md: stop_tsc). */
 static void trigger_to_stop(const struct pts_bundle *b, const struct pts_timeconv *tc,
 			    struct pts_decode_summary *sum)
@@ -276,6 +299,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		goto out;
 	if (in.pid < 0 && in.tid < 0)
 		single_process(b, &in, sum->lost != lost, sum);
+	only_traced_process(b, &in, sum);
 	in.per_cpu_names = !b->sideband_file;
 	for (i = 0; i < b->nr_cpus && !rc; i++) {
 		char *path = pts_bundle_path(b, b->cpus[i].file);

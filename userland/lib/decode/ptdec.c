@@ -152,6 +152,14 @@ struct pts_ptdec {
 	int32_t space;
 	int32_t image_pid;
 	int32_t no_image_pid;
+	/*
+	 * A switch recorded but not yet done (cfg.switch_at_pip): its task
+	 * runs from the next PIP on. last_root: root of the last PIP (bit
+	 * 12, KPTI's user/kernel half, cleared), 0 none yet.
+	 */
+	bool sw_pending;
+	int32_t sw_pid, sw_tid;
+	uint64_t last_root;
 	/* event queue */
 	struct qent q[QCAP];
 	unsigned int qh, qn;
@@ -204,6 +212,22 @@ static void select_image(struct pts_ptdec *d)
 		d->image_pid = space;
 }
 
+/* A page-table root with KPTI's user/kernel half bit (12) cleared. */
+#define ROOT_OF(cr3) ((cr3) & PTS_CR3_ROOT_MASK & ~(1ULL << 12))
+
+/*
+ * Whether switch record r takes effect at the next PIP rather than at
+ * its time: the trace has PIPs, the record was stamped before the CR3
+ * write, and a CR3 write will come (another process, a user address space
+ * other than the last PIP's; a kernel thread keeps the old one). Until
+ * then the previous task runs the end of the switch in the kernel.
+ */
+static bool switch_waits(const struct pts_ptdec *d, const struct pts_sb_rec *r)
+{
+	return d->cfg.switch_at_pip && r->before_cr3_write && r->pid != d->pid &&
+	       ROOT_OF(r->cr3) && ROOT_OF(r->cr3) != d->last_root;
+}
+
 /* Apply sideband switches on this CPU up to the current time. */
 static void follow_sideband(struct pts_ptdec *d)
 {
@@ -224,6 +248,13 @@ static void follow_sideband(struct pts_ptdec *d)
 			d->pid_changed = true;
 		if (r->type != PTS_SB_SWITCH || r->cpu != d->cfg.cpu)
 			continue;
+		if (switch_waits(d, r)) {
+			d->sw_pending = true;
+			d->sw_pid = r->pid;
+			d->sw_tid = r->tid;
+			continue;
+		}
+		d->sw_pending = false;
 		d->pid_changed |= d->pid != r->pid;
 		d->pid = r->pid;
 		d->tid = r->tid;
@@ -607,7 +638,16 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 						       ev->variant.async_paging.cr3;
 		int32_t pid = pts_imgset_pid_of_cr3(d->cfg.images, cr3);
 
-		if (pid >= 0 && pid != d->pid) {
+		/* a switch recorded up to now: this PIP is its CR3 write */
+		follow_sideband(d);
+		d->last_root = ROOT_OF(cr3);
+		if (d->sw_pending) {
+			d->sw_pending = false;
+			d->pid_changed |= d->pid != d->sw_pid;
+			d->pid = d->sw_pid;
+			d->tid = d->sw_tid;
+			select_image(d);
+		} else if (pid >= 0 && pid != d->pid) {
 			d->pid_changed = true;
 			d->pid = pid;
 			d->tid = pid;

@@ -420,6 +420,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		 * sections and the kernel's), not the union of every process's.
 		 */
 		dc.images_by_pid = true;
+		dc.switch_at_pip = in->scope != PTS_SCOPE_USER;
 		rc = pts_ptdec_new(&dc, &dec[i], err);
 		if (rc)
 			goto out;
@@ -461,6 +462,11 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			last[bi] = *br;
 		if (in->progress && !(++nev & 0xffff))
 			show_progress(in, dec, &shown);
+		/* every process was traced (no CR3 filter): only the traced one is shown */
+		if (in->only_pid > 0 && br->pid != in->only_pid) {
+			sum->other_events++;
+			continue;
+		}
 		if (br->kind == PTS_BR_GAP)
 			pts_decode_summary_gap(sum, br->detail);
 		/* the trigger goes after every event up to its time */
@@ -832,6 +838,9 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 		fprintf(f, "warning: %s\n", s->warnings[i]);
 	if (s->nr_warnings > PTS_DEC_MAX_WARNINGS)
 		fprintf(f, "warning: ... %u more\n", s->nr_warnings - PTS_DEC_MAX_WARNINGS);
+	if (s->other_events)
+		fprintf(f, "left out: %" PRIu64 " events of other processes (the capture traced "
+			"every process: its CR3 filter could not be used)\n", s->other_events);
 	if (s->objects_copied || s->objects_checked || s->objects_unchecked || s->nr_mismatched) {
 		fprintf(f, "code files: %u copied in the bundle, %u host file%s checked against the "
 			"capture, %u host file%s unchecked, %u not matching the capture\n",

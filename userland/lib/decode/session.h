@@ -104,6 +104,12 @@ struct pts_decode_summary {
 	 * did not match the capture (their code decodes as gaps), with why.
 	 */
 	unsigned int objects_copied, objects_checked, objects_unchecked;
+	/*
+	 * Events of processes other than the traced one, left out: a bundle
+	 * of one process whose CR3 filter could not be used (config
+	 * cr3_partial: KPTI with scope both) has every process's trace.
+	 */
+	uint64_t other_events;
 	struct { char path[160]; char why[128]; } mismatched[PTS_DEC_MAX_MISMATCH];
 	unsigned int nr_mismatched;	/* may exceed PTS_DEC_MAX_MISMATCH: counted */
 };

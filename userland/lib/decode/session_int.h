@@ -39,6 +39,12 @@ struct pts_run_in {
 	struct pts_timeconv tc;
 	enum pts_scope scope;
 	int32_t pid, tid;
+	/*
+	 * > 0: events of other processes are left out (counted in
+	 * sum->other_events): a capture of one process that could not use
+	 * the CR3 filter traced them all.
+	 */
+	int32_t only_pid;
 	bool per_cpu_names;
 	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
 	void *insn_ctx;

@@ -1459,7 +1459,7 @@ static void cr3_partial_capture_shows_only_the_traced_process(void)
 	CU_ASSERT_STRING_EQUAL(tl_sink_thread_shape(&sink, 101, shape, sizeof(shape)),
 		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start");
 	CU_ASSERT(sum.other_events > 0);
-	CU_ASSERT(sum.nr_notices >= 1);
+	CU_ASSERT_FATAL(sum.nr_notices >= 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(sum.notices[sum.nr_notices - 1], "cr3_partial"));
 	pts_decode_summary_free(&sum);
 	tl_sink_free(&sink);

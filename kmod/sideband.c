@@ -101,7 +101,7 @@ static void ring_get(const struct pts_sb_cpu *c, u64 pos, void *dst, u32 len)
  */
 static void sb_wake(struct irq_work *w)
 {
-	wake_up_interruptible_poll(&pts.wq, EPOLLIN | EPOLLRDBAND);
+	wake_up_interruptible_poll(&pts.wq, EPOLLRDBAND);
 }
 
 /*

@@ -16,21 +16,15 @@
 /* Processes refreshed per poll in record (each read is one /proc/PID/maps). */
 #define REFRESH_MAX 64
 
-int pts_capture_scan_execs(struct pts_capture *c)
+int pts_capture_note_execs(struct pts_capture *c, const uint8_t *buf, size_t len)
 {
-	size_t off;
+	size_t off = 0;
 
-	/* emptied for a re-arm: the execs of the old window are not this one's */
-	if (c->sb_len < c->execs.scan_off) {
-		c->execs.n = 0;
-		c->execs.scan_off = 0;
-	}
-	off = c->execs.scan_off;
-	while (off + sizeof(struct ptscope_sb_hdr) <= c->sb_len) {
+	while (off + sizeof(struct ptscope_sb_hdr) <= len) {
 		struct ptscope_sb_hdr h;
 
-		memcpy(&h, c->sb + off, sizeof(h));
-		if (h.size < sizeof(h) || h.size % 8 || off + h.size > c->sb_len)
+		memcpy(&h, buf + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8 || off + h.size > len)
 			break;	/* damaged: the decoder says so; nothing after it is used */
 		if (h.type == PTSCOPE_SB_EXEC && h.size >= sizeof(struct ptscope_sb_exec)) {
 			struct ptscope_sb_exec r;
@@ -44,14 +38,13 @@ int pts_capture_scan_execs(struct pts_capture *c)
 				c->execs.v = v;
 				c->execs.cap = n;
 			}
-			memcpy(&r, c->sb + off, sizeof(r));
+			memcpy(&r, buf + off, sizeof(r));
 			c->execs.v[c->execs.n].pid = r.pid;
 			c->execs.v[c->execs.n].tsc = h.tsc;
 			c->execs.n++;
 		}
 		off += h.size;
 	}
-	c->execs.scan_off = off;
 	return 0;
 }
 
@@ -160,8 +153,6 @@ void pts_capture_refresh_maps(struct pts_capture *c,
 	bool drained;
 	size_t n, i;
 
-	if (pts_capture_scan_execs(c))
-		return;
 	n = choose(c, pids, REFRESH_MAX);
 	for (i = 0; i < n; i++) {
 		pend[i].pid = pids[i];
@@ -173,7 +164,7 @@ void pts_capture_refresh_maps(struct pts_capture *c,
 		}
 	}
 	/* an exec record that arrives now may have come before a read */
-	drained = n && !drain(c, &e) && !pts_capture_scan_execs(c);
+	drained = n && !drain(c, &e);
 	for (i = 0; i < n; i++) {
 		if (drained && pend[i].execs != SIZE_MAX &&
 		    pts_capture_exec_count(c, pend[i].pid, NULL) == pend[i].execs &&

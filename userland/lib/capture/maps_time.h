@@ -20,11 +20,11 @@
 #include "capture.h"
 
 /*
- * Note the EXEC records read since the last call (c->sb from
- * c->execs.scan_off; a sideband emptied for a re-arm starts over).
- * 0 or -ENOMEM.
+ * Note the EXEC records among records just read from the device (buf,
+ * len bytes; the drain calls it before the sideband is folded, so every
+ * exec of the capture is kept). 0 or -ENOMEM.
  */
-int pts_capture_scan_execs(struct pts_capture *c);
+int pts_capture_note_execs(struct pts_capture *c, const uint8_t *buf, size_t len);
 
 /* Execs of pid noted so far; *tsc (may be NULL) the last one's TSC (0 none). */
 size_t pts_capture_exec_count(const struct pts_capture *c, int32_t pid, uint64_t *tsc);
@@ -47,7 +47,7 @@ int pts_capture_maps_file(struct pts_capture *c, int32_t pid, uint64_t exec_tsc,
 void pts_capture_refresh_maps(struct pts_capture *c,
 			      int (*drain)(struct pts_capture *c, struct pts_err *err));
 
-/* Free what pts_capture_scan_execs and pts_capture_maps_file keep. */
+/* Free what pts_capture_note_execs and pts_capture_maps_file keep. */
 void pts_capture_maps_time_free(struct pts_capture *c);
 
 #endif

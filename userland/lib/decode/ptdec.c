@@ -160,6 +160,12 @@ struct pts_ptdec {
 	bool sw_pending;
 	int32_t sw_pid, sw_tid;
 	uint64_t last_root;
+	/*
+	 * sideband records of this CPU were lost: the thread running is
+	 * unknown (pid 0) until its next switch record, and no process's
+	 * image may decode its user code
+	 */
+	bool task_lost;
 	/* event queue */
 	struct qent q[QCAP];
 	unsigned int qh, qn;
@@ -200,11 +206,16 @@ static void select_image(struct pts_ptdec *d)
 
 	space = pts_imgset_space_at(d->cfg.images, d->pid, d->have_tsc ? d->abs : 0);
 	d->space = space;	/* our own reads follow the process in any case */
-	if (!d->cfg.images_by_pid || space == d->image_pid || space == d->no_image_pid)
+	if (!d->cfg.images_by_pid || space == d->image_pid ||
+	    (space == d->no_image_pid && !d->task_lost))
 		return;
+	/*
+	 * After lost sideband records the held image is a guess at best: the
+	 * unknown task's own image (no user sections) makes its code a gap.
+	 */
 	if (!pts_imgset_has_pid(d->cfg.images, space)) {
 		d->no_image_pid = space;
-		if (d->pid <= 0)
+		if (d->pid <= 0 && !d->task_lost)
 			return;
 	}
 	img = pts_imgset_image(d->cfg.images, space);
@@ -243,6 +254,14 @@ static void follow_sideband(struct pts_ptdec *d)
 		if (r->type == PTS_SB_EXEC && r->tid == d->tid &&
 		    (r->cpu == d->cfg.cpu || r->cpu == UINT32_MAX))
 			d->exec_pending = true;
+		if (r->type == PTS_SB_LOST && r->cpu == d->cfg.cpu) {
+			d->pid_changed |= !d->task_lost;
+			d->task_lost = true;
+			d->sw_pending = false;
+			d->pid = 0;
+			d->tid = 0;
+			continue;
+		}
 		/* a new program: its address space from here on */
 		if (r->type == PTS_SB_EXEC && r->pid == d->pid)
 			d->pid_changed = true;
@@ -255,7 +274,8 @@ static void follow_sideband(struct pts_ptdec *d)
 			continue;
 		}
 		d->sw_pending = false;
-		d->pid_changed |= d->pid != r->pid;
+		d->pid_changed |= d->pid != r->pid || d->task_lost;
+		d->task_lost = false;
 		d->pid = r->pid;
 		d->tid = r->tid;
 	}
@@ -643,12 +663,15 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 		d->last_root = ROOT_OF(cr3);
 		if (d->sw_pending) {
 			d->sw_pending = false;
-			d->pid_changed |= d->pid != d->sw_pid;
+			d->pid_changed |= d->pid != d->sw_pid || d->task_lost;
+			d->task_lost = false;
 			d->pid = d->sw_pid;
 			d->tid = d->sw_tid;
 			select_image(d);
-		} else if (pid >= 0 && pid != d->pid) {
+		} else if (pid >= 0 && (pid != d->pid || d->task_lost)) {
+			/* a PIP names the process even after lost sideband records */
 			d->pid_changed = true;
+			d->task_lost = false;
 			d->pid = pid;
 			d->tid = pid;
 			select_image(d);

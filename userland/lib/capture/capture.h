@@ -20,6 +20,7 @@
 
 #include "../bundle/bundle.h"
 #include "../util/err.h"
+#include "../util/hmap.h"
 #include "options.h"
 
 /* What ptscope knows about one process at arm and at the trigger. */
@@ -31,6 +32,8 @@ struct pts_capture_proc {
 	size_t nr_maps_arm;
 	struct pts_bundle_map *maps_trigger;
 	size_t nr_maps_trigger;
+	struct pts_bundle_maps_exec *maps_seen;	/* read while armed, per program (maps_time.h) */
+	size_t nr_maps_seen;
 	void *vdso;				/* bytes, NULL none */
 	size_t vdso_len;
 	uint64_t vdso_addr;
@@ -50,10 +53,18 @@ struct pts_capture {
 
 	struct pts_capture_proc *procs;
 	size_t nr_procs, cap_procs;
+	struct pts_hmap proc_index;		/* pid -> index in procs: a lookup per pid named */
 
 	uint8_t *sb;				/* sideband records read so far */
 	size_t sb_len, sb_cap;
 	uint64_t sb_lost;
+	uint64_t sb_folded;			/* snapshot mode: records folded away (sbfold.h) */
+
+	/* every EXEC record read, in the order read (maps_time.h) */
+	struct {
+		struct { int32_t pid; uint64_t tsc; } *v;
+		size_t n, cap;
+	} execs;
 
 	/* why the capture ended, in the manifest's words (bundle.h) */
 	char trig_reason[32];
@@ -104,7 +115,11 @@ int pts_capture_resolve_filters(struct pts_capture *c, struct pts_err *err);
 /* CONFIGURE (with cr3_pid = c->target for run/attach) and START. */
 int pts_capture_arm(struct pts_capture *c, struct pts_err *err);
 
-/* Read every available sideband record into c->sb; note the pids named. */
+/*
+ * Read every available sideband record into c->sb; note the pids named.
+ * In snapshot mode c->sb stays within --sideband-keep: past it the oldest
+ * half is folded into each CPU's task (sbfold.h, counted in sb_folded).
+ */
 int pts_capture_drain_sideband(struct pts_capture *c, struct pts_err *err);
 
 /* STOP; "not armed" (already stopped by a trigger) is not an error. */

@@ -423,9 +423,12 @@ static int do_full_hotplug(void)
 	sleep_ms(1000);
 	cpu_online(1, 0);
 	cpu_status(1, &st);
-	if (!(st.flags & PTSCOPE_CPUF_STOPPED) || st.head != st.buffer_size)
+	if (!(st.flags & PTSCOPE_CPUF_STOPPED) || st.head != st.buffer_size) {
+		/* later scenarios need both CPUs */
+		cpu_online(1, 1);
 		fail("cpu1 not full when offlined (flags %#x head %llu of %llu): no test", st.flags,
 		     (unsigned long long)st.head, (unsigned long long)st.buffer_size);
+	}
 	/* cpu1's ring as it was when it filled: it must not change any more */
 	ring = mmap(NULL, sizeof(before), PROT_READ, MAP_SHARED, g_fd,
 		    (off_t)(1ULL << PTSCOPE_MMAP_CPU_SHIFT));

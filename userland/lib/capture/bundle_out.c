@@ -123,7 +123,9 @@ static void fill_config(struct pts_bundle *b, const struct pts_capture *c,
 	}
 	bc->buffer_size = cfg->buffer_size;
 	bc->filter_pid = (cfg->flags & PTSCOPE_CFG_CR3_FILTER) ? cfg->cr3_pid : 0;
-	snprintf(bc->trigger_spec, sizeof(bc->trigger_spec), "%s", c->o->trigger_text);
+	/* as given, cut at the manifest field's size (a long uprobe path) */
+	snprintf(bc->trigger_spec, sizeof(bc->trigger_spec), "%.*s",
+		 (int)sizeof(bc->trigger_spec) - 1, c->o->trigger_text);
 	bc->post_trigger_us = cfg->trigger.post_trigger_us;
 	bc->cr3_partial = !!(st->flags & PTSCOPE_STATEF_CR3_PARTIAL);
 }

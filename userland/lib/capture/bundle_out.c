@@ -176,6 +176,9 @@ static void fill_trigger(struct pts_bundle *b, struct pts_capture *c,
 			snprintf(t->detail, sizeof(t->detail), "%s", c->o->cfg.trigger.tracepoint);
 		else if (st->trigger_reason == PTSCOPE_TRIGGER_IOCTL)
 			snprintf(t->detail, sizeof(t->detail), "ptscope trigger");
+		else if (st->trigger_reason == PTSCOPE_TRIGGER_UPROBE)
+			snprintf(t->detail, sizeof(t->detail), "%.*s",
+				 (int)sizeof(t->detail) - 1, c->o->uprobe_symbol);
 		t->tsc = st->trigger_tsc;
 		t->cpu = (int32_t)st->trigger_cpu;
 		t->pid = st->trigger_pid;

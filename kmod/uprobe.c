@@ -113,7 +113,8 @@ static struct mm_struct *pid_mm(s32 nr)
 int pts_uprobe_setup(const struct ptscope_uprobe_spec *spec,
 		     struct pts_refusal *why)
 {
-	struct file *f = fget(spec->fd);
+	/* fget_raw(): an O_PATH fd is found, and refused below as unreadable. */
+	struct file *f = fget_raw(spec->fd);
 	struct mm_struct *mm = NULL;
 	int err;
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../timeline/timeline.h"
+#include "../util/hmap.h"
 #include "plt.h"
 
 struct obj {
@@ -35,6 +36,8 @@ struct mapping {
 	int isid;
 };
 
+#define BY_PID_MAPS (1ULL << 63)
+
 struct img {
 	int32_t pid;
 	struct pt_image *image;
@@ -48,6 +51,11 @@ struct pts_imgset {
 	size_t nmaps, capmaps;
 	struct img *imgs;
 	size_t nimgs;
+	/*
+	 * pid -> BY_PID_MAPS if it has a mapping, | 1 + its index in imgs once
+	 * it has an image: one hash lookup per process switch, not two scans
+	 */
+	struct pts_hmap by_pid;
 	struct pts_symtab kallsyms;
 	bool have_kallsyms;
 	char *sysroot;		/* where debug files are looked up, NULL "/" */
@@ -84,6 +92,7 @@ void pts_imgset_free(struct pts_imgset *s)
 	for (i = 0; i < s->nimgs; i++)
 		pt_image_free(s->imgs[i].image);
 	free(s->imgs);
+	pts_hmap_free(&s->by_pid, NULL);
 	for (i = 0; i < s->nmaps; i++)
 		free(s->maps[i].object);
 	free(s->maps);
@@ -286,7 +295,9 @@ int pts_imgset_add_file(struct pts_imgset *s, int32_t pid, const char *path,
 {
 	struct mapping *m;
 	struct obj *o = obj_get(s, path, err);
+	struct pts_hent *e;
 	const char *base;
+	bool created;
 	int isid;
 
 	if (!o)
@@ -329,6 +340,10 @@ int pts_imgset_add_file(struct pts_imgset *s, int32_t pid, const char *path,
 	if (!m->object)
 		return pts_err_set(err, ENOMEM, "out of memory");
 	s->nmaps++;
+	e = pts_hmap_get(&s->by_pid, &pid, sizeof(pid), &created);
+	if (!e)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	e->v.u |= BY_PID_MAPS;
 	if (add_to_images(s, m))
 		return pts_err_set(err, EINVAL, "libipt cannot add %s to an image", path);
 	return 0;
@@ -390,23 +405,25 @@ int pts_imgset_add_kallsyms(struct pts_imgset *s, const char *path,
 
 int pts_imgset_has_pid(const struct pts_imgset *s, int32_t pid)
 {
-	size_t i;
+	/* the map only counts its probes: the set's contents are unchanged */
+	const struct pts_hent *e = pts_hmap_find((struct pts_hmap *)&s->by_pid, &pid, sizeof(pid));
 
-	for (i = 0; i < s->nmaps; i++)
-		if (s->maps[i].pid == pid)
-			return 1;
-	return 0;
+	return e && (e->v.u & BY_PID_MAPS);
 }
 
 struct pt_image *pts_imgset_image(struct pts_imgset *s, int32_t pid)
 {
 	struct img *ni;
 	struct pt_image *image;
+	struct pts_hent *e;
+	bool created;
 	size_t i;
 
-	for (i = 0; i < s->nimgs; i++)
-		if (s->imgs[i].pid == pid)
-			return s->imgs[i].image;
+	e = pts_hmap_get(&s->by_pid, &pid, sizeof(pid), &created);
+	if (!e)
+		return NULL;
+	if (e->v.u & ~BY_PID_MAPS)
+		return s->imgs[(e->v.u & ~BY_PID_MAPS) - 1].image;
 	image = pt_image_alloc(NULL);
 	if (!image)
 		return NULL;
@@ -425,6 +442,7 @@ struct pt_image *pts_imgset_image(struct pts_imgset *s, int32_t pid)
 	s->imgs[s->nimgs].pid = pid;
 	s->imgs[s->nimgs].image = image;
 	s->nimgs++;
+	e->v.u |= s->nimgs;
 	return image;
 }
 

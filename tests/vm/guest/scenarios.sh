@@ -37,7 +37,7 @@ rmmod_while_mapped rmmod_while_armed
 cpu_offline_during_capture full_mode_hotplug_stays_stopped foreign_state_restored foreign_traceen_while_armed
 trigger_stops_fifo_cpu sideband_percpu_lost_and_order sideband_watermark_wakes
 configure_vs_cpu_hotplug
-uprobe_main_thread uprobe_second_thread uprobe_multi_snapshot uprobe_refusals uprobe_unpriv
+uprobe_main_thread uprobe_second_thread uprobe_post_trigger uprobe_multi_snapshot uprobe_refusals uprobe_unpriv
 module_unload"
 # The command too runs every scope with every trigger kind.
 CLI_MATRIX="$(for s in user kernel both; do

@@ -10,6 +10,9 @@
  *   thread NAME      a uprobe on probe_thread, called only by a thread the
  *                    child starts after START: trigger tid = that thread,
  *                    not the process's main thread
+ *   post NAME        post_trigger_us = 300 ms: POST_TRIGGER right after the
+ *                    hit, then TRIGGERED; the hitting CPU stopped at least
+ *                    300 ms of TSC ticks after the trigger
  *   multi NAME N     PTSCOPE_TRIGF_MULTI, N hits with a START before each:
  *                    N snapshots, each UPROBE, hit count N
  *   refusals NAME    CONFIGURE refusals of the uprobe part, each leaving
@@ -421,6 +424,44 @@ static int sc_multi(int n)
 	return report(1);
 }
 
+static int sc_post(void)
+{
+	struct ptscope_config cfg;
+	struct ptscope_state st;
+	struct ptscope_cpu_status cs;
+	struct chan ch;
+	int file = open_self();
+	uint32_t right_after;
+	uint64_t us;
+	pid_t tid;
+
+	open_dev();
+	spawn(&ch);
+	uprobe_cfg(&cfg, g_child, file, file_offset_of((void *)probe_main), g_child);
+	cfg.trigger.post_trigger_us = 300000;
+	configure(&cfg);
+	close(file);
+	cmd(PTSCOPE_IOC_START, "START");
+	tid = hit(&ch, 'm');
+	right_after = run_state();
+	if (right_after != PTSCOPE_STATE_POST_TRIGGER && right_after != PTSCOPE_STATE_TRIGGERED)
+		fail("state %u right after the hit, want POST_TRIGGER", right_after);
+	wait_triggered(10000, &st);
+	memset(&cs, 0, sizeof(cs));
+	cs.cpu = st.trigger_cpu;
+	if (IOC(g_fd, PTSCOPE_IOC_GET_CPU_STATUS, cs) || !st.tsc_khz)
+		fail("GET_CPU_STATUS of cpu %u: %s", st.trigger_cpu, strerror(errno));
+	us = (cs.stop_tsc - st.trigger_tsc) * 1000ull / st.tsc_khz;
+	if (st.trigger_reason != PTSCOPE_TRIGGER_UPROBE || st.trigger_tid != tid || us < 300000)
+		fail("reason %u tid %d (want %d), trigger cpu stopped %" PRIu64 " us after the "
+		     "trigger (want >= 300000)", st.trigger_reason, st.trigger_tid, tid, us);
+	detail("state right after the hit %s; TRIGGERED, cpu %u stopped %" PRIu64
+	       " us after the trigger;", right_after == PTSCOPE_STATE_POST_TRIGGER ?
+	       "POST_TRIGGER" : "TRIGGERED (the 300 ms went by first)", st.trigger_cpu, us);
+	cleanup();
+	return report(1);
+}
+
 /* CONFIGURE must fail with errno e and reason r, and leave the module IDLE. */
 static void refused(const char *what, struct ptscope_config *cfg, size_t size, int e,
 		    uint32_t r)
@@ -606,7 +647,7 @@ static int target(const char *mode, const char *go, int n)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: uprobetest main|thread|multi|refusals|unpriv NAME [N] | "
+		fprintf(stderr, "usage: uprobetest main|thread|post|multi|refusals|unpriv NAME [N] | "
 			"target MODE GO [N]\n");
 		return 2;
 	}
@@ -617,6 +658,8 @@ int main(int argc, char **argv)
 		return sc_hit(0);
 	if (!strcmp(argv[1], "thread"))
 		return sc_hit(1);
+	if (!strcmp(argv[1], "post"))
+		return sc_post();
 	if (!strcmp(argv[1], "multi"))
 		return sc_multi(argc > 3 ? atoi(argv[3]) : 3);
 	if (!strcmp(argv[1], "refusals"))

@@ -88,6 +88,28 @@ static struct pts_bundle_map *maps_dup(const struct pts_bundle_map *m, size_t n)
 	return v;
 }
 
+/* The maps read while armed, per program, as processes[].maps_exec. */
+static void maps_exec_dup(struct pts_bundle_process *bp, const struct pts_capture_proc *p)
+{
+	size_t k;
+
+	if (!p->nr_maps_seen)
+		return;
+	bp->maps_exec = calloc(p->nr_maps_seen, sizeof(*bp->maps_exec));
+	if (!bp->maps_exec)
+		return;
+	for (k = 0; k < p->nr_maps_seen; k++) {
+		struct pts_bundle_maps_exec *x = &bp->maps_exec[bp->nr_maps_exec];
+
+		x->maps = maps_dup(p->maps_seen[k].maps, p->maps_seen[k].nr_maps);
+		if (!x->maps)
+			continue;
+		x->nr_maps = p->maps_seen[k].nr_maps;
+		x->exec_tsc = p->maps_seen[k].exec_tsc;
+		bp->nr_maps_exec++;
+	}
+}
+
 static void fill_cpu_id(struct pts_bundle *b, const struct ptscope_caps *caps)
 {
 	struct pts_bundle_cpu_id *id = &b->cpu_id;
@@ -340,6 +362,7 @@ static void write_processes(struct writer *w)
 		bp->nr_maps_arm = bp->maps_arm ? p->nr_maps_arm : 0;
 		bp->maps_trigger = maps_dup(p->maps_trigger, p->nr_maps_trigger);
 		bp->nr_maps_trigger = bp->maps_trigger ? p->nr_maps_trigger : 0;
+		maps_exec_dup(bp, p);
 		if (p->nr_tids) {
 			bp->tids = malloc(p->nr_tids * sizeof(*bp->tids));
 			if (bp->tids) {
@@ -658,7 +681,7 @@ static void add_object(struct writer *w, int32_t pid, const struct pts_bundle_ma
 static void write_objects(struct writer *w)
 {
 	struct pts_bundle *b = w->b;
-	size_t i, j;
+	size_t i, j, k;
 
 	for (i = 0; i < b->nr_processes && !aborting(w); i++) {
 		const struct pts_bundle_process *p = &b->processes[i];
@@ -669,6 +692,11 @@ static void write_objects(struct writer *w)
 		for (j = 0; j < p->nr_maps_arm && !aborting(w); j++)
 			if (p->maps_arm[j].perms[2] == 'x')
 				add_object(w, p->pid, &p->maps_arm[j]);
+		/* the programs before an exec, and what was unmapped before the trigger */
+		for (k = 0; k < p->nr_maps_exec && !aborting(w); k++)
+			for (j = 0; j < p->maps_exec[k].nr_maps && !aborting(w); j++)
+				if (p->maps_exec[k].maps[j].perms[2] == 'x')
+					add_object(w, p->pid, &p->maps_exec[k].maps[j]);
 	}
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../bundle/maps.h"
+#include "maps_time.h"
 #include "device.h"
 #include "elfinfo.h"
 #include "procfs.h"
@@ -410,6 +411,9 @@ int pts_capture_drain_sideband(struct pts_capture *c, struct pts_err *err)
 			return 0;
 		if (!c->target)		/* record: every pid named may need its maps */
 			pts_sideband_pids(c->sb + c->sb_len, got, note_pid, c);
+		/* before any folding: every exec splits a process's maps */
+		if (pts_capture_note_execs(c, c->sb + c->sb_len, got))
+			return pts_err_set(err, ENOMEM, "out of memory for the exec records");
 		c->sb_len += got;
 		if (c->o->cfg.mode == PTSCOPE_MODE_SNAPSHOT) {
 			size_t keep = c->o->sideband_keep ? c->o->sideband_keep :
@@ -471,6 +475,7 @@ void pts_capture_close(struct pts_capture *c)
 		free(p->vdso);
 		free(p->tids);
 	}
+	pts_capture_maps_time_free(c);
 	free(c->procs);
 	pts_hmap_free(&c->proc_index, NULL);
 	free(c->sb);

@@ -32,6 +32,8 @@ struct pts_capture_proc {
 	size_t nr_maps_arm;
 	struct pts_bundle_map *maps_trigger;
 	size_t nr_maps_trigger;
+	struct pts_bundle_maps_exec *maps_seen;	/* read while armed, per program (maps_time.h) */
+	size_t nr_maps_seen;
 	void *vdso;				/* bytes, NULL none */
 	size_t vdso_len;
 	uint64_t vdso_addr;
@@ -58,6 +60,12 @@ struct pts_capture {
 	size_t sb_len, sb_cap;
 	uint64_t sb_lost;
 	uint64_t sb_folded;			/* snapshot mode: records folded away (sbfold.h) */
+
+	/* every EXEC record read, in the order read (maps_time.h) */
+	struct {
+		struct { int32_t pid; uint64_t tsc; } *v;
+		size_t n, cap;
+	} execs;
 
 	/* why the capture ended, in the manifest's words (bundle.h) */
 	char trig_reason[32];

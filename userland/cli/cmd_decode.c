@@ -21,7 +21,7 @@
 #include "bundle/sideband.h"
 #include "commands.h"
 #include "decode_out.h"
-#include "decode/session.h"
+#include "session/session.h"
 #include "timeline/select.h"
 #include "writer/writer.h"
 

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../timeline/timeline.h"
+#include "branch.h"
 #include "plt.h"
 
 struct obj {
@@ -398,15 +398,17 @@ int pts_imgset_has_pid(const struct pts_imgset *s, int32_t pid)
 	return 0;
 }
 
-struct pt_image *pts_imgset_image(struct pts_imgset *s, int32_t pid)
+/* The image of pid in the list *imgs (made from s's sections when new). */
+static struct pt_image *image_in(struct pts_imgset *s, struct img **imgs, size_t *nimgs,
+				 int32_t pid)
 {
 	struct img *ni;
 	struct pt_image *image;
 	size_t i;
 
-	for (i = 0; i < s->nimgs; i++)
-		if (s->imgs[i].pid == pid)
-			return s->imgs[i].image;
+	for (i = 0; i < *nimgs; i++)
+		if ((*imgs)[i].pid == pid)
+			return (*imgs)[i].image;
 	image = pt_image_alloc(NULL);
 	if (!image)
 		return NULL;
@@ -416,16 +418,55 @@ struct pt_image *pts_imgset_image(struct pts_imgset *s, int32_t pid)
 			return NULL;
 		}
 	}
-	ni = realloc(s->imgs, (s->nimgs + 1) * sizeof(*ni));
+	ni = realloc(*imgs, (*nimgs + 1) * sizeof(*ni));
 	if (!ni) {
 		pt_image_free(image);
 		return NULL;
 	}
-	s->imgs = ni;
-	s->imgs[s->nimgs].pid = pid;
-	s->imgs[s->nimgs].image = image;
-	s->nimgs++;
+	*imgs = ni;
+	ni[*nimgs].pid = pid;
+	ni[*nimgs].image = image;
+	(*nimgs)++;
 	return image;
+}
+
+struct pt_image *pts_imgset_image(struct pts_imgset *s, int32_t pid)
+{
+	return image_in(s, &s->imgs, &s->nimgs, pid);
+}
+
+struct pts_imgview {
+	struct pts_imgset *set;
+	struct img *imgs;
+	size_t nimgs;
+};
+
+int pts_imgview_new(struct pts_imgset *set, struct pts_imgview **out)
+{
+	struct pts_imgview *v = calloc(1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	v->set = set;
+	*out = v;
+	return 0;
+}
+
+struct pt_image *pts_imgview_image(struct pts_imgview *v, int32_t pid)
+{
+	return image_in(v->set, &v->imgs, &v->nimgs, pid);
+}
+
+void pts_imgview_free(struct pts_imgview *v)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < v->nimgs; i++)
+		pt_image_free(v->imgs[i].image);
+	free(v->imgs);
+	free(v);
 }
 
 /* Latest mapping holding addr in pid's space (later mappings win: exec, mmap over). */

@@ -11,6 +11,7 @@
 
 #include <intel-pt.h>
 
+#include "elide.h"
 #include "insn_class.h"
 
 #define QCAP 16
@@ -18,6 +19,7 @@
 
 struct qent {
 	struct pts_branch br;
+	uint64_t pos;		/* good_off when queued (pts_ptdec_pos) */
 	char detail[160];
 };
 
@@ -149,6 +151,7 @@ struct pts_ptdec {
 	/* event queue */
 	struct qent q[QCAP];
 	unsigned int qh, qn;
+	uint64_t out_pos;	/* pos of the event last handed out */
 	struct pts_ptdec_stats st;
 	struct icache_ent icache[ICACHE_SIZE];
 };
@@ -169,6 +172,13 @@ static void set_tsc(struct pts_ptdec *d, uint64_t tsc, bool keep_later)
 	d->now = d->abs > d->cfg.origin_ns ? d->abs - d->cfg.origin_ns : 0;
 }
 
+/* The libipt image of pid: the decoder's own view's, or the set's. */
+static struct pt_image *image_of(struct pts_ptdec *d, int32_t pid)
+{
+	return d->cfg.view ? pts_imgview_image(d->cfg.view, pid) :
+			     pts_imgset_image(d->cfg.images, pid);
+}
+
 /*
  * The process named (sideband, PIP) picks the address space (user-only
  * traces carry no PIP). The image set does not change while decoding, so
@@ -180,7 +190,7 @@ static void select_image(struct pts_ptdec *d)
 	if (!d->cfg.images_by_pid || d->pid == d->image_pid || d->pid == d->no_image_pid)
 		return;
 	if (pts_imgset_has_pid(d->cfg.images, d->pid)) {
-		struct pt_image *img = pts_imgset_image(d->cfg.images, d->pid);
+		struct pt_image *img = image_of(d, d->pid);
 
 		if (img && pt_blk_set_image(d->blk, img) >= 0)
 			d->image_pid = d->pid;
@@ -218,24 +228,6 @@ static void follow_sideband(struct pts_ptdec *d)
 }
 
 /*
- * A jump of thread pid/tid inside the consumer's current function
- * (pts_br_elide): counted there with its time and CPU, and dropped.
- */
-static bool elided(struct pts_br_elide *el, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
-		   uint64_t ts_ns, uint32_t cpu)
-{
-	uint64_t span = el->hi - el->lo;
-
-	if (!el->hi || tid != el->tid || pid != el->pid || from - el->lo >= span ||
-	    to - el->lo >= span)
-		return false;
-	el->dropped++;
-	el->ts_ns = ts_ns;
-	el->cpu = cpu;
-	return true;
-}
-
-/*
  * Fill a queue entry's branch. Every field the decoder sets is written
  * here; from_sym/to_sym stay as pts_ptdec_new zeroed them (the decoder
  * names no symbols). Field by field: zeroing the whole struct costs a
@@ -270,9 +262,10 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 		d->exec_pending = false;
 		e = &d->q[(d->qh + d->qn++) % QCAP];
 		set_branch(d, &e->br, PTS_BR_EXEC, 0, 0);
+		e->pos = d->good_off;
 	}
 	if (kind == PTS_BR_JUMP && !d->qn && d->cfg.elide_queued && d->cfg.elide &&
-	    elided(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
+	    pts_br_elide_drop(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
 		return NULL;
@@ -280,6 +273,7 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 	e = &d->q[(d->qh + d->qn++) % QCAP];
 	/* br.detail points at e->detail only where an event sets it */
 	set_branch(d, &e->br, kind, from, to);
+	e->pos = d->good_off;
 	if (kind != PTS_BR_GAP && kind != PTS_BR_INSTANT && kind != PTS_BR_CBR)
 		d->st.branches++;
 	return e;
@@ -320,7 +314,7 @@ static inline void jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
 {
 	if (d->cfg.elide_queued && d->cfg.elide && !d->qn && !d->exec_pending && !d->pid_changed &&
 	    !(d->have_tsc && d->abs >= d->sb_due) &&
-	    elided(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
+	    pts_br_elide_drop(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
 		return;
@@ -718,7 +712,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 		return pts_err_set(err, EINVAL, "libipt refused the decoder configuration of cpu %u",
 				   cfg->cpu);
 	}
-	img = pts_imgset_image(cfg->images, PTS_PID_ALL);
+	img = image_of(d, PTS_PID_ALL);
 	if (!img || pt_blk_set_image(d->blk, img) < 0) {
 		pts_ptdec_free(d);
 		return pts_err_set(err, ENOMEM, "out of memory (image)");
@@ -826,6 +820,9 @@ static void step(struct pts_ptdec *d)
 			}
 			st = pt_blk_sync_set(d->blk, (uint64_t)off);
 			tried = off;
+		} else if (d->cfg.sync_at_psb) {
+			st = pt_blk_sync_set(d->blk, d->cfg.sync_off);
+			tried = (int64_t)d->cfg.sync_off;
 		} else {
 			st = pt_blk_sync_forward(d->blk);
 			tried = next_psb(d, -1);
@@ -935,14 +932,20 @@ int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out)
 	e = &d->q[d->qh];
 	d->qh = (d->qh + 1) % QCAP;
 	d->qn--;
+	d->out_pos = e->pos;
 	if (e->br.kind == PTS_BR_JUMP && d->cfg.elide &&
-	    elided(d->cfg.elide, e->br.pid, e->br.tid, e->br.from, e->br.to, e->br.ts_ns,
+	    pts_br_elide_drop(d->cfg.elide, e->br.pid, e->br.tid, e->br.from, e->br.to, e->br.ts_ns,
 		   e->br.cpu)) {
 		d->st.elided++;
 		return 2;
 	}
 	*out = &e->br;
 	return 1;
+}
+
+uint64_t pts_ptdec_pos(const struct pts_ptdec *d)
+{
+	return d->out_pos;
 }
 
 uint64_t pts_ptdec_peek_time(struct pts_ptdec *d)

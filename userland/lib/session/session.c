@@ -14,13 +14,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../decode/kcore.h"
+#include "../decode/perfscript.h"
+#include "../decode/ptdec.h"
+#include "../decode/scope_infer.h"
 #include "../util/bytes.h"
 #include "../util/file.h"
-#include "kcore.h"
-#include "perfscript.h"
 #include "cpuheap.h"
-#include "ptdec.h"
-#include "scope_infer.h"
 #include "trigger.h"
 
 void pts_decode_opts_init(struct pts_decode_opts *o)

@@ -6,8 +6,8 @@
  * --summary`. Several CPUs' traces are merged by time so that every
  * thread's events reach the timeline builder in time order.
  */
-#ifndef PTS_DECODE_SESSION_H
-#define PTS_DECODE_SESSION_H
+#ifndef PTS_SESSION_SESSION_H
+#define PTS_SESSION_SESSION_H
 
 #include <stdbool.h>
 #include <stdint.h>

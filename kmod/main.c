@@ -476,16 +476,22 @@ static ssize_t pts_read(struct file *file, char __user *buf, size_t len,
 	return sideband_read_checked(file, buf, len, NULL, &why);
 }
 
-/* Readable (EPOLLIN | EPOLLPRI) once a snapshot is complete. */
+/*
+ * Readable (EPOLLIN | EPOLLPRI) once a snapshot is complete; EPOLLRDBAND
+ * while a CPU's sideband ring is at least half full.
+ */
 static __poll_t pts_poll(struct file *file, poll_table *wait)
 {
+	__poll_t ev = 0;
 	u32 state;
 
 	poll_wait(file, &pts.wq, wait);
 	state = pts_run_state(atomic_read(&pts.state));
 	if (state == PTSCOPE_STATE_TRIGGERED || state == PTSCOPE_STATE_STOPPED)
-		return EPOLLIN | EPOLLRDNORM | EPOLLPRI;
-	return 0;
+		ev |= EPOLLIN | EPOLLRDNORM | EPOLLPRI;
+	if (pts_sideband_ready())
+		ev |= EPOLLRDBAND;
+	return ev;
 }
 
 static int pts_open(struct inode *inode, struct file *file)
@@ -537,6 +543,7 @@ static int __init pts_init(void)
 	mutex_init(&pts.lock);
 	spin_lock_init(&pts.bufs_lock);
 	init_waitqueue_head(&pts.wq);
+	pts_sideband_init();
 	atomic_set(&pts.state, PTSCOPE_STATE_IDLE);
 	err = pts_select_unit();
 	if (err)

@@ -259,6 +259,10 @@ ssize_t pts_sideband_read(char __user *buf, size_t len, u64 *lost,
 			  bool phys);
 u64 pts_sideband_bytes(void);
 u64 pts_sideband_lost(void);
+u64 pts_sideband_cpu_bytes(int cpu);
+u64 pts_sideband_cpu_lost(int cpu);
+bool pts_sideband_ready(void);
+void pts_sideband_init(void);
 
 /* ---- mmap (mmap.c) ------------------------------------------------------ */
 int pts_mmap(struct file *file, struct vm_area_struct *vma);

@@ -235,7 +235,7 @@ struct ptscope_config {
 	__u8 psb_freq;		/* RTIT_CTL.PSBFreq encoding (2K << n bytes) */
 	__u8 reserved0;
 	__u64 buffer_size;	/* bytes per CPU; power of two, 4 KiB .. 1 GiB */
-	__u64 sideband_size;	/* bytes; power of two, 4 KiB .. 64 MiB; 0 = 1 MiB */
+	__u64 sideband_size;	/* bytes per CPU; power of two, 4 KiB .. 64 MiB; 0 = 256 KiB */
 	__u64 cpu_mask[PTSCOPE_CPU_MASK_WORDS];	/* CPUs to trace */
 	__s32 cr3_pid;		/* with PTSCOPE_CFG_CR3_FILTER: the process */
 	__u32 nr_addr_ranges;	/* used entries of addr[] */
@@ -299,8 +299,8 @@ struct ptscope_state {
 	struct ptscope_time_pair time_at_stop;
 	__u32 tsc_khz;
 	__u32 flags;			/* PTSCOPE_STATEF_* */
-	__u64 sideband_lost;		/* records dropped: ring full */
-	__u64 sideband_bytes;		/* unread bytes in the sideband ring */
+	__u64 sideband_lost;		/* records dropped, all CPUs: ring full */
+	__u64 sideband_bytes;		/* unread bytes in the sideband rings */
 	__u64 armed_cpu_mask[PTSCOPE_CPU_MASK_WORDS];
 	__u64 reserved[8];
 };
@@ -359,7 +359,9 @@ struct ptscope_cpu_status {
 	__u32 region_size;	/* bytes per region */
 	__u32 conflict;		/* with CPUF_CONFLICT: enum ptscope_reason */
 	__u32 reserved0;
-	__u64 reserved[7];
+	__u64 sideband_lost;	/* records this CPU's sideband ring dropped */
+	__u64 sideband_bytes;	/* unread bytes in this CPU's sideband ring */
+	__u64 reserved[5];
 };
 
 /* ------------------------------------------------------------------ */

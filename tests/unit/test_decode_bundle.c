@@ -850,6 +850,69 @@ static void trace_start_names_the_thread_running_from_the_start(void)
 }
 
 /*
+ * A LOST record: cpu 0's ring dropped 4 records after its EXIT record at
+ * TSC 0x1300 (a switch among them would have changed the task), and said
+ * so before its next record at 0x1350. The first segment (TSC 0x1000, on
+ * the switch record's thread 101) decodes as in the main path; the second
+ * (TSC 0x1400, after the loss, no switch since) belongs to an unknown
+ * task: pid 0, no user image, its code a gap, never pid 100's functions
+ * (the stale pid choosing the image). Said in a warning naming the CPU.
+ */
+static void lost_records_make_the_task_unknown_until_the_next_switch(void)
+{
+	struct {
+		struct ptscope_sb_exit ex;
+		struct ptscope_sb_lost lo;
+		struct ptscope_sb_exit ex2;
+	} sb;
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	unsigned int w, said = 0;
+	size_t i;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.ex.hdr.type = PTSCOPE_SB_EXIT;
+	sb.ex.hdr.size = sizeof(sb.ex);
+	sb.ex.hdr.tsc = 0x1300;
+	sb.ex.pid = sb.ex.tid = 555;
+	sb.lo.hdr.type = PTSCOPE_SB_LOST;
+	sb.lo.hdr.size = sizeof(sb.lo);
+	sb.lo.hdr.tsc = 0x1350;
+	sb.lo.count = 4;
+	sb.ex2 = sb.ex;
+	sb.ex2.hdr.tsc = 0x1350;
+	sb.ex2.pid = sb.ex2.tid = 556;
+	extra_sb = &sb;
+	extra_sb_len = sizeof(sb);
+	write_bundle(PTS_SOURCE_HARDWARE);
+	extra_sb_len = 0;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	for (i = 0; i < sink.n; i++) {
+		const struct pts_tl_rec *r = &sink.recs[i].r;
+
+		if (r->type != PTS_TL_BEGIN)
+			continue;
+		if (!strcmp(sink.recs[i].name, "_start") || !strcmp(sink.recs[i].name, "f1")) {
+			/* the first segment: before the loss, on the switch's thread */
+			CU_ASSERT_EQUAL(r->pid, 100);
+			CU_ASSERT_EQUAL(r->tid, 101);
+		}
+		/* the second segment's functions: never pid 100's image after the loss */
+		CU_ASSERT_STRING_NOT_EQUAL(sink.recs[i].name, "f3");
+		CU_ASSERT_STRING_NOT_EQUAL(sink.recs[i].name, "tail");
+		if (r->ts_ns >= 0x1400 - 0x1000)
+			CU_ASSERT(r->pid != 100);
+	}
+	CU_ASSERT(sum.gaps >= 1);
+	for (w = 0; w < sum.nr_warnings; w++)
+		said += strstr(sum.warnings[w], "4 sideband records of cpu 0 are missing") != NULL;
+	CU_ASSERT_EQUAL(said, 1);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
  * Erratum SKL014 (libipt's list: Skylake on, model 85 among them): a
  * TIP.PGD at a direct branch that leaves an address filter range may come
  * without its IP. The capture filtered ADDR0 = _start's 64 bytes
@@ -1119,6 +1182,7 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(summary_says_how_long_after_the_trigger_each_cpu_stopped),
 	  PTS_TEST(exec_in_the_sideband_starts_the_new_program_on_an_empty_stack),
 	  PTS_TEST(trace_start_names_the_thread_running_from_the_start),
+	  PTS_TEST(lost_records_make_the_task_unknown_until_the_next_switch),
 	  PTS_TEST(filter_range_exit_without_ip_binds_to_the_branch_out_skl014),
 	  PTS_TEST(unknown_cpu_is_said_and_cpu_model_overrides_it_for_bundles),
 	  PTS_TEST(time_pairs_check_and_refine_tsc_khz),

@@ -54,7 +54,7 @@ static void user_scope_sets_user_topa_branchen_tscen_only(void)
 	CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), 0);
 	CU_ASSERT_EQUAL(plan.rtit_ctl, 0x2508ULL);
 	CU_ASSERT_EQUAL(why.reason, PTSCOPE_R_NONE);
-	CU_ASSERT_EQUAL(plan.sideband_size, 1ULL << 20);
+	CU_ASSERT_EQUAL(plan.sideband_size, 256ULL << 10);
 }
 
 static void kernel_and_both_scopes_map_to_os_and_os_plus_user(void)
@@ -391,7 +391,7 @@ static void buffer_size_must_be_power_of_two_from_4k_to_1g(void)
 	CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), 0);
 }
 
-static void sideband_size_zero_means_1mib_and_others_must_be_pow2(void)
+static void sideband_size_zero_means_256kib_per_cpu_and_others_must_be_pow2(void)
 {
 	struct pts_caps c;
 	struct ptscope_config cfg;
@@ -589,7 +589,7 @@ PTS_SUITE(kmod_ctl_encode, NULL, NULL,
 	  PTS_TEST(non_canonical_or_inverted_range_is_einval),
 	  PTS_TEST(unused_range_slots_must_be_zero),
 	  PTS_TEST(buffer_size_must_be_power_of_two_from_4k_to_1g),
-	  PTS_TEST(sideband_size_zero_means_1mib_and_others_must_be_pow2),
+	  PTS_TEST(sideband_size_zero_means_256kib_per_cpu_and_others_must_be_pow2),
 	  PTS_TEST(unknown_flag_bits_and_reserved_fields_are_einval),
 	  PTS_TEST(malformed_request_is_einval_even_without_pt),
 	  PTS_TEST(unit_without_topa_output_is_eopnotsupp_no_topa),

@@ -353,7 +353,8 @@ int pts_cli_capture(struct pts_capture_opts *o)
 
 	while (!done) {
 		struct ptscope_state st;
-		struct pollfd p = { .fd = c.fd, .events = POLLIN | POLLPRI };
+		/* POLLRDBAND: a CPU's sideband ring is half full, drain it now */
+		struct pollfd p = { .fd = c.fd, .events = POLLIN | POLLPRI | POLLRDBAND };
 
 		if (interrupts >= 2)
 			break;
@@ -392,6 +393,7 @@ int pts_cli_capture(struct pts_capture_opts *o)
 			    !interrupts && !c.trig_reason[0]) {
 				/* keep the sideband of the next window only */
 				c.sb_len = 0;
+				c.sb_folded = 0;
 				if (pts_capture_rearm(&c, &err)) {
 					fprintf(stderr, "ptscope: re-arm: %s\n", err.msg);
 					done = true;

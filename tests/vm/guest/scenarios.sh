@@ -35,7 +35,8 @@ mmap_write_refused mapcount_after_fork_and_reconfigure trigger_race_start_stop
 tracepoint_pid_in_a_pid_namespace
 rmmod_while_mapped rmmod_while_armed
 cpu_offline_during_capture full_mode_hotplug_stays_stopped foreign_state_restored foreign_traceen_while_armed
-trigger_stops_fifo_cpu configure_vs_cpu_hotplug module_unload"
+trigger_stops_fifo_cpu sideband_percpu_lost_and_order sideband_watermark_wakes
+configure_vs_cpu_hotplug module_unload"
 # The command too runs every scope with every trigger kind.
 CLI_MATRIX="$(for s in user kernel both; do
 	for t in manual tracepoint sysrq_proc sysrq_key; do echo ${s}_$t; done; done)"
@@ -209,6 +210,11 @@ if [ "$(nproc)" -ge 2 ]; then
 else
 	res trigger_stops_fifo_cpu SKIP "one CPU only"
 fi
+
+# The sideband's per-CPU rings: drops counted per CPU, each CPU's records
+# in TSC order, LOST records; a half-full ring wakes a poller.
+run_t sbtest percpu sideband_percpu_lost_and_order
+run_t sbtest wake sideband_watermark_wakes
 
 # CONFIGURE/UNCONFIGURE (tracepoint probes: static keys) against CPU
 # hotplug, the hung-task detector armed at 10 s: nothing may block.

@@ -31,6 +31,7 @@
 #include "elfinfo.h"
 #include "kernel.h"
 #include "procfs.h"
+#include "sbmerge.h"
 
 #define PTS_PRODUCER "ptscope " PTS_VERSION
 
@@ -284,12 +285,21 @@ static void write_sideband(struct writer *w, const struct ptscope_state *st)
 {
 	struct pts_capture *c = w->c;
 	struct pts_err e;
+	long long merged;
 
 	if (pts_capture_drain_sideband(c, &e))
 		pts_capture_error(c, "sideband: %s", e.msg);
 	w->b->sideband_lost = c->sb_lost > st->sideband_lost ? c->sb_lost : st->sideband_lost;
 	if (aborting(w))
 		return;
+	/* the module's per-CPU streams as one, in TSC order (docs/abi.md) */
+	merged = c->sb ? pts_sb_merge(c->sb, c->sb_len) : 0;
+	if (merged < 0)
+		pts_capture_error(c, "sideband: out of memory merging the CPUs' records: "
+				  "written as read, not in TSC order");
+	else if ((size_t)merged < c->sb_len)
+		pts_capture_error(c, "sideband: a damaged record at byte %lld: the records "
+				  "from there on are not merged", merged);
 	if (pts_bundle_write_file(w->dir, "sideband.bin", c->sb ? (const void *)c->sb : "",
 				  c->sb_len, &e)) {
 		incomplete(w, "sideband.bin", &e);
@@ -699,9 +709,12 @@ static void print_summary(const struct pts_capture *c, const struct pts_bundle *
 			bc->flags & PTS_CPUF_ERROR ? ", RTIT_STATUS.Error" : "",
 			bc->flags & PTS_CPUF_CLOBBERED ? ", RTIT_CTL clobbered" : "");
 	}
-	fprintf(out, "  sideband  %" PRIu64 " bytes, %" PRIu64 " records lost%s\n",
-		b->sideband_size, b->sideband_lost,
-		b->sideband_lost ? " (use --sideband-size to enlarge the ring)" : "");
+	fprintf(out, "  sideband  %" PRIu64 " bytes, %" PRIu64 " records lost%s", b->sideband_size,
+		b->sideband_lost,
+		b->sideband_lost ? " (use --sideband-size to enlarge each CPU's ring)" : "");
+	if (c->sb_folded)
+		fprintf(out, ", %" PRIu64 " older records folded (--sideband-keep)", c->sb_folded);
+	fputc('\n', out);
 	fprintf(out, "  trigger   %s%s%s%s", b->trigger.reason, b->trigger.detail[0] ? " (" : "",
 		b->trigger.detail, b->trigger.detail[0] ? ")" : "");
 	if (b->trigger.tsc) {

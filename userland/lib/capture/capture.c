@@ -19,6 +19,7 @@
 #include "device.h"
 #include "elfinfo.h"
 #include "procfs.h"
+#include "sbfold.h"
 
 void pts_capture_error(struct pts_capture *c, const char *fmt, ...)
 {
@@ -71,24 +72,35 @@ int pts_capture_open(struct pts_capture *c, struct pts_capture_opts *o,
 	return 0;
 }
 
+/*
+ * The process pid, created when asked. Found by hash: record calls this
+ * for both pids of every switch record it reads.
+ */
 static struct pts_capture_proc *proc_get(struct pts_capture *c, int32_t pid, bool create)
 {
-	size_t i;
+	struct pts_hent *e;
+	bool created = false;
 
-	for (i = 0; i < c->nr_procs; i++)
-		if (c->procs[i].pid == pid)
-			return &c->procs[i];
-	if (!create)
+	e = create ? pts_hmap_get(&c->proc_index, &pid, sizeof(pid), &created) :
+		     pts_hmap_find(&c->proc_index, &pid, sizeof(pid));
+	if (!e)
 		return NULL;
+	if (!created && e->v.u < c->nr_procs)
+		return &c->procs[e->v.u];
+	if (!create)
+		return NULL;		/* an entry left by a failed creation */
 	if (c->nr_procs == c->cap_procs) {
 		size_t n = c->cap_procs ? c->cap_procs * 2 : 16;
 		struct pts_capture_proc *np = realloc(c->procs, n * sizeof(*np));
 
-		if (!np)
+		if (!np) {
+			e->v.u = SIZE_MAX;	/* names no process: created again next time */
 			return NULL;
+		}
 		c->procs = np;
 		c->cap_procs = n;
 	}
+	e->v.u = c->nr_procs;
 	memset(&c->procs[c->nr_procs], 0, sizeof(c->procs[0]));
 	c->procs[c->nr_procs].pid = pid;
 	return &c->procs[c->nr_procs++];
@@ -351,6 +363,17 @@ int pts_capture_drain_sideband(struct pts_capture *c, struct pts_err *err)
 		if (!c->target)		/* record: every pid named may need its maps */
 			pts_sideband_pids(c->sb + c->sb_len, got, note_pid, c);
 		c->sb_len += got;
+		if (c->o->cfg.mode == PTSCOPE_MODE_SNAPSHOT) {
+			size_t keep = c->o->sideband_keep ? c->o->sideband_keep :
+				      PTS_SB_KEEP_DEFAULT;
+			uint64_t folded = 0;
+			long long n = pts_sb_keep(c->sb, c->sb_len, keep, &folded);
+
+			if (n < 0)
+				return pts_err_set(err, ENOMEM, "out of memory folding the sideband");
+			c->sb_len = (size_t)n;
+			c->sb_folded += folded;
+		}
 	}
 }
 
@@ -401,6 +424,7 @@ void pts_capture_close(struct pts_capture *c)
 		free(p->tids);
 	}
 	free(c->procs);
+	pts_hmap_free(&c->proc_index, NULL);
 	free(c->sb);
 	if (c->fd >= 0)
 		close(c->fd);

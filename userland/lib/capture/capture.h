@@ -20,6 +20,7 @@
 
 #include "../bundle/bundle.h"
 #include "../util/err.h"
+#include "../util/hmap.h"
 #include "options.h"
 
 /* What ptscope knows about one process at arm and at the trigger. */
@@ -50,10 +51,12 @@ struct pts_capture {
 
 	struct pts_capture_proc *procs;
 	size_t nr_procs, cap_procs;
+	struct pts_hmap proc_index;		/* pid -> index in procs: a lookup per pid named */
 
 	uint8_t *sb;				/* sideband records read so far */
 	size_t sb_len, sb_cap;
 	uint64_t sb_lost;
+	uint64_t sb_folded;			/* snapshot mode: records folded away (sbfold.h) */
 
 	/* why the capture ended, in the manifest's words (bundle.h) */
 	char trig_reason[32];
@@ -104,7 +107,11 @@ int pts_capture_resolve_filters(struct pts_capture *c, struct pts_err *err);
 /* CONFIGURE (with cr3_pid = c->target for run/attach) and START. */
 int pts_capture_arm(struct pts_capture *c, struct pts_err *err);
 
-/* Read every available sideband record into c->sb; note the pids named. */
+/*
+ * Read every available sideband record into c->sb; note the pids named.
+ * In snapshot mode c->sb stays within --sideband-keep: past it the oldest
+ * half is folded into each CPU's task (sbfold.h, counted in sb_folded).
+ */
 int pts_capture_drain_sideband(struct pts_capture *c, struct pts_err *err);
 
 /* STOP; "not armed" (already stopped by a trigger) is not an error. */

@@ -21,7 +21,7 @@ enum opt_id {
 	O_HELP, O_OUTPUT, O_SCOPE, O_INCLUDE_KERNEL, O_KERNEL_ONLY, O_SIZE,
 	O_MODE, O_TIMING, O_CYC, O_CYC_THRESH, O_MTC, O_MTC_PERIOD,
 	O_PSB_PERIOD, O_NORETCOMP, O_TRIGGER, O_POST_TRIGGER, O_MULTI,
-	O_FILTER, O_NO_COPY, O_PID, O_CPUS, O_DURATION, O_SIDEBAND_SIZE,
+	O_FILTER, O_NO_COPY, O_PID, O_CPUS, O_DURATION, O_SIDEBAND_SIZE, O_SIDEBAND_KEEP,
 	O_QUIET, O_FULL_EXECUTION, O_MULTI_THREAD,
 };
 
@@ -91,7 +91,10 @@ static const struct opt_def opt_table[] = {
 	{ "duration", 'd', NULL, ARG_REQUIRED, "TIME", ALL_CMDS, O_DURATION,
 	  "snapshot after this long: 10, 10s, 500ms, 2m (default: until trigger/exit/Ctrl-C)" },
 	{ "sideband-size", 0, NULL, ARG_REQUIRED, "SIZE", ALL_CMDS, O_SIDEBAND_SIZE,
-	  "sideband ring, a power of two from 4K to 64M (default 1M)" },
+	  "sideband ring of each CPU, a power of two from 4K to 64M (default 256K)" },
+	{ "sideband-keep", 0, NULL, ARG_REQUIRED, "SIZE", ALL_CMDS, O_SIDEBAND_KEEP,
+	  "snapshot mode: sideband records kept in memory while armed, 1M or more "
+	  "(default 64M); beyond it the oldest half is folded into each CPU's task" },
 	{ "quiet", 'q', NULL, ARG_NONE, NULL, ALL_CMDS, O_QUIET,
 	  "no status line while armed" },
 	{ "help", 'h', NULL, ARG_NONE, NULL, ALL_CMDS, O_HELP,
@@ -612,6 +615,13 @@ static int apply_opt(struct pts_capture_opts *o, const struct opt_def *d,
 					   "%s: '%s' is not a power of two from 4K to 64M; "
 					   "give e.g. 1M", label, val);
 		o->cfg.sideband_size = v64;
+		return 0;
+	case O_SIDEBAND_KEEP:
+		if (pts_parse_size(val, &v64) || v64 < (1ULL << 20) || v64 > (1ULL << 40))
+			return pts_err_set(err, EINVAL,
+					   "%s: '%s' is not a size from 1M to 1T; give e.g. 64M",
+					   label, val);
+		o->sideband_keep = v64;
 		return 0;
 	case O_FULL_EXECUTION:
 		o->cfg.mode = PTSCOPE_MODE_FULL;

@@ -82,6 +82,7 @@ struct pts_capture_opts {
 	char output[4096];		/* -o, default "ptscope-<time>.ptscope" chosen by caller */
 	bool no_copy;			/* --no-copy: build-ids and paths only */
 	uint64_t duration_ms;		/* --duration; 0 = none */
+	uint64_t sideband_keep;		/* --sideband-keep, bytes; 0 = PTS_SB_KEEP_DEFAULT */
 	pid_t pid;			/* attach -p */
 	int cmd_argc;			/* run: CMD ARGS */
 	char **cmd_argv;		/* points into the caller's argv */

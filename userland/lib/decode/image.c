@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../util/hmap.h"
 #include "branch.h"
 #include "plt.h"
 
@@ -35,6 +36,8 @@ struct mapping {
 	int isid;
 };
 
+#define BY_PID_MAPS (1ULL << 63)
+
 struct img {
 	int32_t pid;
 	struct pt_image *image;
@@ -48,6 +51,11 @@ struct pts_imgset {
 	size_t nmaps, capmaps;
 	struct img *imgs;
 	size_t nimgs;
+	/*
+	 * pid -> BY_PID_MAPS if it has a mapping, | 1 + its index in imgs once
+	 * it has an image: one hash lookup per process switch, not two scans
+	 */
+	struct pts_hmap by_pid;
 	struct pts_symtab kallsyms;
 	bool have_kallsyms;
 	char *sysroot;		/* where debug files are looked up, NULL "/" */
@@ -84,6 +92,7 @@ void pts_imgset_free(struct pts_imgset *s)
 	for (i = 0; i < s->nimgs; i++)
 		pt_image_free(s->imgs[i].image);
 	free(s->imgs);
+	pts_hmap_free(&s->by_pid, NULL);
 	for (i = 0; i < s->nmaps; i++)
 		free(s->maps[i].object);
 	free(s->maps);
@@ -286,7 +295,9 @@ int pts_imgset_add_file(struct pts_imgset *s, int32_t pid, const char *path,
 {
 	struct mapping *m;
 	struct obj *o = obj_get(s, path, err);
+	struct pts_hent *e;
 	const char *base;
+	bool created;
 	int isid;
 
 	if (!o)
@@ -329,6 +340,10 @@ int pts_imgset_add_file(struct pts_imgset *s, int32_t pid, const char *path,
 	if (!m->object)
 		return pts_err_set(err, ENOMEM, "out of memory");
 	s->nmaps++;
+	e = pts_hmap_get(&s->by_pid, &pid, sizeof(pid), &created);
+	if (!e)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	e->v.u |= BY_PID_MAPS;
 	if (add_to_images(s, m))
 		return pts_err_set(err, EINVAL, "libipt cannot add %s to an image", path);
 	return 0;
@@ -390,25 +405,25 @@ int pts_imgset_add_kallsyms(struct pts_imgset *s, const char *path,
 
 int pts_imgset_has_pid(const struct pts_imgset *s, int32_t pid)
 {
-	size_t i;
+	/* the map only counts its probes: the set's contents are unchanged */
+	const struct pts_hent *e = pts_hmap_find((struct pts_hmap *)&s->by_pid, &pid, sizeof(pid));
 
-	for (i = 0; i < s->nmaps; i++)
-		if (s->maps[i].pid == pid)
-			return 1;
-	return 0;
+	return e && (e->v.u & BY_PID_MAPS);
 }
 
-/* The image of pid in the list *imgs (made from s's sections when new). */
-static struct pt_image *image_in(struct pts_imgset *s, struct img **imgs, size_t *nimgs,
-				 int32_t pid)
+struct pt_image *pts_imgset_image(struct pts_imgset *s, int32_t pid)
 {
 	struct img *ni;
 	struct pt_image *image;
+	struct pts_hent *e;
+	bool created;
 	size_t i;
 
-	for (i = 0; i < *nimgs; i++)
-		if ((*imgs)[i].pid == pid)
-			return (*imgs)[i].image;
+	e = pts_hmap_get(&s->by_pid, &pid, sizeof(pid), &created);
+	if (!e)
+		return NULL;
+	if (e->v.u & ~BY_PID_MAPS)
+		return s->imgs[(e->v.u & ~BY_PID_MAPS) - 1].image;
 	image = pt_image_alloc(NULL);
 	if (!image)
 		return NULL;
@@ -418,27 +433,34 @@ static struct pt_image *image_in(struct pts_imgset *s, struct img **imgs, size_t
 			return NULL;
 		}
 	}
-	ni = realloc(*imgs, (*nimgs + 1) * sizeof(*ni));
+	ni = realloc(s->imgs, (s->nimgs + 1) * sizeof(*ni));
 	if (!ni) {
 		pt_image_free(image);
 		return NULL;
 	}
-	*imgs = ni;
-	ni[*nimgs].pid = pid;
-	ni[*nimgs].image = image;
-	(*nimgs)++;
+	s->imgs = ni;
+	s->imgs[s->nimgs].pid = pid;
+	s->imgs[s->nimgs].image = image;
+	s->nimgs++;
+	e->v.u |= s->nimgs;
 	return image;
 }
 
-struct pt_image *pts_imgset_image(struct pts_imgset *s, int32_t pid)
-{
-	return image_in(s, &s->imgs, &s->nimgs, pid);
-}
+/*
+ * A decoding thread's own libipt images (pts_imgview): a short list of the
+ * pids it met, each with its image (made on first use from the set's
+ * sections) and whether it has sections of its own. Only reads the set.
+ */
+struct view_img {
+	int32_t pid;
+	bool has_maps;
+	struct pt_image *image;		/* NULL until asked for */
+};
 
 struct pts_imgview {
 	struct pts_imgset *set;
-	struct img *imgs;
-	size_t nimgs;
+	struct view_img *v;
+	size_t n;
 };
 
 int pts_imgview_new(struct pts_imgset *set, struct pts_imgview **out)
@@ -452,9 +474,55 @@ int pts_imgview_new(struct pts_imgset *set, struct pts_imgview **out)
 	return 0;
 }
 
+static struct view_img *view_get(struct pts_imgview *v, int32_t pid)
+{
+	struct view_img *n;
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		if (v->v[i].pid == pid)
+			return &v->v[i];
+	n = realloc(v->v, (v->n + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	v->v = n;
+	n = &v->v[v->n++];
+	n->pid = pid;
+	n->image = NULL;
+	n->has_maps = false;
+	for (i = 0; i < v->set->nmaps && !n->has_maps; i++)
+		n->has_maps = v->set->maps[i].pid == pid;
+	return n;
+}
+
+int pts_imgview_has_pid(struct pts_imgview *v, int32_t pid)
+{
+	struct view_img *e = view_get(v, pid);
+
+	return e && e->has_maps;
+}
+
 struct pt_image *pts_imgview_image(struct pts_imgview *v, int32_t pid)
 {
-	return image_in(v->set, &v->imgs, &v->nimgs, pid);
+	struct view_img *e = view_get(v, pid);
+	struct pt_image *image;
+	size_t i;
+
+	if (!e)
+		return NULL;
+	if (e->image)
+		return e->image;
+	image = pt_image_alloc(NULL);
+	if (!image)
+		return NULL;
+	for (i = 0; i < v->set->nmaps; i++) {
+		if (add_map(v->set, image, pid, &v->set->maps[i])) {
+			pt_image_free(image);
+			return NULL;
+		}
+	}
+	e->image = image;
+	return image;
 }
 
 void pts_imgview_free(struct pts_imgview *v)
@@ -463,9 +531,9 @@ void pts_imgview_free(struct pts_imgview *v)
 
 	if (!v)
 		return;
-	for (i = 0; i < v->nimgs; i++)
-		pt_image_free(v->imgs[i].image);
-	free(v->imgs);
+	for (i = 0; i < v->n; i++)
+		pt_image_free(v->v[i].image);
+	free(v->v);
 	free(v);
 }
 

@@ -148,6 +148,12 @@ struct pts_ptdec {
 	uint64_t sb_due;	/* time (abs ns) of recs[sb_pos], UINT64_MAX: none left */
 	int32_t image_pid;
 	int32_t no_image_pid;	/* a pid found to have no sections of its own (-2: none) */
+	/*
+	 * sideband records of this CPU were lost: the thread running is
+	 * unknown (pid 0) until its next switch record, and no process's
+	 * image may decode its user code
+	 */
+	bool task_lost;
 	/* event queue */
 	struct qent q[QCAP];
 	unsigned int qh, qn;
@@ -179,6 +185,13 @@ static struct pt_image *image_of(struct pts_ptdec *d, int32_t pid)
 			     pts_imgset_image(d->cfg.images, pid);
 }
 
+/* Whether pid has sections of its own (from the view, when the decoder has one). */
+static int has_pid(struct pts_ptdec *d, int32_t pid)
+{
+	return d->cfg.view ? pts_imgview_has_pid(d->cfg.view, pid) :
+			     pts_imgset_has_pid(d->cfg.images, pid);
+}
+
 /*
  * The process named (sideband, PIP) picks the address space (user-only
  * traces carry no PIP). The image set does not change while decoding, so
@@ -187,9 +200,14 @@ static struct pt_image *image_of(struct pts_ptdec *d, int32_t pid)
  */
 static void select_image(struct pts_ptdec *d)
 {
-	if (!d->cfg.images_by_pid || d->pid == d->image_pid || d->pid == d->no_image_pid)
+	if (!d->cfg.images_by_pid || d->pid == d->image_pid ||
+	    (d->pid == d->no_image_pid && !d->task_lost))
 		return;
-	if (pts_imgset_has_pid(d->cfg.images, d->pid)) {
+	/*
+	 * After lost sideband records the held image is a guess at best: the
+	 * unknown task's own image (no user sections) makes its code a gap.
+	 */
+	if (d->task_lost || has_pid(d, d->pid)) {
 		struct pt_image *img = image_of(d, d->pid);
 
 		if (img && pt_blk_set_image(d->blk, img) >= 0)
@@ -214,9 +232,17 @@ static void follow_sideband(struct pts_ptdec *d)
 		if (r->type == PTS_SB_EXEC && r->tid == d->tid &&
 		    (r->cpu == d->cfg.cpu || r->cpu == UINT32_MAX))
 			d->exec_pending = true;
+		if (r->type == PTS_SB_LOST && r->cpu == d->cfg.cpu) {
+			d->pid_changed |= !d->task_lost;
+			d->task_lost = true;
+			d->pid = 0;
+			d->tid = 0;
+			continue;
+		}
 		if (r->type != PTS_SB_SWITCH || r->cpu != d->cfg.cpu)
 			continue;
-		d->pid_changed |= d->pid != r->pid;
+		d->pid_changed |= d->pid != r->pid || d->task_lost;
+		d->task_lost = false;
 		d->pid = r->pid;
 		d->tid = r->tid;
 	}
@@ -583,8 +609,10 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 						       ev->variant.async_paging.cr3;
 		int32_t pid = pts_imgset_pid_of_cr3(d->cfg.images, cr3);
 
-		if (pid >= 0 && pid != d->pid) {
+		if (pid >= 0 && (pid != d->pid || d->task_lost)) {
+			/* a PIP names the process even after lost sideband records */
 			d->pid_changed = true;
+			d->task_lost = false;
 			d->pid = pid;
 			d->tid = pid;
 			select_image(d);

@@ -20,6 +20,11 @@ enum pts_sb_type {
 	PTS_SB_MMAP,		/* pid maps name [start, start+len) at file offset pgoff */
 	PTS_SB_EXIT,		/* pid/tid exits */
 	PTS_SB_EXEC,		/* pid/tid exec'd name (cpu: where, when known) */
+	/*
+	 * records of cpu were lost from time_ns on: the thread running there
+	 * is unknown (pid/tid 0, no user image) until the CPU's next SWITCH
+	 */
+	PTS_SB_LOST,
 };
 
 struct pts_sb_rec {

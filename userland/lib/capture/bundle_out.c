@@ -88,6 +88,28 @@ static struct pts_bundle_map *maps_dup(const struct pts_bundle_map *m, size_t n)
 	return v;
 }
 
+/* The maps read while armed, per program, as processes[].maps_exec. */
+static void maps_exec_dup(struct pts_bundle_process *bp, const struct pts_capture_proc *p)
+{
+	size_t k;
+
+	if (!p->nr_maps_seen)
+		return;
+	bp->maps_exec = calloc(p->nr_maps_seen, sizeof(*bp->maps_exec));
+	if (!bp->maps_exec)
+		return;
+	for (k = 0; k < p->nr_maps_seen; k++) {
+		struct pts_bundle_maps_exec *x = &bp->maps_exec[bp->nr_maps_exec];
+
+		x->maps = maps_dup(p->maps_seen[k].maps, p->maps_seen[k].nr_maps);
+		if (!x->maps)
+			continue;
+		x->nr_maps = p->maps_seen[k].nr_maps;
+		x->exec_tsc = p->maps_seen[k].exec_tsc;
+		bp->nr_maps_exec++;
+	}
+}
+
 static void fill_cpu_id(struct pts_bundle *b, const struct ptscope_caps *caps)
 {
 	struct pts_bundle_cpu_id *id = &b->cpu_id;
@@ -124,7 +146,9 @@ static void fill_config(struct pts_bundle *b, const struct pts_capture *c,
 	}
 	bc->buffer_size = cfg->buffer_size;
 	bc->filter_pid = (cfg->flags & PTSCOPE_CFG_CR3_FILTER) ? cfg->cr3_pid : 0;
-	snprintf(bc->trigger_spec, sizeof(bc->trigger_spec), "%s", c->o->trigger_text);
+	/* as given, cut at the manifest field's size (a long uprobe path) */
+	snprintf(bc->trigger_spec, sizeof(bc->trigger_spec), "%.*s",
+		 (int)sizeof(bc->trigger_spec) - 1, c->o->trigger_text);
 	bc->post_trigger_us = cfg->trigger.post_trigger_us;
 	bc->cr3_partial = !!(st->flags & PTSCOPE_STATEF_CR3_PARTIAL);
 }
@@ -175,6 +199,9 @@ static void fill_trigger(struct pts_bundle *b, struct pts_capture *c,
 			snprintf(t->detail, sizeof(t->detail), "%s", c->o->cfg.trigger.tracepoint);
 		else if (st->trigger_reason == PTSCOPE_TRIGGER_IOCTL)
 			snprintf(t->detail, sizeof(t->detail), "ptscope trigger");
+		else if (st->trigger_reason == PTSCOPE_TRIGGER_UPROBE)
+			snprintf(t->detail, sizeof(t->detail), "%.*s",
+				 (int)sizeof(t->detail) - 1, c->o->uprobe_symbol);
 		t->tsc = st->trigger_tsc;
 		t->cpu = (int32_t)st->trigger_cpu;
 		t->pid = st->trigger_pid;
@@ -335,6 +362,7 @@ static void write_processes(struct writer *w)
 		bp->nr_maps_arm = bp->maps_arm ? p->nr_maps_arm : 0;
 		bp->maps_trigger = maps_dup(p->maps_trigger, p->nr_maps_trigger);
 		bp->nr_maps_trigger = bp->maps_trigger ? p->nr_maps_trigger : 0;
+		maps_exec_dup(bp, p);
 		if (p->nr_tids) {
 			bp->tids = malloc(p->nr_tids * sizeof(*bp->tids));
 			if (bp->tids) {
@@ -653,7 +681,7 @@ static void add_object(struct writer *w, int32_t pid, const struct pts_bundle_ma
 static void write_objects(struct writer *w)
 {
 	struct pts_bundle *b = w->b;
-	size_t i, j;
+	size_t i, j, k;
 
 	for (i = 0; i < b->nr_processes && !aborting(w); i++) {
 		const struct pts_bundle_process *p = &b->processes[i];
@@ -664,6 +692,11 @@ static void write_objects(struct writer *w)
 		for (j = 0; j < p->nr_maps_arm && !aborting(w); j++)
 			if (p->maps_arm[j].perms[2] == 'x')
 				add_object(w, p->pid, &p->maps_arm[j]);
+		/* the programs before an exec, and what was unmapped before the trigger */
+		for (k = 0; k < p->nr_maps_exec && !aborting(w); k++)
+			for (j = 0; j < p->maps_exec[k].nr_maps && !aborting(w); j++)
+				if (p->maps_exec[k].maps[j].perms[2] == 'x')
+					add_object(w, p->pid, &p->maps_exec[k].maps[j]);
 	}
 }
 

@@ -66,6 +66,14 @@ struct pts_imgset {
 	 */
 	struct { int32_t pid; uint64_t cr3; bool keyed; } *cr3s;
 	size_t ncr3;
+	/*
+	 * Execs, sorted by pid then time: each starts the address space
+	 * `space` of its pid (image.h, "Address spaces over time").
+	 */
+	struct exec_ent { int32_t pid, space; uint64_t time_ns; } *execs;
+	size_t nexecs;
+	int32_t next_space;
+	uint64_t sym_time;	/* pts_imgset_set_sym_time */
 };
 
 int pts_imgset_new(struct pts_imgset **out, struct pts_err *err)
@@ -79,6 +87,8 @@ int pts_imgset_new(struct pts_imgset **out, struct pts_err *err)
 		free(s);
 		return pts_err_set(err, ENOMEM, "out of memory (image section cache)");
 	}
+	s->next_space = PTS_SPACE_FIRST;
+	s->sym_time = UINT64_MAX;
 	*out = s;
 	return 0;
 }
@@ -110,6 +120,7 @@ void pts_imgset_free(struct pts_imgset *s)
 	pts_symtab_free(&s->kallsyms);
 	free(s->sysroot);
 	free(s->cr3s);
+	free(s->execs);
 	pt_iscache_free(s->iscache);
 	free(s);
 }
@@ -287,6 +298,74 @@ int32_t pts_imgset_pid_of_cr3(const struct pts_imgset *s, uint64_t cr3)
 	if (pid < 0 && !(root & (1ULL << 12)))
 		pid = pid_of_root(s, root + (1ULL << 12));
 	return pid;
+}
+
+/* Index of the first exec of pid or, none, where one would go (s->execs is sorted). */
+static size_t exec_first(const struct pts_imgset *s, int32_t pid)
+{
+	size_t lo = 0, hi = s->nexecs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->execs[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int32_t pts_imgset_add_exec(struct pts_imgset *s, int32_t pid, uint64_t time_ns)
+{
+	size_t i = exec_first(s, pid);
+	struct exec_ent *n;
+
+	for (; i < s->nexecs && s->execs[i].pid == pid && s->execs[i].time_ns <= time_ns; i++)
+		if (s->execs[i].time_ns == time_ns)
+			return s->execs[i].space;
+	if (s->next_space == INT32_MAX)
+		return -ENOMEM;
+	n = realloc(s->execs, (s->nexecs + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	s->execs = n;
+	memmove(&n[i + 1], &n[i], (s->nexecs - i) * sizeof(*n));
+	n[i].pid = pid;
+	n[i].time_ns = time_ns;
+	n[i].space = s->next_space++;
+	s->nexecs++;
+	return n[i].space;
+}
+
+int32_t pts_imgset_space_at(const struct pts_imgset *s, int32_t pid, uint64_t time_ns)
+{
+	int32_t space = pid;
+	size_t i;
+
+	if (!s->nexecs)
+		return pid;
+	for (i = exec_first(s, pid); i < s->nexecs && s->execs[i].pid == pid &&
+	     s->execs[i].time_ns <= time_ns; i++)
+		space = s->execs[i].space;
+	return space;
+}
+
+int32_t pts_imgset_space_pid(const struct pts_imgset *s, int32_t space)
+{
+	size_t i;
+
+	if (space < PTS_SPACE_FIRST)
+		return space;
+	for (i = 0; i < s->nexecs; i++)
+		if (s->execs[i].space == space)
+			return s->execs[i].pid;
+	return space;
+}
+
+void pts_imgset_set_sym_time(struct pts_imgset *s, uint64_t time_ns)
+{
+	s->sym_time = time_ns;
 }
 
 int pts_imgset_add_file(struct pts_imgset *s, int32_t pid, const char *path,
@@ -588,7 +667,7 @@ size_t pts_imgset_read_any(const struct pts_imgset *s, uint64_t addr, uint8_t *b
 int pts_imgset_symbolize(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
 {
 	struct pts_imgset *s = ctx;
-	const struct mapping *m = find_map(s, pid, addr);
+	const struct mapping *m = find_map(s, pts_imgset_space_at(s, pid, s->sym_time), addr);
 	const struct pts_sym *sym;
 
 	memset(out, 0, sizeof(*out));

@@ -10,6 +10,7 @@
 #define PTS_DECODE_SIDEBAND_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../util/err.h"
@@ -36,6 +37,12 @@ struct pts_sb_rec {
 	uint64_t start, len, pgoff;
 	uint32_t prot;		/* MMAP: PROT_* (0 unknown) */
 	uint64_t cr3;		/* SWITCH, EXEC: the task's user page-table root (0 unknown) */
+	/*
+	 * SWITCH: a sched_switch record, stamped before the CPU writes the
+	 * next task's CR3: the previous task runs until that write (its PIP
+	 * in traces with OS tracing).
+	 */
+	bool before_cr3_write;
 };
 
 struct pts_sideband {

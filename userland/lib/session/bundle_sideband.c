@@ -127,7 +127,9 @@ static int sideband_add_rec(const struct ptscope_sb_hdr *h, const struct pts_tim
 		r.pid = sw->next_pid;
 		r.tid = sw->next_tid;
 		r.cr3 = sw->next_cr3;
+		r.before_cr3_write = true;	/* the tracepoint runs before switch_mm */
 		rc = pts_sideband_add(sb, &r);
+		r.before_cr3_write = false;
 		if (!rc && sw->next_comm[0]) {
 			snprintf(comm, sizeof(comm), "%.*s", PTSCOPE_COMM_LEN, sw->next_comm);
 			r.type = PTS_SB_COMM;

@@ -51,6 +51,8 @@ struct pts_run_in {
 	uint32_t segment_cap;
 	FILE *progress;
 	const struct pts_bundle_trigger *trigger;	/* the bundle's, or NULL */
+	unsigned int jobs;		/* decoder threads (pardec.h); 0 or 1: serial */
+	uint64_t chunk_bytes;		/* trace bytes per parallel chunk, 0: default */
 };
 
 /*

@@ -91,23 +91,35 @@ static uint32_t loop_step(struct loop_watch *w, uint64_t ip)
 	return 0;
 }
 
+/*
+ * Where the decoder is in its trace (as perf's decoder has its pkt_state):
+ *
+ *   START --sync--> SYNCED --pts_eos--> WALK_EOS --loop/error--> ENDED
+ *     |               |  ^                 |
+ *     |             error |               error (spinning)
+ *     |               v  |                 |
+ *     +--torn PSB+--> RESYNC <-------------+
+ *
+ * START: the first sync point is still to be found (from the start of the
+ * buffer, or at cfg.sync_off). RESYNC: after an error, at the first PSB
+ * after sync_off. WALK_EOS: the packets are used up, and the blocks still
+ * returned are those whose addresses need no further trace
+ * (pt_blk_next(3)), up to the first branch that would need some; a loop
+ * of such blocks (`jmp .`) would never end: the walk ends when a block
+ * start repeats (Brent's cycle detection: struct loop_watch). ENDED:
+ * nothing more comes. Any state but START and ENDED may also end when no
+ * PSB is left to resynchronise at.
+ */
+enum ptdec_state { PTDEC_START, PTDEC_RESYNC, PTDEC_SYNCED, PTDEC_WALK_EOS, PTDEC_ENDED };
+
 struct pts_ptdec {
 	struct pts_ptdec_config cfg;
 	const uint8_t *buf;
 	uint8_t *copy;		/* padded copy when the caller's buffer is not padded */
 	struct pt_block_decoder *blk;
 	int status;		/* pts_* flags of the last libipt call */
-	bool synced, ever_synced, ended;
-	/*
-	 * pts_eos seen: the packets are used up, and the blocks still
-	 * returned are those whose addresses need no further trace
-	 * (pt_blk_next(3)), up to the first branch that would need some.
-	 * A loop of such blocks (`jmp .`) would never end: the walk ends
-	 * when a block start repeats (Brent's cycle detection: the start
-	 * of a block saved at each power of two, struct loop_watch).
-	 */
-	bool eos;
-	struct loop_watch walk;
+	enum ptdec_state state;
+	struct loop_watch walk;	/* WALK_EOS: block starts watched for a loop */
 	int64_t sync_off;	/* offset of the PSB the decoder last synced at */
 	uint64_t good_off;	/* decoder position after the last call that succeeded */
 	uint64_t dropped;	/* mapped: bytes [0, dropped) released (MADV_DONTNEED) */
@@ -833,7 +845,7 @@ static void lose_sync(struct pts_ptdec *d)
 {
 	int64_t from = (int64_t)d->good_off - 1;
 
-	d->synced = false;
+	d->state = PTDEC_RESYNC;
 	if (from > d->sync_off)
 		d->sync_off = from;
 }
@@ -891,10 +903,10 @@ static void step(struct pts_ptdec *d)
 	struct pt_block b;
 	int st;
 
-	if (!d->synced) {
+	if (d->state == PTDEC_START || d->state == PTDEC_RESYNC) {
 		int64_t tried = -1;
 
-		if (d->ever_synced) {
+		if (d->state == PTDEC_RESYNC) {
 			/*
 			 * Resynchronise at the first PSB after the one the failed
 			 * segment started from: pt_blk_sync_forward would search
@@ -904,7 +916,7 @@ static void step(struct pts_ptdec *d)
 			int64_t off = next_psb(d, d->sync_off);
 
 			if (off < 0) {
-				d->ended = true;
+				d->state = PTDEC_ENDED;
 				return;
 			}
 			st = pt_blk_sync_set(d->blk, (uint64_t)off);
@@ -919,13 +931,15 @@ static void step(struct pts_ptdec *d)
 		if (st < 0 && st != -pte_eos && tried >= 0) {
 			/* a PSB+ that cannot be read (torn header): try the next PSB */
 			gap(d, pt_errstr(pt_errcode(st)), 0);
-			d->ever_synced = true;
+			d->state = PTDEC_RESYNC;
 			d->sync_off = tried;
 			return;
 		}
 		if (st < 0) {
-			d->ended = true;
-			if (st == -pte_eos && !d->ever_synced) {
+			bool never = d->state == PTDEC_START;
+
+			d->state = PTDEC_ENDED;
+			if (st == -pte_eos && never) {
 				char msg[120];
 
 				snprintf(msg, sizeof(msg),
@@ -937,7 +951,7 @@ static void step(struct pts_ptdec *d)
 			}
 			return;
 		}
-		d->synced = d->ever_synced = true;
+		d->state = PTDEC_SYNCED;
 		d->status = st;
 		{
 			uint64_t so = 0;
@@ -965,14 +979,14 @@ static void step(struct pts_ptdec *d)
 		on_event(d, &ev);
 		return;
 	}
-	if ((d->status & pts_eos) && !d->eos) {
-		d->eos = true;
+	if ((d->status & pts_eos) && d->state == PTDEC_SYNCED) {
+		d->state = PTDEC_WALK_EOS;
 		loop_reset(&d->walk);
 	}
 	/* pt_blk_next zeroes b itself (a block returned with an error is whole) */
 	st = pt_blk_next(d->blk, &b, sizeof(b));
-	if (b.ninsn && d->eos && walk_loops(d, b.ip)) {
-		d->ended = true;
+	if (b.ninsn && d->state == PTDEC_WALK_EOS && walk_loops(d, b.ip)) {
+		d->state = PTDEC_ENDED;
 		return;
 	}
 	/* a block may come with an error: use the block, then the error */
@@ -985,8 +999,8 @@ static void step(struct pts_ptdec *d)
 		 * on past the last packet (code without an image), with no
 		 * trace left to lose: the end too, not a gap.
 		 */
-		if (st == -pte_eos || d->eos) {
-			d->ended = true;
+		if (st == -pte_eos || d->state == PTDEC_WALK_EOS) {
+			d->state = PTDEC_ENDED;
 			return;
 		}
 		gap(d, pt_errstr(pt_errcode(st)), 0);
@@ -1003,7 +1017,7 @@ static void step(struct pts_ptdec *d)
 
 static void fill(struct pts_ptdec *d)
 {
-	while (!d->qn && !d->ended)
+	while (!d->qn && d->state != PTDEC_ENDED)
 		step(d);
 }
 
@@ -1050,7 +1064,7 @@ void pts_ptdec_stats(const struct pts_ptdec *d, struct pts_ptdec_stats *out)
 
 uint64_t pts_ptdec_done(const struct pts_ptdec *d)
 {
-	return d->ended ? d->cfg.size : d->good_off;
+	return d->state == PTDEC_ENDED ? d->cfg.size : d->good_off;
 }
 
 void pts_ptdec_free(struct pts_ptdec *d)

@@ -352,6 +352,7 @@ check_bundles() { # line dir
 		fi
 		result "$line" bundle_decodes SKIP "no bundle"
 		result "$line" bundle_timeline_matches_sim SKIP "no bundle"
+		result "$line" bundle_sideband_merged SKIP "no bundle"
 		simf_skip "$line" "no bundle"
 		return
 	fi
@@ -370,6 +371,7 @@ check_bundles() { # line dir
 	if [ -z "$DECODER" ]; then
 		result "$line" bundle_decodes SKIP "$decoder_reason"
 		result "$line" bundle_timeline_matches_sim SKIP "$decoder_reason"
+		result "$line" bundle_sideband_merged SKIP "$decoder_reason"
 		simf_skip "$line" "$decoder_reason"
 		return
 	fi

@@ -211,7 +211,8 @@ $(B)/fuzz-data/spin.bin:
 	printf '\220\353\376\303' > $@
 
 $(B)/obj/tests/fuzz/%.o: CPPFLAGS += $(FUZZ_DEFS)
-$(B)/fuzz-replay-%: $(call obj,tests/fuzz/fuzz_%.c tests/fuzz/common.c tests/fuzz/replay.c) \
+$(B)/fuzz-replay-%: $(call obj,tests/fuzz/fuzz_%.c tests/fuzz/common.c tests/fuzz/folded_check.c \
+		tests/fuzz/replay.c) \
 		$(B)/libptscope.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
@@ -225,6 +226,7 @@ $(FB)/obj/%.o: %.c
 		-fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 $(FB)/fuzz-%: $(FB)/obj/tests/fuzz/fuzz_%.o $(FB)/obj/tests/fuzz/common.o \
+		$(FB)/obj/tests/fuzz/folded_check.o \
 		$(patsubst %.c,$(FB)/obj/%.o,$(LIB_SRCS))
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 

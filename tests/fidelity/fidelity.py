@@ -17,10 +17,11 @@ removed line is one difference). A stream with differences passes only when
 the allow-list names that stream and check with the reason: a known defect
 ("known, issue 13 item N: ..."), a justified difference ("right: ...",
 "model: ...") or one whose right answer is not settled ("open: ..."). An
-entry for a defect whose check shows no difference fails too, so that the
-list shrinks as defects are fixed, unless it says that its difference
-"varies" from run to run; the others may be absent from a run (thread
-interleaving and signal arrival vary).
+entry whose check shows no difference fails too, whatever its kind, so
+that the list shrinks as defects are fixed and says nothing that no longer
+happens, unless it says that its difference "varies" from run to run
+(thread interleaving, where a signal or an interrupt lands, the window of
+a whole-system trace).
 
 Usage: fidelity.py --build DIR --work DIR --allow FILE [--shared DIR]
                    [--bundle NAME=DIR[:EXE]]... [--snapshot NAME=DIR:EXE:FRACTION]...
@@ -644,8 +645,8 @@ def report(streams, allow, markdown=None):
                       % (s.name, c, v, next((n for n in s.notes if n.startswith(
                           c if c in ('insns', 'nesting') else 'perf')), '')))
                 bad += 1
-            elif why and v == 0 and why.startswith('known') and 'varies' not in why:
-                # a defect that no longer shows: its entry must go
+            elif why and v == 0 and 'varies' not in why:
+                # a difference that no longer shows: its entry must go
                 print('  STALE %s %s: no difference any more: remove "%s" from the allow-list'
                       % (s.name, c, why))
                 bad += 1

@@ -136,6 +136,7 @@ struct thread_state {
 	uint32_t open;		/* BEGINs not yet ENDed */
 	uint64_t last_ts;
 	bool have_ts;
+	uint64_t last_slice_ts;	/* the last BEGIN or END: self time runs from it */
 };
 
 static struct {
@@ -143,6 +144,10 @@ static struct {
 	struct pts_hmap procs;		/* pid -> named */
 	struct pts_writer *w;
 	uint64_t records;
+	bool folded;		/* written to folded_path, checked at the end */
+	char folded_path[512];
+	uint64_t self_ns;	/* time inside slices, summed over threads (wraps as the writer's) */
+	uint32_t max_depth;	/* the most slices open at once on a thread */
 } sink;
 
 static void broken(const struct pts_tl_rec *r, const char *rule)
@@ -164,7 +169,13 @@ void fuzz_sink_begin(enum pts_format fmt)
 
 	sink.records = 0;
 	sink.w = NULL;
-	if (fmt != PTS_FMT_NONE && pts_writer_open("/dev/null", fmt, &sink.w, &err)) {
+	sink.self_ns = 0;
+	sink.max_depth = 0;
+	/* the folded writer's output is read back (folded_check.c), the others go nowhere */
+	sink.folded = fmt == PTS_FMT_FOLDED;
+	snprintf(sink.folded_path, sizeof(sink.folded_path), "%s/out.folded", fuzz_dir());
+	if (fmt != PTS_FMT_NONE &&
+	    pts_writer_open(sink.folded ? sink.folded_path : "/dev/null", fmt, &sink.w, &err)) {
 		fprintf(stderr, "fuzz: writer: %s\n", err.msg);
 		abort();
 	}
@@ -217,10 +228,17 @@ int fuzz_emit(void *ctx, const struct pts_tl_rec *r, struct pts_err *err)
 		t->have_ts = true;
 		if (!r->name)
 			broken(r, "no name");
+		if (r->type != PTS_TL_INSTANT) {
+			if (t->open)
+				sink.self_ns += r->ts_ns - t->last_slice_ts;
+			t->last_slice_ts = r->ts_ns;
+		}
 		if (r->type == PTS_TL_BEGIN) {
 			if (r->depth != t->open)
 				broken(r, "a BEGIN not at the depth of the open slices");
 			t->open++;
+			if (t->open > sink.max_depth)
+				sink.max_depth = t->open;
 		} else if (r->type == PTS_TL_END) {
 			if (!t->open || r->depth != t->open - 1)
 				broken(r, "an END that closes no open BEGIN at its depth");
@@ -250,9 +268,15 @@ void fuzz_sink_end(int decoded)
 			abort();
 		}
 	}
-	if (sink.w && pts_writer_close(sink.w, true, &err) && decoded) {
-		fprintf(stderr, "fuzz: writer: %s\n", err.msg);
-		abort();
+	if (sink.w) {
+		int rc = pts_writer_close(sink.w, true, &err);
+
+		if (rc && decoded) {
+			fprintf(stderr, "fuzz: writer: %s\n", err.msg);
+			abort();
+		}
+		if (!rc && decoded && sink.folded)
+			fuzz_folded_check(sink.folded_path, sink.self_ns, sink.max_depth);
 	}
 	sink.w = NULL;
 	if (getenv("FUZZ_VERBOSE"))

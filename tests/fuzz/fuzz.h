@@ -40,7 +40,8 @@ const char *fuzz_dir(void);
 
 /*
  * Start checking one decode's records; fmt: the writer they also go to
- * (/dev/null), PTS_FMT_NONE for none. fuzz_emit is the pts_tl_emit_fn,
+ * (/dev/null; folded to a file whose lines are checked at the end),
+ * PTS_FMT_NONE for none. fuzz_emit is the pts_tl_emit_fn,
  * its ctx unused (NULL). fuzz_sink_end checks nothing was left open and
  * closes the writer; decoded: whether the decode returned success (a
  * failed decode may stop with slices open).
@@ -48,6 +49,13 @@ const char *fuzz_dir(void);
 void fuzz_sink_begin(enum pts_format fmt);
 int fuzz_emit(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err);
 void fuzz_sink_end(int decoded);
+
+/*
+ * Check the folded writer's output file (folded_check.c) against the
+ * records it was given: self_ns, the ns spent inside slices summed over
+ * threads; max_depth, the most slices open at once. Aborts when broken.
+ */
+void fuzz_folded_check(const char *path, uint64_t self_ns, uint32_t max_depth);
 
 /*
  * A small trace of tests/golden/decode/user.S (user scope, libipt's

@@ -5,7 +5,8 @@
  * cpu0.pt (each part may be absent). The bundle directory also holds
  * objects/, vdso/ and ground-truth.txt as links to the shipped sample's
  * (FUZZ_SAMPLE), so a manifest like the sample's decodes its code; the
- * seeds are the sample and damaged copies of it.
+ * seeds are the sample and damaged copies of it. The writer: size % 5
+ * (none, fxt, json, txt, folded).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_file(1, "b.ptscope/sideband.bin", sb, nsb);
 	fuzz_file(2, "b.ptscope/cpu0.pt", cpu, ncpu);
 	pts_decode_opts_init(&o);
-	fuzz_sink_begin((enum pts_format)(size % 4));
+	fuzz_sink_begin((enum pts_format)(size % 5));
 	rc = pts_decode_bundle(dir, &o, fuzz_emit, NULL, &sum, &err);
 	if (rc && getenv("FUZZ_VERBOSE"))
 		fprintf(stderr, "fuzz: %s\n", err.msg);

@@ -3,7 +3,8 @@
  * Fuzz harness: an ELF image (ptscope decode --elf, a bundle's copied
  * binaries, debug files). Its symbols and build-id are read, then it is
  * the code of fuzz_user_trace() (a user-scope trace at 0x401000): the
- * seeds are user.S linked there, whole and with damaged headers.
+ * seeds are user.S linked there, whole and with damaged headers. The
+ * writer: size % 5 (none, fxt, json, txt, folded).
  */
 #include "fuzz.h"
 #include "capture/elfinfo.h"
@@ -34,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.tsc_khz = 1000000;
 	o.pid = 100;
 	o.tid = 100;
-	fuzz_sink_begin((enum pts_format)(size % 4));
+	fuzz_sink_begin((enum pts_format)(size % 5));
 	rc = pts_decode_raw(&o, fuzz_emit, NULL, &sum, &err);
 	fuzz_sink_end(!rc);
 	pts_decode_summary_free(&sum);

@@ -2,7 +2,8 @@
 /*
  * Fuzz harness: perf sideband (ptscope decode --pevent-primary). The
  * first 16 bytes are perf's sample_type and time_mult/time_shift (bit 0
- * of [15]: convert times as perf does, else a 1 GHz TSC), the rest the
+ * of [15]: convert times as perf does, else a 1 GHz TSC; bits 0-2 of
+ * [14] modulo 5: the writer, none, fxt, json, txt, folded), the rest the
  * pevent records; the trace is fuzz_user_trace() over user.S, so the
  * sideband's switches and names move that code between threads.
  */
@@ -39,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		o.tsc_khz = 1000000;
 	}
-	fuzz_sink_begin((enum pts_format)(data[14] & 3));
+	fuzz_sink_begin((enum pts_format)((data[14] & 7) % 5));
 	rc = pts_decode_raw(&o, fuzz_emit, NULL, &sum, &err);
 	fuzz_sink_end(!rc);
 	pts_decode_summary_free(&sum);

@@ -3,7 +3,7 @@
  * Fuzz harness: raw PT and the decode options (ptscope decode --pt). The
  * first 8 bytes choose the options, the rest is the trace:
  *   [0] bits 0-1: scope (from the trace, user, kernel, both); bit 2: thread from --pid/--tid
- *       (else per CPU); bits 4-5: the writer (none, fxt, json, txt)
+ *       (else per CPU); bits 4-6 modulo 5: the writer (none, fxt, json, txt, folded)
  *   [1] CPU model (0: unknown, else one of a few with and without errata)
  *   [2] RTIT_CTL.MTCFreq, [3] nominal ratio (MSR_PLATFORM_INFO[15:8])
  *   [4] bit 0: two CPUs, the trace split at [5..6] (little endian)
@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.pt[0].cpu = 0;
 	if (!o.nr_pt)
 		o.nr_pt = 1;
-	fuzz_sink_begin((enum pts_format)((data[0] >> 4) & 3));
+	fuzz_sink_begin((enum pts_format)(((data[0] >> 4) & 7) % 5));
 	rc = pts_decode_raw(&o, fuzz_emit, NULL, &sum, &err);
 	fuzz_sink_end(!rc);
 	pts_decode_summary_free(&sum);

@@ -89,4 +89,30 @@ cp $D/kernel.elf $C/elf/kernel.elf
 cp $D/user.elf $C/elf/user-shoff-past-end.elf
 printf '\000\000\000\100\000\000\000\000' |
 	dd of=$C/elf/user-shoff-past-end.elf bs=1 seek=40 conv=notrunc status=none
+
+# the folded writer (each harness's writer choice set to folded, 4): raw PT
+# and perf sideband by their option byte, the others by their size, padded
+# with what the input ignores (PT's PAD packets are zero bytes; blank lines;
+# bytes past an ELF's last section)
+python3 - $C <<'PY'
+import sys
+c = sys.argv[1]
+def put(dst, b):
+    open(f"{c}/{dst}", "wb").write(b)
+def size_mod(src, dst, mod, want, step, pad):
+    b = open(f"{c}/{src}", "rb").read()
+    while len(b) // step % mod != want:
+        b += pad
+    put(dst, b)
+for src in ("user-main", "demo-cpu0", "user-main-two-cpus"):
+    b = bytearray(open(f"{c}/raw_pt/{src}", "rb").read())
+    b[0] = (b[0] & 0x8f) | 0x40
+    put(f"raw_pt/{src}-folded", bytes(b))
+b = bytearray(open(f"{c}/pevent/comm-mmap2-switch", "rb").read())
+b[14] = 4
+put("pevent/comm-mmap2-switch-folded", bytes(b))
+size_mod("perfscript/kinds", "perfscript/kinds-folded", 5, 4, 4, b"\n")
+size_mod("bundle/demo", "bundle/demo-folded", 5, 4, 1, b"\0")
+size_mod("elf/user.elf", "elf/user-folded.elf", 5, 4, 1, b"\0")
+PY
 ls $C/*

@@ -41,7 +41,7 @@ installed() {	# krel: DKMS built and installed the module for it
 mapfile -t trees < <(printf '%s\n' "$@" | grep -v -- '-rt-'; printf '%s\n' "$@" | grep -- '-rt-')
 i=0
 for kdir in "${trees[@]}"; do
-	krel=$(cat "$kdir/include/config/kernel.release")
+	krel=${kdir#/usr/src/linux-headers-}	# its uname -r
 	installed "$krel" || { echo "dpkg -i: DKMS did not install the module for $krel"; exit 1; }
 	echo "dpkg -i: DKMS installed the module for $krel"
 	i=$((i + 1))

@@ -75,7 +75,9 @@ uninstall:
 # modules (extra/ or updates/, by kernel version); depmod runs for a real
 # install only (no DESTDIR). Unsigned: a header tree holds no signing key
 # (on a machine that enforces module signatures, DKMS signs with its own).
-PTS_KREL = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+# the tree's `uname -r` (Debian's 6.1 trees say 6.1.N in include/config/kernel.release)
+PTS_KREL = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+		$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 modules_install: module
 	$(if $(strip $(KDIR)),,@echo "error: no kernel tree to install for (see above)"; exit 2)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(DESTDIR),INSTALL_MOD_PATH=$(abspath $(DESTDIR))) \

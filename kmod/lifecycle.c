@@ -148,7 +148,7 @@ static int pts_panic_notify(struct notifier_block *nb, unsigned long action,
 {
 	unsigned long flags;
 
-	/* No sideband records: its lock may be held by a halted CPU. */
+	/* No sideband records: nothing more is read, and no irq_work may run. */
 	pts_sideband_set_live(false);
 	local_irq_save(flags);
 	pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));

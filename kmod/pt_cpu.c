@@ -552,6 +552,8 @@ void pts_cpu_fill_status(int cpu, struct ptscope_cpu_status *st)
 	st->start_tsc = pc->start_tsc;
 	st->stop_tsc = pc->stop_tsc;
 	st->conflict = pc->conflict;
+	st->sideband_lost = pts_sideband_cpu_lost(cpu);
+	st->sideband_bytes = pts_sideband_cpu_bytes(cpu);
 	if (!b || !b->cpu[cpu])
 		return;
 	st->buffer_size = b->plan.buffer_size;

@@ -4,132 +4,187 @@
  * include/uapi/ptscope.h) that lets the decoder follow processes across
  * context switches in user-only traces (no PIP packets there).
  *
- * One global byte ring, allocated at CONFIGURE, protected by a raw
- * spinlock taken with IRQs saved: probes run with the runqueue lock held
- * (sched_switch) where a sleeping lock or an allocation is forbidden, and
- * a single ring keeps records in global TSC order within a CPU and close
- * to it across CPUs, so the reader needs no merge. A trigger from NMI
- * context only try-locks. Records may straddle the end of the ring; the
- * reader copies whole records only. When a record does not fit it is
- * dropped and counted; the next record that fits is preceded by a
- * PTSCOPE_SB_LOST record with the count. The probes never wake anybody
- * (a wake-up under the runqueue lock can deadlock): readers poll.
+ * One byte ring per CPU, allocated at CONFIGURE. A CPU's records are
+ * written only on that CPU, with IRQs off, so the probes of all CPUs never
+ * share a lock or a cache line (sched_switch runs with the runqueue lock
+ * held, where nothing may sleep or allocate; on PREEMPT_RT too nothing
+ * here sleeps: no lock at all, IRQs disabled for the copy only). An NMI
+ * (a trigger) that interrupts a writer of its own CPU drops its record.
+ * Each CPU's ring is in TSC order by construction; user space merges the
+ * CPUs by TSC. Records may straddle the end of a ring; the reader copies
+ * whole records only. When a record does not fit it is dropped and
+ * counted on its CPU; that CPU's next record that fits is preceded by a
+ * PTSCOPE_SB_LOST record with the count. A ring that fills to half wakes
+ * the reader through an irq_work (never a wake-up under the runqueue
+ * lock).
  */
 #include <linux/binfmts.h>
-#include <linux/hardirq.h>
+#include <linux/irq_work.h>
+#include <linux/mm.h>
 #include <linux/mm_types.h>
+#include <linux/percpu.h>
+#include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
-#include <linux/vmalloc.h>
+#include <asm/local.h>
+#include <asm/local64.h>
 #include <asm/msr.h>
 #include <asm/page.h>
 
 #include "ptscope_internal.h"
 
-struct pts_sb_ring {
-	raw_spinlock_t lock;
-	u8 *buf;		/* vmalloc, size bytes */
-	u64 size;		/* power of two */
-	u64 head;		/* bytes written, free-running (lock) */
-	u64 tail;		/* bytes consumed, free-running (lock) */
-	u64 lost;		/* records dropped since configure (lock) */
-	u64 lost_pending;	/* dropped since the last LOST record (lock) */
-	bool live;		/* record while tracing */
+/*
+ * One CPU's ring. Written only on its own CPU (single producer), read by
+ * one reader at a time under pts.lock (single consumer), lock-free between
+ * the two: head and tail are free-running byte counts published with
+ * release and read with acquire (Documentation/core-api/circular-buffers.rst).
+ */
+struct pts_sb_cpu {
+	/* kvzalloc'd on the CPU's node; set and freed only without writers */
+	u8 *buf;
+	u64 size;		/* bytes, power of two; as buf */
+	/* [this CPU, busy] bytes written, free-running; released after them */
+	u64 head;
+	/* [reader, pts.lock] bytes consumed; released after the copy */
+	u64 tail;
+	/* [this CPU, any context] records dropped since CONFIGURE (racy reads) */
+	local64_t lost;
+	/* [this CPU, any context] dropped since the last LOST record */
+	local64_t lost_pending;
+	/* [this CPU] a writer is in sb_emit(): an NMI finding it set drops */
+	local_t busy;
 };
 
-static struct pts_sb_ring sb = {
-	.lock = __RAW_SPIN_LOCK_UNLOCKED(sb.lock),
-};
+static DEFINE_PER_CPU(struct pts_sb_cpu, sb_cpus);
+
+/*
+ * sb_live: record while tracing (WRITE_ONCE by arm and stop, read inside
+ * the writers' IRQs-off section, so synchronize_rcu() in teardown waits for
+ * every writer that saw it set). sb_wm: a CPU whose unread bytes reach it
+ * wakes the reader (half a ring; constant while configured).
+ */
+static bool sb_live;
+static u64 sb_wm;
+static struct irq_work sb_wake_work;
 
 static struct tracepoint *tp_switch, *tp_exec, *tp_exit, *tp_fork;
 
-/* Copy @len bytes into the ring at free-running position @pos. Lock held. */
-static void ring_put(u64 pos, const void *src, u32 len)
+/* Copy @len bytes into @c's ring at free-running position @pos. */
+static void ring_put(struct pts_sb_cpu *c, u64 pos, const void *src, u32 len)
 {
-	u64 off = pos & (sb.size - 1);
-	u64 first = min_t(u64, len, sb.size - off);
+	u64 off = pos & (c->size - 1);
+	u64 first = min_t(u64, len, c->size - off);
 
-	memcpy(sb.buf + off, src, first);
+	memcpy(c->buf + off, src, first);
 	if (first < len)
-		memcpy(sb.buf, (const u8 *)src + first, len - first);
+		memcpy(c->buf, (const u8 *)src + first, len - first);
 }
 
-static void ring_get(u64 pos, void *dst, u32 len)
+static void ring_get(const struct pts_sb_cpu *c, u64 pos, void *dst, u32 len)
 {
-	u64 off = pos & (sb.size - 1);
-	u64 first = min_t(u64, len, sb.size - off);
+	u64 off = pos & (c->size - 1);
+	u64 first = min_t(u64, len, c->size - off);
 
-	memcpy(dst, sb.buf + off, first);
+	memcpy(dst, c->buf + off, first);
 	if (first < len)
-		memcpy((u8 *)dst + first, sb.buf, len - first);
+		memcpy((u8 *)dst + first, c->buf, len - first);
 }
 
 /*
- * Append one record whose header is filled but for size and tsc, and stamp
- * it with the TSC read under the lock: whoever writes (a probe, a trigger
- * in NMI, a start or stop on any CPU), the ring is in TSC order on each
- * CPU, and across CPUs as far as their TSCs agree. That is the sideband's
- * one ordering rule (docs/abi.md, "Sideband records"); it holds by
+ * Wake readers polling for sideband data. A non-hard irq_work: hard IRQ on
+ * a standard kernel, the irq_work thread on PREEMPT_RT, where the wait
+ * queue's spinlock_t may sleep. Never called under the runqueue lock: the
+ * probes only queue it (irq_work_queue() is NMI-safe).
+ */
+static void sb_wake(struct irq_work *w)
+{
+	wake_up_interruptible_poll(&pts.wq, EPOLLRDBAND);
+}
+
+/*
+ * Append one record whose header is filled but for size and tsc to this
+ * CPU's ring, and stamp it with the TSC read inside the ring's critical
+ * section (IRQs off, busy held): whoever writes (a probe, a trigger in
+ * NMI, a start or stop), a CPU's ring is in TSC order, and a record's TSC
+ * is never earlier than the event it reports. That is the sideband's one
+ * ordering rule (docs/abi.md, "Sideband records"); it holds by
  * construction, so no caller has to read the TSC in the right place.
- * A record's TSC is therefore never earlier than the event it reports.
- * Context: any; IRQs saved here. NMI: try-lock only.
+ * Records of different CPUs are ordered by the reader (merge by TSC).
+ * Context: any, on the CPU the record is about; IRQs saved here. An NMI
+ * that interrupts a writer of its CPU drops its record (counted).
  * Return: the TSC stamped, 0 when the record was not written.
  */
 static u64 sb_emit(struct ptscope_sb_hdr *rec, u32 len)
 {
 	struct ptscope_sb_lost lost;
+	struct pts_sb_cpu *c;
 	unsigned long flags;
-	u32 need = len;
-	u64 tsc = 0;
+	u64 head, tail, used, pending, tsc = 0;
+	u32 need;
 
-	if (!READ_ONCE(sb.live) || !sb.buf)
-		return 0;
 	rec->size = len;
-	if (in_nmi()) {
-		if (!raw_spin_trylock_irqsave(&sb.lock, flags))
-			return 0;
-	} else {
-		raw_spin_lock_irqsave(&sb.lock, flags);
-	}
-	if (!sb.buf)
+	local_irq_save(flags);
+	if (!READ_ONCE(sb_live))
+		goto out_irq;
+	c = this_cpu_ptr(&sb_cpus);
+	if (!c->buf)
+		goto out_irq;
+	if (local_inc_return(&c->busy) != 1) {
+		/* an NMI inside this CPU's writer: the ring is mid-update */
+		local64_inc(&c->lost);
+		local64_inc(&c->lost_pending);
 		goto out;
-	if (sb.lost_pending)
-		need += sizeof(lost);
-	if (sb.size - (sb.head - sb.tail) < need) {
-		sb.lost++;
-		sb.lost_pending++;
+	}
+	pending = local64_read(&c->lost_pending);
+	need = len + (pending ? sizeof(lost) : 0);
+	head = c->head;
+	/* pairs with the reader's store-release of tail: its copy is done */
+	tail = smp_load_acquire(&c->tail);
+	used = head - tail;
+	if (c->size - used < need) {
+		local64_inc(&c->lost);
+		local64_inc(&c->lost_pending);
 		goto out;
 	}
 	/* ordered: not earlier than anything this CPU did before */
 	tsc = rdtsc_ordered();
 	rec->tsc = tsc;
-	if (sb.lost_pending) {
+	rec->cpu = smp_processor_id();
+	if (pending) {
 		memset(&lost, 0, sizeof(lost));
 		lost.hdr.type = PTSCOPE_SB_LOST;
 		lost.hdr.size = sizeof(lost);
 		lost.hdr.cpu = rec->cpu;
 		lost.hdr.tsc = tsc;
-		lost.count = sb.lost_pending;
-		ring_put(sb.head, &lost, sizeof(lost));
-		sb.head += sizeof(lost);
-		sb.lost_pending = 0;
+		lost.count = pending;
+		ring_put(c, head, &lost, sizeof(lost));
+		head += sizeof(lost);
+		/* an NMI may have dropped one more meanwhile: keep it pending */
+		local64_sub(pending, &c->lost_pending);
 	}
-	ring_put(sb.head, rec, len);
-	sb.head += len;
+	ring_put(c, head, rec, len);
+	head += len;
+	/* the bytes before the new head, for the reader's load-acquire */
+	smp_store_release(&c->head, head);
+	if (used < sb_wm && head - tail >= sb_wm)
+		irq_work_queue(&sb_wake_work);
 out:
-	raw_spin_unlock_irqrestore(&sb.lock, flags);
+	local_dec(&c->busy);
+out_irq:
+	local_irq_restore(flags);
 	return tsc;
 }
 
-/* Type and CPU of a record written on this CPU; sb_emit() stamps the TSC. */
+/*
+ * Type of a record; sb_emit() stamps CPU and TSC where it writes (a
+ * preemptible probe may migrate before then).
+ */
 static void sb_hdr(struct ptscope_sb_hdr *h, u16 type)
 {
 	h->type = type;
-	h->cpu = raw_smp_processor_id();
 }
 
 /* The CR3 a task's user code runs with; 0 for kernel threads. */
@@ -145,7 +200,7 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 {
 	struct ptscope_sb_switch r;
 
-	if (!READ_ONCE(sb.live))
+	if (!READ_ONCE(sb_live))
 		return;
 	memset(&r, 0, sizeof(r));
 	sb_hdr(&r.hdr, PTSCOPE_SB_SCHED_SWITCH);
@@ -171,7 +226,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	} u;
 	size_t n;
 
-	if (!READ_ONCE(sb.live))
+	if (!READ_ONCE(sb_live))
 		return;
 	memset(&u, 0, sizeof(u));
 	sb_hdr(&u.r.hdr, PTSCOPE_SB_EXEC);
@@ -189,7 +244,7 @@ static void probe_exit(void *data, struct task_struct *p)
 {
 	struct ptscope_sb_exit r;
 
-	if (!READ_ONCE(sb.live))
+	if (!READ_ONCE(sb_live))
 		return;
 	memset(&r, 0, sizeof(r));
 	sb_hdr(&r.hdr, PTSCOPE_SB_EXIT);
@@ -203,7 +258,7 @@ static void probe_fork(void *data, struct task_struct *parent,
 {
 	struct ptscope_sb_fork r;
 
-	if (!READ_ONCE(sb.live))
+	if (!READ_ONCE(sb_live))
 		return;
 	memset(&r, 0, sizeof(r));
 	sb_hdr(&r.hdr, PTSCOPE_SB_FORK);
@@ -294,10 +349,29 @@ static void unregister_probes(void)
 	tp_fork = NULL;
 }
 
+/* Free every CPU's ring. Context: no writer can run (teardown, setup). */
+static void sb_free_rings(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct pts_sb_cpu *c = per_cpu_ptr(&sb_cpus, cpu);
+
+		kvfree(c->buf);
+		c->buf = NULL;
+		c->size = 0;
+		c->head = 0;
+		c->tail = 0;
+	}
+}
+
 /**
- * pts_sideband_setup() - allocate the ring and hook the sched tracepoints.
- * @size: bytes, power of two, 4 KiB .. 64 MiB.
- * Context: process context, may sleep.
+ * pts_sideband_setup() - allocate the rings and hook the sched tracepoints.
+ * @size: bytes of each CPU's ring, power of two, 4 KiB .. 64 MiB.
+ *
+ * One ring per possible CPU, from its NUMA node, charged to the caller's
+ * memory cgroup as the trace rings are: @size x num_possible_cpus() in all.
+ * Context: process context, may sleep; not live (no writer runs).
  * Return: 0, -ENOMEM, -ENOENT (a sched tracepoint is missing) or the error
  * of tracepoint_probe_register().
  */
@@ -310,21 +384,24 @@ int pts_sideband_setup(u64 size)
 		{ "sched_process_fork", &tp_fork },
 		{ NULL, NULL },
 	};
-	u8 *buf;
-	int err;
+	int cpu, err;
 
-	/* Charged to the caller's memory cgroup, as the rings are. */
-	buf = __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
-	if (!buf)
-		return -ENOMEM;
-	raw_spin_lock_irq(&sb.lock);
-	sb.buf = buf;
-	sb.size = size;
-	sb.head = 0;
-	sb.tail = 0;
-	sb.lost = 0;
-	sb.lost_pending = 0;
-	raw_spin_unlock_irq(&sb.lock);
+	for_each_possible_cpu(cpu) {
+		struct pts_sb_cpu *c = per_cpu_ptr(&sb_cpus, cpu);
+
+		c->buf = kvzalloc_node(size, GFP_KERNEL_ACCOUNT, cpu_to_node(cpu));
+		if (!c->buf) {
+			sb_free_rings();
+			return -ENOMEM;
+		}
+		c->size = size;
+		c->head = 0;
+		c->tail = 0;
+		local64_set(&c->lost, 0);
+		local64_set(&c->lost_pending, 0);
+		local_set(&c->busy, 0);
+	}
+	sb_wm = size / 2;
 
 	for_each_kernel_tracepoint(tp_collect, (void *)want);
 	if (!tp_switch || !tp_exec || !tp_exit || !tp_fork) {
@@ -345,25 +422,31 @@ fail:
 	return err;
 }
 
-/* Context: process context, may sleep. */
+/*
+ * Context: process context, may sleep. Every writer runs with IRQs off
+ * (probes, triggers in NMI or IRQ, start and stop) and checks sb_live
+ * there, so once it is clear synchronize_rcu() waits for the last one
+ * before the rings are freed.
+ */
 void pts_sideband_teardown(void)
 {
-	u8 *buf;
-
-	WRITE_ONCE(sb.live, false);
+	WRITE_ONCE(sb_live, false);
 	unregister_probes();
-	raw_spin_lock_irq(&sb.lock);
-	buf = sb.buf;
-	sb.buf = NULL;
-	sb.head = 0;
-	sb.tail = 0;
-	raw_spin_unlock_irq(&sb.lock);
-	vfree(buf);
+	synchronize_rcu();
+	irq_work_sync(&sb_wake_work);
+	sb_free_rings();
 }
 
+/* Context: any (a plain flag: writers look at it with IRQs off). */
 void pts_sideband_set_live(bool live)
 {
-	WRITE_ONCE(sb.live, live);
+	WRITE_ONCE(sb_live, live);
+}
+
+/* Context: module init, before any capture. */
+void pts_sideband_init(void)
+{
+	init_irq_work(&sb_wake_work, sb_wake);
 }
 
 /*
@@ -402,16 +485,56 @@ static void sb_hide_phys(u8 *buf, size_t n)
 	}
 }
 
+/*
+ * Move whole records of @c to @bounce (at most @room bytes) and consume
+ * them. Context: pts.lock held (the one reader). Return: bytes moved.
+ */
+static size_t sb_take(struct pts_sb_cpu *c, u8 *bounce, size_t room)
+{
+	struct ptscope_sb_hdr h;
+	u64 head, tail = c->tail;
+	size_t n = 0;
+
+	/* pairs with the writer's release: the bytes before head are in */
+	head = smp_load_acquire(&c->head);
+	while (head - (tail + n) >= sizeof(h)) {
+		ring_get(c, tail + n, &h, sizeof(h));
+		if (!h.size || n + h.size > room)
+			break;
+		ring_get(c, tail + n, bounce + n, h.size);
+		n += h.size;
+	}
+	/* the copy is done before the writer may reuse the space */
+	smp_store_release(&c->tail, tail + n);
+	return n;
+}
+
+/* Size of @c's next unread record, 0 when none. Context: pts.lock held. */
+static u32 sb_next_size(struct pts_sb_cpu *c)
+{
+	struct ptscope_sb_hdr h;
+	/* pairs with the writer's release: the header before head is in */
+	u64 head = smp_load_acquire(&c->head);
+
+	if (head - c->tail < sizeof(h))
+		return 0;
+	ring_get(c, c->tail, &h, sizeof(h));
+	return h.size;
+}
+
 /**
  * pts_sideband_read() - move whole records to user space.
  * @ubuf: user buffer.
  * @len: its size in bytes.
- * @lost: records dropped since configure (out, may be NULL).
+ * @lost: records dropped since configure, all CPUs (out, may be NULL).
  * @phys: the reader may see physical addresses; else every CR3 is
  *        replaced by its per-configuration identity.
  *
- * Reading consumes. Records are copied through a bounce buffer: the lock
- * is never held across copy_to_user().
+ * Reading consumes. The CPUs' rings are read one after the other, each
+ * from its oldest record: the records of one CPU come in TSC order, those
+ * of different CPUs are not ordered with each other (the reader merges
+ * them by hdr.tsc; docs/abi.md, "Sideband records"). Records are copied
+ * through a bounce buffer: no ring is touched across copy_to_user().
  * Context: process context, pts.lock held; may sleep.
  * Return: bytes copied (0 when empty), -EINVAL when @len is smaller than
  * the next record, -EFAULT, -ENOMEM, -ENODEV when not configured.
@@ -420,64 +543,107 @@ ssize_t pts_sideband_read(char __user *ubuf, size_t len, u64 *lost,
 			  bool phys)
 {
 	size_t chunk = min_t(size_t, len, 16 * 1024);
+	bool any = false, too_small = false;
 	size_t done = 0;
 	u8 *bounce;
+	int cpu;
 
-	if (!sb.buf)
+	for_each_possible_cpu(cpu)
+		any |= !!per_cpu_ptr(&sb_cpus, cpu)->buf;
+	if (!any)
 		return -ENODEV;
+	if (lost)
+		*lost = pts_sideband_lost();
 	bounce = kmalloc(max_t(size_t, chunk, SB_EXEC_MAX), GFP_KERNEL);
 	if (!bounce)
 		return -ENOMEM;
-	while (done < len) {
-		struct ptscope_sb_hdr h;
-		size_t n = 0;
+	for_each_possible_cpu(cpu) {
+		struct pts_sb_cpu *c = per_cpu_ptr(&sb_cpus, cpu);
 
-		raw_spin_lock_irq(&sb.lock);
-		while (sb.head - (sb.tail + n) >= sizeof(h)) {
-			ring_get(sb.tail + n, &h, sizeof(h));
-			if (!h.size || n + h.size > chunk || done + n + h.size > len)
+		while (c->buf && done < len) {
+			size_t n = sb_take(c, bounce, min(chunk, len - done));
+
+			if (!n) {
+				u32 next = sb_next_size(c);
+
+				too_small |= next && next > len - done;
 				break;
-			ring_get(sb.tail + n, bounce + n, h.size);
-			n += h.size;
+			}
+			if (!phys)
+				sb_hide_phys(bounce, n);
+			if (copy_to_user(ubuf + done, bounce, n)) {
+				kfree(bounce);
+				return done ? done : -EFAULT;
+			}
+			done += n;
 		}
-		sb.tail += n;
-		if (lost)
-			*lost = sb.lost;
-		raw_spin_unlock_irq(&sb.lock);
-		if (!n) {
-			/* The next record does not fit into what is left. */
-			if (!done && sb.head != sb.tail)
-				done = (size_t)-EINVAL;
-			break;
-		}
-		if (!phys)
-			sb_hide_phys(bounce, n);
-		if (copy_to_user(ubuf + done, bounce, n)) {
-			kfree(bounce);
-			return done ? done : -EFAULT;
-		}
-		done += n;
 	}
 	kfree(bounce);
+	if (!done && too_small)
+		return -EINVAL;
 	return (ssize_t)done;
 }
 
+/**
+ * pts_sideband_cpu_bytes() - unread bytes of one CPU's ring.
+ * @cpu: a possible CPU.
+ * Context: any; a racy snapshot.
+ */
+u64 pts_sideband_cpu_bytes(int cpu)
+{
+	struct pts_sb_cpu *c = per_cpu_ptr(&sb_cpus, cpu);
+
+	return READ_ONCE(c->head) - READ_ONCE(c->tail);
+}
+
+/**
+ * pts_sideband_cpu_lost() - records one CPU dropped since CONFIGURE.
+ * @cpu: a possible CPU.
+ * Context: any; a racy snapshot.
+ */
+u64 pts_sideband_cpu_lost(int cpu)
+{
+	return local64_read(&per_cpu_ptr(&sb_cpus, cpu)->lost);
+}
+
+/* Unread bytes of every ring. Context: any; a racy snapshot. */
 u64 pts_sideband_bytes(void)
 {
-	u64 n;
+	u64 n = 0;
+	int cpu;
 
-	raw_spin_lock_irq(&sb.lock);
-	n = sb.head - sb.tail;
-	raw_spin_unlock_irq(&sb.lock);
+	for_each_possible_cpu(cpu)
+		n += pts_sideband_cpu_bytes(cpu);
 	return n;
 }
 
+/* Records dropped on every CPU since CONFIGURE. Context: any. */
 u64 pts_sideband_lost(void)
 {
-	u64 n;
+	u64 n = 0;
+	int cpu;
 
-	raw_spin_lock_irq(&sb.lock);
-	n = sb.lost;
-	raw_spin_unlock_irq(&sb.lock);
+	for_each_possible_cpu(cpu)
+		n += pts_sideband_cpu_lost(cpu);
 	return n;
+}
+
+/**
+ * pts_sideband_ready() - a CPU's ring holds at least the watermark.
+ *
+ * What poll() reports as sideband data (EPOLLRDBAND): the reader is woken
+ * when a ring crosses half full, instead of polling on a timer only.
+ * Context: any; a racy snapshot.
+ */
+bool pts_sideband_ready(void)
+{
+	int cpu;
+
+	if (!sb_wm)
+		return false;
+	for_each_possible_cpu(cpu)
+		if (per_cpu_ptr(&sb_cpus, cpu)->buf &&
+		    pts_sideband_cpu_bytes(cpu) >= sb_wm)
+			return true;
+	return false;
 }

@@ -47,10 +47,10 @@ struct pts_ctl_plan {
 	u64 rtit_ctl;
 	u64 addr_a[PTSCOPE_MAX_ADDR_RANGES];
 	u64 addr_b[PTSCOPE_MAX_ADDR_RANGES];
-	u64 sideband_size;	/* bytes, default applied */
+	u64 sideband_size;	/* bytes of each CPU's ring, default applied */
 };
 
-#define PTS_SIDEBAND_DEFAULT	(1024ULL * 1024)	/* 1 MiB */
+#define PTS_SIDEBAND_DEFAULT	(256ULL * 1024)	/* 256 KiB per CPU */
 #define PTS_SIDEBAND_MIN	4096ULL
 #define PTS_SIDEBAND_MAX	(64ULL << 20)
 #define PTS_BUFFER_MIN		4096ULL

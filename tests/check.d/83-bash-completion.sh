@@ -4,8 +4,9 @@
 # set as bash sets them, the completion function called, its COMPREPLY
 # compared with what a user must be offered: commands, options, option
 # values, trigger kinds, tracepoints from a stand-in tracefs events
-# directory (PTSCOPE_EVENTS_DIR), bundle directories, and a command
-# after `run --`. Needs only bash.
+# directory (PTSCOPE_EVENTS_DIR), uprobe paths and functions (by nm, when
+# installed), bundle directories, and a command after `run --`. Needs
+# only bash.
 set -u
 cd "$(dirname "$0")/../.."
 T=$(mktemp -d)
@@ -47,7 +48,7 @@ want "ptscope decode --format " fxt json txt folded null
 want "ptscope run -trace-" -trace-include-kernel -trace-kernel-only
 want "ptscope decode --pevent-t" --pevent-time-mult --pevent-time-shift --pevent-time-zero
 want "ptscope caps -" -h -j --help --json
-want "ptscope run -t " tracepoint: hotkey manual
+want "ptscope run -t " tracepoint: uprobe: hotkey manual
 want "ptscope run --trigger h" hotkey
 # bash splits tracepoint:sched at ':' (COMP_WORDBREAKS): the part after
 # the last ':' is what it replaces
@@ -57,6 +58,9 @@ want "ptscope record -t tracepoint:s" sched: syscalls:
 want "ptscope record -t tracepoint:sched:" sched_process_exit sched_switch
 want "ptscope record -t tracepoint:sched:sched_p" sched_process_exit
 want "ptscope record -t tracepoint:sched:sched_switch:" pid=
+want "ptscope run -t uprobe:$T/bundles/no" "$T/bundles/notes.txt:"
+want "ptscope run -t uprobe:$T/bun" "$T/bundles/"
+command -v nm > /dev/null && want "ptscope run -t uprobe:$PWD/build/fxtcheck:mai" main
 want "ptscope decode $T/bundles/" "$T/bundles/a.ptscope" "$T/bundles/b.ptscope"
 want "ptscope decode $T/bundles/a" "$T/bundles/a.ptscope"
 want "ptscope run -o $T/bundles/b" "$T/bundles/b.ptscope"

@@ -125,6 +125,21 @@ static bool scope_both;
 static uint32_t cpu_flags;
 static bool cpu_wrapped;
 static uint64_t trig_tsc, cpu_stop_tsc[2];	/* 0: not recorded */
+/*
+ * pid 100's maps: at arm, 0x401000 maps the binary from file offset
+ * arm_pgoff (0x1000: _start there; 0x1100: lj_main there); when
+ * trigger_pgoff is set, its maps at the trigger map 0x401000 + trigger_at
+ * from that offset.
+ */
+static uint64_t arm_pgoff = 0x1000, trigger_pgoff, trigger_at;
+/* when mid_tsc is set: maps read while armed, of the program after the exec at mid_tsc */
+static uint64_t mid_tsc, mid_pgoff;
+/* when set: a capture of this pid whose CR3 filter could not be used (cr3_partial) */
+static int32_t partial_pid;
+/* when set: objects[] is empty (a bundle that records nothing about the binary) */
+static bool no_objects;
+/* when set: the second process is listed without maps (nothing was read) */
+static bool other_no_maps;
 
 static void write_bundle(enum pts_bundle_source source)
 {
@@ -178,6 +193,10 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 		b->config.rtit_ctl |= (uint64_t)addr0.cfg << 32;	/* ADDR0_CFG, bits 35:32 */
 	}
 	b->config.buffer_size = 4096;
+	if (partial_pid) {
+		b->config.filter_pid = partial_pid;
+		b->config.cr3_partial = true;
+	}
 	if (trig_tsc) {
 		snprintf(b->trigger.reason, sizeof(b->trigger.reason), "ioctl");
 		b->trigger.tsc = trig_tsc;
@@ -248,7 +267,7 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 	b->sideband_file = strdup("sideband.bin");
 
 	/* the binary as captured: /opt/app/user, copied into the bundle */
-	b->nr_objects = 1;
+	b->nr_objects = no_objects ? 0 : 1;
 	b->objects = calloc(1, sizeof(*b->objects));
 	b->objects[0].size = elen + object_size_delta;
 	if (named_build_id) {
@@ -271,7 +290,7 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 		p->pid = other_pid;
 		snprintf(p->comm, sizeof(p->comm), "other");
 		p->exe = strdup("/opt/app/user");
-		p->nr_maps_arm = 1;
+		p->nr_maps_arm = other_no_maps ? 0 : 1;
 		p->maps_arm = calloc(1, sizeof(*p->maps_arm));
 		p->maps_arm[0].start = 0x401000;
 		p->maps_arm[0].end = 0x401f00;
@@ -287,9 +306,28 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 	p->maps_arm = calloc(1, sizeof(*p->maps_arm));
 	p->maps_arm[0].start = 0x401000;
 	p->maps_arm[0].end = 0x402000;
-	p->maps_arm[0].pgoff = 0x1000;
+	p->maps_arm[0].pgoff = arm_pgoff;
 	snprintf(p->maps_arm[0].perms, sizeof(p->maps_arm[0].perms), "r-xp");
 	p->maps_arm[0].path = strdup(named_build_id ? elf : "/opt/app/user");
+	if (trigger_pgoff) {
+		p->nr_maps_trigger = 1;
+		p->maps_trigger = calloc(1, sizeof(*p->maps_trigger));
+		p->maps_trigger[0] = p->maps_arm[0];
+		p->maps_trigger[0].start += trigger_at;
+		p->maps_trigger[0].end += trigger_at;
+		p->maps_trigger[0].pgoff = trigger_pgoff;
+		p->maps_trigger[0].path = strdup(p->maps_arm[0].path);
+	}
+	if (mid_tsc) {
+		p->nr_maps_exec = 1;
+		p->maps_exec = calloc(1, sizeof(*p->maps_exec));
+		p->maps_exec[0].exec_tsc = mid_tsc;
+		p->maps_exec[0].nr_maps = 1;
+		p->maps_exec[0].maps = calloc(1, sizeof(*p->maps_exec[0].maps));
+		p->maps_exec[0].maps[0] = p->maps_arm[0];
+		p->maps_exec[0].maps[0].pgoff = mid_pgoff;
+		p->maps_exec[0].maps[0].path = strdup(p->maps_arm[0].path);
+	}
 	if (pts_bundle_write_manifest(bdir, b, &err))
 		fprintf(stderr, "manifest: %s\n", err.msg);
 	CU_ASSERT_EQUAL(err.code, 0);
@@ -563,6 +601,11 @@ static void changed_binary_is_a_warning_and_gaps(void)
 	CU_ASSERT_EQUAL(sum.nr_warnings, 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "changed since capture"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "0123456789abcdef"));
+	/* and the summary lists it among the files that did not match */
+	CU_ASSERT_EQUAL(sum.nr_mismatched, 1);
+	CU_ASSERT_STRING_EQUAL(sum.mismatched[0].path, elf);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.mismatched[0].why, "captured 0123456789abcdef"));
+	CU_ASSERT_EQUAL(sum.objects_checked + sum.objects_copied + sum.objects_unchecked, 0);
 	CU_ASSERT(sum.gaps >= 1);
 	CU_ASSERT_EQUAL(sum.insns, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(sum.source, "hardware"));
@@ -752,6 +795,8 @@ static void summary_says_how_long_after_the_trigger_each_cpu_stopped(void)
  * when the exec is seen (at the next event, the enable), an "exec"
  * instant follows, and the new program's frames start from an empty stack
  * (without the exec, lj_main would nest on _start as a signal handler would).
+ * The new program is the same binary at the same place: its maps are the
+ * ones taken at the trigger (those at arm are the old program's).
  */
 static void exec_in_the_sideband_starts_the_new_program_on_an_empty_stack(void)
 {
@@ -772,8 +817,10 @@ static void exec_in_the_sideband_starts_the_new_program_on_an_empty_stack(void)
 	gen_ip(&g, ppt_tip, 0x401105);
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	exec_tsc = 0x1200;
+	trigger_pgoff = 0x1000;
 	write_bundle_ex(PTS_SOURCE_REFERENCE_ENCODER, &gp, 1, &sw, 1);
 	exec_tsc = 0;
+	trigger_pgoff = 0;
 	gen_done(&g);
 	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
 	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
@@ -847,6 +894,69 @@ static void trace_start_names_the_thread_running_from_the_start(void)
 		tl_sink_free(&sink);
 		memset(&sink, 0, sizeof(sink));
 	}
+}
+
+/*
+ * A LOST record: cpu 0's ring dropped 4 records after its EXIT record at
+ * TSC 0x1300 (a switch among them would have changed the task), and said
+ * so before its next record at 0x1350. The first segment (TSC 0x1000, on
+ * the switch record's thread 101) decodes as in the main path; the second
+ * (TSC 0x1400, after the loss, no switch since) belongs to an unknown
+ * task: pid 0, no user image, its code a gap, never pid 100's functions
+ * (the stale pid choosing the image). Said in a warning naming the CPU.
+ */
+static void lost_records_make_the_task_unknown_until_the_next_switch(void)
+{
+	struct {
+		struct ptscope_sb_exit ex;
+		struct ptscope_sb_lost lo;
+		struct ptscope_sb_exit ex2;
+	} sb;
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	unsigned int w, said = 0;
+	size_t i;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.ex.hdr.type = PTSCOPE_SB_EXIT;
+	sb.ex.hdr.size = sizeof(sb.ex);
+	sb.ex.hdr.tsc = 0x1300;
+	sb.ex.pid = sb.ex.tid = 555;
+	sb.lo.hdr.type = PTSCOPE_SB_LOST;
+	sb.lo.hdr.size = sizeof(sb.lo);
+	sb.lo.hdr.tsc = 0x1350;
+	sb.lo.count = 4;
+	sb.ex2 = sb.ex;
+	sb.ex2.hdr.tsc = 0x1350;
+	sb.ex2.pid = sb.ex2.tid = 556;
+	extra_sb = &sb;
+	extra_sb_len = sizeof(sb);
+	write_bundle(PTS_SOURCE_HARDWARE);
+	extra_sb_len = 0;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	for (i = 0; i < sink.n; i++) {
+		const struct pts_tl_rec *r = &sink.recs[i].r;
+
+		if (r->type != PTS_TL_BEGIN)
+			continue;
+		if (!strcmp(sink.recs[i].name, "_start") || !strcmp(sink.recs[i].name, "f1")) {
+			/* the first segment: before the loss, on the switch's thread */
+			CU_ASSERT_EQUAL(r->pid, 100);
+			CU_ASSERT_EQUAL(r->tid, 101);
+		}
+		/* the second segment's functions: never pid 100's image after the loss */
+		CU_ASSERT_STRING_NOT_EQUAL(sink.recs[i].name, "f3");
+		CU_ASSERT_STRING_NOT_EQUAL(sink.recs[i].name, "tail");
+		if (r->ts_ns >= 0x1400 - 0x1000)
+			CU_ASSERT(r->pid != 100);
+	}
+	CU_ASSERT(sum.gaps >= 1);
+	for (w = 0; w < sum.nr_warnings; w++)
+		said += strstr(sum.warnings[w], "4 sideband records of cpu 0 are missing") != NULL;
+	CU_ASSERT_EQUAL(said, 1);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
 }
 
 /*
@@ -1104,6 +1214,380 @@ static void cr3_names_a_process_by_root_and_kpti_kernel_root(void)
 	pts_imgset_free(set);
 }
 
+/*
+ * `ptscope run -- env ./prog`, `record` of a process that execs: one pid,
+ * two programs. The old program's maps (at arm) map 0x401000 from file
+ * offset 0x1100, so its code there is lj_main; the new program's (at the
+ * trigger) from offset 0x1000, so there it is _start. The sideband's EXEC
+ * (TSC 0x1200) splits them. Trace: lj_main's path up to its exit syscall
+ * (TIP 0x401005: lj_c's longjmp, in the old layout), then, after the exec,
+ * the main path's first part (TNT TTNTT) up to its getpid syscall. By
+ * hand: lj_main, lj_a, lj_b, lj_c named in the old program, the exec, then
+ * _start, f1, f2 in the new, no gap. With one snapshot for the whole
+ * process (the trigger's), lj_main's path decodes against _start's code:
+ * TIP 0x401005 meets f1's loop, which needs TNT.
+ */
+static void exec_splits_the_process_images_old_program_before_new_after(void)
+{
+	static const struct sw_rec sw = { 0, 0, 101 };
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	char shape[2048], why[256];
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* the old program: lj_main */
+	gen_ip(&g, ppt_tip, 0x401005);		/* lj_c's longjmp */
+	gen_ip_suppressed(&g, ppt_tip_pgd);	/* exit syscall (execve in real life) */
+	gen_tsc(&g, 0x1300);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* the new program: _start */
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	exec_tsc = 0x1200;
+	arm_pgoff = 0x1100;
+	trigger_pgoff = 0x1000;
+	write_bundle_ex(PTS_SOURCE_REFERENCE_ENCODER, &gp, 1, &sw, 1);
+	exec_tsc = 0;
+	arm_pgoff = 0x1000;
+	trigger_pgoff = 0;
+	gen_done(&g);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
+		CU_FAIL(why);
+	CU_ASSERT_STRING_EQUAL(tl_sink_shape(&sink, shape, sizeof(shape)),
+		"B0 lj_main|B1 lj_a|B2 lj_b|B3 lj_c|E3 lj_c|E2 lj_b|E1 lj_a|B1 [syscall]|"
+		"E1 [syscall]|E0 lj_main|I exec|"
+		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start");
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * No exec: the maps at arm and at the trigger are one program's. Code
+ * mapped at arm and unmapped before the trigger (a dlclose'd library)
+ * still decodes: the trigger's maps hold the binary at 0x501000 only,
+ * the arm's at 0x401000, where the main path runs. By hand: the main path
+ * (20 instructions), no gap. With the trigger's maps alone: all gaps.
+ */
+static void code_unmapped_before_the_trigger_decodes_from_the_arm_maps(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	trigger_pgoff = 0x1000;
+	trigger_at = 0x100000;
+	write_bundle(PTS_SOURCE_REFERENCE_ENCODER);
+	trigger_pgoff = 0;
+	trigger_at = 0;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL(sum.insns, 20);
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	CU_ASSERT_EQUAL(sum.objects_copied, 1);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * A process whose maps were not taken (pid 300: listed, no maps) runs
+ * after pid 100 on the same CPU (switch at TSC 0x1200). Its code at
+ * 0x401000 is unknown: by hand, pid 100's main path part up to getpid,
+ * then gaps for pid 300 ("no memory mapped"), no function of pid 100's
+ * binary on pid 300's track. Before: pid 300 borrowed pid 100's image and
+ * showed _start, f1, f2 as its own.
+ */
+static void process_without_maps_decodes_as_gaps_not_with_the_previous_image(void)
+{
+	static const struct sw_rec sw = { 0, 0, 101 };
+	struct ptscope_sb_switch rec;
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	size_t i, named = 0, gaps300 = 0;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.hdr.type = PTSCOPE_SB_SCHED_SWITCH;
+	rec.hdr.size = sizeof(rec);
+	rec.hdr.cpu = 0;
+	rec.hdr.tsc = 0x1200;
+	rec.prev_pid = 100;
+	rec.prev_tid = 101;
+	rec.next_pid = rec.next_tid = 300;
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_tsc(&g, 0x1300);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* pid 300 */
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	other_pid = 300;
+	other_no_maps = true;
+	extra_sb = &rec;
+	extra_sb_len = sizeof(rec);
+	write_bundle_ex(PTS_SOURCE_REFERENCE_ENCODER, &gp, 1, &sw, 1);
+	extra_sb_len = 0;
+	other_no_maps = false;
+	other_pid = 0;
+	gen_done(&g);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	for (i = 0; i < sink.n; i++) {
+		const struct pts_tl_rec *r = &sink.recs[i].r;
+
+		if (r->pid != 300)
+			continue;
+		if (r->type == PTS_TL_BEGIN && sink.recs[i].name[0] != '[')
+			named++;
+		if (r->type == PTS_TL_INSTANT && strstr(sink.recs[i].name, "gap"))
+			gaps300++;
+	}
+	CU_ASSERT_EQUAL(named, 0);
+	CU_ASSERT(gaps300 >= 1);
+	CU_ASSERT(sum.gaps >= 1);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * A mapped file the bundle's objects[] does not mention (no copy, no
+ * build-id, no size): the host's file at the path is all there is. By
+ * hand: it is used (the main path decodes, 20 instructions) but never
+ * silently: a warning says it is unchecked, and the summary counts it.
+ */
+static void host_file_the_bundle_does_not_record_is_used_but_said(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	char out[4096] = "";
+	FILE *f;
+
+	named_build_id = "";
+	no_objects = true;
+	write_bundle(PTS_SOURCE_REFERENCE_ENCODER);
+	no_objects = false;
+	named_build_id = NULL;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL(sum.insns, 20);
+	CU_ASSERT_EQUAL(sum.objects_unchecked, 1);
+	CU_ASSERT_EQUAL(sum.nr_warnings, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "used unchecked"));
+	f = fmemopen(out, sizeof(out) - 1, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	pts_decode_summary_print(f, &sum);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "0 copied in the bundle, 0 host files checked against "
+				      "the capture, 1 host file unchecked"));
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * Three programs in one process (`sh -c 'env ./prog'`): execs at TSC
+ * 0x1200 (recorded with the fixture's EXEC) and 0x1400 (a second EXEC
+ * record). The maps at arm (offset 0x1100: lj_main at 0x401000) are the
+ * first program's, the maps read while armed after the first exec
+ * (maps_exec, offset 0x1000: _start) the second's, the trigger's (offset
+ * 0x1100 again) the third's. By hand: lj_main's path, exec, the main
+ * path's first part, exec, lj_main's path, no gap. Without maps_exec the
+ * middle program has no code (gaps); with one snapshot per process, two
+ * of the three decode against the wrong layout.
+ */
+static void middle_program_decodes_with_the_maps_read_after_its_exec(void)
+{
+	static const struct sw_rec sw = { 0, 0, 101 };
+	struct ptscope_sb_exec *ex;
+	uint8_t exbuf[(sizeof(*ex) + sizeof("/opt/app/user") + 7) & ~(size_t)7];
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	char shape[2048], why[256];
+
+	memset(exbuf, 0, sizeof(exbuf));
+	ex = (void *)exbuf;
+	ex->hdr.type = PTSCOPE_SB_EXEC;
+	ex->hdr.size = sizeof(exbuf);
+	ex->hdr.tsc = 0x1400;
+	ex->pid = 100;
+	ex->tid = 101;
+	memcpy(ex->filename, "/opt/app/user", sizeof("/opt/app/user"));
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* first program: lj_main */
+	gen_ip(&g, ppt_tip, 0x401005);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_tsc(&g, 0x1300);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* second: _start */
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_tsc(&g, 0x1500);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* third: lj_main */
+	gen_ip(&g, ppt_tip, 0x401005);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	exec_tsc = 0x1200;
+	extra_sb = exbuf;
+	extra_sb_len = sizeof(exbuf);
+	arm_pgoff = 0x1100;
+	mid_tsc = 0x1200;
+	mid_pgoff = 0x1000;
+	trigger_pgoff = 0x1100;
+	write_bundle_ex(PTS_SOURCE_REFERENCE_ENCODER, &gp, 1, &sw, 1);
+	exec_tsc = 0;
+	extra_sb_len = 0;
+	arm_pgoff = 0x1000;
+	mid_tsc = 0;
+	trigger_pgoff = 0;
+	gen_done(&g);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	if (!tl_sink_well_formed(&sink, why, sizeof(why)))
+		CU_FAIL(why);
+	CU_ASSERT_STRING_EQUAL(tl_sink_shape(&sink, shape, sizeof(shape)),
+		"B0 lj_main|B1 lj_a|B2 lj_b|B3 lj_c|E3 lj_c|E2 lj_b|E1 lj_a|B1 [syscall]|"
+		"E1 [syscall]|E0 lj_main|I exec|"
+		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start|I exec|"
+		"B0 lj_main|B1 lj_a|B2 lj_b|B3 lj_c|E3 lj_c|E2 lj_b|E1 lj_a|B1 [syscall]|"
+		"E1 [syscall]|E0 lj_main");
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/* A sched_switch record on CPU 0 to pid/tid at tsc with next_cr3 cr3. */
+static struct ptscope_sb_switch switch_rec(uint64_t tsc, int32_t pid, uint64_t cr3)
+{
+	struct ptscope_sb_switch r;
+
+	memset(&r, 0, sizeof(r));
+	r.hdr.type = PTSCOPE_SB_SCHED_SWITCH;
+	r.hdr.size = sizeof(r);
+	r.hdr.tsc = tsc;
+	r.prev_pid = 100;
+	r.prev_tid = 101;
+	r.next_pid = r.next_tid = pid;
+	r.next_cr3 = cr3;
+	return r;
+}
+
+/*
+ * `ptscope run --scope both` under KPTI: one CR3_MATCH cannot match the
+ * process's user and kernel roots, so the module traced every process
+ * (config.cr3_partial, filter_pid 100). Pid 100 runs the main path's first
+ * part, then (switch at TSC 0x1200, no CR3: applied at its time) pid 200
+ * runs lj_main's path. By hand: only pid 100's slices are written, pid
+ * 200's events are counted as left out, and a notice says why. Before:
+ * pid 200's lj_main path was in the timeline.
+ */
+static void cr3_partial_capture_shows_only_the_traced_process(void)
+{
+	static const struct sw_rec sw = { 0, 0, 101 };
+	struct ptscope_sb_switch rec = switch_rec(0x1200, 200, 0);
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	char shape[2048];
+	size_t i, others = 0;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* pid 100: _start */
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_tsc(&g, 0x1300);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* pid 200: lj_main */
+	gen_ip(&g, ppt_tip, 0x401005);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	other_pid = 200;
+	scope_both = true;
+	partial_pid = 100;
+	extra_sb = &rec;
+	extra_sb_len = sizeof(rec);
+	write_bundle_ex(PTS_SOURCE_SIMULATED_UNIT, &gp, 1, &sw, 1);
+	extra_sb_len = 0;
+	partial_pid = 0;
+	scope_both = false;
+	other_pid = 0;
+	gen_done(&g);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	for (i = 0; i < sink.n; i++)
+		others += sink.recs[i].r.pid != 100 && sink.recs[i].r.type != PTS_TL_THREAD &&
+			  sink.recs[i].r.type != PTS_TL_PROCESS;
+	CU_ASSERT_EQUAL(others, 0);
+	CU_ASSERT_STRING_EQUAL(tl_sink_thread_shape(&sink, 101, shape, sizeof(shape)),
+		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start");
+	CU_ASSERT(sum.other_events > 0);
+	CU_ASSERT_FATAL(sum.nr_notices >= 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.notices[sum.nr_notices - 1], "cr3_partial"));
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * Scope both: the sched_switch record (TSC 0x1200, to pid 200 with user
+ * root 0x2001000) is stamped before the CPU writes pid 200's CR3; until
+ * that write (its PIP, here at TSC 0x1400 carrying the KPTI kernel root
+ * 0x2000000 with PCID 5) the CPU still runs pid 100 (the end of the
+ * switch). Pid 100's trace at TSC 0x1300 (the main path's first part, in
+ * its layout) is pid 100's; after the PIP, lj_main's path in pid 200's
+ * layout is pid 200's. By hand: thread 101 shows the main path's part
+ * twice (_start, f1, f2, the syscall), pid 200 lj_main's path once. Before: the switch took effect at its time, and the
+ * 0x1300 part was pid 200's, decoded with pid 200's code.
+ */
+static void switch_takes_effect_at_the_cr3_write_not_at_its_record(void)
+{
+	static const struct sw_rec sw = { 0, 0, 101 };
+	struct ptscope_sb_switch rec = switch_rec(0x1200, 200, 0x2001000);
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	char shape[2048];
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* pid 100 */
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_tsc(&g, 0x1300);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* still pid 100: before the CR3 write */
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_tsc(&g, 0x1400);
+	gen_pip(&g, 0x2000005);			/* the switch's CR3 write */
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* pid 200: lj_main */
+	gen_ip(&g, ppt_tip, 0x401005);
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	other_pid = 200;
+	scope_both = true;
+	extra_sb = &rec;
+	extra_sb_len = sizeof(rec);
+	write_bundle_ex(PTS_SOURCE_SIMULATED_UNIT, &gp, 1, &sw, 1);
+	extra_sb_len = 0;
+	scope_both = false;
+	other_pid = 0;
+	gen_done(&g);
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	/* both parts on thread 101, each in full (the timeline nests the second: scope both) */
+	tl_sink_thread_shape(&sink, 101, shape, sizeof(shape));
+	CU_ASSERT_PTR_NOT_NULL(strstr(shape, "B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|"
+				      "E1 [syscall]|"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(shape, "B1 _start|B2 f1|B3 f2|E3 f2|E2 f1|B2 [syscall]|"
+				      "E2 [syscall]|E1 _start|E0 _start"));
+	CU_ASSERT_PTR_NULL(strstr(shape, "lj_"));
+	CU_ASSERT_STRING_EQUAL(tl_sink_thread_shape(&sink, 200, shape, sizeof(shape)),
+		"B0 lj_main|B1 lj_a|B2 lj_b|B3 lj_c|E3 lj_c|E2 lj_b|E1 lj_a|B1 [syscall]|"
+		"E1 [syscall]|E0 lj_main");
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
 PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_with_copied_binary_and_sideband_decodes_the_main_path),
 	  PTS_TEST(shipped_sample_time_never_goes_backwards),
@@ -1119,9 +1603,17 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(summary_says_how_long_after_the_trigger_each_cpu_stopped),
 	  PTS_TEST(exec_in_the_sideband_starts_the_new_program_on_an_empty_stack),
 	  PTS_TEST(trace_start_names_the_thread_running_from_the_start),
+	  PTS_TEST(lost_records_make_the_task_unknown_until_the_next_switch),
 	  PTS_TEST(filter_range_exit_without_ip_binds_to_the_branch_out_skl014),
 	  PTS_TEST(unknown_cpu_is_said_and_cpu_model_overrides_it_for_bundles),
 	  PTS_TEST(time_pairs_check_and_refine_tsc_khz),
 	  PTS_TEST(mtc_without_cpuid_15_is_said),
 	  PTS_TEST(pip_selects_the_process_and_its_image_by_cr3_root),
-	  PTS_TEST(cr3_names_a_process_by_root_and_kpti_kernel_root));
+	  PTS_TEST(cr3_names_a_process_by_root_and_kpti_kernel_root),
+	  PTS_TEST(exec_splits_the_process_images_old_program_before_new_after),
+	  PTS_TEST(code_unmapped_before_the_trigger_decodes_from_the_arm_maps),
+	  PTS_TEST(process_without_maps_decodes_as_gaps_not_with_the_previous_image),
+	  PTS_TEST(host_file_the_bundle_does_not_record_is_used_but_said),
+	  PTS_TEST(middle_program_decodes_with_the_maps_read_after_its_exec),
+	  PTS_TEST(cr3_partial_capture_shows_only_the_traced_process),
+	  PTS_TEST(switch_takes_effect_at_the_cr3_write_not_at_its_record));

@@ -30,6 +30,7 @@
 
 #include "capture/capture.h"
 #include "capture/device.h"
+#include "capture/maps_time.h"
 #include "capture/outdir.h"
 #include "capture_loop.h"
 
@@ -239,6 +240,9 @@ static void child_event(struct loop *L, int status)
 			"new program is not traced (run it directly under ptscope run, "
 			"or use ptscope record)\n");
 		pts_capture_error(c, "CMD exec'd again: the program after that exec is not traced");
+		/* stopped after the exec: its EXEC record is written, read the new maps */
+		if (!pts_capture_drain_sideband(c, &e))
+			pts_capture_refresh_maps(c, pts_capture_drain_sideband);
 		ptrace(PTRACE_CONT, L->child, NULL, NULL);
 		return;
 	}
@@ -340,7 +344,8 @@ int pts_cli_capture(struct pts_capture_opts *o)
 			err.code == -ESRCH ? " (it exited before tracing could be armed)" : "");
 		goto out;
 	}
-	if (pts_capture_resolve_filters(&c, &err) || pts_capture_arm(&c, &err)) {
+	if (pts_capture_resolve_filters(&c, &err) || pts_capture_resolve_trigger(&c, &err) ||
+	    pts_capture_arm(&c, &err)) {
 		fprintf(stderr, "ptscope: %s\n", err.msg);
 		goto out;
 	}
@@ -353,7 +358,8 @@ int pts_cli_capture(struct pts_capture_opts *o)
 
 	while (!done) {
 		struct ptscope_state st;
-		struct pollfd p = { .fd = c.fd, .events = POLLIN | POLLPRI };
+		/* POLLRDBAND: a CPU's sideband ring is half full, drain it now */
+		struct pollfd p = { .fd = c.fd, .events = POLLIN | POLLPRI | POLLRDBAND };
 
 		if (interrupts >= 2)
 			break;
@@ -363,6 +369,9 @@ int pts_cli_capture(struct pts_capture_opts *o)
 		if (pts_capture_drain_sideband(&c, &err)) {
 			pts_capture_error(&c, "sideband: %s", err.msg);
 			pts_err_clear(&err);
+		} else {
+			/* maps over time: each program's, split at the EXEC records */
+			pts_capture_refresh_maps(&c, pts_capture_drain_sideband);
 		}
 		poll_child(&L);
 		poll_attached(&L);
@@ -392,6 +401,7 @@ int pts_cli_capture(struct pts_capture_opts *o)
 			    !interrupts && !c.trig_reason[0]) {
 				/* keep the sideband of the next window only */
 				c.sb_len = 0;
+				c.sb_folded = 0;
 				if (pts_capture_rearm(&c, &err)) {
 					fprintf(stderr, "ptscope: re-arm: %s\n", err.msg);
 					done = true;

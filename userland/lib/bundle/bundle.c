@@ -66,6 +66,9 @@ void pts_bundle_free(struct pts_bundle *b)
 		free(p->exe);
 		free_maps(p->maps_arm, p->nr_maps_arm);
 		free_maps(p->maps_trigger, p->nr_maps_trigger);
+		for (size_t k = 0; p->maps_exec && k < p->nr_maps_exec; k++)
+			free_maps(p->maps_exec[k].maps, p->maps_exec[k].nr_maps);
+		free(p->maps_exec);
 		free(p->vdso_file);
 		free(p->tids);
 	}

@@ -129,6 +129,16 @@ struct pts_bundle_map {
 	uint64_t inode;				/* 0 anon */
 };
 
+/*
+ * The mappings of the program a process ran after one of its execs
+ * during the capture (docs/bundle-format.md 3.9, maps_exec).
+ */
+struct pts_bundle_maps_exec {
+	uint64_t exec_tsc;			/* hdr.tsc of the sideband EXEC record */
+	struct pts_bundle_map *maps;
+	size_t nr_maps;
+};
+
 struct pts_bundle_process {
 	int32_t pid;
 	char comm[16];
@@ -137,6 +147,8 @@ struct pts_bundle_process {
 	size_t nr_maps_arm, nr_maps_trigger;
 	struct pts_bundle_map *maps_arm;	/* maps taken at arm */
 	struct pts_bundle_map *maps_trigger;	/* maps taken at trigger (may be 0) */
+	struct pts_bundle_maps_exec *maps_exec;	/* after execs in the capture (may be 0) */
+	size_t nr_maps_exec;
 	char *vdso_file;			/* bundle file with the vdso bytes, or NULL */
 	uint64_t vdso_addr;			/* where it was mapped */
 	uint64_t vdso_size;			/* bytes in vdso_file (0: writer takes the file's size) */

@@ -685,6 +685,36 @@ static int rd_maps(struct rd *r, json_object *p, const char *pat, const char *ke
 	return 0;
 }
 
+/* processes[].maps_exec: the maps of each program exec'd during the capture. */
+static int rd_maps_exec(struct rd *r, json_object *e, const char *at,
+			struct pts_bundle_process *p)
+{
+	json_object *a;
+	size_t n, i;
+	int rc = rd_arr(r, e, at, "maps_exec", false, &a, &n);
+
+	if (rc < 0)
+		return rc;
+	p->maps_exec = alloc_array(r, n, sizeof(*p->maps_exec));
+	if (!p->maps_exec)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct pts_bundle_maps_exec *x = &p->maps_exec[i];
+		json_object *o = json_object_array_get_idx(a, i);
+		char xat[112];
+
+		snprintf(xat, sizeof(xat), "%smaps_exec[%zu].", at, i);
+		if (json_object_get_type(o) != json_type_object)
+			return rd_fail(r, EINVAL, "key %smaps_exec[%zu]: expected an object, got %s",
+				       at, i, type_text(o));
+		p->nr_maps_exec = i + 1;
+		TRY(rd_u64(r, o, xat, "exec_tsc", true, UINT64_MAX, &x->exec_tsc));
+		TRY(rd_maps(r, o, xat, "maps", true, &x->maps, &x->nr_maps));
+	}
+	p->nr_maps_exec = n;
+	return 0;
+}
+
 static int rd_process(struct rd *r, json_object *e, const char *at,
 		      struct pts_bundle_process *p)
 {
@@ -698,6 +728,7 @@ static int rd_process(struct rd *r, json_object *e, const char *at,
 	TRY(rd_hex(r, e, at, "cr3", true, UINT64_MAX, &p->cr3));
 	TRY(rd_maps(r, e, at, "maps_arm", true, &p->maps_arm, &p->nr_maps_arm));
 	TRY(rd_maps(r, e, at, "maps_trigger", false, &p->maps_trigger, &p->nr_maps_trigger));
+	TRY(rd_maps_exec(r, e, at, p));
 	rc = rd_obj(r, e, at, "vdso", false, &v);
 	if (rc < 0)
 		return rc;

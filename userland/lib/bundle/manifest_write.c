@@ -281,6 +281,18 @@ static json_object *w_process(struct wr *w, const struct pts_bundle_process *p, 
 	put_hex(o, "cr3", p->cr3);
 	put(o, "maps_arm", w_maps(p->maps_arm, p->nr_maps_arm));
 	put(o, "maps_trigger", w_maps(p->maps_trigger, p->nr_maps_trigger));
+	if (p->nr_maps_exec) {
+		json_object *x = json_object_new_array();
+
+		for (k = 0; k < p->nr_maps_exec; k++) {
+			json_object *e = json_object_new_object();
+
+			put_uint(e, "exec_tsc", p->maps_exec[k].exec_tsc);
+			put(e, "maps", w_maps(p->maps_exec[k].maps, p->maps_exec[k].nr_maps));
+			json_object_array_add(x, e);
+		}
+		put(o, "maps_exec", x);
+	}
 	if (p->vdso_file) {
 		json_object *v;
 

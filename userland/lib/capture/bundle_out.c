@@ -31,6 +31,7 @@
 #include "elfinfo.h"
 #include "kernel.h"
 #include "procfs.h"
+#include "sbmerge.h"
 
 #define PTS_PRODUCER "ptscope " PTS_VERSION
 
@@ -87,6 +88,28 @@ static struct pts_bundle_map *maps_dup(const struct pts_bundle_map *m, size_t n)
 	return v;
 }
 
+/* The maps read while armed, per program, as processes[].maps_exec. */
+static void maps_exec_dup(struct pts_bundle_process *bp, const struct pts_capture_proc *p)
+{
+	size_t k;
+
+	if (!p->nr_maps_seen)
+		return;
+	bp->maps_exec = calloc(p->nr_maps_seen, sizeof(*bp->maps_exec));
+	if (!bp->maps_exec)
+		return;
+	for (k = 0; k < p->nr_maps_seen; k++) {
+		struct pts_bundle_maps_exec *x = &bp->maps_exec[bp->nr_maps_exec];
+
+		x->maps = maps_dup(p->maps_seen[k].maps, p->maps_seen[k].nr_maps);
+		if (!x->maps)
+			continue;
+		x->nr_maps = p->maps_seen[k].nr_maps;
+		x->exec_tsc = p->maps_seen[k].exec_tsc;
+		bp->nr_maps_exec++;
+	}
+}
+
 static void fill_cpu_id(struct pts_bundle *b, const struct ptscope_caps *caps)
 {
 	struct pts_bundle_cpu_id *id = &b->cpu_id;
@@ -123,7 +146,9 @@ static void fill_config(struct pts_bundle *b, const struct pts_capture *c,
 	}
 	bc->buffer_size = cfg->buffer_size;
 	bc->filter_pid = (cfg->flags & PTSCOPE_CFG_CR3_FILTER) ? cfg->cr3_pid : 0;
-	snprintf(bc->trigger_spec, sizeof(bc->trigger_spec), "%s", c->o->trigger_text);
+	/* as given, cut at the manifest field's size (a long uprobe path) */
+	snprintf(bc->trigger_spec, sizeof(bc->trigger_spec), "%.*s",
+		 (int)sizeof(bc->trigger_spec) - 1, c->o->trigger_text);
 	bc->post_trigger_us = cfg->trigger.post_trigger_us;
 	bc->cr3_partial = !!(st->flags & PTSCOPE_STATEF_CR3_PARTIAL);
 }
@@ -174,6 +199,9 @@ static void fill_trigger(struct pts_bundle *b, struct pts_capture *c,
 			snprintf(t->detail, sizeof(t->detail), "%s", c->o->cfg.trigger.tracepoint);
 		else if (st->trigger_reason == PTSCOPE_TRIGGER_IOCTL)
 			snprintf(t->detail, sizeof(t->detail), "ptscope trigger");
+		else if (st->trigger_reason == PTSCOPE_TRIGGER_UPROBE)
+			snprintf(t->detail, sizeof(t->detail), "%.*s",
+				 (int)sizeof(t->detail) - 1, c->o->uprobe_symbol);
 		t->tsc = st->trigger_tsc;
 		t->cpu = (int32_t)st->trigger_cpu;
 		t->pid = st->trigger_pid;
@@ -284,12 +312,21 @@ static void write_sideband(struct writer *w, const struct ptscope_state *st)
 {
 	struct pts_capture *c = w->c;
 	struct pts_err e;
+	long long merged;
 
 	if (pts_capture_drain_sideband(c, &e))
 		pts_capture_error(c, "sideband: %s", e.msg);
 	w->b->sideband_lost = c->sb_lost > st->sideband_lost ? c->sb_lost : st->sideband_lost;
 	if (aborting(w))
 		return;
+	/* the module's per-CPU streams as one, in TSC order (docs/abi.md) */
+	merged = c->sb ? pts_sb_merge(c->sb, c->sb_len) : 0;
+	if (merged < 0)
+		pts_capture_error(c, "sideband: out of memory merging the CPUs' records: "
+				  "written as read, not in TSC order");
+	else if ((size_t)merged < c->sb_len)
+		pts_capture_error(c, "sideband: a damaged record at byte %lld: the records "
+				  "from there on are not merged", merged);
 	if (pts_bundle_write_file(w->dir, "sideband.bin", c->sb ? (const void *)c->sb : "",
 				  c->sb_len, &e)) {
 		incomplete(w, "sideband.bin", &e);
@@ -325,6 +362,7 @@ static void write_processes(struct writer *w)
 		bp->nr_maps_arm = bp->maps_arm ? p->nr_maps_arm : 0;
 		bp->maps_trigger = maps_dup(p->maps_trigger, p->nr_maps_trigger);
 		bp->nr_maps_trigger = bp->maps_trigger ? p->nr_maps_trigger : 0;
+		maps_exec_dup(bp, p);
 		if (p->nr_tids) {
 			bp->tids = malloc(p->nr_tids * sizeof(*bp->tids));
 			if (bp->tids) {
@@ -643,7 +681,7 @@ static void add_object(struct writer *w, int32_t pid, const struct pts_bundle_ma
 static void write_objects(struct writer *w)
 {
 	struct pts_bundle *b = w->b;
-	size_t i, j;
+	size_t i, j, k;
 
 	for (i = 0; i < b->nr_processes && !aborting(w); i++) {
 		const struct pts_bundle_process *p = &b->processes[i];
@@ -654,6 +692,11 @@ static void write_objects(struct writer *w)
 		for (j = 0; j < p->nr_maps_arm && !aborting(w); j++)
 			if (p->maps_arm[j].perms[2] == 'x')
 				add_object(w, p->pid, &p->maps_arm[j]);
+		/* the programs before an exec, and what was unmapped before the trigger */
+		for (k = 0; k < p->nr_maps_exec && !aborting(w); k++)
+			for (j = 0; j < p->maps_exec[k].nr_maps && !aborting(w); j++)
+				if (p->maps_exec[k].maps[j].perms[2] == 'x')
+					add_object(w, p->pid, &p->maps_exec[k].maps[j]);
 	}
 }
 
@@ -699,9 +742,12 @@ static void print_summary(const struct pts_capture *c, const struct pts_bundle *
 			bc->flags & PTS_CPUF_ERROR ? ", RTIT_STATUS.Error" : "",
 			bc->flags & PTS_CPUF_CLOBBERED ? ", RTIT_CTL clobbered" : "");
 	}
-	fprintf(out, "  sideband  %" PRIu64 " bytes, %" PRIu64 " records lost%s\n",
-		b->sideband_size, b->sideband_lost,
-		b->sideband_lost ? " (use --sideband-size to enlarge the ring)" : "");
+	fprintf(out, "  sideband  %" PRIu64 " bytes, %" PRIu64 " records lost%s", b->sideband_size,
+		b->sideband_lost,
+		b->sideband_lost ? " (use --sideband-size to enlarge each CPU's ring)" : "");
+	if (c->sb_folded)
+		fprintf(out, ", %" PRIu64 " older records folded (--sideband-keep)", c->sb_folded);
+	fputc('\n', out);
 	fprintf(out, "  trigger   %s%s%s%s", b->trigger.reason, b->trigger.detail[0] ? " (" : "",
 		b->trigger.detail, b->trigger.detail[0] ? ")" : "");
 	if (b->trigger.tsc) {

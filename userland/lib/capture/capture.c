@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -16,9 +17,12 @@
 #include <unistd.h>
 
 #include "../bundle/maps.h"
+#include "maps_time.h"
 #include "device.h"
 #include "elfinfo.h"
 #include "procfs.h"
+#include "sbfold.h"
+#include "uprobe_sym.h"
 
 void pts_capture_error(struct pts_capture *c, const char *fmt, ...)
 {
@@ -41,6 +45,7 @@ int pts_capture_open(struct pts_capture *c, struct pts_capture_opts *o,
 	memset(c, 0, sizeof(*c));
 	c->o = o;
 	c->fd = -1;
+	c->uprobe_fd = -1;
 	fd = pts_dev_open(err);
 	if (fd < 0)
 		return fd;
@@ -57,8 +62,9 @@ int pts_capture_open(struct pts_capture *c, struct pts_capture_opts *o,
 		return pts_err_set(err, ENODEV,
 				   "this CPU has no Intel PT (CPUID.07H:EBX[25] is 0%s). For a dry "
 				   "run of capture and decode, load the module's simulated PT unit:\n"
-				   "    rmmod ptscope; insmod kmod/ptscope.ko simulate=1\n"
-				   "  (its traces are synthetic and are labelled simulated-unit)",
+				   "    rmmod ptscope; modprobe ptscope simulate=1\n"
+				   "  (from the build tree: insmod kmod/ptscope.ko simulate=1;\n"
+				   "  its traces are synthetic and are labelled simulated-unit)",
 				   c->caps.vendor[0] == 'A' ? ": an AMD CPU" : "");
 	ret = pts_opts_fit_caps(o, &c->caps, notes, sizeof(notes), err);
 	if (ret)
@@ -71,24 +77,35 @@ int pts_capture_open(struct pts_capture *c, struct pts_capture_opts *o,
 	return 0;
 }
 
+/*
+ * The process pid, created when asked. Found by hash: record calls this
+ * for both pids of every switch record it reads.
+ */
 static struct pts_capture_proc *proc_get(struct pts_capture *c, int32_t pid, bool create)
 {
-	size_t i;
+	struct pts_hent *e;
+	bool created = false;
 
-	for (i = 0; i < c->nr_procs; i++)
-		if (c->procs[i].pid == pid)
-			return &c->procs[i];
-	if (!create)
+	e = create ? pts_hmap_get(&c->proc_index, &pid, sizeof(pid), &created) :
+		     pts_hmap_find(&c->proc_index, &pid, sizeof(pid));
+	if (!e)
 		return NULL;
+	if (!created && e->v.u < c->nr_procs)
+		return &c->procs[e->v.u];
+	if (!create)
+		return NULL;		/* an entry left by a failed creation */
 	if (c->nr_procs == c->cap_procs) {
 		size_t n = c->cap_procs ? c->cap_procs * 2 : 16;
 		struct pts_capture_proc *np = realloc(c->procs, n * sizeof(*np));
 
-		if (!np)
+		if (!np) {
+			e->v.u = SIZE_MAX;	/* names no process: created again next time */
 			return NULL;
+		}
 		c->procs = np;
 		c->cap_procs = n;
 	}
+	e->v.u = c->nr_procs;
 	memset(&c->procs[c->nr_procs], 0, sizeof(c->procs[0]));
 	c->procs[c->nr_procs].pid = pid;
 	return &c->procs[c->nr_procs++];
@@ -222,6 +239,46 @@ int pts_capture_resolve_filters(struct pts_capture *c, struct pts_err *err)
 	return 0;
 }
 
+int pts_capture_resolve_trigger(struct pts_capture *c, struct pts_err *err)
+{
+	struct pts_capture_opts *o = c->o;
+	struct pts_capture_proc *p = c->target ? proc_get(c, c->target, false) : NULL;
+	struct pts_uprobe_target t;
+	const char *path = o->uprobe_path;
+	int fd, ret;
+
+	if (o->trigger_kind != PTS_TRIGGER_KIND_UPROBE)
+		return 0;
+	if (!path[0]) {		/* magic-trace's -trigger SYMBOL */
+		if (!p || !p->exe)
+			return pts_err_set(err, EINVAL,
+				"--trigger %s: a bare SYMBOL is a function of the traced program "
+				"(run or attach); give uprobe:PATH:%s", o->uprobe_symbol,
+				o->uprobe_symbol);
+		path = p->exe;
+		o->cfg.uprobe.pid = c->target;
+	}
+	ret = pts_uprobe_resolve(path, o->uprobe_symbol, &t, err);
+	if (ret) {
+		char why[sizeof(err->msg)];
+
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return pts_err_set(err, -ret, "--trigger: %s", why);
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pts_err_set(err, errno, "--trigger: cannot open %s: %s", path,
+				   strerror(errno));
+	c->uprobe_fd = fd;
+	o->cfg.uprobe.fd = fd;
+	o->cfg.uprobe.offset = t.file_offset;
+	fprintf(stderr, "trigger: uprobe on %s%s%s in %s (section %s, file offset 0x%" PRIx64
+		"), %s\n", o->uprobe_symbol, t.version[0] ? " version " : "", t.version, path,
+		t.section, t.file_offset, o->cfg.uprobe.pid ? "in one process" :
+		"in every process that maps it");
+	return 0;
+}
+
 int pts_capture_arm(struct pts_capture *c, struct pts_err *err)
 {
 	struct ptscope_config *cfg = &c->o->cfg;
@@ -233,6 +290,11 @@ int pts_capture_arm(struct pts_capture *c, struct pts_err *err)
 		cfg->cr3_pid = c->target;
 	}
 	ret = pts_dev_ioctl(c->fd, PTSCOPE_IOC_CONFIGURE, "CONFIGURE", cfg, err);
+	/* The module holds the file itself once configured. */
+	if (c->uprobe_fd >= 0) {
+		close(c->uprobe_fd);
+		c->uprobe_fd = -1;
+	}
 	if (ret)
 		return ret;
 	c->configured = true;
@@ -350,7 +412,21 @@ int pts_capture_drain_sideband(struct pts_capture *c, struct pts_err *err)
 			return 0;
 		if (!c->target)		/* record: every pid named may need its maps */
 			pts_sideband_pids(c->sb + c->sb_len, got, note_pid, c);
+		/* before any folding: every exec splits a process's maps */
+		if (pts_capture_note_execs(c, c->sb + c->sb_len, got))
+			return pts_err_set(err, ENOMEM, "out of memory for the exec records");
 		c->sb_len += got;
+		if (c->o->cfg.mode == PTSCOPE_MODE_SNAPSHOT) {
+			size_t keep = c->o->sideband_keep ? c->o->sideband_keep :
+				      PTS_SB_KEEP_DEFAULT;
+			uint64_t folded = 0;
+			long long n = pts_sb_keep(c->sb, c->sb_len, keep, &folded);
+
+			if (n < 0)
+				return pts_err_set(err, ENOMEM, "out of memory folding the sideband");
+			c->sb_len = (size_t)n;
+			c->sb_folded += folded;
+		}
 	}
 }
 
@@ -400,7 +476,9 @@ void pts_capture_close(struct pts_capture *c)
 		free(p->vdso);
 		free(p->tids);
 	}
+	pts_capture_maps_time_free(c);
 	free(c->procs);
+	pts_hmap_free(&c->proc_index, NULL);
 	free(c->sb);
 	if (c->fd >= 0)
 		close(c->fd);

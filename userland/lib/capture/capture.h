@@ -20,6 +20,7 @@
 
 #include "../bundle/bundle.h"
 #include "../util/err.h"
+#include "../util/hmap.h"
 #include "options.h"
 
 /* What ptscope knows about one process at arm and at the trigger. */
@@ -31,6 +32,8 @@ struct pts_capture_proc {
 	size_t nr_maps_arm;
 	struct pts_bundle_map *maps_trigger;
 	size_t nr_maps_trigger;
+	struct pts_bundle_maps_exec *maps_seen;	/* read while armed, per program (maps_time.h) */
+	size_t nr_maps_seen;
 	void *vdso;				/* bytes, NULL none */
 	size_t vdso_len;
 	uint64_t vdso_addr;
@@ -46,14 +49,23 @@ struct pts_capture {
 	int fd;
 	struct ptscope_caps caps;
 	bool configured;			/* CONFIGURE succeeded: UNCONFIGURE at the end */
+	int uprobe_fd;				/* the uprobe trigger's file until CONFIGURE, else -1 */
 	pid_t target;				/* run/attach: the traced process; 0 record */
 
 	struct pts_capture_proc *procs;
 	size_t nr_procs, cap_procs;
+	struct pts_hmap proc_index;		/* pid -> index in procs: a lookup per pid named */
 
 	uint8_t *sb;				/* sideband records read so far */
 	size_t sb_len, sb_cap;
 	uint64_t sb_lost;
+	uint64_t sb_folded;			/* snapshot mode: records folded away (sbfold.h) */
+
+	/* every EXEC record read, in the order read (maps_time.h) */
+	struct {
+		struct { int32_t pid; uint64_t tsc; } *v;
+		size_t n, cap;
+	} execs;
 
 	/* why the capture ended, in the manifest's words (bundle.h) */
 	char trig_reason[32];
@@ -101,10 +113,23 @@ void pts_capture_snap_seen(struct pts_capture *c);
  */
 int pts_capture_resolve_filters(struct pts_capture *c, struct pts_err *err);
 
+/*
+ * The uprobe trigger (--trigger uprobe:PATH:SYMBOL or SYMBOL): resolve the
+ * symbol with libelf (uprobe_sym.h), open the file for CONFIGURE and fill
+ * cfg.uprobe. A bare SYMBOL is a function of the target's executable and
+ * fires only in the target. Refuses before anything is armed. Says on
+ * stderr where the probe goes. 0 or -errno with err set.
+ */
+int pts_capture_resolve_trigger(struct pts_capture *c, struct pts_err *err);
+
 /* CONFIGURE (with cr3_pid = c->target for run/attach) and START. */
 int pts_capture_arm(struct pts_capture *c, struct pts_err *err);
 
-/* Read every available sideband record into c->sb; note the pids named. */
+/*
+ * Read every available sideband record into c->sb; note the pids named.
+ * In snapshot mode c->sb stays within --sideband-keep: past it the oldest
+ * half is folded into each CPU's task (sbfold.h, counted in sb_folded).
+ */
 int pts_capture_drain_sideband(struct pts_capture *c, struct pts_err *err);
 
 /* STOP; "not armed" (already stopped by a trigger) is not an error. */

@@ -11,158 +11,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "../capture/elfinfo.h"
 #include "../util/bytes.h"
 #include "session_int.h"
-
-/*
- * The user binary to read for a mapped path: the bundle's copy, else the
- * host's file (under sysroot); *build_id: the build-id recorded at capture
- * that a host file must have (NULL for a bundle copy or when none known);
- * *size: the size in bytes it must have when no build-id says which file
- * it is (0: no check).
- */
-static char *object_file(const struct pts_bundle *b, const char *path, const char *sysroot,
-			 const char **build_id, uint64_t *size)
-{
-	char buf[4096];
-	size_t i;
-
-	*build_id = NULL;
-	*size = 0;
-	for (i = 0; i < b->nr_objects; i++) {
-		if (strcmp(b->objects[i].path, path))
-			continue;
-		if (b->objects[i].file)
-			return pts_bundle_path(b, b->objects[i].file);
-		*build_id = b->objects[i].build_id;
-		if (!b->objects[i].build_id[0])
-			*size = b->objects[i].size;
-	}
-	snprintf(buf, sizeof(buf), "%s%s", sysroot ? sysroot : "", path);
-	return strdup(buf);
-}
-
-static int bundle_images(const struct pts_bundle *b, struct pts_imgset *set, const char *sysroot,
-			 struct pts_decode_summary *sum, struct pts_err *err)
-{
-	size_t i, j;
-	int rc = 0;
-
-	for (i = 0; i < b->nr_ktext && !rc; i++) {
-		char *path = pts_bundle_path(b, b->ktext[i].file);
-
-		if (!path)
-			return pts_err_set(err, ENOMEM, "out of memory");
-		rc = pts_imgset_add_file(set, PTS_PID_ALL, path, 0, b->ktext[i].size,
-					 b->ktext[i].vaddr,
-					 !strcmp(b->ktext[i].name, "vmlinux") ? "[kernel.kallsyms]" :
-					 b->ktext[i].name, NULL, err);
-		free(path);
-	}
-	if (!rc && b->kallsyms_file) {
-		char *path = pts_bundle_path(b, b->kallsyms_file);
-		struct pts_kallsyms_stats ks;
-		struct pts_err e2 = { 0 };
-
-		rc = path ? pts_imgset_add_kallsyms(set, path, &ks, &e2) : -ENOMEM;
-		if (rc == -EINVAL) {
-			char msg[600];
-
-			/* the trace does not need the names: decode it, say why they are missing */
-			snprintf(msg, sizeof(msg), "%.500s: kernel code is named [unknown]", e2.msg);
-			pts_decode_notice(sum, msg);
-			rc = 0;
-		} else if (rc) {
-			rc = pts_err_set(err, rc, "%s", path ? e2.msg : "out of memory");
-		} else if (ks.bad) {
-			pts_decode_kallsyms_notice(sum, b->kallsyms_file, &ks);
-		}
-		free(path);
-	}
-	for (i = 0; i < b->nr_processes && !rc; i++) {
-		const struct pts_bundle_process *p = &b->processes[i];
-		const struct pts_bundle_map *maps = p->nr_maps_trigger ? p->maps_trigger : p->maps_arm;
-		size_t n = p->nr_maps_trigger ? p->nr_maps_trigger : p->nr_maps_arm;
-
-		for (j = 0; j < n && !rc; j++) {
-			const struct pts_bundle_map *m = &maps[j];
-			struct pts_err e2 = { 0 };
-			const char *want_id = NULL;
-			uint64_t want_size;
-			char *file;
-			long sz;
-
-			if (m->perms[2] != 'x' || !m->path || m->path[0] != '/')
-				continue;
-			file = object_file(b, m->path, sysroot, &want_id, &want_size);
-			if (!file)
-				return pts_err_set(err, ENOMEM, "out of memory");
-			if (want_id && want_id[0]) {
-				char id[41];
-
-				/* the host's file is not the captured one: its bytes would mislead */
-				if (pts_elf_build_id(file, id, NULL) || strcmp(id, want_id)) {
-					char msg[600];
-
-					snprintf(msg, sizeof(msg),
-						 "pid %d: %.200s changed since capture (build-id %.40s, captured %.40s): its code decodes as gaps",
-						 p->pid, file, pts_elf_build_id(file, id, NULL) ? "none" : id,
-						 want_id);
-					pts_decode_warn(sum, msg);
-					free(file);
-					continue;
-				}
-			}
-			sz = pts_decode_file_size(file, &e2);
-			if (want_size && sz >= 0 && (uint64_t)sz != want_size) {
-				char msg[600];
-
-				/* no build-id to tell: the size does (bundle-format.md 3.11) */
-				snprintf(msg, sizeof(msg), "pid %d: %.200s changed since capture (%ld "
-					 "bytes, captured %" PRIu64 ", no build-id): its code decodes as "
-					 "gaps", p->pid, file, sz, want_size);
-				pts_decode_warn(sum, msg);
-				free(file);
-				continue;
-			}
-			if (sz > (long)m->pgoff) {
-				uint64_t len = m->end - m->start;
-
-				/* the last page of a mapping may run past the file's end */
-				if (len > (uint64_t)sz - m->pgoff)
-					len = (uint64_t)sz - m->pgoff;
-				rc = pts_imgset_add_file(set, p->pid, file, m->pgoff, len, m->start,
-							 m->path, NULL, &e2);
-			} else if (sz >= 0) {
-				rc = pts_err_set(&e2, ERANGE, "%s is %ld bytes, the mapping starts "
-						 "at offset %" PRIu64, file, sz, m->pgoff);
-			} else {
-				rc = e2.code;
-			}
-			if (rc) {
-				char msg[512];
-
-				/* not fatal: that code decodes as gaps ("no memory mapped") */
-				snprintf(msg, sizeof(msg), "pid %d: code of %.200s not available: %.200s",
-					 p->pid, m->path, e2.msg);
-				pts_decode_warn(sum, msg);
-				rc = 0;
-			}
-			free(file);
-		}
-		if (!rc && p->vdso_file) {
-			char *path = pts_bundle_path(b, p->vdso_file);
-			long sz = pts_decode_file_size(path, NULL);
-
-			if (sz > 0)
-				rc = pts_imgset_add_file(set, p->pid, path, 0, (uint64_t)sz,
-							 p->vdso_addr, "[vdso]", NULL, err);
-			free(path);
-		}
-	}
-	return rc;
-}
 
 /*
  * A per-CPU trace file whose size is not the manifest's (the reader
@@ -319,6 +169,29 @@ static void single_process(const struct pts_bundle *b, struct pts_run_in *in, bo
 	pts_decode_notice(sum, msg);
 }
 
+/*
+ * A capture of one process (run, attach: config.filter_pid) whose CR3
+ * filter could not cover the process (config.cr3_partial: with KPTI in
+ * scope both one CR3_MATCH cannot match the user and the kernel root,
+ * docs/abi.md) traced every process: only the traced one's events are
+ * decoded into the timeline, by the sideband's (and PIP's) attribution,
+ * and the others are counted. Said once, as a notice.
+ */
+static void only_traced_process(const struct pts_bundle *b, struct pts_run_in *in,
+				struct pts_decode_summary *sum)
+{
+	char msg[300];
+
+	if (!b->config.cr3_partial || b->config.filter_pid <= 0)
+		return;
+	in->only_pid = b->config.filter_pid;
+	snprintf(msg, sizeof(msg), "the capture could not filter on pid %d's page tables "
+		 "(cr3_partial: KPTI with scope both) and traced every process: only pid %d's "
+		 "events are shown, as the sideband attributes them", b->config.filter_pid,
+		 b->config.filter_pid);
+	pts_decode_notice(sum, msg);
+}
+
 /* Each CPU's stop, relative to the trigger (bundle-format.md: stop_tsc). */
 static void trigger_to_stop(const struct pts_bundle *b, const struct pts_timeconv *tc,
 			    struct pts_decode_summary *sum)
@@ -395,8 +268,6 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		if (b->processes[i].cr3 &&
 		    pts_imgset_set_cr3(in.set, b->processes[i].pid, b->processes[i].cr3))
 			rc = pts_err_set(err, ENOMEM, "out of memory");
-	if (!rc)
-		rc = bundle_images(b, in.set, o ? o->sysroot : NULL, sum, err);
 	if (rc)
 		goto out;
 	bundle_cpu(b, o, &in, sum);
@@ -421,10 +292,14 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	rc = pts_decode_bundle_sideband(b, &in.tc, &in.sb, sum, err);
 	if (!rc && sideband_roots(&in.sb, in.set))
 		rc = pts_err_set(err, ENOMEM, "out of memory");
+	if (!rc)
+		rc = pts_decode_bundle_images(b, in.set, &in.sb, &in.tc, o ? o->sysroot : NULL,
+					      sum, err);
 	if (rc)
 		goto out;
 	if (in.pid < 0 && in.tid < 0)
 		single_process(b, &in, sum->lost != lost, sum);
+	only_traced_process(b, &in, sum);
 	in.per_cpu_names = !b->sideband_file;
 	for (i = 0; i < b->nr_cpus && !rc; i++) {
 		char *path = pts_bundle_path(b, b->cpus[i].file);

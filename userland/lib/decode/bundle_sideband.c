@@ -66,6 +66,30 @@ static void sideband_damaged(const struct pts_bundle *b, size_t off, size_t len,
 }
 
 /*
+ * The LOST records of each CPU, said once per CPU (docs/decode.md): the
+ * thread running there is unknown from the CPU's record before the loss
+ * until its next switch, and that stretch decodes without a user image.
+ */
+static void sideband_lost_per_cpu(const struct pts_bundle *b, const uint64_t *lost,
+				  struct pts_decode_summary *sum)
+{
+	char msg[300];
+	uint32_t cpu;
+
+	for (cpu = 0; cpu < PTS_SB_MAX_CPUS; cpu++) {
+		if (!lost[cpu])
+			continue;
+		snprintf(msg, sizeof(msg), "%s: %llu sideband record%s of cpu %u %s missing (its "
+			 "ring in the module was full, or a long snapshot capture folded old "
+			 "records): the thread running there is unknown from its record before "
+			 "them until its next switch, and its user code there is a gap",
+			 b->sideband_file, (unsigned long long)lost[cpu],
+			 lost[cpu] == 1 ? "" : "s", cpu, lost[cpu] == 1 ? "is" : "are");
+		pts_decode_warn(sum, msg);
+	}
+}
+
+/*
  * One ptscope record as decoder sideband records. since_ns: time of the
  * previous record of the record's CPU (0 when it is the first). 0 or
  * -ENOMEM.
@@ -103,13 +127,24 @@ static int sideband_add_rec(const struct ptscope_sb_hdr *h, const struct pts_tim
 		r.pid = sw->next_pid;
 		r.tid = sw->next_tid;
 		r.cr3 = sw->next_cr3;
+		r.before_cr3_write = true;	/* the tracepoint runs before switch_mm */
 		rc = pts_sideband_add(sb, &r);
+		r.before_cr3_write = false;
 		if (!rc && sw->next_comm[0]) {
 			snprintf(comm, sizeof(comm), "%.*s", PTSCOPE_COMM_LEN, sw->next_comm);
 			r.type = PTS_SB_COMM;
 			r.name = comm;
 			rc = pts_sideband_add(sb, &r);
 		}
+	} else if (h->type == PTSCOPE_SB_LOST) {
+		/*
+		 * Records of this CPU were dropped after its previous record (its
+		 * ring was full): a switch among them would have changed the
+		 * task, so from that record on the task is unknown.
+		 */
+		r.type = PTS_SB_LOST;
+		r.time_ns = since_ns;
+		rc = pts_sideband_add(sb, &r);
 	} else if (h->type == PTSCOPE_SB_EXEC) {
 		const struct ptscope_sb_exec *ex = (const void *)h;
 
@@ -134,7 +169,7 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 	const struct ptscope_sb_hdr *h;
 	struct pts_sb_reader rd;
 	struct pts_err e2 = { 0 };
-	uint64_t *last_tsc = NULL, unknown = 0, since_ns;
+	uint64_t *last_tsc = NULL, *lost = NULL, unknown = 0, since_ns;
 	bool *seen = NULL;
 	size_t unknown_off = 0, i, prev_off = 0;
 	uint16_t unknown_type = 0;
@@ -168,9 +203,11 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 	 * "no record yet". hdr.cpu < PTS_SB_MAX_CPUS (the reader checks it).
 	 */
 	last_tsc = calloc(PTS_SB_MAX_CPUS, sizeof(*last_tsc));
+	lost = calloc(PTS_SB_MAX_CPUS, sizeof(*lost));
 	seen = calloc(PTS_SB_MAX_CPUS, sizeof(*seen));
-	if (!last_tsc || !seen) {
+	if (!last_tsc || !seen || !lost) {
 		free(last_tsc);
+		free(lost);
 		free(seen);
 		pts_sb_reader_close(&rd);
 		return pts_err_set(err, ENOMEM, "out of memory");
@@ -204,8 +241,11 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 			}
 			continue;
 		}
+		if (h->type == PTSCOPE_SB_LOST && h->size >= sizeof(struct ptscope_sb_lost))
+			lost[h->cpu] += ((const struct ptscope_sb_lost *)h)->count;
 		if (sideband_add_rec(h, tc, since_ns, sb)) {
 			free(last_tsc);
+			free(lost);
 			free(seen);
 			pts_sb_reader_close(&rd);
 			return pts_err_set(err, ENOMEM, "out of memory");
@@ -221,7 +261,9 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 			 b->sideband_file, (unsigned long long)unknown, unknown_type, unknown_off);
 		pts_decode_lost(sum, msg);
 	}
+	sideband_lost_per_cpu(b, lost, sum);
 	free(last_tsc);
+	free(lost);
 	free(seen);
 	pts_sb_reader_close(&rd);
 	return 0;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../timeline/timeline.h"
+#include "../util/hmap.h"
 #include "plt.h"
 
 struct obj {
@@ -35,6 +36,8 @@ struct mapping {
 	int isid;
 };
 
+#define BY_PID_MAPS (1ULL << 63)
+
 struct img {
 	int32_t pid;
 	struct pt_image *image;
@@ -48,6 +51,11 @@ struct pts_imgset {
 	size_t nmaps, capmaps;
 	struct img *imgs;
 	size_t nimgs;
+	/*
+	 * pid -> BY_PID_MAPS if it has a mapping, | 1 + its index in imgs once
+	 * it has an image: one hash lookup per process switch, not two scans
+	 */
+	struct pts_hmap by_pid;
 	struct pts_symtab kallsyms;
 	bool have_kallsyms;
 	char *sysroot;		/* where debug files are looked up, NULL "/" */
@@ -58,6 +66,14 @@ struct pts_imgset {
 	 */
 	struct { int32_t pid; uint64_t cr3; bool keyed; } *cr3s;
 	size_t ncr3;
+	/*
+	 * Execs, sorted by pid then time: each starts the address space
+	 * `space` of its pid (image.h, "Address spaces over time").
+	 */
+	struct exec_ent { int32_t pid, space; uint64_t time_ns; } *execs;
+	size_t nexecs;
+	int32_t next_space;
+	uint64_t sym_time;	/* pts_imgset_set_sym_time */
 };
 
 int pts_imgset_new(struct pts_imgset **out, struct pts_err *err)
@@ -71,6 +87,8 @@ int pts_imgset_new(struct pts_imgset **out, struct pts_err *err)
 		free(s);
 		return pts_err_set(err, ENOMEM, "out of memory (image section cache)");
 	}
+	s->next_space = PTS_SPACE_FIRST;
+	s->sym_time = UINT64_MAX;
 	*out = s;
 	return 0;
 }
@@ -84,6 +102,7 @@ void pts_imgset_free(struct pts_imgset *s)
 	for (i = 0; i < s->nimgs; i++)
 		pt_image_free(s->imgs[i].image);
 	free(s->imgs);
+	pts_hmap_free(&s->by_pid, NULL);
 	for (i = 0; i < s->nmaps; i++)
 		free(s->maps[i].object);
 	free(s->maps);
@@ -101,6 +120,7 @@ void pts_imgset_free(struct pts_imgset *s)
 	pts_symtab_free(&s->kallsyms);
 	free(s->sysroot);
 	free(s->cr3s);
+	free(s->execs);
 	pt_iscache_free(s->iscache);
 	free(s);
 }
@@ -280,13 +300,83 @@ int32_t pts_imgset_pid_of_cr3(const struct pts_imgset *s, uint64_t cr3)
 	return pid;
 }
 
+/* Index of the first exec of pid or, none, where one would go (s->execs is sorted). */
+static size_t exec_first(const struct pts_imgset *s, int32_t pid)
+{
+	size_t lo = 0, hi = s->nexecs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->execs[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int32_t pts_imgset_add_exec(struct pts_imgset *s, int32_t pid, uint64_t time_ns)
+{
+	size_t i = exec_first(s, pid);
+	struct exec_ent *n;
+
+	for (; i < s->nexecs && s->execs[i].pid == pid && s->execs[i].time_ns <= time_ns; i++)
+		if (s->execs[i].time_ns == time_ns)
+			return s->execs[i].space;
+	if (s->next_space == INT32_MAX)
+		return -ENOMEM;
+	n = realloc(s->execs, (s->nexecs + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	s->execs = n;
+	memmove(&n[i + 1], &n[i], (s->nexecs - i) * sizeof(*n));
+	n[i].pid = pid;
+	n[i].time_ns = time_ns;
+	n[i].space = s->next_space++;
+	s->nexecs++;
+	return n[i].space;
+}
+
+int32_t pts_imgset_space_at(const struct pts_imgset *s, int32_t pid, uint64_t time_ns)
+{
+	int32_t space = pid;
+	size_t i;
+
+	if (!s->nexecs)
+		return pid;
+	for (i = exec_first(s, pid); i < s->nexecs && s->execs[i].pid == pid &&
+	     s->execs[i].time_ns <= time_ns; i++)
+		space = s->execs[i].space;
+	return space;
+}
+
+int32_t pts_imgset_space_pid(const struct pts_imgset *s, int32_t space)
+{
+	size_t i;
+
+	if (space < PTS_SPACE_FIRST)
+		return space;
+	for (i = 0; i < s->nexecs; i++)
+		if (s->execs[i].space == space)
+			return s->execs[i].pid;
+	return space;
+}
+
+void pts_imgset_set_sym_time(struct pts_imgset *s, uint64_t time_ns)
+{
+	s->sym_time = time_ns;
+}
+
 int pts_imgset_add_file(struct pts_imgset *s, int32_t pid, const char *path,
 			uint64_t file_off, uint64_t size, uint64_t vaddr,
 			const char *object, const char *sym_path, struct pts_err *err)
 {
 	struct mapping *m;
 	struct obj *o = obj_get(s, path, err);
+	struct pts_hent *e;
 	const char *base;
+	bool created;
 	int isid;
 
 	if (!o)
@@ -329,6 +419,10 @@ int pts_imgset_add_file(struct pts_imgset *s, int32_t pid, const char *path,
 	if (!m->object)
 		return pts_err_set(err, ENOMEM, "out of memory");
 	s->nmaps++;
+	e = pts_hmap_get(&s->by_pid, &pid, sizeof(pid), &created);
+	if (!e)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	e->v.u |= BY_PID_MAPS;
 	if (add_to_images(s, m))
 		return pts_err_set(err, EINVAL, "libipt cannot add %s to an image", path);
 	return 0;
@@ -390,23 +484,25 @@ int pts_imgset_add_kallsyms(struct pts_imgset *s, const char *path,
 
 int pts_imgset_has_pid(const struct pts_imgset *s, int32_t pid)
 {
-	size_t i;
+	/* the map only counts its probes: the set's contents are unchanged */
+	const struct pts_hent *e = pts_hmap_find((struct pts_hmap *)&s->by_pid, &pid, sizeof(pid));
 
-	for (i = 0; i < s->nmaps; i++)
-		if (s->maps[i].pid == pid)
-			return 1;
-	return 0;
+	return e && (e->v.u & BY_PID_MAPS);
 }
 
 struct pt_image *pts_imgset_image(struct pts_imgset *s, int32_t pid)
 {
 	struct img *ni;
 	struct pt_image *image;
+	struct pts_hent *e;
+	bool created;
 	size_t i;
 
-	for (i = 0; i < s->nimgs; i++)
-		if (s->imgs[i].pid == pid)
-			return s->imgs[i].image;
+	e = pts_hmap_get(&s->by_pid, &pid, sizeof(pid), &created);
+	if (!e)
+		return NULL;
+	if (e->v.u & ~BY_PID_MAPS)
+		return s->imgs[(e->v.u & ~BY_PID_MAPS) - 1].image;
 	image = pt_image_alloc(NULL);
 	if (!image)
 		return NULL;
@@ -425,6 +521,7 @@ struct pt_image *pts_imgset_image(struct pts_imgset *s, int32_t pid)
 	s->imgs[s->nimgs].pid = pid;
 	s->imgs[s->nimgs].image = image;
 	s->nimgs++;
+	e->v.u |= s->nimgs;
 	return image;
 }
 
@@ -479,7 +576,7 @@ size_t pts_imgset_read_any(const struct pts_imgset *s, uint64_t addr, uint8_t *b
 int pts_imgset_symbolize(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
 {
 	struct pts_imgset *s = ctx;
-	const struct mapping *m = find_map(s, pid, addr);
+	const struct mapping *m = find_map(s, pts_imgset_space_at(s, pid, s->sym_time), addr);
 	const struct pts_sym *sym;
 
 	memset(out, 0, sizeof(*out));

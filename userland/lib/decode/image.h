@@ -82,6 +82,41 @@ int pts_imgset_note_cr3(struct pts_imgset *set, int32_t pid, uint64_t cr3);
  */
 int32_t pts_imgset_pid_of_cr3(const struct pts_imgset *set, uint64_t cr3);
 
+/*
+ * Address spaces over time. A process's exec replaces its code: the
+ * sections of the program it ran before and of each program it exec'd
+ * are kept apart, each in its own address space, named by a space id.
+ * A process's first address space (before any exec the set knows) has
+ * the pid as its id, so every pid-keyed call above also takes a space id;
+ * later ones get ids from PTS_SPACE_FIRST up (above every pid: Linux's
+ * PID_MAX_LIMIT is 2^22).
+ */
+#define PTS_SPACE_FIRST 0x40000000
+
+/*
+ * pid exec'd at time_ns (ns on the decode's clock, from the sideband):
+ * from then on its code is that of a new address space, whose id is
+ * returned (>= PTS_SPACE_FIRST). Any order; an exec already known (same
+ * pid and time) returns its space again. -ENOMEM.
+ */
+int32_t pts_imgset_add_exec(struct pts_imgset *set, int32_t pid, uint64_t time_ns);
+
+/*
+ * The address space pid runs in at time_ns: that of its latest exec at or
+ * before time_ns, else pid itself (UINT64_MAX: the last one).
+ */
+int32_t pts_imgset_space_at(const struct pts_imgset *set, int32_t pid, uint64_t time_ns);
+
+/* The process an address space belongs to (space itself for a pid). */
+int32_t pts_imgset_space_pid(const struct pts_imgset *set, int32_t space);
+
+/*
+ * The time (ns, as pts_imgset_add_exec's) the events now being named
+ * happen at: pts_imgset_symbolize names a pid's address in the address
+ * space the pid runs in at that time. Default UINT64_MAX (the last).
+ */
+void pts_imgset_set_sym_time(struct pts_imgset *set, uint64_t time_ns);
+
 /* Root under which separate debug files are looked up (NULL: "/"). -ENOMEM. */
 int pts_imgset_set_sysroot(struct pts_imgset *set, const char *sysroot);
 
@@ -118,7 +153,10 @@ size_t pts_imgset_read_any(const struct pts_imgset *set, uint64_t addr, uint8_t 
  */
 const char *pts_imgset_sym_damage(const struct pts_imgset *s, size_t i, const char **why);
 
-/* Symbol of addr in pid's space (pts_tl_symbolize_fn). Always returns 0. */
+/*
+ * Symbol of addr in pid's space at the time set with
+ * pts_imgset_set_sym_time (pts_tl_symbolize_fn). Always returns 0.
+ */
 int pts_imgset_symbolize(void *set, int32_t pid, uint64_t addr, struct pts_sym_info *out);
 
 #endif

@@ -52,7 +52,7 @@ struct qent {
 
 struct icache_ent {
 	uint64_t ip;
-	int32_t pid;
+	int32_t pid;		/* the address space (image.h: a space id) */
 	uint8_t mode_bits;	/* 0: empty */
 	struct pts_insn insn;
 };
@@ -144,8 +144,28 @@ struct pts_ptdec {
 	int32_t pid, tid;
 	size_t sb_pos;
 	uint64_t sb_due;	/* time (abs ns) of recs[sb_pos], UINT64_MAX: none left */
+	/*
+	 * The address space pid runs in now (its program: pts_imgset_space_at),
+	 * the one whose image the decoder holds, and one found to have no
+	 * sections of its own (-2: none). Images are keyed by space.
+	 */
+	int32_t space;
 	int32_t image_pid;
-	int32_t no_image_pid;	/* a pid found to have no sections of its own (-2: none) */
+	int32_t no_image_pid;
+	/*
+	 * A switch recorded but not yet done (cfg.switch_at_pip): its task
+	 * runs from the next PIP on. last_root: root of the last PIP (bit
+	 * 12, KPTI's user/kernel half, cleared), 0 none yet.
+	 */
+	bool sw_pending;
+	int32_t sw_pid, sw_tid;
+	uint64_t last_root;
+	/*
+	 * sideband records of this CPU were lost: the thread running is
+	 * unknown (pid 0) until its next switch record, and no process's
+	 * image may decode its user code
+	 */
+	bool task_lost;
 	/* event queue */
 	struct qent q[QCAP];
 	unsigned int qh, qn;
@@ -170,23 +190,53 @@ static void set_tsc(struct pts_ptdec *d, uint64_t tsc, bool keep_later)
 }
 
 /*
- * The process named (sideband, PIP) picks the address space (user-only
- * traces carry no PIP). The image set does not change while decoding, so
- * a pid without sections is remembered rather than searched for again;
- * its code is decoded with the image held.
+ * The process named (sideband, PIP) and the program it runs at this time
+ * (its execs) pick the address space (user-only traces carry no PIP). The
+ * image set does not change while decoding, so a space without sections
+ * is remembered rather than searched for again. A known process without
+ * sections of its own (its maps were not taken) decodes its user code as
+ * gaps ("no memory mapped") with only the shared sections, never with the
+ * previous process's image; an unknown thread (pid 0: no sideband names
+ * it) keeps the image held, at first the union of every process's.
  */
 static void select_image(struct pts_ptdec *d)
 {
-	if (!d->cfg.images_by_pid || d->pid == d->image_pid || d->pid == d->no_image_pid)
-		return;
-	if (pts_imgset_has_pid(d->cfg.images, d->pid)) {
-		struct pt_image *img = pts_imgset_image(d->cfg.images, d->pid);
+	struct pt_image *img;
+	int32_t space;
 
-		if (img && pt_blk_set_image(d->blk, img) >= 0)
-			d->image_pid = d->pid;
-	} else {
-		d->no_image_pid = d->pid;
+	space = pts_imgset_space_at(d->cfg.images, d->pid, d->have_tsc ? d->abs : 0);
+	d->space = space;	/* our own reads follow the process in any case */
+	if (!d->cfg.images_by_pid || space == d->image_pid ||
+	    (space == d->no_image_pid && !d->task_lost))
+		return;
+	/*
+	 * After lost sideband records the held image is a guess at best: the
+	 * unknown task's own image (no user sections) makes its code a gap.
+	 */
+	if (!pts_imgset_has_pid(d->cfg.images, space)) {
+		d->no_image_pid = space;
+		if (d->pid <= 0 && !d->task_lost)
+			return;
 	}
+	img = pts_imgset_image(d->cfg.images, space);
+	if (img && pt_blk_set_image(d->blk, img) >= 0)
+		d->image_pid = space;
+}
+
+/* A page-table root with KPTI's user/kernel half bit (12) cleared. */
+#define ROOT_OF(cr3) ((cr3) & PTS_CR3_ROOT_MASK & ~(1ULL << 12))
+
+/*
+ * Whether switch record r takes effect at the next PIP rather than at
+ * its time: the trace has PIPs, the record was stamped before the CR3
+ * write, and a CR3 write will come (another process, a user address space
+ * other than the last PIP's; a kernel thread keeps the old one). Until
+ * then the previous task runs the end of the switch in the kernel.
+ */
+static bool switch_waits(const struct pts_ptdec *d, const struct pts_sb_rec *r)
+{
+	return d->cfg.switch_at_pip && r->before_cr3_write && r->pid != d->pid &&
+	       ROOT_OF(r->cr3) && ROOT_OF(r->cr3) != d->last_root;
 }
 
 /* Apply sideband switches on this CPU up to the current time. */
@@ -204,9 +254,28 @@ static void follow_sideband(struct pts_ptdec *d)
 		if (r->type == PTS_SB_EXEC && r->tid == d->tid &&
 		    (r->cpu == d->cfg.cpu || r->cpu == UINT32_MAX))
 			d->exec_pending = true;
+		if (r->type == PTS_SB_LOST && r->cpu == d->cfg.cpu) {
+			d->pid_changed |= !d->task_lost;
+			d->task_lost = true;
+			d->sw_pending = false;
+			d->pid = 0;
+			d->tid = 0;
+			continue;
+		}
+		/* a new program: its address space from here on */
+		if (r->type == PTS_SB_EXEC && r->pid == d->pid)
+			d->pid_changed = true;
 		if (r->type != PTS_SB_SWITCH || r->cpu != d->cfg.cpu)
 			continue;
-		d->pid_changed |= d->pid != r->pid;
+		if (switch_waits(d, r)) {
+			d->sw_pending = true;
+			d->sw_pid = r->pid;
+			d->sw_tid = r->tid;
+			continue;
+		}
+		d->sw_pending = false;
+		d->pid_changed |= d->pid != r->pid || d->task_lost;
+		d->task_lost = false;
 		d->pid = r->pid;
 		d->tid = r->tid;
 	}
@@ -385,8 +454,8 @@ static void classify_slow(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, 
 	size_t n = rawlen;
 
 	if (!raw) {
-		n = pts_imgset_read(d->cfg.images, d->pid, ip, buf, sizeof(buf));
-		if (!n && d->image_pid != d->pid) {
+		n = pts_imgset_read(d->cfg.images, d->space, ip, buf, sizeof(buf));
+		if (!n && d->image_pid != d->space) {
 			/*
 			 * d->pid has no section here: the block decoder took
 			 * the bytes from the image it holds (image_pid's, or
@@ -408,7 +477,7 @@ static void classify_slow(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, 
 		memset(out, 0, sizeof(*out));
 	if (c) {
 		c->ip = ip;
-		c->pid = d->pid;
+		c->pid = d->space;
 		c->mode_bits = (uint8_t)d->mode_bits;
 		c->insn = *out;
 	}
@@ -423,7 +492,7 @@ static inline void classify(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw
 	if (!raw) {
 		/* the bytes come from the images: cacheable */
 		c = &d->icache[(ip ^ (ip >> 12)) & (ICACHE_SIZE - 1)];
-		if (c->ip == ip && c->pid == d->pid && c->mode_bits == d->mode_bits) {
+		if (c->ip == ip && c->pid == d->space && c->mode_bits == d->mode_bits) {
 			*out = c->insn;
 			return;
 		}
@@ -589,8 +658,20 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 						       ev->variant.async_paging.cr3;
 		int32_t pid = pts_imgset_pid_of_cr3(d->cfg.images, cr3);
 
-		if (pid >= 0 && pid != d->pid) {
+		/* a switch recorded up to now: this PIP is its CR3 write */
+		follow_sideband(d);
+		d->last_root = ROOT_OF(cr3);
+		if (d->sw_pending) {
+			d->sw_pending = false;
+			d->pid_changed |= d->pid != d->sw_pid || d->task_lost;
+			d->task_lost = false;
+			d->pid = d->sw_pid;
+			d->tid = d->sw_tid;
+			select_image(d);
+		} else if (pid >= 0 && (pid != d->pid || d->task_lost)) {
+			/* a PIP names the process even after lost sideband records */
 			d->pid_changed = true;
+			d->task_lost = false;
 			d->pid = pid;
 			d->tid = pid;
 			select_image(d);
@@ -671,6 +752,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->cfg = *cfg;
 	d->pid = cfg->pid;
 	d->tid = cfg->tid;
+	d->space = cfg->pid;
 	d->image_pid = PTS_PID_ALL;
 	d->no_image_pid = -2;
 	d->mode_bits = 64;

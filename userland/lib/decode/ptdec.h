@@ -58,6 +58,12 @@ struct pts_ptdec_config {
 	int32_t pid, tid;		/* thread before any sideband switch (-1 unknown) */
 	bool images_by_pid;		/* the process named (sideband, PIP) picks the image */
 	/*
+	 * The trace has PIP packets (OS traced): a sched_switch record to
+	 * another address space takes effect at the CPU's next PIP, the
+	 * CR3 write of the switch, not at its time (which precedes it).
+	 */
+	bool switch_at_pip;
+	/*
 	 * optional: jumps the consumer does not need (struct pts_br_elide);
 	 * checked when an event is handed out, when every event before it
 	 * has been consumed

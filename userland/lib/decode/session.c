@@ -420,6 +420,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		 * sections and the kernel's), not the union of every process's.
 		 */
 		dc.images_by_pid = true;
+		dc.switch_at_pip = in->scope != PTS_SCOPE_USER;
 		rc = pts_ptdec_new(&dc, &dec[i], err);
 		if (rc)
 			goto out;
@@ -461,6 +462,11 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			last[bi] = *br;
 		if (in->progress && !(++nev & 0xffff))
 			show_progress(in, dec, &shown);
+		/* every process was traced (no CR3 filter): only the traced one is shown */
+		if (in->only_pid > 0 && br->pid != in->only_pid) {
+			sum->other_events++;
+			continue;
+		}
 		if (br->kind == PTS_BR_GAP)
 			pts_decode_summary_gap(sum, br->detail);
 		/* the trigger goes after every event up to its time */
@@ -470,6 +476,8 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			if (rc)
 				goto out;
 		}
+		/* names in the program the process runs at the branch's time */
+		pts_imgset_set_sym_time(in->set, br->ts_ns + origin);
 		rc = pts_tl_feed(tl, br, err);
 		if (rc)
 			goto out;
@@ -830,6 +838,21 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 		fprintf(f, "warning: %s\n", s->warnings[i]);
 	if (s->nr_warnings > PTS_DEC_MAX_WARNINGS)
 		fprintf(f, "warning: ... %u more\n", s->nr_warnings - PTS_DEC_MAX_WARNINGS);
+	if (s->other_events)
+		fprintf(f, "left out: %" PRIu64 " events of other processes (the capture traced "
+			"every process: its CR3 filter could not be used)\n", s->other_events);
+	if (s->objects_copied || s->objects_checked || s->objects_unchecked || s->nr_mismatched) {
+		fprintf(f, "code files: %u copied in the bundle, %u host file%s checked against the "
+			"capture, %u host file%s unchecked, %u not matching the capture\n",
+			s->objects_copied, s->objects_checked, s->objects_checked == 1 ? "" : "s",
+			s->objects_unchecked, s->objects_unchecked == 1 ? "" : "s", s->nr_mismatched);
+		for (i = 0; i < s->nr_mismatched && i < PTS_DEC_MAX_MISMATCH; i++)
+			fprintf(f, "  not matching (decoded as gaps): %s: %s\n", s->mismatched[i].path,
+				s->mismatched[i].why);
+		if (s->nr_mismatched > PTS_DEC_MAX_MISMATCH)
+			fprintf(f, "  ... %u more not matching\n",
+				s->nr_mismatched - PTS_DEC_MAX_MISMATCH);
+	}
 	if (s->errata_unknown)
 		fprintf(f, "note: libipt knows no errata for this CPU model (decoded without errata workarounds)\n");
 	if (s->perfscript_skipped)

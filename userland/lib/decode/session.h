@@ -22,6 +22,7 @@
 #define PTS_DEC_MAX_CAUSES 32
 #define PTS_DEC_MAX_WARNINGS 8
 #define PTS_DEC_MAX_NOTICES 8
+#define PTS_DEC_MAX_MISMATCH 16
 
 struct pts_decode_opts {
 	struct { const char *path; uint32_t cpu; } pt[PTS_DEC_MAX_INPUTS];
@@ -95,6 +96,22 @@ struct pts_decode_summary {
 	 */
 	struct { uint32_t cpu; int64_t ns; } stops[PTS_DEC_MAX_INPUTS];
 	unsigned int nr_stops;
+	/*
+	 * A bundle's user code files, each counted once by path: read from
+	 * the bundle's copies, from host files checked against what the
+	 * capture recorded (build-id, else size), from host files the bundle
+	 * records nothing about (used unchecked: said); and the files that
+	 * did not match the capture (their code decodes as gaps), with why.
+	 */
+	unsigned int objects_copied, objects_checked, objects_unchecked;
+	/*
+	 * Events of processes other than the traced one, left out: a bundle
+	 * of one process whose CR3 filter could not be used (config
+	 * cr3_partial: KPTI with scope both) has every process's trace.
+	 */
+	uint64_t other_events;
+	struct { char path[160]; char why[128]; } mismatched[PTS_DEC_MAX_MISMATCH];
+	unsigned int nr_mismatched;	/* may exceed PTS_DEC_MAX_MISMATCH: counted */
 };
 
 void pts_decode_opts_init(struct pts_decode_opts *o);

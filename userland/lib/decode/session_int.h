@@ -39,6 +39,12 @@ struct pts_run_in {
 	struct pts_timeconv tc;
 	enum pts_scope scope;
 	int32_t pid, tid;
+	/*
+	 * > 0: events of other processes are left out (counted in
+	 * sum->other_events): a capture of one process that could not use
+	 * the CR3 filter traced them all.
+	 */
+	int32_t only_pid;
 	bool per_cpu_names;
 	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
 	void *insn_ctx;
@@ -78,6 +84,19 @@ int pts_decode_map_trace(const char *path, uint64_t limit, uint8_t **buf, size_t
 int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_timeconv *tc,
 			       struct pts_sideband *sb, struct pts_decode_summary *sum,
 			       struct pts_err *err);
+
+/*
+ * The bundle's code images into set (bundle_images.c): kernel text and
+ * kallsyms, and each process's maps snapshots in the address space of
+ * the program they describe, split at the sideband's EXEC records (sb,
+ * times from tc). User code files are checked against the capture and
+ * counted in sum; code that cannot be used is a warning and decodes as
+ * gaps. Errors: -ENOMEM, and those of libipt (-EINVAL) for kernel text.
+ */
+int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
+			     const struct pts_sideband *sb, const struct pts_timeconv *tc,
+			     const char *sysroot, struct pts_decode_summary *sum,
+			     struct pts_err *err);
 
 /*
  * The bundle's TSC-to-ns conversion into tc (bundle_time.c): the recorded

@@ -10,6 +10,7 @@
 #define PTS_DECODE_SIDEBAND_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../util/err.h"
@@ -20,6 +21,11 @@ enum pts_sb_type {
 	PTS_SB_MMAP,		/* pid maps name [start, start+len) at file offset pgoff */
 	PTS_SB_EXIT,		/* pid/tid exits */
 	PTS_SB_EXEC,		/* pid/tid exec'd name (cpu: where, when known) */
+	/*
+	 * records of cpu were lost from time_ns on: the thread running there
+	 * is unknown (pid/tid 0, no user image) until the CPU's next SWITCH
+	 */
+	PTS_SB_LOST,
 };
 
 struct pts_sb_rec {
@@ -31,6 +37,12 @@ struct pts_sb_rec {
 	uint64_t start, len, pgoff;
 	uint32_t prot;		/* MMAP: PROT_* (0 unknown) */
 	uint64_t cr3;		/* SWITCH, EXEC: the task's user page-table root (0 unknown) */
+	/*
+	 * SWITCH: a sched_switch record, stamped before the CPU writes the
+	 * next task's CR3: the previous task runs until that write (its PIP
+	 * in traces with OS tracing).
+	 */
+	bool before_cr3_write;
 };
 
 struct pts_sideband {

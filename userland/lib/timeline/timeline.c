@@ -1413,7 +1413,8 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 	case PTS_BR_TRIGGER:
 		break;	/* placed before the thread's accounting (on_trigger) */
 	case PTS_BR_EXEC:
-		/* a new program: nothing of the old stack continues */
+		/* a new program: nothing of the old stack continues, no old name holds */
+		memset(tl->lcache, 0, sizeof(tl->lcache));
 		if (!t->n && !t->excess)
 			return 0;
 		rc = pop_all(tl, t, PTS_TLK_TRACE_END, err);

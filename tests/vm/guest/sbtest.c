@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sbtest: the sideband's per-CPU rings through the raw ioctl ABI, inside
+ * the test VM (simulated PT unit; the sideband does not depend on it).
+ * Prints one line per scenario:
+ *
+ *   RESULT <name> PASS|FAIL <detail>
+ *
+ * Subcommands:
+ *   percpu NAME   4 KiB ring per CPU, context-switch storms pinned on
+ *                 cpu0 and cpu1 with the reader away: each CPU counts its
+ *                 own drops (GET_CPU_STATUS.sideband_lost), the counts add
+ *                 up to GET_STATE.sideband_lost, every CPU's records come
+ *                 in TSC order and name that CPU, and a CPU that dropped
+ *                 records writes a LOST record for them once it has room
+ *   wake NAME     8 KiB ring per CPU, a storm on cpu1: poll() reports
+ *                 POLLRDBAND (a ring half full) well before a 5 s timeout,
+ *                 without any read
+ *
+ * Checks are against docs/abi.md ("Sideband records", "read and poll"),
+ * never against values this program made.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "guest.h"
+
+#define DEV "/dev/ptscope"
+#define NCPU_MAX 64
+
+static const char *g_name = "?";
+static int g_fd = -1;
+static pid_t g_kids[8];
+static int g_nkids;
+
+static void stop_kids(void)
+{
+	for (int i = 0; i < g_nkids; i++) {
+		kill(g_kids[i], SIGKILL);
+		waitpid(g_kids[i], NULL, 0);
+	}
+	g_nkids = 0;
+}
+
+static void cleanup(void)
+{
+	struct ptscope_cmd c;
+
+	stop_kids();
+	if (g_fd < 0)
+		return;
+	memset(&c, 0, sizeof(c));
+	IOC(g_fd, PTSCOPE_IOC_STOP, c);
+	memset(&c, 0, sizeof(c));
+	IOC(g_fd, PTSCOPE_IOC_UNCONFIGURE, c);
+}
+
+static int report(int pass)
+{
+	cleanup();
+	printf("RESULT %s %s %s\n", g_name, pass ? "PASS" : "FAIL", g_detail);
+	fflush(stdout);
+	return pass ? 0 : 1;
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2))) fail(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	detail("%s", buf);
+	exit(report(0));
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	if (sched_setaffinity(0, sizeof(s), &s))
+		_exit(2);
+}
+
+/*
+ * Two processes pinned on @cpu passing a byte back and forth through two
+ * pipes: every round trip is two context switches on that CPU.
+ */
+static void storm(int cpu)
+{
+	int a[2], b[2];
+	char c = 0;
+	pid_t p;
+
+	if (pipe(a) || pipe(b))
+		fail("pipe: %s", strerror(errno));
+	for (int side = 0; side < 2; side++) {
+		p = fork();
+		if (p < 0)
+			fail("fork: %s", strerror(errno));
+		if (!p) {
+			int in = side ? a[0] : b[0], out = side ? b[1] : a[1];
+
+			pin(cpu);
+			if (!side && write(out, &c, 1) != 1)
+				_exit(2);
+			while (read(in, &c, 1) == 1)
+				if (write(out, &c, 1) != 1)
+					_exit(2);
+			_exit(0);
+		}
+		g_kids[g_nkids++] = p;
+	}
+	close(a[0]);
+	close(a[1]);
+	close(b[0]);
+	close(b[1]);
+}
+
+static void configure(uint64_t sb_size)
+{
+	struct ptscope_config cfg;
+	struct ptscope_caps caps;
+	int r;
+
+	memset(&caps, 0, sizeof(caps));
+	r = IOC(g_fd, PTSCOPE_IOC_GET_CAPS, caps);
+	if (r)
+		fail("GET_CAPS: %s", strerror(-r));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.scope = PTSCOPE_SCOPE_USER;
+	cfg.mode = PTSCOPE_MODE_SNAPSHOT;
+	cfg.timing = PTSCOPE_TIMING_TSC;
+	cfg.buffer_size = 16384;
+	cfg.sideband_size = sb_size;
+	memcpy(cfg.cpu_mask, caps.online_mask, sizeof(cfg.cpu_mask));
+	r = IOC(g_fd, PTSCOPE_IOC_CONFIGURE, cfg);
+	if (r)
+		fail("CONFIGURE: %s (reason %u)", strerror(-r), cfg.hdr.reason);
+	{
+		struct ptscope_cmd c;
+
+		memset(&c, 0, sizeof(c));
+		r = IOC(g_fd, PTSCOPE_IOC_START, c);
+		if (r)
+			fail("START: %s (reason %u)", strerror(-r), c.hdr.reason);
+	}
+}
+
+/* What the records read so far say, per CPU. */
+struct seen {
+	uint64_t last_tsc[NCPU_MAX];
+	uint64_t records[NCPU_MAX];
+	uint64_t lost_records[NCPU_MAX];	/* LOST records */
+	uint64_t lost_count[NCPU_MAX];		/* sum of their counts */
+	uint64_t switches[NCPU_MAX];
+	int bad_cpu;				/* switch record whose CPU is off */
+};
+
+/* Read every pending record; check each CPU's TSC order as they come. */
+static void drain(struct seen *s)
+{
+	static unsigned char buf[1 << 16] __attribute__((aligned(8)));
+	struct ptscope_sideband_read rd;
+	int r;
+
+	for (;;) {
+		size_t off = 0;
+
+		memset(&rd, 0, sizeof(rd));
+		rd.buf = (uint64_t)(uintptr_t)buf;
+		rd.buf_len = sizeof(buf);
+		r = IOC(g_fd, PTSCOPE_IOC_READ_SIDEBAND, rd);
+		if (r)
+			fail("READ_SIDEBAND: %s (reason %u)", strerror(-r), rd.hdr.reason);
+		if (!rd.bytes_read)
+			return;
+		while (off + sizeof(struct ptscope_sb_hdr) <= rd.bytes_read) {
+			const struct ptscope_sb_hdr *h = (const void *)(buf + off);
+
+			if (h->size < sizeof(*h) || h->size % 8 || off + h->size > rd.bytes_read)
+				fail("record size %u at %zu", h->size, off);
+			if (h->cpu >= NCPU_MAX)
+				fail("record of CPU %u", h->cpu);
+			if (s->records[h->cpu] && h->tsc < s->last_tsc[h->cpu])
+				fail("CPU %u: record TSC %llu after %llu (docs/abi.md: a CPU's "
+				     "records are in TSC order)", h->cpu,
+				     (unsigned long long)h->tsc,
+				     (unsigned long long)s->last_tsc[h->cpu]);
+			s->last_tsc[h->cpu] = h->tsc;
+			s->records[h->cpu]++;
+			if (h->type == PTSCOPE_SB_LOST) {
+				const struct ptscope_sb_lost *l = (const void *)h;
+
+				s->lost_records[h->cpu]++;
+				s->lost_count[h->cpu] += l->count;
+			}
+			if (h->type == PTSCOPE_SB_SCHED_SWITCH)
+				s->switches[h->cpu]++;
+			off += h->size;
+		}
+	}
+}
+
+static void cpu_status(unsigned int cpu, struct ptscope_cpu_status *st)
+{
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	st->cpu = cpu;
+	r = IOC(g_fd, PTSCOPE_IOC_GET_CPU_STATUS, *st);
+	if (r)
+		fail("GET_CPU_STATUS %u: %s", cpu, strerror(-r));
+}
+
+static int do_percpu(void)
+{
+	struct ptscope_cpu_status st;
+	struct ptscope_state state;
+	static struct seen s;
+	uint64_t lost_sum = 0, cpu_lost[2];
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int r;
+
+	configure(4096);
+	storm(0);
+	storm(1);
+	sleep_ms(400);			/* rings full, drops counted */
+	drain(&s);			/* room again: the next records follow LOST */
+	sleep_ms(300);
+	stop_kids();
+	drain(&s);
+	{
+		struct ptscope_cmd c;
+
+		memset(&c, 0, sizeof(c));
+		IOC(g_fd, PTSCOPE_IOC_STOP, c);
+	}
+	drain(&s);
+	memset(&state, 0, sizeof(state));
+	r = IOC(g_fd, PTSCOPE_IOC_GET_STATE, state);
+	if (r)
+		fail("GET_STATE: %s", strerror(-r));
+	for (long c = 0; c < ncpu && c < NCPU_MAX; c++) {
+		cpu_status((unsigned int)c, &st);
+		if (c < 2)
+			cpu_lost[c] = st.sideband_lost;
+		lost_sum += st.sideband_lost;
+		if (s.lost_count[c] > st.sideband_lost)
+			fail("CPU %ld: LOST records count %llu, GET_CPU_STATUS.sideband_lost %llu",
+			     c, (unsigned long long)s.lost_count[c],
+			     (unsigned long long)st.sideband_lost);
+	}
+	detail("cpu0: %llu records, %llu switches, lost %llu (%llu LOST records, count %llu);",
+	       (unsigned long long)s.records[0], (unsigned long long)s.switches[0],
+	       (unsigned long long)cpu_lost[0], (unsigned long long)s.lost_records[0],
+	       (unsigned long long)s.lost_count[0]);
+	detail("cpu1: %llu records, %llu switches, lost %llu (%llu LOST records, count %llu);",
+	       (unsigned long long)s.records[1], (unsigned long long)s.switches[1],
+	       (unsigned long long)cpu_lost[1], (unsigned long long)s.lost_records[1],
+	       (unsigned long long)s.lost_count[1]);
+	detail("GET_STATE.sideband_lost %llu", (unsigned long long)state.sideband_lost);
+	for (int c = 0; c < 2; c++) {
+		if (!cpu_lost[c])
+			fail("CPU %d: no sideband record dropped by its own 4 KiB ring "
+			     "(GET_CPU_STATUS.sideband_lost 0)", c);
+		if (!s.lost_records[c])
+			fail("CPU %d dropped records but wrote no LOST record once it had room", c);
+		if (s.switches[c] < 64)
+			fail("CPU %d: only %llu switch records", c,
+			     (unsigned long long)s.switches[c]);
+	}
+	if (lost_sum != state.sideband_lost)
+		fail("per-CPU lost counts add up to %llu, GET_STATE says %llu",
+		     (unsigned long long)lost_sum, (unsigned long long)state.sideband_lost);
+	return report(1);
+}
+
+static int do_wake(void)
+{
+	struct pollfd p = { .events = POLLRDBAND };
+	struct ptscope_cpu_status st;
+	uint64_t t0, ms;
+	int r;
+
+	configure(8192);
+	p.fd = g_fd;
+	t0 = now_ns();
+	/* nothing pending yet: not ready */
+	r = poll(&p, 1, 0);
+	if (r != 0)
+		fail("poll before any load: %d revents %#x (want 0)", r, p.revents);
+	storm(1);
+	r = poll(&p, 1, 5000);
+	ms = (now_ns() - t0) / 1000000;
+	cpu_status(1, &st);
+	detail("poll %d revents %#x after %llu ms; cpu1 unread %llu bytes",
+	       r, p.revents, (unsigned long long)ms, (unsigned long long)st.sideband_bytes);
+	if (r != 1 || !(p.revents & POLLRDBAND))
+		fail("no POLLRDBAND within 5 s of a switch storm on cpu1");
+	if (st.sideband_bytes < 4096)
+		fail("woken with cpu1's ring below half full");
+	return report(1);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: sbtest percpu|wake NAME\n");
+		return 2;
+	}
+	g_name = argv[2];
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		printf("RESULT %s SKIP one CPU only\n", g_name);
+		return 0;
+	}
+	g_fd = open(DEV, O_RDWR | O_CLOEXEC);
+	if (g_fd < 0)
+		fail("open %s: %s", DEV, strerror(errno));
+	if (!strcmp(argv[1], "percpu"))
+		return do_percpu();
+	if (!strcmp(argv[1], "wake"))
+		return do_wake();
+	fail("unknown subcommand %s", argv[1]);
+}

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A bundle's code images: kernel text, kallsyms, and each process's user
+ * code over time. A process's maps snapshots are placed in the address
+ * space of the program they describe (image.h, "Address spaces over
+ * time"): maps_arm before the process's first exec in the sideband,
+ * maps_exec[] after the exec each names (exec_tsc 0: before the first),
+ * maps_trigger after the last exec. The snapshots of one program are all
+ * used, a later one winning where lines overlap, so code unmapped between
+ * them (dlclose) still decodes. Every file of user code
+ * is checked against what the capture recorded, once per path, and the
+ * summary counts and lists them (docs/bundle-format.md 3.11, 3.14).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../capture/elfinfo.h"
+#include "session_int.h"
+
+/* strdup, noting a failure in *oom. */
+static char *dup_or_oom(const char *s, bool *oom)
+{
+	char *d = strdup(s);
+
+	*oom |= !d;
+	return d;
+}
+
+/* What was decided about one mapped path (kept for the whole bundle). */
+struct objfile {
+	const char *path;	/* the maps' path (the bundle's string) */
+	char *file;		/* file to read, NULL: none usable (said once) */
+};
+
+struct objcache {
+	struct objfile *v;
+	size_t n;
+};
+
+static void mismatch(struct pts_decode_summary *sum, const char *path, const char *why)
+{
+	unsigned int i = sum->nr_mismatched++;
+
+	if (i >= PTS_DEC_MAX_MISMATCH)
+		return;
+	snprintf(sum->mismatched[i].path, sizeof(sum->mismatched[i].path), "%.159s", path);
+	snprintf(sum->mismatched[i].why, sizeof(sum->mismatched[i].why), "%.127s", why);
+}
+
+/*
+ * The file to read for mapped path: the bundle's copy, else the host's
+ * file (under sysroot) when it is the one the capture saw: same build-id,
+ * else (none recorded) same size. A host file the bundle records nothing
+ * about is used but said (never silently). NULL: no file to use (said);
+ * *oom set when out of memory.
+ */
+static char *decide(const struct pts_bundle *b, const char *path, const char *sysroot,
+		    struct pts_decode_summary *sum, bool *oom)
+{
+	const struct pts_bundle_object *ob = NULL;
+	char host[4096], why[128], msg[512], id[41];
+	char *file;
+	long sz;
+	size_t i;
+
+	for (i = 0; i < b->nr_objects; i++)
+		if (!strcmp(b->objects[i].path, path))
+			ob = &b->objects[i];
+	if (ob && ob->file) {
+		file = pts_bundle_path(b, ob->file);
+		*oom = !file;
+		if (file)
+			sum->objects_copied++;
+		return file;
+	}
+	snprintf(host, sizeof(host), "%s%s", sysroot ? sysroot : "", path);
+	sz = pts_decode_file_size(host, NULL);
+	if (sz < 0)
+		return dup_or_oom(host, oom);	/* not there: said when added */
+	if (!ob) {
+		snprintf(msg, sizeof(msg), "%.200s is not in the bundle's objects: the host's file "
+			 "%.200s is used unchecked (it may not be the file the capture saw)", path,
+			 host);
+		pts_decode_warn(sum, msg);
+		sum->objects_unchecked++;
+		return dup_or_oom(host, oom);
+	}
+	why[0] = 0;
+	if (ob->build_id[0]) {
+		if (pts_elf_build_id(host, id, NULL))
+			snprintf(why, sizeof(why), "no build-id, captured %.40s", ob->build_id);
+		else if (strcmp(id, ob->build_id))
+			snprintf(why, sizeof(why), "build-id %.40s, captured %.40s", id,
+				 ob->build_id);
+	} else if ((uint64_t)sz != ob->size) {
+		snprintf(why, sizeof(why), "%ld bytes, captured %" PRIu64 ", no build-id", sz,
+			 ob->size);
+	}
+	if (why[0]) {
+		/* the host's file is not the captured one: its bytes would mislead */
+		snprintf(msg, sizeof(msg), "%.200s changed since capture (%s): its code decodes "
+			 "as gaps", host, why);
+		pts_decode_warn(sum, msg);
+		mismatch(sum, host, why);
+		return NULL;
+	}
+	sum->objects_checked++;
+	return dup_or_oom(host, oom);
+}
+
+/* The decided file for path (decided on first use). -ENOMEM. */
+static int objfile(struct objcache *c, const struct pts_bundle *b, const char *path,
+		   const char *sysroot, struct pts_decode_summary *sum, const char **file)
+{
+	struct objfile *n;
+	bool oom = false;
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		if (!strcmp(c->v[i].path, path)) {
+			*file = c->v[i].file;
+			return 0;
+		}
+	}
+	n = realloc(c->v, (c->n + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	c->v = n;
+	n[c->n].path = path;
+	n[c->n].file = decide(b, path, sysroot, sum, &oom);
+	if (oom)
+		return -ENOMEM;
+	*file = n[c->n++].file;
+	return 0;
+}
+
+/* Map one maps line of executable file code into space. 0 or -ENOMEM. */
+static int add_line(struct pts_imgset *set, int32_t pid, int32_t space, const char *file,
+		    const struct pts_bundle_map *m, struct pts_decode_summary *sum)
+{
+	struct pts_err e2 = { 0 };
+	long sz = pts_decode_file_size(file, &e2);
+	int rc;
+
+	if (sz > (long)m->pgoff) {
+		uint64_t len = m->end - m->start;
+
+		/* the last page of a mapping may run past the file's end */
+		if (len > (uint64_t)sz - m->pgoff)
+			len = (uint64_t)sz - m->pgoff;
+		rc = pts_imgset_add_file(set, space, file, m->pgoff, len, m->start, m->path, NULL,
+					 &e2);
+	} else if (sz >= 0) {
+		rc = pts_err_set(&e2, ERANGE, "%s is %ld bytes, the mapping starts at offset %"
+				 PRIu64, file, sz, m->pgoff);
+	} else {
+		rc = e2.code;
+	}
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc) {
+		char msg[512];
+
+		/* not fatal: that code decodes as gaps ("no memory mapped") */
+		snprintf(msg, sizeof(msg), "pid %d: code of %.200s not available: %.200s", pid,
+			 m->path, e2.msg);
+		pts_decode_warn(sum, msg);
+	}
+	return 0;
+}
+
+/*
+ * The vdso bytes for a [vdso] line: the process's own copy when it was
+ * taken at that address, else any copy of the bundle of the line's size
+ * (the kernel maps one vdso image per ABI into every process: a process
+ * that exited before its vdso was read, or an earlier program of an
+ * exec'd one, has the same bytes). NULL none.
+ */
+static const struct pts_bundle_process *vdso_of(const struct pts_bundle *b,
+						const struct pts_bundle_process *p,
+						const struct pts_bundle_map *m)
+{
+	size_t i;
+
+	if (p->vdso_file && p->vdso_addr == m->start && p->vdso_size == m->end - m->start)
+		return p;
+	for (i = 0; i < b->nr_processes; i++)
+		if (b->processes[i].vdso_file && b->processes[i].vdso_size == m->end - m->start)
+			return &b->processes[i];
+	return NULL;
+}
+
+static bool same_line(const struct pts_bundle_map *a, const struct pts_bundle_map *c)
+{
+	return a->start == c->start && a->end == c->end && a->pgoff == c->pgoff &&
+	       a->inode == c->inode && !strcmp(a->path ? a->path : "", c->path ? c->path : "");
+}
+
+/* Whether line m is in maps[0..n). */
+static bool has_line(const struct pts_bundle_map *maps, size_t n, const struct pts_bundle_map *m)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (same_line(&maps[i], m))
+			return true;
+	return false;
+}
+
+/* One maps snapshot and the address space of the program it describes. */
+struct snap {
+	const struct pts_bundle_map *maps;
+	size_t n;
+	int32_t space;
+};
+
+/*
+ * Snapshot i's executable lines into its space, oldest snapshot first:
+ * a line also in a later snapshot of the same space is left to it (the
+ * later one is added after and wins where lines overlap). 0 or -ENOMEM.
+ */
+static int add_snapshot(const struct pts_bundle *b, const struct pts_bundle_process *p,
+			struct pts_imgset *set, const struct snap *sn, size_t nsn, size_t i,
+			struct objcache *oc, const char *sysroot, struct pts_decode_summary *sum)
+{
+	size_t j, k;
+	int rc = 0;
+
+	for (j = 0; j < sn[i].n && !rc; j++) {
+		const struct pts_bundle_map *m = &sn[i].maps[j];
+		const char *file;
+		bool later = false;
+
+		if (m->perms[2] != 'x' || !m->path)
+			continue;
+		for (k = i + 1; k < nsn && !later; k++)
+			later = sn[k].space == sn[i].space && has_line(sn[k].maps, sn[k].n, m);
+		if (later)
+			continue;
+		if (!strcmp(m->path, "[vdso]")) {
+			const struct pts_bundle_process *v = vdso_of(b, p, m);
+			char *path = v ? pts_bundle_path(b, v->vdso_file) : NULL;
+
+			if (v && !path)
+				return -ENOMEM;
+			if (path)
+				rc = add_line(set, p->pid, sn[i].space, path, &(struct pts_bundle_map){
+						.start = m->start, .end = m->end, .path = "[vdso]" },
+					      sum);
+			free(path);
+			continue;
+		}
+		if (m->path[0] != '/')
+			continue;
+		rc = objfile(oc, b, m->path, sysroot, sum, &file);
+		if (!rc && file)
+			rc = add_line(set, p->pid, sn[i].space, file, m, sum);
+	}
+	return rc;
+}
+
+/*
+ * The vdso of a bundle whose process maps have no [vdso] line at its
+ * address (written before the line was kept): at the recorded address.
+ */
+static int add_vdso_alone(const struct pts_bundle *b, const struct pts_bundle_process *p,
+			  struct pts_imgset *set, int32_t space, const struct pts_bundle_map *maps,
+			  size_t n, struct pts_err *err)
+{
+	char *path;
+	long sz;
+	int rc = 0;
+	size_t i;
+
+	if (!p->vdso_file)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (maps[i].start == p->vdso_addr && maps[i].path &&
+		    !strcmp(maps[i].path, "[vdso]") && p->vdso_size == maps[i].end - maps[i].start)
+			return 0;
+	path = pts_bundle_path(b, p->vdso_file);
+	if (!path)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	sz = pts_decode_file_size(path, NULL);
+	if (sz > 0)
+		rc = pts_imgset_add_file(set, space, path, 0, (uint64_t)sz, p->vdso_addr, "[vdso]",
+					 NULL, err);
+	free(path);
+	return rc;
+}
+
+/*
+ * The address space started by pid's exec at exactly time_ns, -1 when the
+ * sideband has no such exec (lost, or another capture window's).
+ */
+static int32_t exec_space(const struct pts_imgset *set, int32_t pid, uint64_t time_ns)
+{
+	int32_t space = pts_imgset_space_at(set, pid, time_ns);
+
+	return time_ns && space != pts_imgset_space_at(set, pid, time_ns - 1) ? space : -1;
+}
+
+/*
+ * The address space the maps taken at arm describe: the process's first,
+ * unless it exec'd before any CPU began tracing (start_ns) and the
+ * program that exec started has no snapshot of its own. The sideband
+ * records from CONFIGURE on, the arm snapshot is taken before it: an exec
+ * between the two is rare (attach), an exec record stamped before the
+ * trace from a bundle writer that records the exec it started the
+ * process with is not, and there the arm snapshot is the new program's.
+ */
+static int32_t arm_space(const struct pts_imgset *set, const struct pts_bundle_process *p,
+			 const struct pts_timeconv *tc, uint64_t start_ns)
+{
+	int32_t space = pts_imgset_space_at(set, p->pid, start_ns);
+	size_t k;
+
+	if (space == p->pid || (p->nr_maps_trigger &&
+				space == pts_imgset_space_at(set, p->pid, UINT64_MAX)))
+		return p->pid;
+	for (k = 0; k < p->nr_maps_exec; k++)
+		if (p->maps_exec[k].exec_tsc &&
+		    pts_imgset_space_at(set, p->pid, pts_tc_ns(tc, p->maps_exec[k].exec_tsc)) ==
+		    space)
+			return p->pid;
+	return space;
+}
+
+/* One process's user code, each snapshot in the address space of its program. */
+static int process_images(const struct pts_bundle *b, const struct pts_bundle_process *p,
+			  struct pts_imgset *set, const struct pts_timeconv *tc, uint64_t start_ns,
+			  struct objcache *oc, const char *sysroot,
+			  struct pts_decode_summary *sum, struct pts_err *err)
+{
+	int32_t last = pts_imgset_space_at(set, p->pid, UINT64_MAX);
+	int32_t arm = arm_space(set, p, tc, start_ns);
+	struct snap *sn = calloc(p->nr_maps_exec + 2, sizeof(*sn));
+	const struct pts_bundle_map *vmaps;
+	size_t k, n = 0, vn;
+	int rc = 0;
+
+	if (!sn)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	/* in time order: at arm, read while armed (per program), at the trigger */
+	sn[n++] = (struct snap){ p->maps_arm, p->nr_maps_arm, arm };
+	for (k = 0; k < p->nr_maps_exec; k++) {
+		const struct pts_bundle_maps_exec *x = &p->maps_exec[k];
+		int32_t space = x->exec_tsc ? exec_space(set, p->pid, pts_tc_ns(tc, x->exec_tsc)) :
+					      p->pid;
+
+		/* an exec the sideband lost (or never had): nowhere to put it */
+		if (space >= 0)
+			sn[n++] = (struct snap){ x->maps, x->nr_maps, space };
+	}
+	sn[n++] = (struct snap){ p->maps_trigger, p->nr_maps_trigger, last };
+	for (k = 0; k < n && !rc; k++)
+		rc = add_snapshot(b, p, set, sn, n, k, oc, sysroot, sum);
+	free(sn);
+	if (rc)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	/* the vdso goes with the snapshot it was read with: the trigger's, else the arm's */
+	vmaps = p->nr_maps_trigger ? p->maps_trigger : p->maps_arm;
+	vn = p->nr_maps_trigger ? p->nr_maps_trigger : p->nr_maps_arm;
+	return add_vdso_alone(b, p, set, p->nr_maps_trigger ? last : arm, vmaps, vn, err);
+}
+
+/*
+ * Each exec of the sideband starts a new address space of its process
+ * (the EXEC record is written once the new program's memory is in place,
+ * before it runs: its time splits the old program's code from the new).
+ */
+static int sideband_execs(const struct pts_sideband *sb, struct pts_imgset *set)
+{
+	size_t i;
+
+	for (i = 0; i < sb->n; i++) {
+		const struct pts_sb_rec *r = &sb->recs[i];
+
+		if (r->type == PTS_SB_EXEC && r->pid > 0 &&
+		    pts_imgset_add_exec(set, r->pid, r->time_ns) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
+			     const struct pts_sideband *sb, const struct pts_timeconv *tc,
+			     const char *sysroot, struct pts_decode_summary *sum,
+			     struct pts_err *err)
+{
+	struct objcache oc = { 0 };
+	uint64_t start_tsc = UINT64_MAX;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < b->nr_ktext && !rc; i++) {
+		char *path = pts_bundle_path(b, b->ktext[i].file);
+
+		if (!path)
+			return pts_err_set(err, ENOMEM, "out of memory");
+		rc = pts_imgset_add_file(set, PTS_PID_ALL, path, 0, b->ktext[i].size,
+					 b->ktext[i].vaddr,
+					 !strcmp(b->ktext[i].name, "vmlinux") ? "[kernel.kallsyms]" :
+					 b->ktext[i].name, NULL, err);
+		free(path);
+	}
+	if (!rc && b->kallsyms_file) {
+		char *path = pts_bundle_path(b, b->kallsyms_file);
+		struct pts_kallsyms_stats ks;
+		struct pts_err e2 = { 0 };
+
+		rc = path ? pts_imgset_add_kallsyms(set, path, &ks, &e2) : -ENOMEM;
+		if (rc == -EINVAL) {
+			char msg[600];
+
+			/* the trace does not need the names: decode it, say why they are missing */
+			snprintf(msg, sizeof(msg), "%.500s: kernel code is named [unknown]", e2.msg);
+			pts_decode_notice(sum, msg);
+			rc = 0;
+		} else if (rc) {
+			rc = pts_err_set(err, rc, "%s", path ? e2.msg : "out of memory");
+		} else if (ks.bad) {
+			pts_decode_kallsyms_notice(sum, b->kallsyms_file, &ks);
+		}
+		free(path);
+	}
+	if (!rc && sideband_execs(sb, set))
+		rc = pts_err_set(err, ENOMEM, "out of memory");
+	/* the first trace of the capture (a CPU without a recorded start: 0) */
+	for (i = 0; i < b->nr_cpus; i++)
+		if (b->cpus[i].start_tsc < start_tsc)
+			start_tsc = b->cpus[i].start_tsc;
+	for (i = 0; i < b->nr_processes && !rc; i++)
+		rc = process_images(b, &b->processes[i], set, tc,
+				    pts_tc_ns(tc, start_tsc == UINT64_MAX ? 0 : start_tsc), &oc,
+				    sysroot, sum, err);
+	for (i = 0; i < oc.n; i++)
+		free(oc.v[i].file);
+	free(oc.v);
+	return rc;
+}

@@ -23,7 +23,7 @@
 #include "uapi/ptscope.h"
 #include "bundle/bundle.h"
 #include "decode/image.h"
-#include "decode/session.h"
+#include "session/session.h"
 
 static char dir[256], bdir[300], elf[300];
 

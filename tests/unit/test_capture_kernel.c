@@ -249,6 +249,87 @@ static bool kallsyms_addresses_visible(void)
 	return ret == 0;
 }
 
+/* Write text to a new temporary file; returns its path (static buffer per call site). */
+static void tmp_text(char *path, size_t len, const char *text)
+{
+	const char *d = getenv("TMPDIR");
+	FILE *f;
+	int fd;
+
+	snprintf(path, len, "%s/pts-kernel-XXXXXX", d && *d ? d : "/tmp");
+	fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	f = fdopen(fd, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * Under confidentiality lockdown /proc/kcore is EPERM even for root: the
+ * message says lockdown (read from /sys/kernel/security/lockdown's
+ * bracketed mode), not CAP_SYS_RAWIO; integrity lockdown does not forbid
+ * kcore, so an EPERM there is the capability.
+ */
+static void kcore_eperm_under_lockdown_says_lockdown(void)
+{
+	char why[400];
+
+	pts_kcore_why(EPERM, "none integrity [confidentiality]\n", false, why, sizeof(why));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "locked down (confidentiality"));
+	CU_ASSERT_PTR_NULL(strstr(why, "CAP_SYS_RAWIO"));
+	pts_kcore_why(EPERM, "none [integrity] confidentiality\n", false, why, sizeof(why));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "CAP_SYS_RAWIO"));
+	pts_kcore_why(EACCES, NULL, false, why, sizeof(why));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "CAP_SYS_RAWIO"));
+	pts_kcore_why(ENOENT, NULL, false, why, sizeof(why));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "CONFIG_PROC_KCORE"));
+}
+
+/*
+ * In a container /proc/kcore is /dev/null bind-mounted: it opens, reads
+ * nothing. Said as such (with the lockdown file of the test, none).
+ */
+static void kcore_that_is_dev_null_says_container(void)
+{
+	struct pts_kcore *kc = NULL;
+	struct pts_err err = { 0 };
+	char lock[256];
+
+	tmp_text(lock, sizeof(lock), "[none] integrity confidentiality\n");
+	CU_ASSERT_EQUAL(pts_kcore_open_at("/dev/null", lock, &kc, &err), -ENODEV);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "container"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "/dev/null"));
+	unlink(lock);
+}
+
+/*
+ * kptr_restrict=2: every address reads 0 even for root. Such a listing
+ * is recognised (no collapsed one-symbol kernel), and the setting is read
+ * from its file; a listing with real addresses is not zeroed.
+ */
+static void zeroed_kallsyms_is_recognised_with_the_setting(void)
+{
+	const char *zero =
+		"0000000000000000 T _stext\n"
+		"0000000000000000 t helper\n"
+		"0000000000000000 A per_cpu_start\n"
+		"0000000000000000 T _etext\n";
+	const char *real =
+		"0000000000000000 A fixed_percpu_data\n"
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81e02000 T _etext\n";
+	char path[256];
+
+	CU_ASSERT_TRUE(pts_kallsyms_zeroed(zero, strlen(zero)));
+	CU_ASSERT_FALSE(pts_kallsyms_zeroed(real, strlen(real)));
+	CU_ASSERT_FALSE(pts_kallsyms_zeroed("", 0));
+	tmp_text(path, sizeof(path), "2\n");
+	CU_ASSERT_EQUAL(pts_kptr_restrict(path), 2);
+	unlink(path);
+	CU_ASSERT_EQUAL(pts_kptr_restrict("/nonexistent/kptr_restrict"), -1);
+}
+
 static struct pts_unit_test live_tests[3];
 static struct pts_unit_suite live_suite = { "capture_kernel_live", NULL, NULL, live_tests, NULL };
 
@@ -285,4 +366,7 @@ PTS_SUITE(capture_kernel, NULL, NULL,
 	  PTS_TEST(modules_parse_reads_name_size_and_address),
 	  PTS_TEST(module_text_from_sysfs_sections_runs_to_the_end_of_the_module),
 	  PTS_TEST(kcore_read_maps_virtual_addresses_through_pt_load_headers),
-	  PTS_TEST(kcore_open_of_non_elf_is_einval))
+	  PTS_TEST(kcore_open_of_non_elf_is_einval),
+	  PTS_TEST(kcore_eperm_under_lockdown_says_lockdown),
+	  PTS_TEST(kcore_that_is_dev_null_says_container),
+	  PTS_TEST(zeroed_kallsyms_is_recognised_with_the_setting))

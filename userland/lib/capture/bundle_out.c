@@ -454,7 +454,24 @@ static void write_kernel(struct writer *w)
 
 	if (aborting(w))
 		return;
-	if (!copy_proc_file(w, "/proc/kallsyms", "kernel/kallsyms", &ks, &kslen)) {
+	if (pts_read_file("/proc/kallsyms", &ks, &kslen, &e)) {
+		incomplete(w, "kernel/kallsyms", &e);
+	} else if (pts_kallsyms_zeroed(ks, kslen)) {
+		/* one symbol at 0 for the whole kernel would name everything wrong */
+		int kr = pts_kptr_restrict("/proc/sys/kernel/kptr_restrict");
+
+		pts_err_set(&e, EACCES, "every address reads as 0 (kptr_restrict=%d%s): no kernel "
+			    "names or text in the bundle; decode with --kallsyms, --kcore or "
+			    "--vmlinux", kr, kr == 2 ? ": even root sees none" :
+			    kr == 1 ? ": needs CAP_SYSLOG" : "");
+		incomplete(w, "kernel/kallsyms", &e);
+		free(ks);
+		ks = NULL;
+	} else if (pts_bundle_write_file(w->dir, "kernel/kallsyms", ks, kslen, &e)) {
+		incomplete(w, "kernel/kallsyms", &e);
+		free(ks);
+		ks = NULL;
+	} else {
 		w->b->kallsyms_file = strdup("kernel/kallsyms");
 	}
 	if (!copy_proc_file(w, "/proc/modules", "kernel/modules", &mt, &mtlen)) {

@@ -12,6 +12,7 @@
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/perf_event.h>
+#include <linux/uprobes.h>
 #include <asm/msr.h>
 
 /* The one version test; everything below is expressed through it. */
@@ -108,6 +109,76 @@ static inline int pts_perf_allow_kernel(void)
 #else
 	return 0;
 #endif
+}
+
+/*
+ * The uprobe API was reworked between 6.1 and 6.12 (checked against
+ * Debian's headers of both; kernels in between are not built here):
+ *  - 6.1: int uprobe_register(inode, offset, uc);
+ *    uprobe_unregister(inode, offset, uc) waits for running handlers
+ *    (it takes the uprobe's register_rwsem for writing);
+ *    filter(uc, enum uprobe_filter_ctx, mm).
+ *  - 6.12: struct uprobe *uprobe_register(inode, offset, ref_ctr_offset,
+ *    uc) (ERR_PTR on failure); uprobe_unregister_nosync(uprobe, uc) then
+ *    uprobe_unregister_sync() to wait for handlers (RCU Tasks Trace and
+ *    SRCU); filter(uc, mm).
+ * struct pts_uprobe_reg carries what unregistering needs on either.
+ */
+struct pts_uprobe_reg {
+	struct inode *inode;
+	loff_t offset;
+#if PTS_KERNEL_AT_LEAST(6, 12, 0)
+	struct uprobe *uprobe;
+#endif
+};
+
+#if PTS_KERNEL_AT_LEAST(6, 12, 0)
+#define PTS_UPROBE_FILTER_ARGS	struct uprobe_consumer *uc, struct mm_struct *mm
+#else
+#define PTS_UPROBE_FILTER_ARGS	struct uprobe_consumer *uc,		\
+				enum uprobe_filter_ctx ctx, struct mm_struct *mm
+#endif
+
+/*
+ * Register @uc on @inode at file offset @offset (no reference counter).
+ * Context: process context, may sleep. Return: 0 or -errno.
+ */
+static inline int pts_uprobe_register(struct pts_uprobe_reg *reg,
+				      struct inode *inode, loff_t offset,
+				      struct uprobe_consumer *uc)
+{
+#if PTS_KERNEL_AT_LEAST(6, 12, 0)
+	struct uprobe *u = uprobe_register(inode, offset, 0, uc);
+
+	if (IS_ERR(u))
+		return PTR_ERR(u);
+	reg->uprobe = u;
+#else
+	int err = uprobe_register(inode, offset, uc);
+
+	if (err)
+		return err;
+#endif
+	reg->inode = inode;
+	reg->offset = offset;
+	return 0;
+}
+
+/*
+ * Unregister @uc and wait until no handler of it runs any more.
+ * Context: process context, may sleep.
+ */
+static inline void pts_uprobe_unregister(struct pts_uprobe_reg *reg,
+					 struct uprobe_consumer *uc)
+{
+#if PTS_KERNEL_AT_LEAST(6, 12, 0)
+	uprobe_unregister_nosync(reg->uprobe, uc);
+	uprobe_unregister_sync();
+	reg->uprobe = NULL;
+#else
+	uprobe_unregister(reg->inode, reg->offset, uc);
+#endif
+	reg->inode = NULL;
 }
 
 #endif /* PTSCOPE_COMPAT_H */

@@ -126,7 +126,8 @@ void pts_unconfigure(void)
  * -EINVAL/-EOPNOTSUPP/-ENODEV from pts_config_check(); -EPERM/-ESRCH from
  * the permission check, -EPERM (BUFFER_LIMIT); -EINVAL (BAD_CPU_MASK);
  * -ENOMEM (NO_MEMORY); -ENOENT (TRACEPOINT_NOT_FOUND); -EBUSY
- * (HOTKEY_UNAVAILABLE).
+ * (HOTKEY_UNAVAILABLE); -EBADF/-EINVAL/-ESRCH/-ENOMEM from the uprobe
+ * trigger (pts_uprobe_setup()).
  */
 int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 {
@@ -204,7 +205,7 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 			      PTSCOPE_R_TRACEPOINT_NOT_FOUND;
 		goto undo;
 	}
-	err = pts_trigger_setup(&cfg->trigger, why);
+	err = pts_trigger_setup(cfg, why);
 	if (err) {
 		pts_sideband_teardown();
 		goto undo;

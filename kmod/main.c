@@ -36,7 +36,8 @@ MODULE_PARM_DESC(simulate, "use the simulated PT unit instead of the hardware (n
  * Copy in an ioctl argument whose first member is struct ptscope_hdr.
  * @k, @ksize: the module's struct; @ksize_ver1: its size in ABI 1, the
  * smallest a caller may pass (an older, smaller struct is zero-extended
- * by copy_struct_from_user(); every struct has its ABI 1 size today).
+ * by copy_struct_from_user(): struct ptscope_config grew its uprobe part,
+ * the others have their ABI 1 size).
  * Refused: sizes below @ksize_ver1 (EINVAL, BAD_SIZE), above a page
  * (E2BIG, BAD_SIZE), non-zero bytes past @ksize (EINVAL,
  * RESERVED_NONZERO).
@@ -73,7 +74,7 @@ static int ioc_in_sized(void *k, size_t ksize, size_t ksize_ver1,
 	return 0;
 }
 
-/* Every struct of ABI 1 is still its first published size. */
+/* Every other struct of ABI 1 is still its first published size. */
 static int ioc_in(void *k, size_t ksize, void __user *u, u32 *usize,
 		  struct pts_refusal *why)
 {
@@ -154,10 +155,14 @@ static long do_configure(void __user *u)
 	u32 usize;
 	long err;
 
+	/* The uprobe part came after ABI 1 was published: zero when absent. */
+	BUILD_BUG_ON(offsetof(struct ptscope_config, uprobe) !=
+		     PTSCOPE_CONFIG_SIZE_VER0);
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
 	if (!cfg)
 		return -ENOMEM;
-	err = ioc_in(cfg, sizeof(*cfg), u, &usize, &why);
+	err = ioc_in_sized(cfg, sizeof(*cfg), PTSCOPE_CONFIG_SIZE_VER0, u,
+			   &usize, &why);
 	if (!err) {
 		mutex_lock(&pts.lock);
 		err = pts_configure(cfg, &why);
@@ -389,6 +394,42 @@ static long do_get_cpu_status(struct file *file, void __user *u)
 }
 
 /*
+ * GET_TRIGGER: what the triggers are registered on, for `ptscope status`.
+ * Context: process context, may sleep.
+ */
+static long do_get_trigger(void __user *u)
+{
+	struct pts_refusal why = {};
+	struct ptscope_trigger_info *ti;
+	u32 usize;
+	long err;
+
+	ti = kzalloc(sizeof(*ti), GFP_KERNEL);
+	if (!ti)
+		return -ENOMEM;
+	err = ioc_in(ti, sizeof(*ti), u, &usize, &why);
+	if (!err && (ti->kinds || ti->flags || ti->uprobe_hits)) {
+		why.reason = PTSCOPE_R_RESERVED_NONZERO;
+		err = -EINVAL;
+	}
+	if (!err) {
+		memset(ti, 0, sizeof(*ti));
+		ti->hdr.size = sizeof(*ti);
+		mutex_lock(&pts.lock);
+		err = pts_perm_operate(pts.bufs, &why);
+		if (!err)
+			pts_trigger_describe(ti);
+		mutex_unlock(&pts.lock);
+	}
+	if (!err)
+		err = ioc_out(u, ti, sizeof(*ti));
+	else
+		err = ioc_refuse(u, usize, err, &why);
+	kfree(ti);
+	return err;
+}
+
+/*
  * The sideband through read() or READ_SIDEBAND: the capture's owner or a
  * perfmon_capable() caller only. Context: process context, may sleep.
  */
@@ -462,6 +503,8 @@ static long pts_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return do_get_cpu_status(file, u);
 	case _IOC_NR(PTSCOPE_IOC_READ_SIDEBAND):
 		return do_read_sideband(file, u);
+	case _IOC_NR(PTSCOPE_IOC_GET_TRIGGER):
+		return do_get_trigger(u);
 	default:
 		return -ENOTTY;
 	}

@@ -5,7 +5,8 @@
  * Configuring (pts_perm_check()):
  *  - Kernel or combined scope, a capture without a CR3 filter (all
  *    processes: system-wide) and CPU-wide triggers (a tracepoint without a
- *    pid filter, the sysrq hotkey) need CAP_PERFMON or CAP_SYS_ADMIN
+ *    pid filter, the sysrq hotkey, a uprobe without a pid: it fires in
+ *    every process that maps the file) need CAP_PERFMON or CAP_SYS_ADMIN
  *    (perfmon_capable()), as perf_event_open() asks for kernel and CPU-wide
  *    events. Kernel scope also goes through the LSM hooks perf uses where
  *    a module can reach them: security_locked_down(LOCKDOWN_PERF) always,
@@ -20,6 +21,10 @@
  *    dumpable; or the target is the caller's own process; or the caller
  *    has CAP_SYS_PTRACE in the target's user namespace. LSM policies on
  *    ptrace (Yama's ptrace_scope, SELinux) are not consulted.
+ *  - A uprobe restricted to one process puts a breakpoint into that
+ *    process's text (as PTRACE_POKETEXT would) and reports when it runs:
+ *    the same ptrace check on its pid, unless perfmon_capable(). The file
+ *    itself must be open for reading by the caller (uprobe.c).
  *
  * Using a capture (pts_perm_operate()): every operation but GET_CAPS and
  * the state word of GET_STATE acts on the one capture the module holds.
@@ -114,7 +119,7 @@ static bool may_ptrace_task(struct task_struct *task)
  * @cfg: a configuration that passed pts_config_check().
  * Context: any.
  * Return: true for kernel or combined scope, no CR3 filter, a hotkey, or
- * a tracepoint trigger without a pid.
+ * a tracepoint or uprobe trigger without a pid.
  */
 bool pts_cfg_needs_admin(const struct ptscope_config *cfg)
 {
@@ -123,7 +128,35 @@ bool pts_cfg_needs_admin(const struct ptscope_config *cfg)
 	return cfg->scope != PTSCOPE_SCOPE_USER ||
 	       !(cfg->flags & PTSCOPE_CFG_CR3_FILTER) ||
 	       (t->kinds & PTSCOPE_TRIG_HOTKEY) ||
-	       ((t->kinds & PTSCOPE_TRIG_TRACEPOINT) && !t->tracepoint_pid);
+	       ((t->kinds & PTSCOPE_TRIG_TRACEPOINT) && !t->tracepoint_pid) ||
+	       ((t->kinds & PTSCOPE_TRIG_UPROBE) && !cfg->uprobe.pid);
+}
+
+/*
+ * Process @nr (tgid, the caller's pid namespace) exists and the caller
+ * may trace it (or is @admin). Return: 0, -ESRCH (NO_SUCH_PID) or -EPERM
+ * (NEED_PTRACE).
+ */
+static int may_ptrace_pid(s32 nr, bool admin, struct pts_refusal *why)
+{
+	struct pid *pid = find_get_pid(nr);
+	struct task_struct *task = get_pid_task(pid, PIDTYPE_TGID);
+	bool ok;
+
+	put_pid(pid);
+	if (!task) {
+		why->reason = PTSCOPE_R_NO_SUCH_PID;
+		why->arg = (u64)(s64)nr;
+		return -ESRCH;
+	}
+	ok = admin || may_ptrace_task(task);
+	put_task_struct(task);
+	if (!ok) {
+		why->reason = PTSCOPE_R_NEED_PTRACE;
+		why->arg = (u64)(s64)nr;
+		return -EPERM;
+	}
+	return 0;
 }
 
 /* Kernel scope: the LSM hooks perf applies to kernel events. */
@@ -151,9 +184,7 @@ static int kernel_scope_lsm(struct pts_refusal *why)
 int pts_perm_check(const struct ptscope_config *cfg, struct pts_refusal *why)
 {
 	bool admin = perfmon_capable();
-	struct task_struct *task;
-	struct pid *pid;
-	bool ok;
+	int err;
 
 	if (!admin && pts_cfg_needs_admin(cfg)) {
 		why->reason = PTSCOPE_R_NEED_CAP_ADMIN;
@@ -161,23 +192,13 @@ int pts_perm_check(const struct ptscope_config *cfg, struct pts_refusal *why)
 	}
 	if ((cfg->scope & PTSCOPE_SCOPE_KERNEL) && kernel_scope_lsm(why))
 		return -EPERM;
-	if (!(cfg->flags & PTSCOPE_CFG_CR3_FILTER))
-		return 0;
-	pid = find_get_pid(cfg->cr3_pid);
-	task = get_pid_task(pid, PIDTYPE_TGID);
-	put_pid(pid);
-	if (!task) {
-		why->reason = PTSCOPE_R_NO_SUCH_PID;
-		why->arg = (u64)(s64)cfg->cr3_pid;
-		return -ESRCH;
+	if (cfg->flags & PTSCOPE_CFG_CR3_FILTER) {
+		err = may_ptrace_pid(cfg->cr3_pid, admin, why);
+		if (err)
+			return err;
 	}
-	ok = admin || may_ptrace_task(task);
-	put_task_struct(task);
-	if (!ok) {
-		why->reason = PTSCOPE_R_NEED_PTRACE;
-		why->arg = (u64)(s64)cfg->cr3_pid;
-		return -EPERM;
-	}
+	if ((cfg->trigger.kinds & PTSCOPE_TRIG_UPROBE) && cfg->uprobe.pid)
+		return may_ptrace_pid(cfg->uprobe.pid, admin, why);
 	return 0;
 }
 

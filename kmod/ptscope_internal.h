@@ -241,13 +241,20 @@ u64 pts_cr3_identity(u64 cr3);
 extern int pts_param_group;
 
 /* ---- triggers (trigger.c) ---------------------------------------------- */
-int pts_trigger_setup(const struct ptscope_trigger_spec *spec,
+int pts_trigger_setup(const struct ptscope_config *cfg,
 		      struct pts_refusal *why);
 void pts_trigger_teardown(void);
+void pts_trigger_describe(struct ptscope_trigger_info *ti);
 void pts_trigger_fire(u32 reason);
 void pts_trigger_quiesce(void);
 void pts_trigger_init(void);
 extern char *pts_param_hotkey;
+
+/* ---- user-function trigger (uprobe.c) ---------------------------------- */
+int pts_uprobe_setup(const struct ptscope_uprobe_spec *spec,
+		     struct pts_refusal *why);
+void pts_uprobe_teardown(void);
+bool pts_uprobe_describe(struct ptscope_trigger_info *ti);
 
 /* ---- sideband (sideband.c) --------------------------------------------- */
 int pts_sideband_setup(u64 size);

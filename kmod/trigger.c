@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Snapshot triggers: PTSCOPE_IOC_TRIGGER, any built-in kernel tracepoint
- * by name, and a sysrq key.
+ * by name, a sysrq key, and a uprobe on a user function (uprobe.c).
  *
  * A trigger may fire in any context (tracepoint probes run with
  * preemption off, some with IRQs off, a few in NMI; sysrq handlers run in
@@ -281,18 +281,20 @@ static const struct sysrq_key_op pts_sysrq_op = {
 };
 
 /**
- * pts_trigger_setup() - register the configured tracepoint/hotkey triggers.
- * @spec: the trigger part of the configuration.
+ * pts_trigger_setup() - register the configured tracepoint/hotkey/uprobe triggers.
+ * @cfg: the configuration (its trigger and uprobe parts).
  * @why: reason code and value on refusal.
  * Context: process context, pts.lock held. May sleep.
  * Return: 0; -EOPNOTSUPP (BAD_TRIGGER: a tracepoint on a kCFI kernel);
  * -ENOENT (TRACEPOINT_NOT_FOUND); -ESRCH (NO_SUCH_PID: no
  * process or thread tracepoint_pid in the caller's pid namespace); -EBUSY
- * (HOTKEY_UNAVAILABLE); or the error of tracepoint_probe_register().
+ * (HOTKEY_UNAVAILABLE); the error of tracepoint_probe_register(); or
+ * those of pts_uprobe_setup(). On failure nothing stays registered.
  */
-int pts_trigger_setup(const struct ptscope_trigger_spec *spec,
+int pts_trigger_setup(const struct ptscope_config *cfg,
 		      struct pts_refusal *why)
 {
+	const struct ptscope_trigger_spec *spec = &cfg->trigger;
 	int err;
 
 	if (spec->kinds & PTSCOPE_TRIG_TRACEPOINT) {
@@ -338,6 +340,13 @@ int pts_trigger_setup(const struct ptscope_trigger_spec *spec,
 		}
 		trig_key = key;
 	}
+	if (spec->kinds & PTSCOPE_TRIG_UPROBE) {
+		err = pts_uprobe_setup(&cfg->uprobe, why);
+		if (err) {
+			pts_trigger_teardown();
+			return err;
+		}
+	}
 	return 0;
 }
 
@@ -347,6 +356,7 @@ int pts_trigger_setup(const struct ptscope_trigger_spec *spec,
  */
 void pts_trigger_teardown(void)
 {
+	pts_uprobe_teardown();
 	if (trig_key) {
 		unregister_sysrq_key(trig_key, &pts_sysrq_op);
 		trig_key = 0;
@@ -359,6 +369,32 @@ void pts_trigger_teardown(void)
 	put_pid(trig_tp_pid);
 	trig_tp_pid = NULL;
 	trig_tp_tid = false;
+}
+
+/**
+ * pts_trigger_describe() - what the capture's triggers are registered on.
+ * @ti: zeroed by the caller; filled for GET_TRIGGER.
+ * Context: process context, pts.lock held.
+ */
+void pts_trigger_describe(struct ptscope_trigger_info *ti)
+{
+	const struct ptscope_trigger_spec *spec = &pts.cfg.trigger;
+
+	if (!pts.configured)
+		return;
+	ti->flags = spec->flags;
+	ti->post_trigger_us = spec->post_trigger_us;
+	if (trig_tp) {
+		ti->kinds |= PTSCOPE_TRIG_TRACEPOINT;
+		ti->tracepoint_pid = spec->tracepoint_pid;
+		strscpy(ti->tracepoint, spec->tracepoint, sizeof(ti->tracepoint));
+	}
+	if (trig_key) {
+		ti->kinds |= PTSCOPE_TRIG_HOTKEY;
+		ti->hotkey = trig_key;
+	}
+	if (pts_uprobe_describe(ti))
+		ti->kinds |= PTSCOPE_TRIG_UPROBE;
 }
 
 /**

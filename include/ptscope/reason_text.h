@@ -104,6 +104,12 @@ static const char * const ptscope_reason_text[PTSCOPE_R_COUNT] = {
 		"another PT user (perf intel_pt, KVM) cleared TraceEn or rewrote RTIT MSRs on this CPU during the capture: this CPU's trace ends early and that user's values were kept",
 	[PTSCOPE_R_VMX_NO_PT] =
 		"this CPU is in VMX operation (KVM) and cannot trace there (IA32_VMX_MISC[14] = 0): unload kvm_intel or trace other CPUs",
+	[PTSCOPE_R_UPROBE_FILE] =
+		"the uprobe trigger's file is not a regular file open for reading (reason_arg = the fd)",
+	[PTSCOPE_R_UPROBE_OFFSET] =
+		"the uprobe trigger's offset is past the end of its file (reason_arg = the offset)",
+	[PTSCOPE_R_UPROBE_REFUSED] =
+		"the kernel refused the uprobe (reason_arg = its errno: e.g. EINVAL or ENOTSUPP for an instruction that cannot be probed, EEXIST for an incompatible probe at that offset)",
 };
 
 /* Text for reason code r; a fixed string for codes this build does not know. */

@@ -101,6 +101,9 @@ enum ptscope_reason {
 	PTSCOPE_R_FOREIGN_INTO_OURS = 45,
 	PTSCOPE_R_FOREIGN_STOP = 46,
 	PTSCOPE_R_VMX_NO_PT = 47,
+	PTSCOPE_R_UPROBE_FILE = 48,
+	PTSCOPE_R_UPROBE_OFFSET = 49,
+	PTSCOPE_R_UPROBE_REFUSED = 50,
 	PTSCOPE_R_COUNT	/* first unused value */
 };
 
@@ -201,7 +204,8 @@ struct ptscope_addr_range {
 /* Trigger kinds (trigger.kinds). The ioctl trigger always works. */
 #define PTSCOPE_TRIG_TRACEPOINT	(1U << 0)
 #define PTSCOPE_TRIG_HOTKEY	(1U << 1)
-#define PTSCOPE_TRIG_KINDS_ALL	0x3U
+#define PTSCOPE_TRIG_UPROBE	(1U << 2)	/* config.uprobe */
+#define PTSCOPE_TRIG_KINDS_ALL	0x7U
 
 /* trigger.flags */
 #define PTSCOPE_TRIGF_MULTI	(1U << 0)	/* re-arm after each snapshot */
@@ -223,6 +227,20 @@ struct ptscope_trigger_spec {
 	__u64 reserved[2];
 };
 
+/*
+ * The user-function trigger (PTSCOPE_TRIG_UPROBE): a uprobe on one
+ * instruction of a file, so it fires in every thread of every process
+ * that maps the file (or of one process). All zero without the kind.
+ */
+struct ptscope_uprobe_spec {
+	__s32 fd;		/* the probed file, open for reading by the caller */
+	__s32 pid;		/* fire only in this process (caller's pid ns); 0 = any */
+	__u64 offset;		/* file offset of the probed instruction, bytes */
+	__u32 flags;		/* 0 */
+	__u32 reserved0;
+	__u64 reserved[3];
+};
+
 struct ptscope_config {
 	struct ptscope_hdr hdr;
 	__u32 flags;		/* PTSCOPE_CFG_* */
@@ -242,7 +260,12 @@ struct ptscope_config {
 	struct ptscope_addr_range addr[PTSCOPE_MAX_ADDR_RANGES];
 	struct ptscope_trigger_spec trigger;
 	__u64 reserved[8];
+	/* grown after ABI 1 was first published: */
+	struct ptscope_uprobe_spec uprobe;
 };
+
+/* sizeof(struct ptscope_config) before uprobe (bytes): still accepted. */
+#define PTSCOPE_CONFIG_SIZE_VER0	456
 
 /* ------------------------------------------------------------------ */
 /* PTSCOPE_IOC_START / STOP / TRIGGER                                   */
@@ -273,6 +296,7 @@ enum ptscope_trigger_reason {
 	PTSCOPE_TRIGGER_HOTKEY = 3,
 	PTSCOPE_TRIGGER_PANIC = 4,
 	PTSCOPE_TRIGGER_SUSPEND = 5,
+	PTSCOPE_TRIGGER_UPROBE = 6,
 };
 
 /* One instant read on one CPU, as close together as the kernel can. */
@@ -454,6 +478,27 @@ struct ptscope_sb_trace {		/* TRACE_START / TRACE_STOP */
 #define PTSCOPE_SB_TRACE_SIZE_VER0	40
 
 /* ------------------------------------------------------------------ */
+/* PTSCOPE_IOC_GET_TRIGGER: what the capture's triggers are armed on.    */
+
+struct ptscope_trigger_info {
+	struct ptscope_hdr hdr;
+	__u32 kinds;		/* PTSCOPE_TRIG_* registered */
+	__u32 flags;		/* PTSCOPE_TRIGF_* */
+	__s32 tracepoint_pid;	/* as configured (caller's pid namespace) */
+	__u32 hotkey;		/* sysrq key registered, 0 none */
+	__u32 post_trigger_us;
+	__s32 uprobe_pid;	/* as configured; 0 any process */
+	char tracepoint[PTSCOPE_TRACEPOINT_LEN];
+	__u64 uprobe_offset;	/* file offset, bytes */
+	__u64 uprobe_hits;	/* probe hits while the triggers were live */
+	__u64 uprobe_ino;	/* the probed file's inode number ... */
+	__u32 uprobe_dev;	/* ... and device (new_encode_dev()) */
+	__u32 reserved0;
+	char uprobe_path[PTSCOPE_PATH_LEN];	/* d_path() of the file, may be truncated */
+	__u64 reserved[4];
+};
+
+/* ------------------------------------------------------------------ */
 /* Commands. The magic 0xB7 is unused in ioctl-number.rst.              */
 
 #define PTSCOPE_IOC_MAGIC	0xB7
@@ -466,5 +511,6 @@ struct ptscope_sb_trace {		/* TRACE_START / TRACE_STOP */
 #define PTSCOPE_IOC_GET_CPU_STATUS _IOWR(PTSCOPE_IOC_MAGIC, 0x07, struct ptscope_cpu_status)
 #define PTSCOPE_IOC_READ_SIDEBAND _IOWR(PTSCOPE_IOC_MAGIC, 0x08, struct ptscope_sideband_read)
 #define PTSCOPE_IOC_UNCONFIGURE	_IOWR(PTSCOPE_IOC_MAGIC, 0x09, struct ptscope_cmd)
+#define PTSCOPE_IOC_GET_TRIGGER	_IOWR(PTSCOPE_IOC_MAGIC, 0x0a, struct ptscope_trigger_info)
 
 #endif /* _UAPI_PTSCOPE_H */

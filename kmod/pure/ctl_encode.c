@@ -43,6 +43,36 @@ static int check_reserved(const struct ptscope_config *cfg,
 	for (i = 0; i < PTSCOPE_MAX_ADDR_RANGES; i++)
 		if (cfg->addr[i].reserved)
 			return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO, i);
+	if (cfg->uprobe.reserved0 ||
+	    !all_zero(cfg->uprobe.reserved, sizeof(cfg->uprobe.reserved)))
+		return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO, 0);
+	return 0;
+}
+
+/*
+ * The uprobe part: only with PTSCOPE_TRIG_UPROBE (all zero otherwise, as
+ * a caller of the smaller ABI 1 struct sends it); an fd and a pid are
+ * never negative. Whether the fd is a regular file open for reading and
+ * the offset inside it is the module's check (it needs the file).
+ */
+static int check_uprobe(const struct ptscope_trigger_spec *t,
+			const struct ptscope_uprobe_spec *u,
+			struct pts_refusal *why)
+{
+	if (u->flags)
+		return refuse(why, -EINVAL, PTSCOPE_R_BAD_FLAGS, u->flags);
+	if (!(t->kinds & PTSCOPE_TRIG_UPROBE)) {
+		if (u->fd || u->pid || u->offset)
+			return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER,
+				      u->offset);
+		return 0;
+	}
+	if (u->fd < 0)
+		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER,
+			      (u64)(s64)u->fd);
+	if (u->pid < 0)
+		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER,
+			      (u64)(s64)u->pid);
 	return 0;
 }
 
@@ -127,7 +157,10 @@ static int check_structure(const struct ptscope_config *cfg,
 		return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO,
 			      (u64)(s64)cfg->cr3_pid);
 	}
-	return check_trigger(&cfg->trigger, why);
+	err = check_trigger(&cfg->trigger, why);
+	if (err)
+		return err;
+	return check_uprobe(&cfg->trigger, &cfg->uprobe, why);
 }
 
 /* Address ranges (SDM 33.2.4.3): canonical bounds, A <= B, cfg 0..2. */

@@ -198,6 +198,36 @@ int(m['config']['addr_ranges'][0]['a'], 16) == 0x$MAINV + ($PIE and min(int(x['s
 if pts record -q -F stop:main -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "record with a symbol filter succeeded"; fi
 grep -q "a symbol needs a traced process" "$T/err" || fail "record symbol filter message"
 
+echo "-- --trigger SYMBOL: a uprobe on CMD's executable at the symbol's file offset"
+# expected: nm's value of main placed in the PT_LOAD that holds it, from
+# readelf's program headers (file offset = value - p_vaddr + p_offset)
+MAINOFF=
+while read -r typ off va pa fsz rest; do
+	[ "$typ" = LOAD ] || continue
+	if (( 0x$MAINV >= va && 0x$MAINV < va + fsz )); then
+		MAINOFF=$(printf '%#x' $(( 0x$MAINV - va + off )))
+	fi
+done < <(readelf -lW "$B/ptscope")
+[ -n "$MAINOFF" ] || fail "readelf: no LOAD segment holds main"
+: > "$T/log"
+pts run -q --trigger main -o "$T/u.ptscope" -- "$B/ptscope" --help > "$T/out" 2> "$T/err" ||
+	fail "run --trigger main rc=$?"
+grep -q "^UPROBE $EXE $MAINOFF pid [1-9][0-9]*$" "$T/log" ||
+	fail "uprobe at CONFIGURE: '$(grep UPROBE "$T/log")', want $EXE $MAINOFF and CMD's pid"
+grep -qF "trigger: uprobe on main in $EXE (section .text, file offset $MAINOFF), in one process" "$T/err" ||
+	fail "no 'trigger: uprobe on main' line: $(cat "$T/err")"
+# a symbol that is not there: refused before the device is configured and
+# before CMD runs a single instruction of its own
+: > "$T/log"
+rm -f "$T/ran2"
+if pts run -q --trigger no_such_fn -o "$T/v.ptscope" -- touch "$T/ran2" > "$T/out" 2> "$T/err"; then
+	fail "run --trigger no_such_fn succeeded"
+fi
+grep -q "no symbol 'no_such_fn'" "$T/err" || fail "missing symbol message: $(cat "$T/err")"
+! grep -q CONFIGURE "$T/log" || fail "CONFIGURE issued for a missing trigger symbol"
+[ ! -e "$T/ran2" ] || fail "CMD ran although its trigger symbol is missing"
+[ ! -e "$T/v.ptscope" ] || fail "a bundle was written for a refused trigger"
+
 echo "-- refusals carry the module's reason"
 : > "$T/log"
 if FAKEDEV_REFUSE=5 pts record -q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "refused CONFIGURE succeeded"; fi

@@ -15,6 +15,9 @@
  *                             with reason tracepoint on CPU 1, pid 4242
  *   FAKEDEV_NO_PT=1           capabilities without PT and without the simulated unit
  *   FAKEDEV_SLOW_STOP_MS=N    STOP takes N ms (room for a second Ctrl-C)
+ * A uprobe trigger's fd must be open for reading at CONFIGURE; the log
+ * then has "UPROBE <path of the fd> <offset hex> pid <pid>", and
+ * GET_TRIGGER reports it.
  * Rings: CPU 0 has wrapped (head = size / 4), CPU 1 has not (head = 100);
  * ring byte i of CPU c is (i * 7 + c + 1) & 0xff, zero past an unwrapped head.
  */
@@ -41,6 +44,7 @@ static unsigned int state = PTSCOPE_STATE_IDLE;
 static unsigned int trig_reason;
 static struct timespec t_start;
 static int sideband_sent;
+static char uprobe_path[PTSCOPE_PATH_LEN];
 
 static void logline(const char *what)
 {
@@ -161,8 +165,10 @@ static int fake_ioctl(unsigned long req, void *arg)
 		 req == PTSCOPE_IOC_GET_STATE ? "GET_STATE" :
 		 req == PTSCOPE_IOC_GET_CPU_STATUS ? "GET_CPU_STATUS" :
 		 req == PTSCOPE_IOC_READ_SIDEBAND ? "READ_SIDEBAND" :
-		 req == PTSCOPE_IOC_UNCONFIGURE ? "UNCONFIGURE" : "UNKNOWN");
-	if (req != PTSCOPE_IOC_GET_STATE && req != PTSCOPE_IOC_READ_SIDEBAND)
+		 req == PTSCOPE_IOC_UNCONFIGURE ? "UNCONFIGURE" :
+		 req == PTSCOPE_IOC_GET_TRIGGER ? "GET_TRIGGER" : "UNKNOWN");
+	if (req != PTSCOPE_IOC_GET_STATE && req != PTSCOPE_IOC_READ_SIDEBAND &&
+	    req != PTSCOPE_IOC_GET_TRIGGER)
 		logline(line);
 	if (h->reason || h->reason_arg)
 		return refuse(h, PTSCOPE_R_RESERVED_NONZERO, EINVAL);
@@ -183,7 +189,44 @@ static int fake_ioctl(unsigned long req, void *arg)
 		if (state != PTSCOPE_STATE_IDLE)
 			return refuse(h, PTSCOPE_R_ARMED, EBUSY);
 		memcpy(&cfg, arg, sizeof(cfg));
+		if (cfg.trigger.kinds & PTSCOPE_TRIG_UPROBE) {
+			char fdp[64], msg[PTSCOPE_PATH_LEN + 64];
+			int fl = fcntl(cfg.uprobe.fd, F_GETFL);
+			ssize_t n;
+
+			snprintf(fdp, sizeof(fdp), "/proc/self/fd/%d", cfg.uprobe.fd);
+			n = readlink(fdp, uprobe_path, sizeof(uprobe_path) - 1);
+			if (fl < 0 || n < 0)
+				return refuse(h, PTSCOPE_R_UPROBE_FILE, EBADF);
+			if ((fl & O_ACCMODE) == O_WRONLY || (fl & O_PATH))
+				return refuse(h, PTSCOPE_R_UPROBE_FILE, EINVAL);
+			uprobe_path[n] = 0;
+			snprintf(msg, sizeof(msg), "UPROBE %s %#llx pid %d", uprobe_path,
+				 (unsigned long long)cfg.uprobe.offset, cfg.uprobe.pid);
+			logline(msg);
+		}
 		state = PTSCOPE_STATE_CONFIGURED;
+		return 0;
+	}
+	case PTSCOPE_IOC_GET_TRIGGER: {
+		struct ptscope_trigger_info *ti = arg;
+
+		if (h->size != sizeof(*ti))
+			return refuse(h, PTSCOPE_R_BAD_SIZE, EINVAL);
+		memset((char *)ti + sizeof(*h), 0, sizeof(*ti) - sizeof(*h));
+		if (state == PTSCOPE_STATE_IDLE)
+			return 0;
+		ti->kinds = cfg.trigger.kinds;
+		ti->flags = cfg.trigger.flags;
+		ti->post_trigger_us = cfg.trigger.post_trigger_us;
+		ti->tracepoint_pid = cfg.trigger.tracepoint_pid;
+		memcpy(ti->tracepoint, cfg.trigger.tracepoint, sizeof(ti->tracepoint));
+		ti->hotkey = cfg.trigger.hotkey;
+		if (cfg.trigger.kinds & PTSCOPE_TRIG_UPROBE) {
+			ti->uprobe_pid = cfg.uprobe.pid;
+			ti->uprobe_offset = cfg.uprobe.offset;
+			memcpy(ti->uprobe_path, uprobe_path, sizeof(ti->uprobe_path));
+		}
 		return 0;
 	}
 	case PTSCOPE_IOC_START:

@@ -252,9 +252,62 @@ static void trigger_bad_tracepoint_forms_are_refused(void)
 	MSG_HAS(":pid=N");
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD,
 			      ARGV("record", "--trigger", "tracepoint:sched:x:pid=-3")), -EINVAL);
-	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "oops")), -EINVAL);
+	/* a bare word is a function name now (magic-trace's -trigger SYMBOL) */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "oops here")), -EINVAL);
 	MSG_HAS("--trigger");
 	MSG_HAS("manual");
+	MSG_HAS("uprobe:PATH:SYMBOL");
+}
+
+static void trigger_uprobe_path_symbol_offset_and_pid(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger",
+			      "uprobe:/lib/x86_64-linux-gnu/libc.so.6:malloc@@GLIBC_2.2.5+0x4:pid=77")), 0);
+	CU_ASSERT_EQUAL(o.trigger_kind, PTS_TRIGGER_KIND_UPROBE);
+	CU_ASSERT_EQUAL(o.cfg.trigger.kinds, PTSCOPE_TRIG_UPROBE);
+	CU_ASSERT_STRING_EQUAL(o.uprobe_path, "/lib/x86_64-linux-gnu/libc.so.6");
+	CU_ASSERT_STRING_EQUAL(o.uprobe_symbol, "malloc@@GLIBC_2.2.5+0x4");
+	CU_ASSERT_EQUAL(o.cfg.uprobe.pid, 77);
+	/* the fd and offset come from resolving the symbol, at arm */
+	CU_ASSERT_EQUAL(o.cfg.uprobe.offset, 0);
+	/* a path with a colon: the symbol is after the last one */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "uprobe:./a:b/prog:main",
+						  "--multi-snapshot", "--post-trigger", "100")), 0);
+	CU_ASSERT_STRING_EQUAL(o.uprobe_path, "./a:b/prog");
+	CU_ASSERT_STRING_EQUAL(o.uprobe_symbol, "main");
+	CU_ASSERT_EQUAL(o.cfg.uprobe.pid, 0);
+	CU_ASSERT_EQUAL(o.cfg.trigger.flags, PTSCOPE_TRIGF_MULTI);
+	CU_ASSERT_EQUAL(o.cfg.trigger.post_trigger_us, 100);
+}
+
+static void trigger_bare_symbol_is_the_traced_program_and_not_for_record(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "--trigger", "handle_request", "--",
+						"./server")), 0);
+	CU_ASSERT_EQUAL(o.trigger_kind, PTS_TRIGGER_KIND_UPROBE);
+	CU_ASSERT_EQUAL(o.cfg.trigger.kinds, PTSCOPE_TRIG_UPROBE);
+	CU_ASSERT_STRING_EQUAL(o.uprobe_path, "");
+	CU_ASSERT_STRING_EQUAL(o.uprobe_symbol, "handle_request");
+	/* magic-trace's spelling */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_ATTACH, ARGV("attach", "-p", "5", "-trigger", "_ZN3foo3barEv")),
+			0);
+	CU_ASSERT_STRING_EQUAL(o.uprobe_symbol, "_ZN3foo3barEv");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "handle_request")),
+			-EINVAL);
+	MSG_HAS("uprobe:PATH:handle_request");
+}
+
+static void trigger_bad_uprobe_forms_are_refused(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "uprobe:main")), -EINVAL);
+	MSG_HAS("uprobe:PATH:SYMBOL");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "uprobe:/bin/x:")),
+			-EINVAL);
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "uprobe:/bin/x:f:pid=0")),
+			-EINVAL);
+	MSG_HAS(":pid=N");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "uprobe:/bin/x:f:tid=3")),
+			-EINVAL);
 }
 
 static void trigger_hotkey_default_and_named_key(void)
@@ -579,6 +632,9 @@ static void format_size_uses_exact_binary_units(void)
 }
 
 PTS_SUITE(cli_options, NULL, NULL,
+	  PTS_TEST(trigger_uprobe_path_symbol_offset_and_pid),
+	  PTS_TEST(trigger_bare_symbol_is_the_traced_program_and_not_for_record),
+	  PTS_TEST(trigger_bad_uprobe_forms_are_refused),
 	  PTS_TEST(fit_caps_says_mtc_is_useless_without_cpuid_15),
 	  PTS_TEST(defaults_are_user_scope_snapshot_4m_normal_timing),
 	  PTS_TEST(scope_option_selects_user_kernel_both),

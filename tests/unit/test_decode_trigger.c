@@ -181,6 +181,28 @@ static void trigger_inside_the_trace_sits_among_the_threads_events_in_time_order
 	free(dir);
 }
 
+/*
+ * A uprobe trigger (reason "uprobe", detail the probed symbol, as ptscope
+ * writes it: docs/bundle-format.md 3.6): the same instant on the hitting
+ * thread, named after the function.
+ */
+static void uprobe_trigger_is_an_instant_on_the_hitting_thread(void)
+{
+	char *dir = sample_with_trigger("uprobe", "probe_main", "1000105000", "0");
+	struct seen s;
+	char line[300];
+
+	decode_watch(dir, &s, line, sizeof(line));
+	CU_ASSERT_EQUAL(s.triggers, 1);
+	CU_ASSERT_EQUAL(s.trig.ts_ns, 50000);
+	CU_ASSERT_EQUAL(s.trig.tid, 7442);
+	CU_ASSERT_STRING_EQUAL(s.detail, "uprobe probe_main on CPU 0, pid 7442");
+	CU_ASSERT_STRING_EQUAL(line, "trigger: uprobe probe_main on CPU 0, pid 7442, 63.6 \u00b5s "
+			       "before the end of the trace");
+	bt_rmtree(dir);
+	free(dir);
+}
+
 /* No TSC recorded: said in the summary, no instant placed at a made-up time. */
 static void trigger_without_a_time_is_said_and_not_placed(void)
 {
@@ -258,4 +280,5 @@ PTS_SUITE(decode_trigger, NULL, NULL,
 	  PTS_TEST(sample_exit_trigger_is_an_instant_on_the_exiting_thread),
 	  PTS_TEST(trigger_inside_the_trace_sits_among_the_threads_events_in_time_order),
 	  PTS_TEST(trigger_without_a_time_is_said_and_not_placed),
+	  PTS_TEST(uprobe_trigger_is_an_instant_on_the_hitting_thread),
 	  PTS_TEST(every_timed_writer_shows_the_trigger));

@@ -9,6 +9,8 @@
  */
 #define PTS_HOST 1
 #include "unit.h"
+
+#include <stddef.h>
 #include "../../kmod/pure/pts_pure.h"
 
 /* A Skylake-like unit: everything but event trace and TNT disable. */
@@ -518,6 +520,47 @@ static void thread_trigger_needs_a_tracepoint_pid(void)
 	CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), 0);
 }
 
+/*
+ * The uprobe part (docs/abi.md, Triggers): only with PTSCOPE_TRIG_UPROBE,
+ * all zero otherwise (as an ABI 1 caller's zero-extended struct has it);
+ * no negative fd or pid; no unknown flag; reserved fields zero.
+ */
+static void uprobe_part_only_with_its_kind_and_never_negative(void)
+{
+	struct pts_caps c;
+	struct ptscope_config cfg;
+	struct pts_ctl_plan plan;
+	struct pts_refusal why;
+
+	full_caps(&c);
+	user_cfg(&cfg);
+	cfg.uprobe.offset = 0x1139;
+	CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), -EINVAL);
+	CU_ASSERT_EQUAL(why.reason, PTSCOPE_R_BAD_TRIGGER);
+	cfg.trigger.kinds = PTSCOPE_TRIG_UPROBE;
+	CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), 0);
+	cfg.uprobe.fd = 3;
+	cfg.uprobe.pid = 42;
+	CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), 0);
+	cfg.uprobe.fd = -1;
+	CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), -EINVAL);
+	CU_ASSERT_EQUAL(why.reason, PTSCOPE_R_BAD_TRIGGER);
+	cfg.uprobe.fd = 3;
+	cfg.uprobe.pid = -2;
+	CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), -EINVAL);
+	CU_ASSERT_EQUAL(why.reason, PTSCOPE_R_BAD_TRIGGER);
+	cfg.uprobe.pid = 0;
+	cfg.uprobe.flags = 1;
+	CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), -EINVAL);
+	CU_ASSERT_EQUAL(why.reason, PTSCOPE_R_BAD_FLAGS);
+	cfg.uprobe.flags = 0;
+	cfg.uprobe.reserved[2] = 1;
+	CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), -EINVAL);
+	CU_ASSERT_EQUAL(why.reason, PTSCOPE_R_RESERVED_NONZERO);
+	/* the struct grew by exactly the uprobe part after ABI 1 */
+	CU_ASSERT_EQUAL(offsetof(struct ptscope_config, uprobe), PTSCOPE_CONFIG_SIZE_VER0);
+}
+
 /* drivers/tty/sysrq.c: sysrq_key_table has 62 slots, 0-9 a-z A-Z. */
 static void hotkey_outside_0_9_a_z_A_Z_is_bad_trigger(void)
 {
@@ -570,6 +613,7 @@ static void encoded_ctl_never_has_reserved_bits_traceen_or_eventen(void)
 }
 
 PTS_SUITE(kmod_ctl_encode, NULL, NULL,
+	  PTS_TEST(uprobe_part_only_with_its_kind_and_never_negative),
 	  PTS_TEST(user_scope_sets_user_topa_branchen_tscen_only),
 	  PTS_TEST(kernel_and_both_scopes_map_to_os_and_os_plus_user),
 	  PTS_TEST(scope_outside_1_to_3_is_einval_bad_scope),

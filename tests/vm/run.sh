@@ -88,6 +88,15 @@ for src in "$VM"/guest/*.c; do
 		note "building guest program $prog failed (see $guest_build_log)"
 	fi
 done
+# Shared objects the guest programs map themselves (no loader in the guest).
+for src in "$VM"/guest/*.S; do
+	[ -e "$src" ] || continue
+	prog=lib$(basename "$src" .S | sed 's/^lib//').so
+	if ! gcc -shared -nostdlib -o "$GUEST_BIN/$prog" "$src" >> "$guest_build_log" 2>&1; then
+		guest_ok=0
+		note "building guest shared object $prog failed (see $guest_build_log)"
+	fi
+done
 
 # Static ptscope for the guest (the Makefile's `static` target).
 CLI_STATIC=

@@ -344,7 +344,8 @@ int pts_cli_capture(struct pts_capture_opts *o)
 			err.code == -ESRCH ? " (it exited before tracing could be armed)" : "");
 		goto out;
 	}
-	if (pts_capture_resolve_filters(&c, &err) || pts_capture_arm(&c, &err)) {
+	if (pts_capture_resolve_filters(&c, &err) || pts_capture_resolve_trigger(&c, &err) ||
+	    pts_capture_arm(&c, &err)) {
 		fprintf(stderr, "ptscope: %s\n", err.msg);
 		goto out;
 	}

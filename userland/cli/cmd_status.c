@@ -71,6 +71,35 @@ static void print_json(int fd, const struct ptscope_state *st)
 		json_object_object_add(t, "tid", json_object_new_int64(st->trigger_tid));
 		json_object_object_add(t, "tsc", json_object_new_uint64(st->trigger_tsc));
 	}
+	{
+		struct ptscope_trigger_info ti;
+		json_object *a;
+
+		if (st->state != PTSCOPE_STATE_IDLE && !pts_dev_get_trigger(fd, &ti, &err)) {
+			a = json_object_new_object();
+			if (ti.kinds & PTSCOPE_TRIG_TRACEPOINT) {
+				json_object_object_add(a, "tracepoint",
+						       json_object_new_string(ti.tracepoint));
+				json_object_object_add(a, "tracepoint_pid",
+						       json_object_new_int64(ti.tracepoint_pid));
+			}
+			if (ti.kinds & PTSCOPE_TRIG_HOTKEY) {
+				char k[2] = { (char)ti.hotkey, 0 };
+
+				json_object_object_add(a, "hotkey", json_object_new_string(k));
+			}
+			if (ti.kinds & PTSCOPE_TRIG_UPROBE) {
+				json_object_object_add(a, "uprobe_path",
+						       json_object_new_string(ti.uprobe_path));
+				json_object_object_add(a, "uprobe_offset", hex(ti.uprobe_offset));
+				json_object_object_add(a, "uprobe_pid",
+						       json_object_new_int64(ti.uprobe_pid));
+				json_object_object_add(a, "uprobe_hits",
+						       json_object_new_uint64(ti.uprobe_hits));
+			}
+			json_object_object_add(t, "armed_on", a);
+		}
+	}
 	json_object_object_add(o, "trigger", t);
 	json_object_object_add(o, "snapshots", json_object_new_int64(st->nr_snapshots));
 	json_object_object_add(o, "rtit_ctl", hex(st->rtit_ctl));
@@ -123,6 +152,15 @@ static void print_table(int fd, const struct ptscope_state *st)
 		printf(" on CPU %u, pid %d tid %d, TSC %" PRIu64, st->trigger_cpu, st->trigger_pid,
 		       st->trigger_tid, (uint64_t)st->trigger_tsc);
 	printf("; %u snapshot(s) since configure\n", st->nr_snapshots);
+	if (st->state != PTSCOPE_STATE_IDLE) {
+		struct ptscope_trigger_info ti;
+		char armed[512];
+
+		if (!pts_dev_get_trigger(fd, &ti, &err)) {
+			pts_trigger_armed_text(&ti, armed, sizeof(armed));
+			printf("armed on    %s\n", armed);
+		}
+	}
 	printf("RTIT_CTL    0x%" PRIx64 "\nCR3_MATCH   0x%" PRIx64 "%s\n", (uint64_t)st->rtit_ctl,
 	       (uint64_t)st->cr3_match,
 	       st->flags & PTSCOPE_STATEF_CR3_PARTIAL ? " (partial: filtered by sideband)" : "");

@@ -36,7 +36,9 @@ tracepoint_pid_in_a_pid_namespace
 rmmod_while_mapped rmmod_while_armed
 cpu_offline_during_capture full_mode_hotplug_stays_stopped foreign_state_restored foreign_traceen_while_armed
 trigger_stops_fifo_cpu sideband_percpu_lost_and_order sideband_watermark_wakes
-configure_vs_cpu_hotplug module_unload"
+configure_vs_cpu_hotplug
+uprobe_main_thread uprobe_second_thread uprobe_post_trigger uprobe_multi_snapshot uprobe_refusals uprobe_unpriv
+module_unload"
 # The command too runs every scope with every trigger kind.
 CLI_MATRIX="$(for s in user kernel both; do
 	for t in manual tracepoint sysrq_proc sysrq_key; do echo ${s}_$t; done; done)"
@@ -44,7 +46,9 @@ CLI_MATRIX="$(for s in user kernel both; do
 CLI_RUN="$(for s in user kernel both; do
 	for t in exit manual tracepoint sysrq_proc; do echo cli_run_${s}_$t; done; done)"
 CLI_SCENARIOS="cli_caps_simulated $(for c in $CLI_MATRIX; do echo cli_capture_$c; done)
-$CLI_RUN cli_attach_duration cli_attach_manual cli_status_armed cli_status_after"
+$CLI_RUN cli_attach_duration cli_attach_manual cli_status_armed cli_status_after
+cli_run_user_uprobe cli_uprobe_thread cli_uprobe_shared_object cli_uprobe_multi_snapshot
+cli_status_uprobe"
 
 if [ "$VM_HAVE_MODULE" != 1 ]; then
 	for s in $MOD_SCENARIOS $CLI_SCENARIOS; do
@@ -263,6 +267,9 @@ if [ "$VM_HAVE_CLI" != 1 ]; then
 else
 	. /t/cli-scenarios.sh
 fi
+
+# ---- the user-function trigger (uprobe): raw ABI, then the command --------------
+. /t/uprobe-scenarios.sh
 
 # ---- unload ---------------------------------------------------------------------
 mark_klog

@@ -6,6 +6,7 @@
  * and vdso, the copied objects and the ground truth.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -112,11 +113,17 @@ int out_write_manifest(struct out *out, struct ptsynth_enc *enc, uint64_t tsc,
 	b->time_pairs[0].monotonic_ns = out->start_monotonic_ns;
 
 	snprintf(b->trigger.reason, sizeof(b->trigger.reason), "%s",
+		 sum->trigger_hit ? "uprobe" :
 		 sum->exec_stopped || sum->limit_stopped ? "none" : "exit");
 	b->trigger.tsc = tsc;
 	b->trigger.cpu = 0;
 	b->trigger.pid = out->pid;
 	b->trigger.tid = out->pid;
+	if (sum->trigger_hit) {
+		snprintf(b->trigger.detail, sizeof(b->trigger.detail), "%#" PRIx64,
+			 o->trigger_at);
+		b->trigger.tid = sum->trigger_tid;
+	}
 
 	b->cpus = calloc(1, sizeof(*b->cpus));
 	if (!b->cpus)

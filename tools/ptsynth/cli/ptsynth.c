@@ -47,6 +47,9 @@ static void usage(FILE *f)
 	      "  --max-insns N          stop tracing after N instructions (the command runs on)\n"
 	      "  --stop-full            with --max-insns: the trace ends there as a full ToPA\n"
 	      "                         STOP region ends it, without a disable (no TIP.PGD)\n"
+	      "  --trigger-at ADDR      a uprobe trigger at user address ADDR (hex): the first\n"
+	      "                         thread to reach it traps there and the trace ends\n"
+	      "                         (reason uprobe, that thread's tid); non-PIE or --no-aslr\n"
 	      "  --trim-objects         zero pages of copied binaries that never executed\n"
 	      "  --no-pin               do not pin ptsynth and the command to one CPU\n"
 	      "  --no-aslr              run CMD without address randomisation (stable addresses)\n"
@@ -270,7 +273,7 @@ static int cmd_check(int argc, char **argv)
 }
 
 enum { O_SCOPE = 256, O_PSB, O_NORETC, O_TIMING, O_MTC, O_LONGTNT, O_WRAP, O_OVF, O_OVFLOST,
-       O_MAX, O_STOPFULL, O_TRIM, O_NOPIN, O_NOASLR, O_FOLLOWEXEC };
+       O_MAX, O_STOPFULL, O_TRIGAT, O_TRIM, O_NOPIN, O_NOASLR, O_FOLLOWEXEC };
 
 /* What a run option with a bad value takes (the option is named by the caller). */
 static const char *bad_value_hint(int opt)
@@ -306,6 +309,7 @@ static int cmd_run(int argc, char **argv)
 		{ "ovf-lost", required_argument, 0, O_OVFLOST },
 		{ "max-insns", required_argument, 0, O_MAX },
 		{ "stop-full", no_argument, 0, O_STOPFULL },
+		{ "trigger-at", required_argument, 0, O_TRIGAT },
 		{ "trim-objects", no_argument, 0, O_TRIM },
 		{ "no-pin", no_argument, 0, O_NOPIN },
 		{ "no-aslr", no_argument, 0, O_NOASLR },
@@ -414,6 +418,15 @@ static int cmd_run(int argc, char **argv)
 		case O_STOPFULL:
 			o.stop_full = true;
 			break;
+		case O_TRIGAT: {
+			char *end;
+
+			errno = 0;
+			o.trigger_at = strtoull(optarg, &end, 16);
+			if (errno || *end || !o.trigger_at)
+				goto bad;
+			break;
+		}
 		case O_TRIM:
 			o.trim_objects = true;
 			break;
@@ -466,7 +479,8 @@ static int cmd_run(int argc, char **argv)
 			o.out, sum.insns, sum.syscalls, sum.signals, sum.switches, sum.seconds,
 			sum.seconds > 0 ? sum.insns / sum.seconds : 0.0,
 			sum.exec_stopped ? "; stopped at exec (not covered)" : "",
-			sum.limit_stopped ? "; stopped at --max-insns" : "");
+			sum.limit_stopped ? "; stopped at --max-insns" :
+			sum.trigger_hit ? "; stopped at --trigger-at" : "");
 		if (!sum.exited)
 			fprintf(stderr, "ptsynth: %s: exit status unknown\n", o.argv[0]);
 		else if (WIFEXITED(sum.exit_status))

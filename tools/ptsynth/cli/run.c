@@ -575,6 +575,20 @@ static int step_loop(struct tracer *t, struct out *out, struct sched *s)
 					t->sum->signals--;	/* not a signal */
 					return e;
 				}
+				if (t->o->trigger_at && th->ip == t->o->trigger_at) {
+					/*
+					 * A uprobe's int3 replaces this instruction's
+					 * first byte: the thread traps before executing
+					 * it (FUP at it, TIP.PGD), and the trigger
+					 * stops tracing in the kernel (docs/abi.md,
+					 * Triggers).
+					 */
+					t->sum->trigger_hit = true;
+					t->sum->trigger_tid = th->tid;
+					e = async_to_kernel(t, th->ip);
+					t->sum->signals--;	/* not a signal */
+					return e;
+				}
 			}
 			if (ptrace(PTRACE_SINGLESTEP, th->tid, NULL, (void *)(long)th->inject) < 0)
 				return pts_err_set(t->err, errno, "PTRACE_SINGLESTEP %d: %s", th->tid,

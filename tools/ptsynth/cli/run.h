@@ -16,6 +16,12 @@ struct run_opts {
 	uint64_t wrap_size;		/* 0: no ring; else keep the last wrap_size bytes */
 	uint64_t max_insns;		/* 0: no limit; else stop tracing after this many */
 	bool stop_full;			/* at max_insns the trace ends without a disable */
+	/*
+	 * 0: none; else a uprobe trigger at this user address: the first
+	 * thread about to execute it traps into the kernel there (the int3)
+	 * and the trace ends, as ptscope.ko's uprobe trigger ends it
+	 */
+	uint64_t trigger_at;
 	bool trim_objects;		/* zero the pages of copied objects nothing executed */
 	bool quiet;
 	bool pin_cpu;
@@ -37,6 +43,8 @@ struct run_summary {
 	bool exited;
 	bool exec_stopped;		/* the command exec'd: tracing stopped there */
 	bool limit_stopped;		/* max_insns reached */
+	bool trigger_hit;		/* trigger_at reached: the trace ends there */
+	int trigger_tid;		/* the thread that reached it */
 };
 
 /* Run and write the bundle. Returns 0 or a negative errno with err set. */

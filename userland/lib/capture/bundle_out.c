@@ -146,7 +146,9 @@ static void fill_config(struct pts_bundle *b, const struct pts_capture *c,
 	}
 	bc->buffer_size = cfg->buffer_size;
 	bc->filter_pid = (cfg->flags & PTSCOPE_CFG_CR3_FILTER) ? cfg->cr3_pid : 0;
-	snprintf(bc->trigger_spec, sizeof(bc->trigger_spec), "%s", c->o->trigger_text);
+	/* as given, cut at the manifest field's size (a long uprobe path) */
+	snprintf(bc->trigger_spec, sizeof(bc->trigger_spec), "%.*s",
+		 (int)sizeof(bc->trigger_spec) - 1, c->o->trigger_text);
 	bc->post_trigger_us = cfg->trigger.post_trigger_us;
 	bc->cr3_partial = !!(st->flags & PTSCOPE_STATEF_CR3_PARTIAL);
 }
@@ -197,6 +199,9 @@ static void fill_trigger(struct pts_bundle *b, struct pts_capture *c,
 			snprintf(t->detail, sizeof(t->detail), "%s", c->o->cfg.trigger.tracepoint);
 		else if (st->trigger_reason == PTSCOPE_TRIGGER_IOCTL)
 			snprintf(t->detail, sizeof(t->detail), "ptscope trigger");
+		else if (st->trigger_reason == PTSCOPE_TRIGGER_UPROBE)
+			snprintf(t->detail, sizeof(t->detail), "%.*s",
+				 (int)sizeof(t->detail) - 1, c->o->uprobe_symbol);
 		t->tsc = st->trigger_tsc;
 		t->cpu = (int32_t)st->trigger_cpu;
 		t->pid = st->trigger_pid;

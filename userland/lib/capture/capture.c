@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "elfinfo.h"
 #include "procfs.h"
 #include "sbfold.h"
+#include "uprobe_sym.h"
 
 void pts_capture_error(struct pts_capture *c, const char *fmt, ...)
 {
@@ -43,6 +45,7 @@ int pts_capture_open(struct pts_capture *c, struct pts_capture_opts *o,
 	memset(c, 0, sizeof(*c));
 	c->o = o;
 	c->fd = -1;
+	c->uprobe_fd = -1;
 	fd = pts_dev_open(err);
 	if (fd < 0)
 		return fd;
@@ -235,6 +238,46 @@ int pts_capture_resolve_filters(struct pts_capture *c, struct pts_err *err)
 	return 0;
 }
 
+int pts_capture_resolve_trigger(struct pts_capture *c, struct pts_err *err)
+{
+	struct pts_capture_opts *o = c->o;
+	struct pts_capture_proc *p = c->target ? proc_get(c, c->target, false) : NULL;
+	struct pts_uprobe_target t;
+	const char *path = o->uprobe_path;
+	int fd, ret;
+
+	if (o->trigger_kind != PTS_TRIGGER_KIND_UPROBE)
+		return 0;
+	if (!path[0]) {		/* magic-trace's -trigger SYMBOL */
+		if (!p || !p->exe)
+			return pts_err_set(err, EINVAL,
+				"--trigger %s: a bare SYMBOL is a function of the traced program "
+				"(run or attach); give uprobe:PATH:%s", o->uprobe_symbol,
+				o->uprobe_symbol);
+		path = p->exe;
+		o->cfg.uprobe.pid = c->target;
+	}
+	ret = pts_uprobe_resolve(path, o->uprobe_symbol, &t, err);
+	if (ret) {
+		char why[sizeof(err->msg)];
+
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return pts_err_set(err, -ret, "--trigger: %s", why);
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pts_err_set(err, errno, "--trigger: cannot open %s: %s", path,
+				   strerror(errno));
+	c->uprobe_fd = fd;
+	o->cfg.uprobe.fd = fd;
+	o->cfg.uprobe.offset = t.file_offset;
+	fprintf(stderr, "trigger: uprobe on %s%s%s in %s (section %s, file offset 0x%" PRIx64
+		"), %s\n", o->uprobe_symbol, t.version[0] ? " version " : "", t.version, path,
+		t.section, t.file_offset, o->cfg.uprobe.pid ? "in one process" :
+		"in every process that maps it");
+	return 0;
+}
+
 int pts_capture_arm(struct pts_capture *c, struct pts_err *err)
 {
 	struct ptscope_config *cfg = &c->o->cfg;
@@ -246,6 +289,11 @@ int pts_capture_arm(struct pts_capture *c, struct pts_err *err)
 		cfg->cr3_pid = c->target;
 	}
 	ret = pts_dev_ioctl(c->fd, PTSCOPE_IOC_CONFIGURE, "CONFIGURE", cfg, err);
+	/* The module holds the file itself once configured. */
+	if (c->uprobe_fd >= 0) {
+		close(c->uprobe_fd);
+		c->uprobe_fd = -1;
+	}
 	if (ret)
 		return ret;
 	c->configured = true;

@@ -49,6 +49,7 @@ struct pts_capture {
 	int fd;
 	struct ptscope_caps caps;
 	bool configured;			/* CONFIGURE succeeded: UNCONFIGURE at the end */
+	int uprobe_fd;				/* the uprobe trigger's file until CONFIGURE, else -1 */
 	pid_t target;				/* run/attach: the traced process; 0 record */
 
 	struct pts_capture_proc *procs;
@@ -111,6 +112,15 @@ void pts_capture_snap_seen(struct pts_capture *c);
  * maps at arm; record has no target, so symbols are refused there.
  */
 int pts_capture_resolve_filters(struct pts_capture *c, struct pts_err *err);
+
+/*
+ * The uprobe trigger (--trigger uprobe:PATH:SYMBOL or SYMBOL): resolve the
+ * symbol with libelf (uprobe_sym.h), open the file for CONFIGURE and fill
+ * cfg.uprobe. A bare SYMBOL is a function of the target's executable and
+ * fires only in the target. Refuses before anything is armed. Says on
+ * stderr where the probe goes. 0 or -errno with err set.
+ */
+int pts_capture_resolve_trigger(struct pts_capture *c, struct pts_err *err);
 
 /* CONFIGURE (with cr3_pid = c->target for run/attach) and START. */
 int pts_capture_arm(struct pts_capture *c, struct pts_err *err);

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,43 @@ int pts_dev_get_state(int fd, struct ptscope_state *st, struct pts_err *err)
 	return pts_dev_ioctl(fd, PTSCOPE_IOC_GET_STATE, "GET_STATE", st, err);
 }
 
+int pts_dev_get_trigger(int fd, struct ptscope_trigger_info *ti, struct pts_err *err)
+{
+	memset(ti, 0, sizeof(*ti));
+	ti->hdr.size = sizeof(*ti);
+	return pts_dev_ioctl(fd, PTSCOPE_IOC_GET_TRIGGER, "GET_TRIGGER", ti, err);
+}
+
+void pts_trigger_armed_text(const struct ptscope_trigger_info *ti, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	if (ti->kinds & PTSCOPE_TRIG_TRACEPOINT)
+		off += (size_t)snprintf(buf + off, len - off, "tracepoint %s%s",
+					ti->tracepoint, ti->tracepoint_pid ? " pid " : "");
+	if (off < len && (ti->kinds & PTSCOPE_TRIG_TRACEPOINT) && ti->tracepoint_pid)
+		off += (size_t)snprintf(buf + off, len - off, "%d", ti->tracepoint_pid);
+	if (off < len && (ti->kinds & PTSCOPE_TRIG_HOTKEY))
+		off += (size_t)snprintf(buf + off, len - off, "%shotkey %c", off ? "; " : "",
+					(char)ti->hotkey);
+	if (off < len && (ti->kinds & PTSCOPE_TRIG_UPROBE)) {
+		off += (size_t)snprintf(buf + off, len - off,
+					"%suprobe %s+0x%" PRIx64 " (file offset), ", off ? "; " : "",
+					ti->uprobe_path[0] ? ti->uprobe_path : "(path unknown)",
+					(uint64_t)ti->uprobe_offset);
+		if (off < len && ti->uprobe_pid)
+			off += (size_t)snprintf(buf + off, len - off, "pid %d", ti->uprobe_pid);
+		else if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, "any process");
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, ", %" PRIu64 " hit(s)",
+						(uint64_t)ti->uprobe_hits);
+	}
+	if (off < len && !off)
+		snprintf(buf, len, "ioctl only (ptscope trigger)");
+}
+
 int pts_dev_get_cpu_status(int fd, uint32_t cpu, struct ptscope_cpu_status *cs,
 			   struct pts_err *err)
 {
@@ -219,6 +257,7 @@ const char *pts_trigger_reason_text(uint32_t reason)
 	case PTSCOPE_TRIGGER_HOTKEY: return "hotkey";
 	case PTSCOPE_TRIGGER_PANIC: return "panic";
 	case PTSCOPE_TRIGGER_SUSPEND: return "suspend";
+	case PTSCOPE_TRIGGER_UPROBE: return "uprobe";
 	}
 	return "unknown";
 }

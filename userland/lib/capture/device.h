@@ -57,6 +57,13 @@ int pts_dev_ioctl(int fd, unsigned long req, const char *what, void *arg,
 /* Convenience wrappers; each fills hdr.size itself. */
 int pts_dev_get_caps(int fd, struct ptscope_caps *caps, struct pts_err *err);
 int pts_dev_get_state(int fd, struct ptscope_state *st, struct pts_err *err);
+/* GET_TRIGGER: what the triggers are armed on (-ENOTTY: a module without it). */
+int pts_dev_get_trigger(int fd, struct ptscope_trigger_info *ti, struct pts_err *err);
+/*
+ * One line for `ptscope status`: "tracepoint sched:sched_process_exit pid 42;
+ * uprobe /usr/bin/prog+0x1139 (file offset), any process, 0 hit(s)".
+ */
+void pts_trigger_armed_text(const struct ptscope_trigger_info *ti, char *buf, size_t len);
 int pts_dev_get_cpu_status(int fd, uint32_t cpu, struct ptscope_cpu_status *cs,
 			   struct pts_err *err);
 /* START, STOP, TRIGGER, UNCONFIGURE (argument-less commands). */

@@ -70,7 +70,9 @@ static const struct opt_def opt_table[] = {
 	{ "noretcomp", 0, NULL, ARG_NONE, NULL, ALL_CMDS, O_NORETCOMP,
 	  "disable return compression (RTIT_CTL.DisRETC)" },
 	{ "trigger", 't', "trigger", ARG_REQUIRED, "SPEC", ALL_CMDS, O_TRIGGER,
-	  "snapshot trigger: tracepoint:SUBSYS:EVENT[:pid=N], hotkey[:KEY] (sysrq), "
+	  "snapshot trigger: tracepoint:SUBSYS:EVENT[:pid=N], "
+	  "uprobe:PATH:SYMBOL[+OFF][:pid=N] (a user function, any thread), "
+	  "SYMBOL (a function of the traced program; run/attach), hotkey[:KEY] (sysrq), "
 	  "or manual (`ptscope trigger` from another shell)" },
 	{ "post-trigger", 0, NULL, ARG_REQUIRED, "USEC", ALL_CMDS, O_POST_TRIGGER,
 	  "keep tracing this many microseconds after the trigger (default 0)" },
@@ -116,7 +118,8 @@ static const struct {
 	{ "delay-thresh", "not supported, see --post-trigger" },
 	{ "immediate-stop", "not supported: the module stops tracing at the trigger; "
 	  "see --post-trigger" },
-	{ "symbol", "not supported: triggers are --trigger tracepoint:..., hotkey or manual" },
+	{ "symbol", "not supported: a trigger on a function is --trigger SYMBOL or "
+	  "--trigger uprobe:PATH:SYMBOL" },
 	{ "filter", "not supported (magic-trace's filter of the output by two symbols); "
 	  "ptscope's -F/--filter is a hardware address range" },
 	{ "working-directory", "not supported: the bundle (-o NAME.ptscope) holds everything" },
@@ -315,6 +318,57 @@ static bool valid_tp_name(const char *s, size_t n)
 	return true;
 }
 
+/*
+ * A function name as the trigger: C and assembler identifiers ([A-Za-z_.$]
+ * then also digits), C++ mangled names alike, an optional @VERSION or
+ * @@VERSION and +OFF. Never one of the keywords (checked before).
+ */
+static bool symbol_like(const char *s)
+{
+	size_t i;
+
+	if (!isalpha((unsigned char)s[0]) && s[0] != '_' && s[0] != '.' && s[0] != '$')
+		return false;
+	for (i = 1; s[i]; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("_.$@+", s[i]))
+			return false;
+	return true;
+}
+
+/* uprobe:PATH:SYMBOL[+OFF][:pid=N]; PATH may itself hold colons. */
+static int parse_uprobe(const char *spec, struct pts_capture_opts *o, struct pts_err *err)
+{
+	char buf[sizeof(o->trigger_text)];
+	char *pid_part, *sym;
+	long pid = 0;
+
+	snprintf(buf, sizeof(buf), "%s", spec + 7);
+	pid_part = strstr(buf, ":pid=");
+	if (pid_part) {
+		if (parse_int_range(pid_part + 5, 1, INT32_MAX, &pid))
+			return pts_err_set(err, EINVAL,
+				"--trigger: '%s': :pid=N needs a process id N > 0 and comes last, "
+				"e.g. uprobe:/usr/bin/prog:main:pid=1234", spec);
+		*pid_part = '\0';
+	}
+	sym = strrchr(buf, ':');
+	if (!sym || sym == buf || !symbol_like(sym + 1))
+		return pts_err_set(err, EINVAL,
+			"--trigger: '%s' is not uprobe:PATH:SYMBOL[+OFF][:pid=N] (e.g. "
+			"uprobe:/lib/x86_64-linux-gnu/libc.so.6:malloc or uprobe:./prog:handle+0x10)",
+			spec);
+	*sym++ = '\0';
+	if (strlen(sym) >= sizeof(o->uprobe_symbol) || strlen(buf) >= sizeof(o->uprobe_path))
+		return pts_err_set(err, EINVAL, "--trigger: '%.60s...': path or symbol too long",
+				   spec);
+	snprintf(o->uprobe_path, sizeof(o->uprobe_path), "%s", buf);
+	snprintf(o->uprobe_symbol, sizeof(o->uprobe_symbol), "%s", sym);
+	o->cfg.uprobe.pid = (int32_t)pid;
+	o->cfg.trigger.kinds |= PTSCOPE_TRIG_UPROBE;
+	o->trigger_kind = PTS_TRIGGER_KIND_UPROBE;
+	return 0;
+}
+
 int pts_parse_trigger(const char *spec, struct pts_capture_opts *o, struct pts_err *err)
 {
 	struct ptscope_trigger_spec *t = &o->cfg.trigger;
@@ -375,10 +429,25 @@ int pts_parse_trigger(const char *spec, struct pts_capture_opts *o, struct pts_e
 		memcpy(t->tracepoint, sub, sub_len + 1 + ev_len);
 		t->kinds |= PTSCOPE_TRIG_TRACEPOINT;
 		o->trigger_kind = PTS_TRIGGER_KIND_TRACEPOINT;
+	} else if (!strncmp(spec, "uprobe:", 7)) {
+		int ret = parse_uprobe(spec, o, err);
+
+		if (ret)
+			return ret;
+	} else if (symbol_like(spec)) {
+		/* magic-trace's -trigger SYMBOL: a function of the traced program */
+		if (strlen(spec) >= sizeof(o->uprobe_symbol))
+			return pts_err_set(err, EINVAL, "--trigger: symbol '%.40s...' is too long",
+					   spec);
+		o->uprobe_path[0] = '\0';
+		snprintf(o->uprobe_symbol, sizeof(o->uprobe_symbol), "%s", spec);
+		t->kinds |= PTSCOPE_TRIG_UPROBE;
+		o->trigger_kind = PTS_TRIGGER_KIND_UPROBE;
 	} else {
 		return pts_err_set(err, EINVAL,
 			"--trigger: '%s' is not a trigger; give tracepoint:SUBSYS:EVENT[:pid=N], "
-			"hotkey[:KEY] or manual", spec);
+			"uprobe:PATH:SYMBOL[+OFF][:pid=N], SYMBOL (a function of the traced "
+			"program), hotkey[:KEY] or manual", spec);
 	}
 	snprintf(o->trigger_text, sizeof(o->trigger_text), "%s", spec);
 	return 0;
@@ -890,6 +959,12 @@ int pts_opts_finalize(struct pts_capture_opts *o, struct pts_err *err)
 	if (o->noretcomp)
 		c->trace_flags |= PTSCOPE_TRACE_DISRETC;
 
+	if (o->trigger_kind == PTS_TRIGGER_KIND_UPROBE && !o->uprobe_path[0] &&
+	    o->cmd == PTS_CMD_RECORD)
+		return pts_err_set(err, EINVAL,
+				   "--trigger %s: a bare SYMBOL is a function of the traced program "
+				   "(run or attach); with record give uprobe:PATH:%s",
+				   o->uprobe_symbol, o->uprobe_symbol);
 	if (c->trigger.post_trigger_us && o->trigger_kind == PTS_TRIGGER_KIND_NONE)
 		return pts_err_set(err, EINVAL,
 				   "--post-trigger needs a --trigger (tracepoint, hotkey or manual)");

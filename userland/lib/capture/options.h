@@ -48,6 +48,7 @@ enum pts_trigger_kind {
 	PTS_TRIGGER_KIND_TRACEPOINT,	/* tracepoint:SUBSYS:EVENT[:pid=N] */
 	PTS_TRIGGER_KIND_HOTKEY,	/* hotkey[:KEY] (sysrq) */
 	PTS_TRIGGER_KIND_MANUAL,	/* `ptscope trigger` from another shell */
+	PTS_TRIGGER_KIND_UPROBE,	/* uprobe:PATH:SYMBOL[+OFF][:pid=N], or SYMBOL */
 };
 
 /* One --filter before resolution: hex range or a symbol of the target. */
@@ -73,7 +74,10 @@ struct pts_capture_opts {
 	bool noretcomp;
 
 	enum pts_trigger_kind trigger_kind;
-	char trigger_text[128];		/* --trigger as given, "" none */
+	char trigger_text[512];		/* --trigger as given, "" none */
+	/* uprobe trigger: PATH ("" = the traced executable, magic-trace's -trigger SYMBOL) */
+	char uprobe_path[4096];
+	char uprobe_symbol[256];	/* SYMBOL[@VERSION][+OFF] */
 	bool cpus_given;		/* -C given: cfg.cpu_mask holds it */
 
 	size_t nr_filters;

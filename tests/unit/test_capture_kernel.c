@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "capture/kernel.h"
+#include "capture/ktext_extra.h"
 #include "capture/procfs.h"
 
 static void kallsyms_text_range_finds_stext_and_etext(void)
@@ -330,6 +331,72 @@ static void zeroed_kallsyms_is_recognised_with_the_setting(void)
 	CU_ASSERT_EQUAL(pts_kptr_restrict("/nonexistent/kptr_restrict"), -1);
 }
 
+/*
+ * Kernel code outside the text sections, found in kallsyms by module:
+ * two BPF programs back to back (one range, to the module symbol after
+ * them), an ftrace trampoline whose next symbol is far (64 KiB taken),
+ * a kprobe slot with no symbol after it (to its page end); a module's own
+ * symbol and a hidden (address 0) BPF symbol give none.
+ */
+static void kallsyms_names_bpf_trampolines_and_probe_slots(void)
+{
+	const char *ks =
+		"ffffffff81000000 T _stext\n"
+		"ffffffffc0001400 t bpf_prog_bb_bar\t[bpf]\n"
+		"ffffffffc0001000 t bpf_prog_aa_foo\t[bpf]\n"
+		"ffffffffc0001800 t mod_fn\t[mymod]\n"
+		"ffffffffc0100000 t ftrace_trampoline\t[__builtin__ftrace]\n"
+		"ffffffffc0200010 t kprobe_insn_page\t[__builtin__kprobes]\n"
+		"0000000000000000 t bpf_hidden\t[bpf]\n"
+		"ffffffff81e00000 T _etext\n";
+	struct pts_krange *r = NULL;
+	size_t n = 0;
+
+	CU_ASSERT_EQUAL_FATAL(pts_kallsyms_extra_text(ks, strlen(ks), &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	CU_ASSERT_STRING_EQUAL(r[0].name, "bpf_prog_aa_foo");
+	CU_ASSERT_EQUAL(r[0].start, 0xffffffffc0001000ULL);
+	CU_ASSERT_EQUAL(r[0].end, 0xffffffffc0001800ULL);
+	CU_ASSERT_STRING_EQUAL(r[1].name, "ftrace_trampoline");
+	CU_ASSERT_EQUAL(r[1].end, 0xffffffffc0100000ULL + PTS_KTEXT_EXTRA_MAX);
+	CU_ASSERT_STRING_EQUAL(r[2].name, "kprobe_insn_page");
+	CU_ASSERT_EQUAL(r[2].start, 0xffffffffc0200010ULL);
+	CU_ASSERT_EQUAL(r[2].end, 0xffffffffc0201000ULL);
+	free(r);
+}
+
+/*
+ * A BPF program's bytes come from kcore like any text: the fake kcore's
+ * second segment (0xffffffffc0000000, byte = address ^ 2) holds a program
+ * named at 0x10 up to a module symbol at 0x40.
+ */
+static void bpf_program_bytes_read_from_a_fake_kcore(void)
+{
+	const char *ks = "ffffffffc0000010 t bpf_prog_cc_baz\t[bpf]\n"
+			 "ffffffffc0000040 t after\t[m]\n";
+	char path[] = "/tmp/pts-kcore-XXXXXX";
+	struct pts_kcore *kc = NULL;
+	struct pts_krange *r = NULL;
+	unsigned char buf[0x30];
+	struct pts_err err;
+	size_t n = 0;
+	int fd = mkstemp(path);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	write_fake_kcore(path);
+	CU_ASSERT_EQUAL_FATAL(pts_kallsyms_extra_text(ks, strlen(ks), &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL_FATAL(r[0].end - r[0].start, sizeof(buf));
+	CU_ASSERT_EQUAL_FATAL(pts_kcore_open(path, &kc, &err), 0);
+	CU_ASSERT_EQUAL(pts_kcore_read(kc, r[0].start, buf, sizeof(buf), &err), 0);
+	CU_ASSERT_EQUAL(buf[0], 0x10 ^ 2);
+	CU_ASSERT_EQUAL(buf[0x2f], 0x3f ^ 2);
+	pts_kcore_close(kc);
+	free(r);
+	unlink(path);
+}
+
 static struct pts_unit_test live_tests[3];
 static struct pts_unit_suite live_suite = { "capture_kernel_live", NULL, NULL, live_tests, NULL };
 
@@ -369,4 +436,6 @@ PTS_SUITE(capture_kernel, NULL, NULL,
 	  PTS_TEST(kcore_open_of_non_elf_is_einval),
 	  PTS_TEST(kcore_eperm_under_lockdown_says_lockdown),
 	  PTS_TEST(kcore_that_is_dev_null_says_container),
-	  PTS_TEST(zeroed_kallsyms_is_recognised_with_the_setting))
+	  PTS_TEST(zeroed_kallsyms_is_recognised_with_the_setting),
+	  PTS_TEST(kallsyms_names_bpf_trampolines_and_probe_slots),
+	  PTS_TEST(bpf_program_bytes_read_from_a_fake_kcore))

@@ -15,7 +15,7 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fno-strict-aliasing
 CXXFLAGS ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -Iinclude -Iuserland/lib -Itools/ptsynth/lib
-LDLIBS  += -lipt -lelf -ljson-c -lZydis -liberty -lz -lm
+LDLIBS  += -lipt -lelf -ljson-c -lZydis -liberty -lz -lm -pthread
 WERROR  ?= -Werror
 CFLAGS  += $(WERROR)
 
@@ -55,7 +55,7 @@ endif
 PROGS += $(B)/fxtcheck
 
 .PHONY: all userland module module-clean check check-unit check-scripts check-vm check-wsys \
-	bench sample clean static fuzz check-fuzz
+	bench bench-parallel sample clean static fuzz check-fuzz
 all: userland module
 
 userland: $(B)/libptscope.a $(PROGS)
@@ -177,6 +177,11 @@ $(B)/bench-workload: tools/bench/workload.S
 bench: userland $(BENCH_PROGS) $(B)/bench-workload
 	@B=$(B) bash tools/bench/run.sh
 	@B=$(B) bash tools/bench/threads.sh
+	@B=$(B) bash tools/bench/parallel.sh
+
+# parallel decode side by side only (tools/bench/parallel.sh, docs/performance.md)
+bench-parallel: userland $(BENCH_PROGS) $(B)/bench-workload
+	@B=$(B) bash tools/bench/parallel.sh
 
 # ---- fuzzing (docs/fuzzing.md) -------------------------------------------
 # One libFuzzer harness per input surface, tests/fuzz/fuzz_NAME.c, with its

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "decode/session.h"
+#include "session/session.h"
 
 #ifndef FUZZ_SAMPLE
 #define FUZZ_SAMPLE "samples/demo.ptscope"

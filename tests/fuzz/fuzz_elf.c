@@ -8,7 +8,7 @@
  */
 #include "fuzz.h"
 #include "capture/elfinfo.h"
-#include "decode/session.h"
+#include "session/session.h"
 #include "decode/symtab.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

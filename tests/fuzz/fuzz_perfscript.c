@@ -5,7 +5,7 @@
  * size / 4 % 5 (none, fxt, json, txt, folded).
  */
 #include "fuzz.h"
-#include "decode/session.h"
+#include "session/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "decode/session.h"
+#include "session/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

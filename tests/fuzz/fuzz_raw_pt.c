@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "decode/session.h"
+#include "session/session.h"
 
 static const struct { uint16_t family; uint8_t model, stepping; } cpus[] = {
 	{ 0, 0, 0 }, { 6, 85, 4 }, { 6, 61, 0 }, { 6, 142, 9 }, { 6, 158, 10 }, { 6, 0x8f, 8 },

@@ -14,7 +14,7 @@
 
 #include "unit.h"
 #include "tl_sink.h"
-#include "decode/session.h"
+#include "session/session.h"
 
 static const uint64_t hello[] = { 0x401000, 0x401005, 0x40100a, 0x401014,
 				  0x401019, 0x40101b, 0x401020, 0x401025 };

@@ -5,7 +5,7 @@
  * moves on takes its new place. Answers worked out by hand.
  */
 #include "unit.h"
-#include "decode/cpuheap.h"
+#include "session/cpuheap.h"
 
 static void cpus_come_out_by_time_then_index(void)
 {

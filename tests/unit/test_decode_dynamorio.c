@@ -17,7 +17,7 @@
 
 #include "unit.h"
 #include "tl_sink.h"
-#include "decode/session.h"
+#include "session/session.h"
 
 static char pt[512], elf[512], pri[512], sec[512];
 static uint64_t insns[64];

@@ -21,7 +21,7 @@
 #include "unit.h"
 #include "pt_gen.h"
 #include "tl_sink.h"
-#include "decode/session.h"
+#include "session/session.h"
 
 static char dir[64], good[128], bad[128], trace[128];
 

@@ -10,7 +10,7 @@
 #include "unit.h"
 #include "tl_sink.h"
 #include "decode/perfscript.h"
-#include "decode/session.h"
+#include "session/session.h"
 
 static const struct pts_tl_rec *nth(const struct tl_sink *s, enum pts_tl_type t, const char *name,
 				    int n)

@@ -21,7 +21,7 @@
 #include "unit.h"
 #include "pt_gen.h"
 #include "tl_sink.h"
-#include "decode/session.h"
+#include "session/session.h"
 
 #define SPIN_CAUSE "endless loop of direct jumps that consumes no trace: segment ended"
 

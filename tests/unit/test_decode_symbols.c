@@ -22,7 +22,7 @@
 #include "tl_sink.h"
 #include "decode/image.h"
 #include "decode/ptdec.h"
-#include "decode/session.h"
+#include "session/session.h"
 #include "decode/symtab.h"
 
 #define BASE 0x555555554000ULL

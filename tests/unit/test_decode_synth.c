@@ -26,7 +26,7 @@
 #include "pt_gen.h"
 #include "tl_sink.h"
 #include "decode/ptdec.h"
-#include "decode/session.h"
+#include "session/session.h"
 
 #define START 0x401000ULL
 #define AFTER_SYSCALL 0x40100cULL

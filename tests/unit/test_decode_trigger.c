@@ -20,7 +20,7 @@
 #include "unit.h"
 #include "bundle_fixture.h"
 #include "fxt_reader.h"
-#include "decode/session.h"
+#include "session/session.h"
 #include "writer/writer.h"
 
 #define SAMPLE_TRIGGER_TSC 1000240121ULL

@@ -19,7 +19,7 @@
 
 #include "unit.h"
 #include "writer_testlib.h"
-#include "decode/session.h"
+#include "session/session.h"
 
 struct jthread {
 	long long pid, tid;

@@ -21,7 +21,7 @@
 #include "bundle/sideband.h"
 #include "commands.h"
 #include "decode_out.h"
-#include "decode/session.h"
+#include "session/session.h"
 #include "timeline/select.h"
 #include "writer/writer.h"
 
@@ -41,6 +41,10 @@ static void usage(FILE *f)
 	      "                          1ms..2ms, 5000.., ..3us): slices are cut at its edges\n"
 	      "  --summary               print instructions, branches, gaps by cause, time per thread\n"
 	      "  --insn-list FILE        write every decoded instruction address (hex, one a line)\n"
+	      "  -j, --jobs N            decoder threads (default: the online CPUs; 1: no threads);\n"
+	      "                          the output is the same for every N\n"
+	      "  --chunk-size BYTES      trace bytes per chunk of a parallel decode (default 32768;\n"
+	      "                          chunks start at PSBs)\n"
 	      "inputs:\n"
 	      "  --sysroot DIR           find mapped files (the sideband's, a bundle's uncopied\n"
 	      "                          binaries) and debug files under DIR\n"
@@ -73,7 +77,8 @@ enum {
 	OPT_PT = 256, OPT_CPU, OPT_ELF, OPT_RAW, OPT_KCORE, OPT_KALLSYMS, OPT_CPU_MODEL,
 	OPT_MTC, OPT_NOM, OPT_CPUID15, OPT_TSC_KHZ, OPT_PEV_PRI, OPT_PEV_SEC, OPT_PEV_ST,
 	OPT_PEV_SHIFT, OPT_PEV_MULT, OPT_PEV_ZERO, OPT_SYSROOT, OPT_SCOPE, OPT_PERF_SCRIPT,
-	OPT_FORMAT, OPT_SUMMARY, OPT_INSN_LIST, OPT_PID, OPT_TID, OPT_TIME, OPT_VMLINUX,
+	OPT_FORMAT, OPT_SUMMARY, OPT_INSN_LIST, OPT_PID, OPT_TID, OPT_TIME, OPT_CHUNK,
+	OPT_VMLINUX,
 };
 
 static const struct option opts[] = {
@@ -106,6 +111,8 @@ static const struct option opts[] = {
 	{ "pid", required_argument, 0, OPT_PID },
 	{ "tid", required_argument, 0, OPT_TID },
 	{ "time", required_argument, 0, OPT_TIME },
+	{ "jobs", required_argument, 0, 'j' },
+	{ "chunk-size", required_argument, 0, OPT_CHUNK },
 	{ 0, 0, 0, 0 },
 };
 
@@ -372,7 +379,13 @@ int cmd_decode(int argc, char **argv)
 	optind = 1;
 	/* getopt names argv[0] in its messages: make them "ptscope decode: ..." */
 	argv[0] = prog;
-	while ((c = getopt_long(argc, argv, "o:h", opts, &idx)) != -1) {
+	/* the online CPUs (sysconf: those the scheduler may use now) */
+	{
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		o.jobs = n > 1 ? (unsigned int)(n > 256 ? 256 : n) : 1;
+	}
+	while ((c = getopt_long(argc, argv, "o:hj:", opts, &idx)) != -1) {
 		char *colon;
 
 		switch (c) {
@@ -394,6 +407,20 @@ int cmd_decode(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'j':
+			if (num("-j", optarg, 256, &v))
+				return 2;
+			if (!v) {
+				fprintf(stderr, "ptscope decode: -j wants 1 or more threads\n");
+				return 2;
+			}
+			o.jobs = (unsigned int)v;
+			break;
+		case OPT_CHUNK:
+			if (num("--chunk-size", optarg, UINT32_MAX, &v))
+				return 2;
+			o.chunk_bytes = v ? v : 1;
+			break;
 		case OPT_PT:
 			if (o.nr_pt == PTS_DEC_MAX_INPUTS)
 				goto too_many;
@@ -750,6 +777,10 @@ bad_raw:
 		pts_decode_summary_print(out && !strcmp(out, "-") ? stderr : stdout, &sum);
 	else
 		print_notices(&sum);
+	/* how the parallel decode went (tests/check.d/76-parallel-identical.sh) */
+	if (getenv("PTS_PARDEC_STATS"))
+		fprintf(stderr, "pardec: %" PRIu64 " joins, %" PRIu64 " refused\n",
+			sum.par_joins, sum.par_refused);
 	/* a damaged input decoded in part is "decoded with gaps" even without a trace gap */
 	rc = sum.gaps || sum.lost ? 3 : 0;
 	if (sum.gaps && !summary)

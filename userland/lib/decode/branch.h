@@ -62,24 +62,6 @@ struct pts_branch {
 	uint8_t insn_len;
 };
 
-/*
- * Jumps the consumer has no use for, which a decoder may drop instead of
- * handing them out. Most branches of a trace are jumps inside the
- * function executing (loops, ifs) and change no call stack; the timeline
- * builder (pts_tl_elide) keeps this filled with the function on top of
- * the stack of the thread it was last fed, and a decoder given it drops a
- * PTS_BR_JUMP of that thread whose from and to both lie in [lo, hi),
- * counting it here. The consumer then accounts the dropped jumps as if
- * fed (event count, time, CPU) before its next event.
- */
-struct pts_br_elide {
-	int32_t pid, tid;	/* the thread the range belongs to */
-	uint64_t lo, hi;	/* function [lo, hi); hi == 0: drop nothing */
-	uint64_t dropped;	/* jumps dropped since the consumer last looked */
-	uint64_t ts_ns;		/* time of the last jump dropped */
-	uint32_t cpu;		/* CPU of the last jump dropped */
-};
-
 /* Name of a branch kind ("call", "return", ...), for listings and tests. */
 const char *pts_br_kind_name(enum pts_br_kind k);
 

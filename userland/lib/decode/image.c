@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../timeline/timeline.h"
 #include "../util/hmap.h"
+#include "branch.h"
 #include "plt.h"
 
 struct obj {
@@ -543,6 +543,97 @@ struct pt_image *pts_imgset_image(struct pts_imgset *s, int32_t pid)
 	s->nimgs++;
 	e->v.u |= s->nimgs;
 	return image;
+}
+
+/*
+ * A decoding thread's own libipt images (pts_imgview): a short list of the
+ * pids it met, each with its image (made on first use from the set's
+ * sections) and whether it has sections of its own. Only reads the set.
+ */
+struct view_img {
+	int32_t pid;
+	bool has_maps;
+	struct pt_image *image;		/* NULL until asked for */
+};
+
+struct pts_imgview {
+	struct pts_imgset *set;
+	struct view_img *v;
+	size_t n;
+};
+
+int pts_imgview_new(struct pts_imgset *set, struct pts_imgview **out)
+{
+	struct pts_imgview *v = calloc(1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	v->set = set;
+	*out = v;
+	return 0;
+}
+
+static struct view_img *view_get(struct pts_imgview *v, int32_t pid)
+{
+	struct view_img *n;
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		if (v->v[i].pid == pid)
+			return &v->v[i];
+	n = realloc(v->v, (v->n + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	v->v = n;
+	n = &v->v[v->n++];
+	n->pid = pid;
+	n->image = NULL;
+	n->has_maps = false;
+	for (i = 0; i < v->set->nmaps && !n->has_maps; i++)
+		n->has_maps = v->set->maps[i].pid == pid;
+	return n;
+}
+
+int pts_imgview_has_pid(struct pts_imgview *v, int32_t pid)
+{
+	struct view_img *e = view_get(v, pid);
+
+	return e && e->has_maps;
+}
+
+struct pt_image *pts_imgview_image(struct pts_imgview *v, int32_t pid)
+{
+	struct view_img *e = view_get(v, pid);
+	struct pt_image *image;
+	size_t i;
+
+	if (!e)
+		return NULL;
+	if (e->image)
+		return e->image;
+	image = pt_image_alloc(NULL);
+	if (!image)
+		return NULL;
+	for (i = 0; i < v->set->nmaps; i++) {
+		if (add_map(v->set, image, pid, &v->set->maps[i])) {
+			pt_image_free(image);
+			return NULL;
+		}
+	}
+	e->image = image;
+	return image;
+}
+
+void pts_imgview_free(struct pts_imgview *v)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < v->n; i++)
+		pt_image_free(v->v[i].image);
+	free(v->v);
+	free(v);
 }
 
 /* Latest mapping holding addr in pid's space (later mappings win: exec, mmap over). */

@@ -141,6 +141,24 @@ int pts_imgset_add_kallsyms(struct pts_imgset *set, const char *path,
 /* The libipt image for pid (sections of pid and of PTS_PID_ALL). NULL on ENOMEM. */
 struct pt_image *pts_imgset_image(struct pts_imgset *set, int32_t pid);
 
+/*
+ * A view of the set for one decoding thread: libipt images of its own
+ * (a pt_image reorders its sections as it is read, so one image cannot
+ * serve two threads), built from the set's sections through the set's
+ * image section cache (libipt locks it: shared by every view, blocks
+ * decoded by one thread are cached for all). The set must not change
+ * while views exist; pts_imgset_read, _read_any and _pid_of_cr3 only
+ * read it and may be called from any thread (pts_imgset_has_pid counts
+ * its probes: use the view's). Errors: -ENOMEM.
+ */
+struct pts_imgview;
+int pts_imgview_new(struct pts_imgset *set, struct pts_imgview **out);
+/* The view's libipt image for pid (as pts_imgset_image). NULL on ENOMEM. */
+struct pt_image *pts_imgview_image(struct pts_imgview *view, int32_t pid);
+/* As pts_imgset_has_pid, from the view (0 also on ENOMEM). */
+int pts_imgview_has_pid(struct pts_imgview *view, int32_t pid);
+void pts_imgview_free(struct pts_imgview *view);
+
 /* True when pid has sections of its own. */
 int pts_imgset_has_pid(const struct pts_imgset *set, int32_t pid);
 

@@ -11,6 +11,7 @@
 
 #include <intel-pt.h>
 
+#include "elide.h"
 #include "insn_class.h"
 
 #define QCAP 16
@@ -18,6 +19,7 @@
 
 struct qent {
 	struct pts_branch br;
+	uint64_t pos;		/* good_off when queued (pts_ptdec_pos) */
 	char detail[160];
 };
 
@@ -89,23 +91,35 @@ static uint32_t loop_step(struct loop_watch *w, uint64_t ip)
 	return 0;
 }
 
+/*
+ * Where the decoder is in its trace (as perf's decoder has its pkt_state):
+ *
+ *   START --sync--> SYNCED --pts_eos--> WALK_EOS --loop/error--> ENDED
+ *     |               |  ^                 |
+ *     |             error |               error (spinning)
+ *     |               v  |                 |
+ *     +--torn PSB+--> RESYNC <-------------+
+ *
+ * START: the first sync point is still to be found (from the start of the
+ * buffer, or at cfg.sync_off). RESYNC: after an error, at the first PSB
+ * after sync_off. WALK_EOS: the packets are used up, and the blocks still
+ * returned are those whose addresses need no further trace
+ * (pt_blk_next(3)), up to the first branch that would need some; a loop
+ * of such blocks (`jmp .`) would never end: the walk ends when a block
+ * start repeats (Brent's cycle detection: struct loop_watch). ENDED:
+ * nothing more comes. Any state but START and ENDED may also end when no
+ * PSB is left to resynchronise at.
+ */
+enum ptdec_state { PTDEC_START, PTDEC_RESYNC, PTDEC_SYNCED, PTDEC_WALK_EOS, PTDEC_ENDED };
+
 struct pts_ptdec {
 	struct pts_ptdec_config cfg;
 	const uint8_t *buf;
 	uint8_t *copy;		/* padded copy when the caller's buffer is not padded */
 	struct pt_block_decoder *blk;
 	int status;		/* pts_* flags of the last libipt call */
-	bool synced, ever_synced, ended;
-	/*
-	 * pts_eos seen: the packets are used up, and the blocks still
-	 * returned are those whose addresses need no further trace
-	 * (pt_blk_next(3)), up to the first branch that would need some.
-	 * A loop of such blocks (`jmp .`) would never end: the walk ends
-	 * when a block start repeats (Brent's cycle detection: the start
-	 * of a block saved at each power of two, struct loop_watch).
-	 */
-	bool eos;
-	struct loop_watch walk;
+	enum ptdec_state state;
+	struct loop_watch walk;	/* WALK_EOS: block starts watched for a loop */
 	int64_t sync_off;	/* offset of the PSB the decoder last synced at */
 	uint64_t good_off;	/* decoder position after the last call that succeeded */
 	uint64_t dropped;	/* mapped: bytes [0, dropped) released (MADV_DONTNEED) */
@@ -169,6 +183,7 @@ struct pts_ptdec {
 	/* event queue */
 	struct qent q[QCAP];
 	unsigned int qh, qn;
+	uint64_t out_pos;	/* pos of the event last handed out */
 	struct pts_ptdec_stats st;
 	struct icache_ent icache[ICACHE_SIZE];
 };
@@ -187,6 +202,20 @@ static void set_tsc(struct pts_ptdec *d, uint64_t tsc, bool keep_later)
 	d->have_tsc = true;
 	d->abs = pts_tc_ns(&d->cfg.tc, tsc);
 	d->now = d->abs > d->cfg.origin_ns ? d->abs - d->cfg.origin_ns : 0;
+}
+
+/* The libipt image of pid: the decoder's own view's, or the set's. */
+static struct pt_image *image_of(struct pts_ptdec *d, int32_t pid)
+{
+	return d->cfg.view ? pts_imgview_image(d->cfg.view, pid) :
+			     pts_imgset_image(d->cfg.images, pid);
+}
+
+/* Whether pid has sections of its own (from the view, when the decoder has one). */
+static int has_pid(struct pts_ptdec *d, int32_t pid)
+{
+	return d->cfg.view ? pts_imgview_has_pid(d->cfg.view, pid) :
+			     pts_imgset_has_pid(d->cfg.images, pid);
 }
 
 /*
@@ -213,12 +242,12 @@ static void select_image(struct pts_ptdec *d)
 	 * After lost sideband records the held image is a guess at best: the
 	 * unknown task's own image (no user sections) makes its code a gap.
 	 */
-	if (!pts_imgset_has_pid(d->cfg.images, space)) {
+	if (!has_pid(d, space)) {
 		d->no_image_pid = space;
 		if (d->pid <= 0 && !d->task_lost)
 			return;
 	}
-	img = pts_imgset_image(d->cfg.images, space);
+	img = image_of(d, space);
 	if (img && pt_blk_set_image(d->blk, img) >= 0)
 		d->image_pid = space;
 }
@@ -287,24 +316,6 @@ static void follow_sideband(struct pts_ptdec *d)
 }
 
 /*
- * A jump of thread pid/tid inside the consumer's current function
- * (pts_br_elide): counted there with its time and CPU, and dropped.
- */
-static bool elided(struct pts_br_elide *el, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
-		   uint64_t ts_ns, uint32_t cpu)
-{
-	uint64_t span = el->hi - el->lo;
-
-	if (!el->hi || tid != el->tid || pid != el->pid || from - el->lo >= span ||
-	    to - el->lo >= span)
-		return false;
-	el->dropped++;
-	el->ts_ns = ts_ns;
-	el->cpu = cpu;
-	return true;
-}
-
-/*
  * Fill a queue entry's branch. Every field the decoder sets is written
  * here; from_sym/to_sym stay as pts_ptdec_new zeroed them (the decoder
  * names no symbols). Field by field: zeroing the whole struct costs a
@@ -339,9 +350,10 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 		d->exec_pending = false;
 		e = &d->q[(d->qh + d->qn++) % QCAP];
 		set_branch(d, &e->br, PTS_BR_EXEC, 0, 0);
+		e->pos = d->good_off;
 	}
 	if (kind == PTS_BR_JUMP && !d->qn && d->cfg.elide_queued && d->cfg.elide &&
-	    elided(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
+	    pts_br_elide_drop(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
 		return NULL;
@@ -349,6 +361,7 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 	e = &d->q[(d->qh + d->qn++) % QCAP];
 	/* br.detail points at e->detail only where an event sets it */
 	set_branch(d, &e->br, kind, from, to);
+	e->pos = d->good_off;
 	if (kind != PTS_BR_GAP && kind != PTS_BR_INSTANT && kind != PTS_BR_CBR)
 		d->st.branches++;
 	return e;
@@ -389,7 +402,7 @@ static inline void jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
 {
 	if (d->cfg.elide_queued && d->cfg.elide && !d->qn && !d->exec_pending && !d->pid_changed &&
 	    !(d->have_tsc && d->abs >= d->sb_due) &&
-	    elided(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
+	    pts_br_elide_drop(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
 		return;
@@ -800,7 +813,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 		return pts_err_set(err, EINVAL, "libipt refused the decoder configuration of cpu %u",
 				   cfg->cpu);
 	}
-	img = pts_imgset_image(cfg->images, PTS_PID_ALL);
+	img = image_of(d, PTS_PID_ALL);
 	if (!img || pt_blk_set_image(d->blk, img) < 0) {
 		pts_ptdec_free(d);
 		return pts_err_set(err, ENOMEM, "out of memory (image)");
@@ -832,7 +845,7 @@ static void lose_sync(struct pts_ptdec *d)
 {
 	int64_t from = (int64_t)d->good_off - 1;
 
-	d->synced = false;
+	d->state = PTDEC_RESYNC;
 	if (from > d->sync_off)
 		d->sync_off = from;
 }
@@ -890,10 +903,10 @@ static void step(struct pts_ptdec *d)
 	struct pt_block b;
 	int st;
 
-	if (!d->synced) {
+	if (d->state == PTDEC_START || d->state == PTDEC_RESYNC) {
 		int64_t tried = -1;
 
-		if (d->ever_synced) {
+		if (d->state == PTDEC_RESYNC) {
 			/*
 			 * Resynchronise at the first PSB after the one the failed
 			 * segment started from: pt_blk_sync_forward would search
@@ -903,11 +916,14 @@ static void step(struct pts_ptdec *d)
 			int64_t off = next_psb(d, d->sync_off);
 
 			if (off < 0) {
-				d->ended = true;
+				d->state = PTDEC_ENDED;
 				return;
 			}
 			st = pt_blk_sync_set(d->blk, (uint64_t)off);
 			tried = off;
+		} else if (d->cfg.sync_at_psb) {
+			st = pt_blk_sync_set(d->blk, d->cfg.sync_off);
+			tried = (int64_t)d->cfg.sync_off;
 		} else {
 			st = pt_blk_sync_forward(d->blk);
 			tried = next_psb(d, -1);
@@ -915,13 +931,15 @@ static void step(struct pts_ptdec *d)
 		if (st < 0 && st != -pte_eos && tried >= 0) {
 			/* a PSB+ that cannot be read (torn header): try the next PSB */
 			gap(d, pt_errstr(pt_errcode(st)), 0);
-			d->ever_synced = true;
+			d->state = PTDEC_RESYNC;
 			d->sync_off = tried;
 			return;
 		}
 		if (st < 0) {
-			d->ended = true;
-			if (st == -pte_eos && !d->ever_synced) {
+			bool never = d->state == PTDEC_START;
+
+			d->state = PTDEC_ENDED;
+			if (st == -pte_eos && never) {
 				char msg[120];
 
 				snprintf(msg, sizeof(msg),
@@ -933,7 +951,7 @@ static void step(struct pts_ptdec *d)
 			}
 			return;
 		}
-		d->synced = d->ever_synced = true;
+		d->state = PTDEC_SYNCED;
 		d->status = st;
 		{
 			uint64_t so = 0;
@@ -961,14 +979,14 @@ static void step(struct pts_ptdec *d)
 		on_event(d, &ev);
 		return;
 	}
-	if ((d->status & pts_eos) && !d->eos) {
-		d->eos = true;
+	if ((d->status & pts_eos) && d->state == PTDEC_SYNCED) {
+		d->state = PTDEC_WALK_EOS;
 		loop_reset(&d->walk);
 	}
 	/* pt_blk_next zeroes b itself (a block returned with an error is whole) */
 	st = pt_blk_next(d->blk, &b, sizeof(b));
-	if (b.ninsn && d->eos && walk_loops(d, b.ip)) {
-		d->ended = true;
+	if (b.ninsn && d->state == PTDEC_WALK_EOS && walk_loops(d, b.ip)) {
+		d->state = PTDEC_ENDED;
 		return;
 	}
 	/* a block may come with an error: use the block, then the error */
@@ -981,8 +999,8 @@ static void step(struct pts_ptdec *d)
 		 * on past the last packet (code without an image), with no
 		 * trace left to lose: the end too, not a gap.
 		 */
-		if (st == -pte_eos || d->eos) {
-			d->ended = true;
+		if (st == -pte_eos || d->state == PTDEC_WALK_EOS) {
+			d->state = PTDEC_ENDED;
 			return;
 		}
 		gap(d, pt_errstr(pt_errcode(st)), 0);
@@ -999,7 +1017,7 @@ static void step(struct pts_ptdec *d)
 
 static void fill(struct pts_ptdec *d)
 {
-	while (!d->qn && !d->ended)
+	while (!d->qn && d->state != PTDEC_ENDED)
 		step(d);
 }
 
@@ -1017,14 +1035,20 @@ int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out)
 	e = &d->q[d->qh];
 	d->qh = (d->qh + 1) % QCAP;
 	d->qn--;
+	d->out_pos = e->pos;
 	if (e->br.kind == PTS_BR_JUMP && d->cfg.elide &&
-	    elided(d->cfg.elide, e->br.pid, e->br.tid, e->br.from, e->br.to, e->br.ts_ns,
+	    pts_br_elide_drop(d->cfg.elide, e->br.pid, e->br.tid, e->br.from, e->br.to, e->br.ts_ns,
 		   e->br.cpu)) {
 		d->st.elided++;
 		return 2;
 	}
 	*out = &e->br;
 	return 1;
+}
+
+uint64_t pts_ptdec_pos(const struct pts_ptdec *d)
+{
+	return d->out_pos;
 }
 
 uint64_t pts_ptdec_peek_time(struct pts_ptdec *d)
@@ -1040,7 +1064,7 @@ void pts_ptdec_stats(const struct pts_ptdec *d, struct pts_ptdec_stats *out)
 
 uint64_t pts_ptdec_done(const struct pts_ptdec *d)
 {
-	return d->ended ? d->cfg.size : d->good_off;
+	return d->state == PTDEC_ENDED ? d->cfg.size : d->good_off;
 }
 
 void pts_ptdec_free(struct pts_ptdec *d)

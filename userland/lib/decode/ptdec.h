@@ -23,6 +23,7 @@
 
 #include "../util/err.h"
 #include "branch.h"
+#include "elide.h"
 #include "image.h"
 #include "sideband.h"
 #include "timeconv.h"
@@ -52,6 +53,19 @@ struct pts_ptdec_config {
 	 */
 	struct pt_conf_addr_filter addr_filter;
 	struct pts_imgset *images;
+	/*
+	 * optional: where this decoder's libipt images come from when it
+	 * runs beside others on the same images (one view per thread,
+	 * pts_imgview_new); NULL: images' own
+	 */
+	struct pts_imgview *view;
+	/*
+	 * sync_at_psb: start at the PSB at byte sync_off (pt_blk_sync_set),
+	 * as a decoder that reaches it from the start would resynchronise
+	 * there after an error; otherwise at the first PSB of the buffer
+	 */
+	bool sync_at_psb;
+	uint64_t sync_off;
 	struct pts_timeconv tc;
 	uint64_t origin_ns;		/* subtracted from every time */
 	const struct pts_sideband *sb;	/* may be NULL */
@@ -64,7 +78,7 @@ struct pts_ptdec_config {
 	 */
 	bool switch_at_pip;
 	/*
-	 * optional: jumps the consumer does not need (struct pts_br_elide);
+	 * optional: jumps the consumer does not need (elide.h);
 	 * checked when an event is handed out, when every event before it
 	 * has been consumed
 	 */
@@ -106,6 +120,14 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
  * d (handed in place: no copy per event).
  */
 int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out);
+
+/*
+ * Trace position of the event pts_ptdec_next last handed out: the
+ * decoder's byte offset in the trace after the libipt call before the one
+ * that produced it (monotonic over a decode without errors; two decoders
+ * in the same state give their events the same positions).
+ */
+uint64_t pts_ptdec_pos(const struct pts_ptdec *d);
 
 /* Time of the event the next call returns (ns since origin), UINT64_MAX at the end. */
 uint64_t pts_ptdec_peek_time(struct pts_ptdec *d);

@@ -90,4 +90,15 @@ char *pts_demangle(const char *name);
 
 void pts_symtab_free(struct pts_symtab *st);
 
+/*
+ * Symbol of an address, as a symbolizer returns it (the timeline builder's
+ * pts_tl_symbolize_fn; pts_imgset_symbolize).
+ */
+struct pts_sym_info {
+	const char *name;	/* NULL: unknown code */
+	uint64_t start;		/* symbol start address (valid when name) */
+	uint64_t size;		/* bytes, 0 unknown */
+	const char *object;	/* binary/module holding the address, or NULL */
+};
+
 #endif

@@ -79,16 +79,10 @@
 
 #include "../bundle/bundle.h"
 #include "../decode/branch.h"
+#include "../decode/elide.h"
+#include "../decode/symtab.h"
 #include "../util/err.h"
 #include "../writer/writer.h"
-
-/* Symbol of an address, as a symbolizer returns it. */
-struct pts_sym_info {
-	const char *name;	/* NULL: unknown code */
-	uint64_t start;		/* symbol start address (valid when name) */
-	uint64_t size;		/* bytes, 0 unknown */
-	const char *object;	/* binary/module holding the address, or NULL */
-};
 
 /* Look up addr in pid's address space; fill *out; return 0 (name may be NULL).
  * The builder remembers answers by (pid, addr): the same question must get

@@ -6,8 +6,8 @@
  * --summary`. Several CPUs' traces are merged by time so that every
  * thread's events reach the timeline builder in time order.
  */
-#ifndef PTS_DECODE_SESSION_H
-#define PTS_DECODE_SESSION_H
+#ifndef PTS_SESSION_SESSION_H
+#define PTS_SESSION_SESSION_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -59,7 +59,17 @@ struct pts_decode_opts {
 	void *insn_ctx;
 	uint32_t segment_cap;		/* timeline builder, 0 default */
 	FILE *progress;			/* percent done written here (a terminal), or NULL */
+	/*
+	 * Decoder threads: 0 or 1 decodes each CPU's trace in this thread;
+	 * N > 1 decodes PSB-bounded chunks on N worker threads and joins
+	 * them into the same events (session/pardec.h): the same output.
+	 */
+	unsigned int jobs;
+	uint64_t chunk_bytes;		/* trace bytes per chunk (0: PTS_DEC_CHUNK_BYTES) */
 };
+
+/* Trace bytes per chunk of a parallel decode (events of ~100 B per 1 B of trace). */
+#define PTS_DEC_CHUNK_BYTES (32u << 10)
 
 struct pts_decode_summary {
 	const char *source;		/* where the trace bytes came from */
@@ -119,6 +129,8 @@ struct pts_decode_summary {
 	uint64_t other_events;
 	struct { char path[160]; char why[128]; } mismatched[PTS_DEC_MAX_MISMATCH];
 	unsigned int nr_mismatched;	/* may exceed PTS_DEC_MAX_MISMATCH: counted */
+	/* parallel decode (pardec.h): chunks joined, and joins refused (not printed) */
+	uint64_t par_joins, par_refused;
 };
 
 void pts_decode_opts_init(struct pts_decode_opts *o);

@@ -20,7 +20,7 @@
 #include "../capture/elfinfo.h"
 #include "../capture/kernel.h"
 #include "../capture/procfs.h"
-#include "kcore.h"
+#include "../decode/kcore.h"
 #include "session_int.h"
 
 /* strdup, noting a failure in *oom. */

@@ -287,6 +287,8 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		in.insn_ctx = o->insn_ctx;
 		in.segment_cap = o->segment_cap;
 		in.progress = o->progress;
+		in.jobs = o->jobs;
+		in.chunk_bytes = o->chunk_bytes;
 	}
 	lost = sum->lost;
 	rc = pts_decode_bundle_sideband(b, &in.tc, &in.sb, sum, err);

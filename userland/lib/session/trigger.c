@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "timeconv.h"
+#include "../decode/timeconv.h"
 
 /* "tracepoint sched:sched_process_exit on CPU 3, pid 4242" (tid when not the pid's) */
 static void describe(const struct pts_bundle_trigger *t, char *out, size_t len)

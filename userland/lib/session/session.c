@@ -14,13 +14,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../decode/kcore.h"
+#include "../decode/perfscript.h"
+#include "../decode/ptdec.h"
+#include "../decode/scope_infer.h"
 #include "../util/bytes.h"
 #include "../util/file.h"
-#include "kcore.h"
-#include "perfscript.h"
 #include "cpuheap.h"
-#include "ptdec.h"
-#include "scope_infer.h"
+#include "pardec.h"
 #include "trigger.h"
 
 void pts_decode_opts_init(struct pts_decode_opts *o)
@@ -189,15 +190,53 @@ void pts_decode_run_free(struct pts_run_in *in)
 	pts_imgset_free(in->set);
 }
 
+/*
+ * One CPU's branch events: its serial decoder, or its trace decoded in
+ * chunks by the worker pool (pardec.h). Both hand out the same events.
+ */
+struct src {
+	struct pts_ptdec *dec;
+	struct pts_pcpu *par;
+};
+
+static inline int src_next(struct src *s, const struct pts_branch **out, struct pts_err *err)
+{
+	return s->par ? pts_pcpu_next(s->par, out, err) : pts_ptdec_next(s->dec, out);
+}
+
+static inline uint64_t src_peek_time(struct src *s)
+{
+	return s->par ? pts_pcpu_peek_time(s->par) : pts_ptdec_peek_time(s->dec);
+}
+
+static uint64_t src_done(const struct src *s)
+{
+	return s->par ? pts_pcpu_done(s->par) : pts_ptdec_done(s->dec);
+}
+
+static void src_stats(const struct src *s, struct pts_ptdec_stats *st)
+{
+	if (s->par)
+		pts_pcpu_stats(s->par, st);
+	else
+		pts_ptdec_stats(s->dec, st);
+}
+
+static void src_free(struct src *s)
+{
+	pts_pcpu_free(s->par);
+	pts_ptdec_free(s->dec);
+}
+
 /* "decode: NN%" on the terminal, when the percentage moved. */
-static void show_progress(const struct pts_run_in *in, struct pts_ptdec **dec, int *shown)
+static void show_progress(const struct pts_run_in *in, struct src *dec, int *shown)
 {
 	uint64_t done = 0, total = 0;
 	unsigned int i;
 	int pct;
 
 	for (i = 0; i < in->nr_pt; i++) {
-		done += pts_ptdec_done(dec[i]);
+		done += src_done(&dec[i]);
 		total += in->pt[i].len;
 	}
 	pct = total ? (int)(done * 100 / total) : 100;
@@ -238,7 +277,8 @@ static int truncated_tail(struct pts_run_in *in, unsigned int i, const struct pt
 /* Several CPUs' decoders merged by the time of their next event. */
 struct merge {
 	struct pts_run_in *in;
-	struct pts_ptdec **dec;
+	struct pts_pool *pool;		/* worker threads, or NULL: every CPU decoded serially */
+	struct src *dec;
 	struct pts_branch *last;	/* each CPU's last event (a truncated trace's tail gap) */
 	struct pts_cpuheap heap;
 	bool moved;			/* the top CPU handed out an event: its key is stale */
@@ -260,8 +300,9 @@ static void merge_free(struct merge *m)
 	unsigned int i;
 
 	for (i = 0; m->dec && i < m->in->nr_pt; i++)
-		pts_ptdec_free(m->dec[i]);
+		src_free(&m->dec[i]);
 	free(m->dec);
+	pts_pool_free(m->pool);
 	free(m->last);
 	pts_cpuheap_free(&m->heap);
 }
@@ -274,8 +315,10 @@ static void merge_free(struct merge *m)
 static int merge_place(struct merge *m, unsigned int i, bool is_top, struct pts_tl *tl,
 		       struct pts_decode_summary *sum, struct pts_err *err)
 {
-	uint64_t t = pts_ptdec_peek_time(m->dec[i]);
+	uint64_t t = src_peek_time(&m->dec[i]);
 
+	if (t == UINT64_MAX && m->dec[i].par && pts_pcpu_error(m->dec[i].par, err))
+		return -ENOMEM;
 	if (t != UINT64_MAX) {
 		if (is_top)
 			pts_cpuheap_update_top(&m->heap, t);
@@ -332,7 +375,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	       struct pts_decode_summary *sum, struct pts_err *err)
 {
 	struct merge m;
-	struct pts_ptdec **dec;
+	struct src *dec;
 	struct pts_branch *last;
 	struct pts_tl *tl = NULL;
 	struct pts_tl_config tcfg;
@@ -382,9 +425,16 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 					     in->sb.recs[i].name, err);
 	if (rc)
 		goto out;
+	/* parallel decode: not for the instruction listing (in order, one call per instruction) */
+	if (in->jobs > 1 && !in->on_insn) {
+		rc = pts_pool_new(in->jobs, in->set, &m.pool, err);
+		if (rc)
+			goto out;
+	}
 
 	for (i = 0; i < in->nr_pt; i++) {
 		struct pts_ptdec_config dc;
+		size_t chunk = in->chunk_bytes ? in->chunk_bytes : PTS_DEC_CHUNK_BYTES;
 
 		memset(&dc, 0, sizeof(dc));
 		dc.buf = in->pt[i].buf;
@@ -421,7 +471,17 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		 */
 		dc.images_by_pid = true;
 		dc.switch_at_pip = in->scope != PTS_SCOPE_USER;
-		rc = pts_ptdec_new(&dc, &dec[i], err);
+		if (m.pool && in->pt[i].len > chunk) {
+			/*
+			 * Chunks decoded ahead: the two a join needs (the one in
+			 * use and the next) and this CPU's share of the workers.
+			 */
+			unsigned int window = in->jobs / in->nr_pt + 2;
+
+			rc = pts_pcpu_new(m.pool, &dc, chunk, window, &dec[i].par, err);
+		} else {
+			rc = pts_ptdec_new(&dc, &dec[i].dec, err);
+		}
 		if (rc)
 			goto out;
 		/* a CPU with no event at all: its tail gap goes on its first thread */
@@ -446,7 +506,11 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 				goto out;
 			break;
 		}
-		got = pts_ptdec_next(dec[bi], &br);
+		got = src_next(&dec[bi], &br, err);
+		if (got < 0) {
+			rc = got;
+			goto out;
+		}
 		/* 2: an elided jump, nothing handed out; 0: that CPU ended */
 		if (got == 2 || (!got && in->nr_pt > 1))
 			continue;
@@ -492,7 +556,14 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	for (i = 0; i < in->nr_pt; i++) {
 		struct pts_ptdec_stats st;
 
-		pts_ptdec_stats(dec[i], &st);
+		src_stats(&dec[i], &st);
+		if (dec[i].par) {
+			uint64_t j, r;
+
+			pts_pcpu_joins(dec[i].par, &j, &r);
+			sum->par_joins += j;
+			sum->par_refused += r;
+		}
 		sum->insns += st.insns;
 		sum->blocks += st.blocks;
 		sum->branches += st.branches;
@@ -655,6 +726,8 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.insn_ctx = o->insn_ctx;
 	in.segment_cap = o->segment_cap;
 	in.progress = o->progress;
+	in.jobs = o->jobs;
+	in.chunk_bytes = o->chunk_bytes;
 	rc = pts_decode_run(&in, emit, emit_ctx, sum, err);
 out:
 	pts_decode_run_free(&in);

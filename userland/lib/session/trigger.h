@@ -7,14 +7,14 @@
  * summary says it ("trigger: tracepoint sched:sched_process_exit on CPU 3,
  * pid 4242, 12.3 µs before the end of the trace").
  */
-#ifndef PTS_DECODE_TRIGGER_H
-#define PTS_DECODE_TRIGGER_H
+#ifndef PTS_SESSION_TRIGGER_H
+#define PTS_SESSION_TRIGGER_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "branch.h"
+#include "../decode/branch.h"
 #include "session_int.h"
 
 /*

@@ -6,8 +6,8 @@
  * auxtrace_heap). Equal times: the lower index first, so that a merge is
  * the same every run.
  */
-#ifndef PTS_DECODE_CPUHEAP_H
-#define PTS_DECODE_CPUHEAP_H
+#ifndef PTS_SESSION_CPUHEAP_H
+#define PTS_SESSION_CPUHEAP_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,18 +4,18 @@
  * perf script; bundle_input.c: capture bundles): one decode run, once its
  * inputs are gathered.
  */
-#ifndef PTS_DECODE_SESSION_INT_H
-#define PTS_DECODE_SESSION_INT_H
+#ifndef PTS_SESSION_SESSION_INT_H
+#define PTS_SESSION_SESSION_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "image.h"
+#include "../decode/image.h"
+#include "../decode/sideband.h"
+#include "../decode/timeconv.h"
 #include "session.h"
-#include "sideband.h"
-#include "timeconv.h"
 
 /* One CPU's trace in a run. */
 struct pts_run_cpu {
@@ -51,6 +51,8 @@ struct pts_run_in {
 	uint32_t segment_cap;
 	FILE *progress;
 	const struct pts_bundle_trigger *trigger;	/* the bundle's, or NULL */
+	unsigned int jobs;		/* decoder threads (pardec.h); 0 or 1: serial */
+	uint64_t chunk_bytes;		/* trace bytes per parallel chunk, 0: default */
 };
 
 /*

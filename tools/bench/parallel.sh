@@ -1,0 +1,183 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench, part 3: parallel decode side by side, in one run
+# (docs/performance.md, "Parallel decode"). For each trace and repetition,
+# back to back: the floor (bench-floor: libipt's bare block loop, one
+# thread), ptscope decode -j 1, ptscope decode -j (the online CPUs), and
+# perf script --itrace=cr on a perf.data of the same bytes (made with
+# ../shared/tools/mkperfdata.py; said when it is absent). Outputs go to
+# /dev/null (fxt for ptscope, text for perf). Traces: generated streams
+# (bench-gen) of BENCH_PAR_MB megabytes each, and 4 CPUs of different
+# lengths (8, 6, 4 and 2 MB, one decode merging them; the floor decodes
+# them one after the other).
+#
+# Environment: BENCH_PAR_MB (default "10 100"), BENCH_PAR_MULTI (the MB of
+# each CPU of the multi-CPU trace, default "8 6 4 2"), BENCH_REPS (default 3; the
+# largest trace runs once when BENCH_PAR_LARGE_ONCE=1, the default),
+# BENCH_PAR_PERF_MAX_MB (perf only on traces up to this size, default 100),
+# PTS_SHARED (default ../shared), BENCH_PAR_RESULTS (default
+# $B/bench/parallel.md), B (default build).
+set -euo pipefail
+
+B=${B:-build}
+MBS=${BENCH_PAR_MB:-10 100}
+REPS=${BENCH_REPS:-3}
+LARGE_ONCE=${BENCH_PAR_LARGE_ONCE:-1}
+PERF_MAX=${BENCH_PAR_PERF_MAX_MB:-100}
+SHARED=${PTS_SHARED:-../shared}
+RESULTS=${BENCH_PAR_RESULTS:-$B/bench/parallel.md}
+PTSCOPE=$B/ptscope
+FLOOR=$B/bench-floor
+GEN=$B/bench-gen
+BTIME=$B/bench-time
+WORKLOAD=$B/bench-workload
+NCPU=$(nproc)
+TIMING=(--cpu-model 6/85/4 --mtc-freq 3 --nom-freq 21 --cpuid-15 2,168 --tsc-khz 2100000)
+for p in "$PTSCOPE" "$FLOOR" "$GEN" "$BTIME" "$WORKLOAD"; do
+	[ -x "$p" ] || { echo "bench: $p missing: run 'make bench'" >&2; exit 1; }
+done
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ptscope-parbench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$(dirname "$RESULTS")"
+RAW=$TMP/raw.tsv	# trace tool rep wall cpu rss_kib bytes
+: > "$RAW"
+
+MKPD=$SHARED/tools/mkperfdata.py
+perf_note=""
+if [ ! -f "$MKPD" ]; then
+	perf_note="no $MKPD here: perf not measured"
+elif ! command -v perf > /dev/null; then
+	perf_note="perf not installed: perf not measured"
+fi
+# the workload's code: its executable PT_LOAD's first address (perf reads that file)
+text=$(readelf -lW "$WORKLOAD" | awk '$1 == "LOAD" { f = ""; for (i = 7; i < NF; i++) f = f $i; if (f ~ /E/) { print $3; exit } }')
+
+kv() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" "$2" | head -n 1; }
+
+# one NAME TOOL REP BYTES -- CMD...: a timed run, its row added (wall cpu rss)
+one() {
+	local name=$1 tool=$2 rep=$3 bytes=$4 st
+	shift 5
+	set +e
+	"$BTIME" -o "$TMP/t" -- "$@" > /dev/null 2> "$TMP/err"
+	st=$?
+	set -e
+	if [ "$st" != 0 ] && [ "$st" != 3 ]; then
+		echo "bench: $tool on $name failed (exit $st):" >&2
+		cat "$TMP/err" >&2
+		exit 1
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$tool" "$rep" "$(kv wall "$TMP/t")" \
+		"$(awk -v u="$(kv user "$TMP/t")" -v s="$(kv sys "$TMP/t")" 'BEGIN { printf "%.3f", u + s }')" \
+		"$(kv maxrss_kib "$TMP/t")" "$bytes" >> "$RAW"
+	tail -n 1 "$RAW" | awk -F'\t' '{ printf "  %-10s %-12s rep %s: wall %7ss cpu %7ss rss %7s KiB\n", $1, $2, $3, $4, $5, $6 }' >&2
+}
+
+# several floor runs (one per CPU file) counted as one row
+floor_sum() {
+	local name=$1 rep=$2 bytes=$3 f w=0 c=0 r=0
+	shift 3
+	for f in "$@"; do
+		"$BTIME" -o "$TMP/t" -- "$FLOOR" --pt "$f" --elf "$WORKLOAD" > /dev/null
+		w=$(awk -v a="$w" -v b="$(kv wall "$TMP/t")" 'BEGIN { print a + b }')
+		c=$(awk -v a="$c" -v u="$(kv user "$TMP/t")" -v s="$(kv sys "$TMP/t")" 'BEGIN { print a + u + s }')
+		r=$(awk -v a="$r" -v b="$(kv maxrss_kib "$TMP/t")" 'BEGIN { print (b > a ? b : a) }')
+	done
+	printf '%s\tfloor\t%s\t%s\t%s\t%s\t%s\n' "$name" "$rep" "$w" "$c" "$r" "$bytes" >> "$RAW"
+}
+
+# trace NAME MB-LIST: generate one stream per MB value (CPU 0, 1, ...), measure
+trace() {
+	local name=$1 mbs=$2 i=0 mb bytes=0 reps=$REPS rep perf_args=() pt_args=() files=()
+	for mb in $mbs; do
+		"$GEN" --elf "$WORKLOAD" --size $((mb * 1000000)) --seed $((i + 1)) -o "$TMP/$name.$i.pt" > /dev/null
+		files+=("$TMP/$name.$i.pt")
+		pt_args+=(--pt "$TMP/$name.$i.pt" --cpu "$i")
+		perf_args+=(--pt "$TMP/$name.$i.pt" --cpu "$i")
+		bytes=$((bytes + $(stat -c %s "$TMP/$name.$i.pt")))
+		i=$((i + 1))
+	done
+	local total=$((bytes / 1000000)) have_perf=""
+	if [ -z "$perf_note" ] && [ "$total" -le "$PERF_MAX" ]; then
+		python3 "$MKPD" -o "$TMP/$name.perf.data" "${perf_args[@]}" \
+			--image "$WORKLOAD:$text" --pid 1000 --comm workload --cpu-model 6/85/4 \
+			--mtc-freq 3 --nom-freq 21 --tsc-ctc 168/2 > /dev/null
+		have_perf=1
+	fi
+	[ "$LARGE_ONCE" = 1 ] && [ "$total" -ge 50 ] && reps=1
+	echo "$name: $bytes bytes in $i stream(s) ($mbs MB), $reps repetition(s)" >&2
+	for rep in $(seq 1 "$reps"); do
+		floor_sum "$name" "$rep" "$bytes" "${files[@]}"
+		one "$name" ptscope-j1 "$rep" "$bytes" -- "$PTSCOPE" decode "${pt_args[@]}" \
+			--elf "$WORKLOAD" "${TIMING[@]}" -j 1 --format fxt -o /dev/null
+		one "$name" "ptscope-j$NCPU" "$rep" "$bytes" -- "$PTSCOPE" decode "${pt_args[@]}" \
+			--elf "$WORKLOAD" "${TIMING[@]}" -j "$NCPU" --format fxt -o /dev/null
+		[ -z "$have_perf" ] ||
+			one "$name" perf-cr "$rep" "$bytes" -- perf script -i "$TMP/$name.perf.data" \
+				--itrace=cr -F +flags
+	done
+	rm -f "${files[@]}" "$TMP/$name.perf.data"
+}
+
+for mb in $MBS; do
+	trace "gen-${mb}MB" "$mb"
+done
+MULTI=${BENCH_PAR_MULTI:-8 6 4 2}
+trace "$(echo $MULTI | wc -w)cpu-$(echo $MULTI | tr ' ' '\n' | awk '{s += $1} END {print s}')MB" "$MULTI"
+
+MED='function med(s,   a, n, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+	lo = a[1]; hi = a[n]
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}'
+{
+	echo "# Parallel decode side by side"
+	echo
+	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $NCPU CPUs;" \
+	     "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+	[ -z "$perf_note" ] || echo "- $perf_note"
+	echo "- ptscope writes fxt to /dev/null; perf script --itrace=cr -F +flags its text to /dev/null."
+	echo "  Medians (min–max) over the repetitions; ratios are paired: the two runs of one"
+	echo "  repetition, back to back, then the median over the repetitions."
+	echo
+	echo "| trace | MB | tool | wall s | CPU s | peak RSS MiB | wall ×floor | wall vs -j1 | perf wall / wall |"
+	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|"
+	awk -F'\t' "$MED"'
+	{
+		k = $1 SUBSEP $2
+		if (!(k in wall)) { order[++n] = k; tr[k] = $1; tl[k] = $2; by[k] = $7 }
+		wall[k] = wall[k] " " $4; cpu[k] = cpu[k] " " $5; rss[k] = rss[k] " " $6 / 1024
+		w[$1 SUBSEP $2 SUBSEP $3] = $4; reps[k] = reps[k] " " $3
+	}
+	function paired(k, other, inv,   m, rr, j, r, s, a, b) {
+		s = ""; m = split(reps[k], rr, " ")
+		for (j = 1; j <= m; j++) {
+			r = rr[j]
+			if (!((tr[k] SUBSEP other SUBSEP r) in w)) continue
+			a = w[tr[k] SUBSEP other SUBSEP r]; b = w[tr[k] SUBSEP tl[k] SUBSEP r]
+			if (a <= 0 || b <= 0) continue
+			s = s " " (inv ? a / b : a / b)
+		}
+		return s == "" ? "–" : sprintf("%.2f (%.2f–%.2f)", med(s), lo, hi)
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			k = order[i]
+			a = med(wall[k]); al = lo; ah = hi
+			c = med(cpu[k]); cl = lo; ch = hi
+			r = med(rss[k]); rl = lo; rh = hi
+			j1 = ""
+			for (x in wall) { split(x, p, SUBSEP); if (p[1] == tr[k] && p[2] == "ptscope-j1") j1 = 1 }
+			printf "| %s | %.1f | %s | %.2f (%.2f–%.2f) | %.2f (%.2f–%.2f) | %.1f (%.1f–%.1f) | %s | %s | %s |\n",
+				tr[k], by[k] / 1e6, tl[k], a, al, ah, c, cl, ch, r, rl, rh,
+				tl[k] == "floor" ? "1.00" : paired(k, "floor", 1),
+				tl[k] ~ /^ptscope/ ? paired(k, "ptscope-j1", 1) : "–",
+				tl[k] ~ /^ptscope/ ? paired(k, "perf-cr", 1) : "–"
+		}
+	}' "$RAW"
+} > "$RESULTS"
+cp "$RAW" "${RESULTS%.md}.tsv"
+cat "$RESULTS"

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One CPU's trace decoded in chunks by a pool of worker threads, handed
+ * out as exactly the events the serial decoder (decode/ptdec.h) gives.
+ *
+ * Chunks start at PSBs. A worker decodes a chunk with a decoder of its own
+ * synchronised at the chunk's PSB (pt_blk_sync_set), and goes on past the
+ * next chunk's PSB for PTS_PAR_OVERLAP more events. What a fresh decoder
+ * at a PSB does not know — the call stack, the return-compression stack,
+ * the last instruction of the block before (whose branch the next block's
+ * address completes), the thread the sideband ran there long before —
+ * shows in its first events only; the packets of a PSB+ (SDM 33.3.7:
+ * TSC, TMA, MODE, PIP, FUP) give the time, mode, address space and IP.
+ * The stitch (join) therefore takes the predecessor's events up to the
+ * first of its overlap events that begins a run of identical events
+ * (every field, the trace position included) in the successor's first
+ * events, and the successor's from there: the predecessor's own branch
+ * across the PSB and the successor's start-up events are decided by the
+ * predecessor, everything after by the successor.
+ *
+ * Where no such run is found, or the successor decoded something a fresh
+ * start can get wrong later (a return compressed against a call before
+ * its PSB: "return stack empty"; CYC packets, whose calibration carries
+ * over from before the PSB), the chunk is not used: the consumer decodes
+ * on from the predecessor's start itself (the serial decode, by
+ * construction) and tries the join again at the next PSB boundary.
+ *
+ * Statistics (instructions, blocks, events: the summary) are taken at
+ * the join points and add up to the serial decoder's.
+ *
+ * Threads: the pool's workers decode; everything else runs in the thread
+ * that calls pts_pcpu_next. Memory: each CPU keeps at most `window` chunks
+ * decoded ahead (events of 48 bytes, about two per trace byte).
+ */
+#ifndef PTS_SESSION_PARDEC_H
+#define PTS_SESSION_PARDEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../decode/ptdec.h"
+#include "../util/err.h"
+
+/* Events a chunk's decoder goes on past the next chunk's PSB. */
+#define PTS_PAR_OVERLAP 512
+/* Start-up events of a chunk the join may skip. */
+#define PTS_PAR_SKIP 32
+/* Identical events that make a join (with at least two trace positions among them). */
+#define PTS_PAR_MATCH 16
+
+struct pts_pool;
+
+/*
+ * n worker threads decoding with their own libipt images of set
+ * (pts_imgview). Errors: -ENOMEM, -errno of pthread_create.
+ */
+int pts_pool_new(unsigned int n, struct pts_imgset *set, struct pts_pool **out,
+		 struct pts_err *err);
+/* Stops and joins the workers; every pts_pcpu of the pool must be freed first. */
+void pts_pool_free(struct pts_pool *pool);
+
+struct pts_pcpu;
+
+/*
+ * One CPU's trace (cfg as for pts_ptdec_new: buf padded; cfg->elide is
+ * applied when an event is handed out; cfg->on_insn must be NULL) in
+ * chunks of about chunk_bytes, at most window of them decoded ahead.
+ * Errors: -ENOMEM.
+ */
+int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size_t chunk_bytes,
+		 unsigned int window, struct pts_pcpu **out, struct pts_err *err);
+
+/*
+ * As pts_ptdec_next: 1 and *out (valid until the next call on p), 0 at
+ * the end, 2 for a jump cfg->elide dropped; -ENOMEM when a decoder could
+ * not be made (err says so).
+ */
+int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_err *err);
+
+/* As pts_ptdec_peek_time; UINT64_MAX at the end (or after an error, which next reports). */
+uint64_t pts_pcpu_peek_time(struct pts_pcpu *p);
+
+/* As pts_ptdec_stats (complete once next returned 0). */
+void pts_pcpu_stats(const struct pts_pcpu *p, struct pts_ptdec_stats *out);
+
+/* Bytes of the trace handed out so far (the start of the chunk in use). */
+uint64_t pts_pcpu_done(const struct pts_pcpu *p);
+
+/* The error met by pts_pcpu_peek_time (which then said UINT64_MAX), or 0. */
+int pts_pcpu_error(const struct pts_pcpu *p, struct pts_err *err);
+
+/* Joins made, and joins refused (decoded on by the consumer). */
+void pts_pcpu_joins(const struct pts_pcpu *p, uint64_t *joined, uint64_t *refused);
+
+void pts_pcpu_free(struct pts_pcpu *p);
+
+#endif /* PTS_SESSION_PARDEC_H */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "capture/kernel.h"
+#include "capture/ktext_extra.h"
 #include "capture/procfs.h"
 
 static void kallsyms_text_range_finds_stext_and_etext(void)
@@ -249,6 +250,153 @@ static bool kallsyms_addresses_visible(void)
 	return ret == 0;
 }
 
+/* Write text to a new temporary file; returns its path (static buffer per call site). */
+static void tmp_text(char *path, size_t len, const char *text)
+{
+	const char *d = getenv("TMPDIR");
+	FILE *f;
+	int fd;
+
+	snprintf(path, len, "%s/pts-kernel-XXXXXX", d && *d ? d : "/tmp");
+	fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	f = fdopen(fd, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * Under confidentiality lockdown /proc/kcore is EPERM even for root: the
+ * message says lockdown (read from /sys/kernel/security/lockdown's
+ * bracketed mode), not CAP_SYS_RAWIO; integrity lockdown does not forbid
+ * kcore, so an EPERM there is the capability.
+ */
+static void kcore_eperm_under_lockdown_says_lockdown(void)
+{
+	char why[400];
+
+	pts_kcore_why(EPERM, "none integrity [confidentiality]\n", false, why, sizeof(why));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "locked down (confidentiality"));
+	CU_ASSERT_PTR_NULL(strstr(why, "CAP_SYS_RAWIO"));
+	pts_kcore_why(EPERM, "none [integrity] confidentiality\n", false, why, sizeof(why));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "CAP_SYS_RAWIO"));
+	pts_kcore_why(EACCES, NULL, false, why, sizeof(why));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "CAP_SYS_RAWIO"));
+	pts_kcore_why(ENOENT, NULL, false, why, sizeof(why));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "CONFIG_PROC_KCORE"));
+}
+
+/*
+ * In a container /proc/kcore is /dev/null bind-mounted: it opens, reads
+ * nothing. Said as such (with the lockdown file of the test, none).
+ */
+static void kcore_that_is_dev_null_says_container(void)
+{
+	struct pts_kcore *kc = NULL;
+	struct pts_err err = { 0 };
+	char lock[256];
+
+	tmp_text(lock, sizeof(lock), "[none] integrity confidentiality\n");
+	CU_ASSERT_EQUAL(pts_kcore_open_at("/dev/null", lock, &kc, &err), -ENODEV);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "container"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "/dev/null"));
+	unlink(lock);
+}
+
+/*
+ * kptr_restrict=2: every address reads 0 even for root. Such a listing
+ * is recognised (no collapsed one-symbol kernel), and the setting is read
+ * from its file; a listing with real addresses is not zeroed.
+ */
+static void zeroed_kallsyms_is_recognised_with_the_setting(void)
+{
+	const char *zero =
+		"0000000000000000 T _stext\n"
+		"0000000000000000 t helper\n"
+		"0000000000000000 A per_cpu_start\n"
+		"0000000000000000 T _etext\n";
+	const char *real =
+		"0000000000000000 A fixed_percpu_data\n"
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81e02000 T _etext\n";
+	char path[256];
+
+	CU_ASSERT_TRUE(pts_kallsyms_zeroed(zero, strlen(zero)));
+	CU_ASSERT_FALSE(pts_kallsyms_zeroed(real, strlen(real)));
+	CU_ASSERT_FALSE(pts_kallsyms_zeroed("", 0));
+	tmp_text(path, sizeof(path), "2\n");
+	CU_ASSERT_EQUAL(pts_kptr_restrict(path), 2);
+	unlink(path);
+	CU_ASSERT_EQUAL(pts_kptr_restrict("/nonexistent/kptr_restrict"), -1);
+}
+
+/*
+ * Kernel code outside the text sections, found in kallsyms by module:
+ * two BPF programs back to back (one range, to the module symbol after
+ * them), an ftrace trampoline whose next symbol is far (64 KiB taken),
+ * a kprobe slot with no symbol after it (to its page end); a module's own
+ * symbol and a hidden (address 0) BPF symbol give none.
+ */
+static void kallsyms_names_bpf_trampolines_and_probe_slots(void)
+{
+	const char *ks =
+		"ffffffff81000000 T _stext\n"
+		"ffffffffc0001400 t bpf_prog_bb_bar\t[bpf]\n"
+		"ffffffffc0001000 t bpf_prog_aa_foo\t[bpf]\n"
+		"ffffffffc0001800 t mod_fn\t[mymod]\n"
+		"ffffffffc0100000 t ftrace_trampoline\t[__builtin__ftrace]\n"
+		"ffffffffc0200010 t kprobe_insn_page\t[__builtin__kprobes]\n"
+		"0000000000000000 t bpf_hidden\t[bpf]\n"
+		"ffffffff81e00000 T _etext\n";
+	struct pts_krange *r = NULL;
+	size_t n = 0;
+
+	CU_ASSERT_EQUAL_FATAL(pts_kallsyms_extra_text(ks, strlen(ks), &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	CU_ASSERT_STRING_EQUAL(r[0].name, "bpf_prog_aa_foo");
+	CU_ASSERT_EQUAL(r[0].start, 0xffffffffc0001000ULL);
+	CU_ASSERT_EQUAL(r[0].end, 0xffffffffc0001800ULL);
+	CU_ASSERT_STRING_EQUAL(r[1].name, "ftrace_trampoline");
+	CU_ASSERT_EQUAL(r[1].end, 0xffffffffc0100000ULL + PTS_KTEXT_EXTRA_MAX);
+	CU_ASSERT_STRING_EQUAL(r[2].name, "kprobe_insn_page");
+	CU_ASSERT_EQUAL(r[2].start, 0xffffffffc0200010ULL);
+	CU_ASSERT_EQUAL(r[2].end, 0xffffffffc0201000ULL);
+	free(r);
+}
+
+/*
+ * A BPF program's bytes come from kcore like any text: the fake kcore's
+ * second segment (0xffffffffc0000000, byte = address ^ 2) holds a program
+ * named at 0x10 up to a module symbol at 0x40.
+ */
+static void bpf_program_bytes_read_from_a_fake_kcore(void)
+{
+	const char *ks = "ffffffffc0000010 t bpf_prog_cc_baz\t[bpf]\n"
+			 "ffffffffc0000040 t after\t[m]\n";
+	char path[] = "/tmp/pts-kcore-XXXXXX";
+	struct pts_kcore *kc = NULL;
+	struct pts_krange *r = NULL;
+	unsigned char buf[0x30];
+	struct pts_err err;
+	size_t n = 0;
+	int fd = mkstemp(path);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	write_fake_kcore(path);
+	CU_ASSERT_EQUAL_FATAL(pts_kallsyms_extra_text(ks, strlen(ks), &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL_FATAL(r[0].end - r[0].start, sizeof(buf));
+	CU_ASSERT_EQUAL_FATAL(pts_kcore_open(path, &kc, &err), 0);
+	CU_ASSERT_EQUAL(pts_kcore_read(kc, r[0].start, buf, sizeof(buf), &err), 0);
+	CU_ASSERT_EQUAL(buf[0], 0x10 ^ 2);
+	CU_ASSERT_EQUAL(buf[0x2f], 0x3f ^ 2);
+	pts_kcore_close(kc);
+	free(r);
+	unlink(path);
+}
+
 static struct pts_unit_test live_tests[3];
 static struct pts_unit_suite live_suite = { "capture_kernel_live", NULL, NULL, live_tests, NULL };
 
@@ -285,4 +433,9 @@ PTS_SUITE(capture_kernel, NULL, NULL,
 	  PTS_TEST(modules_parse_reads_name_size_and_address),
 	  PTS_TEST(module_text_from_sysfs_sections_runs_to_the_end_of_the_module),
 	  PTS_TEST(kcore_read_maps_virtual_addresses_through_pt_load_headers),
-	  PTS_TEST(kcore_open_of_non_elf_is_einval))
+	  PTS_TEST(kcore_open_of_non_elf_is_einval),
+	  PTS_TEST(kcore_eperm_under_lockdown_says_lockdown),
+	  PTS_TEST(kcore_that_is_dev_null_says_container),
+	  PTS_TEST(zeroed_kallsyms_is_recognised_with_the_setting),
+	  PTS_TEST(kallsyms_names_bpf_trampolines_and_probe_slots),
+	  PTS_TEST(bpf_program_bytes_read_from_a_fake_kcore))

@@ -149,7 +149,28 @@ static void rescue_name_is_in_tmpdir_with_our_pid(void)
 	free(old);
 }
 
+/*
+ * Before arming: the file system of the bundle's directory must hold the
+ * rings. A byte fits; 2^62 bytes do not (no file system here has that
+ * much free), which is -ENOSPC naming the directory and both sizes.
+ */
+static void room_for_the_rings_is_checked_before_arming(void)
+{
+	struct pts_outdir od;
+	struct pts_err err = { 0 };
+	char name[400];
+
+	snprintf(name, sizeof(name), "%s/room.ptscope", dir);
+	CU_ASSERT_EQUAL_FATAL(pts_outdir_prepare(&od, name, false, &err), 0);
+	CU_ASSERT_EQUAL(pts_outdir_room(&od, 1, &err), 0);
+	CU_ASSERT_EQUAL(pts_outdir_room(&od, 1ULL << 62, &err), -ENOSPC);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, dir));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "MiB free"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "4398046511104 MiB"));
+}
+
 PTS_SUITE(capture_outdir, setup, teardown,
+	  PTS_TEST(room_for_the_rings_is_checked_before_arming),
 	  PTS_TEST(missing_parent_is_enoent_and_names_the_directory),
 	  PTS_TEST(parent_that_is_a_file_is_enotdir),
 	  PTS_TEST(existing_name_is_eexist_for_one_bundle),

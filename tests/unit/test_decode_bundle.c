@@ -136,6 +136,13 @@ static uint64_t arm_pgoff = 0x1000, trigger_pgoff, trigger_at;
 static uint64_t mid_tsc, mid_pgoff;
 /* when set: a capture of this pid whose CR3 filter could not be used (cr3_partial) */
 static int32_t partial_pid;
+/*
+ * when set: pid 100 maps only a [vdso] (of user.elf's size, at 0x400000)
+ * and has no vdso copy; pid 200 (other_pid) has one (user.elf's bytes)
+ */
+static bool vdso_reuse;
+/* when set: the bundle's kernel/kallsyms */
+static const char *kallsyms_text;
 /* when set: objects[] is empty (a bundle that records nothing about the binary) */
 static bool no_objects;
 /* when set: the second process is listed without maps (nothing was read) */
@@ -265,6 +272,11 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 		free(recs);
 	}
 	b->sideband_file = strdup("sideband.bin");
+	if (kallsyms_text) {
+		CU_ASSERT_EQUAL_FATAL(pts_bundle_write_file(bdir, "kernel/kallsyms", kallsyms_text,
+							    strlen(kallsyms_text), &err), 0);
+		b->kallsyms_file = strdup("kernel/kallsyms");
+	}
 
 	/* the binary as captured: /opt/app/user, copied into the bundle */
 	b->nr_objects = no_objects ? 0 : 1;
@@ -309,6 +321,22 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 	p->maps_arm[0].pgoff = arm_pgoff;
 	snprintf(p->maps_arm[0].perms, sizeof(p->maps_arm[0].perms), "r-xp");
 	p->maps_arm[0].path = strdup(named_build_id ? elf : "/opt/app/user");
+	if (vdso_reuse) {
+		size_t vlen = 0;
+		void *vbytes = slurp(elf, &vlen);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(vbytes);
+		free(p->maps_arm[0].path);
+		p->maps_arm[0].path = strdup("[vdso]");
+		p->maps_arm[0].start = 0x400000;
+		p->maps_arm[0].end = 0x400000 + vlen;
+		p->maps_arm[0].pgoff = 0;
+		CU_ASSERT_EQUAL_FATAL(pts_bundle_write_file(bdir, "vdso/200.so", vbytes, vlen, &err),
+				      0);
+		b->processes[0].vdso_file = strdup("vdso/200.so");
+		b->processes[0].vdso_addr = 0x7fff0000;
+		free(vbytes);
+	}
 	if (trigger_pgoff) {
 		p->nr_maps_trigger = 1;
 		p->maps_trigger = calloc(1, sizeof(*p->maps_trigger));
@@ -1588,6 +1616,87 @@ static void switch_takes_effect_at_the_cr3_write_not_at_its_record(void)
 	tl_sink_free(&sink);
 }
 
+/*
+ * A bundle captured with kptr_restrict=2: its kallsyms has every address
+ * 0. By hand: the decode goes on (the user trace needs no kernel name), a
+ * notice says the names cannot be placed and what to give; with
+ * --kallsyms FILE (opts.kallsyms) that listing is used instead and there
+ * is no notice; a --kallsyms FILE that is no listing is an error.
+ */
+static void zeroed_bundle_kallsyms_is_said_and_kallsyms_option_replaces_it(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_decode_opts o;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	char good[400], bad[400];
+	unsigned int i;
+	bool said = false;
+	FILE *f;
+
+	kallsyms_text = "0000000000000000 T _stext\n0000000000000000 t helper\n"
+			"0000000000000000 T _etext\n";
+	write_bundle(PTS_SOURCE_HARDWARE);
+	kallsyms_text = NULL;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL(sum.insns, 20);
+	for (i = 0; i < sum.nr_notices && i < PTS_DEC_MAX_NOTICES; i++)
+		said |= strstr(sum.notices[i], "every address is 0") &&
+			strstr(sum.notices[i], "--kallsyms");
+	CU_ASSERT_TRUE(said);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+
+	snprintf(good, sizeof(good), "%s/good.kallsyms", dir);
+	f = fopen(good, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("ffffffff81000000 T _stext\nffffffff81000100 t helper\n", f);
+	fclose(f);
+	pts_decode_opts_init(&o);
+	o.kallsyms = good;
+	memset(&sink, 0, sizeof(sink));
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, &o, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL(sum.nr_notices, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+
+	snprintf(bad, sizeof(bad), "%s/bad.kallsyms", dir);
+	f = fopen(bad, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("not a listing\n", f);
+	fclose(f);
+	o.kallsyms = bad;
+	memset(&sink, 0, sizeof(sink));
+	CU_ASSERT_EQUAL(pts_decode_bundle(bdir, &o, tl_sink_emit, &sink, &sum, &err), -EINVAL);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * The vdso is one image per ABI: pid 100 exited before its vdso was read
+ * (its maps name a [vdso] at 0x400000, no copy), pid 200's copy has the
+ * line's size. Here the "vdso" is user.elf's bytes, so the main path at
+ * 0x401000 (file offset 0x1000) runs in it. By hand: the main path's 20
+ * instructions on pid 100, no gap. Before: pid 100 had no vdso: gaps.
+ */
+static void vdso_of_an_exited_process_is_another_process_copy(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	other_pid = 200;
+	vdso_reuse = true;
+	write_bundle(PTS_SOURCE_REFERENCE_ENCODER);
+	vdso_reuse = false;
+	other_pid = 0;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL(sum.insns, 20);
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
 PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_with_copied_binary_and_sideband_decodes_the_main_path),
 	  PTS_TEST(shipped_sample_time_never_goes_backwards),
@@ -1616,4 +1725,6 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(host_file_the_bundle_does_not_record_is_used_but_said),
 	  PTS_TEST(middle_program_decodes_with_the_maps_read_after_its_exec),
 	  PTS_TEST(cr3_partial_capture_shows_only_the_traced_process),
-	  PTS_TEST(switch_takes_effect_at_the_cr3_write_not_at_its_record));
+	  PTS_TEST(switch_takes_effect_at_the_cr3_write_not_at_its_record),
+	  PTS_TEST(zeroed_bundle_kallsyms_is_said_and_kallsyms_option_replaces_it),
+	  PTS_TEST(vdso_of_an_exited_process_is_another_process_copy));

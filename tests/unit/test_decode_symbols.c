@@ -230,6 +230,72 @@ static void kallsyms_names_kernel_and_module_text(void)
 	pts_imgset_free(set);
 }
 
+/*
+ * A kallsyms listing read under kptr_restrict=2 (every address 0) would
+ * be one symbol for the whole kernel: refused (-EACCES, nothing kept), so
+ * kernel code stays [unknown] rather than all named by the last symbol.
+ * A listing given later replaces an earlier one (--kallsyms over a
+ * bundle's).
+ */
+static void zeroed_kallsyms_is_refused_and_a_later_listing_replaces(void)
+{
+	struct pts_imgset *set;
+	struct pts_sym_info si;
+	struct pts_err err = { 0 };
+	char zero[400];
+	FILE *f;
+
+	snprintf(zero, sizeof(zero), "%s/kallsyms.zero", dir);
+	f = fopen(zero, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("0000000000000000 T _text\n0000000000000000 t do_syscall_64\n"
+	      "0000000000000000 T zz_last\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL(pts_imgset_add_kallsyms(set, zero, NULL, &err), -EACCES);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "every address is 0"));
+	pts_imgset_symbolize(set, 1, 0xffffffff81000105ULL, &si);
+	CU_ASSERT_PTR_NULL(si.name);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_kallsyms(set, ksyms, NULL, &err), 0);
+	pts_imgset_symbolize(set, 1, 0xffffffff81000105ULL, &si);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(si.name);
+	CU_ASSERT_STRING_EQUAL(si.name, "do_syscall_64");
+	pts_imgset_free(set);
+}
+
+/*
+ * --vmlinux: an ELF moved by a slide (KASLR: runtime _stext - link
+ * _stext). user.full linked at 0x401000, moved by 0x10000: f1 (link
+ * 0x401040) is at 0x411040, with its bytes and its name.
+ */
+static void elf_moved_by_a_slide_has_its_code_and_names_there(void)
+{
+	struct pts_imgset *set;
+	struct pts_sym_info si;
+	struct pts_err err = { 0 };
+	uint8_t a[8], b[8];
+	char full[300];
+
+	snprintf(full, sizeof(full), "%s/user.full", dir);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_elf_moved(set, PTS_PID_ALL, full, 0x10000, &err), 0);
+	CU_ASSERT_EQUAL(pts_imgset_read(set, 1, 0x401040, a, sizeof(a)), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_read(set, 1, 0x411040, a, sizeof(a)), sizeof(a));
+	pts_imgset_free(set);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_elf(set, PTS_PID_ALL, full, 0, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_read(set, 1, 0x401040, b, sizeof(b)), sizeof(b));
+	CU_ASSERT_EQUAL(memcmp(a, b, sizeof(a)), 0);
+	pts_imgset_free(set);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_elf_moved(set, PTS_PID_ALL, full, 0x10000, &err), 0);
+	pts_imgset_symbolize(set, 1, 0x411041, &si);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(si.name);
+	CU_ASSERT_STRING_EQUAL(si.name, "f1");
+	CU_ASSERT_EQUAL(si.start, 0x411040);
+	pts_imgset_free(set);
+}
+
 static void cxx_and_rust_names_are_demangled(void)
 {
 	static const struct { const char *in, *out; } cases[] = {
@@ -402,4 +468,6 @@ PTS_SUITE(decode_symbols, suite_init, suite_cleanup,
 	  PTS_TEST(cxx_and_rust_names_are_demangled),
 	  PTS_TEST(stripped_binary_takes_names_from_its_debuglink_file),
 	  PTS_TEST(pip_selects_the_address_space_and_the_process),
-	  PTS_TEST(raw_code_bytes_decode_like_the_elf));
+	  PTS_TEST(raw_code_bytes_decode_like_the_elf),
+	  PTS_TEST(zeroed_kallsyms_is_refused_and_a_later_listing_replaces),
+	  PTS_TEST(elf_moved_by_a_slide_has_its_code_and_names_there));

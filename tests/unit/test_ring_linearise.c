@@ -155,6 +155,30 @@ static void wrap_seen_from_nonzero_byte_after_head(void)
 	CU_ASSERT_TRUE(pts_ring_wrapped(ring, 64, 20, 0));
 }
 
+/*
+ * The tail after the head is compared in 4 KiB blocks: a non-zero byte
+ * is seen wherever it lies (before the first block boundary, inside a
+ * block, in the partial block at the end), and an all-zero tail is not a
+ * wrap. Ring of 3 blocks + 100 bytes, head at 10.
+ */
+static void wrap_seen_in_every_part_of_a_long_tail(void)
+{
+	static const size_t at[] = { 10, 4095, 4096, 6000, 12287, 12288, 12387 };
+	size_t size = 3 * 4096 + 100, i;
+	unsigned char *ring = calloc(1, size);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ring);
+	CU_ASSERT_FALSE(pts_ring_wrapped(ring, size, 10, 0));
+	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		ring[at[i]] = 0x02;
+		CU_ASSERT_TRUE(pts_ring_wrapped(ring, size, 10, 0));
+		ring[at[i]] = 0;
+	}
+	ring[9] = 0x02;		/* before the head: written, not a wrap */
+	CU_ASSERT_FALSE(pts_ring_wrapped(ring, size, 10, 0));
+	free(ring);
+}
+
 static void wrap_count_wins_over_all_pad_tail(void)
 {
 	/* PAD packets are 0x00: a wrap that left only PAD after the head */
@@ -287,4 +311,5 @@ PTS_SUITE(ring_linearise, NULL, NULL,
 	  PTS_TEST(iov_points_into_the_ring_in_oldest_first_order),
 	  PTS_TEST(wrap_seen_from_nonzero_byte_after_head),
 	  PTS_TEST(wrap_count_wins_over_all_pad_tail),
+	  PTS_TEST(wrap_seen_in_every_part_of_a_long_tail),
 	  PTS_TEST(psb_split_across_ring_end_is_whole_after_linearising))

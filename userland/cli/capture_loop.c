@@ -344,6 +344,13 @@ int pts_cli_capture(struct pts_capture_opts *o)
 			err.code == -ESRCH ? " (it exited before tracing could be armed)" : "");
 		goto out;
 	}
+	/* before arming: a full capture writes every ring whole */
+	if (pts_outdir_room(&L.od, o->cfg.buffer_size * pts_cpu_mask_count(o->cfg.cpu_mask),
+			    &err)) {
+		fprintf(stderr, "ptscope: warning: %s\n", err.msg);
+		pts_capture_error(&c, "%s", err.msg);
+		pts_err_clear(&err);
+	}
 	if (pts_capture_resolve_filters(&c, &err) || pts_capture_resolve_trigger(&c, &err) ||
 	    pts_capture_arm(&c, &err)) {
 		fprintf(stderr, "ptscope: %s\n", err.msg);

@@ -54,6 +54,9 @@ static void usage(FILE *f)
 	      "                          binaries) and debug files under DIR\n"
 	      "  --cpu-model F/M/S       recording CPU, whose errata libipt works around; for a\n"
 	      "                          bundle it overrides the manifest's (a model newer than libipt)\n"
+	      "  --kcore DIR, --kallsyms FILE, --vmlinux FILE\n"
+	      "                          a bundle: kernel text and names captured elsewhere (a bundle\n"
+	      "                          taken under lockdown, in a container, with kptr_restrict=2)\n"
 	      "\n"
 	      "Raw PT (as ptxed):\n"
 	      "  --pt FILE               raw trace of one CPU (repeatable)\n"
@@ -92,6 +95,7 @@ enum {
 	OPT_MTC, OPT_NOM, OPT_CPUID15, OPT_TSC_KHZ, OPT_PEV_PRI, OPT_PEV_SEC, OPT_PEV_ST,
 	OPT_PEV_SHIFT, OPT_PEV_MULT, OPT_PEV_ZERO, OPT_SYSROOT, OPT_SCOPE, OPT_PERF_SCRIPT,
 	OPT_FORMAT, OPT_SUMMARY, OPT_INSN_LIST, OPT_PID, OPT_TID, OPT_TIME, OPT_CHUNK,
+	OPT_VMLINUX,
 };
 
 static const struct option opts[] = {
@@ -103,6 +107,7 @@ static const struct option opts[] = {
 	{ "raw", required_argument, 0, OPT_RAW },
 	{ "kcore", required_argument, 0, OPT_KCORE },
 	{ "kallsyms", required_argument, 0, OPT_KALLSYMS },
+	{ "vmlinux", required_argument, 0, OPT_VMLINUX },
 	{ "cpu-model", required_argument, 0, OPT_CPU_MODEL },
 	{ "mtc-freq", required_argument, 0, OPT_MTC },
 	{ "nom-freq", required_argument, 0, OPT_NOM },
@@ -490,6 +495,9 @@ bad_raw:
 		case OPT_KALLSYMS:
 			o.kallsyms = optarg;
 			break;
+		case OPT_VMLINUX:
+			o.vmlinux = optarg;
+			break;
 		case OPT_CPU_MODEL: {
 			unsigned int f, m, s = 0;
 			int end = -1;
@@ -618,6 +626,11 @@ bad_raw:
 	if (bundle && o.scope) {	/* 0: not given (session.h) */
 		fprintf(stderr, "ptscope decode: --scope is for --pt and --perf-script: a bundle"
 			" records its own scope (its manifest's config.scope)\n");
+		return 2;
+	}
+	if (!bundle && o.vmlinux) {
+		fprintf(stderr, "ptscope decode: --vmlinux is for a bundle (moved by its kallsyms);"
+			" for --pt give the kernel with --elf FILE or --kcore DIR\n");
 		return 2;
 	}
 	/* a bundle's sideband names every thread: --pid/--tid select, as in perf script */

@@ -69,14 +69,22 @@ int pts_ring_linearise(const void *ring, uint64_t size, uint64_t head,
 bool pts_ring_wrapped(const void *ring, uint64_t size, uint64_t head,
 		      uint64_t wrap_count)
 {
+	static const unsigned char zero[4096];
 	const unsigned char *p = ring;
-	uint64_t i;
+	uint64_t i = head;
 
 	if (wrap_count)
 		return true;
 	if (head > size)
 		return false;
-	for (i = head; i < size; i++)
+	/* up to a 4 KiB boundary, then whole blocks with memcmp (vectorised), then the rest */
+	for (; i < size && (i & (sizeof(zero) - 1)); i++)
+		if (p[i])
+			return true;
+	for (; size - i >= sizeof(zero); i += sizeof(zero))
+		if (memcmp(p + i, zero, sizeof(zero)))
+			return true;
+	for (; i < size; i++)
 		if (p[i])
 			return true;
 	return false;

@@ -30,6 +30,7 @@
 #include "device.h"
 #include "elfinfo.h"
 #include "kernel.h"
+#include "ktext_extra.h"
 #include "procfs.h"
 #include "sbmerge.h"
 
@@ -447,6 +448,40 @@ static int kcore_copy(struct writer *w, struct pts_kcore *kc, const char *name,
 	return 0;
 }
 
+/*
+ * Code outside the text sections (BPF programs and trampolines, ftrace
+ * trampolines, kprobe slots: ktext_extra.h), from its symbol to the next,
+ * else to the end of its page (the next symbol may lie past its
+ * allocation). Code that cannot be read is said; the bundle stays
+ * complete (a decode shows a gap there, as it would without the copy).
+ */
+static void extra_copy(struct writer *w, struct pts_kcore *kc, const struct pts_krange *r,
+		       size_t i)
+{
+	uint64_t end = r->end, page_end = (r->start | 0xfff) + 1;
+	struct pts_err e;
+	char file[64];
+	void *buf = malloc(end - r->start);
+	int rc;
+
+	if (!buf)
+		return;
+	rc = pts_kcore_read(kc, r->start, buf, end - r->start, &e);
+	if (rc && end > page_end) {
+		end = page_end;
+		rc = pts_kcore_read(kc, r->start, buf, end - r->start, &e);
+	}
+	snprintf(file, sizeof(file), "kernel/extra%zu.text", i);
+	if (rc)
+		pts_capture_error(w->c, "kernel code %s at 0x%" PRIx64 " not copied: %s", r->name,
+				  r->start, e.msg);
+	else if (pts_bundle_write_file(w->dir, file, buf, end - r->start, &e))
+		incomplete(w, file, &e);
+	else
+		add_ktext(w, r->name, file, r->start, end - r->start);
+	free(buf);
+}
+
 static void write_kernel(struct writer *w)
 {
 	const char *sysdir = "/sys/module";
@@ -454,12 +489,31 @@ static void write_kernel(struct writer *w)
 	char *ks = NULL, *mt = NULL;
 	size_t kslen = 0, mtlen = 0, nr_mods = 0, i;
 	struct pts_kcore *kc = NULL;
+	struct pts_krange *extra = NULL;
+	size_t nr_extra = 0;
 	uint64_t s, e_;
 	struct pts_err e;
 
 	if (aborting(w))
 		return;
-	if (!copy_proc_file(w, "/proc/kallsyms", "kernel/kallsyms", &ks, &kslen)) {
+	if (pts_read_file("/proc/kallsyms", &ks, &kslen, &e)) {
+		incomplete(w, "kernel/kallsyms", &e);
+	} else if (pts_kallsyms_zeroed(ks, kslen)) {
+		/* one symbol at 0 for the whole kernel would name everything wrong */
+		int kr = pts_kptr_restrict("/proc/sys/kernel/kptr_restrict");
+
+		pts_err_set(&e, EACCES, "every address reads as 0 (kptr_restrict=%d%s): no kernel "
+			    "names or text in the bundle; decode with --kallsyms, --kcore or "
+			    "--vmlinux", kr, kr == 2 ? ": even root sees none" :
+			    kr == 1 ? ": needs CAP_SYSLOG" : "");
+		incomplete(w, "kernel/kallsyms", &e);
+		free(ks);
+		ks = NULL;
+	} else if (pts_bundle_write_file(w->dir, "kernel/kallsyms", ks, kslen, &e)) {
+		incomplete(w, "kernel/kallsyms", &e);
+		free(ks);
+		ks = NULL;
+	} else {
 		w->b->kallsyms_file = strdup("kernel/kallsyms");
 	}
 	if (!copy_proc_file(w, "/proc/modules", "kernel/modules", &mt, &mtlen)) {
@@ -486,8 +540,12 @@ static void write_kernel(struct writer *w)
 			kcore_copy(w, kc, mods[i].name, file, mods[i].text, mods[i].text_size);
 		}
 	}
+	if (!pts_kallsyms_extra_text(ks, kslen, &extra, &nr_extra))
+		for (i = 0; i < nr_extra && !aborting(w); i++)
+			extra_copy(w, kc, &extra[i], i);
 out:
 	pts_kcore_close(kc);
+	free(extra);
 	free(mods);
 	free(ks);
 	free(mt);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* One kallsyms line: "ffffffff81000000 T _stext [module]". */
@@ -71,6 +72,41 @@ int pts_kallsyms_text_range(const char *text, size_t len, uint64_t *start, uint6
 		return pts_err_set(err, EINVAL, "kallsyms: _etext 0x%" PRIx64 " is not above "
 				   "_stext 0x%" PRIx64, *end, *start);
 	return 0;
+}
+
+bool pts_kallsyms_zeroed(const char *text, size_t len)
+{
+	const char *p = text, *e = text + len;
+	size_t n = 0, zero = 0;
+
+	while (p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		const char *le = nl ? nl : e;
+		const char *name;
+		size_t nlen;
+		uint64_t a;
+		char t;
+
+		if (!kallsyms_line(p, le, &a, &t, &name, &nlen) && strchr("tTwW", t) && t) {
+			n++;
+			zero += !a;
+		}
+		p = le + 1;
+	}
+	return n && zero == n;
+}
+
+int pts_kptr_restrict(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	int v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
 }
 
 int pts_modules_parse(const char *text, size_t len, struct pts_kmodule **mods, size_t *nr,
@@ -158,9 +194,57 @@ struct pts_kcore {
 	} *seg;
 };
 
+void pts_kcore_why(int errno_, const char *lockdown, bool chardev, char *buf, size_t len)
+{
+	const char *mode = lockdown ? strchr(lockdown, '[') : NULL;
+	bool confidential = mode && !strncmp(mode, "[confidentiality]", 17);
+
+	if (chardev)
+		snprintf(buf, len, "it is a character device, not the kernel's memory (a container "
+			 "masks /proc/kcore with /dev/null): capture on the host, or decode with "
+			 "--kcore/--vmlinux");
+	else if ((errno_ == EPERM || errno_ == EACCES) && confidential)
+		snprintf(buf, len, "the kernel is locked down (confidentiality: "
+			 "/sys/kernel/security/lockdown), which forbids /proc/kcore even to root; "
+			 "decode with --kcore/--vmlinux from an unlocked boot of the same kernel");
+	else if (errno_ == EPERM || errno_ == EACCES)
+		snprintf(buf, len, "reading kernel memory needs CAP_SYS_RAWIO: run as root");
+	else if (errno_ == ENOENT)
+		snprintf(buf, len, "the kernel was built without CONFIG_PROC_KCORE");
+	else if (!errno_)
+		snprintf(buf, len, "it is not an ELF core file");
+	else
+		snprintf(buf, len, "%s", strerror(errno_));
+}
+
 int pts_kcore_open(const char *path, struct pts_kcore **out, struct pts_err *err)
 {
+	return pts_kcore_open_at(path, "/sys/kernel/security/lockdown", out, err);
+}
+
+/* Say why path cannot be used as kcore; returns -code. */
+static int kcore_fail(const char *path, const char *lockdown, int code, int errno_,
+		      bool chardev, struct pts_err *err)
+{
+	char why[320], *text = NULL;
+	size_t len = 0;
+	FILE *f = fopen(lockdown, "re");
+
+	if (f) {
+		text = calloc(1, 128);
+		len = text ? fread(text, 1, 127, f) : 0;
+		fclose(f);
+	}
+	pts_kcore_why(errno_, len ? text : NULL, chardev, why, sizeof(why));
+	free(text);
+	return pts_err_set(err, code, "cannot read kernel text from %s: %s", path, why);
+}
+
+int pts_kcore_open_at(const char *path, const char *lockdown, struct pts_kcore **out,
+		      struct pts_err *err)
+{
 	struct pts_kcore *kc;
+	struct stat st;
 	size_t phnum, i;
 	Elf *elf;
 	int fd;
@@ -171,18 +255,18 @@ int pts_kcore_open(const char *path, struct pts_kcore **out, struct pts_err *err
 	if (fd < 0) {
 		int e = errno;
 
-		return pts_err_set(err, e, "cannot open %s: %s%s", path, strerror(e),
-				   e == EACCES || e == EPERM ?
-				   " (reading kernel text needs CAP_SYS_RAWIO: run as root)" :
-				   e == ENOENT ? " (kernel built without CONFIG_PROC_KCORE?)" : "");
+		return kcore_fail(path, lockdown, e, e, false, err);
+	}
+	if (!fstat(fd, &st) && S_ISCHR(st.st_mode)) {
+		close(fd);
+		return kcore_fail(path, lockdown, ENODEV, 0, true, err);
 	}
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &phnum)) {
 		if (elf)
 			elf_end(elf);
 		close(fd);
-		return pts_err_set(err, EINVAL, "%s is not an ELF core file: %s", path,
-				   elf_errmsg(-1));
+		return kcore_fail(path, lockdown, EINVAL, 0, false, err);
 	}
 	kc = calloc(1, sizeof(*kc));
 	if (kc)

@@ -10,6 +10,7 @@
 #ifndef PTS_CAPTURE_KERNEL_H
 #define PTS_CAPTURE_KERNEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,8 +54,39 @@ void pts_kmodules_text(struct pts_kmodule *mods, size_t nr, const char *sysdir);
  */
 struct pts_kcore;
 
-/* Open a kcore-format ELF file (path normally "/proc/kcore"). -errno/-EINVAL. */
+/*
+ * Open a kcore-format ELF file (path normally "/proc/kcore"). -errno/-EINVAL,
+ * with err saying why it cannot be read (pts_kcore_why).
+ */
 int pts_kcore_open(const char *path, struct pts_kcore **kc, struct pts_err *err);
+
+/*
+ * As pts_kcore_open, with the kernel lockdown state read from lockdown
+ * (normally "/sys/kernel/security/lockdown"; tests give their own).
+ */
+int pts_kcore_open_at(const char *path, const char *lockdown, struct pts_kcore **kc,
+		      struct pts_err *err);
+
+/*
+ * Why kcore at path cannot be used, in words, into buf: errno_ (of open;
+ * 0 when it opened but is no ELF core), the lockdown state text (the
+ * contents of /sys/kernel/security/lockdown, "none [integrity]
+ * confidentiality", or NULL unknown) and whether the file is a character
+ * device (a container masks /proc/kcore with /dev/null). Under
+ * confidentiality lockdown even root gets EPERM: that is said, not a
+ * missing CAP_SYS_RAWIO.
+ */
+void pts_kcore_why(int errno_, const char *lockdown, bool chardev, char *buf, size_t len);
+
+/*
+ * Text symbols of kallsyms text and how many are at address 0: all of
+ * them (the listing was read under kptr_restrict=2, or =1 without
+ * CAP_SYSLOG) makes a listing that names nothing. Returns true then.
+ */
+bool pts_kallsyms_zeroed(const char *text, size_t len);
+
+/* The value of kptr_restrict read from path (normally /proc/sys/kernel/kptr_restrict), -1 unknown. */
+int pts_kptr_restrict(const char *path);
 
 /*
  * Copy len bytes at kernel virtual address vaddr into buf. The whole range

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define SUFFIX ".ptscope"
@@ -163,4 +164,29 @@ int pts_outdir_rescue(const char *failed, char *buf, size_t len, struct pts_err 
 			return 0;
 	}
 	return pts_err_set(err, EEXIST, "no free rescue name in %s", tmp);
+}
+
+int pts_outdir_room(const struct pts_outdir *od, uint64_t need, struct pts_err *err)
+{
+	char dir[PATH_MAX], *slash;
+	struct statvfs sv;
+	uint64_t avail;
+
+	snprintf(dir, sizeof(dir), "%s", od->name);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (statvfs(dir, &sv))
+		return 0;	/* unknown: the write says it if it fails */
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (avail >= need)
+		return 0;
+	return pts_err_set(err, ENOSPC, "%s has %llu MiB free, a full capture needs up to %llu "
+			   "MiB (the rings): the bundle may be incomplete; free space, or give a "
+			   "smaller -m SIZE or fewer CPUs", dir, (unsigned long long)(avail >> 20),
+			   (unsigned long long)((need + (1 << 20) - 1) >> 20));
 }

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../util/err.h"
 
@@ -35,6 +36,15 @@ struct pts_outdir {
  */
 int pts_outdir_prepare(struct pts_outdir *od, const char *name, bool multi,
 		       struct pts_err *err);
+
+/*
+ * Whether the file system of od's bundle has room for need bytes (the
+ * rings: buffer size x CPUs, as a full ring is written whole). 0 room or
+ * unknown (statvfs failed); -ENOSPC too little, with err saying how much
+ * is needed and free (the capture goes on: the bundle would then be
+ * incomplete, not lost: pts_outdir_rescue).
+ */
+int pts_outdir_room(const struct pts_outdir *od, uint64_t need, struct pts_err *err);
 
 /*
  * The directory of the next bundle into buf (len bytes, at least

@@ -428,12 +428,28 @@ int pts_imgset_add_file(struct pts_imgset *s, int32_t pid, const char *path,
 	return 0;
 }
 
+/* Every executable PT_LOAD of path; base != 0 moves the lowest PT_LOAD there, else by slide. */
+static int add_elf(struct pts_imgset *s, int32_t pid, const char *path, uint64_t base,
+		   int64_t slide, struct pts_err *err);
+
 int pts_imgset_add_elf(struct pts_imgset *s, int32_t pid, const char *path, uint64_t base,
 		       struct pts_err *err)
 {
+	return add_elf(s, pid, path, base, 0, err);
+}
+
+int pts_imgset_add_elf_moved(struct pts_imgset *s, int32_t pid, const char *path,
+			     int64_t slide, struct pts_err *err)
+{
+	return add_elf(s, pid, path, 0, slide, err);
+}
+
+static int add_elf(struct pts_imgset *s, int32_t pid, const char *path, uint64_t base,
+		   int64_t slide, struct pts_err *err)
+{
 	struct obj *o = obj_get(s, path, err);
 	uint64_t lowest = UINT64_MAX;
-	int64_t bias = 0;
+	int64_t bias = slide;
 	size_t n, i;
 	int rc = 0, added = 0;
 	Elf *elf;
@@ -475,8 +491,12 @@ int pts_imgset_add_elf(struct pts_imgset *s, int32_t pid, const char *path, uint
 int pts_imgset_add_kallsyms(struct pts_imgset *s, const char *path,
 			    struct pts_kallsyms_stats *stats, struct pts_err *err)
 {
-	int rc = pts_symtab_load_kallsyms(&s->kallsyms, path, stats, err);
+	int rc;
 
+	/* names given later replace earlier ones (a bundle's, by --kallsyms) */
+	pts_symtab_free(&s->kallsyms);
+	s->have_kallsyms = false;
+	rc = pts_symtab_load_kallsyms(&s->kallsyms, path, stats, err);
 	if (!rc)
 		s->have_kallsyms = true;
 	return rc;

@@ -55,6 +55,14 @@ int pts_imgset_add_elf(struct pts_imgset *set, int32_t pid, const char *path, ui
 		       struct pts_err *err);
 
 /*
+ * Map every executable PT_LOAD of an ELF file at its link address plus
+ * slide (a kernel moved by KASLR: runtime _stext - link _stext). Errors:
+ * as pts_imgset_add_elf.
+ */
+int pts_imgset_add_elf_moved(struct pts_imgset *set, int32_t pid, const char *path,
+			     int64_t slide, struct pts_err *err);
+
+/*
  * The page-table root (CR3, as PIP packets carry it) of pid's address
  * space: pid's sections are then found by libipt from PIP in traces that
  * have them (kernel traced), and PIP names the process. Call before the
@@ -121,9 +129,11 @@ void pts_imgset_set_sym_time(struct pts_imgset *set, uint64_t time_ns);
 int pts_imgset_set_sysroot(struct pts_imgset *set, const char *sysroot);
 
 /*
- * Kernel symbols from a kallsyms listing (for kernel addresses). Lines that
- * are not kallsyms lines are skipped and counted in *stats (may be NULL).
- * Errors: those of pts_symtab_load_kallsyms (-EINVAL: no kallsyms line).
+ * Kernel symbols from a kallsyms listing (for kernel addresses), in place
+ * of any loaded before. Lines that are not kallsyms lines are skipped and
+ * counted in *stats (may be NULL). Errors: those of
+ * pts_symtab_load_kallsyms (-EINVAL: no kallsyms line, -EACCES: every
+ * address 0); no names are kept then.
  */
 int pts_imgset_add_kallsyms(struct pts_imgset *set, const char *path,
 			    struct pts_kallsyms_stats *stats, struct pts_err *err);

@@ -349,6 +349,8 @@ int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path,
 		parsed++;
 		if (!strchr("tTwW", type))
 			continue;
+		stats->text++;
+		stats->text_zero += !addr;
 		if (mod)
 			snprintf(full, sizeof(full), "%.511s %.80s", name, mod);
 		else
@@ -365,6 +367,12 @@ int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path,
 	if (!rc && !parsed)
 		rc = pts_err_set(err, EINVAL, "%s: no kallsyms lines (expected 'ADDRESS TYPE NAME "
 				 "[MODULE]' as in /proc/kallsyms)", path);
+	/* all at 0 would make one symbol of the whole kernel: names nothing right */
+	if (!rc && stats->text && stats->text_zero == stats->text)
+		rc = pts_err_set(err, EACCES, "%s: every address is 0 (read under kptr_restrict, "
+				 "or without privilege): the names cannot be placed", path);
+	if (rc == -EACCES)
+		pts_symtab_free(st);
 	if (!rc)
 		pts_symtab_finish(st);
 	return rc;

@@ -48,6 +48,7 @@ struct pts_kallsyms_stats {
 	uint64_t bad;			/* lines that are not ADDRESS TYPE NAME [MODULE] */
 	uint64_t first_bad;		/* line number (from 1) of the first, 0 none */
 	char first_bad_text[64];	/* its start, non-printing bytes as '?', "..." if cut */
+	uint64_t text, text_zero;	/* text symbols (t/T/w/W), of which at address 0 */
 };
 
 /*
@@ -56,7 +57,9 @@ struct pts_kallsyms_stats {
  * a one-letter type, a name, optionally "[module]", separated by blanks.
  * Other lines are skipped and counted in *stats (may be NULL); blank lines
  * are ignored. Errors: -errno opening or reading, -EINVAL when no line is
- * a kallsyms line (err: "PATH: no kallsyms lines (expected ...)"), -ENOMEM.
+ * a kallsyms line (err: "PATH: no kallsyms lines (expected ...)"), -EACCES
+ * when every text symbol is at address 0 (a listing read under
+ * kptr_restrict: nothing loaded), -ENOMEM.
  */
 int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path,
 			     struct pts_kallsyms_stats *stats, struct pts_err *err);

@@ -18,6 +18,9 @@
 #include <string.h>
 
 #include "../capture/elfinfo.h"
+#include "../capture/kernel.h"
+#include "../capture/procfs.h"
+#include "../decode/kcore.h"
 #include "session_int.h"
 
 /* strdup, noting a failure in *oom. */
@@ -386,16 +389,85 @@ static int sideband_execs(const struct pts_sideband *sb, struct pts_imgset *set)
 	return 0;
 }
 
+/*
+ * Kernel names from a kallsyms listing: the bundle's (given false) or
+ * --kallsyms's. A bundle's listing that names nothing (no kallsyms line,
+ * every address 0 under kptr_restrict) is a notice saying what to give;
+ * a given one is an error, as in raw mode.
+ */
+static int kernel_names(struct pts_imgset *set, const char *path, bool given,
+			struct pts_decode_summary *sum, struct pts_err *err)
+{
+	struct pts_kallsyms_stats ks;
+	struct pts_err e2 = { 0 };
+	int rc = pts_imgset_add_kallsyms(set, path, &ks, &e2);
+
+	if ((rc == -EINVAL || rc == -EACCES) && !given) {
+		char msg[700];
+
+		/* the trace does not need the names: decode it, say why they are missing */
+		snprintf(msg, sizeof(msg), "%.400s: kernel code is named [unknown]%s", e2.msg,
+			 rc == -EACCES ? "; give --kallsyms FILE (a /proc/kallsyms read as root "
+			 "with kptr_restrict below 2), --kcore DIR or --vmlinux FILE" : "");
+		pts_decode_notice(sum, msg);
+		return 0;
+	}
+	if (rc)
+		return pts_err_set(err, rc, "%s", e2.msg);
+	if (ks.bad)
+		pts_decode_kallsyms_notice(sum, path, &ks);
+	return 0;
+}
+
+/*
+ * --vmlinux FILE: the kernel's ELF, moved by the difference of the
+ * bundle's kallsyms _stext and the file's (KASLR); without a usable
+ * kallsyms at its link addresses, said. Its code is used where the
+ * bundle has no kernel text (added first, the bundle's wins), and its
+ * symbols name it.
+ */
+static int add_vmlinux(const struct pts_bundle *b, struct pts_imgset *set, const char *vmlinux,
+		       struct pts_decode_summary *sum, struct pts_err *err)
+{
+	uint64_t rt_s = 0, rt_e = 0, link_s = 0, size;
+	char *text = NULL, *path = NULL, msg[600];
+	struct pts_err e2 = { 0 };
+	size_t len = 0;
+	int is_pie, rc;
+
+	if (pts_elf_symbol(vmlinux, "_stext", &link_s, &size, &is_pie, &e2))
+		link_s = 0;
+	path = b->kallsyms_file ? pts_bundle_path(b, b->kallsyms_file) : NULL;
+	if (path && !pts_read_file(path, &text, &len, &e2) &&
+	    pts_kallsyms_text_range(text, len, &rt_s, &rt_e, &e2))
+		rt_s = 0;
+	free(text);
+	free(path);
+	if (!link_s || !rt_s) {
+		snprintf(msg, sizeof(msg), "--vmlinux %.300s: %s: its code is placed at its link "
+			 "addresses (wrong if the kernel was moved, KASLR)", vmlinux,
+			 !link_s ? "it has no _stext symbol" :
+			 "the bundle's kallsyms gives no _stext");
+		pts_decode_notice(sum, msg);
+		rt_s = link_s = 0;
+	}
+	rc = pts_imgset_add_elf_moved(set, PTS_PID_ALL, vmlinux, (int64_t)(rt_s - link_s), &e2);
+	return rc ? pts_err_set(err, rc, "--vmlinux: %s", e2.msg) : 0;
+}
+
 int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
 			     const struct pts_sideband *sb, const struct pts_timeconv *tc,
-			     const char *sysroot, struct pts_decode_summary *sum,
+			     const struct pts_decode_opts *o, struct pts_decode_summary *sum,
 			     struct pts_err *err)
 {
+	const char *sysroot = o ? o->sysroot : NULL;
 	struct objcache oc = { 0 };
 	uint64_t start_tsc = UINT64_MAX;
 	size_t i;
 	int rc = 0;
 
+	if (o && o->vmlinux)
+		rc = add_vmlinux(b, set, o->vmlinux, sum, err);
 	for (i = 0; i < b->nr_ktext && !rc; i++) {
 		char *path = pts_bundle_path(b, b->ktext[i].file);
 
@@ -407,26 +479,19 @@ int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
 					 b->ktext[i].name, NULL, err);
 		free(path);
 	}
-	if (!rc && b->kallsyms_file) {
+	/* the bundle's names, unless others are given */
+	if (!rc && b->kallsyms_file && !(o && (o->kallsyms || o->kcore_dir))) {
 		char *path = pts_bundle_path(b, b->kallsyms_file);
-		struct pts_kallsyms_stats ks;
-		struct pts_err e2 = { 0 };
 
-		rc = path ? pts_imgset_add_kallsyms(set, path, &ks, &e2) : -ENOMEM;
-		if (rc == -EINVAL) {
-			char msg[600];
-
-			/* the trace does not need the names: decode it, say why they are missing */
-			snprintf(msg, sizeof(msg), "%.500s: kernel code is named [unknown]", e2.msg);
-			pts_decode_notice(sum, msg);
-			rc = 0;
-		} else if (rc) {
-			rc = pts_err_set(err, rc, "%s", path ? e2.msg : "out of memory");
-		} else if (ks.bad) {
-			pts_decode_kallsyms_notice(sum, b->kallsyms_file, &ks);
-		}
+		rc = path ? kernel_names(set, path, false, sum, err) :
+			    pts_err_set(err, ENOMEM, "out of memory");
 		free(path);
 	}
+	/* kernel text read elsewhere (perf record --kcore): wins where it overlaps */
+	if (!rc && o && o->kcore_dir)
+		rc = pts_kcore_add(set, o->kcore_dir, err);
+	if (!rc && o && o->kallsyms)
+		rc = kernel_names(set, o->kallsyms, true, sum, err);
 	if (!rc && sideband_execs(sb, set))
 		rc = pts_err_set(err, ENOMEM, "out of memory");
 	/* the first trace of the capture (a CPU without a recorded start: 0) */

@@ -295,8 +295,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	if (!rc && sideband_roots(&in.sb, in.set))
 		rc = pts_err_set(err, ENOMEM, "out of memory");
 	if (!rc)
-		rc = pts_decode_bundle_images(b, in.set, &in.sb, &in.tc, o ? o->sysroot : NULL,
-					      sum, err);
+		rc = pts_decode_bundle_images(b, in.set, &in.sb, &in.tc, o, sum, err);
 	if (rc)
 		goto out;
 	if (in.pid < 0 && in.tid < 0)

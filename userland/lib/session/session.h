@@ -32,6 +32,13 @@ struct pts_decode_opts {
 	struct { const char *path; uint64_t offset, vaddr; } raw[PTS_DEC_MAX_INPUTS];
 	unsigned int nr_raw;
 	const char *kcore_dir, *kallsyms;
+	/*
+	 * A bundle: kernel code and names from these instead of (kallsyms:
+	 * in place of) the bundle's, for one captured without them (kernel
+	 * lockdown, a container, kptr_restrict). vmlinux: the kernel's ELF
+	 * (with symbols), moved by the bundle's kallsyms _stext (KASLR).
+	 */
+	const char *vmlinux;
 	uint16_t family;		/* 0 unknown */
 	uint8_t model, stepping;
 	uint8_t mtc_freq, nom_freq;

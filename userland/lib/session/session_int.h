@@ -89,7 +89,8 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 
 /*
  * The bundle's code images into set (bundle_images.c): kernel text and
- * kallsyms, and each process's maps snapshots in the address space of
+ * kallsyms (or, from o, may be NULL: --vmlinux, --kcore, --kallsyms, and
+ * --sysroot for uncopied files), and each process's maps snapshots in the address space of
  * the program they describe, split at the sideband's EXEC records (sb,
  * times from tc). User code files are checked against the capture and
  * counted in sum; code that cannot be used is a warning and decodes as
@@ -97,7 +98,7 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
  */
 int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
 			     const struct pts_sideband *sb, const struct pts_timeconv *tc,
-			     const char *sysroot, struct pts_decode_summary *sum,
+			     const struct pts_decode_opts *o, struct pts_decode_summary *sum,
 			     struct pts_err *err);
 
 /*

@@ -72,7 +72,10 @@ static struct irq_work sb_wake_work;
 
 static struct tracepoint *tp_switch, *tp_exec, *tp_exit, *tp_fork;
 
-/* Copy @len bytes into @c's ring at free-running position @pos. */
+/*
+ * Copy @len bytes into @c's ring at free-running position @pos.
+ * Context: @c's CPU, IRQs off, busy held (sb_emit()).
+ */
 static void ring_put(struct pts_sb_cpu *c, u64 pos, const void *src, u32 len)
 {
 	u64 off = pos & (c->size - 1);
@@ -83,6 +86,11 @@ static void ring_put(struct pts_sb_cpu *c, u64 pos, const void *src, u32 len)
 		memcpy(c->buf, (const u8 *)src + first, len - first);
 }
 
+/*
+ * Copy @len bytes out of @c's ring from free-running position @pos.
+ * Context: the reader, pts.lock held; the bytes are before the head it
+ * loaded with acquire.
+ */
 static void ring_get(const struct pts_sb_cpu *c, u64 pos, void *dst, u32 len)
 {
 	u64 off = pos & (c->size - 1);
@@ -179,15 +187,18 @@ out_irq:
 }
 
 /*
- * Type of a record; sb_emit() stamps CPU and TSC where it writes (a
- * preemptible probe may migrate before then).
+ * Type of a record; sb_emit() stamps CPU and TSC inside its IRQs-off
+ * section, so the record names the ring it is in whatever its caller.
  */
 static void sb_hdr(struct ptscope_sb_hdr *h, u16 type)
 {
 	h->type = type;
 }
 
-/* The CR3 a task's user code runs with; 0 for kernel threads. */
+/*
+ * The CR3 a task's user code runs with; 0 for kernel threads.
+ * Context: any; @t is current or pinned by the tracepoint's caller.
+ */
 static u64 task_user_cr3(struct task_struct *t)
 {
 	struct mm_struct *mm = t->mm;
@@ -195,6 +206,7 @@ static u64 task_user_cr3(struct task_struct *t)
 	return mm ? pts_cr3_user_root(__pa(mm->pgd), pts.kpti) : 0;
 }
 
+/* Context: sched_switch tracepoint: runqueue lock held, IRQs off. */
 static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 			 struct task_struct *next, unsigned int prev_state)
 {
@@ -217,6 +229,7 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 
 #define SB_EXEC_MAX	(sizeof(struct ptscope_sb_exec) + PTSCOPE_PATH_LEN)
 
+/* Context: sched_process_exec tracepoint: process context, preemption off. */
 static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		       struct linux_binprm *bprm)
 {
@@ -240,6 +253,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	sb_emit(&u.r.hdr, ALIGN(sizeof(u.r) + n + 1, 8));
 }
 
+/* Context: sched_process_exit tracepoint: process context, preemption off. */
 static void probe_exit(void *data, struct task_struct *p)
 {
 	struct ptscope_sb_exit r;
@@ -253,6 +267,7 @@ static void probe_exit(void *data, struct task_struct *p)
 	sb_emit(&r.hdr, sizeof(r));
 }
 
+/* Context: sched_process_fork tracepoint: process context, preemption off. */
 static void probe_fork(void *data, struct task_struct *parent,
 		       struct task_struct *child)
 {
@@ -323,6 +338,7 @@ struct tp_want {
 	struct tracepoint **slot;
 };
 
+/* for_each_kernel_tracepoint() callback. Context: process context. */
 static void tp_collect(struct tracepoint *tp, void *priv)
 {
 	const struct tp_want *w;
@@ -332,6 +348,7 @@ static void tp_collect(struct tracepoint *tp, void *priv)
 			*w->slot = tp;
 }
 
+/* Context: process context, may sleep (waits for running probes). */
 static void unregister_probes(void)
 {
 	if (tp_switch)

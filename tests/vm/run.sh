@@ -326,6 +326,7 @@ check_bundles() { # line dir
 		fi
 		result "$line" bundle_decodes SKIP "no bundle"
 		result "$line" bundle_timeline_matches_sim SKIP "no bundle"
+		result "$line" bundle_sideband_merged SKIP "no bundle"
 		return
 	fi
 	ok=1 detail=
@@ -343,6 +344,7 @@ check_bundles() { # line dir
 	if [ -z "$DECODER" ]; then
 		result "$line" bundle_decodes SKIP "$decoder_reason"
 		result "$line" bundle_timeline_matches_sim SKIP "$decoder_reason"
+		result "$line" bundle_sideband_merged SKIP "$decoder_reason"
 		return
 	fi
 	bash "$VM/host/check-bundles.sh" "$DECODER" "$bdir" "$SIM_DOC" "$timeline_reason" \

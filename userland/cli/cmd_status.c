@@ -131,6 +131,10 @@ static void print_json(int fd, const struct ptscope_state *st)
 		json_object_object_add(c, "head", json_object_new_uint64(cs.head));
 		json_object_object_add(c, "bytes_valid", json_object_new_uint64(cs.bytes_valid));
 		json_object_object_add(c, "wraps", json_object_new_uint64(cs.wrap_count));
+		/* this CPU's sideband ring: records it dropped, bytes unread */
+		json_object_object_add(c, "sideband_lost", json_object_new_uint64(cs.sideband_lost));
+		json_object_object_add(c, "sideband_unread_bytes",
+				       json_object_new_uint64(cs.sideband_bytes));
 		json_object_object_add(c, "flags", fl);
 		json_object_array_add(cpus, c);
 	}
@@ -183,8 +187,12 @@ static void print_table(int fd, const struct ptscope_state *st)
 		}
 		cpu_flags_text(cs.flags, fl, sizeof(fl));
 		pts_format_size(cs.buffer_size, sz, sizeof(sz));
-		printf("%-5u %12s %12" PRIu64 " %12" PRIu64 " %8" PRIu64 "  %s\n", cpu, sz,
+		printf("%-5u %12s %12" PRIu64 " %12" PRIu64 " %8" PRIu64 "  %s", cpu, sz,
 		       (uint64_t)cs.head, (uint64_t)cs.bytes_valid, (uint64_t)cs.wrap_count, fl);
+		if (cs.sideband_lost)
+			printf("%ssideband lost %" PRIu64, fl[0] ? ", " : "",
+			       (uint64_t)cs.sideband_lost);
+		putchar('\n');
 	}
 }
 

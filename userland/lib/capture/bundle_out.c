@@ -563,10 +563,14 @@ static void write_sim_user_code(struct writer *w)
 	m.path = (char *)PTS_SIM_USER_CODE;
 	for (i = 0; i < b->nr_processes; i++) {
 		struct pts_bundle_process *p = &b->processes[i];
+		size_t k;
 
 		append_map(&p->maps_arm, &p->nr_maps_arm, &m);
 		if (p->nr_maps_trigger)
 			append_map(&p->maps_trigger, &p->nr_maps_trigger, &m);
+		/* the unit's code is in every address space, also after an exec */
+		for (k = 0; k < p->nr_maps_exec; k++)
+			append_map(&p->maps_exec[k].maps, &p->maps_exec[k].nr_maps, &m);
 	}
 	/*
 	 * The unit emits its user rounds whatever task is current, mostly the

@@ -8,6 +8,8 @@
 #   make bench           benchmarks (not part of check)
 #   make fuzz            libFuzzer harnesses, FUZZ_SECONDS each (docs/fuzzing.md)
 #   make sample          regenerate samples/ with the reference encoder
+#   make install, uninstall, modules_install, install-dkms, man, deb
+#                        packaging/install.mk, docs/packaging.md
 
 CC      ?= gcc
 CXX     ?= g++
@@ -244,5 +246,7 @@ sample: userland
 
 clean:
 	rm -rf $(B)
+
+include packaging/install.mk
 
 -include $(shell find $(B)/obj $(FB)/obj -name '*.d' 2>/dev/null)

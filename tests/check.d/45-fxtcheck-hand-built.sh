@@ -42,7 +42,7 @@ grep -q "open slices" "$tmp/err" || { echo "unexpected error: $(cat "$tmp/err")"
 # --help is asked for, not a usage error: the usage on stdout, exit 0;
 # no FILE is a usage error (exit 2)
 rc=0; "$tool" --help > "$tmp/help" 2>&1 || rc=$?
-[ $rc = 0 ] && grep -q "^usage: fxtcheck" "$tmp/help" || { echo "fxtcheck --help: exit $rc"; cat "$tmp/help"; exit 1; }
+[ $rc = 0 ] && grep -qi "^usage: fxtcheck" "$tmp/help" || { echo "fxtcheck --help: exit $rc"; cat "$tmp/help"; exit 1; }
 rc=0; "$tool" 2> /dev/null || rc=$?
 [ $rc = 2 ] || { echo "fxtcheck without FILE: exit $rc, want 2"; exit 1; }
 echo "fxtcheck: hand-built trace read as one slice; unmatched begin refused; --help exit 0"

@@ -29,6 +29,8 @@ static void skylake_sp_with_pt_bit_and_leaf_14h_has_pt(void)
 	CU_ASSERT_FALSE(c.hypervisor);
 	pts_host_cpu_verdict(&c, v, sizeof(v));
 	CU_ASSERT_PTR_NOT_NULL(strstr(v, "has Intel PT"));
+	/* installed (package, make modules_install) and from the build tree */
+	CU_ASSERT_PTR_NOT_NULL(strstr(v, "modprobe ptscope"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(v, "insmod kmod/ptscope.ko"));
 }
 
@@ -47,6 +49,7 @@ static void amd_family_1ah_has_no_pt_and_says_decode_works_here(void)
 	pts_host_cpu_verdict(&c, v, sizeof(v));
 	CU_ASSERT_PTR_NOT_NULL(strstr(v, "this CPU (AuthenticAMD) has no Intel PT: decode works here; "
 				      "capture needs an Intel CPU, or `simulate=1` for a dry run"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(v, "modprobe ptscope simulate=1"));
 }
 
 static void pt_bit_without_leaf_14h_is_no_pt(void)

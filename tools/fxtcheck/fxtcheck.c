@@ -10,7 +10,7 @@
  * Exit status: 0 when the file is valid (every record well formed,
  * every begin matched by an end on its thread, time monotonic per
  * thread), 1 when it is not (the reason goes to stderr), 2 on usage
- * (--help prints the usage and exits 0).
+ * (--help prints the usage and exits 0; --version prints "fxtcheck 0.1").
  * --dump prints one line per slice, instant, counter and named object:
  *   slice PID/TID DEPTH BEGIN END CATEGORY NAME
  *   instant PID/TID TS CATEGORY NAME
@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../../tests/unit/fxt_reader.h"
+#include "util/version.h"
 
 static void dump(const struct fxtr_trace *t)
 {
@@ -66,8 +67,21 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			/* asked for: not a usage error */
-			printf("usage: fxtcheck [--dump] FILE.fxt\n"
-			       "exit status: 0 valid, 1 not valid (the reason on stderr), 2 bad usage\n");
+			printf("Usage: fxtcheck [--dump] FILE.fxt\n"
+			       "  or:  fxtcheck --version\n\n"
+			       "Check that FILE.fxt is a valid Fuchsia trace format file (every record\n"
+			       "well formed, every slice begin matched by an end on its thread, time\n"
+			       "monotonic per thread) with a reader written from the format reference,\n"
+			       "independent of ptscope's writer.\n\n"
+			       "Options:\n"
+			       "  --dump       list every slice, instant, counter and named object,\n"
+			       "               one a line (docs/output-formats.md)\n"
+			       "  -h, --help   show this help\n\n"
+			       "Exit status: 0 valid, 1 not valid (the reason on stderr), 2 bad usage.\n");
+			return 0;
+		}
+		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
+			printf("fxtcheck %s\n", PTS_VERSION);
 			return 0;
 		}
 		if (!strcmp(argv[i], "--dump"))
@@ -78,7 +92,7 @@ int main(int argc, char **argv)
 			path = NULL, i = argc;
 	}
 	if (!path) {
-		fprintf(stderr, "usage: fxtcheck [--dump] FILE.fxt\n");
+		fprintf(stderr, "Usage: fxtcheck [--dump] FILE.fxt\n");
 		return 2;
 	}
 	if (fxtr_read_file(path, &t)) {

@@ -65,12 +65,14 @@ int cmd_caps(int argc, char **argv)
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
 			json = 1;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: ptscope caps [--json]\n\n"
+			printf("Usage: ptscope caps [--json]\n\n"
 			       "Show whether the module is loaded, whether the PT unit is real or\n"
 			       "simulated, the CPU identity and timing inputs, and each PT feature\n"
 			       "(CPUID leaf 14H) with what its absence means. Without the module,\n"
 			       "what CPUID read here says: whether this CPU has Intel PT at all.\n\n"
-			       "  -j, --json   one JSON object instead of the table\n\n"
+			       "Options:\n"
+			       "  -j, --json   one JSON object instead of the table\n"
+			       "  -h, --help   show this help\n\n"
 			       "Exit status: 0 the module answered, 1 it cannot be opened (the CPU\n"
 			       "facts are printed all the same), 2 bad usage.\n");
 			return 0;

@@ -221,15 +221,17 @@ int cmd_status(int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: ptscope status [--json] [--disarm]\n\n"
+			printf("Usage: ptscope status [--json] [--disarm]\n\n"
 			       "Show the module's state (idle, configured, armed, post-trigger,\n"
 			       "triggered, stopped), the last trigger, the RTIT_CTL and CR3_MATCH\n"
 			       "values written, the sideband fill, and per CPU the ring head, bytes\n"
 			       "valid, wraps and flags.\n\n"
+			       "Options:\n"
 			       "  -j, --json  the same as one JSON object (without the module:\n"
 			       "              {\"module_loaded\": false, \"error\": ...}, exit 1)\n"
 			       "  --disarm    then end that capture (STOP + UNCONFIGURE), e.g. one\n"
-			       "              left behind by a ptscope that was killed\n\n"
+			       "              left behind by a ptscope that was killed\n"
+			       "  -h, --help  show this help\n\n"
 			       "Exit status: 0 shown (and disarmed), 1 the device cannot be opened or\n"
 			       "read or the disarm failed, 2 bad usage.\n");
 			return 0;

@@ -18,10 +18,12 @@ int cmd_trigger(int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: ptscope trigger\n\n"
+			printf("Usage: ptscope trigger\n\n"
 			       "Fire the trigger of the armed capture (PTSCOPE_IOC_TRIGGER): the\n"
 			       "module stops tracing (after --post-trigger, if set) and the ptscope\n"
 			       "run/attach/record that armed it writes the bundle.\n\n"
+			       "Options:\n"
+			       "  -h, --help  show this help\n\n"
 			       "Exit status: 0 fired, 1 the device cannot be opened or nothing is\n"
 			       "armed, 2 bad usage.\n");
 			return 0;

@@ -40,15 +40,18 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: ptscope COMMAND [OPTIONS]   (ptscope COMMAND --help for its options)\n"
-		"       ptscope --version\n\n"
-		"commands:\n");
+	fprintf(f, "Usage: ptscope COMMAND [OPTIONS]   (ptscope COMMAND --help for its options)\n"
+		"  or:  ptscope --version\n\n"
+		"Commands:\n");
 	for (i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\nA typical session:\n"
-		"  ptscope caps\n"
-		"  ptscope run -o t.ptscope -- ./prog args\n"
-		"  ptscope decode t.ptscope -o t.fxt      (open t.fxt in ui.perfetto.dev)\n"
+		"  $ ptscope caps\n"
+		"  $ ptscope run -o t.ptscope -- ./prog args\n"
+		"  $ ptscope decode t.ptscope -o t.fxt      (open t.fxt in ui.perfetto.dev)\n"
+		"\nOptions:\n"
+		"  -h, --help     show this help\n"
+		"  -V, --version  print the version (also every bundle's producer)\n"
 		"\nExit status: 0 done, 1 failed, 2 bad usage; decode: 3 decoded with gaps\n"
 		"(the timeline is written; each gap is marked with its cause). Each\n"
 		"command's --help gives its own.\n");

@@ -24,15 +24,21 @@
 #include "ptsynth_cpu.h"
 #include "ptsynth_list.h"
 #include "run.h"
+#include "util/version.h"
 
 static void usage(FILE *f)
 {
-	fputs("usage: ptsynth run [options] -o NAME.ptscope -- CMD [ARGS...]\n"
-	      "       ptsynth check [--insn-list FILE] NAME.ptscope\n"
-	      "       ptsynth check --pt FILE --image FILE:VADDR:PGOFF:SIZE [--image ...]\n"
+	fputs("Usage: ptsynth run [options] -o NAME.ptscope -- CMD [ARGS...]\n"
+	      "  or:  ptsynth check [--insn-list FILE] NAME.ptscope\n"
+	      "  or:  ptsynth check --pt FILE --image FILE:VADDR:PGOFF:SIZE [--image ...]\n"
 	      "                     [--cpu-model F/M/S] --insn-list FILE\n"
+	      "  or:  ptsynth --version\n"
 	      "\n"
-	      "run: single-step CMD with ptrace and write the Intel PT trace a PT unit\n"
+	      "The reference Intel PT encoder: the trace a PT unit would have written for\n"
+	      "a real execution, with its ground truth (not hardware: its bundles say\n"
+	      "\"reference-encoder\").\n"
+	      "\n"
+	      "Run: single-step CMD with ptrace and write the Intel PT trace a PT unit\n"
 	      "would have written (user scope), plus ground-truth.txt.\n"
 	      "  -o, --output DIR       bundle directory to create (must not exist)\n"
 	      "  --scope user           trace scope (only user: ptrace sees no kernel code)\n"
@@ -56,15 +62,23 @@ static void usage(FILE *f)
 	      "  --follow-exec          when CMD execs, trace the new program from its start\n"
 	      "                         (else tracing stops at the exec)\n"
 	      "  -q, --quiet            no summary\n"
+	      "  -h, --help             show this help\n"
 	      "\n"
-	      "check: decode NAME.ptscope/cpu0.pt with libipt's instruction decoder and compare\n"
+	      "Check: decode NAME.ptscope/cpu0.pt with libipt's instruction decoder and compare\n"
 	      "with NAME.ptscope/ground-truth.txt; exit 0 when every record matches.\n"
 	      "  --insn-list FILE       also write every instruction libipt's decoder reports\n"
 	      "                         (hex IP, one a line, as ptscope decode --insn-list)\n"
 	      "  --pt FILE              a raw stream instead of a bundle: list only (no ground\n"
 	      "                         truth); code from --image (FILE bytes from PGOFF, SIZE\n"
 	      "                         of them, at VADDR), errata of --cpu-model (default the\n"
-	      "                         modelled 6/85/4)\n", f);
+	      "                         modelled 6/85/4)\n"
+	      "  --image FILE:VADDR:PGOFF:SIZE\n"
+	      "                         code of the --pt stream: SIZE bytes of FILE from PGOFF\n"
+	      "                         at VADDR (repeatable, up to 64)\n"
+	      "  --cpu-model F/M/S      recording CPU whose errata libipt works around\n"
+	      "\n"
+	      "Exit status: 0 done (check: every record matches), 1 failure or a mismatch,\n"
+	      "2 bad usage.\n", f);
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -210,6 +224,7 @@ static int cmd_check(int argc, char **argv)
 		{ "pt", required_argument, 0, 'p' },
 		{ "image", required_argument, 0, 'i' },
 		{ "cpu-model", required_argument, 0, 'c' },
+		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
 	struct pt_cpu cpu = { .vendor = pcv_intel, .family = PTSYNTH_CPU_FAMILY,
@@ -245,6 +260,9 @@ static int cmd_check(int argc, char **argv)
 			cpu.model = (uint8_t)mod;
 			cpu.stepping = (uint8_t)step;
 			break;
+		case 'h':
+			usage(stdout);
+			return 0;
 		default:
 			usage(stderr);
 			return 2;
@@ -509,6 +527,10 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("ptsynth %s\n", PTS_VERSION);	/* its bundles' "producer" */
 		return 0;
 	}
 	fprintf(stderr, "ptsynth: unknown command '%s'\n", argv[1]);

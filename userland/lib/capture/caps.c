@@ -138,7 +138,8 @@ void pts_caps_print_table(const struct ptscope_caps *caps, FILE *f)
 	}
 	if (!(caps->flags & (PTSCOPE_CAPS_PT | PTSCOPE_CAPS_SIMULATED)))
 		fprintf(f, "\nNo Intel PT here. For a dry run of the whole tool chain load the "
-			"simulated unit:\n  rmmod ptscope; insmod kmod/ptscope.ko simulate=1\n");
+			"simulated unit:\n  rmmod ptscope; modprobe ptscope simulate=1\n"
+			"  (from the build tree: insmod kmod/ptscope.ko simulate=1)\n");
 }
 
 static json_object *u32_array(const __u32 *v, int n)

@@ -62,8 +62,9 @@ int pts_capture_open(struct pts_capture *c, struct pts_capture_opts *o,
 		return pts_err_set(err, ENODEV,
 				   "this CPU has no Intel PT (CPUID.07H:EBX[25] is 0%s). For a dry "
 				   "run of capture and decode, load the module's simulated PT unit:\n"
-				   "    rmmod ptscope; insmod kmod/ptscope.ko simulate=1\n"
-				   "  (its traces are synthetic and are labelled simulated-unit)",
+				   "    rmmod ptscope; modprobe ptscope simulate=1\n"
+				   "  (from the build tree: insmod kmod/ptscope.ko simulate=1;\n"
+				   "  its traces are synthetic and are labelled simulated-unit)",
 				   c->caps.vendor[0] == 'A' ? ": an AMD CPU" : "");
 	ret = pts_opts_fit_caps(o, &c->caps, notes, sizeof(notes), err);
 	if (ret)

@@ -43,8 +43,8 @@ int pts_dev_open_error(int e, const char *path, struct pts_err *err)
 	case EPERM:
 		return pts_err_set(err, e,
 			"%s: %s: the device is root-only by default. Run as root, or load the "
-			"module with a group that may open it (insmod kmod/ptscope.ko group=GID) "
-			"and join that group; kernel scope and system-wide capture also need "
+			"module with a group that may open it (options ptscope group=GID in "
+			"/etc/modprobe.d, or insmod kmod/ptscope.ko group=GID) and join that group; kernel scope and system-wide capture also need "
 			"CAP_SYS_ADMIN or CAP_PERFMON", path, strerror(e));
 	case EBUSY:
 		return pts_err_set(err, e,
@@ -87,7 +87,7 @@ static const char *reason_hint(uint32_t reason)
 		return "; the traced process is gone: start it again and re-run";
 	case PTSCOPE_R_NO_PT:
 		return "; for a dry run load the simulated unit: rmmod ptscope; "
-		       "insmod kmod/ptscope.ko simulate=1";
+		       "modprobe ptscope simulate=1 (or insmod kmod/ptscope.ko simulate=1)";
 	case PTSCOPE_R_TRACE_EN_BUSY:
 		return "; stop perf record -e intel_pt (or whatever owns PT) and retry";
 	case PTSCOPE_R_ARMED:

@@ -53,11 +53,13 @@ const char *pts_host_cpu_verdict(const struct pts_host_cpu *c, char *buf, size_t
 {
 	if (!c->intel_pt)
 		snprintf(buf, len, "this CPU (%s) has no Intel PT: decode works here; capture "
-			 "needs an Intel CPU, or `simulate=1` for a dry run (insmod "
-			 "kmod/ptscope.ko simulate=1)", c->vendor);
+			 "needs an Intel CPU, or `simulate=1` for a dry run (as root: modprobe "
+			 "ptscope simulate=1 once installed, insmod kmod/ptscope.ko simulate=1 "
+			 "from the build tree)", c->vendor);
 	else
 		snprintf(buf, len, "this CPU (%s family %u model %u) has Intel PT: load the module "
-			 "to capture (insmod kmod/ptscope.ko, as root)", c->vendor, c->family,
+			 "to capture (as root: modprobe ptscope once installed, e.g. by ptscope-dkms, "
+			 "insmod kmod/ptscope.ko from the build tree)", c->vendor, c->family,
 			 c->model);
 	return buf;
 }

@@ -1160,22 +1160,22 @@ void pts_opts_usage(enum pts_capture_cmd cmd, FILE *f)
 
 	switch (cmd) {
 	case PTS_CMD_RUN:
-		fprintf(f, "usage: ptscope run [OPTIONS] [--] CMD [ARGS...]\n\n"
+		fprintf(f, "Usage: ptscope run [OPTIONS] [--] CMD [ARGS...]\n\n"
 			"Start CMD held at exec, trace its address space, and write a bundle\n"
 			"when the trigger fires, CMD exits, or on Ctrl-C (twice: abort).\n\n");
 		break;
 	case PTS_CMD_ATTACH:
-		fprintf(f, "usage: ptscope attach -p PID [OPTIONS]\n\n"
+		fprintf(f, "Usage: ptscope attach -p PID [OPTIONS]\n\n"
 			"Trace a running process's address space; snapshot on the trigger,\n"
 			"its exit, --duration or Ctrl-C (twice: abort).\n\n");
 		break;
 	case PTS_CMD_RECORD:
-		fprintf(f, "usage: ptscope record [OPTIONS]\n\n"
+		fprintf(f, "Usage: ptscope record [OPTIONS]\n\n"
 			"Trace system-wide (all online CPUs or -C LIST) until the trigger,\n"
 			"--duration or Ctrl-C (twice: abort). Needs CAP_SYS_ADMIN or CAP_PERFMON.\n\n");
 		break;
 	}
-	fprintf(f, "options:\n");
+	fprintf(f, "Options:\n");
 	for (i = 0; i < NR_OPTS; i++) {
 		const struct opt_def *d = &opt_table[i];
 		char left[64];

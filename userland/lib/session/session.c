@@ -274,6 +274,9 @@ static int truncated_tail(struct pts_run_in *in, unsigned int i, const struct pt
 	return pts_tl_feed(tl, &br, err);
 }
 
+/* Trace bytes the scope scan reads before it releases them (scan_released). */
+#define PTS_SCAN_SLICE (8u << 20)
+
 /* Several CPUs' decoders merged by the time of their next event. */
 struct merge {
 	struct pts_run_in *in;
@@ -605,6 +608,39 @@ static int one_file_per_cpu(const struct pts_decode_opts *o, struct pts_err *err
 }
 
 /*
+ * The scope evidence of one mapped trace, scanned in slices that end at a
+ * PSB (where the packet scan starts afresh anyway: the same evidence as
+ * one scan), each slice's whole pages released once scanned: the scan
+ * reads every byte, and resident memory must not grow with the trace
+ * (they fault back in from the file when decoded).
+ */
+static int scan_released(uint8_t *buf, size_t len, struct pts_scope_evidence *ev)
+{
+	static const uint8_t psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
+					 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), from = 0;
+
+	while (from < len && !(ev->user_ips && ev->kernel_ips)) {
+		size_t to = len, rel;
+		const uint8_t *hit = NULL;
+
+		if (len - from > PTS_SCAN_SLICE + sizeof(psb))
+			hit = memmem(buf + from + PTS_SCAN_SLICE, len - from - PTS_SCAN_SLICE, psb,
+				     sizeof(psb));
+		if (hit)
+			to = (size_t)(hit - buf);
+		if (pts_scope_scan(buf + from, to - from, ev))
+			return -ENOMEM;
+		/* whole pages before the slice's end (the last page of the file is kept) */
+		rel = to / pg * pg;
+		if (rel > from / pg * pg)
+			madvise(buf + from / pg * pg, rel - from / pg * pg, MADV_DONTNEED);
+		from = to;
+	}
+	return 0;
+}
+
+/*
  * The scope of raw traces: --scope when given, else what the traces show
  * (scope_infer.h): assuming one would make a wrong timeline of a trace
  * recorded in another.
@@ -622,7 +658,7 @@ static int raw_scope(const struct pts_decode_opts *o, struct pts_run_in *in,
 	}
 	memset(&ev, 0, sizeof(ev));
 	for (i = 0; i < in->nr_pt; i++)
-		if (pts_scope_scan(in->pt[i].buf, in->pt[i].len, &ev))
+		if (scan_released(in->pt[i].buf, in->pt[i].len, &ev))
 			return pts_err_set(err, ENOMEM, "out of memory");
 	pts_scope_decide(&ev, &in->scope, sum->scope_why, sizeof(sum->scope_why));
 	return 0;

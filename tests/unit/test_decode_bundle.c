@@ -147,6 +147,9 @@ static const char *kallsyms_text;
 static bool no_objects;
 /* when set: the second process is listed without maps (nothing was read) */
 static bool other_no_maps;
+/* when set: the binary is named as the simulated unit's user code image */
+static bool sim_code_path;
+#define SIM_USER_CODE "/sys/module/ptscope/sim_user_code"
 
 static void write_bundle(enum pts_bundle_source source)
 {
@@ -290,7 +293,7 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 	} else {
 		CU_ASSERT_EQUAL_FATAL(pts_bundle_write_file(bdir, "objects/user", ebytes, elen,
 							    &err), 0);
-		b->objects[0].path = strdup("/opt/app/user");
+		b->objects[0].path = strdup(sim_code_path ? SIM_USER_CODE : "/opt/app/user");
 		b->objects[0].file = strdup("objects/user");
 	}
 	free(ebytes);
@@ -320,7 +323,8 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 	p->maps_arm[0].end = 0x402000;
 	p->maps_arm[0].pgoff = arm_pgoff;
 	snprintf(p->maps_arm[0].perms, sizeof(p->maps_arm[0].perms), "r-xp");
-	p->maps_arm[0].path = strdup(named_build_id ? elf : "/opt/app/user");
+	p->maps_arm[0].path = strdup(named_build_id ? elf : sim_code_path ? SIM_USER_CODE :
+				     "/opt/app/user");
 	if (vdso_reuse) {
 		size_t vlen = 0;
 		void *vbytes = slurp(elf, &vlen);
@@ -1382,6 +1386,78 @@ static void process_without_maps_decodes_as_gaps_not_with_the_previous_image(voi
 }
 
 /*
+ * The simulated unit runs its user code image in whatever task is current
+ * (docs/simulated-unit.md), also in a task whose maps were never read: in a
+ * simulated bundle that image decodes in every address space. By hand: pid
+ * 300 (no maps) runs the image at 0x401000 (_start, f1, f2 as pid 100's
+ * trace does); in a simulated bundle it is named and has no gap, in a
+ * bundle from another source the same layout stays a gap.
+ */
+static size_t pid300_named_and_gaps(enum pts_bundle_source source, size_t *gaps)
+{
+	static const struct sw_rec sw = { 0, 0, 101 };
+	struct ptscope_sb_switch rec;
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	struct pt_gen g, *gp = &g;
+	size_t i, named = 0;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.hdr.type = PTSCOPE_SB_SCHED_SWITCH;
+	rec.hdr.size = sizeof(rec);
+	rec.hdr.tsc = 0x1200;
+	rec.prev_pid = 100;
+	rec.prev_tid = 101;
+	rec.next_pid = rec.next_tid = 300;
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, 0x401000);
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_tsc(&g, 0x1300);
+	gen_ip(&g, ppt_tip_pge, 0x401000);	/* pid 300 */
+	gen_tnt(&g, "TTNTT");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	other_pid = 300;
+	other_no_maps = true;
+	sim_code_path = true;
+	extra_sb = &rec;
+	extra_sb_len = sizeof(rec);
+	write_bundle_ex(source, &gp, 1, &sw, 1);
+	extra_sb_len = 0;
+	sim_code_path = false;
+	other_no_maps = false;
+	other_pid = 0;
+	gen_done(&g);
+	*gaps = 0;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	for (i = 0; i < sink.n; i++) {
+		const struct pts_tl_rec *r = &sink.recs[i].r;
+
+		if (r->pid != 300)
+			continue;
+		if (r->type == PTS_TL_BEGIN && sink.recs[i].name[0] != '[')
+			named++;
+		if (r->type == PTS_TL_INSTANT && strstr(sink.recs[i].name, "gap"))
+			(*gaps)++;
+	}
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+	return named;
+}
+
+static void simulated_unit_code_decodes_in_a_task_without_maps(void)
+{
+	size_t gaps, named = pid300_named_and_gaps(PTS_SOURCE_SIMULATED_UNIT, &gaps);
+
+	CU_ASSERT(named >= 3);
+	CU_ASSERT_EQUAL(gaps, 0);
+	CU_ASSERT_EQUAL(pid300_named_and_gaps(PTS_SOURCE_REFERENCE_ENCODER, &gaps), 0);
+	CU_ASSERT(gaps >= 1);
+}
+
+/*
  * A mapped file the bundle's objects[] does not mention (no copy, no
  * build-id, no size): the host's file at the path is all there is. By
  * hand: it is used (the main path decodes, 20 instructions) but never
@@ -1722,6 +1798,7 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(exec_splits_the_process_images_old_program_before_new_after),
 	  PTS_TEST(code_unmapped_before_the_trigger_decodes_from_the_arm_maps),
 	  PTS_TEST(process_without_maps_decodes_as_gaps_not_with_the_previous_image),
+	  PTS_TEST(simulated_unit_code_decodes_in_a_task_without_maps),
 	  PTS_TEST(host_file_the_bundle_does_not_record_is_used_but_said),
 	  PTS_TEST(middle_program_decodes_with_the_maps_read_after_its_exec),
 	  PTS_TEST(cr3_partial_capture_shows_only_the_traced_process),

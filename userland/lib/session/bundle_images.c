@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/param.h>
+
 #include "../capture/elfinfo.h"
 #include "../capture/kernel.h"
 #include "../capture/procfs.h"
@@ -455,6 +457,48 @@ static int add_vmlinux(const struct pts_bundle *b, struct pts_imgset *set, const
 	return rc ? pts_err_set(err, rc, "--vmlinux: %s", e2.msg) : 0;
 }
 
+/*
+ * The simulated PT unit emits its user code image in whatever task is
+ * current (docs/simulated-unit.md, "The code images"), also in tasks whose
+ * maps the capture never read (a program exec'd and gone between two maps
+ * reads, a kernel thread): in a simulated bundle that image is part of
+ * every address space, as kernel text is. A hardware bundle has no such
+ * object; nothing is added there.
+ */
+static int sim_user_code_everywhere(const struct pts_bundle *b, struct pts_imgset *set,
+				    struct pts_err *err)
+{
+	static const char sim_path[] = "/sys/module/ptscope/sim_user_code";
+	const struct pts_bundle_object *o = NULL;
+	const struct pts_bundle_map *m = NULL;
+	size_t i, k;
+	char *path;
+	int rc;
+
+	if (b->source != PTS_SOURCE_SIMULATED_UNIT)
+		return 0;
+	for (i = 0; i < b->nr_objects && !o; i++)
+		if (!strcmp(b->objects[i].path, sim_path) && b->objects[i].file)
+			o = &b->objects[i];
+	for (i = 0; i < b->nr_processes && o && !m; i++)
+		for (k = 0; k < b->processes[i].nr_maps_arm && !m; k++)
+			if (b->processes[i].maps_arm[k].path &&
+			    !strcmp(b->processes[i].maps_arm[k].path, sim_path))
+				m = &b->processes[i].maps_arm[k];
+	if (!m)
+		return 0;
+	path = pts_bundle_path(b, o->file);
+	if (!path)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	/* the map's bytes that the copy holds (the map is page-sized, the image is not) */
+	rc = m->pgoff < o->size ?
+		pts_imgset_add_file(set, PTS_PID_ALL, path, m->pgoff,
+				    MIN(m->end - m->start, o->size - m->pgoff), m->start,
+				    sim_path, NULL, err) : 0;
+	free(path);
+	return rc;
+}
+
 int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
 			     const struct pts_sideband *sb, const struct pts_timeconv *tc,
 			     const struct pts_decode_opts *o, struct pts_decode_summary *sum,
@@ -502,6 +546,8 @@ int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
 		rc = process_images(b, &b->processes[i], set, tc,
 				    pts_tc_ns(tc, start_tsc == UINT64_MAX ? 0 : start_tsc), &oc,
 				    sysroot, sum, err);
+	if (!rc)
+		rc = sim_user_code_everywhere(b, set, err);
 	for (i = 0; i < oc.n; i++)
 		free(oc.v[i].file);
 	free(oc.v);

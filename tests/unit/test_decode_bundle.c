@@ -1331,69 +1331,14 @@ static void code_unmapped_before_the_trigger_decodes_from_the_arm_maps(void)
  * binary on pid 300's track. Before: pid 300 borrowed pid 100's image and
  * showed _start, f1, f2 as its own.
  */
-static void process_without_maps_decodes_as_gaps_not_with_the_previous_image(void)
-{
-	static const struct sw_rec sw = { 0, 0, 101 };
-	struct ptscope_sb_switch rec;
-	struct pts_decode_summary sum;
-	struct pts_err err = { 0 };
-	struct tl_sink sink = { 0 };
-	struct pt_gen g, *gp = &g;
-	size_t i, named = 0, gaps300 = 0;
-
-	memset(&rec, 0, sizeof(rec));
-	rec.hdr.type = PTSCOPE_SB_SCHED_SWITCH;
-	rec.hdr.size = sizeof(rec);
-	rec.hdr.cpu = 0;
-	rec.hdr.tsc = 0x1200;
-	rec.prev_pid = 100;
-	rec.prev_tid = 101;
-	rec.next_pid = rec.next_tid = 300;
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, 0x401000);
-	gen_tnt(&g, "TTNTT");
-	gen_ip_suppressed(&g, ppt_tip_pgd);
-	gen_tsc(&g, 0x1300);
-	gen_ip(&g, ppt_tip_pge, 0x401000);	/* pid 300 */
-	gen_tnt(&g, "TTNTT");
-	gen_ip_suppressed(&g, ppt_tip_pgd);
-	other_pid = 300;
-	other_no_maps = true;
-	extra_sb = &rec;
-	extra_sb_len = sizeof(rec);
-	write_bundle_ex(PTS_SOURCE_REFERENCE_ENCODER, &gp, 1, &sw, 1);
-	extra_sb_len = 0;
-	other_no_maps = false;
-	other_pid = 0;
-	gen_done(&g);
-	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
-	for (i = 0; i < sink.n; i++) {
-		const struct pts_tl_rec *r = &sink.recs[i].r;
-
-		if (r->pid != 300)
-			continue;
-		if (r->type == PTS_TL_BEGIN && sink.recs[i].name[0] != '[')
-			named++;
-		if (r->type == PTS_TL_INSTANT && strstr(sink.recs[i].name, "gap"))
-			gaps300++;
-	}
-	CU_ASSERT_EQUAL(named, 0);
-	CU_ASSERT(gaps300 >= 1);
-	CU_ASSERT(sum.gaps >= 1);
-	pts_decode_summary_free(&sum);
-	tl_sink_free(&sink);
-}
-
 /*
- * The simulated unit runs its user code image in whatever task is current
- * (docs/simulated-unit.md), also in a task whose maps were never read: in a
- * simulated bundle that image decodes in every address space. By hand: pid
- * 300 (no maps) runs the image at 0x401000 (_start, f1, f2 as pid 100's
- * trace does); in a simulated bundle it is named and has no gap, in a
- * bundle from another source the same layout stays a gap.
+ * Pid 300, listed without maps, runs the code at 0x401000 that pid 100 maps
+ * (_start, f1, f2 as pid 100's trace does; sim_path: the binary is named as
+ * the simulated unit's user code image). Returns pid 300's named frames; its
+ * gap instants in *gaps, the summary's gaps in *sum_gaps.
  */
-static size_t pid300_named_and_gaps(enum pts_bundle_source source, size_t *gaps)
+static size_t pid300_named_and_gaps(enum pts_bundle_source source, bool sim_path, size_t *gaps,
+				    uint64_t *sum_gaps)
 {
 	static const struct sw_rec sw = { 0, 0, 101 };
 	struct ptscope_sb_switch rec;
@@ -1421,7 +1366,7 @@ static size_t pid300_named_and_gaps(enum pts_bundle_source source, size_t *gaps)
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	other_pid = 300;
 	other_no_maps = true;
-	sim_code_path = true;
+	sim_code_path = sim_path;
 	extra_sb = &rec;
 	extra_sb_len = sizeof(rec);
 	write_bundle_ex(source, &gp, 1, &sw, 1);
@@ -1442,18 +1387,40 @@ static size_t pid300_named_and_gaps(enum pts_bundle_source source, size_t *gaps)
 		if (r->type == PTS_TL_INSTANT && strstr(sink.recs[i].name, "gap"))
 			(*gaps)++;
 	}
+	*sum_gaps = sum.gaps;
 	pts_decode_summary_free(&sum);
 	tl_sink_free(&sink);
 	return named;
 }
 
+static void process_without_maps_decodes_as_gaps_not_with_the_previous_image(void)
+{
+	uint64_t sum_gaps;
+	size_t gaps;
+
+	CU_ASSERT_EQUAL(pid300_named_and_gaps(PTS_SOURCE_REFERENCE_ENCODER, false, &gaps, &sum_gaps),
+			0);
+	CU_ASSERT(gaps >= 1);
+	CU_ASSERT(sum_gaps >= 1);
+}
+
+/*
+ * The simulated unit runs its user code image in whatever task is current
+ * (docs/simulated-unit.md), also in a task whose maps were never read: in a
+ * simulated bundle that image decodes in every address space; in a bundle
+ * from another source the same layout stays a gap.
+ */
 static void simulated_unit_code_decodes_in_a_task_without_maps(void)
 {
-	size_t gaps, named = pid300_named_and_gaps(PTS_SOURCE_SIMULATED_UNIT, &gaps);
+	uint64_t sum_gaps;
+	size_t gaps, named;
 
+	named = pid300_named_and_gaps(PTS_SOURCE_SIMULATED_UNIT, true, &gaps, &sum_gaps);
 	CU_ASSERT(named >= 3);
 	CU_ASSERT_EQUAL(gaps, 0);
-	CU_ASSERT_EQUAL(pid300_named_and_gaps(PTS_SOURCE_REFERENCE_ENCODER, &gaps), 0);
+	CU_ASSERT_EQUAL(sum_gaps, 0);
+	CU_ASSERT_EQUAL(pid300_named_and_gaps(PTS_SOURCE_REFERENCE_ENCODER, true, &gaps, &sum_gaps),
+			0);
 	CU_ASSERT(gaps >= 1);
 }
 

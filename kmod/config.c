@@ -94,6 +94,7 @@ void pts_unconfigure(void)
 	pts_stop_all();
 	pts_trigger_quiesce();
 	pts_trigger_teardown();
+	pts_sysrec_teardown();
 	pts_sideband_teardown();
 	pts_release_all();
 	spin_lock(&pts.bufs_lock);
@@ -127,7 +128,8 @@ void pts_unconfigure(void)
  * the permission check, -EPERM (BUFFER_LIMIT); -EINVAL (BAD_CPU_MASK);
  * -ENOMEM (NO_MEMORY); -ENOENT (TRACEPOINT_NOT_FOUND); -EBUSY
  * (HOTKEY_UNAVAILABLE); -EBADF/-EINVAL/-ESRCH/-ENOMEM from the uprobe
- * trigger (pts_uprobe_setup()).
+ * trigger (pts_uprobe_setup()); -ENOENT (TRACEPOINT_NOT_FOUND) or a
+ * registration error from the syscall records (pts_sysrec_setup()).
  */
 int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 {
@@ -205,8 +207,17 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 			      PTSCOPE_R_TRACEPOINT_NOT_FOUND;
 		goto undo;
 	}
+	if (cfg->flags & PTSCOPE_CFG_SYSREC) {
+		err = pts_sysrec_setup(pts.cr3_mm, pts.selected);
+		if (err) {
+			why->reason = PTSCOPE_R_TRACEPOINT_NOT_FOUND;
+			pts_sideband_teardown();
+			goto undo;
+		}
+	}
 	err = pts_trigger_setup(cfg, why);
 	if (err) {
+		pts_sysrec_teardown();
 		pts_sideband_teardown();
 		goto undo;
 	}

@@ -260,6 +260,7 @@ bool pts_uprobe_describe(struct ptscope_trigger_info *ti);
 int pts_sideband_setup(u64 size);
 void pts_sideband_teardown(void);
 void pts_sideband_set_live(bool live);
+u64 pts_sb_emit(struct ptscope_sb_hdr *rec, u32 len);
 u64 pts_sb_trigger(u32 reason, s32 pid, s32 tid);
 void pts_sb_trace(u16 type, u64 ctl, u64 status, u64 head);
 ssize_t pts_sideband_read(char __user *buf, size_t len, u64 *lost,
@@ -270,6 +271,19 @@ u64 pts_sideband_cpu_bytes(int cpu);
 u64 pts_sideband_cpu_lost(int cpu);
 bool pts_sideband_ready(void);
 void pts_sideband_init(void);
+
+/* A tracepoint wanted by name, and where to put it (pts_tp_lookup()). */
+struct tracepoint;
+struct pts_tp_want {
+	const char *name;
+	struct tracepoint **slot;
+};
+
+void pts_tp_lookup(const struct pts_tp_want *want);
+
+/* ---- syscall and user page-fault records (sysrec.c) -------------------- */
+int pts_sysrec_setup(struct mm_struct *mm, const struct cpumask *cpus);
+void pts_sysrec_teardown(void);
 
 /* ---- mmap (mmap.c) ------------------------------------------------------ */
 int pts_mmap(struct file *file, struct vm_area_struct *vma);

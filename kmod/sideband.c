@@ -54,7 +54,7 @@ struct pts_sb_cpu {
 	local64_t lost;
 	/* [this CPU, any context] dropped since the last LOST record */
 	local64_t lost_pending;
-	/* [this CPU] a writer is in sb_emit(): an NMI finding it set drops */
+	/* [this CPU] a writer is in pts_sb_emit(): an NMI finding it set drops */
 	local_t busy;
 };
 
@@ -74,7 +74,7 @@ static struct tracepoint *tp_switch, *tp_exec, *tp_exit, *tp_fork;
 
 /*
  * Copy @len bytes into @c's ring at free-running position @pos.
- * Context: @c's CPU, IRQs off, busy held (sb_emit()).
+ * Context: @c's CPU, IRQs off, busy held (pts_sb_emit()).
  */
 static void ring_put(struct pts_sb_cpu *c, u64 pos, const void *src, u32 len)
 {
@@ -112,7 +112,11 @@ static void sb_wake(struct irq_work *w)
 	wake_up_interruptible_poll(&pts.wq, EPOLLRDBAND);
 }
 
-/*
+/**
+ * pts_sb_emit() - append one record to this CPU's ring.
+ * @rec: the record; its header filled but for size, cpu and tsc.
+ * @len: its size in bytes, header included, a multiple of 8.
+ *
  * Append one record whose header is filled but for size and tsc to this
  * CPU's ring, and stamp it with the TSC read inside the ring's critical
  * section (IRQs off, busy held): whoever writes (a probe, a trigger in
@@ -125,7 +129,7 @@ static void sb_wake(struct irq_work *w)
  * that interrupts a writer of its CPU drops its record (counted).
  * Return: the TSC stamped, 0 when the record was not written.
  */
-static u64 sb_emit(struct ptscope_sb_hdr *rec, u32 len)
+u64 pts_sb_emit(struct ptscope_sb_hdr *rec, u32 len)
 {
 	struct ptscope_sb_lost lost;
 	struct pts_sb_cpu *c;
@@ -187,7 +191,7 @@ out_irq:
 }
 
 /*
- * Type of a record; sb_emit() stamps CPU and TSC inside its IRQs-off
+ * Type of a record; pts_sb_emit() stamps CPU and TSC inside its IRQs-off
  * section, so the record names the ring it is in whatever its caller.
  */
 static void sb_hdr(struct ptscope_sb_hdr *h, u16 type)
@@ -224,7 +228,7 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 	memcpy(r.next_comm, next->comm, sizeof(r.next_comm));
 	r.next_comm[sizeof(r.next_comm) - 1] = '\0';
 	r.prev_state = prev_state;
-	sb_emit(&r.hdr, sizeof(r));
+	pts_sb_emit(&r.hdr, sizeof(r));
 }
 
 #define SB_EXEC_MAX	(sizeof(struct ptscope_sb_exec) + PTSCOPE_PATH_LEN)
@@ -250,7 +254,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	u.r.comm[sizeof(u.r.comm) - 1] = '\0';
 	n = strnlen(bprm->filename, PTSCOPE_PATH_LEN - 1);
 	memcpy(u.r.filename, bprm->filename, n);
-	sb_emit(&u.r.hdr, ALIGN(sizeof(u.r) + n + 1, 8));
+	pts_sb_emit(&u.r.hdr, ALIGN(sizeof(u.r) + n + 1, 8));
 }
 
 /* Context: sched_process_exit tracepoint: process context, preemption off. */
@@ -264,7 +268,7 @@ static void probe_exit(void *data, struct task_struct *p)
 	sb_hdr(&r.hdr, PTSCOPE_SB_EXIT);
 	r.pid = p->tgid;
 	r.tid = p->pid;
-	sb_emit(&r.hdr, sizeof(r));
+	pts_sb_emit(&r.hdr, sizeof(r));
 }
 
 /* Context: sched_process_fork tracepoint: process context, preemption off. */
@@ -281,7 +285,7 @@ static void probe_fork(void *data, struct task_struct *parent,
 	r.parent_tid = parent->pid;
 	r.child_pid = child->tgid;
 	r.child_tid = child->pid;
-	sb_emit(&r.hdr, sizeof(r));
+	pts_sb_emit(&r.hdr, sizeof(r));
 }
 
 /**
@@ -302,7 +306,7 @@ u64 pts_sb_trigger(u32 reason, s32 pid, s32 tid)
 	r.reason = reason;
 	r.pid = pid;
 	r.tid = tid;
-	return sb_emit(&r.hdr, sizeof(r));
+	return pts_sb_emit(&r.hdr, sizeof(r));
 }
 
 /**
@@ -330,22 +334,28 @@ void pts_sb_trace(u16 type, u64 ctl, u64 status, u64 head)
 	r.pid = current->tgid;
 	r.tid = current->pid;
 	r.cr3 = task_user_cr3(current);
-	sb_emit(&r.hdr, sizeof(r));
+	pts_sb_emit(&r.hdr, sizeof(r));
 }
-
-struct tp_want {
-	const char *name;
-	struct tracepoint **slot;
-};
 
 /* for_each_kernel_tracepoint() callback. Context: process context. */
 static void tp_collect(struct tracepoint *tp, void *priv)
 {
-	const struct tp_want *w;
+	const struct pts_tp_want *w;
 
 	for (w = priv; w->name; w++)
 		if (!*w->slot && !strcmp(tp->name, w->name))
 			*w->slot = tp;
+}
+
+/**
+ * pts_tp_lookup() - find built-in tracepoints by event name.
+ * @want: {name, slot} pairs ending with a NULL name; each slot that is
+ *        NULL gets the tracepoint of that name, or stays NULL.
+ * Context: process context.
+ */
+void pts_tp_lookup(const struct pts_tp_want *want)
+{
+	for_each_kernel_tracepoint(tp_collect, (void *)want);
 }
 
 /* Context: process context, may sleep (waits for running probes). */
@@ -394,7 +404,7 @@ static void sb_free_rings(void)
  */
 int pts_sideband_setup(u64 size)
 {
-	const struct tp_want want[] = {
+	const struct pts_tp_want want[] = {
 		{ "sched_switch", &tp_switch },
 		{ "sched_process_exec", &tp_exec },
 		{ "sched_process_exit", &tp_exit },
@@ -420,7 +430,7 @@ int pts_sideband_setup(u64 size)
 	}
 	sb_wm = size / 2;
 
-	for_each_kernel_tracepoint(tp_collect, (void *)want);
+	pts_tp_lookup(want);
 	if (!tp_switch || !tp_exec || !tp_exit || !tp_fork) {
 		err = -ENOENT;
 		goto fail;

@@ -185,7 +185,15 @@ enum ptscope_mode {
 
 /* config.flags */
 #define PTSCOPE_CFG_CR3_FILTER	(1U << 0)	/* filter on cr3_pid's CR3 */
-#define PTSCOPE_CFG_ALL		0x1U
+/*
+ * Record the traced processes' syscalls (raw_syscalls:sys_enter and
+ * sys_exit) and user page faults (exceptions:page_fault_user) in the
+ * sideband: PTSCOPE_SB_SYS_ENTER, _SYS_EXIT, _PAGE_FAULT. Traced: the
+ * CR3-filtered process, else every user task on a traced CPU. A flag of
+ * the first published struct: an older caller leaves it clear (off).
+ */
+#define PTSCOPE_CFG_SYSREC	(1U << 1)
+#define PTSCOPE_CFG_ALL		0x3U
 
 /* Address range cfg: RTIT_CTL.ADDRn_CFG values (SDM 33.2.4.3). */
 enum ptscope_addr_cfg {
@@ -414,6 +422,10 @@ enum ptscope_sb_type {
 	PTSCOPE_SB_LOST = 6,
 	PTSCOPE_SB_TRACE_START = 7,	/* TraceEn set on cpu */
 	PTSCOPE_SB_TRACE_STOP = 8,	/* TraceEn cleared on cpu */
+	/* with PTSCOPE_CFG_SYSREC: */
+	PTSCOPE_SB_SYS_ENTER = 9,	/* struct ptscope_sb_syscall, ret 0 */
+	PTSCOPE_SB_SYS_EXIT = 10,	/* struct ptscope_sb_syscall */
+	PTSCOPE_SB_PAGE_FAULT = 11,	/* struct ptscope_sb_fault */
 };
 
 struct ptscope_sb_hdr {
@@ -476,6 +488,35 @@ struct ptscope_sb_trace {		/* TRACE_START / TRACE_STOP */
 
 /* TRACE_START/STOP records of modules before pid, tid and cr3 (bytes). */
 #define PTSCOPE_SB_TRACE_SIZE_VER0	40
+
+/*
+ * SYS_ENTER / SYS_EXIT: a traced task enters or leaves a system call
+ * (raw_syscalls:sys_enter / sys_exit), stamped inside the kernel's
+ * syscall path: after the syscall instruction, before the return to user
+ * mode. nr is the x86-64 syscall number (-1 when the kernel refused it
+ * before the table, e.g. a seccomp kill); ret the value the task gets in
+ * rax (a negative errno on failure). An execve that succeeds exits in the
+ * new program; exit and exit_group never exit.
+ */
+struct ptscope_sb_syscall {
+	struct ptscope_sb_hdr hdr;
+	__s32 pid, tid;
+	__s64 nr;		/* syscall number (orig_ax) */
+	__s64 ret;		/* SYS_EXIT: return value; SYS_ENTER: 0 */
+	__u64 ip;		/* user IP after the syscall instruction */
+};
+
+/*
+ * PAGE_FAULT: a page fault taken in user mode by a traced task
+ * (exceptions:page_fault_user), before the kernel handles it.
+ */
+struct ptscope_sb_fault {
+	struct ptscope_sb_hdr hdr;
+	__s32 pid, tid;
+	__u64 address;		/* CR2: the faulting linear address */
+	__u64 error_code;	/* the #PF error code (SDM vol. 3A 4.7) */
+	__u64 ip;		/* user IP of the faulting instruction */
+};
 
 /* ------------------------------------------------------------------ */
 /* PTSCOPE_IOC_GET_TRIGGER: what the capture's triggers are armed on.    */

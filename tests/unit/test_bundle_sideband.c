@@ -141,6 +141,59 @@ static void unknown_type_is_returned_for_the_caller_to_skip(void)
 }
 
 /*
+ * The syscall and page-fault records (PTSCOPE_CFG_SYSREC) are known types
+ * with the byte layout docs/abi.md gives: fields at fixed offsets, 48
+ * bytes each; one a byte short of its struct stops the reader.
+ */
+static void syscall_and_fault_records_have_their_documented_layout(void)
+{
+	const struct ptscope_sb_hdr *h;
+	struct pts_sb_reader r;
+	unsigned char *b = (unsigned char *)space;
+	size_t off;
+	int64_t ret = 4096;
+	uint64_t addr = 0x7f3a00001000ULL, ec = 0x6;
+
+	CU_ASSERT_EQUAL(sizeof(struct ptscope_sb_syscall), 48);
+	CU_ASSERT_EQUAL(sizeof(struct ptscope_sb_fault), 48);
+	CU_ASSERT_STRING_EQUAL(pts_sb_type_name(PTSCOPE_SB_SYS_ENTER), "sys_enter");
+	CU_ASSERT_STRING_EQUAL(pts_sb_type_name(PTSCOPE_SB_SYS_EXIT), "sys_exit");
+	CU_ASSERT_STRING_EQUAL(pts_sb_type_name(PTSCOPE_SB_PAGE_FAULT), "page_fault");
+	memset(space, 0, sizeof(space));
+	/* sys_exit of write (1) returning 4096, packed by the documented offsets */
+	b[0] = 10;		/* type */
+	b[2] = 48;		/* size */
+	b[16] = 7;		/* pid */
+	b[20] = 8;		/* tid */
+	b[24] = 1;		/* nr */
+	memcpy(b + 32, &ret, 8);
+	b[40] = 0x42;		/* ip */
+	/* page fault at 48: address at +24, error code at +32, ip at +40 */
+	b[48 + 0] = 11;
+	b[48 + 2] = 48;
+	b[48 + 16] = 7;
+	b[48 + 20] = 7;
+	memcpy(b + 48 + 24, &addr, 8);
+	memcpy(b + 48 + 32, &ec, 8);
+	off = 96;
+	off = put_raw(off, PTSCOPE_SB_SYS_ENTER, 40);
+	pts_sb_reader_init(&r, space, off);
+	CU_ASSERT_EQUAL_FATAL(pts_sb_next(&r, &h, NULL), 1);
+	CU_ASSERT_EQUAL(h->type, PTSCOPE_SB_SYS_EXIT);
+	CU_ASSERT_EQUAL(((const struct ptscope_sb_syscall *)h)->tid, 8);
+	CU_ASSERT_EQUAL(((const struct ptscope_sb_syscall *)h)->nr, 1);
+	CU_ASSERT_EQUAL(((const struct ptscope_sb_syscall *)h)->ret, 4096);
+	CU_ASSERT_EQUAL(((const struct ptscope_sb_syscall *)h)->ip, 0x42);
+	CU_ASSERT_EQUAL_FATAL(pts_sb_next(&r, &h, NULL), 1);
+	CU_ASSERT_EQUAL(h->type, PTSCOPE_SB_PAGE_FAULT);
+	CU_ASSERT_EQUAL(((const struct ptscope_sb_fault *)h)->address, addr);
+	CU_ASSERT_EQUAL(((const struct ptscope_sb_fault *)h)->error_code, 6);
+	/* a sys_enter record of 40 bytes lacks its ip field */
+	CU_ASSERT_EQUAL(pts_sb_next(&r, &h, NULL), -EINVAL);
+	CU_ASSERT_EQUAL(r.off, 96);
+}
+
+/*
  * Two good records (switch, exit) then the bad one at offset `bad`: the
  * good ones come out, then -EINVAL naming that offset, again and again.
  */
@@ -330,6 +383,7 @@ PTS_SUITE(bundle_sideband, NULL, NULL,
 	  PTS_TEST(partial_load_of_truncated_sideband_gives_the_bytes_present),
 	  PTS_TEST(records_iterate_in_order_and_end_cleanly),
 	  PTS_TEST(unknown_type_is_returned_for_the_caller_to_skip),
+	  PTS_TEST(syscall_and_fault_records_have_their_documented_layout),
 	  PTS_TEST(size_not_multiple_of_8_is_corrupt),
 	  PTS_TEST(size_below_header_is_corrupt),
 	  PTS_TEST(size_past_the_end_is_corrupt),

@@ -419,7 +419,7 @@ static void unknown_flag_bits_and_reserved_fields_are_einval(void)
 
 	full_caps(&c);
 	user_cfg(&cfg);
-	cfg.flags = 0x2;
+	cfg.flags = 0x4;	/* the first bit past PTSCOPE_CFG_ALL */
 	CU_ASSERT_EQUAL(check(&c, &cfg, &plan, &why), -EINVAL);
 	CU_ASSERT_EQUAL(why.reason, PTSCOPE_R_BAD_FLAGS);
 	user_cfg(&cfg);

@@ -16,6 +16,17 @@
  *   wake NAME     8 KiB ring per CPU, a storm on cpu1: poll() reports
  *                 POLLRDBAND (a ring half full) well before a 5 s timeout,
  *                 without any read
+ *   sysrec NAME   PTSCOPE_CFG_SYSREC with the CR3 filter on a child that
+ *                 writes 4096 bytes to /dev/null and then stores to a page
+ *                 it never touched: SYS_ENTER and SYS_EXIT of write (1)
+ *                 returning 4096, with the child's tid and one IP, then a
+ *                 PAGE_FAULT at that page with the write and user bits
+ *                 (not present); an untraced process doing the same writes
+ *                 leaves no record; without the flag no syscall record at
+ *                 all; the flag works in a config of the ABI 1 size (456
+ *                 bytes). The sideband does not depend on the PT unit:
+ *                 these are real kernel tracepoints, the trace is the
+ *                 simulated unit's.
  *
  * Checks are against docs/abi.md ("Sideband records", "read and poll"),
  * never against values this program made.
@@ -29,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -127,6 +139,20 @@ static void storm(int cpu)
 	close(a[1]);
 	close(b[0]);
 	close(b[1]);
+}
+
+static void configure_cfg(struct ptscope_config *cfg, size_t size)
+{
+	struct ptscope_cmd c;
+	int r;
+
+	r = xioctl(g_fd, PTSCOPE_IOC_CONFIGURE, cfg, size);
+	if (r)
+		fail("CONFIGURE: %s (reason %u)", strerror(-r), cfg->hdr.reason);
+	memset(&c, 0, sizeof(c));
+	r = IOC(g_fd, PTSCOPE_IOC_START, c);
+	if (r)
+		fail("START: %s (reason %u)", strerror(-r), c.hdr.reason);
 }
 
 static void configure(uint64_t sb_size)
@@ -315,10 +341,200 @@ static int do_wake(void)
 	return report(1);
 }
 
+/* What sysrec found among the records. */
+struct sysrec_seen {
+	unsigned int enters, exits, faults;	/* of the traced child */
+	unsigned int others;			/* syscall/fault records of anyone else */
+	unsigned int write_enter, write_exit;	/* write (1) of 4096 bytes */
+	uint64_t enter_ip, exit_ip, enter_tsc, fault_tsc;
+	unsigned int page_fault;		/* at the page, with write|user */
+	uint64_t fault_ec;
+};
+
+static void sysrec_read(pid_t child, uint64_t page, struct sysrec_seen *s)
+{
+	static unsigned char buf[1 << 16] __attribute__((aligned(8)));
+	struct ptscope_sideband_read rd;
+	int r;
+
+	for (;;) {
+		size_t off = 0;
+
+		memset(&rd, 0, sizeof(rd));
+		rd.buf = (uint64_t)(uintptr_t)buf;
+		rd.buf_len = sizeof(buf);
+		r = IOC(g_fd, PTSCOPE_IOC_READ_SIDEBAND, rd);
+		if (r)
+			fail("READ_SIDEBAND: %s", strerror(-r));
+		if (!rd.bytes_read)
+			return;
+		while (off + sizeof(struct ptscope_sb_hdr) <= rd.bytes_read) {
+			const struct ptscope_sb_hdr *h = (const void *)(buf + off);
+
+			if (h->size < sizeof(*h) || h->size % 8 || off + h->size > rd.bytes_read)
+				fail("record size %u at %zu", h->size, off);
+			if (h->type == PTSCOPE_SB_SYS_ENTER || h->type == PTSCOPE_SB_SYS_EXIT) {
+				const struct ptscope_sb_syscall *sc = (const void *)h;
+
+				if (h->size != sizeof(*sc))
+					fail("syscall record of %u bytes (docs/abi.md: %zu)",
+					     h->size, sizeof(*sc));
+				if (sc->pid != child || sc->tid != child) {
+					s->others++;
+				} else if (h->type == PTSCOPE_SB_SYS_ENTER) {
+					s->enters++;
+					if (sc->nr == 1 && !s->write_enter) {
+						s->write_enter = 1;
+						s->enter_ip = sc->ip;
+						s->enter_tsc = h->tsc;
+					}
+				} else {
+					s->exits++;
+					if (sc->nr == 1 && sc->ret == 4096 && !s->write_exit) {
+						s->write_exit = 1;
+						s->exit_ip = sc->ip;
+					}
+				}
+			} else if (h->type == PTSCOPE_SB_PAGE_FAULT) {
+				const struct ptscope_sb_fault *f = (const void *)h;
+
+				if (f->pid != child) {
+					s->others++;
+				} else {
+					s->faults++;
+					if (f->address >= page && f->address < page + 4096 &&
+					    !s->page_fault) {
+						s->page_fault = 1;
+						s->fault_ec = f->error_code;
+						s->fault_tsc = h->tsc;
+					}
+				}
+			}
+			off += h->size;
+		}
+	}
+}
+
+/*
+ * A child that waits for a byte on @go, writes 4096 bytes to /dev/null,
+ * stores to the untouched page @page, and waits for a byte on @go again.
+ */
+static pid_t sysrec_child(int go, char *page)
+{
+	static char block[4096];
+	pid_t p = fork();
+	char c;
+
+	if (p < 0)
+		fail("fork: %s", strerror(errno));
+	if (p)
+		return p;
+	if (read(go, &c, 1) != 1)
+		_exit(2);
+	{
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd < 0 || write(fd, block, sizeof(block)) != (ssize_t)sizeof(block))
+			_exit(3);
+		close(fd);
+	}
+	*(volatile char *)page = 1;
+	if (read(go, &c, 1) < 0)
+		_exit(4);
+	_exit(0);
+}
+
+/* One capture of a fresh child; @flags: config flags, @size: struct size. */
+static void sysrec_capture(uint32_t flags, size_t size, struct sysrec_seen *s,
+			   uint64_t *page_out)
+{
+	struct ptscope_config cfg;
+	struct ptscope_caps caps;
+	struct ptscope_cmd c;
+	int go[2], r;
+	char *page;
+	pid_t child, other;
+
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (page == MAP_FAILED)
+		fail("mmap: %s", strerror(errno));
+	if (pipe(go))
+		fail("pipe: %s", strerror(errno));
+	child = sysrec_child(go[0], page);
+	other = sysrec_child(go[0], page);	/* the same work, not traced */
+	g_kids[g_nkids++] = child;
+	g_kids[g_nkids++] = other;
+	memset(&caps, 0, sizeof(caps));
+	r = IOC(g_fd, PTSCOPE_IOC_GET_CAPS, caps);
+	if (r)
+		fail("GET_CAPS: %s", strerror(-r));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.flags = PTSCOPE_CFG_CR3_FILTER | flags;
+	cfg.cr3_pid = child;
+	cfg.scope = PTSCOPE_SCOPE_USER;
+	cfg.mode = PTSCOPE_MODE_SNAPSHOT;
+	cfg.timing = PTSCOPE_TIMING_TSC;
+	cfg.buffer_size = 16384;
+	cfg.sideband_size = 65536;
+	memcpy(cfg.cpu_mask, caps.online_mask, sizeof(cfg.cpu_mask));
+	configure_cfg(&cfg, size);
+	/* the child and the other process go, then wait again */
+	if (write(go[1], "xx", 2) != 2)
+		fail("pipe write: %s", strerror(errno));
+	sleep_ms(300);
+	memset(&c, 0, sizeof(c));
+	IOC(g_fd, PTSCOPE_IOC_STOP, c);
+	memset(s, 0, sizeof(*s));
+	sysrec_read(child, (uint64_t)(uintptr_t)page, s);
+	close(go[1]);
+	close(go[0]);
+	stop_kids();
+	memset(&c, 0, sizeof(c));
+	IOC(g_fd, PTSCOPE_IOC_UNCONFIGURE, c);
+	munmap(page, 4096);
+	*page_out = (uint64_t)(uintptr_t)page;
+}
+
+static int do_sysrec(void)
+{
+	struct sysrec_seen s, off, old;
+	uint64_t page;
+
+	sysrec_capture(PTSCOPE_CFG_SYSREC, sizeof(struct ptscope_config), &s, &page);
+	detail("child: %u enters, %u exits, %u faults; others %u; write ip %#llx/%#llx;"
+	       " fault ec %#llx;", s.enters, s.exits, s.faults, s.others,
+	       (unsigned long long)s.enter_ip, (unsigned long long)s.exit_ip,
+	       (unsigned long long)s.fault_ec);
+	if (!s.write_enter || !s.write_exit)
+		fail("no SYS_ENTER/SYS_EXIT pair of write (1) returning 4096 for the child");
+	if (!s.enter_ip || s.enter_ip != s.exit_ip)
+		fail("write's SYS_ENTER and SYS_EXIT name different user IPs");
+	if (!s.page_fault)
+		fail("no PAGE_FAULT record at the child's untouched page");
+	/* SDM vol. 3A 4.7: bit 0 present, 1 write, 2 user */
+	if ((s.fault_ec & 0x7) != 0x6)
+		fail("page fault error code %#llx: want write|user, not present",
+		     (unsigned long long)s.fault_ec);
+	if (s.fault_tsc < s.enter_tsc)
+		fail("the fault's TSC is before write's entry (the child wrote first)");
+	if (s.others)
+		fail("%u records of a process the capture does not trace", s.others);
+	sysrec_capture(0, sizeof(struct ptscope_config), &off, &page);
+	detail("without the flag: %u records;", off.enters + off.exits + off.faults + off.others);
+	if (off.enters + off.exits + off.faults + off.others)
+		fail("syscall records without PTSCOPE_CFG_SYSREC");
+	sysrec_capture(PTSCOPE_CFG_SYSREC, PTSCOPE_CONFIG_SIZE_VER0, &old, &page);
+	detail("ABI 1 size: write %u/%u, fault %u", old.write_enter, old.write_exit,
+	       old.page_fault);
+	if (!old.write_enter || !old.write_exit || !old.page_fault)
+		fail("a config of the ABI 1 size (456 bytes) with the flag recorded nothing");
+	return report(1);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: sbtest percpu|wake NAME\n");
+		fprintf(stderr, "usage: sbtest percpu|wake|sysrec NAME\n");
 		return 2;
 	}
 	g_name = argv[2];
@@ -333,5 +549,7 @@ int main(int argc, char **argv)
 		return do_percpu();
 	if (!strcmp(argv[1], "wake"))
 		return do_wake();
+	if (!strcmp(argv[1], "sysrec"))
+		return do_sysrec();
 	fail("unknown subcommand %s", argv[1]);
 }

@@ -35,7 +35,7 @@ mmap_write_refused mapcount_after_fork_and_reconfigure trigger_race_start_stop
 tracepoint_pid_in_a_pid_namespace
 rmmod_while_mapped rmmod_while_armed
 cpu_offline_during_capture full_mode_hotplug_stays_stopped foreign_state_restored foreign_traceen_while_armed
-trigger_stops_fifo_cpu sideband_percpu_lost_and_order sideband_watermark_wakes
+trigger_stops_fifo_cpu sideband_percpu_lost_and_order sideband_watermark_wakes sideband_syscall_records
 configure_vs_cpu_hotplug
 uprobe_main_thread uprobe_second_thread uprobe_post_trigger uprobe_multi_snapshot uprobe_refusals uprobe_unpriv
 sim_filter_captures module_unload"
@@ -219,6 +219,9 @@ fi
 # in TSC order, LOST records; a half-full ring wakes a poller.
 run_t sbtest percpu sideband_percpu_lost_and_order
 run_t sbtest wake sideband_watermark_wakes
+# The traced child's syscalls and user page faults (PTSCOPE_CFG_SYSREC):
+# real kernel tracepoints; only the trace beside them is simulated.
+run_t sbtest sysrec sideband_syscall_records
 
 # CONFIGURE/UNCONFIGURE (tracepoint probes: static keys) against CPU
 # hotplug, the hung-task detector armed at 10 s: nothing may block.

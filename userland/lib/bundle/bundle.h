@@ -76,6 +76,8 @@ struct pts_bundle_config {
 	char trigger_spec[128];			/* as given by the user, "" none */
 	uint32_t post_trigger_us;
 	bool cr3_partial;			/* CR3 filter could not cover all roots */
+	bool syscall_records;			/* the sideband has the syscalls and user
+						 * page faults (PTSCOPE_CFG_SYSREC) */
 };
 
 /* TSC <-> wall clock correlation; `when` is "start", "stop" or free text. */

@@ -414,6 +414,7 @@ static int rd_config(struct rd *r, json_object *root)
 	TRY(rd_u64(r, o, "config.", "buffer_size", true, UINT64_MAX, &c->buffer_size));
 	TRY(rd_i32(r, o, "config.", "filter_pid", false, &c->filter_pid));
 	TRY(rd_bool(r, o, "config.", "cr3_partial", false, &c->cr3_partial));
+	TRY(rd_bool(r, o, "config.", "syscall_records", false, &c->syscall_records));
 	TRY(rd_buf(r, o, "config.", "trigger_spec", false, c->trigger_spec,
 		   sizeof(c->trigger_spec)));
 	TRY(rd_u32(r, o, "config.", "post_trigger_us", false, &c->post_trigger_us));

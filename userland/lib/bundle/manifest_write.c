@@ -205,6 +205,8 @@ static json_object *w_config(struct wr *w, const struct pts_bundle *b)
 	put_uint(o, "buffer_size", c->buffer_size);
 	put_int(o, "filter_pid", c->filter_pid);
 	put_bool(o, "cr3_partial", c->cr3_partial);
+	if (c->syscall_records)
+		put_bool(o, "syscall_records", true);
 	put_buf(w, o, "config.", "trigger_spec", c->trigger_spec, sizeof(c->trigger_spec));
 	put_uint(o, "post_trigger_us", c->post_trigger_us);
 	return o;

@@ -25,6 +25,9 @@ static const struct {
 	[PTSCOPE_SB_LOST] = { "lost", sizeof(struct ptscope_sb_lost) },
 	[PTSCOPE_SB_TRACE_START] = { "trace_start", PTSCOPE_SB_TRACE_SIZE_VER0 },
 	[PTSCOPE_SB_TRACE_STOP] = { "trace_stop", PTSCOPE_SB_TRACE_SIZE_VER0 },
+	[PTSCOPE_SB_SYS_ENTER] = { "sys_enter", sizeof(struct ptscope_sb_syscall) },
+	[PTSCOPE_SB_SYS_EXIT] = { "sys_exit", sizeof(struct ptscope_sb_syscall) },
+	[PTSCOPE_SB_PAGE_FAULT] = { "page_fault", sizeof(struct ptscope_sb_fault) },
 };
 
 #define NR_SB_TYPES (sizeof(sb_types) / sizeof(sb_types[0]))

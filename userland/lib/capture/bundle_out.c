@@ -152,6 +152,7 @@ static void fill_config(struct pts_bundle *b, const struct pts_capture *c,
 		 (int)sizeof(bc->trigger_spec) - 1, c->o->trigger_text);
 	bc->post_trigger_us = cfg->trigger.post_trigger_us;
 	bc->cr3_partial = !!(st->flags & PTSCOPE_STATEF_CR3_PARTIAL);
+	bc->syscall_records = !!(cfg->flags & PTSCOPE_CFG_SYSREC);
 }
 
 static void add_time_pair(struct pts_bundle *b, const char *when, uint64_t tsc,

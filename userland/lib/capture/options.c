@@ -22,7 +22,7 @@ enum opt_id {
 	O_MODE, O_TIMING, O_CYC, O_CYC_THRESH, O_MTC, O_MTC_PERIOD,
 	O_PSB_PERIOD, O_NORETCOMP, O_TRIGGER, O_POST_TRIGGER, O_MULTI,
 	O_FILTER, O_NO_COPY, O_PID, O_CPUS, O_DURATION, O_SIDEBAND_SIZE, O_SIDEBAND_KEEP,
-	O_QUIET, O_FULL_EXECUTION, O_MULTI_THREAD,
+	O_QUIET, O_FULL_EXECUTION, O_MULTI_THREAD, O_SYSCALLS, O_NO_SYSCALLS,
 };
 
 enum opt_arg { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
@@ -81,6 +81,13 @@ static const struct opt_def opt_table[] = {
 	{ "filter", 'F', NULL, ARG_REQUIRED, "[filter:|stop:]RANGE", ALL_CMDS, O_FILTER,
 	  "address range (hex START-END, END exclusive, or a SYMBOL of the traced "
 	  "binary); filter: trace only inside, stop: stop tracing there (up to 4)" },
+	{ "syscalls", 0, NULL, ARG_NONE, NULL, ALL_CMDS, O_SYSCALLS,
+	  "record the traced processes' syscalls (number, return value) and user page "
+	  "faults (address, error code) in the sideband: the decoder names the kernel's "
+	  "untraced stretches with them. Costs every task a slower syscall path while "
+	  "configured, and 40-48 bytes of sideband per event (docs/capture.md)" },
+	{ "no-syscalls", 0, NULL, ARG_NONE, NULL, ALL_CMDS, O_NO_SYSCALLS,
+	  "do not record syscalls and page faults (the default)" },
 	{ "no-copy", 0, NULL, ARG_NONE, NULL, ALL_CMDS, O_NO_COPY,
 	  "do not copy mapped executables into the bundle, keep paths and build-ids" },
 	{ "pid", 'p', "pid", ARG_REQUIRED, "PID", PTS_CMD_ATTACH, O_PID,
@@ -761,6 +768,12 @@ static int apply_opt(struct pts_capture_opts *o, const struct opt_def *d,
 		if (pts_parse_filter(val, &o->filters[o->nr_filters], err))
 			return -EINVAL;
 		o->nr_filters++;
+		return 0;
+	case O_SYSCALLS:
+		o->cfg.flags |= PTSCOPE_CFG_SYSREC;
+		return 0;
+	case O_NO_SYSCALLS:
+		o->cfg.flags &= ~PTSCOPE_CFG_SYSREC;
 		return 0;
 	case O_NO_COPY:
 		o->no_copy = true;

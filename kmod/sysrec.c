@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Syscall and user page-fault records (PTSCOPE_CFG_SYSREC): while a
+ * capture runs, the traced processes' raw_syscalls:sys_enter and sys_exit
+ * (number, return value) and exceptions:page_fault_user (address, error
+ * code, IP) go to the per-CPU sideband (sideband.c), TSC-stamped there,
+ * with the task's pid and tid. In a user-only trace the kernel's time is
+ * an untraced stretch; these records let the decoder name it
+ * (docs/capture.md, "Syscall and fault records").
+ *
+ * Traced: with a CR3 filter, the tasks of the filtered address space
+ * (current->mm is the capture's mm: one compare, nothing else runs for
+ * any other task); without one, every user task on a traced CPU. So the
+ * records show nothing the capture itself does not already cover: the
+ * same privilege rules apply (perms.c), and no other check is needed.
+ *
+ * The probes have the exact prototypes of the tracepoints (void *data,
+ * then TP_PROTO of include/trace/events/syscalls.h and
+ * arch/x86/include/asm/trace/exceptions.h, the same in 6.1 and 6.12):
+ * the tracepoint calls them through a pointer of that type, which kCFI
+ * checks. They are registered at CONFIGURE and unregistered at
+ * UNCONFIGURE; the sideband writes only while tracing (its live flag).
+ *
+ * Cost while registered: the sys_enter/sys_exit tracepoints put every
+ * task of the system on the syscall slow path (SYSCALL_WORK_SYSCALL_
+ * TRACEPOINT), and each probe compares one pointer for tasks that are
+ * not traced; a traced task pays one record per event (docs/capture.md).
+ */
+#include <linux/cpumask.h>
+#include <linux/mm_types.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <asm/ptrace.h>
+
+#include "ptscope_internal.h"
+
+/*
+ * sr_mm: the traced address space, or NULL for every user task on a CPU
+ * of sr_cpus. Both set before the probes are registered and constant
+ * until they are unregistered (pts.lock held by both).
+ */
+static struct mm_struct *sr_mm;
+static const struct cpumask *sr_cpus;
+static struct tracepoint *tp_sys_enter, *tp_sys_exit, *tp_fault;
+
+/*
+ * Is current one of the traced tasks? Context: a probe (preemption off);
+ * current->mm is stable for current.
+ */
+static bool sr_traced(void)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (!mm)
+		return false;	/* a kernel thread */
+	if (sr_mm)
+		return mm == sr_mm;
+	return cpumask_test_cpu(smp_processor_id(), sr_cpus);
+}
+
+/* One SYS_ENTER or SYS_EXIT record of current. Context: a probe. */
+static void sr_syscall(u16 type, const struct pt_regs *regs, long nr,
+		       long ret)
+{
+	struct ptscope_sb_syscall r;
+
+	memset(&r, 0, sizeof(r));
+	r.hdr.type = type;
+	r.pid = current->tgid;
+	r.tid = current->pid;
+	r.nr = nr;
+	r.ret = ret;
+	r.ip = regs->ip;
+	pts_sb_emit(&r.hdr, sizeof(r));
+}
+
+/*
+ * raw_syscalls:sys_enter: TP_PROTO(struct pt_regs *regs, long id).
+ * Context: the task's syscall entry, process context, IRQs on.
+ */
+static void probe_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	if (sr_traced())
+		sr_syscall(PTSCOPE_SB_SYS_ENTER, regs, id, 0);
+}
+
+/*
+ * raw_syscalls:sys_exit: TP_PROTO(struct pt_regs *regs, long ret).
+ * The number is orig_ax, what the entry dispatched on (syscall_get_nr()).
+ * Context: the task's syscall exit, process context, IRQs on.
+ */
+static void probe_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	if (sr_traced())
+		sr_syscall(PTSCOPE_SB_SYS_EXIT, regs, (long)regs->orig_ax,
+			   ret);
+}
+
+/*
+ * exceptions:page_fault_user: TP_PROTO(unsigned long address,
+ * struct pt_regs *regs, unsigned long error_code).
+ * Context: the #PF handler for a fault in user mode, IRQs on or off.
+ */
+static void probe_fault(void *data, unsigned long address,
+			struct pt_regs *regs, unsigned long error_code)
+{
+	struct ptscope_sb_fault r;
+
+	if (!sr_traced())
+		return;
+	memset(&r, 0, sizeof(r));
+	r.hdr.type = PTSCOPE_SB_PAGE_FAULT;
+	r.pid = current->tgid;
+	r.tid = current->pid;
+	r.address = address;
+	r.error_code = error_code;
+	r.ip = regs->ip;
+	pts_sb_emit(&r.hdr, sizeof(r));
+}
+
+/**
+ * pts_sysrec_teardown() - unregister the probes (nothing when none).
+ *
+ * Context: process context, pts.lock held; may sleep (waits for running
+ * probes, so sr_mm may be released afterwards).
+ */
+void pts_sysrec_teardown(void)
+{
+	bool any = tp_sys_enter || tp_sys_exit || tp_fault;
+
+	if (tp_sys_enter)
+		tracepoint_probe_unregister(tp_sys_enter, probe_sys_enter, NULL);
+	if (tp_sys_exit)
+		tracepoint_probe_unregister(tp_sys_exit, probe_sys_exit, NULL);
+	if (tp_fault)
+		tracepoint_probe_unregister(tp_fault, probe_fault, NULL);
+	if (any)
+		tracepoint_synchronize_unregister();
+	tp_sys_enter = NULL;
+	tp_sys_exit = NULL;
+	tp_fault = NULL;
+	sr_mm = NULL;
+	sr_cpus = NULL;
+}
+
+/**
+ * pts_sysrec_setup() - hook the syscall and user page-fault tracepoints.
+ * @mm: the CR3-filtered address space (held by the capture), or NULL:
+ *      every user task on a CPU of @cpus.
+ * @cpus: the traced CPUs; must stay valid until pts_sysrec_teardown().
+ *
+ * Context: process context, pts.lock held; may sleep; the sideband is set
+ * up and not live.
+ * Return: 0; -ENOENT when a tracepoint is missing (a kernel without
+ * CONFIG_FTRACE_SYSCALLS); the error of tracepoint_probe_register().
+ */
+int pts_sysrec_setup(struct mm_struct *mm, const struct cpumask *cpus)
+{
+	const struct pts_tp_want want[] = {
+		{ "sys_enter", &tp_sys_enter },
+		{ "sys_exit", &tp_sys_exit },
+		{ "page_fault_user", &tp_fault },
+		{ NULL, NULL },
+	};
+	struct tracepoint *found_enter, *found_exit, *found_fault;
+	int err;
+
+	sr_mm = mm;
+	sr_cpus = cpus;
+	pts_tp_lookup(want);
+	found_enter = tp_sys_enter;
+	found_exit = tp_sys_exit;
+	found_fault = tp_fault;
+	/* registered ones only from here, for the teardown */
+	tp_sys_enter = NULL;
+	tp_sys_exit = NULL;
+	tp_fault = NULL;
+	if (!found_enter || !found_exit || !found_fault) {
+		pts_err("syscall records: tracepoint %s not found\n",
+			!found_enter ? "raw_syscalls:sys_enter" :
+			!found_exit ? "raw_syscalls:sys_exit" :
+			"exceptions:page_fault_user");
+		err = -ENOENT;
+		goto fail;
+	}
+	err = tracepoint_probe_register(found_enter, probe_sys_enter, NULL);
+	if (err)
+		goto fail;
+	tp_sys_enter = found_enter;
+	err = tracepoint_probe_register(found_exit, probe_sys_exit, NULL);
+	if (err)
+		goto fail;
+	tp_sys_exit = found_exit;
+	err = tracepoint_probe_register(found_fault, probe_fault, NULL);
+	if (err)
+		goto fail;
+	tp_fault = found_fault;
+	return 0;
+fail:
+	pts_sysrec_teardown();
+	return err;
+}

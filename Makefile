@@ -35,6 +35,9 @@ BENCH_SRCS      := $(sort $(wildcard tools/bench/*.c))
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
 LIB_OBJS       := $(call obj,$(LIB_SRCS))
+# Generated at build time from the system headers (scripts/gen-sysnames.sh).
+GEN_SYSNAMES   := $(B)/gen/sysnames.c
+LIB_OBJS       += $(B)/obj/gen/sysnames.o
 CLI_OBJS       := $(call obj,$(CLI_SRCS))
 SYNTH_LIB_OBJS := $(call obj,$(SYNTH_LIB_SRCS))
 SYNTH_CLI_OBJS := $(call obj,$(SYNTH_CLI_SRCS))
@@ -70,6 +73,15 @@ $(B)/obj/%.o: %.c
 $(B)/obj/host/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DPTS_HOST -Ikmod $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# x86-64 syscall names from <asm/unistd_64.h> (userland/lib/util/sysnames.h)
+$(GEN_SYSNAMES): scripts/gen-sysnames.sh
+	@mkdir -p $(dir $@)
+	sh scripts/gen-sysnames.sh "$(CC)" > $@.tmp && mv $@.tmp $@
+
+$(B)/obj/gen/sysnames.o: $(GEN_SYSNAMES)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/libptscope.a: $(LIB_OBJS)
 	@mkdir -p $(B)
@@ -232,10 +244,10 @@ $(FB)/obj/%.o: %.c
 
 $(FB)/fuzz-%: $(FB)/obj/tests/fuzz/fuzz_%.o $(FB)/obj/tests/fuzz/common.o \
 		$(FB)/obj/tests/fuzz/folded_check.o \
-		$(patsubst %.c,$(FB)/obj/%.o,$(LIB_SRCS))
+		$(patsubst %.c,$(FB)/obj/%.o,$(LIB_SRCS) $(GEN_SYSNAMES))
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
-.SECONDARY: $(patsubst %.c,$(FB)/obj/%.o,$(LIB_SRCS) $(wildcard tests/fuzz/*.c)) \
+.SECONDARY: $(patsubst %.c,$(FB)/obj/%.o,$(LIB_SRCS) $(GEN_SYSNAMES) $(wildcard tests/fuzz/*.c)) \
 	$(call obj,$(wildcard tests/fuzz/*.c))
 
 fuzz: $(FUZZ_NAMES:%=$(FB)/fuzz-%) $(FUZZ_DATA)

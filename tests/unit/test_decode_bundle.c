@@ -1224,6 +1224,96 @@ static void pip_selects_the_process_and_its_image_by_cr3_root(void)
 	tl_sink_free(&sink);
 }
 
+/* One syscall record of thread 101 (pid 100) on CPU 0. */
+static void sys_rec(struct ptscope_sb_syscall *r, uint16_t type, uint64_t tsc, int64_t nr,
+		    int64_t ret, uint64_t ip)
+{
+	memset(r, 0, sizeof(*r));
+	r->hdr.type = type;
+	r->hdr.size = sizeof(*r);
+	r->hdr.tsc = tsc;
+	r->pid = 100;
+	r->tid = 101;
+	r->nr = nr;
+	r->ret = ret;
+	r->ip = ip;
+}
+
+/*
+ * Syscall records name the main path's two untraced stretches. By hand
+ * (user.S, 1 tick = 1 ns): getpid (39) at 0x40100a, traced until the PGD
+ * at TSC 0x1000, returns to 0x40100c; exit (60) at 0x4010a7 after TSC
+ * 0x1400, returns nowhere. Entry records stamped inside each stretch, with
+ * the return IP after the 2-byte syscall: "[syscall getpid → 100]" and
+ * "[syscall exit]" (no exit record). The summary counts both as matched.
+ */
+static void syscall_records_name_the_untraced_stretches(void)
+{
+	struct ptscope_sb_syscall rec[3];
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	char shape[2048];
+
+	sys_rec(&rec[0], PTSCOPE_SB_SYS_ENTER, 0x1100, 39, 0, 0x40100c);
+	sys_rec(&rec[1], PTSCOPE_SB_SYS_EXIT, 0x1200, 39, 100, 0x40100c);
+	sys_rec(&rec[2], PTSCOPE_SB_SYS_ENTER, 0x1500, 60, 0, 0x4010a9);
+	extra_sb = rec;
+	extra_sb_len = sizeof(rec);
+	write_bundle(PTS_SOURCE_HARDWARE);
+	extra_sb_len = 0;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_STRING_EQUAL(tl_sink_shape(&sink, shape, sizeof(shape)),
+		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall getpid \u2192 100]|"
+		"E1 [syscall getpid \u2192 100]|B1 f3|E1 f3|E0 _start|B0 tail|B1 [syscall exit]|"
+		"E1 [syscall exit]|E0 tail");
+	CU_ASSERT_TRUE(sum.have_labels);
+	CU_ASSERT_EQUAL(sum.labels.records, 2);
+	CU_ASSERT_EQUAL(sum.labels.matched, 2);
+	CU_ASSERT_EQUAL(sum.labels.unmatched + sum.labels.outside, 0);
+	CU_ASSERT_EQUAL(sum.lost, 0);	/* the record types are known: nothing skipped */
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * Records that do not fit are counted, never guessed: getpid's entry
+ * names another return IP (0x401010), exit's entry is stamped before the
+ * trace's first TSC (0x0800: the stretch at 0x1400 is after it, but the
+ * record belongs to a syscall the trace did not see). Both stretches keep
+ * their plain name; the first record is unmatched within thread 101's
+ * traced time, the second outside it (before its first event). An exit
+ * record without its entry is counted apart.
+ */
+static void syscall_records_that_do_not_fit_are_counted_not_guessed(void)
+{
+	struct ptscope_sb_syscall rec[4];
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	char shape[2048];
+
+	sys_rec(&rec[0], PTSCOPE_SB_SYS_ENTER, 0x0800, 60, 0, 0x4010a9);
+	sys_rec(&rec[1], PTSCOPE_SB_SYS_EXIT, 0x0900, 231, 0, 0x4010a9);
+	sys_rec(&rec[2], PTSCOPE_SB_SYS_ENTER, 0x1100, 39, 0, 0x401010);
+	sys_rec(&rec[3], PTSCOPE_SB_SYS_EXIT, 0x1200, 39, 100, 0x401010);
+	extra_sb = rec;
+	extra_sb_len = sizeof(rec);
+	write_bundle(PTS_SOURCE_HARDWARE);
+	extra_sb_len = 0;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_STRING_EQUAL(tl_sink_shape(&sink, shape, sizeof(shape)),
+		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|"
+		"B1 f3|E1 f3|E0 _start|B0 tail|B1 [syscall]|E1 [syscall]|E0 tail");
+	CU_ASSERT_EQUAL(sum.labels.records, 2);
+	CU_ASSERT_EQUAL(sum.labels.matched, 0);
+	CU_ASSERT_EQUAL(sum.labels.unmatched, 1);
+	CU_ASSERT_EQUAL(sum.labels.outside, 1);
+	CU_ASSERT_EQUAL(sum.labels.unpaired_exits, 1);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
 /*
  * What names a process in a PIP: its root (CR3 bits 11:0 are the PCID,
  * SDM vol. 3A 4.10.1), and with KPTI also its kernel root, 4 KiB below the
@@ -1742,6 +1832,8 @@ static void vdso_of_an_exited_process_is_another_process_copy(void)
 
 PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_with_copied_binary_and_sideband_decodes_the_main_path),
+	  PTS_TEST(syscall_records_name_the_untraced_stretches),
+	  PTS_TEST(syscall_records_that_do_not_fit_are_counted_not_guessed),
 	  PTS_TEST(shipped_sample_time_never_goes_backwards),
 	  PTS_TEST(bundle_missing_its_binary_warns_and_decodes_with_gaps),
 	  PTS_TEST(threads_are_demultiplexed_across_cpus_by_the_sideband),

@@ -18,6 +18,7 @@ static struct {
 	struct tl_sink sink;
 	struct pts_tl *tl;
 	char shape[8192];
+	struct pts_klabels *labels;	/* given to the next builder, or NULL */
 } tl_fx;
 
 /* A new builder for scope; max_depth, segment_cap: 0 for the builder's defaults. */
@@ -35,6 +36,7 @@ static inline void tl_fx_start(enum pts_scope scope, pts_tl_symbolize_fn symboli
 	c.emit_ctx = &tl_fx.sink;
 	c.max_depth = max_depth;
 	c.segment_cap = segment_cap;
+	c.labels = tl_fx.labels;
 	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&c, &tl_fx.tl, &err), 0);
 }
 

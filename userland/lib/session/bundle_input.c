@@ -291,7 +291,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		in.chunk_bytes = o->chunk_bytes;
 	}
 	lost = sum->lost;
-	rc = pts_decode_bundle_sideband(b, &in.tc, &in.sb, sum, err);
+	rc = pts_decode_bundle_sideband(b, &in.tc, &in.sb, &in.labels, sum, err);
 	if (!rc && sideband_roots(&in.sb, in.set))
 		rc = pts_err_set(err, ENOMEM, "out of memory");
 	if (!rc)

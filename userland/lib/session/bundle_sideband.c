@@ -162,9 +162,40 @@ static int sideband_add_rec(const struct ptscope_sb_hdr *h, const struct pts_tim
 	return rc;
 }
 
+/*
+ * A syscall or page-fault record into *kl (made at the first one).
+ * 1: it was one, 0: another type, -ENOMEM.
+ */
+static int labels_add_rec(const struct ptscope_sb_hdr *h, const struct pts_timeconv *tc,
+			  struct pts_klabels **kl)
+{
+	uint64_t ns = pts_tc_ns(tc, h->tsc);
+
+	if (h->type != PTSCOPE_SB_SYS_ENTER && h->type != PTSCOPE_SB_SYS_EXIT &&
+	    h->type != PTSCOPE_SB_PAGE_FAULT)
+		return 0;
+	if (!kl)
+		return 1;
+	if (!*kl && !(*kl = pts_kl_new()))
+		return -ENOMEM;
+	if (h->type == PTSCOPE_SB_PAGE_FAULT) {
+		const struct ptscope_sb_fault *f = (const void *)h;
+
+		return pts_kl_add_fault(*kl, f->pid, f->tid, ns, f->address, f->error_code,
+					f->ip) ?: 1;
+	}
+	{
+		const struct ptscope_sb_syscall *s = (const void *)h;
+
+		if (h->type == PTSCOPE_SB_SYS_ENTER)
+			return pts_kl_add_enter(*kl, s->pid, s->tid, ns, s->nr, s->ip) ?: 1;
+		return pts_kl_add_exit(*kl, s->pid, s->tid, ns, s->nr, s->ret, s->ip) ?: 1;
+	}
+}
+
 int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_timeconv *tc,
-			       struct pts_sideband *sb, struct pts_decode_summary *sum,
-			       struct pts_err *err)
+			       struct pts_sideband *sb, struct pts_klabels **labels,
+			       struct pts_decode_summary *sum, struct pts_err *err)
 {
 	const struct ptscope_sb_hdr *h;
 	struct pts_sb_reader rd;
@@ -243,7 +274,7 @@ int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_time
 		}
 		if (h->type == PTSCOPE_SB_LOST && h->size >= sizeof(struct ptscope_sb_lost))
 			lost[h->cpu] += ((const struct ptscope_sb_lost *)h)->count;
-		if (sideband_add_rec(h, tc, since_ns, sb)) {
+		if (labels_add_rec(h, tc, labels) < 0 || sideband_add_rec(h, tc, since_ns, sb)) {
 			free(last_tsc);
 			free(lost);
 			free(seen);

@@ -188,6 +188,8 @@ void pts_decode_run_free(struct pts_run_in *in)
 	in->pt_cap = 0;
 	pts_sideband_free(&in->sb);
 	pts_imgset_free(in->set);
+	pts_kl_free(in->labels);
+	in->labels = NULL;
 }
 
 /*
@@ -374,6 +376,24 @@ static void sym_damage_notices(const struct pts_imgset *set, struct pts_decode_s
 	}
 }
 
+/*
+ * A thread's traced time (timeline ns) from the summary's thread stats,
+ * for pts_kl_stats(): 0, or -1 when the thread made no event.
+ */
+static int thread_span(void *ctx, int32_t tid, uint64_t *first, uint64_t *last)
+{
+	const struct pts_decode_summary *sum = ctx;
+	size_t i;
+
+	for (i = 0; i < sum->nr_threads; i++)
+		if (sum->threads[i].tid == tid && sum->threads[i].events) {
+			*first = sum->threads[i].first_ns;
+			*last = sum->threads[i].last_ns;
+			return 0;
+		}
+	return -1;
+}
+
 int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	       struct pts_decode_summary *sum, struct pts_err *err)
 {
@@ -404,6 +424,10 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	if (origin == UINT64_MAX)
 		origin = 0;
 	trig_pending = pts_trigger_branch(in, origin, &trig, sum);
+	if (in->labels && pts_kl_prepare(in->labels, origin)) {
+		rc = pts_err_set(err, ENOMEM, "out of memory");
+		goto out;
+	}
 
 	memset(&tcfg, 0, sizeof(tcfg));
 	tcfg.scope = in->scope;
@@ -412,6 +436,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	tcfg.emit = emit;
 	tcfg.emit_ctx = emit_ctx;
 	tcfg.segment_cap = in->segment_cap;
+	tcfg.labels = in->labels;
 	rc = pts_tl_new(&tcfg, &tl, err);
 	if (rc)
 		goto out;
@@ -578,6 +603,10 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	}
 	sym_damage_notices(in->set, sum);
 	rc = pts_decode_finish_summary(tl, sum, err);
+	if (!rc && in->labels && pts_kl_count(in->labels)) {
+		sum->have_labels = true;
+		pts_kl_stats(in->labels, thread_span, sum, &sum->labels);
+	}
 out:
 	merge_free(&m);
 	pts_tl_free(tl);
@@ -961,6 +990,17 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 		if (s->nr_mismatched > PTS_DEC_MAX_MISMATCH)
 			fprintf(f, "  ... %u more not matching\n",
 				s->nr_mismatched - PTS_DEC_MAX_MISMATCH);
+	}
+	if (s->have_labels) {
+		const struct pts_kl_stats *l = &s->labels;
+
+		fprintf(f, "syscall and page-fault records: %" PRIu64 " naming an untraced stretch, "
+			"%" PRIu64 " unmatched within their thread's traced time, %" PRIu64
+			" outside it", l->matched, l->unmatched, l->outside);
+		if (l->unpaired_exits)
+			fprintf(f, "; %" PRIu64 " syscall exit%s without %s entry", l->unpaired_exits,
+				l->unpaired_exits == 1 ? "" : "s", l->unpaired_exits == 1 ? "its" : "their");
+		fputc('\n', f);
 	}
 	if (s->errata_unknown)
 		fprintf(f, "note: libipt knows no errata for this CPU model (decoded without errata workarounds)\n");

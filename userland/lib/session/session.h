@@ -129,6 +129,13 @@ struct pts_decode_summary {
 	uint64_t other_events;
 	struct { char path[160]; char why[128]; } mismatched[PTS_DEC_MAX_MISMATCH];
 	unsigned int nr_mismatched;	/* may exceed PTS_DEC_MAX_MISMATCH: counted */
+	/*
+	 * The capture's syscall and page-fault records (a bundle captured
+	 * with --syscalls): how many named an untraced stretch, and what
+	 * was left (klabel.h). have_labels: the bundle has such records.
+	 */
+	bool have_labels;
+	struct pts_kl_stats labels;
 	/* parallel decode (pardec.h): chunks joined, and joins refused (not printed) */
 	uint64_t par_joins, par_refused;
 };

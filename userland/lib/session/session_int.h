@@ -53,6 +53,8 @@ struct pts_run_in {
 	const struct pts_bundle_trigger *trigger;	/* the bundle's, or NULL */
 	unsigned int jobs;		/* decoder threads (pardec.h); 0 or 1: serial */
 	uint64_t chunk_bytes;		/* trace bytes per parallel chunk, 0: default */
+	/* syscall and page-fault records (bundle_sideband.c), or NULL; owned */
+	struct pts_klabels *labels;
 };
 
 /*
@@ -78,14 +80,15 @@ int pts_decode_map_trace(const char *path, uint64_t limit, uint8_t **buf, size_t
 
 /*
  * The bundle's process names and ptscope sideband records into sb, times
- * converted with tc (bundle_sideband.c). Damage (a truncated copy, a
+ * converted with tc (bundle_sideband.c); its syscall and page-fault
+ * records into *labels (allocated when there is one; NULL: not wanted). Damage (a truncated copy, a
  * damaged record, a time going back on a CPU, unknown types) is a notice
  * in sum, and a loss when records are not used; the records before it are
  * used. Errors: those of pts_sb_load (-errno, -EFBIG), -ENOMEM.
  */
 int pts_decode_bundle_sideband(const struct pts_bundle *b, const struct pts_timeconv *tc,
-			       struct pts_sideband *sb, struct pts_decode_summary *sum,
-			       struct pts_err *err);
+			       struct pts_sideband *sb, struct pts_klabels **labels,
+			       struct pts_decode_summary *sum, struct pts_err *err);
 
 /*
  * The bundle's code images into set (bundle_images.c): kernel text and

@@ -48,7 +48,10 @@
  *    in, a trace start inside the kernel) is enclosed as usual;
  *  - scope user: untraced kernel time is a PTS_TLF_SYNTHETIC slice
  *    "[syscall]" (after a syscall), "[interrupted]" (asynchronous disable)
- *    or "[untraced]" (any other disable); scope kernel: "[user]"; when
+ *    or "[untraced]" (any other disable); scope kernel: "[user]"; a
+ *    "[syscall]" or "[interrupted]" stretch that a syscall or page-fault
+ *    record of the capture fits (cfg.labels, klabel.h) is named by its
+ *    label instead: "[syscall write → 4096]", "[page fault 0x... write]"; when
  *    tracing comes back from such kernel time in another function (a
  *    signal handler), that function nests on top of the interrupted frame;
  *  - a gap ends every open frame at the gap time (PTS_TLK_GAP) and leaves an
@@ -83,6 +86,7 @@
 #include "../decode/symtab.h"
 #include "../util/err.h"
 #include "../writer/writer.h"
+#include "klabel.h"
 
 /* Look up addr in pid's address space; fill *out; return 0 (name may be NULL).
  * The builder remembers answers by (pid, addr): the same question must get
@@ -101,6 +105,12 @@ struct pts_tl_config {
 	void *emit_ctx;
 	uint32_t max_depth;		/* frames per thread; 0 = 512 */
 	uint32_t segment_cap;		/* records held per thread; 0 = 1024 */
+	/*
+	 * The capture's syscall and page-fault records, prepared (klabel.h),
+	 * or NULL: scope user names each "[syscall]" and "[interrupted]"
+	 * stretch its record fits by that record's label. Not owned.
+	 */
+	struct pts_klabels *labels;
 };
 
 /* Diagnostics counted by the builder (never fatal). */

@@ -66,7 +66,7 @@ want "ptscope decode $T/bundles/a" "$T/bundles/a.ptscope"
 want "ptscope run -o $T/bundles/b" "$T/bundles/b.ptscope"
 want "ptscope decode --sysroot $T/ev" "$T/events"
 want "ptscope run -- fxtch" fxtcheck
-want "build/ptscope run --no" --noretcomp --no-copy
+want "build/ptscope run --no" --noretcomp --no-copy --no-syscalls
 want "ptsynth " check run
 want "ptsynth run --wr" --wrap
 want "ptsynth check --cpu-m" --cpu-model

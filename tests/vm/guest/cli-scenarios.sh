@@ -194,6 +194,29 @@ for scope in user kernel both; do
 	done
 done
 
+# `ptscope run --syscalls` of a known program (sysprog: five writes of
+# 4096 bytes to /dev/null, made from the simulated image's syscall
+# address, tests/vm/guest/sysprog.c): the bundle goes to the host, where
+# syscall_label_from_sideband looks for "[syscall write → 4096]". The
+# records are the kernel's; the stretches they name are simulated rounds.
+name=cli_run_user_syscalls
+b=/tmp/$name.ptscope
+rm -rf "$b"
+ptscope run -q --scope user --size 64K --syscalls -o "$b" -- sysprog 5 > /tmp/rec.out 2>&1
+st=$?
+if [ $st -ne 0 ]; then
+	res $name FAIL "run exit status $st: $(head -c 400 /tmp/rec.out | tr '\n' ' ')"
+elif ! grep -q '"syscall_records": *true' "$b/manifest.json"; then
+	res $name FAIL "manifest without config.syscall_records"
+elif msg=$(bundle_complete "$b"); then
+	res $name PASS "$msg; $(grep -m1 '^sysprog:' /tmp/rec.out)"
+	(cd /tmp && tar -cf "$name.tar" "$name.ptscope") && send_file bundle $name "/tmp/$name.tar"
+	rm -f "/tmp/$name.tar"
+else
+	res $name FAIL "$msg; run said: $(head -c 300 /tmp/rec.out | tr '\n' ' ')"
+fi
+rm -rf "$b"
+
 # `ptscope attach -p PID` on a running test program, ended by --duration.
 name=cli_attach_duration
 b=/tmp/$name.ptscope

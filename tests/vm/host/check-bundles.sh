@@ -23,6 +23,16 @@
 #  bundle_timeline_matches_sim  the decoded instruction addresses are the
 #                               simulated unit's code images walked in their
 #                               only possible order.
+#  syscall_label_from_sideband  cli_run_user_syscalls (ptscope run --syscalls
+#                               -- sysprog 5): the timeline has a slice
+#                               "[syscall write → 4096]" on sysprog's pid,
+#                               and the summary counts records naming a
+#                               stretch. The write and its return value are
+#                               the kernel's real sys_enter/sys_exit
+#                               records; the stretch they name is a
+#                               simulated round (sysprog makes its writes
+#                               from the image's syscall address so that
+#                               the IPs agree: tests/vm/guest/sysprog.c).
 #
 # The expected order is derived by hand from the 40-byte code images
 # (listing in docs/simulated-unit.md, "The code images"; bytes in
@@ -155,6 +165,7 @@ done
 if [ $n -eq 0 ]; then
 	echo "bundle_decodes FAIL no bundle directory under $BDIR"
 	echo "bundle_timeline_matches_sim SKIP no bundle"
+	echo "syscall_label_from_sideband SKIP no bundle"
 	exit 0
 fi
 echo "bundle_decodes $([ $dec_ok = 1 ] && echo PASS || echo FAIL)$dec_detail"
@@ -177,4 +188,20 @@ if [ -n "$TL_SKIP" ]; then
 	echo "bundle_timeline_matches_sim SKIP $TL_SKIP"
 else
 	echo "bundle_timeline_matches_sim $([ $tl_ok = 1 ] && echo PASS || echo FAIL)$tl_detail"
+fi
+# Syscall labels from the kernel's records (docs/decode.md).
+d=$BDIR/cli_run_user_syscalls
+if [ ! -f "$d/timeline.txt" ]; then
+	echo "syscall_label_from_sideband FAIL no decoded cli_run_user_syscalls bundle (see that scenario's line)"
+else
+	pid=$(sed -n 's/.*"filter_pid": *\([0-9]*\).*/\1/p' "$d/cli_run_user_syscalls.ptscope/manifest.json" |
+		head -n 1)
+	nl=$(awk -v p="$pid" '$3 ~ "^" p "/" && /> \[syscall write → 4096\]/' "$d/timeline.txt" | wc -l)
+	plain=$(grep -c '> \[syscall\]' "$d/timeline.txt")
+	sum=$(grep -m1 '^syscall and page-fault records:' "$d/decode.out")
+	if [ -n "$pid" ] && [ "$nl" -ge 1 ] && [ -n "$sum" ]; then
+		echo "syscall_label_from_sideband PASS pid $pid: $nl slice(s) [syscall write → 4096], $plain plain [syscall]; $sum"
+	else
+		echo "syscall_label_from_sideband FAIL pid '$pid': $nl labelled write slice(s), $plain plain; summary: '${sum:-none}'"
+	fi
 fi

@@ -94,6 +94,7 @@ int out_write_manifest(struct out *out, struct ptsynth_enc *enc, uint64_t tsc,
 	b->config.scope = PTS_SCOPE_USER;
 	b->config.snapshot = o->wrap_size != 0;
 	b->config.rtit_ctl = ptsynth_config_rtit_ctl(&o->cfg);
+	b->config.syscall_records = o->syscalls;
 	if (o->wrap_size) {
 		b->config.buffer_size = o->wrap_size;
 	} else {

@@ -244,6 +244,23 @@ int out_sb_exit(struct out *out, uint64_t tsc, pid_t pid, pid_t tid)
 	return sb_add(out, &ex, sizeof(ex));
 }
 
+int out_sb_syscall(struct out *out, uint16_t type, uint64_t tsc, pid_t pid, pid_t tid,
+		   int64_t nr, int64_t ret, uint64_t ip)
+{
+	struct ptscope_sb_syscall r;
+
+	memset(&r, 0, sizeof(r));
+	r.hdr.type = type;
+	r.hdr.size = sizeof(r);
+	r.hdr.tsc = tsc;
+	r.pid = pid;
+	r.tid = tid;
+	r.nr = nr;
+	r.ret = ret;
+	r.ip = ip;
+	return sb_add(out, &r, sizeof(r));
+}
+
 int out_sb_fork(struct out *out, uint64_t tsc, pid_t pid, pid_t parent_tid, pid_t child_tid)
 {
 	struct ptscope_sb_fork f;

@@ -54,6 +54,10 @@ int out_sb_switch(struct out *out, uint64_t tsc, pid_t pid, pid_t prev_tid, pid_
 		  const char *comm);
 int out_sb_exit(struct out *out, uint64_t tsc, pid_t pid, pid_t tid);
 int out_sb_fork(struct out *out, uint64_t tsc, pid_t pid, pid_t parent_tid, pid_t child_tid);
+/* A syscall's entry or exit (--syscalls): PTSCOPE_SB_SYS_ENTER/_EXIT, ip
+ * the byte after the syscall instruction. Return 0 or -ENOMEM. */
+int out_sb_syscall(struct out *out, uint16_t type, uint64_t tsc, pid_t pid, pid_t tid,
+		   int64_t nr, int64_t ret, uint64_t ip);
 /* Remember that the page of ip executed (for --trim-objects). */
 void out_note_page(struct out *out, uint64_t ip);
 struct ptsynth_enc;

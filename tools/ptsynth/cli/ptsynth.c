@@ -61,6 +61,8 @@ static void usage(FILE *f)
 	      "  --no-aslr              run CMD without address randomisation (stable addresses)\n"
 	      "  --follow-exec          when CMD execs, trace the new program from its start\n"
 	      "                         (else tracing stops at the exec)\n"
+	      "  --syscalls             sideband SYS_ENTER/SYS_EXIT records of every syscall, as\n"
+	      "                         ptscope record --syscalls writes them\n"
 	      "  -q, --quiet            no summary\n"
 	      "  -h, --help             show this help\n"
 	      "\n"
@@ -291,7 +293,7 @@ static int cmd_check(int argc, char **argv)
 }
 
 enum { O_SCOPE = 256, O_PSB, O_NORETC, O_TIMING, O_MTC, O_LONGTNT, O_WRAP, O_OVF, O_OVFLOST,
-       O_MAX, O_STOPFULL, O_TRIGAT, O_TRIM, O_NOPIN, O_NOASLR, O_FOLLOWEXEC };
+       O_MAX, O_STOPFULL, O_TRIGAT, O_TRIM, O_NOPIN, O_NOASLR, O_FOLLOWEXEC, O_SYSCALLS };
 
 /* What a run option with a bad value takes (the option is named by the caller). */
 static const char *bad_value_hint(int opt)
@@ -332,6 +334,7 @@ static int cmd_run(int argc, char **argv)
 		{ "no-pin", no_argument, 0, O_NOPIN },
 		{ "no-aslr", no_argument, 0, O_NOASLR },
 		{ "follow-exec", no_argument, 0, O_FOLLOWEXEC },
+		{ "syscalls", no_argument, 0, O_SYSCALLS },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -456,6 +459,9 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case O_FOLLOWEXEC:
 			o.follow_exec = true;
+			break;
+		case O_SYSCALLS:
+			o.syscalls = true;
 			break;
 		case 'h':
 			usage(stdout);

@@ -36,6 +36,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/types.h>
+#include "uapi/ptscope.h"
+
 #include "ptsynth_gt.h"
 #include "ptsynth_iclass.h"
 #include "out.h"
@@ -77,6 +80,7 @@ struct tracer {
 	int gt_err;
 	struct out *out;
 	pid_t cur_tid;			/* thread whose instruction is being fed */
+	int64_t cur_nr;			/* its syscall's number (rax before the step) */
 	bool in_kernel;			/* the last transfer went to ring 0 */
 	double t_start, t_said;		/* s: the loop's start, the last progress line */
 };
@@ -208,9 +212,33 @@ static int feed(struct tracer *t, uint64_t ip, const struct ptsynth_decoded *d, 
 	if (to_kernel) {
 		fputs("k 0\n", t->gt);
 		t->in_kernel = true;
+		/* the kernel's entry record: after the instruction, in ring 0 */
+		if (t->o->syscalls && d->is_syscall) {
+			e = out_sb_syscall(t->out, PTSCOPE_SB_SYS_ENTER, t->tsc + 1, t->pid,
+					   t->cur_tid, t->cur_nr, 0, ip + d->size);
+			if (e)
+				return pts_err_set(t->err, -e, "out of memory");
+			t->sum->sys_records++;
+		}
 		t->tsc += CYC_SYSCALL;
 		t->sum->syscalls++;
 	}
+	return 0;
+}
+
+/*
+ * The exit record of th's syscall (--syscalls): the return value is in
+ * rax now; stamped just before the kernel's time ends (the next user
+ * instruction, TIP.PGE, is fed at t->tsc).
+ */
+static int syscall_exit(struct tracer *t, pid_t tid, int64_t nr, uint64_t ip)
+{
+	int64_t ret = (int64_t)peek_user(tid, offsetof(struct user_regs_struct, rax));
+	int e = out_sb_syscall(t->out, PTSCOPE_SB_SYS_EXIT, t->tsc - 1, t->pid, tid, nr, ret, ip);
+
+	if (e)
+		return pts_err_set(t->err, -e, "out of memory");
+	t->sum->sys_records++;
 	return 0;
 }
 
@@ -271,6 +299,9 @@ struct thr {
 	int status;
 	bool live;
 	uint64_t ran;			/* instructions since it was switched in */
+	bool sys_open;			/* --syscalls: in a syscall whose exit is not recorded */
+	int64_t sys_nr;			/* its number */
+	uint64_t sys_ip;		/* the IP it returns to */
 };
 
 #define MAX_THREADS	256
@@ -563,6 +594,10 @@ static int step_loop(struct tracer *t, struct out *out, struct sched *s)
 
 					if (maps_syscall(nr))
 						t->gen++;
+					t->cur_nr = (int64_t)nr;
+					th->sys_open = t->o->syscalls;
+					th->sys_nr = (int64_t)nr;
+					th->sys_ip = th->ip + d->size;
 				}
 				if (t->o->max_insns && t->sum->insns >= t->o->max_insns) {
 					/* Clearing TraceEn takes the kernel: in user
@@ -719,6 +754,13 @@ static int step_loop(struct tracer *t, struct out *out, struct sched *s)
 		else
 			nip = peek_user(th->tid, offsetof(struct user_regs_struct, rip));
 
+		if (!fresh_step && th->sys_open && sig == SIGTRAP) {
+			/* a blocked call returned, or an event stop (clone) ends */
+			th->sys_open = false;
+			e = syscall_exit(t, th->tid, th->sys_nr, th->sys_ip);
+			if (e)
+				return e;
+		}
 		if (!fresh_step) {
 			/* Entered a handler, left an event stop or a blocked call:
 			 * no instruction retired. */
@@ -733,6 +775,10 @@ static int step_loop(struct tracer *t, struct out *out, struct sched *s)
 			if (nip == th->ip && d->rep)
 				continue;	/* one more iteration of a REP string op */
 			e = feed(t, th->ip, d, nip, d->iclass == PTSYNTH_IC_FAR);
+			if (!e && th->sys_open && d->is_syscall) {
+				th->sys_open = false;
+				e = syscall_exit(t, th->tid, th->sys_nr, th->sys_ip);
+			}
 			if (e)
 				return e;
 			th->ip = nip;

@@ -27,6 +27,13 @@ struct run_opts {
 	bool pin_cpu;
 	bool no_aslr;
 	bool follow_exec;		/* an exec restarts the trace in the new image */
+	/*
+	 * Sideband SYS_ENTER/SYS_EXIT records of every syscall, as ptscope.ko
+	 * writes with --syscalls: number and IP known before the step, the
+	 * return value read after it; stamped inside the kernel time the
+	 * cycle model gives the call
+	 */
+	bool syscalls;
 	FILE *progress;			/* NULL, or where a long run says how far it is */
 	double progress_every_s;	/* s between those lines (checked every 65536 insns) */			/* run the command without address randomisation */			/* run tracer and command on one CPU (faster) */
 	char **argv;			/* command */
@@ -36,6 +43,7 @@ struct run_summary {
 	uint64_t insns;			/* instructions retired under single-step */
 	uint64_t steps;			/* ptrace stops */
 	uint64_t syscalls, signals;
+	uint64_t sys_records;		/* SYS_ENTER and SYS_EXIT records written (--syscalls) */
 	uint64_t switches, preemptions;
 	uint64_t execs;			/* execs followed (--follow-exec) */	/* context switches between threads */
 	double seconds;			/* wall time of the single-step loop */

@@ -160,6 +160,9 @@ static void events_come_out_by_time_equal_times_by_source_index(void)
 	fake_init(&f[2], 2, NULL, 0);
 	CU_ASSERT_EQUAL(merge(f, 3, &l, &err), 0);
 	CU_ASSERT_STRING_EQUAL(l.s, "end2 0@1 1@2 0@4 0@4 1@4 1@5 end1 0@9 end0");
+	memset(&l, 0, sizeof(l));
+	CU_ASSERT_EQUAL(merge(f, 0, &l, &err), 0);	/* no source: nothing */
+	CU_ASSERT_STRING_EQUAL(l.s, "");
 }
 
 /*

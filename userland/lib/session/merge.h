@@ -27,7 +27,8 @@ struct pts_merge_sink {
 };
 
 /*
- * Merge n sources (n >= 1) into sink until every one has ended. Errors: a
+ * Merge n sources into sink until every one has ended (n 0: nothing, a
+ * bundle whose every ring was empty). Errors: a
  * source's (next or peek), the sink's, -ENOMEM; the sources stay open (the
  * caller closes them).
  */

@@ -9,13 +9,22 @@ cd "$(dirname "$0")/../.."
 C=tests/fuzz/corpus
 S=samples/demo.ptscope
 D=build/fuzz-data
-mkdir -p $C/{raw_pt,bundle,perfscript,pevent,kallsyms,elf} build
+mkdir -p $C/{raw_pt,bundle,perfscript,pevent,kallsyms,elf,pardec} build
 make -s $D/user.elf $D/kernel.elf $D/spin.bin
 cc -O1 -o build/fuzz-mkseeds tests/fuzz/mkseeds.c -lipt
 build/fuzz-mkseeds $C
 
 # raw PT: the sample's trace (its code is not the harness's: gaps), user scope
 { printf '\064\001\003\025\000\000\000\001'; cat $S/cpu0.pt; } > $C/raw_pt/demo-cpu0
+
+# parallel against serial decode (fuzz_pardec.c): the sample's trace in its
+# bundle, chunks of 32 B (a chunk per PSB) and 1 KiB (PSBs every 2 KiB:
+# chunks end at the next PSB), 2 and 3 workers; the decoder tests' trace
+# in raw mode, on one CPU and split across two
+{ printf '\000\000\000\000'; cat $S/cpu0.pt; } > $C/pardec/demo-chunk32
+{ printf '\032\000\000\000'; cat $S/cpu0.pt; } > $C/pardec/demo-chunk1k-3jobs
+{ printf '\001\000\000\001'; tail -c +9 $C/raw_pt/user-main; } > $C/pardec/user-main
+{ printf '\201\050\000\001'; tail -c +9 $C/raw_pt/user-main-two-cpus; } > $C/pardec/user-main-two-cpus
 
 # bundles: manifest, sideband, cpu0.pt with fuzz_bundle.c's separators
 SB=$'\n@@ptscope-fuzz sideband.bin@@\n' CPU=$'\n@@ptscope-fuzz cpu0.pt@@\n'

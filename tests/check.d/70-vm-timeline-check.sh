@@ -52,23 +52,19 @@ run() { # the line of this check (default bundle_timeline)
 		grep "^${1:-bundle_timeline}"
 }
 fail=0
-r=$(run)
-echo "good walk: $r"
-case $r in *" PASS "*) ;; *) fail=1 ;; esac
-r=$(LOOPS=2 run)
-echo "two-iteration loop: $r"
-case $r in *" FAIL "*) ;; *) fail=1 ;; esac
-r=$(STRAY=1 run)
-echo "stray address: $r"
-case $r in *" FAIL "*) ;; *) fail=1 ;; esac
-r=$(run bundle_decodes)
-echo "exit 0: $r"
-case $r in *" PASS "*) ;; *) fail=1 ;; esac
-r=$(EXIT=3 run bundle_decodes)
-echo "exit 3, clean capture: $r"
-case $r in *" FAIL "*) ;; *) fail=1 ;; esac
+# expect PASS|FAIL WHAT LINE: the check's line for WHAT must say PASS or
+# FAIL (a FAIL asked for here is this self-test passing)
+expect() {
+	case $3 in
+	*" $1 "*) echo "ok: $2 gives $1, as it must: $3" ;;
+	*) echo "WRONG: $2 must give $1: $3"; fail=1 ;;
+	esac
+}
+expect PASS "good walk" "$(run)"
+expect FAIL "two-iteration loop" "$(LOOPS=2 run)"
+expect FAIL "stray address" "$(STRAY=1 run)"
+expect PASS "exit 0" "$(run bundle_decodes)"
+expect FAIL "exit 3, clean capture" "$(EXIT=3 run bundle_decodes)"
 manifest 2
-r=$(EXIT=3 run bundle_decodes)
-echo "exit 3, 2 sideband records lost: $r"
-case $r in *" PASS "*) ;; *) fail=1 ;; esac
+expect PASS "exit 3, 2 sideband records lost" "$(EXIT=3 run bundle_decodes)"
 exit $fail

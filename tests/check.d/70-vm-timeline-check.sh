@@ -8,7 +8,10 @@
 # two-iteration loop, or with a stray address, must fail. A decode that
 # exits 3 (gaps or a damaged input) fails bundle_decodes for a clean
 # capture and passes it for one whose manifest says sideband records were
-# lost.
+# lost. The sideband check (bundle_sideband_merged) must pass for CPU
+# rings merged in TSC order and fail for the same rings one after the
+# other (what a capture that does not merge writes), and for a bundle
+# whose records all come from one CPU (nothing merged: no evidence).
 set -u
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
@@ -67,4 +70,26 @@ expect PASS "exit 0" "$(run bundle_decodes)"
 expect FAIL "exit 3, clean capture" "$(EXIT=3 run bundle_decodes)"
 manifest 2
 expect PASS "exit 3, 2 sideband records lost" "$(EXIT=3 run bundle_decodes)"
+
+# sideband.bin of two CPUs' rings (struct ptscope_sb_hdr: u16 type, u16
+# size, u32 cpu, u64 tsc): ORDER merged (by TSC), concatenated (CPU 0's
+# ring, then CPU 1's), or one (CPU 0's only)
+sideband() {
+	python3 - "$1" "$b/cli_capture_both_manual.ptscope/sideband.bin" << 'PY'
+import struct, sys
+rings = {0: [100, 300, 500], 1: [200, 400, 600]}
+recs = [(t, c) for c in rings for t in rings[c]]
+if sys.argv[1] == 'merged':
+    recs.sort()
+elif sys.argv[1] == 'one':
+    recs = [r for r in recs if r[1] == 0]
+open(sys.argv[2], 'wb').write(b''.join(struct.pack('<HHIQ', 1, 16, c, t) for t, c in recs))
+PY
+}
+sideband merged
+expect PASS "two CPUs' rings merged" "$(run bundle_sideband_merged)"
+sideband concatenated
+expect FAIL "two CPUs' rings one after the other" "$(run bundle_sideband_merged)"
+sideband one
+expect FAIL "one CPU's records only" "$(run bundle_sideband_merged)"
 exit $fail

@@ -29,6 +29,28 @@ struct pex {
 	char detail[160];
 };
 
+/*
+ * A run of jumps: consecutive PTS_BR_JUMP events of one thread with
+ * nothing else between them (with several CPUs, also of one time: the
+ * merge hands such jumps out back to back, pardec.h), stored as one event
+ * (flag PEV_RUN, from/to/ts/pos of its first jump) whose jumps are
+ * jumps[j0, j0 + n). lo and hi bound every from and to: when both lie in
+ * the consumer's elide window, every jump of the run would be dropped one
+ * by one (nothing is fed between them, so the window does not move), and
+ * the run is dropped at once; otherwise its jumps are handed out singly.
+ */
+#define PEV_RUN 0x80	/* pev.flags: a run of jumps, runs[xi] */
+
+struct prun {
+	uint64_t lo, hi;	/* least and greatest from/to of its jumps */
+	uint64_t last_ts;	/* time of its last jump */
+	uint32_t j0, n;
+};
+
+struct pjump {
+	uint64_t from, to, ts_ns;
+};
+
 /* Decoder statistics when event idx was handed out. */
 struct snap {
 	uint64_t idx;
@@ -51,6 +73,15 @@ struct chunk {
 	uint64_t base;
 	struct pex *x;
 	size_t nx, capx;
+	struct prun *runs;
+	size_t nruns, capruns;
+	struct pjump *jumps;
+	size_t njumps, capjumps;
+	/* the decoder's last event began or extended the last stored run */
+	bool run_open;
+	bool run_skipped;	/* ... which lies before skip_to: its jumps are not stored */
+	int32_t run_pid, run_tid;
+	uint64_t run_ts;
 	uint64_t over;		/* index of the first event past end (UINT64_MAX: none yet) */
 	struct snap *snaps;	/* at indexes < PTS_PAR_SKIP and from over on */
 	size_t nsnaps, capsnaps;
@@ -80,6 +111,12 @@ struct pts_pcpu {
 	bool release;			/* the trace is mapped: drop the pages behind */
 	unsigned int window, nchunks;
 	struct chunk *cur, *tail;
+	/*
+	 * chunks used up, kept with their arrays for the next ones (a chunk's
+	 * arrays are MiBs: freed and grown again per chunk, the workers'
+	 * time went to page faults and copies); at most `window` of them
+	 */
+	struct chunk *spare;
 	uint64_t r;			/* index in cur of the next event to hand out */
 	uint64_t stop;			/* cur's events end here (UINT64_MAX: not decided) */
 	uint64_t next_r;		/* ... and the successor's begin here */
@@ -90,6 +127,8 @@ struct pts_pcpu {
 	bool ended;
 	bool cur_done;			/* cur was waited for (wait_chunk) */
 	bool break_joins;		/* PTS_PARDEC_BREAK: joins drop an event (the check's self-test) */
+	bool single;			/* the only CPU of the decode: runs are not cut at time changes */
+	uint32_t sub;			/* jumps of the run at r handed out singly so far */
 	uint64_t elided, joined, refused, dropped;
 	struct pts_branch out;
 	char detail[160];
@@ -133,6 +172,9 @@ static void chunk_reset(struct chunk *c, uint64_t base)
 {
 	c->n = 0;
 	c->nx = 0;
+	c->nruns = 0;
+	c->njumps = 0;
+	c->run_open = false;
 	c->nsnaps = 0;
 	c->base = base;
 	c->over = UINT64_MAX;
@@ -145,10 +187,14 @@ static void chunk_free_data(struct chunk *c)
 	free(c->ev);
 	free(c->x);
 	free(c->snaps);
+	free(c->runs);
+	free(c->jumps);
 	c->ev = NULL;
 	c->x = NULL;
 	c->snaps = NULL;
-	c->cap = c->capx = c->capsnaps = 0;
+	c->runs = NULL;
+	c->jumps = NULL;
+	c->cap = c->capx = c->capsnaps = c->capruns = c->capjumps = 0;
 	pts_ptdec_free(c->dec);
 	c->dec = NULL;
 }
@@ -219,10 +265,80 @@ static int new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptd
 	return pts_ptdec_new(&dc, out, &err);
 }
 
+/* A jump that a run may hold: nothing but kind, from, to and time set. */
+static bool plain_jump(const struct pts_branch *br)
+{
+	return br->kind == PTS_BR_JUMP && !br->flags && !br->insn_len && !br->detail &&
+	       !br->offset && !br->value;
+}
+
+/*
+ * br extends the run the last event began: a plain jump of the same
+ * thread (and, with several CPUs, of the same time). Its jump is stored
+ * unless the run lies before skip_to.
+ */
+static int extend_run(struct chunk *c, const struct pts_branch *br)
+{
+	struct prun *r;
+	struct pjump *j;
+
+	if (!c->run_open || !plain_jump(br) || br->pid != c->run_pid || br->tid != c->run_tid ||
+	    (!c->owner->single && br->ts_ns != c->run_ts))
+		return 0;
+	if (c->run_skipped)
+		return 1;
+	if (grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))
+		return -ENOMEM;
+	j = &c->jumps[c->njumps++];
+	j->from = br->from;
+	j->to = br->to;
+	j->ts_ns = br->ts_ns;
+	r = &c->runs[c->nruns - 1];
+	r->n++;
+	r->last_ts = br->ts_ns;
+	if (br->from < r->lo)
+		r->lo = br->from;
+	if (br->to < r->lo)
+		r->lo = br->to;
+	if (br->from > r->hi)
+		r->hi = br->from;
+	if (br->to > r->hi)
+		r->hi = br->to;
+	return 1;
+}
+
+/* Event e (just stored, from br) begins a run of jumps. */
+static int begin_run(struct chunk *c, struct pev *e, const struct pts_branch *br)
+{
+	struct prun *r;
+	struct pjump *j;
+
+	if (grow((void **)&c->runs, &c->capruns, c->nruns + 1, sizeof(*c->runs)) ||
+	    grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))
+		return -ENOMEM;
+	e->flags |= PEV_RUN;
+	e->xi = (uint32_t)c->nruns;
+	r = &c->runs[c->nruns++];
+	r->j0 = (uint32_t)c->njumps;
+	r->n = 1;
+	r->last_ts = br->ts_ns;
+	r->lo = br->from < br->to ? br->from : br->to;
+	r->hi = br->from < br->to ? br->to : br->from;
+	j = &c->jumps[c->njumps++];
+	j->from = br->from;
+	j->to = br->to;
+	j->ts_ns = br->ts_ns;
+	return 0;
+}
+
 /*
  * Decode on with c->dec, appending to c's events, until `limit` more are
  * stored before the overlap, or PTS_PAR_OVERLAP events past c->end, or
  * the end of the trace. Events before c->skip_to are decoded and dropped.
+ * A stored event is a run of jumps or one other event; it stops only after
+ * an event that is not a jump, so that where runs begin and end depends on
+ * the events alone, never on where a call stopped (a decoder remade to
+ * skip to an index finds the same events at the same indexes).
  */
 static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 {
@@ -234,16 +350,27 @@ static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 		struct pev *e;
 		int got;
 
-		if (c->over != UINT64_MAX && idx >= c->over + PTS_PAR_OVERLAP)
+		if (!c->run_open && c->over != UINT64_MAX && idx >= c->over + PTS_PAR_OVERLAP)
 			break;
-		if (stored >= limit && c->over == UINT64_MAX)
+		if (!c->run_open && stored >= limit && c->over == UINT64_MAX)
 			break;
 		got = pts_ptdec_next(dec, &br);
 		if (!got) {
 			c->complete = true;
+			c->run_open = false;
 			break;
 		}
+		got = extend_run(c, br);
+		if (got < 0)
+			return got;
+		if (got)
+			continue;
 		c->dec_next++;
+		c->run_open = plain_jump(br);
+		c->run_pid = br->pid;
+		c->run_tid = br->tid;
+		c->run_ts = br->ts_ns;
+		c->run_skipped = idx < c->skip_to;
 		if (idx < c->skip_to)
 			continue;
 		pos = pts_ptdec_pos(dec);
@@ -264,6 +391,8 @@ static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 		e->insn_len = br->insn_len;
 		e->has_x = br->detail || br->offset || br->value;
 		e->xi = 0;
+		if (c->run_open && begin_run(c, e, br))
+			return -ENOMEM;
 		if (e->has_x) {
 			struct pex *x;
 
@@ -417,6 +546,38 @@ static uint64_t psb_at_or_after(const struct pts_pcpu *p, uint64_t from)
 	return size;
 }
 
+/* A chunk, zeroed but for the arrays of a spare one (their capacities kept). */
+static struct chunk *new_chunk(struct pts_pcpu *p)
+{
+	struct chunk *c = p->spare, keep;
+
+	if (!c)
+		return calloc(1, sizeof(*c));
+	p->spare = c->next;
+	keep = *c;
+	memset(c, 0, sizeof(*c));
+	c->ev = keep.ev;
+	c->cap = keep.cap;
+	c->x = keep.x;
+	c->capx = keep.capx;
+	c->snaps = keep.snaps;
+	c->capsnaps = keep.capsnaps;
+	c->runs = keep.runs;
+	c->capruns = keep.capruns;
+	c->jumps = keep.jumps;
+	c->capjumps = keep.capjumps;
+	return c;
+}
+
+/* c is used up: keep it (and its arrays) for a later chunk. */
+static void retire_chunk(struct pts_pcpu *p, struct chunk *c)
+{
+	pts_ptdec_free(c->dec);
+	c->dec = NULL;
+	c->next = p->spare;
+	p->spare = c;
+}
+
 /* Queue the CPU's next chunk after its tail (none past the end). */
 static int add_chunk(struct pts_pcpu *p)
 {
@@ -426,7 +587,7 @@ static int add_chunk(struct pts_pcpu *p)
 
 	if (t && t->end >= p->cfg.size)
 		return 0;
-	c = calloc(1, sizeof(*c));
+	c = new_chunk(p);
 	if (!c)
 		return -ENOMEM;
 	c->owner = p;
@@ -512,8 +673,7 @@ static void drop_chunk(struct pts_pcpu *p, struct chunk *prev, struct chunk *c)
 	if (p->tail == c)
 		p->tail = prev;
 	p->nchunks--;
-	chunk_free_data(c);
-	free(c);
+	retire_chunk(p, c);
 }
 
 static bool pev_eq(const struct chunk *a, const struct pev *x, const struct chunk *b,
@@ -523,6 +683,13 @@ static bool pev_eq(const struct chunk *a, const struct pev *x, const struct chun
 	    x->pid != y->pid || x->tid != y->tid || x->kind != y->kind || x->flags != y->flags ||
 	    x->insn_len != y->insn_len || x->has_x != y->has_x)
 		return false;
+	if (x->flags & PEV_RUN) {
+		const struct prun *ra = &a->runs[x->xi], *rb = &b->runs[y->xi];
+
+		return ra->n == rb->n && ra->lo == rb->lo && ra->hi == rb->hi &&
+		       ra->last_ts == rb->last_ts &&
+		       !memcmp(&a->jumps[ra->j0], &b->jumps[rb->j0], ra->n * sizeof(*a->jumps));
+	}
 	if (!x->has_x)
 		return true;
 	return a->x[x->xi].offset == b->x[y->xi].offset &&
@@ -626,6 +793,7 @@ static int advance(struct pts_pcpu *p, struct pts_err *err)
 			return pts_err_set(err, -rc, "out of memory decoding cpu %u", p->cfg.cpu);
 		c->dec_next = 0;
 		c->skip_to = c->base + c->n;
+		c->run_open = false;
 	}
 	/* the overlap is now inside: past the successor's end, if the events go so far */
 	c->end = n->end;
@@ -661,8 +829,7 @@ static int hand_over(struct pts_pcpu *p, struct pts_err *err)
 			     MADV_DONTNEED))
 			p->dropped = to;
 	}
-	chunk_free_data(c);
-	free(c);
+	retire_chunk(p, c);
 	p->r = p->next_r;
 	p->stop = UINT64_MAX;
 	if (fill_window(p))
@@ -689,6 +856,8 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	p->window = window < 2 ? 2 : window;
 	p->stop = UINT64_MAX;
 	p->break_joins = getenv("PTS_PARDEC_BREAK") != NULL;
+	/* the decode's only CPU (the serial decoder then elides as it queues) */
+	p->single = cfg->elide_queued;
 	if (fill_window(p)) {
 		pts_pcpu_free(p);
 		return pts_err_set(err, ENOMEM, "out of memory");
@@ -742,7 +911,7 @@ static int ready(struct pts_pcpu *p, struct pts_err *err)
 		/* r is past the stored events: decode on, or the CPU is done */
 		if (c->dec && !c->complete) {
 			/* everything stored was handed out: start the buffer again at r */
-			c->n = c->nx = c->nsnaps = 0;
+			c->n = c->nx = c->nsnaps = c->nruns = c->njumps = 0;
 			c->base = p->r;
 			if (c->skip_to < p->r)
 				c->skip_to = p->r;
@@ -756,6 +925,52 @@ static int ready(struct pts_pcpu *p, struct pts_err *err)
 		p->ended = true;
 	}
 	return 0;
+}
+
+/*
+ * The run of jumps e (cur's event r): dropped whole when every from and
+ * to lies in the elide window of its thread, else its jumps one per call.
+ */
+static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pev *e,
+		    const struct pts_branch **out)
+{
+	const struct prun *run = &c->runs[e->xi];
+	struct pts_br_elide *el = p->elide;
+	const struct pjump *j;
+	struct pts_branch *br = &p->out;
+
+	if (!p->sub && el && el->hi && e->pid == el->pid && e->tid == el->tid &&
+	    run->lo >= el->lo && run->hi < el->hi) {
+		el->dropped += run->n;
+		el->ts_ns = run->last_ts;
+		el->cpu = p->cfg.cpu;
+		p->elided += run->n;
+		p->r++;
+		return 2;
+	}
+	j = &c->jumps[run->j0 + p->sub];
+	if (++p->sub == run->n) {
+		p->sub = 0;
+		p->r++;
+	}
+	if (el && pts_br_elide_drop(el, e->pid, e->tid, j->from, j->to, j->ts_ns, p->cfg.cpu)) {
+		p->elided++;
+		return 2;
+	}
+	br->kind = PTS_BR_JUMP;
+	br->flags = 0;
+	br->from = j->from;
+	br->to = j->to;
+	br->ts_ns = j->ts_ns;
+	br->cpu = p->cfg.cpu;
+	br->pid = e->pid;
+	br->tid = e->tid;
+	br->insn_len = 0;
+	br->offset = 0;
+	br->value = 0;
+	br->detail = NULL;
+	*out = br;
+	return 1;
 }
 
 int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_err *err)
@@ -776,6 +991,8 @@ int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_
 		c = p->cur;
 	}
 	e = &c->ev[p->r - c->base];
+	if (e->flags & PEV_RUN)
+		return run_next(p, c, e, out);
 	p->r++;
 	if (e->kind == PTS_BR_JUMP && p->elide &&
 	    pts_br_elide_drop(p->elide, e->pid, e->tid, e->from, e->to, e->ts_ns, p->cfg.cpu)) {
@@ -819,6 +1036,8 @@ uint64_t pts_pcpu_peek_time(struct pts_pcpu *p)
 	if (rc <= 0)
 		return UINT64_MAX;
 	c = p->cur;
+	if (p->sub)
+		return c->jumps[c->runs[c->ev[p->r - c->base].xi].j0 + p->sub].ts_ns;
 	return c->ev[p->r - c->base].ts_ns;
 }
 
@@ -873,6 +1092,11 @@ void pts_pcpu_free(struct pts_pcpu *p)
 	}
 	while ((c = p->cur)) {
 		p->cur = c->next;
+		chunk_free_data(c);
+		free(c);
+	}
+	while ((c = p->spare)) {
+		p->spare = c->next;
 		chunk_free_data(c);
 		free(c);
 	}

@@ -126,7 +126,13 @@ struct pts_pcpu {
 	struct pts_ptdec_stats start_st;	/* cur's statistics at its first event used */
 	bool ended;
 	bool cur_done;			/* cur was waited for (wait_chunk) */
-	bool break_joins;		/* PTS_PARDEC_BREAK: joins drop an event (the check's self-test) */
+	/*
+	 * PTS_PARDEC_BREAK (the self-tests of check 76): "1" joins drop an
+	 * event; "run" a run is dropped whole when its first jump lies in
+	 * the window; "time" runs of several CPUs are not cut where the time
+	 * changes
+	 */
+	bool break_joins, break_runs;
 	bool single;			/* the only CPU of the decode: runs are not cut at time changes */
 	uint32_t sub;			/* jumps of the run at r handed out singly so far */
 	uint64_t elided, joined, refused, dropped;
@@ -841,6 +847,7 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 		 unsigned int window, struct pts_pcpu **out, struct pts_err *err)
 {
 	struct pts_pcpu *p = calloc(1, sizeof(*p));
+	const char *brk;
 
 	if (!p)
 		return pts_err_set(err, ENOMEM, "out of memory");
@@ -855,9 +862,11 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	p->chunk_bytes = chunk_bytes ? chunk_bytes : 1;
 	p->window = window < 2 ? 2 : window;
 	p->stop = UINT64_MAX;
-	p->break_joins = getenv("PTS_PARDEC_BREAK") != NULL;
+	brk = getenv("PTS_PARDEC_BREAK");
+	p->break_joins = brk && !strcmp(brk, "1");
+	p->break_runs = brk && !strcmp(brk, "run");
 	/* the decode's only CPU (the serial decoder then elides as it queues) */
-	p->single = cfg->elide_queued;
+	p->single = cfg->elide_queued || (brk && !strcmp(brk, "time"));
 	if (fill_window(p)) {
 		pts_pcpu_free(p);
 		return pts_err_set(err, ENOMEM, "out of memory");
@@ -939,6 +948,15 @@ static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pev 
 	const struct pjump *j;
 	struct pts_branch *br = &p->out;
 
+	if (p->break_runs && !p->sub && el && el->hi && e->pid == el->pid && e->tid == el->tid &&
+	    e->from - el->lo < el->hi - el->lo && e->to - el->lo < el->hi - el->lo) {
+		el->dropped += run->n;
+		el->ts_ns = run->last_ts;
+		el->cpu = p->cfg.cpu;
+		p->elided += run->n;
+		p->r++;
+		return 2;
+	}
 	if (!p->sub && el && el->hi && e->pid == el->pid && e->tid == el->tid &&
 	    run->lo >= el->lo && run->hi < el->hi) {
 		el->dropped += run->n;

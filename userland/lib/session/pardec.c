@@ -260,12 +260,17 @@ static bool has_cyc(const struct pts_ptdec_config *cfg, uint64_t from, uint64_t 
 	return found;
 }
 
+static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
+		      uint64_t ts_ns);
+
 static int new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **out)
 {
 	struct pts_ptdec_config dc = c->owner->cfg;
 	struct pts_err err;
 
 	dc.view = view;
+	dc.take_jump = take_jump;
+	dc.jump_ctx = c;
 	dc.sync_at_psb = !c->first;
 	dc.sync_off = c->start;
 	return pts_ptdec_new(&dc, out, &err);
@@ -279,38 +284,51 @@ static bool plain_jump(const struct pts_branch *br)
 }
 
 /*
- * br extends the run the last event began: a plain jump of the same
- * thread (and, with several CPUs, of the same time). Its jump is stored
- * unless the run lies before skip_to.
+ * A jump extends the run the last event began: a plain jump of the same
+ * thread (and, with several CPUs, of the same time). It is stored unless
+ * the run lies before skip_to. 1 taken, 0 not, -ENOMEM.
  */
-static int extend_run(struct chunk *c, const struct pts_branch *br)
+static int extend_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
+		      uint64_t ts_ns)
 {
 	struct prun *r;
 	struct pjump *j;
 
-	if (!c->run_open || !plain_jump(br) || br->pid != c->run_pid || br->tid != c->run_tid ||
-	    (!c->owner->single && br->ts_ns != c->run_ts))
+	if (!c->run_open || pid != c->run_pid || tid != c->run_tid ||
+	    (!c->owner->single && ts_ns != c->run_ts))
 		return 0;
 	if (c->run_skipped)
 		return 1;
 	if (grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))
 		return -ENOMEM;
 	j = &c->jumps[c->njumps++];
-	j->from = br->from;
-	j->to = br->to;
-	j->ts_ns = br->ts_ns;
+	j->from = from;
+	j->to = to;
+	j->ts_ns = ts_ns;
 	r = &c->runs[c->nruns - 1];
 	r->n++;
-	r->last_ts = br->ts_ns;
-	if (br->from < r->lo)
-		r->lo = br->from;
-	if (br->to < r->lo)
-		r->lo = br->to;
-	if (br->from > r->hi)
-		r->hi = br->from;
-	if (br->to > r->hi)
-		r->hi = br->to;
+	r->last_ts = ts_ns;
+	if (from < r->lo)
+		r->lo = from;
+	if (to < r->lo)
+		r->lo = to;
+	if (from > r->hi)
+		r->hi = from;
+	if (to > r->hi)
+		r->hi = to;
 	return 1;
+}
+
+/*
+ * The decoder's offer of a jump (pts_ptdec_config.take_jump): every event
+ * before it was handed out, so it extends the open run as it would when
+ * handed out. Out of memory: not taken (it comes through the queue, and
+ * the error with it).
+ */
+static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
+		      uint64_t ts_ns)
+{
+	return extend_run(ctx, pid, tid, from, to, ts_ns) > 0;
 }
 
 /* Event e (just stored, from br) begins a run of jumps. */
@@ -366,7 +384,7 @@ static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 			c->run_open = false;
 			break;
 		}
-		got = extend_run(c, br);
+		got = plain_jump(br) ? extend_run(c, br->pid, br->tid, br->from, br->to, br->ts_ns) : 0;
 		if (got < 0)
 			return got;
 		if (got)

@@ -118,6 +118,7 @@ struct pts_pcpu {
 	 */
 	struct chunk *spare;
 	uint64_t r;			/* index in cur of the next event to hand out */
+	uint64_t lim;			/* r below this: cur's event r is ready (set by ready()) */
 	uint64_t stop;			/* cur's events end here (UINT64_MAX: not decided) */
 	uint64_t next_r;		/* ... and the successor's begin here */
 	int rc;				/* an error met in peek, reported by next */
@@ -919,15 +920,23 @@ static int ready(struct pts_pcpu *p, struct pts_err *err)
 						   p->cfg.cpu);
 		}
 		if (p->stop != UINT64_MAX) {
-			if (p->r < p->stop)
+			if (p->r < p->stop) {
+				p->lim = p->stop;
 				return 1;
+			}
 			rc = hand_over(p, err);
 			if (rc)
 				return rc;
 			continue;
 		}
-		if (p->r < c->base + c->n && (p->r < c->over || c->complete))
+		if (p->r < c->base + c->n && (p->r < c->over || c->complete)) {
+			p->lim = c->base + c->n;
+			if (!c->complete && c->over < p->lim)
+				p->lim = c->over;
+			if (p->lim <= p->r)	/* complete, r past over: one at a time */
+				p->lim = p->r + 1;
 			return 1;
+		}
 		if (p->r >= c->over && !c->complete) {
 			/* cur's own events end here: join the next chunk or decode on */
 			rc = advance(p, err);
@@ -1016,8 +1025,7 @@ int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_
 	struct chunk *c = p->cur;
 
 	/* the common case, an event of the chunk in use before its overlap, without ready() */
-	if (!c || !p->cur_done || p->stop != UINT64_MAX || p->r >= c->over ||
-	    p->r >= c->base + c->n) {
+	if (p->r >= p->lim) {
 		int rc = ready(p, err);
 
 		if (rc < 0 && p->rc)

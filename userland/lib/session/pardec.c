@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <intel-pt.h>
@@ -101,7 +102,18 @@ struct pts_pool {
 	unsigned int n;
 	pthread_t *th;
 	struct pts_imgset *set;
+	uint64_t worker_cpu_ns;		/* CPU time of the workers that ended (under mu) */
 };
+
+/* CPU time of the calling thread, ns (0 if the clock is missing). */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 struct pts_pcpu {
 	struct pts_pool *pool;
@@ -499,6 +511,7 @@ static void *worker(void *arg)
 		c->state = rc ? CH_FAILED : CH_DONE;
 		pthread_cond_broadcast(&pool->done);
 	}
+	pool->worker_cpu_ns += thread_cpu_ns();
 	pthread_mutex_unlock(&pool->mu);
 	pts_imgview_free(view);
 	return NULL;
@@ -544,6 +557,13 @@ void pts_pool_free(struct pts_pool *pool)
 	pthread_mutex_unlock(&pool->mu);
 	for (i = 0; i < pool->n; i++)
 		pthread_join(pool->th[i], NULL);
+	/*
+	 * How the CPU time divided (tools/bench/parallel.sh): the calling
+	 * thread's bounds the wall time however many cores there are.
+	 */
+	if (getenv("PTS_PARDEC_STATS") && pool->n)
+		fprintf(stderr, "pardec: CPU s: calling thread %.3f, %u workers %.3f\n",
+			(double)thread_cpu_ns() / 1e9, pool->n, (double)pool->worker_cpu_ns / 1e9);
 	pthread_cond_destroy(&pool->work);
 	pthread_cond_destroy(&pool->done);
 	pthread_mutex_destroy(&pool->mu);

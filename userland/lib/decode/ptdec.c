@@ -358,6 +358,12 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 		d->st.elided++;
 		return NULL;
 	}
+	/* the consumer takes the jump itself: every event before it was handed out */
+	if (kind == PTS_BR_JUMP && !d->qn && d->cfg.take_jump &&
+	    d->cfg.take_jump(d->cfg.jump_ctx, d->pid, d->tid, from, to, d->now)) {
+		d->st.branches++;
+		return NULL;
+	}
 	e = &d->q[(d->qh + d->qn++) % QCAP];
 	/* br.detail points at e->detail only where an event sets it */
 	set_branch(d, &e->br, kind, from, to);
@@ -400,18 +406,12 @@ static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
  */
 static inline void jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
 {
-	if (!d->qn && !d->exec_pending && !d->pid_changed && !(d->have_tsc && d->abs >= d->sb_due)) {
-		if (d->cfg.elide_queued && d->cfg.elide &&
-		    pts_br_elide_drop(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
-			d->st.branches++;
-			d->st.elided++;
-			return;
-		}
-		if (d->cfg.take_jump &&
-		    d->cfg.take_jump(d->cfg.jump_ctx, d->pid, d->tid, from, to, d->now)) {
-			d->st.branches++;
-			return;
-		}
+	if (d->cfg.elide_queued && d->cfg.elide && !d->qn && !d->exec_pending && !d->pid_changed &&
+	    !(d->have_tsc && d->abs >= d->sb_due) &&
+	    pts_br_elide_drop(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
+		d->st.branches++;
+		d->st.elided++;
+		return;
 	}
 	push(d, PTS_BR_JUMP, from, to);
 }

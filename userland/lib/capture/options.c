@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/opttab.h"
+
 #define ALL_CMDS (PTS_CMD_RUN | PTS_CMD_ATTACH | PTS_CMD_RECORD)
 
 enum opt_id {
@@ -25,20 +27,12 @@ enum opt_id {
 	O_QUIET, O_FULL_EXECUTION, O_MULTI_THREAD,
 };
 
-enum opt_arg { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
+/* The table's rows (util/opttab.h), with capture's short names for the argument kinds. */
+#define ARG_NONE PTS_OPTARG_NONE
+#define ARG_REQUIRED PTS_OPTARG_REQUIRED
+#define ARG_OPTIONAL PTS_OPTARG_OPTIONAL
 
-struct opt_def {
-	const char *name;	/* long name without dashes */
-	char shortname;		/* 0 none */
-	const char *mt;		/* magic-trace's name, accepted with one dash; NULL none */
-	enum opt_arg arg;
-	const char *metavar;
-	unsigned int cmds;
-	enum opt_id id;
-	const char *help;
-};
-
-static const struct opt_def opt_table[] = {
+static const struct pts_optdef opt_table[] = {
 	{ "output", 'o', "output", ARG_REQUIRED, "NAME.ptscope", ALL_CMDS, O_OUTPUT,
 	  "bundle directory to write (default ptscope-YYYYmmdd-HHMMSS-PID.ptscope)" },
 	{ "scope", 0, NULL, ARG_REQUIRED, "user|kernel|both", ALL_CMDS, O_SCOPE,
@@ -104,6 +98,8 @@ static const struct opt_def opt_table[] = {
 };
 
 #define NR_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+
+static const struct pts_optab capture_tab = { opt_table, NR_OPTS };
 
 /*
  * magic-trace flags with no meaning here (its run/attach flags, read from
@@ -530,20 +526,6 @@ static const char *cmd_name(enum pts_capture_cmd cmd)
 	return "?";
 }
 
-/* --name, or with single_dash magic-trace's -name (the table's mt column) */
-static const struct opt_def *find_long(const char *name, size_t len, bool single_dash)
-{
-	size_t i;
-
-	for (i = 0; i < NR_OPTS; i++) {
-		const char *n = single_dash ? opt_table[i].mt : opt_table[i].name;
-
-		if (n && strlen(n) == len && !strncmp(n, name, len))
-			return &opt_table[i];
-	}
-	return NULL;
-}
-
 /* "word-word...": how magic-trace's flags look, never a short option with a value */
 static bool looks_like_mt_flag(const char *s)
 {
@@ -582,23 +564,10 @@ static int refuse_single_dash(const char *a, enum pts_capture_cmd cmd, struct pt
 			   a, cmd_name(cmd), cmd_name(cmd));
 }
 
-static const struct opt_def *find_short(char c)
-{
-	size_t i;
-
-	for (i = 0; i < NR_OPTS; i++)
-		if (c && opt_table[i].shortname == c)
-			return &opt_table[i];
-	return NULL;
-}
-
 /* Option spelling for messages: "--size" or "-trace-kernel-only". */
-static void opt_label(const struct opt_def *d, char *buf, size_t len)
+static void opt_label(const struct pts_optdef *d, char *buf, size_t len)
 {
-	if (d->shortname)
-		snprintf(buf, len, "-%c/--%s", d->shortname, d->name);
-	else
-		snprintf(buf, len, "--%s", d->name);
+	pts_opt_label(d, buf, len);
 }
 
 static int parse_u4(const char *label, const char *val, int *out, struct pts_err *err)
@@ -630,7 +599,7 @@ static int parse_bool01(const char *label, const char *val, int *out, struct pts
 			   label);
 }
 
-static int apply_opt(struct pts_capture_opts *o, const struct opt_def *d,
+static int apply_opt(struct pts_capture_opts *o, const struct pts_optdef *d,
 		     const char *val, struct pts_err *err)
 {
 	char label[64];
@@ -806,76 +775,47 @@ static void opts_defaults(enum pts_capture_cmd cmd, struct pts_capture_opts *o)
 		o->cfg.flags |= PTSCOPE_CFG_CR3_FILTER;
 }
 
+/*
+ * The table's scan hook: a single-dash word that is not one of our
+ * magic-trace names. magic-trace's other flags are refused by name;
+ * "-tX..." is no -t with a value (a mistyped magic-trace name must not
+ * become "--trigger race-foo").
+ */
+static int capture_single_dash(const char *a, void *ctx, struct pts_err *err)
+{
+	enum pts_capture_cmd cmd = *(const enum pts_capture_cmd *)ctx;
+
+	if (looks_like_mt_flag(a + 1) || mt_refused_why(a + 1))
+		return refuse_single_dash(a, cmd, err);
+	if (a[1] == 't' && a[2])
+		return pts_err_set(err, EINVAL, "unknown option '%s' for ptscope %s (see ptscope %s"
+				   " --help)", a, cmd_name(cmd), cmd_name(cmd));
+	return 0;
+}
+
 int pts_opts_parse(enum pts_capture_cmd cmd, int argc, char **argv,
 		   struct pts_capture_opts *o, struct pts_err *err)
 {
-	int i;
+	char prog[32];
+	struct pts_optscan s = { .t = &capture_tab, .cmd = cmd, .prog = prog, .argc = argc,
+				 .argv = argv, .i = 1, .stop_at_word = true,
+				 .single_dash = capture_single_dash, .ctx = &cmd };
+	const struct pts_optdef *d;
+	const char *val;
+	int i, rc;
 
+	snprintf(prog, sizeof(prog), "ptscope %s", cmd_name(cmd));
 	opts_defaults(cmd, o);
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const struct opt_def *d = NULL;
-		const char *val = NULL;
-		bool inline_val = false;
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (a[0] != '-' || !a[1])
-			break;		/* first positional word */
-		if (a[1] == '-') {
-			const char *name = a + 2;
-			const char *eq = strchr(name, '=');
-			size_t len = eq ? (size_t)(eq - name) : strlen(name);
-
-			d = find_long(name, len, false);
-			if (eq) {
-				val = eq + 1;
-				inline_val = true;
-			}
-		} else if (a[2] && find_long(a + 1, strlen(a + 1), true)) {
-			/* magic-trace style single-dash long option */
-			d = find_long(a + 1, strlen(a + 1), true);
-		} else if (looks_like_mt_flag(a + 1) || mt_refused_why(a + 1)) {
-			return refuse_single_dash(a, cmd, err);
-		} else {
-			d = find_short(a[1]);
-			/*
-			 * -oNAME, -C0-3 are fine; "-trace-foo" with an unknown
-			 * magic-trace name must not become "--trigger race-foo".
-			 */
-			if (d && a[2] && (d->arg == ARG_NONE || d->shortname == 't'))
-				d = NULL;
-			if (d && a[2]) {
-				val = a + 2;	/* -oNAME, -C0-3 */
-				inline_val = true;
-			}
-		}
-		if (!d)
-			return pts_err_set(err, EINVAL,
-					   "unknown option '%s' for ptscope %s (see ptscope %s --help)",
-					   a, cmd_name(cmd), cmd_name(cmd));
-		if (!(d->cmds & cmd))
-			return pts_err_set(err, EINVAL,
-					   "option '%s' does not apply to ptscope %s", a, cmd_name(cmd));
-		if (d->arg == ARG_NONE && inline_val)
-			return pts_err_set(err, EINVAL, "option '--%s' takes no value", d->name);
-		if (d->arg == ARG_REQUIRED && !inline_val) {
-			if (i + 1 >= argc) {
-				char label[64];
-
-				opt_label(d, label, sizeof(label));
-				return pts_err_set(err, EINVAL, "%s needs a value: %s %s", label,
-						   label, d->metavar);
-			}
-			val = argv[++i];
-		}
+	while ((rc = pts_opt_next(&s, &d, &val, err)) == PTS_OPT_OPTION) {
 		if (apply_opt(o, d, val, err))
 			return -EINVAL;
 		if (o->help)
 			return 0;
 	}
+	if (rc < 0)
+		return rc;
+	/* the first positional word (run: CMD), or none */
+	i = rc == PTS_OPT_WORD ? s.i - 1 : argc;
 
 	if (cmd == PTS_CMD_RUN) {
 		if (i >= argc)
@@ -1177,7 +1117,7 @@ void pts_opts_usage(enum pts_capture_cmd cmd, FILE *f)
 	}
 	fprintf(f, "Options:\n");
 	for (i = 0; i < NR_OPTS; i++) {
-		const struct opt_def *d = &opt_table[i];
+		const struct pts_optdef *d = &opt_table[i];
 		char left[64];
 
 		if (!(d->cmds & cmd))

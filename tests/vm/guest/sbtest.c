@@ -417,9 +417,10 @@ static void sysrec_read(pid_t child, uint64_t page, struct sysrec_seen *s)
 
 /*
  * A child that waits for a byte on @go, writes 4096 bytes to /dev/null,
- * stores to the untouched page @page, and waits for a byte on @go again.
+ * stores to the untouched page @page, says so with a byte on @done, and
+ * waits for a byte on @go again.
  */
-static pid_t sysrec_child(int go, char *page)
+static pid_t sysrec_child(int go, int done, char *page)
 {
 	static char block[4096];
 	pid_t p = fork();
@@ -439,6 +440,8 @@ static pid_t sysrec_child(int go, char *page)
 		close(fd);
 	}
 	*(volatile char *)page = 1;
+	if (write(done, "d", 1) != 1)
+		_exit(5);
 	if (read(go, &c, 1) < 0)
 		_exit(4);
 	_exit(0);
@@ -451,17 +454,18 @@ static void sysrec_capture(uint32_t flags, size_t size, struct sysrec_seen *s,
 	struct ptscope_config cfg;
 	struct ptscope_caps caps;
 	struct ptscope_cmd c;
-	int go[2], r;
-	char *page;
+	int go[2], done[2], r;
+	struct pollfd pd;
+	char *page, d[2];
 	pid_t child, other;
 
 	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (page == MAP_FAILED)
 		fail("mmap: %s", strerror(errno));
-	if (pipe(go))
+	if (pipe(go) || pipe(done))
 		fail("pipe: %s", strerror(errno));
-	child = sysrec_child(go[0], page);
-	other = sysrec_child(go[0], page);	/* the same work, not traced */
+	child = sysrec_child(go[0], done[1], page);
+	other = sysrec_child(go[0], done[1], page);	/* the same work, not traced */
 	g_kids[g_nkids++] = child;
 	g_kids[g_nkids++] = other;
 	memset(&caps, 0, sizeof(caps));
@@ -481,13 +485,21 @@ static void sysrec_capture(uint32_t flags, size_t size, struct sysrec_seen *s,
 	/* the child and the other process go, then wait again */
 	if (write(go[1], "xx", 2) != 2)
 		fail("pipe write: %s", strerror(errno));
-	sleep_ms(300);
+	/* both did their work (a loaded TCG guest may take long): no fixed wait */
+	for (int k = 0; k < 2; k++) {
+		pd.fd = done[0];
+		pd.events = POLLIN;
+		if (poll(&pd, 1, 20000) != 1 || read(done[0], d, 1) != 1)
+			fail("the children did not finish their work within 20 s");
+	}
 	memset(&c, 0, sizeof(c));
 	IOC(g_fd, PTSCOPE_IOC_STOP, c);
 	memset(s, 0, sizeof(*s));
 	sysrec_read(child, (uint64_t)(uintptr_t)page, s);
 	close(go[1]);
 	close(go[0]);
+	close(done[0]);
+	close(done[1]);
 	stop_kids();
 	memset(&c, 0, sizeof(c));
 	IOC(g_fd, PTSCOPE_IOC_UNCONFIGURE, c);

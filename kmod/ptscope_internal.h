@@ -248,6 +248,12 @@ void pts_trigger_describe(struct ptscope_trigger_info *ti);
 void pts_trigger_fire(u32 reason);
 void pts_trigger_quiesce(void);
 void pts_trigger_init(void);
+
+/* ---- tracepoint trigger (trigger_tp.c) ---------------------------------- */
+int pts_trigger_tp_setup(const struct ptscope_trigger_spec *spec,
+			 struct pts_refusal *why);
+void pts_trigger_tp_teardown(void);
+bool pts_trigger_tp_registered(void);
 extern char *pts_param_hotkey;
 
 /* ---- user-function trigger (uprobe.c) ---------------------------------- */

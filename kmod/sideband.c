@@ -28,6 +28,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <trace/events/sched.h>
 #include <linux/uaccess.h>
 #include <asm/local.h>
 #include <asm/local64.h>
@@ -35,6 +36,7 @@
 #include <asm/page.h>
 
 #include "ptscope_internal.h"
+#include "tp_probe.h"
 
 /*
  * One CPU's ring. Written only on its own CPU (single producer), read by
@@ -333,37 +335,14 @@ void pts_sb_trace(u16 type, u64 ctl, u64 status, u64 head)
 	sb_emit(&r.hdr, sizeof(r));
 }
 
-struct tp_want {
-	const char *name;
-	struct tracepoint **slot;
-};
-
-/* for_each_kernel_tracepoint() callback. Context: process context. */
-static void tp_collect(struct tracepoint *tp, void *priv)
-{
-	const struct tp_want *w;
-
-	for (w = priv; w->name; w++)
-		if (!*w->slot && !strcmp(tp->name, w->name))
-			*w->slot = tp;
-}
-
 /* Context: process context, may sleep (waits for running probes). */
 static void unregister_probes(void)
 {
-	if (tp_switch)
-		tracepoint_probe_unregister(tp_switch, probe_switch, NULL);
-	if (tp_exec)
-		tracepoint_probe_unregister(tp_exec, probe_exec, NULL);
-	if (tp_exit)
-		tracepoint_probe_unregister(tp_exit, probe_exit, NULL);
-	if (tp_fork)
-		tracepoint_probe_unregister(tp_fork, probe_fork, NULL);
+	pts_tp_unregister(&tp_switch, probe_switch, NULL);
+	pts_tp_unregister(&tp_exec, probe_exec, NULL);
+	pts_tp_unregister(&tp_exit, probe_exit, NULL);
+	pts_tp_unregister(&tp_fork, probe_fork, NULL);
 	tracepoint_synchronize_unregister();
-	tp_switch = NULL;
-	tp_exec = NULL;
-	tp_exit = NULL;
-	tp_fork = NULL;
 }
 
 /* Free every CPU's ring. Context: no writer can run (teardown, setup). */
@@ -394,13 +373,6 @@ static void sb_free_rings(void)
  */
 int pts_sideband_setup(u64 size)
 {
-	const struct tp_want want[] = {
-		{ "sched_switch", &tp_switch },
-		{ "sched_process_exec", &tp_exec },
-		{ "sched_process_exit", &tp_exit },
-		{ "sched_process_fork", &tp_fork },
-		{ NULL, NULL },
-	};
 	int cpu, err;
 
 	for_each_possible_cpu(cpu) {
@@ -420,21 +392,16 @@ int pts_sideband_setup(u64 size)
 	}
 	sb_wm = size / 2;
 
-	for_each_kernel_tracepoint(tp_collect, (void *)want);
-	if (!tp_switch || !tp_exec || !tp_exit || !tp_fork) {
-		err = -ENOENT;
-		goto fail;
-	}
-	err = tracepoint_probe_register(tp_switch, probe_switch, NULL);
+	/* Prototypes checked against <trace/events/sched.h> (tp_probe.h). */
+	err = pts_tp_register(sched_switch, probe_switch, NULL, &tp_switch);
 	if (!err)
-		err = tracepoint_probe_register(tp_exec, probe_exec, NULL);
+		err = pts_tp_register(sched_process_exec, probe_exec, NULL, &tp_exec);
 	if (!err)
-		err = tracepoint_probe_register(tp_exit, probe_exit, NULL);
+		err = pts_tp_register(sched_process_exit, probe_exit, NULL, &tp_exit);
 	if (!err)
-		err = tracepoint_probe_register(tp_fork, probe_fork, NULL);
+		err = pts_tp_register(sched_process_fork, probe_fork, NULL, &tp_fork);
 	if (!err)
 		return 0;
-fail:
 	pts_sideband_teardown();
 	return err;
 }

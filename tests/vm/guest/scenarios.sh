@@ -130,6 +130,7 @@ run_t ptstest mmap-write mmap_write_refused
 run_t permtest mapcount mapcount_after_fork_and_reconfigure
 run_t permtest trigger-race trigger_race_start_stop 4000
 run_t permtest tp-pidns tracepoint_pid_in_a_pid_namespace
+run_t permtest tp-typed tracepoint_trigger_typed_probes
 
 # rmmod while a mapping exists (its fd closed): refused (EBUSY) or
 # harmless; the mapping stays readable; unload works once it is gone.

@@ -12,7 +12,14 @@
  *      the state word of the current generation, ARMED -> POST_TRIGGER
  *      (one winner); records TSC, CPU, pid/tid, reason and the claimed
  *      word (pts.trig_word);
- *   2. with no post-trigger delay, stops PT on its own CPU right there;
+ *   2. with no post-trigger delay, stops PT on its own CPU right there,
+ *      unless it is in NMI (page_fault_* tracepoints fire in NMI when a
+ *      perf call-chain copy faults): the NMI may have interrupted this
+ *      CPU's own start or stop (a CPU coming back online re-arms with
+ *      IRQs off) or the simulated unit's tick half way, and a nested stop
+ *      would interleave with it; the irq_work of step 3 runs as soon as
+ *      the NMI returns and stops it then (and its TRACE_STOP record,
+ *      which an NMI inside a sideband writer would lose, is written);
  *   3. queues an irq_work on its own CPU (irq_work_queue is NMI-safe;
  *      irq_work_queue_on is not exported to modules);
  *   4. the irq_work (hard IRQ context, also on PREEMPT_RT) starts the
@@ -43,6 +50,7 @@
  * without kernel.sysrq=1. Stopping a trace is as harmless as a sync.
  */
 #include <linux/delay.h>
+#include <linux/hardirq.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/moduleparam.h>
@@ -96,7 +104,7 @@ void pts_trigger_fire(u32 reason)
 	tsc = pts_sb_trigger(reason, pts.trigger_pid, pts.trigger_tid);
 	pts.trigger_tsc = tsc ? tsc : rdtsc_ordered();
 	WRITE_ONCE(pts.trig_word, word);
-	if (!pts.cfg.trigger.post_trigger_us)
+	if (!pts.cfg.trigger.post_trigger_us && !in_nmi())
 		pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));
 	irq_work_queue(&pts.trig_work);
 	local_irq_restore(flags);

@@ -20,7 +20,8 @@ rc=0
 bad=$(grep -nE 'tracepoint_probe_(un)?register[a-z_]*\([^)]' kmod/*.c |
       grep -v '^kmod/tp_probe\.c:')
 if [ -n "$bad" ]; then
-	echo "FAIL: tracepoint probes registered outside kmod/tp_probe.c (prototype unchecked):"
+	echo "FAIL: tracepoint probes registered outside kmod/tp_probe.c (prototype unchecked;"
+	echo "      use pts_tp_register() and pts_tp_unregister() of kmod/tp_probe.h):"
 	echo "$bad"
 	rc=1
 else

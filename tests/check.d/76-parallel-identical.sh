@@ -38,7 +38,7 @@ if [ -f "$r/pt.bin" ]; then
 	printf 'dynamorio-hello\t--pt %s --cpu 9 --elf %s --cpu-model 6/85/4 --mtc-freq 3 --nom-freq 37 --cpuid-15 2,308 --scope user\n' \
 		"$r/pt.bin" "$r/hello" >> "$streams"
 else
-	echo "SKIP part: no $r (../shared): the real capture"
+	echo "SKIP part: no $r (outside data; CI has it, PTS_SHARED=DIR names a copy): the real capture"
 fi
 x=$B/fidelity/synth-example
 if [ -f "$x/user.pt" ]; then

@@ -112,7 +112,7 @@ static void module_text_from_sysfs_sections_runs_to_the_end_of_the_module(void)
 	fprintf(f, "0xffffffffc0a01000\n");
 	fclose(f);
 	CU_ASSERT_EQUAL_FATAL(pts_modules_parse(mt, strlen(mt), &m, &n, &err), 0);
-	pts_kmodules_text(m, n, dir);
+	pts_kmodules_text(m, n, dir, NULL);
 	CU_ASSERT_EQUAL(m[0].text, 0xffffffffc0a01000ULL);
 	/* base + size - text = 0xc0a00000 + 61440 - 0xc0a01000 = 57344 */
 	CU_ASSERT_EQUAL(m[0].text_size, 57344);

@@ -46,7 +46,7 @@ CLI_MATRIX="$(for s in user kernel both; do
 CLI_RUN="$(for s in user kernel both; do
 	for t in exit manual tracepoint sysrq_proc; do echo cli_run_${s}_$t; done; done)"
 CLI_SCENARIOS="cli_caps_simulated $(for c in $CLI_MATRIX; do echo cli_capture_$c; done)
-$CLI_RUN cli_attach_duration cli_attach_manual cli_status_armed cli_status_after
+$CLI_RUN cli_run_user_pidns cli_attach_duration cli_attach_manual cli_status_armed cli_status_after
 cli_run_user_uprobe cli_uprobe_thread cli_uprobe_shared_object cli_uprobe_multi_snapshot
 cli_status_uprobe"
 

@@ -29,6 +29,8 @@ static void section_names_that_are_code(void)
 	CU_ASSERT_TRUE(pts_ksection_is_text(".noinstr.text"));
 	CU_ASSERT_TRUE(pts_ksection_is_text(".exit.text"));
 	CU_ASSERT_TRUE(pts_ksection_is_text(".altinstr_replacement"));
+	CU_ASSERT_TRUE(pts_ksection_is_text(".altinstr_aux"));
+	CU_ASSERT_FALSE(pts_ksection_is_text(".altinstructions"));
 	CU_ASSERT_FALSE(pts_ksection_is_text(".init.text"));
 	CU_ASSERT_FALSE(pts_ksection_is_text(".rodata"));
 	CU_ASSERT_FALSE(pts_ksection_is_text(".data"));
@@ -60,6 +62,30 @@ static void vmallocinfo_gives_each_area_its_mapped_pages(void)
 }
 
 /*
+ * ptscope.ko for 6.12 as built here (readelf -S): .text 0xb860 bytes,
+ * .exit.text, .altinstr_replacement, then .altinstr_aux at 0xb9be, 0x24
+ * bytes, the last code; its code allocation is 12 pages (vmallocinfo).
+ * The code is the whole allocation, .altinstr_aux included.
+ */
+static void code_sections_after_text_stay_in(void)
+{
+	const struct pts_ksection secs[] = {
+		{ ".text", A_TEXT },
+		{ ".exit.text", A_TEXT + 0xb860 },
+		{ ".altinstr_replacement", A_TEXT + 0xb8db },
+		{ ".altinstr_aux", A_TEXT + 0xb9be },
+		{ ".rodata", 0xffffffffc0b10000ULL },
+	};
+	const struct pts_vmarea area = { A_TEXT, A_TEXT + 0xc000 };
+	uint64_t t, sz;
+
+	CU_ASSERT_TRUE_FATAL(pts_kmodule_text_extent(secs, 5, A_TEXT, 0x1b000, &area, 1, &t, &sz));
+	CU_ASSERT_EQUAL(t, A_TEXT);
+	CU_ASSERT_EQUAL(sz, 0xc000);
+	CU_ASSERT(t + sz >= A_TEXT + 0xb9be + 0x24);
+}
+
+/*
  * 6.4+: a's code is 8 KiB in its own allocation; /proc/modules says
  * base A_TEXT, size 0x20000 (code + read-only data + data). base + size
  * would take module b's code (at B_TEXT) as a's.
@@ -88,7 +114,12 @@ static void modules_since_6_4_end_at_their_code_allocation(void)
 	CU_ASSERT(t + sz <= B_TEXT);
 }
 
-/* 6.1: one allocation; the code ends where .rodata starts (a page boundary). */
+/*
+ * 6.1: one allocation; the code ends where .rodata starts (a page
+ * boundary). An executable section of a name not known as code
+ * (".x_exec", after .altinstr_aux) is inside the code's last page: it
+ * does not end the code.
+ */
 static void modules_of_6_1_end_at_their_read_only_data(void)
 {
 	const struct pts_ksection secs[] = {
@@ -97,15 +128,17 @@ static void modules_of_6_1_end_at_their_read_only_data(void)
 		{ ".altinstr_replacement", A_TEXT + 0x2f00 },
 		{ ".data", A_TEXT + 0x5000 },
 		{ ".bss", A_TEXT + 0x6000 },
+		{ ".altinstr_aux", A_TEXT + 0x2fe3 },
+		{ ".x_exec", A_TEXT + 0x2ff0 },
 	};
 	const struct pts_vmarea area = { A_TEXT, A_TEXT + 0xf000 };
 	uint64_t t, sz;
 
-	CU_ASSERT_TRUE_FATAL(pts_kmodule_text_extent(secs, 5, A_TEXT, 0xf000, &area, 1, &t, &sz));
+	CU_ASSERT_TRUE_FATAL(pts_kmodule_text_extent(secs, 7, A_TEXT, 0xf000, &area, 1, &t, &sz));
 	CU_ASSERT_EQUAL(t, A_TEXT);
 	CU_ASSERT_EQUAL(sz, 0x3000);
 	/* the same without /proc/vmallocinfo */
-	CU_ASSERT_TRUE_FATAL(pts_kmodule_text_extent(secs, 5, A_TEXT, 0xf000, NULL, 0, &t, &sz));
+	CU_ASSERT_TRUE_FATAL(pts_kmodule_text_extent(secs, 7, A_TEXT, 0xf000, NULL, 0, &t, &sz));
 	CU_ASSERT_EQUAL(sz, 0x3000);
 	/* no code section, or no address: nothing */
 	CU_ASSERT_FALSE(pts_kmodule_text_extent(secs, 1, A_TEXT, 0xf000, NULL, 0, &t, &sz));
@@ -169,4 +202,5 @@ PTS_SUITE(capture_kmodtext, NULL, NULL,
 	  PTS_TEST(vmallocinfo_gives_each_area_its_mapped_pages),
 	  PTS_TEST(modules_since_6_4_end_at_their_code_allocation),
 	  PTS_TEST(modules_of_6_1_end_at_their_read_only_data),
+	  PTS_TEST(code_sections_after_text_stay_in),
 	  PTS_TEST(module_text_read_from_sysfs_and_vmallocinfo))

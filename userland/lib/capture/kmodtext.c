@@ -15,7 +15,7 @@ bool pts_ksection_is_text(const char *name)
 		return false;
 	return !strcmp(name, ".text") || !strncmp(name, ".text.", 6) ||
 	       (n > 5 && !strcmp(name + n - 5, ".text")) ||
-	       !strcmp(name, ".altinstr_replacement") || !strcmp(name, ".fixup");
+	       !strncmp(name, ".altinstr_", 10) || !strcmp(name, ".fixup");
 }
 
 static int by_start(const void *a, const void *b)
@@ -99,9 +99,14 @@ bool pts_kmodule_text_extent(const struct pts_ksection *secs, size_t nr_secs, ui
 		}
 	if (!end)
 		end = base && base <= lo && lo < base + size ? base + size : lo + size;
-	/* the first non-code section after the code ends it (6.1: .rodata) */
+	/*
+	 * The first non-code section after the code at a page boundary ends
+	 * it (6.1: the read-only data starts on a page of its own). Code
+	 * sections of names not known here start anywhere in the code's last
+	 * pages: a page boundary keeps them in.
+	 */
 	for (i = 0; i < nr_secs; i++)
-		if (secs[i].addr > hi && secs[i].addr < end &&
+		if (secs[i].addr > hi && secs[i].addr < end && !(secs[i].addr & 0xfff) &&
 		    !pts_ksection_is_text(secs[i].name) && strncmp(secs[i].name, ".init", 5))
 			end = secs[i].addr;
 	if (end <= lo)

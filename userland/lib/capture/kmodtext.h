@@ -32,8 +32,8 @@ struct pts_vmarea {
 /*
  * Is a section of this name module code that stays after loading (".text",
  * ".text.*", "*.text" such as ".noinstr.text" and ".exit.text",
- * ".altinstr_replacement", ".fixup")? ".init.*" is freed after the
- * module's init and is not.
+ * ".altinstr_replacement", ".altinstr_aux", ".fixup")? ".init.*" is freed
+ * after the module's init and is not.
  */
 bool pts_ksection_is_text(const char *name);
 
@@ -49,9 +49,11 @@ int pts_vmallocinfo_parse(const char *text, size_t len, struct pts_vmarea **out,
  * The code of one module: *text is the lowest code section's address and
  * the code runs to the first of: the end of the vmalloc area holding it
  * (when areas are known), base + size (/proc/modules, when the code is
- * inside it), text + size otherwise; and the first non-code section above
- * the highest code section. secs need no order. Returns false (outputs 0)
- * when no section is code or none has an address.
+ * inside it), text + size otherwise; and the first non-code section at a
+ * page boundary above the highest code section (6.1's read-only data;
+ * a code section of a name pts_ksection_is_text() does not know, inside
+ * the code's last page, does not end it). secs need no order. Returns
+ * false (outputs 0) when no section is code or none has an address.
  */
 bool pts_kmodule_text_extent(const struct pts_ksection *secs, size_t nr_secs, uint64_t base,
 			     uint64_t size, const struct pts_vmarea *areas, size_t nr_areas,

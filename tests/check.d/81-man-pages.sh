@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The man pages say what the programs accept (docs/packaging.md):
-# 1. every long option in the option tables of ptscope decode and ptsynth
-#    (getopt tables) appears in that program's --help (the capture
+# 1. every long option in the option tables of ptscope decode
+#    (session/decode_options.c) and ptsynth (getopt) appears in that program's --help (the capture
 #    commands' --help is printed from their table; ptscope's other
 #    commands parse two options by hand);
 # 2. `make man` (help2man, build/man) writes ptscope(1), one
@@ -18,8 +18,8 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 # 1. option tables -> --help
-table_names() {	# file: the names of every struct option table in it
-	awk '/struct option/ { t = 1; next } t && /\{ *0, *0/ { t = 0 }
+table_names() {	# file: the names of every option table in it (getopt's, util/opttab.h's)
+	awk '/struct (option|pts_optdef) [a-z_]*\[\] = \{/ { t = 1; next } t && /\{ *0, *0|^\};/ { t = 0 }
 		t && match($0, /\{ *"[^"]+"/) { s = substr($0, RSTART, RLENGTH); sub(/^\{ *"/, "", s);
 		sub(/"$/, "", s); print s }' "$1"
 }
@@ -34,7 +34,7 @@ check_table() {	# source, help command...
 	[ "$n" -gt 0 ] || bad "$src: no option table found"
 	echo "ok: $src: $n table options all in \`${*##*/} --help\`"
 }
-check_table userland/cli/cmd_decode.c build/ptscope decode
+check_table userland/lib/session/decode_options.c build/ptscope decode
 check_table tools/ptsynth/cli/ptsynth.c build/ptsynth
 
 command -v help2man > /dev/null ||

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/opttab.h"
+
 #define ALL_CMDS (PTS_CMD_RUN | PTS_CMD_ATTACH | PTS_CMD_RECORD)
 
 enum opt_id {
@@ -25,20 +27,12 @@ enum opt_id {
 	O_QUIET, O_FULL_EXECUTION, O_MULTI_THREAD,
 };
 
-enum opt_arg { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
+/* The table's rows (util/opttab.h), with capture's short names for the argument kinds. */
+#define ARG_NONE PTS_OPTARG_NONE
+#define ARG_REQUIRED PTS_OPTARG_REQUIRED
+#define ARG_OPTIONAL PTS_OPTARG_OPTIONAL
 
-struct opt_def {
-	const char *name;	/* long name without dashes */
-	char shortname;		/* 0 none */
-	const char *mt;		/* magic-trace's name, accepted with one dash; NULL none */
-	enum opt_arg arg;
-	const char *metavar;
-	unsigned int cmds;
-	enum opt_id id;
-	const char *help;
-};
-
-static const struct opt_def opt_table[] = {
+static const struct pts_optdef opt_table[] = {
 	{ "output", 'o', "output", ARG_REQUIRED, "NAME.ptscope", ALL_CMDS, O_OUTPUT,
 	  "bundle directory to write (default ptscope-YYYYmmdd-HHMMSS-PID.ptscope)" },
 	{ "scope", 0, NULL, ARG_REQUIRED, "user|kernel|both", ALL_CMDS, O_SCOPE,
@@ -104,6 +98,8 @@ static const struct opt_def opt_table[] = {
 };
 
 #define NR_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+
+static const struct pts_optab capture_tab = { opt_table, NR_OPTS };
 
 /*
  * magic-trace flags with no meaning here (its run/attach flags, read from
@@ -531,17 +527,9 @@ static const char *cmd_name(enum pts_capture_cmd cmd)
 }
 
 /* --name, or with single_dash magic-trace's -name (the table's mt column) */
-static const struct opt_def *find_long(const char *name, size_t len, bool single_dash)
+static const struct pts_optdef *find_long(const char *name, size_t len, bool single_dash)
 {
-	size_t i;
-
-	for (i = 0; i < NR_OPTS; i++) {
-		const char *n = single_dash ? opt_table[i].mt : opt_table[i].name;
-
-		if (n && strlen(n) == len && !strncmp(n, name, len))
-			return &opt_table[i];
-	}
-	return NULL;
+	return pts_opt_find_long(&capture_tab, name, len, single_dash);
 }
 
 /* "word-word...": how magic-trace's flags look, never a short option with a value */
@@ -582,23 +570,15 @@ static int refuse_single_dash(const char *a, enum pts_capture_cmd cmd, struct pt
 			   a, cmd_name(cmd), cmd_name(cmd));
 }
 
-static const struct opt_def *find_short(char c)
+static const struct pts_optdef *find_short(char c)
 {
-	size_t i;
-
-	for (i = 0; i < NR_OPTS; i++)
-		if (c && opt_table[i].shortname == c)
-			return &opt_table[i];
-	return NULL;
+	return pts_opt_find_short(&capture_tab, c);
 }
 
 /* Option spelling for messages: "--size" or "-trace-kernel-only". */
-static void opt_label(const struct opt_def *d, char *buf, size_t len)
+static void opt_label(const struct pts_optdef *d, char *buf, size_t len)
 {
-	if (d->shortname)
-		snprintf(buf, len, "-%c/--%s", d->shortname, d->name);
-	else
-		snprintf(buf, len, "--%s", d->name);
+	pts_opt_label(d, buf, len);
 }
 
 static int parse_u4(const char *label, const char *val, int *out, struct pts_err *err)
@@ -630,7 +610,7 @@ static int parse_bool01(const char *label, const char *val, int *out, struct pts
 			   label);
 }
 
-static int apply_opt(struct pts_capture_opts *o, const struct opt_def *d,
+static int apply_opt(struct pts_capture_opts *o, const struct pts_optdef *d,
 		     const char *val, struct pts_err *err)
 {
 	char label[64];
@@ -814,7 +794,7 @@ int pts_opts_parse(enum pts_capture_cmd cmd, int argc, char **argv,
 	opts_defaults(cmd, o);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const struct opt_def *d = NULL;
+		const struct pts_optdef *d = NULL;
 		const char *val = NULL;
 		bool inline_val = false;
 
@@ -1177,7 +1157,7 @@ void pts_opts_usage(enum pts_capture_cmd cmd, FILE *f)
 	}
 	fprintf(f, "Options:\n");
 	for (i = 0; i < NR_OPTS; i++) {
-		const struct opt_def *d = &opt_table[i];
+		const struct pts_optdef *d = &opt_table[i];
 		char left[64];
 
 		if (!(d->cmds & cmd))

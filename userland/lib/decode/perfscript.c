@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -385,41 +386,136 @@ int pts_perfscript_line(char *line, struct pts_branch *out)
 	return 1;
 }
 
-int pts_perfscript_parse(FILE *f, pts_perfscript_fn fn, void *ctx,
-			 struct pts_perfscript_stats *st, struct pts_err *err)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	uint64_t origin = 0;
-	bool have_origin = false;
-	int rc = 0;
+/* perf script text as a branch source (perfscript.h). */
+struct ps_src {
+	struct pts_brsrc base;		/* first: the interface's pointer is ours */
+	FILE *f;
+	const char *name;
+	char *line;			/* the last line read: the event's strings point into it */
+	size_t cap;
+	struct pts_branch br;		/* the event read last */
+	bool ahead;			/* br was read by peek and not handed out yet */
+	bool ended;
+	bool have_origin;
+	uint64_t origin;		/* time of the first event: 0 ns */
+	uint64_t bytes;			/* text read so far */
+	struct pts_perfscript_stats st;
+};
 
-	memset(st, 0, sizeof(*st));
-	while (getline(&line, &cap, f) >= 0) {
-		struct pts_branch br;
+/*
+ * The next event line into s->br: 1, 0 at the end of the text, -EIO on a
+ * read error, -EINVAL at the end of a text without a single event line.
+ */
+static int read_event(struct ps_src *s, struct pts_err *err)
+{
+	ssize_t n;
+
+	while (!s->ended && (n = getline(&s->line, &s->cap, s->f)) >= 0) {
 		int got;
 
-		st->lines++;
-		got = pts_perfscript_line(line, &br);
+		s->bytes += (uint64_t)n;
+		s->st.lines++;
+		got = pts_perfscript_line(s->line, &s->br);
 		if (got != 1) {
-			if (!got && *line && *line != '#')
-				st->skipped++;
+			if (!got && *s->line && *s->line != '#')
+				s->st.skipped++;
 			continue;
 		}
-		if (!have_origin) {
-			origin = br.ts_ns;
-			have_origin = true;
+		if (!s->have_origin) {
+			s->origin = s->br.ts_ns;
+			s->have_origin = true;
 		}
-		br.ts_ns = br.ts_ns >= origin ? br.ts_ns - origin : 0;
-		if (br.kind == PTS_BR_GAP)
-			st->errors++;
-		st->events++;
-		rc = fn(ctx, &br, err);
-		if (rc)
-			break;
+		s->br.ts_ns = s->br.ts_ns >= s->origin ? s->br.ts_ns - s->origin : 0;
+		if (s->br.kind == PTS_BR_GAP)
+			s->st.errors++;
+		s->st.events++;
+		return 1;
 	}
-	if (!rc && ferror(f))
-		rc = pts_err_set(err, EIO, "read error in perf script input");
-	free(line);
-	return rc;
+	s->ended = true;
+	if (ferror(s->f))
+		return pts_err_set(err, EIO, "read error in perf script input");
+	/* A file with no branch or error line at all is the wrong file (or the
+	 * wrong perf script fields), not an empty but clean decode. */
+	if (!s->st.events)
+		return pts_err_set(err, EINVAL,
+				   "%s: no perf script branch line in %" PRIu64 " line(s)"
+				   " (%" PRIu64 " not understood): make it with"
+				   " perf script --itrace=cr --ns -F pid,tid,time,flags,ip,sym,"
+				   "symoff,dso,addr", s->name, s->st.lines, s->st.skipped);
+	return 0;
+}
+
+static int src_next(struct pts_brsrc *b, const struct pts_branch **out, struct pts_err *err)
+{
+	struct ps_src *s = (struct ps_src *)b;
+	int rc;
+
+	if (!s->ahead) {
+		rc = read_event(s, err);
+		if (rc <= 0)
+			return rc;
+	}
+	s->ahead = false;
+	*out = &s->br;
+	return 1;
+}
+
+static int src_peek(struct pts_brsrc *b, uint64_t *ns, struct pts_err *err)
+{
+	struct ps_src *s = (struct ps_src *)b;
+	int rc;
+
+	if (!s->ahead) {
+		rc = read_event(s, err);
+		if (rc <= 0)
+			return rc;
+		s->ahead = true;
+	}
+	*ns = s->br.ts_ns;
+	return 1;
+}
+
+static uint64_t src_done(const struct pts_brsrc *b)
+{
+	return ((const struct ps_src *)b)->bytes;
+}
+
+/* Every event that is not an error line is a branch (of the summary). */
+static void src_stats(const struct pts_brsrc *b, struct pts_brsrc_stats *st)
+{
+	const struct ps_src *s = (const struct ps_src *)b;
+
+	st->branches = s->st.events - s->st.errors;
+	st->skipped = s->st.skipped;
+}
+
+static void src_close(struct pts_brsrc *b)
+{
+	struct ps_src *s = (struct ps_src *)b;
+
+	free(s->line);
+	free(s);
+}
+
+static const struct pts_brsrc_ops ps_src_ops = {
+	.next = src_next,
+	.peek = src_peek,
+	.done = src_done,
+	.stats = src_stats,
+	.close = src_close,
+};
+
+int pts_perfscript_src_new(FILE *f, const char *name, struct pts_brsrc **out,
+			   struct pts_err *err)
+{
+	struct ps_src *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	s->base.ops = &ps_src_ops;
+	s->base.cpu = PTS_BRSRC_CPUS;
+	s->f = f;
+	s->name = name;
+	*out = &s->base;
+	return 0;
 }

@@ -30,20 +30,26 @@
 
 #include "../util/err.h"
 #include "branch.h"
+#include "brsrc.h"
 
 struct pts_perfscript_stats {
 	uint64_t lines, events, errors, skipped;	/* skipped: lines not understood */
 };
 
-/* Called for each event; a negative return stops the parse with that code. */
-typedef int (*pts_perfscript_fn)(void *ctx, const struct pts_branch *br, struct pts_err *err);
-
 /*
- * Parse f to the end. Errors: the callback's, -EIO reading. Lines that
- * are not branch or error lines are counted as skipped, not fatal.
+ * The text read from f (line by line, as it is decoded) as one branch
+ * source (brsrc.h) for every CPU in it: cpu PTS_BRSRC_CPUS, each event
+ * with its own; times in ns since the first event's (an earlier time, out
+ * of order, is 0); done counts bytes of text. Its stats give branches
+ * (events that are not error lines) and skipped (lines not understood:
+ * not fatal). f stays the caller's and must outlive the source; name is
+ * the input's name in messages. next and peek fail with -EIO on a read
+ * error, and with -EINVAL at the end of a text in which no line at all is
+ * a branch or error line (the wrong file, or the wrong perf script
+ * fields: the message says which fields to give). Errors: -ENOMEM.
  */
-int pts_perfscript_parse(FILE *f, pts_perfscript_fn fn, void *ctx,
-			 struct pts_perfscript_stats *st, struct pts_err *err);
+int pts_perfscript_src_new(FILE *f, const char *name, struct pts_brsrc **out,
+			   struct pts_err *err);
 
 #define PTS_PERFSCRIPT_IGNORED 2
 

@@ -16,12 +16,12 @@
 
 #include "../decode/kcore.h"
 #include "../decode/perfscript.h"
-#include "../decode/ptdec.h"
+#include "../decode/ptdec_src.h"
 #include "../decode/scope_infer.h"
 #include "../util/bytes.h"
 #include "../util/file.h"
-#include "cpuheap.h"
-#include "pardec.h"
+#include "merge.h"
+#include "pardec_src.h"
 #include "trigger.h"
 
 void pts_decode_opts_init(struct pts_decode_opts *o)
@@ -191,60 +191,46 @@ void pts_decode_run_free(struct pts_run_in *in)
 }
 
 /*
- * One CPU's branch events: its serial decoder, or its trace decoded in
- * chunks by the worker pool (pardec.h). Both hand out the same events.
+ * What the merged events go through on their way to the timeline builder
+ * (merge.h's sink): the summary's gap count, the trigger placed among
+ * them, a selection of one process, names by time, progress, and the gap
+ * that ends a truncated trace. The sources are any branch sources
+ * (decode/brsrc.h): PT decoders, serial or chunked, or perf script text.
  */
-struct src {
-	struct pts_ptdec *dec;
-	struct pts_pcpu *par;
+struct feed {
+	struct pts_tl *tl;
+	struct pts_decode_summary *sum;
+	struct pts_brsrc **src;		/* nr sources, index = the run's CPU index */
+	unsigned int nr;
+	const struct pts_run_cpu *pt;	/* each source's trace (truncated tails, progress), or NULL */
+	struct pts_branch *last;	/* each CPU's last event (a truncated trace's tail gap) */
+	struct pts_imgset *set;		/* names in the program run at an event's time, or NULL */
+	uint64_t origin;		/* ns of the run's time 0 on the images' clock */
+	int32_t only_pid;		/* > 0: other processes' events are left out */
+	struct pts_branch trig;		/* the capture's trigger, while trig_pending */
+	bool trig_pending;
+	FILE *progress;
+	uint64_t nev;
+	int shown;
 };
 
-static inline int src_next(struct src *s, const struct pts_branch **out, struct pts_err *err)
-{
-	return s->par ? pts_pcpu_next(s->par, out, err) : pts_ptdec_next(s->dec, out);
-}
-
-static inline uint64_t src_peek_time(struct src *s)
-{
-	return s->par ? pts_pcpu_peek_time(s->par) : pts_ptdec_peek_time(s->dec);
-}
-
-static uint64_t src_done(const struct src *s)
-{
-	return s->par ? pts_pcpu_done(s->par) : pts_ptdec_done(s->dec);
-}
-
-static void src_stats(const struct src *s, struct pts_ptdec_stats *st)
-{
-	if (s->par)
-		pts_pcpu_stats(s->par, st);
-	else
-		pts_ptdec_stats(s->dec, st);
-}
-
-static void src_free(struct src *s)
-{
-	pts_pcpu_free(s->par);
-	pts_ptdec_free(s->dec);
-}
-
 /* "decode: NN%" on the terminal, when the percentage moved. */
-static void show_progress(const struct pts_run_in *in, struct src *dec, int *shown)
+static void show_progress(struct feed *f)
 {
 	uint64_t done = 0, total = 0;
 	unsigned int i;
 	int pct;
 
-	for (i = 0; i < in->nr_pt; i++) {
-		done += src_done(&dec[i]);
-		total += in->pt[i].len;
+	for (i = 0; i < f->nr; i++) {
+		done += pts_brsrc_done(f->src[i]);
+		total += f->pt[i].len;
 	}
 	pct = total ? (int)(done * 100 / total) : 100;
-	if (pct == *shown)
+	if (pct == f->shown)
 		return;
-	*shown = pct;
-	fprintf(in->progress, "\rdecode: %3d%%", pct);
-	fflush(in->progress);
+	f->shown = pct;
+	fprintf(f->progress, "\rdecode: %3d%%", pct);
+	fflush(f->progress);
 }
 
 /*
@@ -253,110 +239,100 @@ static void show_progress(const struct pts_run_in *in, struct src *dec, int *sho
  * the trace stops early and ends the slices open there (the rest of them
  * is in the missing bytes).
  */
-static int truncated_tail(struct pts_run_in *in, unsigned int i, const struct pts_branch *last,
-			  struct pts_tl *tl, struct pts_decode_summary *sum, struct pts_err *err)
+static int feed_ended(void *ctx, unsigned int i, struct pts_err *err)
 {
+	struct feed *f = ctx;
+	const struct pts_branch *last;
 	struct pts_branch br;
 	char cause[96];
 
+	if (!f->pt || !f->pt[i].missing)
+		return 0;
+	last = &f->last[i];
 	memset(&br, 0, sizeof(br));
 	br.kind = PTS_BR_GAP;
-	br.cpu = in->pt[i].cpu;
+	br.cpu = f->pt[i].cpu;
 	br.pid = last->pid;
 	br.tid = last->tid;
 	br.ts_ns = last->ts_ns;
 	br.from = last->to;
-	br.offset = in->pt[i].len;
+	br.offset = f->pt[i].len;
 	snprintf(cause, sizeof(cause), "trace file truncated (%" PRIu64 " byte%s missing)",
-		 in->pt[i].missing, in->pt[i].missing == 1 ? "" : "s");
+		 f->pt[i].missing, f->pt[i].missing == 1 ? "" : "s");
 	br.detail = cause;
-	pts_decode_summary_gap(sum, cause);
-	return pts_tl_feed(tl, &br, err);
+	pts_decode_summary_gap(f->sum, cause);
+	return pts_tl_feed(f->tl, &br, err);
 }
 
-/* Trace bytes the scope scan reads before it releases them (scan_released). */
-#define PTS_SCAN_SLICE (8u << 20)
-
-/* Several CPUs' decoders merged by the time of their next event. */
-struct merge {
-	struct pts_run_in *in;
-	struct pts_pool *pool;		/* worker threads, or NULL: every CPU decoded serially */
-	struct src *dec;
-	struct pts_branch *last;	/* each CPU's last event (a truncated trace's tail gap) */
-	struct pts_cpuheap heap;
-	bool moved;			/* the top CPU handed out an event: its key is stale */
-};
-
-static int merge_init(struct merge *m, struct pts_run_in *in, struct pts_err *err)
+static int feed_event(void *ctx, unsigned int bi, const struct pts_branch *br,
+		      struct pts_err *err)
 {
-	memset(m, 0, sizeof(*m));
-	m->in = in;
-	m->dec = calloc(in->nr_pt ? in->nr_pt : 1, sizeof(*m->dec));
-	m->last = calloc(in->nr_pt ? in->nr_pt : 1, sizeof(*m->last));
-	if (!m->dec || !m->last || pts_cpuheap_init(&m->heap, in->nr_pt))
-		return pts_err_set(err, ENOMEM, "out of memory for %u CPU decoders", in->nr_pt);
-	return 0;
+	struct feed *f = ctx;
+	int rc;
+
+	if (f->pt && f->pt[bi].missing)	/* only a truncated trace needs its last event */
+		f->last[bi] = *br;
+	if (f->progress && !(++f->nev & 0xffff))
+		show_progress(f);
+	/* every process was traced (no CR3 filter): only the traced one is shown */
+	if (f->only_pid > 0 && br->pid != f->only_pid) {
+		f->sum->other_events++;
+		return 0;
+	}
+	if (br->kind == PTS_BR_GAP)
+		pts_decode_summary_gap(f->sum, br->detail);
+	/* the trigger goes after every event up to its time */
+	if (f->trig_pending && br->ts_ns > f->trig.ts_ns) {
+		f->trig_pending = false;
+		rc = pts_tl_feed(f->tl, &f->trig, err);
+		if (rc)
+			return rc;
+	}
+	/* names in the program the process runs at the branch's time */
+	if (f->set)
+		pts_imgset_set_sym_time(f->set, br->ts_ns + f->origin);
+	return pts_tl_feed(f->tl, br, err);
 }
 
-static void merge_free(struct merge *m)
+/*
+ * Merge f's sources into the timeline and finish it; the sources' numbers
+ * into the summary. Errors: the sources', the timeline's, -ENOMEM.
+ */
+static int feed_run(struct feed *f, struct pts_err *err)
 {
+	const struct pts_merge_sink sink = { feed_event, feed_ended, f };
+	struct pts_decode_summary *sum = f->sum;
 	unsigned int i;
+	int rc;
 
-	for (i = 0; m->dec && i < m->in->nr_pt; i++)
-		src_free(&m->dec[i]);
-	free(m->dec);
-	pts_pool_free(m->pool);
-	free(m->last);
-	pts_cpuheap_free(&m->heap);
-}
+	f->shown = -1;
+	rc = pts_merge_run(f->src, f->nr, &sink, err);
+	if (rc)
+		return rc;
+	if (f->progress && f->shown >= 0)
+		fprintf(f->progress, "\r%*s\r", 40, "");
+	rc = f->trig_pending ? pts_tl_feed(f->tl, &f->trig, err) : 0;
+	if (!rc)
+		rc = pts_tl_finish(f->tl, err);
+	if (rc)
+		return rc;
+	for (i = 0; i < f->nr; i++) {
+		struct pts_brsrc_stats st;
 
-/*
- * Put CPU i (back) in the merge at the time of its next event; a CPU that
- * has ended leaves it, and a truncated trace's tail gap comes then: its
- * last event was the earliest of all.
- */
-static int merge_place(struct merge *m, unsigned int i, bool is_top, struct pts_tl *tl,
-		       struct pts_decode_summary *sum, struct pts_err *err)
-{
-	uint64_t t = src_peek_time(&m->dec[i]);
-
-	if (t == UINT64_MAX && m->dec[i].par && pts_pcpu_error(m->dec[i].par, err))
-		return -ENOMEM;
-	if (t != UINT64_MAX) {
-		if (is_top)
-			pts_cpuheap_update_top(&m->heap, t);
-		else
-			pts_cpuheap_push(&m->heap, t, i);
-		return 0;
+		pts_brsrc_stats(f->src[i], &st);
+		sum->par_joins += st.joins;
+		sum->par_refused += st.refused;
+		sum->insns += st.insns;
+		sum->blocks += st.blocks;
+		sum->branches += st.branches;
+		sum->elided += st.elided;
+		sum->events += st.events;
+		for (int k = 0; k < 32; k++)
+			sum->by_event[k] += st.by_event[k];
+		sum->errata_unknown |= st.errata_unknown;
+		sum->perfscript_skipped += st.skipped;
 	}
-	if (is_top)
-		pts_cpuheap_pop(&m->heap);
-	return m->in->pt[i].missing ? truncated_tail(m->in, i, &m->last[i], tl, sum, err) : 0;
-}
-
-/*
- * The CPU whose next event is earliest (ties: the lowest index), or -1
- * when all have ended. With one CPU there is nothing to merge.
- */
-static int merge_next_cpu(struct merge *m, struct pts_tl *tl, struct pts_decode_summary *sum,
-			  struct pts_err *err, int *rc)
-{
-	const struct pts_cpuheap_ent *top;
-
-	if (m->in->nr_pt == 1)
-		return 0;
-	/* the key is read only now: peeking would overwrite the event handed out */
-	if (m->moved) {
-		m->moved = false;
-		*rc = merge_place(m, pts_cpuheap_top(&m->heap)->idx, true, tl, sum, err);
-		if (*rc)
-			return -1;
-	}
-	top = pts_cpuheap_top(&m->heap);
-	if (!top)
-		return -1;
-	m->moved = true;
-	return (int)top->idx;
+	return 0;
 }
 
 /* Each object whose symbol names could be read only in part: said once. */
@@ -374,25 +350,82 @@ static void sym_damage_notices(const struct pts_imgset *set, struct pts_decode_s
 	}
 }
 
+/*
+ * CPU i's branch source: its trace decoded in this thread, or, with a
+ * worker pool and a trace longer than one chunk, in chunks by the pool.
+ */
+static int open_pt_source(struct pts_run_in *in, unsigned int i, struct pts_pool *pool,
+			  struct pts_tl *tl, uint64_t origin, struct pts_brsrc **out,
+			  struct pts_err *err)
+{
+	struct pts_ptdec_config dc;
+	size_t chunk = in->chunk_bytes ? in->chunk_bytes : PTS_DEC_CHUNK_BYTES;
+
+	memset(&dc, 0, sizeof(dc));
+	dc.buf = in->pt[i].buf;
+	dc.size = in->pt[i].len;
+	dc.padded = true;
+	dc.mapped = true;
+	dc.cpu = in->pt[i].cpu;
+	dc.family = in->family;
+	dc.model = in->model;
+	dc.stepping = in->stepping;
+	dc.mtc_freq = in->mtc_freq;
+	dc.nom_freq = in->nom_freq;
+	dc.cpuid_15_eax = in->cpuid_15_eax;
+	dc.cpuid_15_ebx = in->cpuid_15_ebx;
+	dc.addr_filter = in->addr_filter;
+	dc.images = in->set;
+	dc.tc = in->tc;
+	dc.origin_ns = origin;
+	dc.sb = &in->sb;
+	dc.pid = in->pid >= 0 ? in->pid : 0;
+	dc.tid = in->tid >= 0 ? in->tid : (in->pid >= 0 ? in->pid : (int32_t)in->pt[i].cpu);
+	/*
+	 * A truncated trace's tail gap takes the time of the last event
+	 * handed out: no jump may be elided after it.
+	 */
+	dc.elide = in->pt[i].missing ? NULL : pts_tl_elide(tl);
+	dc.elide_queued = dc.elide && in->nr_pt == 1;
+	dc.on_insn = in->on_insn;
+	dc.insn_ctx = in->insn_ctx;
+	/*
+	 * Every scope: the sideband's switches and, with OS tracing, PIP
+	 * packets name the process, whose own image is then used (its
+	 * sections and the kernel's), not the union of every process's.
+	 */
+	dc.images_by_pid = true;
+	dc.switch_at_pip = in->scope != PTS_SCOPE_USER;
+	if (pool && in->pt[i].len > chunk) {
+		/*
+		 * Chunks decoded ahead: the two a join needs (the one in
+		 * use and the next) and this CPU's share of the workers.
+		 */
+		unsigned int window = in->jobs / in->nr_pt + 2;
+
+		return pts_pardec_src_new(pool, &dc, chunk, window, out, err);
+	}
+	return pts_ptdec_src_new(&dc, out, err);
+}
+
 int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	       struct pts_decode_summary *sum, struct pts_err *err)
 {
-	struct merge m;
-	struct src *dec;
-	struct pts_branch *last;
-	struct pts_tl *tl = NULL;
+	struct pts_pool *pool = NULL;	/* worker threads, or NULL: every CPU decoded serially */
 	struct pts_tl_config tcfg;
-	struct pts_branch trig;
-	bool trig_pending;
-	uint64_t origin = UINT64_MAX, nev = 0;
+	struct feed f;
+	uint64_t origin = UINT64_MAX;
 	unsigned int i;
-	int rc = 0, shown = -1;
+	int rc = 0;
 
-	rc = merge_init(&m, in, err);
-	dec = m.dec;
-	last = m.last;
-	if (rc)
+	memset(&f, 0, sizeof(f));
+	f.nr = in->nr_pt;
+	f.src = calloc(in->nr_pt ? in->nr_pt : 1, sizeof(*f.src));
+	f.last = calloc(in->nr_pt ? in->nr_pt : 1, sizeof(*f.last));
+	if (!f.src || !f.last) {
+		rc = pts_err_set(err, ENOMEM, "out of memory for %u CPU decoders", in->nr_pt);
 		goto out;
+	}
 	pts_sideband_sort(&in->sb);
 	for (i = 0; i < in->nr_pt; i++) {
 		uint64_t tsc;
@@ -403,7 +436,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	}
 	if (origin == UINT64_MAX)
 		origin = 0;
-	trig_pending = pts_trigger_branch(in, origin, &trig, sum);
+	f.trig_pending = pts_trigger_branch(in, origin, &f.trig, sum);
 
 	memset(&tcfg, 0, sizeof(tcfg));
 	tcfg.scope = in->scope;
@@ -412,7 +445,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	tcfg.emit = emit;
 	tcfg.emit_ctx = emit_ctx;
 	tcfg.segment_cap = in->segment_cap;
-	rc = pts_tl_new(&tcfg, &tl, err);
+	rc = pts_tl_new(&tcfg, &f.tl, err);
 	if (rc)
 		goto out;
 	/* without sideband each CPU is one track: pid 0, tid = CPU */
@@ -420,167 +453,50 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		char name[32];
 
 		snprintf(name, sizeof(name), "cpu %u", in->pt[i].cpu);
-		rc = pts_tl_set_name(tl, 0, (int32_t)in->pt[i].cpu, name, err);
+		rc = pts_tl_set_name(f.tl, 0, (int32_t)in->pt[i].cpu, name, err);
 	}
 	for (i = 0; i < in->sb.n && !rc; i++)
 		if (in->sb.recs[i].type == PTS_SB_COMM && in->sb.recs[i].name)
-			rc = pts_tl_set_name(tl, in->sb.recs[i].pid, in->sb.recs[i].tid,
+			rc = pts_tl_set_name(f.tl, in->sb.recs[i].pid, in->sb.recs[i].tid,
 					     in->sb.recs[i].name, err);
 	if (rc)
 		goto out;
 	/* parallel decode: not for the instruction listing (in order, one call per instruction) */
 	if (in->jobs > 1 && !in->on_insn) {
-		rc = pts_pool_new(in->jobs, in->set, &m.pool, err);
+		rc = pts_pool_new(in->jobs, in->set, &pool, err);
 		if (rc)
 			goto out;
 	}
-
 	for (i = 0; i < in->nr_pt; i++) {
-		struct pts_ptdec_config dc;
-		size_t chunk = in->chunk_bytes ? in->chunk_bytes : PTS_DEC_CHUNK_BYTES;
-
-		memset(&dc, 0, sizeof(dc));
-		dc.buf = in->pt[i].buf;
-		dc.size = in->pt[i].len;
-		dc.padded = true;
-		dc.mapped = true;
-		dc.cpu = in->pt[i].cpu;
-		dc.family = in->family;
-		dc.model = in->model;
-		dc.stepping = in->stepping;
-		dc.mtc_freq = in->mtc_freq;
-		dc.nom_freq = in->nom_freq;
-		dc.cpuid_15_eax = in->cpuid_15_eax;
-		dc.cpuid_15_ebx = in->cpuid_15_ebx;
-		dc.addr_filter = in->addr_filter;
-		dc.images = in->set;
-		dc.tc = in->tc;
-		dc.origin_ns = origin;
-		dc.sb = &in->sb;
-		dc.pid = in->pid >= 0 ? in->pid : 0;
-		dc.tid = in->tid >= 0 ? in->tid : (in->pid >= 0 ? in->pid : (int32_t)in->pt[i].cpu);
-		/*
-		 * A truncated trace's tail gap takes the time of the last event
-		 * handed out: no jump may be elided after it.
-		 */
-		dc.elide = in->pt[i].missing ? NULL : pts_tl_elide(tl);
-		dc.elide_queued = dc.elide && in->nr_pt == 1;
-		dc.on_insn = in->on_insn;
-		dc.insn_ctx = in->insn_ctx;
-		/*
-		 * Every scope: the sideband's switches and, with OS tracing, PIP
-		 * packets name the process, whose own image is then used (its
-		 * sections and the kernel's), not the union of every process's.
-		 */
-		dc.images_by_pid = true;
-		dc.switch_at_pip = in->scope != PTS_SCOPE_USER;
-		if (m.pool && in->pt[i].len > chunk) {
-			/*
-			 * Chunks decoded ahead: the two a join needs (the one in
-			 * use and the next) and this CPU's share of the workers.
-			 */
-			unsigned int window = in->jobs / in->nr_pt + 2;
-
-			rc = pts_pcpu_new(m.pool, &dc, chunk, window, &dec[i].par, err);
-		} else {
-			rc = pts_ptdec_new(&dc, &dec[i].dec, err);
-		}
+		rc = open_pt_source(in, i, pool, f.tl, origin, &f.src[i], err);
 		if (rc)
 			goto out;
 		/* a CPU with no event at all: its tail gap goes on its first thread */
-		memset(&last[i], 0, sizeof(last[i]));
-		last[i].pid = dc.pid;
-		last[i].tid = dc.tid;
+		memset(&f.last[i], 0, sizeof(f.last[i]));
+		f.last[i].pid = in->pid >= 0 ? in->pid : 0;
+		f.last[i].tid = in->tid >= 0 ? in->tid :
+				(in->pid >= 0 ? in->pid : (int32_t)in->pt[i].cpu);
 		sum->trace_bytes += in->pt[i].len;
 		sum->trace_bytes_missing += in->pt[i].missing;
 	}
-	for (i = 0; i < in->nr_pt && in->nr_pt > 1 && !rc; i++)
-		rc = merge_place(&m, i, false, tl, sum, err);
+	f.sum = sum;
+	f.pt = in->pt;
+	f.set = in->set;
+	f.origin = origin;
+	f.only_pid = in->only_pid;
+	f.progress = in->progress;
+	rc = feed_run(&f, err);
 	if (rc)
 		goto out;
-
-	for (;;) {
-		const struct pts_branch *br;
-		int bi, got;
-
-		bi = merge_next_cpu(&m, tl, sum, err, &rc);
-		if (bi < 0) {
-			if (rc)
-				goto out;
-			break;
-		}
-		got = src_next(&dec[bi], &br, err);
-		if (got < 0) {
-			rc = got;
-			goto out;
-		}
-		/* 2: an elided jump, nothing handed out; 0: that CPU ended */
-		if (got == 2 || (!got && in->nr_pt > 1))
-			continue;
-		if (!got) {
-			/* one CPU, at its end: a truncated trace's tail gap comes last */
-			if (in->pt[0].missing)
-				rc = truncated_tail(in, 0, &last[0], tl, sum, err);
-			if (rc)
-				goto out;
-			break;
-		}
-		if (in->pt[bi].missing)	/* only a truncated trace needs its last event */
-			last[bi] = *br;
-		if (in->progress && !(++nev & 0xffff))
-			show_progress(in, dec, &shown);
-		/* every process was traced (no CR3 filter): only the traced one is shown */
-		if (in->only_pid > 0 && br->pid != in->only_pid) {
-			sum->other_events++;
-			continue;
-		}
-		if (br->kind == PTS_BR_GAP)
-			pts_decode_summary_gap(sum, br->detail);
-		/* the trigger goes after every event up to its time */
-		if (trig_pending && br->ts_ns > trig.ts_ns) {
-			trig_pending = false;
-			rc = pts_tl_feed(tl, &trig, err);
-			if (rc)
-				goto out;
-		}
-		/* names in the program the process runs at the branch's time */
-		pts_imgset_set_sym_time(in->set, br->ts_ns + origin);
-		rc = pts_tl_feed(tl, br, err);
-		if (rc)
-			goto out;
-	}
-	if (in->progress && shown >= 0)
-		fprintf(in->progress, "\r%*s\r", 40, "");
-	rc = trig_pending ? pts_tl_feed(tl, &trig, err) : 0;
-	if (!rc)
-		rc = pts_tl_finish(tl, err);
-	if (rc)
-		goto out;
-	for (i = 0; i < in->nr_pt; i++) {
-		struct pts_ptdec_stats st;
-
-		src_stats(&dec[i], &st);
-		if (dec[i].par) {
-			uint64_t j, r;
-
-			pts_pcpu_joins(dec[i].par, &j, &r);
-			sum->par_joins += j;
-			sum->par_refused += r;
-		}
-		sum->insns += st.insns;
-		sum->blocks += st.blocks;
-		sum->branches += st.branches;
-		sum->elided += st.elided;
-		sum->events += st.events;
-		for (int k = 0; k < PTS_PTEV_MAX && k < 32; k++)
-			sum->by_event[k] += st.by_event[k];
-		sum->errata_unknown |= st.errata_unknown;
-	}
 	sym_damage_notices(in->set, sum);
-	rc = pts_decode_finish_summary(tl, sum, err);
+	rc = pts_decode_finish_summary(f.tl, sum, err);
 out:
-	merge_free(&m);
-	pts_tl_free(tl);
+	for (i = 0; f.src && i < f.nr; i++)
+		pts_brsrc_close(f.src[i]);
+	free(f.src);
+	pts_pool_free(pool);
+	free(f.last);
+	pts_tl_free(f.tl);
 	return rc;
 }
 
@@ -606,6 +522,9 @@ static int one_file_per_cpu(const struct pts_decode_opts *o, struct pts_err *err
 				   o->pt[b].cpu);
 	return 0;
 }
+
+/* Trace bytes the scope scan reads before it releases them (scan_released). */
+#define PTS_SCAN_SLICE (8u << 20)
 
 /*
  * The scope evidence of one mapped trace, scanned in slices that end at a
@@ -828,70 +747,42 @@ void pts_decode_warn(struct pts_decode_summary *sum, const char *msg)
 	sum->nr_warnings++;
 }
 
-struct ps_ctx {
-	struct pts_tl *tl;
-	struct pts_decode_summary *sum;
-};
-
-static int ps_feed(void *ctx, const struct pts_branch *br, struct pts_err *err)
-{
-	struct ps_ctx *c = ctx;
-
-	if (br->kind == PTS_BR_GAP)
-		pts_decode_summary_gap(c->sum, br->detail);
-	else
-		c->sum->branches++;
-	return pts_tl_feed(c->tl, br, err);
-}
-
 int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn emit,
 			  void *emit_ctx, struct pts_decode_summary *sum, struct pts_err *err)
 {
 	/* perf script text has no record of the scope: both fits every trace */
 	const char *scope_why = scope ? "given with --scope" : "not recorded in perf script "
 				"text: both assumed (--scope to say otherwise)";
-	struct pts_perfscript_stats st;
+	struct pts_brsrc *src = NULL;
 	struct pts_tl_config tcfg;
-	struct pts_tl *tl = NULL;
-	struct ps_ctx c;
-	FILE *f;
+	struct feed f;
+	FILE *file;
 	int rc;
 
 	memset(sum, 0, sizeof(*sum));
+	memset(&f, 0, sizeof(f));
 	sum->scope = scope ? scope : PTS_SCOPE_BOTH;
 	snprintf(sum->scope_why, sizeof(sum->scope_why), "%s", scope_why);
 	sum->source = "perf script text (decoded by perf from a recording elsewhere)";
-	rc = pts_file_fopen_text(path, "perf script file", &f, err);
+	rc = pts_file_fopen_text(path, "perf script file", &file, err);
 	if (rc)
 		return rc;
 	memset(&tcfg, 0, sizeof(tcfg));
 	tcfg.scope = sum->scope;
 	tcfg.emit = emit;
 	tcfg.emit_ctx = emit_ctx;
-	rc = pts_tl_new(&tcfg, &tl, err);
-	if (rc) {
-		fclose(f);
-		return rc;
-	}
-	c.tl = tl;
-	c.sum = sum;
-	rc = pts_perfscript_parse(f, ps_feed, &c, &st, err);
-	fclose(f);
-	/* A file with no branch or error line at all is the wrong file (or the
-	 * wrong perf script fields), not an empty but clean decode. */
-	if (!rc && !st.events)
-		rc = pts_err_set(err, EINVAL,
-				 "%s: no perf script branch line in %" PRIu64 " line(s)"
-				 " (%" PRIu64 " not understood): make it with"
-				 " perf script --itrace=cr --ns -F pid,tid,time,flags,ip,sym,"
-				 "symoff,dso,addr", path, st.lines,
-				 st.skipped);
-	if (!rc)
-		rc = pts_tl_finish(tl, err);
-	if (!rc)
-		rc = pts_decode_finish_summary(tl, sum, err);
-	sum->perfscript_skipped = st.skipped;
-	pts_tl_free(tl);
+	rc = pts_tl_new(&tcfg, &f.tl, err) ?: pts_perfscript_src_new(file, path, &src, err);
+	if (rc)
+		goto out;
+	/* one source for every CPU: symbols from the text, no images, no trigger */
+	f.src = &src;
+	f.nr = 1;
+	f.sum = sum;
+	rc = feed_run(&f, err) ?: pts_decode_finish_summary(f.tl, sum, err);
+out:
+	pts_brsrc_close(src);
+	fclose(file);
+	pts_tl_free(f.tl);
 	return rc;
 }
 

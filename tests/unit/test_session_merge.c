@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The branch-source interface (decode/brsrc.h) and the time merge of the
+ * session (session/merge.h), with fake sources: scripted events, drops
+ * and failures. The merge must not care what a source is; what it hands
+ * on, and when it reports a source's end, is worked out by hand below.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "unit.h"
+#include "decode/brsrc.h"
+#include "decode/perfscript.h"
+#include "session/merge.h"
+
+/* A scripted source: times of its events; UINT64_MAX - 1 a dropped event (next says 2). */
+#define DROP (UINT64_MAX - 1)
+
+struct fake {
+	struct pts_brsrc base;
+	const uint64_t *t;
+	unsigned int n, pos;
+	unsigned int fail_peek_at;	/* peek fails once pos reaches it (0: never) */
+	unsigned int fail_next_at;	/* next fails once pos reaches it (0: never) */
+	unsigned int peeks;
+	bool closed;
+	struct pts_branch br;
+};
+
+/* The next event that is not dropped, or n. */
+static unsigned int fake_ahead(const struct fake *f)
+{
+	unsigned int i = f->pos;
+
+	while (i < f->n && f->t[i] == DROP)
+		i++;
+	return i;
+}
+
+static int fake_next(struct pts_brsrc *s, const struct pts_branch **out, struct pts_err *err)
+{
+	struct fake *f = (struct fake *)s;
+
+	if (f->fail_next_at && f->pos + 1 >= f->fail_next_at)
+		return pts_err_set(err, EIO, "fake next failed at %u", f->pos);
+	if (f->pos == f->n)
+		return 0;
+	if (f->t[f->pos++] == DROP)
+		return 2;
+	memset(&f->br, 0, sizeof(f->br));
+	f->br.ts_ns = f->t[f->pos - 1];
+	f->br.cpu = s->cpu;
+	f->br.offset = f->pos - 1;
+	*out = &f->br;
+	return 1;
+}
+
+static int fake_peek(struct pts_brsrc *s, uint64_t *ns, struct pts_err *err)
+{
+	struct fake *f = (struct fake *)s;
+	unsigned int i = fake_ahead(f);
+
+	f->peeks++;
+	if (f->fail_peek_at && f->pos + 1 >= f->fail_peek_at)
+		return pts_err_set(err, ENOMEM, "fake peek failed at %u", f->pos);
+	if (i == f->n)
+		return 0;
+	*ns = f->t[i];
+	return 1;
+}
+
+static void fake_stats(const struct pts_brsrc *s, struct pts_brsrc_stats *st)
+{
+	st->branches = ((const struct fake *)s)->pos;
+}
+
+static void fake_close(struct pts_brsrc *s)
+{
+	((struct fake *)s)->closed = true;
+}
+
+static const struct pts_brsrc_ops fake_ops = {
+	.next = fake_next, .peek = fake_peek, .stats = fake_stats, .close = fake_close,
+};
+
+static void fake_init(struct fake *f, uint32_t cpu, const uint64_t *t, unsigned int n)
+{
+	memset(f, 0, sizeof(*f));
+	f->base.ops = &fake_ops;
+	f->base.cpu = cpu;
+	f->t = t;
+	f->n = n;
+}
+
+/* What the sink saw: "i@t" per event, "end i" per ended source, joined by spaces. */
+struct log {
+	char s[512];
+	int fail_at;			/* the sink fails on its fail_at-th event (1-based; 0 never) */
+	int events;
+};
+
+static void log_add(struct log *l, const char *w)
+{
+	size_t n = strlen(l->s);
+
+	snprintf(l->s + n, sizeof(l->s) - n, "%s%s", n ? " " : "", w);
+}
+
+static int log_event(void *ctx, unsigned int idx, const struct pts_branch *br,
+		     struct pts_err *err)
+{
+	struct log *l = ctx;
+	char w[32];
+
+	if (++l->events == l->fail_at)
+		return pts_err_set(err, ENOSPC, "sink full");
+	snprintf(w, sizeof(w), "%u@%llu", idx, (unsigned long long)br->ts_ns);
+	log_add(l, w);
+	return 0;
+}
+
+static int log_ended(void *ctx, unsigned int idx, struct pts_err *err)
+{
+	char w[16];
+
+	snprintf(w, sizeof(w), "end%u", idx);
+	log_add(ctx, w);
+	return 0;
+}
+
+static int merge(struct fake *f, unsigned int n, struct log *l, struct pts_err *err)
+{
+	struct pts_brsrc *src[8];
+	struct pts_merge_sink sink = { log_event, log_ended, l };
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		src[i] = &f[i].base;
+	return pts_merge_run(src, n, &sink, err);
+}
+
+/*
+ * Sources 0: 1 4 4 9, 1: 2 4 5, 2: none. Source 2 ends before anything
+ * (its first peek says so). By time: 0@1 1@2; at 4 all three 4s, source 0
+ * first (lower index) twice, then 1@4; 1@5; source 1 ends when its time
+ * is next asked for (after 1@5, before 0@9); 0@9; source 0 ends.
+ */
+static void events_come_out_by_time_equal_times_by_source_index(void)
+{
+	static const uint64_t a[] = { 1, 4, 4, 9 }, b[] = { 2, 4, 5 };
+	struct fake f[3];
+	struct log l;
+
+	memset(&l, 0, sizeof(l));
+	struct pts_err err = { 0 };
+
+	fake_init(&f[0], 0, a, 4);
+	fake_init(&f[1], 1, b, 3);
+	fake_init(&f[2], 2, NULL, 0);
+	CU_ASSERT_EQUAL(merge(f, 3, &l, &err), 0);
+	CU_ASSERT_STRING_EQUAL(l.s, "end2 0@1 1@2 0@4 0@4 1@4 1@5 end1 0@9 end0");
+	memset(&l, 0, sizeof(l));
+	CU_ASSERT_EQUAL(merge(f, 0, &l, &err), 0);	/* no source: nothing */
+	CU_ASSERT_STRING_EQUAL(l.s, "");
+}
+
+/*
+ * One source needs no merge: it is never peeked (a peek may decode ahead
+ * and cost), its events pass in its own order (not sorted: 5 before 3),
+ * and its end is reported after its last event.
+ */
+static void one_source_passes_through_unpeeked(void)
+{
+	static const uint64_t a[] = { 5, 3, 8 };
+	struct fake f;
+	struct log l;
+
+	memset(&l, 0, sizeof(l));
+	struct pts_err err = { 0 };
+
+	fake_init(&f, 7, a, 3);
+	CU_ASSERT_EQUAL(merge(&f, 1, &l, &err), 0);
+	CU_ASSERT_STRING_EQUAL(l.s, "0@5 0@3 0@8 end0");
+	CU_ASSERT_EQUAL(f.peeks, 0);
+}
+
+/* A dropped event (next says 2) hands nothing on; the merge goes on by time. */
+static void dropped_events_are_not_handed_on(void)
+{
+	static const uint64_t a[] = { 1, DROP, DROP, 6 }, b[] = { 2, DROP, 3 };
+	struct fake f[2];
+	struct log l;
+
+	memset(&l, 0, sizeof(l));
+	struct pts_err err = { 0 };
+
+	fake_init(&f[0], 0, a, 4);
+	fake_init(&f[1], 1, b, 3);
+	CU_ASSERT_EQUAL(merge(f, 2, &l, &err), 0);
+	CU_ASSERT_STRING_EQUAL(l.s, "0@1 1@2 1@3 end1 0@6 end0");
+	fake_init(&f[0], 0, a, 4);
+	memset(&l, 0, sizeof(l));
+	CU_ASSERT_EQUAL(merge(f, 1, &l, &err), 0);
+	CU_ASSERT_STRING_EQUAL(l.s, "0@1 0@6 end0");
+}
+
+/*
+ * A source's failure, in peek (source 1's second peek) or in next
+ * (source 0's second next), stops the merge with its code and message;
+ * the events before it were handed on. The sources are not closed by the
+ * merge.
+ */
+static void a_source_failure_stops_the_merge_with_its_error(void)
+{
+	static const uint64_t a[] = { 1, 4 }, b[] = { 2, 3 };
+	struct fake f[2];
+	struct log l;
+
+	memset(&l, 0, sizeof(l));
+	struct pts_err err = { 0 };
+
+	fake_init(&f[0], 0, a, 2);
+	fake_init(&f[1], 1, b, 2);
+	f[1].fail_peek_at = 2;
+	CU_ASSERT_EQUAL(merge(f, 2, &l, &err), -ENOMEM);
+	CU_ASSERT_STRING_EQUAL(err.msg, "fake peek failed at 1");
+	CU_ASSERT_STRING_EQUAL(l.s, "0@1 1@2");
+	CU_ASSERT(!f[0].closed && !f[1].closed);
+
+	fake_init(&f[0], 0, a, 2);
+	fake_init(&f[1], 1, b, 2);
+	f[0].fail_next_at = 2;
+	memset(&l, 0, sizeof(l));
+	CU_ASSERT_EQUAL(merge(f, 2, &l, &err), -EIO);
+	CU_ASSERT_STRING_EQUAL(l.s, "0@1 1@2 1@3 end1");
+
+	fake_init(&f[0], 0, a, 2);
+	f[0].fail_next_at = 2;
+	memset(&l, 0, sizeof(l));
+	CU_ASSERT_EQUAL(merge(f, 1, &l, &err), -EIO);
+	CU_ASSERT_STRING_EQUAL(l.s, "0@1");
+}
+
+/* The sink's failure stops the merge at that event, with the sink's code. */
+static void a_sink_failure_stops_the_merge(void)
+{
+	static const uint64_t a[] = { 1, 3 }, b[] = { 2, 4 };
+	struct fake f[2];
+	struct log l;
+
+	memset(&l, 0, sizeof(l));
+	struct pts_err err = { 0 };
+
+	fake_init(&f[0], 0, a, 2);
+	fake_init(&f[1], 1, b, 2);
+	l.fail_at = 3;
+	CU_ASSERT_EQUAL(merge(f, 2, &l, &err), -ENOSPC);
+	CU_ASSERT_STRING_EQUAL(l.s, "0@1 1@2");
+}
+
+/* The interface's helpers: stats zeroed before the source fills them, close of NULL. */
+static void stats_are_zeroed_before_the_source_fills_them(void)
+{
+	static const uint64_t a[] = { 1, 2 };
+	struct pts_brsrc_stats st;
+	const struct pts_branch *br;
+	struct pts_err err = { 0 };
+	struct fake f;
+
+	fake_init(&f, 0, a, 2);
+	memset(&st, 0xff, sizeof(st));
+	CU_ASSERT_EQUAL(pts_brsrc_next(&f.base, &br, &err), 1);
+	pts_brsrc_stats(&f.base, &st);
+	CU_ASSERT_EQUAL(st.branches, 1);
+	CU_ASSERT_EQUAL(st.insns, 0);
+	CU_ASSERT_EQUAL(st.joins, 0);
+	CU_ASSERT_EQUAL(pts_brsrc_done(&f.base), 0);	/* no done op: 0 */
+	pts_brsrc_close(NULL);
+	pts_brsrc_close(&f.base);
+	CU_ASSERT(f.closed);
+}
+
+/* perf script text through the interface (fmemopen of a listing). */
+static int ps_open(const char *text, FILE **f, struct pts_brsrc **s, struct pts_err *err)
+{
+	*f = fmemopen((void *)text, strlen(text), "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(*f);
+	return pts_perfscript_src_new(*f, "listing.txt", s, err);
+}
+
+/*
+ * Two branch lines of two CPUs, an error line and a line that is no
+ * event. Times since the first event (10.000000100 s): 0, 50, 400 ns.
+ * peek reads ahead without handing out: the next event is the one
+ * peeked. Stats: 2 branches (the error line is a gap, not a branch), 1
+ * line not understood.
+ */
+static void perf_script_text_is_a_source_of_every_cpu(void)
+{
+	static const char text[] =
+		"prog 10/11 [001] 10.000000100: 1 branches:u: call 401000 main+0x10 (/bin/p) => 402000 f (/bin/p)\n"
+		"something perf script says that is not an event\n"
+		"prog 10/11 [003] 10.000000150: 1 branches:u: return 402010 f+0x10 (/bin/p) => 401005 main+0x15 (/bin/p)\n"
+		" instruction trace error type 1 time 10.000000500 cpu 3 pid 10 tid 11 ip 0x401005 code 6: Trace doesn't match instruction\n";
+	const struct pts_branch *br;
+	struct pts_brsrc_stats st;
+	struct pts_err err = { 0 };
+	struct pts_brsrc *s;
+	uint64_t ns = 1;
+	FILE *f;
+
+	CU_ASSERT_EQUAL_FATAL(ps_open(text, &f, &s, &err), 0);
+	CU_ASSERT_EQUAL(s->cpu, PTS_BRSRC_CPUS);
+	CU_ASSERT_EQUAL(pts_brsrc_peek(s, &ns, &err), 1);
+	CU_ASSERT_EQUAL(ns, 0);
+	CU_ASSERT_EQUAL_FATAL(pts_brsrc_next(s, &br, &err), 1);
+	CU_ASSERT_EQUAL(br->kind, PTS_BR_CALL);
+	CU_ASSERT_EQUAL(br->cpu, 1);
+	CU_ASSERT_EQUAL(br->to, 0x402000);
+	CU_ASSERT_EQUAL(pts_brsrc_peek(s, &ns, &err), 1);
+	CU_ASSERT_EQUAL(ns, 50);
+	CU_ASSERT_EQUAL(pts_brsrc_peek(s, &ns, &err), 1);	/* again: the same event */
+	CU_ASSERT_EQUAL(ns, 50);
+	CU_ASSERT_EQUAL_FATAL(pts_brsrc_next(s, &br, &err), 1);
+	CU_ASSERT_EQUAL(br->kind, PTS_BR_RETURN);
+	CU_ASSERT_EQUAL(br->cpu, 3);
+	CU_ASSERT_EQUAL(br->ts_ns, 50);
+	CU_ASSERT_EQUAL_FATAL(pts_brsrc_next(s, &br, &err), 1);
+	CU_ASSERT_EQUAL(br->kind, PTS_BR_GAP);
+	CU_ASSERT_EQUAL(br->ts_ns, 400);
+	CU_ASSERT_EQUAL(pts_brsrc_peek(s, &ns, &err), 0);
+	CU_ASSERT_EQUAL(pts_brsrc_next(s, &br, &err), 0);
+	CU_ASSERT_EQUAL(pts_brsrc_done(s), strlen(text));
+	pts_brsrc_stats(s, &st);
+	CU_ASSERT_EQUAL(st.branches, 2);
+	CU_ASSERT_EQUAL(st.skipped, 1);
+	CU_ASSERT_EQUAL(st.insns, 0);
+	CU_ASSERT_EQUAL(st.events, 0);	/* no PT trace events in text */
+	pts_brsrc_close(s);
+	fclose(f);
+}
+
+/*
+ * Text without a single event line is the wrong file: at its end the
+ * source fails, naming the file and the perf script fields to give.
+ */
+static void perf_script_text_without_an_event_is_refused_at_its_end(void)
+{
+	static const char text[] = "# a comment\nhello\n";
+	const struct pts_branch *br;
+	struct pts_err err = { 0 };
+	struct pts_brsrc *s;
+	uint64_t ns;
+	FILE *f;
+
+	CU_ASSERT_EQUAL_FATAL(ps_open(text, &f, &s, &err), 0);
+	CU_ASSERT_EQUAL(pts_brsrc_peek(s, &ns, &err), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "listing.txt: no perf script branch line in 2 "
+					      "line(s) (1 not understood)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "perf script --itrace=cr"));
+	pts_brsrc_close(s);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(ps_open(text, &f, &s, &err), 0);
+	CU_ASSERT_EQUAL(pts_brsrc_next(s, &br, &err), -EINVAL);
+	pts_brsrc_close(s);
+	fclose(f);
+}
+
+/*
+ * A perf script source merged with a PT-like fake source: the merge
+ * orders them by time like any two sources (the text's 0 and 50 around
+ * the fake's 20 and 60).
+ */
+static void perf_script_and_another_source_merge_by_time(void)
+{
+	static const char text[] =
+		"p 1/1 [000] 1.000000000: 1 branches:u: call 401000 m (/p) => 402000 f (/p)\n"
+		"p 1/1 [000] 1.000000050: 1 branches:u: return 402010 f (/p) => 401005 m (/p)\n";
+	static const uint64_t t[] = { 20, 60 };
+	struct pts_merge_sink sink;
+	struct pts_brsrc *src[2];
+	struct pts_err err = { 0 };
+	struct log l;
+
+	memset(&l, 0, sizeof(l));
+	struct fake fk;
+	FILE *f;
+
+	CU_ASSERT_EQUAL_FATAL(ps_open(text, &f, &src[0], &err), 0);
+	fake_init(&fk, 5, t, 2);
+	src[1] = &fk.base;
+	sink = (struct pts_merge_sink){ log_event, log_ended, &l };
+	CU_ASSERT_EQUAL(pts_merge_run(src, 2, &sink, &err), 0);
+	CU_ASSERT_STRING_EQUAL(l.s, "0@0 1@20 0@50 end0 1@60 end1");
+	pts_brsrc_close(src[0]);
+	fclose(f);
+}
+
+PTS_SUITE(session_merge, NULL, NULL,
+	  PTS_TEST(events_come_out_by_time_equal_times_by_source_index),
+	  PTS_TEST(one_source_passes_through_unpeeked),
+	  PTS_TEST(dropped_events_are_not_handed_on),
+	  PTS_TEST(a_source_failure_stops_the_merge_with_its_error),
+	  PTS_TEST(a_sink_failure_stops_the_merge),
+	  PTS_TEST(stats_are_zeroed_before_the_source_fills_them),
+	  PTS_TEST(perf_script_text_is_a_source_of_every_cpu),
+	  PTS_TEST(perf_script_text_without_an_event_is_refused_at_its_end),
+	  PTS_TEST(perf_script_and_another_source_merge_by_time));

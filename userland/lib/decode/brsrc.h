@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A branch source: where a decode run's branch events come from, as one
+ * iterator whatever the input. Three kinds implement it:
+ *   - one CPU's raw PT decoded in this thread (decode/ptdec_src.h), for
+ *     raw --pt files and for a capture bundle's per-CPU traces alike;
+ *   - one CPU's raw PT decoded in chunks by worker threads
+ *     (session/pardec_src.h), handing out the same events;
+ *   - perf script text (decode/perfscript.h), whose lines are already
+ *     one time-ordered stream of every CPU's events.
+ * The session merges sources by the time of their next event
+ * (session/merge.h) and feeds the timeline; neither cares which kind a
+ * source is.
+ *
+ * Contract of every source (the session relies on it):
+ *   - events come in the source's own time order (ts_ns, ns since the
+ *     run's origin) and are handed out in place: *out and its strings
+ *     stay valid until the next call of next or peek on that source;
+ *   - peek may decode ahead; it never hands an event out;
+ *   - after next or peek reported an error, the source is only closed.
+ * Threads: a source is used by one thread at a time.
+ */
+#ifndef PTS_DECODE_BRSRC_H
+#define PTS_DECODE_BRSRC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../util/err.h"
+#include "branch.h"
+
+/* The numbers a source adds to the --summary, complete once next returned 0. */
+struct pts_brsrc_stats {
+	uint64_t insns, blocks;		/* instructions and basic blocks decoded */
+	uint64_t branches;		/* branch events, elided ones included */
+	uint64_t elided;		/* jumps inside the current function, not handed out */
+	uint64_t events;		/* trace events (PT: libipt events) */
+	uint64_t by_event[32];		/* of events, by libipt event type (pts_ptev_name) */
+	uint64_t joins, refused;	/* chunked decode: chunks joined, joins refused */
+	uint64_t skipped;		/* text input: lines not understood */
+	bool errata_unknown;		/* PT: libipt knows no errata of the CPU */
+};
+
+struct pts_brsrc;
+
+struct pts_brsrc_ops {
+	/*
+	 * The next event: 1 and *out; 0 at the end; 2 when the next event
+	 * was dropped by the source (a jump inside the current function,
+	 * decode/elide.h: nothing handed out, ask again); negative errno
+	 * with err filled on an error (-ENOMEM, -EIO, -EINVAL).
+	 */
+	int (*next)(struct pts_brsrc *s, const struct pts_branch **out, struct pts_err *err);
+	/*
+	 * The time (ns since the origin) of the event next will return: 1
+	 * and *ns; 0 at the end; negative errno with err filled.
+	 */
+	int (*peek)(struct pts_brsrc *s, uint64_t *ns, struct pts_err *err);
+	/* Input bytes consumed so far (progress; 0 if the source cannot tell). */
+	uint64_t (*done)(const struct pts_brsrc *s);
+	/* Summary numbers so far (zeroed first by the caller's helper). */
+	void (*stats)(const struct pts_brsrc *s, struct pts_brsrc_stats *st);
+	/* Release everything the source owns, s included. */
+	void (*close)(struct pts_brsrc *s);
+};
+
+/* Marks a source whose events carry several CPUs (each event's own cpu field). */
+#define PTS_BRSRC_CPUS UINT32_MAX
+
+/* Embedded first in each implementation's state. */
+struct pts_brsrc {
+	const struct pts_brsrc_ops *ops;
+	uint32_t cpu;			/* the CPU of every event, or PTS_BRSRC_CPUS */
+};
+
+static inline int pts_brsrc_next(struct pts_brsrc *s, const struct pts_branch **out,
+				 struct pts_err *err)
+{
+	return s->ops->next(s, out, err);
+}
+
+static inline int pts_brsrc_peek(struct pts_brsrc *s, uint64_t *ns, struct pts_err *err)
+{
+	return s->ops->peek(s, ns, err);
+}
+
+static inline uint64_t pts_brsrc_done(const struct pts_brsrc *s)
+{
+	return s->ops->done ? s->ops->done(s) : 0;
+}
+
+static inline void pts_brsrc_stats(const struct pts_brsrc *s, struct pts_brsrc_stats *st)
+{
+	*st = (struct pts_brsrc_stats){ 0 };
+	if (s->ops->stats)
+		s->ops->stats(s, st);
+}
+
+/* Close s (NULL: nothing). */
+static inline void pts_brsrc_close(struct pts_brsrc *s)
+{
+	if (s)
+		s->ops->close(s);
+}
+
+#endif /* PTS_DECODE_BRSRC_H */

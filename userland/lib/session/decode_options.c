@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptscope decode's options (decode_options.h): the table, the parse of
+ * each value, and the checks of the request as a whole.
+ */
+#include "decode_options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../bundle/bundle.h"
+#include "../bundle/sideband.h"
+#include "../util/opttab.h"
+#include "../writer/writer.h"
+
+enum dopt_id {
+	D_OUTPUT, D_HELP, D_PT, D_CPU, D_ELF, D_RAW, D_KCORE, D_KALLSYMS, D_VMLINUX,
+	D_CPU_MODEL, D_MTC, D_NOM, D_CPUID15, D_TSC_KHZ, D_PEV_PRI, D_PEV_SEC, D_PEV_ST,
+	D_PEV_SHIFT, D_PEV_MULT, D_PEV_ZERO, D_SYSROOT, D_SCOPE, D_PERF_SCRIPT, D_FORMAT,
+	D_SUMMARY, D_INSN_LIST, D_PID, D_TID, D_TIME, D_JOBS, D_CHUNK,
+	D_NR
+};
+
+#define DECODE 1u	/* the table's one command */
+#define R PTS_OPTARG_REQUIRED
+#define N PTS_OPTARG_NONE
+
+/*
+ * The help is written by hand in sections (cli/cmd_decode.c: raw PT,
+ * timing, perf sideband, perf text); tests/check.d/81-man-pages.sh checks
+ * that it names every option of this table.
+ */
+static const struct pts_optdef dopt_table[] = {
+	{ "output", 'o', NULL, R, "FILE", DECODE, D_OUTPUT, NULL },
+	{ "help", 'h', NULL, N, NULL, DECODE, D_HELP, NULL },
+	{ "pt", 0, NULL, R, "FILE", DECODE, D_PT, NULL },
+	{ "cpu", 0, NULL, R, "N", DECODE, D_CPU, NULL },
+	{ "elf", 0, NULL, R, "FILE[:BASE]", DECODE, D_ELF, NULL },
+	{ "raw", 0, NULL, R, "FILE:OFFSET:VADDR", DECODE, D_RAW, NULL },
+	{ "kcore", 0, NULL, R, "DIR", DECODE, D_KCORE, NULL },
+	{ "kallsyms", 0, NULL, R, "FILE", DECODE, D_KALLSYMS, NULL },
+	{ "vmlinux", 0, NULL, R, "FILE", DECODE, D_VMLINUX, NULL },
+	{ "cpu-model", 0, NULL, R, "F/M/S", DECODE, D_CPU_MODEL, NULL },
+	{ "mtc-freq", 0, NULL, R, "N", DECODE, D_MTC, NULL },
+	{ "nom-freq", 0, NULL, R, "N", DECODE, D_NOM, NULL },
+	{ "cpuid-15", 0, NULL, R, "EAX,EBX", DECODE, D_CPUID15, NULL },
+	{ "tsc-khz", 0, NULL, R, "N", DECODE, D_TSC_KHZ, NULL },
+	{ "pevent-primary", 0, NULL, R, "FILE", DECODE, D_PEV_PRI, NULL },
+	{ "pevent-secondary", 0, NULL, R, "FILE", DECODE, D_PEV_SEC, NULL },
+	{ "pevent-sample-type", 0, NULL, R, "N", DECODE, D_PEV_ST, NULL },
+	{ "pevent-time-shift", 0, NULL, R, "N", DECODE, D_PEV_SHIFT, NULL },
+	{ "pevent-time-mult", 0, NULL, R, "N", DECODE, D_PEV_MULT, NULL },
+	{ "pevent-time-zero", 0, NULL, R, "N", DECODE, D_PEV_ZERO, NULL },
+	{ "sysroot", 0, NULL, R, "DIR", DECODE, D_SYSROOT, NULL },
+	{ "scope", 0, NULL, R, "user|kernel|both", DECODE, D_SCOPE, NULL },
+	{ "perf-script", 0, NULL, R, "FILE", DECODE, D_PERF_SCRIPT, NULL },
+	{ "format", 0, NULL, R, "F", DECODE, D_FORMAT, NULL },
+	{ "summary", 0, NULL, N, NULL, DECODE, D_SUMMARY, NULL },
+	{ "insn-list", 0, NULL, R, "FILE", DECODE, D_INSN_LIST, NULL },
+	{ "pid", 0, NULL, R, "N", DECODE, D_PID, NULL },
+	{ "tid", 0, NULL, R, "N", DECODE, D_TID, NULL },
+	{ "time", 0, NULL, R, "START..END", DECODE, D_TIME, NULL },
+	{ "jobs", 'j', NULL, R, "N", DECODE, D_JOBS, NULL },
+	{ "chunk-size", 0, NULL, R, "BYTES", DECODE, D_CHUNK, NULL },
+};
+
+#undef R
+#undef N
+
+static const struct pts_optab dopt_tab = { dopt_table, sizeof(dopt_table) / sizeof(dopt_table[0]) };
+
+static int num(const char *opt, const char *s, uint64_t max, uint64_t *out, struct pts_err *err)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	/* strtoull takes "-1" as 2^64 - 1: a sign is no number here */
+	if (errno || end == s || *end || *out > max || strchr(s, '-'))
+		return pts_err_set(err, EINVAL, "%s wants a number up to %" PRIu64 ", not '%s'",
+				   opt, max, s);
+	return 0;
+}
+
+static int too_many(struct pts_err *err)
+{
+	return pts_err_set(err, EINVAL, "at most %d of each input", PTS_DEC_MAX_INPUTS);
+}
+
+/* FAMILY/MODEL[/STEPPING] */
+static int parse_cpu_model(const char *s, struct pts_decode_opts *o, struct pts_err *err)
+{
+	unsigned int f, m, st = 0;
+	int end = -1;
+
+	/* %n after the last field read: trailing text ("6/85/", "6/85x") and
+	 * signs (%u takes "-1") are refused, not silently dropped */
+	if (sscanf(s, "%u/%u%n/%u%n", &f, &m, &end, &st, &end) < 2 || end < 0 || s[end] ||
+	    strchr(s, '-') || strchr(s, '+') || f > 0xffff || m > 0xff || st > 0xff)
+		return pts_err_set(err, EINVAL, "--cpu-model wants FAMILY/MODEL[/STEPPING], e.g. 6/85/4");
+	o->family = (uint16_t)f;
+	o->model = (uint8_t)m;
+	o->stepping = (uint8_t)st;
+	return 0;
+}
+
+static int parse_cpuid15(const char *s, struct pts_decode_opts *o, struct pts_err *err)
+{
+	unsigned int a, b;
+	int end = -1;
+
+	if (sscanf(s, "%u,%u%n", &a, &b, &end) != 2 || end < 0 || s[end] || strchr(s, '-') ||
+	    strchr(s, '+'))
+		return pts_err_set(err, EINVAL, "--cpuid-15 wants EAX,EBX (denominator,numerator), e.g. 2,308");
+	o->cpuid_15_eax = a;
+	o->cpuid_15_ebx = b;
+	return 0;
+}
+
+/* --raw FILE:OFFSET:VADDR (FILE may hold ':': the last two are the numbers) */
+static int parse_raw(char *s, struct pts_decode_opts *o, struct pts_err *err)
+{
+	char *vaddr = strrchr(s, ':'), *off;
+
+	if (o->nr_raw == PTS_DEC_MAX_INPUTS)
+		return too_many(err);
+	if (!vaddr)
+		return pts_err_set(err, EINVAL, "--raw wants FILE:OFFSET:VADDR");
+	*vaddr++ = '\0';
+	off = strrchr(s, ':');
+	if (!off)
+		return pts_err_set(err, EINVAL, "--raw wants FILE:OFFSET:VADDR");
+	*off++ = '\0';
+	o->raw[o->nr_raw].path = s;
+	if (num("--raw OFFSET", off, UINT64_MAX, &o->raw[o->nr_raw].offset, err) ||
+	    num("--raw VADDR", vaddr, UINT64_MAX, &o->raw[o->nr_raw].vaddr, err))
+		return -EINVAL;
+	o->nr_raw++;
+	return 0;
+}
+
+static int parse_scope(const char *s, struct pts_decode_opts *o, struct pts_err *err)
+{
+	if (!strcmp(s, "user"))
+		o->scope = PTS_SCOPE_USER;
+	else if (!strcmp(s, "kernel"))
+		o->scope = PTS_SCOPE_KERNEL;
+	else if (!strcmp(s, "both"))
+		o->scope = PTS_SCOPE_BOTH;
+	else
+		return pts_err_set(err, EINVAL, "--scope is user, kernel or both");
+	return 0;
+}
+
+/* One option's value into r. */
+static int apply(struct pts_decode_req *r, int id, char *val, struct pts_err *err)
+{
+	struct pts_decode_opts *o = &r->o;
+	uint64_t v;
+	char *colon;
+
+	switch (id) {
+	case D_OUTPUT:
+		if (r->out)
+			return pts_err_set(err, EINVAL, "-o given twice (%s and %s): one timeline "
+					   "per decode", r->out, val);
+		r->out = val;
+		return 0;
+	case D_HELP:
+		r->help = true;
+		return 0;
+	case D_TIME:
+		if (pts_tl_select_parse_time(val, &r->sel, err))
+			return -EINVAL;
+		r->time_given = true;
+		return 0;
+	case D_JOBS:
+		if (num("-j", val, 256, &v, err))
+			return -EINVAL;
+		if (!v)
+			return pts_err_set(err, EINVAL, "-j wants 1 or more threads");
+		o->jobs = (unsigned int)v;
+		return 0;
+	case D_CHUNK:
+		if (num("--chunk-size", val, UINT32_MAX, &v, err))
+			return -EINVAL;
+		/* 0 would be no chunk at all; the smallest chunk is one PSB's */
+		if (!v)
+			return pts_err_set(err, EINVAL, "--chunk-size wants 1 or more trace bytes"
+					   " per chunk (1: a chunk at every PSB; default %u)",
+					   PTS_DEC_CHUNK_BYTES);
+		o->chunk_bytes = v;
+		return 0;
+	case D_PT:
+		if (o->nr_pt == PTS_DEC_MAX_INPUTS)
+			return too_many(err);
+		o->pt[o->nr_pt].path = val;
+		o->pt[o->nr_pt].cpu = o->nr_pt;
+		o->nr_pt++;
+		return 0;
+	case D_CPU:
+		if (!o->nr_pt)
+			return pts_err_set(err, EINVAL, "--cpu names the CPU of the --pt before it");
+		/* x86-64 Linux numbers CPUs below 8192 (NR_CPUS; the bundle sideband's bound) */
+		if (num("--cpu", val, PTS_SB_MAX_CPUS - 1, &v, err))
+			return -EINVAL;
+		o->pt[o->nr_pt - 1].cpu = (uint32_t)v;
+		return 0;
+	case D_ELF:
+		if (o->nr_elf == PTS_DEC_MAX_INPUTS)
+			return too_many(err);
+		o->elf[o->nr_elf].path = val;
+		colon = strrchr(val, ':');
+		if (colon) {
+			*colon = '\0';
+			if (num("--elf FILE:BASE", colon + 1, UINT64_MAX, &o->elf[o->nr_elf].base, err))
+				return -EINVAL;
+		}
+		o->nr_elf++;
+		return 0;
+	case D_RAW:
+		return parse_raw(val, o, err);
+	case D_KCORE:
+		o->kcore_dir = val;
+		return 0;
+	case D_KALLSYMS:
+		o->kallsyms = val;
+		return 0;
+	case D_VMLINUX:
+		o->vmlinux = val;
+		return 0;
+	case D_CPU_MODEL:
+		return parse_cpu_model(val, o, err);
+	case D_MTC:
+		if (num("--mtc-freq", val, 15, &v, err))
+			return -EINVAL;
+		o->mtc_freq = (uint8_t)v;
+		return 0;
+	case D_NOM:
+		if (num("--nom-freq", val, 255, &v, err))
+			return -EINVAL;
+		o->nom_freq = (uint8_t)v;
+		return 0;
+	case D_CPUID15:
+		return parse_cpuid15(val, o, err);
+	case D_TSC_KHZ:
+		return num("--tsc-khz", val, UINT32_MAX, &o->tsc_khz, err);
+	case D_PEV_PRI:
+	case D_PEV_SEC:
+		if (o->nr_pevent == PTS_DEC_MAX_INPUTS)
+			return too_many(err);
+		o->pevent[o->nr_pevent++] = val;
+		return 0;
+	case D_PEV_ST:
+		return num("--pevent-sample-type", val, UINT64_MAX, &o->pevent_sample_type, err);
+	case D_PEV_SHIFT:
+		if (num("--pevent-time-shift", val, 63, &v, err))
+			return -EINVAL;
+		o->time_shift = (uint16_t)v;
+		o->have_perf_time = true;
+		return 0;
+	case D_PEV_MULT:
+		if (num("--pevent-time-mult", val, UINT32_MAX, &v, err))
+			return -EINVAL;
+		o->time_mult = (uint32_t)v;
+		o->have_perf_time = true;
+		return 0;
+	case D_PEV_ZERO:
+		if (num("--pevent-time-zero", val, UINT64_MAX, &o->time_zero, err))
+			return -EINVAL;
+		o->have_perf_time = true;
+		return 0;
+	case D_SYSROOT:
+		o->sysroot = val;
+		return 0;
+	case D_SCOPE:
+		return parse_scope(val, o, err);
+	case D_PERF_SCRIPT:
+		r->perf_script = val;
+		return 0;
+	case D_FORMAT:
+		r->fmt_name = val;
+		return 0;
+	case D_SUMMARY:
+		r->summary = true;
+		return 0;
+	case D_INSN_LIST:
+		r->insn_list = val;
+		return 0;
+	case D_PID:
+	case D_TID:
+		if (num(id == D_PID ? "--pid" : "--tid", val, INT32_MAX, &v, err))
+			return -EINVAL;
+		if (id == D_PID)
+			o->pid = (int32_t)v;
+		else
+			o->tid = (int32_t)v;
+		return 0;
+	}
+	return pts_err_set(err, EINVAL, "option %d not handled", id);
+}
+
+int pts_decode_req_parse(int argc, char **argv, long online_cpus, struct pts_decode_req *r,
+			 struct pts_err *err)
+{
+	struct pts_optscan s = { &dopt_tab, DECODE, "ptscope decode", argc, argv, 1, false };
+	const struct pts_optdef *d;
+	const char *val;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	pts_decode_opts_init(&r->o);
+	r->o.jobs = online_cpus > 1 ? (unsigned int)(online_cpus > 256 ? 256 : online_cpus) : 1;
+	while ((rc = pts_opt_next(&s, &d, &val, err)) > 0) {
+		if (rc == PTS_OPT_WORD) {
+			if (r->bundle)
+				return pts_err_set(err, EINVAL, "one bundle at a time (extra argument %s)",
+						   val);
+			r->bundle = val;
+			continue;
+		}
+		/* the value is a word of argv: --elf and --raw cut it at their ':' */
+		if (apply(r, d->id, (char *)val, err))
+			return -EINVAL;
+		r->given |= 1ull << d->id;
+		if (r->help)
+			return 0;
+	}
+	return rc;
+}
+
+static bool same_inode(const char *path, const struct stat *so)
+{
+	struct stat si;
+
+	return path && !stat(path, &si) && si.st_dev == so->st_dev && si.st_ino == so->st_ino;
+}
+
+/*
+ * Whether the regular file `so` is the bundle's manifest or a file it
+ * names. A directory without a manifest (or whose manifest does not read)
+ * is not checked: the decode fails on it first, with its own message, and
+ * nothing is renamed. Other files in the bundle directory (an earlier
+ * decode's output) are no part of the trace.
+ */
+static bool bundle_file(const char *bundle, const struct stat *so)
+{
+	struct pts_bundle *b = NULL;
+	struct pts_err e = { 0 };
+	const char *rel[8];
+	bool hit = false;
+	size_t i, j, n;
+	char *path;
+
+	if (asprintf(&path, "%s/manifest.json", bundle) < 0)
+		return false;
+	hit = same_inode(path, so);
+	free(path);
+	if (hit || pts_bundle_read_flags(bundle, PTS_BUNDLE_READ_PARTIAL, &b, &e))
+		return hit;
+	for (i = 0; !hit && i < b->nr_cpus + b->nr_ktext + b->nr_objects + b->nr_processes + 1; i++) {
+		n = 0;
+		if (i < b->nr_cpus) {
+			rel[n++] = b->cpus[i].file;
+		} else if ((j = i - b->nr_cpus) < b->nr_ktext) {
+			rel[n++] = b->ktext[j].file;
+		} else if ((j -= b->nr_ktext) < b->nr_objects) {
+			rel[n++] = b->objects[j].file;
+		} else if ((j -= b->nr_objects) < b->nr_processes) {
+			rel[n++] = b->processes[j].vdso_file;
+		} else {
+			rel[n++] = b->sideband_file;
+			rel[n++] = b->kallsyms_file;
+			rel[n++] = b->modules_file;
+			rel[n++] = b->ground_truth_file;
+		}
+		for (j = 0; j < n && !hit; j++) {
+			if (!rel[j])
+				continue;
+			path = pts_bundle_path(b, rel[j]);
+			hit = same_inode(path, so);
+			free(path);
+		}
+	}
+	pts_bundle_free(b);
+	return hit;
+}
+
+/*
+ * Whether writing out would overwrite an input: the same file as an input
+ * file, or the bundle's manifest or a file it names. The outputs are
+ * renamed over their names when the decode succeeds, so this would lose
+ * the trace. Returns the input's name, or NULL.
+ */
+static const char *clobbered_input(const char *out, const struct pts_decode_req *r)
+{
+	const struct pts_decode_opts *o = &r->o;
+	const char *in[3 * PTS_DEC_MAX_INPUTS + 2];
+	struct stat so;
+	size_t n = 0, i;
+
+	if (!out || !strcmp(out, "-") || stat(out, &so) || !S_ISREG(so.st_mode))
+		return NULL;	/* a new file, stdout, a FIFO or device clobber nothing */
+	for (i = 0; i < o->nr_pt; i++)
+		in[n++] = o->pt[i].path;
+	for (i = 0; i < o->nr_elf; i++)
+		in[n++] = o->elf[i].path;
+	for (i = 0; i < o->nr_raw; i++)
+		in[n++] = o->raw[i].path;
+	for (i = 0; i < o->nr_pevent && n < sizeof(in) / sizeof(in[0]) - 2; i++)
+		in[n++] = o->pevent[i];
+	if (r->perf_script)
+		in[n++] = r->perf_script;
+	if (o->kallsyms)
+		in[n++] = o->kallsyms;
+	for (i = 0; i < n; i++)
+		if (same_inode(in[i], &so))
+			return in[i];
+	return r->bundle && bundle_file(r->bundle, &so) ? r->bundle : NULL;
+}
+
+/*
+ * The file a path names once written: the path with its directory resolved
+ * (the file itself may not exist yet). NULL when the directory does not
+ * resolve; the caller frees it.
+ */
+static char *resolved_output(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir, *rd, *res = NULL;
+
+	if (!slash)
+		dir = strdup(".");
+	else
+		dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+	rd = dir ? realpath(dir, NULL) : NULL;
+	if (rd && asprintf(&res, "%s/%s", rd, slash ? slash + 1 : path) < 0)
+		res = NULL;
+	free(rd);
+	free(dir);
+	return res;
+}
+
+/*
+ * Whether -o and --insn-list name one regular file (or one new file): the
+ * second rename would replace the first output. Devices and FIFOs (and
+ * stdout) are written directly and may be shared.
+ */
+static bool same_output(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	bool ea, eb, same;
+	char *ra, *rb;
+
+	if (!a || !b || !strcmp(a, "-") || !strcmp(b, "-"))
+		return false;
+	ea = !stat(a, &sa);
+	eb = !stat(b, &sb);
+	if ((ea && !S_ISREG(sa.st_mode)) || (eb && !S_ISREG(sb.st_mode)))
+		return false;
+	if (ea && eb)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	if (ea != eb)
+		return false;
+	ra = resolved_output(a);
+	rb = resolved_output(b);
+	same = ra && rb ? !strcmp(ra, rb) : !strcmp(a, b);
+	free(ra);
+	free(rb);
+	return same;
+}
+
+/* Whether path is a directory (err says what to give instead). */
+static bool dir_given(const char *opt, const char *path, struct pts_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return false;
+	pts_err_set(err, EINVAL, "%s %s is a directory: name a file (in it, e.g. %s/%s)", opt,
+		    path, path, !strcmp(opt, "-o") ? "trace.fxt" : "insns.txt");
+	return true;
+}
+
+/*
+ * The format of -o's last component, in any case ("T.TXT", "t.fxt.gz":
+ * names from systems that upper-case them). PTS_FMT_NONE if the extension
+ * is none of the formats'.
+ */
+static int format_from_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char low[64];
+	size_t i, len;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len >= sizeof(low))		/* the extensions are at the end: keep those */
+		base += len - (sizeof(low) - 1);
+	for (i = 0; base[i]; i++)
+		low[i] = (char)tolower((unsigned char)base[i]);
+	low[i] = '\0';
+	return pts_format_from_path(low);
+}
+
+/* Options of raw --pt traces only: a bundle records these, perf script text needs none. */
+static const int raw_only[] = {
+	D_ELF, D_RAW, D_MTC, D_NOM, D_CPUID15, D_TSC_KHZ, D_PEV_PRI, D_PEV_SEC, D_PEV_ST,
+	D_PEV_SHIFT, D_PEV_MULT, D_PEV_ZERO,
+};
+
+/* Options of PT traces (a bundle or --pt): perf script text has no code to read. */
+static const int pt_only[] = { D_KCORE, D_KALLSYMS, D_SYSROOT, D_CPU_MODEL };
+
+static const char *opt_name(int id)
+{
+	size_t i;
+
+	for (i = 0; i < dopt_tab.n; i++)
+		if (dopt_table[i].id == id)
+			return dopt_table[i].name;
+	return "?";
+}
+
+/* An option given that the input kind does not use: said, with what to do. */
+static int unused_options(const struct pts_decode_req *r, struct pts_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(raw_only) / sizeof(raw_only[0]); i++) {
+		if (!(r->given & (1ull << raw_only[i])))
+			continue;
+		if (r->bundle)
+			return pts_err_set(err, EINVAL, "--%s is for raw --pt traces: bundle %s"
+					   " records its own code, timing and sideband; leave"
+					   " --%s out (code the bundle lacks: --sysroot DIR)",
+					   opt_name(raw_only[i]), r->bundle, opt_name(raw_only[i]));
+		if (r->perf_script)
+			return pts_err_set(err, EINVAL, "--%s is for raw --pt traces: perf script"
+					   " text names its symbols and times itself; leave --%s"
+					   " out", opt_name(raw_only[i]), opt_name(raw_only[i]));
+	}
+	if (!r->perf_script)
+		return 0;
+	for (i = 0; i < sizeof(pt_only) / sizeof(pt_only[0]); i++)
+		if (r->given & (1ull << pt_only[i]))
+			return pts_err_set(err, EINVAL, "--%s is for PT traces (a bundle or --pt):"
+					   " perf script text names its symbols itself; leave --%s"
+					   " out", opt_name(pt_only[i]), opt_name(pt_only[i]));
+	if (r->insn_list)
+		return pts_err_set(err, EINVAL, "--insn-list needs a PT trace (a bundle or --pt):"
+				   " perf script text lists branches, not instructions");
+	return 0;
+}
+
+/* The output format: --format, else -o's extension; "-" alone is text. */
+static int settle_format(struct pts_decode_req *r, struct pts_err *err)
+{
+	if (r->fmt_name) {
+		r->fmt = pts_format_from_name(r->fmt_name);
+		if (r->fmt < 0)
+			return pts_err_set(err, EINVAL, "unknown --format %s (fxt, json, txt, folded,"
+					   " null)", r->fmt_name);
+	} else if (r->out) {
+		r->fmt = format_from_path(r->out);
+		if (r->fmt == PTS_FMT_NONE && strcmp(r->out, "-"))
+			return pts_err_set(err, EINVAL, "cannot tell the format of %s: name it .fxt,"
+					   " .json, .txt or .folded, or give --format", r->out);
+		if (!strcmp(r->out, "-"))
+			r->fmt = PTS_FMT_TXT;
+	} else {
+		r->fmt = PTS_FMT_NONE;
+	}
+	/* the writer refuses it too (-EINVAL); asked for on the command line it is bad usage */
+	if (r->out && !strcmp(r->out, "-") && r->fmt == PTS_FMT_FXT)
+		return pts_err_set(err, EINVAL, "the fxt format is binary and cannot go to standard"
+				   " output; name a file with -o");
+	return 0;
+}
+
+int pts_decode_req_validate(struct pts_decode_req *r, struct pts_err *err)
+{
+	struct pts_decode_opts *o = &r->o;
+	const char *w, *in;
+	struct stat st;
+	unsigned int i, j;
+	int rc;
+
+	if (r->bundle && (o->nr_pt || r->perf_script))
+		return pts_err_set(err, EINVAL, "give a bundle, or --pt files, or --perf-script:"
+				   " not several");
+	if (o->nr_pt && r->perf_script)
+		return pts_err_set(err, EINVAL, "give --pt files or --perf-script, not both: perf"
+				   " script text is a trace perf decoded already");
+	/* a regular file where a bundle goes: a raw trace or a perf script listing */
+	if (r->bundle && !stat(r->bundle, &st) && S_ISREG(st.st_mode))
+		return pts_err_set(err, ENOTDIR, "bundle %s is not a directory but a file (a bundle"
+				   " is the NAME.ptscope directory): for a raw PT trace use --pt %s"
+				   " (with --elf, --kcore for its code), for a perf script listing"
+				   " --perf-script %s", r->bundle, r->bundle, r->bundle);
+	if (r->bundle && o->scope)	/* 0: not given (session.h) */
+		return pts_err_set(err, EINVAL, "--scope is for --pt and --perf-script: a bundle"
+				   " records its own scope (its manifest's config.scope)");
+	if (!r->bundle && o->vmlinux)
+		return pts_err_set(err, EINVAL, "--vmlinux is for a bundle (moved by its kallsyms);"
+				   " for --pt give the kernel with --elf FILE or --kcore DIR");
+	rc = unused_options(r, err);
+	if (rc)
+		return rc;
+	/* a bundle's sideband and perf script text name every thread: --pid/--tid select */
+	if (r->bundle || r->perf_script) {
+		r->sel.pid = o->pid > 0 ? o->pid : 0;
+		r->sel.tid = o->tid > 0 ? o->tid : 0;
+		o->pid = o->tid = -1;
+	}
+	if (o->have_perf_time && !o->time_mult)
+		return pts_err_set(err, EINVAL, "--pevent-time-mult is needed (and not 0) with the"
+				   " other --pevent-time-* options (perf's time_mult)");
+	/* One trace per CPU: two files of one CPU would be merged as if they
+	 * were one stream and break each other's decoder state. */
+	for (i = 0; i < o->nr_pt; i++)
+		for (j = i + 1; j < o->nr_pt; j++)
+			if (o->pt[i].cpu == o->pt[j].cpu)
+				return pts_err_set(err, EINVAL, "--pt %s and --pt %s are both CPU"
+						   " %u: give each --pt its own --cpu N",
+						   o->pt[i].path, o->pt[j].path, o->pt[i].cpu);
+	if (o->nr_pevent && !o->pevent_sample_type)
+		return pts_err_set(err, EINVAL, "--pevent-sample-type is needed to read perf"
+				   " sideband files");
+	/* read as text, a directory fails with a bare EISDIR: say which file */
+	if (r->perf_script && !stat(r->perf_script, &st) && S_ISDIR(st.st_mode))
+		return pts_err_set(err, EISDIR, "--perf-script %s is a directory: give the file"
+				   " `perf script --itrace=cr -F +flags` wrote", r->perf_script);
+	if (!r->bundle && !r->perf_script && !o->nr_pt) {
+		r->show_usage = true;
+		return pts_err_set(err, EINVAL, "nothing to decode: give a bundle, --pt FILE or"
+				   " --perf-script FILE");
+	}
+	w = clobbered_input(r->out, r) ? r->out : r->insn_list;
+	in = clobbered_input(w, r);
+	if (in)
+		return pts_err_set(err, EINVAL, "%s is %s %s: writing it would destroy the trace;"
+				   " choose another output name", w,
+				   in == r->bundle ? "a file of the bundle" : "the input", in);
+	/* a directory is neither a file to replace nor a device to write to */
+	if ((r->out && dir_given("-o", r->out, err)) ||
+	    (r->insn_list && dir_given("--insn-list", r->insn_list, err)))
+		return -EINVAL;
+	if (same_output(r->out, r->insn_list))
+		return pts_err_set(err, EINVAL, "-o %s and --insn-list %s are one file: one would"
+				   " replace the other; give the instruction list another name",
+				   r->out, r->insn_list);
+	/* --format null writes nothing (docs/output-formats.md): it needs no -o */
+	if (!r->out && !r->summary && !r->insn_list &&
+	    !(r->fmt_name && pts_format_from_name(r->fmt_name) == PTS_FMT_NONE))
+		return pts_err_set(err, EINVAL, "say where the timeline goes: -o FILE.fxt|.json|"
+				   ".txt|.folded (or --summary)");
+	return settle_format(r, err);
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Table-driven command-line options: each option's names, argument and
+ * help in one row (as magic-trace keeps them), looked up by long name
+ * (--name, --name=value), by short letter (-x VALUE, -xVALUE) or by
+ * magic-trace's single-dash name (the mt column). The capture commands
+ * (capture/options.c) and ptscope decode (session/decode_options.c) both
+ * parse their argv against such a table; pts_opt_next is the word-by-word
+ * scan decode uses (capture's loop adds magic-trace's refusals).
+ */
+#ifndef PTS_UTIL_OPTTAB_H
+#define PTS_UTIL_OPTTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "err.h"
+
+enum pts_optarg { PTS_OPTARG_NONE, PTS_OPTARG_REQUIRED, PTS_OPTARG_OPTIONAL };
+
+struct pts_optdef {
+	const char *name;	/* long name without dashes */
+	char shortname;		/* 0 none */
+	const char *mt;		/* magic-trace's name, accepted with one dash; NULL none */
+	enum pts_optarg arg;
+	const char *metavar;	/* the value's name in messages and help ("FILE") */
+	unsigned int cmds;	/* bit mask of the commands it applies to */
+	int id;			/* the parser's own number for it */
+	const char *help;	/* help text, or NULL where the command writes its help by hand */
+};
+
+struct pts_optab {
+	const struct pts_optdef *v;
+	size_t n;
+};
+
+/* The row of --name (len bytes of name), or with single_dash of -name (mt column); NULL none. */
+const struct pts_optdef *pts_opt_find_long(const struct pts_optab *t, const char *name, size_t len,
+					   bool single_dash);
+
+/* The row of -c; NULL none. */
+const struct pts_optdef *pts_opt_find_short(const struct pts_optab *t, char c);
+
+/* The option's spelling for messages: "-o/--output" or "--summary". */
+void pts_opt_label(const struct pts_optdef *d, char *buf, size_t len);
+
+/*
+ * A scan of argv[1..argc-1] against t for command cmd (named prog in
+ * messages, "ptscope decode"). Positional words may come between options;
+ * every word after "--" is positional.
+ */
+struct pts_optscan {
+	const struct pts_optab *t;
+	unsigned int cmd;
+	const char *prog;
+	int argc;
+	char **argv;
+	int i;			/* the next word (start: 1) */
+	bool words_only;	/* "--" was seen */
+};
+
+#define PTS_OPT_OPTION 1	/* *d and *val (NULL for an option without one) */
+#define PTS_OPT_WORD 2		/* a positional word in *val */
+
+/*
+ * The next option or word: PTS_OPT_OPTION, PTS_OPT_WORD, 0 at the end,
+ * or -EINVAL with err saying what is wrong and what to give: an unknown
+ * option, one of another command, a value missing or given to an option
+ * that takes none.
+ */
+int pts_opt_next(struct pts_optscan *s, const struct pts_optdef **d, const char **val,
+		 struct pts_err *err);
+
+#endif /* PTS_UTIL_OPTTAB_H */

@@ -331,7 +331,7 @@ fi
 
 # a mistyped option: the option table's message with the command's name, and a
 # pointer to --help instead of the 30-line usage
-expect 2 "^ptscope decode: unknown option '--no-such-option' (see ptscope decode --help)" "$S" --no-such-option
+expect 2 "^ptscope decode: unknown option '--no-such-option' for ptscope decode (see ptscope decode --help)" "$S" --no-such-option
 grep -qi "^usage:" "$T/err" && { echo "FAIL: bad option printed the whole usage"; fail=1; }
 
 # timing values with trailing text or a sign are refused, not cut short

@@ -100,7 +100,7 @@ static int teardown(void)
 static void each_bad_option_or_value_is_refused_with_the_form_to_give(void)
 {
 	static const struct { const char *line, *says; } bad[] = {
-		{ "--no-such-option", "unknown option '--no-such-option' (see ptscope decode --help)" },
+		{ "--no-such-option", "unknown option '--no-such-option' for ptscope decode (see ptscope decode --help)" },
 		{ "--pt", "--pt needs a value: --pt FILE" },
 		{ "--summary=yes", "option '--summary' takes no value" },
 		{ "-qx", "unknown option '-qx'" },

@@ -526,12 +526,6 @@ static const char *cmd_name(enum pts_capture_cmd cmd)
 	return "?";
 }
 
-/* --name, or with single_dash magic-trace's -name (the table's mt column) */
-static const struct pts_optdef *find_long(const char *name, size_t len, bool single_dash)
-{
-	return pts_opt_find_long(&capture_tab, name, len, single_dash);
-}
-
 /* "word-word...": how magic-trace's flags look, never a short option with a value */
 static bool looks_like_mt_flag(const char *s)
 {
@@ -568,11 +562,6 @@ static int refuse_single_dash(const char *a, enum pts_capture_cmd cmd, struct pt
 		return pts_err_set(err, EINVAL, "%s: %s", a, why);
 	return pts_err_set(err, EINVAL, "unknown option '%s' for ptscope %s (see ptscope %s --help)",
 			   a, cmd_name(cmd), cmd_name(cmd));
-}
-
-static const struct pts_optdef *find_short(char c)
-{
-	return pts_opt_find_short(&capture_tab, c);
 }
 
 /* Option spelling for messages: "--size" or "-trace-kernel-only". */
@@ -786,76 +775,47 @@ static void opts_defaults(enum pts_capture_cmd cmd, struct pts_capture_opts *o)
 		o->cfg.flags |= PTSCOPE_CFG_CR3_FILTER;
 }
 
+/*
+ * The table's scan hook: a single-dash word that is not one of our
+ * magic-trace names. magic-trace's other flags are refused by name;
+ * "-tX..." is no -t with a value (a mistyped magic-trace name must not
+ * become "--trigger race-foo").
+ */
+static int capture_single_dash(const char *a, void *ctx, struct pts_err *err)
+{
+	enum pts_capture_cmd cmd = *(const enum pts_capture_cmd *)ctx;
+
+	if (looks_like_mt_flag(a + 1) || mt_refused_why(a + 1))
+		return refuse_single_dash(a, cmd, err);
+	if (a[1] == 't' && a[2])
+		return pts_err_set(err, EINVAL, "unknown option '%s' for ptscope %s (see ptscope %s"
+				   " --help)", a, cmd_name(cmd), cmd_name(cmd));
+	return 0;
+}
+
 int pts_opts_parse(enum pts_capture_cmd cmd, int argc, char **argv,
 		   struct pts_capture_opts *o, struct pts_err *err)
 {
-	int i;
+	char prog[32];
+	struct pts_optscan s = { .t = &capture_tab, .cmd = cmd, .prog = prog, .argc = argc,
+				 .argv = argv, .i = 1, .stop_at_word = true,
+				 .single_dash = capture_single_dash, .ctx = &cmd };
+	const struct pts_optdef *d;
+	const char *val;
+	int i, rc;
 
+	snprintf(prog, sizeof(prog), "ptscope %s", cmd_name(cmd));
 	opts_defaults(cmd, o);
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const struct pts_optdef *d = NULL;
-		const char *val = NULL;
-		bool inline_val = false;
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (a[0] != '-' || !a[1])
-			break;		/* first positional word */
-		if (a[1] == '-') {
-			const char *name = a + 2;
-			const char *eq = strchr(name, '=');
-			size_t len = eq ? (size_t)(eq - name) : strlen(name);
-
-			d = find_long(name, len, false);
-			if (eq) {
-				val = eq + 1;
-				inline_val = true;
-			}
-		} else if (a[2] && find_long(a + 1, strlen(a + 1), true)) {
-			/* magic-trace style single-dash long option */
-			d = find_long(a + 1, strlen(a + 1), true);
-		} else if (looks_like_mt_flag(a + 1) || mt_refused_why(a + 1)) {
-			return refuse_single_dash(a, cmd, err);
-		} else {
-			d = find_short(a[1]);
-			/*
-			 * -oNAME, -C0-3 are fine; "-trace-foo" with an unknown
-			 * magic-trace name must not become "--trigger race-foo".
-			 */
-			if (d && a[2] && (d->arg == ARG_NONE || d->shortname == 't'))
-				d = NULL;
-			if (d && a[2]) {
-				val = a + 2;	/* -oNAME, -C0-3 */
-				inline_val = true;
-			}
-		}
-		if (!d)
-			return pts_err_set(err, EINVAL,
-					   "unknown option '%s' for ptscope %s (see ptscope %s --help)",
-					   a, cmd_name(cmd), cmd_name(cmd));
-		if (!(d->cmds & cmd))
-			return pts_err_set(err, EINVAL,
-					   "option '%s' does not apply to ptscope %s", a, cmd_name(cmd));
-		if (d->arg == ARG_NONE && inline_val)
-			return pts_err_set(err, EINVAL, "option '--%s' takes no value", d->name);
-		if (d->arg == ARG_REQUIRED && !inline_val) {
-			if (i + 1 >= argc) {
-				char label[64];
-
-				opt_label(d, label, sizeof(label));
-				return pts_err_set(err, EINVAL, "%s needs a value: %s %s", label,
-						   label, d->metavar);
-			}
-			val = argv[++i];
-		}
+	while ((rc = pts_opt_next(&s, &d, &val, err)) == PTS_OPT_OPTION) {
 		if (apply_opt(o, d, val, err))
 			return -EINVAL;
 		if (o->help)
 			return 0;
 	}
+	if (rc < 0)
+		return rc;
+	/* the first positional word (run: CMD), or none */
+	i = rc == PTS_OPT_WORD ? s.i - 1 : argc;
 
 	if (cmd == PTS_CMD_RUN) {
 		if (i >= argc)

@@ -308,7 +308,8 @@ static int apply(struct pts_decode_req *r, int id, char *val, struct pts_err *er
 int pts_decode_req_parse(int argc, char **argv, long online_cpus, struct pts_decode_req *r,
 			 struct pts_err *err)
 {
-	struct pts_optscan s = { &dopt_tab, DECODE, "ptscope decode", argc, argv, 1, false };
+	struct pts_optscan s = { .t = &dopt_tab, .cmd = DECODE, .prog = "ptscope decode",
+				 .argc = argc, .argv = argv, .i = 1 };
 	const struct pts_optdef *d;
 	const char *val;
 	int rc;

@@ -57,6 +57,8 @@ int pts_opt_next(struct pts_optscan *s, const struct pts_optdef **d, const char 
 	}
 	if (s->words_only || a[0] != '-' || !a[1]) {
 		*val = a;	/* a word; "-" alone is one too (standard input/output) */
+		if (s->stop_at_word)
+			s->words_only = true;
 		return PTS_OPT_WORD;
 	}
 	if (a[1] == '-') {
@@ -70,6 +72,8 @@ int pts_opt_next(struct pts_optscan *s, const struct pts_optdef **d, const char 
 	} else if (a[2] && pts_opt_find_long(s->t, a + 1, strlen(a + 1), true)) {
 		*d = pts_opt_find_long(s->t, a + 1, strlen(a + 1), true);
 	} else {
+		if (s->single_dash && s->single_dash(a, s->ctx, err) < 0)
+			return -EINVAL;
 		*d = pts_opt_find_short(s->t, a[1]);
 		/* no clusters of flags: "-hx" is no option */
 		if (*d && a[2] && (*d)->arg == PTS_OPTARG_NONE)
@@ -80,7 +84,8 @@ int pts_opt_next(struct pts_optscan *s, const struct pts_optdef **d, const char 
 		}
 	}
 	if (!*d)
-		return pts_err_set(err, EINVAL, "unknown option '%s' (see %s --help)", a, s->prog);
+		return pts_err_set(err, EINVAL, "unknown option '%s' for %s (see %s --help)", a,
+				   s->prog, s->prog);
 	if (!((*d)->cmds & s->cmd))
 		return pts_err_set(err, EINVAL, "option '%s' does not apply to %s", a, s->prog);
 	if ((*d)->arg == PTS_OPTARG_NONE && inline_val)

@@ -5,8 +5,8 @@
  * (--name, --name=value), by short letter (-x VALUE, -xVALUE) or by
  * magic-trace's single-dash name (the mt column). The capture commands
  * (capture/options.c) and ptscope decode (session/decode_options.c) both
- * parse their argv against such a table; pts_opt_next is the word-by-word
- * scan decode uses (capture's loop adds magic-trace's refusals).
+ * parse their argv against such a table with pts_opt_next, word by word
+ * (capture adds magic-trace's refusals through the single_dash hook).
  */
 #ifndef PTS_UTIL_OPTTAB_H
 #define PTS_UTIL_OPTTAB_H
@@ -46,8 +46,8 @@ void pts_opt_label(const struct pts_optdef *d, char *buf, size_t len);
 
 /*
  * A scan of argv[1..argc-1] against t for command cmd (named prog in
- * messages, "ptscope decode"). Positional words may come between options;
- * every word after "--" is positional.
+ * messages, "ptscope decode"). Positional words may come between options
+ * (unless stop_at_word); every word after "--" is positional.
  */
 struct pts_optscan {
 	const struct pts_optab *t;
@@ -57,6 +57,14 @@ struct pts_optscan {
 	char **argv;
 	int i;			/* the next word (start: 1) */
 	bool words_only;	/* "--" was seen */
+	bool stop_at_word;	/* the first positional word ends the options (run CMD ARGS) */
+	/*
+	 * optional: a single-dash word that is no mt name, before it is read
+	 * as short options ("-trace-foo" is no -t with value "race-foo"):
+	 * a negative return refuses it (err filled), 0 reads it on
+	 */
+	int (*single_dash)(const char *word, void *ctx, struct pts_err *err);
+	void *ctx;
 };
 
 #define PTS_OPT_OPTION 1	/* *d and *val (NULL for an option without one) */

@@ -121,7 +121,8 @@ module:
 ifeq ($(strip $(KDIR)),)
 	@echo "note: no kernel headers for the running kernel $(KRELEASE): kmod/ptscope.ko not built."
 	@echo "      Install them (apt-get install linux-headers-$(KRELEASE)) or name a tree:"
-	@echo "      make KDIR=/usr/src/linux-headers-<version>"
+	@echo "      make KDIR=/usr/src/linux-headers-<version>   (decoding needs no module)"
+	@ls -d /usr/src/linux-headers-* 2>/dev/null | grep -v -- -common | sed 's/^/      installed: /' || true
 else ifeq ($(wildcard $(KDIR)/Makefile),)
 	@echo "error: KDIR=$(KDIR) is not a kernel header tree (it has no Makefile): kmod/ptscope.ko not built."
 	@echo "       Install the headers (apt-get install linux-headers-<version>; for the running kernel"

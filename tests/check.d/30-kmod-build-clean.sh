@@ -24,7 +24,11 @@ for t in "${trees[@]}"; do
 	cp -r Kbuild kmod include "$work/"
 	find "$work/kmod" \( -name '*.o' -o -name '*.ko' -o -name '*.cmd' -o -name '*.mod*' \) -delete
 	log="$work/build.log"
-	if ! make -C "$t" M="$work" W=1 KCFLAGS=-Werror "${sparse[@]}" modules >"$log" 2>&1; then
+	# without the parent make's MAKEFLAGS: under `make -j2 check` they name a
+	# jobserver this script does not inherit, and make's warning about it
+	# would read as a build warning
+	if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$t" M="$work" W=1 KCFLAGS=-Werror \
+	     "${sparse[@]}" modules >"$log" 2>&1; then
 		echo "FAIL: build against $t"; tail -30 "$log"; rc=1
 	elif grep -E "warning|error:" "$log" | grep -v "Skipping BTF"; then
 		echo "FAIL: warnings or sparse output against $t"; rc=1

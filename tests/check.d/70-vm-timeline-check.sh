@@ -8,7 +8,10 @@
 # two-iteration loop, or with a stray address, must fail. A decode that
 # exits 3 (gaps or a damaged input) fails bundle_decodes for a clean
 # capture and passes it for one whose manifest says sideband records were
-# lost.
+# lost. The sideband check (bundle_sideband_merged) must pass for CPU
+# rings merged in TSC order and fail for the same rings one after the
+# other (what a capture that does not merge writes), and for a bundle
+# whose records all come from one CPU (nothing merged: no evidence).
 set -u
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
@@ -52,23 +55,41 @@ run() { # the line of this check (default bundle_timeline)
 		grep "^${1:-bundle_timeline}"
 }
 fail=0
-r=$(run)
-echo "good walk: $r"
-case $r in *" PASS "*) ;; *) fail=1 ;; esac
-r=$(LOOPS=2 run)
-echo "two-iteration loop: $r"
-case $r in *" FAIL "*) ;; *) fail=1 ;; esac
-r=$(STRAY=1 run)
-echo "stray address: $r"
-case $r in *" FAIL "*) ;; *) fail=1 ;; esac
-r=$(run bundle_decodes)
-echo "exit 0: $r"
-case $r in *" PASS "*) ;; *) fail=1 ;; esac
-r=$(EXIT=3 run bundle_decodes)
-echo "exit 3, clean capture: $r"
-case $r in *" FAIL "*) ;; *) fail=1 ;; esac
+# expect PASS|FAIL WHAT LINE: the check's line for WHAT must say PASS or
+# FAIL (a FAIL asked for here is this self-test passing)
+expect() {
+	case $3 in
+	*" $1 "*) echo "ok: $2 gives $1, as it must: $3" ;;
+	*) echo "WRONG: $2 must give $1: $3"; fail=1 ;;
+	esac
+}
+expect PASS "good walk" "$(run)"
+expect FAIL "two-iteration loop" "$(LOOPS=2 run)"
+expect FAIL "stray address" "$(STRAY=1 run)"
+expect PASS "exit 0" "$(run bundle_decodes)"
+expect FAIL "exit 3, clean capture" "$(EXIT=3 run bundle_decodes)"
 manifest 2
-r=$(EXIT=3 run bundle_decodes)
-echo "exit 3, 2 sideband records lost: $r"
-case $r in *" PASS "*) ;; *) fail=1 ;; esac
+expect PASS "exit 3, 2 sideband records lost" "$(EXIT=3 run bundle_decodes)"
+
+# sideband.bin of two CPUs' rings (struct ptscope_sb_hdr: u16 type, u16
+# size, u32 cpu, u64 tsc): ORDER merged (by TSC), concatenated (CPU 0's
+# ring, then CPU 1's), or one (CPU 0's only)
+sideband() {
+	python3 - "$1" "$b/cli_capture_both_manual.ptscope/sideband.bin" << 'PY'
+import struct, sys
+rings = {0: [100, 300, 500], 1: [200, 400, 600]}
+recs = [(t, c) for c in rings for t in rings[c]]
+if sys.argv[1] == 'merged':
+    recs.sort()
+elif sys.argv[1] == 'one':
+    recs = [r for r in recs if r[1] == 0]
+open(sys.argv[2], 'wb').write(b''.join(struct.pack('<HHIQ', 1, 16, c, t) for t, c in recs))
+PY
+}
+sideband merged
+expect PASS "two CPUs' rings merged" "$(run bundle_sideband_merged)"
+sideband concatenated
+expect FAIL "two CPUs' rings one after the other" "$(run bundle_sideband_merged)"
+sideband one
+expect FAIL "one CPU's records only" "$(run bundle_sideband_merged)"
 exit $fail

@@ -72,7 +72,7 @@ if [ -d "$S/data/real/dynamorio-hello" ] && [ -f "$S/tools/mkperfdata.py" ]; the
 	command -v perf >/dev/null ||
 		echo "SKIP part: perf not installed (apt-get install linux-perf): no perf comparison"
 else
-	echo "SKIP part: no $S (../shared): no perf comparison, no real capture, no libipt-encoded streams"
+	echo "SKIP part: no $S (outside data; CI has it, PTS_SHARED=DIR names a copy): no perf comparison, no real capture, no libipt-encoded streams"
 fi
 python3 tests/fidelity/fidelity.py --build "$B" --work "$work" \
 	--allow tests/fidelity/known-differences "${args[@]}"

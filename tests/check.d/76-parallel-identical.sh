@@ -9,8 +9,10 @@
 # as the trace allows (--chunk-size 1: a chunk at every PSB) make as many
 # joins as there are PSBs; a second run uses 3 threads and 4 KiB chunks.
 # The joins made must be most of them (a decode that refused every join
-# would be the serial one), and a join that drops one event must be
-# caught (the check's self-test).
+# would be the serial one), and a join that drops one event, a run of
+# jumps dropped when only its first jump lies in the elide window, and
+# runs of two CPUs not cut where the time changes must be caught (the
+# check's self-tests).
 set -eu
 cd "$(dirname "$0")/../.."
 B=${B:-build}
@@ -38,7 +40,7 @@ if [ -f "$r/pt.bin" ]; then
 	printf 'dynamorio-hello\t--pt %s --cpu 9 --elf %s --cpu-model 6/85/4 --mtc-freq 3 --nom-freq 37 --cpuid-15 2,308 --scope user\n' \
 		"$r/pt.bin" "$r/hello" >> "$streams"
 else
-	echo "SKIP part: no $r (../shared): the real capture"
+	echo "SKIP part: no $r (outside data; CI has it, PTS_SHARED=DIR names a copy): the real capture"
 fi
 x=$B/fidelity/synth-example
 if [ -f "$x/user.pt" ]; then
@@ -51,6 +53,11 @@ if make -s "$B/bench-gen" "$B/bench-workload" < /dev/null > /dev/null 2>&1; then
 	"$B/bench-gen" --elf "$B/bench-workload" --size 400000 --seed 3 -o "$work/gen.pt" > /dev/null
 	printf 'gen-400kB\t--pt %s --elf %s --cpu-model 6/85/4 --mtc-freq 3 --nom-freq 21 --cpuid-15 2,168 --tsc-khz 2100000\n' \
 		"$work/gen.pt" "$B/bench-workload" >> "$streams"
+	# two CPUs of one time base, merged by time: runs of jumps are cut where the time changes
+	"$B/bench-gen" --elf "$B/bench-workload" --size 200000 --seed 5 -o "$work/gen-cpu0.pt" > /dev/null
+	"$B/bench-gen" --elf "$B/bench-workload" --size 150000 --seed 6 -o "$work/gen-cpu1.pt" > /dev/null
+	printf 'gen-2cpu\t--pt %s --cpu 0 --pt %s --cpu 1 --elf %s --cpu-model 6/85/4 --mtc-freq 3 --nom-freq 21 --cpuid-15 2,168 --tsc-khz 2100000\n' \
+		"$work/gen-cpu0.pt" "$work/gen-cpu1.pt" "$B/bench-workload" >> "$streams"
 else
 	echo "SKIP part: cannot build $B/bench-gen: no generated trace"
 fi
@@ -117,4 +124,25 @@ if [ -n "$g" ]; then
 		exit 1
 	fi
 	echo "parallel decode self-test: a join that drops an event changes the output"
+	# a run of jumps dropped whole when only its first jump lies in the window
+	# shellcheck disable=SC2086
+	PTS_PARDEC_BREAK=run "$B/ptscope" decode $g -j 2 --chunk-size 1 -o "$work/self-run.txt" || true
+	if cmp -s "$work/self-j1.txt" "$work/self-run.txt"; then
+		echo "FAIL: a run of jumps dropped on its first jump went unnoticed"
+		exit 1
+	fi
+	echo "parallel decode self-test: a run dropped on its first jump changes the output"
+fi
+# Self-test: two CPUs' runs not cut where the time changes (the other CPU's
+# events then fall inside a run) must show, in the summary's jump count.
+g=$(grep '^gen-2cpu' "$streams" | cut -f2)
+if [ -n "$g" ]; then
+	# shellcheck disable=SC2086
+	PTS_PARDEC_BREAK=time "$B/ptscope" decode $g -j 2 --chunk-size 1 -o "$work/self-time.fxt" --summary \
+		> "$work/self-time.sum" || true
+	if cmp -s "$work/gen-2cpu-j1.fxt.sum" "$work/self-time.sum"; then
+		echo "FAIL: runs of two CPUs not cut at time changes went unnoticed"
+		exit 1
+	fi
+	echo "parallel decode self-test: runs of two CPUs not cut at time changes change the summary"
 fi

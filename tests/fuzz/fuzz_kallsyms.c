@@ -4,13 +4,40 @@
  * bundle's kallsyms). Loaded as a symbol table, every symbol must be
  * found at its start; then loaded into an image set, as the decoder
  * does, and every address it names (and the bytes around) symbolized.
+ * The capture's reading of the same listing (capture/ktext_extra.h): the
+ * ranges of BPF, ftrace and kprobe code must be non-empty, in address
+ * order and apart (ranges that touch are merged).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "fuzz.h"
+#include "capture/ktext_extra.h"
 #include "decode/image.h"
 #include "decode/symtab.h"
+
+static void broken_range(const struct pts_krange *r, size_t i, const char *rule)
+{
+	fprintf(stderr, "fuzz: extra kernel text range %zu [%#llx, %#llx) %s: %s\n", i,
+		(unsigned long long)r[i].start, (unsigned long long)r[i].end, r[i].name, rule);
+	abort();
+}
+
+static void check_extra_text(const uint8_t *data, size_t size)
+{
+	struct pts_krange *r;
+	size_t i, n;
+
+	if (pts_kallsyms_extra_text((const char *)data, size, &r, &n))
+		return;
+	for (i = 0; i < n; i++) {
+		if (r[i].start >= r[i].end)
+			broken_range(r, i, "empty or wraps round");
+		if (i && r[i].start <= r[i - 1].end)
+			broken_range(r, i, "not after the range before, apart");
+	}
+	free(r);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -22,6 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *path = fuzz_file(0, "kallsyms", data, size);
 	size_t i;
 
+	check_extra_text(data, size);
 	if (pts_symtab_load_kallsyms(&st, path, &ks, &err))
 		return 0;
 	for (i = 0; i < st.n; i++) {

@@ -9,13 +9,22 @@ cd "$(dirname "$0")/../.."
 C=tests/fuzz/corpus
 S=samples/demo.ptscope
 D=build/fuzz-data
-mkdir -p $C/{raw_pt,bundle,perfscript,pevent,kallsyms,elf} build
+mkdir -p $C/{raw_pt,bundle,perfscript,pevent,kallsyms,elf,pardec,uprobe} build
 make -s $D/user.elf $D/kernel.elf $D/spin.bin
 cc -O1 -o build/fuzz-mkseeds tests/fuzz/mkseeds.c -lipt
 build/fuzz-mkseeds $C
 
 # raw PT: the sample's trace (its code is not the harness's: gaps), user scope
 { printf '\064\001\003\025\000\000\000\001'; cat $S/cpu0.pt; } > $C/raw_pt/demo-cpu0
+
+# parallel against serial decode (fuzz_pardec.c): the sample's trace in its
+# bundle, chunks of 32 B (a chunk per PSB) and 1 KiB (PSBs every 2 KiB:
+# chunks end at the next PSB), 2 and 3 workers; the decoder tests' trace
+# in raw mode, on one CPU and split across two
+{ printf '\000\000\000\000'; cat $S/cpu0.pt; } > $C/pardec/demo-chunk32
+{ printf '\032\000\000\000'; cat $S/cpu0.pt; } > $C/pardec/demo-chunk1k-3jobs
+{ printf '\001\000\000\001'; tail -c +9 $C/raw_pt/user-main; } > $C/pardec/user-main
+{ printf '\201\050\000\001'; tail -c +9 $C/raw_pt/user-main-two-cpus; } > $C/pardec/user-main-two-cpus
 
 # bundles: manifest, sideband, cpu0.pt with fuzz_bundle.c's separators
 SB=$'\n@@ptscope-fuzz sideband.bin@@\n' CPU=$'\n@@ptscope-fuzz cpu0.pt@@\n'
@@ -81,6 +90,35 @@ ffffffffc0000000 t ptscope_ioctl	[ptscope]
 not a kallsyms line
 ffffffff81000120 W weak_fn
 TXT
+# code outside the text sections (capture/ktext_extra.h): BPF programs and
+# trampolines, ftrace trampolines, kprobe slots; one in the last page
+cat > $C/kallsyms/extra-text <<'TXT'
+ffffffff81000000 T _stext
+ffffffffa0001000 t bpf_prog_6deef7357e7b4530_sd_fw_ingress	[bpf]
+ffffffffa0001080 t bpf_prog_6deef7357e7b4530_sd_fw_egress	[bpf]
+ffffffffa0003000 t bpf_trampoline_6442491234	[bpf]
+ffffffffc0201000 t ftrace_trampoline	[__builtin__ftrace]
+ffffffffc0210000 t kprobe_insn_page	[__builtin__kprobes]
+ffffffffc0210040 T ptscope_ioctl	[ptscope]
+fffffffffffff800 t optinsn_slot	[__builtin__kprobes]
+TXT
+
+# user-function triggers (fuzz_uprobe.c): a spec line, then the ELF file:
+# the decoder tests' program (symbols without a size), an OFF that wraps
+# round to an address before the symbol (once accepted: inside _start),
+# and a library with two versions of foo (as test_capture_uprobe_sym.c)
+uprobe() {	# name spec elf
+	{ printf '%s\n' "$2"; cat "$3"; } > $C/uprobe/$1
+}
+uprobe user-f1 f1 $D/user.elf
+uprobe user-f3-plus f3+8 $D/user.elf
+uprobe user-f1-wraps f1+18446744073709551584 $D/user.elf
+printf '.text\n.globl foo_v1\n.type foo_v1,@function\nfoo_v1: nop\nret\n.size foo_v1,2\n.globl foo_v2\n.type foo_v2,@function\nfoo_v2: nop\nnop\nret\n.size foo_v2,3\n.symver foo_v1,foo@VERS_1\n.symver foo_v2,foo@@VERS_2\n' > "$T/v.s"
+printf 'VERS_1 { global: foo; local: *; };\nVERS_2 { global: foo; } VERS_1;\n' > "$T/v.map"
+gcc -shared -nostdlib -Wl,--version-script="$T/v.map" -o "$T/libv.so" "$T/v.s"
+strip -o "$T/libv.stripped.so" "$T/libv.so"
+uprobe libv-foo-v1 foo@VERS_1 "$T/libv.so"
+uprobe libv-stripped-foo foo "$T/libv.stripped.so"
 
 # ELF images: the decoder tests' programs; item 6: section headers moved
 # past the end of the file (e_shoff, ELF64 header offset 0x28)

@@ -370,6 +370,25 @@ static void kallsyms_names_bpf_trampolines_and_probe_slots(void)
 }
 
 /*
+ * A kprobe slot in the last page of the address space with no symbol
+ * after it: its range runs to that page's end (2^64, one byte short as
+ * it does not fit in 64 bits), not to 0 (an empty, reversed range).
+ */
+static void probe_slot_in_the_last_page_runs_to_the_end_of_the_space(void)
+{
+	const char *ks = "ffffffff81000000 T _stext\n"
+			 "fffffffffffff800 t optinsn_slot\t[__builtin__kprobes]\n";
+	struct pts_krange *r = NULL;
+	size_t n = 0;
+
+	CU_ASSERT_EQUAL_FATAL(pts_kallsyms_extra_text(ks, strlen(ks), &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(r[0].start, 0xfffffffffffff800ULL);
+	CU_ASSERT_EQUAL(r[0].end, UINT64_MAX);
+	free(r);
+}
+
+/*
  * A BPF program's bytes come from kcore like any text: the fake kcore's
  * second segment (0xffffffffc0000000, byte = address ^ 2) holds a program
  * named at 0x10 up to a module symbol at 0x40.
@@ -548,5 +567,6 @@ PTS_SUITE(capture_kernel, NULL, NULL,
 	  PTS_TEST(kcore_that_is_dev_null_says_container),
 	  PTS_TEST(zeroed_kallsyms_is_recognised_with_the_setting),
 	  PTS_TEST(kallsyms_names_bpf_trampolines_and_probe_slots),
+	  PTS_TEST(probe_slot_in_the_last_page_runs_to_the_end_of_the_space),
 	  PTS_TEST(bpf_program_bytes_read_from_a_fake_kcore),
 	  PTS_TEST(kernel_code_hashed_at_arm_and_at_the_end_tells_what_changed))

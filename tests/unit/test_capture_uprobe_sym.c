@@ -63,12 +63,15 @@ static int suite_init(void)
 		       "ret\n.size foo_v2,3\n.symver foo_v1,foo@VERS_1\n.symver foo_v2,foo@@VERS_2\n"
 		       ".data\n.globl table\n.type table,@object\ntable: .quad 1\n.size table,8\n") ||
 	    write_file("v.map", "VERS_1 { global: foo; table; local: *; };\n"
-		       "VERS_2 { global: foo; } VERS_1;\n"))
+		       "VERS_2 { global: foo; } VERS_1;\n") ||
+	    /* symbols without .size: +OFF is bounded by the section only */
+	    write_file("n.s", ".text\n.globl _start\n_start: nop\nnop\nnop\nnop\n"
+		       ".globl later\nlater: nop\nret\n"))
 		return 1;
 	return sh("cd %s && gcc -O1 -fpie -pie -o pie p.c && gcc -O1 -fno-pie -no-pie -o nopie p.c && "
 		  "strip -o pie.stripped pie && "
 		  "gcc -shared -nostdlib -Wl,--version-script=v.map -o libv.so v.s && "
-		  "strip -o libv.stripped.so libv.so", dir) ? 1 : 0;
+		  "strip -o libv.stripped.so libv.so && gcc -nostdlib -static -o nosize n.s", dir) ? 1 : 0;
 }
 
 static int suite_cleanup(void)
@@ -191,6 +194,26 @@ static void versions_of_a_stripped_library_come_from_gnu_version(void)
 	CU_ASSERT_STRING_EQUAL(t.version, "VERS_2");
 }
 
+/*
+ * A symbol without a size: OFF may run to the end of its section, and an
+ * OFF so large that symbol + OFF wraps round is outside the section, not
+ * a probe placed before the symbol (later - 2 is inside _start).
+ */
+static void offset_of_a_sizeless_symbol_stays_inside_its_section(void)
+{
+	const char *file = path_of("nosize");
+	struct pts_uprobe_target t;
+	struct pts_err err = { 0 };
+
+	expect(file, "later+1", "later", 1);
+	CU_ASSERT_EQUAL(pts_uprobe_resolve(file, "later+2", &t, &err), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "outside its section"));
+	/* 2^64 - 2 */
+	CU_ASSERT_EQUAL(pts_uprobe_resolve(file, "later+18446744073709551614", &t, &err),
+			-EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "outside its section"));
+}
+
 static void variable_is_refused_as_not_executable(void)
 {
 	struct pts_uprobe_target t;
@@ -268,6 +291,7 @@ PTS_SUITE(capture_uprobe_sym, suite_init, suite_cleanup,
 	  PTS_TEST(default_version_is_taken_when_none_is_given),
 	  PTS_TEST(a_named_version_is_that_version),
 	  PTS_TEST(versions_of_a_stripped_library_come_from_gnu_version),
+	  PTS_TEST(offset_of_a_sizeless_symbol_stays_inside_its_section),
 	  PTS_TEST(variable_is_refused_as_not_executable),
 	  PTS_TEST(ifunc_is_refused_with_the_reason),
 	  PTS_TEST(missing_symbol_is_enoent_and_says_where_it_looked),

@@ -49,20 +49,6 @@ static void tick(struct simt *t)
 	pts_sim_tick(&t->cpu, g_tsc);
 }
 
-/* Stop and decode the whole ring (no wrap). */
-static u8 *stop_and_decode(struct simt *t, struct simt_decoded *d, size_t *lenp)
-{
-	size_t len;
-	u8 *buf;
-
-	simt_stop(t);
-	buf = simt_linear(t, false, &len);
-	simt_decode(buf, len, d);
-	if (lenp)
-		*lenp = len;
-	return buf;
-}
-
 struct pkt_counts {
 	int pip, stop, ovf, psb;
 	u64 pip_cr3[64];
@@ -107,289 +93,255 @@ out:
 	pt_pkt_free_decoder(pd);
 }
 
+/* One capture of the simulated unit, decoded by libipt, its packets counted. */
+struct run {
+	struct simt t;
+	struct simt_decoded d;
+	struct pkt_counts k;
+	u8 *buf;
+	size_t len;
+};
+
+/* The unit of a CPU running process A (no KPTI: one root), not armed yet. */
+static void run_init(struct run *r)
+{
+	memset(r, 0, sizeof(*r));
+	simt_init(&r->t);
+	set_ctx(&r->t, CR3_A, CR3_A, false);
+}
+
+/* A tick in each process of cr3[] in turn (no KPTI: kernel and user root the same). */
+static void ticks_in(struct run *r, const u64 *cr3, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		set_ctx(&r->t, cr3[i], cr3[i], false);
+		tick(&r->t);
+	}
+}
+
+static void ticks(struct run *r, unsigned int n)
+{
+	while (n--)
+		tick(&r->t);
+}
+
+/* Stop, decode the whole ring (no wrap) and count its packets; libipt saw no error. */
+static void run_stop(struct run *r)
+{
+	simt_stop(&r->t);
+	r->buf = simt_linear(&r->t, false, &r->len);
+	simt_decode(r->buf, r->len, &r->d);
+	count_packets(r->buf, r->len, &r->k);
+	CU_ASSERT_EQUAL(r->d.error, 0);
+}
+
+static void run_free(struct run *r)
+{
+	free(r->buf);
+	simt_decoded_free(&r->d);
+	simt_fini(&r->t);
+}
+
+/* Instructions decoded: exactly `rounds` rounds of the code image of scope, in order. */
+static void expect_rounds(const struct run *r, const char *scope, size_t rounds)
+{
+	size_t n = simt_expect(scope, rounds, want);
+
+	CU_ASSERT_EQUAL(r->d.n, n);
+	CU_ASSERT(simt_matches_at(&r->d, want, n, 0));
+}
+
+/* As many instructions as `rounds` rounds (the order is not asserted). */
+static void expect_count_of_rounds(const struct run *r, const char *scope, size_t rounds)
+{
+	CU_ASSERT_EQUAL(r->d.n, simt_expect(scope, rounds, want));
+}
+
 static void user_scope_cr3_filter_traces_only_ticks_in_the_matching_process(void)
 {
 	static const u64 order[] = { CR3_A, CR3_B, CR3_B, CR3_A, CR3_B, CR3_A, CR3_A };
-	struct simt_decoded d;
-	struct pkt_counts k;
-	struct simt t;
-	size_t i, n, len;
-	u8 *buf;
+	struct run r;
 
-	simt_init(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	arm_filtered(&t, SIMT_CTL_USER | RTIT_CTL_CR3FILTER, CR3_A, NULL, 0);
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		set_ctx(&t, order[i], order[i], false);
-		tick(&t);
-	}
-	buf = stop_and_decode(&t, &d, &len);
-	n = simt_expect("user", 4, want);
-	CU_ASSERT_EQUAL(d.error, 0);
+	run_init(&r);
+	arm_filtered(&r.t, SIMT_CTL_USER | RTIT_CTL_CR3FILTER, CR3_A, NULL, 0);
+	ticks_in(&r, order, sizeof(order) / sizeof(order[0]));
+	run_stop(&r);
 	/* 4 of the 7 ticks ran in process A: 4 rounds, nothing of B */
-	CU_ASSERT_EQUAL(d.n, n);
-	CU_ASSERT(simt_matches_at(&d, want, n, 0));
-	CU_ASSERT_EQUAL(d.enabled, 4);
-	CU_ASSERT_EQUAL(d.disabled, 4);
+	expect_rounds(&r, "user", 4);
+	CU_ASSERT_EQUAL(r.d.enabled, 4);
+	CU_ASSERT_EQUAL(r.d.disabled, 4);
 	/* User only: no PIP (it needs OS = 1) */
-	count_packets(buf, len, &k);
-	CU_ASSERT_EQUAL(k.pip, 0);
-	free(buf);
-	simt_decoded_free(&d);
-	simt_fini(&t);
+	CU_ASSERT_EQUAL(r.k.pip, 0);
+	run_free(&r);
 }
 
 static void cr3_filter_with_kpti_matches_the_user_root_only(void)
 {
-	struct simt_decoded d;
-	struct simt t;
-	u8 *buf;
+	struct run r;
 
-	simt_init(&t);
-	set_ctx(&t, CR3_A | 3, KPTI_USER(CR3_A) | 3, false);
+	run_init(&r);
+	set_ctx(&r.t, CR3_A | 3, KPTI_USER(CR3_A) | 3, false);
 	/* the module's plan for user scope under KPTI: the user root */
-	arm_filtered(&t, SIMT_CTL_USER | RTIT_CTL_CR3FILTER, KPTI_USER(CR3_A), NULL, 0);
-	tick(&t);
-	tick(&t);
-	set_ctx(&t, CR3_B | 4, KPTI_USER(CR3_B) | 4, false);
-	tick(&t);
-	buf = stop_and_decode(&t, &d, NULL);
-	CU_ASSERT_EQUAL(d.error, 0);
-	CU_ASSERT_EQUAL(d.n, simt_expect("user", 2, want));
-	free(buf);
-	simt_decoded_free(&d);
-	simt_fini(&t);
+	arm_filtered(&r.t, SIMT_CTL_USER | RTIT_CTL_CR3FILTER, KPTI_USER(CR3_A), NULL, 0);
+	ticks(&r, 2);
+	set_ctx(&r.t, CR3_B | 4, KPTI_USER(CR3_B) | 4, false);
+	tick(&r.t);
+	run_stop(&r);
+	expect_count_of_rounds(&r, "user", 2);
+	run_free(&r);
 }
 
 static void cr3_filter_ticks_in_a_kernel_thread_trace_nothing(void)
 {
-	struct simt_decoded d;
-	struct simt t;
-	u8 *buf;
+	struct run r;
 
-	simt_init(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	arm_filtered(&t, SIMT_CTL_USER | RTIT_CTL_CR3FILTER, CR3_A, NULL, 0);
-	tick(&t);
+	run_init(&r);
+	arm_filtered(&r.t, SIMT_CTL_USER | RTIT_CTL_CR3FILTER, CR3_A, NULL, 0);
+	tick(&r.t);
 	/* a kernel thread that kept A's page tables loaded (lazy TLB) */
-	set_ctx(&t, CR3_A, CR3_A, true);
-	tick(&t);
-	tick(&t);
-	buf = stop_and_decode(&t, &d, NULL);
-	CU_ASSERT_EQUAL(d.error, 0);
-	CU_ASSERT_EQUAL(d.n, simt_expect("user", 1, want));
-	free(buf);
-	simt_decoded_free(&d);
-	simt_fini(&t);
+	set_ctx(&r.t, CR3_A, CR3_A, true);
+	ticks(&r, 2);
+	run_stop(&r);
+	expect_count_of_rounds(&r, "user", 1);
+	run_free(&r);
 }
 
 static void kernel_scope_writes_pip_at_each_context_switch(void)
 {
-	struct simt_decoded d;
-	struct pkt_counts k;
-	struct simt t;
-	size_t len, n;
-	u8 *buf;
+	static const u64 order[] = { CR3_A, CR3_A, CR3_B, CR3_A };
+	struct run r;
 
-	simt_init(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	arm_filtered(&t, SIMT_CTL_KERNEL, 0, NULL, 0);
-	tick(&t);
-	tick(&t);
-	set_ctx(&t, CR3_B, CR3_B, false);
-	tick(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	tick(&t);
-	buf = stop_and_decode(&t, &d, &len);
-	count_packets(buf, len, &k);
+	run_init(&r);
+	arm_filtered(&r.t, SIMT_CTL_KERNEL, 0, NULL, 0);
+	ticks_in(&r, order, 4);
+	run_stop(&r);
 	/* PSB+ at enable (A), then the switches to B and back to A */
-	CU_ASSERT_EQUAL(k.pip, 3);
-	CU_ASSERT_EQUAL(k.pip_cr3[0], CR3_A);
-	CU_ASSERT_EQUAL(k.pip_cr3[1], CR3_B);
-	CU_ASSERT_EQUAL(k.pip_cr3[2], CR3_A);
-	n = simt_expect("kernel", 4, want);
-	CU_ASSERT_EQUAL(d.error, 0);
-	CU_ASSERT_EQUAL(d.n, n);
-	CU_ASSERT(simt_matches_at(&d, want, n, 0));
-	free(buf);
-	simt_decoded_free(&d);
-	simt_fini(&t);
+	CU_ASSERT_EQUAL(r.k.pip, 3);
+	CU_ASSERT_EQUAL(r.k.pip_cr3[0], CR3_A);
+	CU_ASSERT_EQUAL(r.k.pip_cr3[1], CR3_B);
+	CU_ASSERT_EQUAL(r.k.pip_cr3[2], CR3_A);
+	expect_rounds(&r, "kernel", 4);
+	run_free(&r);
 }
 
 static void kernel_scope_cr3_filter_has_no_pip_or_round_of_another_process(void)
 {
-	struct simt_decoded d;
-	struct pkt_counts k;
-	struct simt t;
-	size_t len, i;
-	u8 *buf;
+	static const u64 order[] = { CR3_A, CR3_B, CR3_B, CR3_A };
+	struct run r;
+	size_t i;
 
-	simt_init(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	arm_filtered(&t, SIMT_CTL_KERNEL | RTIT_CTL_CR3FILTER, CR3_A, NULL, 0);
-	tick(&t);
-	set_ctx(&t, CR3_B, CR3_B, false);
-	tick(&t);
-	tick(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	tick(&t);
-	buf = stop_and_decode(&t, &d, &len);
-	count_packets(buf, len, &k);
-	CU_ASSERT_EQUAL(d.error, 0);
-	CU_ASSERT_EQUAL(d.n, simt_expect("kernel", 2, want));
+	run_init(&r);
+	arm_filtered(&r.t, SIMT_CTL_KERNEL | RTIT_CTL_CR3FILTER, CR3_A, NULL, 0);
+	ticks_in(&r, order, 4);
+	run_stop(&r);
+	expect_count_of_rounds(&r, "kernel", 2);
 	/* PIP(A) in the PSB+ and at the switch back; B's CR3 never appears */
-	CU_ASSERT_EQUAL(k.pip, 2);
-	for (i = 0; i < (size_t)k.pip && i < 64; i++)
-		CU_ASSERT_EQUAL(k.pip_cr3[i], CR3_A);
-	free(buf);
-	simt_decoded_free(&d);
-	simt_fini(&t);
+	CU_ASSERT_EQUAL(r.k.pip, 2);
+	for (i = 0; i < (size_t)r.k.pip && i < 64; i++)
+		CU_ASSERT_EQUAL(r.k.pip_cr3[i], CR3_A);
+	run_free(&r);
 }
 
 static void both_scopes_with_kpti_pip_at_ring_changes_and_same_instructions(void)
 {
-	struct simt_decoded d;
-	struct pkt_counts k;
-	struct simt t;
-	size_t len, n;
-	u8 *buf;
+	struct run r;
 
-	simt_init(&t);
-	set_ctx(&t, CR3_A, KPTI_USER(CR3_A), false);
-	arm_filtered(&t, SIMT_CTL_BOTH, 0, NULL, 0);
-	tick(&t);
-	tick(&t);
-	buf = stop_and_decode(&t, &d, &len);
-	n = simt_expect("both", 2, want);
-	CU_ASSERT_EQUAL(d.error, 0);
-	CU_ASSERT_EQUAL(d.n, n);
-	CU_ASSERT(simt_matches_at(&d, want, n, 0));
-	count_packets(buf, len, &k);
+	run_init(&r);
+	set_ctx(&r.t, CR3_A, KPTI_USER(CR3_A), false);
+	arm_filtered(&r.t, SIMT_CTL_BOTH, 0, NULL, 0);
+	ticks(&r, 2);
+	run_stop(&r);
+	expect_rounds(&r, "both", 2);
 	/* PSB+ (kernel root), then per round: to user (first round), to kernel, to user */
-	CU_ASSERT_EQUAL(k.pip, 6);
-	CU_ASSERT_EQUAL(k.pip_cr3[0], CR3_A);
-	CU_ASSERT_EQUAL(k.pip_cr3[1], KPTI_USER(CR3_A));
-	CU_ASSERT_EQUAL(k.pip_cr3[2], CR3_A);
-	free(buf);
-	simt_decoded_free(&d);
-	simt_fini(&t);
+	CU_ASSERT_EQUAL(r.k.pip, 6);
+	CU_ASSERT_EQUAL(r.k.pip_cr3[0], CR3_A);
+	CU_ASSERT_EQUAL(r.k.pip_cr3[1], KPTI_USER(CR3_A));
+	CU_ASSERT_EQUAL(r.k.pip_cr3[2], CR3_A);
+	run_free(&r);
 }
 
 static void both_scopes_context_switch_leaves_and_reenters_the_images(void)
 {
-	struct simt_decoded d;
-	struct pkt_counts k;
-	struct simt t;
-	size_t len, n;
-	u8 *buf;
+	static const u64 order[] = { CR3_A, CR3_A, CR3_B, CR3_A };
+	struct run r;
 
-	simt_init(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	arm_filtered(&t, SIMT_CTL_BOTH, 0, NULL, 0);
-	tick(&t);
-	tick(&t);
-	set_ctx(&t, CR3_B, CR3_B, false);
-	tick(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	tick(&t);
-	buf = stop_and_decode(&t, &d, &len);
-	n = simt_expect("both", 4, want);
-	CU_ASSERT_EQUAL(d.error, 0);
-	CU_ASSERT_EQUAL(d.n, n);
-	CU_ASSERT(simt_matches_at(&d, want, n, 0));
+	run_init(&r);
+	arm_filtered(&r.t, SIMT_CTL_BOTH, 0, NULL, 0);
+	ticks_in(&r, order, 4);
+	run_stop(&r);
+	expect_rounds(&r, "both", 4);
 	/* each switch: async disable at the resume point, PIP, TIP.PGE there */
-	CU_ASSERT_EQUAL(d.enabled, 3);
-	CU_ASSERT_EQUAL(d.async_disabled, 3);
-	count_packets(buf, len, &k);
-	CU_ASSERT_EQUAL(k.pip, 3);
-	CU_ASSERT_EQUAL(k.pip_cr3[1], CR3_B);
-	free(buf);
-	simt_decoded_free(&d);
-	simt_fini(&t);
+	CU_ASSERT_EQUAL(r.d.enabled, 3);
+	CU_ASSERT_EQUAL(r.d.async_disabled, 3);
+	CU_ASSERT_EQUAL(r.k.pip, 3);
+	CU_ASSERT_EQUAL(r.k.pip_cr3[1], CR3_B);
+	run_free(&r);
 }
 
 static void both_scopes_cr3_filter_traces_only_the_matching_process(void)
 {
-	struct simt_decoded d;
-	struct simt t;
-	u8 *buf;
+	static const u64 order[] = { CR3_A, CR3_B, CR3_B, CR3_A };
+	struct run r;
 
-	simt_init(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	arm_filtered(&t, SIMT_CTL_BOTH | RTIT_CTL_CR3FILTER, CR3_A, NULL, 0);
-	tick(&t);
-	set_ctx(&t, CR3_B, CR3_B, false);
-	tick(&t);
-	tick(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	tick(&t);
-	buf = stop_and_decode(&t, &d, NULL);
-	CU_ASSERT_EQUAL(d.error, 0);
-	CU_ASSERT_EQUAL(d.n, simt_expect("both", 2, want));
-	free(buf);
-	simt_decoded_free(&d);
-	simt_fini(&t);
+	run_init(&r);
+	arm_filtered(&r.t, SIMT_CTL_BOTH | RTIT_CTL_CR3FILTER, CR3_A, NULL, 0);
+	ticks_in(&r, order, 4);
+	run_stop(&r);
+	expect_count_of_rounds(&r, "both", 2);
+	run_free(&r);
+}
+
+/* The instructions decoded that lie in [lo, hi]. */
+static size_t decoded_in(const struct run *r, u64 lo, u64 hi)
+{
+	size_t i, in = 0;
+
+	for (i = 0; i < r->d.n; i++)
+		in += r->d.ip[i] >= lo && r->d.ip[i] <= hi;
+	return in;
 }
 
 static void ip_filter_range_on_the_leaf_traces_only_the_leaf(void)
 {
 	const u64 leaf = PTS_SIM_USER_BASE + PTS_SIM_OFF_LEAF;
 	const u64 addr[2] = { leaf, leaf + 3 };
-	struct simt_decoded d;
-	struct simt t;
-	size_t i, in = 0;
-	u8 *buf;
+	struct run r;
 
-	simt_init(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	arm_filtered(&t, SIMT_CTL_USER | ((u64)RTIT_ADDR_CFG_FILTER << RTIT_CTL_ADDR_CFG_SHIFT(0)),
+	run_init(&r);
+	arm_filtered(&r.t, SIMT_CTL_USER | ((u64)RTIT_ADDR_CFG_FILTER << RTIT_CTL_ADDR_CFG_SHIFT(0)),
 		     0, addr, 2);
-	for (i = 0; i < 5; i++)
-		tick(&t);
+	ticks(&r, 5);
 	/* FilterEn follows the last branch target: outside the leaf now */
-	CU_ASSERT_FALSE(simt_rd(&t, RTIT_MSR_STATUS) & RTIT_STATUS_FILTEREN);
-	buf = stop_and_decode(&t, &d, NULL);
-	CU_ASSERT_EQUAL(d.error, 0);
+	CU_ASSERT_FALSE(simt_rd(&r.t, RTIT_MSR_STATUS) & RTIT_STATUS_FILTEREN);
+	run_stop(&r);
 	/* each call enters the range (TIP.PGE), each ret leaves it (TIP.PGD) */
-	CU_ASSERT_EQUAL(d.n, 5 * 3 * 2);
-	CU_ASSERT_EQUAL(d.enabled, 5 * 3);
-	CU_ASSERT_EQUAL(d.disabled, 5 * 3);
-	for (i = 0; i < d.n; i++)
-		in += d.ip[i] >= addr[0] && d.ip[i] <= addr[1];
-	CU_ASSERT_EQUAL(in, d.n);
-	CU_ASSERT_EQUAL(d.ip[0], leaf);
-	CU_ASSERT_EQUAL(d.ip[1], leaf + 2);
-	CU_ASSERT_EQUAL(d.first_enabled_ip, leaf);
-	free(buf);
-	simt_decoded_free(&d);
-	simt_fini(&t);
+	CU_ASSERT_EQUAL(r.d.n, 5 * 3 * 2);
+	CU_ASSERT_EQUAL(r.d.enabled, 5 * 3);
+	CU_ASSERT_EQUAL(r.d.disabled, 5 * 3);
+	CU_ASSERT_EQUAL(decoded_in(&r, addr[0], addr[1]), r.d.n);
+	CU_ASSERT_EQUAL(r.d.ip[0], leaf);
+	CU_ASSERT_EQUAL(r.d.ip[1], leaf + 2);
+	CU_ASSERT_EQUAL(r.d.first_enabled_ip, leaf);
+	run_free(&r);
 }
 
 static void ip_filter_range_on_main_leaves_at_calls_and_reenters_at_returns(void)
 {
 	const u64 base = PTS_SIM_USER_BASE;
 	const u64 addr[2] = { base, base + PTS_SIM_OFF_LEAF - 1 };
-	struct simt_decoded d;
-	struct simt t;
-	size_t i, in = 0;
-	u8 *buf;
+	struct run r;
 
-	simt_init(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	arm_filtered(&t, SIMT_CTL_USER | ((u64)RTIT_ADDR_CFG_FILTER << RTIT_CTL_ADDR_CFG_SHIFT(0)),
+	run_init(&r);
+	arm_filtered(&r.t, SIMT_CTL_USER | ((u64)RTIT_ADDR_CFG_FILTER << RTIT_CTL_ADDR_CFG_SHIFT(0)),
 		     0, addr, 2);
-	tick(&t);
-	tick(&t);
-	buf = stop_and_decode(&t, &d, NULL);
-	CU_ASSERT_EQUAL(d.error, 0);
+	ticks(&r, 2);
+	run_stop(&r);
 	/* main without the leaf: endbr, mov, 3 x (call, dec, jnz), lea, jmp */
-	CU_ASSERT_EQUAL(d.n, 2 * 13);
-	for (i = 0; i < d.n; i++)
-		in += d.ip[i] >= addr[0] && d.ip[i] <= addr[1];
-	CU_ASSERT_EQUAL(in, d.n);
-	free(buf);
-	simt_decoded_free(&d);
-	simt_fini(&t);
+	CU_ASSERT_EQUAL(r.d.n, 2 * 13);
+	CU_ASSERT_EQUAL(decoded_in(&r, addr[0], addr[1]), r.d.n);
+	run_free(&r);
 }
 
 static void tracestop_range_sets_stopped_and_writes_tracestop(void)
@@ -400,147 +352,100 @@ static void tracestop_range_sets_stopped_and_writes_tracestop(void)
 			      base + PTS_SIM_OFF_EXIT, base + PTS_SIM_OFF_FAR + 1 };
 	u64 ctl = SIMT_CTL_USER | ((u64)RTIT_ADDR_CFG_FILTER << RTIT_CTL_ADDR_CFG_SHIFT(0)) |
 		  ((u64)RTIT_ADDR_CFG_STOP << RTIT_CTL_ADDR_CFG_SHIFT(1));
-	struct simt_decoded d;
-	struct pkt_counts k;
-	struct simt t;
-	size_t len, head;
+	struct run r;
+	size_t head;
 	u64 st;
-	u8 *buf;
 
-	simt_init(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	arm_filtered(&t, ctl, 0, addr, 4);
-	tick(&t);
-	st = simt_rd(&t, RTIT_MSR_STATUS);
+	run_init(&r);
+	arm_filtered(&r.t, ctl, 0, addr, 4);
+	tick(&r.t);
+	st = simt_rd(&r.t, RTIT_MSR_STATUS);
 	CU_ASSERT(st & RTIT_STATUS_STOPPED);
 	CU_ASSERT_FALSE(st & (RTIT_STATUS_TRIGGEREN | RTIT_STATUS_ERROR));
 	/* nothing more is written until software clears Stopped */
-	head = simt_head(&t);
-	tick(&t);
-	tick(&t);
-	CU_ASSERT_EQUAL(simt_head(&t), head);
+	head = simt_head(&r.t);
+	ticks(&r, 2);
+	CU_ASSERT_EQUAL(simt_head(&r.t), head);
 	/* what the module concludes at stop (kmod/pure/stopped.c) */
 	CU_ASSERT_EQUAL(pts_stopped_cause(st, ctl | RTIT_CTL_TRACEEN, PTSCOPE_MODE_SNAPSHOT,
 					  head, 16 * 4096), PTS_STOPPED_TRACESTOP);
-	buf = stop_and_decode(&t, &d, &len);
-	count_packets(buf, len, &k);
-	CU_ASSERT_EQUAL(k.stop, 1);
-	CU_ASSERT_EQUAL(d.error, 0);
+	run_stop(&r);
+	CU_ASSERT_EQUAL(r.k.stop, 1);
 	/* the leaf's inc and ret, three times, then the jump into the stop range */
-	CU_ASSERT_EQUAL(d.n, 3 * 2);
-	free(buf);
-	simt_decoded_free(&d);
-	simt_fini(&t);
+	CU_ASSERT_EQUAL(r.d.n, 3 * 2);
+	run_free(&r);
 }
 
 static void tracestop_while_tracing_writes_pgd_with_the_target_first(void)
 {
 	const u64 base = PTS_SIM_USER_BASE;
 	const u64 addr[2] = { base + PTS_SIM_OFF_EXIT, base + PTS_SIM_OFF_FAR + 1 };
-	struct simt_decoded d;
-	struct pkt_counts k;
-	struct simt t;
-	size_t len, n;
-	u8 *buf;
+	struct run r;
+	size_t n;
 
-	simt_init(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	arm_filtered(&t, SIMT_CTL_USER | ((u64)RTIT_ADDR_CFG_STOP << RTIT_CTL_ADDR_CFG_SHIFT(0)),
+	run_init(&r);
+	arm_filtered(&r.t, SIMT_CTL_USER | ((u64)RTIT_ADDR_CFG_STOP << RTIT_CTL_ADDR_CFG_SHIFT(0)),
 		     0, addr, 2);
-	tick(&t);
-	CU_ASSERT(simt_rd(&t, RTIT_MSR_STATUS) & RTIT_STATUS_STOPPED);
-	buf = stop_and_decode(&t, &d, &len);
-	count_packets(buf, len, &k);
-	CU_ASSERT_EQUAL(k.stop, 1);
-	CU_ASSERT_EQUAL(d.error, 0);
+	tick(&r.t);
+	CU_ASSERT(simt_rd(&r.t, RTIT_MSR_STATUS) & RTIT_STATUS_STOPPED);
+	run_stop(&r);
+	CU_ASSERT_EQUAL(r.k.stop, 1);
 	/* one round up to the jmp *%rax: the stub itself is never traced */
 	n = simt_expect("user", 1, want);
-	CU_ASSERT_EQUAL(d.n, n - 2);
-	CU_ASSERT(simt_matches_at(&d, want, n, 0));
-	CU_ASSERT_EQUAL(d.disabled, 1);
-	free(buf);
-	simt_decoded_free(&d);
-	simt_fini(&t);
+	CU_ASSERT_EQUAL(r.d.n, n - 2);
+	CU_ASSERT(simt_matches_at(&r.d, want, n, 0));
+	CU_ASSERT_EQUAL(r.d.disabled, 1);
+	run_free(&r);
 }
 
 static void overflow_injection_loses_rounds_and_writes_one_ovf(void)
 {
-	struct simt_decoded d;
-	struct pkt_counts k;
-	struct simt t;
-	size_t len, i;
-	u8 *buf;
+	struct run r;
 
-	simt_init(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	arm_filtered(&t, SIMT_CTL_USER, 0, NULL, 0);
-	tick(&t);
-	tick(&t);
-	pts_sim_inject_overflow(&t.cpu, 3);
-	for (i = 0; i < 5; i++)
-		tick(&t);
-	CU_ASSERT_EQUAL(t.cpu.overflows, 1);
-	buf = stop_and_decode(&t, &d, &len);
-	count_packets(buf, len, &k);
-	CU_ASSERT_EQUAL(k.ovf, 1);
-	CU_ASSERT_EQUAL(d.error, 0);
-	CU_ASSERT_EQUAL(d.overflow, 1);
+	run_init(&r);
+	arm_filtered(&r.t, SIMT_CTL_USER, 0, NULL, 0);
+	ticks(&r, 2);
+	pts_sim_inject_overflow(&r.t.cpu, 3);
+	ticks(&r, 5);
+	CU_ASSERT_EQUAL(r.t.cpu.overflows, 1);
+	run_stop(&r);
+	CU_ASSERT_EQUAL(r.k.ovf, 1);
+	CU_ASSERT_EQUAL(r.d.overflow, 1);
 	/* 7 ticks, 3 of them lost */
-	CU_ASSERT_EQUAL(d.n, simt_expect("user", 4, want));
-	free(buf);
-	simt_decoded_free(&d);
-	simt_fini(&t);
+	expect_count_of_rounds(&r, "user", 4);
+	run_free(&r);
 }
 
 static void overflow_while_tracing_both_rings_resumes_with_a_fup(void)
 {
-	struct simt_decoded d;
-	struct simt t;
-	size_t n;
-	u8 *buf;
+	struct run r;
 
-	simt_init(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
-	arm_filtered(&t, SIMT_CTL_BOTH, 0, NULL, 0);
-	tick(&t);
-	pts_sim_inject_overflow(&t.cpu, 1);
-	tick(&t);
-	tick(&t);
-	tick(&t);
-	buf = stop_and_decode(&t, &d, NULL);
-	CU_ASSERT_EQUAL(d.error, 0);
-	CU_ASSERT_EQUAL(d.overflow, 1);
+	run_init(&r);
+	arm_filtered(&r.t, SIMT_CTL_BOTH, 0, NULL, 0);
+	tick(&r.t);
+	pts_sim_inject_overflow(&r.t.cpu, 1);
+	ticks(&r, 3);
+	run_stop(&r);
+	CU_ASSERT_EQUAL(r.d.overflow, 1);
 	/* 3 rounds of 43 reach the output; the decoder resumes at the FUP */
-	n = simt_expect("both", 3, want);
-	CU_ASSERT_EQUAL(d.n, n);
-	free(buf);
-	simt_decoded_free(&d);
-	simt_fini(&t);
+	expect_count_of_rounds(&r, "both", 3);
+	run_free(&r);
 }
 
 static void overflow_from_the_first_user_round_decodes_after_the_ovf(void)
 {
-	struct simt_decoded d;
-	struct simt t;
-	u8 *buf;
+	struct run r;
 
-	simt_init(&t);
-	set_ctx(&t, CR3_A, CR3_A, false);
+	run_init(&r);
 	/* injected before the enable: the first rounds ever are lost */
-	pts_sim_inject_overflow(&t.cpu, 2);
-	arm_filtered(&t, SIMT_CTL_USER, 0, NULL, 0);
-	tick(&t);
-	tick(&t);
-	tick(&t);
-	tick(&t);
-	buf = stop_and_decode(&t, &d, NULL);
-	CU_ASSERT_EQUAL(d.error, 0);
-	CU_ASSERT_EQUAL(d.overflow, 1);
+	pts_sim_inject_overflow(&r.t.cpu, 2);
+	arm_filtered(&r.t, SIMT_CTL_USER, 0, NULL, 0);
+	ticks(&r, 4);
+	run_stop(&r);
+	CU_ASSERT_EQUAL(r.d.overflow, 1);
 	/* the next TIP.PGE carries the MODE.Exec that went out with the lost rounds */
-	CU_ASSERT_EQUAL(d.n, simt_expect("user", 2, want));
-	free(buf);
-	simt_decoded_free(&d);
-	simt_fini(&t);
+	expect_count_of_rounds(&r, "user", 2);
+	run_free(&r);
 }
 
 PTS_SUITE(sim_filter, NULL, NULL,

@@ -6,9 +6,12 @@
  * would look at about N^2 / 2 = 5 * 10^9 entries; the hashed lookup
  * looks at a few slots per event (plus the rehashes as the tables grow,
  * fewer than 2 per entry). The bound asserted, 16 per event, is far from
- * both. The records still follow writer.h's rules: every thread is named
+ * both; it is checked every 1024 events, so that a lookup that scans
+ * fails within the first thousands of threads instead of running for
+ * minutes. The records still follow writer.h's rules: every thread is named
  * (PROCESS, THREAD) once, before its first slice.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "unit.h"
@@ -64,6 +67,16 @@ static void feed_call(struct pts_tl *tl, int32_t tid, uint64_t ts)
 	CU_ASSERT_EQUAL_FATAL(pts_tl_feed(tl, &b, &err), 0);
 }
 
+/* The bound on the id table's probes, checked as the events go in. */
+static void probes_bounded(struct pts_tl *tl, uint64_t events)
+{
+	if (events && events % 1024 == 0 && pts_tl_id_probes(tl) > 16 * events) {
+		fprintf(stderr, "timeline_threads: %llu probes for %llu events\n",
+			(unsigned long long)pts_tl_id_probes(tl), (unsigned long long)events);
+		CU_FAIL_FATAL("more than 16 id-table probes per event: a scan");
+	}
+}
+
 static void hundred_thousand_threads_are_found_without_a_scan(void)
 {
 	struct count_sink s = { .order_ok = 1 };
@@ -80,10 +93,14 @@ static void hundred_thousand_threads_are_found_without_a_scan(void)
 	c.emit = count_emit;
 	c.emit_ctx = &s;
 	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&c, &tl, &err), 0);
-	for (i = 0; i < NTHREADS; i++, events++)
+	for (i = 0; i < NTHREADS; i++, events++) {
+		probes_bounded(tl, events);
 		feed_call(tl, 1000 + i, 10 + (uint64_t)i);
-	for (i = NTHREADS - 1; i >= 0; i--, events++)
+	}
+	for (i = NTHREADS - 1; i >= 0; i--, events++) {
+		probes_bounded(tl, events);
 		feed_call(tl, 1000 + i, 10 + NTHREADS + (uint64_t)(NTHREADS - i));
+	}
 	CU_ASSERT_EQUAL(pts_tl_finish(tl, &err), 0);
 	CU_ASSERT_EQUAL(pts_tl_nr_threads(tl), NTHREADS);
 	CU_ASSERT(pts_tl_id_probes(tl) <= 16 * events);

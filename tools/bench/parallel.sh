@@ -40,7 +40,7 @@ done
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ptscope-parbench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$(dirname "$RESULTS")"
-RAW=$TMP/raw.tsv	# trace tool rep wall cpu rss_kib bytes
+RAW=$TMP/raw.tsv	# trace tool rep wall cpu rss_kib bytes caller_cpu (parallel runs; else -)
 : > "$RAW"
 
 MKPD=$SHARED/tools/mkperfdata.py
@@ -60,7 +60,7 @@ one() {
 	local name=$1 tool=$2 rep=$3 bytes=$4 st
 	shift 5
 	set +e
-	"$BTIME" -o "$TMP/t" -- "$@" > /dev/null 2> "$TMP/err"
+	PTS_PARDEC_STATS=1 "$BTIME" -o "$TMP/t" -- "$@" > /dev/null 2> "$TMP/err"
 	st=$?
 	set -e
 	if [ "$st" != 0 ] && [ "$st" != 3 ]; then
@@ -68,9 +68,11 @@ one() {
 		cat "$TMP/err" >&2
 		exit 1
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$tool" "$rep" "$(kv wall "$TMP/t")" \
+	# the calling thread's CPU time of a parallel decode (pardec.c, PTS_PARDEC_STATS)
+	caller=$(sed -n 's/^pardec: CPU s: calling thread \([0-9.]*\),.*/\1/p' "$TMP/err" | head -n 1)
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$tool" "$rep" "$(kv wall "$TMP/t")" \
 		"$(awk -v u="$(kv user "$TMP/t")" -v s="$(kv sys "$TMP/t")" 'BEGIN { printf "%.3f", u + s }')" \
-		"$(kv maxrss_kib "$TMP/t")" "$bytes" >> "$RAW"
+		"$(kv maxrss_kib "$TMP/t")" "$bytes" "${caller:--}" >> "$RAW"
 	tail -n 1 "$RAW" | awk -F'\t' '{ printf "  %-10s %-12s rep %s: wall %7ss cpu %7ss rss %7s KiB\n", $1, $2, $3, $4, $5, $6 }' >&2
 }
 
@@ -84,7 +86,7 @@ floor_sum() {
 		c=$(awk -v a="$c" -v u="$(kv user "$TMP/t")" -v s="$(kv sys "$TMP/t")" 'BEGIN { print a + u + s }')
 		r=$(awk -v a="$r" -v b="$(kv maxrss_kib "$TMP/t")" 'BEGIN { print (b > a ? b : a) }')
 	done
-	printf '%s\tfloor\t%s\t%s\t%s\t%s\t%s\n' "$name" "$rep" "$w" "$c" "$r" "$bytes" >> "$RAW"
+	printf '%s\tfloor\t%s\t%s\t%s\t%s\t%s\t-\n' "$name" "$rep" "$w" "$c" "$r" "$bytes" >> "$RAW"
 }
 
 # trace NAME MB-LIST: generate one stream per MB value (CPU 0, 1, ...), measure
@@ -142,15 +144,47 @@ MED='function med(s,   a, n, i, j, t) {
 	echo "- ptscope writes fxt to /dev/null; perf script --itrace=cr -F +flags its text to /dev/null."
 	echo "  Medians (min–max) over the repetitions; ratios are paired: the two runs of one"
 	echo "  repetition, back to back, then the median over the repetitions."
+	echo "- CPU ratios (user + sys of the process) are the ones that hold on a shared machine;"
+	echo "  wall ratios only when the machine is idle. For -j$NCPU, \"calling\" is the calling"
+	echo "  thread's CPU time (merge, timeline, writer), and \"bound\" the wall time the run"
+	echo "  would need on $NCPU idle cores by its CPU split, max(calling, CPU / $NCPU), as"
+	echo "  ×floor (floor CPU / bound) and vs -j1 (-j1 CPU / bound), paired."
 	echo
-	echo "| trace | MB | tool | wall s | CPU s | peak RSS MiB | wall ×floor | wall vs -j1 | perf wall / wall |"
-	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|"
-	awk -F'\t' "$MED"'
+	echo "| trace | MB | tool | wall s | CPU s | peak RSS MiB | wall ×floor | wall vs -j1 | perf wall / wall | CPU ×floor | CPU vs -j1 | calling s | bound ×floor | bound vs -j1 |"
+	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	awk -F'\t' -v NCPU="$NCPU" "$MED"'
 	{
 		k = $1 SUBSEP $2
 		if (!(k in wall)) { order[++n] = k; tr[k] = $1; tl[k] = $2; by[k] = $7 }
 		wall[k] = wall[k] " " $4; cpu[k] = cpu[k] " " $5; rss[k] = rss[k] " " $6 / 1024
 		w[$1 SUBSEP $2 SUBSEP $3] = $4; reps[k] = reps[k] " " $3
+		cp[$1 SUBSEP $2 SUBSEP $3] = $5
+		if ($8 != "-" && $8 != "") {
+			b = $5 / NCPU; if ($8 > b) b = $8
+			bd[$1 SUBSEP $2 SUBSEP $3] = b; call[k] = call[k] " " $8
+		}
+	}
+	# median over the repetitions of: the other tool CPU in that repetition / this bound
+	function pbound(k, other,   m, rr, j, r, s, a) {
+		s = ""; m = split(reps[k], rr, " ")
+		for (j = 1; j <= m; j++) {
+			r = rr[j]
+			if (!((tr[k] SUBSEP other SUBSEP r) in cp) || !((tr[k] SUBSEP tl[k] SUBSEP r) in bd))
+				continue
+			a = bd[tr[k] SUBSEP tl[k] SUBSEP r]
+			if (a > 0) s = s " " cp[tr[k] SUBSEP other SUBSEP r] / a
+		}
+		return s == "" ? "–" : sprintf("%.2f (%.2f–%.2f)", med(s), lo, hi)
+	}
+	function pcpu(k, other,   m, rr, j, r, s, a, b) {
+		s = ""; m = split(reps[k], rr, " ")
+		for (j = 1; j <= m; j++) {
+			r = rr[j]
+			if (!((tr[k] SUBSEP other SUBSEP r) in cp)) continue
+			a = cp[tr[k] SUBSEP other SUBSEP r]; b = cp[tr[k] SUBSEP tl[k] SUBSEP r]
+			if (a > 0 && b > 0) s = s " " a / b
+		}
+		return s == "" ? "–" : sprintf("%.2f (%.2f–%.2f)", med(s), lo, hi)
 	}
 	function paired(k, other, inv,   m, rr, j, r, s, a, b) {
 		s = ""; m = split(reps[k], rr, " ")
@@ -171,11 +205,17 @@ MED='function med(s,   a, n, i, j, t) {
 			r = med(rss[k]); rl = lo; rh = hi
 			j1 = ""
 			for (x in wall) { split(x, p, SUBSEP); if (p[1] == tr[k] && p[2] == "ptscope-j1") j1 = 1 }
-			printf "| %s | %.1f | %s | %.2f (%.2f–%.2f) | %.2f (%.2f–%.2f) | %.1f (%.1f–%.1f) | %s | %s | %s |\n",
+			cs = call[k] == "" ? "–" : sprintf("%.2f", med(call[k]))
+			printf "| %s | %.1f | %s | %.2f (%.2f–%.2f) | %.2f (%.2f–%.2f) | %.1f (%.1f–%.1f) | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 				tr[k], by[k] / 1e6, tl[k], a, al, ah, c, cl, ch, r, rl, rh,
 				tl[k] == "floor" ? "1.00" : paired(k, "floor", 1),
 				tl[k] ~ /^ptscope/ ? paired(k, "ptscope-j1", 1) : "–",
-				tl[k] ~ /^ptscope/ ? paired(k, "perf-cr", 1) : "–"
+				tl[k] ~ /^ptscope/ ? paired(k, "perf-cr", 1) : "–",
+				tl[k] == "floor" ? "1.00" : pcpu(k, "floor"),
+				tl[k] ~ /^ptscope/ ? pcpu(k, "ptscope-j1") : "–",
+				cs,
+				call[k] == "" ? "–" : pbound(k, "floor"),
+				call[k] == "" ? "–" : pbound(k, "ptscope-j1")
 		}
 	}' "$RAW"
 } > "$RESULTS"

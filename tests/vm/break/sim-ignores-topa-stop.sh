@@ -3,8 +3,7 @@
 # (SDM 33.2.7.2), so a full-mode ring wraps over its oldest data
 # instead of stopping.
 # Must be caught by: full_mode_stops_when_full.
+. "$(dirname "$0")/lib.sh"
 f=kmod/pure/sim_unit.c
-pat='c->region_stop = entry & TOPA_STOP;'
-grep -qF "$pat" "$f" || { echo "break: '$pat' not found in $f" >&2; exit 1; }
-sed -i "s/c->region_stop = entry & TOPA_STOP;/c->region_stop = 0; \/* VM-suite breakage *\//" "$f"
+replace $f 'c->region_stop = entry & TOPA_STOP;' 'c->region_stop = 0;'
 echo "break: $f no longer honours ToPA STOP"

@@ -98,8 +98,10 @@ int pts_kallsyms_extra_text(const char *text, size_t len, struct pts_krange **ou
 		if (j < n)
 			end = v[j].addr - v[i].addr > PTS_KTEXT_EXTRA_MAX ?
 			      v[i].addr + PTS_KTEXT_EXTRA_MAX : v[j].addr;
-		else
+		else if ((v[i].addr | 0xfff) != UINT64_MAX)
 			end = (v[i].addr | 0xfff) + 1;
+		else	/* the last page: its end, 2^64, does not fit; one byte short */
+			end = UINT64_MAX;
 		if (nr_r && r[nr_r - 1].end >= v[i].addr) {
 			if (end > r[nr_r - 1].end)
 				r[nr_r - 1].end = end;

@@ -261,7 +261,9 @@ static int resolve_in(Elf *elf, const char *path, const char *spec, const struct
 	if (k.size && w->off >= k.size)
 		return pts_err_set(err, EINVAL, "'%s': +%" PRIu64 " is past the end of %s "
 				   "(%" PRIu64 " bytes)", spec, w->off, w->name, k.size);
-	if (k.value < sh.sh_addr || k.value + w->off >= sh.sh_addr + sh.sh_size)
+	/* not k.value + off: an OFF near 2^64 would wrap to an address before the symbol */
+	if (k.value < sh.sh_addr || k.value - sh.sh_addr >= sh.sh_size ||
+	    w->off >= sh.sh_size - (k.value - sh.sh_addr))
 		return pts_err_set(err, EINVAL, "'%s' lies outside its section %s in %s",
 				   spec, secname, path);
 	t->vaddr = k.value + w->off;

@@ -11,7 +11,10 @@
  * and to both lie in [lo, hi), counting it here. The builder then accounts
  * the dropped jumps as if fed (event count, time, CPU) before its next
  * event. Dropping is exact only when every event before the jump has been
- * fed: the window is the one of the stack after them.
+ * fed: the window is the one of the stack after them. A run of jumps with
+ * nothing fed between them can be dropped at once (dropped += n, the last
+ * one's time) when all their addresses lie in the window: the window
+ * would not move between them (session/pardec.c).
  */
 #ifndef PTS_DECODE_ELIDE_H
 #define PTS_DECODE_ELIDE_H

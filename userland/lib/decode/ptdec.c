@@ -358,6 +358,12 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 		d->st.elided++;
 		return NULL;
 	}
+	/* the consumer takes the jump itself: every event before it was handed out */
+	if (kind == PTS_BR_JUMP && !d->qn && d->cfg.take_jump &&
+	    d->cfg.take_jump(d->cfg.jump_ctx, d->pid, d->tid, from, to, d->now)) {
+		d->st.branches++;
+		return NULL;
+	}
 	e = &d->q[(d->qh + d->qn++) % QCAP];
 	/* br.detail points at e->detail only where an event sets it */
 	set_branch(d, &e->br, kind, from, to);
@@ -1021,6 +1027,33 @@ static void fill(struct pts_ptdec *d)
 		step(d);
 }
 
+/*
+ * A jump was just dropped (elide window): the jumps after it of the same
+ * time that the window drops too go now. A merge of CPUs by time would
+ * hand them out back to back (this CPU's key stays the least), and the
+ * window does not move while nothing is fed: the same as one by one,
+ * without a round through the merge for each.
+ */
+static void drop_same_time(struct pts_ptdec *d, uint64_t ts)
+{
+	for (;;) {
+		struct qent *e;
+
+		fill(d);
+		if (!d->qn)
+			return;
+		e = &d->q[d->qh];
+		if (e->br.kind != PTS_BR_JUMP || e->br.ts_ns != ts ||
+		    !pts_br_elide_drop(d->cfg.elide, e->br.pid, e->br.tid, e->br.from, e->br.to,
+				       e->br.ts_ns, e->br.cpu))
+			return;
+		d->qh = (d->qh + 1) % QCAP;
+		d->qn--;
+		d->out_pos = e->pos;
+		d->st.elided++;
+	}
+}
+
 int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out)
 {
 	struct qent *e;
@@ -1040,6 +1073,7 @@ int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out)
 	    pts_br_elide_drop(d->cfg.elide, e->br.pid, e->br.tid, e->br.from, e->br.to, e->br.ts_ns,
 		   e->br.cpu)) {
 		d->st.elided++;
+		drop_same_time(d, e->br.ts_ns);
 		return 2;
 	}
 	*out = &e->br;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <intel-pt.h>
@@ -27,6 +28,28 @@ struct pev {
 struct pex {
 	uint64_t offset, value;
 	char detail[160];
+};
+
+/*
+ * A run of jumps: consecutive PTS_BR_JUMP events of one thread with
+ * nothing else between them (with several CPUs, also of one time: the
+ * merge hands such jumps out back to back, pardec.h), stored as one event
+ * (flag PEV_RUN, from/to/ts/pos of its first jump) whose jumps are
+ * jumps[j0, j0 + n). lo and hi bound every from and to: when both lie in
+ * the consumer's elide window, every jump of the run would be dropped one
+ * by one (nothing is fed between them, so the window does not move), and
+ * the run is dropped at once; otherwise its jumps are handed out singly.
+ */
+#define PEV_RUN 0x80	/* pev.flags: a run of jumps, runs[xi] */
+
+struct prun {
+	uint64_t lo, hi;	/* least and greatest from/to of its jumps */
+	uint64_t last_ts;	/* time of its last jump */
+	uint32_t j0, n;
+};
+
+struct pjump {
+	uint64_t from, to, ts_ns;
 };
 
 /* Decoder statistics when event idx was handed out. */
@@ -51,6 +74,15 @@ struct chunk {
 	uint64_t base;
 	struct pex *x;
 	size_t nx, capx;
+	struct prun *runs;
+	size_t nruns, capruns;
+	struct pjump *jumps;
+	size_t njumps, capjumps;
+	/* the decoder's last event began or extended the last stored run */
+	bool run_open;
+	bool run_skipped;	/* ... which lies before skip_to: its jumps are not stored */
+	int32_t run_pid, run_tid;
+	uint64_t run_ts;
 	uint64_t over;		/* index of the first event past end (UINT64_MAX: none yet) */
 	struct snap *snaps;	/* at indexes < PTS_PAR_SKIP and from over on */
 	size_t nsnaps, capsnaps;
@@ -70,7 +102,18 @@ struct pts_pool {
 	unsigned int n;
 	pthread_t *th;
 	struct pts_imgset *set;
+	uint64_t worker_cpu_ns;		/* CPU time of the workers that ended (under mu) */
 };
+
+/* CPU time of the calling thread, ns (0 if the clock is missing). */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 struct pts_pcpu {
 	struct pts_pool *pool;
@@ -80,7 +123,14 @@ struct pts_pcpu {
 	bool release;			/* the trace is mapped: drop the pages behind */
 	unsigned int window, nchunks;
 	struct chunk *cur, *tail;
+	/*
+	 * chunks used up, kept with their arrays for the next ones (a chunk's
+	 * arrays are MiBs: freed and grown again per chunk, the workers'
+	 * time went to page faults and copies); at most `window` of them
+	 */
+	struct chunk *spare;
 	uint64_t r;			/* index in cur of the next event to hand out */
+	uint64_t lim;			/* r below this: cur's event r is ready (set by ready()) */
 	uint64_t stop;			/* cur's events end here (UINT64_MAX: not decided) */
 	uint64_t next_r;		/* ... and the successor's begin here */
 	int rc;				/* an error met in peek, reported by next */
@@ -89,7 +139,15 @@ struct pts_pcpu {
 	struct pts_ptdec_stats start_st;	/* cur's statistics at its first event used */
 	bool ended;
 	bool cur_done;			/* cur was waited for (wait_chunk) */
-	bool break_joins;		/* PTS_PARDEC_BREAK: joins drop an event (the check's self-test) */
+	/*
+	 * PTS_PARDEC_BREAK (the self-tests of check 76): "1" joins drop an
+	 * event; "run" a run is dropped whole when its first jump lies in
+	 * the window; "time" runs of several CPUs are not cut where the time
+	 * changes
+	 */
+	bool break_joins, break_runs;
+	bool single;			/* the only CPU of the decode: runs are not cut at time changes */
+	uint32_t sub;			/* jumps of the run at r handed out singly so far */
 	uint64_t elided, joined, refused, dropped;
 	struct pts_branch out;
 	char detail[160];
@@ -133,6 +191,9 @@ static void chunk_reset(struct chunk *c, uint64_t base)
 {
 	c->n = 0;
 	c->nx = 0;
+	c->nruns = 0;
+	c->njumps = 0;
+	c->run_open = false;
 	c->nsnaps = 0;
 	c->base = base;
 	c->over = UINT64_MAX;
@@ -145,10 +206,14 @@ static void chunk_free_data(struct chunk *c)
 	free(c->ev);
 	free(c->x);
 	free(c->snaps);
+	free(c->runs);
+	free(c->jumps);
 	c->ev = NULL;
 	c->x = NULL;
 	c->snaps = NULL;
-	c->cap = c->capx = c->capsnaps = 0;
+	c->runs = NULL;
+	c->jumps = NULL;
+	c->cap = c->capx = c->capsnaps = c->capruns = c->capjumps = 0;
 	pts_ptdec_free(c->dec);
 	c->dec = NULL;
 }
@@ -208,21 +273,109 @@ static bool has_cyc(const struct pts_ptdec_config *cfg, uint64_t from, uint64_t 
 	return found;
 }
 
+static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
+		      uint64_t ts_ns);
+
 static int new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **out)
 {
 	struct pts_ptdec_config dc = c->owner->cfg;
 	struct pts_err err;
 
 	dc.view = view;
+	dc.take_jump = take_jump;
+	dc.jump_ctx = c;
 	dc.sync_at_psb = !c->first;
 	dc.sync_off = c->start;
 	return pts_ptdec_new(&dc, out, &err);
+}
+
+/* A jump that a run may hold: nothing but kind, from, to and time set. */
+static bool plain_jump(const struct pts_branch *br)
+{
+	return br->kind == PTS_BR_JUMP && !br->flags && !br->insn_len && !br->detail &&
+	       !br->offset && !br->value;
+}
+
+/*
+ * A jump extends the run the last event began: a plain jump of the same
+ * thread (and, with several CPUs, of the same time). It is stored unless
+ * the run lies before skip_to. 1 taken, 0 not, -ENOMEM.
+ */
+static int extend_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
+		      uint64_t ts_ns)
+{
+	struct prun *r;
+	struct pjump *j;
+
+	if (!c->run_open || pid != c->run_pid || tid != c->run_tid ||
+	    (!c->owner->single && ts_ns != c->run_ts))
+		return 0;
+	if (c->run_skipped)
+		return 1;
+	if (grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))
+		return -ENOMEM;
+	j = &c->jumps[c->njumps++];
+	j->from = from;
+	j->to = to;
+	j->ts_ns = ts_ns;
+	r = &c->runs[c->nruns - 1];
+	r->n++;
+	r->last_ts = ts_ns;
+	if (from < r->lo)
+		r->lo = from;
+	if (to < r->lo)
+		r->lo = to;
+	if (from > r->hi)
+		r->hi = from;
+	if (to > r->hi)
+		r->hi = to;
+	return 1;
+}
+
+/*
+ * The decoder's offer of a jump (pts_ptdec_config.take_jump): every event
+ * before it was handed out, so it extends the open run as it would when
+ * handed out. Out of memory: not taken (it comes through the queue, and
+ * the error with it).
+ */
+static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
+		      uint64_t ts_ns)
+{
+	return extend_run(ctx, pid, tid, from, to, ts_ns) > 0;
+}
+
+/* Event e (just stored, from br) begins a run of jumps. */
+static int begin_run(struct chunk *c, struct pev *e, const struct pts_branch *br)
+{
+	struct prun *r;
+	struct pjump *j;
+
+	if (grow((void **)&c->runs, &c->capruns, c->nruns + 1, sizeof(*c->runs)) ||
+	    grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))
+		return -ENOMEM;
+	e->flags |= PEV_RUN;
+	e->xi = (uint32_t)c->nruns;
+	r = &c->runs[c->nruns++];
+	r->j0 = (uint32_t)c->njumps;
+	r->n = 1;
+	r->last_ts = br->ts_ns;
+	r->lo = br->from < br->to ? br->from : br->to;
+	r->hi = br->from < br->to ? br->to : br->from;
+	j = &c->jumps[c->njumps++];
+	j->from = br->from;
+	j->to = br->to;
+	j->ts_ns = br->ts_ns;
+	return 0;
 }
 
 /*
  * Decode on with c->dec, appending to c's events, until `limit` more are
  * stored before the overlap, or PTS_PAR_OVERLAP events past c->end, or
  * the end of the trace. Events before c->skip_to are decoded and dropped.
+ * A stored event is a run of jumps or one other event; it stops only after
+ * an event that is not a jump, so that where runs begin and end depends on
+ * the events alone, never on where a call stopped (a decoder remade to
+ * skip to an index finds the same events at the same indexes).
  */
 static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 {
@@ -234,16 +387,27 @@ static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 		struct pev *e;
 		int got;
 
-		if (c->over != UINT64_MAX && idx >= c->over + PTS_PAR_OVERLAP)
+		if (!c->run_open && c->over != UINT64_MAX && idx >= c->over + PTS_PAR_OVERLAP)
 			break;
-		if (stored >= limit && c->over == UINT64_MAX)
+		if (!c->run_open && stored >= limit && c->over == UINT64_MAX)
 			break;
 		got = pts_ptdec_next(dec, &br);
 		if (!got) {
 			c->complete = true;
+			c->run_open = false;
 			break;
 		}
+		got = plain_jump(br) ? extend_run(c, br->pid, br->tid, br->from, br->to, br->ts_ns) : 0;
+		if (got < 0)
+			return got;
+		if (got)
+			continue;
 		c->dec_next++;
+		c->run_open = plain_jump(br);
+		c->run_pid = br->pid;
+		c->run_tid = br->tid;
+		c->run_ts = br->ts_ns;
+		c->run_skipped = idx < c->skip_to;
 		if (idx < c->skip_to)
 			continue;
 		pos = pts_ptdec_pos(dec);
@@ -264,6 +428,8 @@ static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 		e->insn_len = br->insn_len;
 		e->has_x = br->detail || br->offset || br->value;
 		e->xi = 0;
+		if (c->run_open && begin_run(c, e, br))
+			return -ENOMEM;
 		if (e->has_x) {
 			struct pex *x;
 
@@ -345,6 +511,7 @@ static void *worker(void *arg)
 		c->state = rc ? CH_FAILED : CH_DONE;
 		pthread_cond_broadcast(&pool->done);
 	}
+	pool->worker_cpu_ns += thread_cpu_ns();
 	pthread_mutex_unlock(&pool->mu);
 	pts_imgview_free(view);
 	return NULL;
@@ -390,6 +557,13 @@ void pts_pool_free(struct pts_pool *pool)
 	pthread_mutex_unlock(&pool->mu);
 	for (i = 0; i < pool->n; i++)
 		pthread_join(pool->th[i], NULL);
+	/*
+	 * How the CPU time divided (tools/bench/parallel.sh): the calling
+	 * thread's bounds the wall time however many cores there are.
+	 */
+	if (getenv("PTS_PARDEC_STATS") && pool->n)
+		fprintf(stderr, "pardec: CPU s: calling thread %.3f, %u workers %.3f\n",
+			(double)thread_cpu_ns() / 1e9, pool->n, (double)pool->worker_cpu_ns / 1e9);
 	pthread_cond_destroy(&pool->work);
 	pthread_cond_destroy(&pool->done);
 	pthread_mutex_destroy(&pool->mu);
@@ -417,6 +591,38 @@ static uint64_t psb_at_or_after(const struct pts_pcpu *p, uint64_t from)
 	return size;
 }
 
+/* A chunk, zeroed but for the arrays of a spare one (their capacities kept). */
+static struct chunk *new_chunk(struct pts_pcpu *p)
+{
+	struct chunk *c = p->spare, keep;
+
+	if (!c)
+		return calloc(1, sizeof(*c));
+	p->spare = c->next;
+	keep = *c;
+	memset(c, 0, sizeof(*c));
+	c->ev = keep.ev;
+	c->cap = keep.cap;
+	c->x = keep.x;
+	c->capx = keep.capx;
+	c->snaps = keep.snaps;
+	c->capsnaps = keep.capsnaps;
+	c->runs = keep.runs;
+	c->capruns = keep.capruns;
+	c->jumps = keep.jumps;
+	c->capjumps = keep.capjumps;
+	return c;
+}
+
+/* c is used up: keep it (and its arrays) for a later chunk. */
+static void retire_chunk(struct pts_pcpu *p, struct chunk *c)
+{
+	pts_ptdec_free(c->dec);
+	c->dec = NULL;
+	c->next = p->spare;
+	p->spare = c;
+}
+
 /* Queue the CPU's next chunk after its tail (none past the end). */
 static int add_chunk(struct pts_pcpu *p)
 {
@@ -426,7 +632,7 @@ static int add_chunk(struct pts_pcpu *p)
 
 	if (t && t->end >= p->cfg.size)
 		return 0;
-	c = calloc(1, sizeof(*c));
+	c = new_chunk(p);
 	if (!c)
 		return -ENOMEM;
 	c->owner = p;
@@ -512,8 +718,7 @@ static void drop_chunk(struct pts_pcpu *p, struct chunk *prev, struct chunk *c)
 	if (p->tail == c)
 		p->tail = prev;
 	p->nchunks--;
-	chunk_free_data(c);
-	free(c);
+	retire_chunk(p, c);
 }
 
 static bool pev_eq(const struct chunk *a, const struct pev *x, const struct chunk *b,
@@ -523,6 +728,13 @@ static bool pev_eq(const struct chunk *a, const struct pev *x, const struct chun
 	    x->pid != y->pid || x->tid != y->tid || x->kind != y->kind || x->flags != y->flags ||
 	    x->insn_len != y->insn_len || x->has_x != y->has_x)
 		return false;
+	if (x->flags & PEV_RUN) {
+		const struct prun *ra = &a->runs[x->xi], *rb = &b->runs[y->xi];
+
+		return ra->n == rb->n && ra->lo == rb->lo && ra->hi == rb->hi &&
+		       ra->last_ts == rb->last_ts &&
+		       !memcmp(&a->jumps[ra->j0], &b->jumps[rb->j0], ra->n * sizeof(*a->jumps));
+	}
 	if (!x->has_x)
 		return true;
 	return a->x[x->xi].offset == b->x[y->xi].offset &&
@@ -626,6 +838,7 @@ static int advance(struct pts_pcpu *p, struct pts_err *err)
 			return pts_err_set(err, -rc, "out of memory decoding cpu %u", p->cfg.cpu);
 		c->dec_next = 0;
 		c->skip_to = c->base + c->n;
+		c->run_open = false;
 	}
 	/* the overlap is now inside: past the successor's end, if the events go so far */
 	c->end = n->end;
@@ -661,8 +874,7 @@ static int hand_over(struct pts_pcpu *p, struct pts_err *err)
 			     MADV_DONTNEED))
 			p->dropped = to;
 	}
-	chunk_free_data(c);
-	free(c);
+	retire_chunk(p, c);
 	p->r = p->next_r;
 	p->stop = UINT64_MAX;
 	if (fill_window(p))
@@ -674,6 +886,7 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 		 unsigned int window, struct pts_pcpu **out, struct pts_err *err)
 {
 	struct pts_pcpu *p = calloc(1, sizeof(*p));
+	const char *brk;
 
 	if (!p)
 		return pts_err_set(err, ENOMEM, "out of memory");
@@ -688,7 +901,11 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	p->chunk_bytes = chunk_bytes ? chunk_bytes : 1;
 	p->window = window < 2 ? 2 : window;
 	p->stop = UINT64_MAX;
-	p->break_joins = getenv("PTS_PARDEC_BREAK") != NULL;
+	brk = getenv("PTS_PARDEC_BREAK");
+	p->break_joins = brk && !strcmp(brk, "1");
+	p->break_runs = brk && !strcmp(brk, "run");
+	/* the decode's only CPU (the serial decoder then elides as it queues) */
+	p->single = cfg->elide_queued || (brk && !strcmp(brk, "time"));
 	if (fill_window(p)) {
 		pts_pcpu_free(p);
 		return pts_err_set(err, ENOMEM, "out of memory");
@@ -723,15 +940,23 @@ static int ready(struct pts_pcpu *p, struct pts_err *err)
 						   p->cfg.cpu);
 		}
 		if (p->stop != UINT64_MAX) {
-			if (p->r < p->stop)
+			if (p->r < p->stop) {
+				p->lim = p->stop;
 				return 1;
+			}
 			rc = hand_over(p, err);
 			if (rc)
 				return rc;
 			continue;
 		}
-		if (p->r < c->base + c->n && (p->r < c->over || c->complete))
+		if (p->r < c->base + c->n && (p->r < c->over || c->complete)) {
+			p->lim = c->base + c->n;
+			if (!c->complete && c->over < p->lim)
+				p->lim = c->over;
+			if (p->lim <= p->r)	/* complete, r past over: one at a time */
+				p->lim = p->r + 1;
 			return 1;
+		}
 		if (p->r >= c->over && !c->complete) {
 			/* cur's own events end here: join the next chunk or decode on */
 			rc = advance(p, err);
@@ -742,7 +967,7 @@ static int ready(struct pts_pcpu *p, struct pts_err *err)
 		/* r is past the stored events: decode on, or the CPU is done */
 		if (c->dec && !c->complete) {
 			/* everything stored was handed out: start the buffer again at r */
-			c->n = c->nx = c->nsnaps = 0;
+			c->n = c->nx = c->nsnaps = c->nruns = c->njumps = 0;
 			c->base = p->r;
 			if (c->skip_to < p->r)
 				c->skip_to = p->r;
@@ -758,6 +983,61 @@ static int ready(struct pts_pcpu *p, struct pts_err *err)
 	return 0;
 }
 
+/*
+ * The run of jumps e (cur's event r): dropped whole when every from and
+ * to lies in the elide window of its thread, else its jumps one per call.
+ */
+static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pev *e,
+		    const struct pts_branch **out)
+{
+	const struct prun *run = &c->runs[e->xi];
+	struct pts_br_elide *el = p->elide;
+	const struct pjump *j;
+	struct pts_branch *br = &p->out;
+
+	if (p->break_runs && !p->sub && el && el->hi && e->pid == el->pid && e->tid == el->tid &&
+	    e->from - el->lo < el->hi - el->lo && e->to - el->lo < el->hi - el->lo) {
+		el->dropped += run->n;
+		el->ts_ns = run->last_ts;
+		el->cpu = p->cfg.cpu;
+		p->elided += run->n;
+		p->r++;
+		return 2;
+	}
+	if (!p->sub && el && el->hi && e->pid == el->pid && e->tid == el->tid &&
+	    run->lo >= el->lo && run->hi < el->hi) {
+		el->dropped += run->n;
+		el->ts_ns = run->last_ts;
+		el->cpu = p->cfg.cpu;
+		p->elided += run->n;
+		p->r++;
+		return 2;
+	}
+	j = &c->jumps[run->j0 + p->sub];
+	if (++p->sub == run->n) {
+		p->sub = 0;
+		p->r++;
+	}
+	if (el && pts_br_elide_drop(el, e->pid, e->tid, j->from, j->to, j->ts_ns, p->cfg.cpu)) {
+		p->elided++;
+		return 2;
+	}
+	br->kind = PTS_BR_JUMP;
+	br->flags = 0;
+	br->from = j->from;
+	br->to = j->to;
+	br->ts_ns = j->ts_ns;
+	br->cpu = p->cfg.cpu;
+	br->pid = e->pid;
+	br->tid = e->tid;
+	br->insn_len = 0;
+	br->offset = 0;
+	br->value = 0;
+	br->detail = NULL;
+	*out = br;
+	return 1;
+}
+
 int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_err *err)
 {
 	const struct pev *e;
@@ -765,8 +1045,7 @@ int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_
 	struct chunk *c = p->cur;
 
 	/* the common case, an event of the chunk in use before its overlap, without ready() */
-	if (!c || !p->cur_done || p->stop != UINT64_MAX || p->r >= c->over ||
-	    p->r >= c->base + c->n) {
+	if (p->r >= p->lim) {
 		int rc = ready(p, err);
 
 		if (rc < 0 && p->rc)
@@ -776,6 +1055,8 @@ int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_
 		c = p->cur;
 	}
 	e = &c->ev[p->r - c->base];
+	if (e->flags & PEV_RUN)
+		return run_next(p, c, e, out);
 	p->r++;
 	if (e->kind == PTS_BR_JUMP && p->elide &&
 	    pts_br_elide_drop(p->elide, e->pid, e->tid, e->from, e->to, e->ts_ns, p->cfg.cpu)) {
@@ -819,6 +1100,8 @@ uint64_t pts_pcpu_peek_time(struct pts_pcpu *p)
 	if (rc <= 0)
 		return UINT64_MAX;
 	c = p->cur;
+	if (p->sub)
+		return c->jumps[c->runs[c->ev[p->r - c->base].xi].j0 + p->sub].ts_ns;
 	return c->ev[p->r - c->base].ts_ns;
 }
 
@@ -873,6 +1156,11 @@ void pts_pcpu_free(struct pts_pcpu *p)
 	}
 	while ((c = p->cur)) {
 		p->cur = c->next;
+		chunk_free_data(c);
+		free(c);
+	}
+	while ((c = p->spare)) {
+		p->spare = c->next;
 		chunk_free_data(c);
 		free(c);
 	}

@@ -1238,12 +1238,233 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 	return rc;
 }
 
+/*
+ * One handler per branch kind (feed() dispatches): each gets the thread,
+ * already announced and its time taken, and the event.
+ */
+
+static int on_call(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+		   struct pts_err *err)
+{
+	struct fn fn;
+	int rc;
+
+	t->st.calls++;
+	rc = ensure_at(tl, t, br->from, &br->from_sym, err);
+	if (rc)
+		return rc;
+	if (!br->to) {
+		tl->diag[PTS_TLD_UNKNOWN_TARGET]++;
+		return 0;
+	}
+	lookup(tl, t, br->to, &br->to_sym, &fn);
+	/* srso_return_thunk calls srso_safe_ret: still the function's return */
+	if (is_return_thunk(&fn) && t->n && !in_top_fn(t, br->from)) {
+		struct fn from_fn;
+
+		lookup(tl, t, br->from, &br->from_sym, &from_fn);
+		if (is_return_thunk(&from_fn))
+			return 0;
+	}
+	return push(tl, t, &fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
+		    PTS_TLK_CALL, err);
+}
+
+static int on_return(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+		     struct pts_err *err)
+{
+	int rc;
+
+	t->st.returns++;
+	rc = ensure_at(tl, t, br->from, &br->from_sym, err);
+	if (rc)
+		return rc;
+	return return_to(tl, t, br->to, &br->to_sym, PTS_TLK_RETURN, err);
+}
+
+static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+		   struct pts_err *err)
+{
+	struct fn fn;
+	int64_t i;
+	int rc;
+
+	rc = ensure_at(tl, t, br->from, &br->from_sym, err);
+	if (rc || !br->to || in_top_fn(t, br->to))
+		return rc;
+	lookup(tl, t, br->to, &br->to_sym, &fn);
+	if (t->n && !t->excess && same_fn(&t->frames[t->n - 1], &fn))
+		return 0;
+	/* `jmp __x86_return_thunk` is the function's `ret`, still to come */
+	if (t->n && is_return_thunk(&fn))
+		return 0;
+	/*
+	 * longjmp, stack switching: a jump into the middle of a function
+	 * open deeper in the stack (its saved return address, a setjmp
+	 * point) unwinds to it. A jump to a function's first byte is a
+	 * tail call (irq_exit_rcu's `jmp __irq_exit_rcu` under a nested
+	 * interrupt, recursion through a tail call), whatever is open.
+	 */
+	for (i = (int64_t)t->n - 2; !t->excess && !is_fn_entry(&fn, br->to) && i >= 0; i--) {
+		if (!same_fn(&t->frames[i], &fn))
+			continue;
+		while (!rc && t->n > (uint32_t)i + 1)
+			rc = pop(tl, t, PTS_TLK_UNWIND, err);
+		return rc;
+	}
+	return replace_top(tl, t, &fn, br->to, PTS_TLK_JUMP, err);
+}
+
+static int on_syscall(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+		      struct pts_err *err)
+{
+	struct fn fn;
+	int rc;
+
+	rc = ensure_at(tl, t, br->from, &br->from_sym, err);
+	if (rc)
+		return rc;
+	if (!br->to || (br->flags & PTS_BRF_TRACE_OFF))
+		/* syscall, sysenter and int 0x80 are 2 bytes long */
+		return push_synthetic(tl, t, "[syscall]", br->from,
+				      br->from + (br->insn_len ? br->insn_len : 2), PTS_TLK_SYSCALL,
+				      err);
+	lookup(tl, t, br->to, &br->to_sym, &fn);
+	return push(tl, t, &fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
+		    PTS_TLK_SYSCALL, err);
+}
+
+/* sysret, sysexit, iret, far return */
+static int on_kernel_exit(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+			  struct pts_err *err)
+{
+	enum pts_tl_kind k = br->kind == PTS_BR_SYSRET ? PTS_TLK_SYSRET : PTS_TLK_IRET;
+	int rc;
+
+	rc = ensure_at(tl, t, br->from, &br->from_sym, err);
+	if (rc)
+		return rc;
+	if (!br->to || (br->flags & PTS_BRF_TRACE_OFF)) {
+		/*
+		 * kernel-only scope: back to untraced user space. Every
+		 * frame is a kernel frame of this entry: the next entry
+		 * starts on an empty stack.
+		 */
+		if (t->n && !t->excess)
+			rc = pop(tl, t, k, err);
+		if (!rc)
+			rc = pop_all(tl, t, PTS_TLK_UNWIND, err);
+		if (rc)
+			return rc;
+		return push_synthetic(tl, t, "[user]", br->from, 0, k, err);
+	}
+	if (tl->cfg.scope == PTS_SCOPE_BOTH && !pts_addr_is_kernel(br->to))
+		return return_to_user(tl, t, br->to, &br->to_sym, k, true, err);
+	return return_to(tl, t, br->to, &br->to_sym, k, err);
+}
+
+static int on_interrupt(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+			struct pts_err *err)
+{
+	struct fn fn;
+	int rc;
+
+	rc = ensure_at(tl, t, br->from, &br->from_sym, err);
+	if (rc)
+		return rc;
+	if (!br->to) {
+		tl->diag[PTS_TLD_UNKNOWN_TARGET]++;
+		return 0;
+	}
+	lookup(tl, t, br->to, &br->to_sym, &fn);
+	/*
+	 * The trace does not tell a fault from an interrupt (both are
+	 * FUP + TIP); Linux names its exception entries asm_exc_*.
+	 */
+	return push(tl, t, &fn, br->to, br->from, 0,
+		    fn.known && !strncmp(fn.name, "asm_exc_", 8) ? PTS_TLK_EXCEPTION :
+								     PTS_TLK_INTERRUPT,
+		    err);
+}
+
+static int on_enabled(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+		      struct pts_err *err)
+{
+	enum pts_scope scope = tl->cfg.scope;
+	bool was_kernel = top_synthetic(t) && (t->frames[t->n - 1].flags & PTS_TLF_KERNEL);
+	uint64_t resume = top_synthetic(t) ? t->frames[t->n - 1].resume : 0;
+	int rc;
+
+	rc = close_synthetic(tl, t, err);
+	if (rc)
+		return rc;
+	/* scope both: the kernel went back to user space untraced */
+	if (scope == PTS_SCOPE_BOTH && br->to && !pts_addr_is_kernel(br->to) &&
+	    kernel_frames_open(t))
+		return return_to_user(tl, t, br->to, &br->to_sym, PTS_TLK_UNWIND, false, err);
+	if (scope != PTS_SCOPE_KERNEL || t->n || t->excess || (br->flags & PTS_BRF_RESUMED))
+		return resume_at(tl, t, br->to, &br->to_sym, was_kernel, resume, err);
+	/* scope kernel, nothing open: a kernel entry from user mode? */
+	rc = resume_at(tl, t, br->to, &br->to_sym, was_kernel, resume, err);
+	if (!rc && t->n == 1 && is_user_entry(&t->frames[0].fn, br->to))
+		t->bottom_user_entry = true;
+	return rc;
+}
+
+static int on_disabled(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+		       struct pts_err *err)
+{
+	int rc;
+
+	if (top_synthetic(t)) {
+		tl->diag[PTS_TLD_DISABLE_WITHOUT_ENABLE]++;
+		return 0;
+	}
+	rc = ensure_at(tl, t, br->from, &br->from_sym, err);
+	if (rc)
+		return rc;
+	if (tl->cfg.scope == PTS_SCOPE_KERNEL) {
+		while (!rc && t->n && !t->excess && (t->frames[t->n - 1].flags & PTS_TLF_KERNEL))
+			rc = pop(tl, t, PTS_TLK_TRACE_END, err);
+		if (rc)
+			return rc;
+		return push_synthetic(tl, t, "[user]", br->from, 0, PTS_TLK_TRACE_END, err);
+	}
+	if (br->flags & PTS_BRF_ASYNC)
+		return push_synthetic(tl, t, "[interrupted]", br->from, br->from,
+				      PTS_TLK_INTERRUPT, err);
+	return push_synthetic(tl, t, "[untraced]", br->from, 0, PTS_TLK_TRACE_END, err);
+}
+
+static int on_exec(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+		   struct pts_err *err)
+{
+	struct pts_tl_rec r;
+	int rc;
+
+	/* a new program: nothing of the old stack continues, no old name holds */
+	memset(tl->lcache, 0, sizeof(tl->lcache));
+	if (!t->n && !t->excess)
+		return 0;
+	rc = pop_all(tl, t, PTS_TLK_TRACE_END, err);
+	if (!rc)
+		rc = flush(tl, t, err);
+	if (rc)
+		return rc;
+	memset(&r, 0, sizeof(r));
+	r.type = PTS_TL_INSTANT;
+	r.ts_ns = t->last_ts;
+	r.pid = t->pid;
+	r.tid = t->tid;
+	r.cpu = t->cpu;
+	r.name = "exec";
+	r.detail = t->name;
+	return emit(tl, &r, err);
+}
+
 static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 		struct pts_err *err)
 {
-	enum pts_scope scope = tl->cfg.scope;
-	struct fn fn;
-	int64_t i;
 	int rc;
 
 	if (br->kind == PTS_BR_TRIGGER)
@@ -1254,186 +1475,36 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 		return rc;
 	thread_time(tl, t, br->ts_ns, br->cpu);
 	check_scope(tl, br->from);
-	if (br->kind != PTS_BR_ENABLED || scope != PTS_SCOPE_KERNEL)
+	if (br->kind != PTS_BR_ENABLED || tl->cfg.scope != PTS_SCOPE_KERNEL)
 		check_scope(tl, br->to);
-
 	switch (br->kind) {
 	case PTS_BR_CALL:
-		t->st.calls++;
-		rc = ensure_at(tl, t, br->from, &br->from_sym, err);
-		if (rc)
-			return rc;
-		if (!br->to) {
-			tl->diag[PTS_TLD_UNKNOWN_TARGET]++;
-			return 0;
-		}
-		lookup(tl, t, br->to, &br->to_sym, &fn);
-		/* srso_return_thunk calls srso_safe_ret: still the function's return */
-		if (is_return_thunk(&fn) && t->n && !in_top_fn(t, br->from)) {
-			struct fn from_fn;
-
-			lookup(tl, t, br->from, &br->from_sym, &from_fn);
-			if (is_return_thunk(&from_fn))
-				return 0;
-		}
-		return push(tl, t, &fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
-			    PTS_TLK_CALL, err);
+		return on_call(tl, t, br, err);
 	case PTS_BR_RETURN:
-		t->st.returns++;
-		rc = ensure_at(tl, t, br->from, &br->from_sym, err);
-		if (rc)
-			return rc;
-		return return_to(tl, t, br->to, &br->to_sym, PTS_TLK_RETURN, err);
+		return on_return(tl, t, br, err);
 	case PTS_BR_JUMP:
-		rc = ensure_at(tl, t, br->from, &br->from_sym, err);
-		if (rc || !br->to || in_top_fn(t, br->to))
-			return rc;
-		lookup(tl, t, br->to, &br->to_sym, &fn);
-		if (t->n && !t->excess && same_fn(&t->frames[t->n - 1], &fn))
-			return 0;
-		/* `jmp __x86_return_thunk` is the function's `ret`, still to come */
-		if (t->n && is_return_thunk(&fn))
-			return 0;
-		/*
-		 * longjmp, stack switching: a jump into the middle of a function
-		 * open deeper in the stack (its saved return address, a setjmp
-		 * point) unwinds to it. A jump to a function's first byte is a
-		 * tail call (irq_exit_rcu's `jmp __irq_exit_rcu` under a nested
-		 * interrupt, recursion through a tail call), whatever is open.
-		 */
-		for (i = (int64_t)t->n - 2; !t->excess && !is_fn_entry(&fn, br->to) && i >= 0;
-		     i--) {
-			if (!same_fn(&t->frames[i], &fn))
-				continue;
-			while (!rc && t->n > (uint32_t)i + 1)
-				rc = pop(tl, t, PTS_TLK_UNWIND, err);
-			return rc;
-		}
-		return replace_top(tl, t, &fn, br->to, PTS_TLK_JUMP, err);
+		return on_jump(tl, t, br, err);
 	case PTS_BR_SYSCALL:
-		rc = ensure_at(tl, t, br->from, &br->from_sym, err);
-		if (rc)
-			return rc;
-		if (!br->to || (br->flags & PTS_BRF_TRACE_OFF))
-			/* syscall, sysenter and int 0x80 are 2 bytes long */
-			return push_synthetic(tl, t, "[syscall]", br->from,
-					      br->from + (br->insn_len ? br->insn_len : 2),
-					      PTS_TLK_SYSCALL, err);
-		lookup(tl, t, br->to, &br->to_sym, &fn);
-		return push(tl, t, &fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
-			    PTS_TLK_SYSCALL, err);
+		return on_syscall(tl, t, br, err);
 	case PTS_BR_SYSRET:
-	case PTS_BR_IRET: {
-		enum pts_tl_kind k = br->kind == PTS_BR_SYSRET ? PTS_TLK_SYSRET : PTS_TLK_IRET;
-
-		rc = ensure_at(tl, t, br->from, &br->from_sym, err);
-		if (rc)
-			return rc;
-		if (!br->to || (br->flags & PTS_BRF_TRACE_OFF)) {
-			/*
-			 * kernel-only scope: back to untraced user space. Every
-			 * frame is a kernel frame of this entry: the next entry
-			 * starts on an empty stack.
-			 */
-			if (t->n && !t->excess)
-				rc = pop(tl, t, k, err);
-			if (!rc)
-				rc = pop_all(tl, t, PTS_TLK_UNWIND, err);
-			if (rc)
-				return rc;
-			return push_synthetic(tl, t, "[user]", br->from, 0, k, err);
-		}
-		if (scope == PTS_SCOPE_BOTH && !pts_addr_is_kernel(br->to))
-			return return_to_user(tl, t, br->to, &br->to_sym, k, true, err);
-		return return_to(tl, t, br->to, &br->to_sym, k, err);
-	}
+	case PTS_BR_IRET:
+		return on_kernel_exit(tl, t, br, err);
 	case PTS_BR_INTERRUPT:
-		rc = ensure_at(tl, t, br->from, &br->from_sym, err);
-		if (rc)
-			return rc;
-		if (!br->to) {
-			tl->diag[PTS_TLD_UNKNOWN_TARGET]++;
-			return 0;
-		}
-		lookup(tl, t, br->to, &br->to_sym, &fn);
-		/*
-		 * The trace does not tell a fault from an interrupt (both are
-		 * FUP + TIP); Linux names its exception entries asm_exc_*.
-		 */
-		return push(tl, t, &fn, br->to, br->from, 0,
-			    fn.known && !strncmp(fn.name, "asm_exc_", 8) ? PTS_TLK_EXCEPTION :
-									     PTS_TLK_INTERRUPT, err);
-	case PTS_BR_ENABLED: {
-		bool was_kernel = top_synthetic(t) &&
-				  (t->frames[t->n - 1].flags & PTS_TLF_KERNEL);
-		uint64_t resume = top_synthetic(t) ? t->frames[t->n - 1].resume : 0;
-
-		rc = close_synthetic(tl, t, err);
-		if (rc)
-			return rc;
-		/* scope both: the kernel went back to user space untraced */
-		if (scope == PTS_SCOPE_BOTH && br->to && !pts_addr_is_kernel(br->to) &&
-		    kernel_frames_open(t))
-			return return_to_user(tl, t, br->to, &br->to_sym, PTS_TLK_UNWIND, false,
-					      err);
-		if (scope != PTS_SCOPE_KERNEL || t->n || t->excess || (br->flags & PTS_BRF_RESUMED))
-			return resume_at(tl, t, br->to, &br->to_sym, was_kernel, resume, err);
-		/* scope kernel, nothing open: a kernel entry from user mode? */
-		rc = resume_at(tl, t, br->to, &br->to_sym, was_kernel, resume, err);
-		if (!rc && t->n == 1 && is_user_entry(&t->frames[0].fn, br->to))
-			t->bottom_user_entry = true;
-		return rc;
-	}
+		return on_interrupt(tl, t, br, err);
+	case PTS_BR_ENABLED:
+		return on_enabled(tl, t, br, err);
 	case PTS_BR_DISABLED:
-		if (top_synthetic(t)) {
-			tl->diag[PTS_TLD_DISABLE_WITHOUT_ENABLE]++;
-			return 0;
-		}
-		rc = ensure_at(tl, t, br->from, &br->from_sym, err);
-		if (rc)
-			return rc;
-		if (scope == PTS_SCOPE_KERNEL) {
-			while (!rc && t->n && !t->excess &&
-			       (t->frames[t->n - 1].flags & PTS_TLF_KERNEL))
-				rc = pop(tl, t, PTS_TLK_TRACE_END, err);
-			if (rc)
-				return rc;
-			return push_synthetic(tl, t, "[user]", br->from, 0, PTS_TLK_TRACE_END, err);
-		}
-		if (br->flags & PTS_BRF_ASYNC)
-			return push_synthetic(tl, t, "[interrupted]", br->from, br->from,
-					      PTS_TLK_INTERRUPT, err);
-		return push_synthetic(tl, t, "[untraced]", br->from, 0, PTS_TLK_TRACE_END, err);
+		return on_disabled(tl, t, br, err);
 	case PTS_BR_GAP:
 		return on_gap(tl, t, br, err);
 	case PTS_BR_INSTANT:
 		return on_instant(tl, t, br, err);
 	case PTS_BR_CBR:
 		return on_cbr(tl, t, br, err);
+	case PTS_BR_EXEC:
+		return on_exec(tl, t, br, err);
 	case PTS_BR_TRIGGER:
 		break;	/* placed before the thread's accounting (on_trigger) */
-	case PTS_BR_EXEC:
-		/* a new program: nothing of the old stack continues, no old name holds */
-		memset(tl->lcache, 0, sizeof(tl->lcache));
-		if (!t->n && !t->excess)
-			return 0;
-		rc = pop_all(tl, t, PTS_TLK_TRACE_END, err);
-		if (!rc)
-			rc = flush(tl, t, err);
-		if (!rc) {
-			struct pts_tl_rec r;
-
-			memset(&r, 0, sizeof(r));
-			r.type = PTS_TL_INSTANT;
-			r.ts_ns = t->last_ts;
-			r.pid = t->pid;
-			r.tid = t->tid;
-			r.cpu = t->cpu;
-			r.name = "exec";
-			r.detail = t->name;
-			rc = emit(tl, &r, err);
-		}
-		return rc;
 	}
 	return 0;
 }

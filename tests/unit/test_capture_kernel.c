@@ -389,6 +389,24 @@ static void probe_slot_in_the_last_page_runs_to_the_end_of_the_space(void)
 }
 
 /*
+ * An address of more than 64 bits is no kallsyms line (strtoull makes it
+ * 2^64 - 1, which once gave a range [2^64 - 1, 2^64 - 1)), and a symbol
+ * at the last address has no byte to take: no range from either.
+ */
+static void address_past_64_bits_or_at_the_last_byte_gives_no_range(void)
+{
+	const char *ks = "ffffffff81000000 T _stext\n"
+			 "fffffffffffa0001080 t bpf_prog_x\t[bpf]\n"
+			 "ffffffffffffffff t bpf_prog_y\t[bpf]\n";
+	struct pts_krange *r = NULL;
+	size_t n = 0;
+
+	CU_ASSERT_EQUAL_FATAL(pts_kallsyms_extra_text(ks, strlen(ks), &r, &n), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	free(r);
+}
+
+/*
  * A BPF program's bytes come from kcore like any text: the fake kcore's
  * second segment (0xffffffffc0000000, byte = address ^ 2) holds a program
  * named at 0x10 up to a module symbol at 0x40.
@@ -568,5 +586,6 @@ PTS_SUITE(capture_kernel, NULL, NULL,
 	  PTS_TEST(zeroed_kallsyms_is_recognised_with_the_setting),
 	  PTS_TEST(kallsyms_names_bpf_trampolines_and_probe_slots),
 	  PTS_TEST(probe_slot_in_the_last_page_runs_to_the_end_of_the_space),
+	  PTS_TEST(address_past_64_bits_or_at_the_last_byte_gives_no_range),
 	  PTS_TEST(bpf_program_bytes_read_from_a_fake_kcore),
 	  PTS_TEST(kernel_code_hashed_at_arm_and_at_the_end_tells_what_changed))

@@ -9,10 +9,13 @@
 #include "unit.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "capture/uprobe_sym.h"
@@ -249,6 +252,72 @@ static void missing_symbol_is_enoent_and_says_where_it_looked(void)
 	CU_ASSERT_EQUAL(pts_uprobe_resolve(path_of("p.c"), "main", &t, &err), -EINVAL);
 }
 
+/*
+ * Make `out` a copy of `in` whose second .gnu.version_d entry's vd_next
+ * (offset 16 of an Elf64_Verdef) leads back to the first entry once
+ * added as a 32-bit offset would wrap round: 2^32 - (offset of the
+ * second entry). 0, or -1 when the file has no two such entries.
+ */
+static int verdef_loop(const char *in, const char *out)
+{
+	char cmd[1200];
+	uint32_t next1, next2;
+	uint64_t off = 0;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	int fd, rc = -1;
+	Elf *elf;
+
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", in, out);
+	if (system(cmd) || elf_version(EV_CURRENT) == EV_NONE)
+		return -1;
+	fd = open(out, O_RDWR);
+	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	while (elf && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_GNU_verdef)
+			off = sh.sh_offset;
+	if (elf)
+		elf_end(elf);
+	if (off && pread(fd, &next1, 4, (off_t)off + 16) == 4 && next1) {
+		next2 = (uint32_t)(0x100000000ULL - next1);
+		if (pwrite(fd, &next2, 4, (off_t)(off + next1 + 16)) == 4)
+			rc = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/*
+ * A damaged .gnu.version_d whose chain of entries comes back to its start
+ * (vd_next near 2^32: the int offset libelf takes wraps round) ends the
+ * search for a version's name: the resolution returns, within seconds
+ * (run in a child with an alarm, as the search once never ended). foo's
+ * address is still the default version's.
+ */
+static void version_chain_that_loops_back_ends(void)
+{
+	const char *lib = path_of("libv.loop.so");
+	uint64_t v2 = nm_addr(path_of("libv.so"), "foo@@VERS_2");
+	int status = 0;
+	pid_t pid;
+
+	CU_ASSERT_FATAL(v2 != 0);
+	CU_ASSERT_EQUAL_FATAL(verdef_loop(path_of("libv.stripped.so"), lib), 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		struct pts_uprobe_target t;
+		struct pts_err err = { 0 };
+
+		alarm(20);
+		_exit(pts_uprobe_resolve(lib, "foo", &t, &err) == 0 && t.vaddr == v2 ? 0 : 1);
+	}
+	CU_ASSERT_EQUAL_FATAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT_FALSE(WIFSIGNALED(status));	/* SIGALRM: still searching after 20 s */
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 /* The system libc: versioned .dynsym, malloc@@GLIBC_2.2.5 as nm -D lists it. */
 static void libc_malloc_is_where_nm_dynamic_puts_it(void)
 {
@@ -295,4 +364,5 @@ PTS_SUITE(capture_uprobe_sym, suite_init, suite_cleanup,
 	  PTS_TEST(variable_is_refused_as_not_executable),
 	  PTS_TEST(ifunc_is_refused_with_the_reason),
 	  PTS_TEST(missing_symbol_is_enoent_and_says_where_it_looked),
+	  PTS_TEST(version_chain_that_loops_back_ends),
 	  PTS_TEST(libc_malloc_is_where_nm_dynamic_puts_it));

@@ -34,8 +34,10 @@ static bool parse(const char *p, const char *e, struct ksym *k)
 	const char *q, *m;
 	char *end;
 
+	errno = 0;
 	k->addr = strtoull(p, &end, 16);
-	if (end == p || end + 3 > e || *end != ' ' || end[2] != ' ')
+	/* more than 64 bits of address (ERANGE): no kallsyms line */
+	if (end == p || errno || end + 3 > e || *end != ' ' || end[2] != ' ')
 		return false;
 	q = end + 3;
 	k->name = q;
@@ -102,6 +104,8 @@ int pts_kallsyms_extra_text(const char *text, size_t len, struct pts_krange **ou
 			end = (v[i].addr | 0xfff) + 1;
 		else	/* the last page: its end, 2^64, does not fit; one byte short */
 			end = UINT64_MAX;
+		if (end <= v[i].addr)	/* at the last address: no byte to take */
+			continue;
 		if (nr_r && r[nr_r - 1].end >= v[i].addr) {
 			if (end > r[nr_r - 1].end)
 				r[nr_r - 1].end = end;

@@ -83,13 +83,18 @@ static void verdef_name(Elf *elf, Elf_Scn *vd_scn, size_t strndx, unsigned int n
 
 		if (!gelf_getverdef(d, (int)off, &vd))
 			return;
-		if (vd.vd_ndx == ndx && gelf_getverdaux(d, (int)(off + vd.vd_aux), &va)) {
+		if (vd.vd_ndx == ndx && vd.vd_aux < d->d_size - off &&
+		    gelf_getverdaux(d, (int)(off + vd.vd_aux), &va)) {
 			const char *n = elf_strptr(elf, strndx, va.vda_name);
 
 			snprintf(out, len, "%s", n ? n : "");
 			return;
 		}
-		if (!vd.vd_next)
+		/*
+		 * Forward and inside the section: a vd_next near 2^32 would bring
+		 * the int offset libelf takes back to an entry already seen.
+		 */
+		if (!vd.vd_next || vd.vd_next >= d->d_size - off)
 			return;
 		off += vd.vd_next;
 	}

@@ -262,6 +262,11 @@ int pts_uprobe_setup(const struct ptscope_uprobe_spec *spec,
 void pts_uprobe_teardown(void);
 bool pts_uprobe_describe(struct ptscope_trigger_info *ti);
 
+/* ---- the capture's pid namespace (pidns.c) ---------------------------- */
+void pts_pidns_hold(void);
+void pts_pidns_release(void);
+void pts_task_ids(struct task_struct *t, s32 *pid, s32 *tid);
+
 /* ---- sideband (sideband.c) --------------------------------------------- */
 int pts_sideband_setup(u64 size);
 void pts_sideband_teardown(void);

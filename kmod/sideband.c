@@ -218,10 +218,8 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 		return;
 	memset(&r, 0, sizeof(r));
 	sb_hdr(&r.hdr, PTSCOPE_SB_SCHED_SWITCH);
-	r.prev_pid = prev->tgid;
-	r.prev_tid = prev->pid;
-	r.next_pid = next->tgid;
-	r.next_tid = next->pid;
+	pts_task_ids(prev, &r.prev_pid, &r.prev_tid);
+	pts_task_ids(next, &r.next_pid, &r.next_tid);
 	r.next_cr3 = task_user_cr3(next);
 	memcpy(r.next_comm, next->comm, sizeof(r.next_comm));
 	r.next_comm[sizeof(r.next_comm) - 1] = '\0';
@@ -245,8 +243,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		return;
 	memset(&u, 0, sizeof(u));
 	sb_hdr(&u.r.hdr, PTSCOPE_SB_EXEC);
-	u.r.pid = p->tgid;
-	u.r.tid = p->pid;
+	pts_task_ids(p, &u.r.pid, &u.r.tid);
 	u.r.cr3 = task_user_cr3(p);
 	memcpy(u.r.comm, p->comm, sizeof(u.r.comm));
 	u.r.comm[sizeof(u.r.comm) - 1] = '\0';
@@ -264,8 +261,7 @@ static void probe_exit(void *data, struct task_struct *p)
 		return;
 	memset(&r, 0, sizeof(r));
 	sb_hdr(&r.hdr, PTSCOPE_SB_EXIT);
-	r.pid = p->tgid;
-	r.tid = p->pid;
+	pts_task_ids(p, &r.pid, &r.tid);
 	sb_emit(&r.hdr, sizeof(r));
 }
 
@@ -279,17 +275,15 @@ static void probe_fork(void *data, struct task_struct *parent,
 		return;
 	memset(&r, 0, sizeof(r));
 	sb_hdr(&r.hdr, PTSCOPE_SB_FORK);
-	r.parent_pid = parent->tgid;
-	r.parent_tid = parent->pid;
-	r.child_pid = child->tgid;
-	r.child_tid = child->pid;
+	pts_task_ids(parent, &r.parent_pid, &r.parent_tid);
+	pts_task_ids(child, &r.child_pid, &r.child_tid);
 	sb_emit(&r.hdr, sizeof(r));
 }
 
 /**
  * pts_sb_trigger() - write the TRIGGER record.
  * @reason: enum ptscope_trigger_reason.
- * @pid: tgid current at the trigger.
+ * @pid: tgid current at the trigger (pts_task_ids()).
  * @tid: its thread.
  *
  * Context: any, including NMI (then only if the lock is free).
@@ -329,8 +323,7 @@ void pts_sb_trace(u16 type, u64 ctl, u64 status, u64 head)
 	r.rtit_ctl = ctl;
 	r.rtit_status = status;
 	r.head = head;
-	r.pid = current->tgid;
-	r.tid = current->pid;
+	pts_task_ids(current, &r.pid, &r.tid);
 	r.cr3 = task_user_cr3(current);
 	sb_emit(&r.hdr, sizeof(r));
 }
@@ -375,12 +368,15 @@ int pts_sideband_setup(u64 size)
 {
 	int cpu, err;
 
+	/* before the probes: every pid they write is of this namespace */
+	pts_pidns_hold();
 	for_each_possible_cpu(cpu) {
 		struct pts_sb_cpu *c = per_cpu_ptr(&sb_cpus, cpu);
 
 		c->buf = kvzalloc_node(size, GFP_KERNEL_ACCOUNT, cpu_to_node(cpu));
 		if (!c->buf) {
 			sb_free_rings();
+			pts_pidns_release();
 			return -ENOMEM;
 		}
 		c->size = size;
@@ -419,6 +415,7 @@ void pts_sideband_teardown(void)
 	synchronize_rcu();
 	irq_work_sync(&sb_wake_work);
 	sb_free_rings();
+	pts_pidns_release();
 }
 
 /* Context: any (a plain flag: writers look at it with IRQs off). */

@@ -95,8 +95,7 @@ void pts_trigger_fire(u32 reason)
 	}
 	pts.trigger_cpu = smp_processor_id();
 	pts.trigger_reason = reason;
-	pts.trigger_pid = task_tgid_nr(current);
-	pts.trigger_tid = task_pid_nr(current);
+	pts_task_ids(current, &pts.trigger_pid, &pts.trigger_tid);
 	/*
 	 * The TRIGGER record first, then this CPU's TRACE_STOP: its TSC is the
 	 * trigger time, and the sideband stays in TSC order on this CPU.

@@ -311,7 +311,7 @@ struct ptscope_state {
 	__u32 state;			/* enum ptscope_run_state */
 	__u32 trigger_reason;		/* enum ptscope_trigger_reason */
 	__u32 trigger_cpu;
-	__s32 trigger_pid;		/* tgid current at the trigger */
+	__s32 trigger_pid;		/* tgid current at the trigger (capture's pid ns) */
 	__s32 trigger_tid;
 	__u32 nr_snapshots;		/* triggers taken since configure */
 	__u64 trigger_tsc;		/* TSC ticks at the trigger */
@@ -415,6 +415,13 @@ enum ptscope_sb_type {
 	PTSCOPE_SB_TRACE_START = 7,	/* TraceEn set on cpu */
 	PTSCOPE_SB_TRACE_STOP = 8,	/* TraceEn cleared on cpu */
 };
+
+/*
+ * Every pid and tid the module reports (sideband records, GET_STATE) is one
+ * of the configuring task's pid namespace, as the pids it takes are; a task
+ * that namespace cannot see is reported as this (pid and tid).
+ */
+#define PTSCOPE_PID_OUTSIDE	(-1)
 
 struct ptscope_sb_hdr {
 	__u16 type;		/* enum ptscope_sb_type */

@@ -353,6 +353,7 @@ check_bundles() { # line dir
 		result "$line" bundle_decodes SKIP "no bundle"
 		result "$line" bundle_timeline_matches_sim SKIP "no bundle"
 		result "$line" bundle_sideband_merged SKIP "no bundle"
+		result "$line" bundle_pids_of_the_namespace SKIP "no bundle"
 		simf_skip "$line" "no bundle"
 		return
 	fi
@@ -372,6 +373,7 @@ check_bundles() { # line dir
 		result "$line" bundle_decodes SKIP "$decoder_reason"
 		result "$line" bundle_timeline_matches_sim SKIP "$decoder_reason"
 		result "$line" bundle_sideband_merged SKIP "$decoder_reason"
+		result "$line" bundle_pids_of_the_namespace SKIP "$decoder_reason"
 		simf_skip "$line" "$decoder_reason"
 		return
 	fi

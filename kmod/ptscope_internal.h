@@ -248,6 +248,12 @@ void pts_trigger_describe(struct ptscope_trigger_info *ti);
 void pts_trigger_fire(u32 reason);
 void pts_trigger_quiesce(void);
 void pts_trigger_init(void);
+
+/* ---- tracepoint trigger (trigger_tp.c) ---------------------------------- */
+int pts_trigger_tp_setup(const struct ptscope_trigger_spec *spec,
+			 struct pts_refusal *why);
+void pts_trigger_tp_teardown(void);
+bool pts_trigger_tp_registered(void);
 extern char *pts_param_hotkey;
 
 /* ---- user-function trigger (uprobe.c) ---------------------------------- */
@@ -255,6 +261,11 @@ int pts_uprobe_setup(const struct ptscope_uprobe_spec *spec,
 		     struct pts_refusal *why);
 void pts_uprobe_teardown(void);
 bool pts_uprobe_describe(struct ptscope_trigger_info *ti);
+
+/* ---- the capture's pid namespace (pidns.c) ---------------------------- */
+void pts_pidns_hold(void);
+void pts_pidns_release(void);
+void pts_task_ids(struct task_struct *t, s32 *pid, s32 *tid);
 
 /* ---- sideband (sideband.c) --------------------------------------------- */
 int pts_sideband_setup(u64 size);
@@ -271,15 +282,6 @@ u64 pts_sideband_cpu_bytes(int cpu);
 u64 pts_sideband_cpu_lost(int cpu);
 bool pts_sideband_ready(void);
 void pts_sideband_init(void);
-
-/* A tracepoint wanted by name, and where to put it (pts_tp_lookup()). */
-struct tracepoint;
-struct pts_tp_want {
-	const char *name;
-	struct tracepoint **slot;
-};
-
-void pts_tp_lookup(const struct pts_tp_want *want);
 
 /* ---- syscall and user page-fault records (sysrec.c) -------------------- */
 int pts_sysrec_setup(struct mm_struct *mm, const struct cpumask *cpus);

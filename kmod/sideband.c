@@ -28,6 +28,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <trace/events/sched.h>
 #include <linux/uaccess.h>
 #include <asm/local.h>
 #include <asm/local64.h>
@@ -35,6 +36,7 @@
 #include <asm/page.h>
 
 #include "ptscope_internal.h"
+#include "tp_probe.h"
 
 /*
  * One CPU's ring. Written only on its own CPU (single producer), read by
@@ -220,10 +222,8 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 		return;
 	memset(&r, 0, sizeof(r));
 	sb_hdr(&r.hdr, PTSCOPE_SB_SCHED_SWITCH);
-	r.prev_pid = prev->tgid;
-	r.prev_tid = prev->pid;
-	r.next_pid = next->tgid;
-	r.next_tid = next->pid;
+	pts_task_ids(prev, &r.prev_pid, &r.prev_tid);
+	pts_task_ids(next, &r.next_pid, &r.next_tid);
 	r.next_cr3 = task_user_cr3(next);
 	memcpy(r.next_comm, next->comm, sizeof(r.next_comm));
 	r.next_comm[sizeof(r.next_comm) - 1] = '\0';
@@ -247,8 +247,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		return;
 	memset(&u, 0, sizeof(u));
 	sb_hdr(&u.r.hdr, PTSCOPE_SB_EXEC);
-	u.r.pid = p->tgid;
-	u.r.tid = p->pid;
+	pts_task_ids(p, &u.r.pid, &u.r.tid);
 	u.r.cr3 = task_user_cr3(p);
 	memcpy(u.r.comm, p->comm, sizeof(u.r.comm));
 	u.r.comm[sizeof(u.r.comm) - 1] = '\0';
@@ -266,8 +265,7 @@ static void probe_exit(void *data, struct task_struct *p)
 		return;
 	memset(&r, 0, sizeof(r));
 	sb_hdr(&r.hdr, PTSCOPE_SB_EXIT);
-	r.pid = p->tgid;
-	r.tid = p->pid;
+	pts_task_ids(p, &r.pid, &r.tid);
 	pts_sb_emit(&r.hdr, sizeof(r));
 }
 
@@ -281,17 +279,15 @@ static void probe_fork(void *data, struct task_struct *parent,
 		return;
 	memset(&r, 0, sizeof(r));
 	sb_hdr(&r.hdr, PTSCOPE_SB_FORK);
-	r.parent_pid = parent->tgid;
-	r.parent_tid = parent->pid;
-	r.child_pid = child->tgid;
-	r.child_tid = child->pid;
+	pts_task_ids(parent, &r.parent_pid, &r.parent_tid);
+	pts_task_ids(child, &r.child_pid, &r.child_tid);
 	pts_sb_emit(&r.hdr, sizeof(r));
 }
 
 /**
  * pts_sb_trigger() - write the TRIGGER record.
  * @reason: enum ptscope_trigger_reason.
- * @pid: tgid current at the trigger.
+ * @pid: tgid current at the trigger (pts_task_ids()).
  * @tid: its thread.
  *
  * Context: any, including NMI (then only if the lock is free).
@@ -331,49 +327,19 @@ void pts_sb_trace(u16 type, u64 ctl, u64 status, u64 head)
 	r.rtit_ctl = ctl;
 	r.rtit_status = status;
 	r.head = head;
-	r.pid = current->tgid;
-	r.tid = current->pid;
+	pts_task_ids(current, &r.pid, &r.tid);
 	r.cr3 = task_user_cr3(current);
 	pts_sb_emit(&r.hdr, sizeof(r));
-}
-
-/* for_each_kernel_tracepoint() callback. Context: process context. */
-static void tp_collect(struct tracepoint *tp, void *priv)
-{
-	const struct pts_tp_want *w;
-
-	for (w = priv; w->name; w++)
-		if (!*w->slot && !strcmp(tp->name, w->name))
-			*w->slot = tp;
-}
-
-/**
- * pts_tp_lookup() - find built-in tracepoints by event name.
- * @want: {name, slot} pairs ending with a NULL name; each slot that is
- *        NULL gets the tracepoint of that name, or stays NULL.
- * Context: process context.
- */
-void pts_tp_lookup(const struct pts_tp_want *want)
-{
-	for_each_kernel_tracepoint(tp_collect, (void *)want);
 }
 
 /* Context: process context, may sleep (waits for running probes). */
 static void unregister_probes(void)
 {
-	if (tp_switch)
-		tracepoint_probe_unregister(tp_switch, probe_switch, NULL);
-	if (tp_exec)
-		tracepoint_probe_unregister(tp_exec, probe_exec, NULL);
-	if (tp_exit)
-		tracepoint_probe_unregister(tp_exit, probe_exit, NULL);
-	if (tp_fork)
-		tracepoint_probe_unregister(tp_fork, probe_fork, NULL);
+	pts_tp_unregister(&tp_switch, probe_switch, NULL);
+	pts_tp_unregister(&tp_exec, probe_exec, NULL);
+	pts_tp_unregister(&tp_exit, probe_exit, NULL);
+	pts_tp_unregister(&tp_fork, probe_fork, NULL);
 	tracepoint_synchronize_unregister();
-	tp_switch = NULL;
-	tp_exec = NULL;
-	tp_exit = NULL;
-	tp_fork = NULL;
 }
 
 /* Free every CPU's ring. Context: no writer can run (teardown, setup). */
@@ -404,21 +370,17 @@ static void sb_free_rings(void)
  */
 int pts_sideband_setup(u64 size)
 {
-	const struct pts_tp_want want[] = {
-		{ "sched_switch", &tp_switch },
-		{ "sched_process_exec", &tp_exec },
-		{ "sched_process_exit", &tp_exit },
-		{ "sched_process_fork", &tp_fork },
-		{ NULL, NULL },
-	};
 	int cpu, err;
 
+	/* before the probes: every pid they write is of this namespace */
+	pts_pidns_hold();
 	for_each_possible_cpu(cpu) {
 		struct pts_sb_cpu *c = per_cpu_ptr(&sb_cpus, cpu);
 
 		c->buf = kvzalloc_node(size, GFP_KERNEL_ACCOUNT, cpu_to_node(cpu));
 		if (!c->buf) {
 			sb_free_rings();
+			pts_pidns_release();
 			return -ENOMEM;
 		}
 		c->size = size;
@@ -430,21 +392,16 @@ int pts_sideband_setup(u64 size)
 	}
 	sb_wm = size / 2;
 
-	pts_tp_lookup(want);
-	if (!tp_switch || !tp_exec || !tp_exit || !tp_fork) {
-		err = -ENOENT;
-		goto fail;
-	}
-	err = tracepoint_probe_register(tp_switch, probe_switch, NULL);
+	/* Prototypes checked against <trace/events/sched.h> (tp_probe.h). */
+	err = pts_tp_register(sched_switch, probe_switch, NULL, &tp_switch);
 	if (!err)
-		err = tracepoint_probe_register(tp_exec, probe_exec, NULL);
+		err = pts_tp_register(sched_process_exec, probe_exec, NULL, &tp_exec);
 	if (!err)
-		err = tracepoint_probe_register(tp_exit, probe_exit, NULL);
+		err = pts_tp_register(sched_process_exit, probe_exit, NULL, &tp_exit);
 	if (!err)
-		err = tracepoint_probe_register(tp_fork, probe_fork, NULL);
+		err = pts_tp_register(sched_process_fork, probe_fork, NULL, &tp_fork);
 	if (!err)
 		return 0;
-fail:
 	pts_sideband_teardown();
 	return err;
 }
@@ -462,6 +419,7 @@ void pts_sideband_teardown(void)
 	synchronize_rcu();
 	irq_work_sync(&sb_wake_work);
 	sb_free_rings();
+	pts_pidns_release();
 }
 
 /* Context: any (a plain flag: writers look at it with IRQs off). */

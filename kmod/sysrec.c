@@ -16,9 +16,9 @@
  *
  * The probes have the exact prototypes of the tracepoints (void *data,
  * then TP_PROTO of include/trace/events/syscalls.h and
- * arch/x86/include/asm/trace/exceptions.h, the same in 6.1 and 6.12):
- * the tracepoint calls them through a pointer of that type, which kCFI
- * checks. They are registered at CONFIGURE and unregistered at
+ * arch/x86/include/asm/trace/exceptions.h): the tracepoint calls them
+ * through a pointer of that type, which kCFI checks; pts_tp_register()
+ * makes any other prototype a build error against the kernel built for. They are registered at CONFIGURE and unregistered at
  * UNCONFIGURE; the sideband writes only while tracing (its live flag).
  *
  * Cost while registered: the sys_enter/sys_exit tracepoints put every
@@ -32,9 +32,12 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <trace/events/syscalls.h>
 #include <asm/ptrace.h>
+#include <asm/trace/exceptions.h>
 
 #include "ptscope_internal.h"
+#include "tp_probe.h"
 
 /*
  * sr_mm: the traced address space, or NULL for every user task on a CPU
@@ -68,8 +71,7 @@ static void sr_syscall(u16 type, const struct pt_regs *regs, long nr,
 
 	memset(&r, 0, sizeof(r));
 	r.hdr.type = type;
-	r.pid = current->tgid;
-	r.tid = current->pid;
+	pts_task_ids(current, &r.pid, &r.tid);
 	r.nr = nr;
 	r.ret = ret;
 	r.ip = regs->ip;
@@ -112,8 +114,7 @@ static void probe_fault(void *data, unsigned long address,
 		return;
 	memset(&r, 0, sizeof(r));
 	r.hdr.type = PTSCOPE_SB_PAGE_FAULT;
-	r.pid = current->tgid;
-	r.tid = current->pid;
+	pts_task_ids(current, &r.pid, &r.tid);
 	r.address = address;
 	r.error_code = error_code;
 	r.ip = regs->ip;
@@ -130,17 +131,11 @@ void pts_sysrec_teardown(void)
 {
 	bool any = tp_sys_enter || tp_sys_exit || tp_fault;
 
-	if (tp_sys_enter)
-		tracepoint_probe_unregister(tp_sys_enter, probe_sys_enter, NULL);
-	if (tp_sys_exit)
-		tracepoint_probe_unregister(tp_sys_exit, probe_sys_exit, NULL);
-	if (tp_fault)
-		tracepoint_probe_unregister(tp_fault, probe_fault, NULL);
+	pts_tp_unregister(&tp_sys_enter, probe_sys_enter, NULL);
+	pts_tp_unregister(&tp_sys_exit, probe_sys_exit, NULL);
+	pts_tp_unregister(&tp_fault, probe_fault, NULL);
 	if (any)
 		tracepoint_synchronize_unregister();
-	tp_sys_enter = NULL;
-	tp_sys_exit = NULL;
-	tp_fault = NULL;
 	sr_mm = NULL;
 	sr_cpus = NULL;
 }
@@ -158,47 +153,26 @@ void pts_sysrec_teardown(void)
  */
 int pts_sysrec_setup(struct mm_struct *mm, const struct cpumask *cpus)
 {
-	const struct pts_tp_want want[] = {
-		{ "sys_enter", &tp_sys_enter },
-		{ "sys_exit", &tp_sys_exit },
-		{ "page_fault_user", &tp_fault },
-		{ NULL, NULL },
-	};
-	struct tracepoint *found_enter, *found_exit, *found_fault;
+	const char *what = "raw_syscalls:sys_enter";
 	int err;
 
 	sr_mm = mm;
 	sr_cpus = cpus;
-	pts_tp_lookup(want);
-	found_enter = tp_sys_enter;
-	found_exit = tp_sys_exit;
-	found_fault = tp_fault;
-	/* registered ones only from here, for the teardown */
-	tp_sys_enter = NULL;
-	tp_sys_exit = NULL;
-	tp_fault = NULL;
-	if (!found_enter || !found_exit || !found_fault) {
-		pts_err("syscall records: tracepoint %s not found\n",
-			!found_enter ? "raw_syscalls:sys_enter" :
-			!found_exit ? "raw_syscalls:sys_exit" :
-			"exceptions:page_fault_user");
-		err = -ENOENT;
-		goto fail;
+	err = pts_tp_register(sys_enter, probe_sys_enter, NULL, &tp_sys_enter);
+	if (!err) {
+		what = "raw_syscalls:sys_exit";
+		err = pts_tp_register(sys_exit, probe_sys_exit, NULL,
+				      &tp_sys_exit);
 	}
-	err = tracepoint_probe_register(found_enter, probe_sys_enter, NULL);
-	if (err)
-		goto fail;
-	tp_sys_enter = found_enter;
-	err = tracepoint_probe_register(found_exit, probe_sys_exit, NULL);
-	if (err)
-		goto fail;
-	tp_sys_exit = found_exit;
-	err = tracepoint_probe_register(found_fault, probe_fault, NULL);
-	if (err)
-		goto fail;
-	tp_fault = found_fault;
-	return 0;
-fail:
+	if (!err) {
+		what = "exceptions:page_fault_user";
+		err = pts_tp_register(page_fault_user, probe_fault, NULL,
+				      &tp_fault);
+	}
+	if (!err)
+		return 0;
+	if (err == -ENOENT)
+		pts_err("syscall records: tracepoint %s not found\n", what);
 	pts_sysrec_teardown();
 	return err;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Snapshot triggers: PTSCOPE_IOC_TRIGGER, any built-in kernel tracepoint
- * by name, a sysrq key, and a uprobe on a user function (uprobe.c).
+ * Snapshot triggers: PTSCOPE_IOC_TRIGGER, a kernel tracepoint of a list
+ * (trigger_tp.c), a sysrq key, and a uprobe on a user function (uprobe.c).
  *
  * A trigger may fire in any context (tracepoint probes run with
  * preemption off, some with IRQs off, a few in NMI; sysrq handlers run in
@@ -12,7 +12,14 @@
  *      the state word of the current generation, ARMED -> POST_TRIGGER
  *      (one winner); records TSC, CPU, pid/tid, reason and the claimed
  *      word (pts.trig_word);
- *   2. with no post-trigger delay, stops PT on its own CPU right there;
+ *   2. with no post-trigger delay, stops PT on its own CPU right there,
+ *      unless it is in NMI (page_fault_* tracepoints fire in NMI when a
+ *      perf call-chain copy faults): the NMI may have interrupted this
+ *      CPU's own start or stop (a CPU coming back online re-arms with
+ *      IRQs off) or the simulated unit's tick half way, and a nested stop
+ *      would interleave with it; the irq_work of step 3 runs as soon as
+ *      the NMI returns and stops it then (and its TRACE_STOP record,
+ *      which an NMI inside a sideband writer would lose, is written);
  *   3. queues an irq_work on its own CPU (irq_work_queue is NMI-safe;
  *      irq_work_queue_on is not exported to modules);
  *   4. the irq_work (hard IRQ context, also on PREEMPT_RT) starts the
@@ -37,36 +44,20 @@
  * sees the reason. pts.stop_pending counts the CPUs still to stop;
  * pts_trigger_quiesce() waits for it to drain.
  *
- * Tracepoint names: struct tracepoint carries only the event name; the
- * subsystem is a directory of tracefs, not part of the tracepoint. Event
- * names of built-in tracepoints are unique (each defines the global
- * symbol __tracepoint_<event>), so "subsystem:event" is matched on the
- * event part; a bare "event" is accepted too. Tracepoints in modules are
- * not searched.
- *
- * The probe is registered as a function taking only the probe data: the
- * tracepoint's arguments are passed in registers and ignored. The
- * tracepoint calls it through a pointer of its own prototype, which C
- * leaves undefined and which works with the x86-64 calling convention on
- * gcc-built kernels (Debian's). A kernel built with clang kCFI checks the
- * prototype at that call and would trap: there tracepoint triggers are
- * refused at CONFIGURE (BAD_TRIGGER) instead.
- *
  * Sysrq: the op's enable_mask is SYSRQ_ENABLE_SYNC (0x10), a bit of
  * Debian's default kernel.sysrq = 0x1b6 (CONFIG_MAGIC_SYSRQ_DEFAULT_ENABLE),
  * so Alt-SysRq-<key> at a console and BREAK <key> on a serial console work
  * without kernel.sysrq=1. Stopping a trace is as harmless as a sync.
  */
 #include <linux/delay.h>
+#include <linux/hardirq.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/moduleparam.h>
-#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/sysrq.h>
-#include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include <asm/msr.h>
 
@@ -77,16 +68,7 @@ char *pts_param_hotkey = "x";
 module_param_named(hotkey, pts_param_hotkey, charp, 0444);
 MODULE_PARM_DESC(hotkey, "default sysrq key of the hotkey trigger (default x; free on x86)");
 
-/* Set at CONFIGURE under pts.lock, read by the probes. */
-static struct tracepoint *trig_tp;	/* registered trigger tracepoint */
-/*
- * Fire only for this process (or, with PTSCOPE_TRIGF_TID, this thread):
- * resolved in the configuring caller's pid namespace and held, so that
- * the probe compares struct pid pointers, right in any namespace. NULL:
- * any task.
- */
-static struct pid *trig_tp_pid;
-static bool trig_tp_tid;		/* trig_tp_pid names a thread */
+/* Set at CONFIGURE under pts.lock, read by the sysrq handler. */
 static int trig_key;			/* registered sysrq key, 0 = none */
 
 /* One per CPU: the stop IPI; reusable once its handler has started. */
@@ -113,8 +95,7 @@ void pts_trigger_fire(u32 reason)
 	}
 	pts.trigger_cpu = smp_processor_id();
 	pts.trigger_reason = reason;
-	pts.trigger_pid = task_tgid_nr(current);
-	pts.trigger_tid = task_pid_nr(current);
+	pts_task_ids(current, &pts.trigger_pid, &pts.trigger_tid);
 	/*
 	 * The TRIGGER record first, then this CPU's TRACE_STOP: its TSC is the
 	 * trigger time, and the sideband stays in TSC order on this CPU.
@@ -122,7 +103,7 @@ void pts_trigger_fire(u32 reason)
 	tsc = pts_sb_trigger(reason, pts.trigger_pid, pts.trigger_tid);
 	pts.trigger_tsc = tsc ? tsc : rdtsc_ordered();
 	WRITE_ONCE(pts.trig_word, word);
-	if (!pts.cfg.trigger.post_trigger_us)
+	if (!pts.cfg.trigger.post_trigger_us && !in_nmi())
 		pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));
 	irq_work_queue(&pts.trig_work);
 	local_irq_restore(flags);
@@ -225,46 +206,6 @@ static void done_work_fn(struct work_struct *work)
 	wake_up_interruptible_all(&pts.wq);
 }
 
-/* ---- tracepoint trigger ------------------------------------------------- */
-
-static void tp_trigger_probe(void *data)
-{
-	if (!READ_ONCE(pts.sources_live))
-		return;
-	if (trig_tp_pid && trig_tp_pid != (trig_tp_tid ? task_pid(current) :
-						    task_tgid(current)))
-		return;
-	pts_trigger_fire(PTSCOPE_TRIGGER_TRACEPOINT);
-}
-
-struct tp_lookup {
-	const char *name;
-	struct tracepoint *found;
-};
-
-static void tp_match(struct tracepoint *tp, void *priv)
-{
-	struct tp_lookup *l = priv;
-
-	if (!l->found && !strcmp(tp->name, l->name))
-		l->found = tp;
-}
-
-/**
- * pts_tracepoint_find() - a built-in tracepoint by "subsystem:event" or "event".
- * @name: the name; the part before a colon is not compared.
- * Return: the tracepoint or NULL.
- */
-static struct tracepoint *pts_tracepoint_find(const char *name)
-{
-	struct tp_lookup l = { .name = pts_tracepoint_event(name) };
-
-	if (!l.name)
-		return NULL;
-	for_each_kernel_tracepoint(tp_match, &l);
-	return l.found;
-}
-
 /* ---- sysrq trigger ------------------------------------------------------ */
 
 static void sysrq_trigger(PTS_SYSRQ_KEY_TYPE key)
@@ -284,12 +225,10 @@ static const struct sysrq_key_op pts_sysrq_op = {
  * pts_trigger_setup() - register the configured tracepoint/hotkey/uprobe triggers.
  * @cfg: the configuration (its trigger and uprobe parts).
  * @why: reason code and value on refusal.
- * Context: process context, pts.lock held. May sleep.
- * Return: 0; -EOPNOTSUPP (BAD_TRIGGER: a tracepoint on a kCFI kernel);
- * -ENOENT (TRACEPOINT_NOT_FOUND); -ESRCH (NO_SUCH_PID: no
- * process or thread tracepoint_pid in the caller's pid namespace); -EBUSY
- * (HOTKEY_UNAVAILABLE); the error of tracepoint_probe_register(); or
- * those of pts_uprobe_setup(). On failure nothing stays registered.
+ * Context: process context, pts.lock held, not cpus_read_lock(). May sleep.
+ * Return: 0; the errors of pts_trigger_tp_setup(); -EBUSY
+ * (HOTKEY_UNAVAILABLE); or those of pts_uprobe_setup(). On failure
+ * nothing stays registered.
  */
 int pts_trigger_setup(const struct ptscope_config *cfg,
 		      struct pts_refusal *why)
@@ -298,33 +237,9 @@ int pts_trigger_setup(const struct ptscope_config *cfg,
 	int err;
 
 	if (spec->kinds & PTSCOPE_TRIG_TRACEPOINT) {
-		struct tracepoint *tp = pts_tracepoint_find(spec->tracepoint);
-
-		if (IS_ENABLED(CONFIG_CFI_CLANG)) {
-			pts_err("tracepoint triggers are not available on a kCFI kernel (the probe ignores the tracepoint's arguments)\n");
-			why->reason = PTSCOPE_R_BAD_TRIGGER;
-			return -EOPNOTSUPP;
-		}
-		if (!tp) {
-			why->reason = PTSCOPE_R_TRACEPOINT_NOT_FOUND;
-			return -ENOENT;
-		}
-		if (spec->tracepoint_pid) {
-			trig_tp_pid = find_get_pid(spec->tracepoint_pid);
-			if (!trig_tp_pid) {
-				why->reason = PTSCOPE_R_NO_SUCH_PID;
-				why->arg = (u64)(s64)spec->tracepoint_pid;
-				return -ESRCH;
-			}
-			trig_tp_tid = spec->flags & PTSCOPE_TRIGF_TID;
-		}
-		err = tracepoint_probe_register(tp, (void *)tp_trigger_probe, NULL);
-		if (err) {
-			why->reason = PTSCOPE_R_BAD_TRIGGER;
-			pts_trigger_teardown();
+		err = pts_trigger_tp_setup(spec, why);
+		if (err)
 			return err;
-		}
-		trig_tp = tp;
 	}
 	if (spec->kinds & PTSCOPE_TRIG_HOTKEY) {
 		int key = spec->hotkey;
@@ -352,7 +267,7 @@ int pts_trigger_setup(const struct ptscope_config *cfg,
 
 /**
  * pts_trigger_teardown() - unregister the triggers and wait for probes.
- * Context: process context, may sleep.
+ * Context: process context, may sleep; not cpus_read_lock().
  */
 void pts_trigger_teardown(void)
 {
@@ -361,14 +276,7 @@ void pts_trigger_teardown(void)
 		unregister_sysrq_key(trig_key, &pts_sysrq_op);
 		trig_key = 0;
 	}
-	if (trig_tp) {
-		tracepoint_probe_unregister(trig_tp, (void *)tp_trigger_probe, NULL);
-		trig_tp = NULL;
-		tracepoint_synchronize_unregister();
-	}
-	put_pid(trig_tp_pid);
-	trig_tp_pid = NULL;
-	trig_tp_tid = false;
+	pts_trigger_tp_teardown();
 }
 
 /**
@@ -384,7 +292,7 @@ void pts_trigger_describe(struct ptscope_trigger_info *ti)
 		return;
 	ti->flags = spec->flags;
 	ti->post_trigger_us = spec->post_trigger_us;
-	if (trig_tp) {
+	if (pts_trigger_tp_registered()) {
 		ti->kinds |= PTSCOPE_TRIG_TRACEPOINT;
 		ti->tracepoint_pid = spec->tracepoint_pid;
 		strscpy(ti->tracepoint, spec->tracepoint, sizeof(ti->tracepoint));

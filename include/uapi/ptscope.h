@@ -319,7 +319,7 @@ struct ptscope_state {
 	__u32 state;			/* enum ptscope_run_state */
 	__u32 trigger_reason;		/* enum ptscope_trigger_reason */
 	__u32 trigger_cpu;
-	__s32 trigger_pid;		/* tgid current at the trigger */
+	__s32 trigger_pid;		/* tgid current at the trigger (capture's pid ns) */
 	__s32 trigger_tid;
 	__u32 nr_snapshots;		/* triggers taken since configure */
 	__u64 trigger_tsc;		/* TSC ticks at the trigger */
@@ -427,6 +427,13 @@ enum ptscope_sb_type {
 	PTSCOPE_SB_SYS_EXIT = 10,	/* struct ptscope_sb_syscall */
 	PTSCOPE_SB_PAGE_FAULT = 11,	/* struct ptscope_sb_fault */
 };
+
+/*
+ * Every pid and tid the module reports (sideband records, GET_STATE) is one
+ * of the configuring task's pid namespace, as the pids it takes are; a task
+ * that namespace cannot see is reported as this (pid and tid).
+ */
+#define PTSCOPE_PID_OUTSIDE	(-1)
 
 struct ptscope_sb_hdr {
 	__u16 type;		/* enum ptscope_sb_type */

@@ -316,12 +316,31 @@ enum pts_owner_stop pts_owner_stop_kind(u64 ours, u64 ctl_now, bool base_ours);
 /* ---- trigger names (tp_name.c) ------------------------------------------ */
 
 /*
- * The event part of a tracepoint trigger name: "subsystem:event" ->
- * "event", "event" -> "event". struct tracepoint carries only the event
- * name, and built-in event names are unique (each defines the global
- * symbol __tracepoint_<event>), so the subsystem is not compared.
+ * The event part of a tracepoint name: "subsystem:event" -> "event",
+ * "event" -> "event". struct tracepoint carries only the event name, and
+ * built-in event names are unique (each defines the global symbol
+ * __tracepoint_<event>), so a lookup in the kernel compares this part.
  * Returns NULL for an empty subsystem or event, or more than one colon.
  */
 const char *pts_tracepoint_event(const char *spec);
+
+/* The tracepoints of include/ptscope/tp_triggers.h, in its order. */
+struct pts_tp_trigger_name {
+	const char *subsystem;
+	const char *event;
+};
+
+extern const struct pts_tp_trigger_name pts_tp_triggers[];
+extern const unsigned int pts_tp_nr_triggers;
+
+/*
+ * Which tracepoint of the trigger list @spec names: "subsystem:event" with
+ * both parts equal to an entry's, or a bare "event". Returns its index in
+ * pts_tp_triggers[]; -ENOENT when @spec is malformed or names a listed
+ * event with another subsystem (no such tracepoint); -EOPNOTSUPP when its
+ * event is not in the list (the caller tells "not supported" from "does
+ * not exist" by looking the event up in the kernel).
+ */
+int pts_tp_trigger_lookup(const char *spec);
 
 #endif /* PTSCOPE_PTS_PURE_H */

@@ -16,7 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
+#include "bundle/bundle.h"
 #include "capture/kernel.h"
+#include "capture/ktext_hash.h"
 #include "capture/ktext_extra.h"
 #include "capture/procfs.h"
 
@@ -112,7 +116,7 @@ static void module_text_from_sysfs_sections_runs_to_the_end_of_the_module(void)
 	fprintf(f, "0xffffffffc0a01000\n");
 	fclose(f);
 	CU_ASSERT_EQUAL_FATAL(pts_modules_parse(mt, strlen(mt), &m, &n, &err), 0);
-	pts_kmodules_text(m, n, dir);
+	pts_kmodules_text(m, n, dir, NULL);
 	CU_ASSERT_EQUAL(m[0].text, 0xffffffffc0a01000ULL);
 	/* base + size - text = 0xc0a00000 + 61440 - 0xc0a01000 = 57344 */
 	CU_ASSERT_EQUAL(m[0].text_size, 57344);
@@ -434,6 +438,112 @@ static void bpf_program_bytes_read_from_a_fake_kcore(void)
 	unlink(path);
 }
 
+/* The bundle's kernel.text[] as the writer makes it from what it copied. */
+static struct pts_bundle *bundle_of_sums(const struct pts_ktext_sum *v, size_t n)
+{
+	struct pts_bundle *b = pts_bundle_new();
+	size_t i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	b->ktext = calloc(n, sizeof(*b->ktext));
+	for (i = 0; i < n; i++) {
+		memcpy(b->ktext[i].name, v[i].name, sizeof(b->ktext[i].name));
+		b->ktext[i].file = strdup("kernel/x.text");
+		b->ktext[i].vaddr = v[i].vaddr;
+		b->ktext[i].size = v[i].size;
+		b->ktext[i].has_crc32 = true;
+		b->ktext[i].crc32 = v[i].crc32;
+	}
+	b->nr_ktext = n;
+	return b;
+}
+
+static void put_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * Kernel code hashed at arm and again at the end, from a fake kcore:
+ * vmlinux is 0xffffffff81000000..+0x80 (kallsyms _stext/_etext), a BPF
+ * program at 0xffffffffc0000010 runs to the next symbol (0x30 bytes).
+ * A byte of vmlinux patched (text_poke) is one range changed; the BPF
+ * program replaced by another at 0xffffffffc0000020 is one loaded and
+ * one gone. The vmlinux hash is the CRC-32 of the bytes laid out by hand
+ * (i ^ 1 at offset i).
+ */
+static void kernel_code_hashed_at_arm_and_at_the_end_tells_what_changed(void)
+{
+	char kc_path[] = "/tmp/pts-kcore-XXXXXX", ks_path[] = "/tmp/pts-ks-XXXXXX";
+	struct pts_ktext_files f = { .kallsyms = ks_path, .modules = "/nonexistent/modules",
+				     .kcore = kc_path,
+				     .src = { .sysdir = "/nonexistent", .vmallocinfo = NULL } };
+	struct pts_ktext_sum *arm = NULL, *end = NULL;
+	unsigned char text[0x80], x = 0xcc;
+	size_t na = 0, ne = 0, changed, loaded, gone, i;
+	struct pts_bundle *b;
+	struct pts_err err;
+	FILE *fp;
+	int fd;
+
+	fd = mkstemp(kc_path);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	fd = mkstemp(ks_path);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	write_fake_kcore(kc_path);
+	put_text(ks_path, "ffffffff81000000 T _stext\nffffffff81000080 T _etext\n"
+			  "ffffffffc0000010 t bpf_prog_a\t[bpf]\nffffffffc0000040 t after\t[m]\n");
+	CU_ASSERT_EQUAL_FATAL(pts_ktext_sums(&f, &arm, &na, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(na, 2);
+	for (i = 0; i < sizeof(text); i++)
+		text[i] = (unsigned char)(i ^ 1);
+	CU_ASSERT_STRING_EQUAL(arm[0].name, "vmlinux");
+	CU_ASSERT_EQUAL(arm[0].size, 0x80);
+	CU_ASSERT_EQUAL(arm[0].crc32, (uint32_t)crc32(0, text, sizeof(text)));
+	CU_ASSERT_STRING_EQUAL(arm[1].name, "bpf_prog_a");
+	CU_ASSERT_EQUAL(arm[1].size, 0x30);
+
+	/* text_poke: one byte of vmlinux (file offset 0x1000 + 0x10) */
+	fp = fopen(kc_path, "r+b");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	fseek(fp, 0x1010, SEEK_SET);
+	fwrite(&x, 1, 1, fp);
+	fclose(fp);
+	CU_ASSERT_EQUAL_FATAL(pts_ktext_sums(&f, &end, &ne, &err), 0);
+	b = bundle_of_sums(end, ne);
+	CU_ASSERT_EQUAL_FATAL(pts_ktext_compare(b, arm, na), 0);
+	pts_bundle_ktext_changes(b, &changed, &loaded, &gone);
+	CU_ASSERT_EQUAL(changed, 1);
+	CU_ASSERT_EQUAL(loaded, 0);
+	CU_ASSERT_EQUAL(gone, 0);
+	pts_bundle_free(b);
+	free(end);
+
+	/* the BPF program replaced by another one at another address */
+	put_text(ks_path, "ffffffff81000000 T _stext\nffffffff81000080 T _etext\n"
+			  "ffffffffc0000020 t bpf_prog_b\t[bpf]\nffffffffc0000040 t after\t[m]\n");
+	CU_ASSERT_EQUAL_FATAL(pts_ktext_sums(&f, &end, &ne, &err), 0);
+	b = bundle_of_sums(end, ne);
+	CU_ASSERT_EQUAL_FATAL(pts_ktext_compare(b, arm, na), 0);
+	pts_bundle_ktext_changes(b, &changed, &loaded, &gone);
+	CU_ASSERT_EQUAL(changed, 1);
+	CU_ASSERT_EQUAL(loaded, 1);
+	CU_ASSERT_EQUAL(gone, 1);
+	CU_ASSERT_EQUAL_FATAL(b->nr_ktext_gone, 1);
+	CU_ASSERT_STRING_EQUAL(b->ktext_gone[0].name, "bpf_prog_a");
+	pts_bundle_free(b);
+	free(end);
+	free(arm);
+	unlink(kc_path);
+	unlink(ks_path);
+}
+
 static struct pts_unit_test live_tests[3];
 static struct pts_unit_suite live_suite = { "capture_kernel_live", NULL, NULL, live_tests, NULL };
 
@@ -477,4 +587,5 @@ PTS_SUITE(capture_kernel, NULL, NULL,
 	  PTS_TEST(kallsyms_names_bpf_trampolines_and_probe_slots),
 	  PTS_TEST(probe_slot_in_the_last_page_runs_to_the_end_of_the_space),
 	  PTS_TEST(address_past_64_bits_or_at_the_last_byte_gives_no_range),
-	  PTS_TEST(bpf_program_bytes_read_from_a_fake_kcore))
+	  PTS_TEST(bpf_program_bytes_read_from_a_fake_kcore),
+	  PTS_TEST(kernel_code_hashed_at_arm_and_at_the_end_tells_what_changed))

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "capture/capture.h"
+#include "capture/device.h"
 
 static void decode_hint_replaces_ptscope_suffix_with_fxt(void)
 {
@@ -98,7 +99,31 @@ static void default_name_is_timestamped_bundle_with_our_pid(void)
 	CU_ASSERT_STRING_EQUAL(rest, ".ptscope");
 }
 
+/*
+ * A tracepoint the module has no probe for (BAD_TRIGGER with EOPNOTSUPP,
+ * docs/abi.md "Triggers") or that does not exist: the message names the
+ * tracepoints a trigger can be armed on. Other BAD_TRIGGER refusals (a
+ * malformed specification, EINVAL) do not.
+ */
+static void tracepoint_refusals_list_the_supported_tracepoints(void)
+{
+	struct ptscope_hdr hdr = { .reason = PTSCOPE_R_BAD_TRIGGER };
+	struct pts_err err;
+
+	pts_dev_refusal("CONFIGURE", EOPNOTSUPP, &hdr, &err);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "not a supported tracepoint"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, " sched:sched_process_exit"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, " raw_syscalls:sys_enter"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, " irq:irq_handler_entry"));
+	pts_dev_refusal("CONFIGURE", EINVAL, &hdr, &err);
+	CU_ASSERT_PTR_NULL(strstr(err.msg, "sched:sched_process_exit"));
+	hdr.reason = PTSCOPE_R_TRACEPOINT_NOT_FOUND;
+	pts_dev_refusal("CONFIGURE", ENOENT, &hdr, &err);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "can be armed on sched:sched_process_exit"));
+}
+
 PTS_SUITE(cli_feedback, NULL, NULL,
+	  PTS_TEST(tracepoint_refusals_list_the_supported_tracepoints),
 	  PTS_TEST(decode_hint_replaces_ptscope_suffix_with_fxt),
 	  PTS_TEST(trigger_tsc_converts_to_wall_clock_through_the_start_pair),
 	  PTS_TEST(status_line_names_cpus_size_scope_and_trigger),

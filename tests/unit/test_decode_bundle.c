@@ -992,6 +992,56 @@ static void lost_records_make_the_task_unknown_until_the_next_switch(void)
 }
 
 /*
+ * A capture configured in a container (docs/abi.md, "Pids"): at TSC 0x1350
+ * cpu 0 switches to a host task, which the capture's pid namespace cannot
+ * see: next_pid/next_tid -1 (PTSCOPE_PID_OUTSIDE). The first segment (TSC
+ * 0x1000) decodes as in the main path, on thread 100/101; the second (TSC
+ * 0x1400) is that host task's: no process of the bundle, so its code is a
+ * gap, never pid 100's functions, and -1 never keys an image (it is the
+ * image set's "every process" key).
+ */
+static void switch_to_a_task_outside_the_pid_namespace_is_no_process(void)
+{
+	struct ptscope_sb_switch sw;
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+	size_t i;
+
+	memset(&sw, 0, sizeof(sw));
+	sw.hdr.type = PTSCOPE_SB_SCHED_SWITCH;
+	sw.hdr.size = sizeof(sw);
+	sw.hdr.tsc = 0x1350;
+	sw.prev_pid = 100;
+	sw.prev_tid = 101;
+	sw.next_pid = sw.next_tid = PTSCOPE_PID_OUTSIDE;
+	sw.next_cr3 = 0x7000;
+	snprintf(sw.next_comm, sizeof(sw.next_comm), "hostd");
+	extra_sb = &sw;
+	extra_sb_len = sizeof(sw);
+	write_bundle(PTS_SOURCE_HARDWARE);
+	extra_sb_len = 0;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	for (i = 0; i < sink.n; i++) {
+		const struct pts_tl_rec *r = &sink.recs[i].r;
+
+		if (r->type != PTS_TL_BEGIN)
+			continue;
+		if (!strcmp(sink.recs[i].name, "_start") || !strcmp(sink.recs[i].name, "f1")) {
+			CU_ASSERT_EQUAL(r->pid, 100);
+			CU_ASSERT_EQUAL(r->tid, 101);
+		}
+		CU_ASSERT_STRING_NOT_EQUAL(sink.recs[i].name, "f3");
+		CU_ASSERT_STRING_NOT_EQUAL(sink.recs[i].name, "tail");
+		if (r->ts_ns >= 0x1400 - 0x1000)
+			CU_ASSERT(r->pid != 100 && r->pid != PTSCOPE_PID_OUTSIDE);
+	}
+	CU_ASSERT(sum.gaps >= 1);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
  * Erratum SKL014 (libipt's list: Skylake on, model 85 among them): a
  * TIP.PGD at a direct branch that leaves an address filter range may come
  * without its IP. The capture filtered ADDR0 = _start's 64 bytes
@@ -1848,6 +1898,7 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(exec_in_the_sideband_starts_the_new_program_on_an_empty_stack),
 	  PTS_TEST(trace_start_names_the_thread_running_from_the_start),
 	  PTS_TEST(lost_records_make_the_task_unknown_until_the_next_switch),
+	  PTS_TEST(switch_to_a_task_outside_the_pid_namespace_is_no_process),
 	  PTS_TEST(filter_range_exit_without_ip_binds_to_the_branch_out_skl014),
 	  PTS_TEST(unknown_cpu_is_said_and_cpu_model_overrides_it_for_bundles),
 	  PTS_TEST(time_pairs_check_and_refine_tsc_khz),

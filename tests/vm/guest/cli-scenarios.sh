@@ -217,6 +217,28 @@ else
 fi
 rm -rf "$b"
 
+# `ptscope run` inside a new pid namespace (a container's view): ptscope
+# is pid 1 there, its command pid 2, and /proc is that namespace's. The
+# bundle goes to the host, which checks that the sideband names the
+# command by the pid the bundle lists (bundle_pids_of_the_namespace).
+name=cli_run_user_pidns
+b=/tmp/$name.ptscope
+rm -rf "$b"
+if unshare -p -f -m --mount-proc ptscope run -q --scope user --size 64K -o "$b" -- spin 300 \
+	> /tmp/rec.out 2>&1; then
+	if msg=$(bundle_complete "$b"); then
+		pid=$(sed -n '/"processes"/,$ s/.*"pid": *\([0-9-]*\).*/\1/p' "$b/manifest.json" | head -n 1)
+		res $name PASS "$msg; processes[] pid $pid"
+		(cd /tmp && tar -cf "$name.tar" "$name.ptscope") && send_file bundle $name "/tmp/$name.tar"
+		rm -f "/tmp/$name.tar"
+	else
+		res $name FAIL "$msg; run said: $(head -c 300 /tmp/rec.out | tr '\n' ' ')"
+	fi
+else
+	res $name FAIL "run in a new pid namespace: exit status $?: $(head -c 400 /tmp/rec.out | tr '\n' ' ')"
+fi
+rm -rf "$b"
+
 # `ptscope attach -p PID` on a running test program, ended by --duration.
 name=cli_attach_duration
 b=/tmp/$name.ptscope

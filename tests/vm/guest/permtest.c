@@ -32,6 +32,20 @@
  *   tp-pidns NAME        root, in a new pid namespace: a tracepoint
  *                        trigger on a pid of that namespace fires when
  *                        that process exits
+ *   tp-typed NAME        root: tracepoint triggers are typed probes for
+ *                        a list of tracepoints: a listed event under
+ *                        another subsystem is TRACEPOINT_NOT_FOUND, an
+ *                        existing tracepoint outside the list BAD_TRIGGER
+ *                        (EOPNOTSUPP); listed tracepoints with arguments
+ *                        (sys_enter, sched_switch, signal_deliver) fire
+ *                        for the one pid they are armed on
+ *   sb-pidns NAME        root, a capture configured in a new pid
+ *                        namespace: GET_STATE's trigger pid and every pid
+ *                        of the sideband are of that namespace (its own
+ *                        processes 1, 2 and 3, 0 for idle, -1 for a task it
+ *                        cannot see): the FORK and EXIT of a child and the
+ *                        TRIGGER name the pids fork() and the namespace's
+ *                        /proc give
  *
  * The expectations come from docs/abi.md ("Permissions", "Triggers"),
  * never from values this program made.
@@ -718,6 +732,255 @@ static int do_tp_pidns(void)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+static int tp_configure(int fd, const char *tp, pid_t pid, struct ptscope_config *cfg)
+{
+	small_config(fd, PTSCOPE_SCOPE_USER, cfg);
+	cfg->trigger.kinds = PTSCOPE_TRIG_TRACEPOINT;
+	cfg->trigger.tracepoint_pid = pid;
+	snprintf(cfg->trigger.tracepoint, sizeof(cfg->trigger.tracepoint), "%s", tp);
+	return IOC(fd, PTSCOPE_IOC_CONFIGURE, *cfg);
+}
+
+/* CONFIGURE must be refused with errno @e and @reason. */
+static void tp_refused(int fd, const char *tp, pid_t pid, int e, uint32_t reason)
+{
+	struct ptscope_config cfg;
+	int r = tp_configure(fd, tp, pid, &cfg);
+
+	if (r != -e || cfg.hdr.reason != reason)
+		bad("%s: %s reason %u, want %s reason %u", tp, r ? strerror(-r) : "accepted",
+		    cfg.hdr.reason, strerror(e), reason);
+	else
+		detail("%s refused (%s)", tp, strerror(e));
+	if (!r)
+		cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+}
+
+/* Armed on @tp for one child; @sig: what makes it fire, 0 its own syscalls. */
+static void tp_fires(int fd, const char *tp, int sig)
+{
+	struct ptscope_config cfg;
+	struct ptscope_state st;
+	uint32_t reason;
+	uint64_t t0;
+	pid_t child;
+	int r, wfd;
+
+	child = spawn_waiter(&wfd);
+	r = tp_configure(fd, tp, child, &cfg);
+	if (r) {
+		bad("CONFIGURE %s pid %d: %s reason %u", tp, (int)child, strerror(-r),
+		    cfg.hdr.reason);
+		goto out;
+	}
+	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason))) {
+		bad("START %s: %s reason %u", tp, strerror(-r), reason);
+		goto unconf;
+	}
+	if (sig)
+		kill(child, sig);
+	t0 = now_ns();
+	do {
+		get_state(fd, &st);
+		if (st.state == PTSCOPE_STATE_TRIGGERED)
+			break;
+		sleep_ms(20);
+	} while (now_ns() - t0 < 3000000000ull);
+	if (st.state != PTSCOPE_STATE_TRIGGERED || st.trigger_reason != PTSCOPE_TRIGGER_TRACEPOINT)
+		bad("%s pid %d: state %u reason %u, want TRIGGERED by TRACEPOINT", tp, (int)child,
+		    st.state, st.trigger_reason);
+	else if (st.trigger_pid != child)
+		bad("%s armed on pid %d fired in pid %d", tp, (int)child, (int)st.trigger_pid);
+	else
+		detail("%s fired in pid %d", tp, (int)child);
+	cmd_r(fd, PTSCOPE_IOC_STOP, NULL);
+unconf:
+	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+out:
+	close(wfd);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+}
+
+static int do_tp_typed(void)
+{
+	/* A tracepoint of 6.1 and 6.12 (trace/events/sched.h) not in the list. */
+	const char *unlisted = "/sys/kernel/tracing/events/sched/sched_kthread_stop";
+	int fd = open_dev();
+
+	tp_refused(fd, "signal:sched_process_exit", getpid(), ENOENT,
+		   PTSCOPE_R_TRACEPOINT_NOT_FOUND);
+	tp_refused(fd, "nosuch:nosuch_event", getpid(), ENOENT, PTSCOPE_R_TRACEPOINT_NOT_FOUND);
+	if (access(unlisted, F_OK))
+		bad("rig: %s: %s", unlisted, strerror(errno));
+	else
+		tp_refused(fd, "sched:sched_kthread_stop", getpid(), EOPNOTSUPP,
+			   PTSCOPE_R_BAD_TRIGGER);
+	tp_fires(fd, "raw_syscalls:sys_enter", 0);
+	tp_fires(fd, "sched:sched_switch", 0);
+	tp_fires(fd, "signal:signal_deliver", SIGTERM);
+	close(fd);
+	return report();
+}
+
+/* Is @pid one this namespace can name: idle, outside, or one of @ok[]? */
+static int ns_pid_ok(int32_t pid, const pid_t *ok, int n)
+{
+	int i;
+
+	if (pid == 0 || pid == PTSCOPE_PID_OUTSIDE)
+		return 1;
+	for (i = 0; i < n; i++)
+		if (pid == ok[i])
+			return 1;
+	return 0;
+}
+
+/*
+ * In the new namespace: its init configures and arms, forks a child that
+ * exits at once (FORK, EXIT records), then lets the waiter exit (the
+ * trigger). Expected pids: docs/abi.md, "Sideband records": every pid is
+ * of the configuring task's namespace.
+ */
+static int sb_pidns_init(void)
+{
+	static unsigned char buf[1 << 16];
+	struct ptscope_config cfg;
+	struct ptscope_state st;
+	pid_t b, c, ok[3];
+	int fd, r, wfd, fork_seen = 0, exit_seen = 0, trig_seen = 0;
+	unsigned int recs = 0, outside = 0, foreign = 0;
+	uint32_t reason;
+	uint64_t t0;
+	ssize_t len;
+
+	if (getpid() != 1)
+		die("not the init of a new pid namespace (pid %d)", (int)getpid());
+	b = spawn_waiter(&wfd);
+	fd = open_dev();
+	small_config(fd, PTSCOPE_SCOPE_USER, &cfg);
+	cfg.trigger.kinds = PTSCOPE_TRIG_TRACEPOINT;
+	cfg.trigger.tracepoint_pid = b;
+	snprintf(cfg.trigger.tracepoint, sizeof(cfg.trigger.tracepoint),
+		 "sched:sched_process_exit");
+	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
+		die("CONFIGURE: %s reason %u", strerror(-r), cfg.hdr.reason);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
+		die("START: %s reason %u", strerror(-r), reason);
+	c = fork();
+	if (c < 0)
+		die("fork: %s", strerror(errno));
+	if (c == 0)
+		_exit(0);
+	waitpid(c, NULL, 0);
+	close(wfd);
+	waitpid(b, NULL, 0);
+	t0 = now_ns();
+	do {
+		get_state(fd, &st);
+		if (st.state == PTSCOPE_STATE_TRIGGERED)
+			break;
+		sleep_ms(20);
+	} while (now_ns() - t0 < 2000000000ull);
+	if (st.state != PTSCOPE_STATE_TRIGGERED)
+		bad("state %u after pid %d exited, want TRIGGERED", st.state, (int)b);
+	if (st.trigger_pid != b || st.trigger_tid != b)
+		bad("GET_STATE trigger pid/tid %d/%d, want %d/%d (this namespace)",
+		    st.trigger_pid, st.trigger_tid, (int)b, (int)b);
+	else
+		detail("trigger_pid %d", st.trigger_pid);
+	ok[0] = 1;
+	ok[1] = b;
+	ok[2] = c;
+	while ((len = read(fd, buf, sizeof(buf))) > 0) {
+		size_t off = 0;
+
+		while (off + sizeof(struct ptscope_sb_hdr) <= (size_t)len) {
+			const struct ptscope_sb_hdr *h = (const void *)(buf + off);
+			int32_t p[4] = { 0, 0, 0, 0 };
+			int i;
+
+			if (!h->size)
+				break;
+			recs++;
+			if (h->type == PTSCOPE_SB_SCHED_SWITCH) {
+				const struct ptscope_sb_switch *s = (const void *)h;
+
+				p[0] = s->prev_pid; p[1] = s->prev_tid;
+				p[2] = s->next_pid; p[3] = s->next_tid;
+			} else if (h->type == PTSCOPE_SB_FORK) {
+				const struct ptscope_sb_fork *f = (const void *)h;
+
+				p[0] = f->parent_pid; p[1] = f->parent_tid;
+				p[2] = f->child_pid; p[3] = f->child_tid;
+				if (f->child_pid == c && f->child_tid == c && f->parent_pid == 1)
+					fork_seen = 1;
+			} else if (h->type == PTSCOPE_SB_EXIT) {
+				const struct ptscope_sb_exit *e = (const void *)h;
+
+				p[0] = e->pid; p[1] = e->tid;
+				if (e->pid == c && e->tid == c)
+					exit_seen = 1;
+			} else if (h->type == PTSCOPE_SB_EXEC) {
+				const struct ptscope_sb_exec *e = (const void *)h;
+
+				p[0] = e->pid; p[1] = e->tid;
+			} else if (h->type == PTSCOPE_SB_TRIGGER) {
+				const struct ptscope_sb_trigger *t = (const void *)h;
+
+				p[0] = t->pid; p[1] = t->tid;
+				if (t->pid == b && t->tid == b)
+					trig_seen = 1;
+			} else if ((h->type == PTSCOPE_SB_TRACE_START ||
+				    h->type == PTSCOPE_SB_TRACE_STOP) &&
+				   h->size >= sizeof(struct ptscope_sb_trace)) {
+				const struct ptscope_sb_trace *t = (const void *)h;
+
+				p[0] = t->pid; p[1] = t->tid;
+			}
+			for (i = 0; i < 4; i++) {
+				if (p[i] == PTSCOPE_PID_OUTSIDE)
+					outside++;
+				if (!ns_pid_ok(p[i], ok, 3)) {
+					if (!foreign)
+						bad("record type %u names pid %d, not of this namespace (1 %d %d)",
+						    h->type, p[i], (int)b, (int)c);
+					foreign++;
+				}
+			}
+			off += h->size;
+		}
+	}
+	if (!fork_seen)
+		bad("no FORK record 1 -> %d", (int)c);
+	if (!exit_seen)
+		bad("no EXIT record of %d", (int)c);
+	if (!trig_seen)
+		bad("no TRIGGER record naming %d", (int)b);
+	detail("%u records, %u foreign pids, %u pids outside (-1)", recs, foreign, outside);
+	cmd_r(fd, PTSCOPE_IOC_STOP, NULL);
+	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+	close(fd);
+	return report();
+}
+
+static int do_sb_pidns(void)
+{
+	int status;
+	pid_t a;
+
+	if (unshare(CLONE_NEWPID))
+		die("unshare(CLONE_NEWPID): %s", strerror(errno));
+	a = fork();
+	if (a < 0)
+		die("fork: %s", strerror(errno));
+	if (a == 0)
+		exit(sb_pidns_init());
+	if (waitpid(a, &status, 0) != a)
+		die("waitpid: %s", strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "";
@@ -742,6 +1005,10 @@ int main(int argc, char **argv)
 		return do_fifo_stop();
 	if (!strcmp(sub, "tp-pidns") && argc == 3)
 		return do_tp_pidns();
+	if (!strcmp(sub, "sb-pidns") && argc == 3)
+		return do_sb_pidns();
+	if (!strcmp(sub, "tp-typed") && argc == 3)
+		return do_tp_typed();
 	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/permtest.c\n");
 	return 2;
 }

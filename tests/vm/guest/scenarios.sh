@@ -32,7 +32,7 @@ ioctl_capture_both_manual ioctl_capture_both_tracepoint ioctl_capture_both_sysrq
 snapshot_ring_wraps full_mode_stops_when_full multi_snapshot post_trigger_delay
 ioctl_fuzz unpriv_refused unpriv_own_capture unpriv_other_users_capture
 mmap_write_refused mapcount_after_fork_and_reconfigure trigger_race_start_stop
-tracepoint_pid_in_a_pid_namespace
+tracepoint_pid_in_a_pid_namespace sideband_pids_of_the_capture_namespace
 rmmod_while_mapped rmmod_while_armed
 cpu_offline_during_capture full_mode_hotplug_stays_stopped foreign_state_restored foreign_traceen_while_armed
 trigger_stops_fifo_cpu sideband_percpu_lost_and_order sideband_watermark_wakes sideband_syscall_records
@@ -46,7 +46,7 @@ CLI_MATRIX="$(for s in user kernel both; do
 CLI_RUN="$(for s in user kernel both; do
 	for t in exit manual tracepoint sysrq_proc; do echo cli_run_${s}_$t; done; done)"
 CLI_SCENARIOS="cli_caps_simulated $(for c in $CLI_MATRIX; do echo cli_capture_$c; done)
-$CLI_RUN cli_run_user_syscalls cli_attach_duration cli_attach_manual cli_status_armed cli_status_after
+$CLI_RUN cli_run_user_syscalls cli_run_user_pidns cli_attach_duration cli_attach_manual cli_status_armed cli_status_after
 cli_run_user_uprobe cli_uprobe_thread cli_uprobe_shared_object cli_uprobe_multi_snapshot
 cli_status_uprobe"
 
@@ -130,6 +130,8 @@ run_t ptstest mmap-write mmap_write_refused
 run_t permtest mapcount mapcount_after_fork_and_reconfigure
 run_t permtest trigger-race trigger_race_start_stop 4000
 run_t permtest tp-pidns tracepoint_pid_in_a_pid_namespace
+run_t permtest sb-pidns sideband_pids_of_the_capture_namespace
+run_t permtest tp-typed tracepoint_trigger_typed_probes
 
 # rmmod while a mapping exists (its fd closed): refused (EBUSY) or
 # harmless; the mapping stays readable; unload works once it is gone.

@@ -165,6 +165,30 @@ for d in "$BDIR"/*/; do
 	*) tl_ok=0; tl_detail="$tl_detail $name:MISMATCH{${verdict% FAIL}}" ;;
 	esac
 done
+# The capture made in a new pid namespace: the sideband names its command
+# by the pid the bundle lists (docs/abi.md, "Pids"); every thread with code
+# in the summary ("  PID/TID name: ... N calls ...") is that pid.
+pd=$BDIR/cli_run_user_pidns
+if [ -f "$pd/decode.out" ]; then
+	want=$(sed -n '/"processes"/,$ s/.*"pid": *\([0-9-]*\).*/\1/p' \
+		"$pd/cli_run_user_pidns.ptscope/manifest.json" |
+		head -n 1)
+	threads=$(sed -n 's|^  \(-\{0,1\}[0-9]*\)/\(-\{0,1\}[0-9]*\).* \([0-9]*\) calls\{0,1\},.*|\1/\2:\3|p' \
+		"$pd/decode.out" | tr '\n' ' ')
+	own=0 other=
+	for t in $threads; do
+		p=${t%%/*} c=${t##*:}
+		[ "$c" = 0 ] && continue
+		if [ "$p" = "$want" ]; then own=$((own + 1)); else other="$other $t"; fi
+	done
+	if [ -n "$want" ] && [ $own -ge 1 ] && [ -z "$other" ]; then
+		echo "bundle_pids_of_the_namespace PASS processes[] pid $want; threads with calls: $threads"
+	else
+		echo "bundle_pids_of_the_namespace FAIL processes[] pid ${want:-none}; threads (pid/tid:calls): ${threads:-none}${other:+; other pids:$other}"
+	fi
+else
+	echo "bundle_pids_of_the_namespace SKIP no decoded cli_run_user_pidns bundle"
+fi
 if [ $n -eq 0 ]; then
 	echo "bundle_decodes FAIL no bundle directory under $BDIR"
 	echo "bundle_timeline_matches_sim SKIP no bundle"

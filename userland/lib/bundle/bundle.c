@@ -78,6 +78,7 @@ void pts_bundle_free(struct pts_bundle *b)
 	for (i = 0; i < b->nr_ktext; i++)
 		free(b->ktext[i].file);
 	free(b->ktext);
+	free(b->ktext_gone);
 	for (i = 0; i < b->nr_objects; i++) {
 		free(b->objects[i].path);
 		free(b->objects[i].file);
@@ -332,4 +333,72 @@ out:
 	free(buf);
 	close(fd);
 	return rc;
+}
+
+void pts_bundle_ktext_changes(const struct pts_bundle *b, size_t *changed, size_t *loaded,
+			      size_t *gone)
+{
+	size_t i;
+
+	*changed = *loaded = *gone = 0;
+	if (!b->ktext_hashed)
+		return;
+	for (i = 0; i < b->nr_ktext; i++) {
+		const struct pts_bundle_ktext *k = &b->ktext[i];
+
+		if (!k->has_crc32_arm)
+			(*loaded)++;
+		else if (k->has_crc32 && k->crc32 != k->crc32_arm)
+			(*changed)++;
+	}
+	*gone = b->nr_ktext_gone;
+}
+
+/* Append "NAME" to buf (comma separated), or " ..." once when it does not fit. */
+static void name_list_add(char *buf, size_t len, const char *name, bool *full)
+{
+	size_t n = strlen(buf), need = strlen(name) + 2;
+
+	if (*full)
+		return;
+	if (n + need + 5 >= len) {
+		snprintf(buf + n, len - n, " ...");
+		*full = true;
+		return;
+	}
+	snprintf(buf + n, len - n, "%s%s", n && buf[n - 1] != ' ' ? ", " : "", name);
+}
+
+size_t pts_bundle_ktext_change_text(const struct pts_bundle *b, char *buf, size_t len)
+{
+	size_t changed, loaded, gone, i;
+	bool full = false;
+
+	pts_bundle_ktext_changes(b, &changed, &loaded, &gone);
+	if (!len)
+		return changed + loaded + gone;
+	buf[0] = '\0';
+	if (changed) {
+		snprintf(buf, len, "%zu changed: ", changed);
+		for (i = 0; i < b->nr_ktext; i++)
+			if (b->ktext[i].has_crc32_arm && b->ktext[i].has_crc32 &&
+			    b->ktext[i].crc32 != b->ktext[i].crc32_arm)
+				name_list_add(buf, len, b->ktext[i].name, &full);
+	}
+	if (loaded && !full) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, "%s%zu loaded: ", n ? "; " : "", loaded);
+		for (i = 0; i < b->nr_ktext; i++)
+			if (!b->ktext[i].has_crc32_arm)
+				name_list_add(buf, len, b->ktext[i].name, &full);
+	}
+	if (gone && !full) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, "%s%zu unloaded (no copy): ", n ? "; " : "", gone);
+		for (i = 0; i < b->nr_ktext_gone; i++)
+			name_list_add(buf, len, b->ktext_gone[i].name, &full);
+	}
+	return changed + loaded + gone;
 }

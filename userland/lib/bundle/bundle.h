@@ -164,6 +164,23 @@ struct pts_bundle_ktext {
 	char *file;				/* bundle file with the bytes */
 	uint64_t vaddr;
 	uint64_t size;
+	/*
+	 * CRC-32 (zlib's crc32(), the ISO-HDLC polynomial) of the bytes in
+	 * file, and of the same range read at arm: they differ when the code
+	 * changed during the capture (docs/bundle-format.md 3.10).
+	 */
+	bool has_crc32;
+	uint32_t crc32;
+	bool has_crc32_arm;			/* false with text_hashed: loaded during it */
+	uint32_t crc32_arm;
+};
+
+/* Kernel code hashed at arm that the bundle has no copy of (unloaded during the capture). */
+struct pts_bundle_ktext_gone {
+	char name[64];
+	uint64_t vaddr;
+	uint64_t size;				/* bytes hashed at arm */
+	uint32_t crc32_arm;
 };
 
 /* A user binary: copied into the bundle, or only named (--no-copy). */
@@ -203,6 +220,9 @@ struct pts_bundle {
 	uint64_t modules_size;			/* bytes (0: writer takes the file's size) */
 	size_t nr_ktext;
 	struct pts_bundle_ktext *ktext;
+	bool ktext_hashed;			/* kernel code was hashed at arm too */
+	size_t nr_ktext_gone;
+	struct pts_bundle_ktext_gone *ktext_gone;
 	size_t nr_objects;
 	struct pts_bundle_object *objects;
 	char *ground_truth_file;		/* ptsynth only, NULL otherwise */
@@ -301,5 +321,22 @@ int pts_source_parse(const char *name, enum pts_bundle_source *out);
 
 /* RTIT_CTL.MTCFreq (bits 17:14) of config.rtit_ctl: libipt's pt_config.mtc_freq. */
 uint32_t pts_bundle_mtc_freq(const struct pts_bundle *b);
+
+/*
+ * Kernel code that changed during the capture (docs/bundle-format.md 3.10):
+ * text[] ranges whose crc32 differs from crc32_arm, text[] ranges without
+ * crc32_arm (not there at arm: loaded during the capture), text_gone[]
+ * (there at arm, no copy at the end). All 0 when the writer did not hash
+ * at arm.
+ */
+void pts_bundle_ktext_changes(const struct pts_bundle *b, size_t *changed, size_t *loaded,
+			      size_t *gone);
+
+/*
+ * The same in words, into buf (len bytes, cut with " ..." when long):
+ * "2 changed: vmlinux, ext4; 1 loaded: bpf_prog_x; 1 unloaded (no copy):
+ * bpf_prog_y". Returns the number of ranges concerned (0: buf is "").
+ */
+size_t pts_bundle_ktext_change_text(const struct pts_bundle *b, char *buf, size_t len);
 
 #endif /* PTS_BUNDLE_H */

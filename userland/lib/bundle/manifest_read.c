@@ -789,6 +789,7 @@ static int rd_kernel(struct rd *r, json_object *root)
 {
 	struct pts_bundle *b = r->b;
 	json_object *o, *v, *a;
+	uint64_t crc = 0;
 	size_t n, i;
 	int rc = rd_obj(r, root, "", "kernel", false, &o);
 
@@ -823,6 +824,39 @@ static int rd_kernel(struct rd *r, json_object *root)
 		TRY(rd_buf(r, e, at, "name", true, k->name, sizeof(k->name)));
 		TRY(rd_hex(r, e, at, "vaddr", true, UINT64_MAX, &k->vaddr));
 		TRY(rd_file(r, e, at, &k->file, &k->size));
+		rc = rd_hex(r, e, at, "crc32", false, UINT32_MAX, &crc);
+		if (rc < 0)
+			return rc;
+		k->has_crc32 = !rc;
+		k->crc32 = (uint32_t)crc;
+		rc = rd_hex(r, e, at, "crc32_arm", false, UINT32_MAX, &crc);
+		if (rc < 0)
+			return rc;
+		k->has_crc32_arm = !rc;
+		k->crc32_arm = (uint32_t)crc;
+	}
+	TRY(rd_bool(r, o, "kernel.", "text_hashed_at_arm", false, &b->ktext_hashed));
+	rc = rd_arr(r, o, "kernel.", "text_gone", false, &a, &n);
+	if (rc < 0)
+		return rc;
+	b->ktext_gone = alloc_array(r, n, sizeof(*b->ktext_gone));
+	if (!b->ktext_gone)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct pts_bundle_ktext_gone *g = &b->ktext_gone[i];
+		json_object *e = json_object_array_get_idx(a, i);
+		char at[48];
+
+		snprintf(at, sizeof(at), "kernel.text_gone[%zu].", i);
+		if (json_object_get_type(e) != json_type_object)
+			return rd_fail(r, EINVAL, "key kernel.text_gone[%zu]: expected an object, "
+				       "got %s", i, type_text(e));
+		b->nr_ktext_gone = i + 1;
+		TRY(rd_buf(r, e, at, "name", true, g->name, sizeof(g->name)));
+		TRY(rd_hex(r, e, at, "vaddr", true, UINT64_MAX, &g->vaddr));
+		TRY(rd_u64(r, e, at, "size", true, UINT64_MAX, &g->size));
+		TRY(rd_hex(r, e, at, "crc32_arm", true, UINT32_MAX, &crc));
+		g->crc32_arm = (uint32_t)crc;
 	}
 	return 0;
 }

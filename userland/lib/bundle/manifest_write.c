@@ -331,9 +331,30 @@ static json_object *w_kernel(struct wr *w, const struct pts_bundle *b)
 		put_buf(w, t, at, "name", k->name, sizeof(k->name));
 		put_file(w, t, at, k->file, k->size);
 		put_hex(t, "vaddr", k->vaddr);
+		if (k->has_crc32)
+			put_hex(t, "crc32", k->crc32);
+		if (k->has_crc32_arm)
+			put_hex(t, "crc32_arm", k->crc32_arm);
 		json_object_array_add(a, t);
 	}
 	put(o, "text", a);
+	if (b->ktext_hashed) {
+		put_bool(o, "text_hashed_at_arm", true);
+		a = json_object_new_array();
+		for (i = 0; i < b->nr_ktext_gone; i++) {
+			const struct pts_bundle_ktext_gone *g = &b->ktext_gone[i];
+			json_object *t = json_object_new_object();
+			char at[48];
+
+			snprintf(at, sizeof(at), "kernel.text_gone[%zu].", i);
+			put_buf(w, t, at, "name", g->name, sizeof(g->name));
+			put_hex(t, "vaddr", g->vaddr);
+			put_uint(t, "size", g->size);
+			put_hex(t, "crc32_arm", g->crc32_arm);
+			json_object_array_add(a, t);
+		}
+		put(o, "text_gone", a);
+	}
 	return o;
 }
 

@@ -30,7 +30,8 @@
 #include "device.h"
 #include "elfinfo.h"
 #include "kernel.h"
-#include "ktext_extra.h"
+#include "ktext_hash.h"
+#include "ktext_plan.h"
 #include "procfs.h"
 #include "sbmerge.h"
 
@@ -388,7 +389,7 @@ static void write_processes(struct writer *w)
 }
 
 static void add_ktext(struct writer *w, const char *name, const char *file,
-		      uint64_t vaddr, uint64_t size)
+		      uint64_t vaddr, uint64_t size, uint32_t crc)
 {
 	struct pts_bundle *b = w->b;
 	struct pts_bundle_ktext *v = realloc(b->ktext, (b->nr_ktext + 1) * sizeof(*v));
@@ -401,6 +402,8 @@ static void add_ktext(struct writer *w, const char *name, const char *file,
 	v[b->nr_ktext].file = strdup(file);
 	v[b->nr_ktext].vaddr = vaddr;
 	v[b->nr_ktext].size = size;
+	v[b->nr_ktext].has_crc32 = true;
+	v[b->nr_ktext].crc32 = crc;
 	b->nr_ktext++;
 }
 
@@ -423,81 +426,71 @@ static int copy_proc_file(struct writer *w, const char *src, const char *name,
 	return 0;
 }
 
-static int kcore_copy(struct writer *w, struct pts_kcore *kc, const char *name,
-		      const char *file, uint64_t vaddr, uint64_t size)
+/*
+ * Copy one range of kernel code. Code outside the text sections (BPF,
+ * trampolines, kprobe slots) that cannot be read is said, and the bundle
+ * stays complete (a decode shows a gap there, as it would without the
+ * copy); vmlinux or module text that cannot be read makes it incomplete.
+ */
+static void ktext_copy(struct writer *w, struct pts_kcore *kc, const struct pts_ktext_range *r)
 {
 	struct pts_err e;
+	uint64_t len;
 	void *buf;
 
-	if (!size || size > (1ULL << 30))
-		return -EINVAL;
-	buf = malloc(size);
-	if (!buf)
-		return -ENOMEM;
-	if (pts_kcore_read(kc, vaddr, buf, size, &e)) {
-		incomplete(w, file, &e);
-		free(buf);
-		return e.code;
+	if (pts_ktext_read(kc, r, &buf, &len, &e)) {
+		if (r->extra)
+			pts_capture_error(w->c, "kernel code %s at 0x%" PRIx64 " not copied: %s",
+					  r->name, r->vaddr, e.msg);
+		else
+			incomplete(w, r->file, &e);
+		return;
 	}
-	if (pts_bundle_write_file(w->dir, file, buf, size, &e)) {
-		incomplete(w, file, &e);
-		free(buf);
-		return e.code;
-	}
+	if (pts_bundle_write_file(w->dir, r->file, buf, len, &e))
+		incomplete(w, r->file, &e);
+	else
+		add_ktext(w, r->name, r->file, r->vaddr, len, pts_ktext_crc32(buf, len));
 	free(buf);
-	add_ktext(w, name, file, vaddr, size);
-	return 0;
 }
 
 /*
- * Code outside the text sections (BPF programs and trampolines, ftrace
- * trampolines, kprobe slots: ktext_extra.h), from its symbol to the next,
- * else to the end of its page (the next symbol may lie past its
- * allocation). Code that cannot be read is said; the bundle stays
- * complete (a decode shows a gap there, as it would without the copy).
+ * Compare the copies with the code hashed at arm (ktext_hash.h), and keep
+ * the copies' hashes as the next window's arm hashes (a re-arm follows
+ * the bundle at once).
  */
-static void extra_copy(struct writer *w, struct pts_kcore *kc, const struct pts_krange *r,
-		       size_t i)
+static void ktext_changes(struct writer *w)
 {
-	uint64_t end = r->end, page_end = (r->start | 0xfff) + 1;
-	struct pts_err e;
-	char file[64];
-	void *buf = malloc(end - r->start);
-	int rc;
+	struct pts_capture *c = w->c;
+	struct pts_ktext_sum *v;
+	size_t i;
 
-	if (!buf)
+	if (c->kt_arm && pts_ktext_compare(w->b, c->kt_arm, c->nr_kt_arm))
 		return;
-	rc = pts_kcore_read(kc, r->start, buf, end - r->start, &e);
-	if (rc && end > page_end) {
-		end = page_end;
-		rc = pts_kcore_read(kc, r->start, buf, end - r->start, &e);
+	v = calloc(w->b->nr_ktext ? w->b->nr_ktext : 1, sizeof(*v));
+	if (!v)
+		return;
+	for (i = 0; i < w->b->nr_ktext; i++) {
+		memcpy(v[i].name, w->b->ktext[i].name, sizeof(v[i].name));
+		v[i].vaddr = w->b->ktext[i].vaddr;
+		v[i].size = w->b->ktext[i].size;
+		v[i].crc32 = w->b->ktext[i].crc32;
 	}
-	snprintf(file, sizeof(file), "kernel/extra%zu.text", i);
-	if (rc)
-		pts_capture_error(w->c, "kernel code %s at 0x%" PRIx64 " not copied: %s", r->name,
-				  r->start, e.msg);
-	else if (pts_bundle_write_file(w->dir, file, buf, end - r->start, &e))
-		incomplete(w, file, &e);
-	else
-		add_ktext(w, r->name, file, r->start, end - r->start);
-	free(buf);
+	free(c->kt_arm);
+	c->kt_arm = v;
+	c->nr_kt_arm = w->b->nr_ktext;
 }
 
 static void write_kernel(struct writer *w)
 {
-	const char *sysdir = "/sys/module";
-	struct pts_kmodule *mods = NULL;
+	struct pts_ktext_range *plan = NULL;
 	char *ks = NULL, *mt = NULL;
-	size_t kslen = 0, mtlen = 0, nr_mods = 0, i;
+	size_t kslen = 0, mtlen = 0, np = 0, i;
 	struct pts_kcore *kc = NULL;
-	struct pts_krange *extra = NULL;
-	size_t nr_extra = 0;
-	uint64_t s, e_;
 	struct pts_err e;
 
 	if (aborting(w))
 		return;
-	if (pts_read_file("/proc/kallsyms", &ks, &kslen, &e)) {
+	if (pts_read_file(pts_ktext_live.kallsyms, &ks, &kslen, &e)) {
 		incomplete(w, "kernel/kallsyms", &e);
 	} else if (pts_kallsyms_zeroed(ks, kslen)) {
 		/* one symbol at 0 for the whole kernel would name everything wrong */
@@ -517,37 +510,25 @@ static void write_kernel(struct writer *w)
 	} else {
 		w->b->kallsyms_file = strdup("kernel/kallsyms");
 	}
-	if (!copy_proc_file(w, "/proc/modules", "kernel/modules", &mt, &mtlen)) {
+	if (!copy_proc_file(w, pts_ktext_live.modules, "kernel/modules", &mt, &mtlen)) {
 		w->b->modules_file = strdup("kernel/modules");
 	}
-	if (pts_kcore_open("/proc/kcore", &kc, &e)) {
+	if (pts_kcore_open(pts_ktext_live.kcore, &kc, &e)) {
 		incomplete(w, "kernel text", &e);
 		goto out;
 	}
-	if (!ks || pts_kallsyms_text_range(ks, kslen, &s, &e_, &e)) {
+	if (!ks || pts_ktext_plan(ks, kslen, mt, mtlen, &pts_ktext_live.src, &plan, &np, &e)) {
 		if (ks)
 			incomplete(w, "kernel text range", &e);
 		goto out;
 	}
-	kcore_copy(w, kc, "vmlinux", "kernel/vmlinux.text", s, e_ - s);
-	if (mt && !pts_modules_parse(mt, mtlen, &mods, &nr_mods, &e)) {
-		pts_kmodules_text(mods, nr_mods, sysdir);
-		for (i = 0; i < nr_mods && !aborting(w); i++) {
-			char file[128];
-
-			if (!mods[i].text || !mods[i].text_size)
-				continue;
-			snprintf(file, sizeof(file), "kernel/%s.text", mods[i].name);
-			kcore_copy(w, kc, mods[i].name, file, mods[i].text, mods[i].text_size);
-		}
-	}
-	if (!pts_kallsyms_extra_text(ks, kslen, &extra, &nr_extra))
-		for (i = 0; i < nr_extra && !aborting(w); i++)
-			extra_copy(w, kc, &extra[i], i);
+	for (i = 0; i < np && !aborting(w); i++)
+		ktext_copy(w, kc, &plan[i]);
+	if (!aborting(w))
+		ktext_changes(w);
 out:
 	pts_kcore_close(kc);
-	free(extra);
-	free(mods);
+	free(plan);
 	free(ks);
 	free(mt);
 }
@@ -827,6 +808,13 @@ static void print_summary(const struct pts_capture *c, const struct pts_bundle *
 	fprintf(out, "\n");
 	fprintf(out, "  processes %zu, objects %zu%s, kernel text %zu\n", b->nr_processes,
 		b->nr_objects, c->o->no_copy ? " (not copied: --no-copy)" : "", b->nr_ktext);
+	{
+		char kt[512];
+
+		if (pts_bundle_ktext_change_text(b, kt, sizeof(kt)))
+			fprintf(out, "  warning   kernel code changed during the capture (hashed at "
+				"arm and at the end; the bundle has it as at the end): %s\n", kt);
+	}
 	if (!b->complete)
 		fprintf(out, "  incomplete: %s\n", b->incomplete_reason);
 	for (i = 0; i < c->nr_errors; i++)

@@ -20,6 +20,7 @@
 #include "maps_time.h"
 #include "device.h"
 #include "elfinfo.h"
+#include "ktext_hash.h"
 #include "procfs.h"
 #include "sbfold.h"
 #include "uprobe_sym.h"
@@ -279,6 +280,24 @@ int pts_capture_resolve_trigger(struct pts_capture *c, struct pts_err *err)
 	return 0;
 }
 
+/*
+ * Kernel code at arm, before START, for the bundle to tell what changed
+ * during the capture (ktext_hash.h). Without kernel text (user scope,
+ * no kcore or kallsyms) nothing is hashed and nothing is said.
+ */
+static void hash_kernel_text(struct pts_capture *c)
+{
+	struct pts_err e;
+
+	free(c->kt_arm);
+	c->kt_arm = NULL;
+	c->nr_kt_arm = 0;
+	if (c->o->cfg.scope == PTSCOPE_SCOPE_USER)
+		return;
+	if (pts_ktext_sums(&pts_ktext_live, &c->kt_arm, &c->nr_kt_arm, &e))
+		c->kt_arm = NULL;
+}
+
 int pts_capture_arm(struct pts_capture *c, struct pts_err *err)
 {
 	struct ptscope_config *cfg = &c->o->cfg;
@@ -290,6 +309,8 @@ int pts_capture_arm(struct pts_capture *c, struct pts_err *err)
 		cfg->cr3_pid = c->target;
 	}
 	ret = pts_dev_ioctl(c->fd, PTSCOPE_IOC_CONFIGURE, "CONFIGURE", cfg, err);
+	if (!ret)
+		hash_kernel_text(c);
 	/* The module holds the file itself once configured. */
 	if (c->uprobe_fd >= 0) {
 		close(c->uprobe_fd);
@@ -480,6 +501,9 @@ void pts_capture_close(struct pts_capture *c)
 	free(c->procs);
 	pts_hmap_free(&c->proc_index, NULL);
 	free(c->sb);
+	free(c->kt_arm);
+	c->kt_arm = NULL;
+	c->nr_kt_arm = 0;
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;

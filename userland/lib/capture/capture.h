@@ -44,6 +44,8 @@ struct pts_capture_proc {
 
 #define PTS_CAPTURE_MAX_ERRORS 16
 
+struct pts_ktext_sum;
+
 struct pts_capture {
 	struct pts_capture_opts *o;
 	int fd;
@@ -66,6 +68,14 @@ struct pts_capture {
 		struct { int32_t pid; uint64_t tsc; } *v;
 		size_t n, cap;
 	} execs;
+
+	/*
+	 * Kernel code as hashed at arm (kernel and both scope; ktext_hash.h),
+	 * for the bundle to tell what changed; after a bundle, the hashes of
+	 * its copies (the code at the re-arm that follows). NULL: not hashed.
+	 */
+	struct pts_ktext_sum *kt_arm;
+	size_t nr_kt_arm;
 
 	/* why the capture ended, in the manifest's words (bundle.h) */
 	char trig_reason[32];

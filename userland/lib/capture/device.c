@@ -67,10 +67,35 @@ int pts_dev_open(struct pts_err *err)
 	return fd;
 }
 
-/* What the user can do about the common refusals. */
-static const char *reason_hint(uint32_t reason)
+/* The tracepoints a trigger can be armed on. */
+static const char *const tp_names[] = {
+#define PTSCOPE_TP(sys, ev) #sys ":" #ev,
+#include <ptscope/tp_triggers.h>
+#undef PTSCOPE_TP
+};
+
+/* "PREFIX tracepoint triggers can be armed on a:b c:d ...", in @buf. */
+static const char *tp_list(char *buf, size_t len, const char *prefix)
 {
+	size_t off = (size_t)snprintf(buf, len, "%stracepoint triggers can be armed on", prefix);
+
+	for (size_t i = 0; i < sizeof(tp_names) / sizeof(tp_names[0]) && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, " %s", tp_names[i]);
+	return buf;
+}
+
+/* What the user can do about the common refusals; @e: the errno. */
+static const char *reason_hint(uint32_t reason, int e)
+{
+	static char buf[512];
+
 	switch (reason) {
+	case PTSCOPE_R_TRACEPOINT_NOT_FOUND:
+		return tp_list(buf, sizeof(buf), "; ");
+	case PTSCOPE_R_BAD_TRIGGER:
+		/* EOPNOTSUPP: a tracepoint that exists but has no probe */
+		return e == EOPNOTSUPP ? tp_list(buf, sizeof(buf), "; not a supported tracepoint: ") :
+					 "";
 	case PTSCOPE_R_NEED_CAP_ADMIN:
 		return "; run as root, or grant CAP_PERFMON (setcap cap_perfmon+ep ptscope), "
 		       "or trace with --scope user on one process (ptscope run/attach)";
@@ -108,7 +133,7 @@ int pts_dev_refusal(const char *what, int e, const struct ptscope_hdr *hdr,
 		return pts_err_set(err, e, "%s refused: %s (value %llu, %s)%s", what,
 				   pts_reason_text(hdr->reason),
 				   (unsigned long long)hdr->reason_arg, strerror(e),
-				   reason_hint(hdr->reason));
+				   reason_hint(hdr->reason, e));
 	if (e == EPERM || e == EACCES)
 		return pts_err_set(err, e,
 				   "%s refused: %s; kernel scope and system-wide capture need "

@@ -3,6 +3,8 @@
  * kallsyms, module list and /proc/kcore reading. See kernel.h.
  */
 #include "kernel.h"
+#include "kmodtext.h"
+#include "procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -160,30 +163,74 @@ int pts_modules_parse(const char *text, size_t len, struct pts_kmodule **mods, s
 	return 0;
 }
 
-void pts_kmodules_text(struct pts_kmodule *mods, size_t nr, const char *sysdir)
+/* The sections of one module from sysdir/NAME/sections/; *out malloc'd. */
+static size_t module_sections(const char *sysdir, const char *name, struct pts_ksection **out)
 {
-	size_t i;
+	struct pts_ksection *v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	char path[512];
+	DIR *d;
 
-	for (i = 0; i < nr; i++) {
-		char path[512];
+	*out = NULL;
+	snprintf(path, sizeof(path), "%s/%s/sections", sysdir, name);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char file[1024];
 		unsigned long long a = 0;
 		FILE *f;
 
-		snprintf(path, sizeof(path), "%s/%s/sections/.text", sysdir, mods[i].name);
-		f = fopen(path, "re");
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    strlen(de->d_name) >= sizeof(v->name))
+			continue;
+		snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
+		f = fopen(file, "re");
 		if (!f)
 			continue;
 		if (fscanf(f, "%llx", &a) != 1)
 			a = 0;
 		fclose(f);
-		mods[i].text = a;
-		if (!a)
-			continue;
-		if (mods[i].base && a >= mods[i].base && a < mods[i].base + mods[i].size)
-			mods[i].text_size = mods[i].base + mods[i].size - a;
-		else
-			mods[i].text_size = mods[i].size;
+		if (n == cap) {
+			void *nv = realloc(v, (cap = cap ? cap * 2 : 32) * sizeof(*v));
+
+			if (!nv)
+				break;
+			v = nv;
+		}
+		snprintf(v[n].name, sizeof(v[n].name), "%s", de->d_name);
+		v[n].addr = a;
+		n++;
 	}
+	closedir(d);
+	*out = v;
+	return n;
+}
+
+void pts_kmodules_text(struct pts_kmodule *mods, size_t nr, const char *sysdir,
+		       const char *vmallocinfo)
+{
+	struct pts_vmarea *areas = NULL;
+	size_t nr_areas = 0, i;
+	char *vi = NULL;
+	size_t vilen = 0;
+	struct pts_err e;
+
+	if (vmallocinfo && !pts_read_file(vmallocinfo, &vi, &vilen, &e))
+		pts_vmallocinfo_parse(vi, vilen, &areas, &nr_areas);
+	free(vi);
+	for (i = 0; i < nr; i++) {
+		struct pts_ksection *secs;
+		size_t ns = module_sections(sysdir, mods[i].name, &secs);
+
+		mods[i].text = 0;
+		mods[i].text_size = 0;
+		pts_kmodule_text_extent(secs, ns, mods[i].base, mods[i].size, areas, nr_areas,
+					&mods[i].text, &mods[i].text_size);
+		free(secs);
+	}
+	free(areas);
 }
 
 struct pts_kcore {

@@ -29,8 +29,8 @@ struct pts_kmodule {
 	char name[64];
 	uint64_t size;		/* bytes of the whole module (core layout) */
 	uint64_t base;		/* load address from /proc/modules, 0 if hidden */
-	uint64_t text;		/* .text address from sysfs, 0 if unknown */
-	uint64_t text_size;	/* bytes to read at .text (see pts_kmodules_read) */
+	uint64_t text;		/* lowest code section's address (sysfs), 0 if unknown */
+	uint64_t text_size;	/* bytes of code from text (pts_kmodules_text) */
 };
 
 /*
@@ -41,12 +41,15 @@ int pts_modules_parse(const char *text, size_t len, struct pts_kmodule **mods, s
 		      struct pts_err *err);
 
 /*
- * Fill text/text_size of each module from sysdir/NAME/sections/.text
- * (sysdir normally "/sys/module"). text_size is the bytes from .text to
- * the end of the module's core (base + size - text) when base is known,
- * else the module size. Modules without a readable address keep text 0.
+ * Fill text/text_size of each module with its code's extent
+ * (kmodtext.h): the section addresses in sysdir/NAME/sections/ (sysdir
+ * normally "/sys/module") and the vmalloc areas of vmallocinfo (normally
+ * "/proc/vmallocinfo"; NULL or unreadable: none, then the extent ends at
+ * base + size or the first non-code section). Modules without a code
+ * section address keep text 0.
  */
-void pts_kmodules_text(struct pts_kmodule *mods, size_t nr, const char *sysdir);
+void pts_kmodules_text(struct pts_kmodule *mods, size_t nr, const char *sysdir,
+		       const char *vmallocinfo);
 
 /*
  * /proc/kcore reader. Opened once, read many times; uses libelf only for

@@ -499,6 +499,23 @@ static int sim_user_code_everywhere(const struct pts_bundle *b, struct pts_imgse
 	return rc;
 }
 
+/*
+ * Kernel code the capture saw change (text_poke, livepatch, BPF programs
+ * loaded or unloaded): the bundle holds it as it was at the end, so the
+ * trace before a change decodes with the later bytes (docs/bundle-format.md
+ * 3.10, "Kernel code changed during the capture").
+ */
+static void ktext_change_warning(const struct pts_bundle *b, struct pts_decode_summary *sum)
+{
+	char kt[180], msg[256];
+
+	if (!sum || !pts_bundle_ktext_change_text(b, kt, sizeof(kt)))
+		return;
+	snprintf(msg, sizeof(msg), "kernel code changed during the capture (decoded as at the end): %s",
+		 kt);
+	pts_decode_warn(sum, msg);
+}
+
 int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
 			     const struct pts_sideband *sb, const struct pts_timeconv *tc,
 			     const struct pts_decode_opts *o, struct pts_decode_summary *sum,
@@ -523,6 +540,8 @@ int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
 					 b->ktext[i].name, NULL, err);
 		free(path);
 	}
+	if (!rc)
+		ktext_change_warning(b, sum);
 	/* the bundle's names, unless others are given */
 	if (!rc && b->kallsyms_file && !(o && (o->kallsyms || o->kcore_dir))) {
 		char *path = pts_bundle_path(b, b->kallsyms_file);

@@ -114,7 +114,7 @@ static int sideband_add_rec(const struct ptscope_sb_hdr *h, const struct pts_tim
 		 * record (that would be a switch record), so the task runs from
 		 * that record on, and from the start when there is none.
 		 */
-		r.type = PTS_SB_SWITCH;
+		r.type = tr->pid == PTSCOPE_PID_OUTSIDE ? PTS_SB_LOST : PTS_SB_SWITCH;
 		r.time_ns = since_ns;
 		r.pid = tr->pid;
 		r.tid = tr->tid;
@@ -123,14 +123,20 @@ static int sideband_add_rec(const struct ptscope_sb_hdr *h, const struct pts_tim
 	} else if (h->type == PTSCOPE_SB_SCHED_SWITCH) {
 		const struct ptscope_sb_switch *sw = (const void *)h;
 
-		r.type = PTS_SB_SWITCH;
+		/*
+		 * A task outside the capture's pid namespace (docs/abi.md,
+		 * "Pids"): no process of the bundle, and -1 is no pid to key
+		 * images by; the CPU's task is unknown until its next switch, as
+		 * after lost records (its user code decodes as a gap).
+		 */
+		r.type = sw->next_pid == PTSCOPE_PID_OUTSIDE ? PTS_SB_LOST : PTS_SB_SWITCH;
 		r.pid = sw->next_pid;
 		r.tid = sw->next_tid;
 		r.cr3 = sw->next_cr3;
 		r.before_cr3_write = true;	/* the tracepoint runs before switch_mm */
 		rc = pts_sideband_add(sb, &r);
 		r.before_cr3_write = false;
-		if (!rc && sw->next_comm[0]) {
+		if (!rc && sw->next_comm[0] && sw->next_pid != PTSCOPE_PID_OUTSIDE) {
 			snprintf(comm, sizeof(comm), "%.*s", PTSCOPE_COMM_LEN, sw->next_comm);
 			r.type = PTS_SB_COMM;
 			r.name = comm;

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tracepoint trigger: a snapshot when one of a list of tracepoints
+ * (include/ptscope/tp_triggers.h) fires, optionally only in one process
+ * or thread.
+ *
+ * Each listed tracepoint has its own probe here, declared with exactly the
+ * tracepoint's prototype, and PTS_TP_PROBE_CHECK() (tp_probe.h) makes a
+ * prototype that differs from the kernel's trace header a build error, for
+ * every kernel the module is built against. The tracepoint then calls a
+ * function of the type it calls through: no undefined behaviour, and
+ * nothing for clang's kCFI to trap on. Tracepoints outside the list are
+ * refused (BAD_TRIGGER, EOPNOTSUPP); the list is the tracepoints a
+ * snapshot is commonly wanted at (process exit, exec, fork, hang; context
+ * switch and wake-up; signals; system calls; page faults; OOM kill; new
+ * tasks; hard interrupts), and adding one is a probe and a list entry.
+ *
+ * Why not any tracepoint through an in-kernel perf tracepoint event
+ * (perf_event_create_kernel_counter(), PERF_TYPE_TRACEPOINT, one per CPU,
+ * an overflow handler)? Such an event exists only while its CPU is
+ * online: perf detaches it at CPU offline and refuses to create it on an
+ * offline CPU, so the CPU hotplug callbacks would have to create and
+ * release it. Creating the first perf event of a tracepoint registers the
+ * tracepoint's probe, which takes cpus_read_lock() (static keys, static
+ * calls); a hotplug callback runs under the hotplug lock held for write
+ * by another task, so that deadlocks, as CONFIGURE holding the lock around
+ * the creation loop would (ptscope_internal.h: cpus_read_lock() must not
+ * nest). Perf's sample throttling would also drop triggers, and the
+ * events would count against perf's limits. A fixed list of typed probes
+ * keeps the trigger path of every other trigger and is checked by the
+ * compiler.
+ *
+ * Locking: trig_tp, trig_probe, trig_pid and trig_tid are written under
+ * pts.lock at CONFIGURE before the probe is registered, and after it is
+ * unregistered and tracepoint_synchronize_unregister() has waited for
+ * running probes: while registered they are constant, and the probes read
+ * them without a lock.
+ */
+#include <linux/interrupt.h>	/* before trace/events/irq.h, which needs it */
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <trace/events/irq.h>
+#include <trace/events/oom.h>
+#include <trace/events/sched.h>
+#include <trace/events/signal.h>
+#include <trace/events/syscalls.h>
+#include <trace/events/task.h>
+#include <asm/trace/exceptions.h>
+
+#include "ptscope_internal.h"
+#include "tp_probe.h"
+
+static struct tracepoint *trig_tp;	/* registered, NULL none */
+static void *trig_probe;		/* the probe registered on trig_tp */
+/*
+ * Fire only for this process (or, with PTSCOPE_TRIGF_TID, this thread):
+ * resolved in the configuring caller's pid namespace and held, so that
+ * the probe compares struct pid pointers, right in any namespace. NULL:
+ * any task.
+ */
+static struct pid *trig_pid;
+static bool trig_tid;			/* trig_pid names a thread */
+
+/*
+ * A listed tracepoint fired. Context: that of the tracepoint: any,
+ * including NMI and hard IRQ, preemption off. The filter is on the task
+ * running the tracepoint (current), whatever task its arguments name.
+ */
+static void trig_hit(void)
+{
+	if (!READ_ONCE(pts.sources_live))
+		return;
+	if (trig_pid && trig_pid != (trig_tid ? task_pid(current) :
+					       task_tgid(current)))
+		return;
+	pts_trigger_fire(PTSCOPE_TRIGGER_TRACEPOINT);
+}
+
+/*
+ * TRIG_PROBE_DEFINE(event, TP_PROTO...) defines trig_<event>(), the probe
+ * of tracepoint <event>: the arguments after @event are its TP_PROTO, and
+ * the definition fails to build unless they are the kernel's (tp_probe.h).
+ * The arguments are not used.
+ */
+#define TRIG_PROBE_DEFINE(event, ...)					\
+	static void trig_##event(void *data, __VA_ARGS__)		\
+	{								\
+		trig_hit();						\
+	}								\
+	PTS_TP_PROBE_CHECK(event, trig_##event)
+
+TRIG_PROBE_DEFINE(sched_process_exit, struct task_struct *p);
+TRIG_PROBE_DEFINE(sched_process_exec, struct task_struct *p, pid_t old_pid,
+		  struct linux_binprm *bprm);
+TRIG_PROBE_DEFINE(sched_process_fork, struct task_struct *parent,
+		  struct task_struct *child);
+TRIG_PROBE_DEFINE(sched_process_hang, struct task_struct *tsk);
+TRIG_PROBE_DEFINE(sched_switch, bool preempt, struct task_struct *prev,
+		  struct task_struct *next, unsigned int prev_state);
+TRIG_PROBE_DEFINE(sched_wakeup, struct task_struct *p);
+TRIG_PROBE_DEFINE(sched_wakeup_new, struct task_struct *p);
+TRIG_PROBE_DEFINE(signal_generate, int sig, struct kernel_siginfo *info,
+		  struct task_struct *task, int group, int result);
+TRIG_PROBE_DEFINE(signal_deliver, int sig, struct kernel_siginfo *info,
+		  struct k_sigaction *ka);
+TRIG_PROBE_DEFINE(sys_enter, struct pt_regs *regs, long id);
+TRIG_PROBE_DEFINE(sys_exit, struct pt_regs *regs, long ret);
+TRIG_PROBE_DEFINE(page_fault_user, unsigned long address,
+		  struct pt_regs *regs, unsigned long error_code);
+TRIG_PROBE_DEFINE(page_fault_kernel, unsigned long address,
+		  struct pt_regs *regs, unsigned long error_code);
+TRIG_PROBE_DEFINE(mark_victim, struct task_struct *task, uid_t uid);
+TRIG_PROBE_DEFINE(task_newtask, struct task_struct *task,
+		  unsigned long clone_flags);
+TRIG_PROBE_DEFINE(irq_handler_entry, int irq, struct irqaction *action);
+
+/*
+ * Indexed as pts_tp_triggers[]: both are built from the same list, and
+ * each entry names a probe TRIG_PROBE_DEFINE() defined (and checked).
+ */
+static void * const trig_probes[] = {
+#define PTSCOPE_TP(sys, event) trig_##event,
+#include "../include/ptscope/tp_triggers.h"
+#undef PTSCOPE_TP
+};
+
+/**
+ * pts_trigger_tp_setup() - register the tracepoint trigger.
+ * @spec: the trigger specification; its tracepoint is set.
+ * @why: reason code and value on refusal.
+ * Context: process context, pts.lock held, not cpus_read_lock() (the
+ * registration takes it). May sleep.
+ * Return: 0; -ENOENT (TRACEPOINT_NOT_FOUND: no such tracepoint, or a
+ * listed event named with another subsystem); -EOPNOTSUPP (BAD_TRIGGER: a
+ * tracepoint that is not in the list); -ESRCH (NO_SUCH_PID: no process
+ * or thread tracepoint_pid in the caller's pid namespace); or the error
+ * of tracepoint_probe_register() (BAD_TRIGGER). On failure nothing stays
+ * registered.
+ */
+int pts_trigger_tp_setup(const struct ptscope_trigger_spec *spec,
+			 struct pts_refusal *why)
+{
+	int idx = pts_tp_trigger_lookup(spec->tracepoint);
+	int err;
+
+	if (idx == -EOPNOTSUPP && pts_tp_find(spec->tracepoint)) {
+		why->reason = PTSCOPE_R_BAD_TRIGGER;
+		return -EOPNOTSUPP;
+	}
+	if (idx < 0) {
+		why->reason = PTSCOPE_R_TRACEPOINT_NOT_FOUND;
+		return -ENOENT;
+	}
+	if (spec->tracepoint_pid) {
+		trig_pid = find_get_pid(spec->tracepoint_pid);
+		if (!trig_pid) {
+			why->reason = PTSCOPE_R_NO_SUCH_PID;
+			why->arg = (u64)(s64)spec->tracepoint_pid;
+			return -ESRCH;
+		}
+		trig_tid = spec->flags & PTSCOPE_TRIGF_TID;
+	}
+	/* Checked by TRIG_PROBE_DEFINE(), so not through pts_tp_register(). */
+	err = pts_tp_register_checked(pts_tp_triggers[idx].event,
+				      trig_probes[idx], NULL, &trig_tp);
+	if (err) {
+		why->reason = err == -ENOENT ? PTSCOPE_R_TRACEPOINT_NOT_FOUND :
+					       PTSCOPE_R_BAD_TRIGGER;
+		pts_trigger_tp_teardown();
+		return err;
+	}
+	trig_probe = trig_probes[idx];
+	return 0;
+}
+
+/**
+ * pts_trigger_tp_teardown() - unregister the tracepoint trigger, wait for
+ * running probes, drop the pid.
+ * Context: process context, may sleep; not cpus_read_lock().
+ */
+void pts_trigger_tp_teardown(void)
+{
+	if (trig_tp) {
+		pts_tp_unregister(&trig_tp, trig_probe, NULL);
+		tracepoint_synchronize_unregister();
+	}
+	trig_probe = NULL;
+	put_pid(trig_pid);
+	trig_pid = NULL;
+	trig_tid = false;
+}
+
+/**
+ * pts_trigger_tp_registered() - is a tracepoint trigger registered?
+ * Context: process context, pts.lock held.
+ */
+bool pts_trigger_tp_registered(void)
+{
+	return trig_tp;
+}

@@ -26,7 +26,10 @@ interrupt() {	# SIGNAL NUMBER: decode, wait for its temporary files, send SIGNAL
 	echo old > "$T/il.txt"
 	# job control on: a background job keeps SIGINT (else the shell ignores it there)
 	set -m
-	"$P" decode --pt "$T/x.pt" --elf "$W" -o "$T/out.folded" --insn-list "$T/il.txt" \
+	# the decode keeps a signal its parent ignores ignored (as nohup
+	# asks): start it with the default action, whatever the caller
+	# (nohup, a CI runner) left ignored
+	env --default-signal="$sig" "$P" decode --pt "$T/x.pt" --elf "$W" -o "$T/out.folded" --insn-list "$T/il.txt" \
 		2> "$T/err" &
 	pid=$!
 	set +m

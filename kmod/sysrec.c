@@ -18,8 +18,9 @@
  * then TP_PROTO of include/trace/events/syscalls.h and
  * arch/x86/include/asm/trace/exceptions.h): the tracepoint calls them
  * through a pointer of that type, which kCFI checks; pts_tp_register()
- * makes any other prototype a build error against the kernel built for. They are registered at CONFIGURE and unregistered at
- * UNCONFIGURE; the sideband writes only while tracing (its live flag).
+ * makes any other prototype a build error against the kernel built for.
+ * They are registered at CONFIGURE and unregistered at UNCONFIGURE; the
+ * sideband writes only while tracing (its live flag).
  *
  * Cost while registered: the sys_enter/sys_exit tracepoints put every
  * task of the system on the syscall slow path (SYSCALL_WORK_SYSCALL_

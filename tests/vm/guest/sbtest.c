@@ -454,7 +454,7 @@ static void sysrec_capture(uint32_t flags, size_t size, struct sysrec_seen *s,
 	struct ptscope_config cfg;
 	struct ptscope_caps caps;
 	struct ptscope_cmd c;
-	int go[2], done[2], r;
+	int go[2], go2[2], done[2], r;
 	struct pollfd pd;
 	char *page, d[2];
 	pid_t child, other;
@@ -462,10 +462,12 @@ static void sysrec_capture(uint32_t flags, size_t size, struct sysrec_seen *s,
 	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (page == MAP_FAILED)
 		fail("mmap: %s", strerror(errno));
-	if (pipe(go) || pipe(done))
+	/* a go pipe each: a child reading go again after its work must not
+	 * take the other one's byte */
+	if (pipe(go) || pipe(go2) || pipe(done))
 		fail("pipe: %s", strerror(errno));
 	child = sysrec_child(go[0], done[1], page);
-	other = sysrec_child(go[0], done[1], page);	/* the same work, not traced */
+	other = sysrec_child(go2[0], done[1], page);	/* the same work, not traced */
 	g_kids[g_nkids++] = child;
 	g_kids[g_nkids++] = other;
 	memset(&caps, 0, sizeof(caps));
@@ -483,7 +485,7 @@ static void sysrec_capture(uint32_t flags, size_t size, struct sysrec_seen *s,
 	memcpy(cfg.cpu_mask, caps.online_mask, sizeof(cfg.cpu_mask));
 	configure_cfg(&cfg, size);
 	/* the child and the other process go, then wait again */
-	if (write(go[1], "xx", 2) != 2)
+	if (write(go[1], "x", 1) != 1 || write(go2[1], "x", 1) != 1)
 		fail("pipe write: %s", strerror(errno));
 	/* both did their work (a loaded TCG guest may take long): no fixed wait */
 	for (int k = 0; k < 2; k++) {
@@ -498,6 +500,8 @@ static void sysrec_capture(uint32_t flags, size_t size, struct sysrec_seen *s,
 	sysrec_read(child, (uint64_t)(uintptr_t)page, s);
 	close(go[1]);
 	close(go[0]);
+	close(go2[1]);
+	close(go2[0]);
 	close(done[0]);
 	close(done[1]);
 	stop_kids();

@@ -28,20 +28,26 @@ static uint64_t ps_done(const struct pts_brsrc *s)
 	return pts_ptdec_done(((const struct ptdec_src *)s)->dec);
 }
 
+void pts_ptdec_src_stats(const struct pts_ptdec_stats *d, struct pts_brsrc_stats *st)
+{
+	unsigned int k;
+
+	st->insns = d->insns;
+	st->blocks = d->blocks;
+	st->branches = d->branches;
+	st->elided = d->elided;
+	st->events = d->events;
+	for (k = 0; k < PTS_PTEV_MAX && k < 32; k++)
+		st->by_event[k] = d->by_event[k];
+	st->errata_unknown = d->errata_unknown;
+}
+
 static void ps_stats(const struct pts_brsrc *s, struct pts_brsrc_stats *st)
 {
 	struct pts_ptdec_stats d;
-	unsigned int k;
 
 	pts_ptdec_stats(((const struct ptdec_src *)s)->dec, &d);
-	st->insns = d.insns;
-	st->blocks = d.blocks;
-	st->branches = d.branches;
-	st->elided = d.elided;
-	st->events = d.events;
-	for (k = 0; k < PTS_PTEV_MAX && k < 32; k++)
-		st->by_event[k] = d.by_event[k];
-	st->errata_unknown = d.errata_unknown;
+	pts_ptdec_src_stats(&d, st);
 }
 
 static void ps_close(struct pts_brsrc *s)

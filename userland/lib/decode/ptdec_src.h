@@ -18,4 +18,10 @@
 int pts_ptdec_src_new(const struct pts_ptdec_config *cfg, struct pts_brsrc **out,
 		      struct pts_err *err);
 
+/*
+ * st from a PT decoder's statistics d (the serial decoder's or those a
+ * parallel decode joined): every field but joins and refused.
+ */
+void pts_ptdec_src_stats(const struct pts_ptdec_stats *d, struct pts_brsrc_stats *st);
+
 #endif /* PTS_DECODE_PTDEC_SRC_H */

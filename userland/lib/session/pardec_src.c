@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The chunked parallel PT decode behind the branch-source interface (brsrc.h). */
 #include "pardec_src.h"
+#include "../decode/ptdec_src.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -35,17 +36,9 @@ static void pd_stats(const struct pts_brsrc *s, struct pts_brsrc_stats *st)
 {
 	const struct pts_pcpu *p = ((const struct pardec_src *)s)->p;
 	struct pts_ptdec_stats d;
-	unsigned int k;
 
 	pts_pcpu_stats(p, &d);
-	st->insns = d.insns;
-	st->blocks = d.blocks;
-	st->branches = d.branches;
-	st->elided = d.elided;
-	st->events = d.events;
-	for (k = 0; k < PTS_PTEV_MAX && k < 32; k++)
-		st->by_event[k] = d.by_event[k];
-	st->errata_unknown = d.errata_unknown;
+	pts_ptdec_src_stats(&d, st);
 	pts_pcpu_joins(p, &st->joins, &st->refused);
 }
 

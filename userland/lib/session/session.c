@@ -885,9 +885,13 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 	if (s->have_labels) {
 		const struct pts_kl_stats *l = &s->labels;
 
-		fprintf(f, "syscall and page-fault records: %" PRIu64 " naming an untraced stretch, "
+		/* user scope names untraced stretches; the others give entry slices arguments */
+		fprintf(f, "syscall and page-fault records: %" PRIu64 " %s, "
 			"%" PRIu64 " unmatched within their thread's traced time, %" PRIu64
-			" outside it", l->matched, l->unmatched, l->outside);
+			" outside it", l->matched,
+			s->scope == PTS_SCOPE_USER ? "naming an untraced stretch" :
+						     "as a kernel entry slice's arguments",
+			l->unmatched, l->outside);
 		if (l->unpaired_exits)
 			fprintf(f, "; %" PRIu64 " syscall exit%s without %s entry", l->unpaired_exits,
 				l->unpaired_exits == 1 ? "" : "s", l->unpaired_exits == 1 ? "its" : "their");

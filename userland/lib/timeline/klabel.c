@@ -187,27 +187,63 @@ static struct kl_thread *find_thread(struct pts_klabels *kl, int32_t tid)
 	return NULL;
 }
 
-const struct pts_kl_rec *pts_kl_match(struct pts_klabels *kl, enum pts_kl_kind kind, int32_t tid,
-				      uint64_t t0_ns, uint64_t ip)
+/* The first record of the kind not taken and not before t0_ns, or NULL. */
+static struct pts_kl_rec *candidate(struct pts_klabels *kl, enum pts_kl_kind kind, int32_t tid,
+				    uint64_t t0_ns, struct kl_thread **tp)
 {
 	struct kl_thread *t;
 	uint64_t t0 = t0_ns + kl->origin_ns;
 	size_t i;
 
-	if (!kl || !ip || !kl->recs)
+	if (!kl->recs)
 		return NULL;
 	t = find_thread(kl, tid);
 	if (!t)
 		return NULL;
-	/* the first record of the kind not taken and not before the stretch */
 	for (i = t->cursor[kind]; i < t->end; i++)
 		if (kl->recs[i].kind == kind && !kl->recs[i].taken && kl->recs[i].ns >= t0)
 			break;
-	if (i == t->end || kl->recs[i].ip != ip)
+	*tp = t;
+	return i == t->end ? NULL : &kl->recs[i];
+}
+
+static const struct pts_kl_rec *take(struct pts_klabels *kl, struct kl_thread *t,
+				     struct pts_kl_rec *r)
+{
+	r->taken = true;
+	pts_kl_make_args(r);
+	t->cursor[r->kind] = (size_t)(r - kl->recs) + 1;
+	return r;
+}
+
+const struct pts_kl_rec *pts_kl_match(struct pts_klabels *kl, enum pts_kl_kind kind, int32_t tid,
+				      uint64_t t0_ns, uint64_t ip)
+{
+	struct kl_thread *t;
+	struct pts_kl_rec *r;
+
+	if (!kl || !ip)
 		return NULL;
-	kl->recs[i].taken = true;
-	t->cursor[kind] = i + 1;
-	return &kl->recs[i];
+	r = candidate(kl, kind, tid, t0_ns, &t);
+	return r && r->ip == ip ? take(kl, t, r) : NULL;
+}
+
+const struct pts_kl_rec *pts_kl_match_handler(struct pts_klabels *kl, int32_t tid,
+					      uint64_t t0_ns, const char *fn)
+{
+	static const char prefix[] = "__x64_sys_";
+	struct kl_thread *t;
+	struct pts_kl_rec *r;
+	const char *name;
+
+	if (!kl || !fn || strncmp(fn, prefix, sizeof(prefix) - 1))
+		return NULL;
+	r = candidate(kl, PTS_KL_SYSCALL, tid, t0_ns, &t);
+	name = r ? pts_syscall_name(r->nr) : NULL;
+	fn += sizeof(prefix) - 1;
+	if (!name || (strcmp(fn, name) && (strncmp(fn, "new", 3) || strcmp(fn + 3, name))))
+		return NULL;
+	return take(kl, t, r);
 }
 
 /* "-ENOENT" for an errno return, hex for an address, else decimal. */

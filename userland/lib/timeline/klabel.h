@@ -21,6 +21,11 @@
  * stretch keeps its plain name: nothing is guessed. Records never taken
  * are counted (pts_kl_stats()).
  *
+ * In kernel and combined scope the kernel entry slices are decoded: a
+ * record gives its slice arguments instead of a name (pts_kl_args(); the
+ * entry is found by the user IP in combined scope, by the syscall handler
+ * the trace shows in kernel scope: pts_kl_match_handler()).
+ *
  * Times are absolute ns of the trace's clock (pts_tc_ns()) when added;
  * pts_kl_prepare() gets the timeline's origin (its ts_ns are relative).
  */
@@ -30,6 +35,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "../writer/writer.h"
 
 enum pts_kl_kind {
 	PTS_KL_SYSCALL,		/* a syscall: entry (and exit) record */
@@ -48,6 +55,10 @@ struct pts_kl_rec {
 	uint64_t ip;		/* syscall: IP after the instruction; fault: faulting IP */
 	uint64_t addr;		/* fault: the faulting address (CR2) */
 	uint64_t error_code;	/* fault: #PF error code (SDM vol. 3A 4.7) */
+	/* the slice arguments of a taken record (klabel_args.c) */
+	struct pts_tl_arg args[PTS_TL_MAX_ARGS];
+	uint32_t nargs;
+	char text[48];		/* storage of a string argument */
 };
 
 struct pts_kl_stats {
@@ -94,6 +105,31 @@ size_t pts_kl_count(const struct pts_klabels *kl);
  */
 const struct pts_kl_rec *pts_kl_match(struct pts_klabels *kl, enum pts_kl_kind kind, int32_t tid,
 				      uint64_t t0_ns, uint64_t ip);
+
+/*
+ * Kernel scope (klabel_args.c has no part in it): the record for a
+ * syscall entry stretch of tid that began at t0_ns (timeline time) and in
+ * which the trace shows the kernel calling the handler fn, a symbol
+ * "__x64_sys_NAME" (or "__x64_sys_newNAME": fstat, stat, lstat, uname).
+ * The thread's first syscall record not taken and stamped at or after t0
+ * is taken if its number is NAME's in the x86-64 table; NULL otherwise
+ * (nothing else is tried). docs/decode.md, "Syscall and fault labels".
+ */
+const struct pts_kl_rec *pts_kl_match_handler(struct pts_klabels *kl, int32_t tid,
+					      uint64_t t0_ns, const char *fn);
+
+/*
+ * The slice arguments of a record (writer.h), made in r when it is taken
+ * (pts_kl_make_args, also for records built by hand): a syscall's
+ * "syscall" (its name, or its number when the table has none), "nr",
+ * "ret" (with an exit record) and "errno" (a return of -4095..-1 with a
+ * name: "ENOENT"); a fault's "address" (CR2, pointer), "access" ("read",
+ * "write" or "fetch"), "error_code" (the raw bits) and "bits" (the words
+ * of pts_kl_label() for bits 0, 2, 3, 5, 6, 15, comma-separated, when any
+ * is set). pts_kl_args returns r->args; *n gets how many (0: none made).
+ */
+void pts_kl_make_args(struct pts_kl_rec *r);
+const struct pts_tl_arg *pts_kl_args(const struct pts_kl_rec *r, uint32_t *n);
 
 /*
  * The label of r: "syscall write → 4096" (bracketed: "[syscall write →

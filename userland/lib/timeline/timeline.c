@@ -76,6 +76,11 @@ struct thread {
 	 * kernel, so no inferred frame encloses it.
 	 */
 	bool bottom_user_entry;
+	/*
+	 * Scope kernel: that entry is entry_SYSCALL_64 and no syscall
+	 * handler has been called in it yet (kernel_entry_label).
+	 */
+	bool bottom_syscall;
 	struct pts_tl_thread_stats st;
 };
 
@@ -470,8 +475,35 @@ static uint32_t frame_flags(const struct fn *fn, uint32_t flags)
 	return flags;
 }
 
-static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
-		uint64_t ret, uint32_t flags, enum pts_tl_kind kind, struct pts_err *err)
+/*
+ * Scope kernel: fn is entered in the kernel entry from user mode that is
+ * the thread's outermost frame. The first syscall handler called there
+ * (__x64_sys_NAME) names the syscall the trace shows: the entry's held
+ * BEGIN takes the matching record's arguments (klabel.h,
+ * pts_kl_match_handler). Once its BEGIN was written, nothing is matched.
+ */
+static void kernel_entry_label(struct pts_tl *tl, struct thread *t, const struct fn *fn)
+{
+	struct pts_tl_rec *b;
+	const struct pts_kl_rec *r;
+
+	if (!fn->known || strncmp(fn->name, "__x64_sys_", 10))
+		return;
+	t->bottom_syscall = false;
+	if (t->bottom_idx < 0)
+		return;
+	b = &t->buf[t->bottom_idx];
+	if (b->type != PTS_TL_BEGIN || b->depth)
+		return;
+	r = pts_kl_match_handler(tl->cfg.labels, t->tid, t->bottom_ts, fn->name);
+	if (r)
+		b->args = pts_kl_args(r, &b->nargs);
+}
+
+/* label: the record whose arguments the BEGIN carries (klabel.h), or NULL */
+static int push_labelled(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
+			 uint64_t ret, uint32_t flags, enum pts_tl_kind kind,
+			 const struct pts_kl_rec *label, struct pts_err *err)
 {
 	struct pts_tl_rec r;
 	struct frame *f;
@@ -501,15 +533,26 @@ static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64
 	r.type = PTS_TL_BEGIN;
 	r.kind = kind;
 	rec_from_frame(&r, f, t->n);
+	if (label)
+		r.args = pts_kl_args(label, &r.nargs);
 	t->n++;
+	if (t->bottom_syscall)
+		kernel_entry_label(tl, t, fn);
 	rc = put(tl, t, &r, err);
 	/* a tail call replacing the outermost frame keeps its start */
 	if (!rc && t->n == 1 && kind != PTS_TLK_JUMP) {
 		t->bottom_idx = (long)t->nbuf - 1;
 		t->bottom_ts = t->last_ts;
 		t->bottom_user_entry = false;
+		t->bottom_syscall = false;
 	}
 	return rc;
+}
+
+static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
+		uint64_t ret, uint32_t flags, enum pts_tl_kind kind, struct pts_err *err)
+{
+	return push_labelled(tl, t, fn, addr, ret, flags, kind, NULL, err);
 }
 
 static int pop(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind, struct pts_err *err)
@@ -1341,6 +1384,7 @@ static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 static int on_syscall(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 		      struct pts_err *err)
 {
+	const struct pts_kl_rec *label = NULL;
 	struct fn fn;
 	int rc;
 
@@ -1353,8 +1397,17 @@ static int on_syscall(struct pts_tl *tl, struct thread *t, const struct pts_bran
 				      br->from + (br->insn_len ? br->insn_len : 2), PTS_TLK_SYSCALL,
 				      err);
 	lookup(tl, t, br->to, &br->to_sym, &fn);
-	return push(tl, t, &fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
-		    PTS_TLK_SYSCALL, err);
+	/*
+	 * scope both: the entry slice carries the syscall record the user IP
+	 * fits; not a compat entry (entry_INT80_compat, ...: its number is of
+	 * the i386 table, which the x86-64 names would misread)
+	 */
+	if (tl->cfg.labels && tl->cfg.scope == PTS_SCOPE_BOTH && !pts_addr_is_kernel(br->from) &&
+	    !(fn.known && strstr(fn.name, "_compat")))
+		label = pts_kl_match(tl->cfg.labels, PTS_KL_SYSCALL, t->tid, t->last_ts,
+				     br->from + (br->insn_len ? br->insn_len : 2));
+	return push_labelled(tl, t, &fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
+			     PTS_TLK_SYSCALL, label, err);
 }
 
 /* sysret, sysexit, iret, far return */
@@ -1389,6 +1442,7 @@ static int on_kernel_exit(struct pts_tl *tl, struct thread *t, const struct pts_
 static int on_interrupt(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 			struct pts_err *err)
 {
+	const struct pts_kl_rec *label = NULL;
 	struct fn fn;
 	int rc;
 
@@ -1401,13 +1455,21 @@ static int on_interrupt(struct pts_tl *tl, struct thread *t, const struct pts_br
 	}
 	lookup(tl, t, br->to, &br->to_sym, &fn);
 	/*
+	 * scope both: a page fault's entry slice carries the fault record of
+	 * the faulting IP (the FUP); only the page-fault entry, so that a
+	 * timer interrupt at that instruction never takes the fault's record
+	 */
+	if (tl->cfg.labels && tl->cfg.scope == PTS_SCOPE_BOTH && !pts_addr_is_kernel(br->from) &&
+	    fn.known && !strcmp(fn.name, "asm_exc_page_fault"))
+		label = pts_kl_match(tl->cfg.labels, PTS_KL_FAULT, t->tid, t->last_ts, br->from);
+	/*
 	 * The trace does not tell a fault from an interrupt (both are
 	 * FUP + TIP); Linux names its exception entries asm_exc_*.
 	 */
-	return push(tl, t, &fn, br->to, br->from, 0,
-		    fn.known && !strncmp(fn.name, "asm_exc_", 8) ? PTS_TLK_EXCEPTION :
-								     PTS_TLK_INTERRUPT,
-		    err);
+	return push_labelled(tl, t, &fn, br->to, br->from, 0,
+			     fn.known && !strncmp(fn.name, "asm_exc_", 8) ? PTS_TLK_EXCEPTION :
+									  PTS_TLK_INTERRUPT,
+			     label, err);
 }
 
 static int on_enabled(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
@@ -1429,8 +1491,11 @@ static int on_enabled(struct pts_tl *tl, struct thread *t, const struct pts_bran
 		return resume_at(tl, t, br->to, &br->to_sym, was_kernel, resume, err);
 	/* scope kernel, nothing open: a kernel entry from user mode? */
 	rc = resume_at(tl, t, br->to, &br->to_sym, was_kernel, resume, err);
-	if (!rc && t->n == 1 && is_user_entry(&t->frames[0].fn, br->to))
+	if (!rc && t->n == 1 && is_user_entry(&t->frames[0].fn, br->to)) {
 		t->bottom_user_entry = true;
+		t->bottom_syscall = tl->cfg.labels &&
+				    !strcmp(t->frames[0].fn.name, "entry_SYSCALL_64");
+	}
 	return rc;
 }
 

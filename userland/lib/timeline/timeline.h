@@ -51,8 +51,9 @@
  *    or "[untraced]" (any other disable); scope kernel: "[user]"; a
  *    "[syscall]" or "[interrupted]" stretch that a syscall or page-fault
  *    record of the capture fits (cfg.labels, klabel.h) is named by its
- *    label instead: "[syscall write → 4096]", "[page fault 0x... write]"; when
- *    tracing comes back from such kernel time in another function (a
+ *    label instead: "[syscall write → 4096]", "[page fault 0x... write]"
+ *    (scopes both and kernel: the kernel entry slice keeps its name and
+ *    carries the record as arguments, klabel.h); when tracing comes back from such kernel time in another function (a
  *    signal handler), that function nests on top of the interrupted frame;
  *  - a gap ends every open frame at the gap time (PTS_TLK_GAP) and leaves an
  *    instant "gap" whose detail is the cause; nothing is spliced across it;
@@ -108,7 +109,10 @@ struct pts_tl_config {
 	/*
 	 * The capture's syscall and page-fault records, prepared (klabel.h),
 	 * or NULL: scope user names each "[syscall]" and "[interrupted]"
-	 * stretch its record fits by that record's label. Not owned.
+	 * stretch its record fits by that record's label; scopes both and
+	 * kernel give a kernel entry slice (entry_SYSCALL_64,
+	 * asm_exc_page_fault) its record's arguments (pts_tl_rec.args),
+	 * keeping its name. Not owned.
 	 */
 	struct pts_klabels *labels;
 };

@@ -66,6 +66,30 @@ enum pts_tl_kind {
  */
 #define PTS_TLF_UNKNOWN		(1U << 3)
 
+/*
+ * Arguments of a slice beyond the ones every BEGIN has (addr, kind, cpu,
+ * ...): what the capture knows of it that the trace does not show, such
+ * as the syscall a kernel entry made (timeline/klabel.h). .fxt and .json
+ * write them as event arguments, .txt as NAME=VALUE after the flags;
+ * .folded has no arguments. Names are plain identifiers.
+ */
+enum pts_tl_arg_type {
+	PTS_TLA_STR,		/* s: a string */
+	PTS_TLA_INT,		/* i: a signed number (a syscall's return value) */
+	PTS_TLA_UINT,		/* u: bits, printed in hex where text (error code) */
+	PTS_TLA_PTR,		/* u: an address */
+};
+
+struct pts_tl_arg {
+	const char *name;
+	enum pts_tl_arg_type type;
+	const char *s;
+	int64_t i;
+	uint64_t u;
+};
+
+#define PTS_TL_MAX_ARGS	4	/* per BEGIN: fxt counts an event's arguments in 4 bits */
+
 struct pts_tl_rec {
 	enum pts_tl_type type;
 	enum pts_tl_kind kind;
@@ -79,6 +103,9 @@ struct pts_tl_rec {
 	uint64_t addr;		/* IP of the event (call target, gap IP...) */
 	uint64_t offset;	/* addr - symbol start, when name is a symbol (0 otherwise) */
 	const char *detail;	/* instant: cause text; else NULL */
+	/* BEGIN: extra arguments (at most PTS_TL_MAX_ARGS), valid during the call */
+	const struct pts_tl_arg *args;
+	uint32_t nargs;
 	double value;		/* PTS_TL_COUNTER only */
 };
 

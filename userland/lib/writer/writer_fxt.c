@@ -10,7 +10,8 @@
  *   PROCESS -> kernel object record, ZX_OBJ_TYPE_PROCESS, koid = pid
  *   THREAD  -> kernel object record, ZX_OBJ_TYPE_THREAD, koid = tid,
  *              argument "process" (koid) = pid
- *   BEGIN   -> duration begin event (category "user" or "kernel")
+ *   BEGIN   -> duration begin event (category "user" or "kernel"), with
+ *              the record's extra arguments after the common ones
  *   END     -> duration end event, same category and name as its BEGIN
  *   INSTANT -> instant event, category "ptscope"
  *   COUNTER -> counter event, argument "value" (double), counter id = cpu
@@ -57,6 +58,7 @@ enum {
 
 enum {
 	FXT_ARG_UINT32 = 2,
+	FXT_ARG_INT64 = 3,
 	FXT_ARG_UINT64 = 4,
 	FXT_ARG_DOUBLE = 5,
 	FXT_ARG_STRING = 6,
@@ -82,6 +84,8 @@ enum {
 #define FXT_THREADS		255	/* thread refs 1..255 */
 /* Most strings one record interns (category, name, object, kind, ...). */
 #define FXT_STRINGS_PER_RECORD	8
+/* ... and a BEGIN with extra arguments: a name and a value per argument */
+#define FXT_STRINGS_PER_ARG	2
 
 /*
  * Strings registered once at start under fixed indices and never
@@ -417,9 +421,59 @@ static uint16_t category(uint32_t flags)
 /*
  * Duration events are most of a trace's records: assembled straight into
  * a fixed array (their size is bounded, no per-word checks) and written
- * with one copy. At most FXT_BEGIN_WORDS words.
+ * with one copy. At most FXT_BEGIN_WORDS words: 12 of the fixed
+ * arguments, 2 per extra one.
  */
-#define FXT_BEGIN_WORDS 12
+#define FXT_BEGIN_WORDS (12 + 2 * PTS_TL_MAX_ARGS)
+
+/*
+ * A BEGIN's extra arguments (writer.h) into ev at *n: strings by table
+ * reference (syscall names recur), numbers as int64, uint32/uint64, and
+ * pointers. Their strings are registered first (their records precede
+ * the event). Returns the number of arguments, or a negative errno.
+ */
+static int extra_args(struct pts_writer *w, const struct pts_tl_rec *rec, uint64_t *ev,
+		      unsigned int *n)
+{
+	uint16_t names[PTS_TL_MAX_ARGS], vals[PTS_TL_MAX_ARGS];
+	uint32_t i, nargs = rec->nargs < PTS_TL_MAX_ARGS ? rec->nargs : PTS_TL_MAX_ARGS;
+	int rc = 0;
+
+	for (i = 0; !rc && i < nargs; i++) {
+		vals[i] = 0;
+		rc = str_ref(w, rec->args[i].name, &names[i]);
+		if (!rc && rec->args[i].type == PTS_TLA_STR)
+			rc = str_ref(w, rec->args[i].s, &vals[i]);
+	}
+	if (rc)
+		return rc;
+	for (i = 0; i < nargs; i++) {
+		const struct pts_tl_arg *a = &rec->args[i];
+
+		switch (a->type) {
+		case PTS_TLA_STR:
+			ev[(*n)++] = htole64(arg_hdr(FXT_ARG_STRING, 1, names[i], vals[i]));
+			break;
+		case PTS_TLA_INT:
+			ev[(*n)++] = htole64(arg_hdr(FXT_ARG_INT64, 2, names[i], 0));
+			ev[(*n)++] = htole64((uint64_t)a->i);
+			break;
+		case PTS_TLA_UINT:
+			if (a->u > UINT32_MAX) {
+				ev[(*n)++] = htole64(arg_hdr(FXT_ARG_UINT64, 2, names[i], 0));
+				ev[(*n)++] = htole64(a->u);
+			} else {
+				ev[(*n)++] = htole64(arg_hdr(FXT_ARG_UINT32, 1, names[i], a->u));
+			}
+			break;
+		case PTS_TLA_PTR:
+			ev[(*n)++] = htole64(arg_hdr(FXT_ARG_POINTER, 2, names[i], 0));
+			ev[(*n)++] = htole64(a->u);
+			break;
+		}
+	}
+	return (int)nargs;
+}
 
 static int emit_begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wthread *t,
 		      unsigned int th)
@@ -463,6 +517,12 @@ static int emit_begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct
 	if (rec->flags & PTS_TLF_SYNTHETIC) {
 		ev[n++] = htole64(arg_hdr(FXT_ARG_BOOL, 1, FX_SYNTHETIC, 1));
 		nargs++;
+	}
+	if (rec->nargs) {
+		rc = extra_args(w, rec, ev, &n);
+		if (rc < 0)
+			return rc;
+		nargs += (unsigned int)rc;
 	}
 	ev[0] = htole64(FXT_REC_EVENT | (uint64_t)n << 4 |
 			ev_fields(FXT_EV_BEGIN, nargs, th, category(rec->flags), nref));
@@ -570,7 +630,9 @@ static int fxt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 	default:
 		return pts_wfail(w, EINVAL, "unknown timeline record type %d", (int)rec->type);
 	}
-	reserve_strings(f, FXT_STRINGS_PER_RECORD);
+	reserve_strings(f, FXT_STRINGS_PER_RECORD +
+			   (rec->type != PTS_TL_BEGIN ? 0 : rec->nargs < PTS_TL_MAX_ARGS ?
+			    FXT_STRINGS_PER_ARG * rec->nargs : FXT_STRINGS_PER_ARG * PTS_TL_MAX_ARGS));
 	rc = thread_ref(w, rec->pid, rec->tid, &th);
 	if (rc)
 		return rc;

@@ -5,7 +5,8 @@
  * not grow with the trace.
  *
  *   PROCESS -> "M" process_name     THREAD  -> "M" thread_name
- *   BEGIN   -> "B" (cat "user"/"kernel", args addr/symbol/object/kind)
+ *   BEGIN   -> "B" (cat "user"/"kernel", args addr/symbol/object/kind,
+ *              and the record's extra arguments: a kernel entry's syscall)
  *   END     -> "E" with its BEGIN's name, cat and args, and end_kind
  *   INSTANT -> "i" with "s":"t" (thread scope), args cause/addr/kind
  *   COUNTER -> "C" with args {"value": v}
@@ -242,6 +243,37 @@ static int meta(struct pts_writer *w, const struct pts_tl_rec *rec, const char *
 	       pts_wout_str(w, "}}");
 }
 
+/*
+ * A BEGIN's extra arguments (writer.h): strings, numbers as JSON numbers
+ * (a syscall's return value and the error code fit a double exactly:
+ * below 2^53), pointers as quoted hex like addr.
+ */
+static int extra_args_to(const struct jout *o, const struct pts_tl_rec *rec)
+{
+	uint32_t i, n = rec->nargs < PTS_TL_MAX_ARGS ? rec->nargs : PTS_TL_MAX_ARGS;
+	char buf[24];
+	int rc = 0;
+
+	for (i = 0; !rc && i < n; i++) {
+		const struct pts_tl_arg *a = &rec->args[i];
+
+		if (a->type == PTS_TLA_STR) {
+			rc = kv_to(o, a->name, a->s);
+			continue;
+		}
+		rc = put(o, ",\"", 2) ?: put_str(o, a->name) ?: put(o, "\":", 2);
+		if (rc)
+			break;
+		if (a->type == PTS_TLA_PTR)
+			rc = hex_to(o, a->u);
+		else if (a->type == PTS_TLA_INT)
+			rc = put(o, buf, (size_t)(pts_fmt_i64(buf, a->i) - buf));
+		else
+			rc = put(o, buf, (size_t)(pts_fmt_u64(buf, a->u) - buf));
+	}
+	return rc;
+}
+
 /* A BEGIN's args object, into its frame's args buffer. */
 static int begin_args(const struct jout *o, const struct pts_tl_rec *rec)
 {
@@ -257,7 +289,7 @@ static int begin_args(const struct jout *o, const struct pts_tl_rec *rec)
 		rc = put_str(o, ",\"inferred\":true");
 	if (!rc && (rec->flags & PTS_TLF_SYNTHETIC))
 		rc = put_str(o, ",\"synthetic\":true");
-	return rc ?: put_str(o, "}");
+	return rc ?: extra_args_to(o, rec) ?: put_str(o, "}");
 }
 
 /* name, cat and args of a slice: a B's, and its E's the same (viewers match them) */

@@ -4,7 +4,7 @@
  * separated by white space so awk can take them apart; the event is
  * indented by its depth so the nesting reads at a glance:
  *
- *   TS_NS CPU PID/TID DEPTH KIND  INDENT> SYMBOL[+0xOFFSET] (OBJECT) [FLAGS]   BEGIN
+ *   TS_NS CPU PID/TID DEPTH KIND  INDENT> SYMBOL[+0xOFFSET] (OBJECT) [FLAGS] {ARGS}  BEGIN
  *                                  (no offset at a function's entry; a
  *                                  synthetic slice: its name, no offset;
  *                                  code without a symbol: "[unknown] 0xADDR
@@ -19,8 +19,8 @@
  * TXT_MAX_INDENT levels). An END names the slice it closes (its BEGIN's
  * name) unless the record carries its own name, then it is that name with
  * the record's offset; "took N ns" is the slice's duration. FLAGS:
- * [kernel] [inferred] [synthetic]. docs/output-formats.md has the full
- * description.
+ * [kernel] [inferred] [synthetic]; a BEGIN's extra arguments follow as
+ * {NAME=VALUE ...}. docs/output-formats.md has the full description.
  */
 #include "writer_int.h"
 
@@ -98,6 +98,31 @@ static bool names_object(const char *name, uint32_t flags)
 }
 
 /*
+ * A BEGIN's extra arguments (writer.h): " {NAME=VALUE ...}", numbers in
+ * decimal, bits and addresses in hex; nothing when it has none.
+ */
+static int args(struct pts_writer *w, const struct pts_tl_rec *rec)
+{
+	uint32_t i, n = rec->nargs < PTS_TL_MAX_ARGS ? rec->nargs : PTS_TL_MAX_ARGS;
+	int rc = 0;
+
+	for (i = 0; !rc && i < n; i++) {
+		const struct pts_tl_arg *a = &rec->args[i];
+
+		rc = pts_wout_str(w, i ? " " : " {") ?: line_str(w, a->name) ?: pts_wout(w, "=", 1);
+		if (rc)
+			break;
+		if (a->type == PTS_TLA_STR)
+			rc = line_str(w, a->s ? a->s : "");
+		else if (a->type == PTS_TLA_INT)
+			rc = pts_wprintf(w, "%" PRId64, a->i);
+		else
+			rc = pts_wprintf(w, "0x%" PRIx64, a->u);
+	}
+	return rc ?: (n ? pts_wout(w, "}", 1) : 0);
+}
+
+/*
  * " (OBJECT) [FLAGS]\n"; object=false leaves the object out. ended: the
  * frame an END closes, whose duration " took N ns" ends the line; NULL
  * for a BEGIN.
@@ -115,6 +140,8 @@ static int tail(struct pts_writer *w, const struct pts_tl_rec *rec, uint32_t fla
 		rc = pts_wout_str(w, " [inferred]");
 	if (!rc && (flags & PTS_TLF_SYNTHETIC))
 		rc = pts_wout_str(w, " [synthetic]");
+	if (!rc && !ended)
+		rc = args(w, rec);
 	if (!rc && ended)
 		rc = pts_wprintf(w, " took %" PRIu64 " ns", rec->ts_ns - ended->ts);
 	return rc ?: pts_wout(w, "\n", 1);

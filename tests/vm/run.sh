@@ -354,6 +354,7 @@ check_bundles() { # line dir
 		result "$line" bundle_timeline_matches_sim SKIP "no bundle"
 		result "$line" bundle_sideband_merged SKIP "no bundle"
 		result "$line" syscall_label_from_sideband SKIP "no bundle"
+		result "$line" syscall_args_from_sideband SKIP "no bundle"
 		result "$line" bundle_pids_of_the_namespace SKIP "no bundle"
 		simf_skip "$line" "no bundle"
 		return
@@ -375,6 +376,7 @@ check_bundles() { # line dir
 		result "$line" bundle_timeline_matches_sim SKIP "$decoder_reason"
 		result "$line" bundle_sideband_merged SKIP "$decoder_reason"
 		result "$line" syscall_label_from_sideband SKIP "$decoder_reason"
+		result "$line" syscall_args_from_sideband SKIP "$decoder_reason"
 		result "$line" bundle_pids_of_the_namespace SKIP "$decoder_reason"
 		simf_skip "$line" "$decoder_reason"
 		return

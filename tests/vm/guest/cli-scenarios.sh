@@ -217,6 +217,29 @@ else
 fi
 rm -rf "$b"
 
+# The same program in combined scope (User + OS): the kernel entry is
+# decoded (the simulated kernel round, pts_sim_kernel_entry), and the
+# host's syscall_args_from_sideband looks for the write's record as that
+# slice's arguments, {syscall=write nr=1 ret=4096}, the slice keeping its
+# name.
+name=cli_run_both_syscalls
+b=/tmp/$name.ptscope
+rm -rf "$b"
+ptscope run -q --scope both --size 256K --syscalls -o "$b" -- sysprog 5 > /tmp/rec.out 2>&1
+st=$?
+if [ $st -ne 0 ]; then
+	res $name FAIL "run exit status $st: $(head -c 400 /tmp/rec.out | tr '\n' ' ')"
+elif ! grep -q '"syscall_records": *true' "$b/manifest.json"; then
+	res $name FAIL "manifest without config.syscall_records"
+elif msg=$(bundle_complete "$b"); then
+	res $name PASS "$msg; $(grep -m1 '^sysprog:' /tmp/rec.out)"
+	(cd /tmp && tar -cf "$name.tar" "$name.ptscope") && send_file bundle $name "/tmp/$name.tar"
+	rm -f "/tmp/$name.tar"
+else
+	res $name FAIL "$msg; run said: $(head -c 300 /tmp/rec.out | tr '\n' ' ')"
+fi
+rm -rf "$b"
+
 # `ptscope run` inside a new pid namespace (a container's view): ptscope
 # is pid 1 there, its command pid 2, and /proc is that namespace's. The
 # bundle goes to the host, which checks that the sideband names the

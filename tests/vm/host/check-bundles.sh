@@ -36,6 +36,14 @@
 #                               simulated round (sysprog makes its writes
 #                               from the image's syscall address so that
 #                               the IPs agree: tests/vm/guest/sysprog.c).
+#  syscall_args_from_sideband   cli_run_both_syscalls (the same in combined
+#                               scope): on sysprog's pid, at least one
+#                               kernel entry slice pts_sim_kernel_entry
+#                               carries {syscall=write nr=1 ret=4096} in
+#                               the .txt (the record's arguments; the
+#                               slice is not renamed), no slice is a
+#                               user-scope label "[syscall ...]", and the
+#                               summary counts the records.
 #
 # The expected order is derived by hand from the 40-byte code images
 # (listing in docs/simulated-unit.md, "The code images"; bytes in
@@ -193,6 +201,7 @@ if [ $n -eq 0 ]; then
 	echo "bundle_decodes FAIL no bundle directory under $BDIR"
 	echo "bundle_timeline_matches_sim SKIP no bundle"
 	echo "syscall_label_from_sideband SKIP no bundle"
+	echo "syscall_args_from_sideband SKIP no bundle"
 	exit 0
 fi
 echo "bundle_decodes $([ $dec_ok = 1 ] && echo PASS || echo FAIL)$dec_detail"
@@ -233,5 +242,23 @@ else
 		echo "syscall_label_from_sideband PASS pid $pid: $nl slice(s) [syscall write → 4096], $plain plain [syscall]; $sum"
 	else
 		echo "syscall_label_from_sideband FAIL pid '$pid': $nl labelled write slice(s), $plain plain; summary: '${sum:-none}'"
+	fi
+fi
+# The same records as a kernel entry slice's arguments (combined scope).
+d=$BDIR/cli_run_both_syscalls
+if [ ! -f "$d/timeline.txt" ]; then
+	echo "syscall_args_from_sideband FAIL no decoded cli_run_both_syscalls bundle (see that scenario's line)"
+else
+	pid=$(sed -n 's/.*"filter_pid": *\([0-9]*\).*/\1/p' "$d/cli_run_both_syscalls.ptscope/manifest.json" |
+		head -n 1)
+	na=$(awk -v p="$pid" '$3 ~ "^" p "/" && /> pts_sim_kernel_entry .*\{syscall=write nr=1 ret=4096\}$/' \
+		"$d/timeline.txt" | wc -l)
+	ne=$(awk -v p="$pid" '$3 ~ "^" p "/" && /> pts_sim_kernel_entry /' "$d/timeline.txt" | wc -l)
+	nl=$(grep -c '> \[syscall [a-z0-9]' "$d/timeline.txt")
+	sum=$(grep -m1 '^syscall and page-fault records:' "$d/decode.out")
+	if [ -n "$pid" ] && [ "$na" -ge 1 ] && [ "$nl" = 0 ] && [ -n "$sum" ]; then
+		echo "syscall_args_from_sideband PASS pid $pid: $na of $ne pts_sim_kernel_entry slice(s) with {syscall=write nr=1 ret=4096}; $sum"
+	else
+		echo "syscall_args_from_sideband FAIL pid '$pid': $na of $ne entry slice(s) with the write's arguments, $nl [syscall...] label(s); summary: '${sum:-none}'"
 	fi
 fi

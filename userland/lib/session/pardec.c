@@ -52,7 +52,10 @@ struct pjump {
 	uint64_t from, to, ts_ns;
 };
 
-/* Decoder statistics when event idx was handed out. */
+/*
+ * Decoder statistics when event idx was handed out, but for insns: those
+ * counted when it was queued (pts_ptdec_insns_before).
+ */
 struct snap {
 	uint64_t idx;
 	struct pts_ptdec_stats st;
@@ -455,6 +458,8 @@ static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 			s = &c->snaps[c->nsnaps++];
 			s->idx = idx;
 			pts_ptdec_stats(dec, &s->st);
+			/* not the block at its target: its length varies (find_join) */
+			s->st.insns = pts_ptdec_insns_before(dec);
 		}
 	}
 	pts_ptdec_stats(dec, &c->fin);
@@ -744,10 +749,14 @@ static bool pev_eq(const struct chunk *a, const struct pev *x, const struct chun
 
 /*
  * A branch that the decoder completed at the block starting at its target:
- * both decoders have counted that block when they hand it out, and count
- * the same blocks after it (statistics join there; at a PSB+'s own events,
- * before the first block, the first block of a fresh decoder may differ by
- * where the serial one's block was cut).
+ * both decoders have counted every instruction up to the branch when they
+ * queue it, and from there on count the same instructions (statistics
+ * join there; at a PSB+'s own events, before the first block, the first
+ * block of a fresh decoder may differ by where the serial one's block was
+ * cut). Not after the block at the target: its length depends on the
+ * libipt block cache the decoders share, so on which of them filled it
+ * first (pts_ptdec_insns_before); joined after it, the two decoders'
+ * counts of that block differed by a few instructions from run to run.
  */
 static bool at_block(const struct pev *e)
 {

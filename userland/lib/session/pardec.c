@@ -106,6 +106,12 @@ struct pts_pool {
 	pthread_t *th;
 	struct pts_imgset *set;
 	uint64_t worker_cpu_ns;		/* CPU time of the workers that ended (under mu) */
+	/*
+	 * PTS_PARDEC_ORDER=reverse (tests): no worker threads; the calling
+	 * thread decodes the chunks queued after a chunk before it, one of
+	 * the orders a pool of threads can decode them in, made repeatable
+	 */
+	bool reverse;
 };
 
 /* CPU time of the calling thread, ns (0 if the clock is missing). */
@@ -526,6 +532,7 @@ int pts_pool_new(unsigned int n, struct pts_imgset *set, struct pts_pool **out,
 		 struct pts_err *err)
 {
 	struct pts_pool *pool = calloc(1, sizeof(*pool));
+	const char *brk;
 	unsigned int i;
 
 	if (!pool || !(pool->th = calloc(n ? n : 1, sizeof(*pool->th)))) {
@@ -536,6 +543,10 @@ int pts_pool_new(unsigned int n, struct pts_imgset *set, struct pts_pool **out,
 	pthread_cond_init(&pool->work, NULL);
 	pthread_cond_init(&pool->done, NULL);
 	pool->set = set;
+	brk = getenv("PTS_PARDEC_ORDER");
+	pool->reverse = brk && !strcmp(brk, "reverse");
+	if (pool->reverse)
+		n = 0;
 	for (i = 0; i < n; i++) {
 		int e = pthread_create(&pool->th[i], NULL, worker, pool);
 
@@ -686,6 +697,11 @@ static int wait_chunk(struct pts_pcpu *p, struct chunk *c)
 	struct pts_pool *pool = p->pool;
 	int rc = 0;
 
+	if (pool->reverse && c->next && c->next->state == CH_QUEUED) {
+		rc = wait_chunk(p, c->next);
+		if (rc)
+			return rc;
+	}
 	pthread_mutex_lock(&pool->mu);
 	if (c->state == CH_QUEUED) {
 		struct chunk **pp = &pool->qhead, *prev = NULL;

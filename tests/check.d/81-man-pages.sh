@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The man pages say what the programs accept (docs/packaging.md):
 # 1. every long option in the option tables of ptscope decode
-#    (session/decode_options.c) and ptsynth (getopt) appears in that program's --help (the capture
-#    commands' --help is printed from their table; ptscope's other
-#    commands parse two options by hand);
+#    (session/decode_options.c) and ptsynth (getopt) appears in that program's --help (decode's
+#    and the capture commands' --help are printed from their tables,
+#    tests/unit/test_util_opttab.c; ptscope's other commands parse two
+#    options by hand);
 # 2. `make man` (help2man, build/man) writes ptscope(1), one
 #    ptscope-COMMAND(1) per command `ptscope --help` lists, ptsynth(1)
 #    and fxtcheck(1), each NAME line as `ptscope --help` summarises it;

@@ -21,71 +21,6 @@
 #include "timeline/select.h"
 #include "writer/writer.h"
 
-static void usage(FILE *f)
-{
-	fputs("Usage: ptscope decode NAME.ptscope -o OUT [--format F] [--summary]\n"
-	      "  or:  ptscope decode --pt FILE [--cpu N]... [raw PT options] -o OUT\n"
-	      "  or:  ptscope decode --perf-script FILE -o OUT\n"
-	      "\n"
-	      "Turn a capture bundle, raw PT streams or a perf script listing into one\n"
-	      "timeline per thread: .fxt for ui.perfetto.dev, .json, .txt or .folded.\n"
-	      "\n"
-	      "Output:\n"
-	      "  -o, --output FILE       .fxt (Perfetto), .json (Chrome trace), .txt, .folded; - = stdout;\n"
-	      "                          FILE.fxt.gz, FILE.json.gz, ...: gzip-compressed\n"
-	      "  --format F              fxt|json|txt|folded|null (default: from the -o extension)\n"
-	      "  --pid N, --tid N        a bundle or perf script text: only this process / thread\n"
-	      "  --time START..END       only this window of the timeline (ns, us, ms, s; e.g.\n"
-	      "                          1ms..2ms, 5000.., ..3us): slices are cut at its edges\n"
-	      "  --summary               print instructions, branches, gaps by cause, time per thread\n"
-	      "  --insn-list FILE        write every decoded instruction address (hex, one a line)\n"
-	      "  -j, --jobs N            decoder threads (default: the online CPUs; 1: no threads);\n"
-	      "                          the output is the same for every N\n"
-	      "  --chunk-size BYTES      trace bytes per chunk of a parallel decode, 1 or more\n"
-	      "                          (default 32768; chunks start at PSBs)\n"
-	      "  -h, --help              show this help\n"
-	      "\n"
-	      "Inputs:\n"
-	      "  --sysroot DIR           find mapped files (the sideband's, a bundle's uncopied\n"
-	      "                          binaries) and debug files under DIR\n"
-	      "  --cpu-model F/M/S       recording CPU, whose errata libipt works around; for a\n"
-	      "                          bundle it overrides the manifest's (a model newer than libipt)\n"
-	      "  --kcore DIR, --kallsyms FILE, --vmlinux FILE\n"
-	      "                          a bundle: kernel text and names captured elsewhere (a bundle\n"
-	      "                          taken under lockdown, in a container, with kptr_restrict=2)\n"
-	      "\n"
-	      "Raw PT (as ptxed):\n"
-	      "  --pt FILE               raw trace of one CPU (repeatable)\n"
-	      "  --cpu N                 the CPU of the --pt before it (default: 0, 1, ... in order)\n"
-	      "  --elf FILE[:BASE]       ELF executable code; BASE: load address of a PIE/shared object\n"
-	      "  --raw FILE:OFFSET:VADDR\n"
-	      "                          raw code bytes from FILE at OFFSET, mapped at VADDR\n"
-	      "  --kcore DIR             kernel text (DIR/kcore, DIR/kallsyms, as perf record --kcore)\n"
-	      "  --kallsyms FILE         kernel symbol names\n"
-	      "  --scope user|kernel|both  what the trace recorded (default: read from the trace)\n"
-	      "  --pid N, --tid N        thread of a trace without sideband (a bundle: a filter)\n"
-	      "\n"
-	      "Timing (raw PT; a bundle records them):\n"
-	      "  --mtc-freq N            MTCFreq the trace was recorded with (RTIT_CTL bits 17:14)\n"
-	      "  --nom-freq N            nominal core:bus ratio (MSR_PLATFORM_INFO[15:8])\n"
-	      "  --cpuid-15 EAX,EBX      CPUID leaf 15H: TSC / crystal clock ratio (EBX/EAX)\n"
-	      "  --tsc-khz N             TSC frequency in kHz, to convert TSC to ns\n"
-	      "\n"
-	      "Perf sideband (raw PT, as ptxed --pevent):\n"
-	      "  --pevent-primary FILE   perf sideband records (repeatable)\n"
-	      "  --pevent-secondary FILE\n"
-	      "                          the same (ptxed's spelling for other CPUs' records)\n"
-	      "  --pevent-sample-type N  perf_event_attr.sample_type of those records (needed)\n"
-	      "  --pevent-time-shift N, --pevent-time-mult N, --pevent-time-zero N\n"
-	      "                          perf's TSC conversion (perf_event_mmap_page time_*)\n"
-	      "\n"
-	      "Perf text:\n"
-	      "  --perf-script FILE      perf script --itrace=cr -F +flags output\n"
-	      "\n"
-	      "Exit status: 0 decoded cleanly, 3 decoded with gaps or from a damaged input,\n"
-	      "1 error, 2 bad usage.\n", f);
-}
-
 struct out_ctx {
 	struct pts_writer *w;
 };
@@ -242,7 +177,7 @@ int cmd_decode(int argc, char **argv)
 		return 2;
 	}
 	if (r->help) {
-		usage(stdout);
+		pts_decode_usage(stdout);
 		free(r);
 		return 0;
 	}
@@ -250,7 +185,7 @@ int cmd_decode(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "ptscope decode: %s\n", err.msg);
 		if (r->show_usage)
-			usage(stderr);
+			pts_decode_usage(stderr);
 		free(r);
 		/* an input that is no bundle or no file is an input error, as unreadable ones */
 		return rc == -EINVAL ? 2 : 1;

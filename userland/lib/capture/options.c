@@ -106,7 +106,12 @@ static const struct pts_optdef opt_table[] = {
 
 #define NR_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
 
-static const struct pts_optab capture_tab = { opt_table, NR_OPTS };
+static const struct pts_optab capture_tab = { opt_table, NR_OPTS, NULL, 0 };
+
+const struct pts_optab *pts_opts_table(void)
+{
+	return &capture_tab;
+}
 
 /*
  * magic-trace flags with no meaning here (its run/attach flags, read from
@@ -1109,8 +1114,6 @@ int pts_opts_fit_caps(struct pts_capture_opts *o, const struct ptscope_caps *cap
 
 void pts_opts_usage(enum pts_capture_cmd cmd, FILE *f)
 {
-	size_t i;
-
 	switch (cmd) {
 	case PTS_CMD_RUN:
 		fprintf(f, "Usage: ptscope run [OPTIONS] [--] CMD [ARGS...]\n\n"
@@ -1129,30 +1132,7 @@ void pts_opts_usage(enum pts_capture_cmd cmd, FILE *f)
 		break;
 	}
 	fprintf(f, "Options:\n");
-	for (i = 0; i < NR_OPTS; i++) {
-		const struct pts_optdef *d = &opt_table[i];
-		char left[64];
-
-		if (!(d->cmds & cmd))
-			continue;
-		if (d->mt && !strcmp(d->mt, d->name) && !d->shortname)
-			snprintf(left, sizeof(left), "-%s, --%s", d->name, d->name);
-		else if (d->shortname)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s%s", d->shortname, d->name,
-				 d->arg == ARG_OPTIONAL ? "[=" : d->metavar ? " " : "",
-				 d->metavar ? d->metavar : "", d->arg == ARG_OPTIONAL ? "]" : "");
-		else
-			snprintf(left, sizeof(left), "    --%s%s%s%s", d->name,
-				 d->arg == ARG_OPTIONAL ? "[=" : d->metavar ? " " : "",
-				 d->metavar ? d->metavar : "", d->arg == ARG_OPTIONAL ? "]" : "");
-		if (strlen(left) > 28)
-			fprintf(f, "  %s\n  %-28s  %s", left, "", d->help);
-		else
-			fprintf(f, "  %-28s  %s", left, d->help);
-		if (d->mt && strcmp(d->mt, d->name))
-			fprintf(f, " (magic-trace: -%s)", d->mt);
-		fprintf(f, "\n");
-	}
+	pts_opt_help(&capture_tab, cmd, f);
 	fprintf(f, "\nSIZE: 4K 64K 4M 64M 1G (binary units). The bundle goes to -o NAME.ptscope;\n"
 		"decode it with: ptscope decode NAME.ptscope -o NAME.fxt\n\n"
 		"Exit status: 0 every bundle written complete; 1 failure, an incomplete bundle,\n"

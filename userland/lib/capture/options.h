@@ -19,6 +19,7 @@
 #include <uapi/ptscope.h>
 
 #include "../util/err.h"
+#include "../util/opttab.h"
 
 enum pts_capture_cmd {
 	PTS_CMD_RUN = 1 << 0,		/* ptscope run -- CMD */
@@ -126,6 +127,9 @@ int pts_opts_fit_caps(struct pts_capture_opts *o, const struct ptscope_caps *cap
 
 /* Print the option table for `cmd` (the --help text). */
 void pts_opts_usage(enum pts_capture_cmd cmd, FILE *f);
+
+/* The option table of run, attach and record (util/opttab.h), for its tests. */
+const struct pts_optab *pts_opts_table(void);
 
 /* ---- single-value parsers (exported for tests and other subcommands) ---- */
 

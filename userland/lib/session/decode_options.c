@@ -31,48 +31,123 @@ enum dopt_id {
 #define N PTS_OPTARG_NONE
 
 /*
- * The help is written by hand in sections (cli/cmd_decode.c: raw PT,
- * timing, perf sideband, perf text); tests/check.d/81-man-pages.sh checks
- * that it names every option of this table.
+ * The help of ptscope decode is these rows (util/opttab.h: pts_opt_help),
+ * in the sections of dopt_sections; tests/unit/test_util_opttab.c checks that every row
+ * has its line and the help names only options of the table.
  */
 static const struct pts_optdef dopt_table[] = {
-	{ "output", 'o', NULL, R, "FILE", DECODE, D_OUTPUT, NULL },
-	{ "help", 'h', NULL, N, NULL, DECODE, D_HELP, NULL },
-	{ "pt", 0, NULL, R, "FILE", DECODE, D_PT, NULL },
-	{ "cpu", 0, NULL, R, "N", DECODE, D_CPU, NULL },
-	{ "elf", 0, NULL, R, "FILE[:BASE]", DECODE, D_ELF, NULL },
-	{ "raw", 0, NULL, R, "FILE:OFFSET:VADDR", DECODE, D_RAW, NULL },
-	{ "kcore", 0, NULL, R, "DIR", DECODE, D_KCORE, NULL },
-	{ "kallsyms", 0, NULL, R, "FILE", DECODE, D_KALLSYMS, NULL },
-	{ "vmlinux", 0, NULL, R, "FILE", DECODE, D_VMLINUX, NULL },
-	{ "cpu-model", 0, NULL, R, "F/M/S", DECODE, D_CPU_MODEL, NULL },
-	{ "mtc-freq", 0, NULL, R, "N", DECODE, D_MTC, NULL },
-	{ "nom-freq", 0, NULL, R, "N", DECODE, D_NOM, NULL },
-	{ "cpuid-15", 0, NULL, R, "EAX,EBX", DECODE, D_CPUID15, NULL },
-	{ "tsc-khz", 0, NULL, R, "N", DECODE, D_TSC_KHZ, NULL },
-	{ "pevent-primary", 0, NULL, R, "FILE", DECODE, D_PEV_PRI, NULL },
-	{ "pevent-secondary", 0, NULL, R, "FILE", DECODE, D_PEV_SEC, NULL },
-	{ "pevent-sample-type", 0, NULL, R, "N", DECODE, D_PEV_ST, NULL },
-	{ "pevent-time-shift", 0, NULL, R, "N", DECODE, D_PEV_SHIFT, NULL },
-	{ "pevent-time-mult", 0, NULL, R, "N", DECODE, D_PEV_MULT, NULL },
-	{ "pevent-time-zero", 0, NULL, R, "N", DECODE, D_PEV_ZERO, NULL },
-	{ "sysroot", 0, NULL, R, "DIR", DECODE, D_SYSROOT, NULL },
-	{ "scope", 0, NULL, R, "user|kernel|both", DECODE, D_SCOPE, NULL },
-	{ "perf-script", 0, NULL, R, "FILE", DECODE, D_PERF_SCRIPT, NULL },
-	{ "format", 0, NULL, R, "F", DECODE, D_FORMAT, NULL },
-	{ "summary", 0, NULL, N, NULL, DECODE, D_SUMMARY, NULL },
-	{ "insn-list", 0, NULL, R, "FILE", DECODE, D_INSN_LIST, NULL },
-	{ "pid", 0, NULL, R, "N", DECODE, D_PID, NULL },
-	{ "tid", 0, NULL, R, "N", DECODE, D_TID, NULL },
-	{ "time", 0, NULL, R, "START..END", DECODE, D_TIME, NULL },
-	{ "jobs", 'j', NULL, R, "N", DECODE, D_JOBS, NULL },
-	{ "chunk-size", 0, NULL, R, "BYTES", DECODE, D_CHUNK, NULL },
+	{ "output", 'o', NULL, R, "FILE", DECODE, D_OUTPUT,
+	  ".fxt (Perfetto), .json (Chrome trace), .txt, .folded; - = stdout; "
+	  "FILE.fxt.gz, FILE.json.gz, ...: gzip-compressed" },
+	{ "format", 0, NULL, R, "F", DECODE, D_FORMAT,
+	  "fxt|json|txt|folded|null (default: from the -o extension)" },
+	{ "pid", 0, NULL, R, "N", DECODE, D_PID,
+	  "a bundle or perf script text: only this process; raw PT without sideband: "
+	  "the process the trace is of" },
+	{ "tid", 0, NULL, R, "N", DECODE, D_TID,
+	  "a bundle or perf script text: only this thread; raw PT without sideband: "
+	  "the thread the trace is of" },
+	{ "time", 0, NULL, R, "START..END", DECODE, D_TIME,
+	  "only this window of the timeline (ns, us, ms, s; e.g. 1ms..2ms, 5000.., ..3us): "
+	  "slices are cut at its edges" },
+	{ "summary", 0, NULL, N, NULL, DECODE, D_SUMMARY,
+	  "print instructions, branches, gaps by cause, time per thread" },
+	{ "insn-list", 0, NULL, R, "FILE", DECODE, D_INSN_LIST,
+	  "write every decoded instruction address (hex, one a line)" },
+	{ "jobs", 'j', NULL, R, "N", DECODE, D_JOBS,
+	  "decoder threads (default: the online CPUs; 1: no threads); the output is the "
+	  "same for every N" },
+	{ "chunk-size", 0, NULL, R, "BYTES", DECODE, D_CHUNK,
+	  "trace bytes per chunk of a parallel decode, 1 or more (default 32768; chunks "
+	  "start at PSBs)" },
+	{ "help", 'h', NULL, N, NULL, DECODE, D_HELP, "show this help" },
+	{ "sysroot", 0, NULL, R, "DIR", DECODE, D_SYSROOT,
+	  "find mapped files (the sideband's, a bundle's uncopied binaries) and debug "
+	  "files under DIR" },
+	{ "cpu-model", 0, NULL, R, "F/M/S", DECODE, D_CPU_MODEL,
+	  "recording CPU, whose errata libipt works around; for a bundle it overrides the "
+	  "manifest's (a model newer than libipt)" },
+	{ "kcore", 0, NULL, R, "DIR", DECODE, D_KCORE,
+	  "kernel text: DIR/kcore, DIR/kallsyms (as perf record --kcore); for a bundle, "
+	  "captured elsewhere (a bundle taken under lockdown, in a container, with "
+	  "kptr_restrict=2)" },
+	{ "kallsyms", 0, NULL, R, "FILE", DECODE, D_KALLSYMS,
+	  "kernel symbol names (for a bundle: captured elsewhere, as --kcore)" },
+	{ "vmlinux", 0, NULL, R, "FILE", DECODE, D_VMLINUX,
+	  "a bundle only: the kernel's ELF, for code the bundle lacks and names, moved by "
+	  "the bundle's kallsyms (KASLR)" },
+	{ "pt", 0, NULL, R, "FILE", DECODE, D_PT,
+	  "raw trace of one CPU (repeatable)" },
+	{ "cpu", 0, NULL, R, "N", DECODE, D_CPU,
+	  "the CPU of the --pt before it (default: 0, 1, ... in order)" },
+	{ "elf", 0, NULL, R, "FILE[:BASE]", DECODE, D_ELF,
+	  "ELF executable code; BASE: load address of a PIE/shared object" },
+	{ "raw", 0, NULL, R, "FILE:OFFSET:VADDR", DECODE, D_RAW,
+	  "raw code bytes from FILE at OFFSET, mapped at VADDR" },
+	{ "scope", 0, NULL, R, "user|kernel|both", DECODE, D_SCOPE,
+	  "what the trace recorded (default: read from the trace)" },
+	{ "mtc-freq", 0, NULL, R, "N", DECODE, D_MTC,
+	  "MTCFreq the trace was recorded with (RTIT_CTL bits 17:14)" },
+	{ "nom-freq", 0, NULL, R, "N", DECODE, D_NOM,
+	  "nominal core:bus ratio (MSR_PLATFORM_INFO[15:8])" },
+	{ "cpuid-15", 0, NULL, R, "EAX,EBX", DECODE, D_CPUID15,
+	  "CPUID leaf 15H: TSC / crystal clock ratio (EBX/EAX)" },
+	{ "tsc-khz", 0, NULL, R, "N", DECODE, D_TSC_KHZ,
+	  "TSC frequency in kHz, to convert TSC to ns" },
+	{ "pevent-primary", 0, NULL, R, "FILE", DECODE, D_PEV_PRI,
+	  "perf sideband records (repeatable)" },
+	{ "pevent-secondary", 0, NULL, R, "FILE", DECODE, D_PEV_SEC,
+	  "the same (ptxed's spelling for other CPUs' records)" },
+	{ "pevent-sample-type", 0, NULL, R, "N", DECODE, D_PEV_ST,
+	  "perf_event_attr.sample_type of those records (needed)" },
+	{ "pevent-time-shift", 0, NULL, R, "N", DECODE, D_PEV_SHIFT,
+	  "perf's TSC conversion: perf_event_mmap_page time_shift" },
+	{ "pevent-time-mult", 0, NULL, R, "N", DECODE, D_PEV_MULT,
+	  "perf's TSC conversion: perf_event_mmap_page time_mult" },
+	{ "pevent-time-zero", 0, NULL, R, "N", DECODE, D_PEV_ZERO,
+	  "perf's TSC conversion: perf_event_mmap_page time_zero" },
+	{ "perf-script", 0, NULL, R, "FILE", DECODE, D_PERF_SCRIPT,
+	  "perf script --itrace=cr -F +flags output" },
 };
 
 #undef R
 #undef N
 
-static const struct pts_optab dopt_tab = { dopt_table, sizeof(dopt_table) / sizeof(dopt_table[0]) };
+_Static_assert(PTS_DEC_CHUNK_BYTES == 32768, "--chunk-size's help line says the default");
+
+/* the help's sections, each before its first row */
+static const struct pts_optsect dopt_sections[] = {
+	{ D_OUTPUT, "Output" },
+	{ D_SYSROOT, "Inputs" },
+	{ D_PT, "Raw PT (as ptxed)" },
+	{ D_MTC, "Timing (raw PT; a bundle records them)" },
+	{ D_PEV_PRI, "Perf sideband (raw PT, as ptxed --pevent)" },
+	{ D_PERF_SCRIPT, "Perf text" },
+};
+
+static const struct pts_optab dopt_tab = {
+	dopt_table, sizeof(dopt_table) / sizeof(dopt_table[0]),
+	dopt_sections, sizeof(dopt_sections) / sizeof(dopt_sections[0])
+};
+
+const struct pts_optab *pts_decode_optab(void)
+{
+	return &dopt_tab;
+}
+
+void pts_decode_usage(FILE *f)
+{
+	fputs("Usage: ptscope decode NAME.ptscope -o OUT [--format F] [--summary]\n"
+	      "  or:  ptscope decode --pt FILE [--cpu N]... [raw PT options] -o OUT\n"
+	      "  or:  ptscope decode --perf-script FILE -o OUT\n"
+	      "\n"
+	      "Turn a capture bundle, raw PT streams or a perf script listing into one\n"
+	      "timeline per thread: .fxt for ui.perfetto.dev, .json, .txt or .folded.\n"
+	      "\n", f);
+	pts_opt_help(&dopt_tab, DECODE, f);
+	fputs("\nExit status: 0 decoded cleanly, 3 decoded with gaps or from a damaged input,\n"
+	      "1 error, 2 bad usage.\n", f);
+}
 
 static int num(const char *opt, const char *s, uint64_t max, uint64_t *out, struct pts_err *err)
 {

@@ -15,9 +15,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../timeline/select.h"
 #include "../util/err.h"
+#include "../util/opttab.h"
 #include "session.h"
 
 struct pts_decode_req {
@@ -54,5 +56,15 @@ int pts_decode_req_parse(int argc, char **argv, long online_cpus, struct pts_dec
  * (exit 1, as any input that cannot be read).
  */
 int pts_decode_req_validate(struct pts_decode_req *r, struct pts_err *err);
+
+/* The option table (for its tests: every row has a help line). */
+const struct pts_optab *pts_decode_optab(void);
+
+/*
+ * The usage lines, the table's rows in their sections (pts_opt_help) and
+ * the exit status: --help on stdout, and on stderr when nothing to decode
+ * was given.
+ */
+void pts_decode_usage(FILE *f);
 
 #endif /* PTS_SESSION_DECODE_OPTIONS_H */

@@ -38,6 +38,46 @@ void pts_opt_label(const struct pts_optdef *d, char *buf, size_t len)
 		snprintf(buf, len, "--%s", d->name);
 }
 
+/* "-o, --output FILE", "    --cyc[=0|1]", "-name, --name" (an mt name the same as the long one) */
+static void opt_spec(const struct pts_optdef *d, char *buf, size_t len)
+{
+	const char *open = d->arg == PTS_OPTARG_OPTIONAL ? "[=" : d->metavar ? " " : "";
+	const char *close = d->arg == PTS_OPTARG_OPTIONAL ? "]" : "";
+	const char *mv = d->metavar ? d->metavar : "";
+
+	if (d->mt && !strcmp(d->mt, d->name) && !d->shortname)
+		snprintf(buf, len, "-%s, --%s", d->name, d->name);
+	else if (d->shortname)
+		snprintf(buf, len, "-%c, --%s%s%s%s", d->shortname, d->name, open, mv, close);
+	else
+		snprintf(buf, len, "    --%s%s%s%s", d->name, open, mv, close);
+}
+
+void pts_opt_help(const struct pts_optab *t, unsigned int cmd, FILE *f)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->n; i++) {
+		const struct pts_optdef *d = &t->v[i];
+		char spec[64];
+
+		if (!(d->cmds & cmd))
+			continue;
+		for (j = 0; j < t->nsect; j++)
+			if (t->sect[j].id == d->id)
+				fprintf(f, "%s%s:\n", i ? "\n" : "", t->sect[j].title);
+		opt_spec(d, spec, sizeof(spec));
+		/* a spec too wide for its column: the description on the next line */
+		if (strlen(spec) > 28)
+			fprintf(f, "  %s\n  %-28s  %s", spec, "", d->help);
+		else
+			fprintf(f, "  %-28s  %s", spec, d->help);
+		if (d->mt && strcmp(d->mt, d->name))
+			fprintf(f, " (magic-trace: -%s)", d->mt);
+		fprintf(f, "\n");
+	}
+}
+
 int pts_opt_next(struct pts_optscan *s, const struct pts_optdef **d, const char **val,
 		 struct pts_err *err)
 {

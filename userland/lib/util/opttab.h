@@ -7,12 +7,15 @@
  * (capture/options.c) and ptscope decode (session/decode_options.c) both
  * parse their argv against such a table with pts_opt_next, word by word
  * (capture adds magic-trace's refusals through the single_dash hook).
+ * Their --help lists the table's rows (pts_opt_help): a row's help line
+ * is the only description of the option, so none is written twice.
  */
 #ifndef PTS_UTIL_OPTTAB_H
 #define PTS_UTIL_OPTTAB_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "err.h"
 
@@ -26,12 +29,20 @@ struct pts_optdef {
 	const char *metavar;	/* the value's name in messages and help ("FILE") */
 	unsigned int cmds;	/* bit mask of the commands it applies to */
 	int id;			/* the parser's own number for it */
-	const char *help;	/* help text, or NULL where the command writes its help by hand */
+	const char *help;	/* one line of help (never NULL: tests/unit/test_util_opttab.c) */
+};
+
+/* A heading of the help ("Inputs"), printed before the row whose id is id. */
+struct pts_optsect {
+	int id;
+	const char *title;
 };
 
 struct pts_optab {
 	const struct pts_optdef *v;
 	size_t n;
+	const struct pts_optsect *sect;	/* NULL: one list of options */
+	size_t nsect;
 };
 
 /* The row of --name (len bytes of name), or with single_dash of -name (mt column); NULL none. */
@@ -43,6 +54,15 @@ const struct pts_optdef *pts_opt_find_short(const struct pts_optab *t, char c);
 
 /* The option's spelling for messages: "-o/--output" or "--summary". */
 void pts_opt_label(const struct pts_optdef *d, char *buf, size_t len);
+
+/*
+ * The rows of t that apply to cmd, one an option, in table order, as
+ * "  -o, --output FILE   help" (the layout help2man and the bash completion
+ * read: spec, two or more spaces, description), each section's heading
+ * ("Inputs:") before its first row. Nothing else: the command prints its
+ * usage lines above and its exit status below.
+ */
+void pts_opt_help(const struct pts_optab *t, unsigned int cmd, FILE *f);
 
 /*
  * A scan of argv[1..argc-1] against t for command cmd (named prog in

@@ -7,6 +7,7 @@
  * the ABI.
  */
 #include <linux/fs.h>
+#include <linux/kexec.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -215,6 +216,16 @@ static int start_locked(struct pts_refusal *why)
 	WRITE_ONCE(pts.sources_live, !pts.nr_snapshots ||
 		   (pts.cfg.trigger.flags & PTSCOPE_TRIGF_MULTI));
 	pts.trigger_reason = PTSCOPE_TRIGGER_NONE;
+	/*
+	 * With a crash kernel loaded, __crash_kexec() runs before the panic
+	 * notifiers and this CPU traces on into the crash kernel. Said in
+	 * GET_STATE for the caller to warn its user, once per START, rather
+	 * than in the kernel log at every arm.
+	 */
+	if (kexec_crash_loaded())
+		pts.statef |= PTSCOPE_STATEF_CRASH_KERNEL;
+	else
+		pts.statef &= ~PTSCOPE_STATEF_CRASH_KERNEL;
 	/* Only START writes ARMED; triggers need ARMED: no other writer. */
 	atomic_set_release(&pts.state,
 			   pts_state_with_run(word + PTS_STATE_GEN_ONE,

@@ -350,6 +350,12 @@ struct ptscope_state {
 #define PTSCOPE_STATEF_CR3_IDENTITY	(1U << 4)
 /* The CR3-filtered process's address space is gone (exit or exec). */
 #define PTSCOPE_STATEF_TARGET_EXITED	(1U << 5)
+/*
+ * A crash kernel (kdump) was loaded when START armed the capture: a crash
+ * on an armed CPU keeps tracing into the crash kernel and overwrites that
+ * CPU's ring (docs/abi.md, "What a PANIC snapshot can promise").
+ */
+#define PTSCOPE_STATEF_CRASH_KERNEL	(1U << 6)
 
 /* ------------------------------------------------------------------ */
 /* PTSCOPE_IOC_GET_CPU_STATUS: one CPU's buffer and PT unit state.       */

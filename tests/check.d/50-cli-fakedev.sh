@@ -140,6 +140,17 @@ FAKEDEV_TRIGGER_MS=50 pts record -q --trigger manual --multi-snapshot --duration
 check_manifest "$T/m.1.ptscope" "m['trigger']['reason'] == 'tracepoint' and m['complete'] is True"
 readback "$T/m.2.ptscope"
 
+echo "-- a crash kernel loaded at START is warned of, once a capture, with what to do"
+FAKEDEV_KDUMP=1 FAKEDEV_TRIGGER_MS=50 pts record -q --trigger manual --multi-snapshot --duration 2s \
+	--size 64K --no-copy -o "$T/k.ptscope" > "$T/out" 2> "$T/err" || fail "record with kdump rc=$?"
+[ -f "$T/k.2.ptscope/manifest.json" ] || fail "kdump: no second snapshot, the warning was said of one START"
+[ "$(grep -c 'warning: a crash kernel (kdump) is loaded' "$T/err")" = 1 ] ||
+	fail "kdump: not one crash-kernel warning over the re-arms: $(cat "$T/err")"
+grep -q 'Stop the capture before provoking a crash.*kexec -p -u' "$T/err" || fail "kdump: the warning says not what to do"
+pts record -q --duration 100ms --size 64K --no-copy -o "$T/nk.ptscope" > "$T/out" 2> "$T/err" ||
+	fail "record without kdump rc=$?"
+! grep -q 'crash kernel' "$T/err" || fail "a crash-kernel warning without a crash kernel: $(cat "$T/err")"
+
 echo "-- a bundle name that cannot be created is refused before CMD runs or anything is armed"
 : > "$T/afile"
 for o in /no/such/dir/x.ptscope "$T/afile/x.ptscope" "$T/a.ptscope"; do

@@ -15,6 +15,8 @@
  *                             with reason tracepoint on CPU 1, pid 4242
  *   FAKEDEV_NO_PT=1           capabilities without PT and without the simulated unit
  *   FAKEDEV_SLOW_STOP_MS=N    STOP takes N ms (room for a second Ctrl-C)
+ *   FAKEDEV_KDUMP=1           a crash kernel was loaded at START: GET_STATE has
+ *                             PTSCOPE_STATEF_CRASH_KERNEL once armed
  * A uprobe trigger's fd must be open for reading at CONFIGURE; the log
  * then has "UPROBE <path of the fd> <offset hex> pid <pid>", and
  * GET_TRIGGER reports it.
@@ -295,6 +297,8 @@ static int fake_ioctl(unsigned long req, void *arg)
 		}
 		st->tsc_khz = 2000000;
 		st->flags = PTSCOPE_STATEF_SIMULATED;
+		if (getenv("FAKEDEV_KDUMP") && state >= PTSCOPE_STATE_ARMED)
+			st->flags |= PTSCOPE_STATEF_CRASH_KERNEL;
 		return 0;
 	}
 	case PTSCOPE_IOC_GET_CPU_STATUS: {

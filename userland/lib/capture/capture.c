@@ -298,6 +298,38 @@ static void hash_kernel_text(struct pts_capture *c)
 		c->kt_arm = NULL;
 }
 
+/*
+ * A crash kernel loaded at START (docs/abi.md, "What a PANIC snapshot can
+ * promise"): a crash on an armed CPU kexecs into it with PT still on, and
+ * that CPU's ring fills with the crash kernel's boot. Said once a capture:
+ * a multi-snapshot re-arm finds the same crash kernel.
+ */
+static void warn_crash_kernel(struct pts_capture *c)
+{
+	struct ptscope_state st;
+	struct pts_err e = { 0 };
+
+	if (c->kdump_warned || pts_dev_get_state(c->fd, &st, &e) ||
+	    !(st.flags & PTSCOPE_STATEF_CRASH_KERNEL))
+		return;
+	c->kdump_warned = true;
+	fprintf(stderr, "ptscope: warning: a crash kernel (kdump) is loaded: if the machine crashes "
+		"while armed, the crashing CPU keeps tracing into the crash kernel and its trace of "
+		"the crash is overwritten (snapshot mode). Stop the capture before provoking a crash, "
+		"capture with --mode full, boot with crash_kexec_post_notifiers, or unload the crash "
+		"kernel (kexec -p -u)\n");
+}
+
+/* START, then the warning above. */
+static int start(struct pts_capture *c, struct pts_err *err)
+{
+	int ret = pts_dev_cmd(c->fd, PTSCOPE_IOC_START, "START", err);
+
+	if (!ret)
+		warn_crash_kernel(c);
+	return ret;
+}
+
 int pts_capture_arm(struct pts_capture *c, struct pts_err *err)
 {
 	struct ptscope_config *cfg = &c->o->cfg;
@@ -319,7 +351,7 @@ int pts_capture_arm(struct pts_capture *c, struct pts_err *err)
 	if (ret)
 		return ret;
 	c->configured = true;
-	return pts_dev_cmd(c->fd, PTSCOPE_IOC_START, "START", err);
+	return start(c, err);
 }
 
 static void note_pid(void *ctx, int32_t pid)
@@ -469,7 +501,7 @@ int pts_capture_stop(struct pts_capture *c, struct pts_err *err)
 
 int pts_capture_rearm(struct pts_capture *c, struct pts_err *err)
 {
-	return pts_dev_cmd(c->fd, PTSCOPE_IOC_START, "START", err);
+	return start(c, err);
 }
 
 void pts_capture_disarm(struct pts_capture *c)

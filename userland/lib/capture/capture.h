@@ -51,6 +51,7 @@ struct pts_capture {
 	int fd;
 	struct ptscope_caps caps;
 	bool configured;			/* CONFIGURE succeeded: UNCONFIGURE at the end */
+	bool kdump_warned;			/* the crash-kernel warning was printed */
 	int uprobe_fd;				/* the uprobe trigger's file until CONFIGURE, else -1 */
 	pid_t target;				/* run/attach: the traced process; 0 record */
 
@@ -132,7 +133,12 @@ int pts_capture_resolve_filters(struct pts_capture *c, struct pts_err *err);
  */
 int pts_capture_resolve_trigger(struct pts_capture *c, struct pts_err *err);
 
-/* CONFIGURE (with cr3_pid = c->target for run/attach) and START. */
+/*
+ * CONFIGURE (with cr3_pid = c->target for run/attach) and START. When the
+ * module says a crash kernel was loaded at START (GET_STATE's
+ * PTSCOPE_STATEF_CRASH_KERNEL), warns on stderr, once per capture, what a
+ * crash would do to the trace and what to do instead.
+ */
 int pts_capture_arm(struct pts_capture *c, struct pts_err *err);
 
 /*
@@ -145,7 +151,7 @@ int pts_capture_drain_sideband(struct pts_capture *c, struct pts_err *err);
 /* STOP; "not armed" (already stopped by a trigger) is not an error. */
 int pts_capture_stop(struct pts_capture *c, struct pts_err *err);
 
-/* START again after a snapshot (--multi-snapshot). */
+/* START again after a snapshot (--multi-snapshot); warns as pts_capture_arm. */
 int pts_capture_rearm(struct pts_capture *c, struct pts_err *err);
 
 /* STOP + UNCONFIGURE, best effort, for the end and for aborts. */

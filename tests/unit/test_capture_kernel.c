@@ -22,6 +22,7 @@
 #include "capture/kernel.h"
 #include "capture/ktext_hash.h"
 #include "capture/ktext_extra.h"
+#include "capture/ktext_plan.h"
 #include "capture/procfs.h"
 
 static void kallsyms_text_range_finds_stext_and_etext(void)
@@ -131,19 +132,21 @@ static void module_text_from_sysfs_sections_runs_to_the_end_of_the_module(void)
 }
 
 /*
- * A kcore-shaped ELF64 core file: two PT_LOAD segments and a PT_NOTE, laid
- * out by hand per the ELF gABI (Ehdr at 0, Phdrs at 64, data at 0x1000 and
- * 0x2000). Each data byte is its low address byte XOR the segment number.
+ * A kcore-shaped ELF64 core file of size bytes: a PT_NOTE, then the
+ * PT_LOAD segments loads[0..n-1] (vaddr, offset, filesz), laid out by hand
+ * per the ELF gABI (Ehdr at 0, Phdrs at 64). Each data byte of segment k
+ * (1, 2, ...) is its low address byte XOR k, where the file holds it.
  */
-static void write_fake_kcore(const char *path)
+static void write_kcore(const char *path, const Elf64_Phdr *loads, int n, size_t size)
 {
-	unsigned char file[0x2080];
+	unsigned char *file = calloc(1, size);
 	Elf64_Ehdr eh;
-	Elf64_Phdr ph[3];
+	Elf64_Phdr ph[4];
 	FILE *f;
-	int i;
+	uint64_t i;
+	int k;
 
-	memset(file, 0, sizeof(file));
+	CU_ASSERT_FATAL(file != NULL && n < 4);
 	memset(&eh, 0, sizeof(eh));
 	memcpy(eh.e_ident, ELFMAG, SELFMAG);
 	eh.e_ident[EI_CLASS] = ELFCLASS64;
@@ -155,28 +158,35 @@ static void write_fake_kcore(const char *path)
 	eh.e_phoff = sizeof(eh);
 	eh.e_ehsize = sizeof(eh);
 	eh.e_phentsize = sizeof(Elf64_Phdr);
-	eh.e_phnum = 3;
+	eh.e_phnum = (Elf64_Half)(n + 1);
 	memset(ph, 0, sizeof(ph));
 	ph[0].p_type = PT_NOTE;
 	ph[0].p_offset = 0x200;
-	ph[0].p_filesz = 0;
-	ph[1].p_type = PT_LOAD;
-	ph[1].p_vaddr = 0xffffffff81000000ULL;
-	ph[1].p_offset = 0x1000;
-	ph[1].p_filesz = ph[1].p_memsz = 0x100;
-	ph[2].p_type = PT_LOAD;
-	ph[2].p_vaddr = 0xffffffffc0000000ULL;
-	ph[2].p_offset = 0x2000;
-	ph[2].p_filesz = ph[2].p_memsz = 0x80;
+	for (k = 1; k <= n; k++) {
+		ph[k].p_type = PT_LOAD;
+		ph[k].p_vaddr = loads[k - 1].p_vaddr;
+		ph[k].p_offset = loads[k - 1].p_offset;
+		ph[k].p_filesz = ph[k].p_memsz = loads[k - 1].p_filesz;
+		for (i = 0; i < ph[k].p_filesz && ph[k].p_offset + i < size; i++)
+			file[ph[k].p_offset + i] = (unsigned char)((ph[k].p_vaddr + i) ^ (uint64_t)k);
+	}
 	memcpy(file, &eh, sizeof(eh));
-	memcpy(file + sizeof(eh), ph, sizeof(ph));
-	for (i = 0; i < 0x100; i++)
-		file[0x1000 + i] = (unsigned char)(i ^ 1);
-	for (i = 0; i < 0x80; i++)
-		file[0x2000 + i] = (unsigned char)(i ^ 2);
+	memcpy(file + sizeof(eh), ph, (size_t)(n + 1) * sizeof(ph[0]));
 	f = fopen(path, "wb");
-	fwrite(file, 1, sizeof(file), f);
+	fwrite(file, 1, size, f);
 	fclose(f);
+	free(file);
+}
+
+/* Two segments: 0x100 bytes of kernel text at 0x1000, 0x80 of module text at 0x2000. */
+static void write_fake_kcore(const char *path)
+{
+	static const Elf64_Phdr loads[] = {
+		{ .p_vaddr = 0xffffffff81000000ULL, .p_offset = 0x1000, .p_filesz = 0x100 },
+		{ .p_vaddr = 0xffffffffc0000000ULL, .p_offset = 0x2000, .p_filesz = 0x80 },
+	};
+
+	write_kcore(path, loads, 2, 0x2080);
 }
 
 static void kcore_read_maps_virtual_addresses_through_pt_load_headers(void)
@@ -438,6 +448,54 @@ static void bpf_program_bytes_read_from_a_fake_kcore(void)
 	unlink(path);
 }
 
+/*
+ * Extra code that cannot be read whole is read to the end of its 4 KiB
+ * page, never past its own size. In the last page of the address space
+ * the page's end, 2^64, wraps to 0: the range there (ktext_extra.c ends
+ * it at 2^64 - 1) was once read again with one byte more than its size,
+ * into its buffer of size bytes. Here its 0x7ff bytes lie where the file
+ * is short (segment 1), and a second segment holds 0x800: the read must
+ * fail, not fill 0x800 bytes.
+ */
+static void extra_text_read_stops_at_its_page_and_its_size(void)
+{
+	static const Elf64_Phdr loads[] = {
+		{ .p_vaddr = 0xfffffffffffff800ULL, .p_offset = 0x1f00, .p_filesz = 0x7ff },
+		{ .p_vaddr = 0xfffffffffffff800ULL, .p_offset = 0x1000, .p_filesz = 0x800 },
+		{ .p_vaddr = 0xffffffffc0000f80ULL, .p_offset = 0x1800, .p_filesz = 0x80 },
+	};
+	struct pts_ktext_range last = { .vaddr = 0xfffffffffffff800ULL, .size = 0x7ff,
+					.extra = true };
+	struct pts_ktext_range cross = { .vaddr = 0xffffffffc0000f80ULL, .size = 0x100,
+					 .extra = true };
+	char path[] = "/tmp/pts-kcore-XXXXXX";
+	struct pts_kcore *kc = NULL;
+	unsigned char *buf = NULL;
+	struct pts_err err;
+	uint64_t len = 0;
+	int fd = mkstemp(path);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	write_kcore(path, loads, 3, 0x2000);
+	CU_ASSERT_EQUAL_FATAL(pts_kcore_open(path, &kc, &err), 0);
+	/* a range over its page's end that kcore has only to it: the page's part */
+	CU_ASSERT_EQUAL(pts_ktext_read(kc, &cross, (void **)&buf, &len, &err), 0);
+	CU_ASSERT_EQUAL(len, 0x80);
+	if (buf)
+		CU_ASSERT_EQUAL(buf[0x7f], 0xff ^ 3);
+	free(buf);
+	buf = NULL;
+	len = 0;
+	/* the last page: its own 0x7ff bytes cannot be read, nothing more is asked */
+	CU_ASSERT_EQUAL(pts_ktext_read(kc, &last, (void **)&buf, &len, &err), -EIO);
+	CU_ASSERT_PTR_NULL(buf);
+	CU_ASSERT_EQUAL(len, 0);
+	free(buf);
+	pts_kcore_close(kc);
+	unlink(path);
+}
+
 /* The bundle's kernel.text[] as the writer makes it from what it copied. */
 static struct pts_bundle *bundle_of_sums(const struct pts_ktext_sum *v, size_t n)
 {
@@ -588,4 +646,5 @@ PTS_SUITE(capture_kernel, NULL, NULL,
 	  PTS_TEST(probe_slot_in_the_last_page_runs_to_the_end_of_the_space),
 	  PTS_TEST(address_past_64_bits_or_at_the_last_byte_gives_no_range),
 	  PTS_TEST(bpf_program_bytes_read_from_a_fake_kcore),
+	  PTS_TEST(extra_text_read_stops_at_its_page_and_its_size),
 	  PTS_TEST(kernel_code_hashed_at_arm_and_at_the_end_tells_what_changed))

@@ -79,7 +79,8 @@ int pts_ktext_plan(const char *ks, size_t kslen, const char *mt, size_t mtlen,
 int pts_ktext_read(struct pts_kcore *kc, const struct pts_ktext_range *r, void **buf,
 		   uint64_t *len, struct pts_err *err)
 {
-	uint64_t n = r->size, page_end = (r->vaddr | 0xfff) + 1;
+	/* the bytes left in vaddr's page: 1 to 4096 (its end may be 2^64, which no uint64_t holds) */
+	uint64_t n = r->size, to_page_end = 0x1000 - (r->vaddr & 0xfff);
 	void *b;
 	int rc;
 
@@ -92,8 +93,8 @@ int pts_ktext_read(struct pts_kcore *kc, const struct pts_ktext_range *r, void *
 		return pts_err_set(err, ENOMEM, "out of memory");
 	rc = pts_kcore_read(kc, r->vaddr, b, n, err);
 	/* the next symbol may lie past the code's allocation: its page then */
-	if (rc && r->extra && r->vaddr + n > page_end) {
-		n = page_end - r->vaddr;
+	if (rc && r->extra && n > to_page_end) {
+		n = to_page_end;
 		rc = pts_kcore_read(kc, r->vaddr, b, n, err);
 	}
 	if (rc) {

@@ -150,6 +150,13 @@ grep -q 'Stop the capture before provoking a crash.*kexec -p -u' "$T/err" || fai
 pts record -q --duration 100ms --size 64K --no-copy -o "$T/nk.ptscope" > "$T/out" 2> "$T/err" ||
 	fail "record without kdump rc=$?"
 ! grep -q 'crash kernel' "$T/err" || fail "a crash-kernel warning without a crash kernel: $(cat "$T/err")"
+FAKEDEV_ARMED=1 FAKEDEV_KDUMP=1 pts status > "$T/out" 2> "$T/err" || fail "status with kdump rc=$?"
+grep -q '^kdump  *a crash kernel was loaded at START.*kexec -p -u' "$T/out" || fail "kdump: status has no kdump line"
+FAKEDEV_ARMED=1 FAKEDEV_KDUMP=1 pts status --json > "$T/status.json" || fail "status --json with kdump rc=$?"
+python3 -c "import json; s = json.load(open('$T/status.json')); assert s['state'] == 'armed' and s['crash_kernel'] is True" ||
+	fail "kdump: status --json: $(cat "$T/status.json")"
+FAKEDEV_ARMED=1 pts status > "$T/out" 2> "$T/err" || fail "status without kdump rc=$?"
+! grep -q '^kdump' "$T/out" || fail "kdump: a status kdump line without a crash kernel"
 
 echo "-- a bundle name that cannot be created is refused before CMD runs or anything is armed"
 : > "$T/afile"

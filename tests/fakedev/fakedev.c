@@ -17,6 +17,8 @@
  *   FAKEDEV_SLOW_STOP_MS=N    STOP takes N ms (room for a second Ctrl-C)
  *   FAKEDEV_KDUMP=1           a crash kernel was loaded at START: GET_STATE has
  *                             PTSCOPE_STATEF_CRASH_KERNEL once armed
+ *   FAKEDEV_ARMED=1           GET_STATE from an unconfigured process says ARMED
+ *                             (another process's capture, as `status` sees it)
  * A uprobe trigger's fd must be open for reading at CONFIGURE; the log
  * then has "UPROBE <path of the fd> <offset hex> pid <pid>", and
  * GET_TRIGGER reports it.
@@ -270,6 +272,8 @@ static int fake_ioctl(unsigned long req, void *arg)
 			state = PTSCOPE_STATE_TRIGGERED;
 			trig_reason = PTSCOPE_TRIGGER_TRACEPOINT;
 		}
+		if (getenv("FAKEDEV_ARMED") && state == PTSCOPE_STATE_IDLE)
+			state = PTSCOPE_STATE_ARMED;
 		memset((char *)st + sizeof(*h), 0, sizeof(*st) - sizeof(*h));
 		st->state = state;
 		st->trigger_reason = trig_reason;

@@ -929,6 +929,50 @@ static void trace_start_names_the_thread_running_from_the_start(void)
 }
 
 /*
+ * The main path's bundle (write_bundle) with len bytes of extra sideband
+ * records sb, decoded into sink and sum; the decode must succeed.
+ */
+static void decode_main_with_sb(const void *sb, size_t len, struct tl_sink *sink,
+				struct pts_decode_summary *sum)
+{
+	struct pts_err err = { 0 };
+
+	extra_sb = sb;
+	extra_sb_len = len;
+	write_bundle(PTS_SOURCE_HARDWARE);
+	extra_sb_len = 0;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, sink, sum, &err), 0);
+}
+
+/*
+ * The main path cut at TSC 0x1350 (lost records, a task out of sight):
+ * the first segment (TSC 0x1000) on thread 100/101; nothing of the second
+ * (TSC 0x1400) is pid 100's, neither its functions f3 and tail nor any
+ * slice at its time, nor pid not_pid; and a gap.
+ */
+static void second_segment_is_no_pid_100(const struct tl_sink *sink,
+					 const struct pts_decode_summary *sum, int32_t not_pid)
+{
+	size_t i;
+
+	for (i = 0; i < sink->n; i++) {
+		const struct pts_tl_rec *r = &sink->recs[i].r;
+
+		if (r->type != PTS_TL_BEGIN)
+			continue;
+		if (!strcmp(sink->recs[i].name, "_start") || !strcmp(sink->recs[i].name, "f1")) {
+			CU_ASSERT_EQUAL(r->pid, 100);
+			CU_ASSERT_EQUAL(r->tid, 101);
+		}
+		CU_ASSERT_STRING_NOT_EQUAL(sink->recs[i].name, "f3");
+		CU_ASSERT_STRING_NOT_EQUAL(sink->recs[i].name, "tail");
+		if (r->ts_ns >= 0x1400 - 0x1000)
+			CU_ASSERT(r->pid != 100 && r->pid != not_pid);
+	}
+	CU_ASSERT(sum->gaps >= 1);
+}
+
+/*
  * A LOST record: cpu 0's ring dropped 4 records after its EXIT record at
  * TSC 0x1300 (a switch among them would have changed the task), and said
  * so before its next record at 0x1350. The first segment (TSC 0x1000, on
@@ -945,10 +989,8 @@ static void lost_records_make_the_task_unknown_until_the_next_switch(void)
 		struct ptscope_sb_exit ex2;
 	} sb;
 	struct pts_decode_summary sum;
-	struct pts_err err = { 0 };
 	struct tl_sink sink = { 0 };
 	unsigned int w, said = 0;
-	size_t i;
 
 	memset(&sb, 0, sizeof(sb));
 	sb.ex.hdr.type = PTSCOPE_SB_EXIT;
@@ -962,28 +1004,9 @@ static void lost_records_make_the_task_unknown_until_the_next_switch(void)
 	sb.ex2 = sb.ex;
 	sb.ex2.hdr.tsc = 0x1350;
 	sb.ex2.pid = sb.ex2.tid = 556;
-	extra_sb = &sb;
-	extra_sb_len = sizeof(sb);
-	write_bundle(PTS_SOURCE_HARDWARE);
-	extra_sb_len = 0;
-	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
-	for (i = 0; i < sink.n; i++) {
-		const struct pts_tl_rec *r = &sink.recs[i].r;
-
-		if (r->type != PTS_TL_BEGIN)
-			continue;
-		if (!strcmp(sink.recs[i].name, "_start") || !strcmp(sink.recs[i].name, "f1")) {
-			/* the first segment: before the loss, on the switch's thread */
-			CU_ASSERT_EQUAL(r->pid, 100);
-			CU_ASSERT_EQUAL(r->tid, 101);
-		}
-		/* the second segment's functions: never pid 100's image after the loss */
-		CU_ASSERT_STRING_NOT_EQUAL(sink.recs[i].name, "f3");
-		CU_ASSERT_STRING_NOT_EQUAL(sink.recs[i].name, "tail");
-		if (r->ts_ns >= 0x1400 - 0x1000)
-			CU_ASSERT(r->pid != 100);
-	}
-	CU_ASSERT(sum.gaps >= 1);
+	decode_main_with_sb(&sb, sizeof(sb), &sink, &sum);
+	/* before the loss on the switch's thread; never pid 100's image after it */
+	second_segment_is_no_pid_100(&sink, &sum, 100);
 	for (w = 0; w < sum.nr_warnings; w++)
 		said += strstr(sum.warnings[w], "4 sideband records of cpu 0 are missing") != NULL;
 	CU_ASSERT_EQUAL(said, 1);
@@ -1004,9 +1027,7 @@ static void switch_to_a_task_outside_the_pid_namespace_is_no_process(void)
 {
 	struct ptscope_sb_switch sw;
 	struct pts_decode_summary sum;
-	struct pts_err err = { 0 };
 	struct tl_sink sink = { 0 };
-	size_t i;
 
 	memset(&sw, 0, sizeof(sw));
 	sw.hdr.type = PTSCOPE_SB_SCHED_SWITCH;
@@ -1017,26 +1038,8 @@ static void switch_to_a_task_outside_the_pid_namespace_is_no_process(void)
 	sw.next_pid = sw.next_tid = PTSCOPE_PID_OUTSIDE;
 	sw.next_cr3 = 0x7000;
 	snprintf(sw.next_comm, sizeof(sw.next_comm), "hostd");
-	extra_sb = &sw;
-	extra_sb_len = sizeof(sw);
-	write_bundle(PTS_SOURCE_HARDWARE);
-	extra_sb_len = 0;
-	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
-	for (i = 0; i < sink.n; i++) {
-		const struct pts_tl_rec *r = &sink.recs[i].r;
-
-		if (r->type != PTS_TL_BEGIN)
-			continue;
-		if (!strcmp(sink.recs[i].name, "_start") || !strcmp(sink.recs[i].name, "f1")) {
-			CU_ASSERT_EQUAL(r->pid, 100);
-			CU_ASSERT_EQUAL(r->tid, 101);
-		}
-		CU_ASSERT_STRING_NOT_EQUAL(sink.recs[i].name, "f3");
-		CU_ASSERT_STRING_NOT_EQUAL(sink.recs[i].name, "tail");
-		if (r->ts_ns >= 0x1400 - 0x1000)
-			CU_ASSERT(r->pid != 100 && r->pid != PTSCOPE_PID_OUTSIDE);
-	}
-	CU_ASSERT(sum.gaps >= 1);
+	decode_main_with_sb(&sw, sizeof(sw), &sink, &sum);
+	second_segment_is_no_pid_100(&sink, &sum, PTSCOPE_PID_OUTSIDE);
 	pts_decode_summary_free(&sum);
 	tl_sink_free(&sink);
 }
@@ -1301,18 +1304,13 @@ static void syscall_records_name_the_untraced_stretches(void)
 {
 	struct ptscope_sb_syscall rec[3];
 	struct pts_decode_summary sum;
-	struct pts_err err = { 0 };
 	struct tl_sink sink = { 0 };
 	char shape[2048];
 
 	sys_rec(&rec[0], PTSCOPE_SB_SYS_ENTER, 0x1100, 39, 0, 0x40100c);
 	sys_rec(&rec[1], PTSCOPE_SB_SYS_EXIT, 0x1200, 39, 100, 0x40100c);
 	sys_rec(&rec[2], PTSCOPE_SB_SYS_ENTER, 0x1500, 60, 0, 0x4010a9);
-	extra_sb = rec;
-	extra_sb_len = sizeof(rec);
-	write_bundle(PTS_SOURCE_HARDWARE);
-	extra_sb_len = 0;
-	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	decode_main_with_sb(rec, sizeof(rec), &sink, &sum);
 	CU_ASSERT_STRING_EQUAL(tl_sink_shape(&sink, shape, sizeof(shape)),
 		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall getpid \u2192 100]|"
 		"E1 [syscall getpid \u2192 100]|B1 f3|E1 f3|E0 _start|B0 tail|B1 [syscall exit]|"
@@ -1339,7 +1337,6 @@ static void syscall_records_that_do_not_fit_are_counted_not_guessed(void)
 {
 	struct ptscope_sb_syscall rec[4];
 	struct pts_decode_summary sum;
-	struct pts_err err = { 0 };
 	struct tl_sink sink = { 0 };
 	char shape[2048];
 
@@ -1347,11 +1344,7 @@ static void syscall_records_that_do_not_fit_are_counted_not_guessed(void)
 	sys_rec(&rec[1], PTSCOPE_SB_SYS_EXIT, 0x0900, 231, 0, 0x4010a9);
 	sys_rec(&rec[2], PTSCOPE_SB_SYS_ENTER, 0x1100, 39, 0, 0x401010);
 	sys_rec(&rec[3], PTSCOPE_SB_SYS_EXIT, 0x1200, 39, 100, 0x401010);
-	extra_sb = rec;
-	extra_sb_len = sizeof(rec);
-	write_bundle(PTS_SOURCE_HARDWARE);
-	extra_sb_len = 0;
-	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	decode_main_with_sb(rec, sizeof(rec), &sink, &sum);
 	CU_ASSERT_STRING_EQUAL(tl_sink_shape(&sink, shape, sizeof(shape)),
 		"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|"
 		"B1 f3|E1 f3|E0 _start|B0 tail|B1 [syscall]|E1 [syscall]|E0 tail");

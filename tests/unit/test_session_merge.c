@@ -141,6 +141,19 @@ static int merge(struct fake *f, unsigned int n, struct log *l, struct pts_err *
 }
 
 /*
+ * Sources 0 and 1 of CPUs 0 and 1 with the times a (na of them) and b (nb),
+ * b NULL: source 0 alone; and an empty log.
+ */
+static void sources(struct fake *f, const uint64_t *a, unsigned int na, const uint64_t *b,
+		    unsigned int nb, struct log *l)
+{
+	fake_init(&f[0], 0, a, na);
+	if (b)
+		fake_init(&f[1], 1, b, nb);
+	memset(l, 0, sizeof(*l));
+}
+
+/*
  * Sources 0: 1 4 4 9, 1: 2 4 5, 2: none. Source 2 ends before anything
  * (its first peek says so). By time: 0@1 1@2; at 4 all three 4s, source 0
  * first (lower index) twice, then 1@4; 1@5; source 1 ends when its time
@@ -149,14 +162,11 @@ static int merge(struct fake *f, unsigned int n, struct log *l, struct pts_err *
 static void events_come_out_by_time_equal_times_by_source_index(void)
 {
 	static const uint64_t a[] = { 1, 4, 4, 9 }, b[] = { 2, 4, 5 };
+	struct pts_err err = { 0 };
 	struct fake f[3];
 	struct log l;
 
-	memset(&l, 0, sizeof(l));
-	struct pts_err err = { 0 };
-
-	fake_init(&f[0], 0, a, 4);
-	fake_init(&f[1], 1, b, 3);
+	sources(f, a, 4, b, 3, &l);
 	fake_init(&f[2], 2, NULL, 0);
 	CU_ASSERT_EQUAL(merge(f, 3, &l, &err), 0);
 	CU_ASSERT_STRING_EQUAL(l.s, "end2 0@1 1@2 0@4 0@4 1@4 1@5 end1 0@9 end0");
@@ -173,12 +183,11 @@ static void events_come_out_by_time_equal_times_by_source_index(void)
 static void one_source_passes_through_unpeeked(void)
 {
 	static const uint64_t a[] = { 5, 3, 8 };
+	struct pts_err err = { 0 };
 	struct fake f;
 	struct log l;
 
 	memset(&l, 0, sizeof(l));
-	struct pts_err err = { 0 };
-
 	fake_init(&f, 7, a, 3);
 	CU_ASSERT_EQUAL(merge(&f, 1, &l, &err), 0);
 	CU_ASSERT_STRING_EQUAL(l.s, "0@5 0@3 0@8 end0");
@@ -189,18 +198,14 @@ static void one_source_passes_through_unpeeked(void)
 static void dropped_events_are_not_handed_on(void)
 {
 	static const uint64_t a[] = { 1, DROP, DROP, 6 }, b[] = { 2, DROP, 3 };
+	struct pts_err err = { 0 };
 	struct fake f[2];
 	struct log l;
 
-	memset(&l, 0, sizeof(l));
-	struct pts_err err = { 0 };
-
-	fake_init(&f[0], 0, a, 4);
-	fake_init(&f[1], 1, b, 3);
+	sources(f, a, 4, b, 3, &l);
 	CU_ASSERT_EQUAL(merge(f, 2, &l, &err), 0);
 	CU_ASSERT_STRING_EQUAL(l.s, "0@1 1@2 1@3 end1 0@6 end0");
-	fake_init(&f[0], 0, a, 4);
-	memset(&l, 0, sizeof(l));
+	sources(f, a, 4, NULL, 0, &l);
 	CU_ASSERT_EQUAL(merge(f, 1, &l, &err), 0);
 	CU_ASSERT_STRING_EQUAL(l.s, "0@1 0@6 end0");
 }
@@ -214,30 +219,24 @@ static void dropped_events_are_not_handed_on(void)
 static void a_source_failure_stops_the_merge_with_its_error(void)
 {
 	static const uint64_t a[] = { 1, 4 }, b[] = { 2, 3 };
+	struct pts_err err = { 0 };
 	struct fake f[2];
 	struct log l;
 
-	memset(&l, 0, sizeof(l));
-	struct pts_err err = { 0 };
-
-	fake_init(&f[0], 0, a, 2);
-	fake_init(&f[1], 1, b, 2);
+	sources(f, a, 2, b, 2, &l);
 	f[1].fail_peek_at = 2;
 	CU_ASSERT_EQUAL(merge(f, 2, &l, &err), -ENOMEM);
 	CU_ASSERT_STRING_EQUAL(err.msg, "fake peek failed at 1");
 	CU_ASSERT_STRING_EQUAL(l.s, "0@1 1@2");
 	CU_ASSERT(!f[0].closed && !f[1].closed);
 
-	fake_init(&f[0], 0, a, 2);
-	fake_init(&f[1], 1, b, 2);
+	sources(f, a, 2, b, 2, &l);
 	f[0].fail_next_at = 2;
-	memset(&l, 0, sizeof(l));
 	CU_ASSERT_EQUAL(merge(f, 2, &l, &err), -EIO);
 	CU_ASSERT_STRING_EQUAL(l.s, "0@1 1@2 1@3 end1");
 
-	fake_init(&f[0], 0, a, 2);
+	sources(f, a, 2, NULL, 0, &l);
 	f[0].fail_next_at = 2;
-	memset(&l, 0, sizeof(l));
 	CU_ASSERT_EQUAL(merge(f, 1, &l, &err), -EIO);
 	CU_ASSERT_STRING_EQUAL(l.s, "0@1");
 }
@@ -246,14 +245,11 @@ static void a_source_failure_stops_the_merge_with_its_error(void)
 static void a_sink_failure_stops_the_merge(void)
 {
 	static const uint64_t a[] = { 1, 3 }, b[] = { 2, 4 };
+	struct pts_err err = { 0 };
 	struct fake f[2];
 	struct log l;
 
-	memset(&l, 0, sizeof(l));
-	struct pts_err err = { 0 };
-
-	fake_init(&f[0], 0, a, 2);
-	fake_init(&f[1], 1, b, 2);
+	sources(f, a, 2, b, 2, &l);
 	l.fail_at = 3;
 	CU_ASSERT_EQUAL(merge(f, 2, &l, &err), -ENOSPC);
 	CU_ASSERT_STRING_EQUAL(l.s, "0@1 1@2");
@@ -381,12 +377,11 @@ static void perf_script_and_another_source_merge_by_time(void)
 	struct pts_merge_sink sink;
 	struct pts_brsrc *src[2];
 	struct pts_err err = { 0 };
-	struct log l;
-
-	memset(&l, 0, sizeof(l));
 	struct fake fk;
+	struct log l;
 	FILE *f;
 
+	memset(&l, 0, sizeof(l));
 	CU_ASSERT_EQUAL_FATAL(ps_open(text, &f, &src[0], &err), 0);
 	fake_init(&fk, 5, t, 2);
 	src[1] = &fk.base;

@@ -63,6 +63,8 @@ static void print_json(int fd, const struct ptscope_state *st)
 	json_object_object_add(o, "state", json_object_new_string(pts_state_text(st->state)));
 	json_object_object_add(o, "simulated",
 			       json_object_new_boolean(!!(st->flags & PTSCOPE_STATEF_SIMULATED)));
+	json_object_object_add(o, "crash_kernel",
+			       json_object_new_boolean(!!(st->flags & PTSCOPE_STATEF_CRASH_KERNEL)));
 	json_object_object_add(t, "reason",
 			       json_object_new_string(pts_trigger_reason_text(st->trigger_reason)));
 	if (st->trigger_reason) {
@@ -156,6 +158,10 @@ static void print_table(int fd, const struct ptscope_state *st)
 		printf(" on CPU %u, pid %d tid %d, TSC %" PRIu64, st->trigger_cpu, st->trigger_pid,
 		       st->trigger_tid, (uint64_t)st->trigger_tsc);
 	printf("; %u snapshot(s) since configure\n", st->nr_snapshots);
+	/* the state at START: docs/abi.md, "What a PANIC snapshot can promise" */
+	if (st->flags & PTSCOPE_STATEF_CRASH_KERNEL)
+		printf("kdump       a crash kernel was loaded at START: a crash while armed traces on "
+		       "into it (stop the capture first, or unload it: kexec -p -u)\n");
 	if (st->state != PTSCOPE_STATE_IDLE) {
 		struct ptscope_trigger_info ti;
 		char armed[512];

@@ -671,39 +671,81 @@ static int do_fifo_stop(void)
 	return report();
 }
 
-/* In the new namespace: its init (pid 1) configures, its child exits. */
-static int tp_pidns_init(void)
+static int tp_configure(int fd, const char *tp, pid_t pid, struct ptscope_config *cfg)
+{
+	small_config(fd, PTSCOPE_SCOPE_USER, cfg);
+	cfg->trigger.kinds = PTSCOPE_TRIG_TRACEPOINT;
+	cfg->trigger.tracepoint_pid = pid;
+	snprintf(cfg->trigger.tracepoint, sizeof(cfg->trigger.tracepoint), "%s", tp);
+	return IOC(fd, PTSCOPE_IOC_CONFIGURE, *cfg);
+}
+
+/* GET_STATE into *st until TRIGGERED, for at most ms milliseconds. */
+static void wait_triggered(int fd, struct ptscope_state *st, uint64_t ms)
+{
+	uint64_t t0 = now_ns();
+
+	do {
+		get_state(fd, st);
+		if (st->state == PTSCOPE_STATE_TRIGGERED)
+			return;
+		sleep_ms(20);
+	} while (now_ns() - t0 < ms * 1000000ull);
+}
+
+/*
+ * The pid-namespace sub-tests' start, in the namespace's init (pid 1): a
+ * waiter child *b (exits when *wfd is closed), a capture configured with
+ * the exit of *b (a pid of this namespace) as its trigger, and armed.
+ * Returns the device's fd.
+ */
+static int ns_init_armed(pid_t *b, int *wfd)
 {
 	struct ptscope_config cfg;
-	struct ptscope_state st;
-	uint64_t t0;
 	uint32_t reason;
-	pid_t b;
-	int fd, r, wfd;
+	int fd, r;
 
 	if (getpid() != 1)
 		die("not the init of a new pid namespace (pid %d)", (int)getpid());
-	b = spawn_waiter(&wfd);
+	*b = spawn_waiter(wfd);
 	fd = open_dev();
-	small_config(fd, PTSCOPE_SCOPE_USER, &cfg);
-	cfg.trigger.kinds = PTSCOPE_TRIG_TRACEPOINT;
-	cfg.trigger.tracepoint_pid = b;
-	snprintf(cfg.trigger.tracepoint, sizeof(cfg.trigger.tracepoint),
-		 "sched:sched_process_exit");
-	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
-		die("CONFIGURE, tracepoint pid %d of this namespace: %s reason %u", (int)b,
+	if ((r = tp_configure(fd, "sched:sched_process_exit", *b, &cfg)))
+		die("CONFIGURE, tracepoint pid %d of this namespace: %s reason %u", (int)*b,
 		    strerror(-r), cfg.hdr.reason);
 	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
 		die("START: %s reason %u", strerror(-r), reason);
+	return fd;
+}
+
+/* init() run as the init of a new pid namespace: its exit status. */
+static int in_new_pidns(int (*init)(void))
+{
+	int status;
+	pid_t a;
+
+	if (unshare(CLONE_NEWPID))
+		die("unshare(CLONE_NEWPID): %s", strerror(errno));
+	a = fork();
+	if (a < 0)
+		die("fork: %s", strerror(errno));
+	if (a == 0)
+		exit(init());
+	if (waitpid(a, &status, 0) != a)
+		die("waitpid: %s", strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/* In the new namespace: its init (pid 1) configures, its child exits. */
+static int tp_pidns_init(void)
+{
+	struct ptscope_state st;
+	pid_t b;
+	int fd, wfd;
+
+	fd = ns_init_armed(&b, &wfd);
 	close(wfd);
 	waitpid(b, NULL, 0);
-	t0 = now_ns();
-	do {
-		get_state(fd, &st);
-		if (st.state == PTSCOPE_STATE_TRIGGERED)
-			break;
-		sleep_ms(20);
-	} while (now_ns() - t0 < 2000000000ull);
+	wait_triggered(fd, &st, 2000);
 	if (st.state != PTSCOPE_STATE_TRIGGERED || st.trigger_reason != PTSCOPE_TRIGGER_TRACEPOINT)
 		bad("pid %d of the namespace exited: state %u reason %u, want TRIGGERED by TRACEPOINT",
 		    (int)b, st.state, st.trigger_reason);
@@ -715,31 +757,6 @@ static int tp_pidns_init(void)
 	return report();
 }
 
-static int do_tp_pidns(void)
-{
-	int status;
-	pid_t a;
-
-	if (unshare(CLONE_NEWPID))
-		die("unshare(CLONE_NEWPID): %s", strerror(errno));
-	a = fork();
-	if (a < 0)
-		die("fork: %s", strerror(errno));
-	if (a == 0)
-		exit(tp_pidns_init());
-	if (waitpid(a, &status, 0) != a)
-		die("waitpid: %s", strerror(errno));
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-}
-
-static int tp_configure(int fd, const char *tp, pid_t pid, struct ptscope_config *cfg)
-{
-	small_config(fd, PTSCOPE_SCOPE_USER, cfg);
-	cfg->trigger.kinds = PTSCOPE_TRIG_TRACEPOINT;
-	cfg->trigger.tracepoint_pid = pid;
-	snprintf(cfg->trigger.tracepoint, sizeof(cfg->trigger.tracepoint), "%s", tp);
-	return IOC(fd, PTSCOPE_IOC_CONFIGURE, *cfg);
-}
 
 /* CONFIGURE must be refused with errno @e and @reason. */
 static void tp_refused(int fd, const char *tp, pid_t pid, int e, uint32_t reason)
@@ -762,7 +779,6 @@ static void tp_fires(int fd, const char *tp, int sig)
 	struct ptscope_config cfg;
 	struct ptscope_state st;
 	uint32_t reason;
-	uint64_t t0;
 	pid_t child;
 	int r, wfd;
 
@@ -779,13 +795,7 @@ static void tp_fires(int fd, const char *tp, int sig)
 	}
 	if (sig)
 		kill(child, sig);
-	t0 = now_ns();
-	do {
-		get_state(fd, &st);
-		if (st.state == PTSCOPE_STATE_TRIGGERED)
-			break;
-		sleep_ms(20);
-	} while (now_ns() - t0 < 3000000000ull);
+	wait_triggered(fd, &st, 3000);
 	if (st.state != PTSCOPE_STATE_TRIGGERED || st.trigger_reason != PTSCOPE_TRIGGER_TRACEPOINT)
 		bad("%s pid %d: state %u reason %u, want TRIGGERED by TRACEPOINT", tp, (int)child,
 		    st.state, st.trigger_reason);
@@ -845,28 +855,13 @@ static int ns_pid_ok(int32_t pid, const pid_t *ok, int n)
 static int sb_pidns_init(void)
 {
 	static unsigned char buf[1 << 16];
-	struct ptscope_config cfg;
 	struct ptscope_state st;
 	pid_t b, c, ok[3];
-	int fd, r, wfd, fork_seen = 0, exit_seen = 0, trig_seen = 0;
+	int fd, wfd, fork_seen = 0, exit_seen = 0, trig_seen = 0;
 	unsigned int recs = 0, outside = 0, foreign = 0;
-	uint32_t reason;
-	uint64_t t0;
 	ssize_t len;
 
-	if (getpid() != 1)
-		die("not the init of a new pid namespace (pid %d)", (int)getpid());
-	b = spawn_waiter(&wfd);
-	fd = open_dev();
-	small_config(fd, PTSCOPE_SCOPE_USER, &cfg);
-	cfg.trigger.kinds = PTSCOPE_TRIG_TRACEPOINT;
-	cfg.trigger.tracepoint_pid = b;
-	snprintf(cfg.trigger.tracepoint, sizeof(cfg.trigger.tracepoint),
-		 "sched:sched_process_exit");
-	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
-		die("CONFIGURE: %s reason %u", strerror(-r), cfg.hdr.reason);
-	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
-		die("START: %s reason %u", strerror(-r), reason);
+	fd = ns_init_armed(&b, &wfd);
 	c = fork();
 	if (c < 0)
 		die("fork: %s", strerror(errno));
@@ -875,13 +870,7 @@ static int sb_pidns_init(void)
 	waitpid(c, NULL, 0);
 	close(wfd);
 	waitpid(b, NULL, 0);
-	t0 = now_ns();
-	do {
-		get_state(fd, &st);
-		if (st.state == PTSCOPE_STATE_TRIGGERED)
-			break;
-		sleep_ms(20);
-	} while (now_ns() - t0 < 2000000000ull);
+	wait_triggered(fd, &st, 2000);
 	if (st.state != PTSCOPE_STATE_TRIGGERED)
 		bad("state %u after pid %d exited, want TRIGGERED", st.state, (int)b);
 	if (st.trigger_pid != b || st.trigger_tid != b)
@@ -964,23 +953,6 @@ static int sb_pidns_init(void)
 	return report();
 }
 
-static int do_sb_pidns(void)
-{
-	int status;
-	pid_t a;
-
-	if (unshare(CLONE_NEWPID))
-		die("unshare(CLONE_NEWPID): %s", strerror(errno));
-	a = fork();
-	if (a < 0)
-		die("fork: %s", strerror(errno));
-	if (a == 0)
-		exit(sb_pidns_init());
-	if (waitpid(a, &status, 0) != a)
-		die("waitpid: %s", strerror(errno));
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-}
-
 int main(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "";
@@ -1004,9 +976,9 @@ int main(int argc, char **argv)
 	if (!strcmp(sub, "fifo-stop") && argc == 3)
 		return do_fifo_stop();
 	if (!strcmp(sub, "tp-pidns") && argc == 3)
-		return do_tp_pidns();
+		return in_new_pidns(tp_pidns_init);
 	if (!strcmp(sub, "sb-pidns") && argc == 3)
-		return do_sb_pidns();
+		return in_new_pidns(sb_pidns_init);
 	if (!strcmp(sub, "tp-typed") && argc == 3)
 		return do_tp_typed();
 	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/permtest.c\n");

@@ -155,6 +155,7 @@ static void configure_cfg(struct ptscope_config *cfg, size_t size)
 		fail("START: %s (reason %u)", strerror(-r), c.hdr.reason);
 }
 
+/* A user-scope snapshot capture of every online CPU, with sb_size bytes of sideband: armed. */
 static void configure(uint64_t sb_size)
 {
 	struct ptscope_config cfg;
@@ -172,31 +173,14 @@ static void configure(uint64_t sb_size)
 	cfg.buffer_size = 16384;
 	cfg.sideband_size = sb_size;
 	memcpy(cfg.cpu_mask, caps.online_mask, sizeof(cfg.cpu_mask));
-	r = IOC(g_fd, PTSCOPE_IOC_CONFIGURE, cfg);
-	if (r)
-		fail("CONFIGURE: %s (reason %u)", strerror(-r), cfg.hdr.reason);
-	{
-		struct ptscope_cmd c;
-
-		memset(&c, 0, sizeof(c));
-		r = IOC(g_fd, PTSCOPE_IOC_START, c);
-		if (r)
-			fail("START: %s (reason %u)", strerror(-r), c.hdr.reason);
-	}
+	configure_cfg(&cfg, sizeof(cfg));
 }
 
-/* What the records read so far say, per CPU. */
-struct seen {
-	uint64_t last_tsc[NCPU_MAX];
-	uint64_t records[NCPU_MAX];
-	uint64_t lost_records[NCPU_MAX];	/* LOST records */
-	uint64_t lost_count[NCPU_MAX];		/* sum of their counts */
-	uint64_t switches[NCPU_MAX];
-	int bad_cpu;				/* switch record whose CPU is off */
-};
-
-/* Read every pending record; check each CPU's TSC order as they come. */
-static void drain(struct seen *s)
+/*
+ * Every pending sideband record, each checked for a size the ABI allows
+ * (a multiple of 8 bytes, within what was read), handed to fn.
+ */
+static void for_each_record(void (*fn)(const struct ptscope_sb_hdr *h, void *ctx), void *ctx)
 {
 	static unsigned char buf[1 << 16] __attribute__((aligned(8)));
 	struct ptscope_sideband_read rd;
@@ -218,26 +202,50 @@ static void drain(struct seen *s)
 
 			if (h->size < sizeof(*h) || h->size % 8 || off + h->size > rd.bytes_read)
 				fail("record size %u at %zu", h->size, off);
-			if (h->cpu >= NCPU_MAX)
-				fail("record of CPU %u", h->cpu);
-			if (s->records[h->cpu] && h->tsc < s->last_tsc[h->cpu])
-				fail("CPU %u: record TSC %llu after %llu (docs/abi.md: a CPU's "
-				     "records are in TSC order)", h->cpu,
-				     (unsigned long long)h->tsc,
-				     (unsigned long long)s->last_tsc[h->cpu]);
-			s->last_tsc[h->cpu] = h->tsc;
-			s->records[h->cpu]++;
-			if (h->type == PTSCOPE_SB_LOST) {
-				const struct ptscope_sb_lost *l = (const void *)h;
-
-				s->lost_records[h->cpu]++;
-				s->lost_count[h->cpu] += l->count;
-			}
-			if (h->type == PTSCOPE_SB_SCHED_SWITCH)
-				s->switches[h->cpu]++;
+			fn(h, ctx);
 			off += h->size;
 		}
 	}
+}
+
+/* What the records read so far say, per CPU. */
+struct seen {
+	uint64_t last_tsc[NCPU_MAX];
+	uint64_t records[NCPU_MAX];
+	uint64_t lost_records[NCPU_MAX];	/* LOST records */
+	uint64_t lost_count[NCPU_MAX];		/* sum of their counts */
+	uint64_t switches[NCPU_MAX];
+	int bad_cpu;				/* switch record whose CPU is off */
+};
+
+/* One record into *ctx (struct seen), its CPU's TSC order checked. */
+static void seen_add(const struct ptscope_sb_hdr *h, void *ctx)
+{
+	struct seen *s = ctx;
+
+	if (h->cpu >= NCPU_MAX)
+		fail("record of CPU %u", h->cpu);
+	if (s->records[h->cpu] && h->tsc < s->last_tsc[h->cpu])
+		fail("CPU %u: record TSC %llu after %llu (docs/abi.md: a CPU's "
+		     "records are in TSC order)", h->cpu,
+		     (unsigned long long)h->tsc,
+		     (unsigned long long)s->last_tsc[h->cpu]);
+	s->last_tsc[h->cpu] = h->tsc;
+	s->records[h->cpu]++;
+	if (h->type == PTSCOPE_SB_LOST) {
+		const struct ptscope_sb_lost *l = (const void *)h;
+
+		s->lost_records[h->cpu]++;
+		s->lost_count[h->cpu] += l->count;
+	}
+	if (h->type == PTSCOPE_SB_SCHED_SWITCH)
+		s->switches[h->cpu]++;
+}
+
+/* Read every pending record; check each CPU's TSC order as they come. */
+static void drain(struct seen *s)
+{
+	for_each_record(seen_add, s);
 }
 
 static void cpu_status(unsigned int cpu, struct ptscope_cpu_status *st)
@@ -351,68 +359,63 @@ struct sysrec_seen {
 	uint64_t fault_ec;
 };
 
-static void sysrec_read(pid_t child, uint64_t page, struct sysrec_seen *s)
+/* The traced child and its page, and what was found of them. */
+struct sysrec_ctx {
+	pid_t child;
+	uint64_t page;
+	struct sysrec_seen *s;
+};
+
+static void sysrec_add(const struct ptscope_sb_hdr *h, void *ctx)
 {
-	static unsigned char buf[1 << 16] __attribute__((aligned(8)));
-	struct ptscope_sideband_read rd;
-	int r;
+	const struct sysrec_ctx *x = ctx;
+	struct sysrec_seen *s = x->s;
+	pid_t child = x->child;
+	uint64_t page = x->page;
 
-	for (;;) {
-		size_t off = 0;
+	if (h->type == PTSCOPE_SB_SYS_ENTER || h->type == PTSCOPE_SB_SYS_EXIT) {
+		const struct ptscope_sb_syscall *sc = (const void *)h;
 
-		memset(&rd, 0, sizeof(rd));
-		rd.buf = (uint64_t)(uintptr_t)buf;
-		rd.buf_len = sizeof(buf);
-		r = IOC(g_fd, PTSCOPE_IOC_READ_SIDEBAND, rd);
-		if (r)
-			fail("READ_SIDEBAND: %s", strerror(-r));
-		if (!rd.bytes_read)
-			return;
-		while (off + sizeof(struct ptscope_sb_hdr) <= rd.bytes_read) {
-			const struct ptscope_sb_hdr *h = (const void *)(buf + off);
-
-			if (h->size < sizeof(*h) || h->size % 8 || off + h->size > rd.bytes_read)
-				fail("record size %u at %zu", h->size, off);
-			if (h->type == PTSCOPE_SB_SYS_ENTER || h->type == PTSCOPE_SB_SYS_EXIT) {
-				const struct ptscope_sb_syscall *sc = (const void *)h;
-
-				if (h->size != sizeof(*sc))
-					fail("syscall record of %u bytes (docs/abi.md: %zu)",
-					     h->size, sizeof(*sc));
-				if (sc->pid != child || sc->tid != child) {
-					s->others++;
-				} else if (h->type == PTSCOPE_SB_SYS_ENTER) {
-					s->enters++;
-					if (sc->nr == 1 && !s->write_enter) {
-						s->write_enter = 1;
-						s->enter_ip = sc->ip;
-						s->enter_tsc = h->tsc;
-					}
-				} else {
-					s->exits++;
-					if (sc->nr == 1 && sc->ret == 4096 && !s->write_exit) {
-						s->write_exit = 1;
-						s->exit_ip = sc->ip;
-					}
-				}
-			} else if (h->type == PTSCOPE_SB_PAGE_FAULT) {
-				const struct ptscope_sb_fault *f = (const void *)h;
-
-				if (f->pid != child) {
-					s->others++;
-				} else {
-					s->faults++;
-					if (f->address >= page && f->address < page + 4096 &&
-					    !s->page_fault) {
-						s->page_fault = 1;
-						s->fault_ec = f->error_code;
-						s->fault_tsc = h->tsc;
-					}
-				}
+		if (h->size != sizeof(*sc))
+			fail("syscall record of %u bytes (docs/abi.md: %zu)",
+			     h->size, sizeof(*sc));
+		if (sc->pid != child || sc->tid != child) {
+			s->others++;
+		} else if (h->type == PTSCOPE_SB_SYS_ENTER) {
+			s->enters++;
+			if (sc->nr == 1 && !s->write_enter) {
+				s->write_enter = 1;
+				s->enter_ip = sc->ip;
+				s->enter_tsc = h->tsc;
 			}
-			off += h->size;
+		} else {
+			s->exits++;
+			if (sc->nr == 1 && sc->ret == 4096 && !s->write_exit) {
+				s->write_exit = 1;
+				s->exit_ip = sc->ip;
+			}
+		}
+	} else if (h->type == PTSCOPE_SB_PAGE_FAULT) {
+		const struct ptscope_sb_fault *f = (const void *)h;
+
+		if (f->pid != child) {
+			s->others++;
+		} else {
+			s->faults++;
+			if (f->address >= page && f->address < page + 4096 && !s->page_fault) {
+				s->page_fault = 1;
+				s->fault_ec = f->error_code;
+				s->fault_tsc = h->tsc;
+			}
 		}
 	}
+}
+
+static void sysrec_read(pid_t child, uint64_t page, struct sysrec_seen *s)
+{
+	struct sysrec_ctx x = { child, page, s };
+
+	for_each_record(sysrec_add, &x);
 }
 
 /*

@@ -20,6 +20,7 @@
 struct qent {
 	struct pts_branch br;
 	uint64_t pos;		/* good_off when queued (pts_ptdec_pos) */
+	uint64_t insns;		/* st.insns when queued (pts_ptdec_insns_before) */
 	char detail[160];
 };
 
@@ -184,6 +185,7 @@ struct pts_ptdec {
 	struct qent q[QCAP];
 	unsigned int qh, qn;
 	uint64_t out_pos;	/* pos of the event last handed out */
+	uint64_t out_insns;	/* insns of the event last handed out */
 	struct pts_ptdec_stats st;
 	struct icache_ent icache[ICACHE_SIZE];
 };
@@ -351,6 +353,7 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 		e = &d->q[(d->qh + d->qn++) % QCAP];
 		set_branch(d, &e->br, PTS_BR_EXEC, 0, 0);
 		e->pos = d->good_off;
+		e->insns = d->st.insns;
 	}
 	if (kind == PTS_BR_JUMP && !d->qn && d->cfg.elide_queued && d->cfg.elide &&
 	    pts_br_elide_drop(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
@@ -368,6 +371,7 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 	/* br.detail points at e->detail only where an event sets it */
 	set_branch(d, &e->br, kind, from, to);
 	e->pos = d->good_off;
+	e->insns = d->st.insns;
 	if (kind != PTS_BR_GAP && kind != PTS_BR_INSTANT && kind != PTS_BR_CBR)
 		d->st.branches++;
 	return e;
@@ -1069,6 +1073,7 @@ int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out)
 	d->qh = (d->qh + 1) % QCAP;
 	d->qn--;
 	d->out_pos = e->pos;
+	d->out_insns = e->insns;
 	if (e->br.kind == PTS_BR_JUMP && d->cfg.elide &&
 	    pts_br_elide_drop(d->cfg.elide, e->br.pid, e->br.tid, e->br.from, e->br.to, e->br.ts_ns,
 		   e->br.cpu)) {
@@ -1083,6 +1088,11 @@ int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out)
 uint64_t pts_ptdec_pos(const struct pts_ptdec *d)
 {
 	return d->out_pos;
+}
+
+uint64_t pts_ptdec_insns_before(const struct pts_ptdec *d)
+{
+	return d->out_insns;
 }
 
 uint64_t pts_ptdec_peek_time(struct pts_ptdec *d)

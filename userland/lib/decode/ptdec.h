@@ -139,6 +139,17 @@ int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out);
  */
 uint64_t pts_ptdec_pos(const struct pts_ptdec *d);
 
+/*
+ * Instructions counted (pts_ptdec_stats' insns) when the event
+ * pts_ptdec_next last handed out was queued: for a branch, every
+ * instruction up to and including it, not the block at its target. The
+ * stats' count after the event includes that block, whose length varies:
+ * where libipt ends a block depends on the state of its block cache, which
+ * the decoders of one section cache share and fill in whatever order
+ * their threads run (pardec.h). This count does not depend on it.
+ */
+uint64_t pts_ptdec_insns_before(const struct pts_ptdec *d);
+
 /* Time of the event the next call returns (ns since origin), UINT64_MAX at the end. */
 uint64_t pts_ptdec_peek_time(struct pts_ptdec *d);
 

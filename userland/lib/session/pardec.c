@@ -52,7 +52,10 @@ struct pjump {
 	uint64_t from, to, ts_ns;
 };
 
-/* Decoder statistics when event idx was handed out. */
+/*
+ * Decoder statistics when event idx was handed out, but for insns: those
+ * counted when it was queued (pts_ptdec_insns_before).
+ */
 struct snap {
 	uint64_t idx;
 	struct pts_ptdec_stats st;
@@ -103,6 +106,12 @@ struct pts_pool {
 	pthread_t *th;
 	struct pts_imgset *set;
 	uint64_t worker_cpu_ns;		/* CPU time of the workers that ended (under mu) */
+	/*
+	 * PTS_PARDEC_ORDER=reverse (tests): no worker threads; the calling
+	 * thread decodes the chunks queued after a chunk before it, one of
+	 * the orders a pool of threads can decode them in, made repeatable
+	 */
+	bool reverse;
 };
 
 /* CPU time of the calling thread, ns (0 if the clock is missing). */
@@ -455,6 +464,8 @@ static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 			s = &c->snaps[c->nsnaps++];
 			s->idx = idx;
 			pts_ptdec_stats(dec, &s->st);
+			/* not the block at its target: its length varies (find_join) */
+			s->st.insns = pts_ptdec_insns_before(dec);
 		}
 	}
 	pts_ptdec_stats(dec, &c->fin);
@@ -521,6 +532,7 @@ int pts_pool_new(unsigned int n, struct pts_imgset *set, struct pts_pool **out,
 		 struct pts_err *err)
 {
 	struct pts_pool *pool = calloc(1, sizeof(*pool));
+	const char *brk;
 	unsigned int i;
 
 	if (!pool || !(pool->th = calloc(n ? n : 1, sizeof(*pool->th)))) {
@@ -531,6 +543,10 @@ int pts_pool_new(unsigned int n, struct pts_imgset *set, struct pts_pool **out,
 	pthread_cond_init(&pool->work, NULL);
 	pthread_cond_init(&pool->done, NULL);
 	pool->set = set;
+	brk = getenv("PTS_PARDEC_ORDER");
+	pool->reverse = brk && !strcmp(brk, "reverse");
+	if (pool->reverse)
+		n = 0;
 	for (i = 0; i < n; i++) {
 		int e = pthread_create(&pool->th[i], NULL, worker, pool);
 
@@ -681,6 +697,11 @@ static int wait_chunk(struct pts_pcpu *p, struct chunk *c)
 	struct pts_pool *pool = p->pool;
 	int rc = 0;
 
+	if (pool->reverse && c->next && c->next->state == CH_QUEUED) {
+		rc = wait_chunk(p, c->next);
+		if (rc)
+			return rc;
+	}
 	pthread_mutex_lock(&pool->mu);
 	if (c->state == CH_QUEUED) {
 		struct chunk **pp = &pool->qhead, *prev = NULL;
@@ -744,10 +765,14 @@ static bool pev_eq(const struct chunk *a, const struct pev *x, const struct chun
 
 /*
  * A branch that the decoder completed at the block starting at its target:
- * both decoders have counted that block when they hand it out, and count
- * the same blocks after it (statistics join there; at a PSB+'s own events,
- * before the first block, the first block of a fresh decoder may differ by
- * where the serial one's block was cut).
+ * both decoders have counted every instruction up to the branch when they
+ * queue it, and from there on count the same instructions (statistics
+ * join there; at a PSB+'s own events, before the first block, the first
+ * block of a fresh decoder may differ by where the serial one's block was
+ * cut). Not after the block at the target: its length depends on the
+ * libipt block cache the decoders share, so on which of them filled it
+ * first (pts_ptdec_insns_before); joined after it, the two decoders'
+ * counts of that block differed by a few instructions from run to run.
  */
 static bool at_block(const struct pev *e)
 {

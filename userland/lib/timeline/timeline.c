@@ -1090,27 +1090,37 @@ static void check_scope(struct pts_tl *tl, uint64_t addr)
 		tl->diag[PTS_TLD_OUT_OF_SCOPE]++;
 }
 
-static int on_gap(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
-		  struct pts_err *err)
+/*
+ * A gap or an exec, past which nothing of the thread's stack continues:
+ * its open frames close (as end) and r, an instant whose name, detail,
+ * kind and address the caller gave, marks it on the thread's track at its
+ * last time.
+ */
+static int end_stack_at(struct pts_tl *tl, struct thread *t, enum pts_tl_kind end,
+			struct pts_tl_rec *r, struct pts_err *err)
 {
-	char detail[256];
-	struct pts_tl_rec r;
-	int rc;
+	int rc = pop_all(tl, t, end, err);
 
-	t->st.gaps++;
-	rc = pop_all(tl, t, PTS_TLK_GAP, err);
 	if (!rc)
 		rc = flush(tl, t, err);
 	if (rc)
 		return rc;
-	memset(&r, 0, sizeof(r));
-	r.type = PTS_TL_INSTANT;
-	r.kind = PTS_TLK_GAP;
-	r.ts_ns = t->last_ts;
-	r.pid = t->pid;
-	r.tid = t->tid;
-	r.cpu = t->cpu;
-	r.name = "gap";
+	r->type = PTS_TL_INSTANT;
+	r->ts_ns = t->last_ts;
+	r->pid = t->pid;
+	r->tid = t->tid;
+	r->cpu = t->cpu;
+	return emit(tl, r, err);
+}
+
+static int on_gap(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+		  struct pts_err *err)
+{
+	char detail[256];
+	struct pts_tl_rec r = { .kind = PTS_TLK_GAP, .name = "gap", .addr = br->from };
+	int rc;
+
+	t->st.gaps++;
 	r.detail = br->detail ? br->detail : "decode error";
 	if (br->offset) {
 		/* where in the CPU's trace file, for a look with a packet dump */
@@ -1118,8 +1128,7 @@ static int on_gap(struct pts_tl *tl, struct thread *t, const struct pts_branch *
 			 br->cpu, (unsigned long long)br->offset);
 		r.detail = detail;
 	}
-	r.addr = br->from;
-	rc = emit(tl, &r, err);
+	rc = end_stack_at(tl, t, PTS_TLK_GAP, &r, err);
 	if (rc)
 		return rc;
 	/* nothing before the gap is continued: resume at its IP if it names one */
@@ -1462,27 +1471,13 @@ static int on_disabled(struct pts_tl *tl, struct thread *t, const struct pts_bra
 static int on_exec(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 		   struct pts_err *err)
 {
-	struct pts_tl_rec r;
-	int rc;
+	struct pts_tl_rec r = { .name = "exec", .detail = t->name };
 
 	/* a new program: nothing of the old stack continues, no old name holds */
 	memset(tl->lcache, 0, sizeof(tl->lcache));
 	if (!t->n && !t->excess)
 		return 0;
-	rc = pop_all(tl, t, PTS_TLK_TRACE_END, err);
-	if (!rc)
-		rc = flush(tl, t, err);
-	if (rc)
-		return rc;
-	memset(&r, 0, sizeof(r));
-	r.type = PTS_TL_INSTANT;
-	r.ts_ns = t->last_ts;
-	r.pid = t->pid;
-	r.tid = t->tid;
-	r.cpu = t->cpu;
-	r.name = "exec";
-	r.detail = t->name;
-	return emit(tl, &r, err);
+	return end_stack_at(tl, t, PTS_TLK_TRACE_END, &r, err);
 }
 
 static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The parallel decode's summary (session/pardec.h): instructions joined
+ * from the chunks' decoders add up to the serial decode's, whatever
+ * libipt's block cache held when each decoder got somewhere.
+ *
+ * The program (assembled and linked when the suite starts, _start pinned
+ * at 0x401000) is a loop: a conditional jump back to _start taken twice,
+ * then a computed return (push %rax; ret) to _start, whose TIP gives the
+ * target; one TNT "TTN" and one TIP per iteration:
+ *
+ *   401000 nop             _start
+ *   401001 nop
+ *   401002 nop             mid: the IP of every PSB+ after the first
+ *   401003 test %ecx, %ecx
+ *   401005 jnz _start
+ *   401007 push %rax
+ *   401008 ret
+ *
+ * By hand: 5 instructions from _start to the jnz, three times, then push
+ * and ret: 17 per iteration; the first starts at the TIP.PGE, the last
+ * ends at the ret the TIP.PGD (IP suppressed) binds to, which libipt
+ * counts: 17 * (ITERS + 1).
+ *
+ * Why the order of the chunks matters: libipt's block decoder keeps a
+ * block cache per section, shared by every decoder of the section while
+ * it is mapped. A decoder that meets code not in the cache walks it one
+ * instruction at a time and ends the block where it meets an instruction
+ * already cached; with the cache filled it goes to the branch in one
+ * block. A chunk's decoder that starts at mid (its PSB's FUP) with no
+ * entries there caches mid..jnz, and its first jump back makes the block
+ * _start..401001 (2 instructions), where the previous chunk's decoder,
+ * past the PSB, has _start..jnz (5). The chunks join at that jump (the
+ * first event of the successor whose trace position the predecessor's
+ * equals). A join that counted the instructions after the block at the
+ * jump's target took the 5 from one decoder and went on from the 2 of
+ * the other: 3 too many (10,220 for 10,217 before the fix, at one of the
+ * 6 joins: the decoders of the others found the cache filled).
+ * PTS_PARDEC_ORDER=reverse decodes every chunk's successors before it in
+ * the calling thread, an order worker threads can take, made repeatable.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "pt_gen.h"
+#include "session/session.h"
+
+#define START 0x401000ULL
+#define MID 0x401002ULL
+#define ITERS 600u	/* loop iterations */
+#define EVERY 50u	/* a PSB+ after every EVERY iterations */
+
+static char dir[256], elf[300], trace[300];
+
+static int suite_init(void)
+{
+	static const char prog[] =
+		"\t.text\n\t.globl _start\n_start:\n"
+		"\tnop\n\tnop\nmid:\n\tnop\n\ttest %ecx, %ecx\n\tjnz _start\n\tpush %rax\n\tret\n";
+	char src[300], cmd[1200];
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "/tmp/pts-pardec.XXXXXX");
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(src, sizeof(src), "%s/loop.S", dir);
+	snprintf(elf, sizeof(elf), "%s/loop.elf", dir);
+	snprintf(trace, sizeof(trace), "%s/trace.pt", dir);
+	f = fopen(src, "w");
+	if (!f)
+		return 1;
+	fputs(prog, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "as -o %s/loop.o %s && ld -static -Ttext=0x401000 -e _start -o %s %s/loop.o",
+		 dir, src, elf, dir);
+	return system(cmd) == 0 ? 0 : 1;
+}
+
+static int suite_cleanup(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : 1;
+}
+
+/* PSB+ in the middle of the trace: time, frequency, mode and the IP executing (FUP) */
+static void psb_plus_at(struct pt_gen *g, uint64_t tsc, uint64_t ip)
+{
+	gen_simple(g, ppt_psb);
+	gen_tsc(g, tsc);
+	gen_cbr(g, 37);
+	gen_mode_exec64(g);
+	gen_ip(g, ppt_fup, ip);
+	gen_simple(g, ppt_psbend);
+}
+
+static void write_trace(void)
+{
+	struct pt_gen g;
+	unsigned int i;
+	FILE *f;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, START);
+	for (i = 1; i <= ITERS; i++) {
+		gen_tnt(&g, "TTN");
+		gen_ip(&g, ppt_tip, START);
+		if (i % EVERY == 0 && i < ITERS)
+			psb_plus_at(&g, 0x1000 + i, MID);
+	}
+	gen_tnt(&g, "TTN");
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	f = fopen(trace, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL_FATAL(fwrite(g.buf, 1, gen_len(&g), f), gen_len(&g));
+	fclose(f);
+	gen_done(&g);
+}
+
+static int discard(void *ctx, const struct pts_tl_rec *r, struct pts_err *err)
+{
+	return 0;
+}
+
+static void decode(unsigned int jobs, struct pts_decode_summary *sum)
+{
+	struct pts_decode_opts o;
+	struct pts_err err = { 0 };
+	int rc;
+
+	pts_decode_opts_init(&o);
+	o.pt[0].path = trace;
+	o.pt[0].cpu = 0;
+	o.nr_pt = 1;
+	o.elf[0].path = elf;
+	o.nr_elf = 1;
+	o.scope = PTS_SCOPE_USER;
+	o.tsc_khz = 1000000;
+	o.pid = 100;
+	o.tid = 101;
+	o.jobs = jobs;
+	o.chunk_bytes = 1;	/* a chunk at every PSB */
+	rc = pts_decode_raw(&o, discard, NULL, sum, &err);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (rc)
+		fprintf(stderr, "decode -j %u: %s\n", jobs, err.msg);
+}
+
+static void joined_instruction_count_is_the_serial_one_whichever_chunk_filled_the_block_cache(void)
+{
+	struct pts_decode_summary serial, par;
+
+	write_trace();
+	decode(1, &serial);
+	CU_ASSERT_EQUAL(serial.insns, 17 * (ITERS + 1));
+	CU_ASSERT_EQUAL(setenv("PTS_PARDEC_ORDER", "reverse", 1), 0);
+	decode(2, &par);
+	unsetenv("PTS_PARDEC_ORDER");
+	/* joins were made (a refused one is the serial decode), at most ITERS / EVERY - 1 */
+	CU_ASSERT(par.par_joins >= ITERS / EVERY / 2);
+	CU_ASSERT_EQUAL(par.insns, serial.insns);
+	CU_ASSERT_EQUAL(par.branches, serial.branches);
+	CU_ASSERT_EQUAL(par.gaps, serial.gaps);
+	if (par.insns != serial.insns || par.par_joins < ITERS / EVERY / 2)
+		fprintf(stderr, "pardec: %llu instructions, serial %llu; %llu joins, %llu refused\n",
+			(unsigned long long)par.insns, (unsigned long long)serial.insns,
+			(unsigned long long)par.par_joins, (unsigned long long)par.par_refused);
+	pts_decode_summary_free(&par);
+	/* and with worker threads, in whatever order they take */
+	decode(2, &par);
+	CU_ASSERT_EQUAL(par.insns, serial.insns);
+	pts_decode_summary_free(&serial);
+	pts_decode_summary_free(&par);
+}
+
+PTS_SUITE(session_pardec, suite_init, suite_cleanup,
+	  PTS_TEST(joined_instruction_count_is_the_serial_one_whichever_chunk_filled_the_block_cache));

@@ -2,9 +2,11 @@
 /*
  * Fuzz harness: the parallel decode (session/pardec.h) against the serial
  * one. pardec.h promises exactly the serial decoder's events, so the same
- * trace is decoded twice, with jobs 0 and then with worker threads and
- * small chunks, and the two record streams and summaries must be equal;
- * the first difference aborts. The input is 4 option bytes, then the
+ * trace is decoded with jobs 0, then with worker threads and small
+ * chunks, then with the chunks decoded last first in the calling thread
+ * (PTS_PARDEC_ORDER=reverse), and the record streams and summaries (the
+ * instruction count among them) must be equal; the first difference
+ * aborts. The input is 4 option bytes, then the
  * trace of CPU 0:
  *   [0] bit 0: raw mode (else bundle mode); bits 1-3: chunk bytes
  *       32 << n; bit 4: 3 workers (else 2); bits 5-6: scope (raw mode);
@@ -207,6 +209,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	decode(data, size, 0, &serial);
 	decode(data, size, data[0] & 0x10 ? 3 : 2, &parallel);
+	if (serial.len != parallel.len || memcmp(serial.buf, parallel.buf, serial.len))
+		report();
+	/*
+	 * Each chunk decoded after the ones behind it, in this thread: the
+	 * libipt block cache the decoders share is then filled in an order
+	 * threads take only now and then (pardec.c, PTS_PARDEC_ORDER)
+	 */
+	setenv("PTS_PARDEC_ORDER", "reverse", 1);
+	decode(data, size, 2, &parallel);
+	unsetenv("PTS_PARDEC_ORDER");
 	if (serial.len != parallel.len || memcmp(serial.buf, parallel.buf, serial.len))
 		report();
 	return 0;

@@ -194,51 +194,41 @@ for scope in user kernel both; do
 	done
 done
 
+# run_syscalls NAME SCOPE SIZE: `ptscope run --syscalls -- sysprog 5` in
+# SCOPE; a complete bundle with config.syscall_records goes to the host.
+run_syscalls() {
+	local name=$1 b=/tmp/$1.ptscope st msg
+
+	rm -rf "$b"
+	ptscope run -q --scope "$2" --size "$3" --syscalls -o "$b" -- sysprog 5 > /tmp/rec.out 2>&1
+	st=$?
+	if [ $st -ne 0 ]; then
+		res "$name" FAIL "run exit status $st: $(head -c 400 /tmp/rec.out | tr '\n' ' ')"
+	elif ! grep -q '"syscall_records": *true' "$b/manifest.json"; then
+		res "$name" FAIL "manifest without config.syscall_records"
+	elif msg=$(bundle_complete "$b"); then
+		res "$name" PASS "$msg; $(grep -m1 '^sysprog:' /tmp/rec.out)"
+		(cd /tmp && tar -cf "$name.tar" "$name.ptscope") && send_file bundle "$name" "/tmp/$name.tar"
+		rm -f "/tmp/$name.tar"
+	else
+		res "$name" FAIL "$msg; run said: $(head -c 300 /tmp/rec.out | tr '\n' ' ')"
+	fi
+	rm -rf "$b"
+}
+
 # `ptscope run --syscalls` of a known program (sysprog: five writes of
 # 4096 bytes to /dev/null, made from the simulated image's syscall
 # address, tests/vm/guest/sysprog.c): the bundle goes to the host, where
 # syscall_label_from_sideband looks for "[syscall write → 4096]". The
 # records are the kernel's; the stretches they name are simulated rounds.
-name=cli_run_user_syscalls
-b=/tmp/$name.ptscope
-rm -rf "$b"
-ptscope run -q --scope user --size 64K --syscalls -o "$b" -- sysprog 5 > /tmp/rec.out 2>&1
-st=$?
-if [ $st -ne 0 ]; then
-	res $name FAIL "run exit status $st: $(head -c 400 /tmp/rec.out | tr '\n' ' ')"
-elif ! grep -q '"syscall_records": *true' "$b/manifest.json"; then
-	res $name FAIL "manifest without config.syscall_records"
-elif msg=$(bundle_complete "$b"); then
-	res $name PASS "$msg; $(grep -m1 '^sysprog:' /tmp/rec.out)"
-	(cd /tmp && tar -cf "$name.tar" "$name.ptscope") && send_file bundle $name "/tmp/$name.tar"
-	rm -f "/tmp/$name.tar"
-else
-	res $name FAIL "$msg; run said: $(head -c 300 /tmp/rec.out | tr '\n' ' ')"
-fi
-rm -rf "$b"
+run_syscalls cli_run_user_syscalls user 64K
 
 # The same program in combined scope (User + OS): the kernel entry is
 # decoded (the simulated kernel round, pts_sim_kernel_entry), and the
 # host's syscall_args_from_sideband looks for the write's record as that
 # slice's arguments, {syscall=write nr=1 ret=4096}, the slice keeping its
 # name.
-name=cli_run_both_syscalls
-b=/tmp/$name.ptscope
-rm -rf "$b"
-ptscope run -q --scope both --size 256K --syscalls -o "$b" -- sysprog 5 > /tmp/rec.out 2>&1
-st=$?
-if [ $st -ne 0 ]; then
-	res $name FAIL "run exit status $st: $(head -c 400 /tmp/rec.out | tr '\n' ' ')"
-elif ! grep -q '"syscall_records": *true' "$b/manifest.json"; then
-	res $name FAIL "manifest without config.syscall_records"
-elif msg=$(bundle_complete "$b"); then
-	res $name PASS "$msg; $(grep -m1 '^sysprog:' /tmp/rec.out)"
-	(cd /tmp && tar -cf "$name.tar" "$name.ptscope") && send_file bundle $name "/tmp/$name.tar"
-	rm -f "/tmp/$name.tar"
-else
-	res $name FAIL "$msg; run said: $(head -c 300 /tmp/rec.out | tr '\n' ' ')"
-fi
-rm -rf "$b"
+run_syscalls cli_run_both_syscalls both 256K
 
 # `ptscope run` inside a new pid namespace (a container's view): ptscope
 # is pid 1 there, its command pid 2, and /proc is that namespace's. The

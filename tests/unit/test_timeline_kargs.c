@@ -22,6 +22,7 @@
 
 #include "unit.h"
 #include "fxt_reader.h"
+#include "tl_branch.h"
 #include "tl_sink.h"
 #include "writer_testlib.h"
 #include "timeline/klabel.h"
@@ -38,6 +39,7 @@
 #define TIMER		(K + 0x600)
 #define INT80		(K + 0x700)
 
+/* the thread tl_feed_branch feeds (tl_branch.h) */
 #define PID 10
 #define TID 11
 
@@ -96,19 +98,7 @@ static void start(enum pts_scope scope)
 static void ev(enum pts_br_kind k, uint64_t from, uint8_t len, uint64_t to, uint64_t ts,
 	       uint32_t flags)
 {
-	struct pts_branch b;
-	struct pts_err err;
-
-	memset(&b, 0, sizeof(b));
-	b.kind = k;
-	b.from = from;
-	b.insn_len = len;
-	b.to = to;
-	b.ts_ns = ts;
-	b.flags = flags;
-	b.pid = PID;
-	b.tid = TID;
-	CU_ASSERT_EQUAL(pts_tl_feed(fx.tl, &b, &err), 0);
+	tl_feed_branch(fx.tl, k, from, len, to, ts, flags, NULL);
 }
 
 static int span(void *ctx, int32_t tid, uint64_t *first, uint64_t *last)

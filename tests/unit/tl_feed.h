@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "unit.h"
+#include "tl_branch.h"
 #include "tl_sink.h"
 #include "timeline/timeline.h"
 
@@ -40,24 +41,11 @@ static inline void tl_fx_start(enum pts_scope scope, pts_tl_symbolize_fn symboli
 	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&c, &tl_fx.tl, &err), 0);
 }
 
-/* One branch event; len: bytes of the instruction at from (0 unknown); detail may be NULL. */
+/* One branch event (tl_branch.h) to the fixture's builder. */
 static inline void tl_fx_ev(enum pts_br_kind k, uint64_t from, uint8_t len, uint64_t to,
 			    uint64_t ts, uint32_t flags, const char *detail)
 {
-	struct pts_branch b;
-	struct pts_err err;
-
-	memset(&b, 0, sizeof(b));
-	b.kind = k;
-	b.from = from;
-	b.insn_len = len;
-	b.to = to;
-	b.ts_ns = ts;
-	b.flags = flags;
-	b.pid = 10;
-	b.tid = 11;
-	b.detail = detail;
-	CU_ASSERT_EQUAL(pts_tl_feed(tl_fx.tl, &b, &err), 0);
+	tl_feed_branch(tl_fx.tl, k, from, len, to, ts, flags, detail);
 }
 
 /* End the trace; check the records' structure; their shape (tl_sink_shape). */

@@ -42,6 +42,12 @@ struct frame {
 	 */
 	uint64_t resume;
 	uint32_t flags;		/* PTS_TLF_* */
+	/*
+	 * fn.size if execution inside [fn.start, fn.start + fn.size) stays
+	 * in this frame (a known function of known size, not synthetic),
+	 * else 0: the one test per branch of in_top_fn and set_elide.
+	 */
+	uint64_t span;
 };
 
 /*
@@ -193,7 +199,7 @@ static struct thread *thread_find(struct pts_tl *tl, int32_t pid, int32_t tid)
 	return e ? (tl->last = e->v.p) : NULL;
 }
 
-static struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t tid)
+static struct thread *thread_add(struct pts_tl *tl, int32_t pid, int32_t tid)
 {
 	int32_t key[2] = { pid, tid };
 	struct thread *t = thread_find(tl, pid, tid);
@@ -225,6 +231,16 @@ static struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t tid)
 	t->bottom_idx = -1;
 	tl->th[tl->nth++] = t;
 	return tl->last = t;
+}
+
+/* The thread pid/tid, created if new; NULL on -ENOMEM. Inline: nearly always the last one. */
+static inline struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t tid)
+{
+	struct thread *t = tl->last;
+
+	if (t && t->tid == tid && t->pid == pid)
+		return t;
+	return thread_add(tl, pid, tid);
 }
 
 static int emit(struct pts_tl *tl, const struct pts_tl_rec *r, struct pts_err *err)
@@ -446,8 +462,13 @@ static bool in_top_fn(struct thread *t, uint64_t addr)
 	if (!t->n)
 		return false;
 	f = &t->frames[t->n - 1];
-	return f->fn.known && f->fn.size && !(f->flags & PTS_TLF_SYNTHETIC) &&
-	       addr >= f->fn.start && addr - f->fn.start < f->fn.size;
+	return addr - f->fn.start < f->span;
+}
+
+/* A new frame's span (struct frame), from its fn and flags. */
+static uint64_t frame_span(const struct fn *fn, uint32_t flags)
+{
+	return fn->known && !(flags & PTS_TLF_SYNTHETIC) ? fn->size : 0;
 }
 
 static void rec_from_frame(struct pts_tl_rec *r, const struct frame *f, uint32_t depth)
@@ -529,6 +550,7 @@ static int push_labelled(struct pts_tl *tl, struct thread *t, const struct fn *f
 	f->ret = ret;
 	f->resume = 0;
 	f->flags = frame_flags(fn, flags);
+	f->span = frame_span(fn, f->flags);
 	memset(&r, 0, sizeof(r));
 	r.type = PTS_TL_BEGIN;
 	r.kind = kind;
@@ -692,6 +714,7 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 	f->ret = 0;
 	f->resume = 0;
 	f->flags = frame_flags(fn, PTS_TLF_INFERRED);
+	f->span = frame_span(fn, f->flags);
 	t->n = 1;
 	memset(&r, 0, sizeof(r));
 	r.type = PTS_TL_BEGIN;
@@ -834,15 +857,13 @@ static bool end_handler_at(struct pts_tl *tl, struct thread *t, uint64_t addr, u
 	return false;
 }
 
-/* Make sure the top frame is the function holding addr (execution is there). */
-static int ensure_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
-		     const struct pts_br_sym *hint, struct pts_err *err)
+/* ensure_at when execution left the top frame's function (or there is none). */
+static int ensure_at_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
+			  const struct pts_br_sym *hint, struct pts_err *err)
 {
 	struct fn fn;
 	int rc;
 
-	if (!addr || in_top_fn(t, addr))
-		return 0;
 	if (top_synthetic(t)) {
 		tl->diag[PTS_TLD_EVENT_WHILE_DISABLED]++;
 		rc = close_synthetic(tl, t, err);
@@ -856,6 +877,18 @@ static int ensure_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		return 0;
 	tl->diag[PTS_TLD_FELL_THROUGH]++;
 	return replace_top(tl, t, &fn, addr, PTS_TLK_JUMP, err);
+}
+
+/*
+ * Make sure the top frame is the function holding addr (execution is
+ * there). Inline: every branch asks, and nearly always it is.
+ */
+static inline int ensure_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
+			    const struct pts_br_sym *hint, struct pts_err *err)
+{
+	if (!addr || in_top_fn(t, addr))
+		return 0;
+	return ensure_at_slow(tl, t, addr, hint, err);
 }
 
 /*
@@ -1263,12 +1296,12 @@ static void set_elide(struct pts_tl *tl, const struct thread *t)
 	if (!t || !t->n || t->excess)
 		return;
 	f = &t->frames[t->n - 1];
-	if (!f->fn.known || !f->fn.size || (f->flags & PTS_TLF_SYNTHETIC))
+	if (!f->span)
 		return;
 	el->pid = t->pid;
 	el->tid = t->tid;
 	el->lo = f->fn.start;
-	el->hi = f->fn.start + f->fn.size;
+	el->hi = f->fn.start + f->span;
 }
 
 static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,

@@ -365,33 +365,49 @@ static int buf_room(struct pts_tl *tl, struct thread *t)
 	return 0;
 }
 
-/* Hold a record in the thread's segment buffer (writing it out when full). */
-static int put(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r, struct pts_err *err)
+/* Does r open a new outermost frame (depth 0, not a tail call replacing one)? */
+static bool is_bottom_begin(const struct pts_tl_rec *r)
+{
+	return r->type == PTS_TL_BEGIN && !r->depth && r->kind != PTS_TLK_JUMP;
+}
+
+/* put, when records are held or r is an outermost BEGIN (held, see put) */
+static int put_held(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r,
+		    struct pts_err *err)
 {
 	int rc;
 
-	r->pid = t->pid;
-	r->tid = t->tid;
-	r->cpu = t->cpu;
-	r->ts_ns = t->last_ts;
 	if (t->nbuf == tl->cfg.segment_cap) {
 		rc = t->bottom_idx > 0 ? flush_before_bottom(tl, t, err) : flush(tl, t, err);
 		if (rc)
 			return rc;
 	}
-	/*
-	 * Nothing held and no outermost BEGIN to insert an inferred frame
-	 * under (it was written, or the stack is empty): the record is
-	 * final, write it now. The BEGIN of a new outermost frame (depth 0,
-	 * not a tail call replacing it) is held: push marks it the bottom.
-	 */
-	if (!t->nbuf && t->bottom_idx < 0 &&
-	    !(r->type == PTS_TL_BEGIN && !r->depth && r->kind != PTS_TLK_JUMP))
+	if (!t->nbuf && t->bottom_idx < 0 && !is_bottom_begin(r))
 		return emit(tl, r, err);
 	if (buf_room(tl, t))
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	t->buf[t->nbuf++] = *r;
 	return 0;
+}
+
+/*
+ * Hold a record in the thread's segment buffer (writing it out when full).
+ * Nothing held and no outermost BEGIN to insert an inferred frame under
+ * (it was written, or the stack is empty): the record is final, written
+ * now. The BEGIN of a new outermost frame (depth 0, not a tail call
+ * replacing it) is held: push marks it the bottom. Inline: the common case
+ * of every call and return is the write.
+ */
+static inline int put(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r,
+		      struct pts_err *err)
+{
+	r->pid = t->pid;
+	r->tid = t->tid;
+	r->cpu = t->cpu;
+	r->ts_ns = t->last_ts;
+	if (!t->nbuf && t->bottom_idx < 0 && !is_bottom_begin(r))
+		return emit(tl, r, err);
+	return put_held(tl, t, r, err);
 }
 
 static void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,

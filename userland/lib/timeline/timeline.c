@@ -410,21 +410,22 @@ static inline int put(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r,
 	return put_held(tl, t, r, err);
 }
 
-static void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
-		   const struct pts_br_sym *hint, struct fn *out)
+/* The lcache slot of (pid, addr). */
+static struct lcache_ent *lcache_slot(struct pts_tl *tl, int32_t pid, uint64_t addr)
+{
+	return &tl->lcache[(addr ^ (addr >> 13) ^ (uint64_t)(uint32_t)pid) & (LCACHE_SIZE - 1)];
+}
+
+/* lookup without a remembered answer: ask the hint or the symbolizer */
+static void lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
+			const struct pts_br_sym *hint, struct fn *out)
 {
 	struct pts_sym_info si;
 	struct lcache_ent *c = NULL;
 	char buf[256];
 
-	if (!(hint && hint->name) && tl->cfg.symbolize) {
-		c = &tl->lcache[(addr ^ (addr >> 13) ^ (uint64_t)(uint32_t)t->pid) &
-				(LCACHE_SIZE - 1)];
-		if (c->valid && c->addr == addr && c->pid == t->pid) {
-			*out = c->fn;
-			return;
-		}
-	}
+	if (!(hint && hint->name) && tl->cfg.symbolize)
+		c = lcache_slot(tl, t->pid, addr);
 	memset(out, 0, sizeof(*out));
 	out->kernel = pts_addr_is_kernel(addr);
 	memset(&si, 0, sizeof(si));
@@ -458,6 +459,25 @@ static void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	}
 }
 
+/*
+ * The function holding addr in t's address space (hint: the decoder's
+ * symbol, if it has one). Inline: nearly every answer is remembered.
+ */
+static inline void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
+			  const struct pts_br_sym *hint, struct fn *out)
+{
+	const struct lcache_ent *c;
+
+	if (!(hint && hint->name) && tl->cfg.symbolize) {
+		c = lcache_slot(tl, t->pid, addr);
+		if (c->valid && c->addr == addr && c->pid == t->pid) {
+			*out = c->fn;
+			return;
+		}
+	}
+	lookup_slow(tl, t, addr, hint, out);
+}
+
 static bool same_fn(const struct frame *f, const struct fn *fn)
 {
 	if (f->flags & PTS_TLF_SYNTHETIC)
@@ -487,8 +507,20 @@ static uint64_t frame_span(const struct fn *fn, uint32_t flags)
 	return fn->known && !(flags & PTS_TLF_SYNTHETIC) ? fn->size : 0;
 }
 
-static void rec_from_frame(struct pts_tl_rec *r, const struct frame *f, uint32_t depth)
+/*
+ * The BEGIN or END record (type) of frame f at depth: every field but the
+ * thread's (pid, tid, cpu, time: put). Set one by one, not cleared first:
+ * two of these per call.
+ */
+static void rec_from_frame(struct pts_tl_rec *r, enum pts_tl_type type, enum pts_tl_kind kind,
+			   const struct frame *f, uint32_t depth)
 {
+	r->type = type;
+	r->kind = kind;
+	r->detail = NULL;
+	r->args = NULL;
+	r->nargs = 0;
+	r->value = 0;
 	r->name = f->fn.name;
 	r->object = f->fn.object;
 	r->addr = f->addr;
@@ -567,10 +599,7 @@ static int push_labelled(struct pts_tl *tl, struct thread *t, const struct fn *f
 	f->resume = 0;
 	f->flags = frame_flags(fn, flags);
 	f->span = frame_span(fn, f->flags);
-	memset(&r, 0, sizeof(r));
-	r.type = PTS_TL_BEGIN;
-	r.kind = kind;
-	rec_from_frame(&r, f, t->n);
+	rec_from_frame(&r, PTS_TL_BEGIN, kind, f, t->n);
 	if (label)
 		r.args = pts_kl_args(label, &r.nargs);
 	t->n++;
@@ -604,10 +633,7 @@ static int pop(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind, struc
 	if (!t->n)
 		return 0;
 	t->n--;
-	memset(&r, 0, sizeof(r));
-	r.type = PTS_TL_END;
-	r.kind = kind;
-	rec_from_frame(&r, &t->frames[t->n], t->n);
+	rec_from_frame(&r, PTS_TL_END, kind, &t->frames[t->n], t->n);
 	return put(tl, t, &r, err);
 }
 
@@ -732,10 +758,7 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 	f->flags = frame_flags(fn, PTS_TLF_INFERRED);
 	f->span = frame_span(fn, f->flags);
 	t->n = 1;
-	memset(&r, 0, sizeof(r));
-	r.type = PTS_TL_BEGIN;
-	r.kind = PTS_TLK_RETURN;
-	rec_from_frame(&r, f, 0);
+	rec_from_frame(&r, PTS_TL_BEGIN, PTS_TLK_RETURN, f, 0);
 	r.pid = t->pid;
 	r.tid = t->tid;
 	r.cpu = t->cpu;

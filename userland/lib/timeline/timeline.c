@@ -978,8 +978,8 @@ static int64_t returning_frame(const struct thread *t, uint32_t floor, uint64_t 
  * every frame and infer an outer frame (scope both, within the kernel:
  * end the kernel frames and open an inferred one on the user frames).
  */
-static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
-		     const struct pts_br_sym *hint, enum pts_tl_kind kind, struct pts_err *err)
+static int return_to_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
+			  const struct pts_br_sym *hint, enum pts_tl_kind kind, struct pts_err *err)
 {
 	uint32_t floor = 0;
 	struct fn fn;
@@ -1076,6 +1076,16 @@ static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	if (rc)
 		return rc;
 	return push_inferred(tl, t, &fn, addr, err);
+}
+
+/* return_to_slow; inline, the common case: the top frame's call saved addr, it ends */
+static inline int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
+			    const struct pts_br_sym *hint, enum pts_tl_kind kind,
+			    struct pts_err *err)
+{
+	if (!t->excess && addr && t->n && t->frames[t->n - 1].ret == addr)
+		return pop(tl, t, kind, err);
+	return return_to_slow(tl, t, addr, hint, kind, err);
 }
 
 static bool kernel_frames_open(const struct thread *t)

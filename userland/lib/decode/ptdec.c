@@ -52,13 +52,20 @@ struct qent {
  */
 #define SPIN_REPEATS 64
 #define SPIN_MAX_BLOCKS (1u << 20)
+#define SPIN_GAP "endless loop of direct jumps that consumes no trace: segment ended"
 
 struct icache_ent {
 	uint64_t ip;
-	int32_t pid;		/* the address space (image.h: a space id) */
-	uint8_t mode_bits;	/* 0: empty */
+	uint64_t key;		/* ICACHE_KEY of its space and mode; 0: empty */
 	struct pts_insn insn;
 };
+
+/*
+ * The address space (image.h: a space id) and mode bits an entry was
+ * classified in, as one word: one compare per lookup. Never 0 (mode_bits
+ * is 16, 32 or 64).
+ */
+#define ICACHE_KEY(space, mode_bits) (((uint64_t)(uint32_t)(space) << 8) | (uint8_t)(mode_bits))
 
 /*
  * Brent's cycle search over block start addresses: the start of the block
@@ -154,6 +161,7 @@ struct pts_ptdec {
 	uint64_t abs, now;
 	int mode_bits;
 	enum pt_exec_mode mode;	/* of the last block: mode_bits follows it */
+	uint64_t ikey;		/* ICACHE_KEY(space, mode_bits) */
 	bool pid_changed;	/* the image set is to be asked about pid */
 	/* thread on this CPU */
 	int32_t pid, tid;
@@ -237,6 +245,7 @@ static void select_image(struct pts_ptdec *d)
 
 	space = pts_imgset_space_at(d->cfg.images, d->pid, d->have_tsc ? d->abs : 0);
 	d->space = space;	/* our own reads follow the process in any case */
+	d->ikey = ICACHE_KEY(space, d->mode_bits);
 	if (!d->cfg.images_by_pid || space == d->image_pid ||
 	    (space == d->no_image_pid && !d->task_lost))
 		return;
@@ -317,6 +326,12 @@ static void follow_sideband(struct pts_ptdec *d)
 	select_image(d);
 }
 
+/* Whether follow_sideband has work: a record due, or an image to select. */
+static inline bool sideband_due(const struct pts_ptdec *d)
+{
+	return d->cfg.sb && d->have_tsc && (d->pid_changed || d->abs >= d->sb_due);
+}
+
 /*
  * Fill a queue entry's branch. Every field the decoder sets is written
  * here; from_sym/to_sym stay as pts_ptdec_new zeroed them (the decoder
@@ -346,7 +361,8 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 
 	if (d->qn >= QCAP - 1)	/* cannot happen: one step queues at most 4 */
 		return NULL;
-	follow_sideband(d);
+	if (sideband_due(d))
+		follow_sideband(d);
 	if (d->exec_pending) {
 		/* the thread's exec comes before what it runs next */
 		d->exec_pending = false;
@@ -470,6 +486,23 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 	}
 }
 
+/*
+ * resolve, with the conditional branch that ends most blocks decided
+ * inline: not taken (next_ip is the fall-through) it yields nothing.
+ */
+static inline void resolve_fast(struct pts_ptdec *d, uint64_t next_ip)
+{
+	if (!d->pend)
+		return;
+	if (d->pend_insn.cls != PTS_IC_COND) {
+		resolve(d, next_ip);
+		return;
+	}
+	d->pend = false;
+	if (next_ip != d->pend_ip + d->pend_insn.len)
+		jump(d, d->pend_ip, next_ip);
+}
+
 static void classify_slow(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_t rawlen,
 			  struct icache_ent *c, struct pts_insn *out)
 {
@@ -500,8 +533,7 @@ static void classify_slow(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, 
 		memset(out, 0, sizeof(*out));
 	if (c) {
 		c->ip = ip;
-		c->pid = d->space;
-		c->mode_bits = (uint8_t)d->mode_bits;
+		c->key = d->ikey;
 		c->insn = *out;
 	}
 }
@@ -515,7 +547,7 @@ static inline void classify(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw
 	if (!raw) {
 		/* the bytes come from the images: cacheable */
 		c = &d->icache[(ip ^ (ip >> 12)) & (ICACHE_SIZE - 1)];
-		if (c->ip == ip && c->pid == d->space && c->mode_bits == d->mode_bits) {
+		if (c->ip == ip && c->key == d->ikey) {
 			*out = c->insn;
 			return;
 		}
@@ -527,6 +559,19 @@ static void set_mode(struct pts_ptdec *d, enum pt_exec_mode mode)
 {
 	d->mode = mode;
 	d->mode_bits = mode == ptem_16bit ? 16 : mode == ptem_32bit ? 32 : 64;
+	d->ikey = ICACHE_KEY(d->space, d->mode_bits);
+}
+
+/* The instruction that ends block b: the next block's start is its target. */
+static inline void end_block(struct pts_ptdec *d, const struct pt_block *b)
+{
+	d->last_ip = b->end_ip;
+	if (b->iclass == ptic_other || b->iclass == ptic_ptwrite)
+		return;
+	classify(d, b->end_ip, b->truncated ? b->raw : NULL, b->truncated ? b->size : 0,
+		 &d->pend_insn);
+	d->pend = d->pend_insn.cls != PTS_IC_OTHER;
+	d->pend_ip = b->end_ip;
 }
 
 static inline void on_block(struct pts_ptdec *d, const struct pt_block *b)
@@ -553,13 +598,7 @@ static inline void on_block(struct pts_ptdec *d, const struct pt_block *b)
 			ip += in.len;
 		}
 	}
-	d->last_ip = b->end_ip;
-	if (b->iclass == ptic_other || b->iclass == ptic_ptwrite)
-		return;
-	classify(d, b->end_ip, b->truncated ? b->raw : NULL, b->truncated ? b->size : 0,
-		 &d->pend_insn);
-	d->pend = d->pend_insn.cls != PTS_IC_OTHER;
-	d->pend_ip = b->end_ip;
+	end_block(d, b);
 }
 
 static bool pend_is_far(const struct pts_ptdec *d)
@@ -780,6 +819,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->no_image_pid = -2;
 	d->mode_bits = 64;
 	d->mode = ptem_64bit;
+	d->ikey = ICACHE_KEY(d->space, d->mode_bits);
 	d->drop_at = cfg->mapped ? DROP_STEP + DROP_KEEP : UINT64_MAX;
 	d->spin_off = UINT64_MAX;
 	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
@@ -908,6 +948,42 @@ static bool walk_loops(struct pts_ptdec *d, uint64_t ip)
 	return loop_step(&d->walk, ip) > 0;
 }
 
+/*
+ * What step does with the block b (when b->ninsn) and the status st that
+ * pt_blk_next returned.
+ */
+static void after_next(struct pts_ptdec *d, const struct pt_block *b, int st)
+{
+	if (b->ninsn && d->state == PTDEC_WALK_EOS && walk_loops(d, b->ip)) {
+		d->state = PTDEC_ENDED;
+		return;
+	}
+	/* a block may come with an error: use the block, then the error */
+	if (b->ninsn)
+		on_block(d, b);
+	if (st < 0) {
+		/*
+		 * The end of the trace: -pte_eos where the next instruction
+		 * needs trace; any other error after pts_eos is met walking
+		 * on past the last packet (code without an image), with no
+		 * trace left to lose: the end too, not a gap.
+		 */
+		if (st == -pte_eos || d->state == PTDEC_WALK_EOS) {
+			d->state = PTDEC_ENDED;
+			return;
+		}
+		gap(d, pt_errstr(pt_errcode(st)), 0);
+		lose_sync(d);
+		return;
+	}
+	d->status = st;
+	mark_good(d);
+	if (b->ninsn && spinning(d, b->ip)) {
+		gap(d, SPIN_GAP, 0);
+		lose_sync(d);
+	}
+}
+
 static void step(struct pts_ptdec *d)
 {
 	struct pt_block b;
@@ -995,40 +1071,52 @@ static void step(struct pts_ptdec *d)
 	}
 	/* pt_blk_next zeroes b itself (a block returned with an error is whole) */
 	st = pt_blk_next(d->blk, &b, sizeof(b));
-	if (b.ninsn && d->state == PTDEC_WALK_EOS && walk_loops(d, b.ip)) {
-		d->state = PTDEC_ENDED;
-		return;
-	}
-	/* a block may come with an error: use the block, then the error */
-	if (b.ninsn)
-		on_block(d, &b);
-	if (st < 0) {
-		/*
-		 * The end of the trace: -pte_eos where the next instruction
-		 * needs trace; any other error after pts_eos is met walking
-		 * on past the last packet (code without an image), with no
-		 * trace left to lose: the end too, not a gap.
-		 */
-		if (st == -pte_eos || d->state == PTDEC_WALK_EOS) {
-			d->state = PTDEC_ENDED;
+	after_next(d, &b, st);
+}
+
+/*
+ * The common block: synced, no event pending, the trace not used up, no
+ * instruction listing (fill). Blocks are decoded in a row, each as step
+ * would, until one queues an event or pt_blk_next returns a status that
+ * step must see (an event, the end of the trace, an error): step's
+ * dispatch on the state and its frame once per run, not per block.
+ */
+static void blocks(struct pts_ptdec *d)
+{
+	struct pt_block b;
+	int st;
+
+	do {
+		st = pt_blk_next(d->blk, &b, sizeof(b));
+		if (st < 0 || !b.ninsn) {
+			after_next(d, &b, st);
 			return;
 		}
-		gap(d, pt_errstr(pt_errcode(st)), 0);
-		lose_sync(d);
-		return;
-	}
-	d->status = st;
-	mark_good(d);
-	if (b.ninsn && spinning(d, b.ip)) {
-		gap(d, "endless loop of direct jumps that consumes no trace: segment ended", 0);
-		lose_sync(d);
-	}
+		if (b.mode != d->mode)
+			set_mode(d, b.mode);
+		resolve_fast(d, b.ip);
+		d->st.blocks++;
+		d->st.insns += b.ninsn;
+		end_block(d, &b);
+		d->status = st;
+		mark_good(d);
+		if (spinning(d, b.ip)) {
+			gap(d, SPIN_GAP, 0);
+			lose_sync(d);
+			return;
+		}
+	} while (!d->qn && !(st & (pts_event_pending | pts_eos)));
 }
 
 static void fill(struct pts_ptdec *d)
 {
-	while (!d->qn && d->state != PTDEC_ENDED)
-		step(d);
+	while (!d->qn && d->state != PTDEC_ENDED) {
+		if (d->state == PTDEC_SYNCED && !(d->status & (pts_event_pending | pts_eos)) &&
+		    !d->cfg.on_insn)
+			blocks(d);
+		else
+			step(d);
+	}
 }
 
 /*

@@ -135,9 +135,11 @@ struct pts_ptdec {
 	/* blocks since the trace position last moved (spinning()) */
 	uint64_t spin_off;	/* good_off they started at (UINT64_MAX: none yet) */
 	uint32_t spin_blocks;
-	struct loop_watch spin;
+	struct loop_watch spin;	/* from the SPIN_REPEATS + 1st block on */
+	uint64_t spin_ips[SPIN_REPEATS];	/* the first SPIN_REPEATS blocks' starts */
 	bool tsx_abort;		/* a TSX abort at tsx_abort_ip was just reported */
 	bool exec_pending;	/* the sideband says the thread exec'd */
+	uint64_t sb_check;	/* sb_recheck */
 	uint64_t tsx_abort_ip;
 	/* last instruction of the previous block, whose target the next IP gives */
 	bool pend;
@@ -194,9 +196,33 @@ struct pts_ptdec {
 	unsigned int qh, qn;
 	uint64_t out_pos;	/* pos of the event last handed out */
 	uint64_t out_insns;	/* insns of the event last handed out */
+	struct pts_br_elide *elide_q;	/* cfg.elide when cfg.elide_queued, else NULL */
 	struct pts_ptdec_stats st;
 	struct icache_ent icache[ICACHE_SIZE];
 };
+
+/* Whether follow_sideband has work: a record due, or an image to select. */
+static inline bool sideband_due(const struct pts_ptdec *d)
+{
+	return d->cfg.sb && d->have_tsc && (d->pid_changed || d->abs >= d->sb_due);
+}
+
+/*
+ * Set sb_check, the time (abs ns) from which push may have work before
+ * the event itself (sideband_due or exec_pending): 0 when it has some
+ * now. Called wherever exec_pending, pid_changed, have_tsc or sb_due
+ * change. At abs == UINT64_MAX it may say so without work (harmless:
+ * push checks each).
+ */
+static inline void sb_recheck(struct pts_ptdec *d)
+{
+	bool sb = d->cfg.sb && d->have_tsc;
+
+	if (d->exec_pending || (sb && d->pid_changed))
+		d->sb_check = 0;
+	else
+		d->sb_check = sb ? d->sb_due : UINT64_MAX;
+}
 
 /*
  * Take tsc as the current time. keep_later: tsc belongs to a packet that
@@ -210,6 +236,7 @@ static void set_tsc(struct pts_ptdec *d, uint64_t tsc, bool keep_later)
 		return;
 	d->tsc = tsc;
 	d->have_tsc = true;
+	sb_recheck(d);
 	d->abs = pts_tc_ns(&d->cfg.tc, tsc);
 	d->now = d->abs > d->cfg.origin_ns ? d->abs - d->cfg.origin_ns : 0;
 }
@@ -320,16 +347,11 @@ static void follow_sideband(struct pts_ptdec *d)
 		d->tid = r->tid;
 	}
 	d->sb_due = d->sb_pos < sb->n ? sb->recs[d->sb_pos].time_ns : UINT64_MAX;
-	if (!d->pid_changed)
-		return;
-	d->pid_changed = false;
-	select_image(d);
-}
-
-/* Whether follow_sideband has work: a record due, or an image to select. */
-static inline bool sideband_due(const struct pts_ptdec *d)
-{
-	return d->cfg.sb && d->have_tsc && (d->pid_changed || d->abs >= d->sb_due);
+	if (d->pid_changed) {
+		d->pid_changed = false;
+		select_image(d);
+	}
+	sb_recheck(d);
 }
 
 /*
@@ -361,18 +383,21 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 
 	if (d->qn >= QCAP - 1)	/* cannot happen: one step queues at most 4 */
 		return NULL;
-	if (sideband_due(d))
-		follow_sideband(d);
-	if (d->exec_pending) {
-		/* the thread's exec comes before what it runs next */
-		d->exec_pending = false;
-		e = &d->q[(d->qh + d->qn++) % QCAP];
-		set_branch(d, &e->br, PTS_BR_EXEC, 0, 0);
-		e->pos = d->good_off;
-		e->insns = d->st.insns;
+	if (d->abs >= d->sb_check) {
+		if (sideband_due(d))
+			follow_sideband(d);
+		if (d->exec_pending) {
+			/* the thread's exec comes before what it runs next */
+			d->exec_pending = false;
+			sb_recheck(d);
+			e = &d->q[(d->qh + d->qn++) % QCAP];
+			set_branch(d, &e->br, PTS_BR_EXEC, 0, 0);
+			e->pos = d->good_off;
+			e->insns = d->st.insns;
+		}
 	}
-	if (kind == PTS_BR_JUMP && !d->qn && d->cfg.elide_queued && d->cfg.elide &&
-	    pts_br_elide_drop(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
+	if (kind == PTS_BR_JUMP && !d->qn && d->elide_q &&
+	    pts_br_elide_drop(d->elide_q, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
 		return NULL;
@@ -422,13 +447,13 @@ static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
  * A jump: most are inside the function executing and the consumer's
  * elide filter drops them. The common case is decided here without the
  * sideband walk push does: nothing queued, no sideband record due, no
- * exec or address-space change pending.
+ * exec or address-space change pending (push would do nothing before
+ * its own check of the window).
  */
 static inline void jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
 {
-	if (d->cfg.elide_queued && d->cfg.elide && !d->qn && !d->exec_pending && !d->pid_changed &&
-	    !(d->have_tsc && d->abs >= d->sb_due) &&
-	    pts_br_elide_drop(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
+	if (d->elide_q && !d->qn && d->abs < d->sb_check &&
+	    pts_br_elide_drop(d->elide_q, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
 		return;
@@ -487,20 +512,42 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 }
 
 /*
- * resolve, with the conditional branch that ends most blocks decided
- * inline: not taken (next_ip is the fall-through) it yields nothing.
+ * resolve, with the near branches that end nearly every block decided
+ * inline (a conditional one not taken yields nothing).
  */
 static inline void resolve_fast(struct pts_ptdec *d, uint64_t next_ip)
 {
+	uint64_t from = d->pend_ip, fall = d->pend_ip + d->pend_insn.len;
+	struct qent *e;
+
 	if (!d->pend)
 		return;
-	if (d->pend_insn.cls != PTS_IC_COND) {
+	switch (d->pend_insn.cls) {
+	case PTS_IC_COND:
+		d->pend = false;
+		if (next_ip != fall)
+			jump(d, from, next_ip);
+		return;
+	case PTS_IC_JUMP:
+		d->pend = false;
+		jump(d, from, next_ip);
+		return;
+	case PTS_IC_CALL:
+		d->pend = false;
+		if (next_ip != fall) {
+			e = push(d, PTS_BR_CALL, from, next_ip);
+			if (e)
+				e->br.insn_len = d->pend_insn.len;
+		}
+		return;
+	case PTS_IC_RET:
+		d->pend = false;
+		push(d, PTS_BR_RETURN, from, next_ip);
+		return;
+	default:
 		resolve(d, next_ip);
 		return;
 	}
-	d->pend = false;
-	if (next_ip != d->pend_ip + d->pend_insn.len)
-		jump(d, d->pend_ip, next_ip);
 }
 
 static void classify_slow(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_t rawlen,
@@ -738,6 +785,7 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 			d->tid = pid;
 			select_image(d);
 		}
+		sb_recheck(d);
 		break;
 	}
 	default:
@@ -824,6 +872,8 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->spin_off = UINT64_MAX;
 	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
 	d->pid_changed = true;
+	sb_recheck(d);
+	d->elide_q = cfg->elide_queued ? cfg->elide : NULL;
 	if (cfg->padded) {
 		d->buf = cfg->buf;
 	} else {
@@ -926,16 +976,37 @@ static inline void mark_good(struct pts_ptdec *d)
  * trace (see SPIN_REPEATS): found within about 2 * SPIN_REPEATS * L
  * blocks for a loop of L blocks.
  */
-static bool spinning(struct pts_ptdec *d, uint64_t ip)
+static bool spinning_on(struct pts_ptdec *d, uint64_t ip)
 {
-	if (d->good_off != d->spin_off) {
-		d->spin_off = d->good_off;
-		d->spin_blocks = 0;
+	uint32_t i;
+
+	if (d->spin_blocks == SPIN_REPEATS) {
 		loop_reset(&d->spin);
+		for (i = 0; i < SPIN_REPEATS; i++)
+			loop_step(&d->spin, d->spin_ips[i]);
 	}
 	if (++d->spin_blocks >= SPIN_MAX_BLOCKS)
 		return true;
 	return loop_step(&d->spin, ip) >= SPIN_REPEATS;
+}
+
+/*
+ * The watch counts no repeat within the first SPIN_REPEATS blocks at a
+ * position (the first block only starts it): their starts are kept, and
+ * the watch runs over them only when a run of blocks gets longer. Nearly
+ * every run is a few blocks: one store each.
+ */
+static inline bool spinning(struct pts_ptdec *d, uint64_t ip)
+{
+	if (d->good_off != d->spin_off) {
+		d->spin_off = d->good_off;
+		d->spin_blocks = 0;
+	}
+	if (d->spin_blocks < SPIN_REPEATS) {
+		d->spin_ips[d->spin_blocks++] = ip;
+		return false;
+	}
+	return spinning_on(d, ip);
 }
 
 /*

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 
 #include "unit.h"
+#include "asm_elf.h"
+#include "bundle_fixture.h"
 #include "pt_gen.h"
 #include "tl_sink.h"
 #include "decode/image.h"
@@ -27,31 +29,31 @@
 
 #define BASE 0x555555554000ULL
 
-static char dir[256], pie[300], stripped[300], ksyms[300], linked[300];
+static char *dir, *pie, *stripped, ksyms[300], linked[300];
 
 static int suite_init(void)
 {
-	char cmd[4096];
+	char cmd[8192], *full;
 	FILE *f;
 
-	snprintf(dir, sizeof(dir), "/tmp/pts-decode-sym.XXXXXX");
-	if (!mkdtemp(dir))
+	dir = bt_tmpdir();
+	if (!dir)
 		return 1;
-	snprintf(pie, sizeof(pie), "%s/user.pie", dir);
-	snprintf(stripped, sizeof(stripped), "%s/user.stripped", dir);
 	snprintf(ksyms, sizeof(ksyms), "%s/kallsyms", dir);
 	snprintf(linked, sizeof(linked), "%s/user.linked", dir);
-	snprintf(cmd, sizeof(cmd),
-		 "as -o %s/u.o %s/tests/golden/decode/user.S && "
-		 "ld -pie --section-start=.text=0x5000 -e _start -o %s %s/u.o && "
-		 "ld -static -Ttext=0x401000 -e _start -s -o %s %s/u.o",
-		 dir, pts_unit_src_dir(), pie, dir, stripped, dir);
-	if (system(cmd))
+	pie = asm_elf_build(dir, "user.pie", ASM_ELF_USER_S,
+			    "-pie --section-start=.text=0x5000 -e _start");
+	stripped = asm_elf_build(dir, "user.stripped", ASM_ELF_USER_S,
+				 "-static -Ttext=0x401000 -e _start -s");
+	full = asm_elf_build(dir, "user.full", ASM_ELF_USER_S, "-static -Ttext=0x401000 -e _start");
+	if (!pie || !stripped || !full) {
+		free(full);
 		return 1;
+	}
+	free(full);
 	/* a stripped binary whose names live in a separate file named by .gnu_debuglink */
 	snprintf(cmd, sizeof(cmd),
-		 "cd %s && ld -static -Ttext=0x401000 -e _start -o user.full u.o && "
-		 "objcopy --only-keep-debug user.full user.debug && "
+		 "cd %s && objcopy --only-keep-debug user.full user.debug && "
 		 "objcopy --strip-all --add-gnu-debuglink=user.debug user.full user.linked && "
 		 "objcopy -O binary -j .text user.full user.bin", dir);
 	if (system(cmd))
@@ -70,10 +72,11 @@ static int suite_init(void)
 
 static int suite_cleanup(void)
 {
-	char cmd[400];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : 1;
+	bt_rmtree(dir);
+	free(dir);
+	free(pie);
+	free(stripped);
+	return 0;
 }
 
 static void pie_mapping_takes_the_bias_from_the_executable_pt_load(void)
@@ -139,7 +142,6 @@ static void pie_given_with_a_load_address_decodes_at_that_address(void)
 	struct tl_sink sink = { 0 };
 	struct pt_gen g;
 	char trace[400], shape[1024];
-	FILE *f;
 
 	gen_init(&g);
 	gen_psb_plus(&g, 0x1000);
@@ -147,10 +149,7 @@ static void pie_given_with_a_load_address_decodes_at_that_address(void)
 	gen_tnt(&g, "TTNTT");
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	snprintf(trace, sizeof(trace), "%s/pie.pt", dir);
-	f = fopen(trace, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_EQUAL(fwrite(g.buf, 1, gen_len(&g), f), gen_len(&g));
-	fclose(f);
+	gen_save(&g, trace);
 	gen_done(&g);
 	pts_decode_opts_init(&o);
 	o.pt[0].path = trace;
@@ -175,7 +174,6 @@ static void stripped_binary_code_is_named_unknown_with_address_and_object(void)
 	struct tl_sink sink = { 0 };
 	struct pt_gen g;
 	char trace[400], shape[1024];
-	FILE *f;
 
 	gen_init(&g);
 	gen_psb_plus(&g, 0x1000);
@@ -183,10 +181,7 @@ static void stripped_binary_code_is_named_unknown_with_address_and_object(void)
 	gen_tnt(&g, "TTNTT");
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	snprintf(trace, sizeof(trace), "%s/stripped.pt", dir);
-	f = fopen(trace, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_EQUAL(fwrite(g.buf, 1, gen_len(&g), f), gen_len(&g));
-	fclose(f);
+	gen_save(&g, trace);
 	gen_done(&g);
 	pts_decode_opts_init(&o);
 	o.pt[0].path = trace;
@@ -425,7 +420,6 @@ static void raw_code_bytes_decode_like_the_elf(void)
 	struct tl_sink sink = { 0 };
 	struct pt_gen g;
 	char trace[400], bin[400], shape[1024];
-	FILE *f;
 
 	gen_init(&g);
 	gen_psb_plus(&g, 0x1000);
@@ -434,10 +428,7 @@ static void raw_code_bytes_decode_like_the_elf(void)
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	snprintf(trace, sizeof(trace), "%s/raw.pt", dir);
 	snprintf(bin, sizeof(bin), "%s/user.bin", dir);
-	f = fopen(trace, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_EQUAL(fwrite(g.buf, 1, gen_len(&g), f), gen_len(&g));
-	fclose(f);
+	gen_save(&g, trace);
 	gen_done(&g);
 	pts_decode_opts_init(&o);
 	o.pt[0].path = trace;

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pt_step.h"
+
 /* The last IP of SDM §33.4.2.2: packets with IPBytes 1, 2, 4 update its low bits. */
 struct last_ip {
 	uint64_t ip;
@@ -52,12 +54,126 @@ static void count_ip(struct pts_scope_evidence *ev, uint64_t ip)
 		ev->user_ips++;
 }
 
+/* One packet's evidence: its type and, for TIP, TIP.PGE, TIP.PGD and FUP, its IP payload. */
+static void take(enum pt_packet_type type, const struct pt_packet_ip *ip, struct last_ip *last,
+		 struct pts_scope_evidence *ev)
+{
+	switch (type) {
+	case ppt_psb:
+		ev->psbs++;
+		/* PSB and OVF leave no last IP */
+		/* fall through */
+	case ppt_ovf:
+		last->ip = 0;
+		last->valid = false;
+		break;
+	case ppt_tip_pge:
+		ev->pge++;
+		/* fall through */
+	case ppt_tip:
+	case ppt_fup:
+		if (last_ip_update(last, ip))
+			count_ip(ev, last->ip);
+		break;
+	case ppt_tip_pgd:
+		ev->pgd++;
+		last_ip_update(last, ip);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The IP packets (TIP.PGD, TIP, TIP.PGE, FUP) by bits 4:0 of their opcode. */
+static const enum pt_packet_type ip_type[32] = {
+	[0x01] = ppt_tip_pgd, [0x0d] = ppt_tip, [0x11] = ppt_tip_pge, [0x1d] = ppt_fup,
+};
+
+/*
+ * A packet pts_pt_step stepped over (n bytes at p): the IP packets by bits
+ * 4:0 of their opcode (no other stepped packet has those), PSB and OVF by
+ * their second byte; the rest (PAD, TNT, TSC, MTC, MODE...) carries no
+ * evidence.
+ */
+static void take_stepped(const uint8_t *p, size_t n, struct last_ip *last,
+			 struct pts_scope_evidence *ev)
+{
+	struct pt_packet_ip ip;
+	size_t i;
+
+	if (p[0] == 0x02) {
+		if (p[1] == 0x82)
+			take(ppt_psb, NULL, last, ev);
+		else if (p[1] == 0xf3)
+			take(ppt_ovf, NULL, last, ev);
+		return;
+	}
+	if (!ip_type[p[0] & 0x1f])
+		return;
+	/* the IP bytes, little-endian, as libipt reads them (IPBytes is bits 7:5) */
+	ip.ipc = (enum pt_ip_compression)(p[0] >> 5);
+	ip.ip = 0;
+	for (i = n - 1; i; i--)
+		ip.ip = ip.ip << 8 | p[i];
+	take(ip_type[p[0] & 0x1f], &ip, last, ev);
+}
+
+/*
+ * From a damaged packet at off to the next PSB, as a decoder that read up
+ * to off goes on. pt_pkt_sync_forward looks from 15 bytes before the
+ * decoder's position (a PSB the damaged packet partly swallowed is found),
+ * but from 1 byte after it when the decoder stands on its synchronisation
+ * point, where pt_pkt_sync_set leaves it: so the decoder is set on the
+ * packet before (at prev, read without error before) and reads it first.
+ */
+static int resync(struct pt_packet_decoder *dec, uint64_t prev, uint64_t off)
+{
+	struct pt_packet pkt;
+	uint64_t at = 0;
+	int rc;
+
+	rc = pt_pkt_sync_set(dec, prev);
+	if (rc >= 0)
+		rc = pt_pkt_next(dec, &pkt, sizeof(pkt));
+	if (rc >= 0)
+		rc = pt_pkt_get_offset(dec, &at);
+	if (rc >= 0 && at != off)
+		rc = -pte_internal;
+	return rc < 0 ? rc : pt_pkt_sync_forward(dec);
+}
+
+/*
+ * The packet at *off (after the one at prev) read by libipt, *off moved
+ * past it; past a damaged one to the next PSB. Negative at the end.
+ */
+static int take_libipt(struct pt_packet_decoder *dec, uint64_t prev, uint64_t *off,
+		       struct last_ip *last, struct pts_scope_evidence *ev)
+{
+	struct pt_packet pkt;
+	int rc;
+
+	rc = pt_pkt_sync_set(dec, *off);
+	if (rc >= 0)
+		rc = pt_pkt_next(dec, &pkt, sizeof(pkt));
+	if (rc < 0) {
+		last->valid = false;
+		if (rc == -pte_eos)
+			return rc;
+		rc = resync(dec, prev, *off);
+		if (rc < 0)
+			return rc;
+	} else {
+		take(pkt.type, &pkt.payload.ip, last, ev);
+	}
+	return pt_pkt_get_offset(dec, off);
+}
+
 int pts_scope_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev)
 {
 	struct pt_packet_decoder *dec;
 	struct last_ip last = { 0 };
 	struct pt_config cfg;
-	struct pt_packet pkt;
+	uint64_t off = 0, prev = 0;
 	int rc;
 
 	if (!len)
@@ -69,39 +185,20 @@ int pts_scope_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev
 	if (!dec)
 		return -ENOMEM;
 	rc = pt_pkt_sync_forward(dec);
-	while (rc >= 0 && !(ev->user_ips && ev->kernel_ips)) {
-		rc = pt_pkt_next(dec, &pkt, sizeof(pkt));
-		if (rc < 0) {
-			/* a damaged packet: go on from the next PSB, as the decoder does */
-			if (rc != -pte_eos)
-				rc = pt_pkt_sync_forward(dec);
-			last.valid = false;
-			continue;
+	if (rc >= 0)
+		rc = pt_pkt_get_offset(dec, &off);
+	/* the common packets stepped over here, libipt asked for the others */
+	while (rc >= 0 && off < len && !(ev->user_ips && ev->kernel_ips)) {
+		size_t n = pts_pt_step(buf + off, len - off);
+		uint64_t at = off;
+
+		if (n) {
+			take_stepped(buf + off, n, &last, ev);
+			off += n;
+		} else {
+			rc = take_libipt(dec, prev, &off, &last, ev);
 		}
-		switch (pkt.type) {
-		case ppt_psb:
-			ev->psbs++;
-			/* PSB and OVF leave no last IP */
-			/* fall through */
-		case ppt_ovf:
-			last.ip = 0;
-			last.valid = false;
-			break;
-		case ppt_tip_pge:
-			ev->pge++;
-			/* fall through */
-		case ppt_tip:
-		case ppt_fup:
-			if (last_ip_update(&last, &pkt.payload.ip))
-				count_ip(ev, last.ip);
-			break;
-		case ppt_tip_pgd:
-			ev->pgd++;
-			last_ip_update(&last, &pkt.payload.ip);
-			break;
-		default:
-			break;
-		}
+		prev = at;
 	}
 	pt_pkt_free_decoder(dec);
 	return 0;

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scope scan (decode/scope_infer.h) steps over the common packets by
+ * their opcode (decode/pt_step.h) and reads the IP packets' payloads
+ * itself: its evidence must be the one of a scan with libipt alone,
+ * pt_pkt_next per packet, on streams of every IP packet with every IP
+ * compression (reserved ones too), user and kernel halves, PSB, OVF, the
+ * other packets and damage, from any offset.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <intel-pt.h>
+
+#include "unit.h"
+#include "decode/scope_infer.h"
+
+/* The last IP of SDM 33.4.2.2, as the reference keeps it. */
+static bool ref_update(uint64_t *last, bool *valid, const struct pt_packet_ip *p)
+{
+	static const uint64_t keep[] = { [pt_ipc_update_16] = ~0xffffULL,
+					 [pt_ipc_update_32] = ~0xffffffffULL,
+					 [pt_ipc_update_48] = ~0xffffffffffffULL };
+
+	if (p->ipc == pt_ipc_sext_48) {
+		*last = (uint64_t)((int64_t)(p->ip << 16) >> 16);
+	} else if (p->ipc == pt_ipc_full) {
+		*last = p->ip;
+	} else if (p->ipc == pt_ipc_suppressed) {
+		return false;
+	} else {
+		*last = (*last & keep[p->ipc]) | (p->ip & ~keep[p->ipc]);
+		return *valid;
+	}
+	*valid = true;
+	return true;
+}
+
+/* The scan with libipt alone: the reference. */
+static void ref_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev)
+{
+	struct pt_packet_decoder *dec;
+	struct pt_config cfg;
+	struct pt_packet pkt;
+	uint64_t last = 0;
+	bool valid = false;
+	int rc;
+
+	pt_config_init(&cfg);
+	cfg.begin = (uint8_t *)buf;
+	cfg.end = (uint8_t *)buf + len;
+	dec = pt_pkt_alloc_decoder(&cfg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dec);
+	rc = pt_pkt_sync_forward(dec);
+	while (rc >= 0 && !(ev->user_ips && ev->kernel_ips)) {
+		rc = pt_pkt_next(dec, &pkt, sizeof(pkt));
+		if (rc < 0) {
+			if (rc != -pte_eos)
+				rc = pt_pkt_sync_forward(dec);
+			valid = false;
+			continue;
+		}
+		if (pkt.type == ppt_psb || pkt.type == ppt_ovf) {
+			ev->psbs += pkt.type == ppt_psb;
+			last = 0;
+			valid = false;
+		} else if (pkt.type == ppt_tip_pgd) {
+			ev->pgd++;
+			ref_update(&last, &valid, &pkt.payload.ip);
+		} else if (pkt.type == ppt_tip || pkt.type == ppt_fup || pkt.type == ppt_tip_pge) {
+			ev->pge += pkt.type == ppt_tip_pge;
+			if (ref_update(&last, &valid, &pkt.payload.ip))
+				*(last >> 63 ? &ev->kernel_ips : &ev->user_ips) += 1;
+		}
+	}
+	pt_pkt_free_decoder(dec);
+}
+
+static unsigned int rnd(unsigned int *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return *seed >> 16;
+}
+
+/* An IP packet of any kind and compression; kernel (upper-half) bytes when kernel. */
+static size_t gen_ip(uint8_t *p, unsigned int *seed, bool kernel)
+{
+	static const uint8_t op[] = { 0x01, 0x0d, 0x11, 0x1d };
+	static const uint8_t bytes[8] = { 0, 2, 4, 6, 6, 6, 8, 8 };
+	unsigned int ipc = rnd(seed) % 8, i;
+
+	p[0] = (uint8_t)(op[rnd(seed) % 4] | ipc << 5);
+	for (i = 1; i <= bytes[ipc]; i++)
+		p[i] = kernel && i > 4 ? 0xff : (uint8_t)rnd(seed);
+	if (!kernel && bytes[ipc] >= 6)
+		p[6] &= 0x7f;	/* bit 47 clear */
+	if (!kernel && bytes[ipc] == 8)
+		p[7] = p[8] = 0;	/* a canonical user address */
+	return 1 + bytes[ipc];
+}
+
+/* Packets a trace is made of, one scope mostly (kernel_share in 64), damage now and then. */
+static size_t gen_stream(uint8_t *buf, size_t cap, unsigned int seed, unsigned int kernel_share)
+{
+	static const uint8_t pkts[][9] = {
+		{ 1, 0x00 },				/* PAD */
+		{ 1, 0x0a },				/* TNT */
+		{ 8, 0x19, 1, 2, 3, 4, 5, 6, 7 },	/* TSC */
+		{ 2, 0x59, 0x33 },			/* MTC */
+		{ 2, 0x99, 0x01 },			/* MODE.Exec */
+		{ 2, 0x02, 0x23 },			/* PSBEND */
+		{ 2, 0x02, 0xf3 },			/* OVF */
+		{ 4, 0x02, 0x03, 0x1c, 0 },		/* CBR */
+		{ 2, 0x07, 0x10 },			/* CYC */
+		{ 7, 0x02, 0x73, 1, 2, 0, 3, 0 },	/* TMA */
+		{ 2, 0x99, 0xe0 },			/* MODE, reserved leaf */
+	};
+	size_t n = 0;
+
+	while (n + 32 < cap) {
+		unsigned int k = rnd(&seed) % 64;
+
+		if (k < 2) {
+			memcpy(buf + n, "\x02\x82\x02\x82\x02\x82\x02\x82"
+			       "\x02\x82\x02\x82\x02\x82\x02\x82", 16);
+			n += 16;
+		} else if (k == 2) {
+			buf[n++] = (uint8_t)rnd(&seed);	/* a stray byte */
+		} else if (k < 40) {
+			n += gen_ip(buf + n, &seed, rnd(&seed) % 64 < kernel_share);
+		} else {
+			const uint8_t *p = pkts[k % (sizeof(pkts) / sizeof(pkts[0]))];
+
+			memcpy(buf + n, p + 1, p[0]);
+			n += p[0];
+		}
+	}
+	return n;
+}
+
+static void check(const uint8_t *buf, size_t len)
+{
+	struct pts_scope_evidence got, want;
+
+	memset(&got, 0, sizeof(got));
+	memset(&want, 0, sizeof(want));
+	CU_ASSERT_EQUAL(pts_scope_scan(buf, len, &got), 0);
+	ref_scan(buf, len, &want);
+	CU_ASSERT_EQUAL(got.user_ips, want.user_ips);
+	CU_ASSERT_EQUAL(got.kernel_ips, want.kernel_ips);
+	CU_ASSERT_EQUAL(got.pge, want.pge);
+	CU_ASSERT_EQUAL(got.pgd, want.pgd);
+	CU_ASSERT_EQUAL(got.psbs, want.psbs);
+}
+
+static void the_evidence_is_the_one_of_a_scan_with_libipt_alone(void)
+{
+	static uint8_t buf[4096];
+	unsigned int seed;
+	size_t len, cut;
+
+	for (seed = 1; seed <= 300; seed++) {
+		/* all user, a few kernel addresses, half and half */
+		len = gen_stream(buf, sizeof(buf), seed, seed % 3 == 0 ? 0 : seed % 3 == 1 ? 1 : 32);
+		check(buf, len);
+		cut = seed % 40;	/* from inside a packet, ending inside one */
+		check(buf + cut, len - cut - seed % 7);
+	}
+}
+
+PTS_SUITE(decode_scope_scan, NULL, NULL,
+	  PTS_TEST(the_evidence_is_the_one_of_a_scan_with_libipt_alone));

@@ -622,7 +622,9 @@ static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64
 	return push_labelled(tl, t, fn, addr, ret, flags, kind, NULL, err);
 }
 
-static int pop(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind, struct pts_err *err)
+/* End the top frame (kind: why). Inline: one per return. */
+static inline int pop(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind,
+		      struct pts_err *err)
 {
 	struct pts_tl_rec r;
 

@@ -1336,14 +1336,16 @@ static void thread_time(struct pts_tl *tl, struct thread *t, uint64_t ts, uint32
  * they change no frame; what a fed one would have changed is its thread's
  * event count, time and CPU.
  */
-static void account_elided(struct pts_tl *tl)
+static inline void account_elided(struct pts_tl *tl)
 {
 	struct pts_br_elide *el = &tl->elide;
-	struct thread *t;
+	struct thread *t = tl->last;
 
 	if (!el->dropped)
 		return;
-	t = thread_find(tl, el->pid, el->tid);
+	/* the window is the top frame of the thread fed last (set_elide) */
+	if (!t || t->pid != el->pid || t->tid != el->tid)
+		t = thread_find(tl, el->pid, el->tid);
 	if (t) {
 		t->st.events += el->dropped;
 		thread_time(tl, t, el->ts_ns, el->cpu);

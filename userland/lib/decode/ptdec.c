@@ -403,6 +403,22 @@ static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
 }
 
 /*
+ * A jump the consumer may take (cfg.take_jump), offered as push would
+ * offer it when its sideband walk has nothing to do: without the walk.
+ * Out of line, so that jump() stays small enough to inline.
+ */
+static __attribute__((noinline)) void offer_jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
+{
+	if (!d->qn && !d->exec_pending && !d->pid_changed &&
+	    !(d->have_tsc && d->abs >= d->sb_due) &&
+	    d->cfg.take_jump(d->cfg.jump_ctx, d->pid, d->tid, from, to, d->now)) {
+		d->st.branches++;
+		return;
+	}
+	push(d, PTS_BR_JUMP, from, to);
+}
+
+/*
  * A jump: most are inside the function executing and the consumer's
  * elide filter drops them. The common case is decided here without the
  * sideband walk push does: nothing queued, no sideband record due, no
@@ -417,7 +433,10 @@ static inline void jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
 		d->st.elided++;
 		return;
 	}
-	push(d, PTS_BR_JUMP, from, to);
+	if (d->cfg.take_jump)
+		offer_jump(d, from, to);
+	else
+		push(d, PTS_BR_JUMP, from, to);
 }
 
 /* The previous block's last instruction went to next_ip: emit its branch. */

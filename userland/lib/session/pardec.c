@@ -15,6 +15,7 @@
 #include <intel-pt.h>
 
 #include "../decode/image.h"
+#include "pardec_cyc.h"
 
 /* One event as a chunk stores it (the decoder's are rewritten in place). */
 struct pev {
@@ -84,6 +85,7 @@ struct chunk {
 	/* the decoder's last event began or extended the last stored run */
 	bool run_open;
 	bool run_skipped;	/* ... which lies before skip_to: its jumps are not stored */
+	bool single;		/* owner->single: runs are not cut at time changes */
 	int32_t run_pid, run_tid;
 	uint64_t run_ts;
 	uint64_t over;		/* index of the first event past end (UINT64_MAX: none yet) */
@@ -158,7 +160,8 @@ struct pts_pcpu {
 	bool single;			/* the only CPU of the decode: runs are not cut at time changes */
 	uint32_t sub;			/* jumps of the run at r handed out singly so far */
 	uint64_t elided, joined, refused, dropped;
-	struct pts_branch out;
+	struct pts_branch out;		/* the event handed out (cpu set once) */
+	bool out_extra;			/* out's offset, value or detail are set */
 	char detail[160];
 };
 
@@ -203,6 +206,7 @@ static void chunk_reset(struct chunk *c, uint64_t base)
 	c->nruns = 0;
 	c->njumps = 0;
 	c->run_open = false;
+	c->single = c->owner->single;
 	c->nsnaps = 0;
 	c->base = base;
 	c->over = UINT64_MAX;
@@ -227,13 +231,12 @@ static void chunk_free_data(struct chunk *c)
 	c->dec = NULL;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
+static __attribute__((noinline)) int grow_slow(void **p, size_t *cap, size_t need,
+					       size_t size)
 {
 	size_t n = *cap ? *cap : 1024;
 	void *q;
 
-	if (need <= *cap)
-		return 0;
 	while (n < need)
 		n *= 2;
 	q = realloc(*p, n * size);
@@ -244,42 +247,12 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-/* A CYC packet in [from, to) of the trace: time there depends on calibration from before. */
-static bool has_cyc(const struct pts_ptdec_config *cfg, uint64_t from, uint64_t to)
+/* Room for need elements of size bytes in *p (capacity *cap): 0, or -ENOMEM. */
+static inline int grow(void **p, size_t *cap, size_t need, size_t size)
 {
-	struct pt_packet_decoder *pd;
-	struct pt_config pc;
-	struct pt_packet pkt;
-	bool found = false;
-
-	pt_config_init(&pc);
-	pc.begin = (uint8_t *)cfg->buf;	/* only read */
-	pc.end = (uint8_t *)cfg->buf + cfg->size;
-	pd = pt_pkt_alloc_decoder(&pc);
-	if (!pd)
-		return true;
-	if (pt_pkt_sync_set(pd, from) < 0) {
-		pt_pkt_free_decoder(pd);
-		return true;
-	}
-	for (;;) {
-		uint64_t off = 0;
-
-		if (pt_pkt_get_offset(pd, &off) < 0 || off >= to)
-			break;
-		if (pt_pkt_next(pd, &pkt, sizeof(pkt)) < 0) {
-			/* a damaged stretch: the decoders resynchronise; look on from the next PSB */
-			if (pt_pkt_sync_forward(pd) < 0)
-				break;
-			continue;
-		}
-		if (pkt.type == ppt_cyc) {
-			found = true;
-			break;
-		}
-	}
-	pt_pkt_free_decoder(pd);
-	return found;
+	if (__builtin_expect(need <= *cap, 1))
+		return 0;
+	return grow_slow(p, cap, need, size);
 }
 
 static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
@@ -298,11 +271,16 @@ static int new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptd
 	return pts_ptdec_new(&dc, out, &err);
 }
 
-/* A jump that a run may hold: nothing but kind, from, to and time set. */
-static bool plain_jump(const struct pts_branch *br)
+/* Offset, value or detail set: the event's extra fields go to the chunk's x[]. */
+static inline bool has_extra(const struct pts_branch *br)
 {
-	return br->kind == PTS_BR_JUMP && !br->flags && !br->insn_len && !br->detail &&
-	       !br->offset && !br->value;
+	return br->detail || br->offset || br->value;
+}
+
+/* A jump that a run may hold: nothing but kind, from, to and time set (extra: has_extra). */
+static inline bool plain_jump(const struct pts_branch *br, bool extra)
+{
+	return br->kind == PTS_BR_JUMP && !br->flags && !br->insn_len && !extra;
 }
 
 /*
@@ -315,9 +293,10 @@ static int extend_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from, 
 {
 	struct prun *r;
 	struct pjump *j;
+	uint64_t lo = from < to ? from : to, hi = from < to ? to : from;
 
 	if (!c->run_open || pid != c->run_pid || tid != c->run_tid ||
-	    (!c->owner->single && ts_ns != c->run_ts))
+	    (!c->single && ts_ns != c->run_ts))
 		return 0;
 	if (c->run_skipped)
 		return 1;
@@ -330,14 +309,8 @@ static int extend_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from, 
 	r = &c->runs[c->nruns - 1];
 	r->n++;
 	r->last_ts = ts_ns;
-	if (from < r->lo)
-		r->lo = from;
-	if (to < r->lo)
-		r->lo = to;
-	if (from > r->hi)
-		r->hi = from;
-	if (to > r->hi)
-		r->hi = to;
+	r->lo = lo < r->lo ? lo : r->lo;
+	r->hi = hi > r->hi ? hi : r->hi;
 	return 1;
 }
 
@@ -377,6 +350,27 @@ static int begin_run(struct chunk *c, struct pev *e, const struct pts_branch *br
 	return 0;
 }
 
+/* Event e (just stored, from br) has offset, value or detail: into c->x. */
+static int store_extra(struct chunk *c, struct pev *e, const struct pts_branch *br)
+{
+	struct pex *x;
+
+	if (grow((void **)&c->x, &c->capx, c->nx + 1, sizeof(*c->x)))
+		return -ENOMEM;
+	e->xi = (uint32_t)c->nx;
+	x = &c->x[c->nx++];
+	x->offset = br->offset;
+	x->value = br->value;
+	x->detail[0] = '\0';
+	if (br->detail)
+		snprintf(x->detail, sizeof(x->detail), "%s", br->detail);
+	/* a fresh start may lack the returns' calls: not joinable (pardec.h) */
+	if (br->kind == PTS_BR_GAP && br->detail &&
+	    !strcmp(br->detail, pt_errstr(pte_retstack_empty)))
+		c->risky = true;
+	return 0;
+}
+
 /*
  * Decode on with c->dec, appending to c's events, until `limit` more are
  * stored before the overlap, or PTS_PAR_OVERLAP events past c->end, or
@@ -394,6 +388,7 @@ static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 	for (;;) {
 		uint64_t idx = c->dec_next, pos;
 		struct pev *e;
+		bool extra, plain;
 		int got;
 
 		if (!c->run_open && c->over != UINT64_MAX && idx >= c->over + PTS_PAR_OVERLAP)
@@ -406,13 +401,15 @@ static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 			c->run_open = false;
 			break;
 		}
-		got = plain_jump(br) ? extend_run(c, br->pid, br->tid, br->from, br->to, br->ts_ns) : 0;
+		extra = has_extra(br);
+		plain = plain_jump(br, extra);
+		got = plain ? extend_run(c, br->pid, br->tid, br->from, br->to, br->ts_ns) : 0;
 		if (got < 0)
 			return got;
 		if (got)
 			continue;
 		c->dec_next++;
-		c->run_open = plain_jump(br);
+		c->run_open = plain;
 		c->run_pid = br->pid;
 		c->run_tid = br->tid;
 		c->run_ts = br->ts_ns;
@@ -435,37 +432,22 @@ static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 		e->kind = (uint8_t)br->kind;
 		e->flags = (uint8_t)br->flags;
 		e->insn_len = br->insn_len;
-		e->has_x = br->detail || br->offset || br->value;
+		e->has_x = extra;
 		e->xi = 0;
-		if (c->run_open && begin_run(c, e, br))
+		if (plain && begin_run(c, e, br))
 			return -ENOMEM;
-		if (e->has_x) {
-			struct pex *x;
-
-			if (grow((void **)&c->x, &c->capx, c->nx + 1, sizeof(*c->x)))
-				return -ENOMEM;
-			e->xi = (uint32_t)c->nx;
-			x = &c->x[c->nx++];
-			x->offset = br->offset;
-			x->value = br->value;
-			x->detail[0] = '\0';
-			if (br->detail)
-				snprintf(x->detail, sizeof(x->detail), "%s", br->detail);
-			/* a fresh start may lack the returns' calls: not joinable (pardec.h) */
-			if (br->kind == PTS_BR_GAP && br->detail &&
-			    !strcmp(br->detail, pt_errstr(pte_retstack_empty)))
-				c->risky = true;
-		}
+		if (extra && store_extra(c, e, br))
+			return -ENOMEM;
 		if (idx < PTS_PAR_SKIP || c->over != UINT64_MAX) {
-			struct snap *s;
+			struct snap *sn;
 
 			if (grow((void **)&c->snaps, &c->capsnaps, c->nsnaps + 1, sizeof(*c->snaps)))
 				return -ENOMEM;
-			s = &c->snaps[c->nsnaps++];
-			s->idx = idx;
-			pts_ptdec_stats(dec, &s->st);
+			sn = &c->snaps[c->nsnaps++];
+			sn->idx = idx;
+			pts_ptdec_stats(dec, &sn->st);
 			/* not the block at its target: its length varies (find_join) */
-			s->st.insns = pts_ptdec_insns_before(dec);
+			sn->st.insns = pts_ptdec_insns_before(dec);
 		}
 	}
 	pts_ptdec_stats(dec, &c->fin);
@@ -488,7 +470,7 @@ static int decode_chunk(struct chunk *c, struct pts_imgview *view)
 	if (rc)
 		return rc;
 	rc = run(c, dec, UINT64_MAX);
-	if (!rc && !c->first && has_cyc(&c->owner->cfg, c->start, c->end))
+	if (!rc && !c->first && pts_pt_has_cyc(c->owner->cfg.buf, c->owner->cfg.size, c->start, c->end))
 		c->risky = true;
 	pts_ptdec_free(dec);
 	return rc;
@@ -926,6 +908,7 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	p->chunk_bytes = chunk_bytes ? chunk_bytes : 1;
 	p->window = window < 2 ? 2 : window;
 	p->stop = UINT64_MAX;
+	p->out.cpu = cfg->cpu;
 	brk = getenv("PTS_PARDEC_BREAK");
 	p->break_joins = brk && !strcmp(brk, "1");
 	p->break_runs = brk && !strcmp(brk, "run");
@@ -1008,6 +991,15 @@ static int ready(struct pts_pcpu *p, struct pts_err *err)
 	return 0;
 }
 
+/* The last event handed out set offset, value or detail: zero them again. */
+static void clear_extra(struct pts_pcpu *p)
+{
+	p->out.offset = 0;
+	p->out.value = 0;
+	p->out.detail = NULL;
+	p->out_extra = false;
+}
+
 /*
  * The run of jumps e (cur's event r): dropped whole when every from and
  * to lies in the elide window of its thread, else its jumps one per call.
@@ -1047,18 +1039,16 @@ static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pev 
 		p->elided++;
 		return 2;
 	}
+	if (p->out_extra)
+		clear_extra(p);
 	br->kind = PTS_BR_JUMP;
 	br->flags = 0;
 	br->from = j->from;
 	br->to = j->to;
 	br->ts_ns = j->ts_ns;
-	br->cpu = p->cfg.cpu;
 	br->pid = e->pid;
 	br->tid = e->tid;
 	br->insn_len = 0;
-	br->offset = 0;
-	br->value = 0;
-	br->detail = NULL;
 	*out = br;
 	return 1;
 }
@@ -1088,22 +1078,25 @@ int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_
 		p->elided++;
 		return 2;
 	}
-	/* every field the decoder sets (from_sym, to_sym stay zero, as pts_pcpu_new left them) */
+	/*
+	 * Every field the decoder sets. cpu is the CPU's, from_sym and
+	 * to_sym stay zero (pts_pcpu_new); offset, value and detail are zero
+	 * but after an event with extra fields (clear_extra).
+	 */
 	br->kind = (enum pts_br_kind)e->kind;
 	br->flags = e->flags;
 	br->from = e->from;
 	br->to = e->to;
 	br->ts_ns = e->ts_ns;
-	br->cpu = p->cfg.cpu;
 	br->pid = e->pid;
 	br->tid = e->tid;
 	br->insn_len = e->insn_len;
-	br->offset = 0;
-	br->value = 0;
-	br->detail = NULL;
+	if (p->out_extra)
+		clear_extra(p);
 	if (e->has_x) {
 		const struct pex *x = &c->x[e->xi];
 
+		p->out_extra = true;
 		br->offset = x->offset;
 		br->value = x->value;
 		if (x->detail[0] || e->kind == PTS_BR_GAP || e->kind == PTS_BR_INSTANT) {

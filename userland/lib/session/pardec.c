@@ -288,8 +288,9 @@ static inline bool plain_jump(const struct pts_branch *br, bool extra)
  * thread (and, with several CPUs, of the same time). It is stored unless
  * the run lies before skip_to. 1 taken, 0 not, -ENOMEM.
  */
-static int extend_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
-		      uint64_t ts_ns)
+static inline __attribute__((always_inline)) int extend_run(struct chunk *c, int32_t pid,
+							    int32_t tid, uint64_t from,
+							    uint64_t to, uint64_t ts_ns)
 {
 	struct prun *r;
 	struct pjump *j;
@@ -1053,13 +1054,34 @@ static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pev 
 	return 1;
 }
 
-int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_err *err)
+/* Copy stored event e into the event handed out (but for the extra fields). */
+static inline void fill_out(struct pts_pcpu *p, const struct pev *e)
+{
+	struct pts_branch *br = &p->out;
+
+	/*
+	 * Every field the decoder sets. cpu is the CPU's, from_sym and
+	 * to_sym stay zero (pts_pcpu_new); offset, value and detail are zero
+	 * but after an event with extra fields (clear_extra).
+	 */
+	br->kind = (enum pts_br_kind)e->kind;
+	br->flags = e->flags;
+	br->from = e->from;
+	br->to = e->to;
+	br->ts_ns = e->ts_ns;
+	br->pid = e->pid;
+	br->tid = e->tid;
+	br->insn_len = e->insn_len;
+}
+
+/* pts_pcpu_next but for its common case. */
+static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, const struct pts_branch **out,
+					       struct pts_err *err)
 {
 	const struct pev *e;
 	struct pts_branch *br = &p->out;
 	struct chunk *c = p->cur;
 
-	/* the common case, an event of the chunk in use before its overlap, without ready() */
 	if (p->r >= p->lim) {
 		int rc = ready(p, err);
 
@@ -1078,19 +1100,7 @@ int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_
 		p->elided++;
 		return 2;
 	}
-	/*
-	 * Every field the decoder sets. cpu is the CPU's, from_sym and
-	 * to_sym stay zero (pts_pcpu_new); offset, value and detail are zero
-	 * but after an event with extra fields (clear_extra).
-	 */
-	br->kind = (enum pts_br_kind)e->kind;
-	br->flags = e->flags;
-	br->from = e->from;
-	br->to = e->to;
-	br->ts_ns = e->ts_ns;
-	br->pid = e->pid;
-	br->tid = e->tid;
-	br->insn_len = e->insn_len;
+	fill_out(p, e);
 	if (p->out_extra)
 		clear_extra(p);
 	if (e->has_x) {
@@ -1106,6 +1116,27 @@ int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_
 	}
 	*out = br;
 	return 1;
+}
+
+/*
+ * The common case first, without a call (so without saving registers): a
+ * stored event of the chunk in use, before its overlap, neither a run nor
+ * a jump the window may drop, without extra fields, after one without.
+ */
+int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_err *err)
+{
+	if (__builtin_expect(p->r < p->lim, 1)) {
+		const struct chunk *c = p->cur;
+		const struct pev *e = &c->ev[p->r - c->base];
+
+		if (!(e->flags & PEV_RUN) && e->kind != PTS_BR_JUMP && !e->has_x && !p->out_extra) {
+			p->r++;
+			fill_out(p, e);
+			*out = &p->out;
+			return 1;
+		}
+	}
+	return next_slow(p, out, err);
 }
 
 uint64_t pts_pcpu_peek_time(struct pts_pcpu *p)

@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 
 #include "unit.h"
+#include "asm_elf.h"
+#include "bundle_fixture.h"
 #include "pt_gen.h"
 #include "tl_sink.h"
 #include <linux/types.h>
@@ -25,30 +27,25 @@
 #include "decode/image.h"
 #include "session/session.h"
 
-static char dir[256], bdir[300], elf[300];
+static char *dir, bdir[300], *elf;
 
 static int suite_init(void)
 {
-	char cmd[1024];
-
-	snprintf(dir, sizeof(dir), "/tmp/pts-decode-bundle.XXXXXX");
-	if (!mkdtemp(dir))
+	dir = bt_tmpdir();
+	if (!dir)
 		return 1;
 	snprintf(bdir, sizeof(bdir), "%s/t.ptscope", dir);
-	snprintf(elf, sizeof(elf), "%s/user.elf", dir);
-	snprintf(cmd, sizeof(cmd),
-		 "as -o %s/u.o %s/tests/golden/decode/user.S && "
-		 "ld -static --build-id -Ttext=0x401000 -e _start -o %s %s/u.o",
-		 dir, pts_unit_src_dir(), elf, dir);
-	return system(cmd) == 0 ? 0 : 1;
+	elf = asm_elf_build(dir, "user.elf", ASM_ELF_USER_S,
+			    "-static --build-id -Ttext=0x401000 -e _start");
+	return elf ? 0 : 1;
 }
 
 static int suite_cleanup(void)
 {
-	char cmd[400];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : 1;
+	bt_rmtree(dir);
+	free(dir);
+	free(elf);
+	return 0;
 }
 
 static void *slurp(const char *path, size_t *len)

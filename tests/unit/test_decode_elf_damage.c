@@ -19,27 +19,29 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "asm_elf.h"
+#include "bundle_fixture.h"
 #include "pt_gen.h"
 #include "tl_sink.h"
 #include "session/session.h"
 
-static char dir[64], good[128], bad[128], trace[128];
+static char *dir, *good, bad[300], trace[300];
 
 static int suite_init(void)
 {
-	char cmd[1024];
+	char cmd[8300];
 	uint64_t off;
 	FILE *f;
 
-	snprintf(dir, sizeof(dir), "/tmp/pts-elfdmg.XXXXXX");
-	if (!mkdtemp(dir))
+	dir = bt_tmpdir();
+	if (!dir)
 		return 1;
-	snprintf(good, sizeof(good), "%s/user.elf", dir);
 	snprintf(bad, sizeof(bad), "%s/damaged.elf", dir);
 	snprintf(trace, sizeof(trace), "%s/trace.pt", dir);
-	snprintf(cmd, sizeof(cmd), "as -o %s/u.o %s/tests/golden/decode/user.S && "
-		 "ld -static -Ttext=0x401000 -e _start -o %s %s/u.o && cp %s %s",
-		 dir, pts_unit_src_dir(), good, dir, good, bad);
+	good = asm_elf_build(dir, "user.elf", ASM_ELF_USER_S, "-static -Ttext=0x401000 -e _start");
+	if (!good)
+		return 1;
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", good, bad);
 	if (system(cmd))
 		return 1;
 	f = fopen(bad, "r+b");
@@ -55,10 +57,10 @@ static int suite_init(void)
 
 static int suite_cleanup(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) ? 1 : 0;
+	bt_rmtree(dir);
+	free(dir);
+	free(good);
+	return 0;
 }
 
 static void decode(const char *elf, struct tl_sink *sink, struct pts_decode_summary *sum)

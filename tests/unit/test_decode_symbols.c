@@ -18,6 +18,8 @@
 #include <stdlib.h>
 
 #include "unit.h"
+#include "asm_elf.h"
+#include "bundle_fixture.h"
 #include "pt_gen.h"
 #include "tl_sink.h"
 #include "decode/image.h"
@@ -27,31 +29,31 @@
 
 #define BASE 0x555555554000ULL
 
-static char dir[256], pie[300], stripped[300], ksyms[300], linked[300];
+static char *dir, *pie, *stripped, ksyms[300], linked[300];
 
 static int suite_init(void)
 {
-	char cmd[4096];
+	char cmd[8192], *full;
 	FILE *f;
 
-	snprintf(dir, sizeof(dir), "/tmp/pts-decode-sym.XXXXXX");
-	if (!mkdtemp(dir))
+	dir = bt_tmpdir();
+	if (!dir)
 		return 1;
-	snprintf(pie, sizeof(pie), "%s/user.pie", dir);
-	snprintf(stripped, sizeof(stripped), "%s/user.stripped", dir);
 	snprintf(ksyms, sizeof(ksyms), "%s/kallsyms", dir);
 	snprintf(linked, sizeof(linked), "%s/user.linked", dir);
-	snprintf(cmd, sizeof(cmd),
-		 "as -o %s/u.o %s/tests/golden/decode/user.S && "
-		 "ld -pie --section-start=.text=0x5000 -e _start -o %s %s/u.o && "
-		 "ld -static -Ttext=0x401000 -e _start -s -o %s %s/u.o",
-		 dir, pts_unit_src_dir(), pie, dir, stripped, dir);
-	if (system(cmd))
+	pie = asm_elf_build(dir, "user.pie", ASM_ELF_USER_S,
+			    "-pie --section-start=.text=0x5000 -e _start");
+	stripped = asm_elf_build(dir, "user.stripped", ASM_ELF_USER_S,
+				 "-static -Ttext=0x401000 -e _start -s");
+	full = asm_elf_build(dir, "user.full", ASM_ELF_USER_S, "-static -Ttext=0x401000 -e _start");
+	if (!pie || !stripped || !full) {
+		free(full);
 		return 1;
+	}
+	free(full);
 	/* a stripped binary whose names live in a separate file named by .gnu_debuglink */
 	snprintf(cmd, sizeof(cmd),
-		 "cd %s && ld -static -Ttext=0x401000 -e _start -o user.full u.o && "
-		 "objcopy --only-keep-debug user.full user.debug && "
+		 "cd %s && objcopy --only-keep-debug user.full user.debug && "
 		 "objcopy --strip-all --add-gnu-debuglink=user.debug user.full user.linked && "
 		 "objcopy -O binary -j .text user.full user.bin", dir);
 	if (system(cmd))
@@ -70,10 +72,11 @@ static int suite_init(void)
 
 static int suite_cleanup(void)
 {
-	char cmd[400];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : 1;
+	bt_rmtree(dir);
+	free(dir);
+	free(pie);
+	free(stripped);
+	return 0;
 }
 
 static void pie_mapping_takes_the_bias_from_the_executable_pt_load(void)

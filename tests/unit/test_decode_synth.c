@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "asm_elf.h"
+#include "bundle_fixture.h"
 #include "ipt_ref.h"
 #include "pt_gen.h"
 #include "tl_sink.h"
@@ -47,36 +49,28 @@
 #define PGF (K + 0xa0)
 #define EXC_PGF (K + 0xc0)
 
-static char dir[256], user_elf[300], kernel_elf[300], trace[300];
-static int have_tools;
+static char *dir, *user_elf, *kernel_elf, trace[300];
 
 static int suite_init(void)
 {
-	char cmd[2048];
-	const char *src = pts_unit_src_dir();
-
-	snprintf(dir, sizeof(dir), "/tmp/pts-decode-synth.XXXXXX");
-	if (!mkdtemp(dir))
+	dir = bt_tmpdir();
+	if (!dir)
 		return 1;
-	snprintf(user_elf, sizeof(user_elf), "%s/user.elf", dir);
-	snprintf(kernel_elf, sizeof(kernel_elf), "%s/kernel.elf", dir);
 	snprintf(trace, sizeof(trace), "%s/trace.pt", dir);
-	snprintf(cmd, sizeof(cmd),
-		 "as -o %s/u.o %s/tests/golden/decode/user.S && "
-		 "ld -static -Ttext=0x401000 -e _start -o %s %s/u.o && "
-		 "as -o %s/k.o %s/tests/golden/decode/kernel.S && "
-		 "ld -static -Ttext=0xffffffff81000000 -e entry_SYSCALL_64 -o %s %s/k.o",
-		 dir, src, user_elf, dir, dir, src, kernel_elf, dir);
-	have_tools = system(cmd) == 0;
-	return have_tools ? 0 : 1;
+	user_elf = asm_elf_build(dir, "user.elf", ASM_ELF_USER_S,
+				 "-static -Ttext=0x401000 -e _start");
+	kernel_elf = asm_elf_build(dir, "kernel.elf", "tests/golden/decode/kernel.S",
+				   "-static -Ttext=0xffffffff81000000 -e entry_SYSCALL_64");
+	return user_elf && kernel_elf ? 0 : 1;
 }
 
 static int suite_cleanup(void)
 {
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : 1;
+	bt_rmtree(dir);
+	free(dir);
+	free(user_elf);
+	free(kernel_elf);
+	return 0;
 }
 
 static uint64_t insns[256];

@@ -45,6 +45,8 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "asm_elf.h"
+#include "bundle_fixture.h"
 #include "pt_gen.h"
 #include "session/session.h"
 
@@ -53,38 +55,28 @@
 #define ITERS 600u	/* loop iterations */
 #define EVERY 50u	/* a PSB+ after every EVERY iterations */
 
-static char dir[256], elf[300], trace[300];
+static char *dir, *elf, trace[300];
 
 static int suite_init(void)
 {
 	static const char prog[] =
 		"\t.text\n\t.globl _start\n_start:\n"
 		"\tnop\n\tnop\nmid:\n\tnop\n\ttest %ecx, %ecx\n\tjnz _start\n\tpush %rax\n\tret\n";
-	char src[300], cmd[1200];
-	FILE *f;
 
-	snprintf(dir, sizeof(dir), "/tmp/pts-pardec.XXXXXX");
-	if (!mkdtemp(dir))
+	dir = bt_tmpdir();
+	if (!dir)
 		return 1;
-	snprintf(src, sizeof(src), "%s/loop.S", dir);
-	snprintf(elf, sizeof(elf), "%s/loop.elf", dir);
 	snprintf(trace, sizeof(trace), "%s/trace.pt", dir);
-	f = fopen(src, "w");
-	if (!f)
-		return 1;
-	fputs(prog, f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "as -o %s/loop.o %s && ld -static -Ttext=0x401000 -e _start -o %s %s/loop.o",
-		 dir, src, elf, dir);
-	return system(cmd) == 0 ? 0 : 1;
+	elf = asm_elf_build_text(dir, "loop.elf", prog, "-static -Ttext=0x401000 -e _start");
+	return elf ? 0 : 1;
 }
 
 static int suite_cleanup(void)
 {
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : 1;
+	bt_rmtree(dir);
+	free(dir);
+	free(elf);
+	return 0;
 }
 
 /* PSB+ in the middle of the trace: time, frequency, mode and the IP executing (FUP) */

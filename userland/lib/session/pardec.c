@@ -108,12 +108,8 @@ struct pts_pool {
 	pthread_t *th;
 	struct pts_imgset *set;
 	uint64_t worker_cpu_ns;		/* CPU time of the workers that ended (under mu) */
-	/*
-	 * PTS_PARDEC_ORDER=reverse (tests): no worker threads; the calling
-	 * thread decodes the chunks queued after a chunk before it, one of
-	 * the orders a pool of threads can decode them in, made repeatable
-	 */
-	bool reverse;
+	bool reverse;			/* pts_pool_options.reverse */
+	enum pts_pardec_break brk;	/* pts_pool_options.brk */
 };
 
 /* CPU time of the calling thread, ns (0 if the clock is missing). */
@@ -150,12 +146,7 @@ struct pts_pcpu {
 	struct pts_ptdec_stats start_st;	/* cur's statistics at its first event used */
 	bool ended;
 	bool cur_done;			/* cur was waited for (wait_chunk) */
-	/*
-	 * PTS_PARDEC_BREAK (the self-tests of check 76): "1" joins drop an
-	 * event; "run" a run is dropped whole when its first jump lies in
-	 * the window; "time" runs of several CPUs are not cut where the time
-	 * changes
-	 */
+	/* the pool's brk (pts_pool_options): a rule broken on purpose */
 	bool break_joins, break_runs;
 	bool single;			/* the only CPU of the decode: runs are not cut at time changes */
 	uint32_t sub;			/* jumps of the run at r handed out singly so far */
@@ -511,12 +502,11 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int pts_pool_new(unsigned int n, struct pts_imgset *set, struct pts_pool **out,
-		 struct pts_err *err)
+int pts_pool_new(const struct pts_pool_options *opt, struct pts_imgset *set,
+		 struct pts_pool **out, struct pts_err *err)
 {
 	struct pts_pool *pool = calloc(1, sizeof(*pool));
-	const char *brk;
-	unsigned int i;
+	unsigned int i, n = opt->threads;
 
 	if (!pool || !(pool->th = calloc(n ? n : 1, sizeof(*pool->th)))) {
 		free(pool);
@@ -526,8 +516,8 @@ int pts_pool_new(unsigned int n, struct pts_imgset *set, struct pts_pool **out,
 	pthread_cond_init(&pool->work, NULL);
 	pthread_cond_init(&pool->done, NULL);
 	pool->set = set;
-	brk = getenv("PTS_PARDEC_ORDER");
-	pool->reverse = brk && !strcmp(brk, "reverse");
+	pool->reverse = opt->reverse;
+	pool->brk = opt->brk;
 	if (pool->reverse)
 		n = 0;
 	for (i = 0; i < n; i++) {
@@ -535,7 +525,7 @@ int pts_pool_new(unsigned int n, struct pts_imgset *set, struct pts_pool **out,
 
 		if (e) {
 			pool->n = i;
-			pts_pool_free(pool);
+			pts_pool_free(pool, NULL);
 			return pts_err_set(err, e, "cannot start decoder thread %u: %s", i, strerror(e));
 		}
 	}
@@ -544,7 +534,7 @@ int pts_pool_new(unsigned int n, struct pts_imgset *set, struct pts_pool **out,
 	return 0;
 }
 
-void pts_pool_free(struct pts_pool *pool)
+void pts_pool_free(struct pts_pool *pool, struct pts_pool_cpu *cpu)
 {
 	unsigned int i;
 
@@ -560,9 +550,11 @@ void pts_pool_free(struct pts_pool *pool)
 	 * How the CPU time divided (tools/bench/parallel.sh): the calling
 	 * thread's bounds the wall time however many cores there are.
 	 */
-	if (getenv("PTS_PARDEC_STATS") && pool->n)
-		fprintf(stderr, "pardec: CPU s: calling thread %.3f, %u workers %.3f\n",
-			(double)thread_cpu_ns() / 1e9, pool->n, (double)pool->worker_cpu_ns / 1e9);
+	if (cpu) {
+		cpu->calling_ns = thread_cpu_ns();
+		cpu->workers_ns = pool->worker_cpu_ns;
+		cpu->workers = pool->n;
+	}
 	pthread_cond_destroy(&pool->work);
 	pthread_cond_destroy(&pool->done);
 	pthread_mutex_destroy(&pool->mu);
@@ -894,7 +886,6 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 		 unsigned int window, struct pts_pcpu **out, struct pts_err *err)
 {
 	struct pts_pcpu *p = calloc(1, sizeof(*p));
-	const char *brk;
 
 	if (!p)
 		return pts_err_set(err, ENOMEM, "out of memory");
@@ -910,11 +901,10 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	p->window = window < 2 ? 2 : window;
 	p->stop = UINT64_MAX;
 	p->out.cpu = cfg->cpu;
-	brk = getenv("PTS_PARDEC_BREAK");
-	p->break_joins = brk && !strcmp(brk, "1");
-	p->break_runs = brk && !strcmp(brk, "run");
+	p->break_joins = pool->brk == PTS_PARDEC_BREAK_JOINS;
+	p->break_runs = pool->brk == PTS_PARDEC_BREAK_RUNS;
 	/* the decode's only CPU (the serial decoder then elides as it queues) */
-	p->single = cfg->elide_queued || (brk && !strcmp(brk, "time"));
+	p->single = cfg->elide_queued || pool->brk == PTS_PARDEC_BREAK_TIME;
 	if (fill_window(p)) {
 		pts_pcpu_free(p);
 		return pts_err_set(err, ENOMEM, "out of memory");

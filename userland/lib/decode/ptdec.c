@@ -378,7 +378,7 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 	}
 	/* the consumer takes the jump itself: every event before it was handed out */
 	if (kind == PTS_BR_JUMP && !d->qn && d->cfg.take_jump &&
-	    d->cfg.take_jump(d->cfg.jump_ctx, d->pid, d->tid, from, to, d->now)) {
+	    d->cfg.take_jump(d->cfg.jump_ctx, d->pid, d->tid, from, to, d->now, d->good_off)) {
 		d->st.branches++;
 		return NULL;
 	}
@@ -423,7 +423,7 @@ static __attribute__((noinline)) void offer_jump(struct pts_ptdec *d, uint64_t f
 		push(d, PTS_BR_JUMP, from, to);
 		return;
 	}
-	if (d->cfg.take_jump(d->cfg.jump_ctx, d->pid, d->tid, from, to, d->now))
+	if (d->cfg.take_jump(d->cfg.jump_ctx, d->pid, d->tid, from, to, d->now, d->good_off))
 		d->st.branches++;
 	else
 		queue(d, PTS_BR_JUMP, from, to);

@@ -247,7 +247,7 @@ static inline int grow(void **p, size_t *cap, size_t need, size_t size)
 }
 
 static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
-		      uint64_t ts_ns);
+		      uint64_t ts_ns, uint64_t pos);
 
 static int new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **out)
 {
@@ -306,20 +306,8 @@ static inline __attribute__((always_inline)) int extend_run(struct chunk *c, int
 	return 1;
 }
 
-/*
- * The decoder's offer of a jump (pts_ptdec_config.take_jump): every event
- * before it was handed out, so it extends the open run as it would when
- * handed out. Out of memory: not taken (it comes through the queue, and
- * the error with it).
- */
-static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
-		      uint64_t ts_ns)
-{
-	return extend_run(ctx, pid, tid, from, to, ts_ns) > 0;
-}
-
 /* Event e (just stored, from br) begins a run of jumps. */
-static int begin_run(struct chunk *c, struct pev *e, const struct pts_branch *br)
+static int begin_run(struct chunk *c, struct pev *e, uint64_t from, uint64_t to, uint64_t ts_ns)
 {
 	struct prun *r;
 	struct pjump *j;
@@ -332,14 +320,75 @@ static int begin_run(struct chunk *c, struct pev *e, const struct pts_branch *br
 	r = &c->runs[c->nruns++];
 	r->j0 = (uint32_t)c->njumps;
 	r->n = 1;
-	r->last_ts = br->ts_ns;
-	r->lo = br->from < br->to ? br->from : br->to;
-	r->hi = br->from < br->to ? br->to : br->from;
+	r->last_ts = ts_ns;
+	r->lo = from < to ? from : to;
+	r->hi = from < to ? to : from;
 	j = &c->jumps[c->njumps++];
-	j->from = br->from;
-	j->to = br->to;
-	j->ts_ns = br->ts_ns;
+	j->from = from;
+	j->to = to;
+	j->ts_ns = ts_ns;
 	return 0;
+}
+
+/*
+ * A jump that extends no run begins one, stored here as run() would
+ * store it (idx c->dec_next, trace position pos) when it needs nothing
+ * run() does besides: a statistics snapshot (the join's events), the
+ * start of the overlap. 1 taken, 0 not (it comes through the queue),
+ * -ENOMEM (nothing changed).
+ */
+static int take_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
+		    uint64_t ts_ns, uint64_t pos)
+{
+	uint64_t idx = c->dec_next;
+	struct pev *e;
+
+	if (idx >= c->skip_to &&
+	    (idx < PTS_PAR_SKIP || c->over != UINT64_MAX || pos > c->end))
+		return 0;
+	if (idx >= c->skip_to &&
+	    (grow((void **)&c->ev, &c->cap, c->n + 1, sizeof(*c->ev)) ||
+	     grow((void **)&c->runs, &c->capruns, c->nruns + 1, sizeof(*c->runs)) ||
+	     grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps))))
+		return -ENOMEM;	/* nothing changed: the queue brings it, and the error */
+	c->dec_next++;
+	c->run_open = true;
+	c->run_pid = pid;
+	c->run_tid = tid;
+	c->run_ts = ts_ns;
+	c->run_skipped = idx < c->skip_to;
+	if (c->run_skipped)
+		return 1;
+	e = &c->ev[c->n++];
+	e->from = from;
+	e->to = to;
+	e->ts_ns = ts_ns;
+	e->pos = pos;
+	e->pid = pid;
+	e->tid = tid;
+	e->kind = PTS_BR_JUMP;
+	e->flags = 0;
+	e->insn_len = 0;
+	e->has_x = 0;
+	e->xi = 0;
+	begin_run(c, e, from, to, ts_ns);	/* room made above: cannot fail */
+	return 1;
+}
+
+/*
+ * The decoder's offer of a jump (pts_ptdec_config.take_jump): every event
+ * before it was handed out, so it extends the open run, or begins one, as
+ * it would when handed out. Out of memory: not taken (it comes through
+ * the queue, and the error with it).
+ */
+static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
+		      uint64_t ts_ns, uint64_t pos)
+{
+	int got = extend_run(ctx, pid, tid, from, to, ts_ns);
+
+	if (!got)
+		got = take_run(ctx, pid, tid, from, to, ts_ns, pos);
+	return got > 0;
 }
 
 /* Event e (just stored, from br) has offset, value or detail: into c->x. */
@@ -375,17 +424,18 @@ static int store_extra(struct chunk *c, struct pev *e, const struct pts_branch *
 static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 {
 	const struct pts_branch *br;
-	uint64_t stored = 0;
+	size_t n0 = c->n;	/* events stored so far: c->n - n0 (take_run stores some) */
 
 	for (;;) {
-		uint64_t idx = c->dec_next, pos;
+		uint64_t idx, pos;
 		struct pev *e;
 		bool extra, plain;
 		int got;
 
-		if (!c->run_open && c->over != UINT64_MAX && idx >= c->over + PTS_PAR_OVERLAP)
+		if (!c->run_open && c->over != UINT64_MAX &&
+		    c->dec_next >= c->over + PTS_PAR_OVERLAP)
 			break;
-		if (!c->run_open && stored >= limit && c->over == UINT64_MAX)
+		if (!c->run_open && c->n - n0 >= limit && c->over == UINT64_MAX)
 			break;
 		got = pts_ptdec_next(dec, &br);
 		if (!got) {
@@ -393,6 +443,7 @@ static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 			c->run_open = false;
 			break;
 		}
+		idx = c->dec_next;	/* after the jumps take_jump took */
 		extra = has_extra(br);
 		plain = plain_jump(br, extra);
 		got = plain ? extend_run(c, br->pid, br->tid, br->from, br->to, br->ts_ns) : 0;
@@ -414,7 +465,6 @@ static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 		if (grow((void **)&c->ev, &c->cap, c->n + 1, sizeof(*c->ev)))
 			return -ENOMEM;
 		e = &c->ev[c->n++];
-		stored++;
 		e->from = br->from;
 		e->to = br->to;
 		e->ts_ns = br->ts_ns;
@@ -426,7 +476,7 @@ static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 		e->insn_len = br->insn_len;
 		e->has_x = extra;
 		e->xi = 0;
-		if (plain && begin_run(c, e, br))
+		if (plain && begin_run(c, e, br->from, br->to, br->ts_ns))
 			return -ENOMEM;
 		if (extra && store_extra(c, e, br))
 			return -ENOMEM;

@@ -11,6 +11,7 @@
 
 #include <intel-pt.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <CUnit/CUnit.h>
@@ -37,6 +38,16 @@ static inline size_t gen_len(struct pt_gen *g)
 
 	pt_enc_get_offset(g->enc, &off);
 	return (size_t)off;
+}
+
+/* Write the stream so far to path (replacing it); the test stops if it cannot. */
+static inline void gen_save(struct pt_gen *g, const char *path)
+{
+	FILE *f = fopen(path, "wb");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL_FATAL(fwrite(g->buf, 1, gen_len(g), f), gen_len(g));
+	fclose(f);
 }
 
 static inline void gen_done(struct pt_gen *g)

@@ -68,17 +68,13 @@ static void decode(const char *elf, struct tl_sink *sink, struct pts_decode_summ
 	struct pts_decode_opts o;
 	struct pts_err err = { 0 };
 	struct pt_gen g;
-	FILE *f;
 
 	gen_init(&g);
 	gen_psb_plus(&g, 1000);
 	gen_ip(&g, ppt_tip_pge, 0x401000);
 	gen_tnt(&g, "TTNTT");
 	gen_ip_suppressed(&g, ppt_tip_pgd);
-	f = fopen(trace, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_EQUAL_FATAL(fwrite(g.buf, 1, gen_len(&g), f), gen_len(&g));
-	fclose(f);
+	gen_save(&g, trace);
 	gen_done(&g);
 	pts_decode_opts_init(&o);
 	o.pt[0].path = trace;

@@ -75,11 +75,8 @@ static void decode(struct pt_gen *g, struct tl_sink *sink, struct pts_decode_sum
 	struct pts_decode_opts o;
 	struct pts_err err = { 0 };
 	char why[256];
-	FILE *f = fopen(trace, "wb");
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_EQUAL_FATAL(fwrite(g->buf, 1, gen_len(g), f), gen_len(g));
-	fclose(f);
+	gen_save(g, trace);
 	gen_done(g);
 	pts_decode_opts_init(&o);
 	o.pt[0].path = trace;

@@ -142,7 +142,6 @@ static void pie_given_with_a_load_address_decodes_at_that_address(void)
 	struct tl_sink sink = { 0 };
 	struct pt_gen g;
 	char trace[400], shape[1024];
-	FILE *f;
 
 	gen_init(&g);
 	gen_psb_plus(&g, 0x1000);
@@ -150,10 +149,7 @@ static void pie_given_with_a_load_address_decodes_at_that_address(void)
 	gen_tnt(&g, "TTNTT");
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	snprintf(trace, sizeof(trace), "%s/pie.pt", dir);
-	f = fopen(trace, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_EQUAL(fwrite(g.buf, 1, gen_len(&g), f), gen_len(&g));
-	fclose(f);
+	gen_save(&g, trace);
 	gen_done(&g);
 	pts_decode_opts_init(&o);
 	o.pt[0].path = trace;
@@ -178,7 +174,6 @@ static void stripped_binary_code_is_named_unknown_with_address_and_object(void)
 	struct tl_sink sink = { 0 };
 	struct pt_gen g;
 	char trace[400], shape[1024];
-	FILE *f;
 
 	gen_init(&g);
 	gen_psb_plus(&g, 0x1000);
@@ -186,10 +181,7 @@ static void stripped_binary_code_is_named_unknown_with_address_and_object(void)
 	gen_tnt(&g, "TTNTT");
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	snprintf(trace, sizeof(trace), "%s/stripped.pt", dir);
-	f = fopen(trace, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_EQUAL(fwrite(g.buf, 1, gen_len(&g), f), gen_len(&g));
-	fclose(f);
+	gen_save(&g, trace);
 	gen_done(&g);
 	pts_decode_opts_init(&o);
 	o.pt[0].path = trace;
@@ -428,7 +420,6 @@ static void raw_code_bytes_decode_like_the_elf(void)
 	struct tl_sink sink = { 0 };
 	struct pt_gen g;
 	char trace[400], bin[400], shape[1024];
-	FILE *f;
 
 	gen_init(&g);
 	gen_psb_plus(&g, 0x1000);
@@ -437,10 +428,7 @@ static void raw_code_bytes_decode_like_the_elf(void)
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	snprintf(trace, sizeof(trace), "%s/raw.pt", dir);
 	snprintf(bin, sizeof(bin), "%s/user.bin", dir);
-	f = fopen(trace, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_EQUAL(fwrite(g.buf, 1, gen_len(&g), f), gen_len(&g));
-	fclose(f);
+	gen_save(&g, trace);
 	gen_done(&g);
 	pts_decode_opts_init(&o);
 	o.pt[0].path = trace;

@@ -743,21 +743,14 @@ static void two_cpus_drop_jumps_at_hand_out_and_keep_each_shape(void)
 	struct pts_err err = { 0 };
 	struct tl_sink sink;
 	char path1[320], shape[4096], why[256];
-	FILE *f;
 
 	gen_init(&g0);
 	gen_user_main(&g0, 0x1000000);
 	gen_init(&g1);
 	gen_user_main(&g1, 0x1000080);
-	f = fopen(trace, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_EQUAL_FATAL(fwrite(g0.buf, 1, gen_len(&g0), f), gen_len(&g0));
-	fclose(f);
+	gen_save(&g0, trace);
 	snprintf(path1, sizeof(path1), "%s.1", trace);
-	f = fopen(path1, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_EQUAL_FATAL(fwrite(g1.buf, 1, gen_len(&g1), f), gen_len(&g1));
-	fclose(f);
+	gen_save(&g1, path1);
 	gen_done(&g0);
 	gen_done(&g1);
 	memset(&sink, 0, sizeof(sink));

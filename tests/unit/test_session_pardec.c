@@ -94,7 +94,6 @@ static void write_trace(void)
 {
 	struct pt_gen g;
 	unsigned int i;
-	FILE *f;
 
 	gen_init(&g);
 	gen_psb_plus(&g, 0x1000);
@@ -107,10 +106,7 @@ static void write_trace(void)
 	}
 	gen_tnt(&g, "TTN");
 	gen_ip_suppressed(&g, ppt_tip_pgd);
-	f = fopen(trace, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_EQUAL_FATAL(fwrite(g.buf, 1, gen_len(&g), f), gen_len(&g));
-	fclose(f);
+	gen_save(&g, trace);
 	gen_done(&g);
 }
 

@@ -43,19 +43,13 @@
 #define PID 10
 #define TID 11
 
-static int sym(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
-{
-	static const struct tl_fn fns[] = {
-		{ "main", MAIN }, { "entry_SYSCALL_64", ENTRY }, { "do_syscall_64", DOSYS },
-		{ "__x64_sys_write", SYS_WRITE }, { "__x64_sys_newfstat", SYS_FSTAT },
-		{ "asm_exc_page_fault", PGF }, { "exc_page_fault", EXCPGF },
-		{ "asm_sysvec_apic_timer_interrupt", TIMER }, { "entry_INT80_compat", INT80 },
-	};
-
-	(void)ctx;
-	(void)pid;
-	return tl_fn_lookup(fns, sizeof(fns) / sizeof(fns[0]), addr, out);
-}
+static const struct tl_fn fns[] = {
+	{ "main", MAIN }, { "entry_SYSCALL_64", ENTRY }, { "do_syscall_64", DOSYS },
+	{ "__x64_sys_write", SYS_WRITE }, { "__x64_sys_newfstat", SYS_FSTAT },
+	{ "asm_exc_page_fault", PGF }, { "exc_page_fault", EXCPGF },
+	{ "asm_sysvec_apic_timer_interrupt", TIMER }, { "entry_INT80_compat", INT80 },
+};
+static struct tl_fns syms = { fns, sizeof(fns) / sizeof(fns[0]) };
 
 /* One builder writing .fxt, .json and .txt at once. */
 static struct {
@@ -89,7 +83,8 @@ static void start(enum pts_scope scope)
 	CU_ASSERT_EQUAL_FATAL(pts_kl_prepare(fx.kl, 0), 0);
 	memset(&c, 0, sizeof(c));
 	c.scope = scope;
-	c.symbolize = sym;
+	c.symbolize = tl_fns_symbolize;
+	c.sym_ctx = &syms;
 	c.emit = emit3;
 	c.labels = fx.kl;
 	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&c, &fx.tl, &err), 0);

@@ -44,25 +44,13 @@ static const struct tl_fn fns[] = {
 	{ "__schedule", SCHED },
 };
 
-static int sym(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
-{
-	(void)ctx;
-	(void)pid;
-	return tl_fn_lookup(fns, sizeof(fns) / sizeof(fns[0]), addr, out);
-}
-
 static void start(void)
 {
-	tl_fx_start(PTS_SCOPE_KERNEL, sym, 8, 0);
+	tl_fx_start_fns(PTS_SCOPE_KERNEL, TL_FNS(fns), 8, 0);
 }
 
 /* One branch event; len: bytes of the instruction at from (0 unknown). */
-static void ev(enum pts_br_kind k, uint64_t from, uint8_t len, uint64_t to, uint64_t ts,
-	       uint32_t flags)
-{
-	tl_fx_ev(k, from, len, to, ts, flags, NULL);
-}
-
+#define ev tl_fx_br
 #define finish tl_fx_finish
 #define done tl_fx_done
 #define rec tl_fx_rec

@@ -17,18 +17,9 @@
 #define MAIN	0x401000ULL
 
 /* main 0x401000..0x401100, the rest unknown */
-static int sym(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
-{
-	static const struct tl_fn fns[] = { { "main", MAIN } };
+static const struct tl_fn fns[] = { { "main", MAIN } };
 
-	return tl_fn_lookup(fns, 1, addr, out);
-}
-
-static void ev(enum pts_br_kind k, uint64_t from, uint8_t len, uint64_t to, uint64_t ts,
-	       uint32_t flags)
-{
-	tl_fx_ev(k, from, len, to, ts, flags, NULL);
-}
+#define ev tl_fx_br
 
 /* The table comes from the system's headers: the x86-64 numbers are ABI. */
 static void syscall_table_names_x86_64_numbers(void)
@@ -148,7 +139,7 @@ static void builder_names_syscall_and_fault_stretches(void)
 	CU_ASSERT_EQUAL(pts_kl_add_fault(kl, 10, 11, 320, 0x7f3a00001000ULL, 6, MAIN + 0x20), 0);
 	CU_ASSERT_EQUAL(pts_kl_prepare(kl, 0), 0);
 	tl_fx.labels = kl;
-	tl_fx_start(PTS_SCOPE_USER, sym, 0, 0);
+	tl_fx_start_fns(PTS_SCOPE_USER, TL_FNS(fns), 0, 0);
 	tl_fx.labels = NULL;
 	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
 	ev(PTS_BR_SYSCALL, MAIN + 8, 2, 0, 150, PTS_BRF_TRACE_OFF);

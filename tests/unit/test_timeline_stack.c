@@ -37,16 +37,9 @@ static const struct tl_fn fns[] = {
 	{ "__irq_exit_rcu", IRQEXIT2 },
 };
 
-static int sym(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
-{
-	(void)ctx;
-	(void)pid;
-	return tl_fn_lookup(fns, sizeof(fns) / sizeof(fns[0]), addr, out);
-}
-
 static void start(enum pts_scope scope, uint32_t segment_cap)
 {
-	tl_fx_start(scope, sym, 8, segment_cap);
+	tl_fx_start_fns(scope, TL_FNS(fns), 8, segment_cap);
 }
 
 /* One branch event (instruction length unknown); a gap's cause is an overflow. */
@@ -424,11 +417,7 @@ static void user_scope_signal_handler_nests_on_the_interrupted_frame(void)
 }
 
 /* One branch event with the length of the instruction at from (returns match saved addresses). */
-static void evl(enum pts_br_kind k, uint64_t from, uint8_t len, uint64_t to, uint64_t ts,
-		uint32_t flags)
-{
-	tl_fx_ev(k, from, len, to, ts, flags, NULL);
-}
+#define evl tl_fx_br
 
 /*
  * An asynchronous signal (user scope): foo is interrupted at foo+4, the

@@ -20,6 +20,7 @@ static struct {
 	struct pts_tl *tl;
 	char shape[8192];
 	struct pts_klabels *labels;	/* given to the next builder, or NULL */
+	struct tl_fns fns;		/* the symbolizer's ctx (tl_fx_start_fns) */
 } tl_fx;
 
 /* A new builder for scope; max_depth, segment_cap: 0 for the builder's defaults. */
@@ -33,6 +34,7 @@ static inline void tl_fx_start(enum pts_scope scope, pts_tl_symbolize_fn symboli
 	memset(&c, 0, sizeof(c));
 	c.scope = scope;
 	c.symbolize = symbolize;
+	c.sym_ctx = &tl_fx.fns;
 	c.emit = tl_sink_emit;
 	c.emit_ctx = &tl_fx.sink;
 	c.max_depth = max_depth;
@@ -41,11 +43,26 @@ static inline void tl_fx_start(enum pts_scope scope, pts_tl_symbolize_fn symboli
 	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&c, &tl_fx.tl, &err), 0);
 }
 
+/* tl_fx_start with the functions of fns as the only names (tl_fns_symbolize). */
+static inline void tl_fx_start_fns(enum pts_scope scope, struct tl_fns fns, uint32_t max_depth,
+				   uint32_t segment_cap)
+{
+	tl_fx.fns = fns;
+	tl_fx_start(scope, tl_fns_symbolize, max_depth, segment_cap);
+}
+
 /* One branch event (tl_branch.h) to the fixture's builder. */
 static inline void tl_fx_ev(enum pts_br_kind k, uint64_t from, uint8_t len, uint64_t to,
 			    uint64_t ts, uint32_t flags, const char *detail)
 {
 	tl_feed_branch(tl_fx.tl, k, from, len, to, ts, flags, detail);
+}
+
+/* The same without detail; len: bytes of the instruction at from (0 unknown). */
+static inline void tl_fx_br(enum pts_br_kind k, uint64_t from, uint8_t len, uint64_t to,
+			    uint64_t ts, uint32_t flags)
+{
+	tl_feed_branch(tl_fx.tl, k, from, len, to, ts, flags, NULL);
 }
 
 /* End the trace; check the records' structure; their shape (tl_sink_shape). */

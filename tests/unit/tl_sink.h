@@ -175,4 +175,22 @@ static inline int tl_fn_lookup(const struct tl_fn *fns, size_t n, uint64_t addr,
 	return 0;
 }
 
+/* A table of functions and its length: the ctx of tl_fns_symbolize. */
+struct tl_fns {
+	const struct tl_fn *fn;
+	size_t n;
+};
+
+#define TL_FNS(table) ((struct tl_fns){ (table), sizeof(table) / sizeof((table)[0]) })
+
+/* pts_tl_symbolize_fn over the struct tl_fns at ctx (tl_fn_lookup; every pid alike). */
+static inline int tl_fns_symbolize(void *ctx, int32_t pid, uint64_t addr,
+				   struct pts_sym_info *out)
+{
+	const struct tl_fns *t = ctx;
+
+	(void)pid;
+	return tl_fn_lookup(t->fn, t->n, addr, out);
+}
+
 #endif

@@ -42,6 +42,12 @@ struct frame {
 	 */
 	uint64_t resume;
 	uint32_t flags;		/* PTS_TLF_* */
+	/*
+	 * fn.size if execution inside [fn.start, fn.start + fn.size) stays
+	 * in this frame (a known function of known size, not synthetic),
+	 * else 0: the one test per branch of in_top_fn and set_elide.
+	 */
+	uint64_t span;
 };
 
 /*
@@ -193,7 +199,7 @@ static struct thread *thread_find(struct pts_tl *tl, int32_t pid, int32_t tid)
 	return e ? (tl->last = e->v.p) : NULL;
 }
 
-static struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t tid)
+static struct thread *thread_add(struct pts_tl *tl, int32_t pid, int32_t tid)
 {
 	int32_t key[2] = { pid, tid };
 	struct thread *t = thread_find(tl, pid, tid);
@@ -225,6 +231,16 @@ static struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t tid)
 	t->bottom_idx = -1;
 	tl->th[tl->nth++] = t;
 	return tl->last = t;
+}
+
+/* The thread pid/tid, created if new; NULL on -ENOMEM. Inline: nearly always the last one. */
+static inline struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t tid)
+{
+	struct thread *t = tl->last;
+
+	if (t && t->tid == tid && t->pid == pid)
+		return t;
+	return thread_add(tl, pid, tid);
 }
 
 static int emit(struct pts_tl *tl, const struct pts_tl_rec *r, struct pts_err *err)
@@ -349,28 +365,24 @@ static int buf_room(struct pts_tl *tl, struct thread *t)
 	return 0;
 }
 
-/* Hold a record in the thread's segment buffer (writing it out when full). */
-static int put(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r, struct pts_err *err)
+/* Does r open a new outermost frame (depth 0, not a tail call replacing one)? */
+static bool is_bottom_begin(const struct pts_tl_rec *r)
+{
+	return r->type == PTS_TL_BEGIN && !r->depth && r->kind != PTS_TLK_JUMP;
+}
+
+/* put, when records are held or r is an outermost BEGIN (held, see put) */
+static int put_held(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r,
+		    struct pts_err *err)
 {
 	int rc;
 
-	r->pid = t->pid;
-	r->tid = t->tid;
-	r->cpu = t->cpu;
-	r->ts_ns = t->last_ts;
 	if (t->nbuf == tl->cfg.segment_cap) {
 		rc = t->bottom_idx > 0 ? flush_before_bottom(tl, t, err) : flush(tl, t, err);
 		if (rc)
 			return rc;
 	}
-	/*
-	 * Nothing held and no outermost BEGIN to insert an inferred frame
-	 * under (it was written, or the stack is empty): the record is
-	 * final, write it now. The BEGIN of a new outermost frame (depth 0,
-	 * not a tail call replacing it) is held: push marks it the bottom.
-	 */
-	if (!t->nbuf && t->bottom_idx < 0 &&
-	    !(r->type == PTS_TL_BEGIN && !r->depth && r->kind != PTS_TLK_JUMP))
+	if (!t->nbuf && t->bottom_idx < 0 && !is_bottom_begin(r))
 		return emit(tl, r, err);
 	if (buf_room(tl, t))
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
@@ -378,21 +390,42 @@ static int put(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r, struct
 	return 0;
 }
 
-static void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
-		   const struct pts_br_sym *hint, struct fn *out)
+/*
+ * Hold a record in the thread's segment buffer (writing it out when full).
+ * Nothing held and no outermost BEGIN to insert an inferred frame under
+ * (it was written, or the stack is empty): the record is final, written
+ * now. The BEGIN of a new outermost frame (depth 0, not a tail call
+ * replacing it) is held: push marks it the bottom. Inline: the common case
+ * of every call and return is the write.
+ */
+static inline int put(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r,
+		      struct pts_err *err)
+{
+	r->pid = t->pid;
+	r->tid = t->tid;
+	r->cpu = t->cpu;
+	r->ts_ns = t->last_ts;
+	if (!t->nbuf && t->bottom_idx < 0 && !is_bottom_begin(r))
+		return emit(tl, r, err);
+	return put_held(tl, t, r, err);
+}
+
+/* The lcache slot of (pid, addr). */
+static struct lcache_ent *lcache_slot(struct pts_tl *tl, int32_t pid, uint64_t addr)
+{
+	return &tl->lcache[(addr ^ (addr >> 13) ^ (uint64_t)(uint32_t)pid) & (LCACHE_SIZE - 1)];
+}
+
+/* lookup without a remembered answer: ask the hint or the symbolizer */
+static void lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
+			const struct pts_br_sym *hint, struct fn *out)
 {
 	struct pts_sym_info si;
 	struct lcache_ent *c = NULL;
 	char buf[256];
 
-	if (!(hint && hint->name) && tl->cfg.symbolize) {
-		c = &tl->lcache[(addr ^ (addr >> 13) ^ (uint64_t)(uint32_t)t->pid) &
-				(LCACHE_SIZE - 1)];
-		if (c->valid && c->addr == addr && c->pid == t->pid) {
-			*out = c->fn;
-			return;
-		}
-	}
+	if (!(hint && hint->name) && tl->cfg.symbolize)
+		c = lcache_slot(tl, t->pid, addr);
 	memset(out, 0, sizeof(*out));
 	out->kernel = pts_addr_is_kernel(addr);
 	memset(&si, 0, sizeof(si));
@@ -426,6 +459,25 @@ static void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	}
 }
 
+/*
+ * The function holding addr in t's address space (hint: the decoder's
+ * symbol, if it has one). Inline: nearly every answer is remembered.
+ */
+static inline void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
+			  const struct pts_br_sym *hint, struct fn *out)
+{
+	const struct lcache_ent *c;
+
+	if (!(hint && hint->name) && tl->cfg.symbolize) {
+		c = lcache_slot(tl, t->pid, addr);
+		if (c->valid && c->addr == addr && c->pid == t->pid) {
+			*out = c->fn;
+			return;
+		}
+	}
+	lookup_slow(tl, t, addr, hint, out);
+}
+
 static bool same_fn(const struct frame *f, const struct fn *fn)
 {
 	if (f->flags & PTS_TLF_SYNTHETIC)
@@ -446,12 +498,29 @@ static bool in_top_fn(struct thread *t, uint64_t addr)
 	if (!t->n)
 		return false;
 	f = &t->frames[t->n - 1];
-	return f->fn.known && f->fn.size && !(f->flags & PTS_TLF_SYNTHETIC) &&
-	       addr >= f->fn.start && addr - f->fn.start < f->fn.size;
+	return addr - f->fn.start < f->span;
 }
 
-static void rec_from_frame(struct pts_tl_rec *r, const struct frame *f, uint32_t depth)
+/* A new frame's span (struct frame), from its fn and flags. */
+static uint64_t frame_span(const struct fn *fn, uint32_t flags)
 {
+	return fn->known && !(flags & PTS_TLF_SYNTHETIC) ? fn->size : 0;
+}
+
+/*
+ * The BEGIN or END record (type) of frame f at depth: every field but the
+ * thread's (pid, tid, cpu, time: put). Set one by one, not cleared first:
+ * two of these per call.
+ */
+static void rec_from_frame(struct pts_tl_rec *r, enum pts_tl_type type, enum pts_tl_kind kind,
+			   const struct frame *f, uint32_t depth)
+{
+	r->type = type;
+	r->kind = kind;
+	r->detail = NULL;
+	r->args = NULL;
+	r->nargs = 0;
+	r->value = 0;
 	r->name = f->fn.name;
 	r->object = f->fn.object;
 	r->addr = f->addr;
@@ -529,10 +598,8 @@ static int push_labelled(struct pts_tl *tl, struct thread *t, const struct fn *f
 	f->ret = ret;
 	f->resume = 0;
 	f->flags = frame_flags(fn, flags);
-	memset(&r, 0, sizeof(r));
-	r.type = PTS_TL_BEGIN;
-	r.kind = kind;
-	rec_from_frame(&r, f, t->n);
+	f->span = frame_span(fn, f->flags);
+	rec_from_frame(&r, PTS_TL_BEGIN, kind, f, t->n);
 	if (label)
 		r.args = pts_kl_args(label, &r.nargs);
 	t->n++;
@@ -566,10 +633,7 @@ static int pop(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind, struc
 	if (!t->n)
 		return 0;
 	t->n--;
-	memset(&r, 0, sizeof(r));
-	r.type = PTS_TL_END;
-	r.kind = kind;
-	rec_from_frame(&r, &t->frames[t->n], t->n);
+	rec_from_frame(&r, PTS_TL_END, kind, &t->frames[t->n], t->n);
 	return put(tl, t, &r, err);
 }
 
@@ -692,11 +756,9 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 	f->ret = 0;
 	f->resume = 0;
 	f->flags = frame_flags(fn, PTS_TLF_INFERRED);
+	f->span = frame_span(fn, f->flags);
 	t->n = 1;
-	memset(&r, 0, sizeof(r));
-	r.type = PTS_TL_BEGIN;
-	r.kind = PTS_TLK_RETURN;
-	rec_from_frame(&r, f, 0);
+	rec_from_frame(&r, PTS_TL_BEGIN, PTS_TLK_RETURN, f, 0);
 	r.pid = t->pid;
 	r.tid = t->tid;
 	r.cpu = t->cpu;
@@ -834,15 +896,13 @@ static bool end_handler_at(struct pts_tl *tl, struct thread *t, uint64_t addr, u
 	return false;
 }
 
-/* Make sure the top frame is the function holding addr (execution is there). */
-static int ensure_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
-		     const struct pts_br_sym *hint, struct pts_err *err)
+/* ensure_at when execution left the top frame's function (or there is none). */
+static int ensure_at_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
+			  const struct pts_br_sym *hint, struct pts_err *err)
 {
 	struct fn fn;
 	int rc;
 
-	if (!addr || in_top_fn(t, addr))
-		return 0;
 	if (top_synthetic(t)) {
 		tl->diag[PTS_TLD_EVENT_WHILE_DISABLED]++;
 		rc = close_synthetic(tl, t, err);
@@ -856,6 +916,18 @@ static int ensure_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		return 0;
 	tl->diag[PTS_TLD_FELL_THROUGH]++;
 	return replace_top(tl, t, &fn, addr, PTS_TLK_JUMP, err);
+}
+
+/*
+ * Make sure the top frame is the function holding addr (execution is
+ * there). Inline: every branch asks, and nearly always it is.
+ */
+static inline int ensure_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
+			    const struct pts_br_sym *hint, struct pts_err *err)
+{
+	if (!addr || in_top_fn(t, addr))
+		return 0;
+	return ensure_at_slow(tl, t, addr, hint, err);
 }
 
 /*
@@ -906,8 +978,8 @@ static int64_t returning_frame(const struct thread *t, uint32_t floor, uint64_t 
  * every frame and infer an outer frame (scope both, within the kernel:
  * end the kernel frames and open an inferred one on the user frames).
  */
-static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
-		     const struct pts_br_sym *hint, enum pts_tl_kind kind, struct pts_err *err)
+static int return_to_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
+			  const struct pts_br_sym *hint, enum pts_tl_kind kind, struct pts_err *err)
 {
 	uint32_t floor = 0;
 	struct fn fn;
@@ -1004,6 +1076,16 @@ static int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	if (rc)
 		return rc;
 	return push_inferred(tl, t, &fn, addr, err);
+}
+
+/* return_to_slow; inline, the common case: the top frame's call saved addr, it ends */
+static inline int return_to(struct pts_tl *tl, struct thread *t, uint64_t addr,
+			    const struct pts_br_sym *hint, enum pts_tl_kind kind,
+			    struct pts_err *err)
+{
+	if (!t->excess && addr && t->n && t->frames[t->n - 1].ret == addr)
+		return pop(tl, t, kind, err);
+	return return_to_slow(tl, t, addr, hint, kind, err);
 }
 
 static bool kernel_frames_open(const struct thread *t)
@@ -1263,12 +1345,12 @@ static void set_elide(struct pts_tl *tl, const struct thread *t)
 	if (!t || !t->n || t->excess)
 		return;
 	f = &t->frames[t->n - 1];
-	if (!f->fn.known || !f->fn.size || (f->flags & PTS_TLF_SYNTHETIC))
+	if (!f->span)
 		return;
 	el->pid = t->pid;
 	el->tid = t->tid;
 	el->lo = f->fn.start;
-	el->hi = f->fn.start + f->fn.size;
+	el->hi = f->fn.start + f->span;
 }
 
 static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,

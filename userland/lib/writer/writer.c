@@ -284,32 +284,18 @@ struct pts_wthread *pts_wthread_get(struct pts_writer *w, int32_t pid, int32_t t
 	return e->v.p;
 }
 
-int pts_wthread_push(struct pts_writer *w, struct pts_wthread *t, const struct pts_tl_rec *rec)
+int pts_wthread_grow(struct pts_writer *w, struct pts_wthread *t)
 {
-	struct pts_wframe *f;
+	size_t cap = t->cap ? 2 * t->cap : 4;	/* threads are many, most shallow */
+	struct pts_wframe *nf = realloc(t->frames, cap * sizeof(*nf));
 
-	if (t->depth == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 4;	/* threads are many, most shallow */
-		struct pts_wframe *nf = realloc(t->frames, cap * sizeof(*nf));
-
-		if (!nf)
-			return pts_wfail(w, ENOMEM, "out of memory: stack of thread %d/%d at depth %zu",
-					 t->pid, t->tid, t->depth);
-		/* new slots own no args buffer yet */
-		memset(nf + t->cap, 0, (cap - t->cap) * sizeof(*nf));
-		t->frames = nf;
-		t->cap = cap;
-	}
-	f = &t->frames[t->depth];
-	f->name = rec->name && rec->name[0] ? rec->name : NULL;
-	f->addr = rec->addr;
-	f->ts = rec->ts_ns;
-	f->flags = rec->flags;
-	f->aux = 0;
-	f->aux_gen = 0;
-	f->path_len = t->path_len;
-	f->args_len = 0;
-	t->depth++;
+	if (!nf)
+		return pts_wfail(w, ENOMEM, "out of memory: stack of thread %d/%d at depth %zu",
+				 t->pid, t->tid, t->depth);
+	/* new slots own no args buffer yet */
+	memset(nf + t->cap, 0, (cap - t->cap) * sizeof(*nf));
+	t->frames = nf;
+	t->cap = cap;
 	return 0;
 }
 
@@ -319,12 +305,6 @@ const char *pts_wframe_name(const struct pts_wframe *f, char *buf, size_t size)
 		return f->name;
 	snprintf(buf, size, "[unknown] 0x%" PRIx64, f->addr);
 	return buf;
-}
-
-void pts_wthread_pop(struct pts_wthread *t)
-{
-	if (t->depth)
-		t->depth--;
 }
 
 int pts_wthread_check(struct pts_writer *w, struct pts_wthread *t, const struct pts_tl_rec *rec)

@@ -289,8 +289,19 @@ static int str_ref_at(struct pts_writer *w, const char *s, bool stable, uint16_t
 	return 0;
 }
 
-static int str_ref(struct pts_writer *w, const char *s, uint16_t *ref)
+/*
+ * str_ref_at of the caller's pointer. Inline: the common case, an
+ * interned pointer remembered in sref, is a load.
+ */
+static inline int str_ref(struct pts_writer *w, const char *s, uint16_t *ref)
 {
+	const struct fxt_sref *c = &S(w)->sref[((uintptr_t)s >> 3) & (FXT_SREF_SIZE - 1)];
+
+	/* only a string of at least one byte is remembered: no check for "" */
+	if (w->interned && s && c->p == s) {
+		*ref = (uint16_t)c->e->v.u;
+		return 0;
+	}
 	return str_ref_at(w, s, true, ref);
 }
 
@@ -426,13 +437,20 @@ static uint16_t category(uint32_t flags)
  */
 #define FXT_BEGIN_WORDS (12 + 2 * PTS_TL_MAX_ARGS)
 
+/* Word i of a record assembled at p: little-endian, whatever p's alignment. */
+static inline void put_word(char *p, unsigned int i, uint64_t v)
+{
+	v = htole64(v);
+	memcpy(p + 8 * (size_t)i, &v, sizeof(v));
+}
+
 /*
- * A BEGIN's extra arguments (writer.h) into ev at *n: strings by table
+ * A BEGIN's extra arguments (writer.h) into ev at word *n: strings by table
  * reference (syscall names recur), numbers as int64, uint32/uint64, and
  * pointers. Their strings are registered first (their records precede
  * the event). Returns the number of arguments, or a negative errno.
  */
-static int extra_args(struct pts_writer *w, const struct pts_tl_rec *rec, uint64_t *ev,
+static int extra_args(struct pts_writer *w, const struct pts_tl_rec *rec, char *ev,
 		      unsigned int *n)
 {
 	uint16_t names[PTS_TL_MAX_ARGS], vals[PTS_TL_MAX_ARGS];
@@ -452,70 +470,93 @@ static int extra_args(struct pts_writer *w, const struct pts_tl_rec *rec, uint64
 
 		switch (a->type) {
 		case PTS_TLA_STR:
-			ev[(*n)++] = htole64(arg_hdr(FXT_ARG_STRING, 1, names[i], vals[i]));
+			put_word(ev, (*n)++, arg_hdr(FXT_ARG_STRING, 1, names[i], vals[i]));
 			break;
 		case PTS_TLA_INT:
-			ev[(*n)++] = htole64(arg_hdr(FXT_ARG_INT64, 2, names[i], 0));
-			ev[(*n)++] = htole64((uint64_t)a->i);
+			put_word(ev, (*n)++, arg_hdr(FXT_ARG_INT64, 2, names[i], 0));
+			put_word(ev, (*n)++, (uint64_t)a->i);
 			break;
 		case PTS_TLA_UINT:
 			if (a->u > UINT32_MAX) {
-				ev[(*n)++] = htole64(arg_hdr(FXT_ARG_UINT64, 2, names[i], 0));
-				ev[(*n)++] = htole64(a->u);
+				put_word(ev, (*n)++, arg_hdr(FXT_ARG_UINT64, 2, names[i], 0));
+				put_word(ev, (*n)++, a->u);
 			} else {
-				ev[(*n)++] = htole64(arg_hdr(FXT_ARG_UINT32, 1, names[i], a->u));
+				put_word(ev, (*n)++, arg_hdr(FXT_ARG_UINT32, 1, names[i], a->u));
 			}
 			break;
 		case PTS_TLA_PTR:
-			ev[(*n)++] = htole64(arg_hdr(FXT_ARG_POINTER, 2, names[i], 0));
-			ev[(*n)++] = htole64(a->u);
+			put_word(ev, (*n)++, arg_hdr(FXT_ARG_POINTER, 2, names[i], 0));
+			put_word(ev, (*n)++, a->u);
 			break;
 		}
 	}
 	return (int)nargs;
 }
 
+/*
+ * Where to assemble a duration event of at most size bytes: in place at
+ * the end of the output buffer when it fits (no copy), else local. Only
+ * once the event's strings are registered: their records go first.
+ */
+static char *ev_place(struct pts_writer *w, char *local, size_t size)
+{
+	char *p = pts_wout_room(w, size);
+
+	return p ? p : local;
+}
+
+/* Keep the n words assembled at ev (ev_place). */
+static int ev_done(struct pts_writer *w, char *ev, const char *local, unsigned int n)
+{
+	if (ev == local)
+		return pts_wout(w, local, n * 8);
+	pts_wout_commit(w, n * 8);
+	return 0;
+}
+
 static int emit_begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wthread *t,
 		      unsigned int th)
 {
 	struct fxt *f = S(w);
-	uint64_t ev[FXT_BEGIN_WORDS];
+	char local[FXT_BEGIN_WORDS * 8], *ev;
 	char buf[64];
-	const char *name = pts_wname(rec, buf, sizeof(buf));
+	const char *name = rec->name && rec->name[0] ? rec->name : pts_wname(rec, buf, sizeof(buf));
 	uint16_t nref, oref = 0, kref;
 	unsigned int nargs = 3, n = 2;	/* addr, kind, cpu; header, time */
 	int rc;
 
 	/* every string first: their string records precede the event */
-	rc = str_ref_at(w, name, name != buf, &nref) ?: str_ref(w, rec->object, &oref) ?:
-	     kind_ref(w, rec->kind, &kref);
+	rc = (name != buf ? str_ref(w, name, &nref) : str_ref_at(w, name, false, &nref)) ?:
+	     str_ref(w, rec->object, &oref) ?: kind_ref(w, rec->kind, &kref);
 	if (rc)
 		return rc;
-	ev[1] = htole64(rec->ts_ns);
-	ev[n++] = htole64(arg_hdr(FXT_ARG_POINTER, 2, FX_ADDR, 0));
-	ev[n++] = htole64(rec->addr);
+	/* extra arguments register strings as they go: assembled aside */
+	ev = rec->nargs ? local : ev_place(w, local, sizeof(local));
+	put_word(ev, 1, rec->ts_ns);
+	put_word(ev, n++, arg_hdr(FXT_ARG_POINTER, 2, FX_ADDR, 0));
+	put_word(ev, n++, rec->addr);
 	if (pts_wsymbol(rec)) {
-		ev[n++] = htole64(arg_hdr(FXT_ARG_STRING, 1, FX_SYMBOL, nref));
+		put_word(ev, n++, arg_hdr(FXT_ARG_STRING, 1, FX_SYMBOL, nref));
 		if (rec->offset > UINT32_MAX) {
-			ev[n++] = htole64(arg_hdr(FXT_ARG_UINT64, 2, FX_OFFSET, 0));
-			ev[n++] = htole64(rec->offset);
+			put_word(ev, n++, arg_hdr(FXT_ARG_UINT64, 2, FX_OFFSET, 0));
+			put_word(ev, n++, rec->offset);
 		} else {
-			ev[n++] = htole64(arg_hdr(FXT_ARG_UINT32, 1, FX_OFFSET, rec->offset));
+			put_word(ev, n++, arg_hdr(FXT_ARG_UINT32, 1, FX_OFFSET, rec->offset));
 		}
 		nargs += 2;
 	}
 	if (oref) {
-		ev[n++] = htole64(arg_hdr(FXT_ARG_STRING, 1, FX_OBJECT, oref));
+		put_word(ev, n++, arg_hdr(FXT_ARG_STRING, 1, FX_OBJECT, oref));
 		nargs++;
 	}
-	ev[n++] = htole64(arg_hdr(FXT_ARG_STRING, 1, FX_KIND, kref));
-	ev[n++] = htole64(arg_hdr(FXT_ARG_UINT32, 1, FX_CPU, rec->cpu));
+	put_word(ev, n++, arg_hdr(FXT_ARG_STRING, 1, FX_KIND, kref));
+	put_word(ev, n++, arg_hdr(FXT_ARG_UINT32, 1, FX_CPU, rec->cpu));
 	if (rec->flags & PTS_TLF_INFERRED) {
-		ev[n++] = htole64(arg_hdr(FXT_ARG_BOOL, 1, FX_INFERRED, 1));
+		put_word(ev, n++, arg_hdr(FXT_ARG_BOOL, 1, FX_INFERRED, 1));
 		nargs++;
 	}
 	if (rec->flags & PTS_TLF_SYNTHETIC) {
-		ev[n++] = htole64(arg_hdr(FXT_ARG_BOOL, 1, FX_SYNTHETIC, 1));
+		put_word(ev, n++, arg_hdr(FXT_ARG_BOOL, 1, FX_SYNTHETIC, 1));
 		nargs++;
 	}
 	if (rec->nargs) {
@@ -524,9 +565,9 @@ static int emit_begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct
 			return rc;
 		nargs += (unsigned int)rc;
 	}
-	ev[0] = htole64(FXT_REC_EVENT | (uint64_t)n << 4 |
-			ev_fields(FXT_EV_BEGIN, nargs, th, category(rec->flags), nref));
-	rc = pts_wout(w, ev, n * 8) ?: pts_wthread_push(w, t, rec);
+	put_word(ev, 0, FXT_REC_EVENT | (uint64_t)n << 4 |
+		 ev_fields(FXT_EV_BEGIN, nargs, th, category(rec->flags), nref));
+	rc = ev_done(w, ev, local, n) ?: pts_wthread_push(w, t, rec);
 	if (!rc) {
 		t->frames[t->depth - 1].aux = nref;
 		t->frames[t->depth - 1].aux_gen = f->gen;
@@ -540,7 +581,7 @@ static int emit_end(struct pts_writer *w, const struct pts_tl_rec *rec, struct p
 	struct fxt *f = S(w);
 	const struct pts_wframe *fr = &t->frames[t->depth - 1];
 	uint16_t nref = (uint16_t)fr->aux, kref;
-	uint64_t ev[3];
+	char local[3 * 8], *ev;
 	char buf[64];
 	int rc = 0;
 
@@ -550,11 +591,12 @@ static int emit_end(struct pts_writer *w, const struct pts_tl_rec *rec, struct p
 	rc = rc ?: kind_ref(w, rec->kind, &kref);
 	if (rc)
 		return rc;
-	ev[0] = htole64(FXT_REC_EVENT | 3 << 4 |
-			ev_fields(FXT_EV_END, 1, th, category(fr->flags), nref));
-	ev[1] = htole64(rec->ts_ns);
-	ev[2] = htole64(arg_hdr(FXT_ARG_STRING, 1, FX_END_KIND, kref));
-	rc = pts_wout(w, ev, sizeof(ev));
+	ev = ev_place(w, local, sizeof(local));
+	put_word(ev, 0, FXT_REC_EVENT | 3 << 4 |
+		 ev_fields(FXT_EV_END, 1, th, category(fr->flags), nref));
+	put_word(ev, 1, rec->ts_ns);
+	put_word(ev, 2, arg_hdr(FXT_ARG_STRING, 1, FX_END_KIND, kref));
+	rc = ev_done(w, ev, local, 3);
 	if (!rc)
 		pts_wthread_pop(t);
 	return rc;

@@ -105,6 +105,24 @@ static inline int pts_wout(struct pts_writer *w, const void *p, size_t n)
 	}
 	return pts_wout_slow(w, p, n);
 }
+
+/*
+ * n bytes of room at the end of the output buffer, to be filled in place
+ * and kept with pts_wout_commit; NULL when they do not fit now or an error
+ * sticks (the caller then assembles the bytes elsewhere and calls
+ * pts_wout, which flushes or reports the error). Saves a copy per record.
+ */
+static inline char *pts_wout_room(struct pts_writer *w, size_t n)
+{
+	return !w->error && n <= PTS_WOUT_BUF - w->len ? w->buf + w->len : NULL;
+}
+
+/* Keep n bytes written at pts_wout_room's answer. */
+static inline void pts_wout_commit(struct pts_writer *w, size_t n)
+{
+	w->len += n;
+}
+
 int pts_wprintf(struct pts_writer *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -124,11 +142,32 @@ int pts_wfail(struct pts_writer *w, int code, const char *fmt, ...)
 /* Thread state for pid/tid, created empty on first use; NULL on -ENOMEM (recorded). */
 struct pts_wthread *pts_wthread_get(struct pts_writer *w, int32_t pid, int32_t tid);
 
+/* Double t's frame stack. -ENOMEM (recorded) if it cannot grow. */
+int pts_wthread_grow(struct pts_writer *w, struct pts_wthread *t);
+
 /*
  * Push the frame a BEGIN record opens: its name (borrowed, see struct
  * pts_wframe), addr and flags. -ENOMEM (recorded) if the stack cannot grow.
+ * Inline: one per BEGIN in every format.
  */
-int pts_wthread_push(struct pts_writer *w, struct pts_wthread *t, const struct pts_tl_rec *rec);
+static inline int pts_wthread_push(struct pts_writer *w, struct pts_wthread *t,
+				   const struct pts_tl_rec *rec)
+{
+	struct pts_wframe *f;
+
+	if (t->depth == t->cap && pts_wthread_grow(w, t))
+		return w->error;
+	f = &t->frames[t->depth++];
+	f->name = rec->name && rec->name[0] ? rec->name : NULL;
+	f->addr = rec->addr;
+	f->ts = rec->ts_ns;
+	f->flags = rec->flags;
+	f->aux = 0;
+	f->aux_gen = 0;
+	f->path_len = t->path_len;
+	f->args_len = 0;
+	return 0;
+}
 
 /* A frame's name: its BEGIN's, or "[unknown] 0x<addr>" formatted into buf. */
 const char *pts_wframe_name(const struct pts_wframe *f, char *buf, size_t size);
@@ -164,7 +203,11 @@ static inline int pts_wthread_enter(struct pts_writer *w, const struct pts_tl_re
 }
 
 /* Pop the innermost frame. */
-void pts_wthread_pop(struct pts_wthread *t);
+static inline void pts_wthread_pop(struct pts_wthread *t)
+{
+	if (t->depth)
+		t->depth--;
+}
 
 /* Text name of a kind ("call", "return", ...); "?" for out-of-range values. */
 const char *pts_tl_kind_name(enum pts_tl_kind kind);

@@ -45,7 +45,6 @@ struct pex {
 
 struct prun {
 	uint64_t lo, hi;	/* least and greatest from/to of its jumps */
-	uint64_t last_ts;	/* time of its last jump */
 	uint32_t j0, n;
 };
 
@@ -279,9 +278,8 @@ static inline bool plain_jump(const struct pts_branch *br, bool extra)
  * thread (and, with several CPUs, of the same time). It is stored unless
  * the run lies before skip_to. 1 taken, 0 not, -ENOMEM.
  */
-static inline __attribute__((always_inline)) int extend_run(struct chunk *c, int32_t pid,
-							    int32_t tid, uint64_t from,
-							    uint64_t to, uint64_t ts_ns)
+static inline int extend_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from,
+			     uint64_t to, uint64_t ts_ns)
 {
 	struct prun *r;
 	struct pjump *j;
@@ -300,33 +298,38 @@ static inline __attribute__((always_inline)) int extend_run(struct chunk *c, int
 	j->ts_ns = ts_ns;
 	r = &c->runs[c->nruns - 1];
 	r->n++;
-	r->last_ts = ts_ns;
 	r->lo = lo < r->lo ? lo : r->lo;
 	r->hi = hi > r->hi ? hi : r->hi;
 	return 1;
 }
 
-/* Event e (just stored, from br) begins a run of jumps. */
-static int begin_run(struct chunk *c, struct pev *e, uint64_t from, uint64_t to, uint64_t ts_ns)
+/* Event e (just stored) begins a run of jumps: room for one more run and jump made. */
+static inline void start_run(struct chunk *c, struct pev *e, uint64_t from, uint64_t to,
+			     uint64_t ts_ns)
 {
 	struct prun *r;
 	struct pjump *j;
 
-	if (grow((void **)&c->runs, &c->capruns, c->nruns + 1, sizeof(*c->runs)) ||
-	    grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))
-		return -ENOMEM;
 	e->flags |= PEV_RUN;
 	e->xi = (uint32_t)c->nruns;
 	r = &c->runs[c->nruns++];
 	r->j0 = (uint32_t)c->njumps;
 	r->n = 1;
-	r->last_ts = ts_ns;
 	r->lo = from < to ? from : to;
 	r->hi = from < to ? to : from;
 	j = &c->jumps[c->njumps++];
 	j->from = from;
 	j->to = to;
 	j->ts_ns = ts_ns;
+}
+
+/* Event e (just stored) begins a run of jumps. 0, or -ENOMEM. */
+static int begin_run(struct chunk *c, struct pev *e, uint64_t from, uint64_t to, uint64_t ts_ns)
+{
+	if (grow((void **)&c->runs, &c->capruns, c->nruns + 1, sizeof(*c->runs)) ||
+	    grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))
+		return -ENOMEM;
+	start_run(c, e, from, to, ts_ns);
 	return 0;
 }
 
@@ -371,7 +374,7 @@ static int take_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from, ui
 	e->insn_len = 0;
 	e->has_x = 0;
 	e->xi = 0;
-	begin_run(c, e, from, to, ts_ns);	/* room made above: cannot fail */
+	start_run(c, e, from, to, ts_ns);
 	return 1;
 }
 
@@ -381,14 +384,43 @@ static int take_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from, ui
  * it would when handed out. Out of memory: not taken (it comes through
  * the queue, and the error with it).
  */
+static __attribute__((noinline)) bool take_jump_slow(struct chunk *c, int32_t pid, int32_t tid,
+						    uint64_t from, uint64_t to, uint64_t ts_ns,
+						    uint64_t pos)
+{
+	int got = extend_run(c, pid, tid, from, to, ts_ns);
+
+	if (!got)
+		got = take_run(c, pid, tid, from, to, ts_ns, pos);
+	return got > 0;
+}
+
+/* The common case first: a jump that extends the open run, with room for it. */
 static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
 		      uint64_t ts_ns, uint64_t pos)
 {
-	int got = extend_run(ctx, pid, tid, from, to, ts_ns);
+	struct chunk *c = ctx;
+	struct prun *r;
+	struct pjump *j;
 
-	if (!got)
-		got = take_run(ctx, pid, tid, from, to, ts_ns, pos);
-	return got > 0;
+	if (!c->run_open || c->run_skipped || pid != c->run_pid || tid != c->run_tid ||
+	    (!c->single && ts_ns != c->run_ts) || c->njumps >= c->capjumps)
+		return take_jump_slow(c, pid, tid, from, to, ts_ns, pos);
+	j = &c->jumps[c->njumps++];
+	j->from = from;
+	j->to = to;
+	j->ts_ns = ts_ns;
+	r = &c->runs[c->nruns - 1];
+	r->n++;
+	if (from < r->lo)
+		r->lo = from;
+	if (from > r->hi)
+		r->hi = from;
+	if (to < r->lo)
+		r->lo = to;
+	if (to > r->hi)
+		r->hi = to;
+	return true;
 }
 
 /* Event e (just stored, from br) has offset, value or detail: into c->x. */
@@ -453,10 +485,13 @@ static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 			continue;
 		c->dec_next++;
 		c->run_open = plain;
-		c->run_pid = br->pid;
-		c->run_tid = br->tid;
-		c->run_ts = br->ts_ns;
-		c->run_skipped = idx < c->skip_to;
+		if (plain) {
+			/* read only while the run is open */
+			c->run_pid = br->pid;
+			c->run_tid = br->tid;
+			c->run_ts = br->ts_ns;
+			c->run_skipped = idx < c->skip_to;
+		}
 		if (idx < c->skip_to)
 			continue;
 		pos = pts_ptdec_pos(dec);
@@ -778,7 +813,6 @@ static bool pev_eq(const struct chunk *a, const struct pev *x, const struct chun
 		const struct prun *ra = &a->runs[x->xi], *rb = &b->runs[y->xi];
 
 		return ra->n == rb->n && ra->lo == rb->lo && ra->hi == rb->hi &&
-		       ra->last_ts == rb->last_ts &&
 		       !memcmp(&a->jumps[ra->j0], &b->jumps[rb->j0], ra->n * sizeof(*a->jumps));
 	}
 	if (!x->has_x)
@@ -1041,6 +1075,27 @@ static void clear_extra(struct pts_pcpu *p)
 	p->out_extra = false;
 }
 
+/* Every jump of run e (with bounds run) lies in the elide window el. */
+static inline bool run_in_window(const struct pts_br_elide *el, const struct pev *e,
+				 const struct prun *run)
+{
+	return el && el->hi && e->pid == el->pid && e->tid == el->tid && run->lo >= el->lo &&
+	       run->hi < el->hi;
+}
+
+/* Drop the run at cur's event r whole, counted in the window as one by one: 2. */
+static inline int drop_run(struct pts_pcpu *p, const struct chunk *c, const struct prun *run)
+{
+	struct pts_br_elide *el = p->elide;
+
+	el->dropped += run->n;
+	el->ts_ns = c->jumps[run->j0 + run->n - 1].ts_ns;
+	el->cpu = p->cfg.cpu;
+	p->elided += run->n;
+	p->r++;
+	return 2;
+}
+
 /*
  * The run of jumps e (cur's event r): dropped whole when every from and
  * to lies in the elide window of its thread, else its jumps one per call.
@@ -1054,23 +1109,10 @@ static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pev 
 	struct pts_branch *br = &p->out;
 
 	if (p->break_runs && !p->sub && el && el->hi && e->pid == el->pid && e->tid == el->tid &&
-	    e->from - el->lo < el->hi - el->lo && e->to - el->lo < el->hi - el->lo) {
-		el->dropped += run->n;
-		el->ts_ns = run->last_ts;
-		el->cpu = p->cfg.cpu;
-		p->elided += run->n;
-		p->r++;
-		return 2;
-	}
-	if (!p->sub && el && el->hi && e->pid == el->pid && e->tid == el->tid &&
-	    run->lo >= el->lo && run->hi < el->hi) {
-		el->dropped += run->n;
-		el->ts_ns = run->last_ts;
-		el->cpu = p->cfg.cpu;
-		p->elided += run->n;
-		p->r++;
-		return 2;
-	}
+	    e->from - el->lo < el->hi - el->lo && e->to - el->lo < el->hi - el->lo)
+		return drop_run(p, c, run);
+	if (!p->sub && run_in_window(el, e, run))
+		return drop_run(p, c, run);
 	j = &c->jumps[run->j0 + p->sub];
 	if (++p->sub == run->n) {
 		p->sub = 0;
@@ -1159,9 +1201,10 @@ static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, const struct 
 }
 
 /*
- * The common case first, without a call (so without saving registers): a
- * stored event of the chunk in use, before its overlap, neither a run nor
- * a jump the window may drop, without extra fields, after one without.
+ * The common cases first, without a call (so without saving registers),
+ * for a stored event of the chunk in use before its overlap: one that is
+ * neither a run nor a jump the window may drop, without extra fields,
+ * after one without; a run whose jumps all lie in the window.
  */
 int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_err *err)
 {
@@ -1169,11 +1212,16 @@ int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_
 		const struct chunk *c = p->cur;
 		const struct pev *e = &c->ev[p->r - c->base];
 
-		if (!(e->flags & PEV_RUN) && e->kind != PTS_BR_JUMP && !e->has_x && !p->out_extra) {
-			p->r++;
-			fill_out(p, e);
-			*out = &p->out;
-			return 1;
+		if (!(e->flags & PEV_RUN)) {
+			if (e->kind != PTS_BR_JUMP && !e->has_x && !p->out_extra) {
+				p->r++;
+				fill_out(p, e);
+				*out = &p->out;
+				return 1;
+			}
+		} else if (!p->sub && !p->break_runs &&
+			   run_in_window(p->elide, e, &c->runs[e->xi])) {
+			return drop_run(p, c, &c->runs[e->xi]);
 		}
 	}
 	return next_slow(p, out, err);

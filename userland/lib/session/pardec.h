@@ -56,8 +56,12 @@
 #include "../util/err.h"
 #include "pardec_opts.h"
 
-/* Events a chunk's decoder goes on past the next chunk's PSB. */
-#define PTS_PAR_OVERLAP 512
+/*
+ * Events a chunk's decoder goes on past the next chunk's PSB: the joins
+ * seen were all made within 9 events past it (docs/decode.md), and take
+ * PTS_PAR_MATCH more. Every chunk decodes these twice.
+ */
+#define PTS_PAR_OVERLAP 128
 /* Start-up events of a chunk the join may skip. */
 #define PTS_PAR_SKIP 32
 /* Identical events that make a join (with at least two trace positions among them). */

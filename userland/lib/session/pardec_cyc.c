@@ -6,9 +6,6 @@
 
 #include <intel-pt.h>
 
-/* Payload bytes of a TIP/FUP by IP compression (bits 7:5), 0xff reserved (SDM table 33-4). */
-static const uint8_t ip_bytes[8] = { 0, 2, 4, 6, 6, 0xff, 8, 0xff };
-
 /* PSB: 02 82 repeated 8 times. */
 static const uint8_t psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
 				 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
@@ -33,50 +30,46 @@ static size_t ext_len(const uint8_t *buf, size_t left)
 	}
 }
 
+#define EXT 0xfe	/* 02: the second byte says (ext_len) */
+#define MOD 0xfd	/* 99: MODE, the Exec and TSX leaves only (bits 7:5 of the payload) */
+
+/*
+ * Bytes of the packet by its first byte, 0: ask libipt. PAD 1; TNT-8 1
+ * (an even byte from 04 on: at least one bit under its stop bit); TIP,
+ * TIP.PGE, TIP.PGD, FUP (bits 4:0 0d, 11, 01, 1d) 1 + the IP bytes of
+ * their compression (bits 7:5: 0, 2, 4, 6, 6, reserved, 8, reserved);
+ * TSC 8; MTC 2; CYC (bits 1:0 11) and the rest 0.
+ */
+static const uint8_t first_len[256] = {
+	1, 1, EXT, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 0,	/* 00 */
+	1, 1, 1, 0, 1, 0, 1, 0, 1, 8, 1, 0, 1, 1, 1, 0,	/* 10 */
+	1, 3, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 3, 1, 0,	/* 20 */
+	1, 3, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 3, 1, 0,	/* 30 */
+	1, 5, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 5, 1, 0,	/* 40 */
+	1, 5, 1, 0, 1, 0, 1, 0, 1, 2, 1, 0, 1, 5, 1, 0,	/* 50 */
+	1, 7, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 7, 1, 0,	/* 60 */
+	1, 7, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 7, 1, 0,	/* 70 */
+	1, 7, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 7, 1, 0,	/* 80 */
+	1, 7, 1, 0, 1, 0, 1, 0, 1, MOD, 1, 0, 1, 7, 1, 0,	/* 90 */
+	1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0,	/* a0 */
+	1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0,	/* b0 */
+	1, 9, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 9, 1, 0,	/* c0 */
+	1, 9, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 9, 1, 0,	/* d0 */
+	1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0,	/* e0 */
+	1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0,	/* f0 */
+};
+
 size_t pts_pt_plain_packet_len(const uint8_t *buf, size_t left)
 {
-	uint8_t opc;
 	size_t n;
 
 	if (!left)
 		return 0;
-	opc = buf[0];
-	switch (opc) {
-	case 0x00:	/* PAD */
-		return 1;
-	case 0x02:
+	n = first_len[buf[0]];
+	if (n == EXT)
 		n = ext_len(buf, left);
-		break;
-	case 0x19:	/* TSC */
-		n = 8;
-		break;
-	case 0x59:	/* MTC */
-		n = 2;
-		break;
-	case 0x99:	/* MODE: the Exec and TSX leaves (bits 7:5 of the payload) */
-		if (left < 2 || (buf[1] >> 5) > 1)
-			return 0;
-		return 2;
-	default:
-		if (!(opc & 1)) {
-			/* TNT-8 with at least one bit: the stop bit above bit 1 */
-			n = opc >= 4 ? 1 : 0;
-			break;
-		}
-		if ((opc & 3) == 3)	/* CYC: libipt reads it, and says it is one */
-			return 0;
-		switch (opc & 0x1f) {
-		case 0x0d:	/* TIP */
-		case 0x11:	/* TIP.PGE */
-		case 0x01:	/* TIP.PGD */
-		case 0x1d:	/* FUP */
-			n = ip_bytes[opc >> 5];
-			n = n == 0xff ? 0 : n + 1;
-			break;
-		default:
-			return 0;
-		}
-	}
+	else if (n == MOD)
+		n = left >= 2 && (buf[1] >> 5) <= 1 ? 2 : 0;
 	return n <= left ? n : 0;
 }
 

@@ -52,13 +52,20 @@ struct qent {
  */
 #define SPIN_REPEATS 64
 #define SPIN_MAX_BLOCKS (1u << 20)
+#define SPIN_GAP "endless loop of direct jumps that consumes no trace: segment ended"
 
 struct icache_ent {
 	uint64_t ip;
-	int32_t pid;		/* the address space (image.h: a space id) */
-	uint8_t mode_bits;	/* 0: empty */
+	uint64_t key;		/* ICACHE_KEY of its space and mode; 0: empty */
 	struct pts_insn insn;
 };
+
+/*
+ * The address space (image.h: a space id) and mode bits an entry was
+ * classified in, as one word: one compare per lookup. Never 0 (mode_bits
+ * is 16, 32 or 64).
+ */
+#define ICACHE_KEY(space, mode_bits) (((uint64_t)(uint32_t)(space) << 8) | (uint8_t)(mode_bits))
 
 /*
  * Brent's cycle search over block start addresses: the start of the block
@@ -128,9 +135,11 @@ struct pts_ptdec {
 	/* blocks since the trace position last moved (spinning()) */
 	uint64_t spin_off;	/* good_off they started at (UINT64_MAX: none yet) */
 	uint32_t spin_blocks;
-	struct loop_watch spin;
+	struct loop_watch spin;	/* from the SPIN_REPEATS + 1st block on */
+	uint64_t spin_ips[SPIN_REPEATS];	/* the first SPIN_REPEATS blocks' starts */
 	bool tsx_abort;		/* a TSX abort at tsx_abort_ip was just reported */
 	bool exec_pending;	/* the sideband says the thread exec'd */
+	uint64_t sb_check;	/* sb_recheck */
 	uint64_t tsx_abort_ip;
 	/* last instruction of the previous block, whose target the next IP gives */
 	bool pend;
@@ -154,6 +163,7 @@ struct pts_ptdec {
 	uint64_t abs, now;
 	int mode_bits;
 	enum pt_exec_mode mode;	/* of the last block: mode_bits follows it */
+	uint64_t ikey;		/* ICACHE_KEY(space, mode_bits) */
 	bool pid_changed;	/* the image set is to be asked about pid */
 	/* thread on this CPU */
 	int32_t pid, tid;
@@ -186,9 +196,33 @@ struct pts_ptdec {
 	unsigned int qh, qn;
 	uint64_t out_pos;	/* pos of the event last handed out */
 	uint64_t out_insns;	/* insns of the event last handed out */
+	struct pts_br_elide *elide_q;	/* cfg.elide when cfg.elide_queued, else NULL */
 	struct pts_ptdec_stats st;
 	struct icache_ent icache[ICACHE_SIZE];
 };
+
+/* Whether follow_sideband has work: a record due, or an image to select. */
+static inline bool sideband_due(const struct pts_ptdec *d)
+{
+	return d->cfg.sb && d->have_tsc && (d->pid_changed || d->abs >= d->sb_due);
+}
+
+/*
+ * Set sb_check, the time (abs ns) from which push may have work before
+ * the event itself (sideband_due or exec_pending): 0 when it has some
+ * now. Called wherever exec_pending, pid_changed, have_tsc or sb_due
+ * change. At abs == UINT64_MAX it may say so without work (harmless:
+ * push checks each).
+ */
+static inline void sb_recheck(struct pts_ptdec *d)
+{
+	bool sb = d->cfg.sb && d->have_tsc;
+
+	if (d->exec_pending || (sb && d->pid_changed))
+		d->sb_check = 0;
+	else
+		d->sb_check = sb ? d->sb_due : UINT64_MAX;
+}
 
 /*
  * Take tsc as the current time. keep_later: tsc belongs to a packet that
@@ -202,6 +236,7 @@ static void set_tsc(struct pts_ptdec *d, uint64_t tsc, bool keep_later)
 		return;
 	d->tsc = tsc;
 	d->have_tsc = true;
+	sb_recheck(d);
 	d->abs = pts_tc_ns(&d->cfg.tc, tsc);
 	d->now = d->abs > d->cfg.origin_ns ? d->abs - d->cfg.origin_ns : 0;
 }
@@ -237,6 +272,7 @@ static void select_image(struct pts_ptdec *d)
 
 	space = pts_imgset_space_at(d->cfg.images, d->pid, d->have_tsc ? d->abs : 0);
 	d->space = space;	/* our own reads follow the process in any case */
+	d->ikey = ICACHE_KEY(space, d->mode_bits);
 	if (!d->cfg.images_by_pid || space == d->image_pid ||
 	    (space == d->no_image_pid && !d->task_lost))
 		return;
@@ -311,10 +347,11 @@ static void follow_sideband(struct pts_ptdec *d)
 		d->tid = r->tid;
 	}
 	d->sb_due = d->sb_pos < sb->n ? sb->recs[d->sb_pos].time_ns : UINT64_MAX;
-	if (!d->pid_changed)
-		return;
-	d->pid_changed = false;
-	select_image(d);
+	if (d->pid_changed) {
+		d->pid_changed = false;
+		select_image(d);
+	}
+	sb_recheck(d);
 }
 
 /*
@@ -361,17 +398,21 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 
 	if (d->qn >= QCAP - 1)	/* cannot happen: one step queues at most 4 */
 		return NULL;
-	follow_sideband(d);
-	if (d->exec_pending) {
-		/* the thread's exec comes before what it runs next */
-		d->exec_pending = false;
-		e = &d->q[(d->qh + d->qn++) % QCAP];
-		set_branch(d, &e->br, PTS_BR_EXEC, 0, 0);
-		e->pos = d->good_off;
-		e->insns = d->st.insns;
+	if (d->abs >= d->sb_check) {
+		if (sideband_due(d))
+			follow_sideband(d);
+		if (d->exec_pending) {
+			/* the thread's exec comes before what it runs next */
+			d->exec_pending = false;
+			sb_recheck(d);
+			e = &d->q[(d->qh + d->qn++) % QCAP];
+			set_branch(d, &e->br, PTS_BR_EXEC, 0, 0);
+			e->pos = d->good_off;
+			e->insns = d->st.insns;
+		}
 	}
-	if (kind == PTS_BR_JUMP && !d->qn && d->cfg.elide_queued && d->cfg.elide &&
-	    pts_br_elide_drop(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
+	if (kind == PTS_BR_JUMP && !d->qn && d->elide_q &&
+	    pts_br_elide_drop(d->elide_q, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
 		return NULL;
@@ -433,13 +474,13 @@ static __attribute__((noinline)) void offer_jump(struct pts_ptdec *d, uint64_t f
  * A jump: most are inside the function executing and the consumer's
  * elide filter drops them. The common case is decided here without the
  * sideband walk push does: nothing queued, no sideband record due, no
- * exec or address-space change pending.
+ * exec or address-space change pending (push would do nothing before
+ * its own check of the window).
  */
 static inline void jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
 {
-	if (d->cfg.elide_queued && d->cfg.elide && !d->qn && !d->exec_pending && !d->pid_changed &&
-	    !(d->have_tsc && d->abs >= d->sb_due) &&
-	    pts_br_elide_drop(d->cfg.elide, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
+	if (d->elide_q && !d->qn && d->abs < d->sb_check &&
+	    pts_br_elide_drop(d->elide_q, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
 		return;
@@ -500,6 +541,45 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 	}
 }
 
+/*
+ * resolve, with the near branches that end nearly every block decided
+ * inline (a conditional one not taken yields nothing).
+ */
+static inline void resolve_fast(struct pts_ptdec *d, uint64_t next_ip)
+{
+	uint64_t from = d->pend_ip, fall = d->pend_ip + d->pend_insn.len;
+	struct qent *e;
+
+	if (!d->pend)
+		return;
+	switch (d->pend_insn.cls) {
+	case PTS_IC_COND:
+		d->pend = false;
+		if (next_ip != fall)
+			jump(d, from, next_ip);
+		return;
+	case PTS_IC_JUMP:
+		d->pend = false;
+		jump(d, from, next_ip);
+		return;
+	case PTS_IC_CALL:
+		d->pend = false;
+		if (next_ip != fall) {
+			e = push(d, PTS_BR_CALL, from, next_ip);
+			if (e)
+				e->br.insn_len = d->pend_insn.len;
+		}
+		return;
+	case PTS_IC_RET:
+		d->pend = false;
+		push(d, PTS_BR_RETURN, from, next_ip);
+		return;
+	default:
+		resolve(d, next_ip);
+		return;
+	}
+}
+
 static void classify_slow(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_t rawlen,
 			  struct icache_ent *c, struct pts_insn *out)
 {
@@ -530,8 +610,7 @@ static void classify_slow(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, 
 		memset(out, 0, sizeof(*out));
 	if (c) {
 		c->ip = ip;
-		c->pid = d->space;
-		c->mode_bits = (uint8_t)d->mode_bits;
+		c->key = d->ikey;
 		c->insn = *out;
 	}
 }
@@ -545,7 +624,7 @@ static inline void classify(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw
 	if (!raw) {
 		/* the bytes come from the images: cacheable */
 		c = &d->icache[(ip ^ (ip >> 12)) & (ICACHE_SIZE - 1)];
-		if (c->ip == ip && c->pid == d->space && c->mode_bits == d->mode_bits) {
+		if (c->ip == ip && c->key == d->ikey) {
 			*out = c->insn;
 			return;
 		}
@@ -557,6 +636,19 @@ static void set_mode(struct pts_ptdec *d, enum pt_exec_mode mode)
 {
 	d->mode = mode;
 	d->mode_bits = mode == ptem_16bit ? 16 : mode == ptem_32bit ? 32 : 64;
+	d->ikey = ICACHE_KEY(d->space, d->mode_bits);
+}
+
+/* The instruction that ends block b: the next block's start is its target. */
+static inline void end_block(struct pts_ptdec *d, const struct pt_block *b)
+{
+	d->last_ip = b->end_ip;
+	if (b->iclass == ptic_other || b->iclass == ptic_ptwrite)
+		return;
+	classify(d, b->end_ip, b->truncated ? b->raw : NULL, b->truncated ? b->size : 0,
+		 &d->pend_insn);
+	d->pend = d->pend_insn.cls != PTS_IC_OTHER;
+	d->pend_ip = b->end_ip;
 }
 
 static inline void on_block(struct pts_ptdec *d, const struct pt_block *b)
@@ -583,13 +675,7 @@ static inline void on_block(struct pts_ptdec *d, const struct pt_block *b)
 			ip += in.len;
 		}
 	}
-	d->last_ip = b->end_ip;
-	if (b->iclass == ptic_other || b->iclass == ptic_ptwrite)
-		return;
-	classify(d, b->end_ip, b->truncated ? b->raw : NULL, b->truncated ? b->size : 0,
-		 &d->pend_insn);
-	d->pend = d->pend_insn.cls != PTS_IC_OTHER;
-	d->pend_ip = b->end_ip;
+	end_block(d, b);
 }
 
 static bool pend_is_far(const struct pts_ptdec *d)
@@ -729,6 +815,7 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 			d->tid = pid;
 			select_image(d);
 		}
+		sb_recheck(d);
 		break;
 	}
 	default:
@@ -810,10 +897,13 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->no_image_pid = -2;
 	d->mode_bits = 64;
 	d->mode = ptem_64bit;
+	d->ikey = ICACHE_KEY(d->space, d->mode_bits);
 	d->drop_at = cfg->mapped ? DROP_STEP + DROP_KEEP : UINT64_MAX;
 	d->spin_off = UINT64_MAX;
 	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
 	d->pid_changed = true;
+	sb_recheck(d);
+	d->elide_q = cfg->elide_queued ? cfg->elide : NULL;
 	if (cfg->padded) {
 		d->buf = cfg->buf;
 	} else {
@@ -916,16 +1006,37 @@ static inline void mark_good(struct pts_ptdec *d)
  * trace (see SPIN_REPEATS): found within about 2 * SPIN_REPEATS * L
  * blocks for a loop of L blocks.
  */
-static bool spinning(struct pts_ptdec *d, uint64_t ip)
+static bool spinning_on(struct pts_ptdec *d, uint64_t ip)
 {
-	if (d->good_off != d->spin_off) {
-		d->spin_off = d->good_off;
-		d->spin_blocks = 0;
+	uint32_t i;
+
+	if (d->spin_blocks == SPIN_REPEATS) {
 		loop_reset(&d->spin);
+		for (i = 0; i < SPIN_REPEATS; i++)
+			loop_step(&d->spin, d->spin_ips[i]);
 	}
 	if (++d->spin_blocks >= SPIN_MAX_BLOCKS)
 		return true;
 	return loop_step(&d->spin, ip) >= SPIN_REPEATS;
+}
+
+/*
+ * The watch counts no repeat within the first SPIN_REPEATS blocks at a
+ * position (the first block only starts it): their starts are kept, and
+ * the watch runs over them only when a run of blocks gets longer. Nearly
+ * every run is a few blocks: one store each.
+ */
+static inline bool spinning(struct pts_ptdec *d, uint64_t ip)
+{
+	if (d->good_off != d->spin_off) {
+		d->spin_off = d->good_off;
+		d->spin_blocks = 0;
+	}
+	if (d->spin_blocks < SPIN_REPEATS) {
+		d->spin_ips[d->spin_blocks++] = ip;
+		return false;
+	}
+	return spinning_on(d, ip);
 }
 
 /*
@@ -936,6 +1047,42 @@ static bool spinning(struct pts_ptdec *d, uint64_t ip)
 static bool walk_loops(struct pts_ptdec *d, uint64_t ip)
 {
 	return loop_step(&d->walk, ip) > 0;
+}
+
+/*
+ * What step does with the block b (when b->ninsn) and the status st that
+ * pt_blk_next returned.
+ */
+static void after_next(struct pts_ptdec *d, const struct pt_block *b, int st)
+{
+	if (b->ninsn && d->state == PTDEC_WALK_EOS && walk_loops(d, b->ip)) {
+		d->state = PTDEC_ENDED;
+		return;
+	}
+	/* a block may come with an error: use the block, then the error */
+	if (b->ninsn)
+		on_block(d, b);
+	if (st < 0) {
+		/*
+		 * The end of the trace: -pte_eos where the next instruction
+		 * needs trace; any other error after pts_eos is met walking
+		 * on past the last packet (code without an image), with no
+		 * trace left to lose: the end too, not a gap.
+		 */
+		if (st == -pte_eos || d->state == PTDEC_WALK_EOS) {
+			d->state = PTDEC_ENDED;
+			return;
+		}
+		gap(d, pt_errstr(pt_errcode(st)), 0);
+		lose_sync(d);
+		return;
+	}
+	d->status = st;
+	mark_good(d);
+	if (b->ninsn && spinning(d, b->ip)) {
+		gap(d, SPIN_GAP, 0);
+		lose_sync(d);
+	}
 }
 
 static void step(struct pts_ptdec *d)
@@ -1025,40 +1172,52 @@ static void step(struct pts_ptdec *d)
 	}
 	/* pt_blk_next zeroes b itself (a block returned with an error is whole) */
 	st = pt_blk_next(d->blk, &b, sizeof(b));
-	if (b.ninsn && d->state == PTDEC_WALK_EOS && walk_loops(d, b.ip)) {
-		d->state = PTDEC_ENDED;
-		return;
-	}
-	/* a block may come with an error: use the block, then the error */
-	if (b.ninsn)
-		on_block(d, &b);
-	if (st < 0) {
-		/*
-		 * The end of the trace: -pte_eos where the next instruction
-		 * needs trace; any other error after pts_eos is met walking
-		 * on past the last packet (code without an image), with no
-		 * trace left to lose: the end too, not a gap.
-		 */
-		if (st == -pte_eos || d->state == PTDEC_WALK_EOS) {
-			d->state = PTDEC_ENDED;
+	after_next(d, &b, st);
+}
+
+/*
+ * The common block: synced, no event pending, the trace not used up, no
+ * instruction listing (fill). Blocks are decoded in a row, each as step
+ * would, until one queues an event or pt_blk_next returns a status that
+ * step must see (an event, the end of the trace, an error): step's
+ * dispatch on the state and its frame once per run, not per block.
+ */
+static void blocks(struct pts_ptdec *d)
+{
+	struct pt_block b;
+	int st;
+
+	do {
+		st = pt_blk_next(d->blk, &b, sizeof(b));
+		if (st < 0 || !b.ninsn) {
+			after_next(d, &b, st);
 			return;
 		}
-		gap(d, pt_errstr(pt_errcode(st)), 0);
-		lose_sync(d);
-		return;
-	}
-	d->status = st;
-	mark_good(d);
-	if (b.ninsn && spinning(d, b.ip)) {
-		gap(d, "endless loop of direct jumps that consumes no trace: segment ended", 0);
-		lose_sync(d);
-	}
+		if (b.mode != d->mode)
+			set_mode(d, b.mode);
+		resolve_fast(d, b.ip);
+		d->st.blocks++;
+		d->st.insns += b.ninsn;
+		end_block(d, &b);
+		d->status = st;
+		mark_good(d);
+		if (spinning(d, b.ip)) {
+			gap(d, SPIN_GAP, 0);
+			lose_sync(d);
+			return;
+		}
+	} while (!d->qn && !(st & (pts_event_pending | pts_eos)));
 }
 
 static void fill(struct pts_ptdec *d)
 {
-	while (!d->qn && d->state != PTDEC_ENDED)
-		step(d);
+	while (!d->qn && d->state != PTDEC_ENDED) {
+		if (d->state == PTDEC_SYNCED && !(d->status & (pts_event_pending | pts_eos)) &&
+		    !d->cfg.on_insn)
+			blocks(d);
+		else
+			step(d);
+	}
 }
 
 /*

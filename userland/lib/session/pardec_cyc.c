@@ -59,7 +59,8 @@ static const uint8_t first_len[256] = {
 	1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0,	/* f0 */
 };
 
-size_t pts_pt_plain_packet_len(const uint8_t *buf, size_t left)
+/* pts_pt_plain_packet_len, inlined in the scan. */
+static inline size_t plain_len(const uint8_t *buf, size_t left)
 {
 	size_t n;
 
@@ -71,6 +72,11 @@ size_t pts_pt_plain_packet_len(const uint8_t *buf, size_t left)
 	else if (n == MOD)
 		n = left >= 2 && (buf[1] >> 5) <= 1 ? 2 : 0;
 	return n <= left ? n : 0;
+}
+
+size_t pts_pt_plain_packet_len(const uint8_t *buf, size_t left)
+{
+	return plain_len(buf, left);
 }
 
 /* The scan from offset off on, with libipt's packet decoder (off: where it is). */
@@ -103,7 +109,7 @@ bool pts_pt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to)
 	if (from >= size)
 		return true;
 	while (off < to) {
-		size_t n = pts_pt_plain_packet_len(buf + off, size - off);
+		size_t n = plain_len(buf + off, size - off);
 
 		if (n) {
 			off += n;

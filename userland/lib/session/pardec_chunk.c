@@ -95,13 +95,29 @@ static inline bool plain_jump(const struct pts_branch *br, bool extra)
  * thread (and, with several CPUs, of the same time). It is stored unless
  * the run lies before skip_to. 1 taken, 0 not, -ENOMEM.
  */
+/* Append a jump to the open run (the last), room made for it. */
+static inline void append_jump(struct chunk *c, uint64_t from, uint64_t to, uint64_t ts_ns)
+{
+	struct pjump *j = &c->jumps[c->njumps++];
+	struct prun *r = &c->runs[c->nruns - 1];
+
+	j->from = from;
+	j->to = to;
+	j->ts_ns = ts_ns;
+	r->n++;
+	if (from < r->lo)
+		r->lo = from;
+	if (from > r->hi)
+		r->hi = from;
+	if (to < r->lo)
+		r->lo = to;
+	if (to > r->hi)
+		r->hi = to;
+}
+
 static inline int extend_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from,
 			     uint64_t to, uint64_t ts_ns)
 {
-	struct prun *r;
-	struct pjump *j;
-	uint64_t lo = from < to ? from : to, hi = from < to ? to : from;
-
 	if (!c->run_open || pid != c->run_pid || tid != c->run_tid ||
 	    (!c->single && ts_ns != c->run_ts))
 		return 0;
@@ -109,14 +125,7 @@ static inline int extend_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t
 		return 1;
 	if (grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))
 		return -ENOMEM;
-	j = &c->jumps[c->njumps++];
-	j->from = from;
-	j->to = to;
-	j->ts_ns = ts_ns;
-	r = &c->runs[c->nruns - 1];
-	r->n++;
-	r->lo = lo < r->lo ? lo : r->lo;
-	r->hi = hi > r->hi ? hi : r->hi;
+	append_jump(c, from, to, ts_ns);
 	return 1;
 }
 
@@ -217,26 +226,11 @@ static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64
 		      uint64_t ts_ns, uint64_t pos)
 {
 	struct chunk *c = ctx;
-	struct prun *r;
-	struct pjump *j;
 
 	if (!c->run_open || c->run_skipped || pid != c->run_pid || tid != c->run_tid ||
 	    (!c->single && ts_ns != c->run_ts) || c->njumps >= c->capjumps)
 		return take_jump_slow(c, pid, tid, from, to, ts_ns, pos);
-	j = &c->jumps[c->njumps++];
-	j->from = from;
-	j->to = to;
-	j->ts_ns = ts_ns;
-	r = &c->runs[c->nruns - 1];
-	r->n++;
-	if (from < r->lo)
-		r->lo = from;
-	if (from > r->hi)
-		r->hi = from;
-	if (to < r->lo)
-		r->lo = to;
-	if (to > r->hi)
-		r->hi = to;
+	append_jump(c, from, to, ts_ns);
 	return true;
 }
 

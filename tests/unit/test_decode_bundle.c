@@ -48,27 +48,6 @@ static int suite_cleanup(void)
 	return 0;
 }
 
-static void *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	void *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 /* The user-scope main path (see test_decode_synth.c). */
 static size_t gen_main(struct pt_gen *g)
 {
@@ -165,7 +144,7 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 	struct pts_bundle_process *p;
 	struct pts_err err = { 0 };
 	size_t n, elen = 0;
-	void *ebytes = slurp(elf, &elen);
+	void *ebytes = bt_read_file(elf, &elen);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ebytes);
@@ -324,7 +303,7 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 				     "/opt/app/user");
 	if (vdso_reuse) {
 		size_t vlen = 0;
-		void *vbytes = slurp(elf, &vlen);
+		void *vbytes = bt_read_file(elf, &vlen);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(vbytes);
 		free(p->maps_arm[0].path);

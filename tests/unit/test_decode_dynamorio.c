@@ -66,16 +66,7 @@ static void opts_for_hello(struct pts_decode_opts *o, bool sideband)
 	}
 }
 
-static const struct pts_tl_rec *nth(const struct tl_sink *s, enum pts_tl_type t, const char *name,
-				    int n)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		if (s->recs[i].r.type == t && !strcmp(s->recs[i].name, name) && !n--)
-			return &s->recs[i].r;
-	return NULL;
-}
+#define nth tl_sink_nth
 
 static void check_hello(bool sideband)
 {

@@ -12,16 +12,7 @@
 #include "decode/perfscript.h"
 #include "session/session.h"
 
-static const struct pts_tl_rec *nth(const struct tl_sink *s, enum pts_tl_type t, const char *name,
-				    int n)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		if (s->recs[i].r.type == t && !strcmp(s->recs[i].name, name) && !n--)
-			return &s->recs[i].r;
-	return NULL;
-}
+#define nth tl_sink_nth
 
 static int decode(const char *file, struct tl_sink *sink, struct pts_decode_summary *sum)
 {

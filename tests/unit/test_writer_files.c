@@ -60,7 +60,7 @@ static void output_appears_under_its_name_only_after_a_successful_close(void)
 	CU_ASSERT_EQUAL(access(tmp_name(path), F_OK), 0);
 	CU_ASSERT_EQUAL(pts_writer_close(w, true, &err), 0);
 	CU_ASSERT_EQUAL(access(tmp_name(path), F_OK), -1);
-	text = wt_slurp(path, NULL);
+	text = bt_read_file(path, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "# process 1 p\n"));
 	free(text);
@@ -82,7 +82,7 @@ static void failed_close_removes_the_temporary_and_keeps_the_old_output(void)
 	wt_emit(w, &rec);
 	CU_ASSERT_EQUAL(pts_writer_close(w, false, &err), 0);
 	CU_ASSERT_EQUAL(access(tmp_name(path), F_OK), -1);
-	text = wt_slurp(path, NULL);
+	text = bt_read_file(path, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 	CU_ASSERT_STRING_EQUAL(text, "old");
 	free(text);

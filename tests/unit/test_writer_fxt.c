@@ -26,7 +26,7 @@ static char *write_fxt(const char *name, const struct pts_tl_rec *recs, size_t n
 	for (i = 0; i < n; i++)
 		wt_emit(w, &recs[i]);
 	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
-	return wt_slurp(wt_path(name), len);
+	return bt_read_file(wt_path(name), len);
 }
 
 static void read_back(const char *name, struct fxtr_trace *t)
@@ -424,7 +424,7 @@ static void end_without_begin_is_refused_with_a_message(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "END without an open BEGIN"));
 	/* the failure sticks: closing with ok=true reports it and leaves no file */
 	CU_ASSERT_EQUAL(pts_writer_close(w, true, &err), -EINVAL);
-	CU_ASSERT_PTR_NULL(wt_slurp(wt_path("bad.fxt"), NULL));
+	CU_ASSERT_PTR_NULL(bt_read_file(wt_path("bad.fxt"), NULL));
 }
 
 static void fxt_to_standard_output_is_refused(void)

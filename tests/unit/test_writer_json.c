@@ -215,7 +215,7 @@ static void timestamps_are_microseconds_with_exact_nanosecond_decimals(void)
 	char *text;
 
 	write_json(wt_path("ts.json"), r, sample(r));
-	text = wt_slurp(wt_path("ts.json"), NULL);
+	text = bt_read_file(wt_path("ts.json"), NULL);
 	CU_ASSERT_FATAL(text != NULL);
 	/* 1234567 ns = 1234.567000 us; 2000001 ns = 2000.001000 us */
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"ts\":1234.567000,"));
@@ -247,7 +247,7 @@ static void events_sharing_a_nanosecond_keep_their_order_1_ps_apart(void)
 	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 5000, 100, 101, 1, NULL);
 	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 6000, 100, 101, 0, NULL);
 	write_json(wt_path("tie.json"), r, n);
-	text = wt_slurp(wt_path("tie.json"), NULL);
+	text = bt_read_file(wt_path("tie.json"), NULL);
 	CU_ASSERT_FATAL(text != NULL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"ph\":\"B\",\"pid\":100,\"tid\":101,\"ts\":5.000000,"
 				      "\"name\":\"f\""));
@@ -338,7 +338,7 @@ static void code_without_a_symbol_has_no_symbol_or_offset_argument(void)
 	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 1300, 100, 101, 0, NULL);
 	write_json(wt_path("unknown.json"), r, n);
 
-	text = wt_slurp(wt_path("unknown.json"), NULL);
+	text = bt_read_file(wt_path("unknown.json"), NULL);
 	CU_ASSERT_FATAL(text != NULL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, sym_args));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, unk_args));

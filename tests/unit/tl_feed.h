@@ -87,12 +87,10 @@ static inline void tl_fx_done(void)
 static inline const struct pts_tl_rec *tl_fx_rec(enum pts_tl_type type, const char *name, int n)
 {
 	static const struct pts_tl_rec none;
-	size_t i;
+	const struct pts_tl_rec *r = tl_sink_nth(&tl_fx.sink, type, name, n);
 
-	for (i = 0; i < tl_fx.sink.n; i++)
-		if (tl_fx.sink.recs[i].r.type == type && !strcmp(tl_fx.sink.recs[i].name, name) &&
-		    !n--)
-			return &tl_fx.sink.recs[i].r;
+	if (r)
+		return r;
 	CU_FAIL("record not found");
 	return &none;
 }

@@ -58,6 +58,18 @@ static inline void tl_sink_free(struct tl_sink *s)
 	s->n = 0;
 }
 
+/* The n-th record (0-based) of type t with this name, or NULL. */
+static inline const struct pts_tl_rec *tl_sink_nth(const struct tl_sink *s, enum pts_tl_type t,
+						   const char *name, int n)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->recs[i].r.type == t && !strcmp(s->recs[i].name, name) && !n--)
+			return &s->recs[i].r;
+	return NULL;
+}
+
 /* Slices and instants as "B0 name|E0 name|I gap" joined by '|'. */
 static inline const char *tl_sink_shape(const struct tl_sink *s, char *buf, size_t len)
 {

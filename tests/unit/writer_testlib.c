@@ -69,30 +69,6 @@ void wt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 }
 
-char *wt_slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (len)
-		*len = (size_t)n;
-	return buf;
-}
-
 void wt_expect_text(const char *name, enum pts_format fmt, const struct pts_tl_rec *recs,
 		    size_t n, const char *want)
 {
@@ -105,7 +81,7 @@ void wt_expect_text(const char *name, enum pts_format fmt, const struct pts_tl_r
 	for (i = 0; i < n; i++)
 		wt_emit(w, &recs[i]);
 	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
-	got = wt_slurp(wt_path(name), NULL);
+	got = bt_read_file(wt_path(name), NULL);
 	CU_ASSERT_FATAL(got != NULL);
 	if (strcmp(got, want))
 		fprintf(stderr, "\n--- got:\n%s--- want:\n%s", got, want);

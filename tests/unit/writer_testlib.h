@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "bundle_fixture.h"	/* bt_read_file: a written file read back */
 #include "writer/writer.h"
 
 /* A fresh scratch directory (mkdtemp under $TMPDIR or /tmp); removed by wt_cleanup. */
@@ -23,9 +24,6 @@ struct pts_tl_rec wt_rec(enum pts_tl_type type, enum pts_tl_kind kind, unsigned 
 
 /* Emit and assert success (CUnit assertion on failure). */
 void wt_emit(struct pts_writer *w, const struct pts_tl_rec *rec);
-
-/* Whole file into a malloc'd NUL-terminated buffer; *len gets its size. NULL if absent. */
-char *wt_slurp(const char *path, size_t *len);
 
 /*
  * Write n records to dir/name in format fmt and assert the file is exactly

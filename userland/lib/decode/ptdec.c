@@ -141,8 +141,10 @@ struct pts_ptdec {
 	bool exec_pending;	/* the sideband says the thread exec'd */
 	uint64_t sb_check;	/* sb_recheck */
 	uint64_t tsx_abort_ip;
-	/* last instruction of the previous block, whose target the next IP gives */
-	bool pend;
+	/*
+	 * last instruction of the previous block, whose target the next IP
+	 * gives; none when its class is PTS_IC_OTHER (pending, drop_pend)
+	 */
 	uint64_t pend_ip;
 	struct pts_insn pend_insn;
 	uint64_t last_ip;
@@ -222,6 +224,16 @@ static inline void sb_recheck(struct pts_ptdec *d)
 		d->sb_check = 0;
 	else
 		d->sb_check = sb ? d->sb_due : UINT64_MAX;
+}
+
+static inline bool pending(const struct pts_ptdec *d)
+{
+	return d->pend_insn.cls != PTS_IC_OTHER;
+}
+
+static inline void drop_pend(struct pts_ptdec *d)
+{
+	d->pend_insn.cls = PTS_IC_OTHER;
 }
 
 /*
@@ -426,6 +438,31 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 	return queue(d, kind, from, to);
 }
 
+/*
+ * push of a near call or return (insn_len: the call's length, 0 for a
+ * return) with nothing queued and no sideband work due: the entry built
+ * in place, as push would.
+ */
+static inline void push_near(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t from,
+			     uint64_t to, uint8_t insn_len)
+{
+	struct qent *e;
+
+	if (d->qn || d->abs >= d->sb_check) {
+		e = push(d, kind, from, to);
+		if (e)
+			e->br.insn_len = insn_len;
+		return;
+	}
+	e = &d->q[d->qh];
+	d->qn = 1;
+	set_branch(d, &e->br, kind, from, to);
+	e->br.insn_len = insn_len;
+	e->pos = d->good_off;
+	e->insns = d->st.insns;
+	d->st.branches++;
+}
+
 static void update_time(struct pts_ptdec *d)
 {
 	uint64_t t;
@@ -448,7 +485,7 @@ static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
 	e->br.offset = off;
 	snprintf(e->detail, sizeof(e->detail), "%s", cause);
 	e->br.detail = e->detail;
-	d->pend = false;
+	drop_pend(d);
 }
 
 /*
@@ -495,22 +532,23 @@ static inline void jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
 static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 {
 	uint64_t from = d->pend_ip, fall = d->pend_ip + d->pend_insn.len;
+	enum pts_icls cls = d->pend_insn.cls;
 	struct qent *e;
 
-	if (!d->pend)
+	if (cls == PTS_IC_OTHER)
 		return;
-	d->pend = false;
+	drop_pend(d);
 	/*
 	 * Conditional branches end most blocks: tested first, with a plain
 	 * test rather than the switch's jump table (an indirect branch the
 	 * CPU mispredicts as the classes alternate).
 	 */
-	if (d->pend_insn.cls == PTS_IC_COND) {
+	if (cls == PTS_IC_COND) {
 		if (next_ip != fall)
 			jump(d, from, next_ip);
 		return;
 	}
-	switch (d->pend_insn.cls) {
+	switch (cls) {
 	case PTS_IC_CALL:
 		if (next_ip != fall) {
 			e = push(d, PTS_BR_CALL, from, next_ip);
@@ -548,31 +586,27 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 static inline void resolve_fast(struct pts_ptdec *d, uint64_t next_ip)
 {
 	uint64_t from = d->pend_ip, fall = d->pend_ip + d->pend_insn.len;
-	struct qent *e;
 
-	if (!d->pend)
-		return;
 	switch (d->pend_insn.cls) {
+	case PTS_IC_OTHER:
+		return;
 	case PTS_IC_COND:
-		d->pend = false;
+		drop_pend(d);
 		if (next_ip != fall)
 			jump(d, from, next_ip);
 		return;
 	case PTS_IC_JUMP:
-		d->pend = false;
+		drop_pend(d);
 		jump(d, from, next_ip);
 		return;
 	case PTS_IC_CALL:
-		d->pend = false;
-		if (next_ip != fall) {
-			e = push(d, PTS_BR_CALL, from, next_ip);
-			if (e)
-				e->br.insn_len = d->pend_insn.len;
-		}
+		drop_pend(d);
+		if (next_ip != fall)
+			push_near(d, PTS_BR_CALL, from, next_ip, d->pend_insn.len);
 		return;
 	case PTS_IC_RET:
-		d->pend = false;
-		push(d, PTS_BR_RETURN, from, next_ip);
+		drop_pend(d);
+		push_near(d, PTS_BR_RETURN, from, next_ip, 0);
 		return;
 	default:
 		resolve(d, next_ip);
@@ -580,9 +614,17 @@ static inline void resolve_fast(struct pts_ptdec *d, uint64_t next_ip)
 	}
 }
 
-static void classify_slow(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_t rawlen,
-			  struct icache_ent *c, struct pts_insn *out)
+/* The classification cache's entry for ip. */
+static inline struct icache_ent *icache_at(struct pts_ptdec *d, uint64_t ip)
 {
+	return &d->icache[(ip ^ (ip >> 12)) & (ICACHE_SIZE - 1)];
+}
+
+/* classify, when the cache does not have it (raw: never cached). */
+static void classify_slow(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_t rawlen,
+			  struct pts_insn *out)
+{
+	struct icache_ent *c = raw ? NULL : icache_at(d, ip);
 	uint8_t buf[16];
 	size_t n = rawlen;
 
@@ -619,17 +661,16 @@ static void classify_slow(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, 
 static inline void classify(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_t rawlen,
 			    struct pts_insn *out)
 {
-	struct icache_ent *c = NULL;
-
 	if (!raw) {
 		/* the bytes come from the images: cacheable */
-		c = &d->icache[(ip ^ (ip >> 12)) & (ICACHE_SIZE - 1)];
+		const struct icache_ent *c = icache_at(d, ip);
+
 		if (c->ip == ip && c->key == d->ikey) {
 			*out = c->insn;
 			return;
 		}
 	}
-	classify_slow(d, ip, raw, rawlen, c, out);
+	classify_slow(d, ip, raw, rawlen, out);
 }
 
 static void set_mode(struct pts_ptdec *d, enum pt_exec_mode mode)
@@ -647,7 +688,6 @@ static inline void end_block(struct pts_ptdec *d, const struct pt_block *b)
 		return;
 	classify(d, b->end_ip, b->truncated ? b->raw : NULL, b->truncated ? b->size : 0,
 		 &d->pend_insn);
-	d->pend = d->pend_insn.cls != PTS_IC_OTHER;
 	d->pend_ip = b->end_ip;
 }
 
@@ -680,8 +720,8 @@ static inline void on_block(struct pts_ptdec *d, const struct pt_block *b)
 
 static bool pend_is_far(const struct pts_ptdec *d)
 {
-	return d->pend && (d->pend_insn.cls == PTS_IC_SYSCALL || d->pend_insn.cls == PTS_IC_SYSRET ||
-			   d->pend_insn.cls == PTS_IC_IRET);
+	return d->pend_insn.cls == PTS_IC_SYSCALL || d->pend_insn.cls == PTS_IC_SYSRET ||
+	       d->pend_insn.cls == PTS_IC_IRET;
 }
 
 static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
@@ -702,7 +742,7 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 			ev->type == ptev_paging || ev->type == ptev_vmcs);
 	switch (ev->type) {
 	case ptev_enabled:
-		d->pend = false;
+		drop_pend(d);
 		e = push(d, PTS_BR_ENABLED, 0, ev->variant.enabled.ip);
 		if (e && ev->variant.enabled.resumed)
 			e->br.flags |= PTS_BRF_RESUMED;
@@ -722,10 +762,10 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 			if (e)
 				e->br.flags |= PTS_BRF_TRACE_OFF;
 		} else {
-			e = push(d, PTS_BR_DISABLED, d->pend ? d->pend_ip : (at ? at : d->last_ip),
+			e = push(d, PTS_BR_DISABLED, pending(d) ? d->pend_ip : (at ? at : d->last_ip),
 				 0);
 		}
-		d->pend = false;
+		drop_pend(d);
 		break;
 	}
 	case ptev_async_disabled:
@@ -1147,7 +1187,7 @@ static void step(struct pts_ptdec *d)
 			d->sync_off = (int64_t)so;
 		}
 		mark_good(d);
-		d->pend = false;
+		drop_pend(d);
 		update_time(d);
 		return;
 	}

@@ -97,15 +97,42 @@ static int shared_present(const struct pts_unit_suite *s, const struct pts_unit_
 	return 0;
 }
 
-static void print_totals(FILE *f, unsigned int failed)
+/*
+ * A suite whose set-up or tear-down failed counts as one failure beside
+ * its tests': a failed set-up runs none of them, so they are neither
+ * passed nor failed, and the passes are counted from the tests alone.
+ */
+static void print_totals(FILE *f, unsigned int tests_failed, unsigned int suites_failed)
 {
 	unsigned int run = CU_get_number_of_tests_run(), i;
 
-	fprintf(f, "unit tests: %u passed, %u failed, %u skipped", run - nr_skipped_running - failed,
-		failed, nr_skipped);
+	fprintf(f, "unit tests: %u passed, %u failed, %u skipped", run - nr_skipped_running - tests_failed,
+		tests_failed + suites_failed, nr_skipped);
+	if (suites_failed)
+		fprintf(f, " (%u suite set-up/tear-down failure%s)", suites_failed,
+			suites_failed > 1 ? "s" : "");
 	for (i = 0; i < nr_reasons; i++)
 		fprintf(f, "%s%u: %s", i ? "; " : " (", reasons[i].n, reasons[i].text);
 	fprintf(f, "%s\n", nr_reasons ? ")" : "");
+}
+
+/* One line per suite whose set-up or tear-down failed; returns their number. */
+static unsigned int report_suite_failures(void)
+{
+	CU_pFailureRecord r;
+	unsigned int n = 0;
+
+	for (r = CU_get_failure_list(); r; r = r->pNext) {
+		if (r->type == CUF_SuiteInitFailed)
+			printf("SETUP FAILED %s: its %u tests did not run\n", r->pSuite->pName,
+			       r->pSuite->uiNumberOfTests);
+		else if (r->type == CUF_SuiteCleanupFailed)
+			printf("TEARDOWN FAILED %s\n", r->pSuite->pName);
+		else
+			continue;
+		n++;
+	}
+	return n;
 }
 
 static int wanted(const char *name, int argc, char **argv)
@@ -124,7 +151,7 @@ int main(int argc, char **argv)
 {
 	struct pts_unit_suite *s;
 	const char *summary;
-	unsigned int failed, i;
+	unsigned int failed, tests_failed, suites_failed, i;
 
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
@@ -150,20 +177,19 @@ int main(int argc, char **argv)
 	}
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
-	failed = CU_get_number_of_tests_failed();
-	if (CU_get_number_of_suites_failed())
-		failed++;
-	print_totals(stdout, failed);
+	tests_failed = CU_get_number_of_tests_failed();
+	suites_failed = report_suite_failures();
+	print_totals(stdout, tests_failed, suites_failed);
 	summary = getenv("PTS_UNIT_SUMMARY");
 	if (summary && *summary) {
 		FILE *f = fopen(summary, "w");
 
 		if (f) {
-			print_totals(f, failed);
+			print_totals(f, tests_failed, suites_failed);
 			fclose(f);
 		}
 	}
-	failed += CU_get_number_of_failures();
+	failed = tests_failed + suites_failed + CU_get_number_of_failures();
 	CU_cleanup_registry();
 	return failed ? 1 : 0;
 }

@@ -12,7 +12,7 @@
 #include "decode/perfscript.h"
 #include "session/session.h"
 
-#define nth tl_sink_nth
+#define nth TL_SINK_NEED
 
 static int decode(const char *file, struct tl_sink *sink, struct pts_decode_summary *sum)
 {

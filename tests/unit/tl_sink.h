@@ -12,6 +12,7 @@
 #ifndef PTS_TEST_TL_SINK_H
 #define PTS_TEST_TL_SINK_H
 
+#include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,28 @@ static inline const struct pts_tl_rec *tl_sink_nth(const struct tl_sink *s, enum
 			return &s->recs[i].r;
 	return NULL;
 }
+
+/*
+ * tl_sink_nth for a record the test requires: when it is missing, a CUnit
+ * failure naming it at the caller's FILE:LINE, and an empty record (zero
+ * numbers, "" strings) to read, so a broken decoder fails the test instead
+ * of crashing the runner. Use through TL_SINK_NEED.
+ */
+static inline const struct pts_tl_rec *tl_sink_need(const struct tl_sink *s, enum pts_tl_type t,
+						    const char *name, int n, const char *file,
+						    unsigned int line)
+{
+	static const struct pts_tl_rec none = { .name = "", .object = "", .detail = "" };
+	const struct pts_tl_rec *r = tl_sink_nth(s, t, name, n);
+	char what[256];
+
+	if (r)
+		return r;
+	snprintf(what, sizeof(what), "record #%d of type %d named \"%s\" exists", n, (int)t, name);
+	CU_assertImplementation(CU_FALSE, line, what, file, "", CU_FALSE);
+	return &none;
+}
+#define TL_SINK_NEED(s, t, name, n) tl_sink_need(s, t, name, n, __FILE__, __LINE__)
 
 /* Slices and instants as "B0 name|E0 name|I gap" joined by '|'. */
 static inline const char *tl_sink_shape(const struct tl_sink *s, char *buf, size_t len)

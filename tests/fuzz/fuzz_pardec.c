@@ -4,9 +4,9 @@
  * one. pardec.h promises exactly the serial decoder's events, so the same
  * trace is decoded with jobs 0, then with worker threads and small
  * chunks, then with the chunks decoded last first in the calling thread
- * (PTS_PARDEC_ORDER=reverse), and the record streams and summaries (the
- * instruction count among them) must be equal; the first difference
- * aborts. The input is 4 option bytes, then the
+ * (the pool's reverse option, pardec_opts.h), and the record streams and
+ * summaries (the instruction count among them) must be equal; the first
+ * difference aborts. The input is 4 option bytes, then the
  * trace of CPU 0:
  *   [0] bit 0: raw mode (else bundle mode); bits 1-3: chunk bytes
  *       32 << n; bit 4: 3 workers (else 2); bits 5-6: scope (raw mode);
@@ -158,7 +158,8 @@ static void raw_opts(struct pts_decode_opts *o, const uint8_t *data, size_t size
 	o->pt[0].cpu = 0;
 }
 
-static void decode(const uint8_t *data, size_t size, unsigned int jobs, struct recs *out)
+static void decode(const uint8_t *data, size_t size, unsigned int jobs, bool reverse,
+		   struct recs *out)
 {
 	struct pts_decode_summary sum;
 	struct pts_decode_opts o;
@@ -171,6 +172,7 @@ static void decode(const uint8_t *data, size_t size, unsigned int jobs, struct r
 		out->buf[0] = 0;
 	pts_decode_opts_init(&o);
 	o.jobs = jobs;
+	o.par_reverse = reverse;
 	o.chunk_bytes = 32u << ((data[0] >> 1) & 7);
 	fuzz_sink_begin(PTS_FMT_NONE);
 	if (data[0] & 1) {
@@ -207,18 +209,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 4)
 		return 0;
-	decode(data, size, 0, &serial);
-	decode(data, size, data[0] & 0x10 ? 3 : 2, &parallel);
+	decode(data, size, 0, false, &serial);
+	decode(data, size, data[0] & 0x10 ? 3 : 2, false, &parallel);
 	if (serial.len != parallel.len || memcmp(serial.buf, parallel.buf, serial.len))
 		report();
 	/*
 	 * Each chunk decoded after the ones behind it, in this thread: the
 	 * libipt block cache the decoders share is then filled in an order
-	 * threads take only now and then (pardec.c, PTS_PARDEC_ORDER)
+	 * threads take only now and then (pardec_opts.h, reverse)
 	 */
-	setenv("PTS_PARDEC_ORDER", "reverse", 1);
-	decode(data, size, 2, &parallel);
-	unsetenv("PTS_PARDEC_ORDER");
+	decode(data, size, 2, true, &parallel);
 	if (serial.len != parallel.len || memcmp(serial.buf, parallel.buf, serial.len))
 		report();
 	return 0;

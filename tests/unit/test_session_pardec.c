@@ -36,7 +36,7 @@
  * jump's target took the 5 from one decoder and went on from the 2 of
  * the other: 3 too many (10,220 for 10,217 before the fix, at one of the
  * 6 joins: the decoders of the others found the cache filled).
- * PTS_PARDEC_ORDER=reverse decodes every chunk's successors before it in
+ * The pool's reverse option decodes every chunk's successors before it in
  * the calling thread, an order worker threads can take, made repeatable.
  */
 #include <stdio.h>
@@ -115,7 +115,7 @@ static int discard(void *ctx, const struct pts_tl_rec *r, struct pts_err *err)
 	return 0;
 }
 
-static void decode(unsigned int jobs, struct pts_decode_summary *sum)
+static void decode(unsigned int jobs, bool reverse, struct pts_decode_summary *sum)
 {
 	struct pts_decode_opts o;
 	struct pts_err err = { 0 };
@@ -132,6 +132,7 @@ static void decode(unsigned int jobs, struct pts_decode_summary *sum)
 	o.pid = 100;
 	o.tid = 101;
 	o.jobs = jobs;
+	o.par_reverse = reverse;
 	o.chunk_bytes = 1;	/* a chunk at every PSB */
 	rc = pts_decode_raw(&o, discard, NULL, sum, &err);
 	CU_ASSERT_EQUAL(rc, 0);
@@ -144,11 +145,9 @@ static void joined_instruction_count_is_the_serial_one_whichever_chunk_filled_th
 	struct pts_decode_summary serial, par;
 
 	write_trace();
-	decode(1, &serial);
+	decode(1, false, &serial);
 	CU_ASSERT_EQUAL(serial.insns, 17 * (ITERS + 1));
-	CU_ASSERT_EQUAL(setenv("PTS_PARDEC_ORDER", "reverse", 1), 0);
-	decode(2, &par);
-	unsetenv("PTS_PARDEC_ORDER");
+	decode(2, true, &par);
 	/* joins were made (a refused one is the serial decode), at most ITERS / EVERY - 1 */
 	CU_ASSERT(par.par_joins >= ITERS / EVERY / 2);
 	CU_ASSERT_EQUAL(par.insns, serial.insns);
@@ -160,7 +159,7 @@ static void joined_instruction_count_is_the_serial_one_whichever_chunk_filled_th
 			(unsigned long long)par.par_joins, (unsigned long long)par.par_refused);
 	pts_decode_summary_free(&par);
 	/* and with worker threads, in whatever order they take */
-	decode(2, &par);
+	decode(2, false, &par);
 	CU_ASSERT_EQUAL(par.insns, serial.insns);
 	pts_decode_summary_free(&serial);
 	pts_decode_summary_free(&par);

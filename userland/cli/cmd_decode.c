@@ -48,6 +48,26 @@ static void print_notices(const struct pts_decode_summary *sum)
 			sum->nr_notices - PTS_DEC_MAX_NOTICES);
 }
 
+/*
+ * The parallel decode's test knobs (session/pardec_opts.h) from the
+ * environment, for scripted checks (tests/check.d/76-parallel-identical.sh):
+ * PTS_PARDEC_ORDER=reverse; PTS_PARDEC_BREAK=1 (joins), run or time.
+ */
+static void pardec_test_knobs(struct pts_decode_opts *o)
+{
+	const char *order = getenv("PTS_PARDEC_ORDER"), *brk = getenv("PTS_PARDEC_BREAK");
+
+	o->par_reverse = order && !strcmp(order, "reverse");
+	if (!brk)
+		return;
+	if (!strcmp(brk, "1"))
+		o->par_break = PTS_PARDEC_BREAK_JOINS;
+	else if (!strcmp(brk, "run"))
+		o->par_break = PTS_PARDEC_BREAK_RUNS;
+	else if (!strcmp(brk, "time"))
+		o->par_break = PTS_PARDEC_BREAK_TIME;
+}
+
 static void insn_out(void *ctx, uint32_t cpu, uint64_t ip)
 {
 	fprintf(ctx, "%" PRIx64 "\n", ip);
@@ -71,6 +91,7 @@ static int run(struct pts_decode_req *r)
 	/* streaming progress on a terminal only (item 8) */
 	if (isatty(STDERR_FILENO) && !getenv("PTSCOPE_NO_PROGRESS"))
 		o->progress = stderr;
+	pardec_test_knobs(o);
 	/* from here on outputs exist under temporary names: a signal removes them */
 	decode_out_catch_signals();
 	if (r->insn_list) {
@@ -140,7 +161,15 @@ static int run(struct pts_decode_req *r)
 		pts_decode_summary_print(r->out && !strcmp(r->out, "-") ? stderr : stdout, &sum);
 	else
 		print_notices(&sum);
-	/* how the parallel decode went (tests/check.d/76-parallel-identical.sh) */
+	/*
+	 * How the parallel decode went (tests/check.d/76-parallel-identical.sh)
+	 * and how its CPU time divided (tools/bench/parallel.sh): the calling
+	 * thread's bounds the wall time however many cores there are.
+	 */
+	if (getenv("PTS_PARDEC_STATS") && sum.par_cpu.workers)
+		fprintf(stderr, "pardec: CPU s: calling thread %.3f, %u workers %.3f\n",
+			(double)sum.par_cpu.calling_ns / 1e9, sum.par_cpu.workers,
+			(double)sum.par_cpu.workers_ns / 1e9);
 	if (getenv("PTS_PARDEC_STATS"))
 		fprintf(stderr, "pardec: %" PRIu64 " joins, %" PRIu64 " refused\n",
 			sum.par_joins, sum.par_refused);

@@ -389,6 +389,21 @@ static inline void set_branch(struct pts_ptdec *d, struct pts_branch *br, enum p
 	br->insn_len = 0;
 }
 
+/* Queue an event at the decoder's current time, thread and trace position. */
+static inline struct qent *queue(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t from,
+				 uint64_t to)
+{
+	struct qent *e = &d->q[(d->qh + d->qn++) % QCAP];
+
+	/* br.detail points at e->detail only where an event sets it */
+	set_branch(d, &e->br, kind, from, to);
+	e->pos = d->good_off;
+	e->insns = d->st.insns;
+	if (kind != PTS_BR_GAP && kind != PTS_BR_INSTANT && kind != PTS_BR_CBR)
+		d->st.branches++;
+	return e;
+}
+
 static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t from, uint64_t to)
 {
 	struct qent *e;
@@ -416,18 +431,11 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 	}
 	/* the consumer takes the jump itself: every event before it was handed out */
 	if (kind == PTS_BR_JUMP && !d->qn && d->cfg.take_jump &&
-	    d->cfg.take_jump(d->cfg.jump_ctx, d->pid, d->tid, from, to, d->now)) {
+	    d->cfg.take_jump(d->cfg.jump_ctx, d->pid, d->tid, from, to, d->now, d->good_off)) {
 		d->st.branches++;
 		return NULL;
 	}
-	e = &d->q[(d->qh + d->qn++) % QCAP];
-	/* br.detail points at e->detail only where an event sets it */
-	set_branch(d, &e->br, kind, from, to);
-	e->pos = d->good_off;
-	e->insns = d->st.insns;
-	if (kind != PTS_BR_GAP && kind != PTS_BR_INSTANT && kind != PTS_BR_CBR)
-		d->st.branches++;
-	return e;
+	return queue(d, kind, from, to);
 }
 
 /*
@@ -481,6 +489,25 @@ static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
 }
 
 /*
+ * A jump the consumer may take (cfg.take_jump), offered as push would
+ * offer it when its sideband walk has nothing to do: without the walk,
+ * and queued at once if not taken (push would offer it again; jump()
+ * found the elide window not dropping it). Out of line, so that jump()
+ * stays small enough to inline.
+ */
+static __attribute__((noinline)) void offer_jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
+{
+	if (d->qn || d->exec_pending || d->pid_changed || (d->have_tsc && d->abs >= d->sb_due)) {
+		push(d, PTS_BR_JUMP, from, to);
+		return;
+	}
+	if (d->cfg.take_jump(d->cfg.jump_ctx, d->pid, d->tid, from, to, d->now, d->good_off))
+		d->st.branches++;
+	else
+		queue(d, PTS_BR_JUMP, from, to);
+}
+
+/*
  * A jump: most are inside the function executing and the consumer's
  * elide filter drops them. The common case is decided here without the
  * sideband walk push does: nothing queued, no sideband record due, no
@@ -495,7 +522,10 @@ static inline void jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
 		d->st.elided++;
 		return;
 	}
-	push(d, PTS_BR_JUMP, from, to);
+	if (d->cfg.take_jump)
+		offer_jump(d, from, to);
+	else
+		push(d, PTS_BR_JUMP, from, to);
 }
 
 /* The previous block's last instruction went to next_ip: emit its branch. */

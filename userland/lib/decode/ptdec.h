@@ -93,12 +93,13 @@ struct pts_ptdec_config {
 	/*
 	 * optional: offered each jump before it is built, when every event
 	 * before it has been handed out (nothing queued, no sideband record
-	 * due); true: the consumer took it (counted in the statistics as a
-	 * branch, never handed out). Lets a consumer that stores events keep
-	 * jumps its own way without the queue.
+	 * due), with the trace position it would have (pts_ptdec_pos once
+	 * handed out); true: the consumer took it (counted in the statistics
+	 * as a branch, never handed out). Lets a consumer that stores events
+	 * keep jumps its own way without the queue.
 	 */
 	bool (*take_jump)(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
-			  uint64_t ts_ns);
+			  uint64_t ts_ns, uint64_t pos);
 	void *jump_ctx;
 	/* optional: every executed instruction, in order */
 	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);

@@ -289,6 +289,8 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		in.progress = o->progress;
 		in.jobs = o->jobs;
 		in.chunk_bytes = o->chunk_bytes;
+		in.par_reverse = o->par_reverse;
+		in.par_break = o->par_break;
 	}
 	lost = sum->lost;
 	rc = pts_decode_bundle_sideband(b, &in.tc, &in.sb, &in.labels, sum, err);

@@ -1,591 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-/* One CPU's trace decoded in PSB-bounded chunks by worker threads (pardec.h). */
-#include "pardec.h"
+/*
+ * One CPU's trace decoded in PSB-bounded chunks by worker threads
+ * (pardec.h): its chunks queued, waited for, joined, and their events
+ * handed out.
+ */
+#include "pardec_int.h"
 
 #include <errno.h>
-#include <pthread.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
-
-#include <intel-pt.h>
-
-#include "../decode/image.h"
-
-/* One event as a chunk stores it (the decoder's are rewritten in place). */
-struct pev {
-	uint64_t from, to, ts_ns, pos;
-	int32_t pid, tid;
-	uint8_t kind, flags, insn_len;
-	uint8_t has_x;		/* offset, value and detail in the chunk's x[xi] */
-	uint32_t xi;
-};
-
-struct pex {
-	uint64_t offset, value;
-	char detail[160];
-};
-
-/*
- * A run of jumps: consecutive PTS_BR_JUMP events of one thread with
- * nothing else between them (with several CPUs, also of one time: the
- * merge hands such jumps out back to back, pardec.h), stored as one event
- * (flag PEV_RUN, from/to/ts/pos of its first jump) whose jumps are
- * jumps[j0, j0 + n). lo and hi bound every from and to: when both lie in
- * the consumer's elide window, every jump of the run would be dropped one
- * by one (nothing is fed between them, so the window does not move), and
- * the run is dropped at once; otherwise its jumps are handed out singly.
- */
-#define PEV_RUN 0x80	/* pev.flags: a run of jumps, runs[xi] */
-
-struct prun {
-	uint64_t lo, hi;	/* least and greatest from/to of its jumps */
-	uint64_t last_ts;	/* time of its last jump */
-	uint32_t j0, n;
-};
-
-struct pjump {
-	uint64_t from, to, ts_ns;
-};
-
-/*
- * Decoder statistics when event idx was handed out, but for insns: those
- * counted when it was queued (pts_ptdec_insns_before).
- */
-struct snap {
-	uint64_t idx;
-	struct pts_ptdec_stats st;
-};
-
-enum chunk_state { CH_QUEUED, CH_RUNNING, CH_DONE, CH_FAILED };
-
-struct chunk {
-	struct pts_pcpu *owner;
-	uint64_t start;		/* its PSB (ignored for the first chunk) */
-	bool first;		/* the trace's first chunk: synchronised as the serial decoder */
-	uint64_t end;		/* the next chunk's PSB, or the trace's length */
-	enum chunk_state state;	/* under the pool's lock */
-	struct chunk *next;	/* the CPU's next chunk */
-	struct chunk *qnext;	/* the pool's queue */
-	/* events [base, base + n) */
-	struct pev *ev;
-	size_t n, cap;
-	uint64_t base;
-	struct pex *x;
-	size_t nx, capx;
-	struct prun *runs;
-	size_t nruns, capruns;
-	struct pjump *jumps;
-	size_t njumps, capjumps;
-	/* the decoder's last event began or extended the last stored run */
-	bool run_open;
-	bool run_skipped;	/* ... which lies before skip_to: its jumps are not stored */
-	int32_t run_pid, run_tid;
-	uint64_t run_ts;
-	uint64_t over;		/* index of the first event past end (UINT64_MAX: none yet) */
-	struct snap *snaps;	/* at indexes < PTS_PAR_SKIP and from over on */
-	size_t nsnaps, capsnaps;
-	struct pts_ptdec_stats fin;	/* when decoding stopped */
-	bool complete;		/* the decoder reached the end of the trace */
-	bool risky;		/* decoded what a fresh start may get wrong (pardec.h) */
-	struct pts_ptdec *dec;	/* kept when the consumer decodes on with it */
-	uint64_t dec_next;	/* index of the decoder's next event */
-	uint64_t skip_to;	/* events before this index are decoded again, not stored */
-};
-
-struct pts_pool {
-	pthread_mutex_t mu;
-	pthread_cond_t work, done;
-	struct chunk *qhead, *qtail;
-	bool stop;
-	unsigned int n;
-	pthread_t *th;
-	struct pts_imgset *set;
-	uint64_t worker_cpu_ns;		/* CPU time of the workers that ended (under mu) */
-	/*
-	 * PTS_PARDEC_ORDER=reverse (tests): no worker threads; the calling
-	 * thread decodes the chunks queued after a chunk before it, one of
-	 * the orders a pool of threads can decode them in, made repeatable
-	 */
-	bool reverse;
-};
-
-/* CPU time of the calling thread, ns (0 if the clock is missing). */
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-struct pts_pcpu {
-	struct pts_pool *pool;
-	struct pts_ptdec_config cfg;	/* the chunks' decoders' (no elide, no page release) */
-	struct pts_br_elide *elide;	/* applied at hand-out */
-	size_t chunk_bytes;
-	bool release;			/* the trace is mapped: drop the pages behind */
-	unsigned int window, nchunks;
-	struct chunk *cur, *tail;
-	/*
-	 * chunks used up, kept with their arrays for the next ones (a chunk's
-	 * arrays are MiBs: freed and grown again per chunk, the workers'
-	 * time went to page faults and copies); at most `window` of them
-	 */
-	struct chunk *spare;
-	uint64_t r;			/* index in cur of the next event to hand out */
-	uint64_t lim;			/* r below this: cur's event r is ready (set by ready()) */
-	uint64_t stop;			/* cur's events end here (UINT64_MAX: not decided) */
-	uint64_t next_r;		/* ... and the successor's begin here */
-	int rc;				/* an error met in peek, reported by next */
-	struct pts_err err;
-	struct pts_ptdec_stats acc;	/* contributions of the chunks done */
-	struct pts_ptdec_stats start_st;	/* cur's statistics at its first event used */
-	bool ended;
-	bool cur_done;			/* cur was waited for (wait_chunk) */
-	/*
-	 * PTS_PARDEC_BREAK (the self-tests of check 76): "1" joins drop an
-	 * event; "run" a run is dropped whole when its first jump lies in
-	 * the window; "time" runs of several CPUs are not cut where the time
-	 * changes
-	 */
-	bool break_joins, break_runs;
-	bool single;			/* the only CPU of the decode: runs are not cut at time changes */
-	uint32_t sub;			/* jumps of the run at r handed out singly so far */
-	uint64_t elided, joined, refused, dropped;
-	struct pts_branch out;
-	char detail[160];
-};
-
-/* --- statistics arithmetic --- */
-
-static void st_add(struct pts_ptdec_stats *a, const struct pts_ptdec_stats *b,
-		   const struct pts_ptdec_stats *minus)
-{
-	int k;
-
-	a->insns += b->insns - minus->insns;
-	a->blocks += b->blocks - minus->blocks;
-	a->branches += b->branches - minus->branches;
-	a->gaps += b->gaps - minus->gaps;
-	a->events += b->events - minus->events;
-	for (k = 0; k < PTS_PTEV_MAX; k++)
-		a->by_event[k] += b->by_event[k] - minus->by_event[k];
-	a->errata_unknown |= b->errata_unknown;
-}
-
-static const struct pts_ptdec_stats *snap_at(const struct chunk *c, uint64_t idx)
-{
-	size_t lo = 0, hi = c->nsnaps;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (c->snaps[mid].idx < idx)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->nsnaps && c->snaps[lo].idx == idx ? &c->snaps[lo].st : NULL;
-}
-
-/* --- decoding a chunk --- */
-
-static void chunk_reset(struct chunk *c, uint64_t base)
-{
-	c->n = 0;
-	c->nx = 0;
-	c->nruns = 0;
-	c->njumps = 0;
-	c->run_open = false;
-	c->nsnaps = 0;
-	c->base = base;
-	c->over = UINT64_MAX;
-	c->complete = false;
-	c->risky = false;
-}
-
-static void chunk_free_data(struct chunk *c)
-{
-	free(c->ev);
-	free(c->x);
-	free(c->snaps);
-	free(c->runs);
-	free(c->jumps);
-	c->ev = NULL;
-	c->x = NULL;
-	c->snaps = NULL;
-	c->runs = NULL;
-	c->jumps = NULL;
-	c->cap = c->capx = c->capsnaps = c->capruns = c->capjumps = 0;
-	pts_ptdec_free(c->dec);
-	c->dec = NULL;
-}
-
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 1024;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
-/* A CYC packet in [from, to) of the trace: time there depends on calibration from before. */
-static bool has_cyc(const struct pts_ptdec_config *cfg, uint64_t from, uint64_t to)
-{
-	struct pt_packet_decoder *pd;
-	struct pt_config pc;
-	struct pt_packet pkt;
-	bool found = false;
-
-	pt_config_init(&pc);
-	pc.begin = (uint8_t *)cfg->buf;	/* only read */
-	pc.end = (uint8_t *)cfg->buf + cfg->size;
-	pd = pt_pkt_alloc_decoder(&pc);
-	if (!pd)
-		return true;
-	if (pt_pkt_sync_set(pd, from) < 0) {
-		pt_pkt_free_decoder(pd);
-		return true;
-	}
-	for (;;) {
-		uint64_t off = 0;
-
-		if (pt_pkt_get_offset(pd, &off) < 0 || off >= to)
-			break;
-		if (pt_pkt_next(pd, &pkt, sizeof(pkt)) < 0) {
-			/* a damaged stretch: the decoders resynchronise; look on from the next PSB */
-			if (pt_pkt_sync_forward(pd) < 0)
-				break;
-			continue;
-		}
-		if (pkt.type == ppt_cyc) {
-			found = true;
-			break;
-		}
-	}
-	pt_pkt_free_decoder(pd);
-	return found;
-}
-
-static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
-		      uint64_t ts_ns);
-
-static int new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **out)
-{
-	struct pts_ptdec_config dc = c->owner->cfg;
-	struct pts_err err;
-
-	dc.view = view;
-	dc.take_jump = take_jump;
-	dc.jump_ctx = c;
-	dc.sync_at_psb = !c->first;
-	dc.sync_off = c->start;
-	return pts_ptdec_new(&dc, out, &err);
-}
-
-/* A jump that a run may hold: nothing but kind, from, to and time set. */
-static bool plain_jump(const struct pts_branch *br)
-{
-	return br->kind == PTS_BR_JUMP && !br->flags && !br->insn_len && !br->detail &&
-	       !br->offset && !br->value;
-}
-
-/*
- * A jump extends the run the last event began: a plain jump of the same
- * thread (and, with several CPUs, of the same time). It is stored unless
- * the run lies before skip_to. 1 taken, 0 not, -ENOMEM.
- */
-static int extend_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
-		      uint64_t ts_ns)
-{
-	struct prun *r;
-	struct pjump *j;
-
-	if (!c->run_open || pid != c->run_pid || tid != c->run_tid ||
-	    (!c->owner->single && ts_ns != c->run_ts))
-		return 0;
-	if (c->run_skipped)
-		return 1;
-	if (grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))
-		return -ENOMEM;
-	j = &c->jumps[c->njumps++];
-	j->from = from;
-	j->to = to;
-	j->ts_ns = ts_ns;
-	r = &c->runs[c->nruns - 1];
-	r->n++;
-	r->last_ts = ts_ns;
-	if (from < r->lo)
-		r->lo = from;
-	if (to < r->lo)
-		r->lo = to;
-	if (from > r->hi)
-		r->hi = from;
-	if (to > r->hi)
-		r->hi = to;
-	return 1;
-}
-
-/*
- * The decoder's offer of a jump (pts_ptdec_config.take_jump): every event
- * before it was handed out, so it extends the open run as it would when
- * handed out. Out of memory: not taken (it comes through the queue, and
- * the error with it).
- */
-static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
-		      uint64_t ts_ns)
-{
-	return extend_run(ctx, pid, tid, from, to, ts_ns) > 0;
-}
-
-/* Event e (just stored, from br) begins a run of jumps. */
-static int begin_run(struct chunk *c, struct pev *e, const struct pts_branch *br)
-{
-	struct prun *r;
-	struct pjump *j;
-
-	if (grow((void **)&c->runs, &c->capruns, c->nruns + 1, sizeof(*c->runs)) ||
-	    grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))
-		return -ENOMEM;
-	e->flags |= PEV_RUN;
-	e->xi = (uint32_t)c->nruns;
-	r = &c->runs[c->nruns++];
-	r->j0 = (uint32_t)c->njumps;
-	r->n = 1;
-	r->last_ts = br->ts_ns;
-	r->lo = br->from < br->to ? br->from : br->to;
-	r->hi = br->from < br->to ? br->to : br->from;
-	j = &c->jumps[c->njumps++];
-	j->from = br->from;
-	j->to = br->to;
-	j->ts_ns = br->ts_ns;
-	return 0;
-}
-
-/*
- * Decode on with c->dec, appending to c's events, until `limit` more are
- * stored before the overlap, or PTS_PAR_OVERLAP events past c->end, or
- * the end of the trace. Events before c->skip_to are decoded and dropped.
- * A stored event is a run of jumps or one other event; it stops only after
- * an event that is not a jump, so that where runs begin and end depends on
- * the events alone, never on where a call stopped (a decoder remade to
- * skip to an index finds the same events at the same indexes).
- */
-static int run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
-{
-	const struct pts_branch *br;
-	uint64_t stored = 0;
-
-	for (;;) {
-		uint64_t idx = c->dec_next, pos;
-		struct pev *e;
-		int got;
-
-		if (!c->run_open && c->over != UINT64_MAX && idx >= c->over + PTS_PAR_OVERLAP)
-			break;
-		if (!c->run_open && stored >= limit && c->over == UINT64_MAX)
-			break;
-		got = pts_ptdec_next(dec, &br);
-		if (!got) {
-			c->complete = true;
-			c->run_open = false;
-			break;
-		}
-		got = plain_jump(br) ? extend_run(c, br->pid, br->tid, br->from, br->to, br->ts_ns) : 0;
-		if (got < 0)
-			return got;
-		if (got)
-			continue;
-		c->dec_next++;
-		c->run_open = plain_jump(br);
-		c->run_pid = br->pid;
-		c->run_tid = br->tid;
-		c->run_ts = br->ts_ns;
-		c->run_skipped = idx < c->skip_to;
-		if (idx < c->skip_to)
-			continue;
-		pos = pts_ptdec_pos(dec);
-		if (pos > c->end && c->over == UINT64_MAX)
-			c->over = idx;
-		if (grow((void **)&c->ev, &c->cap, c->n + 1, sizeof(*c->ev)))
-			return -ENOMEM;
-		e = &c->ev[c->n++];
-		stored++;
-		e->from = br->from;
-		e->to = br->to;
-		e->ts_ns = br->ts_ns;
-		e->pos = pos;
-		e->pid = br->pid;
-		e->tid = br->tid;
-		e->kind = (uint8_t)br->kind;
-		e->flags = (uint8_t)br->flags;
-		e->insn_len = br->insn_len;
-		e->has_x = br->detail || br->offset || br->value;
-		e->xi = 0;
-		if (c->run_open && begin_run(c, e, br))
-			return -ENOMEM;
-		if (e->has_x) {
-			struct pex *x;
-
-			if (grow((void **)&c->x, &c->capx, c->nx + 1, sizeof(*c->x)))
-				return -ENOMEM;
-			e->xi = (uint32_t)c->nx;
-			x = &c->x[c->nx++];
-			x->offset = br->offset;
-			x->value = br->value;
-			x->detail[0] = '\0';
-			if (br->detail)
-				snprintf(x->detail, sizeof(x->detail), "%s", br->detail);
-			/* a fresh start may lack the returns' calls: not joinable (pardec.h) */
-			if (br->kind == PTS_BR_GAP && br->detail &&
-			    !strcmp(br->detail, pt_errstr(pte_retstack_empty)))
-				c->risky = true;
-		}
-		if (idx < PTS_PAR_SKIP || c->over != UINT64_MAX) {
-			struct snap *s;
-
-			if (grow((void **)&c->snaps, &c->capsnaps, c->nsnaps + 1, sizeof(*c->snaps)))
-				return -ENOMEM;
-			s = &c->snaps[c->nsnaps++];
-			s->idx = idx;
-			pts_ptdec_stats(dec, &s->st);
-			/* not the block at its target: its length varies (find_join) */
-			s->st.insns = pts_ptdec_insns_before(dec);
-		}
-	}
-	pts_ptdec_stats(dec, &c->fin);
-	return 0;
-}
-
-/*
- * The whole chunk, in a worker (or by the consumer when no worker took
- * it), with a decoder of its own: c->dec is the consumer's only.
- */
-static int decode_chunk(struct chunk *c, struct pts_imgview *view)
-{
-	struct pts_ptdec *dec;
-	int rc;
-
-	chunk_reset(c, 0);
-	c->dec_next = 0;
-	c->skip_to = 0;
-	rc = new_decoder(c, view, &dec);
-	if (rc)
-		return rc;
-	rc = run(c, dec, UINT64_MAX);
-	if (!rc && !c->first && has_cyc(&c->owner->cfg, c->start, c->end))
-		c->risky = true;
-	pts_ptdec_free(dec);
-	return rc;
-}
-
-/* --- the pool --- */
-
-static void *worker(void *arg)
-{
-	struct pts_pool *pool = arg;
-	struct pts_imgview *view = NULL;
-
-	pts_imgview_new(pool->set, &view);	/* NULL: every chunk fails, the consumer decodes */
-	pthread_mutex_lock(&pool->mu);
-	for (;;) {
-		struct chunk *c;
-		int rc;
-
-		while (!pool->qhead && !pool->stop)
-			pthread_cond_wait(&pool->work, &pool->mu);
-		if (pool->stop)
-			break;
-		c = pool->qhead;
-		pool->qhead = c->qnext;
-		if (!pool->qhead)
-			pool->qtail = NULL;
-		c->state = CH_RUNNING;
-		pthread_mutex_unlock(&pool->mu);
-		rc = view ? decode_chunk(c, view) : -ENOMEM;
-		pthread_mutex_lock(&pool->mu);
-		c->state = rc ? CH_FAILED : CH_DONE;
-		pthread_cond_broadcast(&pool->done);
-	}
-	pool->worker_cpu_ns += thread_cpu_ns();
-	pthread_mutex_unlock(&pool->mu);
-	pts_imgview_free(view);
-	return NULL;
-}
-
-int pts_pool_new(unsigned int n, struct pts_imgset *set, struct pts_pool **out,
-		 struct pts_err *err)
-{
-	struct pts_pool *pool = calloc(1, sizeof(*pool));
-	const char *brk;
-	unsigned int i;
-
-	if (!pool || !(pool->th = calloc(n ? n : 1, sizeof(*pool->th)))) {
-		free(pool);
-		return pts_err_set(err, ENOMEM, "out of memory for %u decoder threads", n);
-	}
-	pthread_mutex_init(&pool->mu, NULL);
-	pthread_cond_init(&pool->work, NULL);
-	pthread_cond_init(&pool->done, NULL);
-	pool->set = set;
-	brk = getenv("PTS_PARDEC_ORDER");
-	pool->reverse = brk && !strcmp(brk, "reverse");
-	if (pool->reverse)
-		n = 0;
-	for (i = 0; i < n; i++) {
-		int e = pthread_create(&pool->th[i], NULL, worker, pool);
-
-		if (e) {
-			pool->n = i;
-			pts_pool_free(pool);
-			return pts_err_set(err, e, "cannot start decoder thread %u: %s", i, strerror(e));
-		}
-	}
-	pool->n = n;
-	*out = pool;
-	return 0;
-}
-
-void pts_pool_free(struct pts_pool *pool)
-{
-	unsigned int i;
-
-	if (!pool)
-		return;
-	pthread_mutex_lock(&pool->mu);
-	pool->stop = true;
-	pthread_cond_broadcast(&pool->work);
-	pthread_mutex_unlock(&pool->mu);
-	for (i = 0; i < pool->n; i++)
-		pthread_join(pool->th[i], NULL);
-	/*
-	 * How the CPU time divided (tools/bench/parallel.sh): the calling
-	 * thread's bounds the wall time however many cores there are.
-	 */
-	if (getenv("PTS_PARDEC_STATS") && pool->n)
-		fprintf(stderr, "pardec: CPU s: calling thread %.3f, %u workers %.3f\n",
-			(double)thread_cpu_ns() / 1e9, pool->n, (double)pool->worker_cpu_ns / 1e9);
-	pthread_cond_destroy(&pool->work);
-	pthread_cond_destroy(&pool->done);
-	pthread_mutex_destroy(&pool->mu);
-	free(pool->th);
-	free(pool);
-}
 
 /* --- chunks of one CPU --- */
 
@@ -715,7 +140,7 @@ static int wait_chunk(struct pts_pcpu *p, struct chunk *c)
 			pool->qtail = prev;
 		c->state = CH_RUNNING;
 		pthread_mutex_unlock(&pool->mu);
-		rc = decode_chunk(c, NULL);
+		rc = pardec_decode_chunk(c, NULL);
 		pthread_mutex_lock(&pool->mu);
 		c->state = rc ? CH_FAILED : CH_DONE;
 	}
@@ -724,7 +149,7 @@ static int wait_chunk(struct pts_pcpu *p, struct chunk *c)
 	if (c->state == CH_FAILED) {
 		/* a worker could not make its decoder: decode it here */
 		pthread_mutex_unlock(&pool->mu);
-		rc = decode_chunk(c, NULL);
+		rc = pardec_decode_chunk(c, NULL);
 		pthread_mutex_lock(&pool->mu);
 		c->state = rc ? CH_FAILED : CH_DONE;
 	}
@@ -740,88 +165,6 @@ static void drop_chunk(struct pts_pcpu *p, struct chunk *prev, struct chunk *c)
 		p->tail = prev;
 	p->nchunks--;
 	retire_chunk(p, c);
-}
-
-static bool pev_eq(const struct chunk *a, const struct pev *x, const struct chunk *b,
-		   const struct pev *y)
-{
-	if (x->from != y->from || x->to != y->to || x->ts_ns != y->ts_ns || x->pos != y->pos ||
-	    x->pid != y->pid || x->tid != y->tid || x->kind != y->kind || x->flags != y->flags ||
-	    x->insn_len != y->insn_len || x->has_x != y->has_x)
-		return false;
-	if (x->flags & PEV_RUN) {
-		const struct prun *ra = &a->runs[x->xi], *rb = &b->runs[y->xi];
-
-		return ra->n == rb->n && ra->lo == rb->lo && ra->hi == rb->hi &&
-		       ra->last_ts == rb->last_ts &&
-		       !memcmp(&a->jumps[ra->j0], &b->jumps[rb->j0], ra->n * sizeof(*a->jumps));
-	}
-	if (!x->has_x)
-		return true;
-	return a->x[x->xi].offset == b->x[y->xi].offset &&
-	       a->x[x->xi].value == b->x[y->xi].value &&
-	       !strcmp(a->x[x->xi].detail, b->x[y->xi].detail);
-}
-
-/*
- * A branch that the decoder completed at the block starting at its target:
- * both decoders have counted every instruction up to the branch when they
- * queue it, and from there on count the same instructions (statistics
- * join there; at a PSB+'s own events, before the first block, the first
- * block of a fresh decoder may differ by where the serial one's block was
- * cut). Not after the block at the target: its length depends on the
- * libipt block cache the decoders share, so on which of them filled it
- * first (pts_ptdec_insns_before); joined after it, the two decoders'
- * counts of that block differed by a few instructions from run to run.
- */
-static bool at_block(const struct pev *e)
-{
-	switch (e->kind) {
-	case PTS_BR_CALL:
-	case PTS_BR_RETURN:
-	case PTS_BR_JUMP:
-	case PTS_BR_SYSCALL:
-	case PTS_BR_SYSRET:
-	case PTS_BR_IRET:
-		return e->to != 0 && !(e->flags & PTS_BRF_TRACE_OFF);
-	default:
-		return false;
-	}
-}
-
-/*
- * Where a's events hand over to b's: *ia (index in a) and *jb (in b) with
- * PTS_PAR_MATCH identical events from there, among them two trace
- * positions (pardec.h). false: no join.
- */
-static bool find_join(const struct chunk *a, uint64_t from, const struct chunk *b, uint64_t *ia,
-		      uint64_t *jb)
-{
-	uint64_t i, j, aend = a->base + a->n, bend = b->base + b->n;
-
-	if (a->over == UINT64_MAX || b->risky || b->base != 0)
-		return false;
-	for (i = a->over > from ? a->over : from; i < aend; i++) {
-		for (j = 0; j < PTS_PAR_SKIP && j < bend; j++) {
-			const struct pev *x = &a->ev[i - a->base], *y = &b->ev[j];
-			uint64_t m = 0;
-			bool moved = false;
-
-			while (i + m < aend && j + m < bend && pev_eq(a, &x[m], b, &y[m])) {
-				moved |= x[m].pos != x[0].pos;
-				m++;
-				if (m >= PTS_PAR_MATCH && moved)
-					break;
-			}
-			if (m >= PTS_PAR_MATCH && moved && at_block(x) && snap_at(a, i) &&
-			    snap_at(b, j)) {
-				*ia = i;
-				*jb = j;
-				return true;
-			}
-		}
-	}
-	return false;
 }
 
 /*
@@ -842,12 +185,12 @@ static int advance(struct pts_pcpu *p, struct pts_err *err)
 	rc = wait_chunk(p, n);
 	if (rc)
 		return pts_err_set(err, -rc, "out of memory decoding cpu %u", p->cfg.cpu);
-	if (find_join(c, p->r, n, &ia, &jb)) {
+	if (pardec_find_join(c, p->r, n, &ia, &jb)) {
 		p->joined++;
 		p->stop = ia;
 		/* cur's contribution ends at ia; n's starts at jb (pardec.h) */
-		st_add(&p->acc, snap_at(c, ia), &p->start_st);
-		p->start_st = *snap_at(n, jb);
+		pardec_st_add(&p->acc, pardec_snap_at(c, ia), &p->start_st);
+		p->start_st = *pardec_snap_at(n, jb);
 		p->next_r = jb + p->break_joins;
 		/* the hand-over happens in ready() once r reaches stop */
 		return 1;
@@ -858,7 +201,7 @@ static int advance(struct pts_pcpu *p, struct pts_err *err)
 	 * events again, not stored up to the ones kept) if a worker made cur.
 	 */
 	if (!c->dec) {
-		rc = new_decoder(c, NULL, &c->dec);
+		rc = pardec_new_decoder(c, NULL, &c->dec);
 		if (rc)
 			return pts_err_set(err, -rc, "out of memory decoding cpu %u", p->cfg.cpu);
 		c->dec_next = 0;
@@ -911,7 +254,6 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 		 unsigned int window, struct pts_pcpu **out, struct pts_err *err)
 {
 	struct pts_pcpu *p = calloc(1, sizeof(*p));
-	const char *brk;
 
 	if (!p)
 		return pts_err_set(err, ENOMEM, "out of memory");
@@ -926,11 +268,11 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	p->chunk_bytes = chunk_bytes ? chunk_bytes : 1;
 	p->window = window < 2 ? 2 : window;
 	p->stop = UINT64_MAX;
-	brk = getenv("PTS_PARDEC_BREAK");
-	p->break_joins = brk && !strcmp(brk, "1");
-	p->break_runs = brk && !strcmp(brk, "run");
+	p->out.cpu = cfg->cpu;
+	p->break_joins = pool->brk == PTS_PARDEC_BREAK_JOINS;
+	p->break_runs = pool->brk == PTS_PARDEC_BREAK_RUNS;
 	/* the decode's only CPU (the serial decoder then elides as it queues) */
-	p->single = cfg->elide_queued || (brk && !strcmp(brk, "time"));
+	p->single = cfg->elide_queued || pool->brk == PTS_PARDEC_BREAK_TIME;
 	if (fill_window(p)) {
 		pts_pcpu_free(p);
 		return pts_err_set(err, ENOMEM, "out of memory");
@@ -996,16 +338,46 @@ static int ready(struct pts_pcpu *p, struct pts_err *err)
 			c->base = p->r;
 			if (c->skip_to < p->r)
 				c->skip_to = p->r;
-			if (run(c, c->dec, 4096))
+			if (pardec_run(c, c->dec, 4096))
 				return pts_err_set(err, ENOMEM, "out of memory decoding cpu %u",
 						   p->cfg.cpu);
 			continue;
 		}
-		st_add(&p->acc, &c->fin, &p->start_st);
+		pardec_st_add(&p->acc, &c->fin, &p->start_st);
 		memset(&p->start_st, 0, sizeof(p->start_st));
 		p->ended = true;
 	}
 	return 0;
+}
+
+/* The last event handed out set offset, value or detail: zero them again. */
+static void clear_extra(struct pts_pcpu *p)
+{
+	p->out.offset = 0;
+	p->out.value = 0;
+	p->out.detail = NULL;
+	p->out_extra = false;
+}
+
+/* Every jump of run e (with bounds run) lies in the elide window el. */
+static inline bool run_in_window(const struct pts_br_elide *el, const struct pev *e,
+				 const struct prun *run)
+{
+	return el && el->hi && e->pid == el->pid && e->tid == el->tid && run->lo >= el->lo &&
+	       run->hi < el->hi;
+}
+
+/* Drop the run at cur's event r whole, counted in the window as one by one: 2. */
+static inline int drop_run(struct pts_pcpu *p, const struct chunk *c, const struct prun *run)
+{
+	struct pts_br_elide *el = p->elide;
+
+	el->dropped += run->n;
+	el->ts_ns = c->jumps[run->j0 + run->n - 1].ts_ns;
+	el->cpu = p->cfg.cpu;
+	p->elided += run->n;
+	p->r++;
+	return 2;
 }
 
 /*
@@ -1021,23 +393,10 @@ static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pev 
 	struct pts_branch *br = &p->out;
 
 	if (p->break_runs && !p->sub && el && el->hi && e->pid == el->pid && e->tid == el->tid &&
-	    e->from - el->lo < el->hi - el->lo && e->to - el->lo < el->hi - el->lo) {
-		el->dropped += run->n;
-		el->ts_ns = run->last_ts;
-		el->cpu = p->cfg.cpu;
-		p->elided += run->n;
-		p->r++;
-		return 2;
-	}
-	if (!p->sub && el && el->hi && e->pid == el->pid && e->tid == el->tid &&
-	    run->lo >= el->lo && run->hi < el->hi) {
-		el->dropped += run->n;
-		el->ts_ns = run->last_ts;
-		el->cpu = p->cfg.cpu;
-		p->elided += run->n;
-		p->r++;
-		return 2;
-	}
+	    e->from - el->lo < el->hi - el->lo && e->to - el->lo < el->hi - el->lo)
+		return drop_run(p, c, run);
+	if (!p->sub && run_in_window(el, e, run))
+		return drop_run(p, c, run);
 	j = &c->jumps[run->j0 + p->sub];
 	if (++p->sub == run->n) {
 		p->sub = 0;
@@ -1047,29 +406,48 @@ static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pev 
 		p->elided++;
 		return 2;
 	}
+	if (p->out_extra)
+		clear_extra(p);
 	br->kind = PTS_BR_JUMP;
 	br->flags = 0;
 	br->from = j->from;
 	br->to = j->to;
 	br->ts_ns = j->ts_ns;
-	br->cpu = p->cfg.cpu;
 	br->pid = e->pid;
 	br->tid = e->tid;
 	br->insn_len = 0;
-	br->offset = 0;
-	br->value = 0;
-	br->detail = NULL;
 	*out = br;
 	return 1;
 }
 
-int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_err *err)
+/* Copy stored event e into the event handed out (but for the extra fields). */
+static inline void fill_out(struct pts_pcpu *p, const struct pev *e)
+{
+	struct pts_branch *br = &p->out;
+
+	/*
+	 * Every field the decoder sets. cpu is the CPU's, from_sym and
+	 * to_sym stay zero (pts_pcpu_new); offset, value and detail are zero
+	 * but after an event with extra fields (clear_extra).
+	 */
+	br->kind = (enum pts_br_kind)e->kind;
+	br->flags = e->flags;
+	br->from = e->from;
+	br->to = e->to;
+	br->ts_ns = e->ts_ns;
+	br->pid = e->pid;
+	br->tid = e->tid;
+	br->insn_len = e->insn_len;
+}
+
+/* pts_pcpu_next but for its common case. */
+static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, const struct pts_branch **out,
+					       struct pts_err *err)
 {
 	const struct pev *e;
 	struct pts_branch *br = &p->out;
 	struct chunk *c = p->cur;
 
-	/* the common case, an event of the chunk in use before its overlap, without ready() */
 	if (p->r >= p->lim) {
 		int rc = ready(p, err);
 
@@ -1088,22 +466,13 @@ int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_
 		p->elided++;
 		return 2;
 	}
-	/* every field the decoder sets (from_sym, to_sym stay zero, as pts_pcpu_new left them) */
-	br->kind = (enum pts_br_kind)e->kind;
-	br->flags = e->flags;
-	br->from = e->from;
-	br->to = e->to;
-	br->ts_ns = e->ts_ns;
-	br->cpu = p->cfg.cpu;
-	br->pid = e->pid;
-	br->tid = e->tid;
-	br->insn_len = e->insn_len;
-	br->offset = 0;
-	br->value = 0;
-	br->detail = NULL;
+	fill_out(p, e);
+	if (p->out_extra)
+		clear_extra(p);
 	if (e->has_x) {
 		const struct pex *x = &c->x[e->xi];
 
+		p->out_extra = true;
 		br->offset = x->offset;
 		br->value = x->value;
 		if (x->detail[0] || e->kind == PTS_BR_GAP || e->kind == PTS_BR_INSTANT) {
@@ -1113,6 +482,33 @@ int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_
 	}
 	*out = br;
 	return 1;
+}
+
+/*
+ * The common cases first, without a call (so without saving registers),
+ * for a stored event of the chunk in use before its overlap: one that is
+ * neither a run nor a jump the window may drop, without extra fields,
+ * after one without; a run whose jumps all lie in the window.
+ */
+int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_err *err)
+{
+	if (__builtin_expect(p->r < p->lim, 1)) {
+		const struct chunk *c = p->cur;
+		const struct pev *e = &c->ev[p->r - c->base];
+
+		if (!(e->flags & PEV_RUN)) {
+			if (e->kind != PTS_BR_JUMP && !e->has_x && !p->out_extra) {
+				p->r++;
+				fill_out(p, e);
+				*out = &p->out;
+				return 1;
+			}
+		} else if (!p->sub && !p->break_runs &&
+			   run_in_window(p->elide, e, &c->runs[e->xi])) {
+			return drop_run(p, c, &c->runs[e->xi]);
+		}
+	}
+	return next_slow(p, out, err);
 }
 
 uint64_t pts_pcpu_peek_time(struct pts_pcpu *p)
@@ -1181,12 +577,12 @@ void pts_pcpu_free(struct pts_pcpu *p)
 	}
 	while ((c = p->cur)) {
 		p->cur = c->next;
-		chunk_free_data(c);
+		pardec_chunk_free_data(c);
 		free(c);
 	}
 	while ((c = p->spare)) {
 		p->spare = c->next;
-		chunk_free_data(c);
+		pardec_chunk_free_data(c);
 		free(c);
 	}
 	free(p);

@@ -54,9 +54,14 @@
 
 #include "../decode/ptdec.h"
 #include "../util/err.h"
+#include "pardec_opts.h"
 
-/* Events a chunk's decoder goes on past the next chunk's PSB. */
-#define PTS_PAR_OVERLAP 512
+/*
+ * Events a chunk's decoder goes on past the next chunk's PSB: the joins
+ * seen were all made within 9 events past it (docs/decode.md), and take
+ * PTS_PAR_MATCH more. Every chunk decodes these twice.
+ */
+#define PTS_PAR_OVERLAP 128
 /* Start-up events of a chunk the join may skip. */
 #define PTS_PAR_SKIP 32
 /* Identical events that make a join (with at least two trace positions among them). */
@@ -65,13 +70,17 @@
 struct pts_pool;
 
 /*
- * n worker threads decoding with their own libipt images of set
- * (pts_imgview). Errors: -ENOMEM, -errno of pthread_create.
+ * opt->threads worker threads (none with opt->reverse) decoding with
+ * their own libipt images of set (pts_imgview). Errors: -ENOMEM, -errno
+ * of pthread_create.
  */
-int pts_pool_new(unsigned int n, struct pts_imgset *set, struct pts_pool **out,
-		 struct pts_err *err);
-/* Stops and joins the workers; every pts_pcpu of the pool must be freed first. */
-void pts_pool_free(struct pts_pool *pool);
+int pts_pool_new(const struct pts_pool_options *opt, struct pts_imgset *set,
+		 struct pts_pool **out, struct pts_err *err);
+/*
+ * Stops and joins the workers; every pts_pcpu of the pool must be freed
+ * first. cpu (or NULL): where the CPU time went.
+ */
+void pts_pool_free(struct pts_pool *pool, struct pts_pool_cpu *cpu);
 
 struct pts_pcpu;
 

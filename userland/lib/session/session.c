@@ -488,7 +488,13 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		goto out;
 	/* parallel decode: not for the instruction listing (in order, one call per instruction) */
 	if (in->jobs > 1 && !in->on_insn) {
-		rc = pts_pool_new(in->jobs, in->set, &pool, err);
+		struct pts_pool_options po = {
+			.threads = in->jobs,
+			.reverse = in->par_reverse,
+			.brk = in->par_break,
+		};
+
+		rc = pts_pool_new(&po, in->set, &pool, err);
 		if (rc)
 			goto out;
 	}
@@ -523,7 +529,7 @@ out:
 	for (i = 0; f.src && i < f.nr; i++)
 		pts_brsrc_close(f.src[i]);
 	free(f.src);
-	pts_pool_free(pool);
+	pts_pool_free(pool, &sum->par_cpu);
 	free(f.last);
 	pts_tl_free(f.tl);
 	return rc;
@@ -712,6 +718,8 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.progress = o->progress;
 	in.jobs = o->jobs;
 	in.chunk_bytes = o->chunk_bytes;
+	in.par_reverse = o->par_reverse;
+	in.par_break = o->par_break;
 	rc = pts_decode_run(&in, emit, emit_ctx, sum, err);
 out:
 	pts_decode_run_free(&in);

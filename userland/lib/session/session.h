@@ -16,6 +16,7 @@
 #include "../bundle/bundle.h"
 #include "../timeline/timeline.h"
 #include "../util/err.h"
+#include "pardec_opts.h"
 
 /* raw inputs of each kind (--pt, --elf, ...); a bundle's CPUs are not bounded by it */
 #define PTS_DEC_MAX_INPUTS 64
@@ -66,6 +67,9 @@ struct pts_decode_opts {
 	 */
 	unsigned int jobs;
 	uint64_t chunk_bytes;		/* trace bytes per chunk (0: PTS_DEC_CHUNK_BYTES) */
+	/* tests of the parallel decode (pardec_opts.h): false and NONE for a decode */
+	bool par_reverse;
+	enum pts_pardec_break par_break;
 };
 
 /* Trace bytes per chunk of a parallel decode (events of ~100 B per 1 B of trace). */
@@ -138,6 +142,7 @@ struct pts_decode_summary {
 	struct pts_kl_stats labels;
 	/* parallel decode (pardec.h): chunks joined, and joins refused (not printed) */
 	uint64_t par_joins, par_refused;
+	struct pts_pool_cpu par_cpu;	/* where its CPU time went (workers 0: serial) */
 };
 
 void pts_decode_opts_init(struct pts_decode_opts *o);

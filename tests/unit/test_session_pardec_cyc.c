@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CYC scan of a parallel decode's chunk (session/pardec_cyc.h) sees
+ * the packets libipt's packet decoder reads: every packet it steps over
+ * by its opcode is one libipt reads, without error, as the same number
+ * of bytes and not as CYC (every first byte, every second byte of an
+ * extended opcode, payloads of every pattern below, packets cut short by
+ * the end), and its answer on streams of packets and damage is the one
+ * of a scan with libipt alone, pt_pkt_next per packet.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <intel-pt.h>
+
+#include "unit.h"
+#include "session/pardec_cyc.h"
+
+/* libipt's length of the packet at buf[0, left), 0 when it is an error or a CYC. */
+static size_t libipt_len(const uint8_t *buf, size_t left)
+{
+	struct pt_packet_decoder *pd;
+	struct pt_config pc;
+	struct pt_packet pkt;
+	uint64_t off = 0;
+	size_t n = 0;
+
+	pt_config_init(&pc);
+	pc.begin = (uint8_t *)buf;
+	pc.end = (uint8_t *)buf + left;
+	pd = pt_pkt_alloc_decoder(&pc);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pd);
+	if (pt_pkt_sync_set(pd, 0) >= 0 && pt_pkt_next(pd, &pkt, sizeof(pkt)) >= 0 &&
+	    pkt.type != ppt_cyc && pt_pkt_get_offset(pd, &off) >= 0)
+		n = (size_t)off;
+	pt_pkt_free_decoder(pd);
+	return n;
+}
+
+/* Payload patterns after the opcode byte(s). */
+static void fill(uint8_t *buf, size_t len, unsigned int pattern, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		switch (pattern) {
+		case 0:
+			buf[i] = 0;
+			break;
+		case 1:
+			buf[i] = 0xff;
+			break;
+		case 2:
+			buf[i] = (uint8_t)(i & 1 ? 0x82 : 0x02);	/* PSB-like */
+			break;
+		default:
+			seed = seed * 1103515245u + 12345u;
+			buf[i] = (uint8_t)(seed >> 16);
+		}
+	}
+}
+
+static void check_packet(const uint8_t *buf, size_t cap)
+{
+	size_t left;
+
+	for (left = 1; left <= cap; left++) {
+		size_t n = pts_pt_plain_packet_len(buf, left);
+
+		if (!n)
+			continue;
+		CU_ASSERT_EQUAL(n, libipt_len(buf, left));
+		if (n != libipt_len(buf, left)) {
+			fprintf(stderr, "packet %02x %02x %02x, %zu bytes left: %zu, libipt %zu\n",
+				buf[0], buf[1], buf[2], left, n, libipt_len(buf, left));
+			return;
+		}
+	}
+}
+
+static void every_packet_stepped_over_is_one_libipt_reads_as_long_and_not_cyc(void)
+{
+	uint8_t buf[24];
+	unsigned int b0, b1, pat;
+
+	for (b0 = 0; b0 < 256; b0++) {
+		for (pat = 0; pat < 12; pat++) {
+			fill(buf, sizeof(buf), pat, b0 * 131 + pat);
+			buf[0] = (uint8_t)b0;
+			if (b0 != 2) {
+				check_packet(buf, sizeof(buf));
+				continue;
+			}
+			for (b1 = 0; b1 < 256; b1++) {
+				buf[1] = (uint8_t)b1;
+				check_packet(buf, sizeof(buf));
+			}
+		}
+	}
+	/* a whole PSB, and one with a byte wrong */
+	fill(buf, sizeof(buf), 2, 0);
+	check_packet(buf, sizeof(buf));
+	CU_ASSERT_EQUAL(pts_pt_plain_packet_len(buf, sizeof(buf)), 16);
+	buf[9] = 0x83;
+	CU_ASSERT_EQUAL(pts_pt_plain_packet_len(buf, sizeof(buf)), 0);
+}
+
+/* The scan with libipt alone: the reference. */
+static bool libipt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to)
+{
+	struct pt_packet_decoder *pd;
+	struct pt_config pc;
+	struct pt_packet pkt;
+	bool found = false;
+
+	pt_config_init(&pc);
+	pc.begin = (uint8_t *)buf;
+	pc.end = (uint8_t *)buf + size;
+	pd = pt_pkt_alloc_decoder(&pc);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pd);
+	if (pt_pkt_sync_set(pd, from) < 0) {
+		pt_pkt_free_decoder(pd);
+		return true;
+	}
+	for (;;) {
+		uint64_t off = 0;
+
+		if (pt_pkt_get_offset(pd, &off) < 0 || off >= to)
+			break;
+		if (pt_pkt_next(pd, &pkt, sizeof(pkt)) < 0) {
+			if (pt_pkt_sync_forward(pd) < 0)
+				break;
+			continue;
+		}
+		if (pkt.type == ppt_cyc) {
+			found = true;
+			break;
+		}
+	}
+	pt_pkt_free_decoder(pd);
+	return found;
+}
+
+/* Packets a trace is made of, a CYC and damage among them now and then. */
+static size_t gen_stream(uint8_t *buf, size_t cap, unsigned int seed, bool cyc)
+{
+	static const uint8_t pkts[][9] = {
+		{ 1, 0x00 },				/* PAD */
+		{ 1, 0x0a },				/* TNT */
+		{ 7, 0x6d, 1, 2, 3, 4, 5, 6 },		/* TIP, 6 bytes */
+		{ 3, 0x2d, 0x10, 0x20 },		/* TIP, 2 bytes */
+		{ 8, 0x19, 1, 2, 3, 4, 5, 6, 7 },	/* TSC */
+		{ 2, 0x59, 0x33 },			/* MTC */
+		{ 2, 0x99, 0x01 },			/* MODE.Exec */
+		{ 2, 0x02, 0x23 },			/* PSBEND */
+		{ 4, 0x02, 0x03, 0x1c, 0 },		/* CBR */
+		{ 7, 0x02, 0x73, 1, 2, 0, 3, 0 },	/* TMA */
+		{ 1, 0xbd },				/* TIP, reserved IP compression */
+		{ 2, 0x99, 0xe0 },			/* MODE, reserved leaf */
+	};
+	size_t n = 0;
+
+	while (n + 32 < cap) {
+		unsigned int k;
+
+		seed = seed * 1103515245u + 12345u;
+		k = (seed >> 16) % 64;
+		if (k < 2) {
+			memset(buf + n, 0, 16);
+			memcpy(buf + n, "\x02\x82\x02\x82\x02\x82\x02\x82"
+			       "\x02\x82\x02\x82\x02\x82\x02\x82", 16);
+			n += 16;
+		} else if (k == 2 && cyc) {
+			buf[n++] = 0x07;	/* CYC, one more byte */
+			buf[n++] = 0x10;
+		} else if (k == 3) {
+			buf[n++] = (uint8_t)(seed >> 8);	/* a stray byte */
+		} else {
+			const uint8_t *p = pkts[k % (sizeof(pkts) / sizeof(pkts[0]))];
+
+			memcpy(buf + n, p + 1, p[0]);
+			n += p[0];
+		}
+	}
+	return n;
+}
+
+static void the_scan_answers_as_libipt_alone_on_packets_and_damage(void)
+{
+	static uint8_t buf[4096 + 64];
+	unsigned int seed;
+
+	for (seed = 1; seed <= 400; seed++) {
+		size_t size = gen_stream(buf, 4096, seed, seed % 3 == 0);
+		uint64_t from = 0, to = size - seed % 50;
+
+		memset(buf + size, 0, 64);
+		CU_ASSERT_EQUAL(pts_pt_has_cyc(buf, size, from, to),
+				libipt_has_cyc(buf, size, from, to));
+		from = seed % 40;
+		CU_ASSERT_EQUAL(pts_pt_has_cyc(buf, size, from, to),
+				libipt_has_cyc(buf, size, from, to));
+	}
+}
+
+PTS_SUITE(session_pardec_cyc, NULL, NULL,
+	  PTS_TEST(every_packet_stepped_over_is_one_libipt_reads_as_long_and_not_cyc),
+	  PTS_TEST(the_scan_answers_as_libipt_alone_on_packets_and_damage));

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the parallel decode (pardec.h): the chunk buffers and their
+ * records, the pool and one CPU's state, shared by its files:
+ *   pardec.c        one CPU's chunks: queued, waited for, joined, handed out
+ *   pardec_chunk.c  a chunk decoded into its buffer (a worker's work)
+ *   pardec_join.c   where two chunks' events join, and their statistics
+ *   pardec_pool.c   the worker threads
+ *   pardec_cyc.c    the CYC scan of a chunk's trace
+ */
+#ifndef PTS_SESSION_PARDEC_INT_H
+#define PTS_SESSION_PARDEC_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../decode/image.h"
+#include "pardec.h"
+
+/* One event as a chunk stores it (the decoder's are rewritten in place). */
+struct pev {
+	uint64_t from, to, ts_ns, pos;
+	int32_t pid, tid;
+	uint8_t kind, flags, insn_len;
+	uint8_t has_x;		/* offset, value and detail in the chunk's x[xi] */
+	uint32_t xi;
+};
+
+/* The fields few events set (gaps, instants, CBR): a side array of the chunk. */
+struct pex {
+	uint64_t offset, value;
+	char detail[160];
+};
+
+/*
+ * A run of jumps: consecutive PTS_BR_JUMP events of one thread with
+ * nothing else between them (with several CPUs, also of one time: the
+ * merge hands such jumps out back to back, pardec.h), stored as one event
+ * (flag PEV_RUN, from/to/ts/pos of its first jump) whose jumps are
+ * jumps[j0, j0 + n). lo and hi bound every from and to: when both lie in
+ * the consumer's elide window, every jump of the run would be dropped one
+ * by one (nothing is fed between them, so the window does not move), and
+ * the run is dropped at once; otherwise its jumps are handed out singly.
+ */
+#define PEV_RUN 0x80	/* pev.flags: a run of jumps, runs[xi] */
+
+struct prun {
+	uint64_t lo, hi;	/* least and greatest from/to of its jumps */
+	uint32_t j0, n;
+};
+
+struct pjump {
+	uint64_t from, to, ts_ns;
+};
+
+/*
+ * Decoder statistics when event idx was handed out, but for insns: those
+ * counted when it was queued (pts_ptdec_insns_before).
+ */
+struct snap {
+	uint64_t idx;
+	struct pts_ptdec_stats st;
+};
+
+enum chunk_state { CH_QUEUED, CH_RUNNING, CH_DONE, CH_FAILED };
+
+struct chunk {
+	struct pts_pcpu *owner;
+	uint64_t start;		/* its PSB (ignored for the first chunk) */
+	bool first;		/* the trace's first chunk: synchronised as the serial decoder */
+	uint64_t end;		/* the next chunk's PSB, or the trace's length */
+	enum chunk_state state;	/* under the pool's lock */
+	struct chunk *next;	/* the CPU's next chunk */
+	struct chunk *qnext;	/* the pool's queue */
+	/* events [base, base + n) */
+	struct pev *ev;
+	size_t n, cap;
+	uint64_t base;
+	struct pex *x;
+	size_t nx, capx;
+	struct prun *runs;
+	size_t nruns, capruns;
+	struct pjump *jumps;
+	size_t njumps, capjumps;
+	/* the decoder's last event began or extended the last stored run */
+	bool run_open;
+	bool run_skipped;	/* ... which lies before skip_to: its jumps are not stored */
+	bool single;		/* owner->single: runs are not cut at time changes */
+	int32_t run_pid, run_tid;
+	uint64_t run_ts;
+	uint64_t over;		/* index of the first event past end (UINT64_MAX: none yet) */
+	struct snap *snaps;	/* at indexes < PTS_PAR_SKIP and from over on */
+	size_t nsnaps, capsnaps;
+	struct pts_ptdec_stats fin;	/* when decoding stopped */
+	bool complete;		/* the decoder reached the end of the trace */
+	bool risky;		/* decoded what a fresh start may get wrong (pardec.h) */
+	struct pts_ptdec *dec;	/* kept when the consumer decodes on with it */
+	uint64_t dec_next;	/* index of the decoder's next event */
+	uint64_t skip_to;	/* events before this index are decoded again, not stored */
+};
+
+struct pts_pool {
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	struct chunk *qhead, *qtail;
+	bool stop;
+	unsigned int n;
+	pthread_t *th;
+	struct pts_imgset *set;
+	uint64_t worker_cpu_ns;		/* CPU time of the workers that ended (under mu) */
+	bool reverse;			/* pts_pool_options.reverse */
+	enum pts_pardec_break brk;	/* pts_pool_options.brk */
+};
+
+struct pts_pcpu {
+	struct pts_pool *pool;
+	struct pts_ptdec_config cfg;	/* the chunks' decoders' (no elide, no page release) */
+	struct pts_br_elide *elide;	/* applied at hand-out */
+	size_t chunk_bytes;
+	bool release;			/* the trace is mapped: drop the pages behind */
+	unsigned int window, nchunks;
+	struct chunk *cur, *tail;
+	/*
+	 * chunks used up, kept with their arrays for the next ones (a chunk's
+	 * arrays are MiBs: freed and grown again per chunk, the workers'
+	 * time went to page faults and copies); at most `window` of them
+	 */
+	struct chunk *spare;
+	uint64_t r;			/* index in cur of the next event to hand out */
+	uint64_t lim;			/* r below this: cur's event r is ready (set by ready()) */
+	uint64_t stop;			/* cur's events end here (UINT64_MAX: not decided) */
+	uint64_t next_r;		/* ... and the successor's begin here */
+	int rc;				/* an error met in peek, reported by next */
+	struct pts_err err;
+	struct pts_ptdec_stats acc;	/* contributions of the chunks done */
+	struct pts_ptdec_stats start_st;	/* cur's statistics at its first event used */
+	bool ended;
+	bool cur_done;			/* cur was waited for (wait_chunk) */
+	/* the pool's brk (pts_pool_options): a rule broken on purpose */
+	bool break_joins, break_runs;
+	bool single;			/* the only CPU of the decode: runs are not cut at time changes */
+	uint32_t sub;			/* jumps of the run at r handed out singly so far */
+	uint64_t elided, joined, refused, dropped;
+	struct pts_branch out;		/* the event handed out (cpu set once) */
+	bool out_extra;			/* out's offset, value or detail are set */
+	char detail[160];
+};
+
+/* Grow *p (capacity *cap, elements of size bytes) to hold need: 0, or -ENOMEM. */
+int pardec_grow_slow(void **p, size_t *cap, size_t need, size_t size);
+
+/* Room for need elements of size bytes in *p (capacity *cap): 0, or -ENOMEM. */
+static inline int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	if (__builtin_expect(need <= *cap, 1))
+		return 0;
+	return pardec_grow_slow(p, cap, need, size);
+}
+
+/* --- pardec_chunk.c --- */
+
+/* The chunk's arrays and decoder freed (the chunk itself is not). */
+void pardec_chunk_free_data(struct chunk *c);
+/* A decoder for c at its PSB (view: the worker's images, NULL the shared ones). -ENOMEM... */
+int pardec_new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **out);
+/* Decode on with dec into c's buffer (pardec_chunk.c says how far). 0, or -ENOMEM. */
+int pardec_run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit);
+/* The whole chunk with a decoder of its own (view as pardec_new_decoder). 0, or -ENOMEM. */
+int pardec_decode_chunk(struct chunk *c, struct pts_imgview *view);
+
+/* --- pardec_join.c --- */
+
+/* a += b - minus, field by field. */
+void pardec_st_add(struct pts_ptdec_stats *a, const struct pts_ptdec_stats *b,
+		   const struct pts_ptdec_stats *minus);
+/* The statistics snapshot of c's event idx, or NULL if none was taken. */
+const struct pts_ptdec_stats *pardec_snap_at(const struct chunk *c, uint64_t idx);
+/*
+ * Where a's events (from index from on) hand over to b's: *ia (index in
+ * a) and *jb (in b). false: no join (pardec.h).
+ */
+bool pardec_find_join(const struct chunk *a, uint64_t from, const struct chunk *b, uint64_t *ia,
+		      uint64_t *jb);
+
+#endif /* PTS_SESSION_PARDEC_INT_H */

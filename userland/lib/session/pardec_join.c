@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where two chunks' events join, and the statistics taken there
+ * (pardec.h, pardec_int.h).
+ */
+#include "pardec_int.h"
+
+#include <string.h>
+
+void pardec_st_add(struct pts_ptdec_stats *a, const struct pts_ptdec_stats *b,
+		   const struct pts_ptdec_stats *minus)
+{
+	int k;
+
+	a->insns += b->insns - minus->insns;
+	a->blocks += b->blocks - minus->blocks;
+	a->branches += b->branches - minus->branches;
+	a->gaps += b->gaps - minus->gaps;
+	a->events += b->events - minus->events;
+	for (k = 0; k < PTS_PTEV_MAX; k++)
+		a->by_event[k] += b->by_event[k] - minus->by_event[k];
+	a->errata_unknown |= b->errata_unknown;
+}
+
+const struct pts_ptdec_stats *pardec_snap_at(const struct chunk *c, uint64_t idx)
+{
+	size_t lo = 0, hi = c->nsnaps;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c->snaps[mid].idx < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->nsnaps && c->snaps[lo].idx == idx ? &c->snaps[lo].st : NULL;
+}
+
+static bool pev_eq(const struct chunk *a, const struct pev *x, const struct chunk *b,
+		   const struct pev *y)
+{
+	if (x->from != y->from || x->to != y->to || x->ts_ns != y->ts_ns || x->pos != y->pos ||
+	    x->pid != y->pid || x->tid != y->tid || x->kind != y->kind || x->flags != y->flags ||
+	    x->insn_len != y->insn_len || x->has_x != y->has_x)
+		return false;
+	if (x->flags & PEV_RUN) {
+		const struct prun *ra = &a->runs[x->xi], *rb = &b->runs[y->xi];
+
+		return ra->n == rb->n && ra->lo == rb->lo && ra->hi == rb->hi &&
+		       !memcmp(&a->jumps[ra->j0], &b->jumps[rb->j0], ra->n * sizeof(*a->jumps));
+	}
+	if (!x->has_x)
+		return true;
+	return a->x[x->xi].offset == b->x[y->xi].offset &&
+	       a->x[x->xi].value == b->x[y->xi].value &&
+	       !strcmp(a->x[x->xi].detail, b->x[y->xi].detail);
+}
+
+/*
+ * A branch that the decoder completed at the block starting at its target:
+ * both decoders have counted every instruction up to the branch when they
+ * queue it, and from there on count the same instructions (statistics
+ * join there; at a PSB+'s own events, before the first block, the first
+ * block of a fresh decoder may differ by where the serial one's block was
+ * cut). Not after the block at the target: its length depends on the
+ * libipt block cache the decoders share, so on which of them filled it
+ * first (pts_ptdec_insns_before); joined after it, the two decoders'
+ * counts of that block differed by a few instructions from run to run.
+ */
+static bool at_block(const struct pev *e)
+{
+	switch (e->kind) {
+	case PTS_BR_CALL:
+	case PTS_BR_RETURN:
+	case PTS_BR_JUMP:
+	case PTS_BR_SYSCALL:
+	case PTS_BR_SYSRET:
+	case PTS_BR_IRET:
+		return e->to != 0 && !(e->flags & PTS_BRF_TRACE_OFF);
+	default:
+		return false;
+	}
+}
+
+/*
+ * Where a's events hand over to b's: *ia (index in a) and *jb (in b) with
+ * PTS_PAR_MATCH identical events from there, among them two trace
+ * positions (pardec.h). false: no join.
+ */
+bool pardec_find_join(const struct chunk *a, uint64_t from, const struct chunk *b, uint64_t *ia,
+		      uint64_t *jb)
+{
+	uint64_t i, j, aend = a->base + a->n, bend = b->base + b->n;
+
+	if (a->over == UINT64_MAX || b->risky || b->base != 0)
+		return false;
+	for (i = a->over > from ? a->over : from; i < aend; i++) {
+		for (j = 0; j < PTS_PAR_SKIP && j < bend; j++) {
+			const struct pev *x = &a->ev[i - a->base], *y = &b->ev[j];
+			uint64_t m = 0;
+			bool moved = false;
+
+			while (i + m < aend && j + m < bend && pev_eq(a, &x[m], b, &y[m])) {
+				moved |= x[m].pos != x[0].pos;
+				m++;
+				if (m >= PTS_PAR_MATCH && moved)
+					break;
+			}
+			if (m >= PTS_PAR_MATCH && moved && at_block(x) && pardec_snap_at(a, i) &&
+			    pardec_snap_at(b, j)) {
+				*ia = i;
+				*jb = j;
+				return true;
+			}
+		}
+	}
+	return false;
+}

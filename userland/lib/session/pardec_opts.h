@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * How a pool of parallel decoders (pardec.h) is run, set by its caller:
+ * the library reads no environment. The test knobs are zero for a
+ * decode; the CLI maps PTS_PARDEC_ORDER and PTS_PARDEC_BREAK to them for
+ * scripted checks (tests/check.d/76-parallel-identical.sh).
+ */
+#ifndef PTS_SESSION_PARDEC_OPTS_H
+#define PTS_SESSION_PARDEC_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A rule of the joins or the runs broken on purpose: the self-tests of check 76. */
+enum pts_pardec_break {
+	PTS_PARDEC_BREAK_NONE = 0,
+	PTS_PARDEC_BREAK_JOINS,	/* every join drops the successor's first event */
+	PTS_PARDEC_BREAK_RUNS,	/* a run is dropped whole when its first jump lies in the window */
+	PTS_PARDEC_BREAK_TIME,	/* runs of several CPUs are not cut where the time changes */
+};
+
+struct pts_pool_options {
+	unsigned int threads;	/* worker threads */
+	/*
+	 * Tests: no worker threads; the calling thread decodes the chunks
+	 * queued after a chunk before it, one of the orders a pool of
+	 * threads can decode them in, made repeatable (the libipt block
+	 * cache the decoders share filled in an order threads take only
+	 * now and then)
+	 */
+	bool reverse;
+	enum pts_pardec_break brk;
+};
+
+/* Where a pool's CPU time went (tools/bench/parallel.sh), ns. */
+struct pts_pool_cpu {
+	uint64_t calling_ns;	/* the thread that freed the pool, since it started */
+	uint64_t workers_ns;	/* every worker thread, added up */
+	unsigned int workers;
+};
+
+#endif /* PTS_SESSION_PARDEC_OPTS_H */

@@ -9,8 +9,9 @@
  * depends on more than its opcode (CYC, long TNT, MNT, PTWRITE, TMA, whose
  * reserved bits libipt checks, reserved IP compressions and mode leaves,
  * one running past the trace...) is left to libipt, asked from the same
- * offset (tests/unit/test_decode_pt_step.c compares every opcode).
- * Used by the scope scan of a raw trace (scope_infer.h).
+ * offset (tests/unit/test_session_pardec_cyc.c compares every opcode).
+ * Users: the CYC scan of a parallel chunk (session/pardec_cyc.h) and the
+ * scope scan of a raw trace (scope_infer.h).
  */
 #ifndef PTS_DECODE_PT_STEP_H
 #define PTS_DECODE_PT_STEP_H

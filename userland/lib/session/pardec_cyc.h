@@ -7,12 +7,8 @@
  * The packets libipt's packet decoder reads, packet by packet from a PSB,
  * as it reads them; a damaged stretch is passed over to the next PSB as
  * libipt's decoders resynchronise there. The common packets are stepped
- * over here by their lengths (SDM 33.4.1, table 33-14): a pt_pkt_next per
- * packet cost as much as 3 % of a parallel decode. Every packet whose
- * length or validity depends on more than its opcode (CYC, long TNT, MNT,
- * PTWRITE, TMA, whose reserved bits libipt checks, reserved IP compressions
- * and mode leaves, one running past the trace...) goes to libipt from the same offset, so the packets seen are
- * libipt's (tests/unit/test_session_pardec_cyc.c compares every opcode).
+ * over by their opcode (decode/pt_step.h): a pt_pkt_next per packet cost
+ * as much as 3 % of a parallel decode.
  */
 #ifndef PTS_SESSION_PARDEC_CYC_H
 #define PTS_SESSION_PARDEC_CYC_H
@@ -21,6 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* pts_pt_plain_packet_len, the stepper tests/unit/test_session_pardec_cyc.c compares with libipt */
+#include "../decode/pt_step.h"
+
 /*
  * True when libipt's packet decoder, synchronised at offset from of
  * buf[0, size) (a PSB), reads a CYC packet that begins before offset to.
@@ -28,12 +27,5 @@
  * the end): the caller then does not join, which is always exact.
  */
 bool pts_pt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to);
-
-/*
- * Bytes of the packet at buf[0, left) when its opcode alone gives them
- * and libipt reads it without error as a packet that is not CYC; 0 when
- * libipt must be asked. For the unit test.
- */
-size_t pts_pt_plain_packet_len(const uint8_t *buf, size_t left);
 
 #endif /* PTS_SESSION_PARDEC_CYC_H */

@@ -56,6 +56,14 @@ struct pts_brsrc_ops {
 	 * and *ns; 0 at the end; negative errno with err filled.
 	 */
 	int (*peek)(struct pts_brsrc *s, uint64_t *ns, struct pts_err *err);
+	/*
+	 * optional: the consumer's promise that the source's events before
+	 * until_ns (ns since the origin) come next, each consumed before it
+	 * asks again, until it says otherwise: jumps among them may be
+	 * dropped as they are decoded (decode/elide.h) rather than handed
+	 * out one by one. 0: no promise (the start).
+	 */
+	void (*lead)(struct pts_brsrc *s, uint64_t until_ns);
 	/* Input bytes consumed so far (progress; 0 if the source cannot tell). */
 	uint64_t (*done)(const struct pts_brsrc *s);
 	/* Summary numbers so far (zeroed first by the caller's helper). */
@@ -82,6 +90,12 @@ static inline int pts_brsrc_next(struct pts_brsrc *s, const struct pts_branch **
 static inline int pts_brsrc_peek(struct pts_brsrc *s, uint64_t *ns, struct pts_err *err)
 {
 	return s->ops->peek(s, ns, err);
+}
+
+static inline void pts_brsrc_lead(struct pts_brsrc *s, uint64_t until_ns)
+{
+	if (s->ops->lead)
+		s->ops->lead(s, until_ns);
 }
 
 static inline uint64_t pts_brsrc_done(const struct pts_brsrc *s)

@@ -198,7 +198,8 @@ struct pts_ptdec {
 	unsigned int qh, qn;
 	uint64_t out_pos;	/* pos of the event last handed out */
 	uint64_t out_insns;	/* insns of the event last handed out */
-	struct pts_br_elide *elide_q;	/* cfg.elide when cfg.elide_queued, else NULL */
+	struct pts_br_elide *elide_q;	/* cfg.elide */
+	uint64_t elide_until;	/* a jump is checked when queued before this now */
 	struct pts_ptdec_stats st;
 	struct icache_ent icache[ICACHE_SIZE];
 };
@@ -423,7 +424,7 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 			e->insns = d->st.insns;
 		}
 	}
-	if (kind == PTS_BR_JUMP && !d->qn && d->elide_q &&
+	if (kind == PTS_BR_JUMP && !d->qn && d->elide_q && d->now < d->elide_until &&
 	    pts_br_elide_drop(d->elide_q, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
@@ -516,7 +517,7 @@ static __attribute__((noinline)) void offer_jump(struct pts_ptdec *d, uint64_t f
  */
 static inline void jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
 {
-	if (d->elide_q && !d->qn && d->abs < d->sb_check &&
+	if (d->elide_q && !d->qn && d->abs < d->sb_check && d->now < d->elide_until &&
 	    pts_br_elide_drop(d->elide_q, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
@@ -943,7 +944,8 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
 	d->pid_changed = true;
 	sb_recheck(d);
-	d->elide_q = cfg->elide_queued ? cfg->elide : NULL;
+	d->elide_q = cfg->elide;
+	d->elide_until = cfg->elide_queued ? UINT64_MAX : 0;
 	if (cfg->padded) {
 		d->buf = cfg->buf;
 	} else {
@@ -1322,6 +1324,11 @@ uint64_t pts_ptdec_pos(const struct pts_ptdec *d)
 uint64_t pts_ptdec_insns_before(const struct pts_ptdec *d)
 {
 	return d->out_insns;
+}
+
+void pts_ptdec_elide_until(struct pts_ptdec *d, uint64_t until_ns)
+{
+	d->elide_until = d->cfg.elide_queued ? UINT64_MAX : until_ns;
 }
 
 uint64_t pts_ptdec_peek_time(struct pts_ptdec *d)

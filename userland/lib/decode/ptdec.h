@@ -151,6 +151,15 @@ uint64_t pts_ptdec_pos(const struct pts_ptdec *d);
  */
 uint64_t pts_ptdec_insns_before(const struct pts_ptdec *d);
 
+/*
+ * The caller consumes d's events before ns until_ns (since the origin)
+ * each before it asks for the next, and nothing else in between (a merge
+ * of CPUs by time, when d's are the earliest): a jump before then is
+ * checked against the config's elide when it is queued, as with
+ * elide_queued. 0: none (the start, unless elide_queued).
+ */
+void pts_ptdec_elide_until(struct pts_ptdec *d, uint64_t until_ns);
+
 /* Time of the event the next call returns (ns since origin), UINT64_MAX at the end. */
 uint64_t pts_ptdec_peek_time(struct pts_ptdec *d);
 

@@ -23,6 +23,11 @@ static int ps_peek(struct pts_brsrc *s, uint64_t *ns, struct pts_err *err)
 	return *ns != UINT64_MAX;
 }
 
+static void ps_lead(struct pts_brsrc *s, uint64_t until_ns)
+{
+	pts_ptdec_elide_until(((struct ptdec_src *)s)->dec, until_ns);
+}
+
 static uint64_t ps_done(const struct pts_brsrc *s)
 {
 	return pts_ptdec_done(((const struct ptdec_src *)s)->dec);
@@ -59,6 +64,7 @@ static void ps_close(struct pts_brsrc *s)
 static const struct pts_brsrc_ops ptdec_src_ops = {
 	.next = ps_next,
 	.peek = ps_peek,
+	.lead = ps_lead,
 	.done = ps_done,
 	.stats = ps_stats,
 	.close = ps_close,

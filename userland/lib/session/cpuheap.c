@@ -64,6 +64,16 @@ void pts_cpuheap_push(struct pts_cpuheap *h, uint64_t key, unsigned int idx)
 	}
 }
 
+const struct pts_cpuheap_ent *pts_cpuheap_second(const struct pts_cpuheap *h)
+{
+	if (h->n < 2)
+		return NULL;
+	/* the top's children: every other entry is after one of them */
+	if (h->n == 2 || less(&h->v[1], &h->v[2]))
+		return &h->v[1];
+	return &h->v[2];
+}
+
 void pts_cpuheap_update_top(struct pts_cpuheap *h, uint64_t key)
 {
 	if (!h->n)

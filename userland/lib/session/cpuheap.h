@@ -36,6 +36,13 @@ static inline const struct pts_cpuheap_ent *pts_cpuheap_top(const struct pts_cpu
 	return h->n ? &h->v[0] : NULL;
 }
 
+/*
+ * The entry with the least (key, idx) but the top: the CPU that comes
+ * next once the top one's events are later than its own; NULL with fewer
+ * than two entries.
+ */
+const struct pts_cpuheap_ent *pts_cpuheap_second(const struct pts_cpuheap *h);
+
 /* Give the top entry a new key (its CPU moved on) and restore the order. */
 void pts_cpuheap_update_top(struct pts_cpuheap *h, uint64_t key);
 

@@ -3,6 +3,7 @@
 #include "merge.h"
 
 #include <errno.h>
+#include <limits.h>
 
 #include "cpuheap.h"
 
@@ -31,6 +32,22 @@ static int place(struct pts_cpuheap *h, struct pts_brsrc *s, unsigned int i, boo
 	return sink->ended ? sink->ended(sink->ctx, i, err) : 0;
 }
 
+/*
+ * The time before which the top source's events come next: the next
+ * source's key, which the top's events may equal when its index is the
+ * lower (the heap's order). UINT64_MAX: no other source.
+ */
+static uint64_t lead_until(const struct pts_cpuheap *h)
+{
+	const struct pts_cpuheap_ent *top = pts_cpuheap_top(h), *o = pts_cpuheap_second(h);
+
+	if (!o)
+		return UINT64_MAX;
+	if (top->idx < o->idx && o->key < UINT64_MAX)
+		return o->key + 1;
+	return o->key;
+}
+
 /* One source: its events in its order, nothing to compare. */
 static int run_one(struct pts_brsrc *s, const struct pts_merge_sink *sink, struct pts_err *err)
 {
@@ -56,7 +73,7 @@ int pts_merge_run(struct pts_brsrc *const *src, unsigned int n, const struct pts
 	const struct pts_cpuheap_ent *top;
 	struct pts_cpuheap h;
 	bool moved = false;	/* the top source handed out an event: its key is stale */
-	unsigned int i;
+	unsigned int i, led = UINT_MAX;	/* the source last told it leads (pts_brsrc_lead) */
 	int rc = 0;
 
 	if (n == 1)
@@ -82,6 +99,16 @@ int pts_merge_run(struct pts_brsrc *const *src, unsigned int n, const struct pts
 		if (!top)
 			break;
 		idx = top->idx;
+		/*
+		 * Only the top source is decoded, so the others' keys stay
+		 * put while it stays on top: its promise holds until then,
+		 * and one made to an earlier top is renewed before it is
+		 * asked again.
+		 */
+		if (idx != led) {
+			pts_brsrc_lead(src[idx], lead_until(&h));
+			led = idx;
+		}
 		moved = true;
 		got = pts_brsrc_next(src[idx], &br, err);
 		if (got < 0) {

@@ -10,10 +10,11 @@
 /*
  * Put source i (back) in the heap at the time of its next event; a source
  * that has ended leaves it, and is reported then: its last event was the
- * earliest of all.
+ * earliest of all. The top source with its next event before until (ns,
+ * lead_until) stays on top: its key is set without reordering.
  */
 static int place(struct pts_cpuheap *h, struct pts_brsrc *s, unsigned int i, bool is_top,
-		 const struct pts_merge_sink *sink, struct pts_err *err)
+		 uint64_t until, const struct pts_merge_sink *sink, struct pts_err *err)
 {
 	uint64_t t;
 	int rc = pts_brsrc_peek(s, &t, err);
@@ -21,7 +22,9 @@ static int place(struct pts_cpuheap *h, struct pts_brsrc *s, unsigned int i, boo
 	if (rc < 0)
 		return rc;
 	if (rc) {
-		if (is_top)
+		if (is_top && t < until)
+			h->v[0].key = t;
+		else if (is_top)
 			pts_cpuheap_update_top(h, t);
 		else
 			pts_cpuheap_push(h, t, i);
@@ -74,6 +77,7 @@ int pts_merge_run(struct pts_brsrc *const *src, unsigned int n, const struct pts
 	struct pts_cpuheap h;
 	bool moved = false;	/* the top source handed out an event: its key is stale */
 	unsigned int i, led = UINT_MAX;	/* the source last told it leads (pts_brsrc_lead) */
+	uint64_t until = 0;	/* ... up to when (lead_until) */
 	int rc = 0;
 
 	if (n == 1)
@@ -81,7 +85,7 @@ int pts_merge_run(struct pts_brsrc *const *src, unsigned int n, const struct pts
 	if (pts_cpuheap_init(&h, n))
 		return pts_err_set(err, ENOMEM, "out of memory for merging %u CPUs", n);
 	for (i = 0; i < n && !rc; i++)
-		rc = place(&h, src[i], i, false, sink, err);
+		rc = place(&h, src[i], i, false, 0, sink, err);
 	while (!rc) {
 		const struct pts_branch *br;
 		unsigned int idx;
@@ -90,8 +94,7 @@ int pts_merge_run(struct pts_brsrc *const *src, unsigned int n, const struct pts
 		/* the key is read only now: peeking would overwrite the event handed out */
 		if (moved) {
 			moved = false;
-			rc = place(&h, src[pts_cpuheap_top(&h)->idx], pts_cpuheap_top(&h)->idx, true,
-				   sink, err);
+			rc = place(&h, src[led], led, true, until, sink, err);
 			if (rc)
 				break;
 		}
@@ -106,7 +109,8 @@ int pts_merge_run(struct pts_brsrc *const *src, unsigned int n, const struct pts
 		 * asked again.
 		 */
 		if (idx != led) {
-			pts_brsrc_lead(src[idx], lead_until(&h));
+			until = lead_until(&h);
+			pts_brsrc_lead(src[idx], until);
 			led = idx;
 		}
 		moved = true;

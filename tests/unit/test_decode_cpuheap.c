@@ -74,7 +74,33 @@ static void many_cpus_come_out_in_order(void)
 	pts_cpuheap_free(&h);
 }
 
+/*
+ * The entry after the top: none with one CPU; with 30/0 10/1 20/2 10/3
+ * (top 10/1) it is 10/3, equal time, higher index; after CPU 1 moves to
+ * 25 (top 10/3) it is 20/2.
+ */
+static void the_second_is_the_next_cpu_out(void)
+{
+	struct pts_cpuheap h;
+
+	CU_ASSERT_EQUAL_FATAL(pts_cpuheap_init(&h, 4), 0);
+	pts_cpuheap_push(&h, 30, 0);
+	CU_ASSERT_PTR_NULL(pts_cpuheap_second(&h));
+	pts_cpuheap_push(&h, 10, 1);
+	CU_ASSERT_EQUAL(pts_cpuheap_second(&h)->idx, 0);
+	pts_cpuheap_push(&h, 20, 2);
+	pts_cpuheap_push(&h, 10, 3);
+	CU_ASSERT_EQUAL(pts_cpuheap_top(&h)->idx, 1);
+	CU_ASSERT_EQUAL(pts_cpuheap_second(&h)->idx, 3);
+	pts_cpuheap_update_top(&h, 25);
+	CU_ASSERT_EQUAL(pts_cpuheap_top(&h)->idx, 3);
+	CU_ASSERT_EQUAL(pts_cpuheap_second(&h)->idx, 2);
+	CU_ASSERT_EQUAL(pts_cpuheap_second(&h)->key, 20);
+	pts_cpuheap_free(&h);
+}
+
 PTS_SUITE(decode_cpuheap, NULL, NULL,
 	  PTS_TEST(cpus_come_out_by_time_then_index),
 	  PTS_TEST(a_cpu_that_moves_on_takes_its_new_place),
-	  PTS_TEST(many_cpus_come_out_in_order));
+	  PTS_TEST(many_cpus_come_out_in_order),
+	  PTS_TEST(the_second_is_the_next_cpu_out));

@@ -24,6 +24,7 @@ struct fake {
 	unsigned int fail_peek_at;	/* peek fails once pos reaches it (0: never) */
 	unsigned int fail_next_at;	/* next fails once pos reaches it (0: never) */
 	unsigned int peeks;
+	char leads[64];			/* fake_lead: the promises, "<until" each */
 	bool closed;
 	struct pts_branch br;
 };
@@ -82,6 +83,22 @@ static void fake_close(struct pts_brsrc *s)
 
 static const struct pts_brsrc_ops fake_ops = {
 	.next = fake_next, .peek = fake_peek, .stats = fake_stats, .close = fake_close,
+};
+
+static void fake_lead(struct pts_brsrc *s, uint64_t until_ns)
+{
+	struct fake *f = (struct fake *)s;
+	size_t n = strlen(f->leads);
+
+	if (until_ns == UINT64_MAX)
+		snprintf(f->leads + n, sizeof(f->leads) - n, "<max");
+	else
+		snprintf(f->leads + n, sizeof(f->leads) - n, "<%llu", (unsigned long long)until_ns);
+}
+
+/* A fake that records what the merge promises it (pts_brsrc_ops.lead). */
+static const struct pts_brsrc_ops fake_lead_ops = {
+	.next = fake_next, .peek = fake_peek, .lead = fake_lead, .close = fake_close,
 };
 
 static void fake_init(struct fake *f, uint32_t cpu, const uint64_t *t, unsigned int n)
@@ -173,6 +190,29 @@ static void events_come_out_by_time_equal_times_by_source_index(void)
 	memset(&l, 0, sizeof(l));
 	CU_ASSERT_EQUAL(merge(f, 0, &l, &err), 0);	/* no source: nothing */
 	CU_ASSERT_STRING_EQUAL(l.s, "");
+}
+
+/*
+ * Sources 0: 1 4 4 9, 1: 2 4 5. Each source, when it comes to the top, is
+ * told until when its events come next: the other's key, one more when
+ * its own index is the lower (equal times go to it). Source 0 at 1: until
+ * 3 (1's 2); 1 at 2: until 4 (0's 4, 0 first); 0 at 4: until 5 (1's 4),
+ * both its 4s out without a new promise; 1 at 4: until 9; after 1 ends,
+ * 0 alone: no bound.
+ */
+static void the_top_source_is_told_until_when_it_leads(void)
+{
+	static const uint64_t a[] = { 1, 4, 4, 9 }, b[] = { 2, 4, 5 };
+	struct pts_err err = { 0 };
+	struct fake f[2];
+	struct log l;
+
+	sources(f, a, 4, b, 3, &l);
+	f[0].base.ops = f[1].base.ops = &fake_lead_ops;
+	CU_ASSERT_EQUAL(merge(f, 2, &l, &err), 0);
+	CU_ASSERT_STRING_EQUAL(l.s, "0@1 1@2 0@4 0@4 1@4 1@5 end1 0@9 end0");
+	CU_ASSERT_STRING_EQUAL(f[0].leads, "<3<5<max");
+	CU_ASSERT_STRING_EQUAL(f[1].leads, "<4<9");
 }
 
 /*
@@ -394,6 +434,7 @@ static void perf_script_and_another_source_merge_by_time(void)
 
 PTS_SUITE(session_merge, NULL, NULL,
 	  PTS_TEST(events_come_out_by_time_equal_times_by_source_index),
+	  PTS_TEST(the_top_source_is_told_until_when_it_leads),
 	  PTS_TEST(one_source_passes_through_unpeeked),
 	  PTS_TEST(dropped_events_are_not_handed_on),
 	  PTS_TEST(a_source_failure_stops_the_merge_with_its_error),

@@ -203,6 +203,32 @@ static void the_scan_answers_as_libipt_alone_on_packets_and_damage(void)
 	}
 }
 
+/*
+ * A damaged packet that swallowed the start of a PSB: a TIP whose six IP
+ * bytes are the PSB's first six, five more 02 82 pairs, a PSBEND and a
+ * CYC. libipt's packet decoder, reading on, finds the PSB that began
+ * inside the TIP (pt_pkt_sync_forward looks back 15 bytes) and reads the
+ * CYC behind it; the scan must find it as well.
+ */
+static void a_psb_begun_inside_the_damaged_packet_is_found(void)
+{
+	static const uint8_t psb_tip_psb[] = {
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,		/* PSB */
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+		0x02, 0x23,						/* PSBEND */
+		0x6d, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,		/* TIP, 6 bytes */
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+		0x02, 0x23,						/* PSBEND */
+		0x07, 0x10,						/* CYC */
+		0x00, 0x00,						/* PAD */
+	};
+	size_t size = sizeof(psb_tip_psb);
+
+	CU_ASSERT_TRUE(libipt_has_cyc(psb_tip_psb, size, 0, size));
+	CU_ASSERT_TRUE(pts_pt_has_cyc(psb_tip_psb, size, 0, size));
+}
+
 PTS_SUITE(session_pardec_cyc, NULL, NULL,
 	  PTS_TEST(every_packet_stepped_over_is_one_libipt_reads_as_long_and_not_cyc),
-	  PTS_TEST(the_scan_answers_as_libipt_alone_on_packets_and_damage));
+	  PTS_TEST(the_scan_answers_as_libipt_alone_on_packets_and_damage),
+	  PTS_TEST(a_psb_begun_inside_the_damaged_packet_is_found));

@@ -2,6 +2,8 @@
 /* The packet lengths by opcode of raw PT (pt_step.h). */
 #include "pt_step.h"
 
+#include <intel-pt.h>
+
 const uint8_t pts_pt_psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
 				 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
 
@@ -36,4 +38,21 @@ const uint8_t pts_pt_first_len[256] = {
 size_t pts_pt_plain_packet_len(const uint8_t *buf, size_t left)
 {
 	return pts_pt_step(buf, left);
+}
+
+int pts_pt_resync(struct pt_packet_decoder *dec, uint64_t prev, uint64_t off)
+{
+	struct pt_packet pkt;
+	uint64_t at = 0;
+	int rc;
+
+	rc = pt_pkt_sync_set(dec, prev);
+	if (rc >= 0 && prev != off) {
+		rc = pt_pkt_next(dec, &pkt, sizeof(pkt));
+		if (rc >= 0)
+			rc = pt_pkt_get_offset(dec, &at);
+		if (rc >= 0 && at != off)
+			rc = -pte_internal;
+	}
+	return rc < 0 ? rc : pt_pkt_sync_forward(dec);
 }

@@ -70,6 +70,21 @@ static inline size_t pts_pt_step(const uint8_t *buf, size_t left)
 	return n <= left ? n : 0;
 }
 
+struct pt_packet_decoder;
+
+/*
+ * Move dec, whose pt_pkt_next failed on the packet at off, to the next PSB,
+ * where a decoder that had read on from prev (the offset of the packet
+ * before off, read without error; prev == off when off is the first) would
+ * resynchronise. pt_pkt_sync_forward looks from 15 bytes before the
+ * decoder's position, so that a PSB the damaged packet partly swallowed is
+ * found, but from 1 byte after it when the decoder stands on its
+ * synchronisation point, where pt_pkt_sync_set leaves it: the decoder is
+ * therefore set on the packet before and reads it first. Returns 0, or
+ * libipt's negative error code (-pte_eos: no PSB after off).
+ */
+int pts_pt_resync(struct pt_packet_decoder *dec, uint64_t prev, uint64_t off);
+
 /* pts_pt_step, not inlined: for the unit test. */
 size_t pts_pt_plain_packet_len(const uint8_t *buf, size_t left);
 

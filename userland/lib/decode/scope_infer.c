@@ -119,30 +119,6 @@ static void take_stepped(const uint8_t *p, size_t n, struct last_ip *last,
 }
 
 /*
- * From a damaged packet at off to the next PSB, as a decoder that read up
- * to off goes on. pt_pkt_sync_forward looks from 15 bytes before the
- * decoder's position (a PSB the damaged packet partly swallowed is found),
- * but from 1 byte after it when the decoder stands on its synchronisation
- * point, where pt_pkt_sync_set leaves it: so the decoder is set on the
- * packet before (at prev, read without error before) and reads it first.
- */
-static int resync(struct pt_packet_decoder *dec, uint64_t prev, uint64_t off)
-{
-	struct pt_packet pkt;
-	uint64_t at = 0;
-	int rc;
-
-	rc = pt_pkt_sync_set(dec, prev);
-	if (rc >= 0)
-		rc = pt_pkt_next(dec, &pkt, sizeof(pkt));
-	if (rc >= 0)
-		rc = pt_pkt_get_offset(dec, &at);
-	if (rc >= 0 && at != off)
-		rc = -pte_internal;
-	return rc < 0 ? rc : pt_pkt_sync_forward(dec);
-}
-
-/*
  * The packet at *off (after the one at prev) read by libipt, *off moved
  * past it; past a damaged one to the next PSB. Negative at the end.
  */
@@ -159,7 +135,7 @@ static int take_libipt(struct pt_packet_decoder *dec, uint64_t prev, uint64_t *o
 		last->valid = false;
 		if (rc == -pte_eos)
 			return rc;
-		rc = resync(dec, prev, *off);
+		rc = pts_pt_resync(dec, prev, *off);
 		if (rc < 0)
 			return rc;
 	} else {

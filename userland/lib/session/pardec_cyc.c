@@ -6,16 +6,20 @@
 
 #include "../decode/pt_step.h"
 
-/* The scan from offset off on, with libipt's packet decoder (off: where it is). */
-static bool scan_libipt(struct pt_packet_decoder *pd, uint64_t *off)
+/*
+ * The packet at *off (after the one at prev) read by libipt, *off moved
+ * past it; past a damaged one to the next PSB, as libipt's decoders
+ * resynchronise (pts_pt_resync). True at a CYC, or when libipt cannot be
+ * asked; *off UINT64_MAX at the end of the trace.
+ */
+static bool scan_libipt(struct pt_packet_decoder *pd, uint64_t prev, uint64_t *off)
 {
 	struct pt_packet pkt;
 
 	if (pt_pkt_sync_set(pd, *off) < 0)
 		return true;
 	if (pt_pkt_next(pd, &pkt, sizeof(pkt)) < 0) {
-		/* a damaged stretch: the decoders resynchronise; look on from the next PSB */
-		if (pt_pkt_sync_forward(pd) < 0) {
+		if (pts_pt_resync(pd, prev, *off) < 0) {
 			*off = UINT64_MAX;
 			return false;
 		}
@@ -30,16 +34,18 @@ static bool scan_libipt(struct pt_packet_decoder *pd, uint64_t *off)
 bool pts_pt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to)
 {
 	struct pt_packet_decoder *pd = NULL;
-	uint64_t off = from;
+	uint64_t off = from, prev = from;
 	bool found = false;
 
 	if (from >= size)
 		return true;
 	while (off < to) {
 		size_t n = pts_pt_step(buf + off, size - off);
+		uint64_t at = off;
 
 		if (n) {
 			off += n;
+			prev = at;
 			continue;
 		}
 		if (!pd) {
@@ -52,9 +58,10 @@ bool pts_pt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to)
 			if (!pd)
 				return true;
 		}
-		found = scan_libipt(pd, &off);
+		found = scan_libipt(pd, prev, &off);
 		if (found)
 			break;
+		prev = at;
 	}
 	pt_pkt_free_decoder(pd);
 	return found;

@@ -201,6 +201,7 @@ struct pts_ptdec {
 	struct pts_br_elide *elide_q;	/* cfg.elide */
 	uint64_t elide_until;	/* a jump is checked when queued before this now */
 	struct pts_ptdec_stats st;
+	void (*blocks)(struct pts_ptdec *d);	/* blocks_plain, or blocks_store with cfg.store */
 	struct icache_ent icache[ICACHE_SIZE];
 };
 
@@ -442,10 +443,12 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 /*
  * push of a near call or return (insn_len: the call's length, 0 for a
  * return) with nothing queued and no sideband work due: the entry built
- * in place, as push would.
+ * in place, as push would; or stored in the consumer's store (evstore.h)
+ * where it may take it, never handed out.
  */
-static inline void push_near(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t from,
-			     uint64_t to, uint8_t insn_len)
+static inline __attribute__((always_inline)) void
+push_near(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t from, uint64_t to, uint8_t insn_len,
+	  bool store)
 {
 	struct qent *e;
 
@@ -453,6 +456,13 @@ static inline void push_near(struct pts_ptdec *d, enum pts_br_kind kind, uint64_
 		e = push(d, kind, from, to);
 		if (e)
 			e->br.insn_len = insn_len;
+		return;
+	}
+	if (store && pts_evstore_can(d->cfg.store, d->good_off, false)) {
+		/* stored where the consumer keeps it: not queued, not handed out */
+		pts_evstore_put(d->cfg.store, kind, from, to, d->now, d->good_off, d->pid,
+				d->tid)->insn_len = insn_len;
+		d->st.branches++;
 		return;
 	}
 	e = &d->q[d->qh];
@@ -490,22 +500,28 @@ static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
 }
 
 /*
- * A jump the consumer may take (cfg.take_jump), offered as push would
- * offer it when its sideband walk has nothing to do: without the walk,
- * and queued at once if not taken (push would offer it again; jump()
- * found the elide window not dropping it). Out of line, so that jump()
- * stays small enough to inline.
+ * A jump for the consumer's store (cfg.store) that does not extend its
+ * open run: it begins a run there if the store allows, else it is offered
+ * to take_jump, and queued if not taken; with something queued or
+ * sideband work due, it goes through push (which offers it too). Out of
+ * line, so that jump() stays small enough to inline.
  */
-static __attribute__((noinline)) void offer_jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
+static __attribute__((noinline)) void store_jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
 {
-	if (d->qn || d->exec_pending || d->pid_changed || (d->have_tsc && d->abs >= d->sb_due)) {
+	struct pts_evstore *s = d->cfg.store;
+
+	if (d->qn || d->abs >= d->sb_check) {
 		push(d, PTS_BR_JUMP, from, to);
 		return;
 	}
-	if (d->cfg.take_jump(d->cfg.jump_ctx, d->pid, d->tid, from, to, d->now, d->good_off))
-		d->st.branches++;
-	else
+	if (pts_evstore_can(s, d->good_off, true)) {
+		pts_evstore_begin_run(s, d->pid, d->tid, from, to, d->now, d->good_off);
+	} else if (!d->cfg.take_jump(d->cfg.jump_ctx, d->pid, d->tid, from, to, d->now,
+				     d->good_off)) {
 		queue(d, PTS_BR_JUMP, from, to);
+		return;
+	}
+	d->st.branches++;
 }
 
 /*
@@ -513,20 +529,28 @@ static __attribute__((noinline)) void offer_jump(struct pts_ptdec *d, uint64_t f
  * elide filter drops them. The common case is decided here without the
  * sideband walk push does: nothing queued, no sideband record due, no
  * exec or address-space change pending (push would do nothing before
- * its own check of the window).
+ * its own check of the window, or offer it to take_jump: the store takes
+ * it as take_jump would).
  */
-static inline void jump(struct pts_ptdec *d, uint64_t from, uint64_t to)
+static inline __attribute__((always_inline)) void jump(struct pts_ptdec *d, uint64_t from,
+						       uint64_t to, bool store)
 {
+	struct pts_evstore *s = d->cfg.store;
+
 	if (d->elide_q && !d->qn && d->abs < d->sb_check && d->now < d->elide_until &&
 	    pts_br_elide_drop(d->elide_q, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
 		return;
 	}
-	if (d->cfg.take_jump)
-		offer_jump(d, from, to);
-	else
+	if (!store) {
 		push(d, PTS_BR_JUMP, from, to);
+	} else if (!d->qn && d->abs < d->sb_check && pts_evstore_extends(s, d->pid, d->tid, d->now)) {
+		pts_evstore_add_jump(s, from, to, d->now);
+		d->st.branches++;
+	} else {
+		store_jump(d, from, to);
+	}
 }
 
 /* The previous block's last instruction went to next_ip: emit its branch. */
@@ -546,7 +570,7 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 	 */
 	if (cls == PTS_IC_COND) {
 		if (next_ip != fall)
-			jump(d, from, next_ip);
+			jump(d, from, next_ip, d->cfg.store);
 		return;
 	}
 	switch (cls) {
@@ -562,7 +586,7 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 		break;
 	case PTS_IC_JUMP:
 	case PTS_IC_FAR_JUMP:
-		jump(d, from, next_ip);
+		jump(d, from, next_ip, d->cfg.store);
 		break;
 	case PTS_IC_SYSCALL:
 		e = push(d, PTS_BR_SYSCALL, from, next_ip);
@@ -584,7 +608,8 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
  * resolve, with the near branches that end nearly every block decided
  * inline (a conditional one not taken yields nothing).
  */
-static inline void resolve_fast(struct pts_ptdec *d, uint64_t next_ip)
+static inline __attribute__((always_inline)) void resolve_fast(struct pts_ptdec *d,
+							      uint64_t next_ip, bool store)
 {
 	uint64_t from = d->pend_ip, fall = d->pend_ip + d->pend_insn.len;
 
@@ -594,20 +619,20 @@ static inline void resolve_fast(struct pts_ptdec *d, uint64_t next_ip)
 	case PTS_IC_COND:
 		drop_pend(d);
 		if (next_ip != fall)
-			jump(d, from, next_ip);
+			jump(d, from, next_ip, store);
 		return;
 	case PTS_IC_JUMP:
 		drop_pend(d);
-		jump(d, from, next_ip);
+		jump(d, from, next_ip, store);
 		return;
 	case PTS_IC_CALL:
 		drop_pend(d);
 		if (next_ip != fall)
-			push_near(d, PTS_BR_CALL, from, next_ip, d->pend_insn.len);
+			push_near(d, PTS_BR_CALL, from, next_ip, d->pend_insn.len, store);
 		return;
 	case PTS_IC_RET:
 		drop_pend(d);
-		push_near(d, PTS_BR_RETURN, from, next_ip, 0);
+		push_near(d, PTS_BR_RETURN, from, next_ip, 0, store);
 		return;
 	default:
 		resolve(d, next_ip);
@@ -921,6 +946,9 @@ int pts_pt_first_tsc(const uint8_t *buf, size_t size, uint64_t *tsc)
 	return rc;
 }
 
+static void blocks_plain(struct pts_ptdec *d);
+static void blocks_store(struct pts_ptdec *d);
+
 int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, struct pts_err *err)
 {
 	struct pts_ptdec *d = calloc(1, sizeof(*d));
@@ -944,6 +972,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
 	d->pid_changed = true;
 	sb_recheck(d);
+	d->blocks = cfg->store ? blocks_store : blocks_plain;
 	d->elide_q = cfg->elide;
 	d->elide_until = cfg->elide_queued ? UINT64_MAX : 0;
 	if (cfg->padded) {
@@ -1127,7 +1156,7 @@ static void after_next(struct pts_ptdec *d, const struct pt_block *b, int st)
 	}
 }
 
-static void step(struct pts_ptdec *d)
+static __attribute__((noinline)) void step(struct pts_ptdec *d)
 {
 	struct pt_block b;
 	int st;
@@ -1223,8 +1252,10 @@ static void step(struct pts_ptdec *d)
  * would, until one queues an event or pt_blk_next returns a status that
  * step must see (an event, the end of the trace, an error): step's
  * dispatch on the state and its frame once per run, not per block.
+ * store: cfg.store is set (a constant: the decoder without one runs code
+ * without its tests, blocks_plain).
  */
-static void blocks(struct pts_ptdec *d)
+static inline __attribute__((always_inline)) void blocks_run(struct pts_ptdec *d, bool store)
 {
 	struct pt_block b;
 	int st;
@@ -1237,7 +1268,7 @@ static void blocks(struct pts_ptdec *d)
 		}
 		if (b.mode != d->mode)
 			set_mode(d, b.mode);
-		resolve_fast(d, b.ip);
+		resolve_fast(d, b.ip, store);
 		d->st.blocks++;
 		d->st.insns += b.ninsn;
 		end_block(d, &b);
@@ -1251,12 +1282,23 @@ static void blocks(struct pts_ptdec *d)
 	} while (!d->qn && !(st & (pts_event_pending | pts_eos)));
 }
 
-static void fill(struct pts_ptdec *d)
+/* blocks_run of a decoder without a store, and with one (pts_ptdec.blocks). */
+static void blocks_plain(struct pts_ptdec *d)
+{
+	blocks_run(d, false);
+}
+
+static void blocks_store(struct pts_ptdec *d)
+{
+	blocks_run(d, true);
+}
+
+static inline __attribute__((always_inline)) void fill(struct pts_ptdec *d)
 {
 	while (!d->qn && d->state != PTDEC_ENDED) {
 		if (d->state == PTDEC_SYNCED && !(d->status & (pts_event_pending | pts_eos)) &&
 		    !d->cfg.on_insn)
-			blocks(d);
+			d->blocks(d);
 		else
 			step(d);
 	}

@@ -25,6 +25,7 @@
 #include "branch.h"
 #include "elide.h"
 #include "image.h"
+#include "evstore.h"
 #include "sideband.h"
 #include "timeconv.h"
 
@@ -101,6 +102,16 @@ struct pts_ptdec_config {
 	bool (*take_jump)(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
 			  uint64_t ts_ns, uint64_t pos);
 	void *jump_ctx;
+	/*
+	 * optional, with take_jump: where the consumer stores events
+	 * (evstore.h; it owns the memory). Jumps and near calls and returns
+	 * that the store takes (every event before them handed out, no
+	 * sideband work due, room, below store->below) are written there
+	 * instead of queued: never handed out, counted as branches, at the
+	 * indexes they would have had. The rest is queued, or offered to
+	 * take_jump, as without a store.
+	 */
+	struct pts_evstore *store;
 	/* optional: every executed instruction, in order */
 	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
 	void *insn_ctx;

@@ -206,7 +206,8 @@ static int advance(struct pts_pcpu *p, struct pts_err *err)
 			return pts_err_set(err, -rc, "out of memory decoding cpu %u", p->cfg.cpu);
 		c->dec_next = 0;
 		c->skip_to = c->base + c->n;
-		c->run_open = false;
+		c->store.open = NULL;
+		c->run_skipped = false;
 	}
 	/* the overlap is now inside: past the successor's end, if the events go so far */
 	c->end = n->end;
@@ -360,15 +361,15 @@ static void clear_extra(struct pts_pcpu *p)
 }
 
 /* Every jump of run e (with bounds run) lies in the elide window el. */
-static inline bool run_in_window(const struct pts_br_elide *el, const struct pev *e,
-				 const struct prun *run)
+static inline bool run_in_window(const struct pts_br_elide *el, const struct pts_rec *e,
+				 const struct pts_run *run)
 {
 	return el && el->hi && e->pid == el->pid && e->tid == el->tid && run->lo >= el->lo &&
 	       run->hi < el->hi;
 }
 
 /* Drop the run at cur's event r whole, counted in the window as one by one: 2. */
-static inline int drop_run(struct pts_pcpu *p, const struct chunk *c, const struct prun *run)
+static inline int drop_run(struct pts_pcpu *p, const struct chunk *c, const struct pts_run *run)
 {
 	struct pts_br_elide *el = p->elide;
 
@@ -384,12 +385,12 @@ static inline int drop_run(struct pts_pcpu *p, const struct chunk *c, const stru
  * The run of jumps e (cur's event r): dropped whole when every from and
  * to lies in the elide window of its thread, else its jumps one per call.
  */
-static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pev *e,
+static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pts_rec *e,
 		    const struct pts_branch **out)
 {
-	const struct prun *run = &c->runs[e->xi];
+	const struct pts_run *run = &c->runs[e->xi];
 	struct pts_br_elide *el = p->elide;
-	const struct pjump *j;
+	const struct pts_jump *j;
 	struct pts_branch *br = &p->out;
 
 	if (p->break_runs && !p->sub && el && el->hi && e->pid == el->pid && e->tid == el->tid &&
@@ -421,7 +422,7 @@ static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pev 
 }
 
 /* Copy stored event e into the event handed out (but for the extra fields). */
-static inline void fill_out(struct pts_pcpu *p, const struct pev *e)
+static inline void fill_out(struct pts_pcpu *p, const struct pts_rec *e)
 {
 	struct pts_branch *br = &p->out;
 
@@ -444,7 +445,7 @@ static inline void fill_out(struct pts_pcpu *p, const struct pev *e)
 static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, const struct pts_branch **out,
 					       struct pts_err *err)
 {
-	const struct pev *e;
+	const struct pts_rec *e;
 	struct pts_branch *br = &p->out;
 	struct chunk *c = p->cur;
 
@@ -458,7 +459,7 @@ static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, const struct 
 		c = p->cur;
 	}
 	e = &c->ev[p->r - c->base];
-	if (e->flags & PEV_RUN)
+	if (e->flags & PTS_REC_RUN)
 		return run_next(p, c, e, out);
 	p->r++;
 	if (e->kind == PTS_BR_JUMP && p->elide &&
@@ -494,9 +495,9 @@ int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_
 {
 	if (__builtin_expect(p->r < p->lim, 1)) {
 		const struct chunk *c = p->cur;
-		const struct pev *e = &c->ev[p->r - c->base];
+		const struct pts_rec *e = &c->ev[p->r - c->base];
 
-		if (!(e->flags & PEV_RUN)) {
+		if (!(e->flags & PTS_REC_RUN)) {
 			if (e->kind != PTS_BR_JUMP && !e->has_x && !p->out_extra) {
 				p->r++;
 				fill_out(p, e);

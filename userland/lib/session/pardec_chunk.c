@@ -21,8 +21,9 @@ static void chunk_reset(struct chunk *c, uint64_t base)
 	c->nx = 0;
 	c->nruns = 0;
 	c->njumps = 0;
-	c->run_open = false;
-	c->single = c->owner->single;
+	c->store.open = NULL;
+	c->run_skipped = false;
+	c->store.any_time = c->owner->single;
 	c->nsnaps = 0;
 	c->base = base;
 	c->over = UINT64_MAX;
@@ -73,6 +74,7 @@ int pardec_new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptd
 	dc.view = view;
 	dc.take_jump = take_jump;
 	dc.jump_ctx = c;
+	dc.store = &c->store;
 	dc.sync_at_psb = !c->first;
 	dc.sync_off = c->start;
 	return pts_ptdec_new(&dc, out, &err);
@@ -91,156 +93,148 @@ static inline bool plain_jump(const struct pts_branch *br, bool extra)
 }
 
 /*
- * A jump extends the run the last event began: a plain jump of the same
- * thread (and, with several CPUs, of the same time). It is stored unless
- * the run lies before skip_to. 1 taken, 0 not, -ENOMEM.
+ * Whether the decoder may store events itself (evstore.h): while an event
+ * needs nothing pardec_run() does besides storing it: no statistics
+ * snapshot (idx < PTS_PAR_SKIP), not the overlap's start (pos > end), not
+ * before skip_to. Set wherever dec_next or over cross those.
  */
-/* Append a jump to the open run (the last), room made for it. */
-static inline void append_jump(struct chunk *c, uint64_t from, uint64_t to, uint64_t ts_ns)
+static inline void store_below(struct chunk *c)
 {
-	struct pjump *j = &c->jumps[c->njumps++];
-	struct prun *r = &c->runs[c->nruns - 1];
-
-	j->from = from;
-	j->to = to;
-	j->ts_ns = ts_ns;
-	r->n++;
-	if (from < r->lo)
-		r->lo = from;
-	if (from > r->hi)
-		r->hi = from;
-	if (to < r->lo)
-		r->lo = to;
-	if (to > r->hi)
-		r->hi = to;
+	c->store.below = c->dec_next >= PTS_PAR_SKIP && c->dec_next >= c->skip_to &&
+			 c->over == UINT64_MAX ? c->end + 1 : 0;
 }
 
-static inline int extend_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from,
-			     uint64_t to, uint64_t ts_ns)
+/* Point the decoder's store at the free parts of the arrays (after they moved). */
+static void store_reopen(struct chunk *c)
 {
-	if (!c->run_open || pid != c->run_pid || tid != c->run_tid ||
-	    (!c->single && ts_ns != c->run_ts))
+	struct pts_evstore *s = &c->store;
+
+	s->enext = c->ev + c->n;
+	s->eend = c->ev + c->cap;
+	s->runs = c->runs;
+	s->rnext = c->runs + c->nruns;
+	s->rend = c->runs + c->capruns;
+	s->jumps = c->jumps;
+	s->jnext = c->jumps + c->njumps;
+	s->jend = c->jumps + c->capjumps;
+	if (s->open)
+		s->open = c->runs + c->nruns - 1;
+	store_below(c);
+}
+
+/*
+ * Count what was stored through the store since the counts were last
+ * set (by the decoder, or here): every event takes the next index.
+ */
+static inline void catch_up(struct chunk *c)
+{
+	const struct pts_evstore *s = &c->store;
+	size_t n = (size_t)(s->enext - c->ev);
+
+	c->dec_next += n - c->n;
+	c->n = n;
+	c->nruns = (size_t)(s->rnext - c->runs);
+	c->njumps = (size_t)(s->jnext - c->jumps);
+}
+
+/* Room in the store for one more event (run: and a run and a jump). 0, or -ENOMEM. */
+static int room(struct chunk *c, bool run)
+{
+	const struct pts_evstore *s = &c->store;
+
+	if (s->enext < s->eend && (!run || (s->rnext < s->rend && s->jnext < s->jend)))
 		return 0;
-	if (c->run_skipped)
-		return 1;
-	if (grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))
+	if (grow((void **)&c->ev, &c->cap, c->n + 1, sizeof(*c->ev)) ||
+	    (run && (grow((void **)&c->runs, &c->capruns, c->nruns + 1, sizeof(*c->runs)) ||
+		     grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))))
 		return -ENOMEM;
-	append_jump(c, from, to, ts_ns);
-	return 1;
-}
-
-/* Event e (just stored) begins a run of jumps: room for one more run and jump made. */
-static inline void start_run(struct chunk *c, struct pev *e, uint64_t from, uint64_t to,
-			     uint64_t ts_ns)
-{
-	struct prun *r;
-	struct pjump *j;
-
-	e->flags |= PEV_RUN;
-	e->xi = (uint32_t)c->nruns;
-	r = &c->runs[c->nruns++];
-	r->j0 = (uint32_t)c->njumps;
-	r->n = 1;
-	r->lo = from < to ? from : to;
-	r->hi = from < to ? to : from;
-	j = &c->jumps[c->njumps++];
-	j->from = from;
-	j->to = to;
-	j->ts_ns = ts_ns;
-}
-
-/* Event e (just stored) begins a run of jumps. 0, or -ENOMEM. */
-static int begin_run(struct chunk *c, struct pev *e, uint64_t from, uint64_t to, uint64_t ts_ns)
-{
-	if (grow((void **)&c->runs, &c->capruns, c->nruns + 1, sizeof(*c->runs)) ||
-	    grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))
-		return -ENOMEM;
-	start_run(c, e, from, to, ts_ns);
+	store_reopen(c);
 	return 0;
 }
 
-/*
- * A jump that extends no run begins one, stored here as pardec_run() would
- * store it (idx c->dec_next, trace position pos) when it needs nothing
- * pardec_run() does besides: a statistics snapshot (the join's events), the
- * start of the overlap. 1 taken, 0 not (it comes through the queue),
- * -ENOMEM (nothing changed).
- */
-static int take_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
-		    uint64_t ts_ns, uint64_t pos)
+/* The open (or skipped) run ends: the decoder's next jump begins another. */
+static inline void close_run(struct chunk *c)
 {
-	uint64_t idx = c->dec_next;
-	struct pev *e;
+	c->store.open = NULL;
+	c->run_skipped = false;
+}
 
-	if (idx >= c->skip_to &&
-	    (idx < PTS_PAR_SKIP || c->over != UINT64_MAX || pos > c->end))
-		return 0;
-	if (idx >= c->skip_to &&
-	    (grow((void **)&c->ev, &c->cap, c->n + 1, sizeof(*c->ev)) ||
-	     grow((void **)&c->runs, &c->capruns, c->nruns + 1, sizeof(*c->runs)) ||
-	     grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps))))
-		return -ENOMEM;	/* nothing changed: the queue brings it, and the error */
-	c->dec_next++;
-	c->run_open = true;
-	c->run_pid = pid;
-	c->run_tid = tid;
-	c->run_ts = ts_ns;
-	c->run_skipped = idx < c->skip_to;
+/*
+ * A plain jump the decoder did not store itself (it came through the
+ * queue, or there was no room) extends the open run, or the skipped one
+ * (not stored). 1 taken, 0 not, -ENOMEM.
+ */
+static int extend_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
+		      uint64_t ts_ns)
+{
+	struct pts_evstore *s = &c->store;
+
 	if (c->run_skipped)
-		return 1;
-	e = &c->ev[c->n++];
-	e->from = from;
-	e->to = to;
-	e->ts_ns = ts_ns;
-	e->pos = pos;
-	e->pid = pid;
-	e->tid = tid;
-	e->kind = PTS_BR_JUMP;
-	e->flags = 0;
-	e->insn_len = 0;
-	e->has_x = 0;
-	e->xi = 0;
-	start_run(c, e, from, to, ts_ns);
+		return pid == c->skip_pid && tid == c->skip_tid &&
+		       (s->any_time || ts_ns == c->skip_ts);
+	if (!s->open || pid != s->pid || tid != s->tid || (!s->any_time && ts_ns != s->ts_ns))
+		return 0;
+	if (s->jnext == s->jend) {
+		if (grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))
+			return -ENOMEM;
+		store_reopen(c);
+	}
+	pts_evstore_add_jump(s, from, to, ts_ns);
+	c->njumps++;
 	return 1;
 }
 
-/*
- * The decoder's offer of a jump (pts_ptdec_config.take_jump): every event
- * before it was handed out, so it extends the open run, or begins one, as
- * it would when handed out. Out of memory: not taken (it comes through
- * the queue, and the error with it).
- */
-static __attribute__((noinline)) bool take_jump_slow(struct chunk *c, int32_t pid, int32_t tid,
-						    uint64_t from, uint64_t to, uint64_t ts_ns,
-						    uint64_t pos)
+/* A plain jump of event idx (before skip_to) begins a run that is not stored. */
+static void skip_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t ts_ns)
 {
-	int got = extend_run(c, pid, tid, from, to, ts_ns);
-
-	if (!got)
-		got = take_run(c, pid, tid, from, to, ts_ns, pos);
-	return got > 0;
+	c->run_skipped = true;
+	c->skip_pid = pid;
+	c->skip_tid = tid;
+	c->skip_ts = ts_ns;
 }
 
-/* The common case first: a jump that extends the open run, with room for it. */
+/*
+ * The decoder's offer of a jump it did not store itself
+ * (pts_ptdec_config.take_jump): every event before it was handed out, so
+ * it extends the run (no room, or skipped), or begins one, as pardec_run()
+ * would when handed it, unless the event needs a statistics snapshot or
+ * starts the overlap: then it comes through the queue. Out of memory: not
+ * taken (it comes through the queue, and the error with it).
+ */
 static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
 		      uint64_t ts_ns, uint64_t pos)
 {
 	struct chunk *c = ctx;
+	uint64_t idx;
+	int got;
 
-	if (!c->run_open || c->run_skipped || pid != c->run_pid || tid != c->run_tid ||
-	    (!c->single && ts_ns != c->run_ts) || c->njumps >= c->capjumps)
-		return take_jump_slow(c, pid, tid, from, to, ts_ns, pos);
-	append_jump(c, from, to, ts_ns);
+	catch_up(c);
+	got = extend_run(c, pid, tid, from, to, ts_ns);
+	if (got)
+		return got > 0;
+	close_run(c);
+	idx = c->dec_next;
+	if (idx < c->skip_to) {
+		skip_run(c, pid, tid, ts_ns);
+		c->dec_next++;
+		store_below(c);
+		return true;
+	}
+	if (idx < PTS_PAR_SKIP || c->over != UINT64_MAX || pos > c->end || room(c, true))
+		return false;	/* through the queue (out of memory: with the error) */
+	pts_evstore_begin_run(&c->store, pid, tid, from, to, ts_ns, pos);
+	catch_up(c);
 	return true;
 }
 
 /* Event e (just stored, from br) has offset, value or detail: into c->x. */
-static int store_extra(struct chunk *c, struct pev *e, const struct pts_branch *br)
+static int store_extra(struct chunk *c, struct pts_rec *e, const struct pts_branch *br)
 {
 	struct pex *x;
 
 	if (grow((void **)&c->x, &c->capx, c->nx + 1, sizeof(*c->x)))
 		return -ENOMEM;
+	e->has_x = 1;
 	e->xi = (uint32_t)c->nx;
 	x = &c->x[c->nx++];
 	x->offset = br->offset;
@@ -255,6 +249,52 @@ static int store_extra(struct chunk *c, struct pev *e, const struct pts_branch *
 	return 0;
 }
 
+/* A statistics snapshot for event idx (just handed out by dec). 0, or -ENOMEM. */
+static int snapshot(struct chunk *c, struct pts_ptdec *dec, uint64_t idx)
+{
+	struct snap *sn;
+
+	if (grow((void **)&c->snaps, &c->capsnaps, c->nsnaps + 1, sizeof(*c->snaps)))
+		return -ENOMEM;
+	sn = &c->snaps[c->nsnaps++];
+	sn->idx = idx;
+	pts_ptdec_stats(dec, &sn->st);
+	/* not the block at its target: its length varies (find_join) */
+	sn->st.insns = pts_ptdec_insns_before(dec);
+	return 0;
+}
+
+/*
+ * Store event idx, br, handed out by dec at trace position pos (its run
+ * closed, after skip_to). 0, or -ENOMEM.
+ */
+static int store_event(struct chunk *c, struct pts_ptdec *dec, const struct pts_branch *br,
+		       bool extra, bool plain, uint64_t idx, uint64_t pos)
+{
+	struct pts_rec *e;
+
+	if (room(c, plain))
+		return -ENOMEM;
+	if (plain) {
+		pts_evstore_begin_run(&c->store, br->pid, br->tid, br->from, br->to, br->ts_ns, pos);
+	} else {
+		e = pts_evstore_put(&c->store, br->kind, br->from, br->to, br->ts_ns, pos, br->pid,
+				    br->tid);
+		e->flags = (uint8_t)br->flags;
+		e->insn_len = br->insn_len;
+		if (extra && store_extra(c, e, br))
+			return -ENOMEM;
+	}
+	catch_up(c);
+	if (pos > c->end && c->over == UINT64_MAX)
+		c->over = idx;
+	if (c->over == idx || c->dec_next == PTS_PAR_SKIP)
+		store_below(c);		/* the decoder stores itself from here on, or no more */
+	if (idx < PTS_PAR_SKIP || c->over != UINT64_MAX)
+		return snapshot(c, dec, idx);
+	return 0;
+}
+
 /*
  * Decode on with c->dec, appending to c's events, until `limit` more are
  * stored before the overlap, or PTS_PAR_OVERLAP events past c->end, or
@@ -262,81 +302,52 @@ static int store_extra(struct chunk *c, struct pev *e, const struct pts_branch *
  * A stored event is a run of jumps or one other event; it stops only after
  * an event that is not a jump, so that where runs begin and end depends on
  * the events alone, never on where a call stopped (a decoder remade to
- * skip to an index finds the same events at the same indexes).
+ * skip to an index finds the same events at the same indexes). The
+ * decoder stores most events itself (evstore.h); those it hands out are
+ * stored here.
  */
 int pardec_run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 {
 	const struct pts_branch *br;
-	size_t n0 = c->n;	/* events stored so far: c->n - n0 (take_run stores some) */
+	size_t n0 = c->n;	/* events stored so far: c->n - n0 */
 
+	store_reopen(c);
 	for (;;) {
-		uint64_t idx, pos;
-		struct pev *e;
+		uint64_t idx;
 		bool extra, plain;
 		int got;
 
-		if (!c->run_open && c->over != UINT64_MAX &&
-		    c->dec_next >= c->over + PTS_PAR_OVERLAP)
-			break;
-		if (!c->run_open && c->n - n0 >= limit && c->over == UINT64_MAX)
+		if (!c->store.open && !c->run_skipped &&
+		    (c->over != UINT64_MAX ? c->dec_next >= c->over + PTS_PAR_OVERLAP :
+					     c->n - n0 >= limit))
 			break;
 		got = pts_ptdec_next(dec, &br);
+		catch_up(c);
 		if (!got) {
 			c->complete = true;
-			c->run_open = false;
+			close_run(c);
 			break;
 		}
-		idx = c->dec_next;	/* after the jumps take_jump took */
 		extra = has_extra(br);
 		plain = plain_jump(br, extra);
-		got = plain ? extend_run(c, br->pid, br->tid, br->from, br->to, br->ts_ns) : 0;
-		if (got < 0)
-			return got;
-		if (got)
-			continue;
-		c->dec_next++;
-		c->run_open = plain;
 		if (plain) {
-			/* read only while the run is open */
-			c->run_pid = br->pid;
-			c->run_tid = br->tid;
-			c->run_ts = br->ts_ns;
-			c->run_skipped = idx < c->skip_to;
+			got = extend_run(c, br->pid, br->tid, br->from, br->to, br->ts_ns);
+			if (got < 0)
+				return got;
+			if (got)
+				continue;
 		}
-		if (idx < c->skip_to)
+		close_run(c);
+		idx = c->dec_next;
+		if (idx < c->skip_to) {
+			if (plain)
+				skip_run(c, br->pid, br->tid, br->ts_ns);
+			c->dec_next++;
+			store_below(c);
 			continue;
-		pos = pts_ptdec_pos(dec);
-		if (pos > c->end && c->over == UINT64_MAX)
-			c->over = idx;
-		if (grow((void **)&c->ev, &c->cap, c->n + 1, sizeof(*c->ev)))
-			return -ENOMEM;
-		e = &c->ev[c->n++];
-		e->from = br->from;
-		e->to = br->to;
-		e->ts_ns = br->ts_ns;
-		e->pos = pos;
-		e->pid = br->pid;
-		e->tid = br->tid;
-		e->kind = (uint8_t)br->kind;
-		e->flags = (uint8_t)br->flags;
-		e->insn_len = br->insn_len;
-		e->has_x = extra;
-		e->xi = 0;
-		if (plain && begin_run(c, e, br->from, br->to, br->ts_ns))
-			return -ENOMEM;
-		if (extra && store_extra(c, e, br))
-			return -ENOMEM;
-		if (idx < PTS_PAR_SKIP || c->over != UINT64_MAX) {
-			struct snap *sn;
-
-			if (grow((void **)&c->snaps, &c->capsnaps, c->nsnaps + 1, sizeof(*c->snaps)))
-				return -ENOMEM;
-			sn = &c->snaps[c->nsnaps++];
-			sn->idx = idx;
-			pts_ptdec_stats(dec, &sn->st);
-			/* not the block at its target: its length varies (find_join) */
-			sn->st.insns = pts_ptdec_insns_before(dec);
 		}
+		if (store_event(c, dec, br, extra, plain, idx, pts_ptdec_pos(dec)))
+			return -ENOMEM;
 	}
 	pts_ptdec_stats(dec, &c->fin);
 	return 0;

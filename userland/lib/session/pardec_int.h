@@ -16,44 +16,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../decode/evstore.h"
 #include "../decode/image.h"
 #include "pardec.h"
 
-/* One event as a chunk stores it (the decoder's are rewritten in place). */
-struct pev {
-	uint64_t from, to, ts_ns, pos;
-	int32_t pid, tid;
-	uint8_t kind, flags, insn_len;
-	uint8_t has_x;		/* offset, value and detail in the chunk's x[xi] */
-	uint32_t xi;
-};
-
-/* The fields few events set (gaps, instants, CBR): a side array of the chunk. */
+/*
+ * Events are stored as struct pts_rec (decode/evstore.h). The fields few
+ * events set (gaps, instants, CBR) go to a side array of the chunk, x[xi].
+ */
 struct pex {
 	uint64_t offset, value;
 	char detail[160];
 };
 
 /*
- * A run of jumps: consecutive PTS_BR_JUMP events of one thread with
- * nothing else between them (with several CPUs, also of one time: the
- * merge hands such jumps out back to back, pardec.h), stored as one event
- * (flag PEV_RUN, from/to/ts/pos of its first jump) whose jumps are
- * jumps[j0, j0 + n). lo and hi bound every from and to: when both lie in
+ * A run of jumps (decode/evstore.h): consecutive PTS_BR_JUMP events of one
+ * thread with nothing else between them (with several CPUs, also of one
+ * time: the merge hands such jumps out back to back, pardec.h), stored as
+ * one event (flag PTS_REC_RUN, from/to/ts/pos of its first jump) whose run
+ * is runs[xi]. Its lo and hi bound every from and to: when both lie in
  * the consumer's elide window, every jump of the run would be dropped one
  * by one (nothing is fed between them, so the window does not move), and
  * the run is dropped at once; otherwise its jumps are handed out singly.
  */
-#define PEV_RUN 0x80	/* pev.flags: a run of jumps, runs[xi] */
-
-struct prun {
-	uint64_t lo, hi;	/* least and greatest from/to of its jumps */
-	uint32_t j0, n;
-};
-
-struct pjump {
-	uint64_t from, to, ts_ns;
-};
 
 /*
  * Decoder statistics when event idx was handed out, but for insns: those
@@ -75,21 +60,27 @@ struct chunk {
 	struct chunk *next;	/* the CPU's next chunk */
 	struct chunk *qnext;	/* the pool's queue */
 	/* events [base, base + n) */
-	struct pev *ev;
+	struct pts_rec *ev;
 	size_t n, cap;
 	uint64_t base;
 	struct pex *x;
 	size_t nx, capx;
-	struct prun *runs;
+	struct pts_run *runs;
 	size_t nruns, capruns;
-	struct pjump *jumps;
+	struct pts_jump *jumps;
 	size_t njumps, capjumps;
-	/* the decoder's last event began or extended the last stored run */
-	bool run_open;
-	bool run_skipped;	/* ... which lies before skip_to: its jumps are not stored */
-	bool single;		/* owner->single: runs are not cut at time changes */
-	int32_t run_pid, run_tid;
-	uint64_t run_ts;
+	/*
+	 * The decoder writes events, runs and jumps into ev[], runs[] and
+	 * jumps[] itself (store, decode/evstore.h); n, nruns and njumps count
+	 * them once pardec_chunk.c has caught up (after each call of the
+	 * decoder). store.open: the decoder's last event began or extended
+	 * that run; store.any_time: owner->single.
+	 */
+	struct pts_evstore store;
+	/* ... or began a run before skip_to, not stored: of this thread and time */
+	bool run_skipped;
+	int32_t skip_pid, skip_tid;
+	uint64_t skip_ts;
 	uint64_t over;		/* index of the first event past end (UINT64_MAX: none yet) */
 	struct snap *snaps;	/* at indexes < PTS_PAR_SKIP and from over on */
 	size_t nsnaps, capsnaps;

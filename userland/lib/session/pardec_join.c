@@ -37,15 +37,15 @@ const struct pts_ptdec_stats *pardec_snap_at(const struct chunk *c, uint64_t idx
 	return lo < c->nsnaps && c->snaps[lo].idx == idx ? &c->snaps[lo].st : NULL;
 }
 
-static bool pev_eq(const struct chunk *a, const struct pev *x, const struct chunk *b,
-		   const struct pev *y)
+static bool pev_eq(const struct chunk *a, const struct pts_rec *x, const struct chunk *b,
+		   const struct pts_rec *y)
 {
 	if (x->from != y->from || x->to != y->to || x->ts_ns != y->ts_ns || x->pos != y->pos ||
 	    x->pid != y->pid || x->tid != y->tid || x->kind != y->kind || x->flags != y->flags ||
 	    x->insn_len != y->insn_len || x->has_x != y->has_x)
 		return false;
-	if (x->flags & PEV_RUN) {
-		const struct prun *ra = &a->runs[x->xi], *rb = &b->runs[y->xi];
+	if (x->flags & PTS_REC_RUN) {
+		const struct pts_run *ra = &a->runs[x->xi], *rb = &b->runs[y->xi];
 
 		return ra->n == rb->n && ra->lo == rb->lo && ra->hi == rb->hi &&
 		       !memcmp(&a->jumps[ra->j0], &b->jumps[rb->j0], ra->n * sizeof(*a->jumps));
@@ -68,7 +68,7 @@ static bool pev_eq(const struct chunk *a, const struct pev *x, const struct chun
  * first (pts_ptdec_insns_before); joined after it, the two decoders'
  * counts of that block differed by a few instructions from run to run.
  */
-static bool at_block(const struct pev *e)
+static bool at_block(const struct pts_rec *e)
 {
 	switch (e->kind) {
 	case PTS_BR_CALL:
@@ -97,7 +97,7 @@ bool pardec_find_join(const struct chunk *a, uint64_t from, const struct chunk *
 		return false;
 	for (i = a->over > from ? a->over : from; i < aend; i++) {
 		for (j = 0; j < PTS_PAR_SKIP && j < bend; j++) {
-			const struct pev *x = &a->ev[i - a->base], *y = &b->ev[j];
+			const struct pts_rec *x = &a->ev[i - a->base], *y = &b->ev[j];
 			uint64_t m = 0;
 			bool moved = false;
 

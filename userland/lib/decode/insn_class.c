@@ -8,6 +8,53 @@
 
 #include <Zydis/Zydis.h>
 
+/* The branch class of a decoded instruction. */
+static enum pts_icls branch_class(const ZydisDecodedInstruction *in)
+{
+	switch (in->mnemonic) {
+	case ZYDIS_MNEMONIC_SYSCALL:
+	case ZYDIS_MNEMONIC_SYSENTER:
+	case ZYDIS_MNEMONIC_INT:
+	case ZYDIS_MNEMONIC_INT1:
+	case ZYDIS_MNEMONIC_INT3:
+	case ZYDIS_MNEMONIC_INTO:
+		return PTS_IC_SYSCALL;
+	case ZYDIS_MNEMONIC_SYSRET:
+	case ZYDIS_MNEMONIC_SYSEXIT:
+		return PTS_IC_SYSRET;
+	case ZYDIS_MNEMONIC_IRET:
+	case ZYDIS_MNEMONIC_IRETD:
+	case ZYDIS_MNEMONIC_IRETQ:
+		return PTS_IC_IRET;
+	default:
+		break;
+	}
+	/* far forms: CALL ptr16:32 (9A), FF /3; JMP ptr16:32 (EA), FF /5; RET far (CA, CB) */
+	if (in->opcode_map == ZYDIS_OPCODE_MAP_DEFAULT) {
+		bool ff = in->opcode == 0xff;
+		uint8_t reg = in->raw.modrm.reg;
+
+		if (in->opcode == 0x9a || (ff && reg == 3))
+			return PTS_IC_SYSCALL;
+		if (in->opcode == 0xea || (ff && reg == 5))
+			return PTS_IC_FAR_JUMP;
+		if (in->opcode == 0xca || in->opcode == 0xcb)
+			return PTS_IC_IRET;
+	}
+	switch (in->meta.category) {
+	case ZYDIS_CATEGORY_CALL:
+		return PTS_IC_CALL;
+	case ZYDIS_CATEGORY_RET:
+		return PTS_IC_RET;
+	case ZYDIS_CATEGORY_UNCOND_BR:
+		return PTS_IC_JUMP;
+	case ZYDIS_CATEGORY_COND_BR:
+		return PTS_IC_COND;
+	default:
+		return PTS_IC_OTHER;
+	}
+}
+
 int pts_insn_classify(const uint8_t *buf, size_t len, int mode_bits, struct pts_insn *out)
 {
 	ZydisDecoder dec;
@@ -28,61 +75,10 @@ int pts_insn_classify(const uint8_t *buf, size_t len, int mode_bits, struct pts_
 	if (ZYAN_FAILED(ZydisDecoderDecodeInstruction(&dec, NULL, buf, len, &in)))
 		return -EINVAL;
 	out->len = in.length;
-	switch (in.mnemonic) {
-	case ZYDIS_MNEMONIC_SYSCALL:
-	case ZYDIS_MNEMONIC_SYSENTER:
-	case ZYDIS_MNEMONIC_INT:
-	case ZYDIS_MNEMONIC_INT1:
-	case ZYDIS_MNEMONIC_INT3:
-	case ZYDIS_MNEMONIC_INTO:
-		out->cls = PTS_IC_SYSCALL;
-		return 0;
-	case ZYDIS_MNEMONIC_SYSRET:
-	case ZYDIS_MNEMONIC_SYSEXIT:
-		out->cls = PTS_IC_SYSRET;
-		return 0;
-	case ZYDIS_MNEMONIC_IRET:
-	case ZYDIS_MNEMONIC_IRETD:
-	case ZYDIS_MNEMONIC_IRETQ:
-		out->cls = PTS_IC_IRET;
-		return 0;
-	default:
-		break;
-	}
-	/* far forms: CALL ptr16:32 (9A), FF /3; JMP ptr16:32 (EA), FF /5; RET far (CA, CB) */
-	if (in.opcode_map == ZYDIS_OPCODE_MAP_DEFAULT) {
-		bool ff = in.opcode == 0xff;
-		uint8_t reg = in.raw.modrm.reg;
-
-		if (in.opcode == 0x9a || (ff && reg == 3)) {
-			out->cls = PTS_IC_SYSCALL;
-			return 0;
-		}
-		if (in.opcode == 0xea || (ff && reg == 5)) {
-			out->cls = PTS_IC_FAR_JUMP;
-			return 0;
-		}
-		if (in.opcode == 0xca || in.opcode == 0xcb) {
-			out->cls = PTS_IC_IRET;
-			return 0;
-		}
-	}
-	switch (in.meta.category) {
-	case ZYDIS_CATEGORY_CALL:
-		out->cls = PTS_IC_CALL;
-		break;
-	case ZYDIS_CATEGORY_RET:
-		out->cls = PTS_IC_RET;
-		break;
-	case ZYDIS_CATEGORY_UNCOND_BR:
-		out->cls = PTS_IC_JUMP;
-		break;
-	case ZYDIS_CATEGORY_COND_BR:
-		out->cls = PTS_IC_COND;
-		break;
-	default:
-		out->cls = PTS_IC_OTHER;
-		break;
-	}
+	out->cls = branch_class(&in);
+	/* direct near calls and jumps carry a relative target; every other branch needs a TIP */
+	out->tip = out->cls != PTS_IC_OTHER && out->cls != PTS_IC_COND &&
+		   !((out->cls == PTS_IC_CALL || out->cls == PTS_IC_JUMP) &&
+		     (in.attributes & ZYDIS_ATTRIB_IS_RELATIVE));
 	return 0;
 }

@@ -25,6 +25,13 @@ enum pts_icls {
 struct pts_insn {
 	enum pts_icls cls;
 	uint8_t len;		/* bytes */
+	/*
+	 * 1: a branch whose target the trace gives in a TIP packet (indirect
+	 * call and jump, near and far returns, far branches, syscall class);
+	 * 0: no branch, or a target in the instruction (direct call and
+	 * jump, conditional jump)
+	 */
+	uint8_t tip;
 };
 
 /*

@@ -1094,6 +1094,20 @@ static bool walk_loops(struct pts_ptdec *d, uint64_t ip)
 /*
  * What step does with the block b (when b->ninsn) and the status st that
  * pt_blk_next returned.
+ *
+ * A TIP whose IP is suppressed (IPBytes 000, or compressed with no IP
+ * since the PSB) at a branch that needs one: libipt 2.0 fails the block
+ * with -pte_noip the first time it decodes the branch's block, but from
+ * its block cache (pt_blk_proceed_no_event_cached: ptbq_ind_call,
+ * ptbq_return, ptbq_indirect) it goes on at the branch itself, its state
+ * otherwise the same (the return address pushed, the TIP used, a tick
+ * event pending). The cache is per section and shared by every decoder
+ * of the image section cache, so which of the two a decode met would
+ * depend on what was decoded before: a serial decode and chunks started
+ * at PSBs (session/pardec.c) would differ. Both are taken as the cached
+ * path: the decode goes on, and a damaged trace fails at its next query.
+ * (libipt's later event-based block decoder, upstream commit ed9222c7,
+ * fails the branch in both cases; libipt 2.0.x is what Debian 12 has.)
  */
 static void after_next(struct pts_ptdec *d, const struct pt_block *b, int st)
 {
@@ -1104,6 +1118,8 @@ static void after_next(struct pts_ptdec *d, const struct pt_block *b, int st)
 	/* a block may come with an error: use the block, then the error */
 	if (b->ninsn)
 		on_block(d, b);
+	if (st == -pte_noip && b->ninsn && pending(d) && d->pend_insn.tip)
+		st = 0;		/* as from libipt's block cache (above) */
 	if (st < 0) {
 		/*
 		 * The end of the trace: -pte_eos where the next instruction

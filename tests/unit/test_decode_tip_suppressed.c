@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A TIP whose IP is suppressed, at an indirect jump (a damaged trace).
+ * libipt 2.0.5 answers differently depending on its block cache: the
+ * first decode of the jump's block fails with "no ip", a decode from the
+ * cache goes on at the jump itself (pt_blk_proceed_no_event_cached). The
+ * cache belongs to the section, shared by every decoder of the image
+ * section cache, so a serial decode and chunks decoded in parallel met
+ * different answers (fuzz finding 11, docs/fuzzing.md). The decoder must
+ * give one answer, the cache's, whatever was decoded before.
+ *
+ * Code (raw bytes mapped at 0x401000, decoded by hand):
+ *   401000 nop            401001 jmp *%rax (ff e0)
+ *   401003 ret
+ * Streams (libipt's encoder), after PSB+ and TIP.PGE(401000):
+ *   damaged: TIP(suppressed) TIP(401003) TIP.PGD(suppressed, at the ret)
+ *   warm-up: TIP(401003) TIP.PGD(suppressed): the jump's block decoded,
+ *            so in the cache
+ * The cache's answer, by hand: the core:bus ratio of the PSB+, tracing
+ * enabled at 401000, the jump going to itself (the block after it starts
+ * at 401001), then, at its second pass, to 401003; tracing stops at the
+ * ret. No gap.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "pt_gen.h"
+#include "decode/image.h"
+#include "decode/ptdec.h"
+
+static char dir[64], code[128];
+
+static int suite_init(void)
+{
+	static const uint8_t bytes[] = { 0x90, 0xff, 0xe0, 0xc3 };
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "/tmp/pts-tipsup.XXXXXX");
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(code, sizeof(code), "%s/code.bin", dir);
+	f = fopen(code, "wb");
+	if (!f)
+		return 1;
+	fwrite(bytes, 1, sizeof(bytes), f);
+	return fclose(f) ? 1 : 0;
+}
+
+static int suite_cleanup(void)
+{
+	unlink(code);
+	return rmdir(dir) ? 1 : 0;
+}
+
+static void start(struct pt_gen *g)
+{
+	gen_init(g);
+	gen_psb_plus(g, 1000);
+	gen_ip(g, ppt_tip_pge, 0x401000);
+}
+
+static void damaged(struct pt_gen *g)
+{
+	start(g);
+	gen_ip_suppressed(g, ppt_tip);
+	gen_ip(g, ppt_tip, 0x401003);
+	gen_ip_suppressed(g, ppt_tip_pgd);
+}
+
+static void warm_up(struct pt_gen *g)
+{
+	start(g);
+	gen_ip(g, ppt_tip, 0x401003);
+	gen_ip_suppressed(g, ppt_tip_pgd);
+}
+
+/* The events of g's stream decoded over set, as "kind from>to" lines; its gaps counted. */
+static void decode(struct pt_gen *g, struct pts_imgset *set, char *out, size_t len,
+		   uint64_t *gaps)
+{
+	struct pts_ptdec_config dc = { 0 };
+	struct pts_ptdec_stats st;
+	const struct pts_branch *br;
+	struct pts_ptdec *d;
+	struct pts_err err = { 0 };
+	size_t n = 0;
+
+	dc.buf = g->buf;
+	dc.size = gen_len(g);
+	dc.images = set;
+	dc.pid = 100;
+	dc.tid = 100;
+	CU_ASSERT_EQUAL_FATAL(pts_ptdec_new(&dc, &d, &err), 0);
+	out[0] = '\0';
+	while (pts_ptdec_next(d, &br) == 1 && n < len)
+		n += (size_t)snprintf(out + n, len - n, "%s %llx>%llx\n", pts_br_kind_name(br->kind),
+				      (unsigned long long)br->from, (unsigned long long)br->to);
+	pts_ptdec_stats(d, &st);
+	*gaps = st.gaps;
+	pts_ptdec_free(d);
+	gen_done(g);
+}
+
+static struct pts_imgset *code_set(void)
+{
+	struct pts_imgset *set;
+	struct pts_err err = { 0 };
+
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_file(set, PTS_PID_ALL, code, 0, 4, 0x401000, NULL,
+						  NULL, &err), 0);
+	return set;
+}
+
+static const char expected[] =
+	"cbr 0>0\n"
+	"enabled 0>401000\n"
+	"jump 401001>401001\n"
+	"jump 401001>401003\n"
+	"disabled 401003>0\n";
+
+static void suppressed_tip_at_a_jump_decoded_first_goes_on_at_the_jump(void)
+{
+	struct pts_imgset *set = code_set();
+	struct pt_gen g;
+	char got[512];
+	uint64_t gaps;
+
+	damaged(&g);
+	decode(&g, set, got, sizeof(got), &gaps);
+	CU_ASSERT_STRING_EQUAL(got, expected);
+	CU_ASSERT_EQUAL(gaps, 0);
+	pts_imgset_free(set);
+}
+
+static void suppressed_tip_at_a_jump_in_the_block_cache_goes_on_at_the_jump(void)
+{
+	struct pts_imgset *set = code_set();
+	struct pt_gen g;
+	char got[512];
+	uint64_t gaps;
+
+	warm_up(&g);
+	decode(&g, set, got, sizeof(got), &gaps);
+	CU_ASSERT_STRING_EQUAL(got, "cbr 0>0\nenabled 0>401000\njump 401001>401003\ndisabled 401003>0\n");
+	damaged(&g);
+	decode(&g, set, got, sizeof(got), &gaps);
+	CU_ASSERT_STRING_EQUAL(got, expected);
+	CU_ASSERT_EQUAL(gaps, 0);
+	pts_imgset_free(set);
+}
+
+PTS_SUITE(decode_tip_suppressed, suite_init, suite_cleanup,
+	  PTS_TEST(suppressed_tip_at_a_jump_decoded_first_goes_on_at_the_jump),
+	  PTS_TEST(suppressed_tip_at_a_jump_in_the_block_cache_goes_on_at_the_jump));

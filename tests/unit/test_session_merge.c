@@ -101,6 +101,23 @@ static const struct pts_brsrc_ops fake_lead_ops = {
 	.next = fake_next, .peek = fake_peek, .lead = fake_lead, .close = fake_close,
 };
 
+/* next while the next event that is not dropped is before until_ns, without a peek. */
+static int fake_next_before(struct pts_brsrc *s, uint64_t until_ns, const struct pts_branch **out,
+			    struct pts_err *err)
+{
+	struct fake *f = (struct fake *)s;
+	unsigned int i = fake_ahead(f);
+
+	if (i < f->n && f->t[i] >= until_ns)
+		return PTS_BRSRC_LATER;
+	return fake_next(s, out, err);
+}
+
+/* A fake that hands out a leading run itself (pts_brsrc_ops.next_before). */
+static const struct pts_brsrc_ops fake_before_ops = {
+	.next = fake_next, .next_before = fake_next_before, .peek = fake_peek, .close = fake_close,
+};
+
 static void fake_init(struct fake *f, uint32_t cpu, const uint64_t *t, unsigned int n)
 {
 	memset(f, 0, sizeof(*f));
@@ -171,30 +188,51 @@ static void sources(struct fake *f, const uint64_t *a, unsigned int na, const ui
 }
 
 /*
- * Sources 0: 1 4 4 9, 1: 2 4 5, 2: none. Source 2 ends before anything
- * (its first peek says so). By time: 0@1 1@2; at 4 all three 4s, source 0
- * first (lower index) twice, then 1@4; 1@5; source 1 ends when its time
- * is next asked for (after 1@5, before 0@9); 0@9; source 0 ends.
+ * Sources 0: 1 4 4 9, 1: 2 4 5 and, with n 3, 2: none; every one with
+ * ops; merged into an empty l.
+ */
+static int merge_example(struct fake *f, unsigned int n, const struct pts_brsrc_ops *ops,
+			 struct log *l, struct pts_err *err)
+{
+	static const uint64_t a[] = { 1, 4, 4, 9 }, b[] = { 2, 4, 5 };
+	unsigned int i;
+
+	sources(f, a, 4, b, 3, l);
+	if (n == 3)
+		fake_init(&f[2], 2, NULL, 0);
+	for (i = 0; i < n; i++)
+		f[i].base.ops = ops;
+	return merge(f, n, l, err);
+}
+
+/*
+ * The example's three sources; source 2 ends before anything (its first
+ * peek says so). By time: 0@1 1@2; at 4 all three 4s, source 0 first
+ * (lower index) twice, then 1@4; 1@5; source 1 ends when its time is
+ * next asked for (after 1@5, before 0@9); 0@9; source 0 ends. The same
+ * whether the sources hand out their leading runs themselves
+ * (next_before) or the merge peeks before each event.
  */
 static void events_come_out_by_time_equal_times_by_source_index(void)
 {
-	static const uint64_t a[] = { 1, 4, 4, 9 }, b[] = { 2, 4, 5 };
+	static const struct pts_brsrc_ops *const ops[] = { &fake_ops, &fake_before_ops };
 	struct pts_err err = { 0 };
 	struct fake f[3];
 	struct log l;
+	unsigned int k;
 
-	sources(f, a, 4, b, 3, &l);
-	fake_init(&f[2], 2, NULL, 0);
-	CU_ASSERT_EQUAL(merge(f, 3, &l, &err), 0);
-	CU_ASSERT_STRING_EQUAL(l.s, "end2 0@1 1@2 0@4 0@4 1@4 1@5 end1 0@9 end0");
+	for (k = 0; k < 2; k++) {
+		CU_ASSERT_EQUAL(merge_example(f, 3, ops[k], &l, &err), 0);
+		CU_ASSERT_STRING_EQUAL(l.s, "end2 0@1 1@2 0@4 0@4 1@4 1@5 end1 0@9 end0");
+	}
 	memset(&l, 0, sizeof(l));
 	CU_ASSERT_EQUAL(merge(f, 0, &l, &err), 0);	/* no source: nothing */
 	CU_ASSERT_STRING_EQUAL(l.s, "");
 }
 
 /*
- * Sources 0: 1 4 4 9, 1: 2 4 5. Each source, when it comes to the top, is
- * told until when its events come next: the other's key, one more when
+ * The example's sources 0 and 1. Each source, when it comes to the top,
+ * is told until when its events come next: the other's key, one more when
  * its own index is the lower (equal times go to it). Source 0 at 1: until
  * 3 (1's 2); 1 at 2: until 4 (0's 4, 0 first); 0 at 4: until 5 (1's 4),
  * both its 4s out without a new promise; 1 at 4: until 9; after 1 ends,
@@ -202,17 +240,33 @@ static void events_come_out_by_time_equal_times_by_source_index(void)
  */
 static void the_top_source_is_told_until_when_it_leads(void)
 {
-	static const uint64_t a[] = { 1, 4, 4, 9 }, b[] = { 2, 4, 5 };
 	struct pts_err err = { 0 };
 	struct fake f[2];
 	struct log l;
 
-	sources(f, a, 4, b, 3, &l);
-	f[0].base.ops = f[1].base.ops = &fake_lead_ops;
-	CU_ASSERT_EQUAL(merge(f, 2, &l, &err), 0);
+	CU_ASSERT_EQUAL(merge_example(f, 2, &fake_lead_ops, &l, &err), 0);
 	CU_ASSERT_STRING_EQUAL(l.s, "0@1 1@2 0@4 0@4 1@4 1@5 end1 0@9 end0");
 	CU_ASSERT_STRING_EQUAL(f[0].leads, "<3<5<max");
 	CU_ASSERT_STRING_EQUAL(f[1].leads, "<4<9");
+}
+
+/*
+ * A source that hands out its leading run itself (next_before) is peeked
+ * when it is placed in the heap and when it stops leading, not per event:
+ * source 0 (4 events) when placed, after 0@1 and after its 4s (its next
+ * event later than the other's), and at its end; source 1 (3 events)
+ * when placed, after 1@2 and at its end; source 2 once, empty.
+ */
+static void a_leading_source_with_next_before_is_not_peeked_per_event(void)
+{
+	struct pts_err err = { 0 };
+	struct fake f[3];
+	struct log l;
+
+	CU_ASSERT_EQUAL(merge_example(f, 3, &fake_before_ops, &l, &err), 0);
+	CU_ASSERT_EQUAL(f[0].peeks, 4);
+	CU_ASSERT_EQUAL(f[1].peeks, 3);
+	CU_ASSERT_EQUAL(f[2].peeks, 1);
 }
 
 /*
@@ -435,6 +489,7 @@ static void perf_script_and_another_source_merge_by_time(void)
 PTS_SUITE(session_merge, NULL, NULL,
 	  PTS_TEST(events_come_out_by_time_equal_times_by_source_index),
 	  PTS_TEST(the_top_source_is_told_until_when_it_leads),
+	  PTS_TEST(a_leading_source_with_next_before_is_not_peeked_per_event),
 	  PTS_TEST(one_source_passes_through_unpeeked),
 	  PTS_TEST(dropped_events_are_not_handed_on),
 	  PTS_TEST(a_source_failure_stops_the_merge_with_its_error),

@@ -43,6 +43,14 @@ struct pts_brsrc_stats {
 
 struct pts_brsrc;
 
+/* What next and next_before return when they do not fail (negative errno). */
+enum pts_brsrc_got {
+	PTS_BRSRC_END = 0,	/* no event left */
+	PTS_BRSRC_EVENT = 1,	/* *out is the next event */
+	PTS_BRSRC_DROPPED = 2,	/* the next event was dropped by the source: ask again */
+	PTS_BRSRC_LATER = 3,	/* next_before: the next event is not before the bound */
+};
+
 struct pts_brsrc_ops {
 	/*
 	 * The next event: 1 and *out; 0 at the end; 2 when the next event
@@ -51,6 +59,14 @@ struct pts_brsrc_ops {
 	 * with err filled on an error (-ENOMEM, -EIO, -EINVAL).
 	 */
 	int (*next)(struct pts_brsrc *s, const struct pts_branch **out, struct pts_err *err);
+	/*
+	 * optional: as next while the next event's time is before until_ns;
+	 * 3 (nothing handed out, nothing dropped) when it is not. A merge
+	 * hands out the leading source's events with it, one compare each
+	 * inside the source instead of a peek per event (pts_brsrc_next_before).
+	 */
+	int (*next_before)(struct pts_brsrc *s, uint64_t until_ns, const struct pts_branch **out,
+			   struct pts_err *err);
 	/*
 	 * The time (ns since the origin) of the event next will return: 1
 	 * and *ns; 0 at the end; negative errno with err filled.
@@ -90,6 +106,25 @@ static inline int pts_brsrc_next(struct pts_brsrc *s, const struct pts_branch **
 static inline int pts_brsrc_peek(struct pts_brsrc *s, uint64_t *ns, struct pts_err *err)
 {
 	return s->ops->peek(s, ns, err);
+}
+
+/*
+ * The next event if its time is before until_ns (PTS_BRSRC_EVENT or
+ * PTS_BRSRC_DROPPED), PTS_BRSRC_LATER if not, PTS_BRSRC_END at the end,
+ * negative errno on an error: the source's next_before, or peek and next.
+ */
+static inline int pts_brsrc_next_before(struct pts_brsrc *s, uint64_t until_ns,
+					const struct pts_branch **out, struct pts_err *err)
+{
+	uint64_t ns;
+	int rc;
+
+	if (s->ops->next_before)
+		return s->ops->next_before(s, until_ns, out, err);
+	rc = pts_brsrc_peek(s, &ns, err);
+	if (rc <= 0)
+		return rc;
+	return ns < until_ns ? pts_brsrc_next(s, out, err) : PTS_BRSRC_LATER;
 }
 
 static inline void pts_brsrc_lead(struct pts_brsrc *s, uint64_t until_ns)

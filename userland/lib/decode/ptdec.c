@@ -1305,18 +1305,15 @@ static void drop_same_time(struct pts_ptdec *d, uint64_t ts)
 	}
 }
 
-int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out)
+/* The queue's first event handed out (1) or dropped (2); the queue is not empty. */
+static inline int hand_out(struct pts_ptdec *d, const struct pts_branch **out)
 {
-	struct qent *e;
-
-	fill(d);
-	if (!d->qn)
-		return 0;
 	/*
 	 * Handed out in place: the entry is rewritten only by a later step,
 	 * which runs inside a later call (fill), after the caller is done.
 	 */
-	e = &d->q[d->qh];
+	struct qent *e = &d->q[d->qh];
+
 	d->qh = (d->qh + 1) % QCAP;
 	d->qn--;
 	d->out_pos = e->pos;
@@ -1330,6 +1327,20 @@ int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out)
 	}
 	*out = &e->br;
 	return 1;
+}
+
+int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out)
+{
+	fill(d);
+	return d->qn ? hand_out(d, out) : 0;
+}
+
+int pts_ptdec_next_before(struct pts_ptdec *d, uint64_t until_ns, const struct pts_branch **out)
+{
+	fill(d);
+	if (!d->qn)
+		return 0;
+	return d->q[d->qh].br.ts_ns < until_ns ? hand_out(d, out) : 3;
 }
 
 uint64_t pts_ptdec_pos(const struct pts_ptdec *d)

@@ -127,10 +127,16 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
  * Next event: 1 and *out points at it, 0 at the end, 2 if the next event
  * was a jump the config's elide filter drops (nothing handed out: when
  * merging CPUs, pick the earliest again). The event and its strings stay
- * valid until the next call of pts_ptdec_next or pts_ptdec_peek_time on
- * d (handed in place: no copy per event).
+ * valid until the next call of pts_ptdec_next, pts_ptdec_next_before or
+ * pts_ptdec_peek_time on d (handed in place: no copy per event).
  */
 int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out);
+
+/*
+ * As pts_ptdec_next while the next event's time is before until_ns (ns
+ * since the origin); 3 when it is not (nothing handed out or dropped).
+ */
+int pts_ptdec_next_before(struct pts_ptdec *d, uint64_t until_ns, const struct pts_branch **out);
 
 /*
  * Trace position of the event pts_ptdec_next last handed out: the

@@ -16,6 +16,14 @@ static int ps_next(struct pts_brsrc *s, const struct pts_branch **out, struct pt
 	return pts_ptdec_next(((struct ptdec_src *)s)->dec, out);
 }
 
+static int ps_next_before(struct pts_brsrc *s, uint64_t until_ns, const struct pts_branch **out,
+			  struct pts_err *err)
+{
+	(void)err;
+	/* the decoder's 0, 1, 2 and 3 are brsrc.h's */
+	return pts_ptdec_next_before(((struct ptdec_src *)s)->dec, until_ns, out);
+}
+
 static int ps_peek(struct pts_brsrc *s, uint64_t *ns, struct pts_err *err)
 {
 	(void)err;
@@ -63,6 +71,7 @@ static void ps_close(struct pts_brsrc *s)
 
 static const struct pts_brsrc_ops ptdec_src_ops = {
 	.next = ps_next,
+	.next_before = ps_next_before,
 	.peek = ps_peek,
 	.lead = ps_lead,
 	.done = ps_done,

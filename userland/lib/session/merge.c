@@ -3,18 +3,16 @@
 #include "merge.h"
 
 #include <errno.h>
-#include <limits.h>
 
 #include "cpuheap.h"
 
 /*
- * Put source i (back) in the heap at the time of its next event; a source
- * that has ended leaves it, and is reported then: its last event was the
- * earliest of all. The top source with its next event before until (ns,
- * lead_until) stays on top: its key is set without reordering.
+ * Put source i in the heap at the time of its next event (is_top: it is
+ * the top, whose key moves on); a source that has ended leaves it, and is
+ * reported then: its last event was the earliest of all.
  */
 static int place(struct pts_cpuheap *h, struct pts_brsrc *s, unsigned int i, bool is_top,
-		 uint64_t until, const struct pts_merge_sink *sink, struct pts_err *err)
+		 const struct pts_merge_sink *sink, struct pts_err *err)
 {
 	uint64_t t;
 	int rc = pts_brsrc_peek(s, &t, err);
@@ -22,9 +20,7 @@ static int place(struct pts_cpuheap *h, struct pts_brsrc *s, unsigned int i, boo
 	if (rc < 0)
 		return rc;
 	if (rc) {
-		if (is_top && t < until)
-			h->v[0].key = t;
-		else if (is_top)
+		if (is_top)
 			pts_cpuheap_update_top(h, t);
 		else
 			pts_cpuheap_push(h, t, i);
@@ -51,6 +47,39 @@ static uint64_t lead_until(const struct pts_cpuheap *h)
 	return o->key;
 }
 
+/*
+ * The top source's events while they come before every other source's
+ * (lead_until): one time compare each, no heap operation, since only the
+ * top source is decoded and the others' keys stay put meanwhile. Then its
+ * key moves to its next event (another source is on top then) or, at its
+ * end, it leaves the heap. The source is told the bound first
+ * (pts_brsrc_lead): its promise holds for the whole run of events.
+ */
+static int run_lead(struct pts_cpuheap *h, struct pts_brsrc *const *src,
+		    const struct pts_merge_sink *sink, struct pts_err *err)
+{
+	unsigned int idx = pts_cpuheap_top(h)->idx;
+	uint64_t until = lead_until(h);
+	struct pts_brsrc *s = src[idx];
+
+	pts_brsrc_lead(s, until);
+	for (;;) {
+		const struct pts_branch *br;
+		int got = pts_brsrc_next_before(s, until, &br, err), rc;
+
+		if (got == PTS_BRSRC_EVENT) {
+			rc = sink->event(sink->ctx, idx, br, err);
+			if (rc)
+				return rc;
+		} else if (got == PTS_BRSRC_LATER || got == PTS_BRSRC_END) {
+			/* its next time, or its end said again by peek */
+			return place(h, s, idx, true, sink, err);
+		} else if (got < 0) {
+			return got;
+		}
+	}
+}
+
 /* One source: its events in its order, nothing to compare. */
 static int run_one(struct pts_brsrc *s, const struct pts_merge_sink *sink, struct pts_err *err)
 {
@@ -60,9 +89,9 @@ static int run_one(struct pts_brsrc *s, const struct pts_merge_sink *sink, struc
 
 		if (rc < 0)
 			return rc;
-		if (rc == 2)	/* dropped by the source: nothing handed out */
+		if (rc == PTS_BRSRC_DROPPED)	/* nothing handed out */
 			continue;
-		if (!rc)
+		if (rc == PTS_BRSRC_END)
 			return sink->ended ? sink->ended(sink->ctx, 0, err) : 0;
 		rc = sink->event(sink->ctx, 0, br, err);
 		if (rc)
@@ -73,11 +102,8 @@ static int run_one(struct pts_brsrc *s, const struct pts_merge_sink *sink, struc
 int pts_merge_run(struct pts_brsrc *const *src, unsigned int n, const struct pts_merge_sink *sink,
 		  struct pts_err *err)
 {
-	const struct pts_cpuheap_ent *top;
 	struct pts_cpuheap h;
-	bool moved = false;	/* the top source handed out an event: its key is stale */
-	unsigned int i, led = UINT_MAX;	/* the source last told it leads (pts_brsrc_lead) */
-	uint64_t until = 0;	/* ... up to when (lead_until) */
+	unsigned int i;
 	int rc = 0;
 
 	if (n == 1)
@@ -85,44 +111,9 @@ int pts_merge_run(struct pts_brsrc *const *src, unsigned int n, const struct pts
 	if (pts_cpuheap_init(&h, n))
 		return pts_err_set(err, ENOMEM, "out of memory for merging %u CPUs", n);
 	for (i = 0; i < n && !rc; i++)
-		rc = place(&h, src[i], i, false, 0, sink, err);
-	while (!rc) {
-		const struct pts_branch *br;
-		unsigned int idx;
-		int got;
-
-		/* the key is read only now: peeking would overwrite the event handed out */
-		if (moved) {
-			moved = false;
-			rc = place(&h, src[led], led, true, until, sink, err);
-			if (rc)
-				break;
-		}
-		top = pts_cpuheap_top(&h);
-		if (!top)
-			break;
-		idx = top->idx;
-		/*
-		 * Only the top source is decoded, so the others' keys stay
-		 * put while it stays on top: its promise holds until then,
-		 * and one made to an earlier top is renewed before it is
-		 * asked again.
-		 */
-		if (idx != led) {
-			until = lead_until(&h);
-			pts_brsrc_lead(src[idx], until);
-			led = idx;
-		}
-		moved = true;
-		got = pts_brsrc_next(src[idx], &br, err);
-		if (got < 0) {
-			rc = got;
-			break;
-		}
-		/* 2: dropped by the source; 0: ended (said by its next peek) */
-		if (got == 1)
-			rc = sink->event(sink->ctx, idx, br, err);
-	}
+		rc = place(&h, src[i], i, false, sink, err);
+	while (!rc && pts_cpuheap_top(&h))
+		rc = run_lead(&h, src, sink, err);
 	pts_cpuheap_free(&h);
 	return rc;
 }

@@ -658,20 +658,15 @@ static void classify_slow(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, 
 	}
 }
 
-/* The class of the instruction at ip; raw: its bytes if the block carries them. */
-static inline void classify(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_t rawlen,
-			    struct pts_insn *out)
+/* The class of the instruction at ip, its bytes from the images: cacheable. */
+static inline void classify(struct pts_ptdec *d, uint64_t ip, struct pts_insn *out)
 {
-	if (!raw) {
-		/* the bytes come from the images: cacheable */
-		const struct icache_ent *c = icache_at(d, ip);
+	const struct icache_ent *c = icache_at(d, ip);
 
-		if (c->ip == ip && c->key == d->ikey) {
-			*out = c->insn;
-			return;
-		}
-	}
-	classify_slow(d, ip, raw, rawlen, out);
+	if (c->ip == ip && c->key == d->ikey)
+		*out = c->insn;
+	else
+		classify_slow(d, ip, NULL, 0, out);
 }
 
 static void set_mode(struct pts_ptdec *d, enum pt_exec_mode mode)
@@ -687,8 +682,11 @@ static inline void end_block(struct pts_ptdec *d, const struct pt_block *b)
 	d->last_ip = b->end_ip;
 	if (b->iclass == ptic_other || b->iclass == ptic_ptwrite)
 		return;
-	classify(d, b->end_ip, b->truncated ? b->raw : NULL, b->truncated ? b->size : 0,
-		 &d->pend_insn);
+	/* a block that carries the bytes of its last instruction: never cached */
+	if (b->truncated)
+		classify_slow(d, b->end_ip, b->raw, b->size, &d->pend_insn);
+	else
+		classify(d, b->end_ip, &d->pend_insn);
 	d->pend_ip = b->end_ip;
 }
 
@@ -710,7 +708,7 @@ static inline void on_block(struct pts_ptdec *d, const struct pt_block *b)
 			d->cfg.on_insn(d->cfg.insn_ctx, d->cfg.cpu, ip);
 			if (i + 1 == b->ninsn)
 				break;
-			classify(d, ip, NULL, 0, &in);
+			classify(d, ip, &in);
 			if (!in.len)
 				break;
 			ip += in.len;

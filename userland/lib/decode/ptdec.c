@@ -582,36 +582,32 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 
 /*
  * resolve, with the near branches that end nearly every block decided
- * inline (a conditional one not taken yields nothing).
+ * inline (a conditional one not taken yields nothing). Tested in the
+ * order of their share of the blocks (conditional about half, calls and
+ * returns a fifth each): fewer instructions than the switch's table.
  */
 static inline void resolve_fast(struct pts_ptdec *d, uint64_t next_ip)
 {
-	uint64_t from = d->pend_ip, fall = d->pend_ip + d->pend_insn.len;
+	enum pts_icls cls = d->pend_insn.cls;
+	uint64_t from = d->pend_ip;
+	uint8_t len = d->pend_insn.len;
 
-	switch (d->pend_insn.cls) {
-	case PTS_IC_OTHER:
-		return;
-	case PTS_IC_COND:
+	if (cls == PTS_IC_COND) {
 		drop_pend(d);
-		if (next_ip != fall)
+		if (next_ip != from + len)
 			jump(d, from, next_ip);
-		return;
-	case PTS_IC_JUMP:
+	} else if (cls == PTS_IC_CALL) {
 		drop_pend(d);
-		jump(d, from, next_ip);
-		return;
-	case PTS_IC_CALL:
-		drop_pend(d);
-		if (next_ip != fall)
-			push_near(d, PTS_BR_CALL, from, next_ip, d->pend_insn.len);
-		return;
-	case PTS_IC_RET:
+		if (next_ip != from + len)
+			push_near(d, PTS_BR_CALL, from, next_ip, len);
+	} else if (cls == PTS_IC_RET) {
 		drop_pend(d);
 		push_near(d, PTS_BR_RETURN, from, next_ip, 0);
-		return;
-	default:
+	} else if (cls == PTS_IC_JUMP) {
+		drop_pend(d);
+		jump(d, from, next_ip);
+	} else if (cls != PTS_IC_OTHER) {
 		resolve(d, next_ip);
-		return;
 	}
 }
 

@@ -21,17 +21,6 @@
 #include "timeline/select.h"
 #include "writer/writer.h"
 
-struct out_ctx {
-	struct pts_writer *w;
-};
-
-static int emit_rec(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err)
-{
-	struct out_ctx *c = ctx;
-
-	return pts_writer_emit(c->w, rec, err);
-}
-
 /*
  * Damaged inputs decoded anyway (a truncated trace file, a damaged
  * sideband, kallsyms lines that do not parse) are said even without
@@ -80,10 +69,11 @@ static int run(struct pts_decode_req *r)
 	struct pts_decode_summary sum;
 	struct pts_err err = { 0 };
 	struct insn_file il = { 0 };
-	struct out_ctx oc = { 0 };
+	struct pts_writer *w = NULL;
 	struct pts_tl_select *selp = NULL;
-	pts_tl_emit_fn emit = emit_rec;
-	void *emit_ctx = &oc;
+	/* the writer itself as the timeline's sink: BEGIN and END go to its frame path */
+	pts_tl_emit_fn emit = pts_writer_sink;
+	void *emit_ctx;
 	bool insn_bad = false;
 	sigset_t held;
 	int rc;
@@ -101,9 +91,9 @@ static int run(struct pts_decode_req *r)
 		o->insn_ctx = il.f;
 	}
 	decode_out_hold_signals(&held);
-	rc = pts_writer_open(r->out ? r->out : "/dev/null", (enum pts_format)r->fmt, &oc.w, &err);
-	if (!rc && pts_writer_tmp_path(oc.w) && decode_out_register(pts_writer_tmp_path(oc.w))) {
-		pts_writer_close(oc.w, false, NULL);
+	rc = pts_writer_open(r->out ? r->out : "/dev/null", (enum pts_format)r->fmt, &w, &err);
+	if (!rc && pts_writer_tmp_path(w) && decode_out_register(pts_writer_tmp_path(w))) {
+		pts_writer_close(w, false, NULL);
 		rc = pts_err_set(&err, ENOMEM, "out of memory");
 	}
 	decode_out_release_signals(&held);
@@ -114,9 +104,10 @@ static int run(struct pts_decode_req *r)
 		return 1;
 	}
 	/* every record comes from the timeline builder, whose strings are interned */
-	pts_writer_strings_interned(oc.w);
+	pts_writer_strings_interned(w);
+	emit_ctx = w;
 	if (r->sel.pid || r->sel.tid || r->time_given) {
-		rc = pts_tl_select_new(&r->sel, emit_rec, &oc, &selp, &err);
+		rc = pts_tl_select_new(&r->sel, pts_writer_sink, w, &selp, &err);
 		emit = pts_tl_select_emit;
 		emit_ctx = selp;
 	}
@@ -134,7 +125,7 @@ static int run(struct pts_decode_req *r)
 		struct pts_err e2 = { 0 };
 
 		fprintf(stderr, "ptscope decode: %s\n", err.msg);
-		pts_writer_close(oc.w, false, &e2);
+		pts_writer_close(w, false, &e2);
 		insn_file_end(&il, false);
 		decode_out_forget();
 		pts_decode_summary_free(&sum);
@@ -146,8 +137,8 @@ static int run(struct pts_decode_req *r)
 	 * timeline the list (a streamed -o - cannot be taken back).
 	 */
 	insn_bad = insn_file_close(&il, r->out && strcmp(r->out, "-") &&
-					pts_writer_tmp_path(oc.w) ? r->out : NULL) != 0;
-	rc = pts_writer_close(oc.w, !insn_bad, &err);
+					pts_writer_tmp_path(w) ? r->out : NULL) != 0;
+	rc = pts_writer_close(w, !insn_bad, &err);
 	if (rc)
 		fprintf(stderr, "ptscope decode: %s\n", err.msg);
 	if (insn_file_end(&il, !rc && !insn_bad))

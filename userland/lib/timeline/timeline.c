@@ -24,7 +24,12 @@ struct fn {
 
 struct frame {
 	struct fn fn;
-	uint64_t addr;		/* where the frame was entered */
+	/*
+	 * The slice the frame's BEGIN and END records say (writer.h): fn's
+	 * name and object, where the frame was entered (s.addr), PTS_TLF_*
+	 * (s.flags); set at the push, handed to a writer's frame path as is.
+	 */
+	struct pts_tl_slice s;
 	/*
 	 * The return address saved by the call (or syscall, or interrupt)
 	 * that opened the frame: a return to it ends this frame. 0 unknown
@@ -41,7 +46,6 @@ struct frame {
 	 * there ends the frame and those above it.
 	 */
 	uint64_t resume;
-	uint32_t flags;		/* PTS_TLF_* */
 	/*
 	 * fn.size if execution inside [fn.start, fn.start + fn.size) stays
 	 * in this frame (a known function of known size, not synthetic),
@@ -58,15 +62,18 @@ struct frame {
 #define THREAD_CAP0 4
 
 struct thread {
-	int32_t pid, tid;
+	/*
+	 * pid, tid; the CPU of the last event and its time (ns), clamped
+	 * to never go back: every record's thread and time (the writers'
+	 * frame path takes it as it is).
+	 */
+	struct pts_tl_at at;
 	const char *name;
 	bool announced;
-	uint32_t cpu;
 	struct frame *frames;
 	uint32_t n, cap;
 	uint32_t excess;	/* calls beyond max_depth not shown */
 	bool have_ts;
-	uint64_t last_ts;
 	/* records of the current segment not yet written */
 	struct pts_tl_rec *buf;
 	size_t nbuf, bufcap;
@@ -115,6 +122,13 @@ struct pts_tl {
 	struct thread *last;
 	struct pts_br_elide elide;	/* see pts_tl_elide */
 	struct pts_hmap pids;	/* processes announced (keys only) */
+	/*
+	 * The output when it is a writer with a frame path (cfg.emit is
+	 * pts_writer_sink): every BEGIN and END goes there, the rest
+	 * through cfg.emit. NULL otherwise.
+	 */
+	struct pts_writer *w;
+	struct pts_writer_frames wf;
 	uint64_t diag[PTS_TLD_NR];
 };
 
@@ -148,6 +162,10 @@ int pts_tl_new(const struct pts_tl_config *cfg, struct pts_tl **out, struct pts_
 	if (!tl)
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	tl->cfg = *cfg;
+	if (cfg->emit == pts_writer_sink && pts_writer_frames(cfg->emit_ctx)) {
+		tl->w = cfg->emit_ctx;
+		tl->wf = *pts_writer_frames(tl->w);
+	}
 	if (!tl->cfg.max_depth)
 		tl->cfg.max_depth = 512;
 	if (!tl->cfg.segment_cap)
@@ -193,7 +211,7 @@ static struct thread *thread_find(struct pts_tl *tl, int32_t pid, int32_t tid)
 	int32_t key[2] = { pid, tid };
 	struct pts_hent *e;
 
-	if (tl->last && tl->last->tid == tid && tl->last->pid == pid)
+	if (tl->last && tl->last->at.tid == tid && tl->last->at.pid == pid)
 		return tl->last;
 	e = pts_hmap_find(&tl->by_id, key, sizeof(key));
 	return e ? (tl->last = e->v.p) : NULL;
@@ -224,8 +242,8 @@ static struct thread *thread_add(struct pts_tl *tl, int32_t pid, int32_t tid)
 		return NULL;
 	}
 	e->v.p = t;
-	t->pid = pid;
-	t->tid = tid;
+	t->at.pid = pid;
+	t->at.tid = tid;
 	t->st.pid = pid;
 	t->st.tid = tid;
 	t->bottom_idx = -1;
@@ -238,13 +256,29 @@ static inline struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t 
 {
 	struct thread *t = tl->last;
 
-	if (t && t->tid == tid && t->pid == pid)
+	if (t && t->at.tid == tid && t->at.pid == pid)
 		return t;
 	return thread_add(tl, pid, tid);
 }
 
+/* A BEGIN or END record through the writer's frame path (pts_tl_new). */
+static int emit_frame(struct pts_tl *tl, const struct pts_tl_rec *r, struct pts_err *err)
+{
+	const struct pts_tl_at at = { r->pid, r->tid, r->cpu, r->ts_ns };
+	const struct pts_tl_slice s = {
+		r->name, r->object, r->addr, r->offset, r->flags, r->nargs, r->args,
+	};
+
+	if (r->type == PTS_TL_BEGIN)
+		return tl->wf.begin(tl->w, &at, &s, r->kind, err);
+	return tl->wf.end(tl->w, &at, &s, r->kind, err);
+}
+
+/* Write r: every BEGIN and END through the frame path when there is one. */
 static int emit(struct pts_tl *tl, const struct pts_tl_rec *r, struct pts_err *err)
 {
+	if (tl->w && (r->type == PTS_TL_BEGIN || r->type == PTS_TL_END))
+		return emit_frame(tl, r, err);
 	return tl->cfg.emit(tl->cfg.emit_ctx, r, err);
 }
 
@@ -256,15 +290,15 @@ static int announce(struct pts_tl *tl, struct thread *t, struct pts_err *err)
 
 	if (t->announced)
 		return 0;
-	if (!pts_hmap_get(&tl->pids, &t->pid, sizeof(t->pid), &created))
+	if (!pts_hmap_get(&tl->pids, &t->at.pid, sizeof(t->at.pid), &created))
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	if (created) {
-		struct thread *leader = thread_find(tl, t->pid, t->pid);
+		struct thread *leader = thread_find(tl, t->at.pid, t->at.pid);
 
 		memset(&r, 0, sizeof(r));
 		r.type = PTS_TL_PROCESS;
-		r.pid = t->pid;
-		r.tid = t->pid;
+		r.pid = t->at.pid;
+		r.tid = t->at.pid;
 		r.name = leader && leader->name ? leader->name : t->name;
 		rc = emit(tl, &r, err);
 		if (rc)
@@ -273,8 +307,8 @@ static int announce(struct pts_tl *tl, struct thread *t, struct pts_err *err)
 	}
 	memset(&r, 0, sizeof(r));
 	r.type = PTS_TL_THREAD;
-	r.pid = t->pid;
-	r.tid = t->tid;
+	r.pid = t->at.pid;
+	r.tid = t->at.tid;
 	r.name = t->name;
 	t->announced = true;
 	return emit(tl, &r, err);
@@ -401,10 +435,10 @@ static int put_held(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r,
 static inline int put(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r,
 		      struct pts_err *err)
 {
-	r->pid = t->pid;
-	r->tid = t->tid;
-	r->cpu = t->cpu;
-	r->ts_ns = t->last_ts;
+	r->pid = t->at.pid;
+	r->tid = t->at.tid;
+	r->cpu = t->at.cpu;
+	r->ts_ns = t->at.ts_ns;
 	if (!t->nbuf && t->bottom_idx < 0 && !is_bottom_begin(r))
 		return emit(tl, r, err);
 	return put_held(tl, t, r, err);
@@ -439,7 +473,7 @@ static void lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	char buf[256];
 
 	if (!(hint && hint->name) && tl->cfg.symbolize)
-		c = lcache_slot(tl, t->pid, addr);
+		c = lcache_slot(tl, t->at.pid, addr);
 	memset(out, 0, sizeof(*out));
 	out->kernel = pts_addr_is_kernel(addr);
 	memset(&si, 0, sizeof(si));
@@ -448,7 +482,7 @@ static void lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		si.start = hint->start;
 		si.object = hint->object;
 	} else if (tl->cfg.symbolize) {
-		tl->cfg.symbolize(tl->cfg.sym_ctx, t->pid, addr, &si);
+		tl->cfg.symbolize(tl->cfg.sym_ctx, t->at.pid, addr, &si);
 	}
 	out->object = intern(tl, si.object);
 	if (si.name) {
@@ -468,7 +502,7 @@ static void lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	if (c && out->name && (!si.object || out->object)) {
 		c->valid = true;
 		c->addr = addr;
-		c->pid = t->pid;
+		c->pid = t->at.pid;
 		c->fn = *out;
 	}
 }
@@ -483,8 +517,8 @@ static inline void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	const struct lcache_ent *c;
 
 	if (!(hint && hint->name) && tl->cfg.symbolize) {
-		c = lcache_slot(tl, t->pid, addr);
-		if (c->valid && c->addr == addr && c->pid == t->pid) {
+		c = lcache_slot(tl, t->at.pid, addr);
+		if (c->valid && c->addr == addr && c->pid == t->at.pid) {
 			fn_copy(out, &c->fn);
 			return;
 		}
@@ -494,7 +528,7 @@ static inline void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
 
 static bool same_fn(const struct frame *f, const struct fn *fn)
 {
-	if (f->flags & PTS_TLF_SYNTHETIC)
+	if (f->s.flags & PTS_TLF_SYNTHETIC)
 		return false;
 	if (f->fn.known != fn->known)
 		return false;
@@ -535,11 +569,11 @@ static void rec_from_frame(struct pts_tl_rec *r, enum pts_tl_type type, enum pts
 	r->args = NULL;
 	r->nargs = 0;
 	r->value = 0;
-	r->name = f->fn.name;
-	r->object = f->fn.object;
-	r->addr = f->addr;
-	r->offset = f->fn.known ? f->addr - f->fn.start : 0;
-	r->flags = f->flags;
+	r->name = f->s.name;
+	r->object = f->s.object;
+	r->addr = f->s.addr;
+	r->offset = f->s.offset;
+	r->flags = f->s.flags;
 	r->depth = depth;
 }
 
@@ -556,6 +590,48 @@ static uint32_t frame_flags(const struct fn *fn, uint32_t flags)
 	if (!fn->known && !(flags & PTS_TLF_SYNTHETIC))
 		flags |= PTS_TLF_UNKNOWN;
 	return flags;
+}
+
+/*
+ * Frame f for fn, entered at addr (ret: struct frame), with the caller's
+ * flags (frame_flags): its slice is its BEGIN's and END's.
+ */
+static void frame_set(struct frame *f, const struct fn *fn, uint64_t addr, uint64_t ret,
+		      uint32_t flags)
+{
+	f->fn = *fn;
+	f->ret = ret;
+	f->resume = 0;
+	f->s.name = fn->name;
+	f->s.object = fn->object;
+	f->s.addr = addr;
+	f->s.offset = fn->known ? addr - fn->start : 0;
+	f->s.flags = frame_flags(fn, flags);
+	f->s.nargs = 0;
+	f->s.args = NULL;
+	f->span = frame_span(fn, f->s.flags);
+}
+
+/*
+ * The BEGIN or END (type) of frame f at depth, as put writes it. A record
+ * put would write at once goes to a writer's frame path when the builder
+ * has one (pts_tl_new): no record is built. Inline: one per call and one
+ * per return.
+ */
+static inline int put_frame(struct pts_tl *tl, struct thread *t, enum pts_tl_type type,
+			    enum pts_tl_kind kind, const struct frame *f, uint32_t depth,
+			    struct pts_err *err)
+{
+	struct pts_tl_rec r;
+
+	if (tl->w && !t->nbuf && t->bottom_idx < 0) {
+		if (type == PTS_TL_END)
+			return tl->wf.end(tl->w, &t->at, &f->s, kind, err);
+		if (depth || kind == PTS_TLK_JUMP)	/* not is_bottom_begin */
+			return tl->wf.begin(tl->w, &t->at, &f->s, kind, err);
+	}
+	rec_from_frame(&r, type, kind, f, depth);
+	return put(tl, t, &r, err);
 }
 
 /*
@@ -578,7 +654,7 @@ static void kernel_entry_label(struct pts_tl *tl, struct thread *t, const struct
 	b = &t->buf[t->bottom_idx];
 	if (b->type != PTS_TL_BEGIN || b->depth)
 		return;
-	r = pts_kl_match_handler(tl->cfg.labels, t->tid, t->bottom_ts, fn->name);
+	r = pts_kl_match_handler(tl->cfg.labels, t->at.tid, t->bottom_ts, fn->name);
 	if (r)
 		b->args = pts_kl_args(r, &b->nargs);
 }
@@ -607,23 +683,21 @@ static int push_labelled(struct pts_tl *tl, struct thread *t, const struct fn *f
 		t->cap = nc;
 	}
 	f = &t->frames[t->n];
-	f->fn = *fn;
-	f->addr = addr;
-	f->ret = ret;
-	f->resume = 0;
-	f->flags = frame_flags(fn, flags);
-	f->span = frame_span(fn, f->flags);
-	rec_from_frame(&r, PTS_TL_BEGIN, kind, f, t->n);
-	if (label)
-		r.args = pts_kl_args(label, &r.nargs);
+	frame_set(f, fn, addr, ret, flags);
 	t->n++;
 	if (t->bottom_syscall)
 		kernel_entry_label(tl, t, fn);
-	rc = put(tl, t, &r, err);
+	if (label) {
+		rec_from_frame(&r, PTS_TL_BEGIN, kind, f, t->n - 1);
+		r.args = pts_kl_args(label, &r.nargs);
+		rc = put(tl, t, &r, err);
+	} else {
+		rc = put_frame(tl, t, PTS_TL_BEGIN, kind, f, t->n - 1, err);
+	}
 	/* a tail call replacing the outermost frame keeps its start */
 	if (!rc && t->n == 1 && kind != PTS_TLK_JUMP) {
 		t->bottom_idx = (long)t->nbuf - 1;
-		t->bottom_ts = t->last_ts;
+		t->bottom_ts = t->at.ts_ns;
 		t->bottom_user_entry = false;
 		t->bottom_syscall = false;
 	}
@@ -640,8 +714,6 @@ static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64
 static inline int pop(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind,
 		      struct pts_err *err)
 {
-	struct pts_tl_rec r;
-
 	if (t->excess) {
 		t->excess--;
 		return 0;
@@ -649,8 +721,7 @@ static inline int pop(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind
 	if (!t->n)
 		return 0;
 	t->n--;
-	rec_from_frame(&r, PTS_TL_END, kind, &t->frames[t->n], t->n);
-	return put(tl, t, &r, err);
+	return put_frame(tl, t, PTS_TL_END, kind, &t->frames[t->n], t->n, err);
 }
 
 static int pop_all(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind,
@@ -669,7 +740,7 @@ static int pop_all(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind,
 
 static bool top_synthetic(struct thread *t)
 {
-	return t->n && !t->excess && (t->frames[t->n - 1].flags & PTS_TLF_SYNTHETIC);
+	return t->n && !t->excess && (t->frames[t->n - 1].s.flags & PTS_TLF_SYNTHETIC);
 }
 
 /*
@@ -685,7 +756,7 @@ static const char *synthetic_label(struct pts_tl *tl, struct thread *t, const ch
 
 	if (!tl->cfg.labels)
 		return name;
-	r = pts_kl_match(tl->cfg.labels, kind, t->tid, t->last_ts, ip);
+	r = pts_kl_match(tl->cfg.labels, kind, t->at.tid, t->at.ts_ns, ip);
 	return r ? pts_kl_label(r, true, buf, len) : name;
 }
 
@@ -767,17 +838,12 @@ static int push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *f
 		t->cap = THREAD_CAP0;
 	}
 	f = &t->frames[0];
-	f->fn = *fn;
-	f->addr = addr;
-	f->ret = 0;
-	f->resume = 0;
-	f->flags = frame_flags(fn, PTS_TLF_INFERRED);
-	f->span = frame_span(fn, f->flags);
+	frame_set(f, fn, addr, 0, PTS_TLF_INFERRED);
 	t->n = 1;
 	rec_from_frame(&r, PTS_TL_BEGIN, PTS_TLK_RETURN, f, 0);
-	r.pid = t->pid;
-	r.tid = t->tid;
-	r.cpu = t->cpu;
+	r.pid = t->at.pid;
+	r.tid = t->at.tid;
+	r.cpu = t->at.cpu;
 	r.ts_ns = t->bottom_ts;
 	b = (size_t)t->bottom_idx;
 	for (i = b; i < t->nbuf; i++)
@@ -872,7 +938,7 @@ static int push_handler(struct pts_tl *tl, struct thread *t, const struct fn *fn
 
 static bool is_handler(const struct frame *f)
 {
-	return f->resume && !(f->flags & PTS_TLF_SYNTHETIC);
+	return f->resume && !(f->s.flags & PTS_TLF_SYNTHETIC);
 }
 
 /*
@@ -1017,9 +1083,9 @@ static int return_to_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	lookup(tl, t, addr, hint, &fn);
 	/* scope both: a return within the kernel never ends user frames */
 	if (tl->cfg.scope == PTS_SCOPE_BOTH && fn.kernel && t->n &&
-	    (t->frames[t->n - 1].flags & PTS_TLF_KERNEL)) {
+	    (t->frames[t->n - 1].s.flags & PTS_TLF_KERNEL)) {
 		floor = t->n - 1;
-		while (floor && (t->frames[floor - 1].flags & PTS_TLF_KERNEL))
+		while (floor && (t->frames[floor - 1].s.flags & PTS_TLF_KERNEL))
 			floor--;
 	}
 	/*
@@ -1030,7 +1096,7 @@ static int return_to_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	 * does not make it one.
 	 */
 	top_known = kind == PTS_TLK_RETURN && t->n > floor + 1 && t->frames[t->n - 1].ret &&
-		    !(t->frames[t->n - 1].flags & PTS_TLF_SYNTHETIC);
+		    !(t->frames[t->n - 1].s.flags & PTS_TLF_SYNTHETIC);
 	i = returning_frame(t, floor, addr, &fn, !top_known, false);
 	if (i < 0 && kind != PTS_TLK_RETURN)
 		i = returning_frame(t, floor, addr, &fn, true, true);
@@ -1062,7 +1128,7 @@ static int return_to_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		 * Otherwise the slot was pushed in the top frame (push+ret): the
 		 * target replaces the top frame.
 		 */
-		if (top->fn.known && top->addr != top->fn.start &&
+		if (top->fn.known && top->s.addr != top->fn.start &&
 		    same_fn(&t->frames[t->n - 2], &top->fn)) {
 			rc = pop(tl, t, PTS_TLK_JUMP, err);
 			if (rc)
@@ -1109,7 +1175,7 @@ static bool kernel_frames_open(const struct thread *t)
 	uint32_t i;
 
 	for (i = 0; i < t->n; i++)
-		if (t->frames[i].flags & PTS_TLF_KERNEL)
+		if (t->frames[i].s.flags & PTS_TLF_KERNEL)
 			return true;
 	return false;
 }
@@ -1135,17 +1201,17 @@ static int return_to_user(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	int64_t i;
 	int rc = 0;
 
-	if (t->excess && t->n && (t->frames[t->n - 1].flags & PTS_TLF_KERNEL))
+	if (t->excess && t->n && (t->frames[t->n - 1].s.flags & PTS_TLF_KERNEL))
 		t->excess = 0;
 	/* where the kernel entry was to return: what a signal delivered on the way interrupted */
-	for (i = (int64_t)t->n - 1; i >= 0 && (t->frames[i].flags & PTS_TLF_KERNEL); i--)
+	for (i = (int64_t)t->n - 1; i >= 0 && (t->frames[i].s.flags & PTS_TLF_KERNEL); i--)
 		resume = t->frames[i].ret;
-	while (!rc && !t->excess && t->n && (t->frames[t->n - 1].flags & PTS_TLF_KERNEL))
+	while (!rc && !t->excess && t->n && (t->frames[t->n - 1].s.flags & PTS_TLF_KERNEL))
 		rc = pop(tl, t, nk++ ? PTS_TLK_UNWIND : kind, err);
 	if (rc)
 		return rc;
 	for (i = 0; i < (int64_t)t->n; i++)
-		if (t->frames[i].flags & PTS_TLF_KERNEL)
+		if (t->frames[i].s.flags & PTS_TLF_KERNEL)
 			break;
 	if ((one_entry_frame && nk > 1) || i < (int64_t)t->n)
 		tl->diag[PTS_TLD_KERNEL_LEFT_OPEN]++;
@@ -1247,10 +1313,10 @@ static int end_stack_at(struct pts_tl *tl, struct thread *t, enum pts_tl_kind en
 	if (rc)
 		return rc;
 	r->type = PTS_TL_INSTANT;
-	r->ts_ns = t->last_ts;
-	r->pid = t->pid;
-	r->tid = t->tid;
-	r->cpu = t->cpu;
+	r->ts_ns = t->at.ts_ns;
+	r->pid = t->at.pid;
+	r->tid = t->at.tid;
+	r->cpu = t->at.cpu;
 	return emit(tl, r, err);
 }
 
@@ -1319,16 +1385,16 @@ struct pts_br_elide *pts_tl_elide(struct pts_tl *tl)
  */
 static void thread_time(struct pts_tl *tl, struct thread *t, uint64_t ts, uint32_t cpu)
 {
-	if (t->have_ts && ts < t->last_ts)
+	if (t->have_ts && ts < t->at.ts_ns)
 		tl->diag[PTS_TLD_TIME_BACKWARDS]++;
 	else
-		t->last_ts = ts;
+		t->at.ts_ns = ts;
 	if (!t->have_ts) {
 		t->have_ts = true;
-		t->st.first_ns = t->last_ts;
+		t->st.first_ns = t->at.ts_ns;
 	}
-	t->st.last_ns = t->last_ts;
-	t->cpu = cpu;
+	t->st.last_ns = t->at.ts_ns;
+	t->at.cpu = cpu;
 }
 
 /*
@@ -1344,7 +1410,7 @@ static inline void account_elided(struct pts_tl *tl)
 	if (!el->dropped)
 		return;
 	/* the window is the top frame of the thread fed last (set_elide) */
-	if (!t || t->pid != el->pid || t->tid != el->tid)
+	if (!t || t->at.pid != el->pid || t->at.tid != el->tid)
 		t = thread_find(tl, el->pid, el->tid);
 	if (t) {
 		t->st.events += el->dropped;
@@ -1365,8 +1431,8 @@ static void set_elide(struct pts_tl *tl, const struct thread *t)
 	f = &t->frames[t->n - 1];
 	if (!f->span)
 		return;
-	el->pid = t->pid;
-	el->tid = t->tid;
+	el->pid = t->at.pid;
+	el->tid = t->at.tid;
 	el->lo = f->fn.start;
 	el->hi = f->fn.start + f->span;
 }
@@ -1387,8 +1453,8 @@ static int on_trigger(struct pts_tl *tl, struct thread *t, const struct pts_bran
 
 	if (rc)
 		return rc;
-	if (!t->have_ts || br->ts_ns > t->last_ts)
-		t->last_ts = br->ts_ns;
+	if (!t->have_ts || br->ts_ns > t->at.ts_ns)
+		t->at.ts_ns = br->ts_ns;
 	memset(&r, 0, sizeof(r));
 	r.type = PTS_TL_INSTANT;
 	r.name = "trigger";
@@ -1513,7 +1579,7 @@ static int on_syscall(struct pts_tl *tl, struct thread *t, const struct pts_bran
 	 */
 	if (tl->cfg.labels && tl->cfg.scope == PTS_SCOPE_BOTH && !pts_addr_is_kernel(br->from) &&
 	    !(fn.known && strstr(fn.name, "_compat")))
-		label = pts_kl_match(tl->cfg.labels, PTS_KL_SYSCALL, t->tid, t->last_ts,
+		label = pts_kl_match(tl->cfg.labels, PTS_KL_SYSCALL, t->at.tid, t->at.ts_ns,
 				     br->from + (br->insn_len ? br->insn_len : 2));
 	return push_labelled(tl, t, &fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
 			     PTS_TLK_SYSCALL, label, err);
@@ -1570,7 +1636,7 @@ static int on_interrupt(struct pts_tl *tl, struct thread *t, const struct pts_br
 	 */
 	if (tl->cfg.labels && tl->cfg.scope == PTS_SCOPE_BOTH && !pts_addr_is_kernel(br->from) &&
 	    fn.known && !strcmp(fn.name, "asm_exc_page_fault"))
-		label = pts_kl_match(tl->cfg.labels, PTS_KL_FAULT, t->tid, t->last_ts, br->from);
+		label = pts_kl_match(tl->cfg.labels, PTS_KL_FAULT, t->at.tid, t->at.ts_ns, br->from);
 	/*
 	 * The trace does not tell a fault from an interrupt (both are
 	 * FUP + TIP); Linux names its exception entries asm_exc_*.
@@ -1585,7 +1651,7 @@ static int on_enabled(struct pts_tl *tl, struct thread *t, const struct pts_bran
 		      struct pts_err *err)
 {
 	enum pts_scope scope = tl->cfg.scope;
-	bool was_kernel = top_synthetic(t) && (t->frames[t->n - 1].flags & PTS_TLF_KERNEL);
+	bool was_kernel = top_synthetic(t) && (t->frames[t->n - 1].s.flags & PTS_TLF_KERNEL);
 	uint64_t resume = top_synthetic(t) ? t->frames[t->n - 1].resume : 0;
 	int rc;
 
@@ -1621,7 +1687,7 @@ static int on_disabled(struct pts_tl *tl, struct thread *t, const struct pts_bra
 	if (rc)
 		return rc;
 	if (tl->cfg.scope == PTS_SCOPE_KERNEL) {
-		while (!rc && t->n && !t->excess && (t->frames[t->n - 1].flags & PTS_TLF_KERNEL))
+		while (!rc && t->n && !t->excess && (t->frames[t->n - 1].s.flags & PTS_TLF_KERNEL))
 			rc = pop(tl, t, PTS_TLK_TRACE_END, err);
 		if (rc)
 			return rc;

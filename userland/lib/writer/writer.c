@@ -41,12 +41,17 @@ const char *pts_tl_kind_name(enum pts_tl_kind kind)
 	return kind_names[kind];
 }
 
+const char *pts_wname_addr(const char *name, uint64_t addr, char *buf, size_t size)
+{
+	if (name && name[0])
+		return name;
+	snprintf(buf, size, "[unknown] 0x%" PRIx64, addr);
+	return buf;
+}
+
 const char *pts_wname(const struct pts_tl_rec *rec, char *buf, size_t size)
 {
-	if (rec->name && rec->name[0])
-		return rec->name;
-	snprintf(buf, size, "[unknown] 0x%" PRIx64, rec->addr);
-	return buf;
+	return pts_wname_addr(rec->name, rec->addr, buf, size);
 }
 
 /* ---- format names ---------------------------------------------------- */
@@ -301,10 +306,7 @@ int pts_wthread_grow(struct pts_writer *w, struct pts_wthread *t)
 
 const char *pts_wframe_name(const struct pts_wframe *f, char *buf, size_t size)
 {
-	if (f->name)
-		return f->name;
-	snprintf(buf, size, "[unknown] 0x%" PRIx64, f->addr);
-	return buf;
+	return pts_wname_addr(f->name, f->addr, buf, size);
 }
 
 int pts_wthread_check(struct pts_writer *w, struct pts_wthread *t, const struct pts_tl_rec *rec)
@@ -476,19 +478,32 @@ void pts_writer_strings_interned(struct pts_writer *w)
 	w->interned = true;
 }
 
+int pts_wsticky(struct pts_writer *w, struct pts_err *err)
+{
+	/* keep reporting the first failure to every caller */
+	pts_err_set(err, w->error, "%s", w->msg);
+	return w->error;
+}
+
 int pts_writer_emit(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_err *err)
 {
-	int rc;
+	int rc = pts_wcall(w, err);
 
-	if (w->error) {
-		/* keep reporting the first failure to every caller */
-		pts_err_set(err, w->error, "%s", w->msg);
-		return w->error;
-	}
-	w->err = err;
+	if (rc)
+		return rc;
 	rc = w->ops->emit(w, rec);
 	w->err = NULL;
 	return rc;
+}
+
+int pts_writer_sink(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err)
+{
+	return pts_writer_emit(ctx, rec, err);
+}
+
+const struct pts_writer_frames *pts_writer_frames(const struct pts_writer *w)
+{
+	return w->ops->frames;
 }
 
 int pts_writer_close(struct pts_writer *w, bool ok, struct pts_err *err)

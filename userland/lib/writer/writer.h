@@ -109,6 +109,30 @@ struct pts_tl_rec {
 	double value;		/* PTS_TL_COUNTER only */
 };
 
+/*
+ * The frame path: BEGIN and END records handed over without building a
+ * struct pts_tl_rec, for the timeline builder's calls and returns (the
+ * most of every trace's records). A slice is what a BEGIN says beyond its
+ * thread and time; the builder keeps one per open frame and hands the same
+ * one to its END. The thread and time come as a struct pts_tl_at, which
+ * the builder keeps per thread.
+ */
+struct pts_tl_slice {
+	const char *name;	/* as pts_tl_rec.name: borrowed, valid until the END */
+	const char *object;	/* or NULL */
+	uint64_t addr;		/* IP the slice was entered at */
+	uint64_t offset;	/* addr - symbol start, when name is a symbol (0 otherwise) */
+	uint32_t flags;		/* PTS_TLF_* */
+	uint32_t nargs;		/* BEGIN: extra arguments, as pts_tl_rec.args */
+	const struct pts_tl_arg *args;
+};
+
+struct pts_tl_at {
+	int32_t pid, tid;
+	uint32_t cpu;		/* CPU the event was decoded on */
+	uint64_t ts_ns;		/* ns since the trace's time origin */
+};
+
 enum pts_format {
 	PTS_FMT_NONE = 0,	/* null sink (benchmarks) */
 	PTS_FMT_FXT,
@@ -161,6 +185,37 @@ void pts_writer_strings_interned(struct pts_writer *w);
 
 /* Emit one record. Errors: -errno of a failed write (-ENOSPC). */
 int pts_writer_emit(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_err *err);
+
+/*
+ * pts_writer_emit as a record sink of the timeline builder (the
+ * signature of timeline.h's pts_tl_emit_fn): ctx is the struct
+ * pts_writer. A builder given this sink may ask the writer for its frame
+ * path (pts_writer_frames) and hand it BEGIN and END records directly.
+ */
+int pts_writer_sink(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err);
+
+/*
+ * The frame path of a writer that has one (fxt), else NULL. Each call is
+ * the BEGIN or END record that at and s describe, written with the same
+ * bytes as through pts_writer_emit; kind: what made it (an END's slice is
+ * its BEGIN's). Errors as pts_writer_emit's, reported in err.
+ *
+ * The caller's promises, which the frame path does not check: the
+ * record stream rules above (per thread, time never goes back, an END
+ * closes the innermost open BEGIN and hands over that BEGIN's slice), names
+ * interned (pts_writer_strings_interned), and every BEGIN and END of the
+ * writer through this path, none through pts_writer_emit (the writer keeps
+ * no stack of the frames opened here). Other records go through
+ * pts_writer_emit. Runs on the caller's thread, like every writer call.
+ */
+struct pts_writer_frames {
+	int (*begin)(struct pts_writer *w, const struct pts_tl_at *at,
+		     const struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err);
+	int (*end)(struct pts_writer *w, const struct pts_tl_at *at,
+		   const struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err);
+};
+
+const struct pts_writer_frames *pts_writer_frames(const struct pts_writer *w);
 
 /*
  * Finish the file. ok=true: flush, fsync-free close, rename over path.

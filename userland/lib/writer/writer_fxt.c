@@ -450,23 +450,23 @@ static inline void put_word(char *p, unsigned int i, uint64_t v)
  * pointers. Their strings are registered first (their records precede
  * the event). Returns the number of arguments, or a negative errno.
  */
-static int extra_args(struct pts_writer *w, const struct pts_tl_rec *rec, char *ev,
-		      unsigned int *n)
+static int extra_args(struct pts_writer *w, const struct pts_tl_arg *args, uint32_t count,
+		      char *ev, unsigned int *n)
 {
 	uint16_t names[PTS_TL_MAX_ARGS], vals[PTS_TL_MAX_ARGS];
-	uint32_t i, nargs = rec->nargs < PTS_TL_MAX_ARGS ? rec->nargs : PTS_TL_MAX_ARGS;
+	uint32_t i, nargs = count < PTS_TL_MAX_ARGS ? count : PTS_TL_MAX_ARGS;
 	int rc = 0;
 
 	for (i = 0; !rc && i < nargs; i++) {
 		vals[i] = 0;
-		rc = str_ref(w, rec->args[i].name, &names[i]);
-		if (!rc && rec->args[i].type == PTS_TLA_STR)
-			rc = str_ref(w, rec->args[i].s, &vals[i]);
+		rc = str_ref(w, args[i].name, &names[i]);
+		if (!rc && args[i].type == PTS_TLA_STR)
+			rc = str_ref(w, args[i].s, &vals[i]);
 	}
 	if (rc)
 		return rc;
 	for (i = 0; i < nargs; i++) {
-		const struct pts_tl_arg *a = &rec->args[i];
+		const struct pts_tl_arg *a = &args[i];
 
 		switch (a->type) {
 		case PTS_TLA_STR:
@@ -514,34 +514,60 @@ static int ev_done(struct pts_writer *w, char *ev, const char *local, unsigned i
 	return 0;
 }
 
-static int emit_begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wthread *t,
-		      unsigned int th)
+/* Strings a BEGIN with nargs extra arguments may register (reserve_strings). */
+static unsigned int begin_strings(uint32_t nargs)
 {
-	struct fxt *f = S(w);
+	return FXT_STRINGS_PER_RECORD +
+	       FXT_STRINGS_PER_ARG * (nargs < PTS_TL_MAX_ARGS ? nargs : PTS_TL_MAX_ARGS);
+}
+
+/*
+ * String ref of a slice's name, which its BEGIN and END carry: the
+ * caller's pointer, or "[unknown] 0x<addr>" formatted into buf (not
+ * remembered by pointer) for an unnamed one.
+ */
+static inline int name_ref(struct pts_writer *w, const struct pts_tl_slice *s, char *buf,
+			   size_t size, uint16_t *ref)
+{
+	if (s->name && s->name[0])
+		return str_ref(w, s->name, ref);
+	return str_ref_at(w, pts_wname_addr(NULL, s->addr, buf, size), false, ref);
+}
+
+/* Does the slice name a symbol? pts_wsymbol of its BEGIN. */
+static bool slice_symbol(const struct pts_tl_slice *s)
+{
+	return s->name && s->name[0] && !(s->flags & (PTS_TLF_SYNTHETIC | PTS_TLF_UNKNOWN));
+}
+
+/* The BEGIN of slice s at at on thread ref th; *nref: its name's string ref. */
+static int emit_begin(struct pts_writer *w, const struct pts_tl_at *at,
+		      const struct pts_tl_slice *s, enum pts_tl_kind kind, unsigned int th,
+		      uint16_t *nref)
+{
 	char local[FXT_BEGIN_WORDS * 8], *ev;
 	char buf[64];
-	const char *name = rec->name && rec->name[0] ? rec->name : pts_wname(rec, buf, sizeof(buf));
-	uint16_t nref, oref = 0, kref;
+	uint16_t oref = 0, kref;
 	unsigned int nargs = 3, n = 2;	/* addr, kind, cpu; header, time */
 	int rc;
 
 	/* every string first: their string records precede the event */
-	rc = (name != buf ? str_ref(w, name, &nref) : str_ref_at(w, name, false, &nref)) ?:
-	     str_ref(w, rec->object, &oref) ?: kind_ref(w, rec->kind, &kref);
+	rc = name_ref(w, s, buf, sizeof(buf), nref) ?: str_ref(w, s->object, &oref) ?:
+	     kind_ref(w, kind, &kref);
 	if (rc)
 		return rc;
 	/* extra arguments register strings as they go: assembled aside */
-	ev = rec->nargs ? local : ev_place(w, local, sizeof(local));
-	put_word(ev, 1, rec->ts_ns);
+	ev = s->nargs ? local : ev_place(w, local, sizeof(local));
+	put_word(ev, 1, at->ts_ns);
 	put_word(ev, n++, arg_hdr(FXT_ARG_POINTER, 2, FX_ADDR, 0));
-	put_word(ev, n++, rec->addr);
-	if (pts_wsymbol(rec)) {
-		put_word(ev, n++, arg_hdr(FXT_ARG_STRING, 1, FX_SYMBOL, nref));
-		if (rec->offset > UINT32_MAX) {
+	put_word(ev, n++, s->addr);
+	if (slice_symbol(s)) {
+		put_word(ev, n++, arg_hdr(FXT_ARG_STRING, 1, FX_SYMBOL, *nref));
+		if (s->offset > UINT32_MAX) {
 			put_word(ev, n++, arg_hdr(FXT_ARG_UINT64, 2, FX_OFFSET, 0));
-			put_word(ev, n++, rec->offset);
+			put_word(ev, n++, s->offset);
 		} else {
-			put_word(ev, n++, arg_hdr(FXT_ARG_UINT32, 1, FX_OFFSET, rec->offset));
+			put_word(ev, n++, arg_hdr(FXT_ARG_UINT32, 1, FX_OFFSET, s->offset));
 		}
 		nargs += 2;
 	}
@@ -550,53 +576,78 @@ static int emit_begin(struct pts_writer *w, const struct pts_tl_rec *rec, struct
 		nargs++;
 	}
 	put_word(ev, n++, arg_hdr(FXT_ARG_STRING, 1, FX_KIND, kref));
-	put_word(ev, n++, arg_hdr(FXT_ARG_UINT32, 1, FX_CPU, rec->cpu));
-	if (rec->flags & PTS_TLF_INFERRED) {
+	put_word(ev, n++, arg_hdr(FXT_ARG_UINT32, 1, FX_CPU, at->cpu));
+	if (s->flags & PTS_TLF_INFERRED) {
 		put_word(ev, n++, arg_hdr(FXT_ARG_BOOL, 1, FX_INFERRED, 1));
 		nargs++;
 	}
-	if (rec->flags & PTS_TLF_SYNTHETIC) {
+	if (s->flags & PTS_TLF_SYNTHETIC) {
 		put_word(ev, n++, arg_hdr(FXT_ARG_BOOL, 1, FX_SYNTHETIC, 1));
 		nargs++;
 	}
-	if (rec->nargs) {
-		rc = extra_args(w, rec, ev, &n);
+	if (s->nargs) {
+		rc = extra_args(w, s->args, s->nargs, ev, &n);
 		if (rc < 0)
 			return rc;
 		nargs += (unsigned int)rc;
 	}
 	put_word(ev, 0, FXT_REC_EVENT | (uint64_t)n << 4 |
-		 ev_fields(FXT_EV_BEGIN, nargs, th, category(rec->flags), nref));
-	rc = ev_done(w, ev, local, n) ?: pts_wthread_push(w, t, rec);
-	if (!rc) {
-		t->frames[t->depth - 1].aux = nref;
-		t->frames[t->depth - 1].aux_gen = f->gen;
-	}
-	return rc;
+		 ev_fields(FXT_EV_BEGIN, nargs, th, category(s->flags), *nref));
+	return ev_done(w, ev, local, n);
 }
 
-static int emit_end(struct pts_writer *w, const struct pts_tl_rec *rec, struct pts_wthread *t,
-		    unsigned int th)
+/*
+ * The END at ts (kind: why) on thread ref th of the slice whose BEGIN had
+ * flags and name ref nref: the same category and name, which readers may
+ * match on.
+ */
+static int emit_end(struct pts_writer *w, uint64_t ts, enum pts_tl_kind kind, unsigned int th,
+		    uint32_t flags, uint16_t nref)
 {
-	struct fxt *f = S(w);
-	const struct pts_wframe *fr = &t->frames[t->depth - 1];
-	uint16_t nref = (uint16_t)fr->aux, kref;
 	char local[3 * 8], *ev;
-	char buf[64];
-	int rc = 0;
+	uint16_t kref;
+	int rc = kind_ref(w, kind, &kref);
 
-	/* same category and name as the BEGIN: readers may match on them */
-	if (fr->aux_gen != f->gen)
-		rc = str_ref_at(w, pts_wframe_name(fr, buf, sizeof(buf)), fr->name != NULL, &nref);
-	rc = rc ?: kind_ref(w, rec->kind, &kref);
 	if (rc)
 		return rc;
 	ev = ev_place(w, local, sizeof(local));
 	put_word(ev, 0, FXT_REC_EVENT | 3 << 4 |
-		 ev_fields(FXT_EV_END, 1, th, category(fr->flags), nref));
-	put_word(ev, 1, rec->ts_ns);
+		 ev_fields(FXT_EV_END, 1, th, category(flags), nref));
+	put_word(ev, 1, ts);
 	put_word(ev, 2, arg_hdr(FXT_ARG_STRING, 1, FX_END_KIND, kref));
-	rc = ev_done(w, ev, local, 3);
+	return ev_done(w, ev, local, 3);
+}
+
+/* A BEGIN record through pts_writer_emit: written, and pushed on t's stack. */
+static int record_begin(struct pts_writer *w, const struct pts_tl_rec *rec,
+			struct pts_wthread *t, unsigned int th)
+{
+	const struct pts_tl_at at = { rec->pid, rec->tid, rec->cpu, rec->ts_ns };
+	const struct pts_tl_slice s = {
+		rec->name, rec->object, rec->addr, rec->offset, rec->flags, rec->nargs, rec->args,
+	};
+	uint16_t nref;
+	int rc = emit_begin(w, &at, &s, rec->kind, th, &nref) ?: pts_wthread_push(w, t, rec);
+
+	if (!rc) {
+		t->frames[t->depth - 1].aux = nref;
+		t->frames[t->depth - 1].aux_gen = S(w)->gen;
+	}
+	return rc;
+}
+
+/* An END record through pts_writer_emit: its BEGIN's frame from t's stack. */
+static int record_end(struct pts_writer *w, const struct pts_tl_rec *rec,
+		      struct pts_wthread *t, unsigned int th)
+{
+	const struct pts_wframe *fr = &t->frames[t->depth - 1];
+	uint16_t nref = (uint16_t)fr->aux;
+	char buf[64];
+	int rc = 0;
+
+	if (fr->aux_gen != S(w)->gen)
+		rc = str_ref_at(w, pts_wframe_name(fr, buf, sizeof(buf)), fr->name != NULL, &nref);
+	rc = rc ?: emit_end(w, rec->ts_ns, rec->kind, th, fr->flags, nref);
 	if (!rc)
 		pts_wthread_pop(t);
 	return rc;
@@ -672,23 +723,64 @@ static int fxt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 	default:
 		return pts_wfail(w, EINVAL, "unknown timeline record type %d", (int)rec->type);
 	}
-	reserve_strings(f, FXT_STRINGS_PER_RECORD +
-			   (rec->type != PTS_TL_BEGIN ? 0 : rec->nargs < PTS_TL_MAX_ARGS ?
-			    FXT_STRINGS_PER_ARG * rec->nargs : FXT_STRINGS_PER_ARG * PTS_TL_MAX_ARGS));
+	reserve_strings(f, rec->type == PTS_TL_BEGIN ? begin_strings(rec->nargs) :
+			   FXT_STRINGS_PER_RECORD);
 	rc = thread_ref(w, rec->pid, rec->tid, &th);
 	if (rc)
 		return rc;
 	switch (rec->type) {
 	case PTS_TL_BEGIN:
-		return emit_begin(w, rec, t, th);
+		return record_begin(w, rec, t, th);
 	case PTS_TL_END:
-		return emit_end(w, rec, t, th);
+		return record_end(w, rec, t, th);
 	case PTS_TL_INSTANT:
 		return emit_instant(w, rec, th);
 	default:
 		return emit_counter(w, rec, th);
 	}
 }
+
+/*
+ * The frame path (writer.h): the same records as fxt_emit's, without the
+ * record, the writer's thread stack and its checks; the END finds its
+ * name's string ref again (a remembered pointer, nearly always).
+ */
+static int fxt_frame_begin(struct pts_writer *w, const struct pts_tl_at *at,
+			   const struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err)
+{
+	uint16_t nref;
+	unsigned int th;
+	int rc = pts_wcall(w, err);
+
+	if (rc)
+		return rc;
+	reserve_strings(S(w), begin_strings(s->nargs));
+	rc = thread_ref(w, at->pid, at->tid, &th) ?: emit_begin(w, at, s, kind, th, &nref);
+	w->err = NULL;
+	return rc;
+}
+
+static int fxt_frame_end(struct pts_writer *w, const struct pts_tl_at *at,
+			 const struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err)
+{
+	uint16_t nref;
+	unsigned int th;
+	char buf[64];
+	int rc = pts_wcall(w, err);
+
+	if (rc)
+		return rc;
+	reserve_strings(S(w), FXT_STRINGS_PER_RECORD);
+	rc = thread_ref(w, at->pid, at->tid, &th) ?: name_ref(w, s, buf, sizeof(buf), &nref) ?:
+	     emit_end(w, at->ts_ns, kind, th, s->flags, nref);
+	w->err = NULL;
+	return rc;
+}
+
+static const struct pts_writer_frames fxt_frames = {
+	.begin = fxt_frame_begin,
+	.end = fxt_frame_end,
+};
 
 static int fxt_start(struct pts_writer *w)
 {
@@ -737,5 +829,6 @@ const struct pts_writer_ops pts_writer_fxt_ops = {
 	.state_size = sizeof(struct fxt),
 	.start = fxt_start,
 	.emit = fxt_emit,
+	.frames = &fxt_frames,
 	.free = fxt_free,
 };

@@ -61,6 +61,7 @@ struct pts_writer_ops {
 	int (*start)(struct pts_writer *w);	/* file header */
 	int (*emit)(struct pts_writer *w, const struct pts_tl_rec *rec);
 	int (*finish)(struct pts_writer *w);	/* file trailer (ok=true only) */
+	const struct pts_writer_frames *frames;	/* the frame path (writer.h), or NULL */
 	void (*free)(struct pts_writer *w);	/* release back-end state */
 };
 
@@ -121,6 +122,21 @@ static inline char *pts_wout_room(struct pts_writer *w, size_t n)
 static inline void pts_wout_commit(struct pts_writer *w, size_t n)
 {
 	w->len += n;
+}
+
+/*
+ * The start of a call of writer.h (pts_writer_emit, the frame path): the
+ * caller's err receives this call's messages. 0, or the sticky error
+ * reported again in err.
+ */
+int pts_wsticky(struct pts_writer *w, struct pts_err *err);
+
+static inline int pts_wcall(struct pts_writer *w, struct pts_err *err)
+{
+	if (w->error)
+		return pts_wsticky(w, err);
+	w->err = err;
+	return 0;
 }
 
 int pts_wprintf(struct pts_writer *w, const char *fmt, ...)
@@ -225,5 +241,8 @@ static inline bool pts_wsymbol(const struct pts_tl_rec *rec)
 
 /* Name used for a slice whose rec->name is NULL: "[unknown] 0xADDR". */
 const char *pts_wname(const struct pts_tl_rec *rec, char *buf, size_t size);
+
+/* name if it has a byte, else "[unknown] 0x<addr>" formatted into buf. */
+const char *pts_wname_addr(const char *name, uint64_t addr, char *buf, size_t size);
 
 #endif /* PTS_WRITER_INT_H */

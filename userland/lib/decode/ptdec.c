@@ -122,6 +122,12 @@ enum ptdec_state { PTDEC_START, PTDEC_RESYNC, PTDEC_SYNCED, PTDEC_WALK_EOS, PTDE
 
 struct pts_ptdec {
 	struct pts_ptdec_config cfg;
+	/*
+	 * what fill() runs when synced with nothing pending: blocks_plain,
+	 * blocks_store (cfg.store), or step (cfg.on_insn: every block
+	 * through on_block, its instructions listed)
+	 */
+	void (*blocks)(struct pts_ptdec *d);
 	const uint8_t *buf;
 	uint8_t *copy;		/* padded copy when the caller's buffer is not padded */
 	struct pt_block_decoder *blk;
@@ -201,7 +207,6 @@ struct pts_ptdec {
 	struct pts_br_elide *elide_q;	/* cfg.elide */
 	uint64_t elide_until;	/* a jump is checked when queued before this now */
 	struct pts_ptdec_stats st;
-	void (*blocks)(struct pts_ptdec *d);	/* blocks_plain, or blocks_store with cfg.store */
 	struct icache_ent icache[ICACHE_SIZE];
 };
 
@@ -524,6 +529,20 @@ static __attribute__((noinline)) void store_jump(struct pts_ptdec *d, uint64_t f
 	d->st.branches++;
 }
 
+/* A jump for the store: extends its open run inline, else store_jump. */
+static inline __attribute__((always_inline)) void store_jump_fast(struct pts_ptdec *d,
+								   uint64_t from, uint64_t to)
+{
+	struct pts_evstore *s = d->cfg.store;
+
+	if (!d->qn && d->abs < d->sb_check && pts_evstore_extends(s, d->pid, d->tid, d->now)) {
+		pts_evstore_add_jump(s, from, to, d->now);
+		d->st.branches++;
+	} else {
+		store_jump(d, from, to);
+	}
+}
+
 /*
  * A jump: most are inside the function executing and the consumer's
  * elide filter drops them. The common case is decided here without the
@@ -535,22 +554,16 @@ static __attribute__((noinline)) void store_jump(struct pts_ptdec *d, uint64_t f
 static inline __attribute__((always_inline)) void jump(struct pts_ptdec *d, uint64_t from,
 						       uint64_t to, bool store)
 {
-	struct pts_evstore *s = d->cfg.store;
-
 	if (d->elide_q && !d->qn && d->abs < d->sb_check && d->now < d->elide_until &&
 	    pts_br_elide_drop(d->elide_q, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
 		return;
 	}
-	if (!store) {
+	if (store)
+		store_jump_fast(d, from, to);
+	else
 		push(d, PTS_BR_JUMP, from, to);
-	} else if (!d->qn && d->abs < d->sb_check && pts_evstore_extends(s, d->pid, d->tid, d->now)) {
-		pts_evstore_add_jump(s, from, to, d->now);
-		d->st.branches++;
-	} else {
-		store_jump(d, from, to);
-	}
 }
 
 /* The previous block's last instruction went to next_ip: emit its branch. */
@@ -608,7 +621,9 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
  * resolve, with the near branches that end nearly every block decided
  * inline (a conditional one not taken yields nothing). Tested in the
  * order of their share of the blocks (conditional about half, calls and
- * returns a fifth each): fewer instructions than the switch's table.
+ * returns a fifth each): fewer instructions than the switch's table. The
+ * conditional one marked likely: the compiler otherwise builds the
+ * other cases' operands before the test.
  */
 static inline __attribute__((always_inline)) void resolve_fast(struct pts_ptdec *d,
 							      uint64_t next_ip, bool store)
@@ -617,7 +632,7 @@ static inline __attribute__((always_inline)) void resolve_fast(struct pts_ptdec 
 	uint64_t from = d->pend_ip;
 	uint8_t len = d->pend_insn.len;
 
-	if (cls == PTS_IC_COND) {
+	if (__builtin_expect(cls == PTS_IC_COND, 1)) {
 		drop_pend(d);
 		if (next_ip != from + len)
 			jump(d, from, next_ip, store);
@@ -942,6 +957,7 @@ int pts_pt_first_tsc(const uint8_t *buf, size_t size, uint64_t *tsc)
 
 static void blocks_plain(struct pts_ptdec *d);
 static void blocks_store(struct pts_ptdec *d);
+static void step(struct pts_ptdec *d);
 
 int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, struct pts_err *err)
 {
@@ -966,7 +982,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
 	d->pid_changed = true;
 	sb_recheck(d);
-	d->blocks = cfg->store ? blocks_store : blocks_plain;
+	d->blocks = cfg->on_insn ? step : cfg->store ? blocks_store : blocks_plain;
 	d->elide_q = cfg->elide;
 	d->elide_until = cfg->elide_queued ? UINT64_MAX : 0;
 	if (cfg->padded) {
@@ -1306,8 +1322,7 @@ static void blocks_store(struct pts_ptdec *d)
 static inline __attribute__((always_inline)) void fill(struct pts_ptdec *d)
 {
 	while (!d->qn && d->state != PTDEC_ENDED) {
-		if (d->state == PTDEC_SYNCED && !(d->status & (pts_event_pending | pts_eos)) &&
-		    !d->cfg.on_insn)
+		if (d->state == PTDEC_SYNCED && !(d->status & (pts_event_pending | pts_eos)))
 			d->blocks(d);
 		else
 			step(d);

@@ -61,6 +61,9 @@ struct frame {
  */
 #define THREAD_CAP0 4
 
+/* The first kernel address: pts_addr_is_kernel(a) is a >= KERNEL_HALF. */
+#define KERNEL_HALF (1ULL << 47)
+
 struct thread {
 	/*
 	 * pid, tid; the CPU of the last event and its time (ns), clamped
@@ -79,7 +82,8 @@ struct thread {
 	size_t nbuf, bufcap;
 	/*
 	 * The BEGIN of the outermost open frame: its index in buf (-1 once
-	 * written out) and time. An inferred outer frame is inserted there.
+	 * written out; else below nbuf) and time. An inferred outer frame is
+	 * inserted there.
 	 */
 	long bottom_idx;
 	uint64_t bottom_ts;
@@ -129,6 +133,12 @@ struct pts_tl {
 	 */
 	struct pts_writer *w;
 	struct pts_writer_frames wf;
+	/*
+	 * The addresses the scope cannot hold, [oos_lo, oos_lo + oos_len):
+	 * the kernel half in scope user, the user half but 0 (no address)
+	 * in scope kernel, none in scope both (check_scope).
+	 */
+	uint64_t oos_lo, oos_len;
 	uint64_t diag[PTS_TLD_NR];
 };
 
@@ -162,6 +172,13 @@ int pts_tl_new(const struct pts_tl_config *cfg, struct pts_tl **out, struct pts_
 	if (!tl)
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	tl->cfg = *cfg;
+	if (cfg->scope == PTS_SCOPE_USER) {
+		tl->oos_lo = KERNEL_HALF;
+		tl->oos_len = 0 - KERNEL_HALF;
+	} else if (cfg->scope == PTS_SCOPE_KERNEL) {
+		tl->oos_lo = 1;
+		tl->oos_len = KERNEL_HALF - 1;
+	}
 	if (cfg->emit == pts_writer_sink && pts_writer_frames(cfg->emit_ctx)) {
 		tl->w = cfg->emit_ctx;
 		tl->wf = *pts_writer_frames(tl->w);
@@ -265,8 +282,8 @@ static inline struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t 
 static int emit_frame(struct pts_tl *tl, const struct pts_tl_rec *r, struct pts_err *err)
 {
 	const struct pts_tl_at at = { r->pid, r->tid, r->cpu, r->ts_ns };
-	const struct pts_tl_slice s = {
-		r->name, r->object, r->addr, r->offset, r->flags, r->nargs, r->args,
+	struct pts_tl_slice s = {
+		r->name, r->object, r->addr, r->offset, r->flags, r->nargs, r->args, 0,
 	};
 
 	if (r->type == PTS_TL_BEGIN)
@@ -526,6 +543,24 @@ static inline void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	lookup_slow(tl, t, addr, hint, out);
 }
 
+/*
+ * lookup without the copy: the remembered answer in place (valid until
+ * the next lookup, which may reuse its slot), else the answer in *buf.
+ */
+static inline const struct fn *lookup_ref(struct pts_tl *tl, struct thread *t, uint64_t addr,
+					  const struct pts_br_sym *hint, struct fn *buf)
+{
+	const struct lcache_ent *c;
+
+	if (!(hint && hint->name) && tl->cfg.symbolize) {
+		c = lcache_slot(tl, t->at.pid, addr);
+		if (c->valid && c->addr == addr && c->pid == t->at.pid)
+			return &c->fn;
+	}
+	lookup_slow(tl, t, addr, hint, buf);
+	return buf;
+}
+
 static bool same_fn(const struct frame *f, const struct fn *fn)
 {
 	if (f->s.flags & PTS_TLF_SYNTHETIC)
@@ -596,8 +631,8 @@ static uint32_t frame_flags(const struct fn *fn, uint32_t flags)
  * Frame f for fn, entered at addr (ret: struct frame), with the caller's
  * flags (frame_flags): its slice is its BEGIN's and END's.
  */
-static void frame_set(struct frame *f, const struct fn *fn, uint64_t addr, uint64_t ret,
-		      uint32_t flags)
+static inline __attribute__((always_inline)) void
+frame_set(struct frame *f, const struct fn *fn, uint64_t addr, uint64_t ret, uint32_t flags)
 {
 	f->fn = *fn;
 	f->ret = ret;
@@ -609,6 +644,7 @@ static void frame_set(struct frame *f, const struct fn *fn, uint64_t addr, uint6
 	f->s.flags = frame_flags(fn, flags);
 	f->s.nargs = 0;
 	f->s.args = NULL;
+	f->s.wtag = 0;
 	f->span = frame_span(fn, f->s.flags);
 }
 
@@ -619,12 +655,13 @@ static void frame_set(struct frame *f, const struct fn *fn, uint64_t addr, uint6
  * per return.
  */
 static inline int put_frame(struct pts_tl *tl, struct thread *t, enum pts_tl_type type,
-			    enum pts_tl_kind kind, const struct frame *f, uint32_t depth,
+			    enum pts_tl_kind kind, struct frame *f, uint32_t depth,
 			    struct pts_err *err)
 {
 	struct pts_tl_rec r;
 
-	if (tl->w && !t->nbuf && t->bottom_idx < 0) {
+	/* nothing held (and so no BEGIN held as the bottom: bottom_idx < nbuf) */
+	if (tl->w && !t->nbuf) {
 		if (type == PTS_TL_END)
 			return tl->wf.end(tl->w, &t->at, &f->s, kind, err);
 		if (depth || kind == PTS_TLK_JUMP)	/* not is_bottom_begin */
@@ -704,10 +741,25 @@ static int push_labelled(struct pts_tl *tl, struct thread *t, const struct fn *f
 	return rc;
 }
 
-static int push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
-		uint64_t ret, uint32_t flags, enum pts_tl_kind kind, struct pts_err *err)
+/*
+ * Open a frame for fn entered at addr (ret: struct frame; flags: the
+ * caller's, frame_flags). Inline: the common case of a call, a frame on
+ * top of others with room for it, is decided here; the rest (the first
+ * frame, which becomes the bottom, a stack at max_depth or full, a
+ * syscall entry still to be named) in push_labelled.
+ */
+static inline __attribute__((always_inline)) int
+push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr, uint64_t ret,
+     uint32_t flags, enum pts_tl_kind kind, struct pts_err *err)
 {
-	return push_labelled(tl, t, fn, addr, ret, flags, kind, NULL, err);
+	struct frame *f;
+
+	if (!t->n || t->n >= tl->cfg.max_depth || t->n == t->cap || t->bottom_syscall)
+		return push_labelled(tl, t, fn, addr, ret, flags, kind, NULL, err);
+	f = &t->frames[t->n];
+	frame_set(f, fn, addr, ret, flags);
+	t->n++;
+	return put_frame(tl, t, PTS_TL_BEGIN, kind, f, t->n - 1, err);
 }
 
 /* End the top frame (kind: why). Inline: one per return. */
@@ -1290,10 +1342,7 @@ static int resume_at(struct pts_tl *tl, struct thread *t, uint64_t addr,
 
 static void check_scope(struct pts_tl *tl, uint64_t addr)
 {
-	if (!addr)
-		return;
-	if ((tl->cfg.scope == PTS_SCOPE_USER && pts_addr_is_kernel(addr)) ||
-	    (tl->cfg.scope == PTS_SCOPE_KERNEL && !pts_addr_is_kernel(addr)))
+	if (addr - tl->oos_lo < tl->oos_len)
 		tl->diag[PTS_TLD_OUT_OF_SCOPE]++;
 }
 
@@ -1385,13 +1434,14 @@ struct pts_br_elide *pts_tl_elide(struct pts_tl *tl)
  */
 static void thread_time(struct pts_tl *tl, struct thread *t, uint64_t ts, uint32_t cpu)
 {
-	if (t->have_ts && ts < t->at.ts_ns)
-		tl->diag[PTS_TLD_TIME_BACKWARDS]++;
-	else
-		t->at.ts_ns = ts;
 	if (!t->have_ts) {
 		t->have_ts = true;
-		t->st.first_ns = t->at.ts_ns;
+		t->st.first_ns = ts;
+		t->at.ts_ns = ts;
+	} else if (ts < t->at.ts_ns) {
+		tl->diag[PTS_TLD_TIME_BACKWARDS]++;
+	} else {
+		t->at.ts_ns = ts;
 	}
 	t->st.last_ns = t->at.ts_ns;
 	t->at.cpu = cpu;
@@ -1426,7 +1476,7 @@ static void set_elide(struct pts_tl *tl, const struct thread *t)
 	const struct frame *f;
 
 	el->hi = 0;
-	if (!t || !t->n || t->excess)
+	if (!t->n || t->excess)
 		return;
 	f = &t->frames[t->n - 1];
 	if (!f->span)
@@ -1487,7 +1537,8 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 static int on_call(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 		   struct pts_err *err)
 {
-	struct fn fn;
+	struct fn buf;
+	const struct fn *fn;
 	int rc;
 
 	t->st.calls++;
@@ -1498,16 +1549,18 @@ static int on_call(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 		tl->diag[PTS_TLD_UNKNOWN_TARGET]++;
 		return 0;
 	}
-	lookup(tl, t, br->to, &br->to_sym, &fn);
+	fn = lookup_ref(tl, t, br->to, &br->to_sym, &buf);
 	/* srso_return_thunk calls srso_safe_ret: still the function's return */
-	if (is_return_thunk(&fn) && t->n && !in_top_fn(t, br->from)) {
+	if (is_return_thunk(fn) && t->n && !in_top_fn(t, br->from)) {
 		struct fn from_fn;
 
+		fn_copy(&buf, fn);	/* the next lookup may take fn's slot */
+		fn = &buf;
 		lookup(tl, t, br->from, &br->from_sym, &from_fn);
 		if (is_return_thunk(&from_fn))
 			return 0;
 	}
-	return push(tl, t, &fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
+	return push(tl, t, fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
 		    PTS_TLK_CALL, err);
 }
 
@@ -1711,21 +1764,73 @@ static int on_exec(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 	return end_stack_at(tl, t, PTS_TLK_TRACE_END, &r, err);
 }
 
-static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
-		struct pts_err *err)
+/*
+ * What every event but the trigger does first: it is counted, its thread
+ * announced, its time taken and where it comes from checked against the
+ * scope.
+ */
+static inline int take_event(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+			     struct pts_err *err)
 {
 	int rc;
 
-	if (br->kind == PTS_BR_TRIGGER)
-		return on_trigger(tl, t, br, err);
 	t->st.events++;
 	rc = announce(tl, t, err);
 	if (rc)
 		return rc;
 	thread_time(tl, t, br->ts_ns, br->cpu);
 	check_scope(tl, br->from);
+	return 0;
+}
+
+/* The events after the branches in decode/branch.h's order: ENABLED ... TRIGGER. */
+static int feed_other(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+		      struct pts_err *err)
+{
+	int rc;
+
+	if (br->kind == PTS_BR_TRIGGER)
+		return on_trigger(tl, t, br, err);
+	rc = take_event(tl, t, br, err);
+	if (rc)
+		return rc;
+	/* in scope kernel, tracing may resume in user code */
 	if (br->kind != PTS_BR_ENABLED || tl->cfg.scope != PTS_SCOPE_KERNEL)
 		check_scope(tl, br->to);
+	switch (br->kind) {
+	case PTS_BR_ENABLED:
+		return on_enabled(tl, t, br, err);
+	case PTS_BR_DISABLED:
+		return on_disabled(tl, t, br, err);
+	case PTS_BR_GAP:
+		return on_gap(tl, t, br, err);
+	case PTS_BR_INSTANT:
+		return on_instant(tl, t, br, err);
+	case PTS_BR_CBR:
+		return on_cbr(tl, t, br, err);
+	case PTS_BR_EXEC:
+		return on_exec(tl, t, br, err);
+	default:
+		break;	/* TRIGGER: placed before the thread's accounting (on_trigger) */
+	}
+	return 0;
+}
+
+_Static_assert(PTS_BR_INTERRUPT + 1 == PTS_BR_ENABLED && PTS_BR_TRIGGER > PTS_BR_ENABLED,
+	       "feed: the branches come first in enum pts_br_kind");
+
+/* One event: the branches (CALL ... INTERRUPT) with one compare, the rest in feed_other. */
+static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+		struct pts_err *err)
+{
+	int rc;
+
+	if (br->kind >= PTS_BR_ENABLED)
+		return feed_other(tl, t, br, err);
+	rc = take_event(tl, t, br, err);
+	if (rc)
+		return rc;
+	check_scope(tl, br->to);
 	switch (br->kind) {
 	case PTS_BR_CALL:
 		return on_call(tl, t, br, err);
@@ -1740,22 +1845,9 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 		return on_kernel_exit(tl, t, br, err);
 	case PTS_BR_INTERRUPT:
 		return on_interrupt(tl, t, br, err);
-	case PTS_BR_ENABLED:
-		return on_enabled(tl, t, br, err);
-	case PTS_BR_DISABLED:
-		return on_disabled(tl, t, br, err);
-	case PTS_BR_GAP:
-		return on_gap(tl, t, br, err);
-	case PTS_BR_INSTANT:
-		return on_instant(tl, t, br, err);
-	case PTS_BR_CBR:
-		return on_cbr(tl, t, br, err);
-	case PTS_BR_EXEC:
-		return on_exec(tl, t, br, err);
-	case PTS_BR_TRIGGER:
-		break;	/* placed before the thread's accounting (on_trigger) */
+	default:
+		return 0;	/* not a branch: feed_other */
 	}
-	return 0;
 }
 
 int pts_tl_finish(struct pts_tl *tl, struct pts_err *err)

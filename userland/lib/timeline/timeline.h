@@ -102,6 +102,11 @@ struct pts_tl_config {
 	enum pts_scope scope;		/* what the trace recorded */
 	pts_tl_symbolize_fn symbolize;	/* may be NULL: every address unknown */
 	void *sym_ctx;
+	/*
+	 * The records' sink. pts_writer_sink with its struct pts_writer as
+	 * emit_ctx: BEGIN and END go to the writer's frame path when it has
+	 * one (writer.h, struct pts_writer_frames), the rest to the sink.
+	 */
 	pts_tl_emit_fn emit;
 	void *emit_ctx;
 	uint32_t max_depth;		/* frames per thread; 0 = 512 */

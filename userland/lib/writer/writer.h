@@ -125,6 +125,11 @@ struct pts_tl_slice {
 	uint32_t flags;		/* PTS_TLF_* */
 	uint32_t nargs;		/* BEGIN: extra arguments, as pts_tl_rec.args */
 	const struct pts_tl_arg *args;
+	/*
+	 * The writer's own: 0 from the caller when it fills the slice; the
+	 * frame path's begin may note there what the END will need.
+	 */
+	uint64_t wtag;
 };
 
 struct pts_tl_at {
@@ -210,7 +215,7 @@ int pts_writer_sink(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err
  */
 struct pts_writer_frames {
 	int (*begin)(struct pts_writer *w, const struct pts_tl_at *at,
-		     const struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err);
+		     struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err);
 	int (*end)(struct pts_writer *w, const struct pts_tl_at *at,
 		   const struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err);
 };

@@ -148,6 +148,7 @@ struct fxt {
 	uint64_t gen;
 	struct fxt_thread threads[FXT_THREADS + 1];	/* [1..255] */
 	unsigned int next_thread, last_thread;
+	uint64_t last_key;	/* thread_key of last_thread's pid/tid, when last_thread is set */
 	/*
 	 * Records being assembled (host order): events and kernel objects in
 	 * ev; the string and thread records they cause go out first, from aux.
@@ -323,20 +324,24 @@ static uint64_t koid(int32_t id)
 	return (uint64_t)(uint32_t)id;
 }
 
-static int thread_ref(struct pts_writer *w, int32_t pid, int32_t tid, unsigned int *ref)
+/* pid and tid in one word: the last thread is one compare */
+static inline uint64_t thread_key(int32_t pid, int32_t tid)
+{
+	return (uint64_t)(uint32_t)tid << 32 | (uint32_t)pid;
+}
+
+/* thread_ref of a thread other than the last one */
+static int thread_ref_slow(struct pts_writer *w, int32_t pid, int32_t tid, unsigned int *ref)
 {
 	struct fxt *f = S(w);
-	struct fxt_thread *t = &f->threads[f->last_thread];
+	struct fxt_thread *t;
 	unsigned int i;
 
-	if (f->last_thread && t->pid == pid && t->tid == tid) {
-		*ref = f->last_thread;
-		return 0;
-	}
 	for (i = 1; i <= FXT_THREADS; i++) {
 		t = &f->threads[i];
 		if (t->used && t->pid == pid && t->tid == tid) {
 			*ref = f->last_thread = i;
+			f->last_key = thread_key(pid, tid);
 			return 0;
 		}
 	}
@@ -345,10 +350,26 @@ static int thread_ref(struct pts_writer *w, int32_t pid, int32_t tid, unsigned i
 	f->next_thread = i == FXT_THREADS ? 1 : i + 1;
 	f->threads[i] = (struct fxt_thread){ pid, tid, true };
 	*ref = f->last_thread = i;
+	f->last_key = thread_key(pid, tid);
 	rec_start(&f->aux);
 	put(&f->aux, koid(pid));
 	put(&f->aux, koid(tid));
 	return rec_end(w, &f->aux, FXT_REC_THREAD, (uint64_t)i << 16);
+}
+
+/*
+ * The thread table index of pid/tid, given one (and its thread record
+ * written) if new. Inline: nearly every record is the last one's thread.
+ */
+static inline int thread_ref(struct pts_writer *w, int32_t pid, int32_t tid, unsigned int *ref)
+{
+	struct fxt *f = S(w);
+
+	if (f->last_thread && f->last_key == thread_key(pid, tid)) {
+		*ref = f->last_thread;
+		return 0;
+	}
+	return thread_ref_slow(w, pid, tid, ref);
 }
 
 /* ---- arguments ------------------------------------------------------- */
@@ -540,10 +561,14 @@ static bool slice_symbol(const struct pts_tl_slice *s)
 	return s->name && s->name[0] && !(s->flags & (PTS_TLF_SYNTHETIC | PTS_TLF_UNKNOWN));
 }
 
-/* The BEGIN of slice s at at on thread ref th; *nref: its name's string ref. */
-static int emit_begin(struct pts_writer *w, const struct pts_tl_at *at,
-		      const struct pts_tl_slice *s, enum pts_tl_kind kind, unsigned int th,
-		      uint16_t *nref)
+/*
+ * The BEGIN of slice s at at on thread ref th; *nref: its name's string
+ * ref. Inline, always: in the frame path one more call per BEGIN costs a
+ * tenth of its instructions.
+ */
+static inline __attribute__((always_inline)) int
+emit_begin(struct pts_writer *w, const struct pts_tl_at *at, const struct pts_tl_slice *s,
+	   enum pts_tl_kind kind, unsigned int th, uint16_t *nref)
 {
 	char local[FXT_BEGIN_WORDS * 8], *ev;
 	char buf[64];
@@ -601,8 +626,8 @@ static int emit_begin(struct pts_writer *w, const struct pts_tl_at *at,
  * flags and name ref nref: the same category and name, which readers may
  * match on.
  */
-static int emit_end(struct pts_writer *w, uint64_t ts, enum pts_tl_kind kind, unsigned int th,
-		    uint32_t flags, uint16_t nref)
+static inline int emit_end(struct pts_writer *w, uint64_t ts, enum pts_tl_kind kind,
+			   unsigned int th, uint32_t flags, uint16_t nref)
 {
 	char local[3 * 8], *ev;
 	uint16_t kref;
@@ -624,7 +649,7 @@ static int record_begin(struct pts_writer *w, const struct pts_tl_rec *rec,
 {
 	const struct pts_tl_at at = { rec->pid, rec->tid, rec->cpu, rec->ts_ns };
 	const struct pts_tl_slice s = {
-		rec->name, rec->object, rec->addr, rec->offset, rec->flags, rec->nargs, rec->args,
+		rec->name, rec->object, rec->addr, rec->offset, rec->flags, rec->nargs, rec->args, 0,
 	};
 	uint16_t nref;
 	int rc = emit_begin(w, &at, &s, rec->kind, th, &nref) ?: pts_wthread_push(w, t, rec);
@@ -742,22 +767,28 @@ static int fxt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 
 /*
  * The frame path (writer.h): the same records as fxt_emit's, without the
- * record, the writer's thread stack and its checks; the END finds its
- * name's string ref again (a remembered pointer, nearly always).
+ * record, the writer's thread stack and its checks. The BEGIN notes its
+ * name's string ref and the table's generation in the slice (wtag), as
+ * fxt_emit does in its frame (aux, aux_gen); an END whose slice has none
+ * (0: the generation starts at 1), or an older one, looks the name up.
+ * A sticky error needs no test on entry: every record ends in
+ * pts_wout_room or pts_wout, which answer with it (nothing more is
+ * written), and pts_wframe_failed reports it.
  */
 static int fxt_frame_begin(struct pts_writer *w, const struct pts_tl_at *at,
-			   const struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err)
+			   struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err)
 {
 	uint16_t nref;
 	unsigned int th;
-	int rc = pts_wcall(w, err);
+	int rc;
 
-	if (rc)
-		return rc;
 	reserve_strings(S(w), begin_strings(s->nargs));
 	rc = thread_ref(w, at->pid, at->tid, &th) ?: emit_begin(w, at, s, kind, th, &nref);
-	w->err = NULL;
-	return rc;
+	if (rc)
+		return pts_wframe_failed(w, rc, err);
+	/* the name's ref for the END, while the string table keeps it */
+	s->wtag = S(w)->gen << 16 | nref;
+	return 0;
 }
 
 static int fxt_frame_end(struct pts_writer *w, const struct pts_tl_at *at,
@@ -766,15 +797,15 @@ static int fxt_frame_end(struct pts_writer *w, const struct pts_tl_at *at,
 	uint16_t nref;
 	unsigned int th;
 	char buf[64];
-	int rc = pts_wcall(w, err);
+	int rc;
 
-	if (rc)
-		return rc;
 	reserve_strings(S(w), FXT_STRINGS_PER_RECORD);
-	rc = thread_ref(w, at->pid, at->tid, &th) ?: name_ref(w, s, buf, sizeof(buf), &nref) ?:
-	     emit_end(w, at->ts_ns, kind, th, s->flags, nref);
-	w->err = NULL;
-	return rc;
+	rc = thread_ref(w, at->pid, at->tid, &th);
+	nref = (uint16_t)s->wtag;
+	if (!rc && s->wtag >> 16 != S(w)->gen)
+		rc = name_ref(w, s, buf, sizeof(buf), &nref);
+	rc = rc ?: emit_end(w, at->ts_ns, kind, th, s->flags, nref);
+	return rc ? pts_wframe_failed(w, rc, err) : 0;
 }
 
 static const struct pts_writer_frames fxt_frames = {

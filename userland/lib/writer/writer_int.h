@@ -139,6 +139,16 @@ static inline int pts_wcall(struct pts_writer *w, struct pts_err *err)
 	return 0;
 }
 
+/*
+ * A failure of a frame path call (writer.h), which leaves w->err unset
+ * (one store less per record): every failure is the sticky error, whose
+ * message goes to err now. Returns the error.
+ */
+static inline int pts_wframe_failed(struct pts_writer *w, int rc, struct pts_err *err)
+{
+	return w->error ? pts_wsticky(w, err) : rc;
+}
+
 int pts_wprintf(struct pts_writer *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -203,7 +203,9 @@ bench-parallel: userland $(BENCH_PROGS) $(B)/bench-workload
 # seeds in tests/fuzz/corpus/NAME. `make fuzz` builds them with clang,
 # ASan and UBSan and runs each for FUZZ_SECONDS on a copy of its seeds
 # (new inputs stay in build/fuzz); `make check` replays the seeds through
-# the same harnesses built with $(CC) and tests/fuzz/replay.c (no clang).
+# the same harnesses built with $(CC) and tests/fuzz/replay.c (no clang),
+# and, where clang is, once through the sanitized harnesses
+# (tests/check.d/68-fuzz-seeds-sanitized.sh).
 FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60

@@ -104,19 +104,26 @@ static inline void store_below(struct chunk *c)
 			 c->over == UINT64_MAX ? c->end + 1 : 0;
 }
 
+/*
+ * Element i of an array that may not be allocated yet (base NULL, i 0):
+ * NULL + 0 is undefined behaviour in C, so the empty case stays NULL,
+ * and next == end says "no room" all the same.
+ */
+#define AT(base, i) ((base) ? (base) + (i) : (base))
+
 /* Point the decoder's store at the free parts of the arrays (after they moved). */
 static void store_reopen(struct chunk *c)
 {
 	struct pts_evstore *s = &c->store;
 
-	s->enext = c->ev + c->n;
-	s->eend = c->ev + c->cap;
+	s->enext = AT(c->ev, c->n);
+	s->eend = AT(c->ev, c->cap);
 	s->runs = c->runs;
-	s->rnext = c->runs + c->nruns;
-	s->rend = c->runs + c->capruns;
+	s->rnext = AT(c->runs, c->nruns);
+	s->rend = AT(c->runs, c->capruns);
 	s->jumps = c->jumps;
-	s->jnext = c->jumps + c->njumps;
-	s->jend = c->jumps + c->capjumps;
+	s->jnext = AT(c->jumps, c->njumps);
+	s->jend = AT(c->jumps, c->capjumps);
 	if (s->open)
 		s->open = c->runs + c->nruns - 1;
 	store_below(c);
@@ -129,12 +136,12 @@ static void store_reopen(struct chunk *c)
 static inline void catch_up(struct chunk *c)
 {
 	const struct pts_evstore *s = &c->store;
-	size_t n = (size_t)(s->enext - c->ev);
+	size_t n = c->ev ? (size_t)(s->enext - c->ev) : 0;
 
 	c->dec_next += n - c->n;
 	c->n = n;
-	c->nruns = (size_t)(s->rnext - c->runs);
-	c->njumps = (size_t)(s->jnext - c->jumps);
+	c->nruns = c->runs ? (size_t)(s->rnext - c->runs) : 0;
+	c->njumps = c->jumps ? (size_t)(s->jnext - c->jumps) : 0;
 }
 
 /* Room in the store for one more event (run: and a run and a jump). 0, or -ENOMEM. */

@@ -512,19 +512,46 @@ int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_
 	return next_slow(p, out, err);
 }
 
+/* The time of the event the next call hands out (cur's event r is ready). */
+static inline uint64_t time_at_r(const struct pts_pcpu *p)
+{
+	const struct chunk *c = p->cur;
+	const struct pts_rec *e = &c->ev[p->r - c->base];
+
+	if (p->sub)	/* inside a run handed out singly: its next jump's */
+		return c->jumps[c->runs[e->xi].j0 + p->sub].ts_ns;
+	return e->ts_ns;
+}
+
+/*
+ * pts_pcpu_next behind a time compare: the decision a peek and a next
+ * made, without the peek's call per event (a merge's lead CPU).
+ */
+int pts_pcpu_next_before(struct pts_pcpu *p, uint64_t until_ns, const struct pts_branch **out,
+			 struct pts_err *err)
+{
+	if (__builtin_expect(p->r >= p->lim, 0)) {
+		int rc = ready(p, err);
+
+		if (rc < 0 && p->rc)
+			*err = p->err;
+		if (rc <= 0)
+			return rc;
+	}
+	if (time_at_r(p) >= until_ns)
+		return 3;
+	return pts_pcpu_next(p, out, err);
+}
+
 uint64_t pts_pcpu_peek_time(struct pts_pcpu *p)
 {
-	const struct chunk *c;
 	int rc = ready(p, &p->err);
 
 	if (rc < 0)
 		p->rc = rc;
 	if (rc <= 0)
 		return UINT64_MAX;
-	c = p->cur;
-	if (p->sub)
-		return c->jumps[c->runs[c->ev[p->r - c->base].xi].j0 + p->sub].ts_ns;
-	return c->ev[p->r - c->base].ts_ns;
+	return time_at_r(p);
 }
 
 void pts_pcpu_stats(const struct pts_pcpu *p, struct pts_ptdec_stats *out)

@@ -100,6 +100,14 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
  */
 int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_err *err);
 
+/*
+ * As pts_ptdec_next_before: pts_pcpu_next while the next event's time is
+ * before until_ns (ns since the origin); 3 when it is not (nothing handed
+ * out or dropped).
+ */
+int pts_pcpu_next_before(struct pts_pcpu *p, uint64_t until_ns, const struct pts_branch **out,
+			 struct pts_err *err);
+
 /* As pts_ptdec_peek_time; UINT64_MAX at the end (or after an error, which next reports). */
 uint64_t pts_pcpu_peek_time(struct pts_pcpu *p);
 

@@ -61,9 +61,12 @@ struct pts_brsrc_ops {
 	int (*next)(struct pts_brsrc *s, const struct pts_branch **out, struct pts_err *err);
 	/*
 	 * optional: as next while the next event's time is before until_ns;
-	 * 3 (nothing handed out, nothing dropped) when it is not. A merge
-	 * hands out the leading source's events with it, one compare each
-	 * inside the source instead of a peek per event (pts_brsrc_next_before).
+	 * 3 (nothing handed out) when it is not. A merge hands out the
+	 * leading source's events with it, one compare each inside the
+	 * source instead of a peek per event (pts_brsrc_next_before), and
+	 * asks again after a 2 with the same bound, nothing fed between: a
+	 * source may drop events before until_ns and go on to the next in
+	 * the same call, before a 1 or a 3, as if asked again.
 	 */
 	int (*next_before)(struct pts_brsrc *s, uint64_t until_ns, const struct pts_branch **out,
 			   struct pts_err *err);

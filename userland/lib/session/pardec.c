@@ -274,6 +274,7 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	p->break_runs = pool->brk == PTS_PARDEC_BREAK_RUNS;
 	/* the decode's only CPU (the serial decoder then elides as it queues) */
 	p->single = cfg->elide_queued || pool->brk == PTS_PARDEC_BREAK_TIME;
+	p->alone = cfg->elide_queued;
 	if (fill_window(p)) {
 		pts_pcpu_free(p);
 		return pts_err_set(err, ENOMEM, "out of memory");
@@ -368,8 +369,8 @@ static inline bool run_in_window(const struct pts_br_elide *el, const struct pts
 	       run->hi < el->hi;
 }
 
-/* Drop the run at cur's event r whole, counted in the window as one by one: 2. */
-static inline int drop_run(struct pts_pcpu *p, const struct chunk *c, const struct pts_run *run)
+/* Drop the run at cur's event r whole, counted in the window as one by one. */
+static inline void drop_run(struct pts_pcpu *p, const struct chunk *c, const struct pts_run *run)
 {
 	struct pts_br_elide *el = p->elide;
 
@@ -378,12 +379,12 @@ static inline int drop_run(struct pts_pcpu *p, const struct chunk *c, const stru
 	el->cpu = p->cfg.cpu;
 	p->elided += run->n;
 	p->r++;
-	return 2;
 }
 
 /*
  * The run of jumps e (cur's event r): dropped whole when every from and
  * to lies in the elide window of its thread, else its jumps one per call.
+ * 1 (*out), or 2: dropped.
  */
 static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pts_rec *e,
 		    const struct pts_branch **out)
@@ -394,10 +395,14 @@ static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pts_
 	struct pts_branch *br = &p->out;
 
 	if (p->break_runs && !p->sub && el && el->hi && e->pid == el->pid && e->tid == el->tid &&
-	    e->from - el->lo < el->hi - el->lo && e->to - el->lo < el->hi - el->lo)
-		return drop_run(p, c, run);
-	if (!p->sub && run_in_window(el, e, run))
-		return drop_run(p, c, run);
+	    e->from - el->lo < el->hi - el->lo && e->to - el->lo < el->hi - el->lo) {
+		drop_run(p, c, run);
+		return 2;
+	}
+	if (!p->sub && run_in_window(el, e, run)) {
+		drop_run(p, c, run);
+		return 2;
+	}
 	j = &c->jumps[run->j0 + p->sub];
 	if (++p->sub == run->n) {
 		p->sub = 0;
@@ -441,13 +446,70 @@ static inline void fill_out(struct pts_pcpu *p, const struct pts_rec *e)
 	br->insn_len = e->insn_len;
 }
 
-/* pts_pcpu_next but for its common case. */
-static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, const struct pts_branch **out,
-					       struct pts_err *err)
+/* The time of the event the next call hands out (cur's event r is ready). */
+static inline uint64_t time_at_r(const struct pts_pcpu *p)
+{
+	const struct chunk *c = p->cur;
+	const struct pts_rec *e = &c->ev[p->r - c->base];
+
+	if (p->sub)	/* inside a run handed out singly: its next jump's */
+		return c->jumps[c->runs[e->xi].j0 + p->sub].ts_ns;
+	return e->ts_ns;
+}
+
+static int next_slow(struct pts_pcpu *p, bool before, uint64_t until_ns,
+		     const struct pts_branch **out, struct pts_err *err);
+
+/*
+ * pts_pcpu_next_before (before false: pts_pcpu_next, no bound). The common
+ * cases first, without a call (so without saving registers), for a stored
+ * event of the chunk in use before its overlap: one that is neither a run
+ * nor a jump the window may drop, without extra fields, after one
+ * without; a run whose jumps all lie in the window.
+ *
+ * An event dropped is followed by the next one in the same call (as the
+ * serial decoder drops jumps as it decodes them) instead of a 2, where
+ * the caller would ask again at once with nothing fed in between, the
+ * window unmoved: while the merge hands out the lead CPU's events
+ * (before), and for the decode's only CPU (alone).
+ */
+static inline __attribute__((always_inline)) int hand_out(struct pts_pcpu *p, bool before,
+							  uint64_t until_ns,
+							  const struct pts_branch **out,
+							  struct pts_err *err)
+{
+	while (__builtin_expect(p->r < p->lim, 1) && !p->sub) {
+		const struct chunk *c = p->cur;
+		const struct pts_rec *e = &c->ev[p->r - c->base];
+		const struct pts_run *run;
+
+		if (before && e->ts_ns >= until_ns)
+			return 3;
+		if (!(e->flags & PTS_REC_RUN)) {
+			if (e->kind == PTS_BR_JUMP || e->has_x || p->out_extra)
+				break;
+			p->r++;
+			fill_out(p, e);
+			*out = &p->out;
+			return 1;
+		}
+		run = &c->runs[e->xi];
+		if (p->break_runs || !run_in_window(p->elide, e, run))
+			break;
+		drop_run(p, c, run);
+		if (!before && !p->alone)
+			return 2;
+	}
+	return next_slow(p, before, until_ns, out, err);
+}
+
+/* The event at r that is not one of hand_out's common cases: as hand_out. */
+static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, bool before, uint64_t until_ns,
+					       const struct pts_branch **out, struct pts_err *err)
 {
 	const struct pts_rec *e;
 	struct pts_branch *br = &p->out;
-	struct chunk *c = p->cur;
+	struct chunk *c;
 
 	if (p->r >= p->lim) {
 		int rc = ready(p, err);
@@ -456,15 +518,24 @@ static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, const struct 
 			*err = p->err;
 		if (rc <= 0)
 			return rc;
-		c = p->cur;
 	}
+	if (before && time_at_r(p) >= until_ns)
+		return 3;
+	c = p->cur;
 	e = &c->ev[p->r - c->base];
-	if (e->flags & PTS_REC_RUN)
-		return run_next(p, c, e, out);
+	if (e->flags & PTS_REC_RUN) {
+		int rc = run_next(p, c, e, out);
+
+		if (rc == 2 && (before || p->alone))
+			return hand_out(p, before, until_ns, out, err);
+		return rc;
+	}
 	p->r++;
 	if (e->kind == PTS_BR_JUMP && p->elide &&
 	    pts_br_elide_drop(p->elide, e->pid, e->tid, e->from, e->to, e->ts_ns, p->cfg.cpu)) {
 		p->elided++;
+		if (before || p->alone)
+			return hand_out(p, before, until_ns, out, err);
 		return 2;
 	}
 	fill_out(p, e);
@@ -485,62 +556,15 @@ static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, const struct 
 	return 1;
 }
 
-/*
- * The common cases first, without a call (so without saving registers),
- * for a stored event of the chunk in use before its overlap: one that is
- * neither a run nor a jump the window may drop, without extra fields,
- * after one without; a run whose jumps all lie in the window.
- */
 int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_err *err)
 {
-	if (__builtin_expect(p->r < p->lim, 1)) {
-		const struct chunk *c = p->cur;
-		const struct pts_rec *e = &c->ev[p->r - c->base];
-
-		if (!(e->flags & PTS_REC_RUN)) {
-			if (e->kind != PTS_BR_JUMP && !e->has_x && !p->out_extra) {
-				p->r++;
-				fill_out(p, e);
-				*out = &p->out;
-				return 1;
-			}
-		} else if (!p->sub && !p->break_runs &&
-			   run_in_window(p->elide, e, &c->runs[e->xi])) {
-			return drop_run(p, c, &c->runs[e->xi]);
-		}
-	}
-	return next_slow(p, out, err);
+	return hand_out(p, false, 0, out, err);
 }
 
-/* The time of the event the next call hands out (cur's event r is ready). */
-static inline uint64_t time_at_r(const struct pts_pcpu *p)
-{
-	const struct chunk *c = p->cur;
-	const struct pts_rec *e = &c->ev[p->r - c->base];
-
-	if (p->sub)	/* inside a run handed out singly: its next jump's */
-		return c->jumps[c->runs[e->xi].j0 + p->sub].ts_ns;
-	return e->ts_ns;
-}
-
-/*
- * pts_pcpu_next behind a time compare: the decision a peek and a next
- * made, without the peek's call per event (a merge's lead CPU).
- */
 int pts_pcpu_next_before(struct pts_pcpu *p, uint64_t until_ns, const struct pts_branch **out,
 			 struct pts_err *err)
 {
-	if (__builtin_expect(p->r >= p->lim, 0)) {
-		int rc = ready(p, err);
-
-		if (rc < 0 && p->rc)
-			*err = p->err;
-		if (rc <= 0)
-			return rc;
-	}
-	if (time_at_r(p) >= until_ns)
-		return 3;
-	return pts_pcpu_next(p, out, err);
+	return hand_out(p, true, until_ns, out, err);
 }
 
 uint64_t pts_pcpu_peek_time(struct pts_pcpu *p)

@@ -132,6 +132,7 @@ struct pts_pcpu {
 	/* the pool's brk (pts_pool_options): a rule broken on purpose */
 	bool break_joins, break_runs;
 	bool single;			/* the only CPU of the decode: runs are not cut at time changes */
+	bool alone;			/* the only CPU (not so by a broken rule): next drops and goes on */
 	uint32_t sub;			/* jumps of the run at r handed out singly so far */
 	uint64_t elided, joined, refused, dropped;
 	struct pts_branch out;		/* the event handed out (cpu set once) */

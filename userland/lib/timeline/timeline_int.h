@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The timeline builder's state, shared by its files (timeline.h has the
+ * semantics). Each concept has its file and a private header of what the
+ * others call; the calls made per event are inline there:
+ *
+ *   timeline.c     the public interface: new, free, names, finish, stats
+ *   tl_thread.*    threads by id, their announcement, time and scope checks
+ *   tl_out.*       the output: the sink, and the writer's frame path
+ *   tl_segment.*   the records held per thread and what is written when
+ *   tl_fn.*        the function holding an address (remembered), and its kind
+ *   tl_stack.*     the frames: push, pop, the function execution is in
+ *   tl_untraced.*  the synthetic slices of untraced time
+ *   tl_return.*    returns: which frame ends, inferred outer frames
+ *   tl_resume.*    back from the kernel: signal handlers, tracing resumed
+ *   tl_elide.h     the window of jumps a decoder drops for the builder
+ *   tl_branch.c    one event in: the branches, with pts_tl_feed
+ *   tl_events.*    the other events: tracing on and off, gaps, exec, ...
+ *
+ * Includes go one way, no header including one that includes it:
+ * tl_thread.h, tl_out.h, tl_fn.h and tl_events.h on timeline_int.h;
+ * tl_elide.h on tl_thread.h; tl_segment.h on tl_out.h; tl_stack.h on
+ * tl_segment.h and tl_fn.h; tl_untraced.h, tl_return.h and tl_resume.h
+ * on tl_stack.h.
+ */
+#ifndef PTS_TIMELINE_INT_H
+#define PTS_TIMELINE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "timeline.h"
+#include "strpool.h"
+#include "../util/hmap.h"
+
+struct fn {
+	const char *name;	/* interned; "[unknown] 0x... (obj)" for unknown code */
+	const char *object;	/* interned or NULL */
+	uint64_t start, size;
+	bool known;
+	bool kernel;
+};
+
+struct frame {
+	struct fn fn;
+	/*
+	 * The slice the frame's BEGIN and END records say (writer.h): fn's
+	 * name and object, where the frame was entered (s.addr), PTS_TLF_*
+	 * (s.flags); set at the push, handed to a writer's frame path as is.
+	 */
+	struct pts_tl_slice s;
+	/*
+	 * The return address saved by the call (or syscall, or interrupt)
+	 * that opened the frame: a return to it ends this frame. 0 unknown
+	 * (frames opened at trace start, after a gap, inferred, synthetic):
+	 * returns are then matched by the function of the frame below.
+	 */
+	uint64_t ret;
+	/*
+	 * Where the thread resumes when the kernel is done, 0 unknown. A
+	 * synthetic slice of untraced kernel time: after the syscall, or
+	 * the interrupted IP. A signal handler's frame (and the restorer
+	 * that replaces it, __restore_rt): that point of the code the
+	 * signal interrupted, where rt_sigreturn resumes; tracing resuming
+	 * there ends the frame and those above it.
+	 */
+	uint64_t resume;
+	/*
+	 * fn.size if execution inside [fn.start, fn.start + fn.size) stays
+	 * in this frame (a known function of known size, not synthetic),
+	 * else 0: the one test per branch of in_top_fn and set_elide.
+	 */
+	uint64_t span;
+};
+
+/*
+ * Frames and held records a thread starts with, doubled as needed: a
+ * trace can hold 10^5 threads or more, most of which run a little, so a
+ * thread costs a few hundred bytes until it does more.
+ */
+#define THREAD_CAP0 4
+
+/* The first kernel address: pts_addr_is_kernel(a) is a >= KERNEL_HALF. */
+#define KERNEL_HALF (1ULL << 47)
+
+struct thread {
+	/*
+	 * pid, tid; the CPU of the last event and its time (ns), clamped
+	 * to never go back: every record's thread and time (the writers'
+	 * frame path takes it as it is).
+	 */
+	struct pts_tl_at at;
+	const char *name;
+	bool announced;
+	struct frame *frames;
+	uint32_t n, cap;
+	uint32_t excess;	/* calls beyond max_depth not shown */
+	bool have_ts;
+	/* records of the current segment not yet written */
+	struct pts_tl_rec *buf;
+	size_t nbuf, bufcap;
+	/*
+	 * The BEGIN of the outermost open frame: its index in buf (-1 once
+	 * written out; else below nbuf) and time. An inferred outer frame is
+	 * inserted there.
+	 */
+	long bottom_idx;
+	uint64_t bottom_ts;
+	/*
+	 * Scope kernel: that frame (or the run of tail calls replacing it)
+	 * is a kernel entry from user mode. Nothing ran below it in the
+	 * kernel, so no inferred frame encloses it.
+	 */
+	bool bottom_user_entry;
+	/*
+	 * Scope kernel: that entry is entry_SYSCALL_64 and no syscall
+	 * handler has been called in it yet (kernel_entry_label).
+	 */
+	bool bottom_syscall;
+	struct pts_tl_thread_stats st;
+};
+
+/*
+ * Symbolization cache: calls and returns go to the same few thousand
+ * addresses all through a trace, and each lookup costs a map search, a
+ * symbol search and two string interns. Direct-mapped by (pid, addr);
+ * LCACHE_SIZE is a power of two.
+ */
+#define LCACHE_SIZE 4096
+
+struct lcache_ent {
+	uint64_t addr;
+	int32_t pid;
+	bool valid;
+	struct fn fn;
+};
+
+struct pts_tl {
+	struct pts_tl_config cfg;
+	struct lcache_ent lcache[LCACHE_SIZE];
+	struct pts_strpool *pool;
+	struct thread **th;	/* in order of first event (pts_tl_thread_stats) */
+	size_t nth, capth;
+	struct pts_hmap by_id;	/* (pid, tid) -> struct thread: no scan per event */
+	struct thread *last;
+	struct pts_br_elide elide;	/* see pts_tl_elide */
+	struct pts_hmap pids;	/* processes announced (keys only) */
+	/*
+	 * The output when it is a writer with a frame path (cfg.emit is
+	 * pts_writer_sink): every BEGIN and END goes there, the rest
+	 * through cfg.emit. NULL otherwise.
+	 */
+	struct pts_writer *w;
+	struct pts_writer_frames wf;
+	/*
+	 * The addresses the scope cannot hold, [oos_lo, oos_lo + oos_len):
+	 * the kernel half in scope user, the user half but 0 (no address)
+	 * in scope kernel, none in scope both (check_scope).
+	 */
+	uint64_t oos_lo, oos_len;
+	uint64_t diag[PTS_TLD_NR];
+};
+
+static inline const char *intern(struct pts_tl *tl, const char *s)
+{
+	return pts_strpool_intern(tl->pool, s);
+}
+
+#endif /* PTS_TIMELINE_INT_H */

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The function holding an address: the decoder's symbol or the
+ * symbolizer's answer, interned and remembered; code no symbol covers
+ * named by its address. And the kernel's functions of a special kind.
+ */
+#include "tl_fn.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+void tl_lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
+		    const struct pts_br_sym *hint, struct fn *out)
+{
+	struct pts_sym_info si;
+	struct lcache_ent *c = NULL;
+	char buf[256];
+
+	if (!(hint && hint->name) && tl->cfg.symbolize)
+		c = lcache_slot(tl, t->at.pid, addr);
+	memset(out, 0, sizeof(*out));
+	out->kernel = pts_addr_is_kernel(addr);
+	memset(&si, 0, sizeof(si));
+	if (hint && hint->name) {
+		si.name = hint->name;
+		si.start = hint->start;
+		si.object = hint->object;
+	} else if (tl->cfg.symbolize) {
+		tl->cfg.symbolize(tl->cfg.sym_ctx, t->at.pid, addr, &si);
+	}
+	out->object = intern(tl, si.object);
+	if (si.name) {
+		out->name = intern(tl, si.name);
+		out->start = si.start;
+		out->size = si.size;
+		out->known = true;
+	} else {
+		if (si.object)
+			snprintf(buf, sizeof(buf), "[unknown] 0x%" PRIx64 " (%s)", addr, si.object);
+		else
+			snprintf(buf, sizeof(buf), "[unknown] 0x%" PRIx64, addr);
+		out->name = intern(tl, buf);
+		out->start = addr;
+	}
+	/* an intern that failed (ENOMEM) is not remembered */
+	if (c && out->name && (!si.object || out->object)) {
+		c->valid = true;
+		c->addr = addr;
+		c->pid = t->at.pid;
+		c->fn = *out;
+	}
+}
+
+bool tl_is_return_thunk_name(const char *name)
+{
+	static const char *const names[] = {
+		"__x86_return_thunk", "srso_return_thunk", "srso_safe_ret",
+		"srso_alias_return_thunk", "srso_alias_safe_ret", "retbleed_return_thunk",
+		"__x86_return_skl", "call_depth_return_thunk",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/*
+ * With only ring 0 traced (SDM "Filtering by Current Privilege Level"),
+ * TIP.PGE comes when the CPU enters ring 0, at the first byte of what
+ * LSTAR, CSTAR, SYSENTER_EIP or an IDT gate points to; the Linux (5.8+)
+ * names of these are entry_* (syscalls) and asm_* (idtentry stubs), plus
+ * the per-vector stubs of external interrupts (irq_entries_start,
+ * spurious_entries_start, which kallsyms may name __irqentry_text_start),
+ * entered at any slot. Tracing switched back on inside the kernel (WRMSR,
+ * a resumed task) lands after an instruction, never at such an entry's
+ * first byte. Called once per enable, not per branch.
+ */
+bool tl_is_user_entry(const struct fn *fn, uint64_t addr)
+{
+	if (!fn->known || !fn->kernel)
+		return false;
+	if (addr == fn->start &&
+	    (!strncmp(fn->name, "entry_", 6) || !strncmp(fn->name, "asm_", 4)))
+		return true;
+	return !strcmp(fn->name, "irq_entries_start") ||
+	       !strcmp(fn->name, "spurious_entries_start") ||
+	       !strcmp(fn->name, "__irqentry_text_start");
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Functions (struct fn): the one holding an address in a thread's address
+ * space, remembered by (pid, addr) in the builder's cache, and what kind
+ * of code a function is (a kernel return thunk, a kernel entry).
+ */
+#ifndef PTS_TIMELINE_TL_FN_H
+#define PTS_TIMELINE_TL_FN_H
+
+#include "timeline_int.h"
+
+/* lookup without a remembered answer: ask the hint or the symbolizer */
+void tl_lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
+		    const struct pts_br_sym *hint, struct fn *out);
+/* Is name one of the kernel's return thunks (is_return_thunk)? */
+bool tl_is_return_thunk_name(const char *name);
+/*
+ * Scope kernel: is fn, where tracing was enabled at addr (TIP.PGE) on an
+ * empty stack, a kernel entry from user mode? (tl_fn.c)
+ */
+bool tl_is_user_entry(const struct fn *fn, uint64_t addr);
+
+/*
+ * *to = *from, field by field: the structure copy of a cache hit became a
+ * `rep movs` (slow to start, and 11 instructions counted) in pts_tl_feed.
+ */
+static inline void fn_copy(struct fn *to, const struct fn *from)
+{
+	to->name = from->name;
+	to->object = from->object;
+	to->start = from->start;
+	to->size = from->size;
+	to->known = from->known;
+	to->kernel = from->kernel;
+}
+
+/* The lcache slot of (pid, addr). */
+static inline struct lcache_ent *lcache_slot(struct pts_tl *tl, int32_t pid, uint64_t addr)
+{
+	return &tl->lcache[(addr ^ (addr >> 13) ^ (uint64_t)(uint32_t)pid) & (LCACHE_SIZE - 1)];
+}
+
+/*
+ * The function holding addr in t's address space (hint: the decoder's
+ * symbol, if it has one). Inline: nearly every answer is remembered.
+ */
+static inline void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
+			  const struct pts_br_sym *hint, struct fn *out)
+{
+	const struct lcache_ent *c;
+
+	if (!(hint && hint->name) && tl->cfg.symbolize) {
+		c = lcache_slot(tl, t->at.pid, addr);
+		if (c->valid && c->addr == addr && c->pid == t->at.pid) {
+			fn_copy(out, &c->fn);
+			return;
+		}
+	}
+	tl_lookup_slow(tl, t, addr, hint, out);
+}
+
+/*
+ * lookup without the copy: the remembered answer in place (valid until
+ * the next lookup, which may reuse its slot), else the answer in *buf.
+ */
+static inline const struct fn *lookup_ref(struct pts_tl *tl, struct thread *t, uint64_t addr,
+					  const struct pts_br_sym *hint, struct fn *buf)
+{
+	const struct lcache_ent *c;
+
+	if (!(hint && hint->name) && tl->cfg.symbolize) {
+		c = lcache_slot(tl, t->at.pid, addr);
+		if (c->valid && c->addr == addr && c->pid == t->at.pid)
+			return &c->fn;
+	}
+	tl_lookup_slow(tl, t, addr, hint, buf);
+	return buf;
+}
+
+static inline bool same_fn(const struct frame *f, const struct fn *fn)
+{
+	if (f->s.flags & PTS_TLF_SYNTHETIC)
+		return false;
+	if (f->fn.known != fn->known)
+		return false;
+	if (fn->known)
+		return f->fn.start == fn->start && f->fn.name == fn->name;
+	/* unknown code: one frame per object and privilege level */
+	return f->fn.object == fn->object && f->fn.kernel == fn->kernel;
+}
+
+/*
+ * The kernel's return thunks: with RETHUNK (retbleed, SRSO mitigations) a
+ * function ends in `jmp __x86_return_thunk` instead of `ret`, and the thunk
+ * (or srso_return_thunk -> call srso_safe_ret, which drops its own return
+ * address) does the function's `ret`. Execution there still belongs to the
+ * function that jumped in: no frame of their own. Inline: every call asks.
+ */
+static inline bool is_return_thunk(const struct fn *fn)
+{
+	return fn->known && fn->kernel && tl_is_return_thunk_name(fn->name);
+}
+
+/* Is addr the first byte of fn (a symbol, not unknown code named by its address)? */
+static inline bool is_fn_entry(const struct fn *fn, uint64_t addr)
+{
+	return fn->known && addr == fn->start;
+}
+
+#endif /* PTS_TIMELINE_TL_FN_H */

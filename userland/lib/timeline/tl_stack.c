@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A thread's frames, past the common cases inlined in tl_stack.h: the
+ * first frame (the segment's bottom), a full or too deep stack, tail
+ * calls, signal handlers, and execution found in another function.
+ */
+#include "tl_stack.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tl_untraced.h"
+
+/*
+ * Scope kernel: fn is entered in the kernel entry from user mode that is
+ * the thread's outermost frame. The first syscall handler called there
+ * (__x64_sys_NAME) names the syscall the trace shows: the entry's held
+ * BEGIN takes the matching record's arguments (klabel.h,
+ * pts_kl_match_handler). Once its BEGIN was written, nothing is matched.
+ */
+static void kernel_entry_label(struct pts_tl *tl, struct thread *t, const struct fn *fn)
+{
+	struct pts_tl_rec *b;
+	const struct pts_kl_rec *r;
+
+	if (!fn->known || strncmp(fn->name, "__x64_sys_", 10))
+		return;
+	t->bottom_syscall = false;
+	if (t->bottom_idx < 0)
+		return;
+	b = &t->buf[t->bottom_idx];
+	if (b->type != PTS_TL_BEGIN || b->depth)
+		return;
+	r = pts_kl_match_handler(tl->cfg.labels, t->at.tid, t->bottom_ts, fn->name);
+	if (r)
+		b->args = pts_kl_args(r, &b->nargs);
+}
+
+int tl_push_labelled(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
+		     uint64_t ret, uint32_t flags, enum pts_tl_kind kind,
+		     const struct pts_kl_rec *label, struct pts_err *err)
+{
+	struct pts_tl_rec r;
+	struct frame *f;
+	int rc;
+
+	if (t->n >= tl->cfg.max_depth) {
+		t->excess++;
+		tl->diag[PTS_TLD_TOO_DEEP]++;
+		return 0;
+	}
+	if (t->n == t->cap) {
+		uint32_t nc = t->cap ? t->cap * 2 : THREAD_CAP0;
+		struct frame *nf = realloc(t->frames, nc * sizeof(*nf));
+
+		if (!nf)
+			return pts_err_set(err, ENOMEM, "timeline: out of memory");
+		t->frames = nf;
+		t->cap = nc;
+	}
+	f = &t->frames[t->n];
+	frame_set(f, fn, addr, ret, flags);
+	t->n++;
+	if (t->bottom_syscall)
+		kernel_entry_label(tl, t, fn);
+	if (label) {
+		rec_from_frame(&r, PTS_TL_BEGIN, kind, f, t->n - 1);
+		r.args = pts_kl_args(label, &r.nargs);
+		rc = put(tl, t, &r, err);
+	} else {
+		rc = put_frame(tl, t, PTS_TL_BEGIN, kind, f, t->n - 1, err);
+	}
+	/* a tail call replacing the outermost frame keeps its start */
+	if (!rc && t->n == 1 && kind != PTS_TLK_JUMP) {
+		t->bottom_idx = (long)t->nbuf - 1;
+		t->bottom_ts = t->at.ts_ns;
+		t->bottom_user_entry = false;
+		t->bottom_syscall = false;
+	}
+	return rc;
+}
+
+int tl_pop_all(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind, struct pts_err *err)
+{
+	int rc;
+
+	t->excess = 0;
+	while (t->n) {
+		rc = pop(tl, t, kind, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int tl_replace_top(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
+		   enum pts_tl_kind kind, struct pts_err *err)
+{
+	uint64_t ret = t->n && !t->excess ? t->frames[t->n - 1].ret : 0;
+	uint64_t resume = t->n && !t->excess ? t->frames[t->n - 1].resume : 0;
+	int rc = pop(tl, t, PTS_TLK_JUMP, err);
+
+	if (!rc)
+		rc = push(tl, t, fn, addr, ret, 0, kind, err);
+	if (!rc && t->n && !t->excess)
+		t->frames[t->n - 1].resume = resume;
+	return rc;
+}
+
+int tl_push_handler(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
+		    uint64_t resume, enum pts_tl_kind kind, struct pts_err *err)
+{
+	int rc = push(tl, t, fn, addr, 0, 0, kind, err);
+
+	if (!rc && t->n && !t->excess)
+		t->frames[t->n - 1].resume = resume;
+	return rc;
+}
+
+int tl_ensure_at_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
+		      const struct pts_br_sym *hint, struct pts_err *err)
+{
+	struct fn fn;
+	int rc;
+
+	if (top_synthetic(t)) {
+		tl->diag[PTS_TLD_EVENT_WHILE_DISABLED]++;
+		rc = tl_close_synthetic(tl, t, err);
+		if (rc)
+			return rc;
+	}
+	lookup(tl, t, addr, hint, &fn);
+	if (!t->n && !t->excess)
+		return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
+	if (t->excess || same_fn(&t->frames[t->n - 1], &fn) || is_return_thunk(&fn))
+		return 0;
+	tl->diag[PTS_TLD_FELL_THROUGH]++;
+	return tl_replace_top(tl, t, &fn, addr, PTS_TLK_JUMP, err);
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The builder's threads: a hash of (pid, tid), a list in order of first
+ * event (pts_tl_thread_stats), and the process and thread records that
+ * name each before its first event's.
+ */
+#include "tl_thread.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tl_out.h"
+
+struct thread *tl_thread_find(struct pts_tl *tl, int32_t pid, int32_t tid)
+{
+	int32_t key[2] = { pid, tid };
+	struct pts_hent *e;
+
+	if (tl->last && tl->last->at.tid == tid && tl->last->at.pid == pid)
+		return tl->last;
+	e = pts_hmap_find(&tl->by_id, key, sizeof(key));
+	return e ? (tl->last = e->v.p) : NULL;
+}
+
+struct thread *tl_thread_add(struct pts_tl *tl, int32_t pid, int32_t tid)
+{
+	int32_t key[2] = { pid, tid };
+	struct thread *t = tl_thread_find(tl, pid, tid);
+	struct pts_hent *e;
+	bool created;
+
+	if (t)
+		return t;
+	if (tl->nth == tl->capth) {
+		size_t nc = tl->capth ? tl->capth * 2 : 16;
+		struct thread **nt = realloc(tl->th, nc * sizeof(*nt));
+
+		if (!nt)
+			return NULL;
+		tl->th = nt;
+		tl->capth = nc;
+	}
+	t = calloc(1, sizeof(*t));
+	e = t ? pts_hmap_get(&tl->by_id, key, sizeof(key), &created) : NULL;
+	if (!e) {
+		free(t);
+		return NULL;
+	}
+	e->v.p = t;
+	t->at.pid = pid;
+	t->at.tid = tid;
+	t->st.pid = pid;
+	t->st.tid = tid;
+	t->bottom_idx = -1;
+	tl->th[tl->nth++] = t;
+	return tl->last = t;
+}
+
+void tl_thread_free(struct thread *t)
+{
+	free(t->frames);
+	free(t->buf);
+	free(t);
+}
+
+int tl_announce_slow(struct pts_tl *tl, struct thread *t, struct pts_err *err)
+{
+	struct pts_tl_rec r;
+	bool created;
+	int rc;
+
+	if (!pts_hmap_get(&tl->pids, &t->at.pid, sizeof(t->at.pid), &created))
+		return pts_err_set(err, ENOMEM, "timeline: out of memory");
+	if (created) {
+		struct thread *leader = tl_thread_find(tl, t->at.pid, t->at.pid);
+
+		memset(&r, 0, sizeof(r));
+		r.type = PTS_TL_PROCESS;
+		r.pid = t->at.pid;
+		r.tid = t->at.pid;
+		r.name = leader && leader->name ? leader->name : t->name;
+		rc = emit(tl, &r, err);
+		if (rc)
+			return rc;
+		tl->last = t;
+	}
+	memset(&r, 0, sizeof(r));
+	r.type = PTS_TL_THREAD;
+	r.pid = t->at.pid;
+	r.tid = t->at.tid;
+	r.name = t->name;
+	t->announced = true;
+	return emit(tl, &r, err);
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The builder's threads (timeline_int.h): found by (pid, tid), the one fed
+ * last remembered; announced with their process before their first
+ * record; their time, which never goes back; every event's scope check.
+ */
+#ifndef PTS_TIMELINE_TL_THREAD_H
+#define PTS_TIMELINE_TL_THREAD_H
+
+#include "timeline_int.h"
+
+/* The thread pid/tid, or NULL if it has had no event or name yet. */
+struct thread *tl_thread_find(struct pts_tl *tl, int32_t pid, int32_t tid);
+/* The thread pid/tid, created if new; NULL on -ENOMEM. */
+struct thread *tl_thread_add(struct pts_tl *tl, int32_t pid, int32_t tid);
+void tl_thread_free(struct thread *t);
+/* announce, for a thread not announced yet */
+int tl_announce_slow(struct pts_tl *tl, struct thread *t, struct pts_err *err);
+
+/* The thread pid/tid, created if new; NULL on -ENOMEM. Inline: nearly always the last one. */
+static inline struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t tid)
+{
+	struct thread *t = tl->last;
+
+	if (t && t->at.tid == tid && t->at.pid == pid)
+		return t;
+	return tl_thread_add(tl, pid, tid);
+}
+
+/*
+ * Write t's PTS_TL_THREAD record, and its process's PTS_TL_PROCESS record
+ * the first time, unless done. Inline: every event asks.
+ */
+static inline int announce(struct pts_tl *tl, struct thread *t, struct pts_err *err)
+{
+	if (t->announced)
+		return 0;
+	return tl_announce_slow(tl, t, err);
+}
+
+/*
+ * The thread time bookkeeping of one event at ts on cpu: per-thread
+ * time never decreases (an earlier time is clamped and counted).
+ */
+static inline void thread_time(struct pts_tl *tl, struct thread *t, uint64_t ts, uint32_t cpu)
+{
+	if (!t->have_ts) {
+		t->have_ts = true;
+		t->st.first_ns = ts;
+		t->at.ts_ns = ts;
+	} else if (ts < t->at.ts_ns) {
+		tl->diag[PTS_TLD_TIME_BACKWARDS]++;
+	} else {
+		t->at.ts_ns = ts;
+	}
+	t->st.last_ns = t->at.ts_ns;
+	t->at.cpu = cpu;
+}
+
+static inline void check_scope(struct pts_tl *tl, uint64_t addr)
+{
+	if (addr - tl->oos_lo < tl->oos_len)
+		tl->diag[PTS_TLD_OUT_OF_SCOPE]++;
+}
+
+/*
+ * What every event but the trigger does first: it is counted, its thread
+ * announced, its time taken and where it comes from checked against the
+ * scope.
+ */
+static inline int take_event(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+			     struct pts_err *err)
+{
+	int rc;
+
+	t->st.events++;
+	rc = announce(tl, t, err);
+	if (rc)
+		return rc;
+	thread_time(tl, t, br->ts_ns, br->cpu);
+	check_scope(tl, br->from);
+	return 0;
+}
+
+#endif /* PTS_TIMELINE_TL_THREAD_H */

@@ -52,6 +52,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../decode/brsrc.h"
 #include "../decode/ptdec.h"
 #include "../util/err.h"
 #include "pardec_opts.h"
@@ -110,6 +111,13 @@ int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_
  */
 int pts_pcpu_next_before(struct pts_pcpu *p, uint64_t until_ns, const struct pts_branch **out,
 			 struct pts_err *err);
+
+/*
+ * pts_pcpu_next_before's events (before false: pts_pcpu_next's, every
+ * one) each handed to to->event, in one call: as brsrc.h's emit.
+ */
+int pts_pcpu_emit(struct pts_pcpu *p, bool before, uint64_t until_ns,
+		  const struct pts_brsrc_to *to, struct pts_err *err);
 
 /* As pts_ptdec_peek_time; UINT64_MAX at the end (or after an error, which next reports). */
 uint64_t pts_pcpu_peek_time(struct pts_pcpu *p);

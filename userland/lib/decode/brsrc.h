@@ -51,6 +51,15 @@ enum pts_brsrc_got {
 	PTS_BRSRC_LATER = 3,	/* next_before: the next event is not before the bound */
 };
 
+/* Where a source hands its events itself (pts_brsrc_ops.emit). */
+struct pts_brsrc_to {
+	/* An event (valid during the call). A nonzero (negative) return stops the source. */
+	int (*event)(void *ctx, unsigned int idx, const struct pts_branch *br,
+		     struct pts_err *err);
+	void *ctx;
+	unsigned int idx;	/* passed to event */
+};
+
 struct pts_brsrc_ops {
 	/*
 	 * The next event: 1 and *out; 0 at the end; 2 when the next event
@@ -61,12 +70,25 @@ struct pts_brsrc_ops {
 	int (*next)(struct pts_brsrc *s, const struct pts_branch **out, struct pts_err *err);
 	/*
 	 * optional: as next while the next event's time is before until_ns;
-	 * 3 (nothing handed out, nothing dropped) when it is not. A merge
-	 * hands out the leading source's events with it, one compare each
-	 * inside the source instead of a peek per event (pts_brsrc_next_before).
+	 * 3 (nothing handed out) when it is not. A merge hands out the
+	 * leading source's events with it, one compare each inside the
+	 * source instead of a peek per event (pts_brsrc_next_before), and
+	 * asks again after a 2 with the same bound, nothing fed between: a
+	 * source may drop events before until_ns and go on to the next in
+	 * the same call, before a 1 or a 3, as if asked again.
 	 */
 	int (*next_before)(struct pts_brsrc *s, uint64_t until_ns, const struct pts_branch **out,
 			   struct pts_err *err);
+	/*
+	 * optional: the events next_before would hand out (bounded false:
+	 * next, every one), each to to->event in turn, in one call: 0 at the
+	 * end, 3 at an event not before until_ns, negative errno on an error
+	 * (err filled), or to->event's nonzero return. A merge hands a run of
+	 * the leading source's events so, without a call and a return through
+	 * this interface per event.
+	 */
+	int (*emit)(struct pts_brsrc *s, bool bounded, uint64_t until_ns,
+		    const struct pts_brsrc_to *to, struct pts_err *err);
 	/*
 	 * The time (ns since the origin) of the event next will return: 1
 	 * and *ns; 0 at the end; negative errno with err filled.

@@ -41,6 +41,12 @@ struct pts_rec {
 };
 
 #define PTS_REC_RUN 0x80	/* pts_rec.flags: a run of jumps; from/to/ts_ns: its first jump */
+/*
+ * pts_rec.flags: a jump not in a run, or an event with extra fields (set
+ * by the consumer, never by the decoder): one test tells the consumer's
+ * hand-out an event it copies as it is (neither bit) from the others.
+ */
+#define PTS_REC_SLOW 0x40
 
 /* A jump of a run (kind PTS_BR_JUMP, no flags, no insn_len, no offset, value or detail). */
 struct pts_jump {

@@ -63,6 +63,15 @@ static int run_lead(struct pts_cpuheap *h, struct pts_brsrc *const *src,
 	struct pts_brsrc *s = src[idx];
 
 	pts_brsrc_lead(s, until);
+	if (s->ops->emit) {
+		const struct pts_brsrc_to to = { sink->event, sink->ctx, idx };
+		int got = s->ops->emit(s, true, until, &to, err);
+
+		if (got != PTS_BRSRC_LATER && got != PTS_BRSRC_END)
+			return got;
+		/* its next time, or its end said again by peek */
+		return place(h, s, idx, true, sink, err);
+	}
 	for (;;) {
 		const struct pts_branch *br;
 		int got = pts_brsrc_next_before(s, until, &br, err), rc;
@@ -78,6 +87,17 @@ static int run_lead(struct pts_cpuheap *h, struct pts_brsrc *const *src,
 			return got;
 		}
 	}
+}
+
+/* run_one of a source that hands its events itself (pts_brsrc_ops.emit). */
+static int emit_one(struct pts_brsrc *s, const struct pts_merge_sink *sink, struct pts_err *err)
+{
+	const struct pts_brsrc_to to = { sink->event, sink->ctx, 0 };
+	int rc = s->ops->emit(s, false, 0, &to, err);
+
+	if (rc)
+		return rc;
+	return sink->ended ? sink->ended(sink->ctx, 0, err) : 0;
 }
 
 /* One source: its events in its order, nothing to compare. */
@@ -107,7 +127,7 @@ int pts_merge_run(struct pts_brsrc *const *src, unsigned int n, const struct pts
 	int rc = 0;
 
 	if (n == 1)
-		return run_one(src[0], sink, err);
+		return src[0]->ops->emit ? emit_one(src[0], sink, err) : run_one(src[0], sink, err);
 	if (pts_cpuheap_init(&h, n))
 		return pts_err_set(err, ENOMEM, "out of memory for merging %u CPUs", n);
 	for (i = 0; i < n && !rc; i++)

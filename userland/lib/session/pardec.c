@@ -7,6 +7,7 @@
 #include "pardec_int.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -274,6 +275,7 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	p->break_runs = pool->brk == PTS_PARDEC_BREAK_RUNS;
 	/* the decode's only CPU (the serial decoder then elides as it queues) */
 	p->single = cfg->elide_queued || pool->brk == PTS_PARDEC_BREAK_TIME;
+	p->alone = cfg->elide_queued;
 	if (fill_window(p)) {
 		pts_pcpu_free(p);
 		return pts_err_set(err, ENOMEM, "out of memory");
@@ -283,10 +285,10 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 }
 
 /*
- * Make cur's event r available: 1 yes, 0 the CPU's trace is done,
- * negative on errors.
+ * Make cur's event r available, up to lim: 1 yes, 0 the CPU's trace is
+ * done, negative on errors.
  */
-static int ready(struct pts_pcpu *p, struct pts_err *err)
+static int ready_lim(struct pts_pcpu *p, struct pts_err *err)
 {
 	int rc;
 
@@ -351,6 +353,28 @@ static int ready(struct pts_pcpu *p, struct pts_err *err)
 	return 0;
 }
 
+/*
+ * The fast path's view of cur's events r to lim (r < lim): to at_end, or
+ * none where the next event needs the slow path.
+ */
+static inline void view(struct pts_pcpu *p)
+{
+	const struct chunk *c = p->cur;
+
+	p->at = c->ev + (p->r - c->base);
+	p->at_end = p->sub || p->out_extra || p->break_runs ? p->at : c->ev + (p->lim - c->base);
+}
+
+/* ready_lim, and the fast path's view of the events made ready. */
+static int ready(struct pts_pcpu *p, struct pts_err *err)
+{
+	int rc = ready_lim(p, err);
+
+	if (rc > 0)
+		view(p);
+	return rc;
+}
+
 /* The last event handed out set offset, value or detail: zero them again. */
 static void clear_extra(struct pts_pcpu *p)
 {
@@ -368,22 +392,29 @@ static inline bool run_in_window(const struct pts_br_elide *el, const struct pts
 	       run->hi < el->hi;
 }
 
-/* Drop the run at cur's event r whole, counted in the window as one by one: 2. */
-static inline int drop_run(struct pts_pcpu *p, const struct chunk *c, const struct pts_run *run)
+/*
+ * Drop the run at cur's event r whole, counted in the window as one by
+ * one. (Read before written: every store may alias every load here.)
+ */
+static inline void drop_run(struct pts_pcpu *p, const struct chunk *c, const struct pts_run *run)
 {
 	struct pts_br_elide *el = p->elide;
+	uint32_t n = run->n;
+	uint64_t ts = c->jumps[run->j0 + n - 1].ts_ns;
+	uint32_t cpu = p->cfg.cpu;
 
-	el->dropped += run->n;
-	el->ts_ns = c->jumps[run->j0 + run->n - 1].ts_ns;
-	el->cpu = p->cfg.cpu;
-	p->elided += run->n;
+	el->dropped += n;
+	el->ts_ns = ts;
+	el->cpu = cpu;
+	p->elided += n;
 	p->r++;
-	return 2;
+	p->at++;
 }
 
 /*
  * The run of jumps e (cur's event r): dropped whole when every from and
- * to lies in the elide window of its thread, else its jumps one per call.
+ * to lies in the elide window of its thread, else its jumps one per call
+ * (the fast path skips the run meanwhile). 1 (*out), or 2: dropped.
  */
 static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pts_rec *e,
 		    const struct pts_branch **out)
@@ -394,21 +425,26 @@ static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pts_
 	struct pts_branch *br = &p->out;
 
 	if (p->break_runs && !p->sub && el && el->hi && e->pid == el->pid && e->tid == el->tid &&
-	    e->from - el->lo < el->hi - el->lo && e->to - el->lo < el->hi - el->lo)
-		return drop_run(p, c, run);
-	if (!p->sub && run_in_window(el, e, run))
-		return drop_run(p, c, run);
+	    e->from - el->lo < el->hi - el->lo && e->to - el->lo < el->hi - el->lo) {
+		drop_run(p, c, run);
+		return 2;
+	}
+	if (!p->sub && run_in_window(el, e, run)) {
+		drop_run(p, c, run);
+		return 2;
+	}
 	j = &c->jumps[run->j0 + p->sub];
 	if (++p->sub == run->n) {
 		p->sub = 0;
 		p->r++;
+		p->at++;
+	} else {
+		p->at_end = p->at;
 	}
 	if (el && pts_br_elide_drop(el, e->pid, e->tid, j->from, j->to, j->ts_ns, p->cfg.cpu)) {
 		p->elided++;
 		return 2;
 	}
-	if (p->out_extra)
-		clear_extra(p);
 	br->kind = PTS_BR_JUMP;
 	br->flags = 0;
 	br->from = j->from;
@@ -420,6 +456,14 @@ static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pts_
 	*out = br;
 	return 1;
 }
+
+_Static_assert(offsetof(struct pts_branch, to) == offsetof(struct pts_branch, from) + 8 &&
+		       offsetof(struct pts_branch, ts_ns) == offsetof(struct pts_branch, from) + 16 &&
+		       offsetof(struct pts_branch, tid) == offsetof(struct pts_branch, pid) + 4 &&
+		       offsetof(struct pts_rec, to) == offsetof(struct pts_rec, from) + 8 &&
+		       offsetof(struct pts_rec, ts_ns) == offsetof(struct pts_rec, from) + 16 &&
+		       offsetof(struct pts_rec, tid) == offsetof(struct pts_rec, pid) + 4,
+	       "fill_out copies from, to, ts_ns and pid, tid as two blocks");
 
 /* Copy stored event e into the event handed out (but for the extra fields). */
 static inline void fill_out(struct pts_pcpu *p, const struct pts_rec *e)
@@ -433,47 +477,117 @@ static inline void fill_out(struct pts_pcpu *p, const struct pts_rec *e)
 	 */
 	br->kind = (enum pts_br_kind)e->kind;
 	br->flags = e->flags;
-	br->from = e->from;
-	br->to = e->to;
-	br->ts_ns = e->ts_ns;
-	br->pid = e->pid;
-	br->tid = e->tid;
+	memcpy(&br->from, &e->from, 3 * sizeof(uint64_t));	/* from, to, ts_ns */
+	memcpy(&br->pid, &e->pid, 2 * sizeof(int32_t));	/* pid, tid */
 	br->insn_len = e->insn_len;
 }
 
-/* pts_pcpu_next but for its common case. */
-static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, const struct pts_branch **out,
+/* The time of the event the next call hands out (cur's event r is ready). */
+static inline uint64_t time_at_r(const struct pts_pcpu *p)
+{
+	const struct chunk *c = p->cur;
+	const struct pts_rec *e = &c->ev[p->r - c->base];
+
+	if (p->sub)	/* inside a run handed out singly: its next jump's */
+		return c->jumps[c->runs[e->xi].j0 + p->sub].ts_ns;
+	return e->ts_ns;
+}
+
+static int next_slow(struct pts_pcpu *p, bool before, uint64_t until_ns, bool go_on,
+		     const struct pts_branch **out, struct pts_err *err);
+
+/*
+ * pts_pcpu_next_before (before false: pts_pcpu_next, no bound). The common
+ * cases first, without a call (so without saving registers), for a stored
+ * event of the chunk in use before its overlap: one that is handed out as
+ * it is (neither a run nor PTS_REC_SLOW); a run whose jumps all lie in
+ * the window.
+ *
+ * go_on: an event dropped is followed by the next one in the same call
+ * (as the serial decoder drops jumps as it decodes them) instead of a 2,
+ * where the caller would ask again at once with nothing fed in between,
+ * the window unmoved: while the merge hands out the lead CPU's events
+ * (before), for the decode's only CPU (alone), and in pts_pcpu_emit.
+ */
+static inline __attribute__((always_inline)) int hand_out(struct pts_pcpu *p, bool before,
+							  uint64_t until_ns, bool go_on,
+							  const struct pts_branch **out,
+							  struct pts_err *err)
+{
+	for (;;) {
+		const struct pts_rec *e = p->at;
+		const struct pts_run *run;
+
+		if (__builtin_expect(e >= p->at_end, 0))
+			break;
+		if (before && e->ts_ns >= until_ns)
+			return 3;
+		if (!(e->flags & (PTS_REC_RUN | PTS_REC_SLOW))) {
+			p->r++;
+			p->at = e + 1;
+			fill_out(p, e);
+			*out = &p->out;
+			return 1;
+		}
+		if (!(e->flags & PTS_REC_RUN))
+			break;
+		run = &p->cur->runs[e->xi];
+		if (!run_in_window(p->elide, e, run))
+			break;
+		drop_run(p, p->cur, run);
+		if (!go_on)
+			return 2;
+	}
+	return next_slow(p, before, until_ns, go_on, out, err);
+}
+
+/* The event at r that is not one of hand_out's common cases: as hand_out. */
+static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, bool before, uint64_t until_ns,
+					       bool go_on, const struct pts_branch **out,
 					       struct pts_err *err)
 {
 	const struct pts_rec *e;
 	struct pts_branch *br = &p->out;
-	struct chunk *c = p->cur;
+	struct chunk *c;
+	int rc;
 
+	if (p->out_extra)	/* the event handed out before is done with */
+		clear_extra(p);
 	if (p->r >= p->lim) {
-		int rc = ready(p, err);
-
+		rc = ready(p, err);
 		if (rc < 0 && p->rc)
 			*err = p->err;
 		if (rc <= 0)
 			return rc;
-		c = p->cur;
+	} else {
+		view(p);
 	}
-	e = &c->ev[p->r - c->base];
-	if (e->flags & PTS_REC_RUN)
-		return run_next(p, c, e, out);
+	if (before && time_at_r(p) >= until_ns)
+		return 3;
+	c = p->cur;
+	e = p->at;
+	if (e->flags & PTS_REC_RUN) {
+		rc = run_next(p, c, e, out);
+		if (rc == 2 && go_on)
+			return hand_out(p, before, until_ns, go_on, out, err);
+		return rc;
+	}
 	p->r++;
+	p->at++;
 	if (e->kind == PTS_BR_JUMP && p->elide &&
 	    pts_br_elide_drop(p->elide, e->pid, e->tid, e->from, e->to, e->ts_ns, p->cfg.cpu)) {
 		p->elided++;
+		if (go_on)
+			return hand_out(p, before, until_ns, go_on, out, err);
 		return 2;
 	}
 	fill_out(p, e);
-	if (p->out_extra)
-		clear_extra(p);
+	br->flags = e->flags & ~PTS_REC_SLOW;
 	if (e->has_x) {
 		const struct pex *x = &c->x[e->xi];
 
 		p->out_extra = true;
+		p->at_end = p->at;	/* the next call clears them */
 		br->offset = x->offset;
 		br->value = x->value;
 		if (x->detail[0] || e->kind == PTS_BR_GAP || e->kind == PTS_BR_INSTANT) {
@@ -485,46 +599,52 @@ static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, const struct 
 	return 1;
 }
 
-/*
- * The common cases first, without a call (so without saving registers),
- * for a stored event of the chunk in use before its overlap: one that is
- * neither a run nor a jump the window may drop, without extra fields,
- * after one without; a run whose jumps all lie in the window.
- */
+/* pts_pcpu_emit's loop, before and go_on known. */
+static inline __attribute__((always_inline)) int emit(struct pts_pcpu *p, bool before,
+						      uint64_t until_ns,
+						      const struct pts_brsrc_to *to,
+						      struct pts_err *err)
+{
+	for (;;) {
+		const struct pts_branch *br;
+		int rc = hand_out(p, before, until_ns, true, &br, err);
+
+		if (rc != 1)
+			return rc;
+		rc = to->event(to->ctx, to->idx, br, err);
+		if (rc)
+			return rc;
+	}
+}
+
+int pts_pcpu_emit(struct pts_pcpu *p, bool before, uint64_t until_ns,
+		  const struct pts_brsrc_to *to, struct pts_err *err)
+{
+	if (before)
+		return emit(p, true, until_ns, to, err);
+	return emit(p, false, 0, to, err);
+}
+
 int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_err *err)
 {
-	if (__builtin_expect(p->r < p->lim, 1)) {
-		const struct chunk *c = p->cur;
-		const struct pts_rec *e = &c->ev[p->r - c->base];
+	return hand_out(p, false, 0, p->alone, out, err);
+}
 
-		if (!(e->flags & PTS_REC_RUN)) {
-			if (e->kind != PTS_BR_JUMP && !e->has_x && !p->out_extra) {
-				p->r++;
-				fill_out(p, e);
-				*out = &p->out;
-				return 1;
-			}
-		} else if (!p->sub && !p->break_runs &&
-			   run_in_window(p->elide, e, &c->runs[e->xi])) {
-			return drop_run(p, c, &c->runs[e->xi]);
-		}
-	}
-	return next_slow(p, out, err);
+int pts_pcpu_next_before(struct pts_pcpu *p, uint64_t until_ns, const struct pts_branch **out,
+			 struct pts_err *err)
+{
+	return hand_out(p, true, until_ns, true, out, err);
 }
 
 uint64_t pts_pcpu_peek_time(struct pts_pcpu *p)
 {
-	const struct chunk *c;
 	int rc = ready(p, &p->err);
 
 	if (rc < 0)
 		p->rc = rc;
 	if (rc <= 0)
 		return UINT64_MAX;
-	c = p->cur;
-	if (p->sub)
-		return c->jumps[c->runs[c->ev[p->r - c->base].xi].j0 + p->sub].ts_ns;
-	return c->ev[p->r - c->base].ts_ns;
+	return time_at_r(p);
 }
 
 void pts_pcpu_stats(const struct pts_pcpu *p, struct pts_ptdec_stats *out)

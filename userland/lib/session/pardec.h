@@ -52,6 +52,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../decode/brsrc.h"
 #include "../decode/ptdec.h"
 #include "../util/err.h"
 #include "pardec_opts.h"
@@ -96,9 +97,27 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 /*
  * As pts_ptdec_next: 1 and *out (valid until the next call on p), 0 at
  * the end, 2 for a jump cfg->elide dropped; -ENOMEM when a decoder could
- * not be made (err says so).
+ * not be made (err says so). The decode's only CPU (cfg->elide_queued)
+ * drops jumps and goes on to the next event in the same call, as the
+ * serial decoder does: it says 2 only with several CPUs.
  */
 int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_err *err);
+
+/*
+ * As pts_ptdec_next_before: pts_pcpu_next while the next event's time is
+ * before until_ns (ns since the origin); 3 when it is not (nothing handed
+ * out). Jumps dropped before until_ns are followed by the next event in
+ * the same call (decode/brsrc.h), never by a 2.
+ */
+int pts_pcpu_next_before(struct pts_pcpu *p, uint64_t until_ns, const struct pts_branch **out,
+			 struct pts_err *err);
+
+/*
+ * pts_pcpu_next_before's events (before false: pts_pcpu_next's, every
+ * one) each handed to to->event, in one call: as brsrc.h's emit.
+ */
+int pts_pcpu_emit(struct pts_pcpu *p, bool before, uint64_t until_ns,
+		  const struct pts_brsrc_to *to, struct pts_err *err);
 
 /* As pts_ptdec_peek_time; UINT64_MAX at the end (or after an error, which next reports). */
 uint64_t pts_pcpu_peek_time(struct pts_pcpu *p);

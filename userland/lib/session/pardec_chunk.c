@@ -288,6 +288,8 @@ static int store_event(struct chunk *c, struct pts_ptdec *dec, const struct pts_
 		e = pts_evstore_put(&c->store, br->kind, br->from, br->to, br->ts_ns, pos, br->pid,
 				    br->tid);
 		e->flags = (uint8_t)br->flags;
+		if (br->kind == PTS_BR_JUMP || extra)
+			e->flags |= PTS_REC_SLOW;	/* not handed out as it is */
 		e->insn_len = br->insn_len;
 		if (extra && store_extra(c, e, br))
 			return -ENOMEM;

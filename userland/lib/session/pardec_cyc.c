@@ -6,6 +6,9 @@
 
 #include "../decode/pt_step.h"
 
+/* The longest packet whose first byte gives its length (a TIP with 8 IP bytes). */
+#define PLAIN_MAX 9
+
 /*
  * The packet at *off (after the one at prev) read by libipt, *off moved
  * past it; past a damaged one to the next PSB, as libipt's decoders
@@ -31,17 +34,46 @@ static bool scan_libipt(struct pt_packet_decoder *pd, uint64_t prev, uint64_t *o
 	return false;
 }
 
+/*
+ * From off, while before lim, over the packets whose first byte alone
+ * gives their length (pts_pt_first_len): most of a trace. lim leaves room
+ * for the longest of them, so no count of the bytes left is needed. The
+ * offset of the last one stepped over goes to *prev.
+ */
+static inline uint64_t step_plain(const uint8_t *buf, uint64_t off, uint64_t lim, uint64_t *prev)
+{
+	while (off < lim) {
+		unsigned int n = pts_pt_first_len[buf[off]];
+
+		if (n - 1 >= PTS_PT_MOD - 1)	/* 0, MODE or extended: pts_pt_step */
+			break;
+		*prev = off;
+		off += n;
+	}
+	return off;
+}
+
 bool pts_pt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to)
 {
 	struct pt_packet_decoder *pd = NULL;
 	uint64_t off = from, prev = from;
+	/* before this, every packet step_plain steps over fits in the trace */
+	uint64_t lim = size > PLAIN_MAX ? size - PLAIN_MAX : 0;
 	bool found = false;
 
 	if (from >= size)
 		return true;
+	if (lim > to)
+		lim = to;
 	while (off < to) {
-		size_t n = pts_pt_step(buf + off, size - off);
-		uint64_t at = off;
+		size_t n;
+		uint64_t at;
+
+		off = step_plain(buf, off, lim, &prev);
+		if (off >= to)
+			break;
+		n = pts_pt_step(buf + off, size - off);
+		at = off;
 
 		if (n) {
 			off += n;

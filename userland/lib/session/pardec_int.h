@@ -121,6 +121,13 @@ struct pts_pcpu {
 	struct chunk *spare;
 	uint64_t r;			/* index in cur of the next event to hand out */
 	uint64_t lim;			/* r below this: cur's event r is ready (set by ready()) */
+	/*
+	 * The hand-out's fast path: at is cur's event r, at_end its event
+	 * lim, or at itself where the next event needs the slow path (a run
+	 * half handed out, extra fields to clear, a broken rule): set by
+	 * view(), moved on with r.
+	 */
+	const struct pts_rec *at, *at_end;
 	uint64_t stop;			/* cur's events end here (UINT64_MAX: not decided) */
 	uint64_t next_r;		/* ... and the successor's begin here */
 	int rc;				/* an error met in peek, reported by next */
@@ -132,6 +139,7 @@ struct pts_pcpu {
 	/* the pool's brk (pts_pool_options): a rule broken on purpose */
 	bool break_joins, break_runs;
 	bool single;			/* the only CPU of the decode: runs are not cut at time changes */
+	bool alone;			/* the only CPU (not by a broken rule): next drops and goes on */
 	uint32_t sub;			/* jumps of the run at r handed out singly so far */
 	uint64_t elided, joined, refused, dropped;
 	struct pts_branch out;		/* the event handed out (cpu set once) */

@@ -16,6 +16,19 @@ static int pd_next(struct pts_brsrc *s, const struct pts_branch **out, struct pt
 	return pts_pcpu_next(((struct pardec_src *)s)->p, out, err);
 }
 
+static int pd_next_before(struct pts_brsrc *s, uint64_t until_ns, const struct pts_branch **out,
+			  struct pts_err *err)
+{
+	/* pardec's 0, 1, 2 and 3 are brsrc.h's */
+	return pts_pcpu_next_before(((struct pardec_src *)s)->p, until_ns, out, err);
+}
+
+static int pd_emit(struct pts_brsrc *s, bool bounded, uint64_t until_ns,
+		   const struct pts_brsrc_to *to, struct pts_err *err)
+{
+	return pts_pcpu_emit(((struct pardec_src *)s)->p, bounded, until_ns, to, err);
+}
+
 /* The pool reports a failure (no decoder could be made) as the end: asked for here. */
 static int pd_peek(struct pts_brsrc *s, uint64_t *ns, struct pts_err *err)
 {
@@ -50,6 +63,8 @@ static void pd_close(struct pts_brsrc *s)
 
 static const struct pts_brsrc_ops pardec_src_ops = {
 	.next = pd_next,
+	.next_before = pd_next_before,
+	.emit = pd_emit,
 	.peek = pd_peek,
 	.done = pd_done,
 	.stats = pd_stats,

@@ -12,6 +12,7 @@
 #include <intel-pt.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <CUnit/CUnit.h>
@@ -48,6 +49,29 @@ static inline void gen_save(struct pt_gen *g, const char *path)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	CU_ASSERT_EQUAL_FATAL(fwrite(g->buf, 1, gen_len(g), f), gen_len(g));
 	fclose(f);
+}
+
+/*
+ * The code a test's streams run over, as a file: dir, a mkdtemp template
+ * ("/tmp/pts-NAME.XXXXXX", made a new directory in place), gets code.bin
+ * holding the n bytes, whose path goes to code (len bytes). For a suite's
+ * init: 0, or -1 when it cannot run.
+ */
+static inline int gen_code_file(char *dir, char *code, size_t len, const uint8_t *bytes, size_t n)
+{
+	FILE *f;
+
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(code, len, "%s/code.bin", dir);
+	f = fopen(code, "wb");
+	if (!f)
+		return -1;
+	if (fwrite(bytes, 1, n, f) != n) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f) ? -1 : 0;
 }
 
 static inline void gen_done(struct pt_gen *g)

@@ -48,18 +48,12 @@ static void on_alarm(int sig)
 static int suite_init(void)
 {
 	static const uint8_t bytes[] = { 0x90, 0xeb, 0xfe, 0xc3 };
-	FILE *f;
 
 	snprintf(dir, sizeof(dir), "/tmp/pts-spin.XXXXXX");
-	if (!mkdtemp(dir))
+	if (gen_code_file(dir, code, sizeof(code), bytes, sizeof(bytes)))
 		return 1;
-	snprintf(code, sizeof(code), "%s/code.bin", dir);
 	snprintf(trace, sizeof(trace), "%s/trace.pt", dir);
-	f = fopen(code, "wb");
-	if (!f)
-		return 1;
-	fwrite(bytes, 1, sizeof(bytes), f);
-	return fclose(f) ? 1 : 0;
+	return 0;
 }
 
 static int suite_cleanup(void)

@@ -35,17 +35,9 @@ static char dir[64], code[128];
 static int suite_init(void)
 {
 	static const uint8_t bytes[] = { 0x90, 0xff, 0xe0, 0xc3 };
-	FILE *f;
 
 	snprintf(dir, sizeof(dir), "/tmp/pts-tipsup.XXXXXX");
-	if (!mkdtemp(dir))
-		return 1;
-	snprintf(code, sizeof(code), "%s/code.bin", dir);
-	f = fopen(code, "wb");
-	if (!f)
-		return 1;
-	fwrite(bytes, 1, sizeof(bytes), f);
-	return fclose(f) ? 1 : 0;
+	return gen_code_file(dir, code, sizeof(code), bytes, sizeof(bytes)) ? 1 : 0;
 }
 
 static int suite_cleanup(void)

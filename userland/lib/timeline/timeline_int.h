@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "timeline.h"
 #include "strpool.h"
@@ -69,10 +70,15 @@ struct frame {
 	/*
 	 * fn.size if execution inside [fn.start, fn.start + fn.size) stays
 	 * in this frame (a known function of known size, not synthetic),
-	 * else 0: the one test per branch of in_top_fn and set_elide.
+	 * else 0: the one test per branch of in_top_fn.
 	 */
 	uint64_t span;
+	/* fn.start + span if span, else 0: the elide window's end (set_elide) */
+	uint64_t end;
 };
+
+/* A power of two: the top frame's address is a shift, not a multiply. */
+_Static_assert(sizeof(struct frame) == 128, "struct frame: 128 bytes");
 
 /*
  * Frames and held records a thread starts with, doubled as needed: a
@@ -125,16 +131,19 @@ struct thread {
  * Symbolization cache: calls and returns go to the same few thousand
  * addresses all through a trace, and each lookup costs a map search, a
  * symbol search and two string interns. Direct-mapped by (pid, addr);
- * LCACHE_SIZE is a power of two.
+ * LCACHE_SIZE is a power of two. An empty slot has addr 0, which no
+ * lookup asks for (branches to 0 are of unknown target).
  */
 #define LCACHE_SIZE 4096
 
 struct lcache_ent {
 	uint64_t addr;
 	int32_t pid;
-	bool valid;
 	struct fn fn;
+	uint64_t pad;	/* 64 bytes: a slot's address is a shift */
 };
+
+_Static_assert(sizeof(struct lcache_ent) == 64, "struct lcache_ent: 64 bytes");
 
 struct pts_tl {
 	struct pts_tl_config cfg;
@@ -145,6 +154,7 @@ struct pts_tl {
 	struct pts_hmap by_id;	/* (pid, tid) -> struct thread: no scan per event */
 	struct thread *last;
 	struct pts_br_elide elide;	/* see pts_tl_elide */
+	struct thread *elide_t;	/* the thread elide's window is of (set_elide), or NULL */
 	struct pts_hmap pids;	/* processes announced (keys only) */
 	/*
 	 * The output when it is a writer with a frame path (cfg.emit is
@@ -161,6 +171,29 @@ struct pts_tl {
 	uint64_t oos_lo, oos_len;
 	uint64_t diag[PTS_TLD_NR];
 };
+
+/*
+ * pid and tid, side by side in struct pts_tl_at, struct pts_branch and
+ * struct pts_br_elide, as one word: the thread of every event is one
+ * compare, the elide window's one copy.
+ */
+static inline uint64_t pid_tid(const int32_t *pid)
+{
+	uint64_t v;
+
+	memcpy(&v, pid, sizeof(v));
+	return v;
+}
+
+static inline void pid_tid_set(int32_t *pid, uint64_t v)
+{
+	memcpy(pid, &v, sizeof(v));
+}
+
+_Static_assert(offsetof(struct pts_tl_at, tid) == offsetof(struct pts_tl_at, pid) + 4 &&
+		       offsetof(struct pts_branch, tid) == offsetof(struct pts_branch, pid) + 4 &&
+		       offsetof(struct pts_br_elide, tid) == offsetof(struct pts_br_elide, pid) + 4,
+	       "pid_tid: pid and tid side by side");
 
 static inline const char *intern(struct pts_tl *tl, const char *s)
 {

@@ -4,7 +4,9 @@
  * thread found, the branches (call, return, jump, syscall, sysret, iret,
  * interrupt) handled here with one handler each, the other events in
  * tl_events.c, and the window set to the new top frame. Nearly every
- * event is a call or a return: their path is inline from here down.
+ * event is a call or a return of the thread fed last in the common case
+ * (call_fast, return_fast): decided in pts_tl_feed itself, which hands
+ * the frame to the writer last, as a tail call.
  */
 #include <errno.h>
 #include <string.h>
@@ -195,12 +197,13 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 	rc = take_event(tl, t, br, err);
 	if (rc)
 		return rc;
-	check_scope(tl, br->to);
-	switch (br->kind) {
-	case PTS_BR_CALL:
+	check_scope_branch(tl, br->from, br->to);
+	/* nearly every event: a compare each, not a table's bounds check and jump */
+	if (br->kind == PTS_BR_CALL)
 		return on_call(tl, t, br, err);
-	case PTS_BR_RETURN:
+	if (br->kind == PTS_BR_RETURN)
 		return on_return(tl, t, br, err);
+	switch (br->kind) {
 	case PTS_BR_JUMP:
 		return on_jump(tl, t, br, err);
 	case PTS_BR_SYSCALL:
@@ -215,16 +218,108 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 	}
 }
 
-int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *err)
+/* pts_tl_feed, every case, after the elided jumps are accounted */
+static __attribute__((noinline)) int feed_any(struct pts_tl *tl, const struct pts_branch *br,
+					      struct pts_err *err)
 {
-	struct thread *t;
+	struct thread *t = thread_of(tl, br);
 	int rc;
 
-	account_elided(tl);
-	t = thread_get(tl, br->pid, br->tid);
 	if (!t)
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	rc = feed(tl, t, br, err);
 	set_elide(tl, t);
 	return rc;
+}
+
+/* a call or return of t, its event taken, the way feed_any does it */
+static __attribute__((noinline)) int call_any(struct pts_tl *tl, struct thread *t,
+					      const struct pts_branch *br, struct pts_err *err)
+{
+	int rc = on_call(tl, t, br, err);
+
+	set_elide(tl, t);
+	return rc;
+}
+
+static __attribute__((noinline)) int return_any(struct pts_tl *tl, struct thread *t,
+						const struct pts_branch *br, struct pts_err *err)
+{
+	int rc = on_return(tl, t, br, err);
+
+	set_elide(tl, t);
+	return rc;
+}
+
+/*
+ * on_call in its common case, to the same effect: from inside the top
+ * frame's function (ensure_at has nothing to do, and a return thunk as
+ * the target is a call like any other), a target the cache knows, a
+ * frame on others with room for it, nothing held (its BEGIN goes to the
+ * writer's frame path, push and put_frame; pts_tl_feed checked there is
+ * one). Else call_any.
+ */
+static inline int call_fast(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+			    struct pts_err *err)
+{
+	const struct lcache_ent *c;
+	struct frame *f;
+
+	if (!in_top_fn(t, br->from) || !br->to || br->to_sym.name || !tl->cfg.symbolize ||
+	    t->n >= tl->cfg.max_depth || t->n == t->cap || t->bottom_syscall || t->nbuf)
+		return call_any(tl, t, br, err);
+	c = lcache_slot(tl, t->at.pid, br->to);
+	if (c->addr != br->to || c->pid != t->at.pid)
+		return call_any(tl, t, br, err);
+	t->st.calls++;
+	f = &t->frames[t->n];
+	frame_set(f, &c->fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0);
+	t->n++;
+	set_elide(tl, t);
+	return tl->wf.begin(tl->w, &t->at, &f->s, PTS_TLK_CALL, err);
+}
+
+/*
+ * on_return in its common case, to the same effect: from inside the top
+ * frame's function, to the address its call saved, nothing held (its END
+ * goes to the writer's frame path, return_to, pop and put_frame; checked
+ * by pts_tl_feed). Else return_any.
+ */
+static inline int return_fast(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
+			      struct pts_err *err)
+{
+	struct frame *f;
+
+	if (!in_top_fn(t, br->from) || t->excess || !br->to || t->frames[t->n - 1].ret != br->to ||
+	    t->nbuf)
+		return return_any(tl, t, br, err);
+	t->st.returns++;
+	f = &t->frames[--t->n];
+	set_elide(tl, t);
+	return tl->wf.end(tl->w, &t->at, &f->s, PTS_TLK_RETURN, err);
+}
+
+/*
+ * Nearly every event is a call or a return of the thread fed last, and
+ * nearly every one of those is the common case: with a writer's frame
+ * path (fxt), decided here, each ends in a tail call (the writer's frame
+ * path, or the general case) that leaves pts_tl_feed no registers to
+ * save; the window is set before it. Other writers: the general case.
+ */
+int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *err)
+{
+	struct thread *t;
+
+	account_elided(tl);
+	t = tl->last;
+	if (!tl->w || !t || pid_tid(&t->at.pid) != pid_tid(&br->pid) || !t->announced ||
+	    br->kind > PTS_BR_RETURN)
+		return feed_any(tl, br, err);
+	/* take_event, the thread announced; feed */
+	t->st.events++;
+	thread_time(tl, t, br->ts_ns, br->cpu);
+	check_scope_branch(tl, br->from, br->to);
+	if (br->kind == PTS_BR_CALL)
+		return call_fast(tl, t, br, err);
+	return return_fast(tl, t, br, err);
 }

@@ -11,43 +11,40 @@
 #include "tl_thread.h"
 
 /*
- * Jumps a decoder dropped (pts_tl_elide): inside the top frame's function,
- * they change no frame; what a fed one would have changed is its thread's
- * event count, time and CPU.
+ * Jumps a decoder dropped (pts_tl_elide): inside the top frame's function
+ * of the thread the window is of, they change no frame; what a fed one
+ * would have changed is that thread's event count, time and CPU.
  */
 static inline void account_elided(struct pts_tl *tl)
 {
 	struct pts_br_elide *el = &tl->elide;
-	struct thread *t = tl->last;
+	struct thread *t = tl->elide_t;
 
 	if (!el->dropped)
 		return;
-	/* the window is the top frame of the thread fed last (set_elide) */
-	if (!t || t->at.pid != el->pid || t->at.tid != el->tid)
-		t = tl_thread_find(tl, el->pid, el->tid);
-	if (t) {
-		t->st.events += el->dropped;
-		thread_time(tl, t, el->ts_ns, el->cpu);
-	}
+	t->st.events += el->dropped;
+	thread_time(tl, t, el->ts_ns, el->cpu);
 	el->dropped = 0;
 }
 
-/* Point the elide filter at the top frame of t, if it is a function of known extent. */
-static inline void set_elide(struct pts_tl *tl, const struct thread *t)
+/*
+ * Point the elide filter at the top frame of t: its function, if of
+ * known extent (else end is 0: no window).
+ */
+static inline void set_elide(struct pts_tl *tl, struct thread *t)
 {
 	struct pts_br_elide *el = &tl->elide;
 	const struct frame *f;
 
-	el->hi = 0;
-	if (!t->n || t->excess)
+	tl->elide_t = t;
+	if (!t->n || t->excess) {
+		el->hi = 0;
 		return;
+	}
 	f = &t->frames[t->n - 1];
-	if (!f->span)
-		return;
-	el->pid = t->at.pid;
-	el->tid = t->at.tid;
+	pid_tid_set(&el->pid, pid_tid(&t->at.pid));
 	el->lo = f->fn.start;
-	el->hi = f->fn.start + f->span;
+	el->hi = f->end;
 }
 
 #endif /* PTS_TIMELINE_TL_ELIDE_H */

@@ -190,6 +190,7 @@ int tl_feed_other(struct pts_tl *tl, struct thread *t, const struct pts_branch *
 	rc = take_event(tl, t, br, err);
 	if (rc)
 		return rc;
+	check_scope(tl, br->from);
 	/* in scope kernel, tracing may resume in user code */
 	if (br->kind != PTS_BR_ENABLED || tl->cfg.scope != PTS_SCOPE_KERNEL)
 		check_scope(tl, br->to);

@@ -44,8 +44,7 @@ void tl_lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		out->start = addr;
 	}
 	/* an intern that failed (ENOMEM) is not remembered */
-	if (c && out->name && (!si.object || out->object)) {
-		c->valid = true;
+	if (c && addr && out->name && (!si.object || out->object)) {
 		c->addr = addr;
 		c->pid = t->at.pid;
 		c->fn = *out;

@@ -51,7 +51,7 @@ static inline void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
 
 	if (!(hint && hint->name) && tl->cfg.symbolize) {
 		c = lcache_slot(tl, t->at.pid, addr);
-		if (c->valid && c->addr == addr && c->pid == t->at.pid) {
+		if (c->addr == addr && c->pid == t->at.pid) {
 			fn_copy(out, &c->fn);
 			return;
 		}
@@ -70,7 +70,7 @@ static inline const struct fn *lookup_ref(struct pts_tl *tl, struct thread *t, u
 
 	if (!(hint && hint->name) && tl->cfg.symbolize) {
 		c = lcache_slot(tl, t->at.pid, addr);
-		if (c->valid && c->addr == addr && c->pid == t->at.pid)
+		if (c->addr == addr && c->pid == t->at.pid)
 			return &c->fn;
 	}
 	tl_lookup_slow(tl, t, addr, hint, buf);

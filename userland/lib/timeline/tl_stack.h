@@ -63,23 +63,33 @@ static inline uint32_t frame_flags(const struct fn *fn, uint32_t flags)
 
 /*
  * Frame f for fn, entered at addr (ret: struct frame), with the caller's
- * flags (frame_flags): its slice is its BEGIN's and END's.
+ * flags (frame_flags): its slice is its BEGIN's and END's. fn is read
+ * once, into v, before f is written: a structure copy was a `rep movs`,
+ * and every read of fn after a store to f a load again (f may alias fn,
+ * for all the compiler knows).
  */
 static inline __attribute__((always_inline)) void
 frame_set(struct frame *f, const struct fn *fn, uint64_t addr, uint64_t ret, uint32_t flags)
 {
-	f->fn = *fn;
+	struct fn v;
+	uint64_t span;
+
+	fn_copy(&v, fn);
+	flags = frame_flags(&v, flags);
+	span = frame_span(&v, flags);
+	fn_copy(&f->fn, &v);
 	f->ret = ret;
 	f->resume = 0;
-	f->s.name = fn->name;
-	f->s.object = fn->object;
+	f->s.name = v.name;
+	f->s.object = v.object;
 	f->s.addr = addr;
-	f->s.offset = fn->known ? addr - fn->start : 0;
-	f->s.flags = frame_flags(fn, flags);
+	f->s.offset = v.known ? addr - v.start : 0;
+	f->s.flags = flags;
 	f->s.nargs = 0;
 	f->s.args = NULL;
 	f->s.wtag = 0;
-	f->span = frame_span(fn, f->s.flags);
+	f->span = span;
+	f->end = span ? v.start + span : 0;
 }
 
 /*

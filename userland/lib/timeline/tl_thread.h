@@ -27,6 +27,16 @@ static inline struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t 
 	return tl_thread_add(tl, pid, tid);
 }
 
+/* thread_get of the event br's thread: the compare of one word */
+static inline struct thread *thread_of(struct pts_tl *tl, const struct pts_branch *br)
+{
+	struct thread *t = tl->last;
+
+	if (t && pid_tid(&t->at.pid) == pid_tid(&br->pid))
+		return t;
+	return tl_thread_add(tl, br->pid, br->tid);
+}
+
 /*
  * Write t's PTS_TL_THREAD record, and its process's PTS_TL_PROCESS record
  * the first time, unless done. Inline: every event asks.
@@ -64,9 +74,21 @@ static inline void check_scope(struct pts_tl *tl, uint64_t addr)
 }
 
 /*
+ * check_scope of a branch's two ends. Scope user (nearly every trace):
+ * both in the user half, one test.
+ */
+static inline void check_scope_branch(struct pts_tl *tl, uint64_t from, uint64_t to)
+{
+	if (tl->cfg.scope == PTS_SCOPE_USER && (from | to) < KERNEL_HALF)
+		return;
+	check_scope(tl, from);
+	check_scope(tl, to);
+}
+
+/*
  * What every event but the trigger does first: it is counted, its thread
- * announced, its time taken and where it comes from checked against the
- * scope.
+ * announced and its time taken (its addresses are checked against the
+ * scope by the caller).
  */
 static inline int take_event(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 			     struct pts_err *err)
@@ -78,7 +100,6 @@ static inline int take_event(struct pts_tl *tl, struct thread *t, const struct p
 	if (rc)
 		return rc;
 	thread_time(tl, t, br->ts_ns, br->cpu);
-	check_scope(tl, br->from);
 	return 0;
 }
 

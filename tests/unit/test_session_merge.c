@@ -24,6 +24,7 @@ struct fake {
 	unsigned int fail_peek_at;	/* peek fails once pos reaches it (0: never) */
 	unsigned int fail_next_at;	/* next fails once pos reaches it (0: never) */
 	unsigned int peeks;
+	unsigned int emits;		/* calls of fake_emit */
 	char leads[64];			/* fake_lead: the promises, "<until" each */
 	bool closed;
 	struct pts_branch br;
@@ -116,6 +117,31 @@ static int fake_next_before(struct pts_brsrc *s, uint64_t until_ns, const struct
 /* A fake that hands out a leading run itself (pts_brsrc_ops.next_before). */
 static const struct pts_brsrc_ops fake_before_ops = {
 	.next = fake_next, .next_before = fake_next_before, .peek = fake_peek, .close = fake_close,
+};
+
+/* next_before's events (bounded) or next's, each to the sink's event, in one call. */
+static int fake_emit(struct pts_brsrc *s, bool bounded, uint64_t until_ns,
+		     const struct pts_brsrc_to *to, struct pts_err *err)
+{
+	((struct fake *)s)->emits++;
+	for (;;) {
+		const struct pts_branch *br;
+		int rc = bounded ? fake_next_before(s, until_ns, &br, err) : fake_next(s, &br, err);
+
+		if (rc == PTS_BRSRC_DROPPED)
+			continue;
+		if (rc != PTS_BRSRC_EVENT)
+			return rc;
+		rc = to->event(to->ctx, to->idx, br, err);
+		if (rc)
+			return rc;
+	}
+}
+
+/* A fake that hands its events to the sink itself (pts_brsrc_ops.emit). */
+static const struct pts_brsrc_ops fake_emit_ops = {
+	.next = fake_next, .next_before = fake_next_before, .emit = fake_emit,
+	.peek = fake_peek, .close = fake_close,
 };
 
 static void fake_init(struct fake *f, uint32_t cpu, const uint64_t *t, unsigned int n)
@@ -211,17 +237,19 @@ static int merge_example(struct fake *f, unsigned int n, const struct pts_brsrc_
  * (lower index) twice, then 1@4; 1@5; source 1 ends when its time is
  * next asked for (after 1@5, before 0@9); 0@9; source 0 ends. The same
  * whether the sources hand out their leading runs themselves
- * (next_before) or the merge peeks before each event.
+ * (next_before), hand them to the sink (emit) or the merge peeks before
+ * each event.
  */
 static void events_come_out_by_time_equal_times_by_source_index(void)
 {
-	static const struct pts_brsrc_ops *const ops[] = { &fake_ops, &fake_before_ops };
+	static const struct pts_brsrc_ops *const ops[] = { &fake_ops, &fake_before_ops,
+							   &fake_emit_ops };
 	struct pts_err err = { 0 };
 	struct fake f[3];
 	struct log l;
 	unsigned int k;
 
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < 3; k++) {
 		CU_ASSERT_EQUAL(merge_example(f, 3, ops[k], &l, &err), 0);
 		CU_ASSERT_STRING_EQUAL(l.s, "end2 0@1 1@2 0@4 0@4 1@4 1@5 end1 0@9 end0");
 	}
@@ -255,37 +283,55 @@ static void the_top_source_is_told_until_when_it_leads(void)
  * when it is placed in the heap and when it stops leading, not per event:
  * source 0 (4 events) when placed, after 0@1 and after its 4s (its next
  * event later than the other's), and at its end; source 1 (3 events)
- * when placed, after 1@2 and at its end; source 2 once, empty.
+ * when placed, after 1@2 and at its end; source 2 once, empty. The
+ * same for a source that hands the run to the sink (emit), which is asked
+ * once per lead: source 0 for 0@1, for its two 4s and, alone after source
+ * 1 ended, for 0@9 and its end (3); source 1 for 1@2 and for 1@4 1@5 and
+ * its end (2); source 2 never.
  */
-static void a_leading_source_with_next_before_is_not_peeked_per_event(void)
+static void a_leading_source_with_next_before_or_emit_is_not_peeked_per_event(void)
 {
+	static const struct pts_brsrc_ops *const ops[] = { &fake_before_ops, &fake_emit_ops };
 	struct pts_err err = { 0 };
 	struct fake f[3];
 	struct log l;
+	unsigned int k;
 
-	CU_ASSERT_EQUAL(merge_example(f, 3, &fake_before_ops, &l, &err), 0);
-	CU_ASSERT_EQUAL(f[0].peeks, 4);
-	CU_ASSERT_EQUAL(f[1].peeks, 3);
-	CU_ASSERT_EQUAL(f[2].peeks, 1);
+	for (k = 0; k < 2; k++) {
+		CU_ASSERT_EQUAL(merge_example(f, 3, ops[k], &l, &err), 0);
+		CU_ASSERT_EQUAL(f[0].peeks, 4);
+		CU_ASSERT_EQUAL(f[1].peeks, 3);
+		CU_ASSERT_EQUAL(f[2].peeks, 1);
+	}
+	CU_ASSERT_EQUAL(f[0].emits, 3);
+	CU_ASSERT_EQUAL(f[1].emits, 2);
+	CU_ASSERT_EQUAL(f[2].emits, 0);
 }
 
 /*
  * One source needs no merge: it is never peeked (a peek may decode ahead
  * and cost), its events pass in its own order (not sorted: 5 before 3),
- * and its end is reported after its last event.
+ * and its end is reported after its last event; a source with emit is
+ * asked once, for all of them.
  */
 static void one_source_passes_through_unpeeked(void)
 {
 	static const uint64_t a[] = { 5, 3, 8 };
+	static const struct pts_brsrc_ops *const ops[] = { &fake_ops, &fake_emit_ops };
 	struct pts_err err = { 0 };
 	struct fake f;
 	struct log l;
+	unsigned int k;
 
-	memset(&l, 0, sizeof(l));
-	fake_init(&f, 7, a, 3);
-	CU_ASSERT_EQUAL(merge(&f, 1, &l, &err), 0);
-	CU_ASSERT_STRING_EQUAL(l.s, "0@5 0@3 0@8 end0");
-	CU_ASSERT_EQUAL(f.peeks, 0);
+	for (k = 0; k < 2; k++) {
+		memset(&l, 0, sizeof(l));
+		fake_init(&f, 7, a, 3);
+		f.base.ops = ops[k];
+		CU_ASSERT_EQUAL(merge(&f, 1, &l, &err), 0);
+		CU_ASSERT_STRING_EQUAL(l.s, "0@5 0@3 0@8 end0");
+		CU_ASSERT_EQUAL(f.peeks, 0);
+	}
+	CU_ASSERT_EQUAL(f.emits, 1);
 }
 
 /* A dropped event (next says 2) hands nothing on; the merge goes on by time. */
@@ -335,18 +381,31 @@ static void a_source_failure_stops_the_merge_with_its_error(void)
 	CU_ASSERT_STRING_EQUAL(l.s, "0@1");
 }
 
-/* The sink's failure stops the merge at that event, with the sink's code. */
+/*
+ * The sink's failure stops the merge at that event, with the sink's code,
+ * inside a source's emit too; one source's end is not reported then.
+ */
 static void a_sink_failure_stops_the_merge(void)
 {
 	static const uint64_t a[] = { 1, 3 }, b[] = { 2, 4 };
+	static const struct pts_brsrc_ops *const ops[] = { &fake_ops, &fake_emit_ops };
 	struct pts_err err = { 0 };
 	struct fake f[2];
 	struct log l;
+	unsigned int k;
 
-	sources(f, a, 2, b, 2, &l);
-	l.fail_at = 3;
-	CU_ASSERT_EQUAL(merge(f, 2, &l, &err), -ENOSPC);
-	CU_ASSERT_STRING_EQUAL(l.s, "0@1 1@2");
+	for (k = 0; k < 2; k++) {
+		sources(f, a, 2, b, 2, &l);
+		f[0].base.ops = f[1].base.ops = ops[k];
+		l.fail_at = 3;
+		CU_ASSERT_EQUAL(merge(f, 2, &l, &err), -ENOSPC);
+		CU_ASSERT_STRING_EQUAL(l.s, "0@1 1@2");
+		sources(f, a, 2, NULL, 0, &l);
+		f[0].base.ops = ops[k];
+		l.fail_at = 2;
+		CU_ASSERT_EQUAL(merge(f, 1, &l, &err), -ENOSPC);
+		CU_ASSERT_STRING_EQUAL(l.s, "0@1");
+	}
 }
 
 /* The interface's helpers: stats zeroed before the source fills them, close of NULL. */
@@ -489,7 +548,7 @@ static void perf_script_and_another_source_merge_by_time(void)
 PTS_SUITE(session_merge, NULL, NULL,
 	  PTS_TEST(events_come_out_by_time_equal_times_by_source_index),
 	  PTS_TEST(the_top_source_is_told_until_when_it_leads),
-	  PTS_TEST(a_leading_source_with_next_before_is_not_peeked_per_event),
+	  PTS_TEST(a_leading_source_with_next_before_or_emit_is_not_peeked_per_event),
 	  PTS_TEST(one_source_passes_through_unpeeked),
 	  PTS_TEST(dropped_events_are_not_handed_on),
 	  PTS_TEST(a_source_failure_stops_the_merge_with_its_error),

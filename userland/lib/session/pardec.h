@@ -43,7 +43,7 @@
  * not a jump, so where runs begin and end depends on the events alone.
  *
  * Threads: the pool's workers decode; everything else runs in the thread
- * that calls pts_pcpu_next. Memory: each CPU keeps at most `window` chunks
+ * that calls pts_pcpu_next (or _emit). Memory: each CPU keeps at most `window` chunks
  * decoded ahead (events of 48 bytes, about two per trace byte).
  */
 #ifndef PTS_SESSION_PARDEC_H

@@ -21,7 +21,9 @@ make -s $targets "$B/fuzz-data/user.elf" "$B/fuzz-data/kernel.elf" "$B/fuzz-data
 	< /dev/null > "$log" 2>&1 || { tail -n 20 "$log"; pts_skip "cannot build the libFuzzer harnesses (clang's libFuzzer runtime?)"; }
 fail=0
 for n in $names; do
-	if TMPDIR=${TMPDIR:-/tmp} "$B/fuzz/fuzz-$n" -runs=0 "tests/fuzz/corpus/$n" > "$log" 2>&1; then
+	# the reproducer of a failing seed goes under build/, not into the source tree
+	if TMPDIR=${TMPDIR:-/tmp} "$B/fuzz/fuzz-$n" -runs=0 -artifact_prefix="$B/fuzz/seed-" \
+		"tests/fuzz/corpus/$n" > "$log" 2>&1; then
 		echo "$n: $(ls "tests/fuzz/corpus/$n" | wc -l) seeds, no sanitizer report"
 	else
 		echo "FAIL: $n: a seed fails under ASan/UBSan:"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <intel-pt.h>
@@ -27,6 +28,28 @@ static void remove_dir(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		fprintf(stderr, "fuzz: could not remove %s\n", dir);
+}
+
+const char *fuzz_at_page_end(const uint8_t *data, size_t size)
+{
+	static char *map;
+	static size_t map_len;	/* the readable part; a PROT_NONE page follows */
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), need = (size + pg - 1) / pg * pg;
+
+	if (!need)
+		need = pg;
+	if (need > map_len) {
+		if (map)
+			munmap(map, map_len + pg);
+		map = mmap(NULL, need + pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			   -1, 0);
+		if (map == MAP_FAILED || mprotect(map + need, pg, PROT_NONE)) {
+			perror("fuzz: a buffer before a guard page");
+			abort();
+		}
+		map_len = need;
+	}
+	return memcpy(map + map_len - size, data, size);
 }
 
 const char *fuzz_dir(void)

@@ -69,6 +69,15 @@ const char *fuzz_user_trace(void);
 #define FUZZ_USER_ELF FUZZ_DATA "/user.elf"
 #define FUZZ_KERNEL_ELF FUZZ_DATA "/kernel.elf"
 
+/*
+ * A copy of data whose last byte is followed by a page that cannot be
+ * read, for a parser given a buffer and its length (not a NUL-ended
+ * string): one that reads past the length faults at once, whatever the
+ * sanitizers see (libc's strtoull is not checked by them). Valid until
+ * the next call; aborts when the memory cannot be had.
+ */
+const char *fuzz_at_page_end(const uint8_t *data, size_t size);
+
 /* Split data at the first occurrence of sep: part i (0 or 1) in *p, *n. */
 void fuzz_split(const uint8_t *data, size_t size, const char *sep, unsigned int i,
 		const uint8_t **p, size_t *n);

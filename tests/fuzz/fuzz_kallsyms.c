@@ -6,12 +6,16 @@
  * does, and every address it names (and the bytes around) symbolized.
  * The capture's reading of the same listing (capture/ktext_extra.h): the
  * ranges of BPF, ftrace and kprobe code must be non-empty, in address
- * order and apart (ranges that touch are merged).
+ * order and apart (ranges that touch are merged). Those readers take the
+ * listing as bytes and a length, so they are given it just before a page
+ * that cannot be read (fuzz_at_page_end): reading on past the length is
+ * a fault (seed hex-to-the-end).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "fuzz.h"
+#include "capture/kernel.h"
 #include "capture/ktext_extra.h"
 #include "decode/image.h"
 #include "decode/symtab.h"
@@ -25,10 +29,19 @@ static void broken_range(const struct pts_krange *r, size_t i, const char *rule)
 
 static void check_extra_text(const uint8_t *data, size_t size)
 {
+	const char *text = fuzz_at_page_end(data, size);
 	struct pts_krange *r;
+	struct pts_err err;
+	uint64_t s, e;
 	size_t i, n;
 
-	if (pts_kallsyms_extra_text((const char *)data, size, &r, &n))
+	if (!pts_kallsyms_text_range(text, size, &s, &e, &err) && s >= e) {
+		fprintf(stderr, "fuzz: kernel text range [%#llx, %#llx) is empty\n",
+			(unsigned long long)s, (unsigned long long)e);
+		abort();
+	}
+	pts_kallsyms_zeroed(text, size);
+	if (pts_kallsyms_extra_text(text, size, &r, &n))
 		return;
 	for (i = 0; i < n; i++) {
 		if (r[i].start >= r[i].end)

@@ -5,6 +5,7 @@
 #include "kernel.h"
 #include "kmodtext.h"
 #include "procfs.h"
+#include "../util/kallsyms_line.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,26 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* One kallsyms line: "ffffffff81000000 T _stext [module]". */
-static int kallsyms_line(const char *p, const char *e, uint64_t *addr, char *type,
-			 const char **name, size_t *name_len)
-{
-	char *end;
-	unsigned long long a = strtoull(p, &end, 16);
-	const char *n;
-
-	if (end == p || *end != ' ' || end + 3 > e || end[2] != ' ')
-		return -EINVAL;
-	*addr = a;
-	*type = end[1];
-	n = end + 3;
-	*name = n;
-	while (n < e && *n != ' ' && *n != '\t' && *n != '\n')
-		n++;
-	*name_len = (size_t)(n - *name);
-	return 0;
-}
-
 int pts_kallsyms_text_range(const char *text, size_t len, uint64_t *start, uint64_t *end,
 			    struct pts_err *err)
 {
@@ -48,17 +29,14 @@ int pts_kallsyms_text_range(const char *text, size_t len, uint64_t *start, uint6
 	while (p < e && !(have_s && have_e)) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		const char *le = nl ? nl : e;
-		const char *name;
-		size_t nlen;
-		uint64_t a;
-		char t;
+		struct pts_kallsyms_line k;
 
-		if (!kallsyms_line(p, le, &a, &t, &name, &nlen)) {
-			if (nlen == 6 && !memcmp(name, "_stext", 6)) {
-				*start = a;
+		if (!pts_kallsyms_line(p, le, &k) && k.name_len == 6) {
+			if (!memcmp(k.name, "_stext", 6)) {
+				*start = k.addr;
 				have_s = true;
-			} else if (nlen == 6 && !memcmp(name, "_etext", 6)) {
-				*end = a;
+			} else if (!memcmp(k.name, "_etext", 6)) {
+				*end = k.addr;
 				have_e = true;
 			}
 		}
@@ -85,14 +63,11 @@ bool pts_kallsyms_zeroed(const char *text, size_t len)
 	while (p < e) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		const char *le = nl ? nl : e;
-		const char *name;
-		size_t nlen;
-		uint64_t a;
-		char t;
+		struct pts_kallsyms_line k;
 
-		if (!kallsyms_line(p, le, &a, &t, &name, &nlen) && strchr("tTwW", t) && t) {
+		if (!pts_kallsyms_line(p, le, &k) && strchr("tTwW", k.type)) {
 			n++;
-			zero += !a;
+			zero += !k.addr;
 		}
 		p = le + 1;
 	}

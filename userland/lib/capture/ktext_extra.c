@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Kernel code outside vmlinux and module text, from kallsyms (ktext_extra.h). */
 #include "ktext_extra.h"
+#include "../util/kallsyms_line.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -28,29 +29,18 @@ static bool extra_module(const char *m, size_t n)
 	return false;
 }
 
-/* One "ADDRESS TYPE NAME [MODULE]" line; false when it is not one. */
+/* One kallsyms line naming a symbol; false when it is not one. */
 static bool parse(const char *p, const char *e, struct ksym *k)
 {
-	const char *q, *m;
-	char *end;
+	struct pts_kallsyms_line l;
 
-	errno = 0;
-	k->addr = strtoull(p, &end, 16);
-	/* more than 64 bits of address (ERANGE): no kallsyms line */
-	if (end == p || errno || end + 3 > e || *end != ' ' || end[2] != ' ')
+	if (pts_kallsyms_line(p, e, &l))
 		return false;
-	q = end + 3;
-	k->name = q;
-	while (q < e && *q != ' ' && *q != '\t')
-		q++;
-	k->name_len = (size_t)(q - k->name);
-	while (q < e && (*q == ' ' || *q == '\t'))
-		q++;
-	m = q;
-	while (q < e && *q != ' ' && *q != '\t' && *q != '\r')
-		q++;
-	k->extra = q > m && extra_module(m, (size_t)(q - m));
-	return k->name_len > 0;
+	k->addr = l.addr;
+	k->name = l.name;
+	k->name_len = l.name_len;
+	k->extra = l.mod && extra_module(l.mod, l.mod_len);
+	return true;
 }
 
 static int by_addr(const void *a, const void *b)

@@ -2,6 +2,7 @@
 /* ELF and kallsyms symbol tables. */
 #include "symtab.h"
 #include "../util/file.h"
+#include "../util/kallsyms_line.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -254,51 +255,6 @@ static char *skip_blank(char *p)
 	return p;
 }
 
-/* End of the token at p (the first blank or NUL). */
-static char *token_end(char *p)
-{
-	while (*p && *p != ' ' && *p != '\t' && *p != '\r')
-		p++;
-	return p;
-}
-
-/*
- * Split one kallsyms line (newline removed) into its fields, in place:
- * "ADDRESS TYPE NAME [MODULE]". 0 on success, -1 when it is not one.
- */
-static int kallsyms_line(char *line, uint64_t *addr, char *type, char **name, char **mod)
-{
-	char *p = skip_blank(line), *e;
-	int digits = 0;
-
-	*addr = 0;
-	for (e = p; isxdigit((unsigned char)*e); e++, digits++)
-		*addr = (*addr << 4) | (uint64_t)(isdigit((unsigned char)*e) ? *e - '0' :
-						  tolower((unsigned char)*e) - 'a' + 10);
-	if (!digits || digits > 16 || (*e != ' ' && *e != '\t'))
-		return -1;
-	p = skip_blank(e);
-	if (!isalpha((unsigned char)p[0]) || (p[1] != ' ' && p[1] != '\t'))
-		return -1;
-	*type = p[0];
-	p = skip_blank(p + 1);
-	e = token_end(p);
-	if (e == p)
-		return -1;
-	*name = p;
-	p = skip_blank(e);
-	*e = '\0';
-	*mod = NULL;
-	if (!*p)
-		return 0;
-	e = token_end(p);
-	if (p[0] != '[' || e[-1] != ']' || e - p < 3 || *skip_blank(e))
-		return -1;
-	*e = '\0';
-	*mod = p;
-	return 0;
-}
-
 static void note_bad(struct pts_kallsyms_stats *ks, uint64_t lineno, const char *line, size_t len)
 {
 	size_t i, n = len < sizeof(ks->first_bad_text) - 4 ? len : sizeof(ks->first_bad_text) - 4;
@@ -332,8 +288,8 @@ int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path,
 		return rc;
 	while ((got = getline(&line, &cap, f)) >= 0) {
 		size_t len = (size_t)got;
-		char type, *name, *mod, full[600];
-		uint64_t addr;
+		struct pts_kallsyms_line k;
+		char full[600];
 
 		lineno++;
 		if (len && line[len - 1] == '\n')
@@ -341,21 +297,22 @@ int pts_symtab_load_kallsyms(struct pts_symtab *st, const char *path,
 		if (!*skip_blank(line) && strlen(line) == len)
 			continue;	/* blank line */
 		stats->lines++;
-		/* a NUL inside the line: binary data, not text */
-		if (strlen(line) != len || kallsyms_line(line, &addr, &type, &name, &mod)) {
+		if (pts_kallsyms_line(line, line + len, &k)) {
 			note_bad(stats, lineno, line, len);
 			continue;
 		}
 		parsed++;
-		if (!strchr("tTwW", type))
+		if (!strchr("tTwW", k.type))
 			continue;
 		stats->text++;
-		stats->text_zero += !addr;
-		if (mod)
-			snprintf(full, sizeof(full), "%.511s %.80s", name, mod);
+		stats->text_zero += !k.addr;
+		if (k.mod)
+			snprintf(full, sizeof(full), "%.*s %.*s", (int)(k.name_len < 511 ? k.name_len : 511),
+				 k.name, (int)(k.mod_len < 80 ? k.mod_len : 80), k.mod);
 		else
-			snprintf(full, sizeof(full), "%.511s", name);
-		if (pts_symtab_add(st, addr, 0, full)) {
+			snprintf(full, sizeof(full), "%.*s", (int)(k.name_len < 511 ? k.name_len : 511),
+				 k.name);
+		if (pts_symtab_add(st, k.addr, 0, full)) {
 			rc = pts_err_set(err, ENOMEM, "out of memory reading %s", path);
 			break;
 		}

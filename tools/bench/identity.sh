@@ -74,7 +74,8 @@ run() {
 		# runs only then (with it, every block goes through step)
 		if [ -n "$insn" ]; then
 			# shellcheck disable=SC2086
-			"$bin" decode $args -j 1 -o "$work/$tag.$f.plain" > /dev/null 2>&1 || true
+			"$bin" decode $args -j 1 -o "$work/$tag.$f.plain" --format "$f" \
+				> /dev/null 2>&1 || true
 		fi
 	done
 }

@@ -33,14 +33,30 @@ static uint64_t psb_at_or_after(const struct pts_pcpu *p, uint64_t from)
 	return size;
 }
 
+/*
+ * When the merge needs the chunk at PSB `at` (pardec_pool.c): the time of
+ * the TSC packet of its PSB+, in the merge's clock. Without one (a trace
+ * without timing), the key of the chunk before: the CPU's chunks in order.
+ */
+static uint64_t psb_key(const struct pts_pcpu *p, uint64_t at)
+{
+	/* a PSB+ is a few dozen bytes; the trace after them is readable (padded) */
+	uint64_t len = p->cfg.size - at < 256 ? p->cfg.size - at : 256, tsc;
+
+	if (pts_pt_first_tsc(p->cfg.buf + at, len, &tsc))
+		return p->next_key;
+	return pts_tc_ns(&p->cfg.tc, tsc);
+}
+
 /* A chunk, zeroed but for the arrays of a spare one (their capacities kept). */
 static struct chunk *new_chunk(struct pts_pcpu *p)
 {
-	struct chunk *c = p->spare, keep;
+	struct pts_pool *pool = p->pool;
+	struct chunk *c = pool->spare, keep;
 
 	if (!c)
 		return calloc(1, sizeof(*c));
-	p->spare = c->next;
+	pool->spare = c->next;
 	keep = *c;
 	memset(c, 0, sizeof(*c));
 	c->ev = keep.ev;
@@ -61,57 +77,52 @@ static void retire_chunk(struct pts_pcpu *p, struct chunk *c)
 {
 	pts_ptdec_free(c->dec);
 	c->dec = NULL;
-	c->next = p->spare;
-	p->spare = c;
+	c->next = p->pool->spare;
+	p->pool->spare = c;
+	p->pool->live--;
 }
 
-/* Queue the CPU's next chunk after its tail (none past the end). */
-static int add_chunk(struct pts_pcpu *p)
+int pardec_add_chunk(struct pts_pcpu *p)
 {
-	struct pts_pool *pool = p->pool;
 	struct chunk *c, *t = p->tail;
-	uint64_t start = t ? t->end : 0;
 
-	if (t && t->end >= p->cfg.size)
-		return 0;
 	c = new_chunk(p);
 	if (!c)
 		return -ENOMEM;
 	c->owner = p;
 	c->first = !t;
-	c->start = start;
+	c->start = t ? t->end : 0;
 	/* the first PSB after chunk_bytes more; a chunk ends where the next starts */
-	c->end = psb_at_or_after(p, start + p->chunk_bytes);
+	c->end = psb_at_or_after(p, c->start + p->chunk_bytes);
 	c->over = UINT64_MAX;
+	/* the first chunks: every CPU's at once (the merge peeks each) */
+	c->key = t ? p->next_key : 0;
+	if (c->end < p->cfg.size)
+		p->next_key = psb_key(p, c->end);
 	if (t)
 		t->next = c;
 	else
 		p->cur = c;
 	p->tail = c;
 	p->nchunks++;
-	pthread_mutex_lock(&pool->mu);
-	c->state = CH_QUEUED;
-	if (pool->qtail)
-		pool->qtail->qnext = c;
-	else
-		pool->qhead = c;
-	pool->qtail = c;
-	pthread_cond_signal(&pool->work);
-	pthread_mutex_unlock(&pool->mu);
+	p->pool->live++;
+	pardec_pool_queue(p->pool, c);
 	return 0;
 }
 
+/* The two chunks a join needs: the one in use and the next. */
+static int fill_two(struct pts_pcpu *p)
+{
+	while (p->nchunks < 2 && !(p->tail && p->tail->end >= p->cfg.size))
+		if (pardec_add_chunk(p))
+			return -ENOMEM;
+	return 0;
+}
+
+/* A chunk of p was used up: the CPU's two, then the pool's (pardec_pool_fill). */
 static int fill_window(struct pts_pcpu *p)
 {
-	while (p->nchunks < p->window) {
-		struct chunk *t = p->tail;
-
-		if (t && t->end >= p->cfg.size)
-			break;
-		if (add_chunk(p))
-			return -ENOMEM;
-	}
-	return 0;
+	return fill_two(p) ? -ENOMEM : pardec_pool_fill(p->pool);
 }
 
 /*
@@ -121,8 +132,10 @@ static int fill_window(struct pts_pcpu *p)
 static int wait_chunk(struct pts_pcpu *p, struct chunk *c)
 {
 	struct pts_pool *pool = p->pool;
-	int rc = 0;
+	int rc = pardec_pool_fill(pool);	/* the first wait: every CPU is known by now */
 
+	if (rc)
+		return rc;
 	if (pool->reverse && c->next && c->next->state == CH_QUEUED) {
 		rc = wait_chunk(p, c->next);
 		if (rc)
@@ -130,23 +143,14 @@ static int wait_chunk(struct pts_pcpu *p, struct chunk *c)
 	}
 	pthread_mutex_lock(&pool->mu);
 	if (c->state == CH_QUEUED) {
-		struct chunk **pp = &pool->qhead, *prev = NULL;
-
-		while (*pp != c) {
-			prev = *pp;
-			pp = &(*pp)->qnext;
-		}
-		*pp = c->qnext;
-		if (pool->qtail == c)
-			pool->qtail = prev;
+		pardec_pool_unqueue(pool, c);
 		c->state = CH_RUNNING;
 		pthread_mutex_unlock(&pool->mu);
 		rc = pardec_decode_chunk(c, NULL);
 		pthread_mutex_lock(&pool->mu);
 		c->state = rc ? CH_FAILED : CH_DONE;
 	}
-	while (c->state == CH_RUNNING)
-		pthread_cond_wait(&pool->done, &pool->mu);
+	pardec_pool_await(pool, c);
 	if (c->state == CH_FAILED) {
 		/* a worker could not make its decoder: decode it here */
 		pthread_mutex_unlock(&pool->mu);
@@ -253,7 +257,7 @@ static int hand_over(struct pts_pcpu *p, struct pts_err *err)
 }
 
 int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size_t chunk_bytes,
-		 unsigned int window, struct pts_pcpu **out, struct pts_err *err)
+		 struct pts_pcpu **out, struct pts_err *err)
 {
 	struct pts_pcpu *p = calloc(1, sizeof(*p));
 
@@ -268,7 +272,6 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	p->cfg.mapped = false;		/* pages are released here, behind the chunks used */
 	p->release = cfg->mapped;
 	p->chunk_bytes = chunk_bytes ? chunk_bytes : 1;
-	p->window = window < 2 ? 2 : window;
 	p->stop = UINT64_MAX;
 	p->out.cpu = cfg->cpu;
 	p->break_joins = pool->brk == PTS_PARDEC_BREAK_JOINS;
@@ -276,7 +279,10 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	/* the decode's only CPU (the serial decoder then elides as it queues) */
 	p->single = cfg->elide_queued || pool->brk == PTS_PARDEC_BREAK_TIME;
 	p->alone = cfg->elide_queued;
-	if (fill_window(p)) {
+	p->pnext = pool->cpus;
+	pool->cpus = p;
+	/* the pool's chunks once every CPU is known (wait_chunk): not all to the first */
+	if (fill_two(p)) {
 		pts_pcpu_free(p);
 		return pts_err_set(err, ENOMEM, "out of memory");
 	}
@@ -673,36 +679,29 @@ void pts_pcpu_joins(const struct pts_pcpu *p, uint64_t *joined, uint64_t *refuse
 
 void pts_pcpu_free(struct pts_pcpu *p)
 {
+	struct pts_pool *pool;
+	struct pts_pcpu **pp;
 	struct chunk *c;
 
 	if (!p)
 		return;
+	pool = p->pool;
+	for (pp = &pool->cpus; *pp != p; pp = &(*pp)->pnext)
+		;
+	*pp = p->pnext;
 	/* chunks still queued or decoding: wait for them, then free */
 	for (c = p->cur; c; c = c->next) {
-		pthread_mutex_lock(&p->pool->mu);
+		pthread_mutex_lock(&pool->mu);
 		if (c->state == CH_QUEUED) {
-			struct chunk **pp = &p->pool->qhead, *prev = NULL;
-
-			while (*pp != c) {
-				prev = *pp;
-				pp = &(*pp)->qnext;
-			}
-			*pp = c->qnext;
-			if (p->pool->qtail == c)
-				p->pool->qtail = prev;
+			pardec_pool_unqueue(pool, c);
 			c->state = CH_DONE;
 		}
-		while (c->state == CH_RUNNING)
-			pthread_cond_wait(&p->pool->done, &p->pool->mu);
-		pthread_mutex_unlock(&p->pool->mu);
+		pardec_pool_await(pool, c);
+		pthread_mutex_unlock(&pool->mu);
 	}
 	while ((c = p->cur)) {
 		p->cur = c->next;
-		pardec_chunk_free_data(c);
-		free(c);
-	}
-	while ((c = p->spare)) {
-		p->spare = c->next;
+		pool->live--;
 		pardec_chunk_free_data(c);
 		free(c);
 	}

@@ -43,8 +43,9 @@
  * not a jump, so where runs begin and end depends on the events alone.
  *
  * Threads: the pool's workers decode; everything else runs in the thread
- * that calls pts_pcpu_next (or _emit). Memory: each CPU keeps at most `window` chunks
- * decoded ahead (events of 48 bytes, about two per trace byte).
+ * that calls pts_pcpu_next (or _emit). Memory: the pool keeps
+ * pts_pool_options.chunks chunks decoded ahead, across the CPUs, and each
+ * CPU two at least (events of 48 bytes, about two per trace byte).
  */
 #ifndef PTS_SESSION_PARDEC_H
 #define PTS_SESSION_PARDEC_H
@@ -88,11 +89,11 @@ struct pts_pcpu;
 /*
  * One CPU's trace (cfg as for pts_ptdec_new: buf padded; cfg->elide is
  * applied when an event is handed out; cfg->on_insn must be NULL) in
- * chunks of about chunk_bytes, at most window of them decoded ahead.
+ * chunks of about chunk_bytes, decoded ahead as the pool's options say.
  * Errors: -ENOMEM.
  */
 int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size_t chunk_bytes,
-		 unsigned int window, struct pts_pcpu **out, struct pts_err *err);
+		 struct pts_pcpu **out, struct pts_err *err);
 
 /*
  * As pts_ptdec_next: 1 and *out (valid until the next call on p), 0 at

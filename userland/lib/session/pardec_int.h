@@ -5,7 +5,7 @@
  *   pardec.c        one CPU's chunks: queued, waited for, joined, handed out
  *   pardec_chunk.c  a chunk decoded into its buffer (a worker's work)
  *   pardec_join.c   where two chunks' events join, and their statistics
- *   pardec_pool.c   the worker threads
+ *   pardec_pool.c   the worker threads, and which chunks they decode first
  *   pardec_cyc.c    the CYC scan of a chunk's trace
  */
 #ifndef PTS_SESSION_PARDEC_INT_H
@@ -56,9 +56,10 @@ struct chunk {
 	uint64_t start;		/* its PSB (ignored for the first chunk) */
 	bool first;		/* the trace's first chunk: synchronised as the serial decoder */
 	uint64_t end;		/* the next chunk's PSB, or the trace's length */
+	uint64_t key;		/* when the merge needs it: its PSB's time (pardec_pool.c) */
 	enum chunk_state state;	/* under the pool's lock */
 	struct chunk *next;	/* the CPU's next chunk */
-	struct chunk *qnext;	/* the pool's queue */
+	struct chunk *qnext;	/* the pool's queue, by key */
 	/* events [base, base + n) */
 	struct pts_rec *ev;
 	size_t n, cap;
@@ -95,7 +96,8 @@ struct chunk {
 struct pts_pool {
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;
-	struct chunk *qhead, *qtail;
+	struct chunk *qhead;		/* chunks no thread has taken, by key (under mu) */
+	struct chunk *awaited;		/* the chunk the calling thread waits for (under mu) */
 	bool stop;
 	unsigned int n;
 	pthread_t *th;
@@ -103,6 +105,17 @@ struct pts_pool {
 	uint64_t worker_cpu_ns;		/* CPU time of the workers that ended (under mu) */
 	bool reverse;			/* pts_pool_options.reverse */
 	enum pts_pardec_break brk;	/* pts_pool_options.brk */
+	/* the calling thread's: */
+	unsigned int chunks;		/* pts_pool_options.chunks */
+	unsigned int live;		/* chunks of every CPU, not yet used up */
+	struct pts_pcpu *cpus;		/* the CPUs decoded, by pts_pcpu.pnext */
+	/*
+	 * chunks used up, kept with their arrays for the next ones of any
+	 * CPU (a chunk's arrays are MiBs: freed and grown again per chunk,
+	 * the workers' time went to page faults and copies); with live, at
+	 * most as many as were ever live at once
+	 */
+	struct chunk *spare;
 };
 
 struct pts_pcpu {
@@ -111,14 +124,10 @@ struct pts_pcpu {
 	struct pts_br_elide *elide;	/* applied at hand-out */
 	size_t chunk_bytes;
 	bool release;			/* the trace is mapped: drop the pages behind */
-	unsigned int window, nchunks;
+	unsigned int nchunks;
 	struct chunk *cur, *tail;
-	/*
-	 * chunks used up, kept with their arrays for the next ones (a chunk's
-	 * arrays are MiBs: freed and grown again per chunk, the workers'
-	 * time went to page faults and copies); at most `window` of them
-	 */
-	struct chunk *spare;
+	struct pts_pcpu *pnext;		/* the pool's next CPU */
+	uint64_t next_key;		/* the key of the chunk after tail */
 	uint64_t r;			/* index in cur of the next event to hand out */
 	uint64_t lim;			/* r below this: cur's event r is ready (set by ready()) */
 	/*
@@ -157,6 +166,25 @@ static inline int grow(void **p, size_t *cap, size_t need, size_t size)
 		return 0;
 	return pardec_grow_slow(p, cap, need, size);
 }
+
+/* --- pardec.c --- */
+
+/* Queue the CPU's next chunk (p->tail not at the trace's end). 0, or -ENOMEM. */
+int pardec_add_chunk(struct pts_pcpu *p);
+
+/* --- pardec_pool.c --- */
+
+/* Queue c for the workers, before every chunk of a greater key. */
+void pardec_pool_queue(struct pts_pool *pool, struct chunk *c);
+/* Wait until c is no longer being decoded: the caller holds pool->mu. */
+void pardec_pool_await(struct pts_pool *pool, struct chunk *c);
+/* Take c (queued) off the queue: the caller holds pool->mu. */
+void pardec_pool_unqueue(struct pts_pool *pool, struct chunk *c);
+/*
+ * Queue chunks while fewer than pool->chunks are live, of the CPU whose
+ * next chunk the merge needs soonest. 0, or -ENOMEM.
+ */
+int pardec_pool_fill(struct pts_pool *pool);
 
 /* --- pardec_chunk.c --- */
 

@@ -22,6 +22,12 @@ enum pts_pardec_break {
 struct pts_pool_options {
 	unsigned int threads;	/* worker threads */
 	/*
+	 * Chunks decoded ahead, across the CPUs: each CPU has the two a
+	 * join needs (the one in use and the next) whatever this says; the
+	 * rest go to the chunks the merge needs soonest
+	 */
+	unsigned int chunks;
+	/*
 	 * Tests: no worker threads; the calling thread decodes the chunks
 	 * queued after a chunk before it, one of the orders a pool of
 	 * threads can decode them in, made repeatable (the libipt block

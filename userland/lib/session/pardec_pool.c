@@ -1,5 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The worker threads of the parallel decode (pardec.h): they take chunks off the pool's queue. */
+/*
+ * The worker threads of the parallel decode (pardec.h), and which chunks
+ * they decode first: the merge of several CPUs needs their chunks in the
+ * order of their start times (key: its PSB's time), each CPU's own in
+ * turn. The pool queues chunks by key and keeps pool->chunks of them live
+ * across the CPUs: the two a join needs of each (the one in use and the
+ * next), and the rest where the merge goes next. With a fixed share per
+ * CPU, a CPU whose trace goes on after the others' had one chunk decoded
+ * ahead: one worker busy, the other and the calling thread waiting.
+ */
 #include "pardec_int.h"
 
 #include <errno.h>
@@ -34,19 +43,74 @@ static void *worker(void *arg)
 			break;
 		c = pool->qhead;
 		pool->qhead = c->qnext;
-		if (!pool->qhead)
-			pool->qtail = NULL;
 		c->state = CH_RUNNING;
 		pthread_mutex_unlock(&pool->mu);
 		rc = view ? pardec_decode_chunk(c, view) : -ENOMEM;
 		pthread_mutex_lock(&pool->mu);
 		c->state = rc ? CH_FAILED : CH_DONE;
-		pthread_cond_broadcast(&pool->done);
+		if (pool->awaited == c) {
+			/*
+			 * Woken after our unlock: woken while we hold the
+			 * lock, the calling thread would sleep again on it.
+			 */
+			pthread_mutex_unlock(&pool->mu);
+			pthread_cond_signal(&pool->done);
+			pthread_mutex_lock(&pool->mu);
+		}
 	}
 	pool->worker_cpu_ns += thread_cpu_ns();
 	pthread_mutex_unlock(&pool->mu);
 	pts_imgview_free(view);
 	return NULL;
+}
+
+void pardec_pool_queue(struct pts_pool *pool, struct chunk *c)
+{
+	struct chunk **pp = &pool->qhead;
+
+	pthread_mutex_lock(&pool->mu);
+	/* after the chunks of its key: the chunks of one CPU, and without timing all, in order */
+	while (*pp && (*pp)->key <= c->key)
+		pp = &(*pp)->qnext;
+	c->qnext = *pp;
+	*pp = c;
+	c->state = CH_QUEUED;
+	pthread_cond_signal(&pool->work);
+	pthread_mutex_unlock(&pool->mu);
+}
+
+void pardec_pool_await(struct pts_pool *pool, struct chunk *c)
+{
+	pool->awaited = c;
+	while (c->state == CH_RUNNING)
+		pthread_cond_wait(&pool->done, &pool->mu);
+	pool->awaited = NULL;
+}
+
+void pardec_pool_unqueue(struct pts_pool *pool, struct chunk *c)
+{
+	struct chunk **pp = &pool->qhead;
+
+	while (*pp != c)
+		pp = &(*pp)->qnext;
+	*pp = c->qnext;
+}
+
+int pardec_pool_fill(struct pts_pool *pool)
+{
+	while (pool->live < pool->chunks) {
+		struct pts_pcpu *p, *best = NULL;
+
+		for (p = pool->cpus; p; p = p->pnext)
+			if (p->tail && p->tail->end < p->cfg.size &&
+			    (!best || p->next_key < best->next_key))
+				best = p;
+		if (!best)
+			break;
+		if (pardec_add_chunk(best))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 int pts_pool_new(const struct pts_pool_options *opt, struct pts_imgset *set,
@@ -65,6 +129,7 @@ int pts_pool_new(const struct pts_pool_options *opt, struct pts_imgset *set,
 	pool->set = set;
 	pool->reverse = opt->reverse;
 	pool->brk = opt->brk;
+	pool->chunks = opt->chunks;
 	if (pool->reverse)
 		n = 0;
 	for (i = 0; i < n; i++) {
@@ -83,6 +148,7 @@ int pts_pool_new(const struct pts_pool_options *opt, struct pts_imgset *set,
 
 void pts_pool_free(struct pts_pool *pool, struct pts_pool_cpu *cpu)
 {
+	struct chunk *c;
 	unsigned int i;
 
 	if (!pool)
@@ -101,6 +167,11 @@ void pts_pool_free(struct pts_pool *pool, struct pts_pool_cpu *cpu)
 		cpu->calling_ns = thread_cpu_ns();
 		cpu->workers_ns = pool->worker_cpu_ns;
 		cpu->workers = pool->n;
+	}
+	while ((c = pool->spare)) {
+		pool->spare = c->next;
+		pardec_chunk_free_data(c);
+		free(c);
 	}
 	pthread_cond_destroy(&pool->work);
 	pthread_cond_destroy(&pool->done);

@@ -452,16 +452,23 @@ static int open_pt_source(struct pts_run_in *in, unsigned int i, struct pts_pool
 	 */
 	dc.images_by_pid = true;
 	dc.switch_at_pip = in->scope != PTS_SCOPE_USER;
-	if (pool && in->pt[i].len > chunk) {
-		/*
-		 * Chunks decoded ahead: the two a join needs (the one in
-		 * use and the next) and this CPU's share of the workers.
-		 */
-		unsigned int window = in->jobs / in->nr_pt + 2;
-
-		return pts_pardec_src_new(pool, &dc, chunk, window, out, err);
-	}
+	if (pool && in->pt[i].len > chunk)
+		return pts_pardec_src_new(pool, &dc, chunk, out, err);
 	return pts_ptdec_src_new(&dc, out, err);
+}
+
+/*
+ * Chunks decoded ahead by a pool (pardec_opts.h): the two a join needs of
+ * each CPU and one per worker; at least two per worker beside one CPU's
+ * two, so that a worker done before the chunk the merge waits for finds
+ * another (with one per worker and one CPU, the workers found none 60
+ * times on a 10 MB trace).
+ */
+static unsigned int pool_chunks(unsigned int cpus, unsigned int jobs)
+{
+	unsigned int n = 2 * cpus + jobs;
+
+	return n > 2 + 2 * jobs ? n : 2 + 2 * jobs;
 }
 
 int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
@@ -526,6 +533,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	if (in->jobs > 1 && !in->on_insn) {
 		struct pts_pool_options po = {
 			.threads = in->jobs,
+			.chunks = pool_chunks(in->nr_pt, in->jobs),
 			.reverse = in->par_reverse,
 			.brk = in->par_break,
 		};

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which chunks a parallel decode's pool decodes first (session/
+ * pardec_pool.c): the merge of several CPUs needs their chunks in the
+ * order of their start times, the time of the TSC in each chunk's PSB+.
+ * Each CPU has the two chunks a join needs whatever the pool's count
+ * says; the chunks beyond those go to the CPU whose next chunk starts
+ * first, and the workers take queued chunks by start time.
+ *
+ * The traces are PSB+ after PSB+ (PSB TSC CBR PSBEND MODE, 32 bytes
+ * each), decoded in chunks of a byte: a chunk at every PSB, whose start
+ * time is its TSC (no conversion given: 1 tick = 1 ns). The pool has no
+ * worker threads, so what was queued stays queued; nothing is decoded.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+#include "pt_gen.h"
+#include "session/pardec_int.h"
+
+/* CPU a's PSBs at 100, 200, ... 700; b's at 350, 450, ... 950 */
+static const uint64_t tsc_a[] = { 100, 200, 300, 400, 500, 600, 700 };
+static const uint64_t tsc_b[] = { 350, 450, 550, 650, 750, 850, 950 };
+
+static struct pt_gen gen_a, gen_b;
+
+static void gen_trace(struct pt_gen *g, const uint64_t *tsc, size_t n)
+{
+	size_t i;
+
+	gen_init(g);
+	for (i = 0; i < n; i++)
+		gen_psb_plus(g, tsc[i]);
+}
+
+static struct pts_pcpu *open_cpu(struct pts_pool *pool, struct pt_gen *g, uint32_t cpu)
+{
+	struct pts_ptdec_config cfg;
+	struct pts_pcpu *p = NULL;
+	struct pts_err err;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.buf = g->buf;	/* zeroed beyond the stream: padded */
+	cfg.size = gen_len(g);
+	cfg.padded = true;
+	cfg.cpu = cpu;
+	CU_ASSERT_EQUAL_FATAL(pts_pcpu_new(pool, &cfg, 1, &p, &err), 0);
+	return p;
+}
+
+/* The queue, as the owner (a or b) and key of each chunk in order. */
+static void queue_is(struct pts_pool *pool, struct pts_pcpu *a, const char *owners,
+		     const uint64_t *keys)
+{
+	const struct chunk *c;
+	size_t i = 0;
+
+	for (c = pool->qhead; c; c = c->qnext, i++) {
+		CU_ASSERT_FATAL(owners[i] != 0);
+		CU_ASSERT_EQUAL(c->owner == a ? 'a' : 'b', owners[i]);
+		CU_ASSERT_EQUAL(c->key, keys[i]);
+	}
+	CU_ASSERT_EQUAL(owners[i], 0);
+}
+
+static void chunks_beyond_each_cpus_two_go_where_the_merge_goes_first(void)
+{
+	struct pts_pool_options opt = { .threads = 0, .chunks = 6 };
+	static const uint64_t keys[] = { 0, 0, 200, 300, 400, 450 };
+	struct pts_pcpu *a, *b;
+	struct pts_pool *pool;
+	struct pts_err err;
+
+	gen_trace(&gen_a, tsc_a, 7);
+	gen_trace(&gen_b, tsc_b, 7);
+	CU_ASSERT_EQUAL_FATAL(pts_pool_new(&opt, NULL, &pool, &err), 0);
+	a = open_cpu(pool, &gen_a, 0);
+	b = open_cpu(pool, &gen_b, 1);
+	/*
+	 * By hand: a's chunks at 0 (the first: needed at once) and 200, b's
+	 * at 0 and 450; of the two more, a's at 300 and 400 start before
+	 * b's next at 550. Queued by start time, chunks of one time in the
+	 * order they were queued: a's first, b's first, then a's three, b's.
+	 */
+	CU_ASSERT_EQUAL(pardec_pool_fill(pool), 0);
+	CU_ASSERT_EQUAL(pool->live, 6);
+	CU_ASSERT_EQUAL(a->nchunks, 4);
+	CU_ASSERT_EQUAL(b->nchunks, 2);
+	queue_is(pool, a, "abaaab", keys);
+	pts_pcpu_free(b);
+	pts_pcpu_free(a);
+	CU_ASSERT_EQUAL(pool->live, 0);
+	pts_pool_free(pool, NULL);
+	gen_done(&gen_a);
+	gen_done(&gen_b);
+}
+
+static void a_cpu_alone_gets_the_chunks_the_others_used(void)
+{
+	struct pts_pool_options opt = { .threads = 0, .chunks = 6 };
+	static const uint64_t keys[] = { 0, 200, 300, 400, 500, 600 };
+	struct pts_pcpu *a, *b;
+	struct pts_pool *pool;
+	struct pts_err err;
+
+	gen_trace(&gen_a, tsc_a, 7);
+	gen_trace(&gen_b, tsc_b, 7);
+	CU_ASSERT_EQUAL_FATAL(pts_pool_new(&opt, NULL, &pool, &err), 0);
+	a = open_cpu(pool, &gen_a, 0);
+	b = open_cpu(pool, &gen_b, 1);
+	/* b's trace is done with: its two chunks are a's to decode ahead */
+	pts_pcpu_free(b);
+	CU_ASSERT_EQUAL(pardec_pool_fill(pool), 0);
+	CU_ASSERT_EQUAL(a->nchunks, 6);
+	queue_is(pool, a, "aaaaaa", keys);
+	pts_pcpu_free(a);
+	pts_pool_free(pool, NULL);
+	gen_done(&gen_a);
+	gen_done(&gen_b);
+}
+
+PTS_SUITE(session_pardec_pool, NULL, NULL,
+	  PTS_TEST(chunks_beyond_each_cpus_two_go_where_the_merge_goes_first),
+	  PTS_TEST(a_cpu_alone_gets_the_chunks_the_others_used));

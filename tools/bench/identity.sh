@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Decoder change identity (docs/performance.md): decode every stream of the
 # corpus with two ptscope binaries, OLD and NEW, single-threaded (-j 1),
-# into fxt, json, txt and folded, with --summary and --insn-list, and
-# require the outputs to be equal byte for byte.
+# into fxt, json, txt and folded, with --summary and --insn-list, and again
+# without either (the decoder's block loop without an instruction listing),
+# and require the outputs to be equal byte for byte.
 #
 #   tools/bench/identity.sh OLD NEW          (after `make check`: its corpus)
 #
@@ -69,13 +70,20 @@ run() {
 		"$bin" decode $args -j 1 -o "$work/$tag.$f" --summary $insn \
 			> "$work/$tag.$f.sum" 2> "$work/$tag.$f.err" || rc=$?
 		echo "$rc" > "$work/$tag.$f.rc"
+		# again without the instruction list: the decoder's own block loop
+		# runs only then (with it, every block goes through step)
+		if [ -n "$insn" ]; then
+			# shellcheck disable=SC2086
+			"$bin" decode $args -j 1 -o "$work/$tag.$f.plain" --format "$f" \
+				> /dev/null 2>&1 || true
+		fi
 	done
 }
 while IFS=$'\t' read -r name args; do
 	run "$old" "$name-old" "$args"
 	run "$new" "$name-new" "$args"
 	for f in fxt json txt folded; do
-		for part in "" .sum .rc .insn; do
+		for part in "" .sum .rc .insn .plain; do
 			[ -e "$work/$name-old.$f$part" ] || [ -e "$work/$name-new.$f$part" ] || continue
 			n=$((n + 1))
 			if ! cmp -s "$work/$name-old.$f$part" "$work/$name-new.$f$part"; then

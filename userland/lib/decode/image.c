@@ -73,7 +73,7 @@ struct pts_imgset {
 	struct exec_ent { int32_t pid, space; uint64_t time_ns; } *execs;
 	size_t nexecs;
 	int32_t next_space;
-	uint64_t sym_time;	/* pts_imgset_set_sym_time */
+	uint64_t sym_time;	/* pts_imgset_sym_time */
 };
 
 int pts_imgset_new(struct pts_imgset **out, struct pts_err *err)
@@ -363,9 +363,9 @@ int32_t pts_imgset_space_pid(const struct pts_imgset *s, int32_t space)
 	return space;
 }
 
-void pts_imgset_set_sym_time(struct pts_imgset *s, uint64_t time_ns)
+uint64_t *pts_imgset_sym_time(struct pts_imgset *s)
 {
-	s->sym_time = time_ns;
+	return &s->sym_time;
 }
 
 int pts_imgset_add_file(struct pts_imgset *s, int32_t pid, const char *path,

@@ -119,11 +119,13 @@ int32_t pts_imgset_space_at(const struct pts_imgset *set, int32_t pid, uint64_t 
 int32_t pts_imgset_space_pid(const struct pts_imgset *set, int32_t space);
 
 /*
- * The time (ns, as pts_imgset_add_exec's) the events now being named
- * happen at: pts_imgset_symbolize names a pid's address in the address
- * space the pid runs in at that time. Default UINT64_MAX (the last).
+ * Where to write the time (ns, as pts_imgset_add_exec's) the events now
+ * being named happen at: pts_imgset_symbolize names a pid's address in the
+ * address space the pid runs in at that time. Default UINT64_MAX (the
+ * last). A pointer, valid while set is: the time changes with every event
+ * fed, and a store costs less than a call.
  */
-void pts_imgset_set_sym_time(struct pts_imgset *set, uint64_t time_ns);
+uint64_t *pts_imgset_sym_time(struct pts_imgset *set);
 
 /* Root under which separate debug files are looked up (NULL: "/"). -ENOMEM. */
 int pts_imgset_set_sysroot(struct pts_imgset *set, const char *sysroot);
@@ -182,8 +184,8 @@ size_t pts_imgset_read_any(const struct pts_imgset *set, uint64_t addr, uint8_t 
 const char *pts_imgset_sym_damage(const struct pts_imgset *s, size_t i, const char **why);
 
 /*
- * Symbol of addr in pid's space at the time set with
- * pts_imgset_set_sym_time (pts_tl_symbolize_fn). Always returns 0.
+ * Symbol of addr in pid's space at the time written at
+ * pts_imgset_sym_time (pts_tl_symbolize_fn). Always returns 0.
  */
 int pts_imgset_symbolize(void *set, int32_t pid, uint64_t addr, struct pts_sym_info *out);
 

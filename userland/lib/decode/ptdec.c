@@ -1319,14 +1319,27 @@ static void blocks_store(struct pts_ptdec *d)
 	blocks_run(d, true);
 }
 
-static inline __attribute__((always_inline)) void fill(struct pts_ptdec *d)
+/*
+ * Decode until an event is queued or the trace ends. plain_inline: the
+ * plain block loop compiled in rather than called through blocks
+ * (pts_ptdec_emit: no call and no saving of registers per event).
+ */
+static inline __attribute__((always_inline)) void fill_with(struct pts_ptdec *d,
+							    bool plain_inline)
 {
 	while (!d->qn && d->state != PTDEC_ENDED) {
-		if (d->state == PTDEC_SYNCED && !(d->status & (pts_event_pending | pts_eos)))
-			d->blocks(d);
-		else
+		if (d->state != PTDEC_SYNCED || (d->status & (pts_event_pending | pts_eos)))
 			step(d);
+		else if (plain_inline && d->blocks == blocks_plain)
+			blocks_run(d, false);
+		else
+			d->blocks(d);
 	}
+}
+
+static inline __attribute__((always_inline)) void fill(struct pts_ptdec *d)
+{
+	fill_with(d, false);
 }
 
 /*
@@ -1407,6 +1420,41 @@ uint64_t pts_ptdec_insns_before(const struct pts_ptdec *d)
 void pts_ptdec_elide_until(struct pts_ptdec *d, uint64_t until_ns)
 {
 	d->elide_until = d->cfg.elide_queued ? UINT64_MAX : until_ns;
+}
+
+/*
+ * pts_ptdec_emit's loop, bounded known: the block loop and hand_out
+ * inline, so that an event costs the sink's call and no call, return code
+ * and out pointer of its own through the source interface and the merge.
+ */
+static inline __attribute__((always_inline)) int emit(struct pts_ptdec *d, bool bounded,
+						      uint64_t until_ns,
+						      const struct pts_brsrc_to *to,
+						      struct pts_err *err)
+{
+	for (;;) {
+		const struct pts_branch *br;
+		int rc;
+
+		fill_with(d, true);
+		if (!d->qn)
+			return PTS_BRSRC_END;
+		if (bounded && d->q[d->qh].br.ts_ns >= until_ns)
+			return PTS_BRSRC_LATER;
+		if (hand_out(d, &br) != PTS_BRSRC_EVENT)
+			continue;	/* dropped: nothing fed, the window unmoved */
+		rc = to->event(to->ctx, to->idx, br, err);
+		if (rc)
+			return rc;
+	}
+}
+
+int pts_ptdec_emit(struct pts_ptdec *d, bool bounded, uint64_t until_ns,
+		   const struct pts_brsrc_to *to, struct pts_err *err)
+{
+	if (bounded)
+		return emit(d, true, until_ns, to, err);
+	return emit(d, false, 0, to, err);
 }
 
 uint64_t pts_ptdec_peek_time(struct pts_ptdec *d)

@@ -23,6 +23,7 @@
 
 #include "../util/err.h"
 #include "branch.h"
+#include "brsrc.h"
 #include "elide.h"
 #include "image.h"
 #include "evstore.h"
@@ -148,6 +149,15 @@ int pts_ptdec_next(struct pts_ptdec *d, const struct pts_branch **out);
  * since the origin); 3 when it is not (nothing handed out or dropped).
  */
 int pts_ptdec_next_before(struct pts_ptdec *d, uint64_t until_ns, const struct pts_branch **out);
+
+/*
+ * The events pts_ptdec_next_before would hand out (bounded false:
+ * pts_ptdec_next, every one), each to to->event in turn, in one call: 0 at
+ * the end, 3 at an event not before until_ns, or to->event's nonzero
+ * return (brsrc.h's emit). Jumps dropped are passed over.
+ */
+int pts_ptdec_emit(struct pts_ptdec *d, bool bounded, uint64_t until_ns,
+		   const struct pts_brsrc_to *to, struct pts_err *err);
 
 /*
  * Trace position of the event pts_ptdec_next last handed out: the

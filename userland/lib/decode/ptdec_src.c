@@ -24,6 +24,12 @@ static int ps_next_before(struct pts_brsrc *s, uint64_t until_ns, const struct p
 	return pts_ptdec_next_before(((struct ptdec_src *)s)->dec, until_ns, out);
 }
 
+static int ps_emit(struct pts_brsrc *s, bool bounded, uint64_t until_ns,
+		   const struct pts_brsrc_to *to, struct pts_err *err)
+{
+	return pts_ptdec_emit(((struct ptdec_src *)s)->dec, bounded, until_ns, to, err);
+}
+
 static int ps_peek(struct pts_brsrc *s, uint64_t *ns, struct pts_err *err)
 {
 	(void)err;
@@ -72,6 +78,7 @@ static void ps_close(struct pts_brsrc *s)
 static const struct pts_brsrc_ops ptdec_src_ops = {
 	.next = ps_next,
 	.next_before = ps_next_before,
+	.emit = ps_emit,
 	.peek = ps_peek,
 	.lead = ps_lead,
 	.done = ps_done,

@@ -230,6 +230,12 @@ static int string_record(struct pts_writer *w, uint16_t index, const char *s)
 	return rec_end(w, &f->aux, FXT_REC_STRING, (uint64_t)index << 16 | (uint64_t)len << 32);
 }
 
+/* Whether n new strings fit in the table without recycling it. */
+static inline bool strings_room(const struct fxt *f, unsigned int n)
+{
+	return f->next_str + n <= FXT_STR_INDEX_MAX + 1;
+}
+
 /*
  * Make room for n new strings before assembling a record, so the table
  * never recycles in the middle of one (which could reassign an index the
@@ -238,7 +244,7 @@ static int string_record(struct pts_writer *w, uint16_t index, const char *s)
  */
 static void reserve_strings(struct fxt *f, unsigned int n)
 {
-	if (f->next_str + n <= FXT_STR_INDEX_MAX + 1)
+	if (strings_room(f, n))
 		return;
 	pts_hmap_clear(&f->strings, NULL);
 	memset(f->sref, 0, sizeof(f->sref));
@@ -290,20 +296,26 @@ static int str_ref_at(struct pts_writer *w, const char *s, bool stable, uint16_t
 	return 0;
 }
 
-/*
- * str_ref_at of the caller's pointer. Inline: the common case, an
- * interned pointer remembered in sref, is a load.
- */
-static inline int str_ref(struct pts_writer *w, const char *s, uint16_t *ref)
+/* The ref of the caller's pointer s when remembered in sref, interned: a load. */
+static inline bool str_known(struct pts_writer *w, const char *s, uint16_t *ref)
 {
 	const struct fxt_sref *c = &S(w)->sref[((uintptr_t)s >> 3) & (FXT_SREF_SIZE - 1)];
 
 	/* only a string of at least one byte is remembered: no check for "" */
 	if (w->interned && s && c->p == s) {
 		*ref = (uint16_t)c->e->v.u;
-		return 0;
+		return true;
 	}
-	return str_ref_at(w, s, true, ref);
+	return false;
+}
+
+/*
+ * str_ref_at of the caller's pointer. Inline: the common case, an
+ * interned pointer remembered in sref (str_known), is a load.
+ */
+static inline int str_ref(struct pts_writer *w, const char *s, uint16_t *ref)
+{
+	return str_known(w, s, ref) ? 0 : str_ref_at(w, s, true, ref);
 }
 
 /* String ref of a kind's name. */
@@ -357,6 +369,12 @@ static int thread_ref_slow(struct pts_writer *w, int32_t pid, int32_t tid, unsig
 	return rec_end(w, &f->aux, FXT_REC_THREAD, (uint64_t)i << 16);
 }
 
+/* Whether pid/tid is the thread of the record before (last_thread). */
+static inline bool is_last_thread(const struct fxt *f, int32_t pid, int32_t tid)
+{
+	return f->last_thread && f->last_key == thread_key(pid, tid);
+}
+
 /*
  * The thread table index of pid/tid, given one (and its thread record
  * written) if new. Inline: nearly every record is the last one's thread.
@@ -365,7 +383,7 @@ static inline int thread_ref(struct pts_writer *w, int32_t pid, int32_t tid, uns
 {
 	struct fxt *f = S(w);
 
-	if (f->last_thread && f->last_key == thread_key(pid, tid)) {
+	if (is_last_thread(f, pid, tid)) {
 		*ref = f->last_thread;
 		return 0;
 	}
@@ -562,18 +580,67 @@ static bool slice_symbol(const struct pts_tl_slice *s)
 }
 
 /*
- * The BEGIN of slice s at at on thread ref th; *nref: its name's string
- * ref. Inline, always: in the frame path one more call per BEGIN costs a
- * tenth of its instructions.
+ * The words of a BEGIN of slice s at at, its name, object and kind refs
+ * given, at ev after the header and before any extra argument: returns
+ * the words (the header's included), *nargs the arguments.
  */
-static inline __attribute__((always_inline)) int
-emit_begin(struct pts_writer *w, const struct pts_tl_at *at, const struct pts_tl_slice *s,
-	   enum pts_tl_kind kind, unsigned int th, uint16_t *nref)
+static inline __attribute__((always_inline)) unsigned int
+begin_words(char *ev, const struct pts_tl_at *at, const struct pts_tl_slice *s, uint16_t nref,
+	    uint16_t oref, uint16_t kref, unsigned int *nargs)
+{
+	unsigned int na = 3, n = 2;	/* addr, kind, cpu; header, time */
+
+	put_word(ev, 1, at->ts_ns);
+	put_word(ev, n++, arg_hdr(FXT_ARG_POINTER, 2, FX_ADDR, 0));
+	put_word(ev, n++, s->addr);
+	if (slice_symbol(s)) {
+		put_word(ev, n++, arg_hdr(FXT_ARG_STRING, 1, FX_SYMBOL, nref));
+		if (s->offset > UINT32_MAX) {
+			put_word(ev, n++, arg_hdr(FXT_ARG_UINT64, 2, FX_OFFSET, 0));
+			put_word(ev, n++, s->offset);
+		} else {
+			put_word(ev, n++, arg_hdr(FXT_ARG_UINT32, 1, FX_OFFSET, s->offset));
+		}
+		na += 2;
+	}
+	if (oref) {
+		put_word(ev, n++, arg_hdr(FXT_ARG_STRING, 1, FX_OBJECT, oref));
+		na++;
+	}
+	put_word(ev, n++, arg_hdr(FXT_ARG_STRING, 1, FX_KIND, kref));
+	put_word(ev, n++, arg_hdr(FXT_ARG_UINT32, 1, FX_CPU, at->cpu));
+	if (s->flags & PTS_TLF_INFERRED) {
+		put_word(ev, n++, arg_hdr(FXT_ARG_BOOL, 1, FX_INFERRED, 1));
+		na++;
+	}
+	if (s->flags & PTS_TLF_SYNTHETIC) {
+		put_word(ev, n++, arg_hdr(FXT_ARG_BOOL, 1, FX_SYNTHETIC, 1));
+		na++;
+	}
+	*nargs = na;
+	return n;
+}
+
+/* The header of a BEGIN of n words and nargs arguments on thread ref th (begin_words). */
+static inline void begin_header(char *ev, unsigned int n, unsigned int nargs, unsigned int th,
+				uint32_t flags, uint16_t nref)
+{
+	put_word(ev, 0, FXT_REC_EVENT | (uint64_t)n << 4 |
+		 ev_fields(FXT_EV_BEGIN, nargs, th, category(flags), nref));
+}
+
+/*
+ * The BEGIN of slice s at at on thread ref th; *nref: its name's string
+ * ref.
+ */
+static int emit_begin(struct pts_writer *w, const struct pts_tl_at *at,
+		      const struct pts_tl_slice *s, enum pts_tl_kind kind, unsigned int th,
+		      uint16_t *nref)
 {
 	char local[FXT_BEGIN_WORDS * 8], *ev;
 	char buf[64];
 	uint16_t oref = 0, kref;
-	unsigned int nargs = 3, n = 2;	/* addr, kind, cpu; header, time */
+	unsigned int nargs, n;
 	int rc;
 
 	/* every string first: their string records precede the event */
@@ -583,42 +650,27 @@ emit_begin(struct pts_writer *w, const struct pts_tl_at *at, const struct pts_tl
 		return rc;
 	/* extra arguments register strings as they go: assembled aside */
 	ev = s->nargs ? local : ev_place(w, local, sizeof(local));
-	put_word(ev, 1, at->ts_ns);
-	put_word(ev, n++, arg_hdr(FXT_ARG_POINTER, 2, FX_ADDR, 0));
-	put_word(ev, n++, s->addr);
-	if (slice_symbol(s)) {
-		put_word(ev, n++, arg_hdr(FXT_ARG_STRING, 1, FX_SYMBOL, *nref));
-		if (s->offset > UINT32_MAX) {
-			put_word(ev, n++, arg_hdr(FXT_ARG_UINT64, 2, FX_OFFSET, 0));
-			put_word(ev, n++, s->offset);
-		} else {
-			put_word(ev, n++, arg_hdr(FXT_ARG_UINT32, 1, FX_OFFSET, s->offset));
-		}
-		nargs += 2;
-	}
-	if (oref) {
-		put_word(ev, n++, arg_hdr(FXT_ARG_STRING, 1, FX_OBJECT, oref));
-		nargs++;
-	}
-	put_word(ev, n++, arg_hdr(FXT_ARG_STRING, 1, FX_KIND, kref));
-	put_word(ev, n++, arg_hdr(FXT_ARG_UINT32, 1, FX_CPU, at->cpu));
-	if (s->flags & PTS_TLF_INFERRED) {
-		put_word(ev, n++, arg_hdr(FXT_ARG_BOOL, 1, FX_INFERRED, 1));
-		nargs++;
-	}
-	if (s->flags & PTS_TLF_SYNTHETIC) {
-		put_word(ev, n++, arg_hdr(FXT_ARG_BOOL, 1, FX_SYNTHETIC, 1));
-		nargs++;
-	}
+	n = begin_words(ev, at, s, *nref, oref, kref, &nargs);
 	if (s->nargs) {
 		rc = extra_args(w, s->args, s->nargs, ev, &n);
 		if (rc < 0)
 			return rc;
 		nargs += (unsigned int)rc;
 	}
-	put_word(ev, 0, FXT_REC_EVENT | (uint64_t)n << 4 |
-		 ev_fields(FXT_EV_BEGIN, nargs, th, category(s->flags), *nref));
+	begin_header(ev, n, nargs, th, s->flags, *nref);
 	return ev_done(w, ev, local, n);
+}
+
+/* An END's words at ev (emit_end). */
+#define FXT_END_WORDS 3
+
+static inline void end_words(char *ev, uint64_t ts, uint16_t kref, unsigned int th,
+			     uint32_t flags, uint16_t nref)
+{
+	put_word(ev, 0, FXT_REC_EVENT | FXT_END_WORDS << 4 |
+		 ev_fields(FXT_EV_END, 1, th, category(flags), nref));
+	put_word(ev, 1, ts);
+	put_word(ev, 2, arg_hdr(FXT_ARG_STRING, 1, FX_END_KIND, kref));
 }
 
 /*
@@ -629,18 +681,15 @@ emit_begin(struct pts_writer *w, const struct pts_tl_at *at, const struct pts_tl
 static inline int emit_end(struct pts_writer *w, uint64_t ts, enum pts_tl_kind kind,
 			   unsigned int th, uint32_t flags, uint16_t nref)
 {
-	char local[3 * 8], *ev;
+	char local[FXT_END_WORDS * 8], *ev;
 	uint16_t kref;
 	int rc = kind_ref(w, kind, &kref);
 
 	if (rc)
 		return rc;
 	ev = ev_place(w, local, sizeof(local));
-	put_word(ev, 0, FXT_REC_EVENT | 3 << 4 |
-		 ev_fields(FXT_EV_END, 1, th, category(flags), nref));
-	put_word(ev, 1, ts);
-	put_word(ev, 2, arg_hdr(FXT_ARG_STRING, 1, FX_END_KIND, kref));
-	return ev_done(w, ev, local, 3);
+	end_words(ev, ts, kref, th, flags, nref);
+	return ev_done(w, ev, local, FXT_END_WORDS);
 }
 
 /* A BEGIN record through pts_writer_emit: written, and pushed on t's stack. */
@@ -775,8 +824,11 @@ static int fxt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
  * pts_wout_room or pts_wout, which answer with it (nothing more is
  * written), and pts_wframe_failed reports it.
  */
-static int fxt_frame_begin(struct pts_writer *w, const struct pts_tl_at *at,
-			   struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err)
+/* fxt_frame_begin of any BEGIN: the string table reserved, the thread and the strings looked up. */
+static __attribute__((noinline)) int frame_begin_any(struct pts_writer *w,
+						     const struct pts_tl_at *at,
+						     struct pts_tl_slice *s, enum pts_tl_kind kind,
+						     struct pts_err *err)
 {
 	uint16_t nref;
 	unsigned int th;
@@ -791,8 +843,37 @@ static int fxt_frame_begin(struct pts_writer *w, const struct pts_tl_at *at,
 	return 0;
 }
 
-static int fxt_frame_end(struct pts_writer *w, const struct pts_tl_at *at,
-			 const struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err)
+/*
+ * The common BEGIN decided without a call, so without saving registers:
+ * no recycling of the string table due, the thread of the record before,
+ * no extra arguments, its name and object (if any) remembered strings, a
+ * kind with a fixed string, room in the output buffer. What
+ * frame_begin_any would write then.
+ */
+static int fxt_frame_begin(struct pts_writer *w, const struct pts_tl_at *at,
+			   struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err)
+{
+	struct fxt *f = S(w);
+	uint16_t nref, oref = 0;
+	unsigned int n, nargs;
+	char *ev;
+
+	if (!strings_room(f, FXT_STRINGS_PER_RECORD) || s->nargs ||
+	    !is_last_thread(f, at->pid, at->tid) || (unsigned int)kind >= FXT_KIND_COUNT ||
+	    !str_known(w, s->name, &nref) || (s->object && !str_known(w, s->object, &oref)) ||
+	    !(ev = pts_wout_room(w, FXT_BEGIN_WORDS * 8)))
+		return frame_begin_any(w, at, s, kind, err);
+	n = begin_words(ev, at, s, nref, oref, (uint16_t)(FX_KINDS + kind), &nargs);
+	begin_header(ev, n, nargs, f->last_thread, s->flags, nref);
+	pts_wout_commit(w, n * 8);
+	s->wtag = f->gen << 16 | nref;
+	return 0;
+}
+
+/* fxt_frame_end of any END: the string table reserved, the thread and the names looked up. */
+static __attribute__((noinline)) int frame_end_any(struct pts_writer *w, const struct pts_tl_at *at,
+						   const struct pts_tl_slice *s,
+						   enum pts_tl_kind kind, struct pts_err *err)
 {
 	uint16_t nref;
 	unsigned int th;
@@ -806,6 +887,29 @@ static int fxt_frame_end(struct pts_writer *w, const struct pts_tl_at *at,
 		rc = name_ref(w, s, buf, sizeof(buf), &nref);
 	rc = rc ?: emit_end(w, at->ts_ns, kind, th, s->flags, nref);
 	return rc ? pts_wframe_failed(w, rc, err) : 0;
+}
+
+/*
+ * The common END decided without a call, so without saving registers
+ * (about half its instructions): no recycling of the string table due,
+ * the thread of the record before, the BEGIN's name ref still valid, a
+ * kind with a fixed string, room in the output buffer. What frame_end_any
+ * would write then.
+ */
+static int fxt_frame_end(struct pts_writer *w, const struct pts_tl_at *at,
+			 const struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err)
+{
+	struct fxt *f = S(w);
+	char *ev;
+
+	if (!strings_room(f, FXT_STRINGS_PER_RECORD) || !is_last_thread(f, at->pid, at->tid) ||
+	    s->wtag >> 16 != f->gen || (unsigned int)kind >= FXT_KIND_COUNT ||
+	    !(ev = pts_wout_room(w, FXT_END_WORDS * 8)))
+		return frame_end_any(w, at, s, kind, err);
+	end_words(ev, at->ts_ns, (uint16_t)(FX_KINDS + kind), f->last_thread, s->flags,
+		  (uint16_t)s->wtag);
+	pts_wout_commit(w, FXT_END_WORDS * 8);
+	return 0;
 }
 
 static const struct pts_writer_frames fxt_frames = {

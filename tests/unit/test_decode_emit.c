@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pts_ptdec_emit: the serial decoder handing its events to a sink itself
+ * (brsrc.h's emit), with its block loop inside the call. It must hand out
+ * what pts_ptdec_next does, in the same order; bounded, stop at the first
+ * event not before the bound and keep it for the next call; stop at the
+ * sink's nonzero return.
+ *
+ * Code (raw bytes mapped at 0x401000):
+ *   401000 call 401006 (e8 01 00 00 00)   401005 ret   401006 ret
+ * Stream (libipt's encoder): PSB+, TIP.PGE(401000), TSC, TIP(401005) for
+ * the inner ret, TSC, TIP.PGD(suppressed) at the outer one: a cbr, the
+ * enable, a call, a return and the disable, from blocks of the plain loop.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "pt_gen.h"
+#include "decode/image.h"
+#include "decode/ptdec.h"
+
+#define MAX_EV 16
+
+static char dir[64], code[128];
+
+struct ev {
+	enum pts_br_kind kind;
+	uint64_t from, to, ts_ns;
+};
+
+/* A sink's record of what it was handed; stop_at: fail at that event (0: never). */
+struct got {
+	struct ev ev[MAX_EV];
+	unsigned int n, stop_at;
+};
+
+static int suite_init(void)
+{
+	static const uint8_t bytes[] = { 0xe8, 0x01, 0x00, 0x00, 0x00, 0xc3, 0xc3 };
+
+	snprintf(dir, sizeof(dir), "/tmp/pts-emit.XXXXXX");
+	return gen_code_file(dir, code, sizeof(code), bytes, sizeof(bytes)) ? 1 : 0;
+}
+
+static int suite_cleanup(void)
+{
+	unlink(code);
+	return rmdir(dir) ? 1 : 0;
+}
+
+static void stream(struct pt_gen *g)
+{
+	gen_init(g);
+	gen_psb_plus(g, 1000);
+	gen_ip(g, ppt_tip_pge, 0x401000);
+	gen_tsc(g, 5000);
+	gen_ip(g, ppt_tip, 0x401005);
+	gen_tsc(g, 9000);
+	gen_ip_suppressed(g, ppt_tip_pgd);
+}
+
+static struct pts_ptdec *decoder(struct pt_gen *g, struct pts_imgset *set)
+{
+	struct pts_ptdec_config dc = { 0 };
+	struct pts_ptdec *d;
+	struct pts_err err = { 0 };
+
+	dc.buf = g->buf;
+	dc.size = gen_len(g);
+	dc.images = set;
+	dc.pid = 100;
+	dc.tid = 100;
+	CU_ASSERT_EQUAL_FATAL(pts_ptdec_new(&dc, &d, &err), 0);
+	return d;
+}
+
+static void put(struct got *got, const struct pts_branch *br)
+{
+	if (got->n < MAX_EV)
+		got->ev[got->n] = (struct ev){ br->kind, br->from, br->to, br->ts_ns };
+	got->n++;
+}
+
+static int sink(void *ctx, unsigned int idx, const struct pts_branch *br, struct pts_err *err)
+{
+	struct got *got = ctx;
+
+	CU_ASSERT_EQUAL(idx, 7);
+	put(got, br);
+	return got->n == got->stop_at ? -EINTR : 0;
+}
+
+static int emit(struct pts_ptdec *d, bool bounded, uint64_t until_ns, struct got *got)
+{
+	const struct pts_brsrc_to to = { sink, got, 7 };
+	struct pts_err err = { 0 };
+
+	return pts_ptdec_emit(d, bounded, until_ns, &to, &err);
+}
+
+/* Every event of the stream through pts_ptdec_next. */
+static void by_next(struct pts_imgset *set, struct got *want)
+{
+	const struct pts_branch *br;
+	struct pt_gen g;
+	struct pts_ptdec *d;
+
+	stream(&g);
+	d = decoder(&g, set);
+	*want = (struct got){ 0 };
+	while (pts_ptdec_next(d, &br) == 1)
+		put(want, br);
+	pts_ptdec_free(d);
+	gen_done(&g);
+}
+
+static struct pts_imgset *code_set(void)
+{
+	struct pts_imgset *set;
+	struct pts_err err = { 0 };
+
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_file(set, PTS_PID_ALL, code, 0, 7, 0x401000, NULL,
+						  NULL, &err), 0);
+	return set;
+}
+
+static void same_events(const struct got *a, const struct got *b)
+{
+	unsigned int i;
+
+	CU_ASSERT_EQUAL_FATAL(a->n, b->n);
+	for (i = 0; i < a->n && i < MAX_EV; i++) {
+		CU_ASSERT_EQUAL(a->ev[i].kind, b->ev[i].kind);
+		CU_ASSERT_EQUAL(a->ev[i].from, b->ev[i].from);
+		CU_ASSERT_EQUAL(a->ev[i].to, b->ev[i].to);
+		CU_ASSERT_EQUAL(a->ev[i].ts_ns, b->ev[i].ts_ns);
+	}
+}
+
+static void emit_hands_out_the_events_of_next_in_order(void)
+{
+	struct pts_imgset *set = code_set();
+	struct got want, got = { 0 };
+	struct pt_gen g;
+	struct pts_ptdec *d;
+
+	by_next(set, &want);
+	CU_ASSERT_EQUAL_FATAL(want.n, 5);
+	CU_ASSERT_EQUAL(want.ev[2].kind, PTS_BR_CALL);
+	CU_ASSERT_EQUAL(want.ev[3].kind, PTS_BR_RETURN);
+	stream(&g);
+	d = decoder(&g, set);
+	CU_ASSERT_EQUAL(emit(d, false, 0, &got), PTS_BRSRC_END);
+	same_events(&got, &want);
+	CU_ASSERT_EQUAL(emit(d, false, 0, &got), PTS_BRSRC_END);	/* nothing left */
+	CU_ASSERT_EQUAL(got.n, want.n);
+	pts_ptdec_free(d);
+	gen_done(&g);
+	pts_imgset_free(set);
+}
+
+/*
+ * Bounded at the time of the return (its TSC is later than the PSB+'s):
+ * the cbr, the enable and the call, then 3 with the return kept; the rest
+ * follow in the next call.
+ */
+static void a_bounded_emit_keeps_the_first_event_not_before_the_bound(void)
+{
+	struct pts_imgset *set = code_set();
+	struct got want, got = { 0 };
+	unsigned int before = 0;
+	struct pt_gen g;
+	struct pts_ptdec *d;
+	uint64_t bound;
+
+	by_next(set, &want);
+	CU_ASSERT_EQUAL_FATAL(want.n, 5);
+	bound = want.ev[3].ts_ns;
+	while (want.ev[before].ts_ns < bound)
+		before++;
+	CU_ASSERT_EQUAL_FATAL(before, 3);
+	stream(&g);
+	d = decoder(&g, set);
+	CU_ASSERT_EQUAL(emit(d, true, bound, &got), PTS_BRSRC_LATER);
+	CU_ASSERT_EQUAL(got.n, before);
+	CU_ASSERT_EQUAL(emit(d, true, bound, &got), PTS_BRSRC_LATER);	/* asked again: the same */
+	CU_ASSERT_EQUAL(got.n, before);
+	CU_ASSERT_EQUAL(emit(d, true, UINT64_MAX, &got), PTS_BRSRC_END);
+	same_events(&got, &want);
+	pts_ptdec_free(d);
+	gen_done(&g);
+	pts_imgset_free(set);
+}
+
+static void the_sinks_failure_stops_emit_after_that_event(void)
+{
+	struct pts_imgset *set = code_set();
+	struct got want, got = { .stop_at = 3 };
+	struct pt_gen g;
+	struct pts_ptdec *d;
+
+	by_next(set, &want);
+	stream(&g);
+	d = decoder(&g, set);
+	CU_ASSERT_EQUAL(emit(d, false, 0, &got), -EINTR);
+	CU_ASSERT_EQUAL(got.n, 3);
+	got.stop_at = 0;
+	CU_ASSERT_EQUAL(emit(d, false, 0, &got), PTS_BRSRC_END);
+	same_events(&got, &want);
+	pts_ptdec_free(d);
+	gen_done(&g);
+	pts_imgset_free(set);
+}
+
+PTS_SUITE(decode_emit, suite_init, suite_cleanup,
+	  PTS_TEST(emit_hands_out_the_events_of_next_in_order),
+	  PTS_TEST(a_bounded_emit_keeps_the_first_event_not_before_the_bound),
+	  PTS_TEST(the_sinks_failure_stops_emit_after_that_event));

@@ -49,6 +49,29 @@ static struct pts_pcpu *open_cpu(struct pts_pool *pool, struct pt_gen *g, uint32
 	return p;
 }
 
+/* A pool of 6 chunks, no workers, and CPUs a (0) and b (1) of it. */
+static struct pts_pool *open_pool(struct pts_pcpu **a, struct pts_pcpu **b)
+{
+	struct pts_pool_options opt = { .threads = 0, .chunks = 6 };
+	struct pts_pool *pool;
+	struct pts_err err;
+
+	gen_trace(&gen_a, tsc_a, 7);
+	gen_trace(&gen_b, tsc_b, 7);
+	CU_ASSERT_EQUAL_FATAL(pts_pool_new(&opt, NULL, &pool, &err), 0);
+	*a = open_cpu(pool, &gen_a, 0);
+	*b = open_cpu(pool, &gen_b, 1);
+	return pool;
+}
+
+static void close_pool(struct pts_pool *pool)
+{
+	CU_ASSERT_EQUAL(pool->live, 0);
+	pts_pool_free(pool, NULL);
+	gen_done(&gen_a);
+	gen_done(&gen_b);
+}
+
 /* The queue, as the owner (a or b) and key of each chunk in order. */
 static void queue_is(struct pts_pool *pool, struct pts_pcpu *a, const char *owners,
 		     const uint64_t *keys)
@@ -66,17 +89,10 @@ static void queue_is(struct pts_pool *pool, struct pts_pcpu *a, const char *owne
 
 static void chunks_beyond_each_cpus_two_go_where_the_merge_goes_first(void)
 {
-	struct pts_pool_options opt = { .threads = 0, .chunks = 6 };
 	static const uint64_t keys[] = { 0, 0, 200, 300, 400, 450 };
 	struct pts_pcpu *a, *b;
-	struct pts_pool *pool;
-	struct pts_err err;
+	struct pts_pool *pool = open_pool(&a, &b);
 
-	gen_trace(&gen_a, tsc_a, 7);
-	gen_trace(&gen_b, tsc_b, 7);
-	CU_ASSERT_EQUAL_FATAL(pts_pool_new(&opt, NULL, &pool, &err), 0);
-	a = open_cpu(pool, &gen_a, 0);
-	b = open_cpu(pool, &gen_b, 1);
 	/*
 	 * By hand: a's chunks at 0 (the first: needed at once) and 200, b's
 	 * at 0 and 450; of the two more, a's at 300 and 400 start before
@@ -90,34 +106,22 @@ static void chunks_beyond_each_cpus_two_go_where_the_merge_goes_first(void)
 	queue_is(pool, a, "abaaab", keys);
 	pts_pcpu_free(b);
 	pts_pcpu_free(a);
-	CU_ASSERT_EQUAL(pool->live, 0);
-	pts_pool_free(pool, NULL);
-	gen_done(&gen_a);
-	gen_done(&gen_b);
+	close_pool(pool);
 }
 
 static void a_cpu_alone_gets_the_chunks_the_others_used(void)
 {
-	struct pts_pool_options opt = { .threads = 0, .chunks = 6 };
 	static const uint64_t keys[] = { 0, 200, 300, 400, 500, 600 };
 	struct pts_pcpu *a, *b;
-	struct pts_pool *pool;
-	struct pts_err err;
+	struct pts_pool *pool = open_pool(&a, &b);
 
-	gen_trace(&gen_a, tsc_a, 7);
-	gen_trace(&gen_b, tsc_b, 7);
-	CU_ASSERT_EQUAL_FATAL(pts_pool_new(&opt, NULL, &pool, &err), 0);
-	a = open_cpu(pool, &gen_a, 0);
-	b = open_cpu(pool, &gen_b, 1);
 	/* b's trace is done with: its two chunks are a's to decode ahead */
 	pts_pcpu_free(b);
 	CU_ASSERT_EQUAL(pardec_pool_fill(pool), 0);
 	CU_ASSERT_EQUAL(a->nchunks, 6);
 	queue_is(pool, a, "aaaaaa", keys);
 	pts_pcpu_free(a);
-	pts_pool_free(pool, NULL);
-	gen_done(&gen_a);
-	gen_done(&gen_b);
+	close_pool(pool);
 }
 
 PTS_SUITE(session_pardec_pool, NULL, NULL,

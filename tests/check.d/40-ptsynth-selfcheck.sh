@@ -20,7 +20,10 @@ run() {
 	local name=$1
 	shift
 	# stdin from /dev/null: the traced program must not read the terminal.
-	"$B/ptsynth" run -o "$work/$name.ptscope" -- "$@" </dev/null >"$work/$name.out"
+	# Stable addresses: the streams, and where their PSBs fall, change
+	# only with where the timer signals land and how threads interleave
+	# (75-fidelity compares these bundles with perf).
+	"$B/ptsynth" run --no-aslr -o "$work/$name.ptscope" -- "$@" </dev/null >"$work/$name.out"
 	"$B/ptsynth" check "$work/$name.ptscope"
 }
 

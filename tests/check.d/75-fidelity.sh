@@ -46,10 +46,10 @@ args+=(--bundle "true=$(bundle true /bin/true)")
 # followed by --follow-exec, PLT calls and dlopen with lazy binding (PIE)
 # and with -z now (non-PIE).
 for prog in retpoline deep_rec coro forkexec plt_lazy plt_nopie; do
-	"$B/ptsynth" run -q -o "$work/bundles/$prog.ptscope" -- "$bin/$prog" </dev/null >/dev/null
+	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/$prog.ptscope" -- "$bin/$prog" </dev/null >/dev/null
 	args+=(--bundle "$prog=$work/bundles/$prog.ptscope:$bin/$prog")
 done
-"$B/ptsynth" run -q --follow-exec -o "$work/bundles/forkexec-exec.ptscope" -- \
+"$B/ptsynth" run -q --no-aslr --follow-exec -o "$work/bundles/forkexec-exec.ptscope" -- \
 	"$bin/forkexec" exec </dev/null >/dev/null
 args+=(--bundle "forkexec-exec=$work/bundles/forkexec-exec.ptscope:$bin/forkexec")
 # A snapshot: deep_rec's trace cut at its last PSB, in the recursion.
@@ -67,8 +67,10 @@ fi
 demo=$(sed -n 's/^m .* objects\(.*\/demo\)$/\1/p' samples/demo.ptscope/ground-truth.txt | head -1)
 args+=(--bundle "demo=samples/demo.ptscope:$demo")
 
+shared=
 if [ -d "$S/data/real/dynamorio-hello" ] && [ -f "$S/tools/mkperfdata.py" ]; then
-	args+=(--shared "$(cd "$S" && pwd)" --dynamorio --synth-example)
+	shared=$(cd "$S" && pwd)
+	args+=(--shared "$shared" --dynamorio --synth-example)
 	command -v perf >/dev/null ||
 		echo "SKIP part: perf not installed (apt-get install linux-perf): no perf comparison"
 else
@@ -88,4 +90,18 @@ out=$(PTS_FIDELITY_BREAK=drop-last-insn python3 tests/fidelity/fidelity.py --bui
 for want in 'UNEXPLAINED cxx_throw insns: 1 ' 'STALE cxx_throw nesting'; do
 	echo "$out" | grep -q "$want" || { echo "FAIL: no '$want' in:"; echo "$out"; exit 1; }
 done
-echo "fidelity self-test: an unexplained difference and a stale entry fail the check"
+# A branch event that differs must be shown where it is, so that a
+# failure can be read from the log alone: perf's event and the timeline's
+# (index, time, addresses, symbol), the instruction, the ground truth.
+if [ -n "$shared" ] && command -v perf >/dev/null; then
+	out=$(PTS_FIDELITY_BREAK=drop-a-call python3 tests/fidelity/fidelity.py --build "$B" \
+		--work "$work/selftest-call" --allow /dev/null --shared "$shared" "${args[@]:2:2}") &&
+		{ echo "FAIL: the fidelity check passed with a call missing"; exit 1; }
+	for want in 'UNEXPLAINED cxx_throw calls: 1 ' 'at perf event 2 of ' \
+		'perf <      2: .* call .* => [0-9a-f]* _dl_start+0x0' \
+		'ours        1: ts [0-9.]* tid [0-9]* begin trace_begin _start at 0x' \
+		'perf instruction [0-9]*: libipt instruction [0-9]*' 'ground truth: .*: i [0-9a-f]* call'; do
+		echo "$out" | grep -q "$want" || { echo "FAIL: no '$want' in:"; echo "$out"; exit 1; }
+	done
+fi
+echo "fidelity self-test: an unexplained difference and a stale entry fail the check, and where a call differs is shown"

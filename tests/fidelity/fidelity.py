@@ -28,8 +28,15 @@ Usage: fidelity.py --build DIR --work DIR --allow FILE [--shared DIR]
                    [--dynamorio] [--synth-example]
 Prints the table, and writes it as Markdown to WORK/table.md (docs/fidelity.md).
 Exit 0 when every difference is explained, 1 otherwise.
-PTS_FIDELITY_BREAK=drop-last-insn removes our last instruction (the
-check's own test: it must then fail).
+PTS_FIDELITY_BREAK=drop-last-insn removes our last instruction,
+PTS_FIDELITY_BREAK=drop-a-call our first call (the check's own tests: it
+must then fail, and say where).
+
+A difference of (b) is shown where it is: perf's events and the
+timeline's (index, time, kind, addresses, symbol), perf's instruction
+there, the same instruction in libipt's list and the ground truth's
+records around it, so that a failure in CI's log can be read without
+the bundle (which a fresh capture does not keep).
 """
 import argparse
 import bisect
@@ -63,12 +70,15 @@ def write_lines(path, lines):
 
 def diff_hunks(a, b):
     """diff(1) of two files as hunks: [(first line number in a, lines of a,
-    lines of b)]."""
+    lines of b, 0-based index in b of its first line or where a's lines
+    would be)]."""
     p = subprocess.run(['diff', a, b], stdout=subprocess.PIPE, text=True)
     hunks = []
     for line in p.stdout.splitlines():
         if line[:1].isdigit():
-            hunks.append((int(re.match(r'\d+', line).group(0)), [], []))
+            m = re.match(r'(\d+)(?:,\d+)?([acd])(\d+)', line)
+            at_b = int(m.group(3)) - (m.group(2) != 'd')
+            hunks.append((int(m.group(1)), [], [], at_b))
         elif line[:2] == '< ':
             hunks[-1][1].append(line[2:])
         elif line[:2] == '> ':
@@ -100,8 +110,15 @@ RETPOLINE = '__x86_indirect_thunk_'
 # IPs of the trace starts perf printed right after a decode error
 # (perf_events fills it): it resynchronised there, at a FUP, and may have
 # lost the asynchronous disable that FUP belonged to, so a later trace
-# start at that IP pairs with nothing it showed.
+# start at that IP pairs with nothing it showed. (When it resynchronised
+# at a later PSB instead, the disable is in the stretch counted as lost:
+# compare() pairs the trace start with the timeline's side of it.)
 RESYNC_IPS = set()
+
+
+def perf_brief(line):
+    """perf's line without the objects' paths and the padding."""
+    return ' '.join(re.sub(r' \(/[^)]*\)', '', line).split())
 
 
 def perf_events(path, enables=None, namer=None):
@@ -122,7 +139,8 @@ def perf_events(path, enables=None, namer=None):
     (enable IP, thread) in order, gives each token its thread back: a
     trace start at an IP is the next enable there. Tokens are (thread,
     text, IP perf was at: the branch's, or a trace start's target, the
-    function of a RET).
+    function of a RET, perf's line without its paths: what a failure
+    shows).
 
     A RET of a retpoline thunk is no return token: the timeline shows its
     target in place of the thunk (a jump). They are counted apart (third
@@ -135,7 +153,7 @@ def perf_events(path, enables=None, namer=None):
         for line in f:
             if 'instruction trace error' in line:
                 errors += 1
-                toks.append((tid, 'error', None, ''))
+                toks.append((tid, 'error', None, '', perf_brief(line)))
                 after_error = True
                 continue
             m = PERF_LINE.search(line)
@@ -184,7 +202,7 @@ def perf_events(path, enables=None, namer=None):
             elif flags[:2] == ['hw', 'int']:
                 toks.append('async %x' % to)
             # where perf was: the branch's IP, or for a trace start its target
-            toks[n:] = [(tid, t, frm or to, fname) for t in toks[n:]]
+            toks[n:] = [(tid, t, frm or to, fname, perf_brief(line)) for t in toks[n:]]
     return toks, errors, thunk
 
 
@@ -192,34 +210,26 @@ OURS_BEGIN = {'call': 'call', 'trace_begin': 'begin', 'syscall': 'syscall',
               'interrupt': 'async', 'exception': 'async', 'trace_end': 'async'}
 
 
-def ours_events(path):
-    """ptscope's .json timeline -> (thread, token) as perf_events gives them,
-    in the order of the file (time order within each thread)."""
-    with open(path) as f:
-        evs = json.load(f)['traceEvents']
-    toks = []
-    for e in evs:
-        args = e.get('args', {})
-        if e['ph'] == 'B' and args.get('kind') in OURS_BEGIN and 'addr' in args:
-            toks.append((e.get('tid', 0), '%s %x' % (OURS_BEGIN[args['kind']],
-                                                     int(args['addr'], 16))))
-        elif e['ph'] == 'E' and e.get('end_kind') == 'return':
-            toks.append((e.get('tid', 0), 'return'))
-    return toks
-
-
 def ours_json_by_time(path):
-    """(ts, token) of ours_events over all threads."""
+    """ptscope's .json timeline -> ((ts, index), thread, token, detail),
+    tokens as perf_events gives them, in the order of the file (time order
+    within each thread). The detail (the slice's time, kind, name and
+    address) is what a failure shows."""
     with open(path) as f:
         evs = json.load(f)['traceEvents']
     out = []
     for i, e in enumerate(evs):
         args = e.get('args', {})
         if e['ph'] == 'B' and args.get('kind') in OURS_BEGIN and 'addr' in args:
-            out.append(((e.get('ts', 0), i), '%s %x' % (OURS_BEGIN[args['kind']],
-                                                       int(args['addr'], 16))))
+            tok = '%s %x' % (OURS_BEGIN[args['kind']], int(args['addr'], 16))
+            what = 'begin %s' % args['kind']
         elif e['ph'] == 'E' and e.get('end_kind') == 'return':
-            out.append(((e.get('ts', 0), i), 'return'))
+            tok, what = 'return', 'end return'
+        else:
+            continue
+        detail = 'ts %.6f tid %s %s %s at %s' % (e.get('ts', 0), e.get('tid', 0), what,
+                                              e.get('name', '?'), args.get('addr', '?'))
+        out.append(((e.get('ts', 0), i), e.get('tid', 0), tok, detail))
     return out
 
 
@@ -239,17 +249,31 @@ def perf_offpath(lipt, perf_insns):
     """Where perf's own instruction flow is not libipt's: a list of
     (first, last) 0-based indices into perf's instruction list (perf
     walked code libipt did not, or skipped code libipt walked: then the
-    interval is the point where perf resumed)."""
-    bad = []
+    interval is the point where perf resumed), and a function from an
+    index into perf's list to the same instruction's index into libipt's
+    (None where perf walked code libipt did not)."""
+    # same: (perf index that starts a common run, libipt's index - perf's)
+    bad, walked, same = [], [], [(0, 0)]
     p = subprocess.run(['diff', lipt, perf_insns], stdout=subprocess.PIPE, text=True)
     for line in p.stdout.splitlines():
-        m = re.match(r'\d+(?:,\d+)?([acd])(\d+)(?:,(\d+))?$', line)
+        m = re.match(r'\d+(?:,(\d+))?([acd])(\d+)(?:,(\d+))?$', line)
         if m:
-            lo = int(m.group(2))
-            hi = int(m.group(3) or lo)
+            lo = int(m.group(3))
+            hi = int(m.group(4) or lo)
             # 'd': perf lacks lines after its line lo (0-based lo - 1)
-            bad.append((lo - 1, lo) if m.group(1) == 'd' else (lo - 1, hi - 1))
-    return bad
+            bad.append((lo - 1, lo) if m.group(2) == 'd' else (lo - 1, hi - 1))
+            if m.group(2) != 'd':
+                walked.append((lo - 1, hi - 1))
+            a_end = int(m.group(1) or re.match(r'\d+', line).group(0))
+            b_end = lo if m.group(2) == 'd' else hi
+            same.append((b_end, a_end - b_end))
+    starts = [s for s, _ in same]
+
+    def to_libipt(i):
+        if any(lo <= i <= hi for lo, hi in walked):
+            return None
+        return i + same[bisect.bisect_right(starts, i) - 1][1]
+    return bad, to_libipt
 
 
 def perf_positions(toks, perf_insns):
@@ -261,7 +285,7 @@ def perf_positions(toks, perf_insns):
     for i, ip in enumerate(ips):
         where.setdefault(ip, []).append(i)
     pos, cur = [], 0
-    for _, tok, ip, _ in toks:
+    for _, tok, ip, *_ in toks:
         lst = where.get(ip, []) if ip is not None else []
         k = bisect.bisect_left(lst, cur)
         # an asynchronous disable's IP is where the thread resumes, maybe
@@ -282,7 +306,7 @@ class Stream:
         self.name, self.desc = name, desc
         self.res = {}		# check -> count of differences (None: not run)
         self.info = {}		# figures for the table
-        self.notes = []		# first difference per check
+        self.notes = {}		# check -> where its first difference is
 
     def compare(self, tool, work):
         d = os.path.join(work, self.name)
@@ -303,7 +327,7 @@ class Stream:
         self.info['ours_insns'] = sum(1 for _ in open(ours))
         self.res['insns'] = sum(per.values())
         if per:
-            self.notes.append('insns: ' + first)
+            self.notes['insns'] = first
         # (b)
         if tool.perf:
             data = os.path.join(d, 'perf.data')
@@ -317,22 +341,33 @@ class Stream:
             p = run(['perf', 'script', '-f', '-i', data, '--itrace=i0ns', '-F', 'ip'])
             write_lines(pins, [l.strip() for l in p.stdout.splitlines() if l.strip()])
             pos = perf_positions(ptoks, pins)
-            bad = perf_offpath(lipt, pins)
+            bad, to_libipt = perf_offpath(lipt, pins)
             self.info['perf_insns'] = len(pos) and sum(1 for _ in open(pins))
-            otoks = ours_events(js)
+            otoks = [t[1:] for t in ours_json_by_time(js)]
             if len({t[0] for t in ptoks}) < 2:
                 # one thread, or none known: ours in time order, no threads
-                otoks = [(0, t) for _, t in sorted(ours_json_by_time(js))]
+                otoks = [(0,) + t[2:] for t in sorted(ours_json_by_time(js))]
             # positions follow the tokens through the regrouping by thread
-            ptoks = by_thread([(t[0], t[1], p, t[3]) for t, p in zip(ptoks, pos)])
-            pos, fnames = [x[1] for x in ptoks], [x[2] for x in ptoks]
-            ptoks, otoks = [x[0] for x in ptoks], [t[0] for t in by_thread(otoks)]
+            ptoks = by_thread([(t[0], t[1], p, t[3], t[4]) for t, p in zip(ptoks, pos)])
+            pos, fnames, plines = [x[1] for x in ptoks], [x[2] for x in ptoks], \
+                [x[3] for x in ptoks]
+            otoks = by_thread(otoks)
+            if os.environ.get('PTS_FIDELITY_BREAK') == 'drop-a-call':
+                # the check's own test: a call the timeline lost
+                del otoks[next(k for k, t in enumerate(otoks) if t[0].startswith('call '))]
+            ptoks, otoks, olines = [x[0] for x in ptoks], [t[0] for t in otoks], \
+                [t[1] for t in otoks]
             unmatched = {}	# function -> perf returns the timeline lacks
             write_lines(os.path.join(d, 'perf.ev'), ptoks)
             write_lines(os.path.join(d, 'ours.ev'), otoks)
-            per, resync, first = {}, 0, None
+            per, resync, where = {}, 0, []
+            # IP -> disables (asynchronous, system calls) the timeline
+            # showed where perf had lost its way: the trace start that
+            # resumes there pairs with nothing perf showed
+            lost_disables = {}
             hf = open(os.path.join(d, 'perf.hunks'), 'w')
-            for at, pa, pb in diff_hunks(os.path.join(d, 'perf.ev'), os.path.join(d, 'ours.ev')):
+            for at, pa, pb, ob in diff_hunks(os.path.join(d, 'perf.ev'),
+                                             os.path.join(d, 'ours.ev')):
                 hf.write(''.join(['< %s\n' % x for x in pa] + ['> %s\n' % x for x in pb]) + '--\n')
                 # Branch events count only where perf's instruction flow is
                 # libipt's: elsewhere perf followed a wrong path (and
@@ -340,13 +375,27 @@ class Stream:
                 # while it resynchronised. What it lost there is "lost".
                 first_tok = at - 1 if pa else at	# 0-based; 'a' hunks insert after line at
                 lo = pos[max(first_tok - 1, 0)] if pos else 0
-                # an insertion past perf's last event reaches perf's end
-                hi = pos[first_tok + len(pa)] if first_tok + len(pa) < len(pos) else 1 << 62
-                lost_disable = pa and not pb and all(
-                    t.startswith('begin ') and int(t.split()[1], 16) in RESYNC_IPS for t in pa)
+                # The event after the hunk is a branch at perf's instruction
+                # hi whose target is the instruction after it: where perf
+                # took a wrong target (a RET that perf's return stack sent
+                # elsewhere), the hunk's neighbour is off the path too. An
+                # insertion past perf's last event reaches perf's end.
+                hi = pos[first_tok + len(pa)] + 1 if first_tok + len(pa) < len(pos) else 1 << 62
+                begins = [int(t.split()[1], 16) for t in pa if t.startswith('begin ')]
+                lost_disable = pa and not pb and len(begins) == len(pa) and all(
+                    ip in RESYNC_IPS or lost_disables.get(ip) for ip in begins)
                 if 'error' in pa or lost_disable or \
                         any(b_lo <= hi and lo <= b_hi for b_lo, b_hi in bad):
                     resync += len(pa) + len(pb) - pa.count('error')
+                    for ip in begins if lost_disable else []:
+                        if lost_disables.get(ip):
+                            lost_disables[ip] -= 1
+                    for t in pb:
+                        kind, _, ip = t.partition(' ')
+                        if kind in ('async', 'syscall'):
+                            # a system call resumes after its 2 bytes
+                            ip = int(ip, 16) + (2 if kind == 'syscall' else 0)
+                            lost_disables[ip] = lost_disables.get(ip, 0) + 1
                     continue
                 for tok in pa + pb:
                     k = tok.split(' ', 1)[0]
@@ -355,7 +404,9 @@ class Stream:
                     if tok == 'return':
                         f = fnames[first_tok + i]
                         unmatched[f] = unmatched.get(f, 0) + 1
-                first = first or ' | '.join(['< ' + x for x in pa][:3] + ['> ' + x for x in pb][:3])
+                if len(where) < 3:
+                    where.append(self.where(first_tok, len(pa), ob, len(pb), plines,
+                                            olines, pos, to_libipt))
             hf.close()
             self.info['calls'] = sum(1 for t in ptoks if t.startswith('call'))
             self.info['returns'] = sum(1 for t in ptoks if t == 'return')
@@ -363,16 +414,49 @@ class Stream:
             self.res['calls'] = per.get('call', 0)
             self.res['returns'] = per.get('return', 0)
             self.res['events'] = sum(v for k, v in per.items() if k not in ('call', 'return'))
-            if first:
+            if where:
                 top = sorted(unmatched.items(), key=lambda x: -x[1])[:4]
-                self.notes.append('perf: ' + first + (
-                    ' (perf returns the timeline lacks, by function: ' +
-                    ', '.join('%s %d' % x for x in top) + ')' if top else ''))
+                text = '\n'.join(where) + (
+                    '\n    perf returns the timeline lacks, by function: ' +
+                    ', '.join('%s %d' % x for x in top) if top else '')
+                for c in ('calls', 'returns', 'events'):
+                    self.notes[c] = text
+            errs = [l for t, l in zip(ptoks, plines) if t == 'error']
+            if errs:
+                self.notes['perf-errors'] = 'perf: ' + errs[0]
         # (c)
         self.nesting(tool, d)
 
     def nesting(self, tool, d):
         pass
+
+    def where(self, i, n, j, m, plines, olines, pos, to_libipt):
+        """A difference of (b) as a failure shows it: perf's events i..i+n
+        and the timeline's j..j+m (0-based), each with the event before
+        them, perf's instruction there and, when the stream has one, the
+        ground truth's records at that instruction."""
+        out = ['    at perf event %d of %d, timeline event %d of %d:'
+               % (i + 1, len(plines), j + 1, len(olines))]
+        for k in range(max(i - 1, 0), min(i + max(n, 1), len(plines))):
+            out.append('      perf %s %6d: %s' % ('<' if k >= i and n else ' ', k + 1, plines[k]))
+        for k in range(max(j - 1, 0), min(j + max(m, 1), len(olines))):
+            if k == j and not m:
+                out.append('      ours >         (nothing before the next one)')
+            out.append('      ours %s %6d: %s' % ('>' if k >= j and m else ' ', k + 1, olines[k]))
+        at = pos[min(i, len(pos) - 1)] if pos else None
+        lipt = to_libipt(at) if at is not None else None
+        if at is not None:
+            out.append('      perf instruction %d: %s' % (at + 1, 'libipt instruction %d'
+                                                          % (lipt + 1) if lipt is not None
+                                                          else 'not on libipt\'s path'))
+        truth = self.truth_near(lipt) if lipt is not None else None
+        if truth:
+            out.append('      ground truth: ' + ' | '.join(truth))
+        return '\n'.join(out)
+
+    def truth_near(self, insn):
+        """Records of the ground truth around its instruction `insn`."""
+        return None
 
     def enables(self):
         return None
@@ -422,6 +506,22 @@ class Bundle(Stream):
         # before its first "t" record the trace runs the first thread
         first = next((t for _, t in out if t), 0)
         return [(ip, t or first) for ip, t in out]
+
+    def truth_near(self, insn):
+        # libipt's instructions are the ground truth's "i" records (ptsynth
+        # check compares them): the records from 3 before to 3 after
+        gt = os.path.join(self.path, 'ground-truth.txt')
+        if not os.path.exists(gt):
+            return None
+        with open(gt) as f:
+            lines = f.read().splitlines()
+        n = -1
+        for k, l in enumerate(lines):
+            n += l.startswith('i ')
+            if n == insn:
+                return ['%d: %s' % (x + 1, lines[x])
+                        for x in range(max(k - 3, 0), min(k + 4, len(lines)))]
+        return None
 
     def libipt_list(self, tool, out):
         # ptsynth check also compares libipt with the ground truth: the
@@ -487,7 +587,7 @@ class Bundle(Stream):
         self.info['frames'] = sum(1 for _ in open(gt))
         self.res['nesting'] = _changed(gt, tl)
         if self.res['nesting']:
-            self.notes.append('nesting: ' + first)
+            self.notes['nesting'] = first
 
 
 def _changed(a, b):
@@ -641,9 +741,9 @@ def report(streams, allow, markdown=None):
             if v and why:
                 print('  %s %s: %d, %s' % (s.name, c, v, why))
             elif v:
-                print('  UNEXPLAINED %s %s: %d differences; first: %s'
-                      % (s.name, c, v, next((n for n in s.notes if n.startswith(
-                          c if c in ('insns', 'nesting') else 'perf')), '')))
+                n = s.notes.get(c, '')
+                print('  UNEXPLAINED %s %s: %d differences; first:%s'
+                      % (s.name, c, v, ('\n' if '\n' in n else ' ') + n))
                 bad += 1
             elif why and v == 0 and 'varies' not in why:
                 # a difference that no longer shows: its entry must go

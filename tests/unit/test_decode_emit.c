@@ -18,13 +18,11 @@
 #include <unistd.h>
 
 #include "unit.h"
-#include "pt_gen.h"
-#include "decode/image.h"
-#include "decode/ptdec.h"
+#include "code_fixture.h"
 
 #define MAX_EV 16
 
-static char dir[64], code[128];
+static struct code_fixture fx;
 
 struct ev {
 	enum pts_br_kind kind;
@@ -41,14 +39,12 @@ static int suite_init(void)
 {
 	static const uint8_t bytes[] = { 0xe8, 0x01, 0x00, 0x00, 0x00, 0xc3, 0xc3 };
 
-	snprintf(dir, sizeof(dir), "/tmp/pts-emit.XXXXXX");
-	return gen_code_file(dir, code, sizeof(code), bytes, sizeof(bytes)) ? 1 : 0;
+	return code_fixture_init(&fx, "emit", bytes, sizeof(bytes));
 }
 
 static int suite_cleanup(void)
 {
-	unlink(code);
-	return rmdir(dir) ? 1 : 0;
+	return code_fixture_cleanup(&fx);
 }
 
 static void stream(struct pt_gen *g)
@@ -60,21 +56,6 @@ static void stream(struct pt_gen *g)
 	gen_ip(g, ppt_tip, 0x401005);
 	gen_tsc(g, 9000);
 	gen_ip_suppressed(g, ppt_tip_pgd);
-}
-
-static struct pts_ptdec *decoder(struct pt_gen *g, struct pts_imgset *set)
-{
-	struct pts_ptdec_config dc = { 0 };
-	struct pts_ptdec *d;
-	struct pts_err err = { 0 };
-
-	dc.buf = g->buf;
-	dc.size = gen_len(g);
-	dc.images = set;
-	dc.pid = 100;
-	dc.tid = 100;
-	CU_ASSERT_EQUAL_FATAL(pts_ptdec_new(&dc, &d, &err), 0);
-	return d;
 }
 
 static void put(struct got *got, const struct pts_branch *br)
@@ -109,23 +90,12 @@ static void by_next(struct pts_imgset *set, struct got *want)
 	struct pts_ptdec *d;
 
 	stream(&g);
-	d = decoder(&g, set);
+	d = code_fixture_decoder(&g, set);
 	*want = (struct got){ 0 };
 	while (pts_ptdec_next(d, &br) == 1)
 		put(want, br);
 	pts_ptdec_free(d);
 	gen_done(&g);
-}
-
-static struct pts_imgset *code_set(void)
-{
-	struct pts_imgset *set;
-	struct pts_err err = { 0 };
-
-	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_file(set, PTS_PID_ALL, code, 0, 7, 0x401000, NULL,
-						  NULL, &err), 0);
-	return set;
 }
 
 static void same_events(const struct got *a, const struct got *b)
@@ -143,7 +113,7 @@ static void same_events(const struct got *a, const struct got *b)
 
 static void emit_hands_out_the_events_of_next_in_order(void)
 {
-	struct pts_imgset *set = code_set();
+	struct pts_imgset *set = code_fixture_set(&fx);
 	struct got want, got = { 0 };
 	struct pt_gen g;
 	struct pts_ptdec *d;
@@ -153,7 +123,7 @@ static void emit_hands_out_the_events_of_next_in_order(void)
 	CU_ASSERT_EQUAL(want.ev[2].kind, PTS_BR_CALL);
 	CU_ASSERT_EQUAL(want.ev[3].kind, PTS_BR_RETURN);
 	stream(&g);
-	d = decoder(&g, set);
+	d = code_fixture_decoder(&g, set);
 	CU_ASSERT_EQUAL(emit(d, false, 0, &got), PTS_BRSRC_END);
 	same_events(&got, &want);
 	CU_ASSERT_EQUAL(emit(d, false, 0, &got), PTS_BRSRC_END);	/* nothing left */
@@ -170,7 +140,7 @@ static void emit_hands_out_the_events_of_next_in_order(void)
  */
 static void a_bounded_emit_keeps_the_first_event_not_before_the_bound(void)
 {
-	struct pts_imgset *set = code_set();
+	struct pts_imgset *set = code_fixture_set(&fx);
 	struct got want, got = { 0 };
 	unsigned int before = 0;
 	struct pt_gen g;
@@ -184,7 +154,7 @@ static void a_bounded_emit_keeps_the_first_event_not_before_the_bound(void)
 		before++;
 	CU_ASSERT_EQUAL_FATAL(before, 3);
 	stream(&g);
-	d = decoder(&g, set);
+	d = code_fixture_decoder(&g, set);
 	CU_ASSERT_EQUAL(emit(d, true, bound, &got), PTS_BRSRC_LATER);
 	CU_ASSERT_EQUAL(got.n, before);
 	CU_ASSERT_EQUAL(emit(d, true, bound, &got), PTS_BRSRC_LATER);	/* asked again: the same */
@@ -198,14 +168,14 @@ static void a_bounded_emit_keeps_the_first_event_not_before_the_bound(void)
 
 static void the_sinks_failure_stops_emit_after_that_event(void)
 {
-	struct pts_imgset *set = code_set();
+	struct pts_imgset *set = code_fixture_set(&fx);
 	struct got want, got = { .stop_at = 3 };
 	struct pt_gen g;
 	struct pts_ptdec *d;
 
 	by_next(set, &want);
 	stream(&g);
-	d = decoder(&g, set);
+	d = code_fixture_decoder(&g, set);
 	CU_ASSERT_EQUAL(emit(d, false, 0, &got), -EINTR);
 	CU_ASSERT_EQUAL(got.n, 3);
 	got.stop_at = 0;

@@ -19,13 +19,14 @@
 #include <unistd.h>
 
 #include "unit.h"
-#include "pt_gen.h"
+#include "code_fixture.h"
 #include "tl_sink.h"
 #include "session/session.h"
 
 #define SPIN_CAUSE "endless loop of direct jumps that consumes no trace: segment ended"
 
-static char dir[64], code[128], trace[128];
+static struct code_fixture fx;
+static char trace[128];
 static uint64_t ninsns, last_ip;
 
 static void on_insn(void *ctx, uint32_t cpu, uint64_t ip)
@@ -49,18 +50,16 @@ static int suite_init(void)
 {
 	static const uint8_t bytes[] = { 0x90, 0xeb, 0xfe, 0xc3 };
 
-	snprintf(dir, sizeof(dir), "/tmp/pts-spin.XXXXXX");
-	if (gen_code_file(dir, code, sizeof(code), bytes, sizeof(bytes)))
+	if (code_fixture_init(&fx, "spin", bytes, sizeof(bytes)))
 		return 1;
-	snprintf(trace, sizeof(trace), "%s/trace.pt", dir);
+	snprintf(trace, sizeof(trace), "%s/trace.pt", fx.dir);
 	return 0;
 }
 
 static int suite_cleanup(void)
 {
-	unlink(code);
 	unlink(trace);
-	return rmdir(dir) ? 1 : 0;
+	return code_fixture_cleanup(&fx);
 }
 
 /* Decode g's stream over the code; a decoder that never ends fails the run. */
@@ -75,8 +74,8 @@ static void decode(struct pt_gen *g, struct tl_sink *sink, struct pts_decode_sum
 	pts_decode_opts_init(&o);
 	o.pt[0].path = trace;
 	o.nr_pt = 1;
-	o.raw[0].path = code;
-	o.raw[0].vaddr = 0x401000;
+	o.raw[0].path = fx.code;
+	o.raw[0].vaddr = CODE_FIXTURE_BASE;
 	o.nr_raw = 1;
 	o.tsc_khz = 1000000;
 	o.pid = 100;

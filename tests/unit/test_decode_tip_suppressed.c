@@ -26,24 +26,20 @@
 #include <unistd.h>
 
 #include "unit.h"
-#include "pt_gen.h"
-#include "decode/image.h"
-#include "decode/ptdec.h"
+#include "code_fixture.h"
 
-static char dir[64], code[128];
+static struct code_fixture fx;
 
 static int suite_init(void)
 {
 	static const uint8_t bytes[] = { 0x90, 0xff, 0xe0, 0xc3 };
 
-	snprintf(dir, sizeof(dir), "/tmp/pts-tipsup.XXXXXX");
-	return gen_code_file(dir, code, sizeof(code), bytes, sizeof(bytes)) ? 1 : 0;
+	return code_fixture_init(&fx, "tipsup", bytes, sizeof(bytes));
 }
 
 static int suite_cleanup(void)
 {
-	unlink(code);
-	return rmdir(dir) ? 1 : 0;
+	return code_fixture_cleanup(&fx);
 }
 
 static void start(struct pt_gen *g)
@@ -72,19 +68,11 @@ static void warm_up(struct pt_gen *g)
 static void decode(struct pt_gen *g, struct pts_imgset *set, char *out, size_t len,
 		   uint64_t *gaps)
 {
-	struct pts_ptdec_config dc = { 0 };
+	struct pts_ptdec *d = code_fixture_decoder(g, set);
 	struct pts_ptdec_stats st;
 	const struct pts_branch *br;
-	struct pts_ptdec *d;
-	struct pts_err err = { 0 };
 	size_t n = 0;
 
-	dc.buf = g->buf;
-	dc.size = gen_len(g);
-	dc.images = set;
-	dc.pid = 100;
-	dc.tid = 100;
-	CU_ASSERT_EQUAL_FATAL(pts_ptdec_new(&dc, &d, &err), 0);
 	out[0] = '\0';
 	while (pts_ptdec_next(d, &br) == 1 && n < len)
 		n += (size_t)snprintf(out + n, len - n, "%s %llx>%llx\n", pts_br_kind_name(br->kind),
@@ -93,17 +81,6 @@ static void decode(struct pt_gen *g, struct pts_imgset *set, char *out, size_t l
 	*gaps = st.gaps;
 	pts_ptdec_free(d);
 	gen_done(g);
-}
-
-static struct pts_imgset *code_set(void)
-{
-	struct pts_imgset *set;
-	struct pts_err err = { 0 };
-
-	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_file(set, PTS_PID_ALL, code, 0, 4, 0x401000, NULL,
-						  NULL, &err), 0);
-	return set;
 }
 
 static const char expected[] =
@@ -128,7 +105,7 @@ static void check_damaged(struct pts_imgset *set)
 
 static void suppressed_tip_at_a_jump_decoded_first_goes_on_at_the_jump(void)
 {
-	struct pts_imgset *set = code_set();
+	struct pts_imgset *set = code_fixture_set(&fx);
 
 	check_damaged(set);
 	pts_imgset_free(set);
@@ -136,7 +113,7 @@ static void suppressed_tip_at_a_jump_decoded_first_goes_on_at_the_jump(void)
 
 static void suppressed_tip_at_a_jump_in_the_block_cache_goes_on_at_the_jump(void)
 {
-	struct pts_imgset *set = code_set();
+	struct pts_imgset *set = code_fixture_set(&fx);
 	struct pt_gen g;
 	char got[512];
 	uint64_t gaps;

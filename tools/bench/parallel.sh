@@ -10,7 +10,9 @@
 # /dev/null (fxt for ptscope, text for perf). Traces: generated streams
 # (bench-gen) of BENCH_PAR_MB megabytes each, and 4 CPUs of different
 # lengths (8, 6, 4 and 2 MB, one decode merging them; the floor decodes
-# them one after the other).
+# them one after the other). On 2 CPUs also two -j 1 decodes at once
+# (ptscope-j1x2): what the machine gives two independent decodes, against
+# which -j 2 vs -j 1 is read.
 #
 # Environment: BENCH_PAR_MB (default "10 100"), BENCH_PAR_MULTI (the MB of
 # each CPU of the multi-CPU trace, default "8 6 4 2"), BENCH_REPS (default 3; the
@@ -76,6 +78,20 @@ one() {
 	tail -n 1 "$RAW" | awk -F'\t' '{ printf "  %-10s %-12s rep %s: wall %7ss cpu %7ss rss %7s KiB\n", $1, $2, $3, $4, $5, $6 }' >&2
 }
 
+# two NAME REP BYTES -- CMD...: two copies of CMD at once (one per core of a
+# 2-CPU machine), counted per copy: wall and CPU halved. Its "wall vs -j1"
+# is the most -jN can gain over -j1 on these cores when nothing is shared
+# but the machine (caches, memory, the host's other guests).
+two() {
+	local name=$1 rep=$2 bytes=$3
+	shift 4
+	"$BTIME" -o "$TMP/t" -- bash -c '"$@" > /dev/null & "$@" > /dev/null; wait' two "$@" > /dev/null
+	printf '%s\tptscope-j1x2\t%s\t%s\t%s\t%s\t%s\t-\n' "$name" "$rep" \
+		"$(awk -v w="$(kv wall "$TMP/t")" 'BEGIN { printf "%.3f", w / 2 }')" \
+		"$(awk -v u="$(kv user "$TMP/t")" -v s="$(kv sys "$TMP/t")" 'BEGIN { printf "%.3f", (u + s) / 2 }')" \
+		"$(kv maxrss_kib "$TMP/t")" "$bytes" >> "$RAW"
+}
+
 # several floor runs (one per CPU file) counted as one row
 floor_sum() {
 	local name=$1 rep=$2 bytes=$3 f w=0 c=0 r=0
@@ -115,6 +131,9 @@ trace() {
 			--elf "$WORKLOAD" "${TIMING[@]}" -j 1 --format fxt -o /dev/null
 		one "$name" "ptscope-j$NCPU" "$rep" "$bytes" -- "$PTSCOPE" decode "${pt_args[@]}" \
 			--elf "$WORKLOAD" "${TIMING[@]}" -j "$NCPU" --format fxt -o /dev/null
+		[ "$NCPU" != 2 ] ||
+			two "$name" "$rep" "$bytes" -- "$PTSCOPE" decode "${pt_args[@]}" \
+				--elf "$WORKLOAD" "${TIMING[@]}" -j 1 --format fxt -o /dev/null
 		[ -z "$have_perf" ] ||
 			one "$name" perf-cr "$rep" "$bytes" -- perf script -i "$TMP/$name.perf.data" \
 				--itrace=cr -F +flags
@@ -149,6 +168,9 @@ MED='function med(s,   a, n, i, j, t) {
 	echo "  thread's CPU time (merge, timeline, writer), and \"bound\" the wall time the run"
 	echo "  would need on $NCPU idle cores by its CPU split, max(calling, CPU / $NCPU), as"
 	echo "  ×floor (floor CPU / bound) and vs -j1 (-j1 CPU / bound), paired."
+	[ "$NCPU" != 2 ] ||
+		echo "- ptscope-j1x2: two ptscope -j 1 decodes of the trace at once, wall and CPU per decode:" \
+		     "its \"wall vs -j1\" is what two cores give two independent decodes, the ceiling of -j$NCPU vs -j1 here."
 	echo
 	echo "| trace | MB | tool | wall s | CPU s | peak RSS MiB | wall ×floor | wall vs -j1 | perf wall / wall | CPU ×floor | CPU vs -j1 | calling s | bound ×floor | bound vs -j1 |"
 	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -210,7 +232,7 @@ MED='function med(s,   a, n, i, j, t) {
 				tr[k], by[k] / 1e6, tl[k], a, al, ah, c, cl, ch, r, rl, rh,
 				tl[k] == "floor" ? "1.00" : paired(k, "floor", 1),
 				tl[k] ~ /^ptscope/ ? paired(k, "ptscope-j1", 1) : "–",
-				tl[k] ~ /^ptscope/ ? paired(k, "perf-cr", 1) : "–",
+				tl[k] ~ /^ptscope-j[0-9]+$/ ? paired(k, "perf-cr", 1) : "–",
 				tl[k] == "floor" ? "1.00" : pcpu(k, "floor"),
 				tl[k] ~ /^ptscope/ ? pcpu(k, "ptscope-j1") : "–",
 				cs,

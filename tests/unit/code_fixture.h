@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The code a suite's generated streams run over (pt_gen.h), mapped at
+ * CODE_FIXTURE_BASE, and a serial decoder of a stream over it: the set-up
+ * of the decoder suites that hand-assemble a few bytes of code
+ * (test_decode_emit.c, test_decode_spin.c, test_decode_tip_suppressed.c).
+ */
+#ifndef PTS_TEST_CODE_FIXTURE_H
+#define PTS_TEST_CODE_FIXTURE_H
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "pt_gen.h"
+#include "decode/image.h"
+#include "decode/ptdec.h"
+
+#define CODE_FIXTURE_BASE 0x401000u
+#define CODE_FIXTURE_PID 100
+
+struct code_fixture {
+	char dir[64];		/* the suite's temporary directory */
+	char code[128];		/* dir/code.bin */
+	size_t n;		/* its bytes */
+};
+
+/*
+ * For a suite's init: a new directory /tmp/pts-NAME.XXXXXX holding the n
+ * bytes as code.bin. 0, or 1 when the suite cannot run.
+ */
+static inline int code_fixture_init(struct code_fixture *f, const char *name,
+				    const uint8_t *bytes, size_t n)
+{
+	snprintf(f->dir, sizeof(f->dir), "/tmp/pts-%s.XXXXXX", name);
+	f->n = n;
+	return gen_code_file(f->dir, f->code, sizeof(f->code), bytes, n) ? 1 : 0;
+}
+
+/* For a suite's cleanup (after the suite removed its other files): 0, or 1. */
+static inline int code_fixture_cleanup(struct code_fixture *f)
+{
+	unlink(f->code);
+	return rmdir(f->dir) ? 1 : 0;
+}
+
+/* An image set with the code at CODE_FIXTURE_BASE for every process; the test stops if it fails. */
+static inline struct pts_imgset *code_fixture_set(const struct code_fixture *f)
+{
+	struct pts_imgset *set;
+	struct pts_err err = { 0 };
+
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_file(set, PTS_PID_ALL, f->code, 0, f->n,
+						  CODE_FIXTURE_BASE, NULL, NULL, &err), 0);
+	return set;
+}
+
+/* A serial decoder of g's stream over set, of process and thread CODE_FIXTURE_PID. */
+static inline struct pts_ptdec *code_fixture_decoder(struct pt_gen *g, struct pts_imgset *set)
+{
+	struct pts_ptdec_config dc = { 0 };
+	struct pts_ptdec *d;
+	struct pts_err err = { 0 };
+
+	dc.buf = g->buf;
+	dc.size = gen_len(g);
+	dc.images = set;
+	dc.pid = CODE_FIXTURE_PID;
+	dc.tid = CODE_FIXTURE_PID;
+	CU_ASSERT_EQUAL_FATAL(pts_ptdec_new(&dc, &d, &err), 0);
+	return d;
+}
+
+#endif /* PTS_TEST_CODE_FIXTURE_H */

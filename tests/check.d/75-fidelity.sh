@@ -9,7 +9,9 @@
 # no longer shows fails too.
 #
 # Streams: the reference-encoder programs (tests/programs, bundles of
-# 40-ptsynth-selfcheck reused when present), one of them cut at its last
+# 40-ptsynth-selfcheck reused when present; stable addresses), the two
+# with timer signals again with timers that run out inside setitimer
+# (the signals arrive at its exit in every run), one of them cut at its last
 # PSB (a trace that ends without a disable, as snapshots do), the
 # whole-system fixture bundles of 70-qemu-trace-log (user, kernel, both
 # scopes and the whole CPU), the shipped sample, and with ../shared: the
@@ -41,6 +43,15 @@ for prog in cfeatures cxx_throw vdso_clock threads signals tailcalls; do
 	args+=(--bundle "$prog=$(bundle $prog "$bin/$prog"):$bin/$prog")
 done
 args+=(--bundle "true=$(bundle true /bin/true)")
+# The same two with timers of 1 us, which run out before setitimer
+# returns: the timer signals arrive at that system call's exit (in
+# signals, on_alarm nests in itself there) in every run, where with the
+# default period they land in the loops unless the machine is loaded.
+for prog in signals cfeatures; do
+	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/$prog-exit.ptscope" -- "$bin/$prog" 1 \
+		</dev/null >/dev/null
+	args+=(--bundle "$prog-exit=$work/bundles/$prog-exit.ptscope:$bin/$prog")
+done
 # The rest of the corpus (tests/programs): a hand-written retpoline, deep
 # recursion, swapcontext coroutines, fork + wait, fork + exec of itself
 # followed by --follow-exec, PLT calls and dlopen with lazy binding (PIE)

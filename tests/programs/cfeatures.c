@@ -3,7 +3,11 @@
  * Test program for the reference encoder: recursion, function pointers,
  * setjmp/longjmp across frames, signal handlers (raised synchronously
  * and from a timer while user code runs) and shared-library calls.
- * Deterministic output apart from the timer's arrival point.
+ * Deterministic output apart from the timer's arrival point. An
+ * argument sets the timer's first period in microseconds (default 2000);
+ * with 1 it runs out before setitimer returns, so the signal arrives at
+ * that system call's exit, until wait_for_alarm's doubling reaches the
+ * loop.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -86,11 +90,12 @@ static void wait_for_alarm(long usec, volatile unsigned long *spin)
 	} while (!alarm_hit_loop() && usec < 1000000);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct sigaction sa;
 	int v[8] = { 5, 3, 7, 1, 8, 2, 6, 4 };
 	volatile unsigned long spin = 0;
+	long usec = argc > 1 ? atol(argv[1]) : 2000;
 	int i, sum = 0, r;
 
 	sum += fib(12);
@@ -113,7 +118,7 @@ int main(void)
 	sa.sa_sigaction = on_alarm;
 	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGALRM, &sa, NULL);
-	wait_for_alarm(2000, &spin);
+	wait_for_alarm(usec, &spin);
 
 	printf("sum=%d v0=%d usr1=%d alarm=%d\n", sum, v[0], got_usr1, got_alarm > 0);
 	return 0;

@@ -12,10 +12,17 @@
  * inside each handler whose depth the timeline must match. The alternate
  * stack is static (in .bss, below the main stack): the structure check
  * drops released frames by stack pointer. Output is deterministic.
+ *
+ * An argument sets the timers' period in microseconds (default 2000:
+ * the loops below are running when they run out, unless the machine is
+ * loaded). With 1 they run out before setitimer returns: each timer
+ * signal arrives at that system call's exit, and the second one nests
+ * on_alarm in itself there.
  */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 
@@ -24,6 +31,7 @@
 static sigjmp_buf jb;
 static volatile sig_atomic_t n_usr1, n_usr2, n_alarm, n_alt, n_jump;
 static char altstack[64 * 1024];
+static long period = 2000;	/* of the timers, in microseconds */
 
 NOINLINE static int work(int n)
 {
@@ -66,7 +74,7 @@ static void on_alarm(int sig)
 
 	n_alarm++;
 	if (n_alarm == 1) {
-		arm(2000);
+		arm(period);
 		while (n_alarm < 2)	/* the second SIGALRM arrives in here */
 			spin++;
 	}
@@ -102,18 +110,21 @@ static void handle(int sig, void (*fn)(int), int flags)
 	sigaction(sig, &sa, NULL);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	volatile unsigned long spin = 0;
 	stack_t ss;
 	int r;
+
+	if (argc > 1)
+		period = atol(argv[1]);
 
 	handle(SIGUSR1, on_usr1, 0);
 	handle(SIGUSR2, on_usr2, 0);
 	raise_from_callee(SIGUSR1);
 
 	handle(SIGALRM, on_alarm, SA_NODEFER);
-	arm(2000);
+	arm(period);
 	while (n_alarm < 2)	/* the first SIGALRM interrupts this loop */
 		spin++;
 

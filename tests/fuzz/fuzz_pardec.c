@@ -12,10 +12,10 @@
  *       32 << n; bit 4: 3 workers (else 2); bits 5-6: scope (raw mode);
  *       bit 7: two CPUs, the trace split at [1..2] (raw mode)
  *   [3] CPU model (raw mode)
- * Bundle mode decodes the shipped sample (FUZZ_SAMPLE) with the input as
- * its cpu0.pt: its code, sideband and timing make the decoder run the
- * sample's program. Raw mode decodes as fuzz_raw_pt.c, over
- * tests/golden/decode/user.S and kernel.S (FUZZ_DATA).
+ * Bundle mode decodes the shipped sample (FUZZ_SAMPLE) with the input's
+ * first BUNDLE_TRACE_MAX bytes as its cpu0.pt: its code, sideband and
+ * timing make the decoder run the sample's program. Raw mode decodes as
+ * fuzz_raw_pt.c, over tests/golden/decode/user.S and kernel.S (FUZZ_DATA).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,57 +31,139 @@
 #define FUZZ_SAMPLE "samples/demo.ptscope"
 #endif
 
+/*
+ * The sample's program runs about 9 instructions per byte of its trace,
+ * and each input is decoded three times: its whole trace (14 KiB, seven
+ * PSBs) took 0.75 s of CPU per input under ASan, and a campaign whose
+ * corpus grew from it ran at 2 inputs per second. 1 KiB of it is still
+ * hundreds of events between the PSBs an input puts there (joins, refused
+ * joins, runs across chunk ends); a raw trace is not cut (its programs
+ * are small, its loops end with the TNT bits).
+ */
+#define BUNDLE_TRACE_MAX 1024
+
 static const struct { uint16_t family; uint8_t model, stepping; } cpus[] = {
 	{ 0, 0, 0 }, { 6, 85, 4 }, { 6, 61, 0 }, { 6, 142, 9 }, { 6, 158, 10 },
 };
 
-/* The records of one decode, one text line each. */
+/*
+ * The records of one decode as they came, each a struct rec and its
+ * strings (compared as bytes; a text line each only for the report: on
+ * every record under ASan, vsnprintf took a tenth of the harness's time),
+ * and the summary's lines.
+ */
 struct recs {
-	char *buf;
+	uint8_t *buf;
 	size_t len, cap;
-	uint64_t n;
+	char *txt;
+	size_t tlen, tcap;
+};
+
+struct rec {
+	uint64_t ts_ns, addr, offset;
+	double value;
+	int32_t pid, tid, type, kind;
+	uint32_t cpu, depth, flags;
+	uint16_t len[3];	/* name, object, detail: bytes + 1, 0 for NULL */
 };
 
 static struct recs serial, parallel;
+
+static void *room(void **p, size_t *cap, size_t need)
+{
+	if (need > *cap) {
+		*cap = need * 2 + 4096;
+		*p = realloc(*p, *cap);
+		if (!*p)
+			abort();
+	}
+	return *p;
+}
 
 static void recs_add(struct recs *r, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
-	for (;;) {
-		if (r->cap - r->len < 2) {
-			r->cap = r->cap * 2 + 4096;
-			r->buf = realloc(r->buf, r->cap);
-			if (!r->buf)
-				abort();
-		}
-		va_start(ap, fmt);
-		n = vsnprintf(r->buf + r->len, r->cap - r->len, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			abort();
-		if ((size_t)n < r->cap - r->len)
-			break;
-		r->cap = r->cap * 2 + (size_t)n + 256;
-		r->buf = realloc(r->buf, r->cap);
-		if (!r->buf)
-			abort();
-	}
-	r->len += (size_t)n;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		abort();
+	room((void **)&r->txt, &r->tcap, r->tlen + (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(r->txt + r->tlen, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	r->tlen += (size_t)n;
 }
 
-static int rec_line(void *ctx, const struct pts_tl_rec *r, struct pts_err *err)
+static int rec_add(void *ctx, const struct pts_tl_rec *r, struct pts_err *err)
 {
+	const char *str[3] = { r->name, r->object, r->detail };
 	struct recs *out = ctx;
+	struct rec b;
+	size_t i, need = sizeof(b);
 
-	out->n++;
-	recs_add(out, "%llu: t%d k%d ts %llu %d/%d cpu %u d %u f %#x %s %s %#llx+%#llx %s %g\n",
-		 (unsigned long long)out->n, r->type, r->kind, (unsigned long long)r->ts_ns,
-		 r->pid, r->tid, r->cpu, r->depth, r->flags, r->name ? r->name : "-",
-		 r->object ? r->object : "-", (unsigned long long)r->addr,
-		 (unsigned long long)r->offset, r->detail ? r->detail : "-", r->value);
+	memset(&b, 0, sizeof(b));	/* the padding too: records compare as bytes */
+	b.ts_ns = r->ts_ns;
+	b.addr = r->addr;
+	b.offset = r->offset;
+	b.value = r->value;
+	b.pid = r->pid;
+	b.tid = r->tid;
+	b.type = r->type;
+	b.kind = r->kind;
+	b.cpu = r->cpu;
+	b.depth = r->depth;
+	b.flags = r->flags;
+	for (i = 0; i < 3; i++) {
+		size_t n = str[i] ? strnlen(str[i], UINT16_MAX - 1) : 0;
+
+		b.len[i] = str[i] ? (uint16_t)(n + 1) : 0;
+		need += n;
+	}
+	room((void **)&out->buf, &out->cap, out->len + need);
+	memcpy(out->buf + out->len, &b, sizeof(b));
+	out->len += sizeof(b);
+	for (i = 0; i < 3; i++) {
+		if (b.len[i] > 1)
+			memcpy(out->buf + out->len, str[i], b.len[i] - 1u);
+		out->len += b.len[i] ? b.len[i] - 1u : 0;
+	}
 	return fuzz_emit(NULL, r, err);
+}
+
+/* Bytes of the record at p (struct rec and its strings). */
+static size_t rec_size(const uint8_t *p)
+{
+	struct rec b;
+	size_t i, n = sizeof(b);
+
+	memcpy(&b, p, sizeof(b));
+	for (i = 0; i < 3; i++)
+		n += b.len[i] ? b.len[i] - 1u : 0;
+	return n;
+}
+
+/* Record number k at p as a line on stderr, after who. */
+static void rec_print(const char *who, uint64_t k, const uint8_t *p)
+{
+	const char *str[3];
+	struct rec b;
+	size_t i, at = sizeof(b);
+	int len[3];
+
+	memcpy(&b, p, sizeof(b));
+	for (i = 0; i < 3; i++) {
+		str[i] = b.len[i] ? (const char *)p + at : "-";
+		len[i] = b.len[i] ? (int)b.len[i] - 1 : 1;
+		at += b.len[i] ? b.len[i] - 1u : 0;
+	}
+	fprintf(stderr, "%s%llu: t%d k%d ts %llu %d/%d cpu %u d %u f %#x %.*s %.*s %#llx+%#llx "
+		"%.*s %g\n", who, (unsigned long long)k, b.type, b.kind,
+		(unsigned long long)b.ts_ns, b.pid, b.tid, b.cpu, b.depth, b.flags, len[0], str[0],
+		len[1], str[1], (unsigned long long)b.addr, (unsigned long long)b.offset, len[2],
+		str[2], b.value);
 }
 
 static void sum_lines(struct recs *out, int rc, const struct pts_decode_summary *s)
@@ -167,41 +249,73 @@ static void decode(const uint8_t *data, size_t size, unsigned int jobs, bool rev
 	int rc;
 
 	out->len = 0;
-	out->n = 0;
-	if (out->buf)
-		out->buf[0] = 0;
+	out->tlen = 0;
 	pts_decode_opts_init(&o);
 	o.jobs = jobs;
 	o.par_reverse = reverse;
+	/* the harness's self-test: each join drops an event, which it must report */
+	if (jobs && getenv("FUZZ_PARDEC_BREAK_JOINS"))
+		o.par_break = PTS_PARDEC_BREAK_JOINS;
 	o.chunk_bytes = 32u << ((data[0] >> 1) & 7);
 	fuzz_sink_begin(PTS_FMT_NONE);
 	if (data[0] & 1) {
 		raw_opts(&o, data, size);
-		rc = pts_decode_raw(&o, rec_line, out, &sum, &err);
+		rc = pts_decode_raw(&o, rec_add, out, &sum, &err);
 	} else {
 		const char *dir = bundle_dir();
 
-		fuzz_file(0, "pardec.ptscope/cpu0.pt", data + 4, size - 4);
-		rc = pts_decode_bundle(dir, &o, rec_line, out, &sum, &err);
+		size_t len = size - 4 < BUNDLE_TRACE_MAX ? size - 4 : BUNDLE_TRACE_MAX;
+
+		fuzz_file(0, "pardec.ptscope/cpu0.pt", data + 4, len);
+		rc = pts_decode_bundle(dir, &o, rec_add, out, &sum, &err);
 	}
-	if (rc && getenv("FUZZ_VERBOSE"))
-		fprintf(stderr, "fuzz: jobs %u: %s\n", jobs, err.msg);
+	if (getenv("FUZZ_VERBOSE"))
+		fprintf(stderr, "fuzz: jobs %u%s: %s, %llu joins, %llu refused\n", jobs,
+			reverse ? " reverse" : "", rc ? err.msg : "decoded",
+			(unsigned long long)sum.par_joins, (unsigned long long)sum.par_refused);
 	fuzz_sink_end(!rc);
 	sum_lines(out, rc, &sum);
 	pts_decode_summary_free(&sum);
 }
 
+static bool same(const struct recs *a, const struct recs *b)
+{
+	return a->len == b->len && a->tlen == b->tlen && (!a->len || !memcmp(a->buf, b->buf, a->len)) &&
+	       (!a->tlen || !memcmp(a->txt, b->txt, a->tlen));
+}
+
+/* The first record or summary line where parallel differs from serial; aborts. */
 static void report(void)
 {
-	const char *a = serial.buf, *b = parallel.buf;
+	const char *a = serial.txt, *b = parallel.txt;
 	size_t i = 0, line = 0;
+	uint64_t k = 1;
 
-	while (a[i] && a[i] == b[i])
-		if (a[i++] == '\n')
-			line = i;
-	fprintf(stderr, "fuzz: the parallel decode differs from the serial one at\n"
-		"serial:   %.*s\nparallel: %.*s\n", (int)strcspn(a + line, "\n"), a + line,
-		(int)strcspn(b + line, "\n"), b + line);
+	fprintf(stderr, "fuzz: the parallel decode differs from the serial one at\n");
+	while (i < serial.len && i < parallel.len) {
+		size_t n = rec_size(serial.buf + i);
+
+		if (n != rec_size(parallel.buf + i) || memcmp(serial.buf + i, parallel.buf + i, n))
+			break;
+		i += n;
+		k++;
+	}
+	if (i < serial.len || i < parallel.len) {
+		if (i < serial.len)
+			rec_print("serial:   ", k, serial.buf + i);
+		else
+			fprintf(stderr, "serial:   %llu records\n", (unsigned long long)k - 1);
+		if (i < parallel.len)
+			rec_print("parallel: ", k, parallel.buf + i);
+		else
+			fprintf(stderr, "parallel: %llu records\n", (unsigned long long)k - 1);
+		abort();
+	}
+	for (i = 0; i < serial.tlen && i < parallel.tlen && a[i] == b[i]; i++)
+		if (a[i] == '\n')
+			line = i + 1;
+	fprintf(stderr, "serial:   %.*s\nparallel: %.*s\n",
+		(int)strcspn(a + line, "\n"), a + line, (int)strcspn(b + line, "\n"), b + line);
 	abort();
 }
 
@@ -211,7 +325,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	decode(data, size, 0, false, &serial);
 	decode(data, size, data[0] & 0x10 ? 3 : 2, false, &parallel);
-	if (serial.len != parallel.len || memcmp(serial.buf, parallel.buf, serial.len))
+	if (!same(&serial, &parallel))
 		report();
 	/*
 	 * Each chunk decoded after the ones behind it, in this thread: the
@@ -219,7 +333,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * threads take only now and then (pardec_opts.h, reverse)
 	 */
 	decode(data, size, 2, true, &parallel);
-	if (serial.len != parallel.len || memcmp(serial.buf, parallel.buf, serial.len))
+	if (!same(&serial, &parallel))
 		report();
 	return 0;
 }

@@ -18,11 +18,17 @@ build/fuzz-mkseeds $C
 { printf '\064\001\003\025\000\000\000\001'; cat $S/cpu0.pt; } > $C/raw_pt/demo-cpu0
 
 # parallel against serial decode (fuzz_pardec.c): the sample's trace in its
-# bundle, chunks of 32 B (a chunk per PSB) and 1 KiB (PSBs every 2 KiB:
-# chunks end at the next PSB), 2 and 3 workers; the decoder tests' trace
-# in raw mode, on one CPU and split across two
-{ printf '\000\000\000\000'; cat $S/cpu0.pt; } > $C/pardec/demo-chunk32
-{ printf '\032\000\000\000'; cat $S/cpu0.pt; } > $C/pardec/demo-chunk1k-3jobs
+# bundle (the harness decodes an input's first KiB): its start in chunks of
+# 32 B (a chunk per PSB), and the starts of three of its PSB periods in a
+# KiB, chunks of 64 B, 3 workers; the decoder tests' trace in raw mode, on
+# one CPU and split across two (mkseeds.c makes the others: joins, refused
+# joins, runs of jumps across chunks, two CPUs of different lengths)
+{ printf '\000\000\000\000'; head -c 1024 $S/cpu0.pt; } > $C/pardec/demo-chunk32
+python3 - $S/cpu0.pt $C/pardec/demo-three-psbs-3jobs <<'PY'
+import sys
+s = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(b"\x12\0\0\0" + s[0:340] + s[2048:2388] + s[4100:4444])
+PY
 { printf '\001\000\000\001'; tail -c +9 $C/raw_pt/user-main; } > $C/pardec/user-main
 { printf '\201\050\000\001'; tail -c +9 $C/raw_pt/user-main-two-cpus; } > $C/pardec/user-main-two-cpus
 

@@ -6,6 +6,7 @@
  * tests/fuzz/make-seeds.sh, which builds and runs this. Usage: mkseeds DIR
  */
 #include <intel-pt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,10 @@ static void pkt(enum pt_packet_type t, uint64_t v, int ipc)
 		p.payload.tsc.tsc = v;
 	else if (t == ppt_cbr)
 		p.payload.cbr.ratio = (uint8_t)v;
+	else if (t == ppt_ptw) {
+		p.payload.ptw.plc = 0;	/* 4 bytes */
+		p.payload.ptw.payload = v;
+	}
 	else if (t == ppt_mode) {
 		p.payload.mode.leaf = pt_mol_exec;
 		p.payload.mode.bits.exec = pt_set_exec_mode(ptem_64bit);
@@ -87,6 +92,104 @@ static void out(const char *sub, const char *name, const uint8_t *opt, size_t no
 		perror(path);
 		exit(1);
 	}
+}
+
+/* A PSB+ of a trace with tracing on: its time, mode and the IP decoding resumes at. */
+static void psb_at(uint64_t tsc, uint64_t ip)
+{
+	pkt(ppt_psb, 0, 0);
+	pkt(ppt_tsc, tsc, 0);
+	pkt(ppt_mode, 0, 0);
+	pkt(ppt_fup, ip, pt_ipc_sext_48);
+	pkt(ppt_psbend, 0, 0);
+}
+
+/*
+ * One pass of user.S's _start, twice: first through f1 and f2, whose loop
+ * (dec %ecx at 0x401065, jnz back to it) is taken 11 times (a run of
+ * jumps inside one function), with a PSB+ inside the loop when psb_tsc
+ * is not 0; then f3's indirect call made to pw instead, whose ptwrite is
+ * an instant. Returns go by TIP, compressed (TNT) only when compress:
+ * a fresh decoder at the PSB then has no return stack for f2's and f1's
+ * (pardec.h: the join is refused, the consumer decodes on). Every pass
+ * ends at a syscall (tracing off in user scope). About 14 events in 40
+ * bytes; the time moves every pass.
+ */
+static void pass(uint64_t *tsc, uint64_t psb_tsc, bool compress)
+{
+	pkt(ppt_tip_pge, 0x401000, pt_ipc_sext_48);
+	tnt("TTTTTT");
+	if (psb_tsc)
+		psb_at(psb_tsc, 0x401065);
+	tnt("TTTTTN");
+	if (compress) {
+		tnt("TT");
+	} else {
+		pkt(ppt_tip, 0x401045, pt_ipc_sext_48);
+		pkt(ppt_tip, 0x401005, pt_ipc_update_16);
+	}
+	pkt(ppt_tip_pgd, 0, pt_ipc_suppressed);
+	pkt(ppt_tip_pge, 0x40100c, pt_ipc_sext_48);
+	pkt(ppt_tip, 0x4011c0, pt_ipc_update_16);
+	pkt(ppt_ptw, *tsc, 0);
+	pkt(ppt_tip, 0x401015, pt_ipc_update_16);
+	pkt(ppt_tip_pgd, 0, pt_ipc_suppressed);
+	*tsc += 10;
+	pkt(ppt_tsc, *tsc, 0);
+}
+
+/*
+ * n passes from *tsc, a PSB+ inside the first loop of every 12th (about
+ * 170 events apart: a chunk's decoder goes on PTS_PAR_OVERLAP = 128
+ * events past the next PSB, so that each successor is joined or refused
+ * before the trace ends).
+ */
+static void passes(unsigned int n, uint64_t *tsc, bool compress)
+{
+	unsigned int i;
+
+	for (i = 1; i <= n; i++)
+		pass(tsc, i % 12 ? 0 : *tsc + 5, compress);
+}
+
+/*
+ * Seeds of fuzz_pardec.c in raw mode: chunks of 32 bytes (a chunk per
+ * PSB) in traces of 2 to 3 KiB.
+ */
+static void pardec_seeds(void)
+{
+	/* raw mode, chunks of 32 B, 2 or 3 workers, a CPU model; [1..2]: CPU 1's share */
+	static const uint8_t one[4] = { 0x01, 0, 0, 1 }, three[4] = { 0x11, 0, 0, 1 };
+	uint8_t two[4] = { 0x81, 0, 0, 1 };
+	uint64_t tsc = 1000, len = 0;
+
+	/* runs of jumps across every chunk's end, each successor joined */
+	start();
+	psb(tsc);
+	passes(60, &tsc, false);
+	out("pardec", "jump-runs-across-chunks", one, sizeof(one));
+	/* returns compressed against calls before the PSB: every join refused */
+	start();
+	tsc = 1000;
+	psb(tsc);
+	passes(40, &tsc, true);
+	out("pardec", "returns-past-psb-refused", three, sizeof(three));
+	/*
+	 * Two CPUs of different lengths merged by time: CPU 0 as the first
+	 * seed, CPU 1 (the input's last bytes) a third as long, its times
+	 * falling between CPU 0's
+	 */
+	start();
+	tsc = 1000;
+	psb(tsc);
+	passes(48, &tsc, false);
+	pt_enc_get_offset(enc, &len);
+	two[1] = (uint8_t)len;
+	two[2] = (uint8_t)(len >> 8);
+	tsc = 1003;
+	psb(tsc);
+	passes(16, &tsc, false);
+	out("pardec", "two-cpus-uneven", two, sizeof(two));
 }
 
 static uint8_t *put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); return p + 4; }
@@ -212,5 +315,6 @@ int main(int argc, char **argv)
 	pkt(ppt_tip_pgd, 0, pt_ipc_suppressed);
 	out("raw_pt", "user-main-two-cpus", two, sizeof(two));
 	pevent();
+	pardec_seeds();
 	return 0;
 }

@@ -138,8 +138,7 @@ struct pts_ptdec {
 	uint64_t good_off;	/* decoder position after the last call that succeeded */
 	uint64_t dropped;	/* mapped: bytes [0, dropped) released (MADV_DONTNEED) */
 	uint64_t drop_at;	/* good_off from which to release more (UINT64_MAX: never) */
-	/* blocks since the trace position last moved (spinning()) */
-	uint64_t spin_off;	/* good_off they started at (UINT64_MAX: none yet) */
+	/* blocks since the trace position last moved or an event (spinning()) */
 	uint32_t spin_blocks;
 	struct loop_watch spin;	/* from the SPIN_REPEATS + 1st block on */
 	uint64_t spin_ips[SPIN_REPEATS];	/* the first SPIN_REPEATS blocks' starts */
@@ -1030,7 +1029,6 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->mode = ptem_64bit;
 	d->ikey = ICACHE_KEY(d->space, d->mode_bits);
 	d->drop_at = cfg->mapped ? DROP_STEP + DROP_KEEP : UINT64_MAX;
-	d->spin_off = UINT64_MAX;
 	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
 	d->pid_changed = true;
 	sb_recheck(d);
@@ -1124,13 +1122,20 @@ static void drop_pages(struct pts_ptdec *d)
 	d->drop_at = d->dropped + DROP_STEP + DROP_KEEP;
 }
 
+/*
+ * The position after a call that succeeded. Most blocks consume no new
+ * packet: what follows a move (the spin watch's new run, the pages
+ * dropped) is decided only when it moved.
+ */
 static inline void mark_good(struct pts_ptdec *d)
 {
 	uint64_t off;
 
-	if (pt_blk_get_offset(d->blk, &off) >= 0)
-		d->good_off = off;
-	if (d->good_off >= d->drop_at)
+	if (pt_blk_get_offset(d->blk, &off) < 0 || off == d->good_off)
+		return;
+	d->good_off = off;
+	d->spin_blocks = 0;
+	if (off >= d->drop_at)
 		drop_pages(d);
 }
 
@@ -1161,10 +1166,6 @@ static bool spinning_on(struct pts_ptdec *d, uint64_t ip)
  */
 static inline bool spinning(struct pts_ptdec *d, uint64_t ip)
 {
-	if (d->good_off != d->spin_off) {
-		d->spin_off = d->good_off;
-		d->spin_blocks = 0;
-	}
 	if (d->spin_blocks < SPIN_REPEATS) {
 		d->spin_ips[d->spin_blocks++] = ip;
 		return false;
@@ -1311,7 +1312,7 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
 		}
 		d->status = st;
 		mark_good(d);
-		d->spin_off = UINT64_MAX;	/* an event is progress */
+		d->spin_blocks = 0;	/* an event is progress */
 		on_event(d, &ev);
 		return;
 	}
@@ -1363,6 +1364,12 @@ static inline __attribute__((always_inline)) void blocks_run(struct pts_ptdec *d
 
 	do {
 		st = pt_blk_next(d->blk, &b, sizeof(b));
+		/*
+		 * Nothing is queued here (fill_with's test, the loop's own): said
+		 * to the compiler, which then drops the tests of it inlined below.
+		 */
+		if (d->qn)
+			__builtin_unreachable();
 		if (st < 0 || !b.ninsn) {
 			after_next(d, &b, st);
 			return;

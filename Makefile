@@ -15,6 +15,9 @@ CC      ?= gcc
 CXX     ?= g++
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fno-strict-aliasing
+# Calls into shared libraries through the GOT, without a PLT stub's jump:
+# the decoder calls libipt twice per block (docs/performance.md).
+CFLAGS  += -fno-plt
 CXXFLAGS ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -Iinclude -Iuserland/lib -Itools/ptsynth/lib
 LDLIBS  += -lipt -lelf -ljson-c -lZydis -liberty -lz -lm -pthread

@@ -138,8 +138,7 @@ struct pts_ptdec {
 	uint64_t good_off;	/* decoder position after the last call that succeeded */
 	uint64_t dropped;	/* mapped: bytes [0, dropped) released (MADV_DONTNEED) */
 	uint64_t drop_at;	/* good_off from which to release more (UINT64_MAX: never) */
-	/* blocks since the trace position last moved (spinning()) */
-	uint64_t spin_off;	/* good_off they started at (UINT64_MAX: none yet) */
+	/* blocks since the trace position last moved or an event (spinning()) */
 	uint32_t spin_blocks;
 	struct loop_watch spin;	/* from the SPIN_REPEATS + 1st block on */
 	uint64_t spin_ips[SPIN_REPEATS];	/* the first SPIN_REPEATS blocks' starts */
@@ -204,6 +203,11 @@ struct pts_ptdec {
 	unsigned int qh, qn;
 	uint64_t out_pos;	/* pos of the event last handed out */
 	uint64_t out_insns;	/* insns of the event last handed out */
+	/*
+	 * The call or return pts_ptdec_emit hands out from the block loop
+	 * (push_near): the fields no such event changes set once
+	 */
+	struct pts_branch direct;
 	struct pts_br_elide *elide_q;	/* cfg.elide */
 	uint64_t elide_until;	/* a jump is checked when queued before this now */
 	struct pts_ptdec_stats st;
@@ -446,14 +450,54 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 }
 
 /*
- * push of a near call or return (insn_len: the call's length, 0 for a
- * return) with nothing queued and no sideband work due: the entry built
- * in place, as push would; or stored in the consumer's store (evstore.h)
- * where it may take it, never handed out.
+ * The sink pts_ptdec_emit hands its events to, with its bound, for the
+ * block loop compiled into it: rc is the sink's nonzero return, which
+ * ends the call.
  */
-static inline __attribute__((always_inline)) void
+struct emit_to {
+	const struct pts_brsrc_to *to;
+	bool bounded;
+	uint64_t until_ns;
+	struct pts_err *err;
+	int rc;
+};
+
+/*
+ * A near call or return handed to et's sink at once, as hand_out would
+ * after queueing it (nothing is queued): no queue entry and no pass out
+ * of the block loop for the two kinds that make most events. True when
+ * the sink says stop.
+ */
+static inline __attribute__((always_inline)) bool
+emit_near(struct pts_ptdec *d, struct emit_to *et, enum pts_br_kind kind, uint64_t from,
+	  uint64_t to, uint8_t insn_len)
+{
+	struct pts_branch *br = &d->direct;
+
+	br->kind = kind;
+	br->from = from;
+	br->to = to;
+	br->ts_ns = d->now;
+	br->pid = d->pid;
+	br->tid = d->tid;
+	br->insn_len = insn_len;
+	d->st.branches++;
+	d->out_pos = d->good_off;
+	d->out_insns = d->st.insns;
+	et->rc = et->to->event(et->to->ctx, et->to->idx, br, et->err);
+	return et->rc != 0;
+}
+
+/*
+ * push of a near call or return (insn_len: the call's length, 0 for a
+ * return) with nothing queued and no sideband work due: handed to et's
+ * sink (emit_near) when it takes it now; else the entry built in place,
+ * as push would; or stored in the consumer's store (evstore.h) where it
+ * may take it, never handed out. True when et's sink says stop.
+ */
+static inline __attribute__((always_inline)) bool
 push_near(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t from, uint64_t to, uint8_t insn_len,
-	  bool store)
+	  bool store, struct emit_to *et)
 {
 	struct qent *e;
 
@@ -461,14 +505,16 @@ push_near(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t from, uint64_t to
 		e = push(d, kind, from, to);
 		if (e)
 			e->br.insn_len = insn_len;
-		return;
+		return false;
 	}
+	if (et && !(et->bounded && d->now >= et->until_ns))
+		return emit_near(d, et, kind, from, to, insn_len);
 	if (store && pts_evstore_can(d->cfg.store, d->good_off, false)) {
 		/* stored where the consumer keeps it: not queued, not handed out */
 		pts_evstore_put(d->cfg.store, kind, from, to, d->now, d->good_off, d->pid,
 				d->tid)->insn_len = insn_len;
 		d->st.branches++;
-		return;
+		return false;
 	}
 	e = &d->q[d->qh];
 	d->qn = 1;
@@ -477,6 +523,7 @@ push_near(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t from, uint64_t to
 	e->pos = d->good_off;
 	e->insns = d->st.insns;
 	d->st.branches++;
+	return false;
 }
 
 static void update_time(struct pts_ptdec *d)
@@ -623,10 +670,12 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
  * order of their share of the blocks (conditional about half, calls and
  * returns a fifth each): fewer instructions than the switch's table. The
  * conditional one marked likely: the compiler otherwise builds the
- * other cases' operands before the test.
+ * other cases' operands before the test. True when et's sink says stop
+ * (push_near).
  */
-static inline __attribute__((always_inline)) void resolve_fast(struct pts_ptdec *d,
-							      uint64_t next_ip, bool store)
+static inline __attribute__((always_inline)) bool resolve_fast(struct pts_ptdec *d,
+							      uint64_t next_ip, bool store,
+							      struct emit_to *et)
 {
 	enum pts_icls cls = d->pend_insn.cls;
 	uint64_t from = d->pend_ip;
@@ -639,16 +688,17 @@ static inline __attribute__((always_inline)) void resolve_fast(struct pts_ptdec 
 	} else if (cls == PTS_IC_CALL) {
 		drop_pend(d);
 		if (next_ip != from + len)
-			push_near(d, PTS_BR_CALL, from, next_ip, len, store);
+			return push_near(d, PTS_BR_CALL, from, next_ip, len, store, et);
 	} else if (cls == PTS_IC_RET) {
 		drop_pend(d);
-		push_near(d, PTS_BR_RETURN, from, next_ip, 0, store);
+		return push_near(d, PTS_BR_RETURN, from, next_ip, 0, store, et);
 	} else if (cls == PTS_IC_JUMP) {
 		drop_pend(d);
 		jump(d, from, next_ip, store);
 	} else if (cls != PTS_IC_OTHER) {
 		resolve(d, next_ip);
 	}
+	return false;
 }
 
 /* The classification cache's entry for ip. */
@@ -971,6 +1021,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->cfg = *cfg;
 	d->pid = cfg->pid;
 	d->tid = cfg->tid;
+	d->direct.cpu = cfg->cpu;	/* the rest of it zero, as set_branch's */
 	d->space = cfg->pid;
 	d->image_pid = PTS_PID_ALL;
 	d->no_image_pid = -2;
@@ -978,7 +1029,6 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->mode = ptem_64bit;
 	d->ikey = ICACHE_KEY(d->space, d->mode_bits);
 	d->drop_at = cfg->mapped ? DROP_STEP + DROP_KEEP : UINT64_MAX;
-	d->spin_off = UINT64_MAX;
 	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
 	d->pid_changed = true;
 	sb_recheck(d);
@@ -1072,13 +1122,20 @@ static void drop_pages(struct pts_ptdec *d)
 	d->drop_at = d->dropped + DROP_STEP + DROP_KEEP;
 }
 
+/*
+ * The position after a call that succeeded. Most blocks consume no new
+ * packet: what follows a move (the spin watch's new run, the pages
+ * dropped) is decided only when it moved.
+ */
 static inline void mark_good(struct pts_ptdec *d)
 {
 	uint64_t off;
 
-	if (pt_blk_get_offset(d->blk, &off) >= 0)
-		d->good_off = off;
-	if (d->good_off >= d->drop_at)
+	if (pt_blk_get_offset(d->blk, &off) < 0 || off == d->good_off)
+		return;
+	d->good_off = off;
+	d->spin_blocks = 0;
+	if (off >= d->drop_at)
 		drop_pages(d);
 }
 
@@ -1109,10 +1166,6 @@ static bool spinning_on(struct pts_ptdec *d, uint64_t ip)
  */
 static inline bool spinning(struct pts_ptdec *d, uint64_t ip)
 {
-	if (d->good_off != d->spin_off) {
-		d->spin_off = d->good_off;
-		d->spin_blocks = 0;
-	}
 	if (d->spin_blocks < SPIN_REPEATS) {
 		d->spin_ips[d->spin_blocks++] = ip;
 		return false;
@@ -1259,7 +1312,7 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
 		}
 		d->status = st;
 		mark_good(d);
-		d->spin_off = UINT64_MAX;	/* an event is progress */
+		d->spin_blocks = 0;	/* an event is progress */
 		on_event(d, &ev);
 		return;
 	}
@@ -1273,73 +1326,101 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
 }
 
 /*
+ * blocks_run's work after a block's branch is resolved (st: its status):
+ * true when the block was one more pass of a loop that consumes no trace,
+ * which ends the segment.
+ */
+static inline __attribute__((always_inline)) bool block_done(struct pts_ptdec *d,
+							     const struct pt_block *b, int st)
+{
+	d->st.blocks++;
+	d->st.insns += b->ninsn;
+	end_block(d, b);
+	d->status = st;
+	mark_good(d);
+	if (spinning(d, b->ip)) {
+		gap(d, SPIN_GAP, 0);
+		lose_sync(d);
+		return true;
+	}
+	return false;
+}
+
+/*
  * The common block: synced, no event pending, the trace not used up, no
  * instruction listing (fill). Blocks are decoded in a row, each as step
  * would, until one queues an event or pt_blk_next returns a status that
  * step must see (an event, the end of the trace, an error): step's
  * dispatch on the state and its frame once per run, not per block.
  * store: cfg.store is set (a constant: the decoder without one runs code
- * without its tests, blocks_plain).
+ * without its tests, blocks_plain). et: pts_ptdec_emit's sink, which
+ * takes calls and returns from the loop itself (emit_near), else NULL.
  */
-static inline __attribute__((always_inline)) void blocks_run(struct pts_ptdec *d, bool store)
+static inline __attribute__((always_inline)) void blocks_run(struct pts_ptdec *d, bool store,
+							    struct emit_to *et)
 {
 	struct pt_block b;
 	int st;
 
 	do {
 		st = pt_blk_next(d->blk, &b, sizeof(b));
+		/*
+		 * Nothing is queued here (fill_with's test, the loop's own): said
+		 * to the compiler, which then drops the tests of it inlined below.
+		 */
+		if (d->qn)
+			__builtin_unreachable();
 		if (st < 0 || !b.ninsn) {
 			after_next(d, &b, st);
 			return;
 		}
 		if (b.mode != d->mode)
 			set_mode(d, b.mode);
-		resolve_fast(d, b.ip, store);
-		d->st.blocks++;
-		d->st.insns += b.ninsn;
-		end_block(d, &b);
-		d->status = st;
-		mark_good(d);
-		if (spinning(d, b.ip)) {
-			gap(d, SPIN_GAP, 0);
-			lose_sync(d);
+		if (resolve_fast(d, b.ip, store, et)) {
+			/* the sink said stop: the loop ends after the block */
+			block_done(d, &b, st);
 			return;
 		}
+		if (block_done(d, &b, st))
+			return;
 	} while (!d->qn && !(st & (pts_event_pending | pts_eos)));
 }
 
 /* blocks_run of a decoder without a store, and with one (pts_ptdec.blocks). */
 static void blocks_plain(struct pts_ptdec *d)
 {
-	blocks_run(d, false);
+	blocks_run(d, false, NULL);
 }
 
 static void blocks_store(struct pts_ptdec *d)
 {
-	blocks_run(d, true);
+	blocks_run(d, true, NULL);
 }
 
 /*
- * Decode until an event is queued or the trace ends. plain_inline: the
- * plain block loop compiled in rather than called through blocks
- * (pts_ptdec_emit: no call and no saving of registers per event).
+ * Decode until an event is queued or the trace ends. et: pts_ptdec_emit's
+ * sink, given the plain block loop compiled in rather than called through
+ * blocks (no call and no saving of registers per event), which hands it
+ * calls and returns itself; decoding also ends when it says stop.
  */
 static inline __attribute__((always_inline)) void fill_with(struct pts_ptdec *d,
-							    bool plain_inline)
+							    struct emit_to *et)
 {
 	while (!d->qn && d->state != PTDEC_ENDED) {
 		if (d->state != PTDEC_SYNCED || (d->status & (pts_event_pending | pts_eos)))
 			step(d);
-		else if (plain_inline && d->blocks == blocks_plain)
-			blocks_run(d, false);
+		else if (et && d->blocks == blocks_plain)
+			blocks_run(d, false, et);
 		else
 			d->blocks(d);
+		if (et && et->rc)
+			return;
 	}
 }
 
 static inline __attribute__((always_inline)) void fill(struct pts_ptdec *d)
 {
-	fill_with(d, false);
+	fill_with(d, NULL);
 }
 
 /*
@@ -1425,18 +1506,23 @@ void pts_ptdec_elide_until(struct pts_ptdec *d, uint64_t until_ns)
 /*
  * pts_ptdec_emit's loop, bounded known: the block loop and hand_out
  * inline, so that an event costs the sink's call and no call, return code
- * and out pointer of its own through the source interface and the merge.
+ * and out pointer of its own through the source interface and the merge;
+ * calls and returns go to the sink from the block loop (emit_near).
  */
 static inline __attribute__((always_inline)) int emit(struct pts_ptdec *d, bool bounded,
 						      uint64_t until_ns,
 						      const struct pts_brsrc_to *to,
 						      struct pts_err *err)
 {
+	struct emit_to et = { to, bounded, until_ns, err, 0 };
+
 	for (;;) {
 		const struct pts_branch *br;
 		int rc;
 
-		fill_with(d, true);
+		fill_with(d, &et);
+		if (et.rc)
+			return et.rc;
 		if (!d->qn)
 			return PTS_BRSRC_END;
 		if (bounded && d->q[d->qh].br.ts_ns >= until_ns)

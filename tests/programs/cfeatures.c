@@ -18,6 +18,8 @@
 #include <sys/time.h>
 #include <ucontext.h>
 
+#include "period_arg.h"
+
 int shlib_scale(int x, int (*fn)(int));
 
 static jmp_buf env;
@@ -95,7 +97,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	int v[8] = { 5, 3, 7, 1, 8, 2, 6, 4 };
 	volatile unsigned long spin = 0;
-	long usec = argc > 1 ? atol(argv[1]) : 2000;
+	long usec = argc > 1 ? period_arg(argv[1]) : 2000;
 	int i, sum = 0, r;
 
 	sum += fib(12);

@@ -26,6 +26,8 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "period_arg.h"
+
 #define NOINLINE __attribute__((noinline, noipa))
 
 static sigjmp_buf jb;
@@ -117,7 +119,7 @@ int main(int argc, char **argv)
 	int r;
 
 	if (argc > 1)
-		period = atol(argv[1]);
+		period = period_arg(argv[1]);
 
 	handle(SIGUSR1, on_usr1, 0);
 	handle(SIGUSR2, on_usr2, 0);

@@ -204,14 +204,15 @@ bench-parallel: userland $(BENCH_PROGS) $(B)/bench-workload
 # ---- fuzzing (docs/fuzzing.md) -------------------------------------------
 # One libFuzzer harness per input surface, tests/fuzz/fuzz_NAME.c, with its
 # seeds in tests/fuzz/corpus/NAME. `make fuzz` builds them with clang,
-# ASan and UBSan and runs each for FUZZ_SECONDS on a copy of its seeds
-# (new inputs stay in build/fuzz); `make check` replays the seeds through
-# the same harnesses built with $(CC) and tests/fuzz/replay.c (no clang),
-# and, where clang is, once through the sanitized harnesses
-# (tests/check.d/68-fuzz-seeds-sanitized.sh).
+# ASan and UBSan and runs each for FUZZ_SECONDS, FUZZ_JOBS at a time, on
+# a copy of its seeds (new inputs stay in build/fuzz); `make check` replays
+# the seeds through the same harnesses built with $(CC) and
+# tests/fuzz/replay.c (no clang), and, where clang is, once through the
+# sanitized harnesses (tests/check.d/68-fuzz-seeds-sanitized.sh).
 FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= 1
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 		-fno-omit-frame-pointer
 FUZZ_DEFS    := -DFUZZ_DATA='"$(CURDIR)/$(B)/fuzz-data"' \
@@ -257,7 +258,7 @@ $(FB)/fuzz-%: $(FB)/obj/tests/fuzz/fuzz_%.o $(FB)/obj/tests/fuzz/common.o \
 	$(call obj,$(wildcard tests/fuzz/*.c))
 
 fuzz: $(FUZZ_NAMES:%=$(FB)/fuzz-%) $(FUZZ_DATA)
-	@FB=$(FB) FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh $(FUZZ_NAMES)
+	@FB=$(FB) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) bash tests/fuzz/run.sh $(FUZZ_NAMES)
 
 sample: userland
 	@bash samples/regenerate.sh

@@ -5,11 +5,14 @@
 # record rule or an input slower than 10 s stops that harness and leaves
 # the input as $FB/crash-* (or timeout-, leak-, oom-) and its evidence in
 # the output (report below); the run then fails. Prints each harness's
-# executions and coverage, then the totals.
+# executions and coverage, then the totals. FUZZ_JOBS (default 1)
+# harnesses run at a time, each its FUZZ_SECONDS on a core of its own
+# (one thread each but for pardec's decoder workers): CI runs two at once.
 set -u
 cd "$(dirname "$0")/../.."
 FB=${FB:-build/fuzz}
 secs=${FUZZ_SECONDS:-60}
+jobs=${FUZZ_JOBS:-1}
 # the harnesses write each input to a file: in memory (/dev/shm) when
 # there is one, not on disk (several times the executions per second)
 if [ -z "${FUZZ_TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
@@ -37,23 +40,38 @@ report() {
 	fi
 }
 
-total=0 failed=()
-for n in "$@"; do
+# One harness: its output in $FB/fuzz-NAME.log, its exit status in
+# $FB/fuzz-NAME.rc.
+fuzz_one() {
+	local n=$1 rc=0
 	mkdir -p "$FB/corpus-$n"
-	log="$FB/fuzz-$n.log"
-	echo "=== fuzz $n: ${secs}s"
-	rc=0
 	"$FB/fuzz-$n" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
 		-print_final_stats=1 -artifact_prefix="$FB/" \
-		"$FB/corpus-$n" "tests/fuzz/corpus/$n" > "$log" 2>&1 || rc=$?
-	runs=$(awk '/stat::number_of_executed_units:/ { print $2 }' "$log")
-	cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -n 1)
-	echo "$n: ${runs:-0} executions, ${cov:-no coverage line}, corpus $(ls "$FB/corpus-$n" | wc -l) inputs"
-	total=$(( total + ${runs:-0} ))
-	if [ "$rc" != 0 ]; then
-		failed+=("$n")
-		report "$n" "$log"
-	fi
+		"$FB/corpus-$n" "tests/fuzz/corpus/$n" > "$FB/fuzz-$n.log" 2>&1 || rc=$?
+	echo "$rc" > "$FB/fuzz-$n.rc"
+}
+
+total=0 failed=()
+names=("$@")
+for ((i = 0; i < ${#names[@]}; i += jobs)); do
+	wave=("${names[@]:i:jobs}")
+	for n in "${wave[@]}"; do
+		echo "=== fuzz $n: ${secs}s"
+		fuzz_one "$n" &
+	done
+	wait
+	for n in "${wave[@]}"; do
+		log="$FB/fuzz-$n.log"
+		rc=$(cat "$FB/fuzz-$n.rc")
+		runs=$(awk '/stat::number_of_executed_units:/ { print $2 }' "$log")
+		cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -n 1)
+		echo "$n: ${runs:-0} executions, ${cov:-no coverage line}, corpus $(ls "$FB/corpus-$n" | wc -l) inputs"
+		total=$(( total + ${runs:-0} ))
+		if [ "$rc" != 0 ]; then
+			failed+=("$n")
+			report "$n" "$log"
+		fi
+	done
 done
 echo "fuzz: $total executions in all; ${#failed[@]} harness(es) found something${failed[*]:+: ${failed[*]}}"
 [ ${#failed[@]} -eq 0 ]

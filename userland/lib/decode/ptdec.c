@@ -190,6 +190,7 @@ struct pts_ptdec {
 	int32_t space;
 	int32_t image_pid;
 	int32_t no_image_pid;
+	int image_bits;		/* the mode_bits of the image held (image_of) */
 	/*
 	 * A switch recorded but not yet done (cfg.switch_at_pip): its task
 	 * runs from the next PIP on. last_root: root of the last PIP (bit
@@ -270,11 +271,16 @@ static void set_tsc(struct pts_ptdec *d, uint64_t tsc, bool keep_later)
 	d->now = d->abs > d->cfg.origin_ns ? d->abs - d->cfg.origin_ns : 0;
 }
 
-/* The libipt image of pid: the decoder's own view's, or the set's. */
+/*
+ * The libipt image of pid for code of the decoder's mode: the decoder's
+ * own view's, or the set's. 16- and 32-bit code has images of its own,
+ * whose sections hold blocks of that mode only in their libipt block
+ * cache (pts_imgset_image_mode, set_mode).
+ */
 static struct pt_image *image_of(struct pts_ptdec *d, int32_t pid)
 {
-	return d->cfg.view ? pts_imgview_image(d->cfg.view, pid) :
-			     pts_imgset_image(d->cfg.images, pid);
+	return d->cfg.view ? pts_imgview_image_mode(d->cfg.view, pid, d->mode) :
+			     pts_imgset_image_mode(d->cfg.images, pid, d->mode);
 }
 
 /* Whether pid has sections of its own (from the view, when the decoder has one). */
@@ -315,8 +321,10 @@ static void select_image(struct pts_ptdec *d)
 			return;
 	}
 	img = image_of(d, space);
-	if (img && pt_blk_set_image(d->blk, img) >= 0)
+	if (img && pt_blk_set_image(d->blk, img) >= 0) {
 		d->image_pid = space;
+		d->image_bits = d->mode_bits;
+	}
 }
 
 /* A page-table root with KPTI's user/kernel half bit (12) cleared. */
@@ -769,11 +777,32 @@ static inline void classify(struct pts_ptdec *d, uint64_t ip, struct pts_insn *o
 		classify_slow(d, ip, NULL, 0, out);
 }
 
+/*
+ * libipt's decoder changed its mode (an exec mode event, a sync): the
+ * image of the address space held, for code of that mode. libipt 2.0.5
+ * takes a block from its block cache in the mode the block was cached
+ * in, without comparing it with its decoder's (decoding the block itself,
+ * it uses the decoder's); the cache is the section's, and the sections
+ * of the image section cache are shared by every decoder of the set. A
+ * block decoded as 32-bit code by one decode was then taken as 32-bit
+ * code by another decoding it as 64-bit code, or not, depending on what
+ * had been decoded before, in whatever order the threads ran: a serial
+ * decode and chunks differed (fuzz finding 17, docs/fuzzing.md). With an
+ * image of its own sections per mode, every cache holds blocks of one
+ * mode, the mode they are decoded in.
+ */
 static void set_mode(struct pts_ptdec *d, enum pt_exec_mode mode)
 {
+	struct pt_image *img;
+
 	d->mode = mode;
 	d->mode_bits = mode == ptem_16bit ? 16 : mode == ptem_32bit ? 32 : 64;
 	d->ikey = ICACHE_KEY(d->space, d->mode_bits);
+	if (d->mode_bits == d->image_bits)
+		return;
+	img = image_of(d, d->image_pid);
+	if (img && pt_blk_set_image(d->blk, img) >= 0)
+		d->image_bits = d->mode_bits;
 }
 
 /* The instruction that ends block b: the next block's start is its target. */
@@ -1088,6 +1117,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 		return pts_err_set(err, EINVAL, "libipt refused the decoder configuration of cpu %u",
 				   cfg->cpu);
 	}
+	d->image_bits = d->mode_bits;
 	img = image_of(d, PTS_PID_ALL);
 	if (!img || pt_blk_set_image(d->blk, img) < 0) {
 		pts_ptdec_free(d);

@@ -38,6 +38,16 @@
  * 6 joins: the decoders of the others found the cache filled).
  * The pool's reverse option decodes every chunk's successors before it in
  * the calling thread, an order worker threads can take, made repeatable.
+ *
+ * The same loop with a CYC packet in its last chunk and a core:bus ratio
+ * (CBR) in its first PSB+ only: the serial decoder times the CYC with the
+ * ratio (libipt's calibration carries over PSBs), a decoder started at a
+ * later PSB has none and leaves the time as it was (fuzz findings 14 and
+ * 15). The chunks before the last have no CYC and joined; the one before
+ * the last decoded on over it, where the join into the last was refused
+ * (its CYC) or, the last being short, within its overlap to the trace's
+ * end: every record after the CYC came a few hundred ns early, and the
+ * summary had one libipt tick event fewer.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,18 +89,27 @@ static int suite_cleanup(void)
 	return 0;
 }
 
-/* PSB+ in the middle of the trace: time, frequency, mode and the IP executing (FUP) */
-static void psb_plus_at(struct pt_gen *g, uint64_t tsc, uint64_t ip)
+/*
+ * PSB+ in the middle of the trace: time, frequency (cbr, unless 0), mode
+ * and the IP executing (FUP)
+ */
+static void psb_plus_at(struct pt_gen *g, uint64_t tsc, uint8_t cbr, uint64_t ip)
 {
 	gen_simple(g, ppt_psb);
 	gen_tsc(g, tsc);
-	gen_cbr(g, 37);
+	if (cbr)
+		gen_cbr(g, cbr);
 	gen_mode_exec64(g);
 	gen_ip(g, ppt_fup, ip);
 	gen_simple(g, ppt_psbend);
 }
 
-static void write_trace(void)
+/*
+ * The loop, a PSB+ after every EVERY iterations; with cyc_at, a last PSB+
+ * after iteration last_psb instead, a CBR in the first PSB+ only, and a
+ * CYC packet of 1000 cycles before iteration cyc_at's TIP.
+ */
+static void write_loop(unsigned int last_psb, unsigned int cyc_at)
 {
 	struct pt_gen g;
 	unsigned int i;
@@ -100,9 +119,15 @@ static void write_trace(void)
 	gen_ip(&g, ppt_tip_pge, START);
 	for (i = 1; i <= ITERS; i++) {
 		gen_tnt(&g, "TTN");
+		if (i == cyc_at) {
+			struct pt_packet p = { .type = ppt_cyc, .payload.cyc.value = 1000 };
+
+			gen_pkt(&g, &p);
+		}
 		gen_ip(&g, ppt_tip, START);
-		if (i % EVERY == 0 && i < ITERS)
-			psb_plus_at(&g, 0x1000 + i, MID);
+		if (cyc_at ? (i % EVERY == 0 && i < last_psb) || i == last_psb :
+			     i % EVERY == 0 && i < ITERS)
+			psb_plus_at(&g, 0x1000 + i, cyc_at ? 0 : 37, MID);
 	}
 	gen_tnt(&g, "TTN");
 	gen_ip_suppressed(&g, ppt_tip_pgd);
@@ -110,12 +135,29 @@ static void write_trace(void)
 	gen_done(&g);
 }
 
+static void write_trace(void)
+{
+	write_loop(0, 0);
+}
+
+/* What the records of a decode say: how many, and their times added up. */
+struct recs_seen {
+	uint64_t n, ts_sum;
+};
+
 static int discard(void *ctx, const struct pts_tl_rec *r, struct pts_err *err)
 {
+	struct recs_seen *seen = ctx;
+
+	if (seen) {
+		seen->n++;
+		seen->ts_sum += r->ts_ns;
+	}
 	return 0;
 }
 
-static void decode(unsigned int jobs, bool reverse, struct pts_decode_summary *sum)
+static void decode_seen(unsigned int jobs, bool reverse, struct pts_decode_summary *sum,
+			struct recs_seen *seen)
 {
 	struct pts_decode_opts o;
 	struct pts_err err = { 0 };
@@ -129,15 +171,21 @@ static void decode(unsigned int jobs, bool reverse, struct pts_decode_summary *s
 	o.nr_elf = 1;
 	o.scope = PTS_SCOPE_USER;
 	o.tsc_khz = 1000000;
+	o.nom_freq = 21;	/* CYC timed with the CBR's ratio */
 	o.pid = 100;
 	o.tid = 101;
 	o.jobs = jobs;
 	o.par_reverse = reverse;
 	o.chunk_bytes = 1;	/* a chunk at every PSB */
-	rc = pts_decode_raw(&o, discard, NULL, sum, &err);
+	rc = pts_decode_raw(&o, discard, seen, sum, &err);
 	CU_ASSERT_EQUAL(rc, 0);
 	if (rc)
 		fprintf(stderr, "decode -j %u: %s\n", jobs, err.msg);
+}
+
+static void decode(unsigned int jobs, bool reverse, struct pts_decode_summary *sum)
+{
+	decode_seen(jobs, reverse, sum, NULL);
 }
 
 static void joined_instruction_count_is_the_serial_one_whichever_chunk_filled_the_block_cache(void)
@@ -165,5 +213,49 @@ static void joined_instruction_count_is_the_serial_one_whichever_chunk_filled_th
 	pts_decode_summary_free(&par);
 }
 
+/* Serial and parallel decodes (both orders) of the trace written: the same records and counts. */
+static void parallel_is_serial(void)
+{
+	struct pts_decode_summary serial, par;
+	struct recs_seen s = { 0 }, p;
+	int k;
+
+	decode_seen(1, false, &serial, &s);
+	CU_ASSERT(s.n > ITERS);
+	for (k = 0; k < 2; k++) {
+		p = (struct recs_seen){ 0 };
+		decode_seen(2, k, &par, &p);
+		CU_ASSERT_EQUAL(p.n, s.n);
+		CU_ASSERT_EQUAL(p.ts_sum, s.ts_sum);
+		CU_ASSERT_EQUAL(par.insns, serial.insns);
+		CU_ASSERT_EQUAL(par.events, serial.events);
+		CU_ASSERT_EQUAL(par.by_event[ptev_tick], serial.by_event[ptev_tick]);
+		if (p.ts_sum != s.ts_sum || par.by_event[ptev_tick] != serial.by_event[ptev_tick])
+			fprintf(stderr, "pardec%s: record times add up to %llu, serial %llu; "
+				"%llu ticks, serial %llu\n", k ? " reverse" : "",
+				(unsigned long long)p.ts_sum, (unsigned long long)s.ts_sum,
+				(unsigned long long)par.by_event[ptev_tick],
+				(unsigned long long)serial.by_event[ptev_tick]);
+		pts_decode_summary_free(&par);
+	}
+	pts_decode_summary_free(&serial);
+}
+
+static void cyc_after_joins_decoded_on_past_a_refused_join_is_timed_as_serially(void)
+{
+	/* the last chunk (EVERY iterations) is longer than the overlap: its join is refused */
+	write_loop(ITERS - EVERY, ITERS - EVERY / 2);
+	parallel_is_serial();
+}
+
+static void cyc_after_joins_decoded_to_the_end_in_the_overlap_is_timed_as_serially(void)
+{
+	/* the last chunk is short: the one before reaches the trace's end in its overlap */
+	write_loop(ITERS - 5, ITERS - 2);
+	parallel_is_serial();
+}
+
 PTS_SUITE(session_pardec, suite_init, suite_cleanup,
-	  PTS_TEST(joined_instruction_count_is_the_serial_one_whichever_chunk_filled_the_block_cache));
+	  PTS_TEST(joined_instruction_count_is_the_serial_one_whichever_chunk_filled_the_block_cache),
+	  PTS_TEST(cyc_after_joins_decoded_on_past_a_refused_join_is_timed_as_serially),
+	  PTS_TEST(cyc_after_joins_decoded_to_the_end_in_the_overlap_is_timed_as_serially));

@@ -5,6 +5,7 @@
  * handed out.
  */
 #include "pardec_int.h"
+#include "pardec_cyc.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -31,6 +32,34 @@ static uint64_t psb_at_or_after(const struct pts_pcpu *p, uint64_t from)
 		return (uint64_t)(hit - b);
 	}
 	return size;
+}
+
+/* Bytes of the trace scanned for CYC at a time (trace_has_cyc). */
+#define CYC_SCAN_PIECE (1u << 20)
+
+/*
+ * Whether the CPU's trace holds a CYC packet (pardec_cyc.h), read from its
+ * first PSB, where the serial decoder starts. A mapped trace is scanned in
+ * pieces whose pages are dropped behind (the chunks' decoders read them
+ * back): resident memory does not grow with the trace (check 77).
+ */
+static bool trace_has_cyc(const struct pts_pcpu *p)
+{
+	uint64_t size = p->cfg.size, off = psb_at_or_after(p, 0), prev = off;
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE), dropped = off / pg * pg;
+
+	while (off < size) {
+		uint64_t to = size - off > CYC_SCAN_PIECE ? off + CYC_SCAN_PIECE : size;
+		uint64_t drop_to = to / pg * pg;
+
+		if (pts_pt_scan_cyc(p->cfg.buf, size, &off, &prev, to))
+			return true;
+		if (p->release && drop_to > dropped &&
+		    !madvise((void *)(uintptr_t)(p->cfg.buf + dropped), drop_to - dropped,
+			     MADV_DONTNEED))
+			dropped = drop_to;
+	}
+	return false;
 }
 
 /*
@@ -279,6 +308,7 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	/* the decode's only CPU (the serial decoder then elides as it queues) */
 	p->single = cfg->elide_queued || pool->brk == PTS_PARDEC_BREAK_TIME;
 	p->alone = cfg->elide_queued;
+	p->cyc = trace_has_cyc(p);
 	p->pnext = pool->cpus;
 	pool->cpus = p;
 	/* the pool's chunks once every CPU is known (wait_chunk): not all to the first */

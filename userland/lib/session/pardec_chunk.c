@@ -13,8 +13,6 @@
 
 #include <intel-pt.h>
 
-#include "pardec_cyc.h"
-
 static void chunk_reset(struct chunk *c, uint64_t base)
 {
 	c->n = 0;
@@ -378,7 +376,7 @@ int pardec_decode_chunk(struct chunk *c, struct pts_imgview *view)
 	if (rc)
 		return rc;
 	rc = pardec_run(c, dec, UINT64_MAX);
-	if (!rc && !c->first && pts_pt_has_cyc(c->owner->cfg.buf, c->owner->cfg.size, c->start, c->end))
+	if (!c->first && c->owner->cyc)
 		c->risky = true;
 	pts_ptdec_free(dec);
 	return rc;

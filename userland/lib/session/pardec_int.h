@@ -149,6 +149,11 @@ struct pts_pcpu {
 	bool break_joins, break_runs;
 	bool single;			/* the only CPU of the decode: runs are not cut at time changes */
 	bool alone;			/* the only CPU (not by a broken rule): next drops and goes on */
+	/*
+	 * The trace holds CYC packets: no chunk but the first is joined
+	 * (pardec.h), read by the workers (set before any chunk is queued)
+	 */
+	bool cyc;
 	uint32_t sub;			/* jumps of the run at r handed out singly so far */
 	uint64_t elided, joined, refused, dropped;
 	struct pts_branch out;		/* the event handed out (cpu set once) */

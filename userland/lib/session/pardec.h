@@ -22,7 +22,14 @@
  * start can get wrong later (a return compressed against a call before
  * its PSB: "return stack empty"), the chunk is not used: the consumer
  * decodes on from the predecessor's start itself and tries the join
- * again at the next PSB boundary.
+ * again at the next PSB boundary. A predecessor that is not the trace's
+ * first chunk lacks the calls before its own PSB as well, and would meet
+ * that return without them where the serial decoder has them: after
+ * "return stack empty" the consumer decodes on instead with a decoder
+ * synchronised as the serial one, from the trace's first PSB (the events
+ * already handed out decoded again and dropped), and joins nothing more
+ * of that CPU. Only a damaged trace gets there: only returns whose call
+ * was seen since the last PSB may be compressed (SDM Vol. 3C 36.2.1.2).
  *
  * A trace with CYC packets anywhere is never joined. The time libipt
  * gives a CYC depends on a calibration (the core:bus ratio of a CBR, the

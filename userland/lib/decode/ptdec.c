@@ -172,7 +172,7 @@ struct pts_ptdec {
 	enum pt_exec_mode mode;	/* of the last block: mode_bits follows it */
 	uint64_t ikey;		/* ICACHE_KEY(space, mode_bits) */
 	bool pid_changed;	/* the image set is to be asked about pid */
-	/* thread on this CPU */
+	/* thread on this CPU (side by side: pts_pid_tid) */
 	int32_t pid, tid;
 	size_t sb_pos;
 	uint64_t sb_due;	/* time (abs ns) of recs[sb_pos], UINT64_MAX: none left */
@@ -213,6 +213,9 @@ struct pts_ptdec {
 	struct pts_ptdec_stats st;
 	struct icache_ent icache[ICACHE_SIZE];
 };
+
+_Static_assert(offsetof(struct pts_ptdec, tid) == offsetof(struct pts_ptdec, pid) + 4,
+	       "pts_pid_tid: pid and tid side by side");
 
 /* Whether follow_sideband has work: a record due, or an image to select. */
 static inline bool sideband_due(const struct pts_ptdec *d)
@@ -435,7 +438,8 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 		}
 	}
 	if (kind == PTS_BR_JUMP && !d->qn && d->elide_q && d->now < d->elide_until &&
-	    pts_br_elide_drop(d->elide_q, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
+	    pts_br_elide_drop_thread(d->elide_q, pts_pid_tid(&d->pid), from, to, d->now,
+				     d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
 		return NULL;
@@ -602,7 +606,8 @@ static inline __attribute__((always_inline)) void jump(struct pts_ptdec *d, uint
 						       uint64_t to, bool store)
 {
 	if (d->elide_q && !d->qn && d->abs < d->sb_check && d->now < d->elide_until &&
-	    pts_br_elide_drop(d->elide_q, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
+	    pts_br_elide_drop_thread(d->elide_q, pts_pid_tid(&d->pid), from, to, d->now,
+				     d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
 		return;

@@ -147,10 +147,12 @@ struct pts_ptdec {
 	uint64_t sb_check;	/* sb_recheck */
 	uint64_t tsx_abort_ip;
 	/*
-	 * last instruction of the previous block, whose target the next IP
-	 * gives; none when its class is PTS_IC_OTHER (pending, drop_pend)
+	 * last_ip: the last instruction of the previous block, or the IP an
+	 * event left. pend_insn: that instruction's class when its target,
+	 * the next IP, is still to be resolved (pending); PTS_IC_OTHER when
+	 * none is (drop_pend). The IP of a pending branch is always last_ip:
+	 * whatever moves last_ip drops or resolves the pending branch first.
 	 */
-	uint64_t pend_ip;
 	struct pts_insn pend_insn;
 	uint64_t last_ip;
 	uint64_t tsc;
@@ -621,7 +623,7 @@ static inline __attribute__((always_inline)) void jump(struct pts_ptdec *d, uint
 /* The previous block's last instruction went to next_ip: emit its branch. */
 static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 {
-	uint64_t from = d->pend_ip, fall = d->pend_ip + d->pend_insn.len;
+	uint64_t from = d->last_ip, fall = d->last_ip + d->pend_insn.len;
 	enum pts_icls cls = d->pend_insn.cls;
 	struct qent *e;
 
@@ -683,7 +685,7 @@ static inline __attribute__((always_inline)) bool resolve_fast(struct pts_ptdec 
 							      struct emit_to *et)
 {
 	enum pts_icls cls = d->pend_insn.cls;
-	uint64_t from = d->pend_ip;
+	uint64_t from = d->last_ip;
 	uint8_t len = d->pend_insn.len;
 
 	if (__builtin_expect(cls == PTS_IC_COND, 1)) {
@@ -778,7 +780,6 @@ static inline void end_block(struct pts_ptdec *d, const struct pt_block *b)
 		classify_slow(d, b->end_ip, b->raw, b->size, &d->pend_insn);
 	else
 		classify(d, b->end_ip, &d->pend_insn);
-	d->pend_ip = b->end_ip;
 }
 
 static inline void on_block(struct pts_ptdec *d, const struct pt_block *b)
@@ -848,12 +849,11 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 				[PTS_IC_SYSRET] = PTS_BR_SYSRET,
 				[PTS_IC_IRET] = PTS_BR_IRET,
 			};
-			e = push(d, k[d->pend_insn.cls], d->pend_ip, 0);
+			e = push(d, k[d->pend_insn.cls], d->last_ip, 0);
 			if (e)
 				e->br.flags |= PTS_BRF_TRACE_OFF;
 		} else {
-			e = push(d, PTS_BR_DISABLED, pending(d) ? d->pend_ip : (at ? at : d->last_ip),
-				 0);
+			e = push(d, PTS_BR_DISABLED, pending(d) || !at ? d->last_ip : at, 0);
 		}
 		drop_pend(d);
 		break;

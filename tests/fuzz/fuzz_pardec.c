@@ -284,14 +284,17 @@ static bool same(const struct recs *a, const struct recs *b)
 	       (!a->tlen || !memcmp(a->txt, b->txt, a->tlen));
 }
 
-/* The first record or summary line where parallel differs from serial; aborts. */
-static void report(void)
+/*
+ * The first record or summary line where parallel (the decode named by
+ * @how) differs from serial; aborts.
+ */
+static void report(const char *how)
 {
 	const char *a = serial.txt, *b = parallel.txt;
 	size_t i = 0, line = 0;
 	uint64_t k = 1;
 
-	fprintf(stderr, "fuzz: the parallel decode differs from the serial one at\n");
+	fprintf(stderr, "fuzz: the parallel decode (%s) differs from the serial one at\n", how);
 	while (i < serial.len && i < parallel.len) {
 		size_t n = rec_size(serial.buf + i);
 
@@ -326,7 +329,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	decode(data, size, 0, false, &serial);
 	decode(data, size, data[0] & 0x10 ? 3 : 2, false, &parallel);
 	if (!same(&serial, &parallel))
-		report();
+		report(data[0] & 0x10 ? "3 worker threads" : "2 worker threads");
 	/*
 	 * Each chunk decoded after the ones behind it, in this thread: the
 	 * libipt block cache the decoders share is then filled in an order
@@ -334,6 +337,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 */
 	decode(data, size, 2, true, &parallel);
 	if (!same(&serial, &parallel))
-		report();
+		report("chunks in reverse order");
 	return 0;
 }

@@ -3,8 +3,9 @@
 # on a working copy of its seeds ($FB/corpus-NAME, which keeps what it
 # finds; tests/fuzz/corpus/NAME is only read). A crash, a leak, a broken
 # record rule or an input slower than 10 s stops that harness and leaves
-# the input as $FB/crash-NAME-* (or timeout-, leak-, oom-); the run then
-# fails. Prints each harness's executions and coverage, then the totals.
+# the input as $FB/crash-* (or timeout-, leak-, oom-) and its evidence in
+# the output (report below); the run then fails. Prints each harness's
+# executions and coverage, then the totals.
 set -u
 cd "$(dirname "$0")/../.."
 FB=${FB:-build/fuzz}
@@ -15,6 +16,27 @@ if [ -z "${FUZZ_TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
 	FUZZ_TMPDIR=/dev/shm
 fi
 export TMPDIR=${FUZZ_TMPDIR:-${TMPDIR:-/tmp}}
+# What a failing harness leaves in this run's output, which is all a CI
+# run keeps (its clone and build/ go): libFuzzer's seed, the harness's
+# own lines (the difference or the broken rule), the sanitizer's summary,
+# and the input itself (gzip, base64) when that is at most 4 KiB, with
+# the command that replays it.
+report() {
+	local n=$1 log=$2 unit
+	grep -E "^INFO: Seed:" "$log" | head -n 1
+	grep -E "^(fuzz|serial|parallel): " "$log" | tail -n 20
+	grep -E "ERROR|SUMMARY|Test unit written" "$log" | head -n 10
+	unit=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
+	[ -n "$unit" ] && [ -f "$unit" ] || return 0
+	if [ "$(gzip -9c "$unit" | wc -c)" -le 4096 ]; then
+		echo "the input, to replay: base64 -d <<'EOF' | gunzip > input && $FB/fuzz-$n input"
+		gzip -9c "$unit" | base64
+		echo "EOF"
+	else
+		echo "the input is too large to show here ($(stat -c %s "$unit") bytes)"
+	fi
+}
+
 total=0 failed=()
 for n in "$@"; do
 	mkdir -p "$FB/corpus-$n"
@@ -30,7 +52,7 @@ for n in "$@"; do
 	total=$(( total + ${runs:-0} ))
 	if [ "$rc" != 0 ]; then
 		failed+=("$n")
-		grep -E "ERROR|SUMMARY|breaks the record rules|left open|Test unit written" "$log" | head -n 20
+		report "$n" "$log"
 	fi
 done
 echo "fuzz: $total executions in all; ${#failed[@]} harness(es) found something${failed[*]:+: ${failed[*]}}"

@@ -488,8 +488,7 @@ emit_near(struct pts_ptdec *d, struct emit_to *et, enum pts_br_kind kind, uint64
 	br->tid = d->tid;
 	br->insn_len = insn_len;
 	d->st.branches++;
-	d->out_pos = d->good_off;
-	d->out_insns = d->st.insns;
+	/* out_pos and out_insns are pts_ptdec_next's: no sink of emit asks */
 	et->rc = et->to->event(et->to->ctx, et->to->idx, br, et->err);
 	return et->rc != 0;
 }

@@ -158,15 +158,20 @@ static inline void gen_cbr(struct pt_gen *g, uint8_t ratio)
 	gen_pkt(g, &p);
 }
 
-static inline void gen_mode_exec64(struct pt_gen *g)
+static inline void gen_mode_exec(struct pt_gen *g, enum pt_exec_mode mode)
 {
 	struct pt_packet p;
 
 	memset(&p, 0, sizeof(p));
 	p.type = ppt_mode;
 	p.payload.mode.leaf = pt_mol_exec;
-	p.payload.mode.bits.exec = pt_set_exec_mode(ptem_64bit);
+	p.payload.mode.bits.exec = pt_set_exec_mode(mode);
 	gen_pkt(g, &p);
+}
+
+static inline void gen_mode_exec64(struct pt_gen *g)
+{
+	gen_mode_exec(g, ptem_64bit);
 }
 
 static inline void gen_mode_tsx(struct pt_gen *g, int intx, int abrt)

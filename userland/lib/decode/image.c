@@ -40,6 +40,7 @@ struct mapping {
 
 struct img {
 	int32_t pid;
+	enum pt_exec_mode mode;	/* ptem_64bit, or that of a compat image */
 	struct pt_image *image;
 };
 
@@ -232,12 +233,52 @@ static int add_map(struct pts_imgset *s, struct pt_image *img, int32_t img_pid,
 	return pt_image_add_cached(img, s->iscache, m->isid, cr3 ? &asid : NULL) < 0 ? -EINVAL : 0;
 }
 
+/*
+ * add_map for an image of 16- or 32-bit code (pts_imgset_image_mode):
+ * sections of the image's own, outside the image section cache, so that
+ * libipt's block cache of each holds blocks of that mode only.
+ */
+static int add_map_compat(struct pts_imgset *s, struct pt_image *img, int32_t img_pid,
+			  const struct mapping *m)
+{
+	struct pt_asid asid;
+	uint64_t cr3;
+
+	if (m->pid != PTS_PID_ALL && img_pid != PTS_PID_ALL && m->pid != img_pid)
+		return 0;
+	cr3 = img_pid == PTS_PID_ALL && m->pid != PTS_PID_ALL ? pid_cr3(s, m->pid) : 0;
+	if (cr3) {
+		pt_asid_init(&asid);
+		asid.cr3 = cr3;
+	}
+	return pt_image_add_file(img, m->obj->path, m->file_off, m->size, cr3 ? &asid : NULL,
+				 m->start) < 0 ? -EINVAL : 0;
+}
+
+/* A new libipt image of pid's sections for code of mode (as pts_imgset_image_mode). */
+static struct pt_image *new_image(struct pts_imgset *s, int32_t pid, enum pt_exec_mode mode)
+{
+	struct pt_image *image = pt_image_alloc(NULL);
+	size_t i;
+
+	if (!image)
+		return NULL;
+	for (i = 0; i < s->nmaps; i++) {
+		if ((mode == ptem_64bit ? add_map : add_map_compat)(s, image, pid, &s->maps[i])) {
+			pt_image_free(image);
+			return NULL;
+		}
+	}
+	return image;
+}
+
 static int add_to_images(struct pts_imgset *s, const struct mapping *m)
 {
 	size_t i;
 
 	for (i = 0; i < s->nimgs; i++)
-		if (add_map(s, s->imgs[i].image, s->imgs[i].pid, m))
+		if ((s->imgs[i].mode == ptem_64bit ? add_map : add_map_compat)(s, s->imgs[i].image,
+										s->imgs[i].pid, m))
 			return -EINVAL;
 	return 0;
 }
@@ -510,38 +551,56 @@ int pts_imgset_has_pid(const struct pts_imgset *s, int32_t pid)
 	return e && (e->v.u & BY_PID_MAPS);
 }
 
+/* image, new, kept as the set's image of pid for code of mode: 0, or -ENOMEM (image freed). */
+static int keep_image(struct pts_imgset *s, int32_t pid, enum pt_exec_mode mode,
+		      struct pt_image *image)
+{
+	struct img *ni = realloc(s->imgs, (s->nimgs + 1) * sizeof(*ni));
+
+	if (!ni) {
+		pt_image_free(image);
+		return -ENOMEM;
+	}
+	s->imgs = ni;
+	s->imgs[s->nimgs].pid = pid;
+	s->imgs[s->nimgs].mode = mode;
+	s->imgs[s->nimgs].image = image;
+	s->nimgs++;
+	return 0;
+}
+
 struct pt_image *pts_imgset_image(struct pts_imgset *s, int32_t pid)
 {
-	struct img *ni;
 	struct pt_image *image;
 	struct pts_hent *e;
 	bool created;
-	size_t i;
 
 	e = pts_hmap_get(&s->by_pid, &pid, sizeof(pid), &created);
 	if (!e)
 		return NULL;
 	if (e->v.u & ~BY_PID_MAPS)
 		return s->imgs[(e->v.u & ~BY_PID_MAPS) - 1].image;
-	image = pt_image_alloc(NULL);
-	if (!image)
+	image = new_image(s, pid, ptem_64bit);
+	if (!image || keep_image(s, pid, ptem_64bit, image))
 		return NULL;
-	for (i = 0; i < s->nmaps; i++) {
-		if (add_map(s, image, pid, &s->maps[i])) {
-			pt_image_free(image);
-			return NULL;
-		}
-	}
-	ni = realloc(s->imgs, (s->nimgs + 1) * sizeof(*ni));
-	if (!ni) {
-		pt_image_free(image);
-		return NULL;
-	}
-	s->imgs = ni;
-	s->imgs[s->nimgs].pid = pid;
-	s->imgs[s->nimgs].image = image;
-	s->nimgs++;
 	e->v.u |= s->nimgs;
+	return image;
+}
+
+struct pt_image *pts_imgset_image_mode(struct pts_imgset *s, int32_t pid, enum pt_exec_mode mode)
+{
+	struct pt_image *image;
+	size_t i;
+
+	if (mode != ptem_16bit && mode != ptem_32bit)
+		return pts_imgset_image(s, pid);
+	/* a few at most: only damaged traces and compat processes run such code */
+	for (i = 0; i < s->nimgs; i++)
+		if (s->imgs[i].pid == pid && s->imgs[i].mode == mode)
+			return s->imgs[i].image;
+	image = new_image(s, pid, mode);
+	if (!image || keep_image(s, pid, mode, image))
+		return NULL;
 	return image;
 }
 
@@ -554,6 +613,7 @@ struct view_img {
 	int32_t pid;
 	bool has_maps;
 	struct pt_image *image;		/* NULL until asked for */
+	struct pt_image *compat[2];	/* 16-bit, 32-bit code (pts_imgset_image_mode): the same */
 };
 
 struct pts_imgview {
@@ -588,6 +648,8 @@ static struct view_img *view_get(struct pts_imgview *v, int32_t pid)
 	n = &v->v[v->n++];
 	n->pid = pid;
 	n->image = NULL;
+	n->compat[0] = NULL;
+	n->compat[1] = NULL;
 	n->has_maps = false;
 	for (i = 0; i < v->set->nmaps && !n->has_maps; i++)
 		n->has_maps = v->set->maps[i].pid == pid;
@@ -603,25 +665,21 @@ int pts_imgview_has_pid(struct pts_imgview *v, int32_t pid)
 
 struct pt_image *pts_imgview_image(struct pts_imgview *v, int32_t pid)
 {
+	return pts_imgview_image_mode(v, pid, ptem_64bit);
+}
+
+struct pt_image *pts_imgview_image_mode(struct pts_imgview *v, int32_t pid,
+					enum pt_exec_mode mode)
+{
 	struct view_img *e = view_get(v, pid);
-	struct pt_image *image;
-	size_t i;
+	struct pt_image **slot;
 
 	if (!e)
 		return NULL;
-	if (e->image)
-		return e->image;
-	image = pt_image_alloc(NULL);
-	if (!image)
-		return NULL;
-	for (i = 0; i < v->set->nmaps; i++) {
-		if (add_map(v->set, image, pid, &v->set->maps[i])) {
-			pt_image_free(image);
-			return NULL;
-		}
-	}
-	e->image = image;
-	return image;
+	slot = mode == ptem_16bit ? &e->compat[0] : mode == ptem_32bit ? &e->compat[1] : &e->image;
+	if (!*slot)
+		*slot = new_image(v->set, pid, slot == &e->image ? ptem_64bit : mode);
+	return *slot;
 }
 
 void pts_imgview_free(struct pts_imgview *v)
@@ -630,8 +688,11 @@ void pts_imgview_free(struct pts_imgview *v)
 
 	if (!v)
 		return;
-	for (i = 0; i < v->n; i++)
+	for (i = 0; i < v->n; i++) {
 		pt_image_free(v->v[i].image);
+		pt_image_free(v->v[i].compat[0]);
+		pt_image_free(v->v[i].compat[1]);
+	}
 	free(v->v);
 	free(v);
 }

@@ -144,6 +144,17 @@ int pts_imgset_add_kallsyms(struct pts_imgset *set, const char *path,
 struct pt_image *pts_imgset_image(struct pts_imgset *set, int32_t pid);
 
 /*
+ * The libipt image for pid to decode code of mode with: for 16- and
+ * 32-bit code, one of the same sections outside the image section cache,
+ * each section its own (so its libipt block cache holds blocks of that
+ * mode only: libipt 2.0.5 takes a cached block in the mode it was cached
+ * in, whatever its decoder's mode, docs/decode.md "Parallel decode");
+ * pts_imgset_image's for any other mode. NULL on ENOMEM.
+ */
+struct pt_image *pts_imgset_image_mode(struct pts_imgset *set, int32_t pid,
+				       enum pt_exec_mode mode);
+
+/*
  * A view of the set for one decoding thread: libipt images of its own
  * (a pt_image reorders its sections as it is read, so one image cannot
  * serve two threads), built from the set's sections through the set's
@@ -157,6 +168,9 @@ struct pts_imgview;
 int pts_imgview_new(struct pts_imgset *set, struct pts_imgview **out);
 /* The view's libipt image for pid (as pts_imgset_image). NULL on ENOMEM. */
 struct pt_image *pts_imgview_image(struct pts_imgview *view, int32_t pid);
+/* The view's libipt image for pid and mode (as pts_imgset_image_mode). NULL on ENOMEM. */
+struct pt_image *pts_imgview_image_mode(struct pts_imgview *view, int32_t pid,
+					enum pt_exec_mode mode);
 /* As pts_imgset_has_pid, from the view (0 also on ENOMEM). */
 int pts_imgview_has_pid(struct pts_imgview *view, int32_t pid);
 void pts_imgview_free(struct pts_imgview *view);

@@ -171,7 +171,13 @@ struct pts_ptdec {
 	 */
 	uint64_t abs, now;
 	int mode_bits;
-	enum pt_exec_mode mode;	/* of the last block: mode_bits follows it */
+	/*
+	 * libipt's decoder's mode: ptem_unknown from a sync to the first exec
+	 * mode event (the PSB+'s MODE.Exec), then each one's (a block it
+	 * decodes itself has that mode, one from its block cache the mode it
+	 * was cached in: mode_unknown); mode_bits follows it
+	 */
+	enum pt_exec_mode mode;
 	uint64_t ikey;		/* ICACHE_KEY(space, mode_bits) */
 	bool pid_changed;	/* the image set is to be asked about pid */
 	/* thread on this CPU (side by side: pts_pid_tid) */
@@ -186,6 +192,7 @@ struct pts_ptdec {
 	int32_t space;
 	int32_t image_pid;
 	int32_t no_image_pid;
+	int image_bits;		/* the mode_bits of the image held (image_of) */
 	/*
 	 * A switch recorded but not yet done (cfg.switch_at_pip): its task
 	 * runs from the next PIP on. last_root: root of the last PIP (bit
@@ -269,11 +276,16 @@ static void set_tsc(struct pts_ptdec *d, uint64_t tsc, bool keep_later)
 	d->now = d->abs > d->cfg.origin_ns ? d->abs - d->cfg.origin_ns : 0;
 }
 
-/* The libipt image of pid: the decoder's own view's, or the set's. */
+/*
+ * The libipt image of pid for code of the decoder's mode: the decoder's
+ * own view's, or the set's. 16- and 32-bit code has images of its own,
+ * whose sections hold blocks of that mode only in their libipt block
+ * cache (pts_imgset_image_mode, set_mode).
+ */
 static struct pt_image *image_of(struct pts_ptdec *d, int32_t pid)
 {
-	return d->cfg.view ? pts_imgview_image(d->cfg.view, pid) :
-			     pts_imgset_image(d->cfg.images, pid);
+	return d->cfg.view ? pts_imgview_image_mode(d->cfg.view, pid, d->mode) :
+			     pts_imgset_image_mode(d->cfg.images, pid, d->mode);
 }
 
 /* Whether pid has sections of its own (from the view, when the decoder has one). */
@@ -314,8 +326,10 @@ static void select_image(struct pts_ptdec *d)
 			return;
 	}
 	img = image_of(d, space);
-	if (img && pt_blk_set_image(d->blk, img) >= 0)
+	if (img && pt_blk_set_image(d->blk, img) >= 0) {
 		d->image_pid = space;
+		d->image_bits = d->mode_bits;
+	}
 }
 
 /* A page-table root with KPTI's user/kernel half bit (12) cleared. */
@@ -540,12 +554,11 @@ static void update_time(struct pts_ptdec *d)
 		set_tsc(d, t, false);
 }
 
-static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
+/* A gap at trace offset off (what the event says: detail, offset). */
+static void gap_at(struct pts_ptdec *d, const char *cause, uint64_t resume_ip, uint64_t off)
 {
 	struct qent *e;
-	uint64_t off = 0;
 
-	pt_blk_get_offset(d->blk, &off);
 	d->st.gaps++;
 	e = push(d, PTS_BR_GAP, d->last_ip, resume_ip);
 	if (!e)
@@ -554,6 +567,15 @@ static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
 	snprintf(e->detail, sizeof(e->detail), "%s", cause);
 	e->br.detail = e->detail;
 	drop_pend(d);
+}
+
+/* A gap where libipt's decoder is now. */
+static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
+{
+	uint64_t off = 0;
+
+	pt_blk_get_offset(d->blk, &off);
+	gap_at(d, cause, resume_ip, off);
 }
 
 /*
@@ -761,11 +783,32 @@ static inline void classify(struct pts_ptdec *d, uint64_t ip, struct pts_insn *o
 		classify_slow(d, ip, NULL, 0, out);
 }
 
+/*
+ * libipt's decoder changed its mode (an exec mode event, a sync): the
+ * image of the address space held, for code of that mode. libipt 2.0.5
+ * takes a block from its block cache in the mode the block was cached
+ * in, without comparing it with its decoder's (decoding the block itself,
+ * it uses the decoder's); the cache is the section's, and the sections
+ * of the image section cache are shared by every decoder of the set. A
+ * block decoded as 32-bit code by one decode was then taken as 32-bit
+ * code by another decoding it as 64-bit code, or not, depending on what
+ * had been decoded before, in whatever order the threads ran: a serial
+ * decode and chunks differed (fuzz finding 17, docs/fuzzing.md). With an
+ * image of its own sections per mode, every cache holds blocks of one
+ * mode, the mode they are decoded in.
+ */
 static void set_mode(struct pts_ptdec *d, enum pt_exec_mode mode)
 {
+	struct pt_image *img;
+
 	d->mode = mode;
 	d->mode_bits = mode == ptem_16bit ? 16 : mode == ptem_32bit ? 32 : 64;
 	d->ikey = ICACHE_KEY(d->space, d->mode_bits);
+	if (d->mode_bits == d->image_bits)
+		return;
+	img = image_of(d, d->image_pid);
+	if (img && pt_blk_set_image(d->blk, img) >= 0)
+		d->image_bits = d->mode_bits;
 }
 
 /* The instruction that ends block b: the next block's start is its target. */
@@ -1078,6 +1121,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 		return pts_err_set(err, EINVAL, "libipt refused the decoder configuration of cpu %u",
 				   cfg->cpu);
 	}
+	d->image_bits = d->mode_bits;
 	img = image_of(d, PTS_PID_ALL);
 	if (!img || pt_blk_set_image(d->blk, img) < 0) {
 		pts_ptdec_free(d);
@@ -1188,6 +1232,36 @@ static bool walk_loops(struct pts_ptdec *d, uint64_t ip)
 }
 
 /*
+ * A block whose mode is not libipt's decoder's came from its block cache
+ * (struct pts_ptdec, mode). libipt 2.0.5 decodes an instruction it has not
+ * cached in its decoder's mode, but takes a cached block in the mode of
+ * the cache entry (pt_blk_proceed_no_event_cached compares neither). In
+ * a damaged trace whose PSB+ lacks MODE.Exec, the decoder's mode is
+ * unknown until the next exec mode event: decoded by libipt itself, the
+ * first instruction fails ("unknown instruction", nothing consumed); from
+ * the cache the decode goes on, in the mode of whichever decode filled
+ * it. The cache is the section's, shared by every decoder of the image
+ * section cache, so a serial decode and chunks met either depending on
+ * what had been decoded before, in whatever order the threads ran (fuzz
+ * finding 16, docs/fuzzing.md). The decoder takes the first answer in
+ * both cases: the block is dropped, and the gap is at the trace offset
+ * of the last call that succeeded, where libipt's failing decode stays.
+ * (A block cached in one known mode and met in another, an exec mode
+ * event between two decodes of the same code, is still taken in the
+ * cache's mode: what libipt would decode itself cannot be had from it.)
+ */
+static __attribute__((noinline)) void mode_unknown(struct pts_ptdec *d)
+{
+	/* as after_next for the error of an empty block */
+	if (d->state == PTDEC_WALK_EOS) {
+		d->state = PTDEC_ENDED;
+		return;
+	}
+	gap_at(d, pt_errstr(pte_bad_insn), 0, d->good_off);
+	lose_sync(d);
+}
+
+/*
  * What step does with the block b (when b->ninsn) and the status st that
  * pt_blk_next returned.
  *
@@ -1207,6 +1281,10 @@ static bool walk_loops(struct pts_ptdec *d, uint64_t ip)
  */
 static void after_next(struct pts_ptdec *d, const struct pt_block *b, int st)
 {
+	if (b->ninsn && b->mode != d->mode && d->mode == ptem_unknown) {
+		mode_unknown(d);
+		return;
+	}
 	if (b->ninsn && d->state == PTDEC_WALK_EOS && walk_loops(d, b->ip)) {
 		d->state = PTDEC_ENDED;
 		return;
@@ -1294,6 +1372,7 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
 		}
 		d->state = PTDEC_SYNCED;
 		d->status = st;
+		set_mode(d, ptem_unknown);	/* libipt's, until the PSB+'s MODE.Exec */
 		{
 			uint64_t so = 0;
 
@@ -1378,8 +1457,13 @@ static inline __attribute__((always_inline)) void blocks_run(struct pts_ptdec *d
 			after_next(d, &b, st);
 			return;
 		}
-		if (b.mode != d->mode)
+		if (b.mode != d->mode) {
+			if (d->mode == ptem_unknown) {
+				mode_unknown(d);	/* a block from the cache */
+				return;
+			}
 			set_mode(d, b.mode);
+		}
 		if (resolve_fast(d, b.ip, store, et)) {
 			/* the sink said stop: the loop ends after the block */
 			block_done(d, &b, st);

@@ -1262,6 +1262,21 @@ static __attribute__((noinline)) void mode_unknown(struct pts_ptdec *d)
 }
 
 /*
+ * Block b's mode is not the decoder's: one from libipt's block cache
+ * (mode_unknown), or, from a cache of another mode, taken in its mode.
+ * True when the block is dropped. Out of line: the block loop's test only.
+ */
+static __attribute__((noinline)) bool other_mode(struct pts_ptdec *d, const struct pt_block *b)
+{
+	if (d->mode == ptem_unknown) {
+		mode_unknown(d);
+		return true;
+	}
+	set_mode(d, b->mode);
+	return false;
+}
+
+/*
  * What step does with the block b (when b->ninsn) and the status st that
  * pt_blk_next returned.
  *
@@ -1457,13 +1472,8 @@ static inline __attribute__((always_inline)) void blocks_run(struct pts_ptdec *d
 			after_next(d, &b, st);
 			return;
 		}
-		if (b.mode != d->mode) {
-			if (d->mode == ptem_unknown) {
-				mode_unknown(d);	/* a block from the cache */
-				return;
-			}
-			set_mode(d, b.mode);
-		}
+		if (b.mode != d->mode && other_mode(d, &b))
+			return;
 		if (resolve_fast(d, b.ip, store, et)) {
 			/* the sink said stop: the loop ends after the block */
 			block_done(d, &b, st);

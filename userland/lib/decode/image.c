@@ -211,17 +211,21 @@ static uint64_t pid_cr3(const struct pts_imgset *s, int32_t pid)
 }
 
 /*
- * Put mapping m into the libipt image of img_pid. The image of
- * PTS_PID_ALL holds every section: a process's sections keyed by its CR3
- * when known (libipt then picks them from PIP packets), else unkeyed; a
- * process's own image holds its sections and the shared ones, unkeyed
- * (chosen from the sideband in traces without PIP).
+ * Put mapping m into the libipt image of img_pid for code of mode. The
+ * image of PTS_PID_ALL holds every section: a process's sections keyed
+ * by its CR3 when known (libipt then picks them from PIP packets), else
+ * unkeyed; a process's own image holds its sections and the shared ones,
+ * unkeyed (chosen from the sideband in traces without PIP). 64-bit code
+ * takes the sections of the image section cache; 16- and 32-bit code
+ * (pts_imgset_image_mode) sections of the image's own, outside it, so
+ * that libipt's block cache of each holds blocks of that mode only.
  */
 static int add_map(struct pts_imgset *s, struct pt_image *img, int32_t img_pid,
-		   const struct mapping *m)
+		   enum pt_exec_mode mode, const struct mapping *m)
 {
-	struct pt_asid asid;
+	struct pt_asid asid, *key = NULL;
 	uint64_t cr3;
+	int rc;
 
 	if (m->pid != PTS_PID_ALL && img_pid != PTS_PID_ALL && m->pid != img_pid)
 		return 0;
@@ -229,30 +233,13 @@ static int add_map(struct pts_imgset *s, struct pt_image *img, int32_t img_pid,
 	if (cr3) {
 		pt_asid_init(&asid);
 		asid.cr3 = cr3;
+		key = &asid;
 	}
-	return pt_image_add_cached(img, s->iscache, m->isid, cr3 ? &asid : NULL) < 0 ? -EINVAL : 0;
-}
-
-/*
- * add_map for an image of 16- or 32-bit code (pts_imgset_image_mode):
- * sections of the image's own, outside the image section cache, so that
- * libipt's block cache of each holds blocks of that mode only.
- */
-static int add_map_compat(struct pts_imgset *s, struct pt_image *img, int32_t img_pid,
-			  const struct mapping *m)
-{
-	struct pt_asid asid;
-	uint64_t cr3;
-
-	if (m->pid != PTS_PID_ALL && img_pid != PTS_PID_ALL && m->pid != img_pid)
-		return 0;
-	cr3 = img_pid == PTS_PID_ALL && m->pid != PTS_PID_ALL ? pid_cr3(s, m->pid) : 0;
-	if (cr3) {
-		pt_asid_init(&asid);
-		asid.cr3 = cr3;
-	}
-	return pt_image_add_file(img, m->obj->path, m->file_off, m->size, cr3 ? &asid : NULL,
-				 m->start) < 0 ? -EINVAL : 0;
+	if (mode == ptem_64bit)
+		rc = pt_image_add_cached(img, s->iscache, m->isid, key);
+	else
+		rc = pt_image_add_file(img, m->obj->path, m->file_off, m->size, key, m->start);
+	return rc < 0 ? -EINVAL : 0;
 }
 
 /* A new libipt image of pid's sections for code of mode (as pts_imgset_image_mode). */
@@ -264,7 +251,7 @@ static struct pt_image *new_image(struct pts_imgset *s, int32_t pid, enum pt_exe
 	if (!image)
 		return NULL;
 	for (i = 0; i < s->nmaps; i++) {
-		if ((mode == ptem_64bit ? add_map : add_map_compat)(s, image, pid, &s->maps[i])) {
+		if (add_map(s, image, pid, mode, &s->maps[i])) {
 			pt_image_free(image);
 			return NULL;
 		}
@@ -277,8 +264,7 @@ static int add_to_images(struct pts_imgset *s, const struct mapping *m)
 	size_t i;
 
 	for (i = 0; i < s->nimgs; i++)
-		if ((s->imgs[i].mode == ptem_64bit ? add_map : add_map_compat)(s, s->imgs[i].image,
-										s->imgs[i].pid, m))
+		if (add_map(s, s->imgs[i].image, s->imgs[i].pid, s->imgs[i].mode, m))
 			return -EINVAL;
 	return 0;
 }

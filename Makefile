@@ -18,6 +18,10 @@ CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fno-strict-aliasing
 # Calls into shared libraries through the GOT, without a PLT stub's jump:
 # the decoder calls libipt twice per block (docs/performance.md).
 CFLAGS  += -fno-plt
+# No straight-line (SLP) vectorizing: at -O2 GCC packs neighbouring counters
+# and fields into SSE loads and stores, which costs the decoder's block loop
+# more instructions than the scalar ones (docs/performance.md).
+CFLAGS  += -fno-tree-slp-vectorize
 CXXFLAGS ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -Iinclude -Iuserland/lib -Itools/ptsynth/lib
 LDLIBS  += -lipt -lelf -ljson-c -lZydis -liberty -lz -lm -pthread

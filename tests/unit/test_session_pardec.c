@@ -38,6 +38,33 @@
  * 6 joins: the decoders of the others found the cache filled).
  * The pool's reverse option decodes every chunk's successors before it in
  * the calling thread, an order worker threads can take, made repeatable.
+ *
+ * The same loop with a CYC packet in its last chunk and a core:bus ratio
+ * (CBR) in its first PSB+ only: the serial decoder times the CYC with the
+ * ratio (libipt's calibration carries over PSBs), a decoder started at a
+ * later PSB has none and leaves the time as it was (fuzz findings 14 and
+ * 15). The chunks before the last have no CYC and joined; the one before
+ * the last decoded on over it, where the join into the last was refused
+ * (its CYC) or, the last being short, within its overlap to the trace's
+ * end: every record after the CYC came a few hundred ns early, and the
+ * summary had one libipt tick event fewer.
+ *
+ * A damaged trace of another program (calls.elf, below) has returns
+ * compressed against calls made before the PSB before them: f, called
+ * from _start before the first PSB, loops calling g, and returns, its
+ * return compressed, after the last. The last chunk's decoder meets that
+ * return with no call ("return stack empty"), and its join is refused;
+ * the chunk before it, joined, had decoded on over it without the call
+ * the serial decoder has, and gave a gap where the serial decode has none.
+ *
+ *   401000 call f          _start
+ *   401005 push %rax
+ *   401006 ret             TIP.PGD, IP suppressed
+ *   401007 call g          f: the IP of every PSB+ after the first
+ *   40100c test %ecx, %ecx
+ *   40100e jnz f
+ *   401010 ret
+ *   401011 ret             g
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,20 +82,27 @@
 #define ITERS 600u	/* loop iterations */
 #define EVERY 50u	/* a PSB+ after every EVERY iterations */
 
-static char *dir, *elf, trace[300];
+#define CALLS_F 0x401007ULL
+
+static char *dir, *elf, *calls_elf, trace[300];
+static const char *prog_elf;	/* the program decoded, when not loop.elf */
 
 static int suite_init(void)
 {
 	static const char prog[] =
 		"\t.text\n\t.globl _start\n_start:\n"
 		"\tnop\n\tnop\nmid:\n\tnop\n\ttest %ecx, %ecx\n\tjnz _start\n\tpush %rax\n\tret\n";
+	static const char calls[] =
+		"\t.text\n\t.globl _start\n_start:\n\tcall f\n\tpush %rax\n\tret\n"
+		"f:\n\tcall g\n\ttest %ecx, %ecx\n\tjnz f\n\tret\ng:\n\tret\n";
 
 	dir = bt_tmpdir();
 	if (!dir)
 		return 1;
 	snprintf(trace, sizeof(trace), "%s/trace.pt", dir);
 	elf = asm_elf_build_text(dir, "loop.elf", prog, "-static -Ttext=0x401000 -e _start");
-	return elf ? 0 : 1;
+	calls_elf = asm_elf_build_text(dir, "calls.elf", calls, "-static -Ttext=0x401000 -e _start");
+	return elf && calls_elf ? 0 : 1;
 }
 
 static int suite_cleanup(void)
@@ -76,21 +110,31 @@ static int suite_cleanup(void)
 	bt_rmtree(dir);
 	free(dir);
 	free(elf);
+	free(calls_elf);
 	return 0;
 }
 
-/* PSB+ in the middle of the trace: time, frequency, mode and the IP executing (FUP) */
-static void psb_plus_at(struct pt_gen *g, uint64_t tsc, uint64_t ip)
+/*
+ * PSB+ in the middle of the trace: time, frequency (cbr, unless 0), mode
+ * and the IP executing (FUP)
+ */
+static void psb_plus_at(struct pt_gen *g, uint64_t tsc, uint8_t cbr, uint64_t ip)
 {
 	gen_simple(g, ppt_psb);
 	gen_tsc(g, tsc);
-	gen_cbr(g, 37);
+	if (cbr)
+		gen_cbr(g, cbr);
 	gen_mode_exec64(g);
 	gen_ip(g, ppt_fup, ip);
 	gen_simple(g, ppt_psbend);
 }
 
-static void write_trace(void)
+/*
+ * The loop, a PSB+ after every EVERY iterations; with cyc_at, a last PSB+
+ * after iteration last_psb instead, a CBR in the first PSB+ only, and a
+ * CYC packet of 1000 cycles before iteration cyc_at's TIP.
+ */
+static void write_loop(unsigned int last_psb, unsigned int cyc_at)
 {
 	struct pt_gen g;
 	unsigned int i;
@@ -100,9 +144,15 @@ static void write_trace(void)
 	gen_ip(&g, ppt_tip_pge, START);
 	for (i = 1; i <= ITERS; i++) {
 		gen_tnt(&g, "TTN");
+		if (i == cyc_at) {
+			struct pt_packet p = { .type = ppt_cyc, .payload.cyc.value = 1000 };
+
+			gen_pkt(&g, &p);
+		}
 		gen_ip(&g, ppt_tip, START);
-		if (i % EVERY == 0 && i < ITERS)
-			psb_plus_at(&g, 0x1000 + i, MID);
+		if (cyc_at ? (i % EVERY == 0 && i < last_psb) || i == last_psb :
+			     i % EVERY == 0 && i < ITERS)
+			psb_plus_at(&g, 0x1000 + i, cyc_at ? 0 : 37, MID);
 	}
 	gen_tnt(&g, "TTN");
 	gen_ip_suppressed(&g, ppt_tip_pgd);
@@ -110,12 +160,29 @@ static void write_trace(void)
 	gen_done(&g);
 }
 
+static void write_trace(void)
+{
+	write_loop(0, 0);
+}
+
+/* What the records of a decode say: how many, and their times added up. */
+struct recs_seen {
+	uint64_t n, ts_sum;
+};
+
 static int discard(void *ctx, const struct pts_tl_rec *r, struct pts_err *err)
 {
+	struct recs_seen *seen = ctx;
+
+	if (seen) {
+		seen->n++;
+		seen->ts_sum += r->ts_ns;
+	}
 	return 0;
 }
 
-static void decode(unsigned int jobs, bool reverse, struct pts_decode_summary *sum)
+static void decode_seen(unsigned int jobs, bool reverse, struct pts_decode_summary *sum,
+			struct recs_seen *seen)
 {
 	struct pts_decode_opts o;
 	struct pts_err err = { 0 };
@@ -125,19 +192,25 @@ static void decode(unsigned int jobs, bool reverse, struct pts_decode_summary *s
 	o.pt[0].path = trace;
 	o.pt[0].cpu = 0;
 	o.nr_pt = 1;
-	o.elf[0].path = elf;
+	o.elf[0].path = prog_elf ? prog_elf : elf;
 	o.nr_elf = 1;
 	o.scope = PTS_SCOPE_USER;
 	o.tsc_khz = 1000000;
+	o.nom_freq = 21;	/* CYC timed with the CBR's ratio */
 	o.pid = 100;
 	o.tid = 101;
 	o.jobs = jobs;
 	o.par_reverse = reverse;
 	o.chunk_bytes = 1;	/* a chunk at every PSB */
-	rc = pts_decode_raw(&o, discard, NULL, sum, &err);
+	rc = pts_decode_raw(&o, discard, seen, sum, &err);
 	CU_ASSERT_EQUAL(rc, 0);
 	if (rc)
 		fprintf(stderr, "decode -j %u: %s\n", jobs, err.msg);
+}
+
+static void decode(unsigned int jobs, bool reverse, struct pts_decode_summary *sum)
+{
+	decode_seen(jobs, reverse, sum, NULL);
 }
 
 static void joined_instruction_count_is_the_serial_one_whichever_chunk_filled_the_block_cache(void)
@@ -165,5 +238,82 @@ static void joined_instruction_count_is_the_serial_one_whichever_chunk_filled_th
 	pts_decode_summary_free(&par);
 }
 
+/* Serial and parallel decodes (both orders) of the trace written: the same records and counts. */
+static void parallel_is_serial(void)
+{
+	struct pts_decode_summary serial, par;
+	struct recs_seen s = { 0 }, p;
+	int k;
+
+	decode_seen(1, false, &serial, &s);
+	CU_ASSERT(s.n > ITERS);
+	for (k = 0; k < 2; k++) {
+		p = (struct recs_seen){ 0 };
+		decode_seen(2, k, &par, &p);
+		CU_ASSERT_EQUAL(p.n, s.n);
+		CU_ASSERT_EQUAL(p.ts_sum, s.ts_sum);
+		CU_ASSERT_EQUAL(par.insns, serial.insns);
+		CU_ASSERT_EQUAL(par.branches, serial.branches);
+		CU_ASSERT_EQUAL(par.gaps, serial.gaps);
+		CU_ASSERT_EQUAL(par.events, serial.events);
+		CU_ASSERT_EQUAL(par.by_event[ptev_tick], serial.by_event[ptev_tick]);
+		if (p.ts_sum != s.ts_sum || par.by_event[ptev_tick] != serial.by_event[ptev_tick] ||
+		    par.gaps != serial.gaps)
+			fprintf(stderr, "pardec%s: record times add up to %llu, serial %llu; "
+				"%llu ticks, serial %llu; %llu gaps, serial %llu\n", k ? " reverse" : "",
+				(unsigned long long)p.ts_sum, (unsigned long long)s.ts_sum,
+				(unsigned long long)par.by_event[ptev_tick],
+				(unsigned long long)serial.by_event[ptev_tick],
+				(unsigned long long)par.gaps, (unsigned long long)serial.gaps);
+		pts_decode_summary_free(&par);
+	}
+	pts_decode_summary_free(&serial);
+}
+
+static void cyc_after_joins_decoded_on_past_a_refused_join_is_timed_as_serially(void)
+{
+	/* the last chunk (EVERY iterations) is longer than the overlap: its join is refused */
+	write_loop(ITERS - EVERY, ITERS - EVERY / 2);
+	parallel_is_serial();
+}
+
+static void cyc_after_joins_decoded_to_the_end_in_the_overlap_is_timed_as_serially(void)
+{
+	/* the last chunk is short: the one before reaches the trace's end in its overlap */
+	write_loop(ITERS - 5, ITERS - 2);
+	parallel_is_serial();
+}
+
+/* calls.elf's trace: ITERS calls of g from f's loop, a PSB+ at f every EVERY, f's return at the end */
+static void write_calls(void)
+{
+	struct pt_gen g;
+	unsigned int i;
+
+	gen_init(&g);
+	gen_psb_plus(&g, 0x1000);
+	gen_ip(&g, ppt_tip_pge, START);
+	for (i = 1; i <= ITERS; i++) {
+		/* g's return (compressed), the jnz; the last time out of the loop and f's return */
+		gen_tnt(&g, i < ITERS ? "TT" : "TNT");
+		if (i % EVERY == 0 && i < ITERS)
+			psb_plus_at(&g, 0x1000 + i, 37, CALLS_F);
+	}
+	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_save(&g, trace);
+	gen_done(&g);
+}
+
+static void return_compressed_against_a_call_before_the_joined_chunk_is_decoded_as_serially(void)
+{
+	write_calls();
+	prog_elf = calls_elf;
+	parallel_is_serial();
+	prog_elf = NULL;
+}
+
 PTS_SUITE(session_pardec, suite_init, suite_cleanup,
-	  PTS_TEST(joined_instruction_count_is_the_serial_one_whichever_chunk_filled_the_block_cache));
+	  PTS_TEST(joined_instruction_count_is_the_serial_one_whichever_chunk_filled_the_block_cache),
+	  PTS_TEST(cyc_after_joins_decoded_on_past_a_refused_join_is_timed_as_serially),
+	  PTS_TEST(cyc_after_joins_decoded_to_the_end_in_the_overlap_is_timed_as_serially),
+	  PTS_TEST(return_compressed_against_a_call_before_the_joined_chunk_is_decoded_as_serially));

@@ -228,7 +228,27 @@ static void a_psb_begun_inside_the_damaged_packet_is_found(void)
 	CU_ASSERT_TRUE(pts_pt_has_cyc(psb_tip_psb, size, 0, size));
 }
 
+/* The scan in pieces of 1 to 64 bytes (a trace's, in pieces of a MiB) answers as one scan. */
+static void the_scan_in_pieces_answers_as_one_scan(void)
+{
+	static uint8_t buf[4096 + 64];
+	unsigned int seed;
+
+	for (seed = 1; seed <= 400; seed++) {
+		size_t size = gen_stream(buf, 4096, seed, seed % 3 == 0);
+		uint64_t off = 0, prev = 0, piece = 1 + seed % 64;
+		bool found = false;
+
+		memset(buf + size, 0, 64);
+		while (!found && off < size)
+			found = pts_pt_scan_cyc(buf, size, &off, &prev,
+						size - off > piece ? off + piece : size);
+		CU_ASSERT_EQUAL(found, libipt_has_cyc(buf, size, 0, size));
+	}
+}
+
 PTS_SUITE(session_pardec_cyc, NULL, NULL,
 	  PTS_TEST(every_packet_stepped_over_is_one_libipt_reads_as_long_and_not_cyc),
 	  PTS_TEST(the_scan_answers_as_libipt_alone_on_packets_and_damage),
+	  PTS_TEST(the_scan_in_pieces_answers_as_one_scan),
 	  PTS_TEST(a_psb_begun_inside_the_damaged_packet_is_found));

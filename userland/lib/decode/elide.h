@@ -20,7 +20,9 @@
 #define PTS_DECODE_ELIDE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct pts_br_elide {
 	int32_t pid, tid;	/* the thread the range belongs to */
@@ -31,22 +33,47 @@ struct pts_br_elide {
 };
 
 /*
- * True when a jump of thread pid/tid from -> to (at ts_ns on cpu) lies
- * inside the window: it is counted in el and must be dropped. Inline: it
- * runs for every jump of a trace.
+ * pid and tid, side by side (struct pts_br_elide, struct pts_branch, the
+ * decoder's thread), as one word: a thread is one compare.
  */
-static inline bool pts_br_elide_drop(struct pts_br_elide *el, int32_t pid, int32_t tid,
-				     uint64_t from, uint64_t to, uint64_t ts_ns, uint32_t cpu)
+static inline uint64_t pts_pid_tid(const int32_t *pid)
+{
+	uint64_t v;
+
+	memcpy(&v, pid, sizeof(v));
+	return v;
+}
+
+_Static_assert(offsetof(struct pts_br_elide, tid) == offsetof(struct pts_br_elide, pid) + 4,
+	       "pts_pid_tid: pid and tid side by side");
+
+/*
+ * True when a jump of thread pid_tid (pts_pid_tid) from -> to (at ts_ns
+ * on cpu) lies inside the window: it is counted in el and must be
+ * dropped. Inline: it runs for every jump of a trace.
+ */
+static inline bool pts_br_elide_drop_thread(struct pts_br_elide *el, uint64_t pid_tid,
+					    uint64_t from, uint64_t to, uint64_t ts_ns,
+					    uint32_t cpu)
 {
 	uint64_t span = el->hi - el->lo;
 
-	if (!el->hi || tid != el->tid || pid != el->pid || from - el->lo >= span ||
+	if (!el->hi || pid_tid != pts_pid_tid(&el->pid) || from - el->lo >= span ||
 	    to - el->lo >= span)
 		return false;
 	el->dropped++;
 	el->ts_ns = ts_ns;
 	el->cpu = cpu;
 	return true;
+}
+
+/* pts_br_elide_drop_thread of thread pid/tid. */
+static inline bool pts_br_elide_drop(struct pts_br_elide *el, int32_t pid, int32_t tid,
+				     uint64_t from, uint64_t to, uint64_t ts_ns, uint32_t cpu)
+{
+	int32_t thread[2] = { pid, tid };
+
+	return pts_br_elide_drop_thread(el, pts_pid_tid(thread), from, to, ts_ns, cpu);
 }
 
 #endif /* PTS_DECODE_ELIDE_H */

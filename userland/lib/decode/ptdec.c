@@ -147,10 +147,12 @@ struct pts_ptdec {
 	uint64_t sb_check;	/* sb_recheck */
 	uint64_t tsx_abort_ip;
 	/*
-	 * last instruction of the previous block, whose target the next IP
-	 * gives; none when its class is PTS_IC_OTHER (pending, drop_pend)
+	 * last_ip: the last instruction of the previous block, or the IP an
+	 * event left. pend_insn: that instruction's class when its target,
+	 * the next IP, is still to be resolved (pending); PTS_IC_OTHER when
+	 * none is (drop_pend). The IP of a pending branch is always last_ip:
+	 * whatever moves last_ip drops or resolves the pending branch first.
 	 */
-	uint64_t pend_ip;
 	struct pts_insn pend_insn;
 	uint64_t last_ip;
 	uint64_t tsc;
@@ -178,7 +180,7 @@ struct pts_ptdec {
 	enum pt_exec_mode mode;
 	uint64_t ikey;		/* ICACHE_KEY(space, mode_bits) */
 	bool pid_changed;	/* the image set is to be asked about pid */
-	/* thread on this CPU */
+	/* thread on this CPU (side by side: pts_pid_tid) */
 	int32_t pid, tid;
 	size_t sb_pos;
 	uint64_t sb_due;	/* time (abs ns) of recs[sb_pos], UINT64_MAX: none left */
@@ -220,6 +222,9 @@ struct pts_ptdec {
 	struct pts_ptdec_stats st;
 	struct icache_ent icache[ICACHE_SIZE];
 };
+
+_Static_assert(offsetof(struct pts_ptdec, tid) == offsetof(struct pts_ptdec, pid) + 4,
+	       "pts_pid_tid: pid and tid side by side");
 
 /* Whether follow_sideband has work: a record due, or an image to select. */
 static inline bool sideband_due(const struct pts_ptdec *d)
@@ -449,7 +454,8 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 		}
 	}
 	if (kind == PTS_BR_JUMP && !d->qn && d->elide_q && d->now < d->elide_until &&
-	    pts_br_elide_drop(d->elide_q, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
+	    pts_br_elide_drop_thread(d->elide_q, pts_pid_tid(&d->pid), from, to, d->now,
+				     d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
 		return NULL;
@@ -496,8 +502,7 @@ emit_near(struct pts_ptdec *d, struct emit_to *et, enum pts_br_kind kind, uint64
 	br->tid = d->tid;
 	br->insn_len = insn_len;
 	d->st.branches++;
-	d->out_pos = d->good_off;
-	d->out_insns = d->st.insns;
+	/* out_pos and out_insns are pts_ptdec_next's: no sink of emit asks */
 	et->rc = et->to->event(et->to->ctx, et->to->idx, br, et->err);
 	return et->rc != 0;
 }
@@ -624,7 +629,8 @@ static inline __attribute__((always_inline)) void jump(struct pts_ptdec *d, uint
 						       uint64_t to, bool store)
 {
 	if (d->elide_q && !d->qn && d->abs < d->sb_check && d->now < d->elide_until &&
-	    pts_br_elide_drop(d->elide_q, d->pid, d->tid, from, to, d->now, d->cfg.cpu)) {
+	    pts_br_elide_drop_thread(d->elide_q, pts_pid_tid(&d->pid), from, to, d->now,
+				     d->cfg.cpu)) {
 		d->st.branches++;
 		d->st.elided++;
 		return;
@@ -638,7 +644,7 @@ static inline __attribute__((always_inline)) void jump(struct pts_ptdec *d, uint
 /* The previous block's last instruction went to next_ip: emit its branch. */
 static void resolve(struct pts_ptdec *d, uint64_t next_ip)
 {
-	uint64_t from = d->pend_ip, fall = d->pend_ip + d->pend_insn.len;
+	uint64_t from = d->last_ip, fall = d->last_ip + d->pend_insn.len;
 	enum pts_icls cls = d->pend_insn.cls;
 	struct qent *e;
 
@@ -700,7 +706,7 @@ static inline __attribute__((always_inline)) bool resolve_fast(struct pts_ptdec 
 							      struct emit_to *et)
 {
 	enum pts_icls cls = d->pend_insn.cls;
-	uint64_t from = d->pend_ip;
+	uint64_t from = d->last_ip;
 	uint8_t len = d->pend_insn.len;
 
 	if (__builtin_expect(cls == PTS_IC_COND, 1)) {
@@ -816,7 +822,6 @@ static inline void end_block(struct pts_ptdec *d, const struct pt_block *b)
 		classify_slow(d, b->end_ip, b->raw, b->size, &d->pend_insn);
 	else
 		classify(d, b->end_ip, &d->pend_insn);
-	d->pend_ip = b->end_ip;
 }
 
 static inline void on_block(struct pts_ptdec *d, const struct pt_block *b)
@@ -886,12 +891,11 @@ static void on_event(struct pts_ptdec *d, const struct pt_event *ev)
 				[PTS_IC_SYSRET] = PTS_BR_SYSRET,
 				[PTS_IC_IRET] = PTS_BR_IRET,
 			};
-			e = push(d, k[d->pend_insn.cls], d->pend_ip, 0);
+			e = push(d, k[d->pend_insn.cls], d->last_ip, 0);
 			if (e)
 				e->br.flags |= PTS_BRF_TRACE_OFF;
 		} else {
-			e = push(d, PTS_BR_DISABLED, pending(d) ? d->pend_ip : (at ? at : d->last_ip),
-				 0);
+			e = push(d, PTS_BR_DISABLED, pending(d) || !at ? d->last_ip : at, 0);
 		}
 		drop_pend(d);
 		break;

@@ -160,16 +160,18 @@ int pts_ptdec_emit(struct pts_ptdec *d, bool bounded, uint64_t until_ns,
 		   const struct pts_brsrc_to *to, struct pts_err *err);
 
 /*
- * Trace position of the event pts_ptdec_next last handed out: the
- * decoder's byte offset in the trace after the libipt call before the one
- * that produced it (monotonic over a decode without errors; two decoders
- * in the same state give their events the same positions).
+ * Trace position of the event pts_ptdec_next (or pts_ptdec_next_before)
+ * last handed out: the decoder's byte offset in the trace after the libipt
+ * call before the one that produced it (monotonic over a decode without
+ * errors; two decoders in the same state give their events the same
+ * positions). Not kept for the events of pts_ptdec_emit.
  */
 uint64_t pts_ptdec_pos(const struct pts_ptdec *d);
 
 /*
  * Instructions counted (pts_ptdec_stats' insns) when the event
- * pts_ptdec_next last handed out was queued: for a branch, every
+ * pts_ptdec_next (or pts_ptdec_next_before) last handed out was queued,
+ * not kept for pts_ptdec_emit's, as pts_ptdec_pos: for a branch, every
  * instruction up to and including it, not the block at its target. The
  * stats' count after the event includes that block, whose length varies:
  * where libipt ends a block depends on the state of its block cache, which

@@ -18,7 +18,7 @@ struct last_ip {
 };
 
 /* Apply one IP payload; true when it gives an IP (not suppressed, base known). */
-static bool last_ip_update(struct last_ip *l, const struct pt_packet_ip *p)
+static inline bool last_ip_update(struct last_ip *l, const struct pt_packet_ip *p)
 {
 	switch (p->ipc) {
 	case pt_ipc_update_16:
@@ -54,9 +54,12 @@ static void count_ip(struct pts_scope_evidence *ev, uint64_t ip)
 		ev->user_ips++;
 }
 
-/* One packet's evidence: its type and, for TIP, TIP.PGE, TIP.PGD and FUP, its IP payload. */
-static void take(enum pt_packet_type type, const struct pt_packet_ip *ip, struct last_ip *last,
-		 struct pts_scope_evidence *ev)
+/*
+ * One packet's evidence: its type and, for TIP, TIP.PGE, TIP.PGD and FUP, its
+ * IP payload. Inline, as last_ip_update: the scan takes every IP packet.
+ */
+static inline void take(enum pt_packet_type type, const struct pt_packet_ip *ip,
+			struct last_ip *last, struct pts_scope_evidence *ev)
 {
 	switch (type) {
 	case ppt_psb:
@@ -119,6 +122,41 @@ static void take_stepped(const uint8_t *p, size_t n, struct last_ip *last,
 }
 
 /*
+ * Bytes of the packets that carry no evidence by their first byte, 0 for
+ * the others: the length pts_pt_step takes from the opcode alone (not the
+ * 02 and MODE packets, whose second byte says), unless it is an IP packet
+ * (ip_type). Most packets of a trace (TNT, TSC, MTC, PAD) are such.
+ */
+static void quiet_lens(uint8_t quiet[256])
+{
+	unsigned int op;
+
+	for (op = 0; op < 256; op++) {
+		uint8_t n = pts_pt_first_len[op];
+
+		quiet[op] = n == PTS_PT_EXT || n == PTS_PT_MOD || ip_type[op & 0x1f] ? 0 : n;
+	}
+}
+
+/*
+ * Step over the packets without evidence from off on, as the scan's loop
+ * would one by one (take_stepped takes nothing from them), but in a row:
+ * returns the offset of the first other packet (or len), *prev that of
+ * the packet before it when one was stepped over.
+ */
+static uint64_t skip_quiet(const uint8_t *buf, size_t len, const uint8_t quiet[256],
+			   uint64_t off, uint64_t *prev)
+{
+	size_t n;
+
+	while (off < len && (n = quiet[buf[off]]) && n <= len - off) {
+		*prev = off;
+		off += n;
+	}
+	return off;
+}
+
+/*
  * The packet at *off (after the one at prev) read by libipt, *off moved
  * past it; past a damaged one to the next PSB. Negative at the end.
  */
@@ -148,6 +186,7 @@ int pts_scope_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev
 {
 	struct pt_packet_decoder *dec;
 	struct last_ip last = { 0 };
+	uint8_t quiet[256];
 	struct pt_config cfg;
 	uint64_t off = 0, prev = 0;
 	int rc;
@@ -160,14 +199,20 @@ int pts_scope_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev
 	dec = pt_pkt_alloc_decoder(&cfg);
 	if (!dec)
 		return -ENOMEM;
+	quiet_lens(quiet);
 	rc = pt_pkt_sync_forward(dec);
 	if (rc >= 0)
 		rc = pt_pkt_get_offset(dec, &off);
 	/* the common packets stepped over here, libipt asked for the others */
 	while (rc >= 0 && off < len && !(ev->user_ips && ev->kernel_ips)) {
-		size_t n = pts_pt_step(buf + off, len - off);
-		uint64_t at = off;
+		size_t n;
+		uint64_t at;
 
+		off = skip_quiet(buf, len, quiet, off, &prev);
+		if (off >= len)
+			break;
+		n = pts_pt_step(buf + off, len - off);
+		at = off;
 		if (n) {
 			take_stepped(buf + off, n, &last, ev);
 			off += n;

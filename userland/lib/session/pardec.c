@@ -5,6 +5,7 @@
  * handed out.
  */
 #include "pardec_int.h"
+#include "pardec_cyc.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -31,6 +32,34 @@ static uint64_t psb_at_or_after(const struct pts_pcpu *p, uint64_t from)
 		return (uint64_t)(hit - b);
 	}
 	return size;
+}
+
+/* Bytes of the trace scanned for CYC at a time (trace_has_cyc). */
+#define CYC_SCAN_PIECE (1u << 20)
+
+/*
+ * Whether the CPU's trace holds a CYC packet (pardec_cyc.h), read from its
+ * first PSB, where the serial decoder starts. A mapped trace is scanned in
+ * pieces whose pages are dropped behind (the chunks' decoders read them
+ * back): resident memory does not grow with the trace (check 77).
+ */
+static bool trace_has_cyc(const struct pts_pcpu *p)
+{
+	uint64_t size = p->cfg.size, off = psb_at_or_after(p, 0), prev = off;
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE), dropped = off / pg * pg;
+
+	while (off < size) {
+		uint64_t to = size - off > CYC_SCAN_PIECE ? off + CYC_SCAN_PIECE : size;
+		uint64_t drop_to = to / pg * pg;
+
+		if (pts_pt_scan_cyc(p->cfg.buf, size, &off, &prev, to))
+			return true;
+		if (p->release && drop_to > dropped &&
+		    !madvise((void *)(uintptr_t)(p->cfg.buf + dropped), drop_to - dropped,
+			     MADV_DONTNEED))
+			dropped = drop_to;
+	}
+	return false;
 }
 
 /*
@@ -173,6 +202,51 @@ static void drop_chunk(struct pts_pcpu *p, struct chunk *prev, struct chunk *c)
 }
 
 /*
+ * The join of cur (not the trace's first chunk, used from event r on) into
+ * its successor was refused, the successor's decoder having met a return
+ * compressed against a call before its PSB ("return stack empty"). The
+ * SDM's PSB rules exclude that (a decoder may start at any PSB): the trace
+ * is damaged. cur's decoder lacks the calls before cur's PSB too, which the
+ * serial decoder has, and would meet the same return without them: decode
+ * on instead with a decoder synchronised as the serial one, at the trace's
+ * first PSB, that decodes again and drops the events before r, and make
+ * no more joins on this CPU (one such restart at most: the trace decoded
+ * twice at worst). Its statistics take over from cur's at event r, where
+ * both decoders have a snapshot. 0, or -ENOMEM.
+ */
+static int decode_on_serially(struct pts_pcpu *p, struct chunk *c)
+{
+	const struct pts_ptdec_stats *st = pardec_snap_at(c, p->r);
+	uint64_t g = p->r + p->g0;	/* event r's index in the serial decode */
+	int rc;
+
+	pardec_st_add(&p->acc, st, &p->start_st);
+	pts_ptdec_free(c->dec);
+	c->dec = NULL;
+	c->first = true;
+	rc = pardec_new_decoder(c, NULL, &c->dec);
+	if (rc)
+		return rc;
+	c->n = c->nx = c->nsnaps = c->nruns = c->njumps = 0;
+	c->base = g;
+	c->dec_next = 0;
+	c->skip_to = g;
+	c->store.open = NULL;
+	c->run_skipped = false;
+	c->over = UINT64_MAX;
+	p->r = g;
+	p->g0 = 0;
+	p->serial = true;
+	rc = pardec_run(c, c->dec, 4096);
+	if (rc)
+		return rc;
+	st = pardec_snap_at(c, g);
+	/* without event g (the trace read otherwise), what follows adds nothing */
+	p->start_st = st ? *st : c->fin;
+	return 0;
+}
+
+/*
  * cur's events are used up to its overlap: join the next chunk, or decode
  * on from cur's start with a decoder of our own past the next PSB.
  */
@@ -190,22 +264,30 @@ static int advance(struct pts_pcpu *p, struct pts_err *err)
 	rc = wait_chunk(p, n);
 	if (rc)
 		return pts_err_set(err, -rc, "out of memory decoding cpu %u", p->cfg.cpu);
-	if (pardec_find_join(c, p->r, n, &ia, &jb)) {
+	if (!p->serial && pardec_find_join(c, p->r, n, &ia, &jb)) {
 		p->joined++;
 		p->stop = ia;
 		/* cur's contribution ends at ia; n's starts at jb (pardec.h) */
 		pardec_st_add(&p->acc, pardec_snap_at(c, ia), &p->start_st);
 		p->start_st = *pardec_snap_at(n, jb);
 		p->next_r = jb + p->break_joins;
+		p->next_g0 = p->g0 + ia - jb;
 		/* the hand-over happens in ready() once r reaches stop */
 		return 1;
 	}
 	p->refused++;
-	/*
-	 * Decode on with cur's own decoder, remade (from cur's start: the same
-	 * events again, not stored up to the ones kept) if a worker made cur.
-	 */
-	if (!c->dec) {
+	/* the overlap is now inside: past the successor's end, if the events go so far */
+	c->end = n->end;
+	if (!c->first && n->risky && pardec_snap_at(c, p->r)) {
+		rc = decode_on_serially(p, c);
+		if (rc)
+			return pts_err_set(err, -rc, "out of memory decoding cpu %u", p->cfg.cpu);
+	} else if (!c->dec) {
+		/*
+		 * Decode on with cur's own decoder, remade (from cur's start: the
+		 * same events again, not stored up to the ones kept) if a worker
+		 * made cur.
+		 */
 		rc = pardec_new_decoder(c, NULL, &c->dec);
 		if (rc)
 			return pts_err_set(err, -rc, "out of memory decoding cpu %u", p->cfg.cpu);
@@ -214,8 +296,6 @@ static int advance(struct pts_pcpu *p, struct pts_err *err)
 		c->store.open = NULL;
 		c->run_skipped = false;
 	}
-	/* the overlap is now inside: past the successor's end, if the events go so far */
-	c->end = n->end;
 	c->over = UINT64_MAX;
 	for (ia = p->r; ia < c->base + c->n; ia++) {
 		if (c->ev[ia - c->base].pos > c->end) {
@@ -250,6 +330,7 @@ static int hand_over(struct pts_pcpu *p, struct pts_err *err)
 	}
 	retire_chunk(p, c);
 	p->r = p->next_r;
+	p->g0 = p->next_g0;
 	p->stop = UINT64_MAX;
 	if (fill_window(p))
 		return pts_err_set(err, ENOMEM, "out of memory decoding cpu %u", p->cfg.cpu);
@@ -279,6 +360,7 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	/* the decode's only CPU (the serial decoder then elides as it queues) */
 	p->single = cfg->elide_queued || pool->brk == PTS_PARDEC_BREAK_TIME;
 	p->alone = cfg->elide_queued;
+	p->cyc = trace_has_cyc(p);
 	p->pnext = pool->cpus;
 	pool->cpus = p;
 	/* the pool's chunks once every CPU is known (wait_chunk): not all to the first */

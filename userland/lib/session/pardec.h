@@ -20,10 +20,26 @@
  *
  * Where no such run is found, or the successor decoded something a fresh
  * start can get wrong later (a return compressed against a call before
- * its PSB: "return stack empty"; CYC packets, whose calibration carries
- * over from before the PSB), the chunk is not used: the consumer decodes
- * on from the predecessor's start itself (the serial decode, by
- * construction) and tries the join again at the next PSB boundary.
+ * its PSB: "return stack empty"), the chunk is not used: the consumer
+ * decodes on from the predecessor's start itself and tries the join
+ * again at the next PSB boundary. A predecessor that is not the trace's
+ * first chunk lacks the calls before its own PSB as well, and would meet
+ * that return without them where the serial decoder has them: after
+ * "return stack empty" the consumer decodes on instead with a decoder
+ * synchronised as the serial one, from the trace's first PSB (the events
+ * already handed out decoded again and dropped), and joins nothing more
+ * of that CPU. Only a damaged trace gets there: only returns whose call
+ * was seen since the last PSB may be compressed (SDM Vol. 3C 36.2.1.2).
+ *
+ * A trace with CYC packets anywhere is never joined. The time libipt
+ * gives a CYC depends on a calibration (the core:bus ratio of a CBR, the
+ * cycles counted between MTCs or TSCs) that carries over from every PSB
+ * before it: a decoder started at a later PSB gives it another time. No
+ * chunk's own bytes need to hold one for that: a joined chunk's decoder
+ * decodes on past its end (where the join after it is refused, or to the
+ * end of the trace within its overlap), over CYC packets its fresh start
+ * timed differently. So only the first chunk's decoder, synchronised as
+ * the serial one, decodes such a trace.
  *
  * Statistics (instructions, branches, events, gaps: the summary) are
  * taken at the join points and add up to the serial decoder's. libipt's

@@ -13,8 +13,6 @@
 
 #include <intel-pt.h>
 
-#include "pardec_cyc.h"
-
 static void chunk_reset(struct chunk *c, uint64_t base)
 {
 	c->n = 0;
@@ -93,14 +91,24 @@ static inline bool plain_jump(const struct pts_branch *br, bool extra)
 }
 
 /*
+ * Event idx needs a statistics snapshot (pardec_snap_at): a join may be
+ * made there (a chunk's start-up events, the overlap), or a decoder
+ * remade to skip to it takes over there (pardec.c, decode_on_serially).
+ */
+static inline bool snap_wanted(const struct chunk *c, uint64_t idx)
+{
+	return idx < PTS_PAR_SKIP || c->over != UINT64_MAX || idx == c->skip_to;
+}
+
+/*
  * Whether the decoder may store events itself (evstore.h): while an event
  * needs nothing pardec_run() does besides storing it: no statistics
- * snapshot (idx < PTS_PAR_SKIP), not the overlap's start (pos > end), not
- * before skip_to. Set wherever dec_next or over cross those.
+ * snapshot (snap_wanted), not the overlap's start (pos > end), not before
+ * skip_to. Set wherever dec_next or over cross those.
  */
 static inline void store_below(struct chunk *c)
 {
-	c->store.below = c->dec_next >= PTS_PAR_SKIP && c->dec_next >= c->skip_to &&
+	c->store.below = c->dec_next >= PTS_PAR_SKIP && c->dec_next > c->skip_to &&
 			 c->over == UINT64_MAX ? c->end + 1 : 0;
 }
 
@@ -227,7 +235,7 @@ static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64
 		store_below(c);
 		return true;
 	}
-	if (idx < PTS_PAR_SKIP || c->over != UINT64_MAX || pos > c->end || room(c, true))
+	if (snap_wanted(c, idx) || pos > c->end || room(c, true))
 		return false;	/* through the queue (out of memory: with the error) */
 	pts_evstore_begin_run(&c->store, pid, tid, from, to, ts_ns, pos);
 	catch_up(c);
@@ -297,9 +305,9 @@ static int store_event(struct chunk *c, struct pts_ptdec *dec, const struct pts_
 	catch_up(c);
 	if (pos > c->end && c->over == UINT64_MAX)
 		c->over = idx;
-	if (c->over == idx || c->dec_next == PTS_PAR_SKIP)
+	if (c->over == idx || c->dec_next == PTS_PAR_SKIP || idx == c->skip_to)
 		store_below(c);		/* the decoder stores itself from here on, or no more */
-	if (idx < PTS_PAR_SKIP || c->over != UINT64_MAX)
+	if (snap_wanted(c, idx))
 		return snapshot(c, dec, idx);
 	return 0;
 }
@@ -378,7 +386,7 @@ int pardec_decode_chunk(struct chunk *c, struct pts_imgview *view)
 	if (rc)
 		return rc;
 	rc = pardec_run(c, dec, UINT64_MAX);
-	if (!rc && !c->first && pts_pt_has_cyc(c->owner->cfg.buf, c->owner->cfg.size, c->start, c->end))
+	if (!c->first && c->owner->cyc)
 		c->risky = true;
 	pts_ptdec_free(dec);
 	return rc;

@@ -53,31 +53,29 @@ static inline uint64_t step_plain(const uint8_t *buf, uint64_t off, uint64_t lim
 	return off;
 }
 
-bool pts_pt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to)
+bool pts_pt_scan_cyc(const uint8_t *buf, size_t size, uint64_t *at, uint64_t *at_prev, uint64_t to)
 {
 	struct pt_packet_decoder *pd = NULL;
-	uint64_t off = from, prev = from;
+	uint64_t off = *at, prev = *at_prev;
 	/* before this, every packet step_plain steps over fits in the trace */
 	uint64_t lim = size > PLAIN_MAX ? size - PLAIN_MAX : 0;
 	bool found = false;
 
-	if (from >= size)
-		return true;
 	if (lim > to)
 		lim = to;
 	while (off < to) {
 		size_t n;
-		uint64_t at;
+		uint64_t pkt;
 
 		off = step_plain(buf, off, lim, &prev);
 		if (off >= to)
 			break;
 		n = pts_pt_step(buf + off, size - off);
-		at = off;
+		pkt = off;
 
 		if (n) {
 			off += n;
-			prev = at;
+			prev = pkt;
 			continue;
 		}
 		if (!pd) {
@@ -93,8 +91,19 @@ bool pts_pt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to)
 		found = scan_libipt(pd, prev, &off);
 		if (found)
 			break;
-		prev = at;
+		prev = pkt;
 	}
 	pt_pkt_free_decoder(pd);
+	*at = off;
+	*at_prev = prev;
 	return found;
+}
+
+bool pts_pt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to)
+{
+	uint64_t prev = from;
+
+	if (from >= size)
+		return true;
+	return pts_pt_scan_cyc(buf, size, &from, &prev, to);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Whether a stretch of raw PT holds a CYC packet (SDM 33.4.2.14): a chunk
- * whose trace has one is not joined (pardec.h), as the cycle counts'
- * calibration carries over from before its PSB.
+ * Whether a stretch of raw PT holds a CYC packet (SDM 33.4.2.14): a trace
+ * that has one is not joined (pardec.h), as the cycle counts'
+ * calibration carries over from before a chunk's PSB.
  *
  * The packets libipt's packet decoder reads, packet by packet from a PSB,
  * as it reads them; a damaged stretch is passed over to the next PSB as
@@ -27,5 +27,14 @@
  * the end): the caller then does not join, which is always exact.
  */
 bool pts_pt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to);
+
+/*
+ * pts_pt_has_cyc in pieces: from *at, the packet after the one at *prev
+ * (both the PSB at the start), to offset to (at most size); *at and *prev
+ * are left where the scan stopped (at or past to; UINT64_MAX at the end
+ * of the trace), so that the next piece goes on with the packets a
+ * single scan would read.
+ */
+bool pts_pt_scan_cyc(const uint8_t *buf, size_t size, uint64_t *at, uint64_t *prev, uint64_t to);
 
 #endif /* PTS_SESSION_PARDEC_CYC_H */

@@ -83,7 +83,7 @@ struct chunk {
 	int32_t skip_pid, skip_tid;
 	uint64_t skip_ts;
 	uint64_t over;		/* index of the first event past end (UINT64_MAX: none yet) */
-	struct snap *snaps;	/* at indexes < PTS_PAR_SKIP and from over on */
+	struct snap *snaps;	/* at indexes < PTS_PAR_SKIP, from over on, and at skip_to */
 	size_t nsnaps, capsnaps;
 	struct pts_ptdec_stats fin;	/* when decoding stopped */
 	bool complete;		/* the decoder reached the end of the trace */
@@ -143,12 +143,25 @@ struct pts_pcpu {
 	struct pts_err err;
 	struct pts_ptdec_stats acc;	/* contributions of the chunks done */
 	struct pts_ptdec_stats start_st;	/* cur's statistics at its first event used */
+	/*
+	 * The serial decoder's index of cur's event i is i + g0 (mod 2^64:
+	 * a chunk's indexes count from its own decoder's start); the
+	 * successor's once joined, next_g0
+	 */
+	uint64_t g0, next_g0;
+	/* no more joins: the consumer decodes the rest as the serial decoder (decode_on_serially) */
+	bool serial;
 	bool ended;
 	bool cur_done;			/* cur was waited for (wait_chunk) */
 	/* the pool's brk (pts_pool_options): a rule broken on purpose */
 	bool break_joins, break_runs;
 	bool single;			/* the only CPU of the decode: runs are not cut at time changes */
 	bool alone;			/* the only CPU (not by a broken rule): next drops and goes on */
+	/*
+	 * The trace holds CYC packets: no chunk but the first is joined
+	 * (pardec.h), read by the workers (set before any chunk is queued)
+	 */
+	bool cyc;
 	uint32_t sub;			/* jumps of the run at r handed out singly so far */
 	uint64_t elided, joined, refused, dropped;
 	struct pts_branch out;		/* the event handed out (cpu set once) */

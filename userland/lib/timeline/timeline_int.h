@@ -174,17 +174,9 @@ struct pts_tl {
 
 /*
  * pid and tid, side by side in struct pts_tl_at, struct pts_branch and
- * struct pts_br_elide, as one word: the thread of every event is one
- * compare, the elide window's one copy.
+ * struct pts_br_elide, as one word (read by pts_pid_tid, written here):
+ * the thread of every event is one compare, the elide window's one copy.
  */
-static inline uint64_t pid_tid(const int32_t *pid)
-{
-	uint64_t v;
-
-	memcpy(&v, pid, sizeof(v));
-	return v;
-}
-
 static inline void pid_tid_set(int32_t *pid, uint64_t v)
 {
 	memcpy(pid, &v, sizeof(v));
@@ -193,7 +185,7 @@ static inline void pid_tid_set(int32_t *pid, uint64_t v)
 _Static_assert(offsetof(struct pts_tl_at, tid) == offsetof(struct pts_tl_at, pid) + 4 &&
 		       offsetof(struct pts_branch, tid) == offsetof(struct pts_branch, pid) + 4 &&
 		       offsetof(struct pts_br_elide, tid) == offsetof(struct pts_br_elide, pid) + 4,
-	       "pid_tid: pid and tid side by side");
+	       "pts_pid_tid: pid and tid side by side");
 
 static inline const char *intern(struct pts_tl *tl, const char *s)
 {

@@ -42,7 +42,7 @@ static inline void set_elide(struct pts_tl *tl, struct thread *t)
 		return;
 	}
 	f = &t->frames[t->n - 1];
-	pid_tid_set(&el->pid, pid_tid(&t->at.pid));
+	pid_tid_set(&el->pid, pts_pid_tid(&t->at.pid));
 	el->lo = f->fn.start;
 	el->hi = f->end;
 }

@@ -32,7 +32,7 @@ static inline struct thread *thread_of(struct pts_tl *tl, const struct pts_branc
 {
 	struct thread *t = tl->last;
 
-	if (t && pid_tid(&t->at.pid) == pid_tid(&br->pid))
+	if (t && pts_pid_tid(&t->at.pid) == pts_pid_tid(&br->pid))
 		return t;
 	return tl_thread_add(tl, br->pid, br->tid);
 }

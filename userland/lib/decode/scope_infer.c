@@ -11,54 +11,45 @@
 
 #include "pt_step.h"
 
-/* The last IP of SDM §33.4.2.2: packets with IPBytes 1, 2, 4 update its low bits. */
+/*
+ * What the scan needs of the last IP of SDM §33.4.2.2: whether there is
+ * one, and its half (bit 63). IPBytes 1, 2 and 4 replace bits below 48
+ * only, so the half is the one of the last IP given with IPBytes 3 (bit
+ * 47, sign-extended) or 6: the scan reads no other IP bytes.
+ */
 struct last_ip {
-	uint64_t ip;
 	bool valid;
+	bool kernel;
 };
 
-/* Apply one IP payload; true when it gives an IP (not suppressed, base known). */
-static inline bool last_ip_update(struct last_ip *l, const struct pt_packet_ip *p)
+/*
+ * Apply an IP packet of compression ipc (kernel: bit 63 of the IP it
+ * gives, for sext_48 and full); true when it gives an IP (not suppressed,
+ * base known).
+ */
+static inline bool last_ip_update(struct last_ip *l, enum pt_ip_compression ipc, bool kernel)
 {
-	switch (p->ipc) {
+	switch (ipc) {
 	case pt_ipc_update_16:
-		l->ip = (l->ip & ~0xffffULL) | (p->ip & 0xffffULL);
-		break;
 	case pt_ipc_update_32:
-		l->ip = (l->ip & ~0xffffffffULL) | (p->ip & 0xffffffffULL);
-		break;
 	case pt_ipc_update_48:
-		l->ip = (l->ip & ~0xffffffffffffULL) | (p->ip & 0xffffffffffffULL);
-		break;
+		return l->valid;
 	case pt_ipc_sext_48:
-		l->ip = p->ip & 0xffffffffffffULL;
-		if (l->ip & (1ULL << 47))
-			l->ip |= 0xffff000000000000ULL;
-		l->valid = true;
-		return true;
 	case pt_ipc_full:
-		l->ip = p->ip;
+		l->kernel = kernel;
 		l->valid = true;
 		return true;
 	default:
 		return false;	/* suppressed */
 	}
-	return l->valid;
-}
-
-static void count_ip(struct pts_scope_evidence *ev, uint64_t ip)
-{
-	if (ip >> 63)
-		ev->kernel_ips++;
-	else
-		ev->user_ips++;
 }
 
 /*
- * One packet's evidence: its type and, for TIP, TIP.PGE, TIP.PGD and FUP, its
- * IP payload. Inline, as last_ip_update: the scan takes every IP packet.
+ * One packet's evidence: its type and, for TIP, TIP.PGE, TIP.PGD and FUP,
+ * its IP's compression ipc and half (last_ip_update). Inline, as
+ * last_ip_update: the scan takes every IP packet.
  */
-static inline void take(enum pt_packet_type type, const struct pt_packet_ip *ip,
+static inline void take(enum pt_packet_type type, enum pt_ip_compression ipc, bool kernel,
 			struct last_ip *last, struct pts_scope_evidence *ev)
 {
 	switch (type) {
@@ -67,7 +58,6 @@ static inline void take(enum pt_packet_type type, const struct pt_packet_ip *ip,
 		/* PSB and OVF leave no last IP */
 		/* fall through */
 	case ppt_ovf:
-		last->ip = 0;
 		last->valid = false;
 		break;
 	case ppt_tip_pge:
@@ -75,12 +65,16 @@ static inline void take(enum pt_packet_type type, const struct pt_packet_ip *ip,
 		/* fall through */
 	case ppt_tip:
 	case ppt_fup:
-		if (last_ip_update(last, ip))
-			count_ip(ev, last->ip);
+		if (last_ip_update(last, ipc, kernel)) {
+			if (last->kernel)
+				ev->kernel_ips++;
+			else
+				ev->user_ips++;
+		}
 		break;
 	case ppt_tip_pgd:
 		ev->pgd++;
-		last_ip_update(last, ip);
+		last_ip_update(last, ipc, kernel);
 		break;
 	default:
 		break;
@@ -93,67 +87,101 @@ static const enum pt_packet_type ip_type[32] = {
 };
 
 /*
- * A packet pts_pt_step stepped over (n bytes at p): the IP packets by bits
- * 4:0 of their opcode (no other stepped packet has those), PSB and OVF by
- * their second byte; the rest (PAD, TNT, TSC, MTC, MODE...) carries no
- * evidence.
+ * The IP packet of n bytes at p (pts_pt_step's length): its type by bits
+ * 4:0 of the opcode, its compression by bits 7:5, and its half from the
+ * top byte of an IP that has one (little-endian: IPBytes 3 gives bits
+ * 47:0, 6 bits 63:0).
  */
-static void take_stepped(const uint8_t *p, size_t n, struct last_ip *last,
-			 struct pts_scope_evidence *ev)
+static inline void take_ip(const uint8_t *p, size_t n, struct last_ip *last,
+			   struct pts_scope_evidence *ev)
 {
-	struct pt_packet_ip ip;
-	size_t i;
+	enum pt_ip_compression ipc = (enum pt_ip_compression)(p[0] >> 5);
 
-	if (p[0] == 0x02) {
-		if (p[1] == 0x82)
-			take(ppt_psb, NULL, last, ev);
-		else if (p[1] == 0xf3)
-			take(ppt_ovf, NULL, last, ev);
-		return;
-	}
-	if (!ip_type[p[0] & 0x1f])
-		return;
-	/* the IP bytes, little-endian, as libipt reads them (IPBytes is bits 7:5) */
-	ip.ipc = (enum pt_ip_compression)(p[0] >> 5);
-	ip.ip = 0;
-	for (i = n - 1; i; i--)
-		ip.ip = ip.ip << 8 | p[i];
-	take(ip_type[p[0] & 0x1f], &ip, last, ev);
+	take(ip_type[p[0] & 0x1f], ipc, n > 1 && p[n - 1] >> 7, last, ev);
 }
 
 /*
- * Bytes of the packets that carry no evidence by their first byte, 0 for
- * the others: the length pts_pt_step takes from the opcode alone (not the
- * 02 and MODE packets, whose second byte says), unless it is an IP packet
- * (ip_type). Most packets of a trace (TNT, TSC, MTC, PAD) are such.
+ * A packet pts_pt_step stepped over that is not one of run_plain's: PSB
+ * and OVF by their second byte; the rest (MODE, PSBEND, CBR, PIP...)
+ * carries no evidence.
  */
-static void quiet_lens(uint8_t quiet[256])
+static void take_stepped(const uint8_t *p, struct last_ip *last, struct pts_scope_evidence *ev)
+{
+	if (p[0] != 0x02)
+		return;
+	if (p[1] == 0x82)
+		take(ppt_psb, pt_ipc_suppressed, false, last, ev);
+	else if (p[1] == 0xf3)
+		take(ppt_ovf, pt_ipc_suppressed, false, last, ev);
+}
+
+/* run_plain's table: an IP packet's length has this bit set. */
+#define PLAIN_IP 0x80
+
+/*
+ * The packets run_plain takes by their first byte: the length pts_pt_step
+ * takes from the opcode alone (not the 02 and MODE packets, whose second
+ * byte says), PLAIN_IP added for the IP packets (ip_type); 0 for the
+ * others. Nearly every packet of a trace (TNT, TSC, MTC, PAD, TIP, FUP)
+ * is such.
+ */
+static void plain_lens(uint8_t plain[256])
 {
 	unsigned int op;
 
 	for (op = 0; op < 256; op++) {
 		uint8_t n = pts_pt_first_len[op];
 
-		quiet[op] = n == PTS_PT_EXT || n == PTS_PT_MOD || ip_type[op & 0x1f] ? 0 : n;
+		if (n == PTS_PT_EXT || n == PTS_PT_MOD)
+			plain[op] = 0;
+		else
+			plain[op] = n && ip_type[op & 0x1f] ? n | PLAIN_IP : n;
 	}
 }
 
 /*
- * Step over the packets without evidence from off on, as the scan's loop
- * would one by one (take_stepped takes nothing from them), but in a row:
- * returns the offset of the first other packet (or len), *prev that of
- * the packet before it when one was stepped over.
+ * Take the packets of the table plain from off on, as the scan's loop
+ * would one by one, but in a row; stop after the one that showed both
+ * halves. Returns the offset of the first other packet (or len, or the
+ * one after the stop), *prev that of the packet before it when one was
+ * taken.
  */
-static uint64_t skip_quiet(const uint8_t *buf, size_t len, const uint8_t quiet[256],
-			   uint64_t off, uint64_t *prev)
+static uint64_t run_plain(const uint8_t *buf, size_t len, const uint8_t plain[256], uint64_t off,
+			  uint64_t *prev, struct last_ip *last, struct pts_scope_evidence *ev)
 {
-	size_t n;
+	uint8_t n;
 
-	while (off < len && (n = quiet[buf[off]]) && n <= len - off) {
+	while (off < len && (n = plain[buf[off]]) && (n & ~PLAIN_IP) <= len - off) {
 		*prev = off;
-		off += n;
+		off += n & ~PLAIN_IP;
+		if (n & PLAIN_IP) {
+			take_ip(buf + *prev, off - *prev, last, ev);
+			if (ev->user_ips && ev->kernel_ips)
+				break;
+		}
 	}
 	return off;
+}
+
+/* take of a packet libipt read: the IP's half from its payload, if an IP packet */
+static void take_packet(const struct pt_packet *pkt, struct last_ip *last,
+			struct pts_scope_evidence *ev)
+{
+	const struct pt_packet_ip *ip = &pkt->payload.ip;
+
+	switch (pkt->type) {
+	case ppt_tip:
+	case ppt_tip_pge:
+	case ppt_tip_pgd:
+	case ppt_fup:
+		/* IPBytes 3 gives bits 47:0, sign-extended */
+		take(pkt->type, ip->ipc, ip->ipc == pt_ipc_sext_48 ? ip->ip >> 47 & 1 : ip->ip >> 63,
+		     last, ev);
+		break;
+	default:
+		take(pkt->type, pt_ipc_suppressed, false, last, ev);
+		break;
+	}
 }
 
 /*
@@ -177,7 +205,7 @@ static int take_libipt(struct pt_packet_decoder *dec, uint64_t prev, uint64_t *o
 		if (rc < 0)
 			return rc;
 	} else {
-		take(pkt.type, &pkt.payload.ip, last, ev);
+		take_packet(&pkt, last, ev);
 	}
 	return pt_pkt_get_offset(dec, off);
 }
@@ -186,7 +214,7 @@ int pts_scope_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev
 {
 	struct pt_packet_decoder *dec;
 	struct last_ip last = { 0 };
-	uint8_t quiet[256];
+	uint8_t plain[256];
 	struct pt_config cfg;
 	uint64_t off = 0, prev = 0;
 	int rc;
@@ -199,7 +227,7 @@ int pts_scope_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev
 	dec = pt_pkt_alloc_decoder(&cfg);
 	if (!dec)
 		return -ENOMEM;
-	quiet_lens(quiet);
+	plain_lens(plain);
 	rc = pt_pkt_sync_forward(dec);
 	if (rc >= 0)
 		rc = pt_pkt_get_offset(dec, &off);
@@ -208,13 +236,13 @@ int pts_scope_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev
 		size_t n;
 		uint64_t at;
 
-		off = skip_quiet(buf, len, quiet, off, &prev);
-		if (off >= len)
+		off = run_plain(buf, len, plain, off, &prev, &last, ev);
+		if (off >= len || (ev->user_ips && ev->kernel_ips))
 			break;
 		n = pts_pt_step(buf + off, len - off);
 		at = off;
 		if (n) {
-			take_stepped(buf + off, n, &last, ev);
+			take_stepped(buf + off, &last, ev);
 			off += n;
 		} else {
 			rc = take_libipt(dec, prev, &off, &last, ev);

@@ -41,12 +41,15 @@ int pts_tl_new(const struct pts_tl_config *cfg, struct pts_tl **out, struct pts_
 	if (!tl)
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	tl->cfg = *cfg;
+	tl->in_scope_below = UINT64_MAX;
 	if (cfg->scope == PTS_SCOPE_USER) {
 		tl->oos_lo = KERNEL_HALF;
 		tl->oos_len = 0 - KERNEL_HALF;
+		tl->in_scope_below = KERNEL_HALF;
 	} else if (cfg->scope == PTS_SCOPE_KERNEL) {
 		tl->oos_lo = 1;
 		tl->oos_len = KERNEL_HALF - 1;
+		tl->in_scope_below = 0;
 	}
 	tl_out_init(tl);
 	if (!tl->cfg.max_depth)

@@ -169,6 +169,13 @@ struct pts_tl {
 	 * in scope kernel, none in scope both (check_scope).
 	 */
 	uint64_t oos_lo, oos_len;
+	/*
+	 * A branch whose two ends are both below it holds no address the
+	 * scope cannot (check_scope_branch's one test): the kernel half in
+	 * scope user; UINT64_MAX in scope both, which holds every address;
+	 * 0 in scope kernel, whose every branch is checked end by end.
+	 */
+	uint64_t in_scope_below;
 	uint64_t diag[PTS_TLD_NR];
 };
 

@@ -74,12 +74,12 @@ static inline void check_scope(struct pts_tl *tl, uint64_t addr)
 }
 
 /*
- * check_scope of a branch's two ends. Scope user (nearly every trace):
- * both in the user half, one test.
+ * check_scope of a branch's two ends: one test when both are below
+ * in_scope_below (nearly every branch in scope user or both).
  */
 static inline void check_scope_branch(struct pts_tl *tl, uint64_t from, uint64_t to)
 {
-	if (tl->cfg.scope == PTS_SCOPE_USER && (from | to) < KERNEL_HALF)
+	if ((from | to) < tl->in_scope_below)
 		return;
 	check_scope(tl, from);
 	check_scope(tl, to);

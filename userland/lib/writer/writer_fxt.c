@@ -573,27 +573,35 @@ static inline int name_ref(struct pts_writer *w, const struct pts_tl_slice *s, c
 	return str_ref_at(w, pts_wname_addr(NULL, s->addr, buf, size), false, ref);
 }
 
+/* Does the slice, whose name is not "", name a symbol? */
+static inline bool named_symbol(const struct pts_tl_slice *s)
+{
+	return !(s->flags & (PTS_TLF_SYNTHETIC | PTS_TLF_UNKNOWN));
+}
+
 /* Does the slice name a symbol? pts_wsymbol of its BEGIN. */
 static bool slice_symbol(const struct pts_tl_slice *s)
 {
-	return s->name && s->name[0] && !(s->flags & (PTS_TLF_SYNTHETIC | PTS_TLF_UNKNOWN));
+	return s->name && s->name[0] && named_symbol(s);
 }
 
 /*
  * The words of a BEGIN of slice s at at, its name, object and kind refs
- * given, at ev after the header and before any extra argument: returns
- * the words (the header's included), *nargs the arguments.
+ * given, at ev after the header and before any extra argument (symbol:
+ * slice_symbol(s), which a caller that found the name remembered knows
+ * with one test): returns the words (the header's included), *nargs the
+ * arguments.
  */
 static inline __attribute__((always_inline)) unsigned int
-begin_words(char *ev, const struct pts_tl_at *at, const struct pts_tl_slice *s, uint16_t nref,
-	    uint16_t oref, uint16_t kref, unsigned int *nargs)
+begin_words(char *ev, const struct pts_tl_at *at, const struct pts_tl_slice *s, bool symbol,
+	    uint16_t nref, uint16_t oref, uint16_t kref, unsigned int *nargs)
 {
 	unsigned int na = 3, n = 2;	/* addr, kind, cpu; header, time */
 
 	put_word(ev, 1, at->ts_ns);
 	put_word(ev, n++, arg_hdr(FXT_ARG_POINTER, 2, FX_ADDR, 0));
 	put_word(ev, n++, s->addr);
-	if (slice_symbol(s)) {
+	if (symbol) {
 		put_word(ev, n++, arg_hdr(FXT_ARG_STRING, 1, FX_SYMBOL, nref));
 		if (s->offset > UINT32_MAX) {
 			put_word(ev, n++, arg_hdr(FXT_ARG_UINT64, 2, FX_OFFSET, 0));
@@ -650,7 +658,7 @@ static int emit_begin(struct pts_writer *w, const struct pts_tl_at *at,
 		return rc;
 	/* extra arguments register strings as they go: assembled aside */
 	ev = s->nargs ? local : ev_place(w, local, sizeof(local));
-	n = begin_words(ev, at, s, *nref, oref, kref, &nargs);
+	n = begin_words(ev, at, s, slice_symbol(s), *nref, oref, kref, &nargs);
 	if (s->nargs) {
 		rc = extra_args(w, s->args, s->nargs, ev, &n);
 		if (rc < 0)
@@ -863,7 +871,9 @@ static int fxt_frame_begin(struct pts_writer *w, const struct pts_tl_at *at,
 	    !str_known(w, s->name, &nref) || (s->object && !str_known(w, s->object, &oref)) ||
 	    !(ev = pts_wout_room(w, FXT_BEGIN_WORDS * 8)))
 		return frame_begin_any(w, at, s, kind, err);
-	n = begin_words(ev, at, s, nref, oref, (uint16_t)(FX_KINDS + kind), &nargs);
+	/* str_known found the name: not "" */
+	n = begin_words(ev, at, s, named_symbol(s), nref, oref, (uint16_t)(FX_KINDS + kind),
+			&nargs);
 	begin_header(ev, n, nargs, f->last_thread, s->flags, nref);
 	pts_wout_commit(w, n * 8);
 	s->wtag = f->gen << 16 | nref;

@@ -206,7 +206,12 @@ struct feed {
 	unsigned int nr;
 	const struct pts_run_cpu *pt;	/* each source's trace (truncated tails, progress), or NULL */
 	struct pts_branch *last;	/* each CPU's last event (a truncated trace's tail gap) */
-	uint64_t *sym_time;		/* the images' naming time (pts_imgset_sym_time), or NULL */
+	/*
+	 * the images' naming time (pts_imgset_sym_time), or NULL until
+	 * feed_run points it at unnamed: stored per event without a test
+	 */
+	uint64_t *sym_time;
+	uint64_t unnamed;
 	uint64_t origin;		/* ns of the run's time 0 on the images' clock */
 	int32_t only_pid;		/* > 0: other processes' events are left out */
 	struct pts_branch trig;		/* the capture's trigger, while trig_pending */
@@ -288,8 +293,7 @@ static int feed_ended(void *ctx, unsigned int i, struct pts_err *err)
 static inline int feed_tl(struct feed *f, const struct pts_branch *br, struct pts_err *err)
 {
 	/* names in the program the process runs at the branch's time */
-	if (f->sym_time)
-		*f->sym_time = br->ts_ns + f->origin;
+	*f->sym_time = br->ts_ns + f->origin;
 	return pts_tl_feed(f->tl, br, err);
 }
 
@@ -344,6 +348,8 @@ static int feed_run(struct feed *f, struct pts_err *err)
 
 	f->shown = -1;
 	f->plain = feed_plain(f);
+	if (!f->sym_time)
+		f->sym_time = &f->unnamed;	/* no images: nothing reads it */
 	rc = pts_merge_run(f->src, f->nr, &sink, err);
 	if (rc)
 		return rc;

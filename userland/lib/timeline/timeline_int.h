@@ -153,6 +153,12 @@ struct pts_tl {
 	size_t nth, capth;
 	struct pts_hmap by_id;	/* (pid, tid) -> struct thread: no scan per event */
 	struct thread *last;
+	/*
+	 * last, when pts_tl_feed may decide its calls and returns itself
+	 * (a writer with a frame path, the thread announced), else NULL:
+	 * one test per event for both (tl_thread.c keeps it)
+	 */
+	struct thread *fast;
 	struct pts_br_elide elide;	/* see pts_tl_elide */
 	struct thread *elide_t;	/* the thread elide's window is of (set_elide), or NULL */
 	struct pts_hmap pids;	/* processes announced (keys only) */

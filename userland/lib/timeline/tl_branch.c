@@ -311,9 +311,8 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 	struct thread *t;
 
 	account_elided(tl);
-	t = tl->last;
-	if (!tl->w || !t || pts_pid_tid(&t->at.pid) != pts_pid_tid(&br->pid) || !t->announced ||
-	    br->kind > PTS_BR_RETURN)
+	t = tl->fast;
+	if (!t || pts_pid_tid(&t->at.pid) != pts_pid_tid(&br->pid) || br->kind > PTS_BR_RETURN)
 		return feed_any(tl, br, err);
 	/* take_event, the thread announced; feed */
 	t->st.events++;

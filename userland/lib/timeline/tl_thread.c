@@ -12,6 +12,14 @@
 
 #include "tl_out.h"
 
+/* t is the thread fed last now (tl->last, and tl->fast when it qualifies). */
+static struct thread *set_last(struct pts_tl *tl, struct thread *t)
+{
+	tl->last = t;
+	tl->fast = tl->w && t->announced ? t : NULL;
+	return t;
+}
+
 struct thread *tl_thread_find(struct pts_tl *tl, int32_t pid, int32_t tid)
 {
 	int32_t key[2] = { pid, tid };
@@ -20,7 +28,7 @@ struct thread *tl_thread_find(struct pts_tl *tl, int32_t pid, int32_t tid)
 	if (tl->last && tl->last->at.tid == tid && tl->last->at.pid == pid)
 		return tl->last;
 	e = pts_hmap_find(&tl->by_id, key, sizeof(key));
-	return e ? (tl->last = e->v.p) : NULL;
+	return e ? set_last(tl, e->v.p) : NULL;
 }
 
 struct thread *tl_thread_add(struct pts_tl *tl, int32_t pid, int32_t tid)
@@ -54,7 +62,7 @@ struct thread *tl_thread_add(struct pts_tl *tl, int32_t pid, int32_t tid)
 	t->st.tid = tid;
 	t->bottom_idx = -1;
 	tl->th[tl->nth++] = t;
-	return tl->last = t;
+	return set_last(tl, t);
 }
 
 void tl_thread_free(struct thread *t)
@@ -83,7 +91,7 @@ int tl_announce_slow(struct pts_tl *tl, struct thread *t, struct pts_err *err)
 		rc = emit(tl, &r, err);
 		if (rc)
 			return rc;
-		tl->last = t;
+		set_last(tl, t);
 	}
 	memset(&r, 0, sizeof(r));
 	r.type = PTS_TL_THREAD;
@@ -91,5 +99,7 @@ int tl_announce_slow(struct pts_tl *tl, struct thread *t, struct pts_err *err)
 	r.tid = t->at.tid;
 	r.name = t->name;
 	t->announced = true;
+	if (tl->last == t)
+		set_last(tl, t);
 	return emit(tl, &r, err);
 }

@@ -13,6 +13,7 @@
 
 #include "elide.h"
 #include "insn_class.h"
+#include "util/assume.h"
 
 #define QCAP 16
 #define PAD PTS_PT_PAD
@@ -1494,10 +1495,10 @@ static inline __attribute__((always_inline)) void blocks_run(struct pts_ptdec *d
 		st = pt_blk_next(d->blk, &b, sizeof(b));
 		/*
 		 * Nothing is queued here (fill_with's test, the loop's own): said
-		 * to the compiler, which then drops the tests of it inlined below.
+		 * to the compiler, which then drops the tests of it inlined below;
+		 * checked in sanitizer builds (util/assume.h).
 		 */
-		if (d->qn)
-			__builtin_unreachable();
+		PTS_ASSUME(!d->qn);
 		if (st < 0 || !b.ninsn) {
 			after_next(d, &b, st);
 			return;

@@ -16,6 +16,7 @@
 #include "pt_gen.h"
 #include "decode/image.h"
 #include "decode/ptdec.h"
+#include "session/session.h"
 
 #define CODE_FIXTURE_BASE 0x401000u
 #define CODE_FIXTURE_PID 100
@@ -74,6 +75,24 @@ static inline struct pts_imgset *code_fixture_set(const struct code_fixture *f)
 	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_file(set, PTS_PID_ALL, f->code, 0, f->n,
 						  CODE_FIXTURE_BASE, NULL, NULL, &err), 0);
 	return set;
+}
+
+/*
+ * The options of a session decode (pts_decode_raw) of the raw trace file
+ * trace over the code, as thread CODE_FIXTURE_PID, with a TSC of 1 GHz.
+ */
+static inline void code_fixture_raw_opts(const struct code_fixture *f, const char *trace,
+					 struct pts_decode_opts *o)
+{
+	pts_decode_opts_init(o);
+	o->pt[0].path = trace;
+	o->nr_pt = 1;
+	o->raw[0].path = f->code;
+	o->raw[0].vaddr = CODE_FIXTURE_BASE;
+	o->nr_raw = 1;
+	o->tsc_khz = 1000000;
+	o->pid = CODE_FIXTURE_PID;
+	o->tid = CODE_FIXTURE_PID;
 }
 
 /* A serial decoder of g's stream over set, of process and thread CODE_FIXTURE_PID. */

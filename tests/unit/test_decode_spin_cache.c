@@ -143,16 +143,8 @@ static void decode_session(const char *trace, unsigned int jobs, bool reverse,
 	struct pts_err err = { 0 };
 
 	memset(&seen->sink, 0, sizeof(seen->sink));
-	pts_decode_opts_init(&o);
-	o.pt[0].path = trace;
-	o.nr_pt = 1;
-	o.raw[0].path = fx.code;
-	o.raw[0].vaddr = CODE_FIXTURE_BASE;
-	o.nr_raw = 1;
+	code_fixture_raw_opts(&fx, trace, &o);
 	o.scope = PTS_SCOPE_USER;
-	o.tsc_khz = 1000000;
-	o.pid = 100;
-	o.tid = 100;
 	o.jobs = jobs;
 	o.par_reverse = reverse;
 	o.chunk_bytes = 1;	/* a chunk at every PSB */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The code a suite's generated streams run over (pt_gen.h), mapped at
- * CODE_FIXTURE_BASE, and a serial decoder of a stream over it: the set-up
- * of the decoder suites that hand-assemble a few bytes of code
+ * CODE_FIXTURE_BASE, a serial decoder of a stream over it and its events
+ * as text, and a session decode's options: the set-up of the decoder suites that hand-assemble a few bytes of code
  * (test_decode_emit.c, test_decode_spin.c, test_decode_tip_suppressed.c,
  * test_decode_mode_*.c, test_decode_spin_cache.c).
  */
@@ -10,6 +10,7 @@
 #define PTS_TEST_CODE_FIXTURE_H
 
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "unit.h"
@@ -109,6 +110,35 @@ static inline struct pts_ptdec *code_fixture_decoder(struct pt_gen *g, struct pt
 	dc.tid = CODE_FIXTURE_PID;
 	CU_ASSERT_EQUAL_FATAL(pts_ptdec_new(&dc, &d, &err), 0);
 	return d;
+}
+
+/*
+ * The events of g's stream decoded over set (code_fixture_decoder), one
+ * line each into out: "kind from>to", with a gap's cause and trace offset
+ * after it ("gap 401000>0 unknown instruction @18"); the decoder's
+ * statistics in *st when st is not NULL. g is done with.
+ */
+static inline void code_fixture_events(struct pt_gen *g, struct pts_imgset *set, char *out,
+				       size_t len, struct pts_ptdec_stats *st)
+{
+	struct pts_ptdec *d = code_fixture_decoder(g, set);
+	const struct pts_branch *br;
+	size_t n = 0;
+
+	out[0] = '\0';
+	while (pts_ptdec_next(d, &br) == 1 && n < len) {
+		n += (size_t)snprintf(out + n, len - n, "%s %llx>%llx", pts_br_kind_name(br->kind),
+				      (unsigned long long)br->from, (unsigned long long)br->to);
+		if (n < len && br->kind == PTS_BR_GAP)
+			n += (size_t)snprintf(out + n, len - n, " %s @%llu", br->detail,
+					      (unsigned long long)br->offset);
+		if (n < len)
+			n += (size_t)snprintf(out + n, len - n, "\n");
+	}
+	if (st)
+		pts_ptdec_stats(d, st);
+	pts_ptdec_free(d);
+	gen_done(g);
 }
 
 #endif /* PTS_TEST_CODE_FIXTURE_H */

@@ -69,21 +69,10 @@ struct spin_seen {
 static void decode_loop(struct pts_imgset *set, uint64_t entry, bool spin, struct spin_seen *seen)
 {
 	struct pt_gen g;
-	struct pts_ptdec *d;
-	const struct pts_branch *br;
-	size_t n = 0, len = sizeof(seen->events);
 
 	gen_init(&g);
 	loop_segment(&g, 1000, entry, spin);
-	d = code_fixture_decoder(&g, set);
-	seen->events[0] = '\0';
-	while (pts_ptdec_next(d, &br) == 1 && n < len)
-		n += (size_t)snprintf(seen->events + n, len - n, "%s %llx>%llx %s\n",
-				      pts_br_kind_name(br->kind), (unsigned long long)br->from,
-				      (unsigned long long)br->to, br->detail ? br->detail : "");
-	pts_ptdec_stats(d, &seen->st);
-	pts_ptdec_free(d);
-	gen_done(&g);
+	code_fixture_events(&g, set, seen->events, sizeof(seen->events), &seen->st);
 }
 
 /*

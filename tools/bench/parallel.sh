@@ -12,7 +12,8 @@
 # lengths (8, 6, 4 and 2 MB, one decode merging them; the floor decodes
 # them one after the other). On 2 CPUs also two -j 1 decodes at once
 # (ptscope-j1x2): what the machine gives two independent decodes, against
-# which -j 2 vs -j 1 is read.
+# which -j 2 vs -j 1 is read. Within a repetition the order of these four
+# rotates; perf runs last.
 #
 # Environment: BENCH_PAR_MB (default "10 100"), BENCH_PAR_MULTI (the MB of
 # each CPU of the multi-CPU trace, default "8 6 4 2"), BENCH_REPS (default 3; the
@@ -107,7 +108,7 @@ floor_sum() {
 
 # trace NAME MB-LIST: generate one stream per MB value (CPU 0, 1, ...), measure
 trace() {
-	local name=$1 mbs=$2 i=0 mb bytes=0 reps=$REPS rep perf_args=() pt_args=() files=()
+	local name=$1 mbs=$2 i=0 mb bytes=0 reps=$REPS rep k perf_args=() pt_args=() files=()
 	for mb in $mbs; do
 		"$GEN" --elf "$WORKLOAD" --size $((mb * 1000000)) --seed $((i + 1)) -o "$TMP/$name.$i.pt" > /dev/null
 		files+=("$TMP/$name.$i.pt")
@@ -126,14 +127,20 @@ trace() {
 	[ "$LARGE_ONCE" = 1 ] && [ "$total" -ge 50 ] && reps=1
 	echo "$name: $bytes bytes in $i stream(s) ($mbs MB), $reps repetition(s)" >&2
 	for rep in $(seq 1 "$reps"); do
-		floor_sum "$name" "$rep" "$bytes" "${files[@]}"
-		one "$name" ptscope-j1 "$rep" "$bytes" -- "$PTSCOPE" decode "${pt_args[@]}" \
-			--elf "$WORKLOAD" "${TIMING[@]}" -j 1 --format fxt -o /dev/null
-		one "$name" "ptscope-j$NCPU" "$rep" "$bytes" -- "$PTSCOPE" decode "${pt_args[@]}" \
-			--elf "$WORKLOAD" "${TIMING[@]}" -j "$NCPU" --format fxt -o /dev/null
-		[ "$NCPU" != 2 ] ||
-			two "$name" "$rep" "$bytes" -- "$PTSCOPE" decode "${pt_args[@]}" \
-				--elf "$WORKLOAD" "${TIMING[@]}" -j 1 --format fxt -o /dev/null
+		# the order rotates with the repetition, so that a change of the
+		# machine's speed within a repetition favours no tool (ab.sh does so too)
+		for k in 0 1 2 3; do
+			case $(((k + rep - 1) % 4)) in
+			0) floor_sum "$name" "$rep" "$bytes" "${files[@]}" ;;
+			1) one "$name" ptscope-j1 "$rep" "$bytes" -- "$PTSCOPE" decode "${pt_args[@]}" \
+				--elf "$WORKLOAD" "${TIMING[@]}" -j 1 --format fxt -o /dev/null ;;
+			2) one "$name" "ptscope-j$NCPU" "$rep" "$bytes" -- "$PTSCOPE" decode "${pt_args[@]}" \
+				--elf "$WORKLOAD" "${TIMING[@]}" -j "$NCPU" --format fxt -o /dev/null ;;
+			3) [ "$NCPU" != 2 ] ||
+				two "$name" "$rep" "$bytes" -- "$PTSCOPE" decode "${pt_args[@]}" \
+					--elf "$WORKLOAD" "${TIMING[@]}" -j 1 --format fxt -o /dev/null ;;
+			esac
+		done
 		[ -z "$have_perf" ] ||
 			one "$name" perf-cr "$rep" "$bytes" -- perf script -i "$TMP/$name.perf.data" \
 				--itrace=cr -F +flags

@@ -3,7 +3,8 @@
  * The code a suite's generated streams run over (pt_gen.h), mapped at
  * CODE_FIXTURE_BASE, and a serial decoder of a stream over it: the set-up
  * of the decoder suites that hand-assemble a few bytes of code
- * (test_decode_emit.c, test_decode_spin.c, test_decode_tip_suppressed.c).
+ * (test_decode_emit.c, test_decode_spin.c, test_decode_tip_suppressed.c,
+ * test_decode_mode_*.c, test_decode_spin_cache.c).
  */
 #ifndef PTS_TEST_CODE_FIXTURE_H
 #define PTS_TEST_CODE_FIXTURE_H
@@ -43,6 +44,25 @@ static inline int code_fixture_cleanup(struct code_fixture *f)
 	unlink(f->code);
 	return rmdir(f->dir) ? 1 : 0;
 }
+
+/*
+ * The fixture f of a suite whose set-up is its code alone (the bytes
+ * given, in a directory named after name): defines f and the suite's
+ * suite_init and suite_cleanup, for PTS_SUITE.
+ */
+#define CODE_FIXTURE_SUITE(f, name, ...)						\
+	static struct code_fixture f;							\
+	static int suite_init(void)							\
+	{										\
+		static const uint8_t bytes[] = { __VA_ARGS__ };				\
+											\
+		return code_fixture_init(&f, name, bytes, sizeof(bytes));		\
+	}										\
+	static int suite_cleanup(void)							\
+	{										\
+		return code_fixture_cleanup(&f);					\
+	}										\
+	static struct code_fixture f	/* again, for the caller's ';' */
 
 /* An image set with the code at CODE_FIXTURE_BASE for every process; the test stops if it fails. */
 static inline struct pts_imgset *code_fixture_set(const struct code_fixture *f)

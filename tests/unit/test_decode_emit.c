@@ -22,7 +22,7 @@
 
 #define MAX_EV 16
 
-static struct code_fixture fx;
+CODE_FIXTURE_SUITE(fx, "emit", 0xe8, 0x01, 0x00, 0x00, 0x00, 0xc3, 0xc3);
 
 struct ev {
 	enum pts_br_kind kind;
@@ -34,18 +34,6 @@ struct got {
 	struct ev ev[MAX_EV];
 	unsigned int n, stop_at;
 };
-
-static int suite_init(void)
-{
-	static const uint8_t bytes[] = { 0xe8, 0x01, 0x00, 0x00, 0x00, 0xc3, 0xc3 };
-
-	return code_fixture_init(&fx, "emit", bytes, sizeof(bytes));
-}
-
-static int suite_cleanup(void)
-{
-	return code_fixture_cleanup(&fx);
-}
 
 static void stream(struct pt_gen *g)
 {

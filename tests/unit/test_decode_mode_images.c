@@ -24,19 +24,7 @@
 #include "unit.h"
 #include "code_fixture.h"
 
-static struct code_fixture fx;
-
-static int suite_init(void)
-{
-	static const uint8_t bytes[] = { 0x48, 0xff, 0xe0, 0xc3 };
-
-	return code_fixture_init(&fx, "modeimg", bytes, sizeof(bytes));
-}
-
-static int suite_cleanup(void)
-{
-	return code_fixture_cleanup(&fx);
-}
+CODE_FIXTURE_SUITE(fx, "modeimg", 0x48, 0xff, 0xe0, 0xc3);
 
 static void stream(struct pt_gen *g, enum pt_exec_mode mode)
 {

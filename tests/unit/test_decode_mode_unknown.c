@@ -31,19 +31,7 @@
 #include "unit.h"
 #include "code_fixture.h"
 
-static struct code_fixture fx;
-
-static int suite_init(void)
-{
-	static const uint8_t bytes[] = { 0x90, 0xff, 0xe0, 0xc3 };
-
-	return code_fixture_init(&fx, "modeunk", bytes, sizeof(bytes));
-}
-
-static int suite_cleanup(void)
-{
-	return code_fixture_cleanup(&fx);
-}
+CODE_FIXTURE_SUITE(fx, "modeunk", 0x90, 0xff, 0xe0, 0xc3);
 
 /* The damaged stream; *after_psb: the trace offset after its PSB+. */
 static void damaged(struct pt_gen *g, uint64_t *after_psb)

@@ -132,6 +132,22 @@ static void psb_plus_at(struct pt_gen *g, uint64_t tsc, uint8_t cbr, uint64_t ip
 	gen_simple(g, ppt_psbend);
 }
 
+/* The start of both programs' traces: PSB+, tracing on at _start. */
+static void trace_begin(struct pt_gen *g)
+{
+	gen_init(g);
+	gen_psb_plus(g, 0x1000);
+	gen_ip(g, ppt_tip_pge, START);
+}
+
+/* Tracing off at the program's last return (TIP.PGD, IP suppressed); the trace saved. */
+static void trace_end(struct pt_gen *g)
+{
+	gen_ip_suppressed(g, ppt_tip_pgd);
+	gen_save(g, trace);
+	gen_done(g);
+}
+
 /*
  * The loop, a PSB+ after every EVERY iterations; with cyc_at, a last PSB+
  * after iteration last_psb instead, a CBR in the first PSB+ only, and a
@@ -142,9 +158,7 @@ static void write_loop(unsigned int last_psb, unsigned int cyc_at)
 	struct pt_gen g;
 	unsigned int i;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, START);
+	trace_begin(&g);
 	for (i = 1; i <= ITERS; i++) {
 		gen_tnt(&g, "TTN");
 		if (i == cyc_at) {
@@ -158,9 +172,7 @@ static void write_loop(unsigned int last_psb, unsigned int cyc_at)
 			psb_plus_at(&g, 0x1000 + i, cyc_at ? 0 : 37, MID);
 	}
 	gen_tnt(&g, "TTN");
-	gen_ip_suppressed(&g, ppt_tip_pgd);
-	gen_save(&g, trace);
-	gen_done(&g);
+	trace_end(&g);
 }
 
 static void write_trace(void)
@@ -314,18 +326,14 @@ static void write_calls(void)
 	struct pt_gen g;
 	unsigned int i;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, START);
+	trace_begin(&g);
 	for (i = 1; i <= ITERS; i++) {
 		/* g's return (compressed), the jnz; the last time out of the loop and f's return */
 		gen_tnt(&g, i < ITERS ? "TT" : "TNT");
 		if (i % EVERY == 0 && i < ITERS)
 			psb_plus_at(&g, 0x1000 + i, 37, CALLS_F);
 	}
-	gen_ip_suppressed(&g, ppt_tip_pgd);
-	gen_save(&g, trace);
-	gen_done(&g);
+	trace_end(&g);
 }
 
 static void return_compressed_against_a_call_before_the_joined_chunk_is_decoded_as_serially(void)

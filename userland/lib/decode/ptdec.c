@@ -13,6 +13,7 @@
 
 #include "elide.h"
 #include "insn_class.h"
+#include "util/assume.h"
 
 #define QCAP 16
 #define PAD PTS_PT_PAD
@@ -43,12 +44,22 @@ struct qent {
  * Loops that consume no trace. A direct jump or call needs no packet, so
  * libipt follows a loop of them (`jmp .`, glibc's `hlt; jmp` in abort)
  * for as long as it is asked to when the trace ends, or is cut, inside
- * it. Blocks decoded while the trace position stays put are watched
- * (spinning()): a block address seen SPIN_REPEATS times there means some
- * pass between two of them consumed nothing — one TNT packet carries at
- * most 47 bits (SDM 33.4.2.2, Long TNT), a TIP moves the position — so
- * the decoder's state repeats and the loop never ends. SPIN_MAX_BLOCKS
- * bounds the blocks decoded per trace position whatever the code does.
+ * it. The branches that end the blocks decoded while the trace position
+ * stays put are watched (spinning()): a branch seen SPIN_REPEATS times
+ * there means some pass between two of them consumed nothing — one TNT
+ * packet carries at most 47 bits (SDM 33.4.2.2, Long TNT), a TIP moves
+ * the position — so the decoder's state repeats and the loop never ends.
+ * SPIN_MAX_BLOCKS bounds the blocks decoded per trace position whatever
+ * the code does.
+ *
+ * Branches, not blocks: libipt 2.0.5 cuts a block it decodes itself at
+ * the first instruction its block cache holds
+ * (pt_blk_proceed_no_event_fill_cache ends at a valid entry for the next
+ * instruction), where from the cache the same instructions are one block
+ * up to the branch (pt_blk_proceed_no_event_cached). The cache is the
+ * section's, shared by every decoder of the image section cache, so where
+ * a loop's blocks start depends on what was decoded before, in whatever
+ * order the threads ran; which branches end them does not.
  */
 #define SPIN_REPEATS 64
 #define SPIN_MAX_BLOCKS (1u << 20)
@@ -113,8 +124,9 @@ static uint32_t loop_step(struct loop_watch *w, uint64_t ip)
  * after sync_off. WALK_EOS: the packets are used up, and the blocks still
  * returned are those whose addresses need no further trace
  * (pt_blk_next(3)), up to the first branch that would need some; a loop
- * of such blocks (`jmp .`) would never end: the walk ends when a block
- * start repeats (Brent's cycle detection: struct loop_watch). ENDED:
+ * of such blocks (`jmp .`) would never end: the walk ends after a block
+ * whose branch came before (Brent's cycle detection: struct loop_watch;
+ * walk_loops). ENDED:
  * nothing more comes. Any state but START and ENDED may also end when no
  * PSB is left to resynchronise at.
  */
@@ -141,7 +153,7 @@ struct pts_ptdec {
 	/* blocks since the trace position last moved or an event (spinning()) */
 	uint32_t spin_blocks;
 	struct loop_watch spin;	/* from the SPIN_REPEATS + 1st block on */
-	uint64_t spin_ips[SPIN_REPEATS];	/* the first SPIN_REPEATS blocks' starts */
+	uint64_t spin_ends[SPIN_REPEATS];	/* the first SPIN_REPEATS blocks' last IPs */
 	bool tsx_abort;		/* a TSX abort at tsx_abort_ip was just reported */
 	bool exec_pending;	/* the sideband says the thread exec'd */
 	uint64_t sb_check;	/* sb_recheck */
@@ -1188,47 +1200,66 @@ static inline void mark_good(struct pts_ptdec *d)
 }
 
 /*
- * True when the block at ip is one more pass of a loop that consumes no
- * trace (see SPIN_REPEATS): found within about 2 * SPIN_REPEATS * L
- * blocks for a loop of L blocks.
+ * Does the block whose last instruction is at end_ip end at a branch (a
+ * block cut before one does not)? Asked of the loop watches only, off the
+ * block loop's common path: the classification cache has most answers.
  */
-static bool spinning_on(struct pts_ptdec *d, uint64_t ip)
+static bool ends_at_branch(struct pts_ptdec *d, uint64_t end_ip)
+{
+	struct pts_insn in;
+
+	classify(d, end_ip, &in);
+	return in.cls != PTS_IC_OTHER;
+}
+
+/*
+ * True when the block ending at end_ip is one more pass of a loop that
+ * consumes no trace (see SPIN_REPEATS): found within about
+ * 2 * SPIN_REPEATS * L branches for a loop of L blocks. Only the blocks
+ * that end at a branch are watched, so the answer comes at the same
+ * branch however libipt cut the blocks before it.
+ */
+static bool spinning_on(struct pts_ptdec *d, uint64_t end_ip)
 {
 	uint32_t i;
 
 	if (d->spin_blocks == SPIN_REPEATS) {
 		loop_reset(&d->spin);
 		for (i = 0; i < SPIN_REPEATS; i++)
-			loop_step(&d->spin, d->spin_ips[i]);
+			if (ends_at_branch(d, d->spin_ends[i]))
+				loop_step(&d->spin, d->spin_ends[i]);
 	}
 	if (++d->spin_blocks >= SPIN_MAX_BLOCKS)
 		return true;
-	return loop_step(&d->spin, ip) >= SPIN_REPEATS;
+	return ends_at_branch(d, end_ip) && loop_step(&d->spin, end_ip) >= SPIN_REPEATS;
 }
 
 /*
  * The watch counts no repeat within the first SPIN_REPEATS blocks at a
- * position (the first block only starts it): their starts are kept, and
+ * position (the first branch only starts it, and a run of SPIN_REPEATS
+ * blocks holds at most that many branches): their last IPs are kept, and
  * the watch runs over them only when a run of blocks gets longer. Nearly
  * every run is a few blocks: one store each.
  */
-static inline bool spinning(struct pts_ptdec *d, uint64_t ip)
+static inline bool spinning(struct pts_ptdec *d, uint64_t end_ip)
 {
 	if (d->spin_blocks < SPIN_REPEATS) {
-		d->spin_ips[d->spin_blocks++] = ip;
+		d->spin_ends[d->spin_blocks++] = end_ip;
 		return false;
 	}
-	return spinning_on(d, ip);
+	return spinning_on(d, end_ip);
 }
 
 /*
- * After pts_eos: does the block starting at ip close a loop of blocks that
- * need no trace? Such a walk never ends (nothing left to decide a branch):
- * the CPU was in the loop when the trace ended.
+ * After pts_eos: does the block ending at end_ip, just used, close a loop
+ * of blocks that need no trace? Such a walk never ends (nothing left to
+ * decide a branch): the CPU was in the loop when the trace ended. Watched
+ * by the branches that end blocks, as spinning_on: the walk ends after
+ * the same instruction however libipt cut the blocks.
  */
-static bool walk_loops(struct pts_ptdec *d, uint64_t ip)
+static bool walk_loops(struct pts_ptdec *d, uint64_t end_ip)
 {
-	return loop_step(&d->walk, ip) > 0;
+	return ends_at_branch(d, end_ip) && loop_step(&d->walk, end_ip) > 0;
 }
 
 /*
@@ -1300,13 +1331,13 @@ static void after_next(struct pts_ptdec *d, const struct pt_block *b, int st)
 		mode_unknown(d);
 		return;
 	}
-	if (b->ninsn && d->state == PTDEC_WALK_EOS && walk_loops(d, b->ip)) {
-		d->state = PTDEC_ENDED;
-		return;
-	}
 	/* a block may come with an error: use the block, then the error */
 	if (b->ninsn)
 		on_block(d, b);
+	if (b->ninsn && d->state == PTDEC_WALK_EOS && walk_loops(d, b->end_ip)) {
+		d->state = PTDEC_ENDED;
+		return;
+	}
 	if (st == -pte_noip && b->ninsn && pending(d) && d->pend_insn.tip)
 		st = 0;		/* as from libipt's block cache (above) */
 	if (st < 0) {
@@ -1326,7 +1357,7 @@ static void after_next(struct pts_ptdec *d, const struct pt_block *b, int st)
 	}
 	d->status = st;
 	mark_good(d);
-	if (b->ninsn && spinning(d, b->ip)) {
+	if (b->ninsn && spinning(d, b->end_ip)) {
 		gap(d, SPIN_GAP, 0);
 		lose_sync(d);
 	}
@@ -1436,7 +1467,7 @@ static inline __attribute__((always_inline)) bool block_done(struct pts_ptdec *d
 	end_block(d, b);
 	d->status = st;
 	mark_good(d);
-	if (spinning(d, b->ip)) {
+	if (spinning(d, b->end_ip)) {
 		gap(d, SPIN_GAP, 0);
 		lose_sync(d);
 		return true;
@@ -1464,10 +1495,10 @@ static inline __attribute__((always_inline)) void blocks_run(struct pts_ptdec *d
 		st = pt_blk_next(d->blk, &b, sizeof(b));
 		/*
 		 * Nothing is queued here (fill_with's test, the loop's own): said
-		 * to the compiler, which then drops the tests of it inlined below.
+		 * to the compiler, which then drops the tests of it inlined below;
+		 * checked in sanitizer builds (util/assume.h).
 		 */
-		if (d->qn)
-			__builtin_unreachable();
+		PTS_ASSUME(!d->qn);
 		if (st < 0 || !b.ninsn) {
 			after_next(d, &b, st);
 			return;

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A loop that consumes no trace (test_decode_spin.c), decoded with
+ * libipt's block cache empty and filled in another order. libipt 2.0.5
+ * ends a block it decodes itself (pt_blk_proceed_no_event_fill_cache)
+ * at the first instruction already in the cache, so a block entered
+ * above code another decode cached is cut in two there; from the cache
+ * (pt_blk_proceed_no_event_cached) it runs to the branch. The cache is
+ * the section's, shared by every decoder of the image section cache,
+ * so a serial decode and chunks decoded in parallel meet either,
+ * depending on what was decoded before. The loop watch (ptdec.c,
+ * spinning()) must end the segment at the same branch either way.
+ *
+ * Code (raw bytes mapped at 0x401000, decoded by hand):
+ *   jumps:  401000 nop               401001 jmp 401005
+ *           401003 nop; nop (never run)
+ *           401005 nop               401006 jmp 401000
+ *   calls:  401008 nop               401009 call 401010
+ *           40100e nop; nop (never run)
+ *           401010 nop               401011 jmp 401008
+ *           401013 ret
+ *   walk:   401014 nop               401015 jmp 401014
+ * Streams (libipt's encoder): PSB+ TIP.PGE(entry) TNT(T), the TNT bit
+ * never used; for the walk after the trace's end (ptdec.c, walk_loops)
+ * without the TNT. Entered at the loop's jump or call (401001, 401009,
+ * 401015), the loop's first block, decoded fresh, is cut at it on the
+ * second pass: nop, then jump (or call); from the cache, after a decode
+ * entered at the loop's top (401000, 401008, 401014), nop and jump are
+ * one block.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "code_fixture.h"
+#include "tl_sink.h"
+#include "session/session.h"
+
+#define JUMPS_TOP 0x401000u
+#define JUMPS_JMP 0x401001u
+#define CALLS_TOP 0x401008u
+#define CALLS_CALL 0x401009u
+#define WALK_TOP 0x401014u
+#define WALK_JMP 0x401015u
+
+CODE_FIXTURE_SUITE(fx, "spincache",
+		   0x90, 0xeb, 0x02, 0x90, 0x90, 0x90, 0xeb, 0xf8,
+		   0x90, 0xe8, 0x02, 0x00, 0x00, 0x00, 0x90, 0x90, 0x90, 0xeb, 0xf5, 0xc3,
+		   0x90, 0xeb, 0xfd);
+
+/* Tracing on at entry; with spin, a TNT bit the loop never uses (else the trace ends there). */
+static void loop_segment(struct pt_gen *g, uint64_t tsc, uint64_t entry, bool spin)
+{
+	gen_psb_plus(g, tsc);
+	gen_ip(g, ppt_tip_pge, entry);
+	if (spin)
+		gen_tnt(g, "T");
+}
+
+/* What one decoder made of a stream: its events as text, and its counts. */
+struct spin_seen {
+	char events[16384];
+	struct pts_ptdec_stats st;
+};
+
+/* The loop entered at entry, decoded over set (spin: loop_segment's). */
+static void decode_loop(struct pts_imgset *set, uint64_t entry, bool spin, struct spin_seen *seen)
+{
+	struct pt_gen g;
+	struct pts_ptdec *d;
+	const struct pts_branch *br;
+	size_t n = 0, len = sizeof(seen->events);
+
+	gen_init(&g);
+	loop_segment(&g, 1000, entry, spin);
+	d = code_fixture_decoder(&g, set);
+	seen->events[0] = '\0';
+	while (pts_ptdec_next(d, &br) == 1 && n < len)
+		n += (size_t)snprintf(seen->events + n, len - n, "%s %llx>%llx %s\n",
+				      pts_br_kind_name(br->kind), (unsigned long long)br->from,
+				      (unsigned long long)br->to, br->detail ? br->detail : "");
+	pts_ptdec_stats(d, &seen->st);
+	pts_ptdec_free(d);
+	gen_done(&g);
+}
+
+/*
+ * The loop entered at entry: decoded with the block cache empty, and
+ * after a decode entered at top filled it. The same events and
+ * instructions; the blocks differ (the first decode's cut one).
+ */
+static void check_serial(uint64_t entry, uint64_t top, bool spin)
+{
+	static struct spin_seen fresh, warm, warm_up;
+	struct pts_imgset *set = code_fixture_set(&fx);
+
+	decode_loop(set, entry, spin, &fresh);
+	pts_imgset_free(set);
+	set = code_fixture_set(&fx);
+	decode_loop(set, top, spin, &warm_up);
+	decode_loop(set, entry, spin, &warm);
+	pts_imgset_free(set);
+
+	CU_ASSERT_NOT_EQUAL(fresh.st.blocks, warm.st.blocks);	/* the cut was made */
+	CU_ASSERT_STRING_EQUAL(warm.events, fresh.events);
+	CU_ASSERT_EQUAL(warm.st.insns, fresh.st.insns);
+	CU_ASSERT_EQUAL(warm.st.gaps, fresh.st.gaps);
+	CU_ASSERT_EQUAL(strstr(fresh.events, "endless loop") != NULL, spin);
+	if (warm.st.insns != fresh.st.insns)
+		fprintf(stderr, "spin_cache %llx: %llu instructions with the cache filled, %llu fresh\n",
+			(unsigned long long)entry, (unsigned long long)warm.st.insns,
+			(unsigned long long)fresh.st.insns);
+}
+
+static void jump_loop_ends_at_the_same_branch_with_its_blocks_cached_or_not(void)
+{
+	check_serial(JUMPS_JMP, JUMPS_TOP, true);
+}
+
+static void call_loop_ends_at_the_same_branch_with_its_blocks_cached_or_not(void)
+{
+	check_serial(CALLS_CALL, CALLS_TOP, true);
+}
+
+static void walk_after_the_trace_ends_at_the_same_branch_with_its_blocks_cached_or_not(void)
+{
+	check_serial(WALK_JMP, WALK_TOP, false);
+}
+
+/* What a session decode made of the trace: its records' shape and its summary. */
+struct session_seen {
+	struct tl_sink sink;
+	char shape[65536];
+	struct pts_decode_summary sum;
+};
+
+static void decode_session(const char *trace, unsigned int jobs, bool reverse,
+			   struct session_seen *seen)
+{
+	struct pts_decode_opts o;
+	struct pts_err err = { 0 };
+
+	memset(&seen->sink, 0, sizeof(seen->sink));
+	pts_decode_opts_init(&o);
+	o.pt[0].path = trace;
+	o.nr_pt = 1;
+	o.raw[0].path = fx.code;
+	o.raw[0].vaddr = CODE_FIXTURE_BASE;
+	o.nr_raw = 1;
+	o.scope = PTS_SCOPE_USER;
+	o.tsc_khz = 1000000;
+	o.pid = 100;
+	o.tid = 100;
+	o.jobs = jobs;
+	o.par_reverse = reverse;
+	o.chunk_bytes = 1;	/* a chunk at every PSB */
+	CU_ASSERT_EQUAL(pts_decode_raw(&o, tl_sink_emit, &seen->sink, &seen->sum, &err), 0);
+	tl_sink_shape(&seen->sink, seen->shape, sizeof(seen->shape));
+}
+
+/*
+ * A loop entered at first, then, after the next PSB, at second (the
+ * trace ending there without spin): serially the first segment is
+ * decoded first; in parallel with the chunks decoded last first (the
+ * pool's reverse option), the second is. The same records and counts.
+ */
+static void check_parallel(uint64_t first, uint64_t second, bool spin)
+{
+	static struct session_seen serial, par;
+	struct pt_gen g;
+	char trace[128];
+	int k;
+
+	snprintf(trace, sizeof(trace), "%s/trace.pt", fx.dir);
+	gen_init(&g);
+	loop_segment(&g, 1000, first, true);
+	loop_segment(&g, 2000, second, spin);
+	gen_save(&g, trace);
+	gen_done(&g);
+
+	decode_session(trace, 1, false, &serial);
+	CU_ASSERT_EQUAL(serial.sum.gaps, spin ? 2 : 1);
+	for (k = 0; k < 2; k++) {
+		decode_session(trace, 2, k, &par);
+		CU_ASSERT_STRING_EQUAL(par.shape, serial.shape);
+		CU_ASSERT_EQUAL(par.sum.insns, serial.sum.insns);
+		CU_ASSERT_EQUAL(par.sum.branches, serial.sum.branches);
+		CU_ASSERT_EQUAL(par.sum.elided, serial.sum.elided);
+		CU_ASSERT_EQUAL(par.sum.gaps, serial.sum.gaps);
+		if (par.sum.insns != serial.sum.insns || par.sum.branches != serial.sum.branches)
+			fprintf(stderr, "spin_cache%s: %llu instructions, %llu branches; serially %llu, %llu\n",
+				k ? " reverse" : "", (unsigned long long)par.sum.insns,
+				(unsigned long long)par.sum.branches,
+				(unsigned long long)serial.sum.insns,
+				(unsigned long long)serial.sum.branches);
+		pts_decode_summary_free(&par.sum);
+		tl_sink_free(&par.sink);
+	}
+	pts_decode_summary_free(&serial.sum);
+	tl_sink_free(&serial.sink);
+	unlink(trace);
+}
+
+/* serially the first loop's blocks are cut, in reverse not */
+static void jump_loop_decoded_in_parallel_ends_at_the_serial_decodes_branch(void)
+{
+	check_parallel(JUMPS_JMP, JUMPS_TOP, true);
+}
+
+static void call_loop_decoded_in_parallel_ends_at_the_serial_decodes_branch(void)
+{
+	check_parallel(CALLS_CALL, CALLS_TOP, true);
+}
+
+/* in reverse the walk's blocks are cut, serially not */
+static void walk_decoded_in_parallel_ends_at_the_serial_decodes_branch(void)
+{
+	check_parallel(WALK_TOP, WALK_JMP, false);
+}
+
+PTS_SUITE(decode_spin_cache, suite_init, suite_cleanup,
+	  PTS_TEST(jump_loop_ends_at_the_same_branch_with_its_blocks_cached_or_not),
+	  PTS_TEST(call_loop_ends_at_the_same_branch_with_its_blocks_cached_or_not),
+	  PTS_TEST(walk_after_the_trace_ends_at_the_same_branch_with_its_blocks_cached_or_not),
+	  PTS_TEST(jump_loop_decoded_in_parallel_ends_at_the_serial_decodes_branch),
+	  PTS_TEST(call_loop_decoded_in_parallel_ends_at_the_serial_decodes_branch),
+	  PTS_TEST(walk_decoded_in_parallel_ends_at_the_serial_decodes_branch));

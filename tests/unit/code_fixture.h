@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The code a suite's generated streams run over (pt_gen.h), mapped at
- * CODE_FIXTURE_BASE, and a serial decoder of a stream over it: the set-up
- * of the decoder suites that hand-assemble a few bytes of code
+ * CODE_FIXTURE_BASE, a serial decoder of a stream over it and its events
+ * as text, and a session decode's options: the set-up of the decoder suites that hand-assemble a few bytes of code
  * (test_decode_emit.c, test_decode_spin.c, test_decode_tip_suppressed.c,
  * test_decode_mode_*.c, test_decode_spin_cache.c).
  */
@@ -10,12 +10,14 @@
 #define PTS_TEST_CODE_FIXTURE_H
 
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "unit.h"
 #include "pt_gen.h"
 #include "decode/image.h"
 #include "decode/ptdec.h"
+#include "session/session.h"
 
 #define CODE_FIXTURE_BASE 0x401000u
 #define CODE_FIXTURE_PID 100
@@ -76,6 +78,24 @@ static inline struct pts_imgset *code_fixture_set(const struct code_fixture *f)
 	return set;
 }
 
+/*
+ * The options of a session decode (pts_decode_raw) of the raw trace file
+ * trace over the code, as thread CODE_FIXTURE_PID, with a TSC of 1 GHz.
+ */
+static inline void code_fixture_raw_opts(const struct code_fixture *f, const char *trace,
+					 struct pts_decode_opts *o)
+{
+	pts_decode_opts_init(o);
+	o->pt[0].path = trace;
+	o->nr_pt = 1;
+	o->raw[0].path = f->code;
+	o->raw[0].vaddr = CODE_FIXTURE_BASE;
+	o->nr_raw = 1;
+	o->tsc_khz = 1000000;
+	o->pid = CODE_FIXTURE_PID;
+	o->tid = CODE_FIXTURE_PID;
+}
+
 /* A serial decoder of g's stream over set, of process and thread CODE_FIXTURE_PID. */
 static inline struct pts_ptdec *code_fixture_decoder(struct pt_gen *g, struct pts_imgset *set)
 {
@@ -90,6 +110,35 @@ static inline struct pts_ptdec *code_fixture_decoder(struct pt_gen *g, struct pt
 	dc.tid = CODE_FIXTURE_PID;
 	CU_ASSERT_EQUAL_FATAL(pts_ptdec_new(&dc, &d, &err), 0);
 	return d;
+}
+
+/*
+ * The events of g's stream decoded over set (code_fixture_decoder), one
+ * line each into out: "kind from>to", with a gap's cause and trace offset
+ * after it ("gap 401000>0 unknown instruction @18"); the decoder's
+ * statistics in *st when st is not NULL. g is done with.
+ */
+static inline void code_fixture_events(struct pt_gen *g, struct pts_imgset *set, char *out,
+				       size_t len, struct pts_ptdec_stats *st)
+{
+	struct pts_ptdec *d = code_fixture_decoder(g, set);
+	const struct pts_branch *br;
+	size_t n = 0;
+
+	out[0] = '\0';
+	while (pts_ptdec_next(d, &br) == 1 && n < len) {
+		n += (size_t)snprintf(out + n, len - n, "%s %llx>%llx", pts_br_kind_name(br->kind),
+				      (unsigned long long)br->from, (unsigned long long)br->to);
+		if (n < len && br->kind == PTS_BR_GAP)
+			n += (size_t)snprintf(out + n, len - n, " %s @%llu", br->detail,
+					      (unsigned long long)br->offset);
+		if (n < len)
+			n += (size_t)snprintf(out + n, len - n, "\n");
+	}
+	if (st)
+		pts_ptdec_stats(d, st);
+	pts_ptdec_free(d);
+	gen_done(g);
 }
 
 #endif /* PTS_TEST_CODE_FIXTURE_H */

@@ -42,20 +42,12 @@ static void stream(struct pt_gen *g, enum pt_exec_mode mode)
 /* g's stream decoded over set: its events as "kind from>to" lines, then its instructions. */
 static void decode(struct pt_gen *g, struct pts_imgset *set, char *out, size_t len)
 {
-	struct pts_ptdec *d = code_fixture_decoder(g, set);
 	struct pts_ptdec_stats st;
-	const struct pts_branch *br;
-	size_t n = 0;
+	size_t n;
 
-	out[0] = '\0';
-	while (pts_ptdec_next(d, &br) == 1 && n < len)
-		n += (size_t)snprintf(out + n, len - n, "%s %llx>%llx\n", pts_br_kind_name(br->kind),
-				      (unsigned long long)br->from, (unsigned long long)br->to);
-	pts_ptdec_stats(d, &st);
-	if (n < len)
-		snprintf(out + n, len - n, "insns %llu\n", (unsigned long long)st.insns);
-	pts_ptdec_free(d);
-	gen_done(g);
+	code_fixture_events(g, set, out, len, &st);
+	n = strlen(out);
+	snprintf(out + n, len - n, "insns %llu\n", (unsigned long long)st.insns);
 }
 
 static const char as_64[] = "cbr 0>0\njump 401000>401003\ndisabled 401003>0\ninsns 2\n";

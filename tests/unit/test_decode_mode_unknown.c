@@ -56,27 +56,6 @@ static void warm_up(struct pt_gen *g)
 	gen_ip_suppressed(g, ppt_tip_pgd);
 }
 
-/* The events of g's stream decoded over set, as "kind from>to [detail @offset]" lines. */
-static void decode(struct pt_gen *g, struct pts_imgset *set, char *out, size_t len)
-{
-	struct pts_ptdec *d = code_fixture_decoder(g, set);
-	const struct pts_branch *br;
-	size_t n = 0;
-
-	out[0] = '\0';
-	while (pts_ptdec_next(d, &br) == 1 && n < len) {
-		n += (size_t)snprintf(out + n, len - n, "%s %llx>%llx", pts_br_kind_name(br->kind),
-				      (unsigned long long)br->from, (unsigned long long)br->to);
-		if (n < len && br->kind == PTS_BR_GAP)
-			n += (size_t)snprintf(out + n, len - n, " %s @%llu", br->detail,
-					      (unsigned long long)br->offset);
-		if (n < len)
-			n += (size_t)snprintf(out + n, len - n, "\n");
-	}
-	pts_ptdec_free(d);
-	gen_done(g);
-}
-
 /* The damaged stream decoded over set gives the first answer: a gap after the PSB+. */
 static void check_damaged(struct pts_imgset *set)
 {
@@ -87,7 +66,7 @@ static void check_damaged(struct pts_imgset *set)
 	damaged(&g, &after_psb);
 	snprintf(want, sizeof(want), "cbr 0>0\ngap 0>0 unknown instruction @%llu\n",
 		 (unsigned long long)after_psb);
-	decode(&g, set, got, sizeof(got));
+	code_fixture_events(&g, set, got, sizeof(got), NULL);
 	CU_ASSERT_STRING_EQUAL(got, want);
 }
 
@@ -106,7 +85,7 @@ static void psb_without_mode_in_the_block_cache_is_a_gap_at_the_first_instructio
 	char got[512];
 
 	warm_up(&g);
-	decode(&g, set, got, sizeof(got));
+	code_fixture_events(&g, set, got, sizeof(got), NULL);
 	CU_ASSERT_STRING_EQUAL(got, "cbr 0>0\nenabled 0>401000\njump 401001>401003\n"
 				    "disabled 401003>0\n");
 	check_damaged(set);

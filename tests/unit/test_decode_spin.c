@@ -71,15 +71,7 @@ static void decode(struct pt_gen *g, struct tl_sink *sink, struct pts_decode_sum
 
 	gen_save(g, trace);
 	gen_done(g);
-	pts_decode_opts_init(&o);
-	o.pt[0].path = trace;
-	o.nr_pt = 1;
-	o.raw[0].path = fx.code;
-	o.raw[0].vaddr = CODE_FIXTURE_BASE;
-	o.nr_raw = 1;
-	o.tsc_khz = 1000000;
-	o.pid = 100;
-	o.tid = 100;
+	code_fixture_raw_opts(&fx, trace, &o);
 	o.on_insn = on_insn;
 	ninsns = 0;
 	signal(SIGALRM, on_alarm);

@@ -69,21 +69,10 @@ struct spin_seen {
 static void decode_loop(struct pts_imgset *set, uint64_t entry, bool spin, struct spin_seen *seen)
 {
 	struct pt_gen g;
-	struct pts_ptdec *d;
-	const struct pts_branch *br;
-	size_t n = 0, len = sizeof(seen->events);
 
 	gen_init(&g);
 	loop_segment(&g, 1000, entry, spin);
-	d = code_fixture_decoder(&g, set);
-	seen->events[0] = '\0';
-	while (pts_ptdec_next(d, &br) == 1 && n < len)
-		n += (size_t)snprintf(seen->events + n, len - n, "%s %llx>%llx %s\n",
-				      pts_br_kind_name(br->kind), (unsigned long long)br->from,
-				      (unsigned long long)br->to, br->detail ? br->detail : "");
-	pts_ptdec_stats(d, &seen->st);
-	pts_ptdec_free(d);
-	gen_done(&g);
+	code_fixture_events(&g, set, seen->events, sizeof(seen->events), &seen->st);
 }
 
 /*
@@ -143,16 +132,8 @@ static void decode_session(const char *trace, unsigned int jobs, bool reverse,
 	struct pts_err err = { 0 };
 
 	memset(&seen->sink, 0, sizeof(seen->sink));
-	pts_decode_opts_init(&o);
-	o.pt[0].path = trace;
-	o.nr_pt = 1;
-	o.raw[0].path = fx.code;
-	o.raw[0].vaddr = CODE_FIXTURE_BASE;
-	o.nr_raw = 1;
+	code_fixture_raw_opts(&fx, trace, &o);
 	o.scope = PTS_SCOPE_USER;
-	o.tsc_khz = 1000000;
-	o.pid = 100;
-	o.tid = 100;
 	o.jobs = jobs;
 	o.par_reverse = reverse;
 	o.chunk_bytes = 1;	/* a chunk at every PSB */

@@ -56,19 +56,10 @@ static void warm_up(struct pt_gen *g)
 static void decode(struct pt_gen *g, struct pts_imgset *set, char *out, size_t len,
 		   uint64_t *gaps)
 {
-	struct pts_ptdec *d = code_fixture_decoder(g, set);
 	struct pts_ptdec_stats st;
-	const struct pts_branch *br;
-	size_t n = 0;
 
-	out[0] = '\0';
-	while (pts_ptdec_next(d, &br) == 1 && n < len)
-		n += (size_t)snprintf(out + n, len - n, "%s %llx>%llx\n", pts_br_kind_name(br->kind),
-				      (unsigned long long)br->from, (unsigned long long)br->to);
-	pts_ptdec_stats(d, &st);
+	code_fixture_events(g, set, out, len, &st);
 	*gaps = st.gaps;
-	pts_ptdec_free(d);
-	gen_done(g);
 }
 
 static const char expected[] =

@@ -47,7 +47,10 @@
  * the last decoded on over it, where the join into the last was refused
  * (its CYC) or, the last being short, within its overlap to the trace's
  * end: every record after the CYC came a few hundred ns early, and the
- * summary had one libipt tick event fewer.
+ * summary had one libipt tick event fewer. Such a trace is one chunk,
+ * decoded by the calling thread alone: none is queued for the workers
+ * (each one after the first was once decoded and its join refused, the
+ * first chunk's decoder decoding the whole trace all the same).
  *
  * A damaged trace of another program (calls.elf, below) has returns
  * compressed against calls made before the PSB before them: f, called
@@ -296,6 +299,27 @@ static void cyc_after_joins_decoded_to_the_end_in_the_overlap_is_timed_as_serial
 	parallel_is_serial();
 }
 
+static void trace_with_cyc_is_one_chunk_none_queued_for_the_workers(void)
+{
+	struct pts_decode_summary par;
+	int k;
+
+	/* without CYC: a chunk at every PSB, each queued once */
+	write_trace();
+	decode(2, false, &par);
+	CU_ASSERT_EQUAL(par.par_cpu.chunks, ITERS / EVERY);
+	pts_decode_summary_free(&par);
+	write_loop(ITERS - EVERY, ITERS - EVERY / 2);
+	for (k = 0; k < 2; k++) {
+		decode(2, k, &par);
+		CU_ASSERT_EQUAL(par.par_cpu.chunks, 0);
+		CU_ASSERT_EQUAL(par.par_joins, 0);
+		CU_ASSERT_EQUAL(par.par_refused, 0);
+		CU_ASSERT_EQUAL(par.insns, 17 * (ITERS + 1));
+		pts_decode_summary_free(&par);
+	}
+}
+
 /* calls.elf's trace: ITERS calls of g from f's loop, a PSB+ at f every EVERY, f's return at the end */
 static void write_calls(void)
 {
@@ -324,4 +348,5 @@ PTS_SUITE(session_pardec, suite_init, suite_cleanup,
 	  PTS_TEST(joined_instruction_count_is_the_serial_one_whichever_chunk_filled_the_block_cache),
 	  PTS_TEST(cyc_after_joins_decoded_on_past_a_refused_join_is_timed_as_serially),
 	  PTS_TEST(cyc_after_joins_decoded_to_the_end_in_the_overlap_is_timed_as_serially),
+	  PTS_TEST(trace_with_cyc_is_one_chunk_none_queued_for_the_workers),
 	  PTS_TEST(return_compressed_against_a_call_before_the_joined_chunk_is_decoded_as_serially));

@@ -13,7 +13,11 @@
  * the packets with libipt's pt_enc_next. A synthetic stream: never a
  * hardware result.
  *
- *   bench-gen --elf FILE --size BYTES -o OUT.pt [--seed N] [--irq-every N]
+ *   bench-gen --elf FILE --size BYTES -o OUT.pt [--seed N] [--irq-every N] [--cyc]
+ *
+ * --cyc records with cycle-accurate timing (RTIT_CTL.CYCEn, ptsynth's
+ * cyc_en): a CYC before each TNT, TIP and FUP, the trace the parallel
+ * decode leaves to its calling thread (docs/decode.md).
  *
  * Prints one line of key=value results on stdout: bytes, insns,
  * seconds (CPU time of the encoding loop, without writing the file),
@@ -200,10 +204,14 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "elf", required_argument, 0, 'e' }, { "size", required_argument, 0, 's' },
 		{ "seed", required_argument, 0, 'r' }, { "irq-every", required_argument, 0, 'i' },
-		{ "output", required_argument, 0, 'o' }, { 0, 0, 0, 0 },
+		{ "output", required_argument, 0, 'o' }, { "cyc", no_argument, 0, 'c' },
+		{ 0, 0, 0, 0 },
 	};
+	static const char usage[] = "usage: bench-gen --elf FILE --size BYTES -o OUT.pt "
+				    "[--seed N] [--irq-every N] [--cyc]\n";
 	const char *elf = NULL, *out = NULL;
 	uint64_t size = 0, seed = 1, irq_every = 2000000;
+	bool cyc = false;
 	uint64_t stack[STACK_MAX];
 	size_t sp = 0, len = 0;
 	struct ptsynth_config cfg;
@@ -223,19 +231,19 @@ int main(int argc, char **argv)
 		case 'r': seed = strtoull(optarg, NULL, 0) | 1; break;
 		case 'i': irq_every = strtoull(optarg, NULL, 0); break;
 		case 'o': out = optarg; break;
+		case 'c': cyc = true; break;
 		default:
-			fputs("usage: bench-gen --elf FILE --size BYTES -o OUT.pt [--seed N] [--irq-every N]\n",
-			      stderr);
+			fputs(usage, stderr);
 			return 2;
 		}
 	}
 	if (!elf || !out || !size) {
-		fputs("usage: bench-gen --elf FILE --size BYTES -o OUT.pt [--seed N] [--irq-every N]\n",
-		      stderr);
+		fputs(usage, stderr);
 		return 2;
 	}
 	load_image(&im, elf);
 	ptsynth_config_default(&cfg);
+	cfg.cyc_en = cyc;
 	enc = ptsynth_enc_new(&cfg, NULL, NULL);
 	if (!enc)
 		die("ptsynth_enc_new: %s", strerror(errno));

@@ -121,8 +121,11 @@ int pardec_add_chunk(struct pts_pcpu *p)
 	c->owner = p;
 	c->first = !t;
 	c->start = t ? t->end : 0;
-	/* the first PSB after chunk_bytes more; a chunk ends where the next starts */
-	c->end = psb_at_or_after(p, c->start + p->chunk_bytes);
+	/*
+	 * The first PSB after chunk_bytes more; a chunk ends where the next
+	 * starts. A trace with CYC is one chunk, the calling thread's (pardec.h).
+	 */
+	c->end = p->cyc ? p->cfg.size : psb_at_or_after(p, c->start + p->chunk_bytes);
 	c->over = UINT64_MAX;
 	/* the first chunks: every CPU's at once (the merge peeks each) */
 	c->key = t ? p->next_key : 0;
@@ -135,7 +138,10 @@ int pardec_add_chunk(struct pts_pcpu *p)
 	p->tail = c;
 	p->nchunks++;
 	p->pool->live++;
-	pardec_pool_queue(p->pool, c);
+	if (p->cyc)
+		c->state = CH_DONE;	/* never queued: wait_chunk gives it its decoder */
+	else
+		pardec_pool_queue(p->pool, c);
 	return 0;
 }
 
@@ -156,7 +162,8 @@ static int fill_window(struct pts_pcpu *p)
 
 /*
  * Wait until c is decoded; a chunk no worker has started is taken off the
- * queue and decoded here (the consumer would only wait).
+ * queue and decoded here (the consumer would only wait). The one chunk of
+ * a trace with CYC gets its decoder, which ready_lim decodes on with.
  */
 static int wait_chunk(struct pts_pcpu *p, struct chunk *c)
 {
@@ -165,6 +172,8 @@ static int wait_chunk(struct pts_pcpu *p, struct chunk *c)
 
 	if (rc)
 		return rc;
+	if (p->cyc)
+		return c->dec ? 0 : pardec_start_alone(c);
 	if (pool->reverse && c->next && c->next->state == CH_QUEUED) {
 		rc = wait_chunk(p, c->next);
 		if (rc)

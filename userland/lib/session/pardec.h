@@ -38,8 +38,12 @@
  * chunk's own bytes need to hold one for that: a joined chunk's decoder
  * decodes on past its end (where the join after it is refused, or to the
  * end of the trace within its overlap), over CYC packets its fresh start
- * timed differently. So only the first chunk's decoder, synchronised as
- * the serial one, decodes such a trace.
+ * timed differently. So such a trace is one chunk, never queued: the
+ * calling thread decodes it with a decoder synchronised as the serial
+ * one, a batch of events at a time, and no worker decodes any of it.
+ * (Once its later chunks were queued all the same, decoded by the
+ * workers and every join refused, while the first chunk's decoder
+ * decoded the whole trace: the trace decoded twice.)
  *
  * Statistics (instructions, branches, events, gaps: the summary) are
  * taken at the join points and add up to the serial decoder's. libipt's

@@ -75,6 +75,11 @@ int pardec_new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptd
 	dc.store = &c->store;
 	dc.sync_at_psb = !c->first;
 	dc.sync_off = c->start;
+	/*
+	 * A trace with CYC is one chunk (pardec.h): its decoder, the only one
+	 * to read the trace, drops the pages behind it as the serial one does.
+	 */
+	dc.mapped = c->owner->cyc && c->owner->release;
 	return pts_ptdec_new(&dc, out, &err);
 }
 
@@ -370,6 +375,15 @@ int pardec_run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 	return 0;
 }
 
+/* A decoder for c from its start, c emptied (view as pardec_new_decoder). */
+static int start(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **dec)
+{
+	chunk_reset(c, 0);
+	c->dec_next = 0;
+	c->skip_to = 0;
+	return pardec_new_decoder(c, view, dec);
+}
+
 /*
  * The whole chunk, in a worker (or by the consumer when no worker took
  * it), with a decoder of its own: c->dec is the consumer's only.
@@ -379,15 +393,15 @@ int pardec_decode_chunk(struct chunk *c, struct pts_imgview *view)
 	struct pts_ptdec *dec;
 	int rc;
 
-	chunk_reset(c, 0);
-	c->dec_next = 0;
-	c->skip_to = 0;
-	rc = pardec_new_decoder(c, view, &dec);
+	rc = start(c, view, &dec);
 	if (rc)
 		return rc;
 	rc = pardec_run(c, dec, UINT64_MAX);
-	if (!c->first && c->owner->cyc)
-		c->risky = true;
 	pts_ptdec_free(dec);
 	return rc;
+}
+
+int pardec_start_alone(struct chunk *c)
+{
+	return start(c, NULL, &c->dec);
 }

@@ -103,6 +103,7 @@ struct pts_pool {
 	pthread_t *th;
 	struct pts_imgset *set;
 	uint64_t worker_cpu_ns;		/* CPU time of the workers that ended (under mu) */
+	uint64_t queued;		/* chunks ever queued (under mu): pts_pool_cpu.chunks */
 	bool reverse;			/* pts_pool_options.reverse */
 	enum pts_pardec_break brk;	/* pts_pool_options.brk */
 	/* the calling thread's: */
@@ -158,8 +159,10 @@ struct pts_pcpu {
 	bool single;			/* the only CPU of the decode: runs are not cut at time changes */
 	bool alone;			/* the only CPU (not by a broken rule): next drops and goes on */
 	/*
-	 * The trace holds CYC packets: no chunk but the first is joined
-	 * (pardec.h), read by the workers (set before any chunk is queued)
+	 * The trace holds CYC packets (pardec.h): one chunk, the whole trace,
+	 * that the calling thread decodes alone, never queued. Set before the
+	 * first chunk is made, read-only after (the workers' decoders read it
+	 * in pardec_new_decoder).
 	 */
 	bool cyc;
 	uint32_t sub;			/* jumps of the run at r handed out singly so far */
@@ -209,6 +212,11 @@ int pardec_new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptd
 int pardec_run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit);
 /* The whole chunk with a decoder of its own (view as pardec_new_decoder). 0, or -ENOMEM. */
 int pardec_decode_chunk(struct chunk *c, struct pts_imgview *view);
+/*
+ * c->dec, in the calling thread, which decodes c on with it alone (a
+ * trace with CYC, pardec.h); nothing decoded yet. 0, or -ENOMEM.
+ */
+int pardec_start_alone(struct chunk *c);
 
 /* --- pardec_join.c --- */
 

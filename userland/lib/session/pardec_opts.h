@@ -38,11 +38,17 @@ struct pts_pool_options {
 	enum pts_pardec_break brk;
 };
 
-/* Where a pool's CPU time went (tools/bench/parallel.sh), ns. */
+/* Where a pool's CPU time went (tools/bench/parallel.sh), ns; and on what. */
 struct pts_pool_cpu {
 	uint64_t calling_ns;	/* the thread that freed the pool, since it started */
 	uint64_t workers_ns;	/* every worker thread, added up */
 	unsigned int workers;
+	/*
+	 * Chunks queued for the workers, each decoded once (by a worker, or
+	 * by the calling thread when none had started it); none of a trace
+	 * with CYC, which the calling thread decodes alone (pardec.h)
+	 */
+	uint64_t chunks;
 };
 
 #endif /* PTS_SESSION_PARDEC_OPTS_H */

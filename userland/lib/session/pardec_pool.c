@@ -75,6 +75,7 @@ void pardec_pool_queue(struct pts_pool *pool, struct chunk *c)
 	c->qnext = *pp;
 	*pp = c;
 	c->state = CH_QUEUED;
+	pool->queued++;
 	pthread_cond_signal(&pool->work);
 	pthread_mutex_unlock(&pool->mu);
 }
@@ -167,6 +168,7 @@ void pts_pool_free(struct pts_pool *pool, struct pts_pool_cpu *cpu)
 		cpu->calling_ns = thread_cpu_ns();
 		cpu->workers_ns = pool->worker_cpu_ns;
 		cpu->workers = pool->n;
+		cpu->chunks = pool->queued;
 	}
 	while ((c = pool->spare)) {
 		pool->spare = c->next;

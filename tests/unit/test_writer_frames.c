@@ -157,6 +157,49 @@ static void frame_path_writes_the_record_paths_bytes_across_string_table_recycli
 	free(recs);
 }
 
+/*
+ * The slices of one call target again and again, as a trace has them,
+ * on two threads and CPUs, by several kinds, with the same address
+ * standing for other slices too (another name, object, offset or flag)
+ * and more targets than the writer keeps BEGINs of (so they take each
+ * other's place): each BEGIN is what the record path writes.
+ */
+static void frame_path_repeats_a_slice_with_its_time_cpu_kind_and_thread(void)
+{
+	enum { TARGETS = 1500, ROUNDS = 3 };
+	static const char *const names[] = { "f", "g", "[unknown] 0x1000 (lib.so)" };
+	static const char *const objects[] = { NULL, "prog", "lib.so" };
+	static const enum pts_tl_kind kinds[] = { PTS_TLK_CALL, PTS_TLK_JUMP, PTS_TLK_INTERRUPT };
+	static const uint32_t flags[] = { 0, PTS_TLF_KERNEL, PTS_TLF_INFERRED, PTS_TLF_UNKNOWN };
+	struct pts_tl_rec *recs = calloc(4 * TARGETS * ROUNDS + 8, sizeof(*recs));
+	size_t i, r, n = 0;
+	unsigned long long ts = 1;
+
+	CU_ASSERT_FATAL(recs != NULL);
+	recs[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, ts++, 1, 1, 0, "main");
+	for (r = 0; r < ROUNDS; r++) {
+		for (i = 0; i < TARGETS; i++) {
+			int tid = 1 + (int)(i % 7 == 0);
+			struct pts_tl_rec *b = &recs[n];
+
+			*b = wt_rec(PTS_TL_BEGIN, kinds[(i + r) % 3], ts++, 1, tid, 1,
+				    names[i % 5 == 0 ? (i + r) % 3 : 0]);
+			/* every 64th address is one slot's, for other slices */
+			b->addr = 0x400000 + (i % 64 ? 16 * i : 512 * (i % 4));
+			b->object = objects[(i / 3 + r) % 3];
+			b->offset = i % 11 == 0 ? 0x100000000ULL + i : i % 32;
+			b->flags = flags[(i / 2 + r) % 4];
+			b->cpu = (uint32_t)(i + r) % 3;
+			n++;
+			recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, ts++, 1, tid, 1, NULL);
+			recs[n - 1].cpu = b->cpu;
+		}
+	}
+	recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_END_OF_TRACE, ts++, 1, 1, 0, NULL);
+	expect_same_files(recs, n);
+	free(recs);
+}
+
 static void only_the_fxt_writer_has_a_frame_path(void)
 {
 	static const struct {
@@ -281,6 +324,7 @@ static int cleanup(void)
 
 PTS_SUITE(writer_frames, NULL, cleanup,
 	  PTS_TEST(frame_path_writes_the_record_paths_bytes_across_string_table_recycling),
+	  PTS_TEST(frame_path_repeats_a_slice_with_its_time_cpu_kind_and_thread),
 	  PTS_TEST(only_the_fxt_writer_has_a_frame_path),
 	  PTS_TEST(frame_path_reports_a_failed_write_and_keeps_reporting_it),
 	  PTS_TEST(timeline_into_the_writer_sink_writes_what_it_writes_through_records))

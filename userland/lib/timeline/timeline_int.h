@@ -137,13 +137,14 @@ struct thread {
 #define LCACHE_SIZE 4096
 
 struct lcache_ent {
-	uint64_t addr;
+	/*
+	 * The frame a call to addr opens, but its return address (ret 0):
+	 * call.fn is the function holding addr, call.s.addr is addr (the
+	 * key). A call copies it rather than build it (frame_set) anew.
+	 */
+	struct frame call;
 	int32_t pid;
-	struct fn fn;
-	uint64_t pad;	/* 64 bytes: a slot's address is a shift */
 };
-
-_Static_assert(sizeof(struct lcache_ent) == 64, "struct lcache_ent: 64 bytes");
 
 struct pts_tl {
 	struct pts_tl_config cfg;

@@ -269,11 +269,13 @@ static inline int call_fast(struct pts_tl *tl, struct thread *t, const struct pt
 	    t->n >= tl->cfg.max_depth || t->n == t->cap || t->bottom_syscall || t->nbuf)
 		return call_any(tl, t, br, err);
 	c = lcache_slot(tl, t->at.pid, br->to);
-	if (c->addr != br->to || c->pid != t->at.pid)
+	if (c->call.s.addr != br->to || c->pid != t->at.pid)
 		return call_any(tl, t, br, err);
 	t->st.calls++;
 	f = &t->frames[t->n];
-	frame_set(f, &c->fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0);
+	/* push's frame_set(f, &c->call.fn, br->to, ret, 0): the same fields */
+	frame_copy(f, &c->call);
+	f->ret = br->insn_len ? br->from + br->insn_len : 0;
 	t->n++;
 	set_elide(tl, t);
 	return tl->wf.begin(tl->w, &t->at, &f->s, PTS_TLK_CALL, err);

@@ -263,6 +263,7 @@ static inline int call_fast(struct pts_tl *tl, struct thread *t, const struct pt
 			    struct pts_err *err)
 {
 	const struct lcache_ent *c;
+	uint32_t n = t->n;
 	struct frame *f;
 
 	if (!in_top_fn(t, br->from) || !br->to || br->to_sym.name || !tl->cfg.symbolize ||
@@ -272,12 +273,13 @@ static inline int call_fast(struct pts_tl *tl, struct thread *t, const struct pt
 	if (c->call.s.addr != br->to || c->pid != t->at.pid)
 		return call_any(tl, t, br, err);
 	t->st.calls++;
-	f = &t->frames[t->n];
+	f = &t->frames[n];
 	/* push's frame_set(f, &c->call.fn, br->to, ret, 0): the same fields */
 	frame_copy(f, &c->call);
 	f->ret = br->insn_len ? br->from + br->insn_len : 0;
-	t->n++;
-	set_elide(tl, t);
+	t->n = n + 1;
+	/* no excess: only a call at max_depth counts one, and pop ends them first */
+	set_elide_n(tl, t, n + 1);
 	return tl->wf.begin(tl->w, &t->at, &f->s, PTS_TLK_CALL, err);
 }
 
@@ -291,13 +293,16 @@ static inline int return_fast(struct pts_tl *tl, struct thread *t, const struct 
 			      struct pts_err *err)
 {
 	struct frame *f;
+	uint32_t n;
 
 	if (!in_top_fn(t, br->from) || t->excess || !br->to || t->frames[t->n - 1].ret != br->to ||
 	    t->nbuf)
 		return return_any(tl, t, br, err);
 	t->st.returns++;
-	f = &t->frames[--t->n];
-	set_elide(tl, t);
+	n = t->n - 1;
+	t->n = n;
+	f = &t->frames[n];
+	set_elide_n(tl, t, n);
 	return tl->wf.end(tl->w, &t->at, &f->s, PTS_TLK_RETURN, err);
 }
 

@@ -24,6 +24,40 @@ struct open_slice {
 	struct pts_tl_slice s;
 };
 
+/* The slices given ids so far, as the timeline numbers a call target's. */
+static struct pts_tl_slice *ided;
+static size_t nided, ided_cap;
+
+static bool same_slice(const struct pts_tl_slice *a, const struct pts_tl_slice *b)
+{
+	return a->name == b->name && a->object == b->object && a->addr == b->addr &&
+	       a->offset == b->offset && a->flags == b->flags;
+}
+
+/*
+ * An id for s (struct pts_tl_slice): the one of a slice of the same
+ * fields, else a new one; none for extra arguments, nor for every
+ * fourth new slice, whose BEGINs then take the way of a slice without.
+ */
+static uint64_t slice_id(const struct pts_tl_slice *s)
+{
+	size_t i;
+
+	if (s->nargs)
+		return 0;
+	for (i = 0; i < nided; i++)
+		if (same_slice(&ided[i], s))
+			return ided[i].id;
+	if (nided == ided_cap) {
+		ided_cap = ided_cap ? 2 * ided_cap : 64;
+		ided = realloc(ided, ided_cap * sizeof(*ided));
+		CU_ASSERT_FATAL(ided != NULL);
+	}
+	ided[nided] = *s;
+	ided[nided].id = nided % 4 == 3 ? 0 : 1000 + nided;
+	return ided[nided++].id;
+}
+
 /* rec written through w's frame path (BEGIN, END) or pts_writer_emit (others). */
 static void frames_emit(struct pts_writer *w, const struct pts_tl_rec *rec,
 			struct open_slice *stack, size_t *depth)
@@ -39,7 +73,8 @@ static void frames_emit(struct pts_writer *w, const struct pts_tl_rec *rec,
 		o->pid = rec->pid;
 		o->tid = rec->tid;
 		o->s = (struct pts_tl_slice){ rec->name, rec->object, rec->addr, rec->offset,
-					      rec->flags, rec->nargs, rec->args, 0 };
+					      rec->flags, rec->nargs, rec->args, 0, 0 };
+		o->s.id = slice_id(&o->s);
 		CU_ASSERT_EQUAL(wf->begin(w, &at, &o->s, rec->kind, &err), 0);
 	} else if (rec->type == PTS_TL_END) {
 		/* the innermost open slice of the record's thread */
@@ -75,6 +110,9 @@ static char *write_both(const char *name, const struct pts_tl_rec *recs, size_t 
 	}
 	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
 	free(stack);
+	free(ided);
+	ided = NULL;
+	nided = ided_cap = 0;
 	return bt_read_file(wt_path(name), len);
 }
 
@@ -161,7 +199,7 @@ static void frame_path_writes_the_record_paths_bytes_across_string_table_recycli
  * The slices of one call target again and again, as a trace has them,
  * on two threads and CPUs, by several kinds, with the same address
  * standing for other slices too (another name, object, offset or flag)
- * and more targets than the writer keeps BEGINs of (so they take each
+ * and more ids than the writer keeps BEGINs of (so they take each
  * other's place): each BEGIN is what the record path writes.
  */
 static void frame_path_repeats_a_slice_with_its_time_cpu_kind_and_thread(void)
@@ -227,7 +265,7 @@ static void only_the_fxt_writer_has_a_frame_path(void)
 static void frame_path_reports_a_failed_write_and_keeps_reporting_it(void)
 {
 	const struct pts_tl_at at = { 1, 1, 0, 0 };
-	struct pts_tl_slice s = { "f", NULL, 0x401000, 0, 0, 0, NULL, 0 };
+	struct pts_tl_slice s = { "f", NULL, 0x401000, 0, 0, 0, NULL, 0, 1 };
 	const struct pts_writer_frames *wf;
 	struct pts_writer *w;
 	struct pts_err err;

@@ -45,7 +45,7 @@ static inline void set_elide_n(struct pts_tl *tl, struct thread *t, uint32_t n)
 	f = &t->frames[n - 1];
 	pid_tid_set(&el->pid, pts_pid_tid(&t->at.pid));
 	el->lo = f->fn.start;
-	el->hi = f->end;
+	el->hi = f->span ? f->fn.start + f->span : 0;
 }
 
 /*

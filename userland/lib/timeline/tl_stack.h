@@ -88,8 +88,8 @@ frame_set(struct frame *f, const struct fn *fn, uint64_t addr, uint64_t ret, uin
 	f->s.nargs = 0;
 	f->s.args = NULL;
 	f->s.wtag = 0;
+	f->s.id = 0;
 	f->span = span;
-	f->end = span ? v.start + span : 0;
 }
 
 /*

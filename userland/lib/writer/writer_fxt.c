@@ -138,30 +138,27 @@ struct fxt_sref {
 /*
  * A BEGIN's words for one slice, all but its time, CPU, kind and thread
  * (those words' other bits included: 0 in the values they OR into),
- * made by begin_words for the slice's fields (all but wtag; no extra
- * arguments). The BEGINs of a call target differ only there, so the
- * frame path copies them instead of assembling them anew. Direct-mapped
- * by addr, FXT_TMPL_SIZE a power of two; valid while the string table
- * keeps nref and the object's ref (forgotten when it recycles).
+ * made by begin_words for the fields of the slices of one id (writer.h,
+ * struct pts_tl_slice). The BEGINs of a call target differ only there,
+ * so the frame path copies them instead of assembling them anew.
+ * Direct-mapped by id, FXT_TMPL_SIZE a power of two; valid while the
+ * string table keeps nref and the object's ref (forgotten when it
+ * recycles).
  */
 #define FXT_TMPL_SIZE	512
 #define FXT_TMPL_WORDS	12	/* a BEGIN with no extra argument */
 
 struct fxt_tmpl {
-	/*
-	 * the slice's fields it is for (addr: the BEGIN's word 3, which is
-	 * it); name tmpl_none: none
-	 */
-	const char *name, *object;
-	uint64_t offset;
-	uint32_t flags;
+	uint64_t id;		/* of the slices it is for; TMPL_NONE: none */
 	uint16_t nref;		/* the name's string ref: the END's */
 	uint8_t n;		/* words */
 	uint8_t kpos;		/* the kind's word; the CPU's follows */
 	uint64_t w[FXT_TMPL_WORDS];	/* little-endian, as written */
+	uint64_t pad[2];
 };
 
-#define FXT_TMPL_ADDR	3	/* begin_words: header, time, addr's header, addr */
+/* An empty template's id: the callers' ids count up from 1. */
+#define TMPL_NONE	UINT64_MAX
 
 /* A power of two: a slot's address is a shift. */
 _Static_assert(sizeof(struct fxt_tmpl) == 128, "struct fxt_tmpl: 128 bytes");
@@ -268,16 +265,13 @@ static inline bool strings_room(const struct fxt *f, unsigned int n)
 	return f->next_str + n <= FXT_STR_INDEX_MAX + 1;
 }
 
-/* The name of an empty template: a pointer no caller's slice has. */
-static const char tmpl_none[] = "";
-
 /* Empty every template: their string refs are the table's. */
 static void tmpl_forget(struct fxt *f)
 {
 	unsigned int i;
 
 	for (i = 0; i < FXT_TMPL_SIZE; i++)
-		f->tmpl[i].name = tmpl_none;
+		f->tmpl[i].id = TMPL_NONE;
 }
 
 /*
@@ -752,7 +746,7 @@ static int record_begin(struct pts_writer *w, const struct pts_tl_rec *rec,
 {
 	const struct pts_tl_at at = { rec->pid, rec->tid, rec->cpu, rec->ts_ns };
 	const struct pts_tl_slice s = {
-		rec->name, rec->object, rec->addr, rec->offset, rec->flags, rec->nargs, rec->args, 0,
+		rec->name, rec->object, rec->addr, rec->offset, rec->flags, rec->nargs, rec->args, 0, 0,
 	};
 	uint16_t nref;
 	int rc = emit_begin(w, &at, &s, rec->kind, th, &nref) ?: pts_wthread_push(w, t, rec);
@@ -880,30 +874,21 @@ static int fxt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
  */
 /* ---- BEGIN templates (struct fxt_tmpl) -------------------------------- */
 
-/* The template slot of a slice entered at addr. */
-static inline struct fxt_tmpl *tmpl_slot(struct fxt *f, uint64_t addr)
+/* The template slot of the slices of id: ids count up, slots in turn. */
+static inline struct fxt_tmpl *tmpl_slot(struct fxt *f, uint64_t id)
 {
-	/* functions need not be aligned: every bit of the low ones counts */
-	return &f->tmpl[(addr ^ addr >> 9) & (FXT_TMPL_SIZE - 1)];
-}
-
-/* Is t made for slice s? Interned strings: their pointers say it. */
-static inline bool tmpl_is_for(const struct fxt_tmpl *t, const struct pts_tl_slice *s)
-{
-	return le64toh(t->w[FXT_TMPL_ADDR]) == s->addr && t->name == s->name &&
-	       t->object == s->object &&
-	       t->offset == s->offset && t->flags == s->flags && !s->nargs;
+	return &f->tmpl[id & (FXT_TMPL_SIZE - 1)];
 }
 
 /*
- * May the BEGIN of slice s (kind: why) be written from a template? Its
- * strings interned (pointers are keys), a name of at least a byte, no
- * extra arguments, a kind with a fixed string.
+ * May the BEGIN of slice s (kind: why) be written from a template? An
+ * id, its strings interned (the same pointers, the same strings), a name
+ * of at least a byte, no extra arguments, a kind with a fixed string.
  */
 static bool tmpl_fits(const struct pts_writer *w, const struct pts_tl_slice *s,
 		      enum pts_tl_kind kind)
 {
-	return w->interned && s->name && s->name[0] && !s->nargs &&
+	return s->id && w->interned && s->name && s->name[0] && !s->nargs &&
 	       (unsigned int)kind < FXT_KIND_COUNT;
 }
 
@@ -916,13 +901,13 @@ static bool tmpl_fits(const struct pts_writer *w, const struct pts_tl_slice *s,
 static int tmpl_get(struct pts_writer *w, const struct pts_tl_slice *s, struct fxt_tmpl **out)
 {
 	static const struct pts_tl_at zero;
-	struct fxt_tmpl *t = tmpl_slot(S(w), s->addr);
+	struct fxt_tmpl *t = tmpl_slot(S(w), s->id);
 	uint16_t nref, oref = 0;
 	unsigned int n, nargs, kpos;
 	int rc;
 
 	*out = t;
-	if (tmpl_is_for(t, s))
+	if (t->id == s->id)
 		return 0;
 	rc = str_ref(w, s->name, &nref) ?: str_ref(w, s->object, &oref);
 	if (rc)
@@ -930,10 +915,7 @@ static int tmpl_get(struct pts_writer *w, const struct pts_tl_slice *s, struct f
 	memset(t->w, 0, sizeof(t->w));
 	n = begin_words((char *)t->w, &zero, s, named_symbol(s), nref, oref, 0, &nargs, &kpos);
 	begin_header((char *)t->w, n, nargs, 0, s->flags, nref);
-	t->name = s->name;
-	t->object = s->object;
-	t->offset = s->offset;
-	t->flags = s->flags;
+	t->id = s->id;
 	t->nref = nref;
 	t->n = (uint8_t)n;
 	t->kpos = (uint8_t)kpos;
@@ -1005,19 +987,20 @@ static __attribute__((noinline)) int frame_begin_any(struct pts_writer *w,
 /*
  * The common BEGIN decided without a call, so without saving registers:
  * no recycling of the string table due, the thread of the record before,
- * a kind with a fixed string, the slice's template made (which says its
- * strings are interned and known, and no extra arguments), room in the
- * output buffer. What frame_begin_any would write then.
+ * a kind with a fixed string, the template of the slice's id made (which
+ * says its strings are interned and known, and no extra arguments), room
+ * in the output buffer. What frame_begin_any would write then.
  */
 static int fxt_frame_begin(struct pts_writer *w, const struct pts_tl_at *at,
 			   struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err)
 {
 	struct fxt *f = S(w);
-	const struct fxt_tmpl *t = tmpl_slot(f, s->addr);
+	const struct fxt_tmpl *t = tmpl_slot(f, s->id);
 	char *ev;
 
+	/* an id of 0 is no template's: an empty one's is TMPL_NONE */
 	if (!strings_room(f, FXT_STRINGS_PER_RECORD) || !is_last_thread(f, at->pid, at->tid) ||
-	    (unsigned int)kind >= FXT_KIND_COUNT || !tmpl_is_for(t, s) ||
+	    (unsigned int)kind >= FXT_KIND_COUNT || t->id != s->id ||
 	    !(ev = pts_wout_room(w, FXT_TMPL_WORDS * 8)))
 		return frame_begin_any(w, at, s, kind, err);
 	begin_from(ev, t, at, kind, f->last_thread);

@@ -266,7 +266,8 @@ static inline int call_fast(struct pts_tl *tl, struct thread *t, const struct pt
 	uint32_t n = t->n;
 	struct frame *f;
 
-	if (!in_top_fn(t, br->from) || !br->to || br->to_sym.name || !tl->cfg.symbolize ||
+	/* no symbolizer: no slot of the cache is filled, none matches */
+	if (!in_top_fn(t, br->from) || !br->to || br->to_sym.name ||
 	    t->n >= tl->cfg.max_depth || t->n == t->cap || t->bottom_syscall || t->nbuf)
 		return call_any(tl, t, br, err);
 	c = lcache_slot(tl, t->at.pid, br->to);

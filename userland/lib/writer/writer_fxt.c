@@ -150,11 +150,11 @@ struct fxt_sref {
 
 struct fxt_tmpl {
 	uint64_t id;		/* of the slices it is for; TMPL_NONE: none */
-	uint16_t nref;		/* the name's string ref: the END's */
+	uint64_t wtag;		/* what the BEGIN notes in the slice: gen, the name's ref */
+	uint64_t w[FXT_TMPL_WORDS];	/* little-endian, as written */
 	uint8_t n;		/* words */
 	uint8_t kpos;		/* the kind's word; the CPU's follows */
-	uint64_t w[FXT_TMPL_WORDS];	/* little-endian, as written */
-	uint64_t pad[2];
+	uint8_t pad[14];
 };
 
 /* An empty template's id: the callers' ids count up from 1. */
@@ -872,6 +872,16 @@ static int fxt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
  * pts_wout_room or pts_wout, which answer with it (nothing more is
  * written), and pts_wframe_failed reports it.
  */
+/*
+ * What a BEGIN notes in its slice (wtag) for the END: the name's string
+ * ref nref and the table's generation, which says whether nref is still
+ * the name's.
+ */
+static inline uint64_t wtag_of(const struct fxt *f, uint16_t nref)
+{
+	return f->gen << 16 | nref;
+}
+
 /* ---- BEGIN templates (struct fxt_tmpl) -------------------------------- */
 
 /* The template slot of the slices of id: ids count up, slots in turn. */
@@ -916,7 +926,7 @@ static int tmpl_get(struct pts_writer *w, const struct pts_tl_slice *s, struct f
 	n = begin_words((char *)t->w, &zero, s, named_symbol(s), nref, oref, 0, &nargs, &kpos);
 	begin_header((char *)t->w, n, nargs, 0, s->flags, nref);
 	t->id = s->id;
-	t->nref = nref;
+	t->wtag = wtag_of(S(w), nref);
 	t->n = (uint8_t)n;
 	t->kpos = (uint8_t)kpos;
 	return 0;
@@ -954,7 +964,7 @@ static int emit_begin_tmpl(struct pts_writer *w, const struct pts_tl_at *at,
 
 	if (rc)
 		return rc;
-	*nref = t->nref;
+	*nref = (uint16_t)t->wtag;
 	ev = ev_place(w, local, sizeof(local));
 	begin_from(ev, t, at, kind, th);
 	return ev_done(w, ev, local, t->n);
@@ -979,8 +989,7 @@ static __attribute__((noinline)) int frame_begin_any(struct pts_writer *w,
 					     emit_begin(w, at, s, kind, th, &nref);
 	if (rc)
 		return pts_wframe_failed(w, rc, err);
-	/* the name's ref for the END, while the string table keeps it */
-	s->wtag = S(w)->gen << 16 | nref;
+	s->wtag = wtag_of(S(w), nref);
 	return 0;
 }
 
@@ -1001,11 +1010,12 @@ static int fxt_frame_begin(struct pts_writer *w, const struct pts_tl_at *at,
 	/* an id of 0 is no template's: an empty one's is TMPL_NONE */
 	if (!strings_room(f, FXT_STRINGS_PER_RECORD) || !is_last_thread(f, at->pid, at->tid) ||
 	    (unsigned int)kind >= FXT_KIND_COUNT || t->id != s->id ||
-	    !(ev = pts_wout_room(w, FXT_TMPL_WORDS * 8)))
+	    !pts_wout_fits(w, FXT_TMPL_WORDS * 8))
 		return frame_begin_any(w, at, s, kind, err);
+	ev = pts_wout_end(w);
 	begin_from(ev, t, at, kind, f->last_thread);
 	pts_wout_commit(w, t->n * 8u);
-	s->wtag = f->gen << 16 | t->nref;
+	s->wtag = t->wtag;
 	return 0;
 }
 
@@ -1043,8 +1053,9 @@ static int fxt_frame_end(struct pts_writer *w, const struct pts_tl_at *at,
 
 	if (!strings_room(f, FXT_STRINGS_PER_RECORD) || !is_last_thread(f, at->pid, at->tid) ||
 	    s->wtag >> 16 != f->gen || (unsigned int)kind >= FXT_KIND_COUNT ||
-	    !(ev = pts_wout_room(w, FXT_END_WORDS * 8)))
+	    !pts_wout_fits(w, FXT_END_WORDS * 8))
 		return frame_end_any(w, at, s, kind, err);
+	ev = pts_wout_end(w);
 	end_words(ev, at->ts_ns, (uint16_t)(FX_KINDS + kind), f->last_thread, s->flags,
 		  (uint16_t)s->wtag);
 	pts_wout_commit(w, FXT_END_WORDS * 8);

@@ -316,15 +316,14 @@ static inline int return_fast(struct pts_tl *tl, struct thread *t, const struct 
  */
 int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *err)
 {
-	struct thread *t;
+	struct thread *t = tl->fast;
 
-	account_elided(tl);
-	t = tl->fast;
-	if (!t || pts_pid_tid(&t->at.pid) != pts_pid_tid(&br->pid) || br->kind > PTS_BR_RETURN)
+	if (!t || pts_pid_tid(&t->at.pid) != pts_pid_tid(&br->pid) || br->kind > PTS_BR_RETURN) {
+		account_elided(tl);
 		return feed_any(tl, br, err);
-	/* take_event, the thread announced; feed */
-	t->st.events++;
-	thread_time(tl, t, br->ts_ns, br->cpu);
+	}
+	/* the elided jumps; take_event, the thread announced; feed */
+	take_elided_and(tl, t, br);
 	check_scope_branch(tl, br->from, br->to);
 	if (br->kind == PTS_BR_CALL)
 		return call_fast(tl, t, br, err);

@@ -28,6 +28,30 @@ static inline void account_elided(struct pts_tl *tl)
 }
 
 /*
+ * account_elided, then event br of t counted and its time taken, as
+ * take_event does for an announced thread. Nearly always the jumps were
+ * t's (the window is the thread fed last's): then its time is taken from
+ * the last one's and the event's in a row, without the stores between.
+ */
+static inline void take_elided_and(struct pts_tl *tl, struct thread *t,
+				   const struct pts_branch *br)
+{
+	struct pts_br_elide *el = &tl->elide;
+
+	if (!el->dropped || tl->elide_t != t || !t->have_ts) {
+		account_elided(tl);
+		t->st.events++;
+		thread_time(tl, t, br->ts_ns, br->cpu);
+		return;
+	}
+	t->st.events += el->dropped + 1;
+	el->dropped = 0;
+	t->at.ts_ns = time_after(tl, time_after(tl, t->at.ts_ns, el->ts_ns), br->ts_ns);
+	t->st.last_ns = t->at.ts_ns;
+	t->at.cpu = br->cpu;
+}
+
+/*
  * set_elide of t with no calls beyond max_depth and n frames, which the
  * caller knows: the common call and return would load both again, after
  * stores the compiler cannot tell apart from them.

@@ -49,20 +49,27 @@ static inline int announce(struct pts_tl *tl, struct thread *t, struct pts_err *
 }
 
 /*
- * The thread time bookkeeping of one event at ts on cpu: per-thread
- * time never decreases (an earlier time is clamped and counted).
+ * A thread's time after an event at ts, from cur: never earlier (an
+ * earlier ts is clamped and counted). The rare case out of the way.
  */
+static inline uint64_t time_after(struct pts_tl *tl, uint64_t cur, uint64_t ts)
+{
+	if (__builtin_expect(ts < cur, 0)) {
+		tl->diag[PTS_TLD_TIME_BACKWARDS]++;
+		return cur;
+	}
+	return ts;
+}
+
+/* The thread time bookkeeping of one event at ts on cpu (time_after). */
 static inline void thread_time(struct pts_tl *tl, struct thread *t, uint64_t ts, uint32_t cpu)
 {
-	/* the rare cases out of the way: one taken branch less per event */
 	if (__builtin_expect(!t->have_ts, 0)) {
 		t->have_ts = true;
 		t->st.first_ns = ts;
 		t->at.ts_ns = ts;
-	} else if (__builtin_expect(ts < t->at.ts_ns, 0)) {
-		tl->diag[PTS_TLD_TIME_BACKWARDS]++;
 	} else {
-		t->at.ts_ns = ts;
+		t->at.ts_ns = time_after(tl, t->at.ts_ns, ts);
 	}
 	t->st.last_ns = t->at.ts_ns;
 	t->at.cpu = cpu;

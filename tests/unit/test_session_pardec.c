@@ -78,6 +78,7 @@
 #include "asm_elf.h"
 #include "bundle_fixture.h"
 #include "pt_gen.h"
+#include "session/pardec.h"
 #include "session/session.h"
 
 #define START 0x401000ULL
@@ -88,6 +89,7 @@
 #define CALLS_F 0x401007ULL
 
 static char *dir, *elf, *calls_elf, trace[300];
+static uint64_t last_psb_off;	/* write_loop's last PSB, with cyc_at */
 static const char *prog_elf;	/* the program decoded, when not loop.elf */
 
 static int suite_init(void)
@@ -167,6 +169,8 @@ static void write_loop(unsigned int last_psb, unsigned int cyc_at)
 			gen_pkt(&g, &p);
 		}
 		gen_ip(&g, ppt_tip, START);
+		if (cyc_at && i == last_psb)
+			last_psb_off = gen_len(&g);
 		if (cyc_at ? (i % EVERY == 0 && i < last_psb) || i == last_psb :
 			     i % EVERY == 0 && i < ITERS)
 			psb_plus_at(&g, 0x1000 + i, cyc_at ? 0 : 37, MID);
@@ -320,6 +324,73 @@ static void trace_with_cyc_is_one_chunk_none_queued_for_the_workers(void)
 	}
 }
 
+/*
+ * The progress line (session.c, show_progress) reads each CPU's position
+ * in its trace (pts_brsrc_done). A trace with CYC is one chunk that the
+ * calling thread decodes on a batch of events at a time: its position
+ * was the chunk's start, 0, up to the end, and the line stayed at 0 %.
+ * By hand: every iteration's TIP moves the decoder on in the trace, so
+ * the events of the ITERS iterations are handed out at ITERS positions
+ * or more, growing; those after the last PSB+ are past it.
+ */
+static void trace_with_cyc_decoded_in_parallel_reports_its_position_as_it_goes(void)
+{
+	struct pts_pool_options po = { .threads = 2, .chunks = 4 };
+	struct pts_ptdec_config cfg = { 0 };
+	const struct pts_branch *br;
+	struct pts_imgset *set;
+	struct pts_pool *pool;
+	struct pts_pcpu *p;
+	struct pts_err err = { 0 };
+	uint64_t pos, last = 0, seen = 0, moves = 0, events = 0;
+	size_t len;
+	char *file;
+	uint8_t *buf;
+	int rc;
+
+	write_loop(ITERS - EVERY, ITERS - EVERY / 2);
+	file = bt_read_file(trace, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(file);
+	buf = calloc(1, len + PTS_PT_PAD);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+	memcpy(buf, file, len);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_elf(set, PTS_PID_ALL, elf, 0, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_pool_new(&po, set, &pool, &err), 0);
+	cfg.buf = buf;
+	cfg.size = len;
+	cfg.padded = true;
+	cfg.images = set;
+	cfg.nom_freq = 21;
+	cfg.pid = 100;
+	cfg.tid = 101;
+	CU_ASSERT_EQUAL_FATAL(pts_pcpu_new(pool, &cfg, 1, &p, &err), 0);
+	while ((rc = pts_pcpu_next(p, &br, &err)) > 0) {
+		events++;
+		pos = pts_pcpu_done(p);
+		CU_ASSERT(pos >= last);
+		CU_ASSERT(pos <= len);
+		moves += pos > last;
+		last = pos > last ? pos : last;
+		seen = last;
+	}
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT(events > ITERS);
+	CU_ASSERT(moves >= ITERS);
+	CU_ASSERT(seen > last_psb_off);
+	CU_ASSERT_EQUAL(pts_pcpu_done(p), len);
+	if (moves < ITERS || seen <= last_psb_off)
+		fprintf(stderr, "pardec progress: %llu moves over %llu events, last at %llu of %zu "
+			"(last PSB at %llu)\n", (unsigned long long)moves,
+			(unsigned long long)events, (unsigned long long)seen, len,
+			(unsigned long long)last_psb_off);
+	pts_pcpu_free(p);
+	pts_pool_free(pool, NULL);
+	pts_imgset_free(set);
+	free(buf);
+	free(file);
+}
+
 /* calls.elf's trace: ITERS calls of g from f's loop, a PSB+ at f every EVERY, f's return at the end */
 static void write_calls(void)
 {
@@ -349,4 +420,5 @@ PTS_SUITE(session_pardec, suite_init, suite_cleanup,
 	  PTS_TEST(cyc_after_joins_decoded_on_past_a_refused_join_is_timed_as_serially),
 	  PTS_TEST(cyc_after_joins_decoded_to_the_end_in_the_overlap_is_timed_as_serially),
 	  PTS_TEST(trace_with_cyc_is_one_chunk_none_queued_for_the_workers),
+	  PTS_TEST(trace_with_cyc_decoded_in_parallel_reports_its_position_as_it_goes),
 	  PTS_TEST(return_compressed_against_a_call_before_the_joined_chunk_is_decoded_as_serially));

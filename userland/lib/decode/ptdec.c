@@ -51,8 +51,10 @@ struct qent {
  * there means some pass between two of them consumed nothing — one TNT
  * packet carries at most 47 bits (SDM 33.4.2.2, Long TNT), a TIP moves
  * the position — so the decoder's state repeats and the loop never ends.
- * SPIN_MAX_BLOCKS bounds the blocks decoded per trace position whatever
- * the code does.
+ * SPIN_MAX_BRANCHES bounds the branches decoded per trace position
+ * whatever the code does: the watch needs about 2 * SPIN_REPEATS passes
+ * of a loop of L branches, past the bound for L of about 8,200 or more
+ * (a chain of that many direct jumps, test_decode_spin_cache.c).
  *
  * Branches, not blocks: libipt 2.0.5 cuts a block it decodes itself at
  * the first instruction its block cache holds
@@ -61,10 +63,22 @@ struct qent {
  * up to the branch (pt_blk_proceed_no_event_cached). The cache is the
  * section's, shared by every decoder of the image section cache, so where
  * a loop's blocks start depends on what was decoded before, in whatever
- * order the threads ran; which branches end them does not.
+ * order the threads ran; which branches end them does not. The bound
+ * counts branches too: counting blocks, it ended such a chain a block
+ * early where libipt had cut one.
+ *
+ * SPIN_MAX_BLOCKS is the last resort, for blocks that end at no branch
+ * the classifier knows, which it never counts: libipt's instruction
+ * decoder follows some that Zydis refuses (`lock jmp .`, f0 eb fd).
+ * Elsewhere a block ends without a branch only where libipt cut it (at a
+ * cached instruction, the end of a section, 65,535 instructions), each
+ * time before the next instruction in a straight run, which the next
+ * branch ends: more than 4 blocks a branch would take 4 such cuts in
+ * every branch-free run of the loop.
  */
 #define SPIN_REPEATS 64
-#define SPIN_MAX_BLOCKS (1u << 20)
+#define SPIN_MAX_BRANCHES (1u << 20)
+#define SPIN_MAX_BLOCKS (1u << 22)
 #define SPIN_GAP "endless loop of direct jumps that consumes no trace: segment ended"
 
 struct icache_ent {
@@ -162,6 +176,7 @@ struct pts_ptdec {
 	uint64_t drop_at;	/* good_off from which to release more (UINT64_MAX: never) */
 	/* blocks since the trace position last moved or an event (spinning()) */
 	uint32_t spin_blocks;
+	uint32_t spin_branches;	/* ... of them ending at a branch, from SPIN_REPEATS blocks on */
 	struct loop_watch spin;	/* from the SPIN_REPEATS + 1st block on */
 	uint64_t spin_ends[SPIN_REPEATS];	/* the first SPIN_REPEATS blocks' last IPs */
 	bool tsx_abort;		/* a TSX abort at tsx_abort_ip was just reported */
@@ -1292,9 +1307,10 @@ static bool ends_at_branch(struct pts_ptdec *d, uint64_t end_ip)
 /*
  * True when the block ending at end_ip is one more pass of a loop that
  * consumes no trace (see SPIN_REPEATS): found within about
- * 2 * SPIN_REPEATS * L branches for a loop of L blocks. Only the blocks
- * that end at a branch are watched, so the answer comes at the same
- * branch however libipt cut the blocks before it.
+ * 2 * SPIN_REPEATS * L branches for a loop of L blocks, or at the
+ * SPIN_MAX_BRANCHES th branch. Only the blocks that end at a branch are
+ * watched and counted, so the answer comes at the same branch however
+ * libipt cut the blocks before it.
  */
 static bool spinning_on(struct pts_ptdec *d, uint64_t end_ip)
 {
@@ -1302,13 +1318,20 @@ static bool spinning_on(struct pts_ptdec *d, uint64_t end_ip)
 
 	if (d->spin_blocks == SPIN_REPEATS) {
 		loop_reset(&d->spin);
-		for (i = 0; i < SPIN_REPEATS; i++)
-			if (ends_at_branch(d, d->spin_ends[i]))
+		d->spin_branches = 0;
+		for (i = 0; i < SPIN_REPEATS; i++) {
+			if (ends_at_branch(d, d->spin_ends[i])) {
+				d->spin_branches++;
 				loop_step(&d->spin, d->spin_ends[i]);
+			}
+		}
 	}
 	if (++d->spin_blocks >= SPIN_MAX_BLOCKS)
 		return true;
-	return ends_at_branch(d, end_ip) && loop_step(&d->spin, end_ip) >= SPIN_REPEATS;
+	if (!ends_at_branch(d, end_ip))
+		return false;
+	return ++d->spin_branches >= SPIN_MAX_BRANCHES ||
+	       loop_step(&d->spin, end_ip) >= SPIN_REPEATS;
 }
 
 /*

@@ -750,9 +750,28 @@ void pts_pcpu_stats(const struct pts_pcpu *p, struct pts_ptdec_stats *out)
 	out->elided = p->elided;
 }
 
+/*
+ * The trace position of cur's event r, the next handed out (as
+ * pts_ptdec_pos: where its decoder stood when it queued it), or of the
+ * last one stored when all were, once cur was waited for; its start
+ * before. Positions only grow: one decoder's grow,
+ * and a join hands over at an event both chunks' decoders gave with one
+ * position. Asked once per many events (the session's progress line),
+ * never on the hand-out's path. A trace with CYC is one chunk decoded on
+ * by the calling thread (pardec.h): its start would say 0 % to the end.
+ */
 uint64_t pts_pcpu_done(const struct pts_pcpu *p)
 {
-	return p->ended ? p->cfg.size : p->cur ? p->cur->start : 0;
+	const struct chunk *c = p->cur;
+	uint64_t at;
+
+	if (p->ended)
+		return p->cfg.size;
+	if (!c || !p->cur_done || !c->n || p->r < c->base)
+		return c ? c->start : 0;
+	/* every stored event handed out: the last one's, until the decoder goes on */
+	at = p->r < c->base + c->n ? c->ev[p->r - c->base].pos : c->ev[c->n - 1].pos;
+	return at > c->start ? at : c->start;
 }
 
 int pts_pcpu_error(const struct pts_pcpu *p, struct pts_err *err)

@@ -146,7 +146,11 @@ uint64_t pts_pcpu_peek_time(struct pts_pcpu *p);
 /* As pts_ptdec_stats (complete once next returned 0). */
 void pts_pcpu_stats(const struct pts_pcpu *p, struct pts_ptdec_stats *out);
 
-/* Bytes of the trace handed out so far (the start of the chunk in use). */
+/*
+ * Bytes of the trace handed out so far: the trace position of the next
+ * event (pts_ptdec_pos), or the start of the chunk in use before its
+ * first; the trace's length at the end. For progress reports.
+ */
 uint64_t pts_pcpu_done(const struct pts_pcpu *p);
 
 /* The error met by pts_pcpu_peek_time (which then said UINT64_MAX), or 0. */

@@ -186,6 +186,39 @@ static void a_psb_read_ahead_is_the_branch_time_until_its_psbend(void)
 	gen_done(&g);
 }
 
+/*
+ * The packets read ahead after the last one that set the time: libipt's
+ * time from a TSC among them on is the TSC's, until an MTC or CYC.
+ */
+static void the_tail_read_ahead_tells_a_tsc_read_last(void)
+{
+	struct pt_gen g;
+	struct pts_pt_read r;
+
+	gen_init(&g);
+	gen_ip(&g, ppt_tip_pge, 0x401000);
+	gen_tsc(&g, 0x123456789abcdeULL);
+	r = scan(&g, false);
+	CU_ASSERT_TRUE(r.tail_timing);
+	CU_ASSERT_TRUE(r.tail_tsc);
+	CU_ASSERT_EQUAL(r.tsc, 0x123456789abcdeULL);
+
+	gen_init(&g);
+	gen_ip(&g, ppt_tip_pge, 0x401000);
+	gen_tsc(&g, 5000);
+	gen_mtc1(&g, 3);
+	r = scan(&g, false);
+	CU_ASSERT_TRUE(r.tail_timing);
+	CU_ASSERT_FALSE(r.tail_tsc);
+
+	gen_init(&g);
+	gen_tsc(&g, 5000);
+	gen_tnt(&g, "T");
+	r = scan(&g, false);
+	CU_ASSERT_FALSE(r.tail_timing);
+	CU_ASSERT_FALSE(r.tail_tsc);
+}
+
 /* A stretch that ends inside a packet, or a reserved IP compression: nothing said. */
 static void a_packet_not_known_says_nothing(void)
 {
@@ -213,4 +246,5 @@ PTS_SUITE(decode_pt_read, NULL, NULL,
 	  PTS_TEST(a_fup_read_ahead_binds_the_next_tip),
 	  PTS_TEST(mode_exec_binds_the_next_tip),
 	  PTS_TEST(a_psb_read_ahead_is_the_branch_time_until_its_psbend),
+	  PTS_TEST(the_tail_read_ahead_tells_a_tsc_read_last),
 	  PTS_TEST(a_packet_not_known_says_nothing));

@@ -94,6 +94,17 @@ static uint64_t skip_psb(const uint8_t *buf, uint64_t i, uint64_t to, bool *timi
 	return to;
 }
 
+/* The value of the TSC packet at p (19, then 7 bytes little-endian). */
+static uint64_t tsc_of(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 1; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
 void pts_pt_read_scan(const uint8_t *buf, uint64_t from, uint64_t to, bool bound,
 		      struct pts_pt_read *r)
 {
@@ -102,7 +113,8 @@ void pts_pt_read_scan(const uint8_t *buf, uint64_t from, uint64_t to, bool bound
 	uint64_t i = from;
 	size_t n;
 
-	r->branch_first = r->event = r->timing = r->unknown = false;
+	r->branch_first = r->event = r->timing = r->unknown = r->tail_tsc = false;
+	r->tsc = 0;
 	for (; i < to; i += n) {
 		enum kind k = kind_of(buf + i, to - i, &n);
 
@@ -110,6 +122,9 @@ void pts_pt_read_scan(const uint8_t *buf, uint64_t from, uint64_t to, bool bound
 			continue;
 		if (k == K_TIMING) {
 			pending = true;
+			r->tail_tsc = buf[i] == 0x19;
+			if (r->tail_tsc)
+				r->tsc = tsc_of(buf + i);
 			continue;
 		}
 		if (k == K_PSB) {
@@ -118,6 +133,7 @@ void pts_pt_read_scan(const uint8_t *buf, uint64_t from, uint64_t to, bool bound
 			if (!end)
 				break;
 			n = end - i;
+			r->tail_tsc = false;	/* its TMA, MTC and CBR: not told here */
 			continue;
 		}
 		if (k == K_UNKNOWN)
@@ -138,10 +154,12 @@ void pts_pt_read_scan(const uint8_t *buf, uint64_t from, uint64_t to, bool bound
 		if (!first)
 			r->timing |= pending;
 		pending = false;
+		r->tail_tsc = false;
 		first = false;
 	}
 	r->unknown = i != to;
 	if (!closed)
 		r->timing |= pending;
 	r->bound = bound;
+	r->tail_timing = pending;
 }

@@ -28,6 +28,13 @@ struct pts_pt_read {
 	bool bound;
 	/* a packet not known here, or one that runs past the end: nothing can be said */
 	bool unknown;
+	/*
+	 * After the last packet that set the time (the tail libipt read
+	 * ahead): a timing packet; the last of them a TSC, of value tsc,
+	 * which libipt's time is from then on (pt_time_update_tsc)
+	 */
+	bool tail_timing, tail_tsc;
+	uint64_t tsc;
 };
 
 /*

@@ -1239,14 +1239,16 @@ static inline bool mark_good(struct pts_ptdec *d)
  * that is the time of the branch the call decided, the branch that ends
  * the block (struct pts_ptdec, have_tsc); else, when the call also read
  * an event's packets after timing packets that follow the branch (an
- * interrupt's FUP after a CYC), the time is kept: the event sets its own
- * when libipt hands it out, and the branches before it keep the time of
- * a packet before them (pt_read.h). plain: the call read one TNT or TIP
- * packet and nothing else (time_plain).
+ * interrupt's FUP after a CYC), the branch's time is libipt's before the
+ * call: the time kept, or a TSC read ahead last; the event sets its own
+ * when libipt hands it out. Only where MTC or CYC packets came both
+ * before and after the branch's is the time kept that of a packet before
+ * the branch's, earlier than the tick event's (pt_read.h). plain: the
+ * call read one TNT or TIP packet and nothing else (time_plain).
  */
-static void time_moved(struct pts_ptdec *d, bool plain)
+static __attribute__((noinline)) void time_moved(struct pts_ptdec *d, bool plain)
 {
-	struct pts_pt_read r;
+	struct pts_pt_read r, prev;
 	uint64_t t;
 	uint32_t lost_mtc, lost_cyc;
 	bool bound = false;
@@ -1255,14 +1257,26 @@ static void time_moved(struct pts_ptdec *d, bool plain)
 	if (pt_blk_time(d->blk, &t, &lost_mtc, &lost_cyc) < 0)
 		return;
 	if (d->have_tsc && t != d->tsc) {
-		/* a TIP first: is it the one a FUP or MODE before it waits for? */
+		/* a TIP first: is it the one a FUP or MODE read before waits for? */
+		prev.unknown = true;
 		if ((d->buf[d->read_from] & 0x1f) == 0x0d || !d->buf[d->read_from]) {
-			pts_pt_read_scan(d->buf, d->read_prev, d->read_from, false, &r);
-			bound = r.bound || r.unknown;
+			pts_pt_read_scan(d->buf, d->read_prev, d->read_from, false, &prev);
+			bound = prev.bound || prev.unknown;
 		}
 		pts_pt_read_scan(d->buf, d->read_from, d->good_off, bound, &r);
-		if (!pts_pt_read_branch_time(&r))
+		if (!pts_pt_read_branch_time(&r)) {
+			/*
+			 * The branch's time is libipt's after the call before
+			 * (the packets it read ahead are timed at the branch's):
+			 * the time kept when that call read no timing packet after
+			 * the packet that set it, that of a TSC it read last.
+			 */
+			if (r.branch_first && prev.unknown)
+				pts_pt_read_scan(d->buf, d->read_prev, d->read_from, false, &prev);
+			if (r.branch_first && !prev.unknown && prev.tail_tsc)
+				set_tsc(d, prev.tsc, false);
 			return;
+		}
 	}
 	set_tsc(d, t, false);
 	d->time_plain = plain;
@@ -1281,14 +1295,16 @@ static inline bool plain_branch(const uint8_t *buf, uint64_t n)
  * resolved at the time before it; and not when no timing packet came
  * since the last read (time_plain).
  */
-static inline void mark_good_timed(struct pts_ptdec *d)
+static inline __attribute__((always_inline)) void mark_good_timed(struct pts_ptdec *d)
 {
 	uint64_t from = d->good_off;
+	bool plain;
 
 	if (!mark_good(d))
 		return;
-	if (!d->time_plain || !plain_branch(d->buf + from, d->good_off - from))
-		time_moved(d, plain_branch(d->buf + from, d->good_off - from));
+	plain = plain_branch(d->buf + from, d->good_off - from);
+	if (!plain || !d->time_plain)
+		time_moved(d, plain);
 }
 
 /*

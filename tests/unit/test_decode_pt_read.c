@@ -12,26 +12,6 @@
 #include "pt_gen.h"
 #include "decode/pt_read.h"
 
-static void gen_cyc(struct pt_gen *g, uint64_t value)
-{
-	struct pt_packet p;
-
-	memset(&p, 0, sizeof(p));
-	p.type = ppt_cyc;
-	p.payload.cyc.value = value;
-	gen_pkt(g, &p);
-}
-
-static void gen_mtc1(struct pt_gen *g, uint8_t ctc)
-{
-	struct pt_packet p;
-
-	memset(&p, 0, sizeof(p));
-	p.type = ppt_mtc;
-	p.payload.mtc.ctc = ctc;
-	gen_pkt(g, &p);
-}
-
 /* Scan all of g (bound: a FUP or MODE before it waits for its TIP). */
 static struct pts_pt_read scan(struct pt_gen *g, bool bound)
 {
@@ -51,7 +31,7 @@ static void a_branch_and_timing_after_it_is_the_branch_time(void)
 	gen_init(&g);
 	gen_tnt(&g, "TN");
 	gen_cyc(&g, 300);
-	gen_mtc1(&g, 7);
+	gen_mtc(&g, 7);
 	gen_tsc(&g, 0x5000);
 	r = scan(&g, false);
 	CU_ASSERT_TRUE(r.branch_first);
@@ -168,7 +148,7 @@ static void a_psb_read_ahead_is_the_branch_time_until_its_psbend(void)
 	gen_init(&g);
 	gen_tnt(&g, "TTT");
 	gen_cyc(&g, 1);
-	gen_mtc1(&g, 104);
+	gen_mtc(&g, 104);
 	gen_simple(&g, ppt_psb);
 	gen_tsc(&g, 0x9000);
 	gen_cbr(&g, 21);
@@ -206,7 +186,7 @@ static void the_tail_read_ahead_tells_a_tsc_read_last(void)
 	gen_init(&g);
 	gen_ip(&g, ppt_tip_pge, 0x401000);
 	gen_tsc(&g, 5000);
-	gen_mtc1(&g, 3);
+	gen_mtc(&g, 3);
 	r = scan(&g, false);
 	CU_ASSERT_TRUE(r.tail_timing);
 	CU_ASSERT_FALSE(r.tail_tsc);

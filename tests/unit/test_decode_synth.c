@@ -935,16 +935,6 @@ static void branch_into_code_without_image_is_a_gap(void)
 #define PW 0x4011c0ULL
 #define KPW (K + 0xe0)
 
-static void gen_mtc(struct pt_gen *g, uint8_t ctc)
-{
-	struct pt_packet p;
-
-	memset(&p, 0, sizeof(p));
-	p.type = ppt_mtc;
-	p.payload.mtc.ctc = ctc;
-	gen_pkt(g, &p);
-}
-
 static void gen_power(struct pt_gen *g)
 {
 	struct pt_packet p;

@@ -24,6 +24,40 @@ struct open_slice {
 	struct pts_tl_slice s;
 };
 
+/* The slices given ids so far, as the timeline numbers a call target's. */
+static struct pts_tl_slice *ided;
+static size_t nided, ided_cap;
+
+static bool same_slice(const struct pts_tl_slice *a, const struct pts_tl_slice *b)
+{
+	return a->name == b->name && a->object == b->object && a->addr == b->addr &&
+	       a->offset == b->offset && a->flags == b->flags;
+}
+
+/*
+ * An id for s (struct pts_tl_slice): the one of a slice of the same
+ * fields, else a new one; none for extra arguments, nor for every
+ * fourth new slice, whose BEGINs then take the way of a slice without.
+ */
+static uint64_t slice_id(const struct pts_tl_slice *s)
+{
+	size_t i;
+
+	if (s->nargs)
+		return 0;
+	for (i = 0; i < nided; i++)
+		if (same_slice(&ided[i], s))
+			return ided[i].id;
+	if (nided == ided_cap) {
+		ided_cap = ided_cap ? 2 * ided_cap : 64;
+		ided = realloc(ided, ided_cap * sizeof(*ided));
+		CU_ASSERT_FATAL(ided != NULL);
+	}
+	ided[nided] = *s;
+	ided[nided].id = nided % 4 == 3 ? 0 : 1000 + nided;
+	return ided[nided++].id;
+}
+
 /* rec written through w's frame path (BEGIN, END) or pts_writer_emit (others). */
 static void frames_emit(struct pts_writer *w, const struct pts_tl_rec *rec,
 			struct open_slice *stack, size_t *depth)
@@ -39,7 +73,8 @@ static void frames_emit(struct pts_writer *w, const struct pts_tl_rec *rec,
 		o->pid = rec->pid;
 		o->tid = rec->tid;
 		o->s = (struct pts_tl_slice){ rec->name, rec->object, rec->addr, rec->offset,
-					      rec->flags, rec->nargs, rec->args, 0 };
+					      rec->flags, rec->nargs, rec->args, 0, 0 };
+		o->s.id = slice_id(&o->s);
 		CU_ASSERT_EQUAL(wf->begin(w, &at, &o->s, rec->kind, &err), 0);
 	} else if (rec->type == PTS_TL_END) {
 		/* the innermost open slice of the record's thread */
@@ -75,6 +110,9 @@ static char *write_both(const char *name, const struct pts_tl_rec *recs, size_t 
 	}
 	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
 	free(stack);
+	free(ided);
+	ided = NULL;
+	nided = ided_cap = 0;
 	return bt_read_file(wt_path(name), len);
 }
 
@@ -157,6 +195,49 @@ static void frame_path_writes_the_record_paths_bytes_across_string_table_recycli
 	free(recs);
 }
 
+/*
+ * The slices of one call target again and again, as a trace has them,
+ * on two threads and CPUs, by several kinds, with the same address
+ * standing for other slices too (another name, object, offset or flag)
+ * and more ids than the writer keeps BEGINs of (so they take each
+ * other's place): each BEGIN is what the record path writes.
+ */
+static void frame_path_repeats_a_slice_with_its_time_cpu_kind_and_thread(void)
+{
+	enum { TARGETS = 1500, ROUNDS = 3 };
+	static const char *const names[] = { "f", "g", "[unknown] 0x1000 (lib.so)" };
+	static const char *const objects[] = { NULL, "prog", "lib.so" };
+	static const enum pts_tl_kind kinds[] = { PTS_TLK_CALL, PTS_TLK_JUMP, PTS_TLK_INTERRUPT };
+	static const uint32_t flags[] = { 0, PTS_TLF_KERNEL, PTS_TLF_INFERRED, PTS_TLF_UNKNOWN };
+	struct pts_tl_rec *recs = calloc(4 * TARGETS * ROUNDS + 8, sizeof(*recs));
+	size_t i, r, n = 0;
+	unsigned long long ts = 1;
+
+	CU_ASSERT_FATAL(recs != NULL);
+	recs[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, ts++, 1, 1, 0, "main");
+	for (r = 0; r < ROUNDS; r++) {
+		for (i = 0; i < TARGETS; i++) {
+			int tid = 1 + (int)(i % 7 == 0);
+			struct pts_tl_rec *b = &recs[n];
+
+			*b = wt_rec(PTS_TL_BEGIN, kinds[(i + r) % 3], ts++, 1, tid, 1,
+				    names[i % 5 == 0 ? (i + r) % 3 : 0]);
+			/* every 64th address is one slot's, for other slices */
+			b->addr = 0x400000 + (i % 64 ? 16 * i : 512 * (i % 4));
+			b->object = objects[(i / 3 + r) % 3];
+			b->offset = i % 11 == 0 ? 0x100000000ULL + i : i % 32;
+			b->flags = flags[(i / 2 + r) % 4];
+			b->cpu = (uint32_t)(i + r) % 3;
+			n++;
+			recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, ts++, 1, tid, 1, NULL);
+			recs[n - 1].cpu = b->cpu;
+		}
+	}
+	recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_END_OF_TRACE, ts++, 1, 1, 0, NULL);
+	expect_same_files(recs, n);
+	free(recs);
+}
+
 static void only_the_fxt_writer_has_a_frame_path(void)
 {
 	static const struct {
@@ -184,7 +265,7 @@ static void only_the_fxt_writer_has_a_frame_path(void)
 static void frame_path_reports_a_failed_write_and_keeps_reporting_it(void)
 {
 	const struct pts_tl_at at = { 1, 1, 0, 0 };
-	struct pts_tl_slice s = { "f", NULL, 0x401000, 0, 0, 0, NULL, 0 };
+	struct pts_tl_slice s = { "f", NULL, 0x401000, 0, 0, 0, NULL, 0, 1 };
 	const struct pts_writer_frames *wf;
 	struct pts_writer *w;
 	struct pts_err err;
@@ -281,6 +362,7 @@ static int cleanup(void)
 
 PTS_SUITE(writer_frames, NULL, cleanup,
 	  PTS_TEST(frame_path_writes_the_record_paths_bytes_across_string_table_recycling),
+	  PTS_TEST(frame_path_repeats_a_slice_with_its_time_cpu_kind_and_thread),
 	  PTS_TEST(only_the_fxt_writer_has_a_frame_path),
 	  PTS_TEST(frame_path_reports_a_failed_write_and_keeps_reporting_it),
 	  PTS_TEST(timeline_into_the_writer_sink_writes_what_it_writes_through_records))

@@ -73,8 +73,6 @@ struct frame {
 	 * else 0: the one test per branch of in_top_fn.
 	 */
 	uint64_t span;
-	/* fn.start + span if span, else 0: the elide window's end (set_elide) */
-	uint64_t end;
 };
 
 /* A power of two: the top frame's address is a shift, not a multiply. */
@@ -137,13 +135,16 @@ struct thread {
 #define LCACHE_SIZE 4096
 
 struct lcache_ent {
-	uint64_t addr;
+	/*
+	 * The frame a call to addr opens, but its return address (ret 0):
+	 * call.fn is the function holding addr, call.s.addr is addr (the
+	 * key). A call copies it rather than build it (frame_set) anew; its
+	 * slice's id is one of its own (struct pts_tl_slice), fresh each
+	 * time the slot is filled.
+	 */
+	struct frame call;
 	int32_t pid;
-	struct fn fn;
-	uint64_t pad;	/* 64 bytes: a slot's address is a shift */
 };
-
-_Static_assert(sizeof(struct lcache_ent) == 64, "struct lcache_ent: 64 bytes");
 
 struct pts_tl {
 	struct pts_tl_config cfg;
@@ -153,6 +154,7 @@ struct pts_tl {
 	size_t nth, capth;
 	struct pts_hmap by_id;	/* (pid, tid) -> struct thread: no scan per event */
 	struct thread *last;
+	uint64_t slice_ids;	/* the ids given to lcache slots' slices so far */
 	/*
 	 * last, when pts_tl_feed may decide its calls and returns itself
 	 * (a writer with a frame path, the thread announced), else NULL:

@@ -263,19 +263,24 @@ static inline int call_fast(struct pts_tl *tl, struct thread *t, const struct pt
 			    struct pts_err *err)
 {
 	const struct lcache_ent *c;
+	uint32_t n = t->n;
 	struct frame *f;
 
-	if (!in_top_fn(t, br->from) || !br->to || br->to_sym.name || !tl->cfg.symbolize ||
+	/* no symbolizer: no slot of the cache is filled, none matches */
+	if (!in_top_fn(t, br->from) || !br->to || br->to_sym.name ||
 	    t->n >= tl->cfg.max_depth || t->n == t->cap || t->bottom_syscall || t->nbuf)
 		return call_any(tl, t, br, err);
 	c = lcache_slot(tl, t->at.pid, br->to);
-	if (c->addr != br->to || c->pid != t->at.pid)
+	if (c->call.s.addr != br->to || c->pid != t->at.pid)
 		return call_any(tl, t, br, err);
 	t->st.calls++;
-	f = &t->frames[t->n];
-	frame_set(f, &c->fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0);
-	t->n++;
-	set_elide(tl, t);
+	f = &t->frames[n];
+	/* push's frame_set(f, &c->call.fn, br->to, ret, 0): the same fields */
+	frame_copy(f, &c->call);
+	f->ret = br->insn_len ? br->from + br->insn_len : 0;
+	t->n = n + 1;
+	/* no excess: only a call at max_depth counts one, and pop ends them first */
+	set_elide_n(tl, t, n + 1);
 	return tl->wf.begin(tl->w, &t->at, &f->s, PTS_TLK_CALL, err);
 }
 
@@ -289,13 +294,16 @@ static inline int return_fast(struct pts_tl *tl, struct thread *t, const struct 
 			      struct pts_err *err)
 {
 	struct frame *f;
+	uint32_t n;
 
 	if (!in_top_fn(t, br->from) || t->excess || !br->to || t->frames[t->n - 1].ret != br->to ||
 	    t->nbuf)
 		return return_any(tl, t, br, err);
 	t->st.returns++;
-	f = &t->frames[--t->n];
-	set_elide(tl, t);
+	n = t->n - 1;
+	t->n = n;
+	f = &t->frames[n];
+	set_elide_n(tl, t, n);
 	return tl->wf.end(tl->w, &t->at, &f->s, PTS_TLK_RETURN, err);
 }
 

@@ -28,23 +28,33 @@ static inline void account_elided(struct pts_tl *tl)
 }
 
 /*
- * Point the elide filter at the top frame of t: its function, if of
- * known extent (else end is 0: no window).
+ * set_elide of t with no calls beyond max_depth and n frames, which the
+ * caller knows: the common call and return would load both again, after
+ * stores the compiler cannot tell apart from them.
  */
-static inline void set_elide(struct pts_tl *tl, struct thread *t)
+static inline void set_elide_n(struct pts_tl *tl, struct thread *t, uint32_t n)
 {
 	struct pts_br_elide *el = &tl->elide;
 	const struct frame *f;
 
 	tl->elide_t = t;
-	if (!t->n || t->excess) {
+	if (!n) {
 		el->hi = 0;
 		return;
 	}
-	f = &t->frames[t->n - 1];
+	f = &t->frames[n - 1];
 	pid_tid_set(&el->pid, pts_pid_tid(&t->at.pid));
 	el->lo = f->fn.start;
-	el->hi = f->end;
+	el->hi = f->span ? f->fn.start + f->span : 0;
+}
+
+/*
+ * Point the elide filter at the top frame of t: its function, if of
+ * known extent (else end is 0: no window).
+ */
+static inline void set_elide(struct pts_tl *tl, struct thread *t)
+{
+	set_elide_n(tl, t, t->excess ? 0 : t->n);
 }
 
 #endif /* PTS_TIMELINE_TL_ELIDE_H */

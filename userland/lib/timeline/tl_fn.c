@@ -4,7 +4,7 @@
  * symbolizer's answer, interned and remembered; code no symbol covers
  * named by its address. And the kernel's functions of a special kind.
  */
-#include "tl_fn.h"
+#include "tl_stack.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -45,9 +45,9 @@ void tl_lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	}
 	/* an intern that failed (ENOMEM) is not remembered */
 	if (c && addr && out->name && (!si.object || out->object)) {
-		c->addr = addr;
+		frame_set(&c->call, out, addr, 0, 0);
+		c->call.s.id = ++tl->slice_ids;
 		c->pid = t->at.pid;
-		c->fn = *out;
 	}
 }
 

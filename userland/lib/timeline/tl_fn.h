@@ -51,8 +51,8 @@ static inline void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
 
 	if (!(hint && hint->name) && tl->cfg.symbolize) {
 		c = lcache_slot(tl, t->at.pid, addr);
-		if (c->addr == addr && c->pid == t->at.pid) {
-			fn_copy(out, &c->fn);
+		if (c->call.s.addr == addr && c->pid == t->at.pid) {
+			fn_copy(out, &c->call.fn);
 			return;
 		}
 	}
@@ -70,8 +70,8 @@ static inline const struct fn *lookup_ref(struct pts_tl *tl, struct thread *t, u
 
 	if (!(hint && hint->name) && tl->cfg.symbolize) {
 		c = lcache_slot(tl, t->at.pid, addr);
-		if (c->addr == addr && c->pid == t->at.pid)
-			return &c->fn;
+		if (c->call.s.addr == addr && c->pid == t->at.pid)
+			return &c->call.fn;
 	}
 	tl_lookup_slow(tl, t, addr, hint, buf);
 	return buf;

@@ -21,7 +21,7 @@ int tl_emit_frame(struct pts_tl *tl, const struct pts_tl_rec *r, struct pts_err 
 {
 	const struct pts_tl_at at = { r->pid, r->tid, r->cpu, r->ts_ns };
 	struct pts_tl_slice s = {
-		r->name, r->object, r->addr, r->offset, r->flags, r->nargs, r->args, 0,
+		r->name, r->object, r->addr, r->offset, r->flags, r->nargs, r->args, 0, 0,
 	};
 
 	if (r->type == PTS_TL_BEGIN)

@@ -88,8 +88,23 @@ frame_set(struct frame *f, const struct fn *fn, uint64_t addr, uint64_t ret, uin
 	f->s.nargs = 0;
 	f->s.args = NULL;
 	f->s.wtag = 0;
+	f->s.id = 0;
 	f->span = span;
-	f->end = span ? v.start + span : 0;
+}
+
+/*
+ * *to = *from, 32 bytes at a time: a copy of the whole became a `rep
+ * movs` (one count per 4 bytes), these four are two 16-byte moves each.
+ */
+static inline void frame_copy(struct frame *to, const struct frame *from)
+{
+	char *d = (char *)to;
+	const char *s = (const char *)from;
+
+	memcpy(d, s, 32);
+	memcpy(d + 32, s + 32, 32);
+	memcpy(d + 64, s + 64, 32);
+	memcpy(d + 96, s + 96, 32);
 }
 
 /*

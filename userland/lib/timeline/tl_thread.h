@@ -54,11 +54,12 @@ static inline int announce(struct pts_tl *tl, struct thread *t, struct pts_err *
  */
 static inline void thread_time(struct pts_tl *tl, struct thread *t, uint64_t ts, uint32_t cpu)
 {
-	if (!t->have_ts) {
+	/* the rare cases out of the way: one taken branch less per event */
+	if (__builtin_expect(!t->have_ts, 0)) {
 		t->have_ts = true;
 		t->st.first_ns = ts;
 		t->at.ts_ns = ts;
-	} else if (ts < t->at.ts_ns) {
+	} else if (__builtin_expect(ts < t->at.ts_ns, 0)) {
 		tl->diag[PTS_TLD_TIME_BACKWARDS]++;
 	} else {
 		t->at.ts_ns = ts;

@@ -130,6 +130,14 @@ struct pts_tl_slice {
 	 * frame path's begin may note there what the END will need.
 	 */
 	uint64_t wtag;
+	/*
+	 * The caller's name for the fields above but wtag, or 0: slices
+	 * with one id have the same fields and no extra arguments, so a
+	 * writer may keep what it derives from them by id (fxt: a BEGIN's
+	 * words). The timeline builder gives one to what a call target's
+	 * frames share.
+	 */
+	uint64_t id;
 };
 
 struct pts_tl_at {

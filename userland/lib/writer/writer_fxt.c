@@ -135,6 +135,34 @@ struct fxt_sref {
 	struct pts_hent *e;
 };
 
+/*
+ * A BEGIN's words for one slice, all but its time, CPU, kind and thread
+ * (those words' other bits included: 0 in the values they OR into),
+ * made by begin_words for the fields of the slices of one id (writer.h,
+ * struct pts_tl_slice). The BEGINs of a call target differ only there,
+ * so the frame path copies them instead of assembling them anew.
+ * Direct-mapped by id, FXT_TMPL_SIZE a power of two; valid while the
+ * string table keeps nref and the object's ref (forgotten when it
+ * recycles).
+ */
+#define FXT_TMPL_SIZE	512
+#define FXT_TMPL_WORDS	12	/* a BEGIN with no extra argument */
+
+struct fxt_tmpl {
+	uint64_t id;		/* of the slices it is for; TMPL_NONE: none */
+	uint64_t wtag;		/* what the BEGIN notes in the slice: gen, the name's ref */
+	uint64_t w[FXT_TMPL_WORDS];	/* little-endian, as written */
+	uint8_t n;		/* words */
+	uint8_t kpos;		/* the kind's word; the CPU's follows */
+	uint8_t pad[14];
+};
+
+/* An empty template's id: the callers' ids count up from 1. */
+#define TMPL_NONE	UINT64_MAX
+
+/* A power of two: a slot's address is a shift. */
+_Static_assert(sizeof(struct fxt_tmpl) == 128, "struct fxt_tmpl: 128 bytes");
+
 struct fxt {
 	struct pts_hmap strings;	/* string -> index */
 	struct fxt_sref sref[FXT_SREF_SIZE];
@@ -154,6 +182,7 @@ struct fxt {
 	 * ev; the string and thread records they cause go out first, from aux.
 	 */
 	struct fxt_rec ev, aux;
+	struct fxt_tmpl tmpl[FXT_TMPL_SIZE];
 };
 
 static struct fxt *S(struct pts_writer *w)
@@ -236,6 +265,15 @@ static inline bool strings_room(const struct fxt *f, unsigned int n)
 	return f->next_str + n <= FXT_STR_INDEX_MAX + 1;
 }
 
+/* Empty every template: their string refs are the table's. */
+static void tmpl_forget(struct fxt *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < FXT_TMPL_SIZE; i++)
+		f->tmpl[i].id = TMPL_NONE;
+}
+
 /*
  * Make room for n new strings before assembling a record, so the table
  * never recycles in the middle of one (which could reassign an index the
@@ -250,6 +288,7 @@ static void reserve_strings(struct fxt *f, unsigned int n)
 	memset(f->sref, 0, sizeof(f->sref));
 	f->next_str = FXT_FIXED + 1;
 	f->gen++;
+	tmpl_forget(f);
 }
 
 /*
@@ -594,7 +633,7 @@ static bool slice_symbol(const struct pts_tl_slice *s)
  */
 static inline __attribute__((always_inline)) unsigned int
 begin_words(char *ev, const struct pts_tl_at *at, const struct pts_tl_slice *s, bool symbol,
-	    uint16_t nref, uint16_t oref, uint16_t kref, unsigned int *nargs)
+	    uint16_t nref, uint16_t oref, uint16_t kref, unsigned int *nargs, unsigned int *kpos)
 {
 	unsigned int na = 3, n = 2;	/* addr, kind, cpu; header, time */
 
@@ -615,6 +654,7 @@ begin_words(char *ev, const struct pts_tl_at *at, const struct pts_tl_slice *s, 
 		put_word(ev, n++, arg_hdr(FXT_ARG_STRING, 1, FX_OBJECT, oref));
 		na++;
 	}
+	*kpos = n;
 	put_word(ev, n++, arg_hdr(FXT_ARG_STRING, 1, FX_KIND, kref));
 	put_word(ev, n++, arg_hdr(FXT_ARG_UINT32, 1, FX_CPU, at->cpu));
 	if (s->flags & PTS_TLF_INFERRED) {
@@ -648,7 +688,7 @@ static int emit_begin(struct pts_writer *w, const struct pts_tl_at *at,
 	char local[FXT_BEGIN_WORDS * 8], *ev;
 	char buf[64];
 	uint16_t oref = 0, kref;
-	unsigned int nargs, n;
+	unsigned int nargs, n, kpos;
 	int rc;
 
 	/* every string first: their string records precede the event */
@@ -658,7 +698,7 @@ static int emit_begin(struct pts_writer *w, const struct pts_tl_at *at,
 		return rc;
 	/* extra arguments register strings as they go: assembled aside */
 	ev = s->nargs ? local : ev_place(w, local, sizeof(local));
-	n = begin_words(ev, at, s, slice_symbol(s), *nref, oref, kref, &nargs);
+	n = begin_words(ev, at, s, slice_symbol(s), *nref, oref, kref, &nargs, &kpos);
 	if (s->nargs) {
 		rc = extra_args(w, s->args, s->nargs, ev, &n);
 		if (rc < 0)
@@ -706,7 +746,7 @@ static int record_begin(struct pts_writer *w, const struct pts_tl_rec *rec,
 {
 	const struct pts_tl_at at = { rec->pid, rec->tid, rec->cpu, rec->ts_ns };
 	const struct pts_tl_slice s = {
-		rec->name, rec->object, rec->addr, rec->offset, rec->flags, rec->nargs, rec->args, 0,
+		rec->name, rec->object, rec->addr, rec->offset, rec->flags, rec->nargs, rec->args, 0, 0,
 	};
 	uint16_t nref;
 	int rc = emit_begin(w, &at, &s, rec->kind, th, &nref) ?: pts_wthread_push(w, t, rec);
@@ -832,6 +872,106 @@ static int fxt_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
  * pts_wout_room or pts_wout, which answer with it (nothing more is
  * written), and pts_wframe_failed reports it.
  */
+/*
+ * What a BEGIN notes in its slice (wtag) for the END: the name's string
+ * ref nref and the table's generation, which says whether nref is still
+ * the name's.
+ */
+static inline uint64_t wtag_of(const struct fxt *f, uint16_t nref)
+{
+	return f->gen << 16 | nref;
+}
+
+/* ---- BEGIN templates (struct fxt_tmpl) -------------------------------- */
+
+/* The template slot of the slices of id: ids count up, slots in turn. */
+static inline struct fxt_tmpl *tmpl_slot(struct fxt *f, uint64_t id)
+{
+	return &f->tmpl[id & (FXT_TMPL_SIZE - 1)];
+}
+
+/*
+ * May the BEGIN of slice s (kind: why) be written from a template? An
+ * id, its strings interned (the same pointers, the same strings), a name
+ * of at least a byte, no extra arguments, a kind with a fixed string.
+ */
+static bool tmpl_fits(const struct pts_writer *w, const struct pts_tl_slice *s,
+		      enum pts_tl_kind kind)
+{
+	return s->id && w->interned && s->name && s->name[0] && !s->nargs &&
+	       (unsigned int)kind < FXT_KIND_COUNT;
+}
+
+/*
+ * The template of slice s (tmpl_fits), made in its slot if not there:
+ * its name's and object's string records are written now if new, as
+ * emit_begin writes them, and the words are begin_words', so a BEGIN
+ * from it is what emit_begin writes.
+ */
+static int tmpl_get(struct pts_writer *w, const struct pts_tl_slice *s, struct fxt_tmpl **out)
+{
+	static const struct pts_tl_at zero;
+	struct fxt_tmpl *t = tmpl_slot(S(w), s->id);
+	uint16_t nref, oref = 0;
+	unsigned int n, nargs, kpos;
+	int rc;
+
+	*out = t;
+	if (t->id == s->id)
+		return 0;
+	rc = str_ref(w, s->name, &nref) ?: str_ref(w, s->object, &oref);
+	if (rc)
+		return rc;
+	memset(t->w, 0, sizeof(t->w));
+	n = begin_words((char *)t->w, &zero, s, named_symbol(s), nref, oref, 0, &nargs, &kpos);
+	begin_header((char *)t->w, n, nargs, 0, s->flags, nref);
+	t->id = s->id;
+	t->wtag = wtag_of(S(w), nref);
+	t->n = (uint8_t)n;
+	t->kpos = (uint8_t)kpos;
+	return 0;
+}
+
+/* Word i of template t ORed with v, at ev. */
+static inline void tmpl_word(char *ev, const struct fxt_tmpl *t, unsigned int i, uint64_t v)
+{
+	put_word(ev, i, le64toh(t->w[i]) | v);
+}
+
+/*
+ * The BEGIN at at (kind: why) on thread ref th from template t, at ev
+ * with room for FXT_TMPL_WORDS words: t's words, the time, and what
+ * begin_words and begin_header OR into them.
+ */
+static inline void begin_from(char *ev, const struct fxt_tmpl *t, const struct pts_tl_at *at,
+			      enum pts_tl_kind kind, unsigned int th)
+{
+	memcpy(ev, t->w, sizeof(t->w));
+	tmpl_word(ev, t, 0, (uint64_t)th << 24);
+	put_word(ev, 1, at->ts_ns);
+	tmpl_word(ev, t, t->kpos, (uint64_t)(FX_KINDS + kind) << 32);
+	tmpl_word(ev, t, t->kpos + 1u, (uint64_t)at->cpu << 32);
+}
+
+/* A BEGIN that tmpl_fits, on thread ref th; *nref: its name's string ref. */
+static int emit_begin_tmpl(struct pts_writer *w, const struct pts_tl_at *at,
+			   const struct pts_tl_slice *s, enum pts_tl_kind kind, unsigned int th,
+			   uint16_t *nref)
+{
+	char local[FXT_TMPL_WORDS * 8], *ev;
+	struct fxt_tmpl *t;
+	int rc = tmpl_get(w, s, &t);
+
+	if (rc)
+		return rc;
+	*nref = (uint16_t)t->wtag;
+	ev = ev_place(w, local, sizeof(local));
+	begin_from(ev, t, at, kind, th);
+	return ev_done(w, ev, local, t->n);
+}
+
+/* ---- the frame path -------------------------------------------------- */
+
 /* fxt_frame_begin of any BEGIN: the string table reserved, the thread and the strings looked up. */
 static __attribute__((noinline)) int frame_begin_any(struct pts_writer *w,
 						     const struct pts_tl_at *at,
@@ -843,40 +983,39 @@ static __attribute__((noinline)) int frame_begin_any(struct pts_writer *w,
 	int rc;
 
 	reserve_strings(S(w), begin_strings(s->nargs));
-	rc = thread_ref(w, at->pid, at->tid, &th) ?: emit_begin(w, at, s, kind, th, &nref);
+	rc = thread_ref(w, at->pid, at->tid, &th);
+	if (!rc)
+		rc = tmpl_fits(w, s, kind) ? emit_begin_tmpl(w, at, s, kind, th, &nref) :
+					     emit_begin(w, at, s, kind, th, &nref);
 	if (rc)
 		return pts_wframe_failed(w, rc, err);
-	/* the name's ref for the END, while the string table keeps it */
-	s->wtag = S(w)->gen << 16 | nref;
+	s->wtag = wtag_of(S(w), nref);
 	return 0;
 }
 
 /*
  * The common BEGIN decided without a call, so without saving registers:
  * no recycling of the string table due, the thread of the record before,
- * no extra arguments, its name and object (if any) remembered strings, a
- * kind with a fixed string, room in the output buffer. What
- * frame_begin_any would write then.
+ * a kind with a fixed string, the template of the slice's id made (which
+ * says its strings are interned and known, and no extra arguments), room
+ * in the output buffer. What frame_begin_any would write then.
  */
 static int fxt_frame_begin(struct pts_writer *w, const struct pts_tl_at *at,
 			   struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err)
 {
 	struct fxt *f = S(w);
-	uint16_t nref, oref = 0;
-	unsigned int n, nargs;
+	const struct fxt_tmpl *t = tmpl_slot(f, s->id);
 	char *ev;
 
-	if (!strings_room(f, FXT_STRINGS_PER_RECORD) || s->nargs ||
-	    !is_last_thread(f, at->pid, at->tid) || (unsigned int)kind >= FXT_KIND_COUNT ||
-	    !str_known(w, s->name, &nref) || (s->object && !str_known(w, s->object, &oref)) ||
-	    !(ev = pts_wout_room(w, FXT_BEGIN_WORDS * 8)))
+	/* an id of 0 is no template's: an empty one's is TMPL_NONE */
+	if (!strings_room(f, FXT_STRINGS_PER_RECORD) || !is_last_thread(f, at->pid, at->tid) ||
+	    (unsigned int)kind >= FXT_KIND_COUNT || t->id != s->id ||
+	    !pts_wout_fits(w, FXT_TMPL_WORDS * 8))
 		return frame_begin_any(w, at, s, kind, err);
-	/* str_known found the name: not "" */
-	n = begin_words(ev, at, s, named_symbol(s), nref, oref, (uint16_t)(FX_KINDS + kind),
-			&nargs);
-	begin_header(ev, n, nargs, f->last_thread, s->flags, nref);
-	pts_wout_commit(w, n * 8);
-	s->wtag = f->gen << 16 | nref;
+	ev = pts_wout_end(w);
+	begin_from(ev, t, at, kind, f->last_thread);
+	pts_wout_commit(w, t->n * 8u);
+	s->wtag = t->wtag;
 	return 0;
 }
 
@@ -914,8 +1053,9 @@ static int fxt_frame_end(struct pts_writer *w, const struct pts_tl_at *at,
 
 	if (!strings_room(f, FXT_STRINGS_PER_RECORD) || !is_last_thread(f, at->pid, at->tid) ||
 	    s->wtag >> 16 != f->gen || (unsigned int)kind >= FXT_KIND_COUNT ||
-	    !(ev = pts_wout_room(w, FXT_END_WORDS * 8)))
+	    !pts_wout_fits(w, FXT_END_WORDS * 8))
 		return frame_end_any(w, at, s, kind, err);
+	ev = pts_wout_end(w);
 	end_words(ev, at->ts_ns, (uint16_t)(FX_KINDS + kind), f->last_thread, s->flags,
 		  (uint16_t)s->wtag);
 	pts_wout_commit(w, FXT_END_WORDS * 8);
@@ -936,6 +1076,7 @@ static int fxt_start(struct pts_writer *w)
 
 	f->next_thread = 1;
 	f->gen = 1;	/* frames start at 0: never a match */
+	tmpl_forget(f);
 	/* magic number record: a fixed 8-byte value, first in the file */
 	rec_start(&f->ev);
 	rc = rec_end(w, &f->ev, FXT_REC_METADATA, (uint64_t)FXT_META_TRACE_INFO << 16 |

@@ -118,6 +118,20 @@ static inline char *pts_wout_room(struct pts_writer *w, size_t n)
 	return !w->error && n <= PTS_WOUT_BUF - w->len ? w->buf + w->len : NULL;
 }
 
+/*
+ * pts_wout_room as a test, and where its room starts (pts_wout_end):
+ * a caller that tests first is spared the test of the pointer.
+ */
+static inline bool pts_wout_fits(const struct pts_writer *w, size_t n)
+{
+	return !w->error && n <= PTS_WOUT_BUF - w->len;
+}
+
+static inline char *pts_wout_end(struct pts_writer *w)
+{
+	return w->buf + w->len;
+}
+
 /* Keep n bytes written at pts_wout_room's answer. */
 static inline void pts_wout_commit(struct pts_writer *w, size_t n)
 {

@@ -148,6 +148,26 @@ static inline void gen_tsc(struct pt_gen *g, uint64_t tsc)
 	gen_pkt(g, &p);
 }
 
+static inline void gen_mtc(struct pt_gen *g, uint8_t ctc)
+{
+	struct pt_packet p;
+
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_mtc;
+	p.payload.mtc.ctc = ctc;
+	gen_pkt(g, &p);
+}
+
+static inline void gen_cyc(struct pt_gen *g, uint64_t value)
+{
+	struct pt_packet p;
+
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_cyc;
+	p.payload.cyc.value = value;
+	gen_pkt(g, &p);
+}
+
 static inline void gen_cbr(struct pt_gen *g, uint8_t ratio)
 {
 	struct pt_packet p;

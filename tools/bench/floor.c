@@ -14,9 +14,10 @@
  *   bench-floor --pt FILE --elf FILE              raw trace, static ELF image
  *   bench-floor --bundle NAME.ptscope             cpu0.pt of a ptsynth/ptscope bundle
  *   --timeline-flags   the block-decoder flags a call timeline needs, as
- *                      ptscope decode sets them (end_on_call, end_on_jump,
- *                      enable_tick_events): blocks end at every call and
- *                      jump, so more, shorter blocks
+ *                      ptscope decode sets them (end_on_call, end_on_jump):
+ *                      blocks end at every call and jump, so more, shorter
+ *                      blocks (no tick events: ptscope reads the time
+ *                      itself, ptdec.c)
  *
  * Prints one line of key=value results: bytes, insns, blocks, events,
  * errors (decode errors resynced over), seconds (CPU time of the loop).
@@ -225,7 +226,6 @@ int main(int argc, char **argv)
 	if (tl_flags) {
 		cfg.flags.variant.block.end_on_call = 1;
 		cfg.flags.variant.block.end_on_jump = 1;
-		cfg.flags.variant.block.enable_tick_events = 1;
 	}
 	buf = read_all(pt, &len);
 	cfg.begin = buf;

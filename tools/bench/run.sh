@@ -217,7 +217,7 @@ function med(s,   a, n, i, j, t) {
 	echo "  Values are medians, (min–max) over the repetitions. ×floor = rate / floor's rate;"
 	echo "  floor: the bare libipt block-decoder loop (libipt's default block flags);"
 	echo "  floor-tl: the same loop with the flags ptscope decode needs for call timelines"
-	echo "  (end_on_call, end_on_jump, enable_tick_events)."
+	echo "  (end_on_call, end_on_jump)."
 	echo
 	echo "Traces:"
 	echo

@@ -13,6 +13,8 @@
 
 #include "elide.h"
 #include "insn_class.h"
+#include "pt_read.h"
+#include "pt_step.h"
 #include "util/assume.h"
 
 #define QCAP 16
@@ -162,6 +164,14 @@ struct pts_ptdec {
 	struct loop_watch walk;	/* WALK_EOS: block starts watched for a loop */
 	int64_t sync_off;	/* offset of the PSB the decoder last synced at */
 	uint64_t good_off;	/* decoder position after the last call that succeeded */
+	/* good_off before the last move of it, and before the move before (time_moved) */
+	uint64_t read_from, read_prev;
+	/*
+	 * The last move read one TNT or TIP packet (no timing packet after
+	 * it) and left tsc at libipt's time: libipt's time cannot change
+	 * while the moves that follow read one such packet each.
+	 */
+	bool time_plain;
 	uint64_t dropped;	/* mapped: bytes [0, dropped) released (MADV_DONTNEED) */
 	uint64_t drop_at;	/* good_off from which to release more (UINT64_MAX: never) */
 	/* blocks since the trace position last moved or an event (spinning()) */
@@ -184,11 +194,17 @@ struct pts_ptdec {
 	uint64_t last_ip;
 	uint64_t tsc;
 	/*
-	 * The time: read at sync, then taken from events. With tick events
-	 * on, libipt reports every change of its time at the branch it binds
-	 * to (pt_blk_tick), so the time of the last event is the time of
-	 * every later branch until the next event: no pt_blk_time per block,
-	 * and a branch never gets the time of a timing packet after it.
+	 * The time: read at sync, taken from events, and read from libipt
+	 * (pt_blk_time) after a call that moved its position: libipt's time
+	 * is that of the last TNT, TIP or event packet it read, so it changes
+	 * only when its position moves, and after a block it is the time of
+	 * the branch that ends the block, read after that block resolved the
+	 * branch before it. Not asked of libipt as tick events: libipt 2.0
+	 * compares its time after every conditional and indirect branch it
+	 * queries (pt_blk_tick), about 6 % of a decode's instructions.
+	 * Where a call read an event's packets too, libipt's time is the
+	 * event's, not the branch's (time_moved): a branch never gets the
+	 * time of a timing packet after it.
 	 */
 	bool have_tsc;
 	/*
@@ -1140,7 +1156,6 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	pc.addr_filter = cfg->addr_filter;
 	pc.flags.variant.block.end_on_call = 1;
 	pc.flags.variant.block.end_on_jump = 1;
-	pc.flags.variant.block.enable_tick_events = 1;
 	d->blk = pt_blk_alloc_decoder(&pc);
 	if (!d->blk) {
 		free(d->copy);
@@ -1200,18 +1215,102 @@ static void drop_pages(struct pts_ptdec *d)
 /*
  * The position after a call that succeeded. Most blocks consume no new
  * packet: what follows a move (the spin watch's new run, the pages
- * dropped) is decided only when it moved.
+ * dropped, the time read) is decided only when it moved. True when it
+ * moved.
  */
-static inline void mark_good(struct pts_ptdec *d)
+static inline bool mark_good(struct pts_ptdec *d)
 {
 	uint64_t off;
 
 	if (pt_blk_get_offset(d->blk, &off) < 0 || off == d->good_off)
-		return;
+		return false;
+	d->read_prev = d->read_from;
+	d->read_from = d->good_off;
 	d->good_off = off;
 	d->spin_blocks = 0;
 	if (off >= d->drop_at)
 		drop_pages(d);
+	return true;
+}
+
+/*
+ * The time after a call of libipt's that moved its position: libipt's
+ * (pt_blk_time, that of the last TNT, TIP or event packet it read) when
+ * that is the time of the branch the call decided, the branch that ends
+ * the block (struct pts_ptdec, have_tsc); else, when the call also read
+ * an event's packets after timing packets that follow the branch (an
+ * interrupt's FUP after a CYC), the branch's time is libipt's before the
+ * call: the time kept, or a TSC read ahead last; the event sets its own
+ * when libipt hands it out. Only where MTC or CYC packets came both
+ * before and after the branch's is the time kept that of a packet before
+ * the branch's, earlier than the tick event's (pt_read.h). plain: the
+ * call read one TNT or TIP packet and nothing else (time_plain).
+ */
+static __attribute__((noinline)) void time_moved(struct pts_ptdec *d, bool plain)
+{
+	struct pts_pt_read r, prev;
+	uint64_t t;
+	uint32_t lost_mtc, lost_cyc;
+	bool bound = false;
+
+	d->time_plain = false;
+	if (pt_blk_time(d->blk, &t, &lost_mtc, &lost_cyc) < 0)
+		return;
+	if (d->have_tsc && t != d->tsc) {
+		/* a TIP first: is it the one a FUP or MODE read before waits for? */
+		prev.unknown = true;
+		if ((d->buf[d->read_from] & 0x1f) == 0x0d || !d->buf[d->read_from]) {
+			pts_pt_read_scan(d->buf, d->read_prev, d->read_from, false, &prev);
+			bound = prev.bound || prev.unknown;
+		}
+		pts_pt_read_scan(d->buf, d->read_from, d->good_off, bound, &r);
+		if (!pts_pt_read_branch_time(&r)) {
+			/*
+			 * The branch's time is libipt's after the call before
+			 * (the packets it read ahead are timed at the branch's):
+			 * the time kept when that call read no timing packet after
+			 * the packet that set it, that of a TSC it read last.
+			 */
+			if (r.branch_first && prev.unknown)
+				pts_pt_read_scan(d->buf, d->read_prev, d->read_from, false, &prev);
+			if (r.branch_first && !prev.unknown && prev.tail_tsc)
+				set_tsc(d, prev.tsc, false);
+			return;
+		}
+	}
+	set_tsc(d, t, false);
+	d->time_plain = plain;
+}
+
+/*
+ * Whether buf[0, n) is one TNT-8 (an even byte from 04 on) or one TIP
+ * (bits 4:0 0d, its length by its IP compression: pt_step.h).
+ */
+static inline bool plain_branch(const uint8_t *buf, uint64_t n)
+{
+	uint8_t b = buf[0];
+
+	if (n == 1)
+		return !(b & 1) && b > 2;
+	return (b & 0x1f) == 0x0d && pts_pt_first_len[b] == n;
+}
+
+/*
+ * mark_good after a block: libipt's time moves only with its position,
+ * so it is read only then, after the block's own pending branch was
+ * resolved at the time before it; and not when no timing packet came
+ * since the last read (time_plain).
+ */
+static inline __attribute__((always_inline)) void mark_good_timed(struct pts_ptdec *d)
+{
+	uint64_t from = d->good_off;
+	bool plain;
+
+	if (!mark_good(d))
+		return;
+	plain = plain_branch(d->buf + from, d->good_off - from);
+	if (!plain || !d->time_plain)
+		time_moved(d, plain);
 }
 
 /*
@@ -1379,7 +1478,7 @@ static void after_next(struct pts_ptdec *d, const struct pt_block *b, int st)
 		return;
 	}
 	d->status = st;
-	mark_good(d);
+	mark_good_timed(d);
 	if (b->ninsn && spinning(d, b->end_ip)) {
 		gap(d, SPIN_GAP, 0);
 		lose_sync(d);
@@ -1449,12 +1548,15 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
 			d->sync_off = (int64_t)so;
 		}
 		mark_good(d);
+		d->read_prev = d->read_from = d->good_off;	/* nothing read since the sync */
+		d->time_plain = false;
 		drop_pend(d);
 		update_time(d);
 		return;
 	}
 	if (d->status & pts_event_pending) {
 		struct pt_event ev;
+		bool moved;
 
 		st = pt_blk_event(d->blk, &ev, sizeof(ev));
 		if (st < 0) {
@@ -1463,9 +1565,13 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
 			return;
 		}
 		d->status = st;
-		mark_good(d);
+		moved = mark_good(d);
 		d->spin_blocks = 0;	/* an event is progress */
 		on_event(d, &ev);
+		/* libipt may have decided a branch after it (its trailing events) */
+		d->time_plain = false;
+		if (moved)
+			time_moved(d, false);
 		return;
 	}
 	if ((d->status & pts_eos) && d->state == PTDEC_SYNCED) {
@@ -1489,7 +1595,7 @@ static inline __attribute__((always_inline)) bool block_done(struct pts_ptdec *d
 	d->st.insns += b->ninsn;
 	end_block(d, b);
 	d->status = st;
-	mark_good(d);
+	mark_good_timed(d);
 	if (spinning(d, b->end_ip)) {
 		gap(d, SPIN_GAP, 0);
 		lose_sync(d);

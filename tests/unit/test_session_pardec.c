@@ -324,6 +324,45 @@ static void trace_with_cyc_is_one_chunk_none_queued_for_the_workers(void)
 	}
 }
 
+/* The trace written, read into a buffer followed by zero padding (*len: its bytes). */
+static uint8_t *read_padded(size_t *len)
+{
+	char *file = bt_read_file(trace, len);
+	uint8_t *buf;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(file);
+	buf = calloc(1, *len + PTS_PT_PAD);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+	memcpy(buf, file, *len);
+	free(file);
+	return buf;
+}
+
+/* The positions p reported after each event handed out, up to the end. */
+struct progress {
+	uint64_t events, moves, last;
+	bool backwards;
+};
+
+static void follow_progress(struct pts_pcpu *p, struct progress *pr)
+{
+	const struct pts_branch *br;
+	struct pts_err err = { 0 };
+	uint64_t pos;
+	int rc;
+
+	memset(pr, 0, sizeof(*pr));
+	while ((rc = pts_pcpu_next(p, &br, &err)) > 0) {
+		pr->events++;
+		pos = pts_pcpu_done(p);
+		pr->backwards |= pos < pr->last;
+		pr->moves += pos > pr->last;
+		if (pos > pr->last)
+			pr->last = pos;
+	}
+	CU_ASSERT_EQUAL(rc, 0);
+}
+
 /*
  * The progress line (session.c, show_progress) reads each CPU's position
  * in its trace (pts_brsrc_done). A trace with CYC is one chunk that the
@@ -337,58 +376,38 @@ static void trace_with_cyc_decoded_in_parallel_reports_its_position_as_it_goes(v
 {
 	struct pts_pool_options po = { .threads = 2, .chunks = 4 };
 	struct pts_ptdec_config cfg = { 0 };
-	const struct pts_branch *br;
+	struct pts_err err = { 0 };
 	struct pts_imgset *set;
 	struct pts_pool *pool;
 	struct pts_pcpu *p;
-	struct pts_err err = { 0 };
-	uint64_t pos, last = 0, seen = 0, moves = 0, events = 0;
-	size_t len;
-	char *file;
-	uint8_t *buf;
-	int rc;
+	struct progress pr;
 
 	write_loop(ITERS - EVERY, ITERS - EVERY / 2);
-	file = bt_read_file(trace, &len);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(file);
-	buf = calloc(1, len + PTS_PT_PAD);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
-	memcpy(buf, file, len);
-	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_elf(set, PTS_PID_ALL, elf, 0, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(pts_pool_new(&po, set, &pool, &err), 0);
-	cfg.buf = buf;
-	cfg.size = len;
+	cfg.buf = read_padded(&cfg.size);
 	cfg.padded = true;
-	cfg.images = set;
 	cfg.nom_freq = 21;
 	cfg.pid = 100;
 	cfg.tid = 101;
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_elf(set, PTS_PID_ALL, elf, 0, &err), 0);
+	cfg.images = set;
+	CU_ASSERT_EQUAL_FATAL(pts_pool_new(&po, set, &pool, &err), 0);
 	CU_ASSERT_EQUAL_FATAL(pts_pcpu_new(pool, &cfg, 1, &p, &err), 0);
-	while ((rc = pts_pcpu_next(p, &br, &err)) > 0) {
-		events++;
-		pos = pts_pcpu_done(p);
-		CU_ASSERT(pos >= last);
-		CU_ASSERT(pos <= len);
-		moves += pos > last;
-		last = pos > last ? pos : last;
-		seen = last;
-	}
-	CU_ASSERT_EQUAL(rc, 0);
-	CU_ASSERT(events > ITERS);
-	CU_ASSERT(moves >= ITERS);
-	CU_ASSERT(seen > last_psb_off);
-	CU_ASSERT_EQUAL(pts_pcpu_done(p), len);
-	if (moves < ITERS || seen <= last_psb_off)
+	follow_progress(p, &pr);
+	CU_ASSERT(pr.events > ITERS);
+	CU_ASSERT(!pr.backwards);
+	CU_ASSERT(pr.moves >= ITERS);
+	CU_ASSERT(pr.last > last_psb_off && pr.last <= cfg.size);
+	CU_ASSERT_EQUAL(pts_pcpu_done(p), cfg.size);
+	if (pr.moves < ITERS || pr.last <= last_psb_off)
 		fprintf(stderr, "pardec progress: %llu moves over %llu events, last at %llu of %zu "
-			"(last PSB at %llu)\n", (unsigned long long)moves,
-			(unsigned long long)events, (unsigned long long)seen, len,
+			"(last PSB at %llu)\n", (unsigned long long)pr.moves,
+			(unsigned long long)pr.events, (unsigned long long)pr.last, cfg.size,
 			(unsigned long long)last_psb_off);
 	pts_pcpu_free(p);
 	pts_pool_free(pool, NULL);
 	pts_imgset_free(set);
-	free(buf);
-	free(file);
+	free((void *)cfg.buf);
 }
 
 /* calls.elf's trace: ITERS calls of g from f's loop, a PSB+ at f every EVERY, f's return at the end */

@@ -77,8 +77,8 @@ int pts_insn_classify(const uint8_t *buf, size_t len, int mode_bits, struct pts_
 	out->len = in.length;
 	out->cls = branch_class(&in);
 	/* direct near calls and jumps carry a relative target; every other branch needs a TIP */
-	out->tip = out->cls != PTS_IC_OTHER && out->cls != PTS_IC_COND &&
-		   !((out->cls == PTS_IC_CALL || out->cls == PTS_IC_JUMP) &&
-		     (in.attributes & ZYDIS_ATTRIB_IS_RELATIVE));
+	out->direct = (out->cls == PTS_IC_CALL || out->cls == PTS_IC_JUMP) &&
+		      (in.attributes & ZYDIS_ATTRIB_IS_RELATIVE);
+	out->tip = out->cls != PTS_IC_OTHER && out->cls != PTS_IC_COND && !out->direct;
 	return 0;
 }

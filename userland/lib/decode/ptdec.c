@@ -37,6 +37,9 @@ struct qent {
  */
 #define ICACHE_SIZE 4096
 
+/* tnt_spare when the last call of libipt's was not the block loop's: below -1, and stays */
+#define TNT_NONE (INT32_MIN / 2)
+
 /* A mapped trace's decoded pages are dropped in steps of DROP_STEP bytes,
  * keeping the DROP_KEEP bytes before the decoder's position resident. */
 #define DROP_STEP (8u << 20)
@@ -172,6 +175,15 @@ struct pts_ptdec {
 	 * while the moves that follow read one such packet each.
 	 */
 	bool time_plain;
+	/*
+	 * What the block loop knows of libipt's decoder before its next
+	 * pt_blk_next (read_nothing): TNT_NONE nothing, as after any other
+	 * call of libipt's; else the last call was the block loop's and
+	 * returned no event, and the next tnt_spare blocks that end at a
+	 * conditional branch or a return take a bit libipt's TNT cache holds
+	 * and read nothing (-1: none known to).
+	 */
+	int32_t tnt_spare;
 	uint64_t dropped;	/* mapped: bytes [0, dropped) released (MADV_DONTNEED) */
 	uint64_t drop_at;	/* good_off from which to release more (UINT64_MAX: never) */
 	/* blocks since the trace position last moved or an event (spinning()) */
@@ -297,9 +309,10 @@ static inline bool pending(const struct pts_ptdec *d)
 	return d->pend_insn.cls != PTS_IC_OTHER;
 }
 
+/* The whole class at once: one store, and no direct flag left for read_nothing. */
 static inline void drop_pend(struct pts_ptdec *d)
 {
-	d->pend_insn.cls = PTS_IC_OTHER;
+	d->pend_insn = (struct pts_insn){ .cls = PTS_IC_OTHER };
 }
 
 /*
@@ -1118,6 +1131,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->mode_bits = 64;
 	d->mode = ptem_64bit;
 	d->ikey = ICACHE_KEY(d->space, d->mode_bits);
+	d->tnt_spare = TNT_NONE;
 	d->drop_at = cfg->mapped ? DROP_STEP + DROP_KEEP : UINT64_MAX;
 	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
 	d->pid_changed = true;
@@ -1301,16 +1315,71 @@ static inline bool plain_branch(const uint8_t *buf, uint64_t n)
  * resolved at the time before it; and not when no timing packet came
  * since the last read (time_plain).
  */
-static inline __attribute__((always_inline)) void mark_good_timed(struct pts_ptdec *d)
+static inline __attribute__((always_inline)) bool mark_good_timed(struct pts_ptdec *d)
 {
 	uint64_t from = d->good_off;
 	bool plain;
 
 	if (!mark_good(d))
-		return;
+		return false;
 	plain = plain_branch(d->buf + from, d->good_off - from);
 	if (!plain || !d->time_plain)
 		time_moved(d, plain);
+	return true;
+}
+
+/* Whether the packet at libipt's position is a TNT-8 (pt_read.h, pts_pt_tnt_bits). */
+static inline bool tnt8_next(const struct pts_ptdec *d)
+{
+	uint8_t p = d->buf[d->good_off];
+
+	return !(p & 1) && p > 2;
+}
+
+/* The classes of a block whose last instruction takes a TNT bit (read_nothing). */
+#define TNT_CLASSES ((1u << ptic_cond_jump) | (1u << ptic_return))
+
+/*
+ * mark_good_timed after a block of the block loop that may have read
+ * packets (read_nothing). Where its conditional branch or return began
+ * its reading with a TNT packet of n bits, libipt's cache was empty (it
+ * fills it only so: pt_tnt_cache_update_tnt) and holds the n - 1 the
+ * branch left: the next n - 2 such branches read nothing, and the last
+ * one too when the next packet is a TNT packet (the query decoder reads
+ * ahead up to the next TNT, TIP or event packet, where its position
+ * stays), for then no event can be pending after it (pt_qry_will_event).
+ */
+static inline __attribute__((always_inline)) void mark_good_loop(struct pts_ptdec *d,
+								 const struct pt_block *b)
+{
+	uint64_t from = d->good_off;
+
+	d->tnt_spare = -1;
+	if (!mark_good_timed(d))
+		return;
+	if ((1u << b->iclass) & TNT_CLASSES) {
+		unsigned int bits = pts_pt_tnt_bits(d->buf + from);
+
+		if (bits)
+			d->tnt_spare = (int32_t)bits - 2 + tnt8_next(d);
+	}
+}
+
+/*
+ * A block read_nothing says read no packet: checked against libipt in
+ * checked builds (util/assume.h), where a broken rule aborts at the block
+ * it broke at rather than shifting the positions and times after it.
+ */
+static inline void checked_unmoved(struct pts_ptdec *d)
+{
+#ifdef PTS_ASSUME_CHECKED
+	uint64_t off = d->good_off;
+
+	pt_blk_get_offset(d->blk, &off);
+	PTS_ASSUME(off == d->good_off);
+#else
+	(void)d;
+#endif
 }
 
 /*
@@ -1449,6 +1518,7 @@ static __attribute__((noinline)) bool other_mode(struct pts_ptdec *d, const stru
  */
 static void after_next(struct pts_ptdec *d, const struct pt_block *b, int st)
 {
+	d->tnt_spare = TNT_NONE;	/* for read_nothing: a call that may have read an event */
 	if (b->ninsn && b->mode != d->mode && d->mode == ptem_unknown) {
 		mode_unknown(d);
 		return;
@@ -1489,6 +1559,8 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
 {
 	struct pt_block b;
 	int st;
+
+	d->tnt_spare = TNT_NONE;	/* a call of libipt's other than the block loop's (read_nothing) */
 
 	if (d->state == PTDEC_START || d->state == PTDEC_RESYNC) {
 		int64_t tried = -1;
@@ -1584,6 +1656,53 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
 }
 
 /*
+ * Whether the call of pt_blk_next that returned block b in the block loop
+ * read no packet, so that libipt's position is where it was (no
+ * pt_blk_get_offset). libipt 2.0.5's block decoder reads packets only
+ * when it asks its query decoder for a conditional branch, an indirect
+ * one or an event (pt_qry_cond_branch, pt_qry_indirect_branch,
+ * pt_qry_event); in a call of pt_blk_next that is
+ *
+ *   - at the start, an event whose query the last call's status left
+ *     pending (pt_blk_fetch_event): never after a call of pt_blk_next
+ *     that returned no event, which fetched it itself (its trailing
+ *     event) or had none to fetch; after pt_blk_event or a sync it may
+ *     be (tnt_spare TNT_NONE);
+ *   - at the block's last instruction, when it needs trace to go on
+ *     (pt_blk_proceed_with_trace and the block cache's ptbq_cond,
+ *     ptbq_return, ptbq_ind_call, ptbq_indirect): a conditional branch,
+ *     a return, an indirect or far branch; never a direct call or jump,
+ *     at which end_on_call and end_on_jump end a block without a query;
+ *   - after it, an event whose query that last instruction's left
+ *     pending (pt_blk_proceed_trailing_event): the query decoder says
+ *     an event is pending only once its TNT cache is empty
+ *     (pt_qry_status_flags).
+ *
+ * A conditional branch or a compressed return takes a bit of the TNT
+ * cache, and reads a TNT packet only when the cache is empty
+ * (pt_qry_cond_branch); a return with bits in the cache is a compressed
+ * one. So a block that ends at one (by libipt's class, TNT_CLASSES)
+ * reads nothing while the cache holds its bit and no event can follow
+ * (tnt_spare, mark_good_loop); a block that ends at a direct call or
+ * jump (by its class: libipt's does not tell direct from indirect, and
+ * a block's last instruction is the one that needed trace if any did)
+ * reads nothing after a call of the block loop.
+ */
+static inline __attribute__((always_inline)) bool read_nothing(struct pts_ptdec *d,
+							       const struct pt_block *b)
+{
+	bool none;
+
+	if ((1u << b->iclass) & TNT_CLASSES)
+		none = --d->tnt_spare >= 0;
+	else
+		none = d->pend_insn.direct && d->tnt_spare >= -1;
+	if (none)
+		checked_unmoved(d);
+	return none;
+}
+
+/*
  * blocks_run's work after a block's branch is resolved (st: its status):
  * true when the block was one more pass of a loop that consumes no trace,
  * which ends the segment.
@@ -1595,7 +1714,8 @@ static inline __attribute__((always_inline)) bool block_done(struct pts_ptdec *d
 	d->st.insns += b->ninsn;
 	end_block(d, b);
 	d->status = st;
-	mark_good_timed(d);
+	if (!read_nothing(d, b))
+		mark_good_loop(d, b);
 	if (spinning(d, b->end_ip)) {
 		gap(d, SPIN_GAP, 0);
 		lose_sync(d);

@@ -497,7 +497,7 @@ static inline void drop_run(struct pts_pcpu *p, const struct chunk *c, const str
 {
 	struct pts_br_elide *el = p->elide;
 	uint32_t n = run->n;
-	uint64_t ts = c->jumps[run->j0 + n - 1].ts_ns;
+	uint64_t ts = run->last_ts;
 	uint32_t cpu = p->cfg.cpu;
 
 	el->dropped += n;

@@ -868,16 +868,22 @@ static void set_mode(struct pts_ptdec *d, enum pt_exec_mode mode)
 }
 
 /* The instruction that ends block b: the next block's start is its target. */
-static inline void end_block(struct pts_ptdec *d, const struct pt_block *b)
+/* The class of block b's last instruction, a branch, as the pending one. */
+static inline void end_insn(struct pts_ptdec *d, const struct pt_block *b)
 {
-	d->last_ip = b->end_ip;
-	if (b->iclass == ptic_other || b->iclass == ptic_ptwrite)
-		return;
 	/* a block that carries the bytes of its last instruction: never cached */
 	if (b->truncated)
 		classify_slow(d, b->end_ip, b->raw, b->size, &d->pend_insn);
 	else
 		classify(d, b->end_ip, &d->pend_insn);
+}
+
+static inline void end_block(struct pts_ptdec *d, const struct pt_block *b)
+{
+	d->last_ip = b->end_ip;
+	if (b->iclass == ptic_other || b->iclass == ptic_ptwrite)
+		return;
+	end_insn(d, b);
 }
 
 static inline void on_block(struct pts_ptdec *d, const struct pt_block *b)
@@ -1693,10 +1699,23 @@ static inline __attribute__((always_inline)) bool read_nothing(struct pts_ptdec 
 {
 	bool none;
 
-	if ((1u << b->iclass) & TNT_CLASSES)
+	if ((1u << b->iclass) & TNT_CLASSES) {
+		/*
+		 * A near return (libipt's ptic_return: C3, C2) is what Zydis
+		 * classes PTS_IC_RET, and its branch needs no length
+		 * (resolve_fast): not looked up.
+		 */
+		if (b->iclass == ptic_return && !b->truncated)
+			d->pend_insn = (struct pts_insn){ .cls = PTS_IC_RET, .tip = 1 };
+		else
+			end_insn(d, b);
 		none = --d->tnt_spare >= 0;
-	else
+	} else if (b->iclass == ptic_other || b->iclass == ptic_ptwrite) {
+		return false;
+	} else {
+		end_insn(d, b);
 		none = d->pend_insn.direct && d->tnt_spare >= -1;
+	}
 	if (none)
 		checked_unmoved(d);
 	return none;
@@ -1712,8 +1731,9 @@ static inline __attribute__((always_inline)) bool block_done(struct pts_ptdec *d
 {
 	d->st.blocks++;
 	d->st.insns += b->ninsn;
-	end_block(d, b);
+	d->last_ip = b->end_ip;
 	d->status = st;
+	/* end_block's classification with read_nothing's: one test of the class */
 	if (!read_nothing(d, b))
 		mark_good_loop(d, b);
 	if (spinning(d, b->end_ip)) {

@@ -15,11 +15,15 @@
  * Code (raw bytes mapped at 0x401000, decoded by hand):
  *   401000 call 401010        e8 0b 00 00 00
  *   401005 jnz 401000         75 f9
- *   401007 jmp *%rax          ff e0
- *   401009 nop (x7, never run)
+ *   401007 jmp *0x0(%rip)     ff 25 00 00 00 00
+ *   40100d nop (x3, never run)
  *   401010 jmp 401005         eb f3
  * A pass through the loop: a direct call, a direct jump, a conditional
- * branch (a TNT bit); not taken, the indirect jump takes a TIP.
+ * branch (a TNT bit); not taken, the indirect jump takes a TIP. The
+ * indirect jump reads its target through a RIP-relative operand, which
+ * Zydis marks relative as it does a direct jump's displacement
+ * (ZYDIS_ATTRIB_IS_RELATIVE): a decoder that took that mark for a direct
+ * branch fails an_indirect_jump_after_direct_branches_gets_its_tip_time_and_position.
  */
 #include <stdio.h>
 #include <string.h>
@@ -33,8 +37,8 @@
 #define JMP_AT 0x401010u
 
 CODE_FIXTURE_SUITE(fx, "readnothing",
-		   0xe8, 0x0b, 0x00, 0x00, 0x00, 0x75, 0xf9, 0xff, 0xe0,
-		   0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0xeb, 0xf3);
+		   0xe8, 0x0b, 0x00, 0x00, 0x00, 0x75, 0xf9, 0xff, 0x25, 0x00, 0x00, 0x00, 0x00,
+		   0x90, 0x90, 0x90, 0xeb, 0xf3);
 
 /* One event as decoded: kind, from, to, time, position. */
 struct seen {

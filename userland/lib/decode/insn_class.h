@@ -33,8 +33,8 @@ struct pts_insn {
 	 */
 	uint8_t tip;
 	/*
-	 * 1: a near call or jump with its target in the instruction
-	 * (relative), which a decoder follows without trace
+	 * 1: a near call or jump with its target in the instruction (an
+	 * immediate displacement), which a decoder follows without trace
 	 */
 	uint8_t direct;
 };

@@ -309,10 +309,9 @@ static inline bool pending(const struct pts_ptdec *d)
 	return d->pend_insn.cls != PTS_IC_OTHER;
 }
 
-/* The whole class at once: one store, and no direct flag left for read_nothing. */
 static inline void drop_pend(struct pts_ptdec *d)
 {
-	d->pend_insn = (struct pts_insn){ .cls = PTS_IC_OTHER };
+	d->pend_insn.cls = PTS_IC_OTHER;
 }
 
 /*

@@ -238,6 +238,42 @@ static void frame_path_repeats_a_slice_with_its_time_cpu_kind_and_thread(void)
 	free(recs);
 }
 
+/*
+ * A slice written from its template again and again while new names fill
+ * the string table, and each new name's slice twice in a row, so that
+ * the table runs short of room (for a record's strings) just after a
+ * template was made, and later with templates made long before: each
+ * BEGIN and END is written after the table recycles, where the record
+ * path recycles it, and names its strings by their new refs.
+ */
+static void frame_path_recycles_the_string_table_where_the_record_path_does(void)
+{
+	enum { N = 34000 };
+	struct pts_tl_rec *recs = calloc(6 * N + 8, sizeof(*recs));
+	char (*names)[16] = calloc(N, sizeof(*names));
+	unsigned long long ts = 1;
+	size_t i, k, n = 0;
+
+	CU_ASSERT_FATAL(recs && names);
+	recs[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, ts++, 1, 1, 0, "main");
+	for (i = 0; i < N; i++) {
+		snprintf(names[i], sizeof(names[i]), "fn_%zu", i);
+		for (k = 0; k < 2; k++) {
+			recs[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, ts++, 1, 1, 1, names[i]);
+			recs[n++].addr = 0x500000 + 16 * i;
+			recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, ts++, 1, 1, 1, NULL);
+		}
+		recs[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, ts++, 1, 1, 1, "hot");
+		recs[n].object = "prog";
+		recs[n++].addr = 0x401000;
+		recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, ts++, 1, 1, 1, NULL);
+	}
+	recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_END_OF_TRACE, ts++, 1, 1, 0, NULL);
+	expect_same_files(recs, n);
+	free(names);
+	free(recs);
+}
+
 static void only_the_fxt_writer_has_a_frame_path(void)
 {
 	static const struct {
@@ -363,6 +399,7 @@ static int cleanup(void)
 PTS_SUITE(writer_frames, NULL, cleanup,
 	  PTS_TEST(frame_path_writes_the_record_paths_bytes_across_string_table_recycling),
 	  PTS_TEST(frame_path_repeats_a_slice_with_its_time_cpu_kind_and_thread),
+	  PTS_TEST(frame_path_recycles_the_string_table_where_the_record_path_does),
 	  PTS_TEST(only_the_fxt_writer_has_a_frame_path),
 	  PTS_TEST(frame_path_reports_a_failed_write_and_keeps_reporting_it),
 	  PTS_TEST(timeline_into_the_writer_sink_writes_what_it_writes_through_records))

@@ -28,20 +28,30 @@ static inline void account_elided(struct pts_tl *tl)
 }
 
 /*
- * account_elided, then event br of t counted and its time taken, as
- * take_event does for an announced thread. Nearly always the jumps were
- * t's (the window is the thread fed last's): then its time is taken from
- * the last one's and the event's in a row, without the stores between.
+ * Jumps dropped in the window of a thread other than t, which
+ * take_elided_and leaves to account_elided: nearly always the window is
+ * the thread fed last's.
+ */
+static inline bool elided_other(const struct pts_tl *tl, const struct thread *t)
+{
+	return tl->elide.dropped && tl->elide_t != t;
+}
+
+/*
+ * account_elided of jumps that are t's, if any (!elided_other), then
+ * event br of t counted and its time taken, as take_event does for an
+ * announced thread that has had an event (tl->fast: thread_time_next).
+ * With jumps, t's time is taken from the last one's and the event's in a
+ * row, without the stores between.
  */
 static inline void take_elided_and(struct pts_tl *tl, struct thread *t,
 				   const struct pts_branch *br)
 {
 	struct pts_br_elide *el = &tl->elide;
 
-	if (!el->dropped || tl->elide_t != t || !t->have_ts) {
-		account_elided(tl);
+	if (!el->dropped) {
 		t->st.events++;
-		thread_time(tl, t, br->ts_ns, br->cpu);
+		thread_time_next(tl, t, br->ts_ns, br->cpu);
 		return;
 	}
 	t->st.events += el->dropped + 1;

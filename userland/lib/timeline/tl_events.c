@@ -139,6 +139,7 @@ static int on_enabled(struct pts_tl *tl, struct thread *t, const struct pts_bran
 		t->bottom_user_entry = true;
 		t->bottom_syscall = tl->cfg.labels &&
 				    !strcmp(t->frames[0].fn.name, "entry_SYSCALL_64");
+		push_bound(tl, t);
 	}
 	return rc;
 }

@@ -46,6 +46,7 @@ int tl_push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *fn, u
 		if (!t->frames)
 			return pts_err_set(err, ENOMEM, "timeline: out of memory");
 		t->cap = THREAD_CAP0;
+		push_bound(tl, t);
 	}
 	f = &t->frames[0];
 	frame_set(f, fn, addr, 0, PTS_TLF_INFERRED);

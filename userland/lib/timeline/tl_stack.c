@@ -27,6 +27,7 @@ static void kernel_entry_label(struct pts_tl *tl, struct thread *t, const struct
 	if (!fn->known || strncmp(fn->name, "__x64_sys_", 10))
 		return;
 	t->bottom_syscall = false;
+	push_bound(tl, t);
 	if (t->bottom_idx < 0)
 		return;
 	b = &t->buf[t->bottom_idx];
@@ -58,6 +59,7 @@ int tl_push_labelled(struct pts_tl *tl, struct thread *t, const struct fn *fn, u
 			return pts_err_set(err, ENOMEM, "timeline: out of memory");
 		t->frames = nf;
 		t->cap = nc;
+		push_bound(tl, t);
 	}
 	f = &t->frames[t->n];
 	frame_set(f, fn, addr, ret, flags);
@@ -77,6 +79,7 @@ int tl_push_labelled(struct pts_tl *tl, struct thread *t, const struct fn *fn, u
 		t->bottom_ts = t->at.ts_ns;
 		t->bottom_user_entry = false;
 		t->bottom_syscall = false;
+		push_bound(tl, t);
 	}
 	return rc;
 }

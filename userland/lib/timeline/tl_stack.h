@@ -29,6 +29,17 @@ int tl_push_handler(struct pts_tl *tl, struct thread *t, const struct fn *fn, ui
 int tl_ensure_at_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		      const struct pts_br_sym *hint, struct pts_err *err);
 
+/*
+ * t's push_below (struct thread), after its cap or bottom_syscall
+ * changed: n == cap is n >= cap, as n never exceeds cap.
+ */
+static inline void push_bound(const struct pts_tl *tl, struct thread *t)
+{
+	uint32_t max = tl->cfg.max_depth;
+
+	t->push_below = t->bottom_syscall ? 0 : t->cap < max ? t->cap : max;
+}
+
 /* Quick test whether addr lies in the top frame's function (no lookup). */
 static inline bool in_top_fn(struct thread *t, uint64_t addr)
 {
@@ -112,7 +123,7 @@ static inline void frame_copy(struct frame *to, const struct frame *from)
  * caller's, frame_flags). Inline: the common case of a call, a frame on
  * top of others with room for it, is decided here; the rest (the first
  * frame, which becomes the bottom, a stack at max_depth or full, a
- * syscall entry still to be named) in tl_push_labelled.
+ * syscall entry still to be named: push_below) in tl_push_labelled.
  */
 static inline __attribute__((always_inline)) int
 push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr, uint64_t ret,
@@ -120,7 +131,7 @@ push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr, ui
 {
 	struct frame *f;
 
-	if (!t->n || t->n >= tl->cfg.max_depth || t->n == t->cap || t->bottom_syscall)
+	if (!t->n || t->n >= t->push_below)
 		return tl_push_labelled(tl, t, fn, addr, ret, flags, kind, NULL, err);
 	f = &t->frames[t->n];
 	frame_set(f, fn, addr, ret, flags);

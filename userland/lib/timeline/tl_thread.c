@@ -16,7 +16,7 @@
 static struct thread *set_last(struct pts_tl *tl, struct thread *t)
 {
 	tl->last = t;
-	tl->fast = tl->w && t->announced ? t : NULL;
+	tl->fast = tl->w && t->announced && t->have_ts ? t : NULL;
 	return t;
 }
 
@@ -70,6 +70,15 @@ void tl_thread_free(struct thread *t)
 	free(t->frames);
 	free(t->buf);
 	free(t);
+}
+
+void tl_thread_first_time(struct pts_tl *tl, struct thread *t, uint64_t ts)
+{
+	t->have_ts = true;
+	t->st.first_ns = ts;
+	t->at.ts_ns = ts;
+	if (tl->last == t)
+		set_last(tl, t);
 }
 
 int tl_announce_slow(struct pts_tl *tl, struct thread *t, struct pts_err *err)

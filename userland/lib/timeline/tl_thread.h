@@ -16,6 +16,8 @@ struct thread *tl_thread_add(struct pts_tl *tl, int32_t pid, int32_t tid);
 void tl_thread_free(struct thread *t);
 /* announce, for a thread not announced yet */
 int tl_announce_slow(struct pts_tl *tl, struct thread *t, struct pts_err *err);
+/* thread_time of t's first event, at ts */
+void tl_thread_first_time(struct pts_tl *tl, struct thread *t, uint64_t ts);
 
 /* The thread pid/tid, created if new; NULL on -ENOMEM. Inline: nearly always the last one. */
 static inline struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t tid)
@@ -61,18 +63,24 @@ static inline uint64_t time_after(struct pts_tl *tl, uint64_t cur, uint64_t ts)
 	return ts;
 }
 
+/*
+ * thread_time of a thread that has had an event (have_ts), as every
+ * thread pts_tl_feed decides itself has (tl->fast): no test of it.
+ */
+static inline void thread_time_next(struct pts_tl *tl, struct thread *t, uint64_t ts,
+				    uint32_t cpu)
+{
+	t->at.ts_ns = time_after(tl, t->at.ts_ns, ts);
+	t->st.last_ns = t->at.ts_ns;
+	t->at.cpu = cpu;
+}
+
 /* The thread time bookkeeping of one event at ts on cpu (time_after). */
 static inline void thread_time(struct pts_tl *tl, struct thread *t, uint64_t ts, uint32_t cpu)
 {
-	if (__builtin_expect(!t->have_ts, 0)) {
-		t->have_ts = true;
-		t->st.first_ns = ts;
-		t->at.ts_ns = ts;
-	} else {
-		t->at.ts_ns = time_after(tl, t->at.ts_ns, ts);
-	}
-	t->st.last_ns = t->at.ts_ns;
-	t->at.cpu = cpu;
+	if (__builtin_expect(!t->have_ts, 0))
+		tl_thread_first_time(tl, t, ts);
+	thread_time_next(tl, t, ts, cpu);
 }
 
 static inline void check_scope(struct pts_tl *tl, uint64_t addr)

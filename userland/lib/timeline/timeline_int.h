@@ -128,7 +128,16 @@ struct thread {
 	 * handler has been called in it yet (kernel_entry_label).
 	 */
 	bool bottom_syscall;
+	/*
+	 * Its stats but last_ns, which is at.ts_ns (one store per event
+	 * less): every event's time is stored there, and only the trigger
+	 * moves it otherwise (on_trigger), which keeps last_ns in
+	 * trig_last_ns, with st.events then, for as long as no event came
+	 * since (tl_thread_stats).
+	 */
 	struct pts_tl_thread_stats st;
+	bool trig_moved;
+	uint64_t trig_last_ns, trig_events;
 };
 
 /*

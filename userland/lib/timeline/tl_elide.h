@@ -57,7 +57,6 @@ static inline void take_elided_and(struct pts_tl *tl, struct thread *t,
 	t->st.events += el->dropped + 1;
 	el->dropped = 0;
 	t->at.ts_ns = time_after(tl, time_after(tl, t->at.ts_ns, el->ts_ns), br->ts_ns);
-	t->st.last_ns = t->at.ts_ns;
 	t->at.cpu = br->cpu;
 }
 

@@ -105,7 +105,7 @@ static int on_trigger(struct pts_tl *tl, struct thread *t, const struct pts_bran
 	if (rc)
 		return rc;
 	if (!t->have_ts || br->ts_ns > t->at.ts_ns)
-		t->at.ts_ns = br->ts_ns;
+		tl_thread_trigger_time(t, br->ts_ns);
 	memset(&r, 0, sizeof(r));
 	r.type = PTS_TL_INSTANT;
 	r.name = "trigger";

@@ -18,6 +18,10 @@ void tl_thread_free(struct thread *t);
 int tl_announce_slow(struct pts_tl *tl, struct thread *t, struct pts_err *err);
 /* thread_time of t's first event, at ts */
 void tl_thread_first_time(struct pts_tl *tl, struct thread *t, uint64_t ts);
+/* The time of t's last event (its stats' last_ns: struct thread), 0 if none. */
+uint64_t tl_thread_last_ns(const struct thread *t);
+/* The trigger moves t's time to ts, which is no event's (on_trigger). */
+void tl_thread_trigger_time(struct thread *t, uint64_t ts);
 
 /* The thread pid/tid, created if new; NULL on -ENOMEM. Inline: nearly always the last one. */
 static inline struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t tid)
@@ -71,7 +75,6 @@ static inline void thread_time_next(struct pts_tl *tl, struct thread *t, uint64_
 				    uint32_t cpu)
 {
 	t->at.ts_ns = time_after(tl, t->at.ts_ns, ts);
-	t->st.last_ns = t->at.ts_ns;
 	t->at.cpu = cpu;
 }
 

@@ -81,7 +81,31 @@ static void trigger_before_the_first_event_is_neither_its_first_nor_last_time(vo
 	tl_fx_done();
 }
 
+static void every_event_is_counted_once_calls_and_returns_also_as_such(void)
+{
+	struct pts_tl_thread_stats st;
+
+	tl_fx_start(PTS_SCOPE_USER, NULL, 0, 0);
+	tl_fx_br(PTS_BR_ENABLED, 0, 0, 0x401000, 100, 0);
+	tl_fx_br(PTS_BR_CALL, 0x401000, 5, 0x402000, 200, 0);
+	tl_fx_br(PTS_BR_JUMP, 0x402010, 2, 0x403000, 300, 0);
+	tl_fx_br(PTS_BR_CALL, 0x403010, 5, 0x404000, 400, 0);
+	tl_fx_br(PTS_BR_RETURN, 0x404010, 1, 0x403015, 500, 0);
+	tl_fx_ev(PTS_BR_GAP, 0x403020, 0, 0, 600, 0, "overflow");
+	tl_fx_ev(PTS_BR_TRIGGER, 0, 0, 0, 650, 0, "exit");
+	st = stats();
+	CU_ASSERT_EQUAL(st.events, 6);
+	CU_ASSERT_EQUAL(st.calls, 2);
+	CU_ASSERT_EQUAL(st.returns, 1);
+	CU_ASSERT_EQUAL(st.gaps, 1);
+	CU_ASSERT_EQUAL(st.first_ns, 100);
+	CU_ASSERT_EQUAL(st.last_ns, 600);
+	tl_fx_finish();
+	tl_fx_done();
+}
+
 PTS_SUITE(timeline_stats, NULL, NULL,
+	  PTS_TEST(every_event_is_counted_once_calls_and_returns_also_as_such),
 	  PTS_TEST(trigger_after_the_last_event_leaves_the_last_time_at_that_event),
 	  PTS_TEST(event_after_the_trigger_is_the_last_and_not_placed_before_it),
 	  PTS_TEST(trigger_before_the_first_event_is_neither_its_first_nor_last_time))

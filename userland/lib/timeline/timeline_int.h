@@ -129,11 +129,13 @@ struct thread {
 	 */
 	bool bottom_syscall;
 	/*
-	 * Its stats but last_ns, which is at.ts_ns (one store per event
-	 * less): every event's time is stored there, and only the trigger
-	 * moves it otherwise (on_trigger), which keeps last_ns in
-	 * trig_last_ns, with st.events then, for as long as no event came
-	 * since (tl_thread_stats).
+	 * Its stats but last_ns and events, one store and one count per
+	 * event less. st.events counts the events but calls and returns,
+	 * which st.calls and st.returns count (thread_events adds them).
+	 * last_ns is at.ts_ns: every event's time is stored there, and only
+	 * the trigger moves it otherwise (on_trigger), which keeps last_ns
+	 * in trig_last_ns, with the events then, for as long as no event
+	 * came since (tl_thread_last_ns).
 	 */
 	struct pts_tl_thread_stats st;
 	bool trig_moved;

@@ -203,6 +203,7 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 		return on_call(tl, t, br, err);
 	if (br->kind == PTS_BR_RETURN)
 		return on_return(tl, t, br, err);
+	t->st.events++;	/* calls and returns are counted as such (struct thread) */
 	switch (br->kind) {
 	case PTS_BR_JUMP:
 		return on_jump(tl, t, br, err);

@@ -39,8 +39,9 @@ static inline bool elided_other(const struct pts_tl *tl, const struct thread *t)
 
 /*
  * account_elided of jumps that are t's, if any (!elided_other), then
- * event br of t counted and its time taken, as take_event does for an
- * announced thread that has had an event (tl->fast: thread_time_next).
+ * the time of event br of t taken, as take_event does for an announced
+ * thread that has had an event (tl->fast: thread_time_next); a call or a
+ * return, it is counted in st.calls or st.returns (struct thread).
  * With jumps, t's time is taken from the last one's and the event's in a
  * row, without the stores between.
  */
@@ -50,11 +51,10 @@ static inline void take_elided_and(struct pts_tl *tl, struct thread *t,
 	struct pts_br_elide *el = &tl->elide;
 
 	if (!el->dropped) {
-		t->st.events++;
 		thread_time_next(tl, t, br->ts_ns, br->cpu);
 		return;
 	}
-	t->st.events += el->dropped + 1;
+	t->st.events += el->dropped;
 	el->dropped = 0;
 	t->at.ts_ns = time_after(tl, time_after(tl, t->at.ts_ns, el->ts_ns), br->ts_ns);
 	t->at.cpu = br->cpu;

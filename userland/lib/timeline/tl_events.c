@@ -188,6 +188,7 @@ int tl_feed_other(struct pts_tl *tl, struct thread *t, const struct pts_branch *
 
 	if (br->kind == PTS_BR_TRIGGER)
 		return on_trigger(tl, t, br, err);
+	t->st.events++;
 	rc = take_event(tl, t, br, err);
 	if (rc)
 		return rc;

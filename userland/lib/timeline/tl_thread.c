@@ -83,13 +83,13 @@ void tl_thread_first_time(struct pts_tl *tl, struct thread *t, uint64_t ts)
 
 uint64_t tl_thread_last_ns(const struct thread *t)
 {
-	return t->trig_moved && t->st.events == t->trig_events ? t->trig_last_ns : t->at.ts_ns;
+	return t->trig_moved && thread_events(t) == t->trig_events ? t->trig_last_ns : t->at.ts_ns;
 }
 
 void tl_thread_trigger_time(struct thread *t, uint64_t ts)
 {
 	t->trig_last_ns = tl_thread_last_ns(t);
-	t->trig_events = t->st.events;
+	t->trig_events = thread_events(t);
 	t->trig_moved = true;
 	t->at.ts_ns = ts;
 }

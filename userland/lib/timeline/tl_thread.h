@@ -18,6 +18,12 @@ void tl_thread_free(struct thread *t);
 int tl_announce_slow(struct pts_tl *tl, struct thread *t, struct pts_err *err);
 /* thread_time of t's first event, at ts */
 void tl_thread_first_time(struct pts_tl *tl, struct thread *t, uint64_t ts);
+/* The events of t, its calls and returns included (struct thread, st). */
+static inline uint64_t thread_events(const struct thread *t)
+{
+	return t->st.events + t->st.calls + t->st.returns;
+}
+
 /* The time of t's last event (its stats' last_ns: struct thread), 0 if none. */
 uint64_t tl_thread_last_ns(const struct thread *t);
 /* The trigger moves t's time to ts, which is no event's (on_trigger). */
@@ -105,16 +111,16 @@ static inline void check_scope_branch(struct pts_tl *tl, uint64_t from, uint64_t
 }
 
 /*
- * What every event but the trigger does first: it is counted, its thread
- * announced and its time taken (its addresses are checked against the
- * scope by the caller).
+ * What every event but the trigger does first: its thread announced and
+ * its time taken (the caller counts it, in st.events or, a call or a
+ * return, st.calls or st.returns: struct thread; and checks its
+ * addresses against the scope).
  */
 static inline int take_event(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 			     struct pts_err *err)
 {
 	int rc;
 
-	t->st.events++;
 	rc = announce(tl, t, err);
 	if (rc)
 		return rc;

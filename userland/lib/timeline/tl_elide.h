@@ -63,19 +63,15 @@ static inline void take_elided_and(struct pts_tl *tl, struct thread *t,
 /*
  * set_elide of t with no calls beyond max_depth and n frames, which the
  * caller knows: the common call and return would load both again, after
- * stores the compiler cannot tell apart from them.
+ * stores the compiler cannot tell apart from them. With none, the frame
+ * before them (tl_no_frames) has span 0: no window.
  */
 static inline void set_elide_n(struct pts_tl *tl, struct thread *t, uint32_t n)
 {
 	struct pts_br_elide *el = &tl->elide;
-	const struct frame *f;
+	const struct frame *f = t->frames + n - 1;
 
 	tl->elide_t = t;
-	if (!n) {
-		el->hi = 0;
-		return;
-	}
-	f = &t->frames[n - 1];
 	pid_tid_set(&el->pid, pts_pid_tid(&t->at.pid));
 	el->lo = f->fn.start;
 	el->hi = f->span ? f->fn.start + f->span : 0;

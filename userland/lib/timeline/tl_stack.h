@@ -40,14 +40,29 @@ static inline void push_bound(const struct pts_tl *tl, struct thread *t)
 	t->push_below = t->bottom_syscall ? 0 : t->cap < max ? t->cap : max;
 }
 
+/*
+ * A thread's frames follow a frame of span 0 (frames[-1]: zeroed), which
+ * holds no address: the top frame of a thread with none is that one, so
+ * in_top_fn and the elide window (set_elide_n) test no count. A thread
+ * with no frames allocated yet points just past tl_no_frames.
+ */
+extern const struct frame tl_no_frames[1];
+
+/* Room for more frames of t (cap: THREAD_CAP0, then doubled); -ENOMEM. */
+int tl_frames_grow(struct pts_tl *tl, struct thread *t);
+void tl_frames_free(struct thread *t);
+
+/* The top frame of t, or the frame of span 0 before its frames (tl_no_frames). */
+static inline const struct frame *top_frame(const struct thread *t)
+{
+	return t->frames + t->n - 1;
+}
+
 /* Quick test whether addr lies in the top frame's function (no lookup). */
 static inline bool in_top_fn(struct thread *t, uint64_t addr)
 {
-	struct frame *f;
+	const struct frame *f = top_frame(t);
 
-	if (!t->n)
-		return false;
-	f = &t->frames[t->n - 1];
 	return addr - f->fn.start < f->span;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tl_out.h"
+#include "tl_stack.h"
 
 /* t is the thread fed last now (tl->last, and tl->fast when it qualifies). */
 static struct thread *set_last(struct pts_tl *tl, struct thread *t)
@@ -61,13 +62,14 @@ struct thread *tl_thread_add(struct pts_tl *tl, int32_t pid, int32_t tid)
 	t->st.pid = pid;
 	t->st.tid = tid;
 	t->bottom_idx = -1;
+	t->frames = (struct frame *)tl_no_frames + 1;
 	tl->th[tl->nth++] = t;
 	return set_last(tl, t);
 }
 
 void tl_thread_free(struct thread *t)
 {
-	free(t->frames);
+	tl_frames_free(t);
 	free(t->buf);
 	free(t);
 }

@@ -63,8 +63,11 @@ static inline void take_elided_and(struct pts_tl *tl, struct thread *t,
 /*
  * set_elide of t with no calls beyond max_depth and n frames, which the
  * caller knows: the common call and return would load both again, after
- * stores the compiler cannot tell apart from them. With none, the frame
- * before them (tl_no_frames) has span 0: no window.
+ * stores the compiler cannot tell apart from them. A frame of span 0 (of
+ * unknown extent, synthetic; with none, the frame before them:
+ * tl_no_frames) gives the window [start, start), which holds no address
+ * (decode/elide.h: a jump is dropped when from and to lie in [lo, hi)),
+ * as hi 0 would, without a test.
  */
 static inline void set_elide_n(struct pts_tl *tl, struct thread *t, uint32_t n)
 {
@@ -74,12 +77,12 @@ static inline void set_elide_n(struct pts_tl *tl, struct thread *t, uint32_t n)
 	tl->elide_t = t;
 	pid_tid_set(&el->pid, pts_pid_tid(&t->at.pid));
 	el->lo = f->fn.start;
-	el->hi = f->span ? f->fn.start + f->span : 0;
+	el->hi = f->fn.start + f->span;
 }
 
 /*
  * Point the elide filter at the top frame of t: its function, if of
- * known extent (else end is 0: no window).
+ * known extent (else an empty window).
  */
 static inline void set_elide(struct pts_tl *tl, struct thread *t)
 {

@@ -53,9 +53,15 @@ struct pts_jump {
 	uint64_t from, to, ts_ns;
 };
 
-/* A run of jumps: jumps[j0, j0 + n) of the store. */
+/*
+ * A run of jumps: jumps[j0, j0 + n) of the store. What a consumer needs
+ * to drop the run whole is here, so that it reads none of its jumps then
+ * (nearly every run: the jumps are written, and read only when a run is
+ * handed out jump by jump).
+ */
 struct pts_run {
 	uint64_t lo, hi;	/* least and greatest from/to of its jumps */
+	uint64_t last_ts;	/* its last jump's ts_ns */
 	uint32_t j0, n;
 };
 
@@ -88,6 +94,7 @@ static inline void pts_evstore_add_jump(struct pts_evstore *s, uint64_t from, ui
 	j->from = from;
 	j->to = to;
 	j->ts_ns = ts_ns;
+	r->last_ts = ts_ns;
 	r->n++;
 	if (from > to) {
 		uint64_t t = from;

@@ -319,6 +319,16 @@ static int advance(struct pts_pcpu *p, struct pts_err *err)
 	return 0;
 }
 
+/*
+ * The trace's pages behind the chunks used are dropped in steps of this
+ * many bytes, not at every chunk: madvise in a process whose other
+ * threads run on other CPUs flushes their TLBs too (an interrupt to each,
+ * a costly exit in a VM), and at every chunk (32 KiB) that was ~300 times
+ * a 10 MB trace (docs/performance.md, "The extra CPU of -j2 (twelfth
+ * round)"). At most this much more of the trace stays resident.
+ */
+#define PARDEC_DROP_STEP (2u << 20)
+
 /* Switch from cur (used up to stop) to its successor at the join. */
 static int hand_over(struct pts_pcpu *p, struct pts_err *err)
 {
@@ -332,7 +342,7 @@ static int hand_over(struct pts_pcpu *p, struct pts_err *err)
 		long pg = sysconf(_SC_PAGESIZE);
 		uint64_t to = n->start / (uint64_t)pg * (uint64_t)pg;
 
-		if (to > p->dropped &&
+		if (to > p->dropped && to - p->dropped >= PARDEC_DROP_STEP &&
 		    !madvise((void *)(uintptr_t)(p->cfg.buf + p->dropped), to - p->dropped,
 			     MADV_DONTNEED))
 			p->dropped = to;
@@ -497,7 +507,7 @@ static inline void drop_run(struct pts_pcpu *p, const struct chunk *c, const str
 {
 	struct pts_br_elide *el = p->elide;
 	uint32_t n = run->n;
-	uint64_t ts = c->jumps[run->j0 + n - 1].ts_ns;
+	uint64_t ts = run->last_ts;
 	uint32_t cpu = p->cfg.cpu;
 
 	el->dropped += n;

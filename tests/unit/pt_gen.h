@@ -138,45 +138,27 @@ static inline void gen_tnt(struct pt_gen *g, const char *bits)
 	gen_pkt(g, &p);
 }
 
-static inline void gen_tsc(struct pt_gen *g, uint64_t tsc)
-{
-	struct pt_packet p;
+/*
+ * gen_NAME(g, v): one packet of type TYPE whose only payload field, FIELD
+ * (a member path under pt_packet.payload), is v; the rest zero. The
+ * timing packets and PIP each carry one value, so one definition serves.
+ */
+#define PT_GEN_ONE_FIELD(NAME, TYPE, FIELD, VTYPE)			\
+	static inline void NAME(struct pt_gen *g, VTYPE v)		\
+	{								\
+		struct pt_packet p;					\
+									\
+		memset(&p, 0, sizeof(p));				\
+		p.type = TYPE;						\
+		p.payload.FIELD = v;					\
+		gen_pkt(g, &p);						\
+	}
 
-	memset(&p, 0, sizeof(p));
-	p.type = ppt_tsc;
-	p.payload.tsc.tsc = tsc;
-	gen_pkt(g, &p);
-}
-
-static inline void gen_mtc(struct pt_gen *g, uint8_t ctc)
-{
-	struct pt_packet p;
-
-	memset(&p, 0, sizeof(p));
-	p.type = ppt_mtc;
-	p.payload.mtc.ctc = ctc;
-	gen_pkt(g, &p);
-}
-
-static inline void gen_cyc(struct pt_gen *g, uint64_t value)
-{
-	struct pt_packet p;
-
-	memset(&p, 0, sizeof(p));
-	p.type = ppt_cyc;
-	p.payload.cyc.value = value;
-	gen_pkt(g, &p);
-}
-
-static inline void gen_cbr(struct pt_gen *g, uint8_t ratio)
-{
-	struct pt_packet p;
-
-	memset(&p, 0, sizeof(p));
-	p.type = ppt_cbr;
-	p.payload.cbr.ratio = ratio;
-	gen_pkt(g, &p);
-}
+PT_GEN_ONE_FIELD(gen_tsc, ppt_tsc, tsc.tsc, uint64_t)
+PT_GEN_ONE_FIELD(gen_mtc, ppt_mtc, mtc.ctc, uint8_t)
+PT_GEN_ONE_FIELD(gen_cyc, ppt_cyc, cyc.value, uint64_t)
+PT_GEN_ONE_FIELD(gen_cbr, ppt_cbr, cbr.ratio, uint8_t)
+PT_GEN_ONE_FIELD(gen_pip, ppt_pip, pip.cr3, uint64_t)
 
 static inline void gen_mode_exec(struct pt_gen *g, enum pt_exec_mode mode)
 {
@@ -203,16 +185,6 @@ static inline void gen_mode_tsx(struct pt_gen *g, int intx, int abrt)
 	p.payload.mode.leaf = pt_mol_tsx;
 	p.payload.mode.bits.tsx.intx = intx ? 1 : 0;
 	p.payload.mode.bits.tsx.abrt = abrt ? 1 : 0;
-	gen_pkt(g, &p);
-}
-
-static inline void gen_pip(struct pt_gen *g, uint64_t cr3)
-{
-	struct pt_packet p;
-
-	memset(&p, 0, sizeof(p));
-	p.type = ppt_pip;
-	p.payload.pip.cr3 = cr3;
 	gen_pkt(g, &p);
 }
 

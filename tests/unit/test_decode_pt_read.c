@@ -12,15 +12,59 @@
 #include "pt_gen.h"
 #include "decode/pt_read.h"
 
-/* Scan all of g (bound: a FUP or MODE before it waits for its TIP). */
-static struct pts_pt_read scan(struct pt_gen *g, bool bound)
+/* Scan g[0, to) (bound: a FUP or MODE before it waits for its TIP). */
+static struct pts_pt_read scan_to(struct pt_gen *g, size_t to, bool bound)
 {
 	struct pts_pt_read r;
 
-	pts_pt_read_scan(g->buf, 0, gen_len(g), bound, &r);
+	pts_pt_read_scan(g->buf, 0, to, bound, &r);
+	return r;
+}
+
+/* Scan all of g, which is done with. */
+static struct pts_pt_read scan(struct pt_gen *g, bool bound)
+{
+	struct pts_pt_read r = scan_to(g, gen_len(g), bound);
+
 	gen_done(g);
 	return r;
 }
+
+/*
+ * What a test expects of a scan: a field YES or NO, or left out (ANY: not
+ * looked at); branch_time is pts_pt_read_branch_time()'s answer.
+ */
+enum { ANY, YES, NO };
+
+struct want {
+	int branch_first, event, timing, bound, unknown, tail_timing, tail_tsc, branch_time;
+};
+
+static void check_one(const char *field, bool got, int want, const char *file, unsigned int line)
+{
+	char what[80];
+
+	if (want == ANY)
+		return;
+	snprintf(what, sizeof(what), "%s is %s", field, want == YES ? "set" : "clear");
+	CU_assertImplementation(got == (want == YES), line, what, file, "", CU_FALSE);
+}
+
+static void check(const struct pts_pt_read *r, const struct want *w, const char *file,
+		  unsigned int line)
+{
+	check_one("branch_first", r->branch_first, w->branch_first, file, line);
+	check_one("event", r->event, w->event, file, line);
+	check_one("timing", r->timing, w->timing, file, line);
+	check_one("bound", r->bound, w->bound, file, line);
+	check_one("unknown", r->unknown, w->unknown, file, line);
+	check_one("tail_timing", r->tail_timing, w->tail_timing, file, line);
+	check_one("tail_tsc", r->tail_tsc, w->tail_tsc, file, line);
+	check_one("the branch's time", pts_pt_read_branch_time(r), w->branch_time, file, line);
+}
+
+/* EXPECT(r, .event = YES, .branch_time = NO): failures name the test's line. */
+#define EXPECT(r, ...) check(&(r), &(struct want){ __VA_ARGS__ }, __FILE__, __LINE__)
 
 /* A TNT and the timing packets read ahead after it: the TNT's time. */
 static void a_branch_and_timing_after_it_is_the_branch_time(void)
@@ -34,10 +78,7 @@ static void a_branch_and_timing_after_it_is_the_branch_time(void)
 	gen_mtc(&g, 7);
 	gen_tsc(&g, 0x5000);
 	r = scan(&g, false);
-	CU_ASSERT_TRUE(r.branch_first);
-	CU_ASSERT_FALSE(r.event);
-	CU_ASSERT_FALSE(r.unknown);
-	CU_ASSERT_TRUE(pts_pt_read_branch_time(&r));
+	EXPECT(r, .branch_first = YES, .event = NO, .unknown = NO, .branch_time = YES);
 }
 
 /*
@@ -57,10 +98,7 @@ static void an_interrupt_after_timing_is_not_the_branch_time(void)
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	gen_cyc(&g, 118);
 	r = scan(&g, false);
-	CU_ASSERT_TRUE(r.branch_first);
-	CU_ASSERT_TRUE(r.event);
-	CU_ASSERT_TRUE(r.timing);
-	CU_ASSERT_FALSE(pts_pt_read_branch_time(&r));
+	EXPECT(r, .branch_first = YES, .event = YES, .timing = YES, .branch_time = NO);
 
 	gen_init(&g);
 	gen_ip(&g, ppt_tip, 0x401100);
@@ -68,9 +106,7 @@ static void an_interrupt_after_timing_is_not_the_branch_time(void)
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	gen_cyc(&g, 118);	/* read ahead after the disable: not its time */
 	r = scan(&g, false);
-	CU_ASSERT_TRUE(r.event);
-	CU_ASSERT_FALSE(r.timing);
-	CU_ASSERT_TRUE(pts_pt_read_branch_time(&r));
+	EXPECT(r, .event = YES, .timing = NO, .branch_time = YES);
 }
 
 /* An event read with no branch before it (the TNT was read earlier): not the branch time. */
@@ -82,9 +118,7 @@ static void an_event_first_is_not_the_branch_time(void)
 	gen_init(&g);
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	r = scan(&g, false);
-	CU_ASSERT_FALSE(r.branch_first);
-	CU_ASSERT_TRUE(r.event);
-	CU_ASSERT_FALSE(pts_pt_read_branch_time(&r));
+	EXPECT(r, .branch_first = NO, .event = YES, .branch_time = NO);
 }
 
 /*
@@ -102,22 +136,17 @@ static void a_fup_read_ahead_binds_the_next_tip(void)
 	gen_cyc(&g, 5);
 	gen_ip(&g, ppt_fup, 0x401128);
 	r = scan(&g, false);
-	CU_ASSERT_FALSE(r.event);
-	CU_ASSERT_TRUE(r.bound);
-	CU_ASSERT_TRUE(pts_pt_read_branch_time(&r));
+	EXPECT(r, .event = NO, .bound = YES, .branch_time = YES);
 
 	gen_init(&g);
 	gen_ip(&g, ppt_tip, 0x401200);
 	r = scan(&g, true);
-	CU_ASSERT_FALSE(r.branch_first);
-	CU_ASSERT_TRUE(r.event);
-	CU_ASSERT_FALSE(pts_pt_read_branch_time(&r));
+	EXPECT(r, .branch_first = NO, .event = YES, .branch_time = NO);
 
 	gen_init(&g);
 	gen_ip(&g, ppt_tip, 0x401200);
 	r = scan(&g, false);
-	CU_ASSERT_TRUE(r.branch_first);
-	CU_ASSERT_TRUE(pts_pt_read_branch_time(&r));
+	EXPECT(r, .branch_first = YES, .branch_time = YES);
 }
 
 /* MODE.Exec binds the TIP after it (a far branch): read in another call, the TIP is bound. */
@@ -129,9 +158,7 @@ static void mode_exec_binds_the_next_tip(void)
 	gen_init(&g);
 	gen_mode_exec64(&g);
 	r = scan(&g, false);
-	CU_ASSERT_TRUE(r.event);
-	CU_ASSERT_TRUE(r.bound);
-	CU_ASSERT_FALSE(pts_pt_read_branch_time(&r));
+	EXPECT(r, .event = YES, .bound = YES, .branch_time = NO);
 }
 
 /*
@@ -155,15 +182,10 @@ static void a_psb_read_ahead_is_the_branch_time_until_its_psbend(void)
 	gen_mode_exec64(&g);
 	end = gen_len(&g);
 	gen_simple(&g, ppt_psbend);
-	pts_pt_read_scan(g.buf, 0, end, false, &r);
-	CU_ASSERT_FALSE(r.event);
-	CU_ASSERT_FALSE(r.unknown);
-	CU_ASSERT_TRUE(pts_pt_read_branch_time(&r));
-	pts_pt_read_scan(g.buf, 0, gen_len(&g), false, &r);
-	CU_ASSERT_TRUE(r.event);
-	CU_ASSERT_TRUE(r.timing);
-	CU_ASSERT_FALSE(pts_pt_read_branch_time(&r));
-	gen_done(&g);
+	r = scan_to(&g, end, false);
+	EXPECT(r, .event = NO, .unknown = NO, .branch_time = YES);
+	r = scan(&g, false);
+	EXPECT(r, .event = YES, .timing = YES, .branch_time = NO);
 }
 
 /*
@@ -179,8 +201,7 @@ static void the_tail_read_ahead_tells_a_tsc_read_last(void)
 	gen_ip(&g, ppt_tip_pge, 0x401000);
 	gen_tsc(&g, 0x123456789abcdeULL);
 	r = scan(&g, false);
-	CU_ASSERT_TRUE(r.tail_timing);
-	CU_ASSERT_TRUE(r.tail_tsc);
+	EXPECT(r, .tail_timing = YES, .tail_tsc = YES);
 	CU_ASSERT_EQUAL(r.tsc, 0x123456789abcdeULL);
 
 	gen_init(&g);
@@ -188,15 +209,13 @@ static void the_tail_read_ahead_tells_a_tsc_read_last(void)
 	gen_tsc(&g, 5000);
 	gen_mtc(&g, 3);
 	r = scan(&g, false);
-	CU_ASSERT_TRUE(r.tail_timing);
-	CU_ASSERT_FALSE(r.tail_tsc);
+	EXPECT(r, .tail_timing = YES, .tail_tsc = NO);
 
 	gen_init(&g);
 	gen_tsc(&g, 5000);
 	gen_tnt(&g, "T");
 	r = scan(&g, false);
-	CU_ASSERT_FALSE(r.tail_timing);
-	CU_ASSERT_FALSE(r.tail_tsc);
+	EXPECT(r, .tail_timing = NO, .tail_tsc = NO);
 }
 
 /* A stretch that ends inside a packet, or a reserved IP compression: nothing said. */
@@ -207,15 +226,13 @@ static void a_packet_not_known_says_nothing(void)
 	struct pts_pt_read r;
 
 	pts_pt_read_scan(reserved_tip, 0, sizeof(reserved_tip), false, &r);
-	CU_ASSERT_TRUE(r.unknown);
-	CU_ASSERT_FALSE(pts_pt_read_branch_time(&r));
+	EXPECT(r, .unknown = YES, .branch_time = NO);
 
 	gen_init(&g);
 	gen_tnt(&g, "T");
 	gen_tsc(&g, 0x5000);
-	pts_pt_read_scan(g.buf, 0, gen_len(&g) - 1, false, &r);
-	CU_ASSERT_TRUE(r.unknown);
-	CU_ASSERT_FALSE(pts_pt_read_branch_time(&r));
+	r = scan_to(&g, gen_len(&g) - 1, false);
+	EXPECT(r, .unknown = YES, .branch_time = NO);
 	gen_done(&g);
 }
 

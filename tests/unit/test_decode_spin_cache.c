@@ -254,13 +254,13 @@ static void decode_session(const struct code_fixture *f, const char *trace, unsi
 }
 
 /*
- * A loop entered at first, then, after the next PSB, at second (the
+ * A loop of f's code entered at first, then, after the next PSB, at second (the
  * trace ending there without spin): serially the first segment is
  * decoded first; in parallel with the chunks decoded last first (the
  * pool's reverse option), the second is. The same records and counts.
  */
-static void check_parallel_over(const struct code_fixture *f, uint64_t first, uint64_t second,
-				bool spin)
+static void check_parallel(const struct code_fixture *f, uint64_t first, uint64_t second,
+			   bool spin)
 {
 	static struct session_seen serial, par;
 	struct pt_gen g;
@@ -297,26 +297,21 @@ static void check_parallel_over(const struct code_fixture *f, uint64_t first, ui
 	unlink(trace);
 }
 
-static void check_parallel(uint64_t first, uint64_t second, bool spin)
-{
-	check_parallel_over(&fx, first, second, spin);
-}
-
 /* serially the first loop's blocks are cut, in reverse not */
 static void jump_loop_decoded_in_parallel_ends_at_the_serial_decodes_branch(void)
 {
-	check_parallel(JUMPS_JMP, JUMPS_TOP, true);
+	check_parallel(&fx, JUMPS_JMP, JUMPS_TOP, true);
 }
 
 static void call_loop_decoded_in_parallel_ends_at_the_serial_decodes_branch(void)
 {
-	check_parallel(CALLS_CALL, CALLS_TOP, true);
+	check_parallel(&fx, CALLS_CALL, CALLS_TOP, true);
 }
 
 /* in reverse the walk's blocks are cut, serially not */
 static void walk_decoded_in_parallel_ends_at_the_serial_decodes_branch(void)
 {
-	check_parallel(WALK_TOP, WALK_JMP, false);
+	check_parallel(&fx, WALK_TOP, WALK_JMP, false);
 }
 
 /*
@@ -326,7 +321,7 @@ static void walk_decoded_in_parallel_ends_at_the_serial_decodes_branch(void)
  */
 static void chain_decoded_in_parallel_ends_at_the_serial_decodes_branch_at_the_limit(void)
 {
-	check_parallel_over(&chain, CHAIN_JMP, CHAIN_TOP, false);
+	check_parallel(&chain, CHAIN_JMP, CHAIN_TOP, false);
 }
 
 /*

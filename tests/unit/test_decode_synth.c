@@ -160,6 +160,45 @@ static size_t count(const struct result *r, enum pts_tl_type t, const char *name
 		CU_ASSERT_STRING_EQUAL((r)->shape, (want));		\
 	} while (0)
 
+/*
+ * The times of records named in want, "B f1 @0|E f2 @0x30": the first
+ * begin (B) or end (E) of each name, at ns after the origin (hex, or 0),
+ * written to got in the same form.
+ */
+static const char *times_of(const struct result *r, const char *want, char *got, size_t len)
+{
+	const char *item = want;
+	size_t o = 0;
+
+	got[0] = '\0';
+	while (*item && o < len) {
+		const char *at = strstr(item, " @"), *next = strchr(item, '|');
+		char name[64];
+		uint64_t ns;
+
+		if (!at || at - item < 3 || (size_t)(at - item - 2) >= sizeof(name)) {
+			CU_FAIL("times: not \"B name @ns|...\"");
+			break;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(at - item - 2), item + 2);
+		ns = nth(r, item[0] == 'B' ? PTS_TL_BEGIN : PTS_TL_END, name, 0)->ts_ns;
+		o += (size_t)snprintf(got + o, len - o, ns ? "%s%c %s @%#llx" : "%s%c %s @0",
+				      o ? "|" : "", item[0], name, (unsigned long long)ns);
+		item = next ? next + 1 : item + strlen(item);
+	}
+	return got;
+}
+
+#define ASSERT_TIMES(r, want)						\
+	do {								\
+		char got_[512];						\
+									\
+		times_of((r), (want), got_, sizeof(got_));		\
+		if (strcmp(got_, (want)))				\
+			fprintf(stderr, "\n got: %s\nwant: %s\n", got_, (want)); \
+		CU_ASSERT_STRING_EQUAL(got_, (want));			\
+	} while (0)
+
 /* The instructions of the user program's main path, _start to the exit syscall. */
 static const uint64_t main_path[] = {
 	0x401000, 0x401040, 0x401060, 0x401065, 0x401067, 0x401065, 0x401067,
@@ -191,6 +230,14 @@ static void assert_insns(const uint64_t *want, size_t n)
 		}
 }
 
+/* A new stream: a PSB+ at TSC tsc, then tracing enabled (TIP.PGE) at ip. */
+static void gen_traced_from(struct pt_gen *g, uint64_t tsc, uint64_t ip)
+{
+	gen_init(g);
+	gen_psb_plus(g, tsc);
+	gen_ip(g, ppt_tip_pge, ip);
+}
+
 /* User-scope stream of the main path (also the tail of other tests). */
 static void gen_user_main(struct pt_gen *g, uint64_t t)
 {
@@ -203,6 +250,18 @@ static void gen_user_main(struct pt_gen *g, uint64_t t)
 	gen_ip(g, ppt_tip, F3);			/* call *%rbx */
 	gen_tnt(g, "T");			/* f3 ret */
 	gen_ip_suppressed(g, ppt_tip_pgd);	/* exit syscall */
+}
+
+/* The main path's shape up to its first syscall, where tracing stops. */
+static const char first_syscall_shape[] =
+	"B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start";
+
+/* The first syscall ends tracing (TIP.PGD, no IP); g decoded in user scope has that shape. */
+static void decode_to_first_syscall(struct pt_gen *g, struct result *r)
+{
+	gen_ip_suppressed(g, ppt_tip_pgd);
+	decode_gen(g, PTS_SCOPE_USER, r);
+	ASSERT_SHAPE(r, first_syscall_shape);
 }
 
 /*
@@ -260,9 +319,7 @@ static void user_scope_interrupt_is_an_interrupted_slice(void)
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, START);
+	gen_traced_from(&g, 0x1000, START);
 	gen_ip(&g, ppt_fup, F2);
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	gen_tsc(&g, 0x1100);
@@ -292,9 +349,7 @@ static void overflow_mid_call_then_fup_resume_restarts_without_splicing(void)
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, START);
+	gen_traced_from(&g, 0x1000, START);
 	gen_tnt(&g, "T");
 	gen_simple(&g, ppt_ovf);
 	gen_ip(&g, ppt_fup, F3);
@@ -328,9 +383,7 @@ static const char main_shape[] =
  */
 static void gen_kernel_main(struct pt_gen *g)
 {
-	gen_init(g);
-	gen_psb_plus(g, 0x1000);
-	gen_ip(g, ppt_tip_pge, ENTRY);
+	gen_traced_from(g, 0x1000, ENTRY);
 	gen_tnt(g, "NT");
 	gen_ip_suppressed(g, ppt_tip_pgd);	/* sysretq */
 	gen_tsc(g, 0x1200);
@@ -370,9 +423,7 @@ static void kernel_scope_syscalls_with_user_time_as_user_slices(void)
  */
 static void gen_both_main(struct pt_gen *g)
 {
-	gen_init(g);
-	gen_psb_plus(g, 0x1000);
-	gen_ip(g, ppt_tip_pge, START);
+	gen_traced_from(g, 0x1000, START);
 	gen_tnt(g, "TTNTT");
 	gen_ip(g, ppt_tip, ENTRY);		/* syscall */
 	gen_tnt(g, "NT");
@@ -421,9 +472,7 @@ static void both_scopes_nested_interrupts_nest_and_return(void)
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, START);
+	gen_traced_from(&g, 0x1000, START);
 	gen_ip(&g, ppt_fup, F2);
 	gen_ip(&g, ppt_tip, IRQ);
 	gen_ip(&g, ppt_fup, HANDLE_IRQ);
@@ -459,9 +508,7 @@ static void longjmp_unwinds_several_frames(void)
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, LJ_MAIN);
+	gen_traced_from(&g, 0x1000, LJ_MAIN);
 	gen_ip(&g, ppt_tip, LJ_RESUME);
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	decode_gen(&g, PTS_SCOPE_USER, &r);
@@ -579,9 +626,7 @@ static void compressed_return_without_a_traced_call_is_a_gap_then_resync(void)
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x800);
-	gen_ip(&g, ppt_tip_pge, F3);
+	gen_traced_from(&g, 0x800, F3);
 	gen_tnt(&g, "T");
 	gen_user_main(&g, 0x1000);
 	decode_gen(&g, PTS_SCOPE_USER, &r);
@@ -613,7 +658,7 @@ static void disable_without_enable_is_harmless(void)
 	gen_tnt(&g, "TTNTT");
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	decode_gen(&g, PTS_SCOPE_USER, &r);
-	CU_ASSERT(strstr(r.shape, "B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start") != NULL);
+	CU_ASSERT(strstr(r.shape, first_syscall_shape) != NULL);
 	CU_ASSERT_EQUAL(ninsns, 13);
 	result_free(&r);
 }
@@ -632,9 +677,7 @@ static void error_and_kernel_entry_at_the_same_time_keep_their_order(void)
 	struct result r;
 	size_t i, gi = 0, ki = 0;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, START);
+	gen_traced_from(&g, 0x1000, START);
 	gen_tnt(&g, "T");
 	gen_tsc(&g, 0x2000);
 	gen_simple(&g, ppt_ovf);
@@ -671,9 +714,7 @@ static void time_going_backwards_is_clamped_and_counted(void)
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x3000);
-	gen_ip(&g, ppt_tip_pge, START);
+	gen_traced_from(&g, 0x3000, START);
 	gen_tnt(&g, "TTNTT");
 	gen_tsc(&g, 0x3100);
 	gen_ip_suppressed(&g, ppt_tip_pgd);
@@ -703,17 +744,14 @@ static void elided_jumps_at_the_end_still_set_the_threads_last_time(void)
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x5000);
-	gen_ip(&g, ppt_tip_pge, F2);
+	gen_traced_from(&g, 0x5000, F2);
 	gen_tnt(&g, "T");
 	gen_tsc(&g, 0x5100);
 	gen_tnt(&g, "TN");
 	decode_gen(&g, PTS_SCOPE_USER, &r);
 	ASSERT_SHAPE(&r, "B0 f2|E0 f2");
 	CU_ASSERT_EQUAL(r.sum.elided, 2);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "f2", 0)->ts_ns, 0);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "f2", 0)->ts_ns, 0x100);
+	ASSERT_TIMES(&r, "B f2 @0|E f2 @0x100");
 	CU_ASSERT_EQUAL_FATAL(r.sum.nr_threads, 1);
 	CU_ASSERT_EQUAL(r.sum.threads[0].last_ns, 0x100);
 	result_free(&r);
@@ -734,21 +772,13 @@ static void each_branch_takes_the_time_of_its_own_packet(void)
 	struct result r;
 	size_t i;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, START);
+	gen_traced_from(&g, 0x1000, START);
 	for (i = 0; i < 5; i++) {
 		gen_tsc(&g, 0x1000 + (i ? 0x10 * i : 8));
 		gen_tnt(&g, bits[i]);
 	}
-	gen_ip_suppressed(&g, ppt_tip_pgd);
-	decode_gen(&g, PTS_SCOPE_USER, &r);
-	ASSERT_SHAPE(&r, "B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start");
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "f1", 0)->ts_ns, 0);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "f2", 0)->ts_ns, 0);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "f2", 0)->ts_ns, 0x30);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "f1", 0)->ts_ns, 0x40);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "[syscall]", 0)->ts_ns, 0x40);
+	decode_to_first_syscall(&g, &r);
+	ASSERT_TIMES(&r, "B f1 @0|B f2 @0|E f2 @0x30|E f1 @0x40|B [syscall] @0x40");
 	result_free(&r);
 }
 
@@ -764,17 +794,11 @@ static void branches_before_a_tsc_keep_their_time_when_the_event_after_it_is_rea
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, START);
+	gen_traced_from(&g, 0x1000, START);
 	gen_tnt(&g, "TTNTT");
 	gen_tsc(&g, 0x1010);
-	gen_ip_suppressed(&g, ppt_tip_pgd);
-	decode_gen(&g, PTS_SCOPE_USER, &r);
-	ASSERT_SHAPE(&r, "B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|E0 _start");
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "f2", 0)->ts_ns, 0);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "f1", 0)->ts_ns, 0);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "[syscall]", 0)->ts_ns, 0x10);
+	decode_to_first_syscall(&g, &r);
+	ASSERT_TIMES(&r, "E f2 @0|E f1 @0|B [syscall] @0x10");
 	result_free(&r);
 }
 
@@ -792,9 +816,7 @@ static void branches_before_an_interrupt_keep_the_time_of_their_packet(void)
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, START);
+	gen_traced_from(&g, 0x1000, START);
 	gen_tnt(&g, "TTNTT");
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	gen_tsc(&g, 0x1400);
@@ -811,11 +833,8 @@ static void branches_before_an_interrupt_keep_the_time_of_their_packet(void)
 	ASSERT_SHAPE(&r, "B0 _start|B1 f1|B2 f2|E2 f2|E1 f1|B1 [syscall]|E1 [syscall]|"
 		     "B1 f3|E1 f3|E0 _start|B0 tail|B1 [interrupted]|E1 [interrupted]|"
 		     "B1 [syscall]|E1 [syscall]|E0 tail");
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "f3", 0)->ts_ns, 0x400);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "f3", 0)->ts_ns, 0x400);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "tail", 0)->ts_ns, 0x400);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "[interrupted]", 0)->ts_ns, 0x500);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "[interrupted]", 0)->ts_ns, 0x600);
+	ASSERT_TIMES(&r, "B f3 @0x400|E f3 @0x400|B tail @0x400|"
+		     "B [interrupted] @0x500|E [interrupted] @0x600");
 	result_free(&r);
 }
 
@@ -832,9 +851,7 @@ static void a_far_branch_with_mode_exec_takes_the_time_of_its_tip(void)
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, START);
+	gen_traced_from(&g, 0x1000, START);
 	gen_tnt(&g, "TTNTT");
 	gen_tsc(&g, 0x1010);
 	gen_mode_exec64(&g);
@@ -851,12 +868,8 @@ static void a_far_branch_with_mode_exec_takes_the_time_of_its_tip(void)
 	gen_ip_suppressed(&g, ppt_tip_pgd);
 	decode_gen(&g, PTS_SCOPE_BOTH, &r);
 	ASSERT_SHAPE(&r, both_main_shape);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "f2", 0)->ts_ns, 0);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "f1", 0)->ts_ns, 0);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "entry_SYSCALL_64", 0)->ts_ns, 0x10);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_BEGIN, "do_syscall", 0)->ts_ns, 0x10);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "do_syscall", 0)->ts_ns, 0x20);
-	CU_ASSERT_EQUAL(nth(&r, PTS_TL_END, "entry_SYSCALL_64", 0)->ts_ns, 0x30);
+	ASSERT_TIMES(&r, "E f2 @0|E f1 @0|B entry_SYSCALL_64 @0x10|B do_syscall @0x10|"
+		     "E do_syscall @0x20|E entry_SYSCALL_64 @0x30");
 	result_free(&r);
 }
 
@@ -919,9 +932,7 @@ static void branch_into_code_without_image_is_a_gap(void)
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, AFTER_SYSCALL);
+	gen_traced_from(&g, 0x1000, AFTER_SYSCALL);
 	gen_ip(&g, ppt_tip, 0x7f0000001000ULL);
 	gen_tnt(&g, "T");
 	decode_gen(&g, PTS_SCOPE_USER, &r);
@@ -967,25 +978,8 @@ static void gen_mwait_exstop(struct pt_gen *g, uint64_t ip)
 	gen_ip(g, ppt_fup, ip);
 }
 
-static void gen_mnt(struct pt_gen *g, uint64_t payload)
-{
-	struct pt_packet p;
-
-	memset(&p, 0, sizeof(p));
-	p.type = ppt_mnt;
-	p.payload.mnt.payload = payload;
-	gen_pkt(g, &p);
-}
-
-static void gen_vmcs(struct pt_gen *g, uint64_t base)
-{
-	struct pt_packet p;
-
-	memset(&p, 0, sizeof(p));
-	p.type = ppt_vmcs;
-	p.payload.vmcs.base = base;
-	gen_pkt(g, &p);
-}
+PT_GEN_ONE_FIELD(gen_mnt, ppt_mnt, mnt.payload, uint64_t)
+PT_GEN_ONE_FIELD(gen_vmcs, ppt_vmcs, vmcs.base, uint64_t)
 
 /*
  * Every event kind that can occur in user scope. By hand, in stream order:
@@ -1006,9 +1000,7 @@ static void every_user_scope_event_kind(void)
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, START);
+	gen_traced_from(&g, 0x1000, START);
 	gen_tnt(&g, "TT");
 	gen_mtc(&g, 1);
 	gen_mode_tsx(&g, 1, 0);
@@ -1069,9 +1061,7 @@ static void every_kernel_scope_event_kind(void)
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, ENTRY);
+	gen_traced_from(&g, 0x1000, ENTRY);
 	gen_tnt(&g, "NT");
 	gen_vmcs(&g, 0x5000);
 	gen_pip(&g, 0x3000);
@@ -1110,9 +1100,7 @@ static void every_both_scopes_event_kind(void)
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, START);
+	gen_traced_from(&g, 0x1000, START);
 	gen_tnt(&g, "TTNTT");
 	gen_pip(&g, 0x2000);
 	gen_ip(&g, ppt_tip, ENTRY);
@@ -1217,9 +1205,7 @@ static void trace_ending_without_a_disable_keeps_its_last_block(void)
 	struct result r;
 	long nref;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, START);
+	gen_traced_from(&g, 0x1000, START);
 	gen_tnt(&g, "T");
 	nref = reference_insns(&g, ref, 64);
 	CU_ASSERT_EQUAL(nref, 7);
@@ -1301,9 +1287,7 @@ static void trace_ending_right_after_the_enable_walks_to_the_first_branch_needin
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, START);
+	gen_traced_from(&g, 0x1000, START);
 	CU_ASSERT_EQUAL(reference_insns(&g, ref, 64), 5);
 	decode_gen(&g, PTS_SCOPE_USER, &r);
 	assert_insns(want, 5);
@@ -1322,9 +1306,7 @@ static void trace_ending_inside_a_loop_of_direct_jumps_ends(void)
 	struct pt_gen g;
 	struct result r;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 0x1000);
-	gen_ip(&g, ppt_tip_pge, SPIN);
+	gen_traced_from(&g, 0x1000, SPIN);
 	alarm(20);
 	decode_gen(&g, PTS_SCOPE_USER, &r);
 	alarm(0);

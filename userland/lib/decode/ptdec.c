@@ -274,6 +274,12 @@ struct pts_ptdec {
 	struct pts_branch direct;
 	struct pts_br_elide *elide_q;	/* cfg.elide */
 	uint64_t elide_until;	/* a jump is checked when queued before this now */
+	/*
+	 * jump's one test of time: a jump before this abs may go to the
+	 * elide window (elide_q, now < elide_until) with no sideband work
+	 * due (abs < sb_check); 0: none may (jump_recheck)
+	 */
+	uint64_t jump_until;
 	struct pts_ptdec_stats st;
 	struct icache_ent icache[ICACHE_SIZE];
 };
@@ -285,6 +291,20 @@ _Static_assert(offsetof(struct pts_ptdec, tid) == offsetof(struct pts_ptdec, pid
 static inline bool sideband_due(const struct pts_ptdec *d)
 {
 	return d->cfg.sb && d->have_tsc && (d->pid_changed || d->abs >= d->sb_due);
+}
+
+/*
+ * Set jump_until from sb_check and elide_until. set_tsc makes now
+ * abs - origin, or 0 up to the origin, so for an abs below UINT64_MAX
+ * now < elide_until holds exactly when abs < elide_until + origin (as
+ * much as fits), or never for an elide_until of 0.
+ */
+static inline void jump_recheck(struct pts_ptdec *d)
+{
+	uint64_t e = d->elide_until, o = d->cfg.origin_ns;
+	uint64_t until = !d->elide_q || !e ? 0 : e > UINT64_MAX - o ? UINT64_MAX : e + o;
+
+	d->jump_until = until < d->sb_check ? until : d->sb_check;
 }
 
 /*
@@ -302,6 +322,7 @@ static inline void sb_recheck(struct pts_ptdec *d)
 		d->sb_check = 0;
 	else
 		d->sb_check = sb ? d->sb_due : UINT64_MAX;
+	jump_recheck(d);
 }
 
 static inline bool pending(const struct pts_ptdec *d)
@@ -678,12 +699,12 @@ static inline __attribute__((always_inline)) void store_jump_fast(struct pts_ptd
  * sideband walk push does: nothing queued, no sideband record due, no
  * exec or address-space change pending (push would do nothing before
  * its own check of the window, or offer it to take_jump: the store takes
- * it as take_jump would).
+ * it as take_jump would); the times in one test (jump_until).
  */
 static inline __attribute__((always_inline)) void jump(struct pts_ptdec *d, uint64_t from,
 						       uint64_t to, bool store)
 {
-	if (d->elide_q && !d->qn && d->abs < d->sb_check && d->now < d->elide_until &&
+	if (!d->qn && d->abs < d->jump_until &&
 	    pts_br_elide_drop_thread(d->elide_q, pts_pid_tid(&d->pid), from, to, d->now,
 				     d->cfg.cpu)) {
 		d->st.branches++;
@@ -1144,6 +1165,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->blocks = cfg->on_insn ? step : cfg->store ? blocks_store : blocks_plain;
 	d->elide_q = cfg->elide;
 	d->elide_until = cfg->elide_queued ? UINT64_MAX : 0;
+	jump_recheck(d);
 	if (cfg->padded) {
 		d->buf = cfg->buf;
 	} else {
@@ -1773,6 +1795,8 @@ static inline __attribute__((always_inline)) void blocks_run(struct pts_ptdec *d
 		}
 		if (b.mode != d->mode && other_mode(d, &b))
 			return;
+		/* other_mode queued nothing where it keeps the block: said again after the call */
+		PTS_ASSUME(!d->qn);
 		if (resolve_fast(d, b.ip, store, et)) {
 			/* the sink said stop: the loop ends after the block */
 			block_done(d, &b, st);
@@ -1898,6 +1922,7 @@ uint64_t pts_ptdec_insns_before(const struct pts_ptdec *d)
 void pts_ptdec_elide_until(struct pts_ptdec *d, uint64_t until_ns)
 {
 	d->elide_until = d->cfg.elide_queued ? UINT64_MAX : until_ns;
+	jump_recheck(d);
 }
 
 /*

@@ -64,6 +64,31 @@ static size_t decode(struct pt_gen *g, struct seen *ev, size_t max)
 	return n;
 }
 
+/* The start of every stream here: PSB+ at time 1000, tracing on at the loop's top, a TSC of 2000. */
+static void stream_begin(struct pt_gen *g)
+{
+	gen_init(g);
+	gen_psb_plus(g, 1000);
+	gen_ip(g, ppt_tip_pge, CALL_AT);
+	gen_tsc(g, 2000);
+}
+
+/*
+ * The end of every stream here: a TSC of tsc, then the last pass's bit
+ * not taken, and the indirect jump's TIP.PGD. Returns the offset of that
+ * TNT packet.
+ */
+static uint64_t stream_end(struct pt_gen *g, uint64_t tsc)
+{
+	uint64_t at;
+
+	gen_tsc(g, tsc);
+	at = gen_len(g);
+	gen_tnt(g, "N");
+	gen_ip_suppressed(g, ppt_tip_pgd);
+	return at;
+}
+
 /* Events of kind from>to among ev[0, n), in order, into out; returns their number. */
 static size_t pick(const struct seen *ev, size_t n, enum pts_br_kind kind, uint64_t from,
 		   uint64_t to, struct seen *out)
@@ -92,19 +117,15 @@ static void branches_get_their_tnt_packets_time_and_position_whatever_its_bit_co
 	struct pt_gen g;
 	size_t n, i, j, k = 0;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 1000);
-	gen_ip(&g, ppt_tip_pge, CALL_AT);
+	stream_begin(&g);
 	for (i = 0; i < 6; i++) {
 		tsc[i] = 2000 + 1000 * i;
-		gen_tsc(&g, tsc[i]);
+		if (i)
+			gen_tsc(&g, tsc[i]);
 		at[i] = gen_len(&g);
 		gen_tnt(&g, tnt[i]);
 	}
-	gen_tsc(&g, 9000);
-	at[6] = gen_len(&g);
-	gen_tnt(&g, "N");
-	gen_ip_suppressed(&g, ppt_tip_pgd);	/* the indirect jump: tracing off */
+	at[6] = stream_end(&g, 9000);
 	n = decode(&g, ev, 256);
 
 	CU_ASSERT_EQUAL_FATAL(pick(ev, n, PTS_BR_JUMP, JNZ_AT, CALL_AT, jnz), 21);
@@ -140,18 +161,12 @@ static void an_indirect_jump_after_direct_branches_gets_its_tip_time_and_positio
 	struct pt_gen g;
 	size_t n;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 1000);
-	gen_ip(&g, ppt_tip_pge, CALL_AT);
-	gen_tsc(&g, 2000);
+	stream_begin(&g);
 	gen_tnt(&g, "TN");
 	gen_tsc(&g, 3000);
 	tip_at = gen_len(&g);
-	gen_ip(&g, ppt_tip, CALL_AT);	/* jmp *%rax back to the top */
-	gen_tsc(&g, 4000);
-	end_at = gen_len(&g);
-	gen_tnt(&g, "N");
-	gen_ip_suppressed(&g, ppt_tip_pgd);
+	gen_ip(&g, ppt_tip, CALL_AT);	/* the indirect jump, back to the top */
+	end_at = stream_end(&g, 4000);
 	n = decode(&g, ev, 64);
 
 	CU_ASSERT_EQUAL_FATAL(pick(ev, n, PTS_BR_JUMP, IJMP_AT, CALL_AT, ijmp), 1);
@@ -181,18 +196,12 @@ static void a_call_after_an_interrupt_read_with_the_last_bit_gets_the_position_a
 	struct pt_gen g;
 	size_t n;
 
-	gen_init(&g);
-	gen_psb_plus(&g, 1000);
-	gen_ip(&g, ppt_tip_pge, CALL_AT);
-	gen_tsc(&g, 2000);
+	stream_begin(&g);
 	gen_tnt(&g, "TT");
 	gen_ip(&g, ppt_fup, JNZ_AT);	/* interrupted before the third jnz */
 	tip_at = gen_len(&g);
 	gen_ip(&g, ppt_tip, CALL_AT);
-	gen_tsc(&g, 3000);
-	end_at = gen_len(&g);
-	gen_tnt(&g, "N");
-	gen_ip_suppressed(&g, ppt_tip_pgd);
+	end_at = stream_end(&g, 3000);
 	n = decode(&g, ev, 64);
 
 	CU_ASSERT_EQUAL_FATAL(pick(ev, n, PTS_BR_INTERRUPT, JNZ_AT, CALL_AT, irq), 1);

@@ -239,33 +239,44 @@ static void frame_path_repeats_a_slice_with_its_time_cpu_kind_and_thread(void)
 }
 
 /*
- * A slice written from its template again and again while new names fill
- * the string table, and each new name's slice twice in a row, so that
- * the table runs short of room (for a record's strings) just after a
- * template was made, and later with templates made long before: each
- * BEGIN and END is written after the table recycles, where the record
- * path recycles it, and names its strings by their new refs.
+ * The string table runs short of room for a record's strings (so that
+ * the next record recycles it first) in the BEGIN of a new name, twice:
+ * the first time followed by the BEGIN of a slice whose template was made
+ * long before, the second time by a BEGIN of the same new slice, whose
+ * template was made just then. Each is written after the table recycles,
+ * where the record path recycles it, and names its strings by their new
+ * refs.
  */
 static void frame_path_recycles_the_string_table_where_the_record_path_does(void)
 {
-	enum { N = 34000 };
-	struct pts_tl_rec *recs = calloc(6 * N + 8, sizeof(*recs));
+	enum { N = 70000, SECOND = 49000 };
+	struct pts_tl_rec *recs = calloc(4 * N + 16, sizeof(*recs));
 	char (*names)[16] = calloc(N, sizeof(*names));
 	unsigned long long ts = 1;
-	size_t i, k, n = 0;
+	size_t i, n = 0;
 
 	CU_ASSERT_FATAL(recs && names);
 	recs[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, ts++, 1, 1, 0, "main");
 	for (i = 0; i < N; i++) {
+		/* up to the first recycling (after ~32 700 names): hot inside fn_i */
+		const char *inner = i < SECOND ? "hot" : names[i];
+
 		snprintf(names[i], sizeof(names[i]), "fn_%zu", i);
-		for (k = 0; k < 2; k++) {
-			recs[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, ts++, 1, 1, 1, names[i]);
-			recs[n++].addr = 0x500000 + 16 * i;
+		if (i == SECOND) {
+			/*
+			 * one slice more (no string): the new slice the table runs
+			 * short in (at i = 65 453) then has an id (slice_id)
+			 */
+			recs[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, ts++, 1, 1, 1, "hot");
+			recs[n++].addr = 0x402000;
 			recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, ts++, 1, 1, 1, NULL);
 		}
-		recs[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, ts++, 1, 1, 1, "hot");
-		recs[n].object = "prog";
-		recs[n++].addr = 0x401000;
+		recs[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, ts++, 1, 1, 1, names[i]);
+		recs[n++].addr = 0x500000 + 16 * i;
+		recs[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, ts++, 1, 1, 2, inner);
+		recs[n].object = i < SECOND ? "prog" : NULL;
+		recs[n++].addr = i < SECOND ? 0x401000 : 0x500000 + 16 * i;
+		recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, ts++, 1, 1, 2, NULL);
 		recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, ts++, 1, 1, 1, NULL);
 	}
 	recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_END_OF_TRACE, ts++, 1, 1, 0, NULL);

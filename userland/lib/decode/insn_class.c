@@ -76,16 +76,14 @@ int pts_insn_classify(const uint8_t *buf, size_t len, int mode_bits, struct pts_
 		return -EINVAL;
 	out->len = in.length;
 	out->cls = branch_class(&in);
-	/* direct near calls and jumps carry a relative target; every other branch needs a TIP */
-	out->tip = out->cls != PTS_IC_OTHER && out->cls != PTS_IC_COND &&
-		   !((out->cls == PTS_IC_CALL || out->cls == PTS_IC_JUMP) &&
-		     (in.attributes & ZYDIS_ATTRIB_IS_RELATIVE));
 	/*
 	 * The target in an immediate (E8, E9, EB): ZYDIS_ATTRIB_IS_RELATIVE
 	 * also marks a target read through a RIP-relative operand
-	 * (call *x(%rip): FF 15), which is indirect
+	 * (call *x(%rip): FF 15, jmp *x(%rip): FF 25), which is indirect
 	 */
 	out->direct = (out->cls == PTS_IC_CALL || out->cls == PTS_IC_JUMP) &&
 		      in.raw.imm[0].is_relative;
+	/* every branch needs a TIP but a direct (above) or conditional one */
+	out->tip = out->cls != PTS_IC_OTHER && out->cls != PTS_IC_COND && !out->direct;
 	return 0;
 }

@@ -29,7 +29,8 @@ struct pts_insn {
 	 * 1: a branch whose target the trace gives in a TIP packet (indirect
 	 * call and jump, near and far returns, far branches, syscall class);
 	 * 0: no branch, or a target in the instruction (direct call and
-	 * jump, conditional jump)
+	 * jump, conditional jump). A call or jump through a RIP-relative
+	 * memory operand (FF 15, FF 25) is indirect: 1
 	 */
 	uint8_t tip;
 	/*

@@ -383,6 +383,23 @@ static void time_going_backwards_on_a_thread_is_clamped_and_counted(void)
 	done();
 }
 
+/* max_depth 6, between the stack's capacities (4, 8): the sixth frame is the last shown */
+static void max_depth_between_stack_capacities_shows_that_many_frames(void)
+{
+	int i;
+
+	tl_fx_start_fns(PTS_SCOPE_USER, TL_FNS(fns), 6, 0);
+	ev(PTS_BR_ENABLED, 0, FOO, 100, 0);
+	for (i = 0; i < 10; i++)	/* recursion: foo calls foo */
+		ev(PTS_BR_CALL, FOO + 5, FOO, 101 + (uint64_t)i, 0);
+	for (i = 0; i < 10; i++)
+		ev(PTS_BR_RETURN, FOO + 9, FOO + 10, 120 + (uint64_t)i, 0);
+	CU_ASSERT_STRING_EQUAL(finish(), "B0 foo|B1 foo|B2 foo|B3 foo|B4 foo|B5 foo|"
+					 "E5 foo|E4 foo|E3 foo|E2 foo|E1 foo|E0 foo");
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_TOO_DEEP), 5);
+	done();
+}
+
 static void calls_deeper_than_max_depth_are_counted_and_slices_stay_balanced(void)
 {
 	int i;
@@ -663,6 +680,7 @@ PTS_SUITE(timeline_stack, NULL, NULL,
 	  PTS_TEST(kernel_entry_after_a_gap_nests_under_the_user_frame_the_iret_returns_to),
 	  PTS_TEST(time_going_backwards_on_a_thread_is_clamped_and_counted),
 	  PTS_TEST(calls_deeper_than_max_depth_are_counted_and_slices_stay_balanced),
+	  PTS_TEST(max_depth_between_stack_capacities_shows_that_many_frames),
 	  PTS_TEST(user_scope_signal_handler_nests_on_the_interrupted_frame),
 	  PTS_TEST(handler_return_to_the_restorer_keeps_the_interrupted_stack),
 	  PTS_TEST(nested_synchronous_signals_end_innermost_first_at_each_sigreturn),

@@ -238,6 +238,53 @@ static void frame_path_repeats_a_slice_with_its_time_cpu_kind_and_thread(void)
 	free(recs);
 }
 
+/*
+ * The string table runs short of room for a record's strings (so that
+ * the next record recycles it first) in the BEGIN of a new name, twice:
+ * the first time followed by the BEGIN of a slice whose template was made
+ * long before, the second time by a BEGIN of the same new slice, whose
+ * template was made just then. Each is written after the table recycles,
+ * where the record path recycles it, and names its strings by their new
+ * refs.
+ */
+static void frame_path_recycles_the_string_table_where_the_record_path_does(void)
+{
+	enum { N = 70000, SECOND = 49000 };
+	struct pts_tl_rec *recs = calloc(4 * N + 16, sizeof(*recs));
+	char (*names)[16] = calloc(N, sizeof(*names));
+	unsigned long long ts = 1;
+	size_t i, n = 0;
+
+	CU_ASSERT_FATAL(recs && names);
+	recs[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, ts++, 1, 1, 0, "main");
+	for (i = 0; i < N; i++) {
+		/* up to the first recycling (after ~32 700 names): hot inside fn_i */
+		const char *inner = i < SECOND ? "hot" : names[i];
+
+		snprintf(names[i], sizeof(names[i]), "fn_%zu", i);
+		if (i == SECOND) {
+			/*
+			 * one slice more (no string): the new slice the table runs
+			 * short in (at i = 65 453) then has an id (slice_id)
+			 */
+			recs[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, ts++, 1, 1, 1, "hot");
+			recs[n++].addr = 0x402000;
+			recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, ts++, 1, 1, 1, NULL);
+		}
+		recs[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, ts++, 1, 1, 1, names[i]);
+		recs[n++].addr = 0x500000 + 16 * i;
+		recs[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, ts++, 1, 1, 2, inner);
+		recs[n].object = i < SECOND ? "prog" : NULL;
+		recs[n++].addr = i < SECOND ? 0x401000 : 0x500000 + 16 * i;
+		recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, ts++, 1, 1, 2, NULL);
+		recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, ts++, 1, 1, 1, NULL);
+	}
+	recs[n++] = wt_rec(PTS_TL_END, PTS_TLK_END_OF_TRACE, ts++, 1, 1, 0, NULL);
+	expect_same_files(recs, n);
+	free(names);
+	free(recs);
+}
+
 static void only_the_fxt_writer_has_a_frame_path(void)
 {
 	static const struct {
@@ -302,27 +349,11 @@ static int record_sink(void *ctx, const struct pts_tl_rec *rec, struct pts_err *
 static const struct tl_fn fns[] = { { "main", MAIN }, { "f", F }, { "g", G }, { "h", H } };
 static struct tl_fns syms = { fns, sizeof(fns) / sizeof(fns[0]) };
 
-/* One trace into a builder writing name through sink; the file's bytes. */
-static char *timeline_file(const char *name, pts_tl_emit_fn sink, size_t *len)
+/* f calls g and h in turn, returns past the known stack into main, and more. */
+static void trace_calls_and_returns(struct pts_tl *tl)
 {
-	struct pts_tl_config c;
-	struct pts_writer *w;
-	struct pts_tl *tl;
-	struct pts_err err;
 	int i;
 
-	CU_ASSERT_EQUAL_FATAL(pts_writer_open(wt_path(name), PTS_FMT_FXT, &w, &err), 0);
-	pts_writer_strings_interned(w);
-	memset(&c, 0, sizeof(c));
-	c.scope = PTS_SCOPE_USER;
-	c.symbolize = tl_fns_symbolize;
-	c.sym_ctx = &syms;
-	c.emit = sink;
-	c.emit_ctx = w;
-	c.segment_cap = 8;	/* held records written out in the middle of the trace */
-	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&c, &tl, &err), 0);
-	CU_ASSERT_EQUAL(pts_tl_set_name(tl, 10, 11, "prog", &err), 0);
-	/* f calls g and h in turn, then returns past the known stack into main */
 	tl_feed_branch(tl, PTS_BR_ENABLED, 0, 0, F + 0x10, 100, 0, NULL);
 	for (i = 0; i < 6; i++) {
 		uint64_t t = 200 + 100 * (uint64_t)i;
@@ -339,6 +370,62 @@ static char *timeline_file(const char *name, pts_tl_emit_fn sink, size_t *len)
 	tl_feed_branch(tl, PTS_BR_GAP, H + 0x20, 0, 0, 1000, 0, "overflow");
 	tl_feed_branch(tl, PTS_BR_ENABLED, 0, 0, G + 0x20, 1100, 0, NULL);
 	tl_feed_branch(tl, PTS_BR_CALL, G + 0x30, 5, F, 1200, 0, NULL);
+}
+
+/*
+ * The trigger before the thread's first event (it is announced then, with
+ * no event's time), then g and h calling each other 13 deep, past the
+ * builder's first stack capacities (4, 8) and its max_depth (6), and
+ * returning all the way, twice.
+ */
+static void trace_recursion_past_max_depth(struct pts_tl *tl)
+{
+	uint64_t t = 100;
+	int round, i;
+
+	tl_feed_branch(tl, PTS_BR_TRIGGER, 0, 0, 0, 50, 0, "trigger");
+	tl_feed_branch(tl, PTS_BR_ENABLED, 0, 0, G + 0x10, t, 0, NULL);
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < 13; i++) {
+			uint64_t from = i % 2 ? H : G;
+
+			tl_feed_branch(tl, PTS_BR_CALL, from + 0x20, 5, i % 2 ? G : H, t += 10, 0,
+				       NULL);
+		}
+		for (i = 12; i >= 0; i--) {
+			uint64_t from = i % 2 ? G : H, to = i % 2 ? H : G;
+
+			tl_feed_branch(tl, PTS_BR_RETURN, from + 0x30, 1, to + 0x25, t += 10, 0,
+				       NULL);
+		}
+	}
+}
+
+/*
+ * One trace into a builder writing name through sink (max_depth: the
+ * builder's, 0 its default); the file's bytes.
+ */
+static char *timeline_file(const char *name, pts_tl_emit_fn sink, void (*trace)(struct pts_tl *),
+			   uint32_t max_depth, size_t *len)
+{
+	struct pts_tl_config c;
+	struct pts_writer *w;
+	struct pts_tl *tl;
+	struct pts_err err;
+
+	CU_ASSERT_EQUAL_FATAL(pts_writer_open(wt_path(name), PTS_FMT_FXT, &w, &err), 0);
+	pts_writer_strings_interned(w);
+	memset(&c, 0, sizeof(c));
+	c.scope = PTS_SCOPE_USER;
+	c.symbolize = tl_fns_symbolize;
+	c.sym_ctx = &syms;
+	c.emit = sink;
+	c.emit_ctx = w;
+	c.segment_cap = 8;	/* held records written out in the middle of the trace */
+	c.max_depth = max_depth;
+	CU_ASSERT_EQUAL_FATAL(pts_tl_new(&c, &tl, &err), 0);
+	CU_ASSERT_EQUAL(pts_tl_set_name(tl, 10, 11, "prog", &err), 0);
+	trace(tl);
 	CU_ASSERT_EQUAL(pts_tl_finish(tl, &err), 0);
 	pts_tl_free(tl);
 	CU_ASSERT_EQUAL_FATAL(pts_writer_close(w, true, &err), 0);
@@ -348,8 +435,19 @@ static char *timeline_file(const char *name, pts_tl_emit_fn sink, size_t *len)
 static void timeline_into_the_writer_sink_writes_what_it_writes_through_records(void)
 {
 	size_t la, lb;
-	char *a = timeline_file("tl-records.fxt", record_sink, &la);
-	char *b = timeline_file("tl-frames.fxt", pts_writer_sink, &lb);
+	char *a = timeline_file("tl-records.fxt", record_sink, trace_calls_and_returns, 0, &la);
+	char *b = timeline_file("tl-frames.fxt", pts_writer_sink, trace_calls_and_returns, 0, &lb);
+
+	expect_same_bytes(a, la, b, lb);
+}
+
+static void timeline_into_the_writer_sink_past_stack_capacity_and_max_depth_writes_the_same(void)
+{
+	size_t la, lb;
+	char *a = timeline_file("tl-deep-records.fxt", record_sink,
+				trace_recursion_past_max_depth, 6, &la);
+	char *b = timeline_file("tl-deep-frames.fxt", pts_writer_sink,
+				trace_recursion_past_max_depth, 6, &lb);
 
 	expect_same_bytes(a, la, b, lb);
 }
@@ -363,6 +461,8 @@ static int cleanup(void)
 PTS_SUITE(writer_frames, NULL, cleanup,
 	  PTS_TEST(frame_path_writes_the_record_paths_bytes_across_string_table_recycling),
 	  PTS_TEST(frame_path_repeats_a_slice_with_its_time_cpu_kind_and_thread),
+	  PTS_TEST(frame_path_recycles_the_string_table_where_the_record_path_does),
 	  PTS_TEST(only_the_fxt_writer_has_a_frame_path),
 	  PTS_TEST(frame_path_reports_a_failed_write_and_keeps_reporting_it),
-	  PTS_TEST(timeline_into_the_writer_sink_writes_what_it_writes_through_records))
+	  PTS_TEST(timeline_into_the_writer_sink_writes_what_it_writes_through_records),
+	  PTS_TEST(timeline_into_the_writer_sink_past_stack_capacity_and_max_depth_writes_the_same))

@@ -206,12 +206,14 @@ struct feed {
 	unsigned int nr;
 	const struct pts_run_cpu *pt;	/* each source's trace (truncated tails, progress), or NULL */
 	struct pts_branch *last;	/* each CPU's last event (a truncated trace's tail gap) */
+	struct pts_imgset *set;		/* the images the timeline names code by, or NULL */
 	/*
-	 * the images' naming time (pts_imgset_sym_time), or NULL until
-	 * feed_run points it at unnamed: stored per event without a test
+	 * The time of the event fed last, which feed_symbolize names code
+	 * at: one store per event, and the images' naming time
+	 * (pts_imgset_sym_time) written only when a name is looked up.
+	 * Before the first event, UINT64_MAX - origin: the images' latest.
 	 */
-	uint64_t *sym_time;
-	uint64_t unnamed;
+	uint64_t ts;
 	uint64_t origin;		/* ns of the run's time 0 on the images' clock */
 	int32_t only_pid;		/* > 0: other processes' events are left out */
 	struct pts_branch trig;		/* the capture's trigger, while trig_pending */
@@ -292,9 +294,20 @@ static int feed_ended(void *ctx, unsigned int i, struct pts_err *err)
 /* The timeline's part of feed_event. */
 static inline int feed_tl(struct feed *f, const struct pts_branch *br, struct pts_err *err)
 {
-	/* names in the program the process runs at the branch's time */
-	*f->sym_time = br->ts_ns + f->origin;
+	f->ts = br->ts_ns;
 	return pts_tl_feed(f->tl, br, err);
+}
+
+/*
+ * The timeline's symbolizer (pts_tl_symbolize_fn; ctx: the feed): names
+ * in the program the process runs at the time of the event fed last.
+ */
+static int feed_symbolize(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
+{
+	struct feed *f = ctx;
+
+	*pts_imgset_sym_time(f->set) = f->ts + f->origin;
+	return pts_imgset_symbolize(f->set, pid, addr, out);
 }
 
 /* feed_event of an event that is not plain (feed_plain) or is a gap. */
@@ -348,8 +361,6 @@ static int feed_run(struct feed *f, struct pts_err *err)
 
 	f->shown = -1;
 	f->plain = feed_plain(f);
-	if (!f->sym_time)
-		f->sym_time = &f->unnamed;	/* no images: nothing reads it */
 	rc = pts_merge_run(f->src, f->nr, &sink, err);
 	if (rc)
 		return rc;
@@ -511,10 +522,11 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		goto out;
 	}
 
+	f.set = in->set;
 	memset(&tcfg, 0, sizeof(tcfg));
 	tcfg.scope = in->scope;
-	tcfg.symbolize = pts_imgset_symbolize;
-	tcfg.sym_ctx = in->set;
+	tcfg.symbolize = in->set ? feed_symbolize : pts_imgset_symbolize;
+	tcfg.sym_ctx = in->set ? (void *)&f : NULL;
 	tcfg.emit = emit;
 	tcfg.emit_ctx = emit_ctx;
 	tcfg.segment_cap = in->segment_cap;
@@ -562,8 +574,8 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	}
 	f.sum = sum;
 	f.pt = in->pt;
-	f.sym_time = in->set ? pts_imgset_sym_time(in->set) : NULL;
 	f.origin = origin;
+	f.ts = UINT64_MAX - origin;	/* + origin: UINT64_MAX */
 	f.only_pid = in->only_pid;
 	f.progress = in->progress;
 	rc = feed_run(&f, err);

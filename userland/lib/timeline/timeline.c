@@ -150,5 +150,7 @@ int pts_tl_thread_stats(const struct pts_tl *tl, size_t i, struct pts_tl_thread_
 	if (i >= tl->nth)
 		return -ERANGE;
 	*out = tl->th[i]->st;
+	out->last_ns = tl_thread_last_ns(tl->th[i]);
+	out->events = thread_events(tl->th[i]);
 	return 0;
 }

@@ -99,8 +99,14 @@ struct thread {
 	bool announced;
 	struct frame *frames;
 	uint32_t n, cap;
+	/*
+	 * A call opens its frame on others in place (push's common case)
+	 * while n is below this: the lesser of max_depth and cap, 0 while
+	 * bottom_syscall. One compare for three (push_bound keeps it).
+	 */
+	uint32_t push_below;
 	uint32_t excess;	/* calls beyond max_depth not shown */
-	bool have_ts;
+	bool have_ts;	/* at.ts_ns is an event's (thread_time) */
 	/* records of the current segment not yet written */
 	struct pts_tl_rec *buf;
 	size_t nbuf, bufcap;
@@ -122,7 +128,18 @@ struct thread {
 	 * handler has been called in it yet (kernel_entry_label).
 	 */
 	bool bottom_syscall;
+	/*
+	 * Its stats but last_ns and events, one store and one count per
+	 * event less. st.events counts the events but calls and returns,
+	 * which st.calls and st.returns count (thread_events adds them).
+	 * last_ns is at.ts_ns: every event's time is stored there, and only
+	 * the trigger moves it otherwise (on_trigger), which keeps last_ns
+	 * in trig_last_ns, with the events then, for as long as no event
+	 * came since (tl_thread_last_ns).
+	 */
 	struct pts_tl_thread_stats st;
+	bool trig_moved;
+	uint64_t trig_last_ns, trig_events;
 };
 
 /*
@@ -136,15 +153,18 @@ struct thread {
 
 struct lcache_ent {
 	/*
-	 * The frame a call to addr opens, but its return address (ret 0):
-	 * call.fn is the function holding addr, call.s.addr is addr (the
-	 * key). A call copies it rather than build it (frame_set) anew; its
-	 * slice's id is one of its own (struct pts_tl_slice), fresh each
-	 * time the slot is filled.
+	 * The frame a call to addr opens, but its return address, which the
+	 * call sets after its copy: call.fn is the function holding addr,
+	 * call.s.addr is addr, and call.ret holds the pid, the key's other
+	 * half (lcache_holds). A call copies it rather than build it
+	 * (frame_set) anew; its slice's id is one of its own (struct
+	 * pts_tl_slice), fresh each time the slot is filled.
 	 */
 	struct frame call;
-	int32_t pid;
 };
+
+/* The frame's size: a slot's address is a shift, not a multiply. */
+_Static_assert(sizeof(struct lcache_ent) == 128, "struct lcache_ent: 128 bytes");
 
 struct pts_tl {
 	struct pts_tl_config cfg;
@@ -157,8 +177,9 @@ struct pts_tl {
 	uint64_t slice_ids;	/* the ids given to lcache slots' slices so far */
 	/*
 	 * last, when pts_tl_feed may decide its calls and returns itself
-	 * (a writer with a frame path, the thread announced), else NULL:
-	 * one test per event for both (tl_thread.c keeps it)
+	 * (a writer with a frame path, the thread announced and timed:
+	 * have_ts), else NULL: one test per event for all three (tl_thread.c
+	 * keeps it)
 	 */
 	struct thread *fast;
 	struct pts_br_elide elide;	/* see pts_tl_elide */

@@ -203,6 +203,7 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 		return on_call(tl, t, br, err);
 	if (br->kind == PTS_BR_RETURN)
 		return on_return(tl, t, br, err);
+	t->st.events++;	/* calls and returns are counted as such (struct thread) */
 	switch (br->kind) {
 	case PTS_BR_JUMP:
 		return on_jump(tl, t, br, err);
@@ -218,12 +219,15 @@ static int feed(struct pts_tl *tl, struct thread *t, const struct pts_branch *br
 	}
 }
 
-/* pts_tl_feed, every case, after the elided jumps are accounted */
+/* pts_tl_feed, every case: the elided jumps accounted first */
 static __attribute__((noinline)) int feed_any(struct pts_tl *tl, const struct pts_branch *br,
 					      struct pts_err *err)
 {
-	struct thread *t = thread_of(tl, br);
+	struct thread *t;
 	int rc;
+
+	account_elided(tl);
+	t = thread_of(tl, br);
 
 	if (!t)
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
@@ -266,12 +270,14 @@ static inline int call_fast(struct pts_tl *tl, struct thread *t, const struct pt
 	uint32_t n = t->n;
 	struct frame *f;
 
-	/* no symbolizer: no slot of the cache is filled, none matches */
-	if (!in_top_fn(t, br->from) || !br->to || br->to_sym.name ||
-	    t->n >= tl->cfg.max_depth || t->n == t->cap || t->bottom_syscall || t->nbuf)
-		return call_any(tl, t, br, err);
+	/*
+	 * No symbolizer: no slot of the cache is filled, none matches. The
+	 * slot first: the frames' address is not held across its lookup,
+	 * which leaves pts_tl_feed a register more (one fewer to save).
+	 */
 	c = lcache_slot(tl, t->at.pid, br->to);
-	if (c->call.s.addr != br->to || c->pid != t->at.pid)
+	if (!lcache_holds(c, t->at.pid, br->to) || !br->to || br->to_sym.name ||
+	    n >= t->push_below || t->nbuf || !in_top_fn(t, br->from))
 		return call_any(tl, t, br, err);
 	t->st.calls++;
 	f = &t->frames[n];
@@ -296,8 +302,9 @@ static inline int return_fast(struct pts_tl *tl, struct thread *t, const struct 
 	struct frame *f;
 	uint32_t n;
 
-	if (!in_top_fn(t, br->from) || t->excess || !br->to || t->frames[t->n - 1].ret != br->to ||
-	    t->nbuf)
+	/* no calls beyond max_depth and nothing held: one test of both */
+	if (!in_top_fn(t, br->from) || (t->excess | t->nbuf) || !br->to ||
+	    t->frames[t->n - 1].ret != br->to)
 		return return_any(tl, t, br, err);
 	t->st.returns++;
 	n = t->n - 1;
@@ -318,10 +325,9 @@ int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *
 {
 	struct thread *t = tl->fast;
 
-	if (!t || pts_pid_tid(&t->at.pid) != pts_pid_tid(&br->pid) || br->kind > PTS_BR_RETURN) {
-		account_elided(tl);
+	if (!t || pts_pid_tid(&t->at.pid) != pts_pid_tid(&br->pid) || br->kind > PTS_BR_RETURN ||
+	    elided_other(tl, t))
 		return feed_any(tl, br, err);
-	}
 	/* the elided jumps; take_event, the thread announced; feed */
 	take_elided_and(tl, t, br);
 	check_scope_branch(tl, br->from, br->to);

@@ -105,7 +105,7 @@ static int on_trigger(struct pts_tl *tl, struct thread *t, const struct pts_bran
 	if (rc)
 		return rc;
 	if (!t->have_ts || br->ts_ns > t->at.ts_ns)
-		t->at.ts_ns = br->ts_ns;
+		tl_thread_trigger_time(t, br->ts_ns);
 	memset(&r, 0, sizeof(r));
 	r.type = PTS_TL_INSTANT;
 	r.name = "trigger";
@@ -139,6 +139,7 @@ static int on_enabled(struct pts_tl *tl, struct thread *t, const struct pts_bran
 		t->bottom_user_entry = true;
 		t->bottom_syscall = tl->cfg.labels &&
 				    !strcmp(t->frames[0].fn.name, "entry_SYSCALL_64");
+		push_bound(tl, t);
 	}
 	return rc;
 }
@@ -187,6 +188,7 @@ int tl_feed_other(struct pts_tl *tl, struct thread *t, const struct pts_branch *
 
 	if (br->kind == PTS_BR_TRIGGER)
 		return on_trigger(tl, t, br, err);
+	t->st.events++;
 	rc = take_event(tl, t, br, err);
 	if (rc)
 		return rc;

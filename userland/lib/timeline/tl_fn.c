@@ -47,7 +47,7 @@ void tl_lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	if (c && addr && out->name && (!si.object || out->object)) {
 		frame_set(&c->call, out, addr, 0, 0);
 		c->call.s.id = ++tl->slice_ids;
-		c->pid = t->at.pid;
+		lcache_key(c, t->at.pid);
 	}
 }
 

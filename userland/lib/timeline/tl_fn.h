@@ -34,6 +34,18 @@ static inline void fn_copy(struct fn *to, const struct fn *from)
 	to->kernel = from->kernel;
 }
 
+/* Does lcache slot c remember the function holding addr in process pid? */
+static inline bool lcache_holds(const struct lcache_ent *c, int32_t pid, uint64_t addr)
+{
+	return c->call.s.addr == addr && c->call.ret == (uint32_t)pid;
+}
+
+/* The slot's key is (pid, addr), pid in call.ret (struct lcache_ent). */
+static inline void lcache_key(struct lcache_ent *c, int32_t pid)
+{
+	c->call.ret = (uint32_t)pid;
+}
+
 /* The lcache slot of (pid, addr). */
 static inline struct lcache_ent *lcache_slot(struct pts_tl *tl, int32_t pid, uint64_t addr)
 {
@@ -51,7 +63,7 @@ static inline void lookup(struct pts_tl *tl, struct thread *t, uint64_t addr,
 
 	if (!(hint && hint->name) && tl->cfg.symbolize) {
 		c = lcache_slot(tl, t->at.pid, addr);
-		if (c->call.s.addr == addr && c->pid == t->at.pid) {
+		if (lcache_holds(c, t->at.pid, addr)) {
 			fn_copy(out, &c->call.fn);
 			return;
 		}
@@ -70,7 +82,7 @@ static inline const struct fn *lookup_ref(struct pts_tl *tl, struct thread *t, u
 
 	if (!(hint && hint->name) && tl->cfg.symbolize) {
 		c = lcache_slot(tl, t->at.pid, addr);
-		if (c->call.s.addr == addr && c->pid == t->at.pid)
+		if (lcache_holds(c, t->at.pid, addr))
 			return &c->call.fn;
 	}
 	tl_lookup_slow(tl, t, addr, hint, buf);

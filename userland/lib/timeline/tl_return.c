@@ -41,12 +41,8 @@ int tl_push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *fn, u
 	}
 	if (tl_buf_room(tl, t))
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
-	if (!t->cap) {
-		t->frames = calloc(THREAD_CAP0, sizeof(*t->frames));
-		if (!t->frames)
-			return pts_err_set(err, ENOMEM, "timeline: out of memory");
-		t->cap = THREAD_CAP0;
-	}
+	if (!t->cap && tl_frames_grow(tl, t))
+		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	f = &t->frames[0];
 	frame_set(f, fn, addr, 0, PTS_TLF_INFERRED);
 	t->n = 1;

@@ -27,6 +27,7 @@ static void kernel_entry_label(struct pts_tl *tl, struct thread *t, const struct
 	if (!fn->known || strncmp(fn->name, "__x64_sys_", 10))
 		return;
 	t->bottom_syscall = false;
+	push_bound(tl, t);
 	if (t->bottom_idx < 0)
 		return;
 	b = &t->buf[t->bottom_idx];
@@ -35,6 +36,32 @@ static void kernel_entry_label(struct pts_tl *tl, struct thread *t, const struct
 	r = pts_kl_match_handler(tl->cfg.labels, t->at.tid, t->bottom_ts, fn->name);
 	if (r)
 		b->args = pts_kl_args(r, &b->nargs);
+}
+
+const struct frame tl_no_frames[1];
+
+int tl_frames_grow(struct pts_tl *tl, struct thread *t)
+{
+	uint32_t nc = t->cap ? t->cap * 2 : THREAD_CAP0;
+	struct frame *old = t->cap ? t->frames - 1 : NULL;
+	struct frame *nf = realloc(old, (nc + 1) * sizeof(*nf));
+
+	if (!nf)
+		return -ENOMEM;
+	if (!old)
+		memset(nf, 0, sizeof(*nf));	/* frames[-1]: span 0 */
+	t->frames = nf + 1;
+	t->cap = nc;
+	push_bound(tl, t);
+	return 0;
+}
+
+void tl_frames_free(struct thread *t)
+{
+	if (t->cap)
+		free(t->frames - 1);
+	t->frames = (struct frame *)tl_no_frames + 1;
+	t->cap = 0;
 }
 
 int tl_push_labelled(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
@@ -50,15 +77,8 @@ int tl_push_labelled(struct pts_tl *tl, struct thread *t, const struct fn *fn, u
 		tl->diag[PTS_TLD_TOO_DEEP]++;
 		return 0;
 	}
-	if (t->n == t->cap) {
-		uint32_t nc = t->cap ? t->cap * 2 : THREAD_CAP0;
-		struct frame *nf = realloc(t->frames, nc * sizeof(*nf));
-
-		if (!nf)
-			return pts_err_set(err, ENOMEM, "timeline: out of memory");
-		t->frames = nf;
-		t->cap = nc;
-	}
+	if (t->n == t->cap && tl_frames_grow(tl, t))
+		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	f = &t->frames[t->n];
 	frame_set(f, fn, addr, ret, flags);
 	t->n++;
@@ -77,6 +97,7 @@ int tl_push_labelled(struct pts_tl *tl, struct thread *t, const struct fn *fn, u
 		t->bottom_ts = t->at.ts_ns;
 		t->bottom_user_entry = false;
 		t->bottom_syscall = false;
+		push_bound(tl, t);
 	}
 	return rc;
 }

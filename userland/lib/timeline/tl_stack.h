@@ -29,14 +29,40 @@ int tl_push_handler(struct pts_tl *tl, struct thread *t, const struct fn *fn, ui
 int tl_ensure_at_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		      const struct pts_br_sym *hint, struct pts_err *err);
 
+/*
+ * t's push_below (struct thread), after its cap or bottom_syscall
+ * changed: n == cap is n >= cap, as n never exceeds cap.
+ */
+static inline void push_bound(const struct pts_tl *tl, struct thread *t)
+{
+	uint32_t max = tl->cfg.max_depth;
+
+	t->push_below = t->bottom_syscall ? 0 : t->cap < max ? t->cap : max;
+}
+
+/*
+ * A thread's frames follow a frame of span 0 (frames[-1]: zeroed), which
+ * holds no address: the top frame of a thread with none is that one, so
+ * in_top_fn and the elide window (set_elide_n) test no count. A thread
+ * with no frames allocated yet points just past tl_no_frames.
+ */
+extern const struct frame tl_no_frames[1];
+
+/* Room for more frames of t (cap: THREAD_CAP0, then doubled); -ENOMEM. */
+int tl_frames_grow(struct pts_tl *tl, struct thread *t);
+void tl_frames_free(struct thread *t);
+
+/* The top frame of t, or the frame of span 0 before its frames (tl_no_frames). */
+static inline const struct frame *top_frame(const struct thread *t)
+{
+	return t->frames + t->n - 1;
+}
+
 /* Quick test whether addr lies in the top frame's function (no lookup). */
 static inline bool in_top_fn(struct thread *t, uint64_t addr)
 {
-	struct frame *f;
+	const struct frame *f = top_frame(t);
 
-	if (!t->n)
-		return false;
-	f = &t->frames[t->n - 1];
 	return addr - f->fn.start < f->span;
 }
 
@@ -112,7 +138,7 @@ static inline void frame_copy(struct frame *to, const struct frame *from)
  * caller's, frame_flags). Inline: the common case of a call, a frame on
  * top of others with room for it, is decided here; the rest (the first
  * frame, which becomes the bottom, a stack at max_depth or full, a
- * syscall entry still to be named) in tl_push_labelled.
+ * syscall entry still to be named: push_below) in tl_push_labelled.
  */
 static inline __attribute__((always_inline)) int
 push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr, uint64_t ret,
@@ -120,7 +146,7 @@ push(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr, ui
 {
 	struct frame *f;
 
-	if (!t->n || t->n >= tl->cfg.max_depth || t->n == t->cap || t->bottom_syscall)
+	if (!t->n || t->n >= t->push_below)
 		return tl_push_labelled(tl, t, fn, addr, ret, flags, kind, NULL, err);
 	f = &t->frames[t->n];
 	frame_set(f, fn, addr, ret, flags);

@@ -11,12 +11,13 @@
 #include <string.h>
 
 #include "tl_out.h"
+#include "tl_stack.h"
 
 /* t is the thread fed last now (tl->last, and tl->fast when it qualifies). */
 static struct thread *set_last(struct pts_tl *tl, struct thread *t)
 {
 	tl->last = t;
-	tl->fast = tl->w && t->announced ? t : NULL;
+	tl->fast = tl->w && t->announced && t->have_ts ? t : NULL;
 	return t;
 }
 
@@ -61,15 +62,38 @@ struct thread *tl_thread_add(struct pts_tl *tl, int32_t pid, int32_t tid)
 	t->st.pid = pid;
 	t->st.tid = tid;
 	t->bottom_idx = -1;
+	t->frames = (struct frame *)tl_no_frames + 1;
 	tl->th[tl->nth++] = t;
 	return set_last(tl, t);
 }
 
 void tl_thread_free(struct thread *t)
 {
-	free(t->frames);
+	tl_frames_free(t);
 	free(t->buf);
 	free(t);
+}
+
+void tl_thread_first_time(struct pts_tl *tl, struct thread *t, uint64_t ts)
+{
+	t->have_ts = true;
+	t->st.first_ns = ts;
+	t->at.ts_ns = ts;
+	if (tl->last == t)
+		set_last(tl, t);
+}
+
+uint64_t tl_thread_last_ns(const struct thread *t)
+{
+	return t->trig_moved && thread_events(t) == t->trig_events ? t->trig_last_ns : t->at.ts_ns;
+}
+
+void tl_thread_trigger_time(struct thread *t, uint64_t ts)
+{
+	t->trig_last_ns = tl_thread_last_ns(t);
+	t->trig_events = thread_events(t);
+	t->trig_moved = true;
+	t->at.ts_ns = ts;
 }
 
 int tl_announce_slow(struct pts_tl *tl, struct thread *t, struct pts_err *err)

@@ -16,6 +16,18 @@ struct thread *tl_thread_add(struct pts_tl *tl, int32_t pid, int32_t tid);
 void tl_thread_free(struct thread *t);
 /* announce, for a thread not announced yet */
 int tl_announce_slow(struct pts_tl *tl, struct thread *t, struct pts_err *err);
+/* thread_time of t's first event, at ts */
+void tl_thread_first_time(struct pts_tl *tl, struct thread *t, uint64_t ts);
+/* The events of t, its calls and returns included (struct thread, st). */
+static inline uint64_t thread_events(const struct thread *t)
+{
+	return t->st.events + t->st.calls + t->st.returns;
+}
+
+/* The time of t's last event (its stats' last_ns: struct thread), 0 if none. */
+uint64_t tl_thread_last_ns(const struct thread *t);
+/* The trigger moves t's time to ts, which is no event's (on_trigger). */
+void tl_thread_trigger_time(struct thread *t, uint64_t ts);
 
 /* The thread pid/tid, created if new; NULL on -ENOMEM. Inline: nearly always the last one. */
 static inline struct thread *thread_get(struct pts_tl *tl, int32_t pid, int32_t tid)
@@ -61,18 +73,23 @@ static inline uint64_t time_after(struct pts_tl *tl, uint64_t cur, uint64_t ts)
 	return ts;
 }
 
+/*
+ * thread_time of a thread that has had an event (have_ts), as every
+ * thread pts_tl_feed decides itself has (tl->fast): no test of it.
+ */
+static inline void thread_time_next(struct pts_tl *tl, struct thread *t, uint64_t ts,
+				    uint32_t cpu)
+{
+	t->at.ts_ns = time_after(tl, t->at.ts_ns, ts);
+	t->at.cpu = cpu;
+}
+
 /* The thread time bookkeeping of one event at ts on cpu (time_after). */
 static inline void thread_time(struct pts_tl *tl, struct thread *t, uint64_t ts, uint32_t cpu)
 {
-	if (__builtin_expect(!t->have_ts, 0)) {
-		t->have_ts = true;
-		t->st.first_ns = ts;
-		t->at.ts_ns = ts;
-	} else {
-		t->at.ts_ns = time_after(tl, t->at.ts_ns, ts);
-	}
-	t->st.last_ns = t->at.ts_ns;
-	t->at.cpu = cpu;
+	if (__builtin_expect(!t->have_ts, 0))
+		tl_thread_first_time(tl, t, ts);
+	thread_time_next(tl, t, ts, cpu);
 }
 
 static inline void check_scope(struct pts_tl *tl, uint64_t addr)
@@ -94,16 +111,16 @@ static inline void check_scope_branch(struct pts_tl *tl, uint64_t from, uint64_t
 }
 
 /*
- * What every event but the trigger does first: it is counted, its thread
- * announced and its time taken (its addresses are checked against the
- * scope by the caller).
+ * What every event but the trigger does first: its thread announced and
+ * its time taken (the caller counts it, in st.events or, a call or a
+ * return, st.calls or st.returns: struct thread; and checks its
+ * addresses against the scope).
  */
 static inline int take_event(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 			     struct pts_err *err)
 {
 	int rc;
 
-	t->st.events++;
 	rc = announce(tl, t, err);
 	if (rc)
 		return rc;

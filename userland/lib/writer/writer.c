@@ -114,6 +114,7 @@ int pts_wfail(struct pts_writer *w, int code, const char *fmt, ...)
 	if (w->error)
 		return w->error;
 	w->error = neg;
+	w->limit = 0;	/* the inline output's test fails from now on */
 	va_start(ap, fmt);
 	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
 	va_end(ap);
@@ -401,6 +402,7 @@ int pts_writer_open(const char *path, enum pts_format fmt, struct pts_writer **o
 	}
 	w->path = strdup(path);
 	w->buf = malloc(PTS_WOUT_BUF);
+	w->limit = w->buf ? PTS_WOUT_BUF + 1 : 0;
 	if (w->ops->state_size)
 		w->state = calloc(1, w->ops->state_size);
 	if (!w->path || !w->buf || (w->ops->state_size && !w->state)) {

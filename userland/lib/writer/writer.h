@@ -215,7 +215,8 @@ int pts_writer_sink(void *ctx, const struct pts_tl_rec *rec, struct pts_err *err
  *
  * The caller's promises, which the frame path does not check: the
  * record stream rules above (per thread, time never goes back, an END
- * closes the innermost open BEGIN and hands over that BEGIN's slice), names
+ * closes the innermost open BEGIN and hands over that BEGIN's slice), kind
+ * one of enum pts_tl_kind (the record path takes any value), names
  * interned (pts_writer_strings_interned), and every BEGIN and END of the
  * writer through this path, none through pts_writer_emit (the writer keeps
  * no stack of the frames opened here). Other records go through

@@ -160,6 +160,9 @@ struct fxt_tmpl {
 /* An empty template's id: the callers' ids count up from 1. */
 #define TMPL_NONE	UINT64_MAX
 
+/* No generation (gen_ready): the notes' generations are below 2^48. */
+#define GEN_NONE	UINT64_MAX
+
 /* A power of two: a slot's address is a shift. */
 _Static_assert(sizeof(struct fxt_tmpl) == 128, "struct fxt_tmpl: 128 bytes");
 
@@ -174,6 +177,15 @@ struct fxt {
 	 * so its END needs no lookup while the table has not recycled.
 	 */
 	uint64_t gen;
+	/*
+	 * gen while the table has room for a record's strings
+	 * (FXT_STRINGS_PER_RECORD), else GEN_NONE, which no END's note
+	 * matches: the frame path's one compare then says both that the
+	 * END's name ref is still its name's and that no recycling is due.
+	 * Templates are kept only while there is room (strings_counted), so
+	 * a BEGIN that finds its template needs no test of it either.
+	 */
+	uint64_t gen_ready;
 	struct fxt_thread threads[FXT_THREADS + 1];	/* [1..255] */
 	unsigned int next_thread, last_thread;
 	uint64_t last_key;	/* thread_key of last_thread's pid/tid, when last_thread is set */
@@ -275,6 +287,22 @@ static void tmpl_forget(struct fxt *f)
 }
 
 /*
+ * After the table's count of strings changed: whether a record's
+ * strings still fit (gen_ready). When they no longer do, the next record
+ * recycles the table first, so the templates, whose hit the frame path
+ * takes for room, are forgotten now.
+ */
+static void strings_counted(struct fxt *f)
+{
+	if (strings_room(f, FXT_STRINGS_PER_RECORD)) {
+		f->gen_ready = f->gen;
+	} else if (f->gen_ready != GEN_NONE) {
+		f->gen_ready = GEN_NONE;
+		tmpl_forget(f);
+	}
+}
+
+/*
  * Make room for n new strings before assembling a record, so the table
  * never recycles in the middle of one (which could reassign an index the
  * record already uses). Recycling forgets every non-fixed string; the
@@ -289,6 +317,7 @@ static void reserve_strings(struct fxt *f, unsigned int n)
 	f->next_str = FXT_FIXED + 1;
 	f->gen++;
 	tmpl_forget(f);
+	strings_counted(f);
 }
 
 /*
@@ -332,6 +361,7 @@ static int str_ref_at(struct pts_writer *w, const char *s, bool stable, uint16_t
 	if (rc)
 		return rc;
 	*ref = (uint16_t)f->next_str++;
+	strings_counted(f);
 	return 0;
 }
 
@@ -925,32 +955,41 @@ static int tmpl_get(struct pts_writer *w, const struct pts_tl_slice *s, struct f
 	memset(t->w, 0, sizeof(t->w));
 	n = begin_words((char *)t->w, &zero, s, named_symbol(s), nref, oref, 0, &nargs, &kpos);
 	begin_header((char *)t->w, n, nargs, 0, s->flags, nref);
-	t->id = s->id;
+	/* this BEGIN's words all the same; kept only while there is room */
+	t->id = S(w)->gen_ready != GEN_NONE ? s->id : TMPL_NONE;
 	t->wtag = wtag_of(S(w), nref);
 	t->n = (uint8_t)n;
 	t->kpos = (uint8_t)kpos;
 	return 0;
 }
 
-/* Word i of template t ORed with v, at ev. */
-static inline void tmpl_word(char *ev, const struct fxt_tmpl *t, unsigned int i, uint64_t v)
+/* Word i at ev, copied there, ORed with v: read back, not from the template (one address less). */
+static inline void or_word(char *ev, unsigned int i, uint64_t v)
 {
-	put_word(ev, i, le64toh(t->w[i]) | v);
+	uint64_t x;
+
+	memcpy(&x, ev + 8 * (size_t)i, sizeof(x));
+	put_word(ev, i, le64toh(x) | v);
 }
 
 /*
  * The BEGIN at at (kind: why) on thread ref th from template t, at ev
  * with room for FXT_TMPL_WORDS words: t's words, the time, and what
- * begin_words and begin_header OR into them.
+ * begin_words and begin_header OR into them. Returns its words.
  */
-static inline void begin_from(char *ev, const struct fxt_tmpl *t, const struct pts_tl_at *at,
-			      enum pts_tl_kind kind, unsigned int th)
+static inline unsigned int begin_from(char *ev, const struct fxt_tmpl *t,
+				      const struct pts_tl_at *at, enum pts_tl_kind kind,
+				      unsigned int th)
 {
+	/* read before the copy: after its stores (to t, for all the compiler knows) a load again */
+	unsigned int k = t->kpos, n = t->n;
+
 	memcpy(ev, t->w, sizeof(t->w));
-	tmpl_word(ev, t, 0, (uint64_t)th << 24);
+	or_word(ev, 0, (uint64_t)th << 24);
 	put_word(ev, 1, at->ts_ns);
-	tmpl_word(ev, t, t->kpos, (uint64_t)(FX_KINDS + kind) << 32);
-	tmpl_word(ev, t, t->kpos + 1u, (uint64_t)at->cpu << 32);
+	or_word(ev, k, (uint64_t)(FX_KINDS + kind) << 32);
+	or_word(ev, k + 1u, (uint64_t)at->cpu << 32);
+	return n;
 }
 
 /* A BEGIN that tmpl_fits, on thread ref th; *nref: its name's string ref. */
@@ -966,8 +1005,7 @@ static int emit_begin_tmpl(struct pts_writer *w, const struct pts_tl_at *at,
 		return rc;
 	*nref = (uint16_t)t->wtag;
 	ev = ev_place(w, local, sizeof(local));
-	begin_from(ev, t, at, kind, th);
-	return ev_done(w, ev, local, t->n);
+	return ev_done(w, ev, local, begin_from(ev, t, at, kind, th));
 }
 
 /* ---- the frame path -------------------------------------------------- */
@@ -995,10 +1033,11 @@ static __attribute__((noinline)) int frame_begin_any(struct pts_writer *w,
 
 /*
  * The common BEGIN decided without a call, so without saving registers:
- * no recycling of the string table due, the thread of the record before,
- * a kind with a fixed string, the template of the slice's id made (which
- * says its strings are interned and known, and no extra arguments), room
- * in the output buffer. What frame_begin_any would write then.
+ * the thread of the record before, the template of the slice's id made
+ * (which says its strings are interned and known, no extra arguments,
+ * and no recycling of the string table due: gen_ready), room in the
+ * output buffer. The kind has its fixed string (writer.h: one of enum
+ * pts_tl_kind). What frame_begin_any would write then.
  */
 static int fxt_frame_begin(struct pts_writer *w, const struct pts_tl_at *at,
 			   struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err)
@@ -1008,14 +1047,13 @@ static int fxt_frame_begin(struct pts_writer *w, const struct pts_tl_at *at,
 	char *ev;
 
 	/* an id of 0 is no template's: an empty one's is TMPL_NONE */
-	if (!strings_room(f, FXT_STRINGS_PER_RECORD) || !is_last_thread(f, at->pid, at->tid) ||
-	    (unsigned int)kind >= FXT_KIND_COUNT || t->id != s->id ||
+	if (!is_last_thread(f, at->pid, at->tid) || t->id != s->id ||
 	    !pts_wout_fits(w, FXT_TMPL_WORDS * 8))
 		return frame_begin_any(w, at, s, kind, err);
-	ev = pts_wout_end(w);
-	begin_from(ev, t, at, kind, f->last_thread);
-	pts_wout_commit(w, t->n * 8u);
+	/* first: after the copy's stores (to s, for all the compiler knows) t again */
 	s->wtag = t->wtag;
+	ev = pts_wout_end(w);
+	pts_wout_commit(w, begin_from(ev, t, at, kind, f->last_thread) * 8u);
 	return 0;
 }
 
@@ -1040,10 +1078,10 @@ static __attribute__((noinline)) int frame_end_any(struct pts_writer *w, const s
 
 /*
  * The common END decided without a call, so without saving registers
- * (about half its instructions): no recycling of the string table due,
- * the thread of the record before, the BEGIN's name ref still valid, a
- * kind with a fixed string, room in the output buffer. What frame_end_any
- * would write then.
+ * (about half its instructions): the thread of the record before, the
+ * BEGIN's name ref still valid and no recycling of the string table due
+ * (one compare with gen_ready), room in the output buffer; the kind has
+ * its fixed string (writer.h). What frame_end_any would write then.
  */
 static int fxt_frame_end(struct pts_writer *w, const struct pts_tl_at *at,
 			 const struct pts_tl_slice *s, enum pts_tl_kind kind, struct pts_err *err)
@@ -1051,8 +1089,7 @@ static int fxt_frame_end(struct pts_writer *w, const struct pts_tl_at *at,
 	struct fxt *f = S(w);
 	char *ev;
 
-	if (!strings_room(f, FXT_STRINGS_PER_RECORD) || !is_last_thread(f, at->pid, at->tid) ||
-	    s->wtag >> 16 != f->gen || (unsigned int)kind >= FXT_KIND_COUNT ||
+	if (!is_last_thread(f, at->pid, at->tid) || s->wtag >> 16 != f->gen_ready ||
 	    !pts_wout_fits(w, FXT_END_WORDS * 8))
 		return frame_end_any(w, at, s, kind, err);
 	ev = pts_wout_end(w);
@@ -1097,6 +1134,7 @@ static int fxt_start(struct pts_writer *w)
 	for (i = 0; !rc && i < FXT_KIND_COUNT; i++)
 		rc = string_record(w, (uint16_t)(FX_KINDS + i), pts_tl_kind_name((enum pts_tl_kind)i));
 	f->next_str = FXT_FIXED + 1;
+	strings_counted(f);
 	return rc;
 }
 

@@ -77,6 +77,13 @@ struct pts_writer {
 	char *path, *tmp;	/* final and temporary names ("-": tmp NULL) */
 	char *buf;
 	size_t len;
+	/*
+	 * PTS_WOUT_BUF + 1, or 0 once an error sticks (and for the null
+	 * sink, which has no buffer): the inline output's one test, len + n
+	 * < limit, says both that no error sticks and that n bytes fit (even
+	 * none).
+	 */
+	size_t limit;
 	void *gz;		/* gzFile over a dup of fd for a ".gz" path, else NULL */
 	struct pts_hmap threads;	/* (pid,tid) -> struct pts_wthread */
 	struct pts_wthread *last_thread;	/* the last pts_wthread_get answer */
@@ -99,7 +106,7 @@ int pts_wout_str(struct pts_writer *w, const char *s);
 /* The common case inline: the bytes fit in the buffer. */
 static inline int pts_wout(struct pts_writer *w, const void *p, size_t n)
 {
-	if (!w->error && n <= PTS_WOUT_BUF - w->len) {
+	if (w->len + n < w->limit) {
 		memcpy(w->buf + w->len, p, n);
 		w->len += n;
 		return 0;
@@ -115,7 +122,7 @@ static inline int pts_wout(struct pts_writer *w, const void *p, size_t n)
  */
 static inline char *pts_wout_room(struct pts_writer *w, size_t n)
 {
-	return !w->error && n <= PTS_WOUT_BUF - w->len ? w->buf + w->len : NULL;
+	return w->len + n < w->limit ? w->buf + w->len : NULL;
 }
 
 /*
@@ -124,7 +131,7 @@ static inline char *pts_wout_room(struct pts_writer *w, size_t n)
  */
 static inline bool pts_wout_fits(const struct pts_writer *w, size_t n)
 {
-	return !w->error && n <= PTS_WOUT_BUF - w->len;
+	return w->len + n < w->limit;
 }
 
 static inline char *pts_wout_end(struct pts_writer *w)

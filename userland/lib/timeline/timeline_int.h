@@ -100,9 +100,11 @@ struct thread {
 	struct frame *frames;
 	uint32_t n, cap;
 	/*
-	 * A call opens its frame on others in place (push's common case)
-	 * while n is below this: the lesser of max_depth and cap, 0 while
-	 * bottom_syscall. One compare for three (push_bound keeps it).
+	 * A call opens its frame on others in place (push's common case,
+	 * and the common call's, whose BEGIN goes to the writer) while n is
+	 * below this: the lesser of max_depth and cap, 0 while bottom_syscall
+	 * or records are held (nbuf). One compare for four (push_bound keeps
+	 * it).
 	 */
 	uint32_t push_below;
 	uint32_t excess;	/* calls beyond max_depth not shown */
@@ -222,6 +224,17 @@ _Static_assert(offsetof(struct pts_tl_at, tid) == offsetof(struct pts_tl_at, pid
 		       offsetof(struct pts_branch, tid) == offsetof(struct pts_branch, pid) + 4 &&
 		       offsetof(struct pts_br_elide, tid) == offsetof(struct pts_br_elide, pid) + 4,
 	       "pts_pid_tid: pid and tid side by side");
+
+/*
+ * t's push_below (struct thread), after its cap, bottom_syscall or nbuf
+ * changed: n == cap is n >= cap, as n never exceeds cap.
+ */
+static inline void push_bound(const struct pts_tl *tl, struct thread *t)
+{
+	uint32_t max = tl->cfg.max_depth;
+
+	t->push_below = t->bottom_syscall || t->nbuf ? 0 : t->cap < max ? t->cap : max;
+}
 
 static inline const char *intern(struct pts_tl *tl, const char *s)
 {

@@ -259,9 +259,9 @@ static __attribute__((noinline)) int return_any(struct pts_tl *tl, struct thread
  * on_call in its common case, to the same effect: from inside the top
  * frame's function (ensure_at has nothing to do, and a return thunk as
  * the target is a call like any other), a target the cache knows, a
- * frame on others with room for it, nothing held (its BEGIN goes to the
- * writer's frame path, push and put_frame; pts_tl_feed checked there is
- * one). Else call_any.
+ * frame on others with room for it and nothing held (push_below; its
+ * BEGIN goes to the writer's frame path, push and put_frame; pts_tl_feed
+ * checked there is one). Else call_any.
  */
 static inline int call_fast(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 			    struct pts_err *err)
@@ -277,7 +277,7 @@ static inline int call_fast(struct pts_tl *tl, struct thread *t, const struct pt
 	 */
 	c = lcache_slot(tl, t->at.pid, br->to);
 	if (!lcache_holds(c, t->at.pid, br->to) || !br->to || br->to_sym.name ||
-	    n >= t->push_below || t->nbuf || !in_top_fn(t, br->from))
+	    n >= t->push_below || !in_top_fn(t, br->from))
 		return call_any(tl, t, br, err);
 	t->st.calls++;
 	f = &t->frames[n];

@@ -51,7 +51,7 @@ int tl_push_inferred(struct pts_tl *tl, struct thread *t, const struct fn *fn, u
 	r.tid = t->at.tid;
 	r.cpu = t->at.cpu;
 	r.ts_ns = t->bottom_ts;
-	tl_hold_at_bottom(t, &r);
+	tl_hold_at_bottom(tl, t, &r);
 	return 0;
 }
 

@@ -22,6 +22,7 @@ int tl_flush(struct pts_tl *tl, struct thread *t, struct pts_err *err)
 	}
 	t->nbuf = 0;
 	t->bottom_idx = -1;
+	push_bound(tl, t);
 	return 0;
 }
 
@@ -78,10 +79,11 @@ int tl_put_held(struct pts_tl *tl, struct thread *t, struct pts_tl_rec *r, struc
 	if (tl_buf_room(tl, t))
 		return pts_err_set(err, ENOMEM, "timeline: out of memory");
 	t->buf[t->nbuf++] = *r;
+	push_bound(tl, t);
 	return 0;
 }
 
-void tl_hold_at_bottom(struct thread *t, const struct pts_tl_rec *r)
+void tl_hold_at_bottom(struct pts_tl *tl, struct thread *t, const struct pts_tl_rec *r)
 {
 	size_t i, b = (size_t)t->bottom_idx;
 
@@ -91,4 +93,5 @@ void tl_hold_at_bottom(struct thread *t, const struct pts_tl_rec *r)
 	memmove(&t->buf[b + 1], &t->buf[b], (t->nbuf - b) * sizeof(*t->buf));
 	t->buf[b] = *r;
 	t->nbuf++;
+	push_bound(tl, t);
 }

@@ -23,7 +23,7 @@ int tl_buf_room(struct pts_tl *tl, struct thread *t);
  * frame's BEGIN is: every held frame record from there on is one level
  * deeper. The caller made room (tl_buf_room).
  */
-void tl_hold_at_bottom(struct thread *t, const struct pts_tl_rec *r);
+void tl_hold_at_bottom(struct pts_tl *tl, struct thread *t, const struct pts_tl_rec *r);
 
 /* Does r open a new outermost frame (depth 0, not a tail call replacing one)? */
 static inline bool is_bottom_begin(const struct pts_tl_rec *r)

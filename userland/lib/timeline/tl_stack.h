@@ -30,17 +30,6 @@ int tl_ensure_at_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		      const struct pts_br_sym *hint, struct pts_err *err);
 
 /*
- * t's push_below (struct thread), after its cap or bottom_syscall
- * changed: n == cap is n >= cap, as n never exceeds cap.
- */
-static inline void push_bound(const struct pts_tl *tl, struct thread *t)
-{
-	uint32_t max = tl->cfg.max_depth;
-
-	t->push_below = t->bottom_syscall ? 0 : t->cap < max ? t->cap : max;
-}
-
-/*
  * A thread's frames follow a frame of span 0 (frames[-1]: zeroed), which
  * holds no address: the top frame of a thread with none is that one, so
  * in_top_fn and the elide window (set_elide_n) test no count. A thread

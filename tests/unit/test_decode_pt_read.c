@@ -236,6 +236,45 @@ static void a_packet_not_known_says_nothing(void)
 	gen_done(&g);
 }
 
+/*
+ * The bits a TNT packet carries, from its header and stop bit: TNT-8 of 1
+ * and 6 bits, a TNT-64 of 1 and 47; none in a TIP, a PAD, a PSB, a CYC.
+ */
+static void a_tnt_packet_tells_its_bits(void)
+{
+	static const unsigned int want[] = { 1, 6, 1, 47, 0, 0, 0, 0 };
+	uint64_t at[8];
+	struct pt_packet p;
+	struct pt_gen g;
+	int i = 0;
+
+	gen_init(&g);
+	at[i++] = gen_len(&g);
+	gen_tnt(&g, "N");
+	at[i++] = gen_len(&g);
+	gen_tnt(&g, "TNTNTT");
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_tnt_64;
+	p.payload.tnt.bit_size = 1;
+	at[i++] = gen_len(&g);
+	gen_pkt(&g, &p);
+	p.payload.tnt.bit_size = 47;
+	p.payload.tnt.payload = 0x5555;
+	at[i++] = gen_len(&g);
+	gen_pkt(&g, &p);
+	at[i++] = gen_len(&g);
+	gen_ip(&g, ppt_tip, 0x401000);
+	at[i++] = gen_len(&g);
+	gen_simple(&g, ppt_pad);
+	at[i++] = gen_len(&g);
+	gen_simple(&g, ppt_psb);
+	at[i++] = gen_len(&g);
+	gen_cyc(&g, 6);
+	for (i = 0; i < 8; i++)
+		CU_ASSERT_EQUAL(pts_pt_tnt_bits(g.buf + at[i]), want[i]);
+	gen_done(&g);
+}
+
 PTS_SUITE(decode_pt_read, NULL, NULL,
 	  PTS_TEST(a_branch_and_timing_after_it_is_the_branch_time),
 	  PTS_TEST(an_interrupt_after_timing_is_not_the_branch_time),
@@ -244,4 +283,5 @@ PTS_SUITE(decode_pt_read, NULL, NULL,
 	  PTS_TEST(mode_exec_binds_the_next_tip),
 	  PTS_TEST(a_psb_read_ahead_is_the_branch_time_until_its_psbend),
 	  PTS_TEST(the_tail_read_ahead_tells_a_tsc_read_last),
-	  PTS_TEST(a_packet_not_known_says_nothing));
+	  PTS_TEST(a_packet_not_known_says_nothing),
+	  PTS_TEST(a_tnt_packet_tells_its_bits));

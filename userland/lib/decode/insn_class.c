@@ -80,5 +80,12 @@ int pts_insn_classify(const uint8_t *buf, size_t len, int mode_bits, struct pts_
 	out->tip = out->cls != PTS_IC_OTHER && out->cls != PTS_IC_COND &&
 		   !((out->cls == PTS_IC_CALL || out->cls == PTS_IC_JUMP) &&
 		     (in.attributes & ZYDIS_ATTRIB_IS_RELATIVE));
+	/*
+	 * The target in an immediate (E8, E9, EB): ZYDIS_ATTRIB_IS_RELATIVE
+	 * also marks a target read through a RIP-relative operand
+	 * (call *x(%rip): FF 15), which is indirect
+	 */
+	out->direct = (out->cls == PTS_IC_CALL || out->cls == PTS_IC_JUMP) &&
+		      in.raw.imm[0].is_relative;
 	return 0;
 }

@@ -32,6 +32,11 @@ struct pts_insn {
 	 * jump, conditional jump)
 	 */
 	uint8_t tip;
+	/*
+	 * 1: a near call or jump with its target in the instruction (an
+	 * immediate displacement), which a decoder follows without trace
+	 */
+	uint8_t direct;
 };
 
 /*

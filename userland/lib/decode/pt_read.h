@@ -46,6 +46,28 @@ void pts_pt_read_scan(const uint8_t *buf, uint64_t from, uint64_t to, bool bound
 		      struct pts_pt_read *r);
 
 /*
+ * The number of TNT bits the packet at p carries when it is a TNT packet,
+ * else 0. A TNT-8 is any byte with bit 0 clear but PAD (00) and the
+ * extended opcode (02): its bits sit above bit 0 and below the stop bit,
+ * the highest bit set; a TNT-64 (02 a3) carries 6 payload bytes, little
+ * endian, its stop bit the highest set (SDM 33.4.2.1, 33.4.2.2). p must
+ * be padded: 8 bytes are read after a 02.
+ */
+static inline unsigned int pts_pt_tnt_bits(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	if (!(p[0] & 1) && p[0] > 2)
+		return 31u - (unsigned int)__builtin_clz(p[0]) - 1;
+	if (p[0] != 0x02 || p[1] != 0xa3)
+		return 0;
+	for (i = 7; i >= 2; i--)
+		v = v << 8 | p[i];
+	return v ? 63u - (unsigned int)__builtin_clzll(v) : 0;
+}
+
+/*
  * Whether the time libipt has after reading buf[from, to) is that of the
  * branch it decided, or the time was not moved by an event it read (r
  * from pts_pt_read_scan).

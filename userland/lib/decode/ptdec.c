@@ -37,6 +37,9 @@ struct qent {
  */
 #define ICACHE_SIZE 4096
 
+/* tnt_spare when the last call of libipt's was not the block loop's: below -1, and stays */
+#define TNT_NONE (INT32_MIN / 2)
+
 /* A mapped trace's decoded pages are dropped in steps of DROP_STEP bytes,
  * keeping the DROP_KEEP bytes before the decoder's position resident. */
 #define DROP_STEP (8u << 20)
@@ -172,6 +175,15 @@ struct pts_ptdec {
 	 * while the moves that follow read one such packet each.
 	 */
 	bool time_plain;
+	/*
+	 * What the block loop knows of libipt's decoder before its next
+	 * pt_blk_next (read_nothing): TNT_NONE nothing, as after any other
+	 * call of libipt's; else the last call was the block loop's and
+	 * returned no event, and the next tnt_spare blocks that end at a
+	 * conditional branch or a return take a bit libipt's TNT cache holds
+	 * and read nothing (-1: none known to).
+	 */
+	int32_t tnt_spare;
 	uint64_t dropped;	/* mapped: bytes [0, dropped) released (MADV_DONTNEED) */
 	uint64_t drop_at;	/* good_off from which to release more (UINT64_MAX: never) */
 	/* blocks since the trace position last moved or an event (spinning()) */
@@ -262,6 +274,12 @@ struct pts_ptdec {
 	struct pts_branch direct;
 	struct pts_br_elide *elide_q;	/* cfg.elide */
 	uint64_t elide_until;	/* a jump is checked when queued before this now */
+	/*
+	 * jump's one test of time: a jump before this abs may go to the
+	 * elide window (elide_q, now < elide_until) with no sideband work
+	 * due (abs < sb_check); 0: none may (jump_recheck)
+	 */
+	uint64_t jump_until;
 	struct pts_ptdec_stats st;
 	struct icache_ent icache[ICACHE_SIZE];
 };
@@ -273,6 +291,20 @@ _Static_assert(offsetof(struct pts_ptdec, tid) == offsetof(struct pts_ptdec, pid
 static inline bool sideband_due(const struct pts_ptdec *d)
 {
 	return d->cfg.sb && d->have_tsc && (d->pid_changed || d->abs >= d->sb_due);
+}
+
+/*
+ * Set jump_until from sb_check and elide_until. set_tsc makes now
+ * abs - origin, or 0 up to the origin, so for an abs below UINT64_MAX
+ * now < elide_until holds exactly when abs < elide_until + origin (as
+ * much as fits), or never for an elide_until of 0.
+ */
+static inline void jump_recheck(struct pts_ptdec *d)
+{
+	uint64_t e = d->elide_until, o = d->cfg.origin_ns;
+	uint64_t until = !d->elide_q || !e ? 0 : e > UINT64_MAX - o ? UINT64_MAX : e + o;
+
+	d->jump_until = until < d->sb_check ? until : d->sb_check;
 }
 
 /*
@@ -290,6 +322,7 @@ static inline void sb_recheck(struct pts_ptdec *d)
 		d->sb_check = 0;
 	else
 		d->sb_check = sb ? d->sb_due : UINT64_MAX;
+	jump_recheck(d);
 }
 
 static inline bool pending(const struct pts_ptdec *d)
@@ -666,12 +699,12 @@ static inline __attribute__((always_inline)) void store_jump_fast(struct pts_ptd
  * sideband walk push does: nothing queued, no sideband record due, no
  * exec or address-space change pending (push would do nothing before
  * its own check of the window, or offer it to take_jump: the store takes
- * it as take_jump would).
+ * it as take_jump would); the times in one test (jump_until).
  */
 static inline __attribute__((always_inline)) void jump(struct pts_ptdec *d, uint64_t from,
 						       uint64_t to, bool store)
 {
-	if (d->elide_q && !d->qn && d->abs < d->sb_check && d->now < d->elide_until &&
+	if (!d->qn && d->abs < d->jump_until &&
 	    pts_br_elide_drop_thread(d->elide_q, pts_pid_tid(&d->pid), from, to, d->now,
 				     d->cfg.cpu)) {
 		d->st.branches++;
@@ -855,16 +888,22 @@ static void set_mode(struct pts_ptdec *d, enum pt_exec_mode mode)
 }
 
 /* The instruction that ends block b: the next block's start is its target. */
-static inline void end_block(struct pts_ptdec *d, const struct pt_block *b)
+/* The class of block b's last instruction, a branch, as the pending one. */
+static inline void end_insn(struct pts_ptdec *d, const struct pt_block *b)
 {
-	d->last_ip = b->end_ip;
-	if (b->iclass == ptic_other || b->iclass == ptic_ptwrite)
-		return;
 	/* a block that carries the bytes of its last instruction: never cached */
 	if (b->truncated)
 		classify_slow(d, b->end_ip, b->raw, b->size, &d->pend_insn);
 	else
 		classify(d, b->end_ip, &d->pend_insn);
+}
+
+static inline void end_block(struct pts_ptdec *d, const struct pt_block *b)
+{
+	d->last_ip = b->end_ip;
+	if (b->iclass == ptic_other || b->iclass == ptic_ptwrite)
+		return;
+	end_insn(d, b);
 }
 
 static inline void on_block(struct pts_ptdec *d, const struct pt_block *b)
@@ -1118,6 +1157,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->mode_bits = 64;
 	d->mode = ptem_64bit;
 	d->ikey = ICACHE_KEY(d->space, d->mode_bits);
+	d->tnt_spare = TNT_NONE;
 	d->drop_at = cfg->mapped ? DROP_STEP + DROP_KEEP : UINT64_MAX;
 	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
 	d->pid_changed = true;
@@ -1125,6 +1165,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->blocks = cfg->on_insn ? step : cfg->store ? blocks_store : blocks_plain;
 	d->elide_q = cfg->elide;
 	d->elide_until = cfg->elide_queued ? UINT64_MAX : 0;
+	jump_recheck(d);
 	if (cfg->padded) {
 		d->buf = cfg->buf;
 	} else {
@@ -1301,16 +1342,71 @@ static inline bool plain_branch(const uint8_t *buf, uint64_t n)
  * resolved at the time before it; and not when no timing packet came
  * since the last read (time_plain).
  */
-static inline __attribute__((always_inline)) void mark_good_timed(struct pts_ptdec *d)
+static inline __attribute__((always_inline)) bool mark_good_timed(struct pts_ptdec *d)
 {
 	uint64_t from = d->good_off;
 	bool plain;
 
 	if (!mark_good(d))
-		return;
+		return false;
 	plain = plain_branch(d->buf + from, d->good_off - from);
 	if (!plain || !d->time_plain)
 		time_moved(d, plain);
+	return true;
+}
+
+/* Whether the packet at libipt's position is a TNT-8 (pt_read.h, pts_pt_tnt_bits). */
+static inline bool tnt8_next(const struct pts_ptdec *d)
+{
+	uint8_t p = d->buf[d->good_off];
+
+	return !(p & 1) && p > 2;
+}
+
+/* The classes of a block whose last instruction takes a TNT bit (read_nothing). */
+#define TNT_CLASSES ((1u << ptic_cond_jump) | (1u << ptic_return))
+
+/*
+ * mark_good_timed after a block of the block loop that may have read
+ * packets (read_nothing). Where its conditional branch or return began
+ * its reading with a TNT packet of n bits, libipt's cache was empty (it
+ * fills it only so: pt_tnt_cache_update_tnt) and holds the n - 1 the
+ * branch left: the next n - 2 such branches read nothing, and the last
+ * one too when the next packet is a TNT packet (the query decoder reads
+ * ahead up to the next TNT, TIP or event packet, where its position
+ * stays), for then no event can be pending after it (pt_qry_will_event).
+ */
+static inline __attribute__((always_inline)) void mark_good_loop(struct pts_ptdec *d,
+								 const struct pt_block *b)
+{
+	uint64_t from = d->good_off;
+
+	d->tnt_spare = -1;
+	if (!mark_good_timed(d))
+		return;
+	if ((1u << b->iclass) & TNT_CLASSES) {
+		unsigned int bits = pts_pt_tnt_bits(d->buf + from);
+
+		if (bits)
+			d->tnt_spare = (int32_t)bits - 2 + tnt8_next(d);
+	}
+}
+
+/*
+ * A block read_nothing says read no packet: checked against libipt in
+ * checked builds (util/assume.h), where a broken rule aborts at the block
+ * it broke at rather than shifting the positions and times after it.
+ */
+static inline void checked_unmoved(struct pts_ptdec *d)
+{
+#ifdef PTS_ASSUME_CHECKED
+	uint64_t off = d->good_off;
+
+	pt_blk_get_offset(d->blk, &off);
+	PTS_ASSUME(off == d->good_off);
+#else
+	(void)d;
+#endif
 }
 
 /*
@@ -1449,6 +1545,7 @@ static __attribute__((noinline)) bool other_mode(struct pts_ptdec *d, const stru
  */
 static void after_next(struct pts_ptdec *d, const struct pt_block *b, int st)
 {
+	d->tnt_spare = TNT_NONE;	/* for read_nothing: a call that may have read an event */
 	if (b->ninsn && b->mode != d->mode && d->mode == ptem_unknown) {
 		mode_unknown(d);
 		return;
@@ -1489,6 +1586,8 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
 {
 	struct pt_block b;
 	int st;
+
+	d->tnt_spare = TNT_NONE;	/* a call of libipt's other than the block loop's (read_nothing) */
 
 	if (d->state == PTDEC_START || d->state == PTDEC_RESYNC) {
 		int64_t tried = -1;
@@ -1584,6 +1683,66 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
 }
 
 /*
+ * Whether the call of pt_blk_next that returned block b in the block loop
+ * read no packet, so that libipt's position is where it was (no
+ * pt_blk_get_offset). libipt 2.0.5's block decoder reads packets only
+ * when it asks its query decoder for a conditional branch, an indirect
+ * one or an event (pt_qry_cond_branch, pt_qry_indirect_branch,
+ * pt_qry_event); in a call of pt_blk_next that is
+ *
+ *   - at the start, an event whose query the last call's status left
+ *     pending (pt_blk_fetch_event): never after a call of pt_blk_next
+ *     that returned no event, which fetched it itself (its trailing
+ *     event) or had none to fetch; after pt_blk_event or a sync it may
+ *     be (tnt_spare TNT_NONE);
+ *   - at the block's last instruction, when it needs trace to go on
+ *     (pt_blk_proceed_with_trace and the block cache's ptbq_cond,
+ *     ptbq_return, ptbq_ind_call, ptbq_indirect): a conditional branch,
+ *     a return, an indirect or far branch; never a direct call or jump,
+ *     at which end_on_call and end_on_jump end a block without a query;
+ *   - after it, an event whose query that last instruction's left
+ *     pending (pt_blk_proceed_trailing_event): the query decoder says
+ *     an event is pending only once its TNT cache is empty
+ *     (pt_qry_status_flags).
+ *
+ * A conditional branch or a compressed return takes a bit of the TNT
+ * cache, and reads a TNT packet only when the cache is empty
+ * (pt_qry_cond_branch); a return with bits in the cache is a compressed
+ * one. So a block that ends at one (by libipt's class, TNT_CLASSES)
+ * reads nothing while the cache holds its bit and no event can follow
+ * (tnt_spare, mark_good_loop); a block that ends at a direct call or
+ * jump (by its class: libipt's does not tell direct from indirect, and
+ * a block's last instruction is the one that needed trace if any did)
+ * reads nothing after a call of the block loop.
+ */
+static inline __attribute__((always_inline)) bool read_nothing(struct pts_ptdec *d,
+							       const struct pt_block *b)
+{
+	bool none;
+
+	if ((1u << b->iclass) & TNT_CLASSES) {
+		/*
+		 * A near return (libipt's ptic_return: C3, C2) is what Zydis
+		 * classes PTS_IC_RET, and its branch needs no length
+		 * (resolve_fast): not looked up.
+		 */
+		if (b->iclass == ptic_return && !b->truncated)
+			d->pend_insn = (struct pts_insn){ .cls = PTS_IC_RET, .tip = 1 };
+		else
+			end_insn(d, b);
+		none = --d->tnt_spare >= 0;
+	} else if (b->iclass == ptic_other || b->iclass == ptic_ptwrite) {
+		return false;
+	} else {
+		end_insn(d, b);
+		none = d->pend_insn.direct && d->tnt_spare >= -1;
+	}
+	if (none)
+		checked_unmoved(d);
+	return none;
+}
+
+/*
  * blocks_run's work after a block's branch is resolved (st: its status):
  * true when the block was one more pass of a loop that consumes no trace,
  * which ends the segment.
@@ -1593,9 +1752,11 @@ static inline __attribute__((always_inline)) bool block_done(struct pts_ptdec *d
 {
 	d->st.blocks++;
 	d->st.insns += b->ninsn;
-	end_block(d, b);
+	d->last_ip = b->end_ip;
 	d->status = st;
-	mark_good_timed(d);
+	/* end_block's classification with read_nothing's: one test of the class */
+	if (!read_nothing(d, b))
+		mark_good_loop(d, b);
 	if (spinning(d, b->end_ip)) {
 		gap(d, SPIN_GAP, 0);
 		lose_sync(d);
@@ -1634,6 +1795,8 @@ static inline __attribute__((always_inline)) void blocks_run(struct pts_ptdec *d
 		}
 		if (b.mode != d->mode && other_mode(d, &b))
 			return;
+		/* other_mode queued nothing where it keeps the block: said again after the call */
+		PTS_ASSUME(!d->qn);
 		if (resolve_fast(d, b.ip, store, et)) {
 			/* the sink said stop: the loop ends after the block */
 			block_done(d, &b, st);
@@ -1759,6 +1922,7 @@ uint64_t pts_ptdec_insns_before(const struct pts_ptdec *d)
 void pts_ptdec_elide_until(struct pts_ptdec *d, uint64_t until_ns)
 {
 	d->elide_until = d->cfg.elide_queued ? UINT64_MAX : until_ns;
+	jump_recheck(d);
 }
 
 /*

@@ -190,12 +190,14 @@ static void a_psb_read_ahead_is_the_branch_time_until_its_psbend(void)
 
 /*
  * The packets read ahead after the last one that set the time: libipt's
- * time from a TSC among them on is the TSC's, until an MTC or CYC.
+ * time from a TSC among them on is the TSC's, until an MTC, a CYC or a
+ * PSB+.
  */
 static void the_tail_read_ahead_tells_a_tsc_read_last(void)
 {
 	struct pt_gen g;
 	struct pts_pt_read r;
+	size_t end;
 
 	gen_init(&g);
 	gen_ip(&g, ppt_tip_pge, 0x401000);
@@ -216,6 +218,23 @@ static void the_tail_read_ahead_tells_a_tsc_read_last(void)
 	gen_tnt(&g, "T");
 	r = scan(&g, false);
 	EXPECT(r, .tail_timing = NO, .tail_tsc = NO);
+
+	/*
+	 * A PSB+ read ahead after the TSC, up to its PSBEND: its header's
+	 * packets (a TSC of its own, CBR, TMA) are not told apart here, so
+	 * the TSC before it is no longer the tail's last
+	 */
+	gen_init(&g);
+	gen_tnt(&g, "T");
+	gen_tsc(&g, 5000);
+	gen_simple(&g, ppt_psb);
+	gen_tsc(&g, 9000);
+	gen_cbr(&g, 21);
+	end = gen_len(&g);
+	gen_simple(&g, ppt_psbend);
+	r = scan_to(&g, end, false);
+	gen_done(&g);
+	EXPECT(r, .unknown = NO, .tail_timing = YES, .tail_tsc = NO);
 }
 
 /* A stretch that ends inside a packet, or a reserved IP compression: nothing said. */

@@ -94,6 +94,12 @@ static inline void pts_evstore_prefetch(const void *p, uintptr_t ahead)
 	__builtin_prefetch((const void *)((uintptr_t)p + ahead), 1);
 }
 
+/* The same, for a consumer that will read the line (the hand-out of a store's events). */
+static inline void pts_evstore_prefetch_read(const void *p, uintptr_t ahead)
+{
+	__builtin_prefetch((const void *)((uintptr_t)p + ahead), 0);
+}
+
 /* Whether a jump of pid/tid at ts_ns extends s's open run, and fits. */
 static inline bool pts_evstore_extends(const struct pts_evstore *s, int32_t pid, int32_t tid,
 				       uint64_t ts_ns)

@@ -614,12 +614,6 @@ static int next_slow(struct pts_pcpu *p, bool before, uint64_t until_ns, bool go
 #define PF_EVENTS (32 * sizeof(struct pts_rec))
 #define PF_RUNS (16 * sizeof(struct pts_run))
 
-/* Ask the cache for the line `ahead` bytes past p (integers: no pointer past its array). */
-static inline void prefetch_ahead(const void *p, size_t ahead)
-{
-	__builtin_prefetch((const void *)((uintptr_t)p + ahead));
-}
-
 /*
  * pts_pcpu_next_before (before false: pts_pcpu_next, no bound). The common
  * cases first, without a call (so without saving registers), for a stored
@@ -644,7 +638,7 @@ static inline __attribute__((always_inline)) int hand_out(struct pts_pcpu *p, bo
 
 		if (__builtin_expect(e >= p->at_end, 0))
 			break;
-		prefetch_ahead(e, PF_EVENTS);
+		pts_evstore_prefetch_read(e, PF_EVENTS);
 		if (before && e->ts_ns >= until_ns)
 			return 3;
 		if (!(e->flags & (PTS_REC_RUN | PTS_REC_SLOW))) {
@@ -657,7 +651,7 @@ static inline __attribute__((always_inline)) int hand_out(struct pts_pcpu *p, bo
 		if (!(e->flags & PTS_REC_RUN))
 			break;
 		run = &p->cur->runs[e->xi];
-		prefetch_ahead(run, PF_RUNS);
+		pts_evstore_prefetch_read(run, PF_RUNS);
 		if (!run_in_window(p->elide, e, run))
 			break;
 		drop_run(p, p->cur, run);

@@ -30,10 +30,16 @@
 
 #include "branch.h"
 
-/* One event: the fields of struct pts_branch a decoder sets, and its trace position. */
+/*
+ * One event: the fields of struct pts_branch a decoder sets. Its trace
+ * position (as pts_ptdec_pos) is kept apart, in an array of the store's
+ * parallel to the events (pts_evstore.pnext): the consumer reads every
+ * event back, but positions only where it looks for a join, and 8 bytes
+ * of the 48 an event had were read for nothing (docs/performance.md,
+ * "The hand-out's reads (thirteenth round)").
+ */
 struct pts_rec {
 	uint64_t from, to, ts_ns;
-	uint64_t pos;		/* as pts_ptdec_pos */
 	int32_t pid, tid;
 	uint8_t kind, flags, insn_len;
 	uint8_t has_x;		/* offset, value or detail set: kept by the consumer at xi */
@@ -67,6 +73,7 @@ struct pts_run {
 
 struct pts_evstore {
 	struct pts_rec *enext, *eend;	/* room for more events: [enext, eend) */
+	uint64_t *pnext;		/* the trace position of the event at enext */
 	struct pts_run *runs, *rnext, *rend;
 	struct pts_jump *jumps, *jnext, *jend;
 	struct pts_run *open;		/* the run a jump may extend (NULL: none) */
@@ -151,7 +158,7 @@ static inline struct pts_rec *pts_evstore_put(struct pts_evstore *s, enum pts_br
 	e->from = from;
 	e->to = to;
 	e->ts_ns = ts_ns;
-	e->pos = pos;
+	*s->pnext++ = pos;
 	e->pid = pid;
 	e->tid = tid;
 	e->kind = (uint8_t)kind;

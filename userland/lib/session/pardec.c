@@ -90,6 +90,8 @@ static struct chunk *new_chunk(struct pts_pcpu *p)
 	memset(c, 0, sizeof(*c));
 	c->ev = keep.ev;
 	c->cap = keep.cap;
+	c->pos = keep.pos;
+	c->cappos = keep.cappos;
 	c->x = keep.x;
 	c->capx = keep.capx;
 	c->snaps = keep.snaps;
@@ -307,7 +309,7 @@ static int advance(struct pts_pcpu *p, struct pts_err *err)
 	}
 	c->over = UINT64_MAX;
 	for (ia = p->r; ia < c->base + c->n; ia++) {
-		if (c->ev[ia - c->base].pos > c->end) {
+		if (c->pos[ia - c->base] > c->end) {
 			c->over = ia;
 			break;
 		}
@@ -793,7 +795,7 @@ uint64_t pts_pcpu_done(const struct pts_pcpu *p)
 	if (!c || !p->cur_done || !c->n || p->r < c->base)
 		return c ? c->start : 0;
 	/* every stored event handed out: the last one's, until the decoder goes on */
-	at = p->r < c->base + c->n ? c->ev[p->r - c->base].pos : c->ev[c->n - 1].pos;
+	at = c->pos[p->r < c->base + c->n ? p->r - c->base : c->n - 1];
 	return at > c->start ? at : c->start;
 }
 

@@ -32,16 +32,18 @@ static void chunk_reset(struct chunk *c, uint64_t base)
 void pardec_chunk_free_data(struct chunk *c)
 {
 	free(c->ev);
+	free(c->pos);
 	free(c->x);
 	free(c->snaps);
 	free(c->runs);
 	free(c->jumps);
 	c->ev = NULL;
+	c->pos = NULL;
 	c->x = NULL;
 	c->snaps = NULL;
 	c->runs = NULL;
 	c->jumps = NULL;
-	c->cap = c->capx = c->capsnaps = c->capruns = c->capjumps = 0;
+	c->cap = c->cappos = c->capx = c->capsnaps = c->capruns = c->capjumps = 0;
 	pts_ptdec_free(c->dec);
 	c->dec = NULL;
 }
@@ -130,7 +132,8 @@ static void store_reopen(struct chunk *c)
 	struct pts_evstore *s = &c->store;
 
 	s->enext = AT(c->ev, c->n);
-	s->eend = AT(c->ev, c->cap);
+	s->eend = AT(c->ev, c->cap < c->cappos ? c->cap : c->cappos);
+	s->pnext = AT(c->pos, c->n);
 	s->runs = c->runs;
 	s->rnext = AT(c->runs, c->nruns);
 	s->rend = AT(c->runs, c->capruns);
@@ -165,6 +168,7 @@ static int room(struct chunk *c, bool run)
 	if (s->enext < s->eend && (!run || (s->rnext < s->rend && s->jnext < s->jend)))
 		return 0;
 	if (grow((void **)&c->ev, &c->cap, c->n + 1, sizeof(*c->ev)) ||
+	    grow((void **)&c->pos, &c->cappos, c->n + 1, sizeof(*c->pos)) ||
 	    (run && (grow((void **)&c->runs, &c->capruns, c->nruns + 1, sizeof(*c->runs)) ||
 		     grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))))
 		return -ENOMEM;

@@ -60,9 +60,11 @@ struct chunk {
 	enum chunk_state state;	/* under the pool's lock */
 	struct chunk *next;	/* the CPU's next chunk */
 	struct chunk *qnext;	/* the pool's queue, by key */
-	/* events [base, base + n) */
+	/* events [base, base + n); pos[i]: ev[i]'s trace position (decode/evstore.h) */
 	struct pts_rec *ev;
 	size_t n, cap;
+	uint64_t *pos;
+	size_t cappos;
 	uint64_t base;
 	struct pex *x;
 	size_t nx, capx;

@@ -37,10 +37,13 @@ const struct pts_ptdec_stats *pardec_snap_at(const struct chunk *c, uint64_t idx
 	return lo < c->nsnaps && c->snaps[lo].idx == idx ? &c->snaps[lo].st : NULL;
 }
 
-static bool pev_eq(const struct chunk *a, const struct pts_rec *x, const struct chunk *b,
-		   const struct pts_rec *y)
+/* Whether a's event i and b's event j are the same, at the same trace position. */
+static bool pev_eq(const struct chunk *a, uint64_t i, const struct chunk *b, uint64_t j)
 {
-	if (x->from != y->from || x->to != y->to || x->ts_ns != y->ts_ns || x->pos != y->pos ||
+	const struct pts_rec *x = &a->ev[i - a->base], *y = &b->ev[j - b->base];
+
+	if (x->from != y->from || x->to != y->to || x->ts_ns != y->ts_ns ||
+	    a->pos[i - a->base] != b->pos[j - b->base] ||
 	    x->pid != y->pid || x->tid != y->tid || x->kind != y->kind || x->flags != y->flags ||
 	    x->insn_len != y->insn_len || x->has_x != y->has_x)
 		return false;
@@ -97,17 +100,18 @@ bool pardec_find_join(const struct chunk *a, uint64_t from, const struct chunk *
 		return false;
 	for (i = a->over > from ? a->over : from; i < aend; i++) {
 		for (j = 0; j < PTS_PAR_SKIP && j < bend; j++) {
-			const struct pts_rec *x = &a->ev[i - a->base], *y = &b->ev[j];
+			const uint64_t *pos = &a->pos[i - a->base];
 			uint64_t m = 0;
 			bool moved = false;
 
-			while (i + m < aend && j + m < bend && pev_eq(a, &x[m], b, &y[m])) {
-				moved |= x[m].pos != x[0].pos;
+			while (i + m < aend && j + m < bend && pev_eq(a, i + m, b, j + m)) {
+				moved |= pos[m] != pos[0];
 				m++;
 				if (m >= PTS_PAR_MATCH && moved)
 					break;
 			}
-			if (m >= PTS_PAR_MATCH && moved && at_block(x) && pardec_snap_at(a, i) &&
+			if (m >= PTS_PAR_MATCH && moved && at_block(&a->ev[i - a->base]) &&
+			    pardec_snap_at(a, i) &&
 			    pardec_snap_at(b, j)) {
 				*ia = i;
 				*jb = j;

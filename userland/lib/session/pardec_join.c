@@ -47,12 +47,9 @@ static bool pev_eq(const struct chunk *a, uint64_t i, const struct chunk *b, uin
 	    x->pid != y->pid || x->tid != y->tid || x->kind != y->kind || x->flags != y->flags ||
 	    x->insn_len != y->insn_len || x->has_x != y->has_x)
 		return false;
-	if (x->flags & PTS_REC_RUN) {
-		const struct pts_run *ra = &a->runs[x->xi], *rb = &b->runs[y->xi];
-
-		return ra->n == rb->n && ra->lo == rb->lo && ra->hi == rb->hi &&
-		       !memcmp(&a->jumps[ra->j0], &b->jumps[rb->j0], ra->n * sizeof(*a->jumps));
-	}
+	/* a run: its bounds, times and count compared above (from, to, insn_len and has_x: n) */
+	if (x->flags & PTS_REC_RUN)
+		return !memcmp(&a->jumps[x->xi], &b->jumps[y->xi], x->n * sizeof(*a->jumps));
 	if (!x->has_x)
 		return true;
 	return a->x[x->xi].offset == b->x[y->xi].offset &&
@@ -71,8 +68,10 @@ static bool pev_eq(const struct chunk *a, uint64_t i, const struct chunk *b, uin
  * first (pts_ptdec_insns_before); joined after it, the two decoders'
  * counts of that block differed by a few instructions from run to run.
  */
-static bool at_block(const struct pts_rec *e)
+static bool at_block(const struct chunk *c, const struct pts_rec *e)
 {
+	if (e->flags & PTS_REC_RUN)	/* the run's first jump */
+		return c->jumps[e->xi].to != 0;
 	switch (e->kind) {
 	case PTS_BR_CALL:
 	case PTS_BR_RETURN:
@@ -110,7 +109,7 @@ bool pardec_find_join(const struct chunk *a, uint64_t from, const struct chunk *
 				if (m >= PTS_PAR_MATCH && moved)
 					break;
 			}
-			if (m >= PTS_PAR_MATCH && moved && at_block(&a->ev[i - a->base]) &&
+			if (m >= PTS_PAR_MATCH && moved && at_block(a, &a->ev[i - a->base]) &&
 			    pardec_snap_at(a, i) &&
 			    pardec_snap_at(b, j)) {
 				*ia = i;

@@ -86,6 +86,17 @@ static void keep(struct pts_pt_hold *h, uint64_t from, uint64_t to)
 }
 
 /*
+ * The event waiting for a FUP (if any) is no longer sure to be libipt's:
+ * until the next PSB (unsure), or for good (libipt moved on, or reset).
+ */
+static void fup_unsure(struct pts_pt_hold *h, bool unsure)
+{
+	h->fup_maybe |= h->fup_sure;
+	h->fup_sure = false;
+	h->unsure = unsure;
+}
+
+/*
  * The packet at off, of kind k (libipt's pt_qry_decode_* and
  * pt_qry_header_* for each).
  */
@@ -124,18 +135,15 @@ static void step(struct pts_pt_hold *h, enum kind k, uint64_t off)
 		 * unless tracing was disabled; its errata (SKD010, APL11,
 		 * APL12) move it on past packets read here
 		 */
+		fup_unsure(h, true);
 		h->fup_maybe = true;
-		h->fup_sure = false;
-		h->unsure = true;
 		break;
 	case K_DAMAGED:
 		/*
 		 * The decoder resynchronises at a PSB, its queue emptied; which
 		 * one is its own choice (ptdec.c): keep what was held
 		 */
-		h->fup_maybe |= h->fup_sure;
-		h->fup_sure = false;
-		h->unsure = true;
+		fup_unsure(h, true);
 		h->header = false;
 		break;
 	case K_PSB:
@@ -143,9 +151,7 @@ static void step(struct pts_pt_hold *h, enum kind k, uint64_t off)
 		 * A decoder resynchronised here after an error has an empty
 		 * queue: a FUP after it may start an asynchronous branch
 		 */
-		h->fup_maybe |= h->fup_sure;
-		h->fup_sure = false;
-		h->unsure = false;
+		fup_unsure(h, false);
 		h->header = true;
 		break;
 	case K_PSBEND:

@@ -39,11 +39,12 @@ static uint64_t psb_at_or_after(const struct pts_pcpu *p, uint64_t from)
 
 /*
  * Whether the CPU's trace holds a CYC packet (pardec_cyc.h), read from its
- * first PSB, where the serial decoder starts. A mapped trace is scanned in
- * pieces whose pages are dropped behind (the chunks' decoders read them
- * back): resident memory does not grow with the trace (check 77).
+ * first PSB, where the serial decoder starts; without one, where the
+ * serial decoder holds an event across a PSB (p->hold). A mapped trace is
+ * scanned in pieces whose pages are dropped behind (the chunks' decoders
+ * read them back): resident memory does not grow with the trace (check 77).
  */
-static bool trace_has_cyc(const struct pts_pcpu *p)
+static bool trace_has_cyc(struct pts_pcpu *p)
 {
 	uint64_t size = p->cfg.size, off = psb_at_or_after(p, 0), prev = off;
 	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE), dropped = off / pg * pg;
@@ -52,13 +53,14 @@ static bool trace_has_cyc(const struct pts_pcpu *p)
 		uint64_t to = size - off > CYC_SCAN_PIECE ? off + CYC_SCAN_PIECE : size;
 		uint64_t drop_to = to / pg * pg;
 
-		if (pts_pt_scan_cyc(p->cfg.buf, size, &off, &prev, to))
+		if (pts_pt_scan_cyc(p->cfg.buf, size, &off, &prev, to, &p->hold))
 			return true;
 		if (p->release && drop_to > dropped &&
 		    !madvise((void *)(uintptr_t)(p->cfg.buf + dropped), drop_to - dropped,
 			     MADV_DONTNEED))
 			dropped = drop_to;
 	}
+	pts_pt_hold_end(&p->hold, size);
 	return false;
 }
 
@@ -273,7 +275,9 @@ static int advance(struct pts_pcpu *p, struct pts_err *err)
 	rc = wait_chunk(p, n);
 	if (rc)
 		return pts_err_set(err, -rc, "out of memory decoding cpu %u", p->cfg.cpu);
-	if (!p->serial && pardec_find_join(c, p->r, n, &ia, &jb)) {
+	/* not where cur's decoder holds an event n's never reads (pardec_hold.h) */
+	if (!p->serial && !pts_pt_hold_at(&p->hold, n->start) &&
+	    pardec_find_join(c, p->r, n, &ia, &jb)) {
 		p->joined++;
 		p->stop = ia;
 		/* cur's contribution ends at ia; n's starts at jb (pardec.h) */
@@ -379,6 +383,7 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	/* the decode's only CPU (the serial decoder then elides as it queues) */
 	p->single = cfg->elide_queued || pool->brk == PTS_PARDEC_BREAK_TIME;
 	p->alone = cfg->elide_queued;
+	pts_pt_hold_init(&p->hold);
 	p->cyc = trace_has_cyc(p);
 	p->pnext = pool->cpus;
 	pool->cpus = p;
@@ -838,5 +843,6 @@ void pts_pcpu_free(struct pts_pcpu *p)
 		pardec_chunk_free_data(c);
 		free(c);
 	}
+	pts_pt_hold_free(&p->hold);
 	free(p);
 }

@@ -45,6 +45,12 @@
  * workers and every join refused, while the first chunk's decoder
  * decoded the whole trace: the trace decoded twice.)
  *
+ * No join is made at a PSB where the serial decoder holds an event that
+ * binds to a packet after it (a MODE.Exec waiting for its TIP, ...:
+ * pardec_hold.h): the successor's decoder never reads the event's
+ * packet, and the predecessor's reports it where its events are no
+ * longer used. The scan for CYC finds those PSBs.
+ *
  * Statistics (instructions, branches, events, gaps: the summary) are
  * taken at the join points and add up to the serial decoder's. libipt's
  * block count does not: chunked decoders hand out the same instructions

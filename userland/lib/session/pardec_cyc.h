@@ -28,13 +28,17 @@
  */
 bool pts_pt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to);
 
+struct pts_pt_hold;
+
 /*
  * pts_pt_has_cyc in pieces: from *at, the packet after the one at *prev
  * (both the PSB at the start), to offset to (at most size); *at and *prev
  * are left where the scan stopped (at or past to; UINT64_MAX at the end
  * of the trace), so that the next piece goes on with the packets a
- * single scan would read.
+ * single scan would read. hold (or NULL) is told every packet read
+ * before a CYC: where libipt holds an event across a PSB (pardec_hold.h).
  */
-bool pts_pt_scan_cyc(const uint8_t *buf, size_t size, uint64_t *at, uint64_t *prev, uint64_t to);
+bool pts_pt_scan_cyc(const uint8_t *buf, size_t size, uint64_t *at, uint64_t *prev, uint64_t to,
+		     struct pts_pt_hold *hold);
 
 #endif /* PTS_SESSION_PARDEC_CYC_H */

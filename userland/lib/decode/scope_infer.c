@@ -87,32 +87,17 @@ static const enum pt_packet_type ip_type[32] = {
 };
 
 /*
- * The packet of n bytes at p (pts_pt_step's length), taken when ip (an IP
- * packet: one of the table ip_type's by bits 4:0 of its opcode) as take
- * takes it, with no branch: its compression (bits 7:5) says whether the
- * IP gives its half (IPBytes 3 and 6, from the top byte: little-endian,
- * IPBytes 3 gives bits 47:0, 6 bits 63:0) or keeps the last IP's (1, 2
- * and 4, while there is one), or gives none (suppressed); nothing changes
- * when !ip. The scan meets IP packets and others in an order that
- * branches on the kind and the compression would mispredict.
+ * The IP packet of n bytes at p (pts_pt_step's length): its type by bits
+ * 4:0 of the opcode, its compression by bits 7:5, and its half from the
+ * top byte of an IP that has one (little-endian: IPBytes 3 gives bits
+ * 47:0, 6 bits 63:0).
  */
-static inline void take_ip(const uint8_t *p, size_t n, bool ip, struct last_ip *last,
+static inline void take_ip(const uint8_t *p, size_t n, struct last_ip *last,
 			   struct pts_scope_evidence *ev)
 {
-	unsigned int kind = p[0] & 0x1f, ipc = p[0] >> 5;
-	bool given = ip & (0x48u >> ipc);	/* pt_ipc_sext_48 (3), pt_ipc_full (6) */
-	bool kept = ip & (0x16u >> ipc);	/* pt_ipc_update_16, _32, _48 (1, 2, 4) */
-	bool top = p[n - 1] >> 7;
-	bool kernel = (given & top) | (!given & last->kernel);
-	/* an IP (last_ip_update true) of traced code: not TIP.PGD's */
-	bool counted = (given | (kept & last->valid)) & (kind != 0x01);
+	enum pt_ip_compression ipc = (enum pt_ip_compression)(p[0] >> 5);
 
-	last->kernel = kernel;
-	last->valid |= given;
-	ev->kernel_ips += counted & kernel;
-	ev->user_ips += counted & !kernel;
-	ev->pge += ip & (kind == 0x11);
-	ev->pgd += ip & (kind == 0x01);
+	take(ip_type[p[0] & 0x1f], ipc, n > 1 && p[n - 1] >> 7, last, ev);
 }
 
 /*
@@ -200,7 +185,8 @@ static inline void plain_take(struct scan *s, uint8_t n)
 {
 	s->prev = s->off;
 	s->off += n & ~PLAIN_IP;
-	take_ip(s->buf + s->prev, s->off - s->prev, n & PLAIN_IP, &s->last, &s->ev);
+	if (n & PLAIN_IP)
+		take_ip(s->buf + s->prev, s->off - s->prev, &s->last, &s->ev);
 }
 
 /*
@@ -211,16 +197,13 @@ static inline void plain_take(struct scan *s, uint8_t n)
 static void run_plain(struct scan *s, const uint8_t plain[256],
 		      const struct pts_scope_evidence *seen)
 {
-	/* a copy whose address is not taken: its fields in registers, not stored per packet */
-	struct scan x = *s;
 	uint8_t n;
 
-	while ((n = plain_at(&x, plain))) {
-		plain_take(&x, n);
-		if (both_halves(seen, &x))
+	while ((n = plain_at(s, plain))) {
+		plain_take(s, n);
+		if ((n & PLAIN_IP) && both_halves(seen, s))
 			break;
 	}
-	*s = x;
 }
 
 /*
@@ -233,18 +216,16 @@ static void run_plain(struct scan *s, const uint8_t plain[256],
 static void run_plain2(struct scan *a, struct scan *b, const uint8_t plain[256],
 		       const struct pts_scope_evidence *seen)
 {
-	struct scan x = *a, y = *b;	/* as run_plain's */
 	uint8_t na, nb;
 
-	while ((na = plain_at(&x, plain)) && (nb = plain_at(&y, plain))) {
-		plain_take(&x, na);
-		plain_take(&y, nb);
-		if ((seen->user_ips | x.ev.user_ips | y.ev.user_ips) &&
-		    (seen->kernel_ips | x.ev.kernel_ips | y.ev.kernel_ips))
+	while ((na = plain_at(a, plain)) && (nb = plain_at(b, plain))) {
+		plain_take(a, na);
+		plain_take(b, nb);
+		if (((na | nb) & PLAIN_IP) &&
+		    (seen->user_ips | a->ev.user_ips | b->ev.user_ips) &&
+		    (seen->kernel_ips | a->ev.kernel_ips | b->ev.kernel_ips))
 			break;
 	}
-	*a = x;
-	*b = y;
 }
 
 /* take of a packet libipt read: the IP's half from its payload, if an IP packet */

@@ -645,7 +645,14 @@ static int scan_released(uint8_t *buf, size_t len, struct pts_scope_evidence *ev
 				     sizeof(psb));
 		if (hit)
 			to = (size_t)(hit - buf);
-		if (pts_scope_scan(buf + from, to - from, ev))
+		/* the slice in two at a PSB, scanned in step (pts_scope_scan_pair) */
+		hit = NULL;
+		if (to - from > 2 * sizeof(psb))
+			hit = memmem(buf + from + (to - from) / 2, to - from - (to - from) / 2, psb,
+				     sizeof(psb));
+		if (hit ? pts_scope_scan_pair(buf + from, (size_t)(hit - buf) - from, hit,
+					      to - (size_t)(hit - buf), ev) :
+			  pts_scope_scan(buf + from, to - from, ev))
 			return -ENOMEM;
 		/* whole pages before the slice's end (the last page of the file is kept) */
 		rel = to / pg * pg;

@@ -107,13 +107,24 @@ void pts_pool_free(struct pts_pool *pool, struct pts_pool_cpu *cpu);
 struct pts_pcpu;
 
 /*
+ * Whether a CPU's trace holds a CYC packet (pts_pt_trace_has_cyc), when
+ * the caller scanned it already (session/prescan.h: beside the other
+ * scans, on the run's threads), or not.
+ */
+enum pts_pcpu_cyc {
+	PTS_PCPU_CYC_UNKNOWN,	/* pts_pcpu_new scans the trace */
+	PTS_PCPU_CYC_NONE,
+	PTS_PCPU_CYC_FOUND,
+};
+
+/*
  * One CPU's trace (cfg as for pts_ptdec_new: buf padded; cfg->elide is
  * applied when an event is handed out; cfg->on_insn must be NULL) in
- * chunks of about chunk_bytes, decoded ahead as the pool's options say.
- * Errors: -ENOMEM.
+ * chunks of about chunk_bytes, decoded ahead as the pool's options say;
+ * cyc: what the caller knows of its CYC packets. Errors: -ENOMEM.
  */
 int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size_t chunk_bytes,
-		 struct pts_pcpu **out, struct pts_err *err);
+		 enum pts_pcpu_cyc cyc, struct pts_pcpu **out, struct pts_err *err);
 
 /*
  * As pts_ptdec_next: 1 and *out (valid until the next call on p), 0 at

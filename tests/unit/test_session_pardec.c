@@ -52,6 +52,15 @@
  * (each one after the first was once decoded and its join refused, the
  * first chunk's decoder decoding the whole trace all the same).
  *
+ * The loop with a MODE.Exec (64-bit, the mode already in force) written
+ * before one PSB+ in the middle, after an iteration's TIP: damaged, as a
+ * MODE.Exec comes right before the TIP or TIP.PGE it binds to (SDM
+ * 33.4.2.8). libipt's decoder holds its event until the next TIP, the
+ * next iteration's, past the PSB; a decoder started at the PSB never
+ * reads it. The chunk before was joined at the next iteration's first
+ * jump, before that TIP: the summary had one exec mode event fewer than
+ * the serial decode's (fuzz finding 20).
+ *
  * A damaged trace of another program (calls.elf, below) has returns
  * compressed against calls made before the PSB before them: f, called
  * from _start before the first PSB, loops calling g, and returns, its
@@ -153,9 +162,10 @@ static void trace_end(struct pt_gen *g)
 /*
  * The loop, a PSB+ after every EVERY iterations; with cyc_at, a last PSB+
  * after iteration last_psb instead, a CBR in the first PSB+ only, and a
- * CYC packet of 1000 cycles before iteration cyc_at's TIP.
+ * CYC packet of 1000 cycles before iteration cyc_at's TIP; with
+ * mode_at, a MODE.Exec before the PSB+ after iteration mode_at.
  */
-static void write_loop(unsigned int last_psb, unsigned int cyc_at)
+static void write_loop_mode(unsigned int last_psb, unsigned int cyc_at, unsigned int mode_at)
 {
 	struct pt_gen g;
 	unsigned int i;
@@ -171,12 +181,19 @@ static void write_loop(unsigned int last_psb, unsigned int cyc_at)
 		gen_ip(&g, ppt_tip, START);
 		if (cyc_at && i == last_psb)
 			last_psb_off = gen_len(&g);
+		if (i == mode_at)
+			gen_mode_exec64(&g);
 		if (cyc_at ? (i % EVERY == 0 && i < last_psb) || i == last_psb :
 			     i % EVERY == 0 && i < ITERS)
 			psb_plus_at(&g, 0x1000 + i, cyc_at ? 0 : 37, MID);
 	}
 	gen_tnt(&g, "TTN");
 	trace_end(&g);
+}
+
+static void write_loop(unsigned int last_psb, unsigned int cyc_at)
+{
+	write_loop_mode(last_psb, cyc_at, 0);
 }
 
 static void write_trace(void)
@@ -392,7 +409,7 @@ static void trace_with_cyc_decoded_in_parallel_reports_its_position_as_it_goes(v
 	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_elf(set, PTS_PID_ALL, elf, 0, &err), 0);
 	cfg.images = set;
 	CU_ASSERT_EQUAL_FATAL(pts_pool_new(&po, set, &pool, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(pts_pcpu_new(pool, &cfg, 1, PTS_PCPU_CYC_UNKNOWN, &p, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_pcpu_new(pool, &cfg, 1, NULL, &p, &err), 0);
 	follow_progress(p, &pr);
 	CU_ASSERT(pr.events > ITERS);
 	CU_ASSERT(!pr.backwards);
@@ -408,6 +425,38 @@ static void trace_with_cyc_decoded_in_parallel_reports_its_position_as_it_goes(v
 	pts_pool_free(pool, NULL);
 	pts_imgset_free(set);
 	free((void *)cfg.buf);
+}
+
+/*
+ * By hand: an exec mode event at the TIP.PGE (the MODE.Exec after the
+ * first PSB+), one at the PSBEND of each of the ITERS / EVERY - 1 PSB+
+ * after it, and the damaged one's.
+ */
+static void mode_exec_waiting_for_its_tip_across_a_psb_is_counted_as_serially(void)
+{
+	struct pts_decode_summary serial, par;
+	int k;
+
+	write_loop_mode(0, 0, ITERS / 2);
+	decode(1, false, &serial);
+	CU_ASSERT_EQUAL(serial.by_event[ptev_exec_mode], 1 + (ITERS / EVERY - 1) + 1);
+	for (k = 0; k < 2; k++) {
+		decode(2, k, &par);
+		CU_ASSERT_EQUAL(par.by_event[ptev_exec_mode], serial.by_event[ptev_exec_mode]);
+		CU_ASSERT_EQUAL(par.events, serial.events);
+		/* the other PSBs are joined at */
+		CU_ASSERT(par.par_joins >= ITERS / EVERY / 2);
+		if (par.by_event[ptev_exec_mode] != serial.by_event[ptev_exec_mode])
+			fprintf(stderr, "pardec%s: %llu exec mode events, serial %llu; "
+				"%llu joins, %llu refused\n", k ? " reverse" : "",
+				(unsigned long long)par.by_event[ptev_exec_mode],
+				(unsigned long long)serial.by_event[ptev_exec_mode],
+				(unsigned long long)par.par_joins,
+				(unsigned long long)par.par_refused);
+		pts_decode_summary_free(&par);
+	}
+	parallel_is_serial();
+	pts_decode_summary_free(&serial);
 }
 
 /* calls.elf's trace: ITERS calls of g from f's loop, a PSB+ at f every EVERY, f's return at the end */
@@ -440,4 +489,5 @@ PTS_SUITE(session_pardec, suite_init, suite_cleanup,
 	  PTS_TEST(cyc_after_joins_decoded_to_the_end_in_the_overlap_is_timed_as_serially),
 	  PTS_TEST(trace_with_cyc_is_one_chunk_none_queued_for_the_workers),
 	  PTS_TEST(trace_with_cyc_decoded_in_parallel_reports_its_position_as_it_goes),
-	  PTS_TEST(return_compressed_against_a_call_before_the_joined_chunk_is_decoded_as_serially));
+	  PTS_TEST(return_compressed_against_a_call_before_the_joined_chunk_is_decoded_as_serially),
+	  PTS_TEST(mode_exec_waiting_for_its_tip_across_a_psb_is_counted_as_serially));

@@ -242,7 +242,7 @@ static void the_scan_in_pieces_answers_as_one_scan(void)
 		memset(buf + size, 0, 64);
 		while (!found && off < size)
 			found = pts_pt_scan_cyc(buf, size, &off, &prev,
-						size - off > piece ? off + piece : size);
+						size - off > piece ? off + piece : size, NULL);
 		CU_ASSERT_EQUAL(found, libipt_has_cyc(buf, size, 0, size));
 	}
 }

@@ -49,10 +49,14 @@ static void period(uint8_t *p, bool kernel, enum extra extra)
 		p[25] = 0x0b;	/* CYC, 1 cycle, no extension */
 }
 
+/* The held events of the traces' CYC scans (none here: no event waits across a PSB). */
+static struct pts_pt_hold holds[3];
+
 /*
  * A trace file of PERIODS periods in dir, user-space addresses but for
  * the period kernel_at (PERIODS: none), a CYC in period cyc_at (PERIODS:
- * none); mapped into *t. Returns the mapping's length for munmap.
+ * none); mapped into *t, with the hold of its CYC scan holds[i]. Returns
+ * the mapping's length for munmap.
  */
 static size_t trace(const char *dir, const char *name, unsigned int kernel_at, unsigned int cyc_at,
 		    struct pts_prescan_cpu *t)
@@ -78,6 +82,9 @@ static size_t trace(const char *dir, const char *name, unsigned int kernel_at, u
 			      0);
 	t->len = len;
 	t->scan_cyc = true;
+	t->hold = &holds[name[3] - '0'];	/* cpuN.pt */
+	pts_pt_hold_free(t->hold);
+	pts_pt_hold_init(t->hold);
 	return maplen;
 }
 
@@ -102,6 +109,8 @@ static void user_space_only_counts_every_address_of_every_slice(void)
 		CU_ASSERT_EQUAL(ev.pgd, 0);
 		CU_ASSERT_FALSE(t[0].cyc);
 		CU_ASSERT_FALSE(t[1].cyc);
+		CU_ASSERT_EQUAL(holds[0].n, 0);
+		CU_ASSERT_FALSE(holds[0].nomem);
 		munmap(t[0].buf, m0);
 		munmap(t[1].buf, m1);
 	}

@@ -245,7 +245,9 @@ static int advance(struct pts_pcpu *p, struct pts_err *err)
 	rc = wait_chunk(p, n);
 	if (rc)
 		return pts_err_set(err, -rc, "out of memory decoding cpu %u", p->cfg.cpu);
-	if (!p->serial && pardec_find_join(c, p->r, n, &ia, &jb)) {
+	/* not where cur's decoder holds an event n's never reads (pardec_hold.h) */
+	if (!p->serial && !pts_pt_hold_at(&p->hold, n->start) &&
+	    pardec_find_join(c, p->r, n, &ia, &jb)) {
 		p->joined++;
 		p->stop = ia;
 		/* cur's contribution ends at ia; n's starts at jb (pardec.h) */
@@ -329,7 +331,7 @@ static int hand_over(struct pts_pcpu *p, struct pts_err *err)
 }
 
 int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size_t chunk_bytes,
-		 enum pts_pcpu_cyc cyc, struct pts_pcpu **out, struct pts_err *err)
+		 struct pts_pcpu_scan *scan, struct pts_pcpu **out, struct pts_err *err)
 {
 	struct pts_pcpu *p = calloc(1, sizeof(*p));
 
@@ -351,8 +353,15 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	/* the decode's only CPU (the serial decoder then elides as it queues) */
 	p->single = cfg->elide_queued || pool->brk == PTS_PARDEC_BREAK_TIME;
 	p->alone = cfg->elide_queued;
-	p->cyc = cyc == PTS_PCPU_CYC_UNKNOWN ? pts_pt_trace_has_cyc(cfg->buf, cfg->size, p->release) :
-		 cyc == PTS_PCPU_CYC_FOUND;
+	if (scan) {
+		/* the hold taken over: the caller's is left empty */
+		p->cyc = scan->cyc;
+		p->hold = scan->hold;
+		pts_pt_hold_init(&scan->hold);
+	} else {
+		pts_pt_hold_init(&p->hold);
+		p->cyc = pts_pt_trace_has_cyc(cfg->buf, cfg->size, p->release, &p->hold);
+	}
 	p->pnext = pool->cpus;
 	pool->cpus = p;
 	/* the pool's chunks once every CPU is known (wait_chunk): not all to the first */
@@ -811,5 +820,6 @@ void pts_pcpu_free(struct pts_pcpu *p)
 		pardec_chunk_free_data(c);
 		free(c);
 	}
+	pts_pt_hold_free(&p->hold);
 	free(p);
 }

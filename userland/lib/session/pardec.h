@@ -45,6 +45,12 @@
  * workers and every join refused, while the first chunk's decoder
  * decoded the whole trace: the trace decoded twice.)
  *
+ * No join is made at a PSB where the serial decoder holds an event that
+ * binds to a packet after it (a MODE.Exec waiting for its TIP, ...:
+ * pardec_hold.h): the successor's decoder never reads the event's
+ * packet, and the predecessor's reports it where its events are no
+ * longer used. The scan for CYC finds those PSBs.
+ *
  * Statistics (instructions, branches, events, gaps: the summary) are
  * taken at the join points and add up to the serial decoder's. libipt's
  * block count does not: chunked decoders hand out the same instructions
@@ -76,6 +82,7 @@
 #include "../decode/brsrc.h"
 #include "../decode/ptdec.h"
 #include "../util/err.h"
+#include "pardec_hold.h"
 #include "pardec_opts.h"
 
 /*
@@ -107,24 +114,25 @@ void pts_pool_free(struct pts_pool *pool, struct pts_pool_cpu *cpu);
 struct pts_pcpu;
 
 /*
- * Whether a CPU's trace holds a CYC packet (pts_pt_trace_has_cyc), when
- * the caller scanned it already (session/prescan.h: beside the other
- * scans, on the run's threads), or not.
+ * A CPU's trace scanned before pts_pcpu_new (pts_pt_trace_has_cyc), beside
+ * the other scans of a decode (session/prescan.h: on the run's threads):
+ * whether it holds CYC, and where not, where the serial decoder holds an
+ * event across a PSB.
  */
-enum pts_pcpu_cyc {
-	PTS_PCPU_CYC_UNKNOWN,	/* pts_pcpu_new scans the trace */
-	PTS_PCPU_CYC_NONE,
-	PTS_PCPU_CYC_FOUND,
+struct pts_pcpu_scan {
+	bool cyc;
+	struct pts_pt_hold hold;
 };
 
 /*
  * One CPU's trace (cfg as for pts_ptdec_new: buf padded; cfg->elide is
  * applied when an event is handed out; cfg->on_insn must be NULL) in
- * chunks of about chunk_bytes, decoded ahead as the pool's options say;
- * cyc: what the caller knows of its CYC packets. Errors: -ENOMEM.
+ * chunks of about chunk_bytes, decoded ahead as the pool's options say.
+ * scan: the trace's scan, whose hold is taken over (left empty), or NULL
+ * to scan it here. Errors: -ENOMEM.
  */
 int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size_t chunk_bytes,
-		 enum pts_pcpu_cyc cyc, struct pts_pcpu **out, struct pts_err *err);
+		 struct pts_pcpu_scan *scan, struct pts_pcpu **out, struct pts_err *err);
 
 /*
  * As pts_ptdec_next: 1 and *out (valid until the next call on p), 0 at

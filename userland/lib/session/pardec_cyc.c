@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../decode/pt_step.h"
+#include "pardec_hold.h"
 
 /* The longest packet whose first byte gives its length (a TIP with 8 IP bytes). */
 #define PLAIN_MAX 9
@@ -16,21 +17,27 @@
  * The packet at *off (after the one at prev) read by libipt, *off moved
  * past it; past a damaged one to the next PSB, as libipt's decoders
  * resynchronise (pts_pt_resync). True at a CYC, or when libipt cannot be
- * asked; *off UINT64_MAX at the end of the trace.
+ * asked; *off UINT64_MAX at the end of the trace. hold (or NULL) is told
+ * the packet.
  */
-static bool scan_libipt(struct pt_packet_decoder *pd, uint64_t prev, uint64_t *off)
+static bool scan_libipt(struct pt_packet_decoder *pd, uint64_t prev, uint64_t *off,
+			struct pts_pt_hold *hold)
 {
 	struct pt_packet pkt;
 
 	if (pt_pkt_sync_set(pd, *off) < 0)
 		return true;
 	if (pt_pkt_next(pd, &pkt, sizeof(pkt)) < 0) {
+		if (hold)
+			pts_pt_hold_damaged(hold, *off);
 		if (pts_pt_resync(pd, prev, *off) < 0) {
 			*off = UINT64_MAX;
 			return false;
 		}
 	} else if (pkt.type == ppt_cyc) {
 		return true;
+	} else if (hold) {
+		pts_pt_hold_packet(hold, &pkt, *off);
 	}
 	if (pt_pkt_get_offset(pd, off) < 0)
 		*off = UINT64_MAX;
@@ -39,14 +46,16 @@ static bool scan_libipt(struct pt_packet_decoder *pd, uint64_t prev, uint64_t *o
 
 /*
  * From off, while before lim, over the packets whose first byte alone
- * gives their length (pts_pt_first_len): most of a trace. lim leaves room
- * for the longest of them, so no count of the bytes left is needed. The
+ * gives their length, len[] (pts_pt_first_len, or with the packets a
+ * pts_pt_hold looks at left out): most of a trace. lim leaves room for
+ * the longest of them, so no count of the bytes left is needed. The
  * offset of the last one stepped over goes to *prev.
  */
-static inline uint64_t step_plain(const uint8_t *buf, uint64_t off, uint64_t lim, uint64_t *prev)
+static inline uint64_t step_plain(const uint8_t *buf, uint64_t off, uint64_t lim, uint64_t *prev,
+				  const uint8_t *len)
 {
 	while (off < lim) {
-		unsigned int n = pts_pt_first_len[buf[off]];
+		unsigned int n = len[buf[off]];
 
 		if (n - 1 >= PTS_PT_MOD - 1)	/* 0, MODE or extended: pts_pt_step */
 			break;
@@ -56,7 +65,8 @@ static inline uint64_t step_plain(const uint8_t *buf, uint64_t off, uint64_t lim
 	return off;
 }
 
-bool pts_pt_scan_cyc(const uint8_t *buf, size_t size, uint64_t *at, uint64_t *at_prev, uint64_t to)
+bool pts_pt_scan_cyc(const uint8_t *buf, size_t size, uint64_t *at, uint64_t *at_prev, uint64_t to,
+		     struct pts_pt_hold *hold)
 {
 	struct pt_packet_decoder *pd = NULL;
 	uint64_t off = *at, prev = *at_prev;
@@ -70,13 +80,16 @@ bool pts_pt_scan_cyc(const uint8_t *buf, size_t size, uint64_t *at, uint64_t *at
 		size_t n;
 		uint64_t pkt;
 
-		off = step_plain(buf, off, lim, &prev);
+		off = step_plain(buf, off, lim, &prev,
+				 hold ? pts_pt_hold_stops(hold) : pts_pt_first_len);
 		if (off >= to)
 			break;
 		n = pts_pt_step(buf + off, size - off);
 		pkt = off;
 
 		if (n) {
+			if (hold)
+				pts_pt_hold_plain(hold, buf + off, off);
 			off += n;
 			prev = pkt;
 			continue;
@@ -91,7 +104,7 @@ bool pts_pt_scan_cyc(const uint8_t *buf, size_t size, uint64_t *at, uint64_t *at
 			if (!pd)
 				return true;
 		}
-		found = scan_libipt(pd, prev, &off);
+		found = scan_libipt(pd, prev, &off, hold);
 		if (found)
 			break;
 		prev = pkt;
@@ -108,13 +121,13 @@ bool pts_pt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to)
 
 	if (from >= size)
 		return true;
-	return pts_pt_scan_cyc(buf, size, &from, &prev, to);
+	return pts_pt_scan_cyc(buf, size, &from, &prev, to, NULL);
 }
 
 /* Bytes of the trace scanned at a time (pts_pt_trace_has_cyc). */
 #define CYC_SCAN_PIECE (1u << 20)
 
-bool pts_pt_trace_has_cyc(const uint8_t *buf, size_t size, bool release)
+bool pts_pt_trace_has_cyc(const uint8_t *buf, size_t size, bool release, struct pts_pt_hold *hold)
 {
 	const uint8_t *psb = size >= sizeof(pts_pt_psb) ?
 			     memmem(buf, size, pts_pt_psb, sizeof(pts_pt_psb)) : NULL;
@@ -125,11 +138,12 @@ bool pts_pt_trace_has_cyc(const uint8_t *buf, size_t size, bool release)
 		uint64_t to = size - off > CYC_SCAN_PIECE ? off + CYC_SCAN_PIECE : size;
 		uint64_t drop_to = to / pg * pg;
 
-		if (pts_pt_scan_cyc(buf, size, &off, &prev, to))
+		if (pts_pt_scan_cyc(buf, size, &off, &prev, to, hold))
 			return true;
 		if (release && drop_to > dropped &&
 		    !madvise((void *)(uintptr_t)(buf + dropped), drop_to - dropped, MADV_DONTNEED))
 			dropped = drop_to;
 	}
+	pts_pt_hold_end(hold, size);
 	return false;
 }

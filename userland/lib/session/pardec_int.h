@@ -19,6 +19,7 @@
 #include "../decode/evstore.h"
 #include "../decode/image.h"
 #include "pardec.h"
+#include "pardec_hold.h"
 
 /*
  * Events are stored as struct pts_rec (decode/evstore.h). The fields few
@@ -165,6 +166,8 @@ struct pts_pcpu {
 	 * in pardec_new_decoder).
 	 */
 	bool cyc;
+	/* where the serial decoder holds an event across a PSB: no join there (set with cyc) */
+	struct pts_pt_hold hold;
 	uint32_t sub;			/* jumps of the run at r handed out singly so far */
 	uint64_t elided, joined, refused, dropped;
 	struct pts_branch out;		/* the event handed out (cpu set once) */

@@ -102,7 +102,8 @@ static void *run_tasks(void *arg)
 			return NULL;
 		if (t->cyc)
 			s->cpu[t->cpu].cyc = pts_pt_trace_has_cyc(s->cpu[t->cpu].buf,
-								 s->cpu[t->cpu].len, true);
+								 s->cpu[t->cpu].len, true,
+								 s->cpu[t->cpu].hold);
 		else
 			rc = scan_slice(s, t);
 		if (rc) {

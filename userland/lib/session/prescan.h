@@ -3,7 +3,8 @@
  * The scans of a decode run before any of its decoders start (session.c):
  * the scope evidence of raw traces whose scope is read from the trace
  * (decode/scope_infer.h), and, for each trace decoded in chunks, whether
- * it holds a CYC packet (pardec_cyc.h: such a trace is never joined).
+ * it holds a CYC packet (pardec_cyc.h: such a trace is never joined), and
+ * where the serial decoder holds an event across a PSB (pardec_hold.h).
  * Both read a whole trace of user-space code without CYC (30 and 21 ms of
  * a 10 MB one): time before the first chunk is decoded, one CPU busy.
  *
@@ -27,6 +28,7 @@
 #include <stdint.h>
 
 #include "../decode/scope_infer.h"
+#include "pardec_hold.h"
 
 /* One CPU's trace to scan. */
 struct pts_prescan_cpu {
@@ -34,6 +36,7 @@ struct pts_prescan_cpu {
 	size_t len;
 	bool scan_cyc;		/* in: scan it for CYC */
 	bool cyc;		/* out: it holds one (pts_pt_trace_has_cyc) */
+	struct pts_pt_hold *hold;	/* where scan_cyc: initialised, the scan's held events */
 };
 
 /*

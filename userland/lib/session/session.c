@@ -181,9 +181,11 @@ void pts_decode_run_free(struct pts_run_in *in)
 {
 	unsigned int i;
 
-	for (i = 0; i < in->pt_cap; i++)
+	for (i = 0; i < in->pt_cap; i++) {
 		if (in->pt[i].buf)
 			munmap(in->pt[i].buf, in->pt[i].maplen);
+		pts_pt_hold_free(&in->pt[i].scan.hold);
+	}
 	free(in->pt);
 	in->pt = NULL;
 	in->pt_cap = 0;
@@ -471,7 +473,8 @@ static int open_pt_source(struct pts_run_in *in, unsigned int i, struct pts_pool
 	dc.images_by_pid = true;
 	dc.switch_at_pip = in->scope != PTS_SCOPE_USER;
 	if (pool && in->pt[i].len > chunk)
-		return pts_pardec_src_new(pool, &dc, chunk, in->pt[i].cyc, out, err);
+		return pts_pardec_src_new(pool, &dc, chunk, in->pt[i].scanned ? &in->pt[i].scan : NULL,
+					  out, err);
 	return pts_ptdec_src_new(&dc, out, err);
 }
 
@@ -500,12 +503,15 @@ static int prescan(struct pts_run_in *in, struct pts_decode_summary *sum, struct
 		pc[i].buf = in->pt[i].buf;
 		pc[i].len = in->pt[i].len;
 		pc[i].scan_cyc = run_parallel(in) && in->pt[i].len > chunk;
+		pts_pt_hold_init(&in->pt[i].scan.hold);
+		pc[i].hold = &in->pt[i].scan.hold;
 	}
 	memset(&ev, 0, sizeof(ev));
 	rc = pts_prescan(pc, in->nr_pt, in->jobs ? in->jobs : 1, in->scope_from_trace ? &ev : NULL);
-	for (i = 0; i < in->nr_pt; i++)
-		in->pt[i].cyc = !pc[i].scan_cyc ? PTS_PCPU_CYC_UNKNOWN :
-				pc[i].cyc ? PTS_PCPU_CYC_FOUND : PTS_PCPU_CYC_NONE;
+	for (i = 0; i < in->nr_pt; i++) {
+		in->pt[i].scanned = pc[i].scan_cyc;
+		in->pt[i].scan.cyc = pc[i].cyc;
+	}
 	free(pc);
 	if (rc)
 		return pts_err_set(err, ENOMEM, "out of memory");

@@ -24,7 +24,9 @@ struct pts_run_cpu {
 	size_t len, maplen;
 	uint32_t cpu;
 	uint64_t missing;	/* bytes of the trace the file lacks (truncated copy) */
-	enum pts_pcpu_cyc cyc;	/* its CYC packets, when scanned before the run (prescan.h) */
+	/* its scan for CYC before the run (prescan.h), when scanned: its hold taken over */
+	struct pts_pcpu_scan scan;
+	bool scanned;
 };
 
 /* Everything one decode run needs, however it was given. */

@@ -168,5 +168,56 @@ static void the_evidence_is_the_one_of_a_scan_with_libipt_alone(void)
 	}
 }
 
+/*
+ * Two buffers scanned in step (pts_scope_scan_pair): the evidence of the
+ * reference over the one and then the other; where that shows both
+ * halves, both halves (the counts are then of what either read first).
+ */
+static void check_pair(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+	struct pts_scope_evidence got, want;
+
+	memset(&got, 0, sizeof(got));
+	memset(&want, 0, sizeof(want));
+	CU_ASSERT_EQUAL(pts_scope_scan_pair(a, alen, b, blen, &got), 0);
+	ref_scan(a, alen, &want);
+	ref_scan(b, blen, &want);
+	if (want.user_ips && want.kernel_ips) {
+		CU_ASSERT(got.user_ips && got.kernel_ips);
+		return;
+	}
+	CU_ASSERT_EQUAL(got.user_ips, want.user_ips);
+	CU_ASSERT_EQUAL(got.kernel_ips, want.kernel_ips);
+	CU_ASSERT_EQUAL(got.pge, want.pge);
+	CU_ASSERT_EQUAL(got.pgd, want.pgd);
+	CU_ASSERT_EQUAL(got.psbs, want.psbs);
+}
+
+static void two_buffers_in_step_give_the_evidence_of_one_after_the_other(void)
+{
+	static const uint8_t psb[] = "\x02\x82\x02\x82\x02\x82\x02\x82"
+				     "\x02\x82\x02\x82\x02\x82\x02\x82";
+	static uint8_t buf[4096];
+	unsigned int seed;
+	size_t len, at;
+
+	for (seed = 1; seed <= 300; seed++) {
+		const uint8_t *mid;
+
+		len = gen_stream(buf, sizeof(buf), seed, seed % 3 == 0 ? 0 : seed % 3 == 1 ? 1 : 32);
+		/* at a PSB past a point that moves with the seed, else anywhere */
+		at = len / 8 + seed * 13 % (len / 2);
+		mid = memmem(buf + at, len - at, psb, 16);
+		if (mid)
+			at = (size_t)(mid - buf);
+		check_pair(buf, at, buf + at, len - at);
+		/* either one the longer, a run of either's plain packets longer */
+		check_pair(buf + at, len - at, buf, at);
+		check_pair(buf, len, buf + at, len - at);
+		check_pair(buf + seed % 40, at - seed % 40, buf, 0);
+	}
+}
+
 PTS_SUITE(decode_scope_scan, NULL, NULL,
-	  PTS_TEST(the_evidence_is_the_one_of_a_scan_with_libipt_alone));
+	  PTS_TEST(the_evidence_is_the_one_of_a_scan_with_libipt_alone),
+	  PTS_TEST(two_buffers_in_step_give_the_evidence_of_one_after_the_other));

@@ -140,27 +140,92 @@ static void plain_lens(uint8_t plain[256])
 }
 
 /*
- * Take the packets of the table plain from off on, as the scan's loop
- * would one by one, but in a row; stop after the one that showed both
- * halves. Returns the offset of the first other packet (or len, or the
- * one after the stop), *prev that of the packet before it when one was
- * taken.
+ * One scan of a buffer (len bytes at buf) by parts: where it is (off, and
+ * prev, the packet before), its last IP, its decoder for the packets
+ * stepped over by libipt, and the evidence it found. Done when rc < 0 or
+ * off reaches len.
  */
-static uint64_t run_plain(const uint8_t *buf, size_t len, const uint8_t plain[256], uint64_t off,
-			  uint64_t *prev, struct last_ip *last, struct pts_scope_evidence *ev)
+struct scan {
+	const uint8_t *buf;
+	size_t len;
+	struct pt_packet_decoder *dec;
+	uint64_t off, prev;
+	struct last_ip last;
+	int rc;
+	struct pts_scope_evidence ev;
+};
+
+/* Both halves seen, by s or in the evidence before it (seen). */
+static inline bool both_halves(const struct pts_scope_evidence *seen, const struct scan *s)
+{
+	return (seen->user_ips || s->ev.user_ips) && (seen->kernel_ips || s->ev.kernel_ips);
+}
+
+static inline bool scan_more(const struct scan *s)
+{
+	return s->rc >= 0 && s->off < s->len;
+}
+
+/*
+ * The packet at s's off when it is one of the table plain's and whole in
+ * the buffer: its entry (its length, PLAIN_IP for an IP packet); else 0.
+ */
+static inline uint8_t plain_at(const struct scan *s, const uint8_t plain[256])
 {
 	uint8_t n;
 
-	while (off < len && (n = plain[buf[off]]) && (n & ~PLAIN_IP) <= len - off) {
-		*prev = off;
-		off += n & ~PLAIN_IP;
-		if (n & PLAIN_IP) {
-			take_ip(buf + *prev, off - *prev, last, ev);
-			if (ev->user_ips && ev->kernel_ips)
-				break;
-		}
+	if (s->off >= s->len)
+		return 0;
+	n = plain[s->buf[s->off]];
+	return (n & ~PLAIN_IP) <= s->len - s->off ? n : 0;
+}
+
+/* Take the packet at s's off whose plain_at is n (not 0), s moved past it. */
+static inline void plain_take(struct scan *s, uint8_t n)
+{
+	s->prev = s->off;
+	s->off += n & ~PLAIN_IP;
+	if (n & PLAIN_IP)
+		take_ip(s->buf + s->prev, s->off - s->prev, &s->last, &s->ev);
+}
+
+/*
+ * Take the packets of the table plain in a row from s's off on, as the
+ * scan's loop would one by one; stop after the one that showed both
+ * halves (with seen), at the first other packet, or at the end.
+ */
+static void run_plain(struct scan *s, const uint8_t plain[256],
+		      const struct pts_scope_evidence *seen)
+{
+	uint8_t n;
+
+	while ((n = plain_at(s, plain))) {
+		plain_take(s, n);
+		if ((n & PLAIN_IP) && both_halves(seen, s))
+			break;
 	}
-	return off;
+}
+
+/*
+ * run_plain of two scans in step, while each is at a packet of the table
+ * plain: two chains of loads (a packet's first byte, its length, the next
+ * packet's offset) that the CPU runs side by side, where one scan's packets
+ * wait each for the one before. Stops when either is at another packet or
+ * at its end, or when the two together (with seen's) showed both halves.
+ */
+static void run_plain2(struct scan *a, struct scan *b, const uint8_t plain[256],
+		       const struct pts_scope_evidence *seen)
+{
+	uint8_t na, nb;
+
+	while ((na = plain_at(a, plain)) && (nb = plain_at(b, plain))) {
+		plain_take(a, na);
+		plain_take(b, nb);
+		if (((na | nb) & PLAIN_IP) &&
+		    (seen->user_ips | a->ev.user_ips | b->ev.user_ips) &&
+		    (seen->kernel_ips | a->ev.kernel_ips | b->ev.kernel_ips))
+			break;
+	}
 }
 
 /* take of a packet libipt read: the IP's half from its payload, if an IP packet */
@@ -210,46 +275,121 @@ static int take_libipt(struct pt_packet_decoder *dec, uint64_t prev, uint64_t *o
 	return pt_pkt_get_offset(dec, off);
 }
 
-int pts_scope_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev)
+/* s at the first PSB of len bytes at buf (a decoder of its own); -ENOMEM. */
+static int scan_start(struct scan *s, const uint8_t *buf, size_t len)
 {
-	struct pt_packet_decoder *dec;
-	struct last_ip last = { 0 };
-	uint8_t plain[256];
 	struct pt_config cfg;
-	uint64_t off = 0, prev = 0;
-	int rc;
 
-	if (!len)
-		return 0;
+	memset(s, 0, sizeof(*s));
+	s->buf = buf;
+	s->len = len;
 	pt_config_init(&cfg);
 	cfg.begin = (uint8_t *)buf;
 	cfg.end = (uint8_t *)buf + len;
-	dec = pt_pkt_alloc_decoder(&cfg);
-	if (!dec)
+	s->dec = pt_pkt_alloc_decoder(&cfg);
+	if (!s->dec)
+		return -ENOMEM;
+	s->rc = pt_pkt_sync_forward(s->dec);
+	if (s->rc >= 0)
+		s->rc = pt_pkt_get_offset(s->dec, &s->off);
+	return 0;
+}
+
+/* Take the packet at s's off that is not one of run_plain's (nor the end). */
+static void scan_other(struct scan *s)
+{
+	size_t n = pts_pt_step(s->buf + s->off, s->len - s->off);
+	uint64_t at = s->off;
+
+	if (n) {
+		take_stepped(s->buf + s->off, &s->last, &s->ev);
+		s->off += n;
+	} else {
+		s->rc = take_libipt(s->dec, s->prev, &s->off, &s->last, &s->ev);
+	}
+	s->prev = at;
+}
+
+/* s to its end, or up to both halves seen (by s or in seen). */
+static void scan_rest(struct scan *s, const uint8_t plain[256],
+		      const struct pts_scope_evidence *seen)
+{
+	/* the common packets stepped over here, libipt asked for the others */
+	while (scan_more(s) && !both_halves(seen, s)) {
+		run_plain(s, plain, seen);
+		if (s->off >= s->len || both_halves(seen, s))
+			break;
+		scan_other(s);
+	}
+}
+
+/* s's evidence added to ev, its decoder freed. */
+static void scan_end(struct scan *s, struct pts_scope_evidence *ev)
+{
+	ev->user_ips += s->ev.user_ips;
+	ev->kernel_ips += s->ev.kernel_ips;
+	ev->pge += s->ev.pge;
+	ev->pgd += s->ev.pgd;
+	ev->psbs += s->ev.psbs;
+	pt_pkt_free_decoder(s->dec);
+}
+
+int pts_scope_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev)
+{
+	uint8_t plain[256];
+	struct scan s;
+
+	if (!len)
+		return 0;
+	if (scan_start(&s, buf, len))
 		return -ENOMEM;
 	plain_lens(plain);
-	rc = pt_pkt_sync_forward(dec);
-	if (rc >= 0)
-		rc = pt_pkt_get_offset(dec, &off);
-	/* the common packets stepped over here, libipt asked for the others */
-	while (rc >= 0 && off < len && !(ev->user_ips && ev->kernel_ips)) {
-		size_t n;
-		uint64_t at;
+	scan_rest(&s, plain, ev);
+	scan_end(&s, ev);
+	return 0;
+}
 
-		off = run_plain(buf, len, plain, off, &prev, &last, ev);
-		if (off >= len || (ev->user_ips && ev->kernel_ips))
-			break;
-		n = pts_pt_step(buf + off, len - off);
-		at = off;
-		if (n) {
-			take_stepped(buf + off, &last, ev);
-			off += n;
-		} else {
-			rc = take_libipt(dec, prev, &off, &last, ev);
-		}
-		prev = at;
+int pts_scope_scan_pair(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+			struct pts_scope_evidence *ev)
+{
+	uint8_t plain[256];
+	struct scan sa, sb;
+
+	if (!alen || !blen)
+		return pts_scope_scan(alen ? a : b, alen ? alen : blen, ev);
+	if (scan_start(&sa, a, alen))
+		return -ENOMEM;
+	if (scan_start(&sb, b, blen)) {
+		pt_pkt_free_decoder(sa.dec);
+		return -ENOMEM;
 	}
-	pt_pkt_free_decoder(dec);
+	plain_lens(plain);
+	while (scan_more(&sa) && scan_more(&sb)) {
+		run_plain2(&sa, &sb, plain, ev);
+		if ((ev->user_ips | sa.ev.user_ips | sb.ev.user_ips) &&
+		    (ev->kernel_ips | sa.ev.kernel_ips | sb.ev.kernel_ips))
+			break;
+		/* the one at another packet takes it (both may be) */
+		if (sa.off < sa.len && !plain_at(&sa, plain))
+			scan_other(&sa);
+		if (scan_more(&sb) && !plain_at(&sb, plain))
+			scan_other(&sb);
+	}
+	/* the one left, alone */
+	{
+		struct pts_scope_evidence seen = *ev;
+
+		seen.user_ips += sa.ev.user_ips + sb.ev.user_ips;
+		seen.kernel_ips += sa.ev.kernel_ips + sb.ev.kernel_ips;
+		if (!(seen.user_ips && seen.kernel_ips)) {
+			if (scan_more(&sa))
+				scan_rest(&sa, plain, &seen);
+			else if (scan_more(&sb))
+				scan_rest(&sb, plain, &seen);
+		}
+	}
+	scan_end(&sa, ev);
+	scan_end(&sb, ev);
 	return 0;
 }
 

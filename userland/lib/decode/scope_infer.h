@@ -38,6 +38,16 @@ struct pts_scope_evidence {
 int pts_scope_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev);
 
 /*
+ * pts_scope_scan of a and then of b (two buffers, b usually from a PSB on),
+ * the two read in step: each packet's offset waits for the packet before
+ * it, so one scan leaves the CPU idle where two fill it. ev as after the
+ * two calls; where both halves were seen, the counts are of the packets
+ * read up to then (both nonzero), as pts_scope_scan's are.
+ */
+int pts_scope_scan_pair(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+			struct pts_scope_evidence *ev);
+
+/*
  * The scope the evidence shows, and in why (why_len bytes) a phrase that
  * says so for the summary ("from the trace: user-space and kernel
  * addresses"). False when the trace shows none: it holds no IP of traced

@@ -7,8 +7,8 @@
  * Events are compact records (struct pts_rec). Runs of jumps —
  * consecutive PTS_BR_JUMP events of one thread with nothing else between
  * them (and, unless any_time, of one time) — are one record each, with
- * the bounds of their addresses (struct pts_run) and their jumps in an
- * array of their own. Most branches of a trace are such jumps, nearly all
+ * the bounds of their addresses and times, their jumps in an array of
+ * their own. Most branches of a trace are such jumps, nearly all
  * inside the function executing (docs/decode.md, "Parallel decode").
  *
  * The decoder writes into arrays the consumer owns, instead of queueing
@@ -30,21 +30,45 @@
 
 #include "branch.h"
 
-/* One event: the fields of struct pts_branch a decoder sets, and its trace position. */
+/*
+ * One event: the fields of struct pts_branch a decoder sets, or a run of
+ * jumps (PTS_REC_RUN) with what the consumer needs to drop it whole, so
+ * that it reads nothing else then (nearly every run: its jumps are
+ * written, and read only when the run is handed out jump by jump). Its
+ * trace position (as pts_ptdec_pos) is kept apart, in an array of the
+ * store's parallel to the events (pnext): the consumer reads every event
+ * back, but positions only where it looks for a join (docs/performance.md,
+ * "The hand-out's reads (thirteenth round)").
+ */
 struct pts_rec {
-	uint64_t from, to, ts_ns;
-	uint64_t pos;		/* as pts_ptdec_pos */
+	uint64_t from;			/* a run: lo, the least from/to of its jumps */
+	union {
+		uint64_t to;
+		struct {
+			uint32_t span;	/* its greatest from/to - lo */
+			uint32_t dts;	/* its last jump's ts_ns - its first's */
+		} run;
+	};
+	uint64_t ts_ns;			/* a run: its first jump's */
 	int32_t pid, tid;
-	uint8_t kind, flags, insn_len;
-	uint8_t has_x;		/* offset, value or detail set: kept by the consumer at xi */
-	uint32_t xi;		/* has_x: the consumer's index; PTS_REC_RUN: the run's (runs[xi]) */
+	uint8_t kind, flags;
+	union {
+		struct {
+			uint8_t insn_len;
+			uint8_t has_x;	/* offset, value or detail set: kept by the consumer at xi */
+		};
+		uint16_t n;		/* a run: its jumps, jumps[xi, xi + n) of the store */
+	};
+	uint32_t xi;			/* has_x: the consumer's index; a run: its first jump's */
 };
 
-#define PTS_REC_RUN 0x80	/* pts_rec.flags: a run of jumps; from/to/ts_ns: its first jump */
+_Static_assert(sizeof(struct pts_rec) == 40, "an event is 40 bytes (the hand-out reads them all)");
+
+#define PTS_REC_RUN 0x80	/* pts_rec.flags: a run of jumps */
 /*
- * pts_rec.flags: a jump not in a run, or an event with extra fields (set
- * by the consumer, never by the decoder): one test tells the consumer's
- * hand-out an event it copies as it is (neither bit) from the others.
+ * pts_rec.flags: a jump not in a run, or an event with extra fields: one
+ * test tells the consumer's hand-out an event it copies as it is (neither
+ * bit) from the others.
  */
 #define PTS_REC_SLOW 0x40
 
@@ -54,38 +78,81 @@ struct pts_jump {
 };
 
 /*
- * A run of jumps: jumps[j0, j0 + n) of the store. What a consumer needs
- * to drop the run whole is here, so that it reads none of its jumps then
- * (nearly every run: the jumps are written, and read only when a run is
- * handed out jump by jump).
+ * The bounds of a run, as its jumps come: a jump of another thread (or,
+ * unless any_time, of another time), or one that would take the run past
+ * what its event holds (2^16 - 1 jumps, addresses 2^32 apart, times
+ * 2^32 ns apart), begins another. A jump whose own from and to are 2^32
+ * or more apart is no run: an event of its own (PTS_REC_SLOW). Where runs
+ * end depends on the jumps alone, not on where they are stored.
  */
-struct pts_run {
-	uint64_t lo, hi;	/* least and greatest from/to of its jumps */
-	uint64_t last_ts;	/* its last jump's ts_ns */
-	uint32_t j0, n;
+struct pts_run_bounds {
+	int32_t pid, tid;
+	uint64_t ts_ns;		/* the first jump's */
+	uint64_t lo, hi;
+	uint32_t n;
 };
+
+#define PTS_RUN_MAX UINT16_MAX
+
+/* Begin bounds r with a jump: false when it is too wide to be a run. */
+static inline bool pts_run_begin(struct pts_run_bounds *r, int32_t pid, int32_t tid,
+				 uint64_t from, uint64_t to, uint64_t ts_ns)
+{
+	r->pid = pid;
+	r->tid = tid;
+	r->ts_ns = ts_ns;
+	r->lo = from < to ? from : to;
+	r->hi = from < to ? to : from;
+	r->n = 1;
+	return r->hi - r->lo <= UINT32_MAX;
+}
+
+/*
+ * Add a jump of pid/tid at ts_ns to the run of bounds r (any_time: a jump
+ * of another time may extend it): true, or false when it begins another
+ * (r unchanged).
+ */
+static inline bool pts_run_add(struct pts_run_bounds *r, bool any_time, int32_t pid, int32_t tid,
+			       uint64_t from, uint64_t to, uint64_t ts_ns)
+{
+	uint64_t lo = from < to ? from : to, hi = from < to ? to : from;
+
+	if (pid != r->pid || tid != r->tid || r->n >= PTS_RUN_MAX ||
+	    (any_time ? ts_ns - r->ts_ns > UINT32_MAX : ts_ns != r->ts_ns))
+		return false;
+	if (lo < r->lo || hi > r->hi) {
+		if (lo > r->lo)
+			lo = r->lo;
+		if (hi < r->hi)
+			hi = r->hi;
+		if (hi - lo > UINT32_MAX)
+			return false;
+		r->lo = lo;
+		r->hi = hi;
+	}
+	r->n++;
+	return true;
+}
 
 struct pts_evstore {
 	struct pts_rec *enext, *eend;	/* room for more events: [enext, eend) */
-	struct pts_run *runs, *rnext, *rend;
+	uint64_t *pnext;		/* the trace position of the event at enext */
 	struct pts_jump *jumps, *jnext, *jend;
-	struct pts_run *open;		/* the run a jump may extend (NULL: none) */
-	int32_t pid, tid;		/* open's thread */
-	uint64_t ts_ns;			/* open's time */
+	struct pts_rec *open;		/* the run a jump may extend (NULL: none) */
+	struct pts_run_bounds run;	/* open's */
 	uint64_t below;			/* events may be stored at trace positions below this */
 	bool any_time;			/* a jump of another time extends the run (one CPU) */
 };
 
 /*
  * How far ahead of its writes a store asks for the cache lines it will
- * write next (bytes): events, runs and jumps are each written in order,
- * ~100 bytes per byte of trace, into arrays far larger than the caches,
- * and the decoder waited on those lines (docs/performance.md, "The extra
- * CPU of -j2 (twelfth round)"). Past an array's end a prefetch does
- * nothing.
+ * write next (bytes): events, positions and jumps are each written in
+ * order, ~90 bytes per byte of trace, into arrays far larger than the
+ * caches, and the decoder waited on those lines (docs/performance.md,
+ * "The extra CPU of -j2 (twelfth round)"). Past an array's end a
+ * prefetch does nothing.
  */
 #define PTS_EVSTORE_AHEAD_EVENTS 768
-#define PTS_EVSTORE_AHEAD_RUNS 512
 #define PTS_EVSTORE_AHEAD_JUMPS 512
 
 /* Ask for the line `ahead` bytes past p, to be written (integers: no pointer past its array). */
@@ -100,44 +167,41 @@ static inline void pts_evstore_prefetch_read(const void *p, uintptr_t ahead)
 	__builtin_prefetch((const void *)((uintptr_t)p + ahead), 0);
 }
 
-/* Whether a jump of pid/tid at ts_ns extends s's open run, and fits. */
-static inline bool pts_evstore_extends(const struct pts_evstore *s, int32_t pid, int32_t tid,
-				       uint64_t ts_ns)
+/* Append a jump to the open run's jumps; its event takes s->run's bounds. */
+static inline void pts_evstore_jump(struct pts_evstore *s, uint64_t from, uint64_t to,
+				    uint64_t ts_ns)
 {
-	return s->open && pid == s->pid && tid == s->tid && (s->any_time || ts_ns == s->ts_ns) &&
-	       s->jnext < s->jend;
-}
-
-/* Append a jump to the open run (pts_evstore_extends said so). */
-static inline void pts_evstore_add_jump(struct pts_evstore *s, uint64_t from, uint64_t to,
-					uint64_t ts_ns)
-{
-	struct pts_run *r = s->open;
+	struct pts_rec *e = s->open;
 	struct pts_jump *j = s->jnext++;
 
 	pts_evstore_prefetch(j, PTS_EVSTORE_AHEAD_JUMPS);
 	j->from = from;
 	j->to = to;
 	j->ts_ns = ts_ns;
-	r->last_ts = ts_ns;
-	r->n++;
-	if (from > to) {
-		uint64_t t = from;
-
-		from = to;
-		to = t;
-	}
-	if (from < r->lo)
-		r->lo = from;
-	if (to > r->hi)
-		r->hi = to;
+	e->from = s->run.lo;
+	e->run.span = (uint32_t)(s->run.hi - s->run.lo);
+	e->run.dts = (uint32_t)(ts_ns - s->run.ts_ns);
+	e->n = (uint16_t)s->run.n;
 }
 
-/* Whether an event at trace position pos may be stored, and fits (a run: run). */
+/*
+ * A jump of pid/tid at ts_ns that extends s's open run, and fits, is
+ * appended to it: true. false: nothing stored.
+ */
+static inline bool pts_evstore_add_jump(struct pts_evstore *s, int32_t pid, int32_t tid,
+					uint64_t from, uint64_t to, uint64_t ts_ns)
+{
+	if (!s->open || s->jnext >= s->jend ||
+	    !pts_run_add(&s->run, s->any_time, pid, tid, from, to, ts_ns))
+		return false;
+	pts_evstore_jump(s, from, to, ts_ns);
+	return true;
+}
+
+/* Whether an event at trace position pos may be stored, and fits (a run: and a jump). */
 static inline bool pts_evstore_can(const struct pts_evstore *s, uint64_t pos, bool run)
 {
-	return pos < s->below && s->enext < s->eend &&
-	       (!run || (s->rnext < s->rend && s->jnext < s->jend));
+	return pos < s->below && s->enext < s->eend && (!run || s->jnext < s->jend);
 }
 
 /* Store an event but a run (room checked): the open run ends. Its extra fields: none. */
@@ -151,7 +215,7 @@ static inline struct pts_rec *pts_evstore_put(struct pts_evstore *s, enum pts_br
 	e->from = from;
 	e->to = to;
 	e->ts_ns = ts_ns;
-	e->pos = pos;
+	*s->pnext++ = pos;
 	e->pid = pid;
 	e->tid = tid;
 	e->kind = (uint8_t)kind;
@@ -163,25 +227,23 @@ static inline struct pts_rec *pts_evstore_put(struct pts_evstore *s, enum pts_br
 	return e;
 }
 
-/* Store a jump that begins a run (room checked), the open run from now on. */
+/*
+ * Store a jump that begins a run (room checked), the open run from now
+ * on; or, too wide to be a run, a jump of its own (no run open).
+ */
 static inline void pts_evstore_begin_run(struct pts_evstore *s, int32_t pid, int32_t tid,
 					 uint64_t from, uint64_t to, uint64_t ts_ns, uint64_t pos)
 {
 	struct pts_rec *e = pts_evstore_put(s, PTS_BR_JUMP, from, to, ts_ns, pos, pid, tid);
-	struct pts_run *r = s->rnext++;
 
-	pts_evstore_prefetch(r, PTS_EVSTORE_AHEAD_RUNS);
+	if (!pts_run_begin(&s->run, pid, tid, from, to, ts_ns)) {
+		e->flags = PTS_REC_SLOW;
+		return;
+	}
 	e->flags = PTS_REC_RUN;
-	e->xi = (uint32_t)(r - s->runs);
-	r->lo = UINT64_MAX;
-	r->hi = 0;
-	r->j0 = (uint32_t)(s->jnext - s->jumps);
-	r->n = 0;
-	s->open = r;
-	s->pid = pid;
-	s->tid = tid;
-	s->ts_ns = ts_ns;
-	pts_evstore_add_jump(s, from, to, ts_ns);
+	e->xi = (uint32_t)(s->jnext - s->jumps);
+	s->open = e;
+	pts_evstore_jump(s, from, to, ts_ns);
 }
 
 #endif /* PTS_DECODE_EVSTORE_H */

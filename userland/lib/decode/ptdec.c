@@ -685,8 +685,8 @@ static inline __attribute__((always_inline)) void store_jump_fast(struct pts_ptd
 {
 	struct pts_evstore *s = d->cfg.store;
 
-	if (!d->qn && d->abs < d->sb_check && pts_evstore_extends(s, d->pid, d->tid, d->now)) {
-		pts_evstore_add_jump(s, from, to, d->now);
+	if (!d->qn && d->abs < d->sb_check &&
+	    pts_evstore_add_jump(s, d->pid, d->tid, from, to, d->now)) {
 		d->st.branches++;
 	} else {
 		store_jump(d, from, to);

@@ -92,12 +92,12 @@ static struct chunk *new_chunk(struct pts_pcpu *p)
 	memset(c, 0, sizeof(*c));
 	c->ev = keep.ev;
 	c->cap = keep.cap;
+	c->pos = keep.pos;
+	c->cappos = keep.cappos;
 	c->x = keep.x;
 	c->capx = keep.capx;
 	c->snaps = keep.snaps;
 	c->capsnaps = keep.capsnaps;
-	c->runs = keep.runs;
-	c->capruns = keep.capruns;
 	c->jumps = keep.jumps;
 	c->capjumps = keep.capjumps;
 	return c;
@@ -238,7 +238,7 @@ static int decode_on_serially(struct pts_pcpu *p, struct chunk *c)
 	rc = pardec_new_decoder(c, NULL, &c->dec);
 	if (rc)
 		return rc;
-	c->n = c->nx = c->nsnaps = c->nruns = c->njumps = 0;
+	c->n = c->nx = c->nsnaps = c->njumps = 0;
 	c->base = g;
 	c->dec_next = 0;
 	c->skip_to = g;
@@ -311,7 +311,7 @@ static int advance(struct pts_pcpu *p, struct pts_err *err)
 	}
 	c->over = UINT64_MAX;
 	for (ia = p->r; ia < c->base + c->n; ia++) {
-		if (c->ev[ia - c->base].pos > c->end) {
+		if (c->pos[ia - c->base] > c->end) {
 			c->over = ia;
 			break;
 		}
@@ -449,7 +449,7 @@ static int ready_lim(struct pts_pcpu *p, struct pts_err *err)
 		/* r is past the stored events: decode on, or the CPU is done */
 		if (c->dec && !c->complete) {
 			/* everything stored was handed out: start the buffer again at r */
-			c->n = c->nx = c->nsnaps = c->nruns = c->njumps = 0;
+			c->n = c->nx = c->nsnaps = c->njumps = 0;
 			c->base = p->r;
 			if (c->skip_to < p->r)
 				c->skip_to = p->r;
@@ -496,23 +496,22 @@ static void clear_extra(struct pts_pcpu *p)
 	p->out_extra = false;
 }
 
-/* Every jump of run e (with bounds run) lies in the elide window el. */
-static inline bool run_in_window(const struct pts_br_elide *el, const struct pts_rec *e,
-				 const struct pts_run *run)
+/* Every jump of run e lies in the elide window el. */
+static inline bool run_in_window(const struct pts_br_elide *el, const struct pts_rec *e)
 {
-	return el && el->hi && e->pid == el->pid && e->tid == el->tid && run->lo >= el->lo &&
-	       run->hi < el->hi;
+	return el && el->hi && e->pid == el->pid && e->tid == el->tid && e->from >= el->lo &&
+	       e->from + e->run.span < el->hi;
 }
 
 /*
  * Drop the run at cur's event r whole, counted in the window as one by
  * one. (Read before written: every store may alias every load here.)
  */
-static inline void drop_run(struct pts_pcpu *p, const struct chunk *c, const struct pts_run *run)
+static inline void drop_run(struct pts_pcpu *p, const struct pts_rec *e)
 {
 	struct pts_br_elide *el = p->elide;
-	uint32_t n = run->n;
-	uint64_t ts = run->last_ts;
+	uint32_t n = e->n;
+	uint64_t ts = e->ts_ns + e->run.dts;
 	uint32_t cpu = p->cfg.cpu;
 
 	el->dropped += n;
@@ -531,22 +530,21 @@ static inline void drop_run(struct pts_pcpu *p, const struct chunk *c, const str
 static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pts_rec *e,
 		    const struct pts_branch **out)
 {
-	const struct pts_run *run = &c->runs[e->xi];
 	struct pts_br_elide *el = p->elide;
-	const struct pts_jump *j;
+	const struct pts_jump *j = &c->jumps[e->xi + p->sub];
 	struct pts_branch *br = &p->out;
 
+	/* the rule broken on purpose: only the first jump looked at */
 	if (p->break_runs && !p->sub && el && el->hi && e->pid == el->pid && e->tid == el->tid &&
-	    e->from - el->lo < el->hi - el->lo && e->to - el->lo < el->hi - el->lo) {
-		drop_run(p, c, run);
+	    j->from - el->lo < el->hi - el->lo && j->to - el->lo < el->hi - el->lo) {
+		drop_run(p, e);
 		return 2;
 	}
-	if (!p->sub && run_in_window(el, e, run)) {
-		drop_run(p, c, run);
+	if (!p->sub && run_in_window(el, e)) {
+		drop_run(p, e);
 		return 2;
 	}
-	j = &c->jumps[run->j0 + p->sub];
-	if (++p->sub == run->n) {
+	if (++p->sub == e->n) {
 		p->sub = 0;
 		p->r++;
 		p->at++;
@@ -601,7 +599,7 @@ static inline uint64_t time_at_r(const struct pts_pcpu *p)
 	const struct pts_rec *e = &c->ev[p->r - c->base];
 
 	if (p->sub)	/* inside a run handed out singly: its next jump's */
-		return c->jumps[c->runs[e->xi].j0 + p->sub].ts_ns;
+		return c->jumps[e->xi + p->sub].ts_ns;
 	return e->ts_ns;
 }
 
@@ -617,7 +615,6 @@ static int next_slow(struct pts_pcpu *p, bool before, uint64_t until_ns, bool go
  * (twelfth round)"). Past the end of an array a prefetch does nothing.
  */
 #define PF_EVENTS (32 * sizeof(struct pts_rec))
-#define PF_RUNS (16 * sizeof(struct pts_run))
 
 /*
  * pts_pcpu_next_before (before false: pts_pcpu_next, no bound). The common
@@ -639,7 +636,6 @@ static inline __attribute__((always_inline)) int hand_out(struct pts_pcpu *p, bo
 {
 	for (;;) {
 		const struct pts_rec *e = p->at;
-		const struct pts_run *run;
 
 		if (__builtin_expect(e >= p->at_end, 0))
 			break;
@@ -655,11 +651,9 @@ static inline __attribute__((always_inline)) int hand_out(struct pts_pcpu *p, bo
 		}
 		if (!(e->flags & PTS_REC_RUN))
 			break;
-		run = &p->cur->runs[e->xi];
-		pts_evstore_prefetch_read(run, PF_RUNS);
-		if (!run_in_window(p->elide, e, run))
+		if (!run_in_window(p->elide, e))
 			break;
-		drop_run(p, p->cur, run);
+		drop_run(p, e);
 		if (!go_on)
 			return 2;
 	}
@@ -798,7 +792,7 @@ uint64_t pts_pcpu_done(const struct pts_pcpu *p)
 	if (!c || !p->cur_done || !c->n || p->r < c->base)
 		return c ? c->start : 0;
 	/* every stored event handed out: the last one's, until the decoder goes on */
-	at = p->r < c->base + c->n ? c->ev[p->r - c->base].pos : c->ev[c->n - 1].pos;
+	at = c->pos[p->r < c->base + c->n ? p->r - c->base : c->n - 1];
 	return at > c->start ? at : c->start;
 }
 

@@ -17,7 +17,6 @@ static void chunk_reset(struct chunk *c, uint64_t base)
 {
 	c->n = 0;
 	c->nx = 0;
-	c->nruns = 0;
 	c->njumps = 0;
 	c->store.open = NULL;
 	c->run_skipped = false;
@@ -32,16 +31,16 @@ static void chunk_reset(struct chunk *c, uint64_t base)
 void pardec_chunk_free_data(struct chunk *c)
 {
 	free(c->ev);
+	free(c->pos);
 	free(c->x);
 	free(c->snaps);
-	free(c->runs);
 	free(c->jumps);
 	c->ev = NULL;
+	c->pos = NULL;
 	c->x = NULL;
 	c->snaps = NULL;
-	c->runs = NULL;
 	c->jumps = NULL;
-	c->cap = c->capx = c->capsnaps = c->capruns = c->capjumps = 0;
+	c->cap = c->cappos = c->capx = c->capsnaps = c->capjumps = 0;
 	pts_ptdec_free(c->dec);
 	c->dec = NULL;
 }
@@ -130,15 +129,13 @@ static void store_reopen(struct chunk *c)
 	struct pts_evstore *s = &c->store;
 
 	s->enext = AT(c->ev, c->n);
-	s->eend = AT(c->ev, c->cap);
-	s->runs = c->runs;
-	s->rnext = AT(c->runs, c->nruns);
-	s->rend = AT(c->runs, c->capruns);
+	s->eend = AT(c->ev, c->cap < c->cappos ? c->cap : c->cappos);
+	s->pnext = AT(c->pos, c->n);
 	s->jumps = c->jumps;
 	s->jnext = AT(c->jumps, c->njumps);
 	s->jend = AT(c->jumps, c->capjumps);
 	if (s->open)
-		s->open = c->runs + c->nruns - 1;
+		s->open = c->ev + c->n - 1;	/* the last event stored */
 	store_below(c);
 }
 
@@ -153,20 +150,19 @@ static inline void catch_up(struct chunk *c)
 
 	c->dec_next += n - c->n;
 	c->n = n;
-	c->nruns = c->runs ? (size_t)(s->rnext - c->runs) : 0;
 	c->njumps = c->jumps ? (size_t)(s->jnext - c->jumps) : 0;
 }
 
-/* Room in the store for one more event (run: and a run and a jump). 0, or -ENOMEM. */
+/* Room in the store for one more event (run: and a jump). 0, or -ENOMEM. */
 static int room(struct chunk *c, bool run)
 {
 	const struct pts_evstore *s = &c->store;
 
-	if (s->enext < s->eend && (!run || (s->rnext < s->rend && s->jnext < s->jend)))
+	if (s->enext < s->eend && (!run || s->jnext < s->jend))
 		return 0;
 	if (grow((void **)&c->ev, &c->cap, c->n + 1, sizeof(*c->ev)) ||
-	    (run && (grow((void **)&c->runs, &c->capruns, c->nruns + 1, sizeof(*c->runs)) ||
-		     grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))))
+	    grow((void **)&c->pos, &c->cappos, c->n + 1, sizeof(*c->pos)) ||
+	    (run && grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps))))
 		return -ENOMEM;
 	store_reopen(c);
 	return 0;
@@ -190,27 +186,28 @@ static int extend_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from, 
 	struct pts_evstore *s = &c->store;
 
 	if (c->run_skipped)
-		return pid == c->skip_pid && tid == c->skip_tid &&
-		       (s->any_time || ts_ns == c->skip_ts);
-	if (!s->open || pid != s->pid || tid != s->tid || (!s->any_time && ts_ns != s->ts_ns))
+		return pts_run_add(&c->skip, s->any_time, pid, tid, from, to, ts_ns);
+	if (!s->open)
 		return 0;
 	if (s->jnext == s->jend) {
 		if (grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps)))
 			return -ENOMEM;
 		store_reopen(c);
 	}
-	pts_evstore_add_jump(s, from, to, ts_ns);
+	if (!pts_evstore_add_jump(s, pid, tid, from, to, ts_ns))
+		return 0;
 	c->njumps++;
 	return 1;
 }
 
-/* A plain jump of event idx (before skip_to) begins a run that is not stored. */
-static void skip_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t ts_ns)
+/*
+ * A plain jump of event idx (before skip_to) begins a run that is not
+ * stored, as pts_evstore_begin_run would (too wide: no run).
+ */
+static void skip_run(struct chunk *c, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
+		     uint64_t ts_ns)
 {
-	c->run_skipped = true;
-	c->skip_pid = pid;
-	c->skip_tid = tid;
-	c->skip_ts = ts_ns;
+	c->run_skipped = pts_run_begin(&c->skip, pid, tid, from, to, ts_ns);
 }
 
 /*
@@ -235,7 +232,7 @@ static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64
 	close_run(c);
 	idx = c->dec_next;
 	if (idx < c->skip_to) {
-		skip_run(c, pid, tid, ts_ns);
+		skip_run(c, pid, tid, from, to, ts_ns);
 		c->dec_next++;
 		store_below(c);
 		return true;
@@ -363,7 +360,7 @@ int pardec_run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 		idx = c->dec_next;
 		if (idx < c->skip_to) {
 			if (plain)
-				skip_run(c, br->pid, br->tid, br->ts_ns);
+				skip_run(c, br->pid, br->tid, br->from, br->to, br->ts_ns);
 			c->dec_next++;
 			store_below(c);
 			continue;

@@ -34,11 +34,12 @@ struct pex {
  * A run of jumps (decode/evstore.h): consecutive PTS_BR_JUMP events of one
  * thread with nothing else between them (with several CPUs, also of one
  * time: the merge hands such jumps out back to back, pardec.h), stored as
- * one event (flag PTS_REC_RUN, from/to/ts/pos of its first jump) whose run
- * is runs[xi]. Its lo and hi bound every from and to: when both lie in
- * the consumer's elide window, every jump of the run would be dropped one
- * by one (nothing is fed between them, so the window does not move), and
- * the run is dropped at once; otherwise its jumps are handed out singly.
+ * one event (flag PTS_REC_RUN, ts_ns and position of its first jump) whose
+ * jumps are jumps[xi, xi + n). Its from (lo) and from + span bound every
+ * from and to: when both lie in the consumer's elide window, every jump
+ * of the run would be dropped one by one (nothing is fed between them, so
+ * the window does not move), and the run is dropped at once; otherwise
+ * its jumps are handed out singly.
  */
 
 /*
@@ -61,28 +62,27 @@ struct chunk {
 	enum chunk_state state;	/* under the pool's lock */
 	struct chunk *next;	/* the CPU's next chunk */
 	struct chunk *qnext;	/* the pool's queue, by key */
-	/* events [base, base + n) */
+	/* events [base, base + n); pos[i]: ev[i]'s trace position (decode/evstore.h) */
 	struct pts_rec *ev;
 	size_t n, cap;
+	uint64_t *pos;
+	size_t cappos;
 	uint64_t base;
 	struct pex *x;
 	size_t nx, capx;
-	struct pts_run *runs;
-	size_t nruns, capruns;
 	struct pts_jump *jumps;
 	size_t njumps, capjumps;
 	/*
-	 * The decoder writes events, runs and jumps into ev[], runs[] and
-	 * jumps[] itself (store, decode/evstore.h); n, nruns and njumps count
+	 * The decoder writes events and jumps into ev[] (and pos[]) and
+	 * jumps[] itself (store, decode/evstore.h); n and njumps count
 	 * them once pardec_chunk.c has caught up (after each call of the
 	 * decoder). store.open: the decoder's last event began or extended
 	 * that run; store.any_time: owner->single.
 	 */
 	struct pts_evstore store;
-	/* ... or began a run before skip_to, not stored: of this thread and time */
+	/* ... or began a run before skip_to, not stored: its bounds skip */
 	bool run_skipped;
-	int32_t skip_pid, skip_tid;
-	uint64_t skip_ts;
+	struct pts_run_bounds skip;
 	uint64_t over;		/* index of the first event past end (UINT64_MAX: none yet) */
 	struct snap *snaps;	/* at indexes < PTS_PAR_SKIP, from over on, and at skip_to */
 	size_t nsnaps, capsnaps;

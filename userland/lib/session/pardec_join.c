@@ -37,19 +37,19 @@ const struct pts_ptdec_stats *pardec_snap_at(const struct chunk *c, uint64_t idx
 	return lo < c->nsnaps && c->snaps[lo].idx == idx ? &c->snaps[lo].st : NULL;
 }
 
-static bool pev_eq(const struct chunk *a, const struct pts_rec *x, const struct chunk *b,
-		   const struct pts_rec *y)
+/* Whether a's event i and b's event j are the same, at the same trace position. */
+static bool pev_eq(const struct chunk *a, uint64_t i, const struct chunk *b, uint64_t j)
 {
-	if (x->from != y->from || x->to != y->to || x->ts_ns != y->ts_ns || x->pos != y->pos ||
+	const struct pts_rec *x = &a->ev[i - a->base], *y = &b->ev[j - b->base];
+
+	if (x->from != y->from || x->to != y->to || x->ts_ns != y->ts_ns ||
+	    a->pos[i - a->base] != b->pos[j - b->base] ||
 	    x->pid != y->pid || x->tid != y->tid || x->kind != y->kind || x->flags != y->flags ||
 	    x->insn_len != y->insn_len || x->has_x != y->has_x)
 		return false;
-	if (x->flags & PTS_REC_RUN) {
-		const struct pts_run *ra = &a->runs[x->xi], *rb = &b->runs[y->xi];
-
-		return ra->n == rb->n && ra->lo == rb->lo && ra->hi == rb->hi &&
-		       !memcmp(&a->jumps[ra->j0], &b->jumps[rb->j0], ra->n * sizeof(*a->jumps));
-	}
+	/* a run: its bounds, times and count compared above (from, to, insn_len and has_x: n) */
+	if (x->flags & PTS_REC_RUN)
+		return !memcmp(&a->jumps[x->xi], &b->jumps[y->xi], x->n * sizeof(*a->jumps));
 	if (!x->has_x)
 		return true;
 	return a->x[x->xi].offset == b->x[y->xi].offset &&
@@ -68,8 +68,10 @@ static bool pev_eq(const struct chunk *a, const struct pts_rec *x, const struct 
  * first (pts_ptdec_insns_before); joined after it, the two decoders'
  * counts of that block differed by a few instructions from run to run.
  */
-static bool at_block(const struct pts_rec *e)
+static bool at_block(const struct chunk *c, const struct pts_rec *e)
 {
+	if (e->flags & PTS_REC_RUN)	/* the run's first jump */
+		return c->jumps[e->xi].to != 0;
 	switch (e->kind) {
 	case PTS_BR_CALL:
 	case PTS_BR_RETURN:
@@ -97,17 +99,18 @@ bool pardec_find_join(const struct chunk *a, uint64_t from, const struct chunk *
 		return false;
 	for (i = a->over > from ? a->over : from; i < aend; i++) {
 		for (j = 0; j < PTS_PAR_SKIP && j < bend; j++) {
-			const struct pts_rec *x = &a->ev[i - a->base], *y = &b->ev[j];
+			const uint64_t *pos = &a->pos[i - a->base];
 			uint64_t m = 0;
 			bool moved = false;
 
-			while (i + m < aend && j + m < bend && pev_eq(a, &x[m], b, &y[m])) {
-				moved |= x[m].pos != x[0].pos;
+			while (i + m < aend && j + m < bend && pev_eq(a, i + m, b, j + m)) {
+				moved |= pos[m] != pos[0];
 				m++;
 				if (m >= PTS_PAR_MATCH && moved)
 					break;
 			}
-			if (m >= PTS_PAR_MATCH && moved && at_block(x) && pardec_snap_at(a, i) &&
+			if (m >= PTS_PAR_MATCH && moved && at_block(a, &a->ev[i - a->base]) &&
+			    pardec_snap_at(a, i) &&
 			    pardec_snap_at(b, j)) {
 				*ia = i;
 				*jb = j;

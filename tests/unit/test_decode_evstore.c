@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A store's runs of jumps (decode/evstore.h): one event each, holding
+ * their least address, how far the greatest lies above it, how long after
+ * the first jump the last came, and how many there are, in 40 bytes. A
+ * jump the event could not hold begins another run; where a jump that
+ * begins one is too wide for it, it is an event of its own. Answers by
+ * hand.
+ */
+#include "unit.h"
+#include "decode/evstore.h"
+
+#define NEV 8
+#define NJ 4
+
+struct fixture {
+	struct pts_rec ev[NEV];
+	uint64_t pos[NEV];
+	struct pts_jump j[NJ];
+	struct pts_evstore s;
+};
+
+static void open_store(struct fixture *f, bool any_time)
+{
+	memset(f, 0, sizeof(*f));
+	f->s.enext = f->ev;
+	f->s.eend = f->ev + NEV;
+	f->s.pnext = f->pos;
+	f->s.jumps = f->s.jnext = f->j;
+	f->s.jend = f->j + NJ;
+	f->s.below = UINT64_MAX;
+	f->s.any_time = any_time;
+}
+
+static void a_run_holds_the_bounds_of_its_jumps_and_its_last_time(void)
+{
+	struct fixture f;
+	struct pts_rec *e = &f.ev[0];
+
+	open_store(&f, true);
+	pts_evstore_begin_run(&f.s, 7, 8, 0x1020, 0x1010, 100, 0x40);
+	CU_ASSERT_TRUE(pts_evstore_add_jump(&f.s, 7, 8, 0x1030, 0x1008, 150));
+	CU_ASSERT_TRUE(pts_evstore_add_jump(&f.s, 7, 8, 0x1018, 0x1040, 175));
+	CU_ASSERT_EQUAL(f.s.enext - f.ev, 1);
+	CU_ASSERT_EQUAL(f.pos[0], 0x40);
+	CU_ASSERT_EQUAL(e->flags, PTS_REC_RUN);
+	CU_ASSERT_EQUAL(e->kind, PTS_BR_JUMP);
+	CU_ASSERT_EQUAL(e->from, 0x1008);
+	CU_ASSERT_EQUAL(e->run.span, 0x38);
+	CU_ASSERT_EQUAL(e->ts_ns, 100);
+	CU_ASSERT_EQUAL(e->run.dts, 75);
+	CU_ASSERT_EQUAL(e->n, 3);
+	CU_ASSERT_EQUAL(e->xi, 0);
+	CU_ASSERT_EQUAL(f.j[1].from, 0x1030);
+	CU_ASSERT_EQUAL(f.j[2].ts_ns, 175);
+}
+
+static void a_jump_of_another_thread_or_time_does_not_extend_the_run(void)
+{
+	struct fixture f;
+
+	open_store(&f, false);
+	pts_evstore_begin_run(&f.s, 7, 8, 0x1020, 0x1010, 100, 0);
+	CU_ASSERT_FALSE(pts_evstore_add_jump(&f.s, 7, 9, 0x1020, 0x1010, 100));
+	CU_ASSERT_FALSE(pts_evstore_add_jump(&f.s, 6, 8, 0x1020, 0x1010, 100));
+	/* several CPUs: the merge may put another CPU's event between two times */
+	CU_ASSERT_FALSE(pts_evstore_add_jump(&f.s, 7, 8, 0x1020, 0x1010, 101));
+	CU_ASSERT_EQUAL(f.ev[0].n, 1);
+	CU_ASSERT_EQUAL(f.s.jnext - f.j, 1);
+}
+
+static void a_jump_that_would_spread_the_run_over_2_pow_32_bytes_begins_another(void)
+{
+	struct fixture f;
+
+	open_store(&f, true);
+	pts_evstore_begin_run(&f.s, 7, 8, 0x100000000, 0x100000010, 100, 0);
+	/* lo 0x10, hi 0x100000010: 2^32 apart */
+	CU_ASSERT_FALSE(pts_evstore_add_jump(&f.s, 7, 8, 0x100000000, 0x10, 110));
+	CU_ASSERT_TRUE(pts_evstore_add_jump(&f.s, 7, 8, 0x100000000, 0x11, 110));
+	CU_ASSERT_EQUAL(f.ev[0].from, 0x11);
+	CU_ASSERT_EQUAL(f.ev[0].run.span, 0xffffffff);
+	CU_ASSERT_EQUAL(f.ev[0].n, 2);
+}
+
+static void a_jump_2_pow_32_ns_after_the_runs_first_begins_another(void)
+{
+	struct fixture f;
+
+	open_store(&f, true);
+	pts_evstore_begin_run(&f.s, 7, 8, 0x1020, 0x1010, 1000, 0);
+	CU_ASSERT_FALSE(pts_evstore_add_jump(&f.s, 7, 8, 0x1020, 0x1010, 1000 + (1ull << 32)));
+	/* nor one before it (time would wrap) */
+	CU_ASSERT_FALSE(pts_evstore_add_jump(&f.s, 7, 8, 0x1020, 0x1010, 999));
+	CU_ASSERT_TRUE(pts_evstore_add_jump(&f.s, 7, 8, 0x1020, 0x1010, 999 + (1ull << 32)));
+	CU_ASSERT_EQUAL(f.ev[0].run.dts, 0xffffffff);
+}
+
+static void a_jump_wider_than_2_pow_32_bytes_is_an_event_of_its_own(void)
+{
+	struct fixture f;
+
+	open_store(&f, true);
+	/* a PLT's jump into a library far away */
+	pts_evstore_begin_run(&f.s, 7, 8, 0x555555554020, 0x7ffff7a00000, 100, 0x40);
+	CU_ASSERT_EQUAL(f.ev[0].flags, PTS_REC_SLOW);
+	CU_ASSERT_EQUAL(f.ev[0].from, 0x555555554020);
+	CU_ASSERT_EQUAL(f.ev[0].to, 0x7ffff7a00000);
+	CU_ASSERT_EQUAL(f.pos[0], 0x40);
+	CU_ASSERT_PTR_NULL(f.s.open);
+	CU_ASSERT_EQUAL(f.s.jnext - f.j, 0);
+	CU_ASSERT_FALSE(pts_evstore_add_jump(&f.s, 7, 8, 0x7ffff7a00010, 0x7ffff7a00000, 100));
+}
+
+static void a_run_ends_at_65535_jumps(void)
+{
+	struct pts_run_bounds r;
+	uint32_t i;
+
+	CU_ASSERT_TRUE(pts_run_begin(&r, 7, 8, 0x1020, 0x1010, 100));
+	for (i = 1; i < 65535; i++)
+		CU_ASSERT_TRUE_FATAL(pts_run_add(&r, true, 7, 8, 0x1020, 0x1010, 100));
+	CU_ASSERT_EQUAL(r.n, 65535);
+	CU_ASSERT_FALSE(pts_run_add(&r, true, 7, 8, 0x1020, 0x1010, 100));
+	CU_ASSERT_EQUAL(r.n, 65535);
+}
+
+PTS_SUITE(decode_evstore, NULL, NULL,
+	  PTS_TEST(a_run_holds_the_bounds_of_its_jumps_and_its_last_time),
+	  PTS_TEST(a_jump_of_another_thread_or_time_does_not_extend_the_run),
+	  PTS_TEST(a_jump_that_would_spread_the_run_over_2_pow_32_bytes_begins_another),
+	  PTS_TEST(a_jump_2_pow_32_ns_after_the_runs_first_begins_another),
+	  PTS_TEST(a_jump_wider_than_2_pow_32_bytes_is_an_event_of_its_own),
+	  PTS_TEST(a_run_ends_at_65535_jumps));

@@ -409,7 +409,7 @@ static void trace_with_cyc_decoded_in_parallel_reports_its_position_as_it_goes(v
 	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_elf(set, PTS_PID_ALL, elf, 0, &err), 0);
 	cfg.images = set;
 	CU_ASSERT_EQUAL_FATAL(pts_pool_new(&po, set, &pool, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(pts_pcpu_new(pool, &cfg, 1, &p, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_pcpu_new(pool, &cfg, 1, NULL, &p, &err), 0);
 	follow_progress(p, &pr);
 	CU_ASSERT(pr.events > ITERS);
 	CU_ASSERT(!pr.backwards);

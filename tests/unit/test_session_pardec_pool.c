@@ -60,7 +60,7 @@ static struct pts_pcpu *open_cpu(struct pts_pool *pool, struct pt_gen *g, uint32
 	cfg.size = gen_len(g);
 	cfg.padded = true;
 	cfg.cpu = cpu;
-	CU_ASSERT_EQUAL_FATAL(pts_pcpu_new(pool, &cfg, 1, &p, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_pcpu_new(pool, &cfg, 1, NULL, &p, &err), 0);
 	return p;
 }
 

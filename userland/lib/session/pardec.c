@@ -34,36 +34,6 @@ static uint64_t psb_at_or_after(const struct pts_pcpu *p, uint64_t from)
 	return size;
 }
 
-/* Bytes of the trace scanned for CYC at a time (trace_has_cyc). */
-#define CYC_SCAN_PIECE (1u << 20)
-
-/*
- * Whether the CPU's trace holds a CYC packet (pardec_cyc.h), read from its
- * first PSB, where the serial decoder starts; without one, where the
- * serial decoder holds an event across a PSB (p->hold). A mapped trace is
- * scanned in pieces whose pages are dropped behind (the chunks' decoders
- * read them back): resident memory does not grow with the trace (check 77).
- */
-static bool trace_has_cyc(struct pts_pcpu *p)
-{
-	uint64_t size = p->cfg.size, off = psb_at_or_after(p, 0), prev = off;
-	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE), dropped = off / pg * pg;
-
-	while (off < size) {
-		uint64_t to = size - off > CYC_SCAN_PIECE ? off + CYC_SCAN_PIECE : size;
-		uint64_t drop_to = to / pg * pg;
-
-		if (pts_pt_scan_cyc(p->cfg.buf, size, &off, &prev, to, &p->hold))
-			return true;
-		if (p->release && drop_to > dropped &&
-		    !madvise((void *)(uintptr_t)(p->cfg.buf + dropped), drop_to - dropped,
-			     MADV_DONTNEED))
-			dropped = drop_to;
-	}
-	pts_pt_hold_end(&p->hold, size);
-	return false;
-}
-
 /*
  * When the merge needs the chunk at PSB `at` (pardec_pool.c): the time of
  * the TSC packet of its PSB+, in the merge's clock. Without one (a trace
@@ -361,7 +331,7 @@ static int hand_over(struct pts_pcpu *p, struct pts_err *err)
 }
 
 int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size_t chunk_bytes,
-		 struct pts_pcpu **out, struct pts_err *err)
+		 struct pts_pcpu_scan *scan, struct pts_pcpu **out, struct pts_err *err)
 {
 	struct pts_pcpu *p = calloc(1, sizeof(*p));
 
@@ -383,8 +353,15 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	/* the decode's only CPU (the serial decoder then elides as it queues) */
 	p->single = cfg->elide_queued || pool->brk == PTS_PARDEC_BREAK_TIME;
 	p->alone = cfg->elide_queued;
-	pts_pt_hold_init(&p->hold);
-	p->cyc = trace_has_cyc(p);
+	if (scan) {
+		/* the hold taken over: the caller's is left empty */
+		p->cyc = scan->cyc;
+		p->hold = scan->hold;
+		pts_pt_hold_init(&scan->hold);
+	} else {
+		pts_pt_hold_init(&p->hold);
+		p->cyc = pts_pt_trace_has_cyc(cfg->buf, cfg->size, p->release, &p->hold);
+	}
 	p->pnext = pool->cpus;
 	pool->cpus = p;
 	/* the pool's chunks once every CPU is known (wait_chunk): not all to the first */

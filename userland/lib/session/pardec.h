@@ -82,6 +82,7 @@
 #include "../decode/brsrc.h"
 #include "../decode/ptdec.h"
 #include "../util/err.h"
+#include "pardec_hold.h"
 #include "pardec_opts.h"
 
 /*
@@ -113,13 +114,25 @@ void pts_pool_free(struct pts_pool *pool, struct pts_pool_cpu *cpu);
 struct pts_pcpu;
 
 /*
+ * A CPU's trace scanned before pts_pcpu_new (pts_pt_trace_has_cyc), beside
+ * the other scans of a decode (session/prescan.h: on the run's threads):
+ * whether it holds CYC, and where not, where the serial decoder holds an
+ * event across a PSB.
+ */
+struct pts_pcpu_scan {
+	bool cyc;
+	struct pts_pt_hold hold;
+};
+
+/*
  * One CPU's trace (cfg as for pts_ptdec_new: buf padded; cfg->elide is
  * applied when an event is handed out; cfg->on_insn must be NULL) in
  * chunks of about chunk_bytes, decoded ahead as the pool's options say.
- * Errors: -ENOMEM.
+ * scan: the trace's scan, whose hold is taken over (left empty), or NULL
+ * to scan it here. Errors: -ENOMEM.
  */
 int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size_t chunk_bytes,
-		 struct pts_pcpu **out, struct pts_err *err);
+		 struct pts_pcpu_scan *scan, struct pts_pcpu **out, struct pts_err *err);
 
 /*
  * As pts_ptdec_next: 1 and *out (valid until the next call on p), 0 at

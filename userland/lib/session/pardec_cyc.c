@@ -3,6 +3,9 @@
 #include "pardec_cyc.h"
 
 #include <intel-pt.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "../decode/pt_step.h"
 #include "pardec_hold.h"
@@ -119,4 +122,28 @@ bool pts_pt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to)
 	if (from >= size)
 		return true;
 	return pts_pt_scan_cyc(buf, size, &from, &prev, to, NULL);
+}
+
+/* Bytes of the trace scanned at a time (pts_pt_trace_has_cyc). */
+#define CYC_SCAN_PIECE (1u << 20)
+
+bool pts_pt_trace_has_cyc(const uint8_t *buf, size_t size, bool release, struct pts_pt_hold *hold)
+{
+	const uint8_t *psb = size >= sizeof(pts_pt_psb) ?
+			     memmem(buf, size, pts_pt_psb, sizeof(pts_pt_psb)) : NULL;
+	uint64_t off = psb ? (uint64_t)(psb - buf) : size, prev = off;
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE), dropped = off / pg * pg;
+
+	while (off < size) {
+		uint64_t to = size - off > CYC_SCAN_PIECE ? off + CYC_SCAN_PIECE : size;
+		uint64_t drop_to = to / pg * pg;
+
+		if (pts_pt_scan_cyc(buf, size, &off, &prev, to, hold))
+			return true;
+		if (release && drop_to > dropped &&
+		    !madvise((void *)(uintptr_t)(buf + dropped), drop_to - dropped, MADV_DONTNEED))
+			dropped = drop_to;
+	}
+	pts_pt_hold_end(hold, size);
+	return false;
 }

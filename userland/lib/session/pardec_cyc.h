@@ -41,4 +41,15 @@ struct pts_pt_hold;
 bool pts_pt_scan_cyc(const uint8_t *buf, size_t size, uint64_t *at, uint64_t *prev, uint64_t to,
 		     struct pts_pt_hold *hold);
 
+/*
+ * Whether a CPU's trace buf[0, size) holds a CYC packet, read from its
+ * first PSB, where the serial decoder starts (false without a PSB); where
+ * not, hold (initialised) has where the serial decoder holds an event
+ * across a PSB. With release (a mapped trace) it is scanned in pieces
+ * whose pages are dropped behind (the decoders read them back): resident
+ * memory does not grow with the trace (check 77). Called by pts_pcpu_new,
+ * or before it, beside the other scans of a decode (session/prescan.h).
+ */
+bool pts_pt_trace_has_cyc(const uint8_t *buf, size_t size, bool release, struct pts_pt_hold *hold);
+
 #endif /* PTS_SESSION_PARDEC_CYC_H */

@@ -72,14 +72,15 @@ static const struct pts_brsrc_ops pardec_src_ops = {
 };
 
 int pts_pardec_src_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg,
-		       size_t chunk_bytes, struct pts_brsrc **out, struct pts_err *err)
+		       size_t chunk_bytes, struct pts_pcpu_scan *scan, struct pts_brsrc **out,
+		       struct pts_err *err)
 {
 	struct pardec_src *s = calloc(1, sizeof(*s));
 	int rc;
 
 	if (!s)
 		return pts_err_set(err, ENOMEM, "out of memory for the decoder of cpu %u", cfg->cpu);
-	rc = pts_pcpu_new(pool, cfg, chunk_bytes, &s->p, err);
+	rc = pts_pcpu_new(pool, cfg, chunk_bytes, scan, &s->p, err);
 	if (rc) {
 		free(s);
 		return rc;

@@ -11,11 +11,12 @@
 #include "pardec.h"
 
 /*
- * As pts_pcpu_new (cfg, chunk_bytes; the pool outlives the
+ * As pts_pcpu_new (cfg, chunk_bytes, scan; the pool outlives the
  * source). The source's cpu is cfg->cpu; done counts trace bytes; its
  * stats include the joins made and refused. Errors: -ENOMEM.
  */
 int pts_pardec_src_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg,
-		       size_t chunk_bytes, struct pts_brsrc **out, struct pts_err *err);
+		       size_t chunk_bytes, struct pts_pcpu_scan *scan, struct pts_brsrc **out,
+		       struct pts_err *err);
 
 #endif /* PTS_SESSION_PARDEC_SRC_H */

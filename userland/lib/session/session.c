@@ -22,6 +22,7 @@
 #include "../util/file.h"
 #include "merge.h"
 #include "pardec_src.h"
+#include "prescan.h"
 #include "trigger.h"
 
 void pts_decode_opts_init(struct pts_decode_opts *o)
@@ -180,9 +181,11 @@ void pts_decode_run_free(struct pts_run_in *in)
 {
 	unsigned int i;
 
-	for (i = 0; i < in->pt_cap; i++)
+	for (i = 0; i < in->pt_cap; i++) {
 		if (in->pt[i].buf)
 			munmap(in->pt[i].buf, in->pt[i].maplen);
+		pts_pt_hold_free(&in->pt[i].scan.hold);
+	}
 	free(in->pt);
 	in->pt = NULL;
 	in->pt_cap = 0;
@@ -470,8 +473,53 @@ static int open_pt_source(struct pts_run_in *in, unsigned int i, struct pts_pool
 	dc.images_by_pid = true;
 	dc.switch_at_pip = in->scope != PTS_SCOPE_USER;
 	if (pool && in->pt[i].len > chunk)
-		return pts_pardec_src_new(pool, &dc, chunk, out, err);
+		return pts_pardec_src_new(pool, &dc, chunk, in->pt[i].scanned ? &in->pt[i].scan : NULL,
+					  out, err);
 	return pts_ptdec_src_new(&dc, out, err);
+}
+
+/* The run decodes in parallel: not for the instruction listing (in order, one call per instruction). */
+static bool run_parallel(const struct pts_run_in *in)
+{
+	return in->jobs > 1 && !in->on_insn;
+}
+
+/*
+ * The scans before the decoders start, on the run's threads (prescan.h):
+ * the scope of raw traces read from them (in->scope_from_trace), and for
+ * each trace the pool decodes in chunks (open_pt_source) its CYC packets.
+ */
+static int prescan(struct pts_run_in *in, struct pts_decode_summary *sum, struct pts_err *err)
+{
+	size_t chunk = in->chunk_bytes ? in->chunk_bytes : PTS_DEC_CHUNK_BYTES;
+	struct pts_prescan_cpu *pc = calloc(in->nr_pt ? in->nr_pt : 1, sizeof(*pc));
+	struct pts_scope_evidence ev;
+	unsigned int i;
+	int rc;
+
+	if (!pc)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	for (i = 0; i < in->nr_pt; i++) {
+		pc[i].buf = in->pt[i].buf;
+		pc[i].len = in->pt[i].len;
+		pc[i].scan_cyc = run_parallel(in) && in->pt[i].len > chunk;
+		pts_pt_hold_init(&in->pt[i].scan.hold);
+		pc[i].hold = &in->pt[i].scan.hold;
+	}
+	memset(&ev, 0, sizeof(ev));
+	rc = pts_prescan(pc, in->nr_pt, in->jobs ? in->jobs : 1, in->scope_from_trace ? &ev : NULL);
+	for (i = 0; i < in->nr_pt; i++) {
+		in->pt[i].scanned = pc[i].scan_cyc;
+		in->pt[i].scan.cyc = pc[i].cyc;
+	}
+	free(pc);
+	if (rc)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	if (in->scope_from_trace) {
+		pts_scope_decide(&ev, &in->scope, sum->scope_why, sizeof(sum->scope_why));
+		sum->scope = in->scope;
+	}
+	return 0;
 }
 
 /*
@@ -506,6 +554,9 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		rc = pts_err_set(err, ENOMEM, "out of memory for %u CPU decoders", in->nr_pt);
 		goto out;
 	}
+	rc = prescan(in, sum, err);
+	if (rc)
+		goto out;
 	pts_sideband_sort(&in->sb);
 	for (i = 0; i < in->nr_pt; i++) {
 		uint64_t tsc;
@@ -547,8 +598,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 					     in->sb.recs[i].name, err);
 	if (rc)
 		goto out;
-	/* parallel decode: not for the instruction listing (in order, one call per instruction) */
-	if (in->jobs > 1 && !in->on_insn) {
+	if (run_parallel(in)) {
 		struct pts_pool_options po = {
 			.threads = in->jobs,
 			.chunks = pool_chunks(in->nr_pt, in->jobs),
@@ -620,71 +670,18 @@ static int one_file_per_cpu(const struct pts_decode_opts *o, struct pts_err *err
 	return 0;
 }
 
-/* Trace bytes the scope scan reads before it releases them (scan_released). */
-#define PTS_SCAN_SLICE (8u << 20)
-
 /*
- * The scope evidence of one mapped trace, scanned in slices that end at a
- * PSB (where the packet scan starts afresh anyway: the same evidence as
- * one scan), each slice's whole pages released once scanned: the scan
- * reads every byte, and resident memory must not grow with the trace
- * (they fault back in from the file when decoded).
+ * The scope of raw traces: --scope when given, else what the traces show,
+ * read by pts_decode_run (scope_infer.h): assuming one would make a wrong
+ * timeline of a trace recorded in another.
  */
-static int scan_released(uint8_t *buf, size_t len, struct pts_scope_evidence *ev)
+static void raw_scope(const struct pts_decode_opts *o, struct pts_run_in *in,
+		      struct pts_decode_summary *sum)
 {
-	static const uint8_t psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
-					 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), from = 0;
-
-	while (from < len && !(ev->user_ips && ev->kernel_ips)) {
-		size_t to = len, rel;
-		const uint8_t *hit = NULL;
-
-		if (len - from > PTS_SCAN_SLICE + sizeof(psb))
-			hit = memmem(buf + from + PTS_SCAN_SLICE, len - from - PTS_SCAN_SLICE, psb,
-				     sizeof(psb));
-		if (hit)
-			to = (size_t)(hit - buf);
-		/* the slice in two at a PSB, scanned in step (pts_scope_scan_pair) */
-		hit = NULL;
-		if (to - from > 2 * sizeof(psb))
-			hit = memmem(buf + from + (to - from) / 2, to - from - (to - from) / 2, psb,
-				     sizeof(psb));
-		if (hit ? pts_scope_scan_pair(buf + from, (size_t)(hit - buf) - from, hit,
-					      to - (size_t)(hit - buf), ev) :
-			  pts_scope_scan(buf + from, to - from, ev))
-			return -ENOMEM;
-		/* whole pages before the slice's end (the last page of the file is kept) */
-		rel = to / pg * pg;
-		if (rel > from / pg * pg)
-			madvise(buf + from / pg * pg, rel - from / pg * pg, MADV_DONTNEED);
-		from = to;
-	}
-	return 0;
-}
-
-/*
- * The scope of raw traces: --scope when given, else what the traces show
- * (scope_infer.h): assuming one would make a wrong timeline of a trace
- * recorded in another.
- */
-static int raw_scope(const struct pts_decode_opts *o, struct pts_run_in *in,
-		     struct pts_decode_summary *sum, struct pts_err *err)
-{
-	struct pts_scope_evidence ev;
-	unsigned int i;
-
-	if (o->scope) {
-		in->scope = o->scope;
+	in->scope = o->scope;
+	in->scope_from_trace = !o->scope;
+	if (o->scope)
 		snprintf(sum->scope_why, sizeof(sum->scope_why), "given with --scope");
-		return 0;
-	}
-	memset(&ev, 0, sizeof(ev));
-	for (i = 0; i < in->nr_pt; i++)
-		if (scan_released(in->pt[i].buf, in->pt[i].len, &ev))
-			return pts_err_set(err, ENOMEM, "out of memory");
-	pts_scope_decide(&ev, &in->scope, sum->scope_why, sizeof(sum->scope_why));
-	return 0;
 }
 
 int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *emit_ctx,
@@ -767,10 +764,7 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	if (rc)
 		goto out;
 	in.nr_pt = o->nr_pt;
-	rc = raw_scope(o, &in, sum, err);
-	if (rc)
-		goto out;
-	sum->scope = in.scope;
+	raw_scope(o, &in, sum);
 	in.family = o->family;
 	in.model = o->model;
 	in.stepping = o->stepping;

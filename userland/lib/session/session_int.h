@@ -15,6 +15,7 @@
 #include "../decode/image.h"
 #include "../decode/sideband.h"
 #include "../decode/timeconv.h"
+#include "pardec.h"
 #include "session.h"
 
 /* One CPU's trace in a run. */
@@ -23,6 +24,9 @@ struct pts_run_cpu {
 	size_t len, maplen;
 	uint32_t cpu;
 	uint64_t missing;	/* bytes of the trace the file lacks (truncated copy) */
+	/* its scan for CYC before the run (prescan.h), when scanned: its hold taken over */
+	struct pts_pcpu_scan scan;
+	bool scanned;
 };
 
 /* Everything one decode run needs, however it was given. */
@@ -38,6 +42,7 @@ struct pts_run_in {
 	struct pt_conf_addr_filter addr_filter;	/* the capture's ADDRn (zero: none) */
 	struct pts_timeconv tc;
 	enum pts_scope scope;
+	bool scope_from_trace;		/* scope: none given, read from the traces (prescan.h) */
 	int32_t pid, tid;
 	/*
 	 * > 0: events of other processes are left out (counted in

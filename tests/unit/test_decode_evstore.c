@@ -4,8 +4,8 @@
  * their least address, how far the greatest lies above it, how long after
  * the first jump the last came, and how many there are, in 40 bytes. A
  * jump the event could not hold begins another run; where a jump that
- * begins one is too wide for it, it is an event of its own. Answers by
- * hand.
+ * begins one is too wide for it, it is an event of its own. The thread
+ * is written where it changes, not in every event. Answers by hand.
  */
 #include "unit.h"
 #include "decode/evstore.h"
@@ -17,15 +17,17 @@ struct fixture {
 	struct pts_rec ev[NEV];
 	uint64_t pos[NEV];
 	struct pts_jump j[NJ];
+	struct pts_thr thr[NEV];
 	struct pts_evstore s;
 };
 
 static void open_store(struct fixture *f, bool any_time)
 {
 	memset(f, 0, sizeof(*f));
-	f->s.enext = f->ev;
+	f->s.ev = f->s.enext = f->ev;
 	f->s.eend = f->ev + NEV;
 	f->s.pnext = f->pos;
+	f->s.thr = f->s.tnext = f->thr;
 	f->s.jumps = f->s.jnext = f->j;
 	f->s.jend = f->j + NJ;
 	f->s.below = UINT64_MAX;
@@ -125,10 +127,34 @@ static void a_run_ends_at_65535_jumps(void)
 	CU_ASSERT_EQUAL(r.n, 65535);
 }
 
+static void the_thread_is_written_where_it_changes(void)
+{
+	struct fixture f;
+
+	open_store(&f, true);
+	pts_evstore_put(&f.s, PTS_BR_CALL, 0x1000, 0x2000, 100, 0, 7, 8);
+	pts_evstore_begin_run(&f.s, 7, 8, 0x2010, 0x2000, 110, 0);
+	pts_evstore_put(&f.s, PTS_BR_RETURN, 0x2020, 0x1005, 120, 0, 7, 8);
+	pts_evstore_put(&f.s, PTS_BR_CALL, 0x1000, 0x2000, 130, 0, 7, 9);
+	pts_evstore_begin_run(&f.s, 7, 9, 0x2010, 0x2000, 140, 0);
+	pts_evstore_put(&f.s, PTS_BR_RETURN, 0x2020, 0x1005, 150, 0, 6, 9);
+	CU_ASSERT_EQUAL(f.s.enext - f.ev, 6);
+	CU_ASSERT_EQUAL_FATAL(f.s.tnext - f.thr, 3);
+	CU_ASSERT_EQUAL(f.thr[0].i, 0);
+	CU_ASSERT_EQUAL(f.thr[0].pid, 7);
+	CU_ASSERT_EQUAL(f.thr[0].tid, 8);
+	CU_ASSERT_EQUAL(f.thr[1].i, 3);
+	CU_ASSERT_EQUAL(f.thr[1].tid, 9);
+	CU_ASSERT_EQUAL(f.thr[2].i, 5);
+	CU_ASSERT_EQUAL(f.thr[2].pid, 6);
+	CU_ASSERT_EQUAL(f.thr[2].tid, 9);
+}
+
 PTS_SUITE(decode_evstore, NULL, NULL,
 	  PTS_TEST(a_run_holds_the_bounds_of_its_jumps_and_its_last_time),
 	  PTS_TEST(a_jump_of_another_thread_or_time_does_not_extend_the_run),
 	  PTS_TEST(a_jump_that_would_spread_the_run_over_2_pow_32_bytes_begins_another),
 	  PTS_TEST(a_jump_2_pow_32_ns_after_the_runs_first_begins_another),
 	  PTS_TEST(a_jump_wider_than_2_pow_32_bytes_is_an_event_of_its_own),
-	  PTS_TEST(a_run_ends_at_65535_jumps));
+	  PTS_TEST(a_run_ends_at_65535_jumps),
+	  PTS_TEST(the_thread_is_written_where_it_changes));

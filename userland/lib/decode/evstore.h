@@ -34,11 +34,13 @@
  * One event: the fields of struct pts_branch a decoder sets, or a run of
  * jumps (PTS_REC_RUN) with what the consumer needs to drop it whole, so
  * that it reads nothing else then (nearly every run: its jumps are
- * written, and read only when the run is handed out jump by jump). Its
- * trace position (as pts_ptdec_pos) is kept apart, in an array of the
- * store's parallel to the events (pnext): the consumer reads every event
- * back, but positions only where it looks for a join (docs/performance.md,
- * "The hand-out's reads (thirteenth round)").
+ * written, and read only when the run is handed out jump by jump). The
+ * consumer reads every event back, and what it reads seldom is kept
+ * apart (docs/performance.md, "The hand-out's reads (thirteenth round)"):
+ * its trace position (as pts_ptdec_pos), read only where a join is looked
+ * for, in an array parallel to the events (pnext); its thread, which
+ * changes a few times in thousands of events, where it changes (struct
+ * pts_thr).
  */
 struct pts_rec {
 	uint64_t from;			/* a run: lo, the least from/to of its jumps */
@@ -50,7 +52,6 @@ struct pts_rec {
 		} run;
 	};
 	uint64_t ts_ns;			/* a run: its first jump's */
-	int32_t pid, tid;
 	uint8_t kind, flags;
 	union {
 		struct {
@@ -62,7 +63,13 @@ struct pts_rec {
 	uint32_t xi;			/* has_x: the consumer's index; a run: its first jump's */
 };
 
-_Static_assert(sizeof(struct pts_rec) == 40, "an event is 40 bytes (the hand-out reads them all)");
+_Static_assert(sizeof(struct pts_rec) == 32, "an event is 32 bytes (the hand-out reads them all)");
+
+/* The store's events from index i on (in its array) are of pid/tid, up to the next change. */
+struct pts_thr {
+	uint64_t i;
+	int32_t pid, tid;
+};
 
 #define PTS_REC_RUN 0x80	/* pts_rec.flags: a run of jumps */
 /*
@@ -135,8 +142,14 @@ static inline bool pts_run_add(struct pts_run_bounds *r, bool any_time, int32_t 
 }
 
 struct pts_evstore {
+	struct pts_rec *ev;		/* the events' array */
 	struct pts_rec *enext, *eend;	/* room for more events: [enext, eend) */
 	uint64_t *pnext;		/* the trace position of the event at enext */
+	/*
+	 * Changes of thread, the next at tnext: the consumer sets eend so that
+	 * there is room for a change with every event stored.
+	 */
+	struct pts_thr *thr, *tnext;
 	struct pts_jump *jumps, *jnext, *jend;
 	struct pts_rec *open;		/* the run a jump may extend (NULL: none) */
 	struct pts_run_bounds run;	/* open's */
@@ -216,8 +229,12 @@ static inline struct pts_rec *pts_evstore_put(struct pts_evstore *s, enum pts_br
 	e->to = to;
 	e->ts_ns = ts_ns;
 	*s->pnext++ = pos;
-	e->pid = pid;
-	e->tid = tid;
+	if (s->tnext == s->thr || s->tnext[-1].pid != pid || s->tnext[-1].tid != tid) {
+		s->tnext->i = (uint64_t)(e - s->ev);
+		s->tnext->pid = pid;
+		s->tnext->tid = tid;
+		s->tnext++;
+	}
 	e->kind = (uint8_t)kind;
 	e->flags = 0;
 	e->insn_len = 0;

@@ -64,6 +64,8 @@ static struct chunk *new_chunk(struct pts_pcpu *p)
 	c->cap = keep.cap;
 	c->pos = keep.pos;
 	c->cappos = keep.cappos;
+	c->thr = keep.thr;
+	c->capthr = keep.capthr;
 	c->x = keep.x;
 	c->capx = keep.capx;
 	c->snaps = keep.snaps;
@@ -208,7 +210,7 @@ static int decode_on_serially(struct pts_pcpu *p, struct chunk *c)
 	rc = pardec_new_decoder(c, NULL, &c->dec);
 	if (rc)
 		return rc;
-	c->n = c->nx = c->nsnaps = c->njumps = 0;
+	c->n = c->nx = c->nthr = c->nsnaps = c->njumps = 0;
 	c->base = g;
 	c->dec_next = 0;
 	c->skip_to = g;
@@ -216,6 +218,7 @@ static int decode_on_serially(struct pts_pcpu *p, struct chunk *c)
 	c->run_skipped = false;
 	c->over = UINT64_MAX;
 	p->r = g;
+	p->thr_k = 0;
 	p->g0 = 0;
 	p->serial = true;
 	rc = pardec_run(c, c->dec, 4096);
@@ -323,6 +326,7 @@ static int hand_over(struct pts_pcpu *p, struct pts_err *err)
 	}
 	retire_chunk(p, c);
 	p->r = p->next_r;
+	p->thr_k = 0;
 	p->g0 = p->next_g0;
 	p->stop = UINT64_MAX;
 	if (fill_window(p))
@@ -426,8 +430,9 @@ static int ready_lim(struct pts_pcpu *p, struct pts_err *err)
 		/* r is past the stored events: decode on, or the CPU is done */
 		if (c->dec && !c->complete) {
 			/* everything stored was handed out: start the buffer again at r */
-			c->n = c->nx = c->nsnaps = c->njumps = 0;
+			c->n = c->nx = c->nthr = c->nsnaps = c->njumps = 0;
 			c->base = p->r;
+			p->thr_k = 0;
 			if (c->skip_to < p->r)
 				c->skip_to = p->r;
 			if (pardec_run(c, c->dec, 4096))
@@ -443,15 +448,24 @@ static int ready_lim(struct pts_pcpu *p, struct pts_err *err)
 }
 
 /*
- * The fast path's view of cur's events r to lim (r < lim): to at_end, or
- * none where the next event needs the slow path.
+ * The fast path's view of cur's events r to lim (r < lim): to at_end, up
+ * to the next change of thread, or none where the next event needs the
+ * slow path. The thread of event r: changes up to r passed.
  */
 static inline void view(struct pts_pcpu *p)
 {
 	const struct chunk *c = p->cur;
+	uint64_t i = p->r - c->base, end = p->lim - c->base;
 
-	p->at = c->ev + (p->r - c->base);
-	p->at_end = p->sub || p->out_extra || p->break_runs ? p->at : c->ev + (p->lim - c->base);
+	while (p->thr_k < c->nthr && c->thr[p->thr_k].i <= i) {
+		p->pid = c->thr[p->thr_k].pid;
+		p->tid = c->thr[p->thr_k].tid;
+		p->thr_k++;
+	}
+	if (p->thr_k < c->nthr && c->thr[p->thr_k].i < end)
+		end = c->thr[p->thr_k].i;
+	p->at = c->ev + i;
+	p->at_end = p->sub || p->out_extra || p->break_runs ? p->at : c->ev + end;
 }
 
 /* ready_lim, and the fast path's view of the events made ready. */
@@ -473,10 +487,11 @@ static void clear_extra(struct pts_pcpu *p)
 	p->out_extra = false;
 }
 
-/* Every jump of run e lies in the elide window el. */
-static inline bool run_in_window(const struct pts_br_elide *el, const struct pts_rec *e)
+/* Every jump of run e (cur's event r) lies in the elide window el. */
+static inline bool run_in_window(const struct pts_pcpu *p, const struct pts_br_elide *el,
+				 const struct pts_rec *e)
 {
-	return el && el->hi && e->pid == el->pid && e->tid == el->tid && e->from >= el->lo &&
+	return el && el->hi && p->pid == el->pid && p->tid == el->tid && e->from >= el->lo &&
 	       e->from + e->run.span < el->hi;
 }
 
@@ -512,12 +527,12 @@ static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pts_
 	struct pts_branch *br = &p->out;
 
 	/* the rule broken on purpose: only the first jump looked at */
-	if (p->break_runs && !p->sub && el && el->hi && e->pid == el->pid && e->tid == el->tid &&
+	if (p->break_runs && !p->sub && el && el->hi && p->pid == el->pid && p->tid == el->tid &&
 	    j->from - el->lo < el->hi - el->lo && j->to - el->lo < el->hi - el->lo) {
 		drop_run(p, e);
 		return 2;
 	}
-	if (!p->sub && run_in_window(el, e)) {
+	if (!p->sub && run_in_window(p, el, e)) {
 		drop_run(p, e);
 		return 2;
 	}
@@ -528,7 +543,7 @@ static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pts_
 	} else {
 		p->at_end = p->at;
 	}
-	if (el && pts_br_elide_drop(el, e->pid, e->tid, j->from, j->to, j->ts_ns, p->cfg.cpu)) {
+	if (el && pts_br_elide_drop(el, p->pid, p->tid, j->from, j->to, j->ts_ns, p->cfg.cpu)) {
 		p->elided++;
 		return 2;
 	}
@@ -537,8 +552,8 @@ static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pts_
 	br->from = j->from;
 	br->to = j->to;
 	br->ts_ns = j->ts_ns;
-	br->pid = e->pid;
-	br->tid = e->tid;
+	br->pid = p->pid;
+	br->tid = p->tid;
 	br->insn_len = 0;
 	*out = br;
 	return 1;
@@ -549,10 +564,10 @@ _Static_assert(offsetof(struct pts_branch, to) == offsetof(struct pts_branch, fr
 		       offsetof(struct pts_branch, tid) == offsetof(struct pts_branch, pid) + 4 &&
 		       offsetof(struct pts_rec, to) == offsetof(struct pts_rec, from) + 8 &&
 		       offsetof(struct pts_rec, ts_ns) == offsetof(struct pts_rec, from) + 16 &&
-		       offsetof(struct pts_rec, tid) == offsetof(struct pts_rec, pid) + 4,
+		       offsetof(struct pts_pcpu, tid) == offsetof(struct pts_pcpu, pid) + 4,
 	       "fill_out copies from, to, ts_ns and pid, tid as two blocks");
 
-/* Copy stored event e into the event handed out (but for the extra fields). */
+/* Copy stored event e (cur's event r) into the event handed out (but for the extra fields). */
 static inline void fill_out(struct pts_pcpu *p, const struct pts_rec *e)
 {
 	struct pts_branch *br = &p->out;
@@ -565,7 +580,7 @@ static inline void fill_out(struct pts_pcpu *p, const struct pts_rec *e)
 	br->kind = (enum pts_br_kind)e->kind;
 	br->flags = e->flags;
 	memcpy(&br->from, &e->from, 3 * sizeof(uint64_t));	/* from, to, ts_ns */
-	memcpy(&br->pid, &e->pid, 2 * sizeof(int32_t));	/* pid, tid */
+	memcpy(&br->pid, &p->pid, 2 * sizeof(int32_t));	/* pid, tid: event r's (view) */
 	br->insn_len = e->insn_len;
 }
 
@@ -628,7 +643,7 @@ static inline __attribute__((always_inline)) int hand_out(struct pts_pcpu *p, bo
 		}
 		if (!(e->flags & PTS_REC_RUN))
 			break;
-		if (!run_in_window(p->elide, e))
+		if (!run_in_window(p, p->elide, e))
 			break;
 		drop_run(p, e);
 		if (!go_on)
@@ -671,7 +686,7 @@ static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, bool before, 
 	p->r++;
 	p->at++;
 	if (e->kind == PTS_BR_JUMP && p->elide &&
-	    pts_br_elide_drop(p->elide, e->pid, e->tid, e->from, e->to, e->ts_ns, p->cfg.cpu)) {
+	    pts_br_elide_drop(p->elide, p->pid, p->tid, e->from, e->to, e->ts_ns, p->cfg.cpu)) {
 		p->elided++;
 		if (go_on)
 			return hand_out(p, before, until_ns, go_on, out, err);

@@ -17,6 +17,7 @@ static void chunk_reset(struct chunk *c, uint64_t base)
 {
 	c->n = 0;
 	c->nx = 0;
+	c->nthr = 0;
 	c->njumps = 0;
 	c->store.open = NULL;
 	c->run_skipped = false;
@@ -32,15 +33,17 @@ void pardec_chunk_free_data(struct chunk *c)
 {
 	free(c->ev);
 	free(c->pos);
+	free(c->thr);
 	free(c->x);
 	free(c->snaps);
 	free(c->jumps);
 	c->ev = NULL;
 	c->pos = NULL;
+	c->thr = NULL;
 	c->x = NULL;
 	c->snaps = NULL;
 	c->jumps = NULL;
-	c->cap = c->cappos = c->capx = c->capsnaps = c->capjumps = 0;
+	c->cap = c->cappos = c->capthr = c->capx = c->capsnaps = c->capjumps = 0;
 	pts_ptdec_free(c->dec);
 	c->dec = NULL;
 }
@@ -123,14 +126,28 @@ static inline void store_below(struct chunk *c)
  */
 #define AT(base, i) ((base) ? (base) + (i) : (base))
 
+/*
+ * How many events the arrays hold: each event stored may change the
+ * thread (evstore.h), so no more than there is room for changes.
+ */
+static size_t ev_room(const struct chunk *c)
+{
+	size_t n = c->cap < c->cappos ? c->cap : c->cappos;
+
+	return n < c->n + (c->capthr - c->nthr) ? n : c->n + (c->capthr - c->nthr);
+}
+
 /* Point the decoder's store at the free parts of the arrays (after they moved). */
 static void store_reopen(struct chunk *c)
 {
 	struct pts_evstore *s = &c->store;
 
+	s->ev = c->ev;
 	s->enext = AT(c->ev, c->n);
-	s->eend = AT(c->ev, c->cap < c->cappos ? c->cap : c->cappos);
+	s->eend = AT(c->ev, ev_room(c));
 	s->pnext = AT(c->pos, c->n);
+	s->thr = c->thr;
+	s->tnext = AT(c->thr, c->nthr);
 	s->jumps = c->jumps;
 	s->jnext = AT(c->jumps, c->njumps);
 	s->jend = AT(c->jumps, c->capjumps);
@@ -150,6 +167,7 @@ static inline void catch_up(struct chunk *c)
 
 	c->dec_next += n - c->n;
 	c->n = n;
+	c->nthr = c->thr ? (size_t)(s->tnext - c->thr) : 0;
 	c->njumps = c->jumps ? (size_t)(s->jnext - c->jumps) : 0;
 }
 
@@ -162,6 +180,7 @@ static int room(struct chunk *c, bool run)
 		return 0;
 	if (grow((void **)&c->ev, &c->cap, c->n + 1, sizeof(*c->ev)) ||
 	    grow((void **)&c->pos, &c->cappos, c->n + 1, sizeof(*c->pos)) ||
+	    grow((void **)&c->thr, &c->capthr, c->nthr + 1, sizeof(*c->thr)) ||
 	    (run && grow((void **)&c->jumps, &c->capjumps, c->njumps + 1, sizeof(*c->jumps))))
 		return -ENOMEM;
 	store_reopen(c);

@@ -67,14 +67,17 @@ struct chunk {
 	size_t n, cap;
 	uint64_t *pos;
 	size_t cappos;
+	/* the thread of ev[i]: thr[k] of the greatest thr[k].i <= i (decode/evstore.h) */
+	struct pts_thr *thr;
+	size_t nthr, capthr;
 	uint64_t base;
 	struct pex *x;
 	size_t nx, capx;
 	struct pts_jump *jumps;
 	size_t njumps, capjumps;
 	/*
-	 * The decoder writes events and jumps into ev[] (and pos[]) and
-	 * jumps[] itself (store, decode/evstore.h); n and njumps count
+	 * The decoder writes events and jumps into ev[] (and pos[], thr[])
+	 * and jumps[] itself (store, decode/evstore.h); n, nthr and njumps count
 	 * them once pardec_chunk.c has caught up (after each call of the
 	 * decoder). store.open: the decoder's last event began or extended
 	 * that run; store.any_time: owner->single.
@@ -134,11 +137,14 @@ struct pts_pcpu {
 	uint64_t lim;			/* r below this: cur's event r is ready (set by ready()) */
 	/*
 	 * The hand-out's fast path: at is cur's event r, at_end its event
-	 * lim, or at itself where the next event needs the slow path (a run
-	 * half handed out, extra fields to clear, a broken rule): set by
-	 * view(), moved on with r.
+	 * lim or where the thread changes, or at itself where the next event
+	 * needs the slow path (a run half handed out, extra fields to clear, a
+	 * broken rule): set by view(), moved on with r.
 	 */
 	const struct pts_rec *at, *at_end;
+	/* the thread of cur's event r; cur->thr[thr_k]: the next change, which view() passes */
+	int32_t pid, tid;
+	size_t thr_k;
 	uint64_t stop;			/* cur's events end here (UINT64_MAX: not decided) */
 	uint64_t next_r;		/* ... and the successor's begin here */
 	int rc;				/* an error met in peek, reported by next */

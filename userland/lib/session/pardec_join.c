@@ -37,15 +37,36 @@ const struct pts_ptdec_stats *pardec_snap_at(const struct chunk *c, uint64_t idx
 	return lo < c->nsnaps && c->snaps[lo].idx == idx ? &c->snaps[lo].st : NULL;
 }
 
+/* The change of thread that c's event i (an index of its array) follows. */
+static const struct pts_thr *thread_at(const struct chunk *c, uint64_t i)
+{
+	size_t lo = 0, hi = c->nthr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c->thr[mid].i <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the first event stored is a change: lo > 0 */
+	return &c->thr[lo - 1];
+}
+
 /* Whether a's event i and b's event j are the same, at the same trace position. */
 static bool pev_eq(const struct chunk *a, uint64_t i, const struct chunk *b, uint64_t j)
 {
 	const struct pts_rec *x = &a->ev[i - a->base], *y = &b->ev[j - b->base];
+	const struct pts_thr *ta, *tb;
 
 	if (x->from != y->from || x->to != y->to || x->ts_ns != y->ts_ns ||
-	    a->pos[i - a->base] != b->pos[j - b->base] ||
-	    x->pid != y->pid || x->tid != y->tid || x->kind != y->kind || x->flags != y->flags ||
-	    x->insn_len != y->insn_len || x->has_x != y->has_x)
+	    a->pos[i - a->base] != b->pos[j - b->base] || x->kind != y->kind ||
+	    x->flags != y->flags || x->insn_len != y->insn_len || x->has_x != y->has_x)
+		return false;
+	ta = thread_at(a, i - a->base);
+	tb = thread_at(b, j - b->base);
+	if (ta->pid != tb->pid || ta->tid != tb->tid)
 		return false;
 	/* a run: its bounds, times and count compared above (from, to, insn_len and has_x: n) */
 	if (x->flags & PTS_REC_RUN)

@@ -61,6 +61,17 @@
  * jump, before that TIP: the summary had one exec mode event fewer than
  * the serial decode's (fuzz finding 20).
  *
+ * The loop with a CYC in its last chunk, as above, and in the last PSB+ a
+ * TMA whose reserved bits are set (FC bit 9), then a PAD, decoded as a
+ * Skylake server (CPU 6/85/4): libipt works around its erratum SKZ84 by
+ * passing over such a TMA with the byte after it (pt_qry_decode_tma,
+ * pt_pkt_decode_tma), so the serial decoder reads the PSB+ and the CYC
+ * after it. The CYC scan read the packets without the CPU's errata: the
+ * TMA was damage, the scan went on at the next PSB (there is none) and
+ * found no CYC, and the trace was joined as if it had none, the last
+ * chunk's CYC timed its own way (fuzz finding 21, where every PSB+ of a
+ * trace full of CYC had such a TMA).
+ *
  * A damaged trace of another program (calls.elf, below) has returns
  * compressed against calls made before the PSB before them: f, called
  * from _start before the first PSB, loops calling g, and returns, its
@@ -99,6 +110,7 @@
 
 static char *dir, *elf, *calls_elf, trace[300];
 static uint64_t last_psb_off;	/* write_loop's last PSB, with cyc_at */
+static bool skz84;		/* write_loop's last PSB+ has a TMA SKZ84 corrupted; CPU 6/85/4 */
 static const char *prog_elf;	/* the program decoded, when not loop.elf */
 
 static int suite_init(void)
@@ -129,13 +141,31 @@ static int suite_cleanup(void)
 }
 
 /*
- * PSB+ in the middle of the trace: time, frequency (cbr, unless 0), mode
- * and the IP executing (FUP)
+ * A TMA after the TSC of a PSB+, its FC's reserved bit 9 set, as SKZ84
+ * corrupts it (libipt's check, pt_pkt_read_tma), and a PAD: libipt
+ * passes over the TMA's 7 bytes and one more
  */
-static void psb_plus_at(struct pt_gen *g, uint64_t tsc, uint8_t cbr, uint64_t ip)
+static void gen_tma_skz84(struct pt_gen *g)
+{
+	struct pt_packet p = { .type = ppt_tma, .payload.tma = { .ctc = 0x12, .fc = 0x34 } };
+	size_t at = gen_len(g);
+
+	gen_pkt(g, &p);
+	CU_ASSERT_EQUAL_FATAL(gen_len(g), at + 7);
+	g->buf[at + 6] |= 0x02;		/* FC[15:8]: bit 0 is FC bit 8, the rest reserved */
+	gen_simple(g, ppt_pad);
+}
+
+/*
+ * PSB+ in the middle of the trace: time, frequency (cbr, unless 0), mode
+ * and the IP executing (FUP); with tma_skz84, a TMA SKZ84 corrupted
+ */
+static void psb_plus_at(struct pt_gen *g, uint64_t tsc, uint8_t cbr, uint64_t ip, bool tma_skz84)
 {
 	gen_simple(g, ppt_psb);
 	gen_tsc(g, tsc);
+	if (tma_skz84)
+		gen_tma_skz84(g);
 	if (cbr)
 		gen_cbr(g, cbr);
 	gen_mode_exec64(g);
@@ -185,7 +215,8 @@ static void write_loop_mode(unsigned int last_psb, unsigned int cyc_at, unsigned
 			gen_mode_exec64(&g);
 		if (cyc_at ? (i % EVERY == 0 && i < last_psb) || i == last_psb :
 			     i % EVERY == 0 && i < ITERS)
-			psb_plus_at(&g, 0x1000 + i, cyc_at ? 0 : 37, MID);
+			psb_plus_at(&g, 0x1000 + i, cyc_at ? 0 : 37, MID,
+				    skz84 && cyc_at && i == last_psb);
 	}
 	gen_tnt(&g, "TTN");
 	trace_end(&g);
@@ -238,6 +269,11 @@ static void decode_seen(unsigned int jobs, bool reverse, struct pts_decode_summa
 	o.jobs = jobs;
 	o.par_reverse = reverse;
 	o.chunk_bytes = 1;	/* a chunk at every PSB */
+	if (skz84) {
+		o.family = 6;	/* Skylake server: libipt applies SKZ84 */
+		o.model = 85;
+		o.stepping = 4;
+	}
 	rc = pts_decode_raw(&o, discard, seen, sum, &err);
 	CU_ASSERT_EQUAL(rc, 0);
 	if (rc)
@@ -459,6 +495,29 @@ static void mode_exec_waiting_for_its_tip_across_a_psb_is_counted_as_serially(vo
 	pts_decode_summary_free(&serial);
 }
 
+static void cyc_behind_a_tma_libipt_passes_over_for_skz84_keeps_the_trace_one_chunk(void)
+{
+	struct pts_decode_summary par;
+	int k;
+
+	skz84 = true;
+	write_loop(ITERS - EVERY, ITERS - EVERY / 2);
+	for (k = 0; k < 2; k++) {
+		decode(2, k, &par);
+		CU_ASSERT_EQUAL(par.par_cpu.chunks, 0);
+		CU_ASSERT_EQUAL(par.par_joins, 0);
+		CU_ASSERT_EQUAL(par.insns, 17 * (ITERS + 1));
+		if (par.par_cpu.chunks)
+			fprintf(stderr, "pardec%s: %llu chunks queued, %llu joins, %llu refused\n",
+				k ? " reverse" : "", (unsigned long long)par.par_cpu.chunks,
+				(unsigned long long)par.par_joins,
+				(unsigned long long)par.par_refused);
+		pts_decode_summary_free(&par);
+	}
+	parallel_is_serial();
+	skz84 = false;
+}
+
 /* calls.elf's trace: ITERS calls of g from f's loop, a PSB+ at f every EVERY, f's return at the end */
 static void write_calls(void)
 {
@@ -470,7 +529,7 @@ static void write_calls(void)
 		/* g's return (compressed), the jnz; the last time out of the loop and f's return */
 		gen_tnt(&g, i < ITERS ? "TT" : "TNT");
 		if (i % EVERY == 0 && i < ITERS)
-			psb_plus_at(&g, 0x1000 + i, 37, CALLS_F);
+			psb_plus_at(&g, 0x1000 + i, 37, CALLS_F, false);
 	}
 	trace_end(&g);
 }
@@ -490,4 +549,5 @@ PTS_SUITE(session_pardec, suite_init, suite_cleanup,
 	  PTS_TEST(trace_with_cyc_is_one_chunk_none_queued_for_the_workers),
 	  PTS_TEST(trace_with_cyc_decoded_in_parallel_reports_its_position_as_it_goes),
 	  PTS_TEST(return_compressed_against_a_call_before_the_joined_chunk_is_decoded_as_serially),
-	  PTS_TEST(mode_exec_waiting_for_its_tip_across_a_psb_is_counted_as_serially));
+	  PTS_TEST(mode_exec_waiting_for_its_tip_across_a_psb_is_counted_as_serially),
+	  PTS_TEST(cyc_behind_a_tma_libipt_passes_over_for_skz84_keeps_the_trace_one_chunk));

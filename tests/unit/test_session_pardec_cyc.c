@@ -6,7 +6,8 @@
  * of bytes and not as CYC (every first byte, every second byte of an
  * extended opcode, payloads of every pattern below, packets cut short by
  * the end), and its answer on streams of packets and damage is the one
- * of a scan with libipt alone, pt_pkt_next per packet.
+ * of a scan with libipt alone, pt_pkt_next per packet, both with or
+ * without a CPU's errata.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -106,7 +107,8 @@ static void every_packet_stepped_over_is_one_libipt_reads_as_long_and_not_cyc(vo
 }
 
 /* The scan with libipt alone: the reference. */
-static bool libipt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to)
+static bool libipt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to,
+			   const struct pt_errata *errata)
 {
 	struct pt_packet_decoder *pd;
 	struct pt_config pc;
@@ -116,6 +118,8 @@ static bool libipt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint6
 	pt_config_init(&pc);
 	pc.begin = (uint8_t *)buf;
 	pc.end = (uint8_t *)buf + size;
+	if (errata)
+		pc.errata = *errata;
 	pd = pt_pkt_alloc_decoder(&pc);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(pd);
 	if (pt_pkt_sync_set(pd, from) < 0) {
@@ -185,22 +189,71 @@ static size_t gen_stream(uint8_t *buf, size_t cap, unsigned int seed, bool cyc)
 	return n;
 }
 
+/* The errata libipt applies for a Skylake server (6/85/4): SKZ84 among them. */
+static struct pt_errata skylake_server_errata(void)
+{
+	struct pt_cpu cpu = { .vendor = pcv_intel, .family = 6, .model = 85, .stepping = 4 };
+	struct pt_errata e;
+
+	memset(&e, 0, sizeof(e));
+	CU_ASSERT_EQUAL(pt_cpu_errata(&e, &cpu), 0);
+	CU_ASSERT_TRUE(e.skz84);
+	return e;
+}
+
 static void the_scan_answers_as_libipt_alone_on_packets_and_damage(void)
 {
 	static uint8_t buf[4096 + 64];
-	unsigned int seed;
+	struct pt_errata skx = skylake_server_errata();
+	const struct pt_errata *errata[] = { NULL, &skx };
+	unsigned int seed, k;
 
 	for (seed = 1; seed <= 400; seed++) {
 		size_t size = gen_stream(buf, 4096, seed, seed % 3 == 0);
 		uint64_t from = 0, to = size - seed % 50;
 
 		memset(buf + size, 0, 64);
-		CU_ASSERT_EQUAL(pts_pt_has_cyc(buf, size, from, to),
-				libipt_has_cyc(buf, size, from, to));
-		from = seed % 40;
-		CU_ASSERT_EQUAL(pts_pt_has_cyc(buf, size, from, to),
-				libipt_has_cyc(buf, size, from, to));
+		for (k = 0; k < 2; k++) {
+			from = 0;
+			CU_ASSERT_EQUAL(pts_pt_has_cyc(buf, size, from, to, errata[k]),
+					libipt_has_cyc(buf, size, from, to, errata[k]));
+			from = seed % 40;
+			CU_ASSERT_EQUAL(pts_pt_has_cyc(buf, size, from, to, errata[k]),
+					libipt_has_cyc(buf, size, from, to, errata[k]));
+		}
 	}
+}
+
+/*
+ * A PSB+ whose TMA has a reserved bit set (FC bit 9), then a CYC. libipt
+ * reads the TMA as damage (pte_bad_packet), or, for a CPU with erratum
+ * SKZ84, passes over it and the byte after it (here a PAD) as an invalid
+ * packet (pt_pkt_decode_tma; the query decoder likewise) and reads the
+ * PSBEND and the CYC. The scan, told the errata the decoders are given,
+ * finds the CYC; without errata there is no PSB to resynchronise at
+ * after the TMA, and no CYC (fuzz finding 21: a Skylake server's trace
+ * whose every PSB+ had such a TMA was scanned as holding no CYC, and
+ * joined).
+ */
+static void a_cyc_behind_a_tma_passed_over_for_skz84_is_found(void)
+{
+	static const uint8_t tma_cyc[] = {
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,		/* PSB */
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+		0x19, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00,		/* TSC */
+		0x02, 0x73, 0x12, 0x00, 0x00, 0x34, 0x02,		/* TMA, FC bit 9 */
+		0x00,							/* PAD */
+		0x02, 0x23,						/* PSBEND */
+		0x07, 0x10,						/* CYC */
+		0x00, 0x00,						/* PAD */
+	};
+	struct pt_errata skx = skylake_server_errata();
+	size_t size = sizeof(tma_cyc);
+
+	CU_ASSERT_TRUE(libipt_has_cyc(tma_cyc, size, 0, size, &skx));
+	CU_ASSERT_TRUE(pts_pt_has_cyc(tma_cyc, size, 0, size, &skx));
+	CU_ASSERT_FALSE(libipt_has_cyc(tma_cyc, size, 0, size, NULL));
+	CU_ASSERT_FALSE(pts_pt_has_cyc(tma_cyc, size, 0, size, NULL));
 }
 
 /*
@@ -224,8 +277,8 @@ static void a_psb_begun_inside_the_damaged_packet_is_found(void)
 	};
 	size_t size = sizeof(psb_tip_psb);
 
-	CU_ASSERT_TRUE(libipt_has_cyc(psb_tip_psb, size, 0, size));
-	CU_ASSERT_TRUE(pts_pt_has_cyc(psb_tip_psb, size, 0, size));
+	CU_ASSERT_TRUE(libipt_has_cyc(psb_tip_psb, size, 0, size, NULL));
+	CU_ASSERT_TRUE(pts_pt_has_cyc(psb_tip_psb, size, 0, size, NULL));
 }
 
 /* The scan in pieces of 1 to 64 bytes (a trace's, in pieces of a MiB) answers as one scan. */
@@ -242,8 +295,8 @@ static void the_scan_in_pieces_answers_as_one_scan(void)
 		memset(buf + size, 0, 64);
 		while (!found && off < size)
 			found = pts_pt_scan_cyc(buf, size, &off, &prev,
-						size - off > piece ? off + piece : size, NULL);
-		CU_ASSERT_EQUAL(found, libipt_has_cyc(buf, size, 0, size));
+						size - off > piece ? off + piece : size, NULL, NULL);
+		CU_ASSERT_EQUAL(found, libipt_has_cyc(buf, size, 0, size, NULL));
 	}
 }
 
@@ -251,4 +304,5 @@ PTS_SUITE(session_pardec_cyc, NULL, NULL,
 	  PTS_TEST(every_packet_stepped_over_is_one_libipt_reads_as_long_and_not_cyc),
 	  PTS_TEST(the_scan_answers_as_libipt_alone_on_packets_and_damage),
 	  PTS_TEST(the_scan_in_pieces_answers_as_one_scan),
-	  PTS_TEST(a_psb_begun_inside_the_damaged_packet_is_found));
+	  PTS_TEST(a_psb_begun_inside_the_damaged_packet_is_found),
+	  PTS_TEST(a_cyc_behind_a_tma_passed_over_for_skz84_is_found));

@@ -47,7 +47,7 @@ static bool held_at_next_psb(const uint8_t *mid, size_t n)
 	memcpy(buf + size, tail, sizeof(tail));
 	size += sizeof(tail);
 	pts_pt_hold_init(&h);
-	CU_ASSERT_FALSE(pts_pt_scan_cyc(buf, size, &off, &prev, size, &h));
+	CU_ASSERT_FALSE(pts_pt_scan_cyc(buf, size, &off, &prev, size, NULL, &h));
 	pts_pt_hold_end(&h, size);
 	held = pts_pt_hold_at(&h, psb);
 	CU_ASSERT_FALSE(pts_pt_hold_at(&h, 0));

@@ -13,6 +13,7 @@
 
 #include "elide.h"
 #include "insn_class.h"
+#include "pt_cpu.h"
 #include "pt_read.h"
 #include "pt_step.h"
 #include "util/assume.h"
@@ -1143,7 +1144,6 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	struct pts_ptdec *d = calloc(1, sizeof(*d));
 	struct pt_config pc;
 	struct pt_image *img;
-	int rc;
 
 	if (!d)
 		return pts_err_set(err, ENOMEM, "out of memory");
@@ -1180,16 +1180,9 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	pt_config_init(&pc);
 	pc.begin = (uint8_t *)d->buf;	/* libipt only reads it */
 	pc.end = (uint8_t *)d->buf + cfg->size;
-	if (cfg->family) {
-		pc.cpu.vendor = pcv_intel;
-		pc.cpu.family = cfg->family;
-		pc.cpu.model = cfg->model;
-		pc.cpu.stepping = cfg->stepping;
-		rc = pt_cpu_errata(&pc.errata, &pc.cpu);
-		/* a CPU newer than the library: no errata known, not fatal (pt-facts §6) */
-		if (rc == -pte_bad_cpu)
-			d->st.errata_unknown = true;
-	}
+	/* a CPU newer than the library: no errata known, not fatal (pt-facts §6) */
+	if (pts_pt_config_cpu(&pc, cfg->family, cfg->model, cfg->stepping) == -pte_bad_cpu)
+		d->st.errata_unknown = true;
 	pc.mtc_freq = cfg->mtc_freq;
 	pc.nom_freq = cfg->nom_freq;
 	pc.cpuid_0x15_eax = cfg->cpuid_15_eax;

@@ -6,8 +6,10 @@
  */
 #include "pardec_int.h"
 #include "pardec_cyc.h"
+#include "../decode/pt_cpu.h"
 
 #include <errno.h>
+#include <intel-pt.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,8 +365,12 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 		p->hold = scan->hold;
 		pts_pt_hold_init(&scan->hold);
 	} else {
+		struct pt_errata errata;
+
+		/* the packets the decoders read: with the CPU's errata (pardec_cyc.h) */
+		pts_pt_errata(&errata, cfg->family, cfg->model, cfg->stepping);
 		pts_pt_hold_init(&p->hold);
-		p->cyc = pts_pt_trace_has_cyc(cfg->buf, cfg->size, p->release, &p->hold);
+		p->cyc = pts_pt_trace_has_cyc(cfg->buf, cfg->size, p->release, &errata, &p->hold);
 	}
 	p->pnext = pool->cpus;
 	pool->cpus = p;

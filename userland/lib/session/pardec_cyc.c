@@ -66,7 +66,7 @@ static inline uint64_t step_plain(const uint8_t *buf, uint64_t off, uint64_t lim
 }
 
 bool pts_pt_scan_cyc(const uint8_t *buf, size_t size, uint64_t *at, uint64_t *at_prev, uint64_t to,
-		     struct pts_pt_hold *hold)
+		     const struct pt_errata *errata, struct pts_pt_hold *hold)
 {
 	struct pt_packet_decoder *pd = NULL;
 	uint64_t off = *at, prev = *at_prev;
@@ -100,6 +100,8 @@ bool pts_pt_scan_cyc(const uint8_t *buf, size_t size, uint64_t *at, uint64_t *at
 			pt_config_init(&pc);
 			pc.begin = (uint8_t *)buf;	/* only read */
 			pc.end = (uint8_t *)buf + size;
+			if (errata)
+				pc.errata = *errata;
 			pd = pt_pkt_alloc_decoder(&pc);
 			if (!pd)
 				return true;
@@ -115,19 +117,21 @@ bool pts_pt_scan_cyc(const uint8_t *buf, size_t size, uint64_t *at, uint64_t *at
 	return found;
 }
 
-bool pts_pt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to)
+bool pts_pt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to,
+		    const struct pt_errata *errata)
 {
 	uint64_t prev = from;
 
 	if (from >= size)
 		return true;
-	return pts_pt_scan_cyc(buf, size, &from, &prev, to, NULL);
+	return pts_pt_scan_cyc(buf, size, &from, &prev, to, errata, NULL);
 }
 
 /* Bytes of the trace scanned at a time (pts_pt_trace_has_cyc). */
 #define CYC_SCAN_PIECE (1u << 20)
 
-bool pts_pt_trace_has_cyc(const uint8_t *buf, size_t size, bool release, struct pts_pt_hold *hold)
+bool pts_pt_trace_has_cyc(const uint8_t *buf, size_t size, bool release,
+			  const struct pt_errata *errata, struct pts_pt_hold *hold)
 {
 	const uint8_t *psb = size >= sizeof(pts_pt_psb) ?
 			     memmem(buf, size, pts_pt_psb, sizeof(pts_pt_psb)) : NULL;
@@ -138,7 +142,7 @@ bool pts_pt_trace_has_cyc(const uint8_t *buf, size_t size, bool release, struct 
 		uint64_t to = size - off > CYC_SCAN_PIECE ? off + CYC_SCAN_PIECE : size;
 		uint64_t drop_to = to / pg * pg;
 
-		if (pts_pt_scan_cyc(buf, size, &off, &prev, to, hold))
+		if (pts_pt_scan_cyc(buf, size, &off, &prev, to, errata, hold))
 			return true;
 		if (release && drop_to > dropped &&
 		    !madvise((void *)(uintptr_t)(buf + dropped), drop_to - dropped, MADV_DONTNEED))

@@ -111,6 +111,7 @@ static void *run_tasks(void *arg)
 		if (t->cyc)
 			s->cpu[t->cpu].cyc = pts_pt_trace_has_cyc(s->cpu[t->cpu].buf,
 								 s->cpu[t->cpu].len, true,
+								 s->cpu[t->cpu].errata,
 								 s->cpu[t->cpu].hold);
 		else
 			rc = scan_slice(s, t);

@@ -16,6 +16,7 @@
 
 #include "../decode/kcore.h"
 #include "../decode/perfscript.h"
+#include "../decode/pt_cpu.h"
 #include "../decode/ptdec_src.h"
 #include "../decode/scope_infer.h"
 #include "../util/bytes.h"
@@ -494,15 +495,19 @@ static int prescan(struct pts_run_in *in, struct pts_decode_summary *sum, struct
 	size_t chunk = in->chunk_bytes ? in->chunk_bytes : PTS_DEC_CHUNK_BYTES;
 	struct pts_prescan_cpu *pc = calloc(in->nr_pt ? in->nr_pt : 1, sizeof(*pc));
 	struct pts_scope_evidence ev;
+	struct pt_errata errata;
 	unsigned int i;
 	int rc;
 
 	if (!pc)
 		return pts_err_set(err, ENOMEM, "out of memory");
+	/* the CYC scan reads the packets the decoders read: with their errata */
+	pts_pt_errata(&errata, in->family, in->model, in->stepping);
 	for (i = 0; i < in->nr_pt; i++) {
 		pc[i].buf = in->pt[i].buf;
 		pc[i].len = in->pt[i].len;
 		pc[i].scan_cyc = run_parallel(in) && in->pt[i].len > chunk;
+		pc[i].errata = &errata;
 		pts_pt_hold_init(&in->pt[i].scan.hold);
 		pc[i].hold = &in->pt[i].scan.hold;
 	}

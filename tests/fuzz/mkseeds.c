@@ -140,7 +140,7 @@ static void pass(uint64_t *tsc, uint64_t psb_tsc, bool compress)
 
 /*
  * n passes from *tsc, a PSB+ inside the first loop of every 12th (about
- * 170 events apart: a chunk's decoder goes on PTS_PAR_OVERLAP = 128
+ * 170 events apart: a chunk's decoder goes on PTS_PAR_OVERLAP (48)
  * events past the next PSB, so that each successor is joined or refused
  * before the trace ends).
  */

@@ -705,7 +705,7 @@ static inline __attribute__((always_inline)) void store_jump_fast(struct pts_ptd
 static inline __attribute__((always_inline)) void jump(struct pts_ptdec *d, uint64_t from,
 						       uint64_t to, bool store)
 {
-	if (!d->qn && d->abs < d->jump_until &&
+	if (__builtin_expect(!d->qn && d->abs < d->jump_until, 1) &&
 	    pts_br_elide_drop_thread(d->elide_q, pts_pid_tid(&d->pid), from, to, d->now,
 				     d->cfg.cpu)) {
 		d->st.branches++;
@@ -776,13 +776,14 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
  * returns a fifth each): fewer instructions than the switch's table. The
  * conditional one marked likely: the compiler otherwise builds the
  * other cases' operands before the test. True when et's sink says stop
- * (push_near).
+ * (push_near). known: the class pending where the block loop knows it
+ * (one_block, a constant there), else negative.
  */
 static inline __attribute__((always_inline)) bool resolve_fast(struct pts_ptdec *d,
 							      uint64_t next_ip, bool store,
-							      struct emit_to *et)
+							      struct emit_to *et, int known)
 {
-	enum pts_icls cls = d->pend_insn.cls;
+	enum pts_icls cls = known >= 0 ? (enum pts_icls)known : d->pend_insn.cls;
 	uint64_t from = d->last_ip;
 	uint8_t len = d->pend_insn.len;
 
@@ -854,7 +855,7 @@ static inline void classify(struct pts_ptdec *d, uint64_t ip, struct pts_insn *o
 {
 	const struct icache_ent *c = icache_at(d, ip);
 
-	if (c->ip == ip && c->key == d->ikey)
+	if (__builtin_expect(c->ip == ip && c->key == d->ikey, 1))
 		*out = c->insn;
 	else
 		classify_slow(d, ip, NULL, 0, out);
@@ -893,7 +894,7 @@ static void set_mode(struct pts_ptdec *d, enum pt_exec_mode mode)
 static inline void end_insn(struct pts_ptdec *d, const struct pt_block *b)
 {
 	/* a block that carries the bytes of its last instruction: never cached */
-	if (b->truncated)
+	if (__builtin_expect(b->truncated, 0))
 		classify_slow(d, b->end_ip, b->raw, b->size, &d->pend_insn);
 	else
 		classify(d, b->end_ip, &d->pend_insn);
@@ -1676,8 +1677,8 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
 }
 
 /*
- * Whether the call of pt_blk_next that returned block b in the block loop
- * read no packet, so that libipt's position is where it was (no
+ * Whether the call of pt_blk_next that returned the block just decoded in
+ * the block loop read no packet, so that libipt's position is where it was (no
  * pt_blk_get_offset). libipt 2.0.5's block decoder reads packets only
  * when it asks its query decoder for a conditional branch, an indirect
  * one or an event (pt_qry_cond_branch, pt_qry_indirect_branch,
@@ -1707,55 +1708,119 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
  * jump (by its class: libipt's does not tell direct from indirect, and
  * a block's last instruction is the one that needed trace if any did)
  * reads nothing after a call of the block loop.
+ *
+ * tnt: the block ends at one of TNT_CLASSES; else at a call or jump (or a
+ * far branch), whose class end_insn has given (pend_insn).
  */
-static inline __attribute__((always_inline)) bool read_nothing(struct pts_ptdec *d,
-							       const struct pt_block *b)
+static inline __attribute__((always_inline)) bool read_nothing(struct pts_ptdec *d, bool tnt)
 {
-	bool none;
+	bool none = tnt ? --d->tnt_spare >= 0 : d->pend_insn.direct && d->tnt_spare >= -1;
 
-	if ((1u << b->iclass) & TNT_CLASSES) {
-		/*
-		 * A near return (libipt's ptic_return: C3, C2) is what Zydis
-		 * classes PTS_IC_RET, and its branch needs no length
-		 * (resolve_fast): not looked up.
-		 */
-		if (b->iclass == ptic_return && !b->truncated)
-			d->pend_insn = (struct pts_insn){ .cls = PTS_IC_RET, .tip = 1 };
-		else
-			end_insn(d, b);
-		none = --d->tnt_spare >= 0;
-	} else if (b->iclass == ptic_other || b->iclass == ptic_ptwrite) {
-		return false;
-	} else {
-		end_insn(d, b);
-		none = d->pend_insn.direct && d->tnt_spare >= -1;
-	}
 	if (none)
 		checked_unmoved(d);
 	return none;
 }
 
 /*
- * blocks_run's work after a block's branch is resolved (st: its status):
- * true when the block was one more pass of a loop that consumes no trace,
- * which ends the segment.
+ * What the block loop does next (blocks_run): resolve the branch of a
+ * block of this class (enum pts_icls, PTS_IC_OTHER: none), of the class
+ * pending whatever it is (NEXT_ANY), or end the loop (NEXT_STOP).
  */
-static inline __attribute__((always_inline)) bool block_done(struct pts_ptdec *d,
-							     const struct pt_block *b, int st)
+#define NEXT_ANY (-1)
+#define NEXT_STOP (-2)
+
+/*
+ * The end of a block of the loop, its branch classified (pend_insn) and
+ * the position marked: NEXT_STOP when it was one more pass of a loop
+ * that consumes no trace (which ends the segment), when the sink said
+ * stop (sink_stop), or when an event is queued or libipt's status says
+ * step must see it; else next, the class of the branch pending.
+ */
+static inline __attribute__((always_inline)) int block_next(struct pts_ptdec *d,
+							   const struct pt_block *b, int st,
+							   bool sink_stop, int next)
 {
-	d->st.blocks++;
-	d->st.insns += b->ninsn;
-	d->last_ip = b->end_ip;
-	d->status = st;
-	/* end_block's classification with read_nothing's: one test of the class */
-	if (!read_nothing(d, b))
-		mark_good_loop(d, b);
 	if (spinning(d, b->end_ip)) {
 		gap(d, SPIN_GAP, 0);
 		lose_sync(d);
-		return true;
+		return NEXT_STOP;
 	}
-	return false;
+	if (sink_stop || d->qn || (st & (pts_event_pending | pts_eos)))
+		return NEXT_STOP;
+	return next;
+}
+
+/*
+ * One block of the loop, the branch before it of class known (NEXT_ANY:
+ * the one pending, whatever it is): what to do next (block_next).
+ *
+ * The block's class is tested once: each of its outcomes returns a
+ * constant, which blocks_run's dispatch on it then follows directly,
+ * to the copy of this function for that class. The block after a
+ * conditional branch, a call or a return resolves it without testing
+ * its class again, a test the CPU mispredicts as often as the classes
+ * alternate (a few times in ten blocks). (Ordered so that the outcomes
+ * are the last thing done: the position is marked before the
+ * conditional branch's and the return's classification, which neither
+ * reads nor changes.)
+ */
+static inline __attribute__((always_inline)) int one_block(struct pts_ptdec *d, int known,
+							  bool store, struct emit_to *et)
+{
+	struct pt_block b;
+	bool sink_stop;
+	int st;
+
+	st = pt_blk_next(d->blk, &b, sizeof(b));
+	/*
+	 * Nothing is queued here (fill_with's test, the loop's own): said
+	 * to the compiler, which then drops the tests of it inlined below;
+	 * checked in sanitizer builds (util/assume.h).
+	 */
+	PTS_ASSUME(!d->qn);
+	if (__builtin_expect(st < 0 || !b.ninsn, 0)) {
+		after_next(d, &b, st);
+		return NEXT_STOP;
+	}
+	if (__builtin_expect(b.mode != d->mode, 0) && other_mode(d, &b))
+		return NEXT_STOP;
+	/* other_mode queued nothing where it keeps the block: said again after the call */
+	PTS_ASSUME(!d->qn);
+	PTS_ASSUME(known == NEXT_ANY || known == (int)d->pend_insn.cls);
+	/* the sink said stop: the loop ends after the block */
+	sink_stop = resolve_fast(d, b.ip, store, et, known);
+	d->st.blocks++;
+	d->st.insns += b.ninsn;
+	d->last_ip = b.end_ip;
+	d->status = st;
+	if ((1u << b.iclass) & TNT_CLASSES) {
+		if (!read_nothing(d, true))
+			mark_good_loop(d, &b);
+		/*
+		 * A near return (libipt's ptic_return: C3, C2) is what Zydis
+		 * classes PTS_IC_RET, and its branch needs no length
+		 * (resolve_fast): not looked up.
+		 */
+		if (b.iclass == ptic_return && !b.truncated) {
+			d->pend_insn = (struct pts_insn){ .cls = PTS_IC_RET, .tip = 1 };
+			return block_next(d, &b, st, sink_stop, PTS_IC_RET);
+		}
+		end_insn(d, &b);
+		if (d->pend_insn.cls == PTS_IC_COND)
+			return block_next(d, &b, st, sink_stop, PTS_IC_COND);
+		return block_next(d, &b, st, sink_stop, NEXT_ANY);
+	}
+	if (b.iclass == ptic_other || b.iclass == ptic_ptwrite) {
+		/* nothing pending: resolve_fast dropped what was */
+		mark_good_loop(d, &b);
+		return block_next(d, &b, st, sink_stop, PTS_IC_OTHER);
+	}
+	end_insn(d, &b);
+	if (!read_nothing(d, false))
+		mark_good_loop(d, &b);
+	if (d->pend_insn.cls == PTS_IC_CALL)
+		return block_next(d, &b, st, sink_stop, PTS_IC_CALL);
+	return block_next(d, &b, st, sink_stop, NEXT_ANY);
 }
 
 /*
@@ -1767,37 +1832,35 @@ static inline __attribute__((always_inline)) bool block_done(struct pts_ptdec *d
  * store: cfg.store is set (a constant: the decoder without one runs code
  * without its tests, blocks_plain). et: pts_ptdec_emit's sink, which
  * takes calls and returns from the loop itself (emit_near), else NULL.
+ * A copy of one_block per class of the branch before the block, entered
+ * from the test of the class (one_block).
  */
 static inline __attribute__((always_inline)) void blocks_run(struct pts_ptdec *d, bool store,
 							    struct emit_to *et)
 {
-	struct pt_block b;
-	int st;
+	int next = NEXT_ANY;
 
-	do {
-		st = pt_blk_next(d->blk, &b, sizeof(b));
-		/*
-		 * Nothing is queued here (fill_with's test, the loop's own): said
-		 * to the compiler, which then drops the tests of it inlined below;
-		 * checked in sanitizer builds (util/assume.h).
-		 */
-		PTS_ASSUME(!d->qn);
-		if (st < 0 || !b.ninsn) {
-			after_next(d, &b, st);
+	for (;;) {
+		switch (next) {
+		case PTS_IC_COND:
+			next = one_block(d, PTS_IC_COND, store, et);
+			break;
+		case PTS_IC_CALL:
+			next = one_block(d, PTS_IC_CALL, store, et);
+			break;
+		case PTS_IC_RET:
+			next = one_block(d, PTS_IC_RET, store, et);
+			break;
+		case PTS_IC_OTHER:
+			next = one_block(d, PTS_IC_OTHER, store, et);
+			break;
+		case NEXT_STOP:
 			return;
+		default:
+			next = one_block(d, NEXT_ANY, store, et);
+			break;
 		}
-		if (b.mode != d->mode && other_mode(d, &b))
-			return;
-		/* other_mode queued nothing where it keeps the block: said again after the call */
-		PTS_ASSUME(!d->qn);
-		if (resolve_fast(d, b.ip, store, et)) {
-			/* the sink said stop: the loop ends after the block */
-			block_done(d, &b, st);
-			return;
-		}
-		if (block_done(d, &b, st))
-			return;
-	} while (!d->qn && !(st & (pts_event_pending | pts_eos)));
+	}
 }
 
 /* blocks_run of a decoder without a store, and with one (pts_ptdec.blocks). */

@@ -87,10 +87,13 @@
 
 /*
  * Events a chunk's decoder goes on past the next chunk's PSB: the joins
- * seen were all made within 9 events past it (docs/decode.md), and take
- * PTS_PAR_MATCH more. Every chunk decodes these twice.
+ * seen were all made within 10 events past it (docs/decode.md), and take
+ * PTS_PAR_MATCH more; this leaves room for a join 32 events past it.
+ * Every chunk decodes these twice (docs/performance.md, "The work of -j2
+ * per chunk (fourteenth round)"); where no join fits, the consumer
+ * decodes on instead, the output the same.
  */
-#define PTS_PAR_OVERLAP 128
+#define PTS_PAR_OVERLAP 48
 /* Start-up events of a chunk the join may skip. */
 #define PTS_PAR_SKIP 32
 /* Identical events that make a join (with at least two trace positions among them). */

@@ -9,10 +9,14 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <errno.h>
 #include <unistd.h>
 
+#include <intel-pt.h>
+
 #include "unit.h"
+#include "decode/pt_cpu.h"
 #include "decode/ptdec.h"
 #include "decode/sideband.h"
 #include "decode/timeconv.h"
@@ -186,7 +190,7 @@ static void perf_time_conversion_matches_the_formula_and_the_sideband(void)
 	pt = calloc(1, 8192 + PTS_PT_PAD);
 	n = fread(pt, 1, 8192, f);
 	fclose(f);
-	CU_ASSERT_EQUAL_FATAL(pts_pt_first_tsc(pt, n, &tsc), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_pt_first_tsc(pt, n, NULL, &tsc), 0);
 	free(pt);
 	ns = pts_tc_ns(&tc, tsc);
 	CU_ASSERT(ns >= 0x4ec21f916c32cULL);
@@ -202,9 +206,47 @@ static void tsc_khz_conversion_does_not_overflow(void)
 	CU_ASSERT_EQUAL(pts_tc_ns(&tc, 1ULL << 63), 3074457345618258602ULL);
 }
 
+/*
+ * A PSB+ whose TMA has a reserved bit set (FC bit 9), then a PAD and the
+ * PSB+'s TSC; a second PSB+ with a later TSC. For a CPU with erratum SKZ84
+ * (6/85/4) libipt passes over the TMA and the PAD, as the decoders do, and
+ * reads the first TSC: the time origin. Without the errata the TMA is
+ * damage, and the reader resynchronises at the second PSB, its TSC later.
+ */
+static void a_tsc_behind_a_tma_passed_over_for_skz84_is_the_first(void)
+{
+	static const uint8_t tma_tsc[] = {
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,		/* PSB */
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+		0x02, 0x73, 0x12, 0x00, 0x00, 0x34, 0x02,		/* TMA, FC bit 9 */
+		0x00,							/* PAD */
+		0x19, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00,		/* TSC 0x1000 */
+		0x02, 0x23,						/* PSBEND */
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,		/* PSB */
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+		0x19, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00,		/* TSC 0x2000 */
+		0x02, 0x23,						/* PSBEND */
+	};
+	uint8_t *pt = calloc(1, sizeof(tma_tsc) + PTS_PT_PAD);
+	struct pt_errata skx, none;
+	uint64_t tsc = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pt);
+	memcpy(pt, tma_tsc, sizeof(tma_tsc));
+	CU_ASSERT_EQUAL(pts_pt_errata(&skx, 6, 85, 4), 0);
+	CU_ASSERT_TRUE(skx.skz84);
+	CU_ASSERT_EQUAL(pts_pt_first_tsc(pt, sizeof(tma_tsc), &skx, &tsc), 0);
+	CU_ASSERT_EQUAL(tsc, 0x1000);
+	memset(&none, 0, sizeof(none));
+	CU_ASSERT_EQUAL(pts_pt_first_tsc(pt, sizeof(tma_tsc), &none, &tsc), 0);
+	CU_ASSERT_EQUAL(tsc, 0x2000);
+	free(pt);
+}
+
 PTS_SUITE(decode_pevent, NULL, NULL,
 	  PTS_TEST(switch_comm_mmap_and_itrace_start_records_are_read),
 	  PTS_TEST(record_running_past_the_end_is_refused_with_its_offset),
 	  PTS_TEST_SHARED(perf_time_conversion_matches_the_formula_and_the_sideband,
 			  "data/real/dynamorio-hello/pt.bin"),
-	  PTS_TEST(tsc_khz_conversion_does_not_overflow));
+	  PTS_TEST(tsc_khz_conversion_does_not_overflow),
+	  PTS_TEST(a_tsc_behind_a_tma_passed_over_for_skz84_is_the_first));

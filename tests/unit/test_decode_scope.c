@@ -16,7 +16,7 @@
 static void scan(struct pt_gen *g, struct pts_scope_evidence *ev)
 {
 	memset(ev, 0, sizeof(*ev));
-	CU_ASSERT_EQUAL(pts_scope_scan(g->buf, gen_len(g), ev), 0);
+	CU_ASSERT_EQUAL(pts_scope_scan(g->buf, gen_len(g), NULL, ev), 0);
 	gen_done(g);
 }
 

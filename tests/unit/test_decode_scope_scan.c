@@ -5,7 +5,9 @@
  * itself: its evidence must be the one of a scan with libipt alone,
  * pt_pkt_next per packet, on streams of every IP packet with every IP
  * compression (reserved ones too), user and kernel halves, PSB, OVF, the
- * other packets and damage, from any offset.
+ * other packets and damage, from any offset, both with or without a CPU's
+ * errata (a TMA whose reserved bits are set is damage, or, with SKZ84,
+ * passed over: decode/pt_cpu.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +39,8 @@ static bool ref_update(uint64_t *last, bool *valid, const struct pt_packet_ip *p
 }
 
 /* The scan with libipt alone: the reference. */
-static void ref_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev)
+static void ref_scan(const uint8_t *buf, size_t len, const struct pt_errata *errata,
+		     struct pts_scope_evidence *ev)
 {
 	struct pt_packet_decoder *dec;
 	struct pt_config cfg;
@@ -49,6 +52,8 @@ static void ref_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *
 	pt_config_init(&cfg);
 	cfg.begin = (uint8_t *)buf;
 	cfg.end = (uint8_t *)buf + len;
+	if (errata)
+		cfg.errata = *errata;
 	dec = pt_pkt_alloc_decoder(&cfg);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dec);
 	rc = pt_pkt_sync_forward(dec);
@@ -113,6 +118,7 @@ static size_t gen_stream(uint8_t *buf, size_t cap, unsigned int seed, unsigned i
 		{ 4, 0x02, 0x03, 0x1c, 0 },		/* CBR */
 		{ 2, 0x07, 0x10 },			/* CYC */
 		{ 7, 0x02, 0x73, 1, 2, 0, 3, 0 },	/* TMA */
+		{ 7, 0x02, 0x73, 1, 2, 0, 3, 2 },	/* TMA, reserved FC bit 9 */
 		{ 2, 0x99, 0xe0 },			/* MODE, reserved leaf */
 	};
 	size_t n = 0;
@@ -148,15 +154,33 @@ static void assert_same(const struct pts_scope_evidence *got,
 	CU_ASSERT_EQUAL(got->psbs, want->psbs);
 }
 
+/* The errata libipt applies for a Skylake server (6/85/4): SKZ84 among them. */
+static struct pt_errata skylake_server_errata(void)
+{
+	struct pt_cpu cpu = { .vendor = pcv_intel, .family = 6, .model = 85, .stepping = 4 };
+	struct pt_errata e;
+
+	memset(&e, 0, sizeof(e));
+	CU_ASSERT_EQUAL(pt_cpu_errata(&e, &cpu), 0);
+	CU_ASSERT_TRUE(e.skz84);
+	return e;
+}
+
+/* The scan against the reference, without errata and with a Skylake server's. */
 static void check(const uint8_t *buf, size_t len)
 {
+	struct pt_errata skx = skylake_server_errata();
+	const struct pt_errata *errata[] = { NULL, &skx };
 	struct pts_scope_evidence got, want;
+	unsigned int k;
 
-	memset(&got, 0, sizeof(got));
-	memset(&want, 0, sizeof(want));
-	CU_ASSERT_EQUAL(pts_scope_scan(buf, len, &got), 0);
-	ref_scan(buf, len, &want);
-	assert_same(&got, &want);
+	for (k = 0; k < 2; k++) {
+		memset(&got, 0, sizeof(got));
+		memset(&want, 0, sizeof(want));
+		CU_ASSERT_EQUAL(pts_scope_scan(buf, len, errata[k], &got), 0);
+		ref_scan(buf, len, errata[k], &want);
+		assert_same(&got, &want);
+	}
 }
 
 static void the_evidence_is_the_one_of_a_scan_with_libipt_alone(void)
@@ -181,17 +205,22 @@ static void the_evidence_is_the_one_of_a_scan_with_libipt_alone(void)
  */
 static void check_pair(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
+	struct pt_errata skx = skylake_server_errata();
+	const struct pt_errata *errata[] = { NULL, &skx };
 	struct pts_scope_evidence got, want;
+	unsigned int k;
 
-	memset(&got, 0, sizeof(got));
-	memset(&want, 0, sizeof(want));
-	CU_ASSERT_EQUAL(pts_scope_scan_pair(a, alen, b, blen, &got), 0);
-	ref_scan(a, alen, &want);
-	ref_scan(b, blen, &want);
-	if (want.user_ips && want.kernel_ips) {
-		CU_ASSERT(got.user_ips && got.kernel_ips);
-	} else {
-		assert_same(&got, &want);
+	for (k = 0; k < 2; k++) {
+		memset(&got, 0, sizeof(got));
+		memset(&want, 0, sizeof(want));
+		CU_ASSERT_EQUAL(pts_scope_scan_pair(a, alen, b, blen, errata[k], &got), 0);
+		ref_scan(a, alen, errata[k], &want);
+		ref_scan(b, blen, errata[k], &want);
+		if (want.user_ips && want.kernel_ips) {
+			CU_ASSERT(got.user_ips && got.kernel_ips);
+		} else {
+			assert_same(&got, &want);
+		}
 	}
 }
 
@@ -220,6 +249,48 @@ static void two_buffers_in_step_give_the_evidence_of_one_after_the_other(void)
 	}
 }
 
+/*
+ * A PSB+ whose TMA has a reserved bit set (FC bit 9), then a TIP.PGE at a
+ * user-space IP. libipt reads the TMA as damage (pte_bad_packet), or, for
+ * a CPU with erratum SKZ84, passes over it and the byte after it (here a
+ * PAD) as an invalid packet, as the decoders do, and reads the PSBEND and
+ * the TIP.PGE. The scan, told the errata the decoders are given, takes
+ * the TIP.PGE's IP as evidence, alone and in step with another buffer;
+ * without errata there is no PSB to resynchronise at after the TMA, and
+ * no IP: the trace would show no scope.
+ */
+static void an_ip_behind_a_tma_passed_over_for_skz84_is_evidence(void)
+{
+	static const uint8_t tma_pge[] = {
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,		/* PSB */
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+		0x19, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00,		/* TSC */
+		0x02, 0x73, 0x12, 0x00, 0x00, 0x34, 0x02,		/* TMA, FC bit 9 */
+		0x00,							/* PAD */
+		0x02, 0x23,						/* PSBEND */
+		0x71, 0x00, 0x10, 0x40, 0x00, 0x00, 0x00,		/* TIP.PGE 0x401000 */
+		0x00, 0x00,						/* PAD */
+	};
+	struct pt_errata skx = skylake_server_errata();
+	struct pts_scope_evidence ev, pair, none;
+
+	memset(&ev, 0, sizeof(ev));
+	CU_ASSERT_EQUAL(pts_scope_scan(tma_pge, sizeof(tma_pge), &skx, &ev), 0);
+	CU_ASSERT_EQUAL(ev.user_ips, 1);
+	CU_ASSERT_EQUAL(ev.pge, 1);
+	CU_ASSERT_EQUAL(ev.psbs, 1);
+	memset(&pair, 0, sizeof(pair));
+	CU_ASSERT_EQUAL(pts_scope_scan_pair(tma_pge, sizeof(tma_pge), tma_pge, sizeof(tma_pge),
+					    &skx, &pair), 0);
+	CU_ASSERT_EQUAL(pair.user_ips, 2);
+	CU_ASSERT_EQUAL(pair.pge, 2);
+	memset(&none, 0, sizeof(none));
+	CU_ASSERT_EQUAL(pts_scope_scan(tma_pge, sizeof(tma_pge), NULL, &none), 0);
+	CU_ASSERT_EQUAL(none.user_ips, 0);
+	CU_ASSERT_EQUAL(none.psbs, 1);
+}
+
 PTS_SUITE(decode_scope_scan, NULL, NULL,
 	  PTS_TEST(the_evidence_is_the_one_of_a_scan_with_libipt_alone),
-	  PTS_TEST(two_buffers_in_step_give_the_evidence_of_one_after_the_other));
+	  PTS_TEST(two_buffers_in_step_give_the_evidence_of_one_after_the_other),
+	  PTS_TEST(an_ip_behind_a_tma_passed_over_for_skz84_is_evidence));

@@ -1110,7 +1110,8 @@ const char *pts_ptev_name(int type)
 	return names[type];
 }
 
-int pts_pt_first_tsc(const uint8_t *buf, size_t size, uint64_t *tsc)
+int pts_pt_first_tsc(const uint8_t *buf, size_t size, const struct pt_errata *errata,
+		     uint64_t *tsc)
 {
 	struct pt_packet_decoder *pd;
 	struct pt_config cfg;
@@ -1120,6 +1121,8 @@ int pts_pt_first_tsc(const uint8_t *buf, size_t size, uint64_t *tsc)
 	pt_config_init(&cfg);
 	cfg.begin = (uint8_t *)buf;	/* only read */
 	cfg.end = (uint8_t *)buf + size;
+	if (errata)
+		cfg.errata = *errata;
 	pd = pt_pkt_alloc_decoder(&cfg);
 	if (!pd)
 		return -ENOMEM;

@@ -201,10 +201,17 @@ void pts_ptdec_free(struct pts_ptdec *d);
 /* Name of a libipt event type ("enabled", "async branch", ...). */
 const char *pts_ptev_name(int type);
 
+struct pt_errata;
+
 /*
  * First TSC value of a PT buffer (packet decoder), for the time origin.
- * buf must be followed by PTS_PT_PAD zero bytes. -ENOENT: none.
+ * buf must be followed by PTS_PT_PAD zero bytes. The packet decoder is
+ * given the recording CPU's errata (errata, NULL: none), so that it reads
+ * the packets the decoders read (pt_cpu.h: with SKZ84 a TMA whose
+ * reserved bits are set is passed over, not damage that skips to the next
+ * PSB and its TSC). -ENOENT: none.
  */
-int pts_pt_first_tsc(const uint8_t *buf, size_t size, uint64_t *tsc);
+int pts_pt_first_tsc(const uint8_t *buf, size_t size, const struct pt_errata *errata,
+		     uint64_t *tsc);
 
 #endif

@@ -275,8 +275,12 @@ static int take_libipt(struct pt_packet_decoder *dec, uint64_t prev, uint64_t *o
 	return pt_pkt_get_offset(dec, off);
 }
 
-/* s at the first PSB of len bytes at buf (a decoder of its own); -ENOMEM. */
-static int scan_start(struct scan *s, const uint8_t *buf, size_t len)
+/*
+ * s at the first PSB of len bytes at buf (a decoder of its own, with the
+ * CPU's errata, NULL: none); -ENOMEM.
+ */
+static int scan_start(struct scan *s, const uint8_t *buf, size_t len,
+		      const struct pt_errata *errata)
 {
 	struct pt_config cfg;
 
@@ -286,6 +290,8 @@ static int scan_start(struct scan *s, const uint8_t *buf, size_t len)
 	pt_config_init(&cfg);
 	cfg.begin = (uint8_t *)buf;
 	cfg.end = (uint8_t *)buf + len;
+	if (errata)
+		cfg.errata = *errata;
 	s->dec = pt_pkt_alloc_decoder(&cfg);
 	if (!s->dec)
 		return -ENOMEM;
@@ -334,14 +340,15 @@ static void scan_end(struct scan *s, struct pts_scope_evidence *ev)
 	pt_pkt_free_decoder(s->dec);
 }
 
-int pts_scope_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev)
+int pts_scope_scan(const uint8_t *buf, size_t len, const struct pt_errata *errata,
+		   struct pts_scope_evidence *ev)
 {
 	uint8_t plain[256];
 	struct scan s;
 
 	if (!len)
 		return 0;
-	if (scan_start(&s, buf, len))
+	if (scan_start(&s, buf, len, errata))
 		return -ENOMEM;
 	plain_lens(plain);
 	scan_rest(&s, plain, ev);
@@ -350,16 +357,16 @@ int pts_scope_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev
 }
 
 int pts_scope_scan_pair(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
-			struct pts_scope_evidence *ev)
+			const struct pt_errata *errata, struct pts_scope_evidence *ev)
 {
 	uint8_t plain[256];
 	struct scan sa, sb;
 
 	if (!alen || !blen)
-		return pts_scope_scan(alen ? a : b, alen ? alen : blen, ev);
-	if (scan_start(&sa, a, alen))
+		return pts_scope_scan(alen ? a : b, alen ? alen : blen, errata, ev);
+	if (scan_start(&sa, a, alen, errata))
 		return -ENOMEM;
-	if (scan_start(&sb, b, blen)) {
+	if (scan_start(&sb, b, blen, errata)) {
 		pt_pkt_free_decoder(sa.dec);
 		return -ENOMEM;
 	}

@@ -21,6 +21,8 @@
 
 #include "../bundle/bundle.h"
 
+struct pt_errata;
+
 struct pts_scope_evidence {
 	uint64_t user_ips;	/* TIP, TIP.PGE and FUP IPs in the lower canonical half */
 	uint64_t kernel_ips;	/* ... in the upper half */
@@ -32,10 +34,15 @@ struct pts_scope_evidence {
  * Add the evidence of one trace buffer (len bytes at buf, as written by
  * one CPU; the scan starts at its first PSB) to ev. IPs are decompressed
  * against the last IP as the SDM describes (§33.4.2.2, "IP Compression"):
- * reset at PSB and OVF. Stops early once both halves were seen. Errors:
- * -ENOMEM (libipt's packet decoder cannot be allocated).
+ * reset at PSB and OVF. Stops early once both halves were seen. The
+ * packets are the ones the decoders read: libipt's packet decoder is given
+ * the recording CPU's errata (errata, NULL: none; pt_cpu.h: with SKZ84 a
+ * TMA whose reserved bits are set is passed over, not damage after which
+ * the scan would resynchronise at the next PSB and miss the IPs between).
+ * Errors: -ENOMEM (libipt's packet decoder cannot be allocated).
  */
-int pts_scope_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev);
+int pts_scope_scan(const uint8_t *buf, size_t len, const struct pt_errata *errata,
+		   struct pts_scope_evidence *ev);
 
 /*
  * pts_scope_scan of a and then of b (two buffers, b usually from a PSB on),
@@ -45,7 +52,7 @@ int pts_scope_scan(const uint8_t *buf, size_t len, struct pts_scope_evidence *ev
  * read up to then (both nonzero), as pts_scope_scan's are.
  */
 int pts_scope_scan_pair(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
-			struct pts_scope_evidence *ev);
+			const struct pt_errata *errata, struct pts_scope_evidence *ev);
 
 /*
  * The scope the evidence shows, and in why (why_len bytes) a phrase that

@@ -46,7 +46,7 @@ static uint64_t psb_key(const struct pts_pcpu *p, uint64_t at)
 	/* a PSB+ is a few dozen bytes; the trace after them is readable (padded) */
 	uint64_t len = p->cfg.size - at < 256 ? p->cfg.size - at : 256, tsc;
 
-	if (pts_pt_first_tsc(p->cfg.buf + at, len, &tsc))
+	if (pts_pt_first_tsc(p->cfg.buf + at, len, &p->errata, &tsc))
 		return p->next_key;
 	return pts_tc_ns(&p->cfg.tc, tsc);
 }
@@ -352,6 +352,8 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	p->cfg.mapped = false;		/* pages are released here, behind the chunks used */
 	p->release = cfg->mapped;
 	p->chunk_bytes = chunk_bytes ? chunk_bytes : 1;
+	/* the packets the decoders read: with the CPU's errata (pardec_cyc.h) */
+	pts_pt_errata(&p->errata, cfg->family, cfg->model, cfg->stepping);
 	p->stop = UINT64_MAX;
 	p->out.cpu = cfg->cpu;
 	p->break_joins = pool->brk == PTS_PARDEC_BREAK_JOINS;
@@ -365,12 +367,8 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 		p->hold = scan->hold;
 		pts_pt_hold_init(&scan->hold);
 	} else {
-		struct pt_errata errata;
-
-		/* the packets the decoders read: with the CPU's errata (pardec_cyc.h) */
-		pts_pt_errata(&errata, cfg->family, cfg->model, cfg->stepping);
 		pts_pt_hold_init(&p->hold);
-		p->cyc = pts_pt_trace_has_cyc(cfg->buf, cfg->size, p->release, &errata, &p->hold);
+		p->cyc = pts_pt_trace_has_cyc(cfg->buf, cfg->size, p->release, &p->errata, &p->hold);
 	}
 	p->pnext = pool->cpus;
 	pool->cpus = p;

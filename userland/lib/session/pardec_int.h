@@ -11,6 +11,7 @@
 #ifndef PTS_SESSION_PARDEC_INT_H
 #define PTS_SESSION_PARDEC_INT_H
 
+#include <intel-pt.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -129,6 +130,8 @@ struct pts_pcpu {
 	struct pts_br_elide *elide;	/* applied at hand-out */
 	size_t chunk_bytes;
 	bool release;			/* the trace is mapped: drop the pages behind */
+	/* the CPU's, for the packets read beside the decoders (pt_cpu.h) */
+	struct pt_errata errata;
 	unsigned int nchunks;
 	struct chunk *cur, *tail;
 	struct pts_pcpu *pnext;		/* the pool's next CPU */

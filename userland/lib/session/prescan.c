@@ -82,8 +82,8 @@ static int scan_slice(struct prescan *s, const struct task *t)
 		mid = memmem(c->buf + t->from + half, t->to - t->from - half, pts_pt_psb,
 			     sizeof(pts_pt_psb));
 	if (mid ? pts_scope_scan_pair(c->buf + t->from, (size_t)(mid - c->buf) - t->from, mid,
-				      t->to - (size_t)(mid - c->buf), &ev) :
-		  pts_scope_scan(c->buf + t->from, t->to - t->from, &ev))
+				      t->to - (size_t)(mid - c->buf), c->errata, &ev) :
+		  pts_scope_scan(c->buf + t->from, t->to - t->from, c->errata, &ev))
 		return -ENOMEM;
 	pthread_mutex_lock(&s->mu);
 	ev_add(s->ev, &ev, &before);

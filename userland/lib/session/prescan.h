@@ -38,7 +38,8 @@ struct pts_prescan_cpu {
 	uint8_t *buf;		/* mapped: the pages scanned are dropped behind */
 	size_t len;
 	bool scan_cyc;		/* in: scan it for CYC */
-	const struct pt_errata *errata;	/* in: the recording CPU's (NULL: none; pardec_cyc.h) */
+	/* in: the recording CPU's, for both scans (NULL: none; pardec_cyc.h, scope_infer.h) */
+	const struct pt_errata *errata;
 	bool cyc;		/* out: it holds one (pts_pt_trace_has_cyc) */
 	struct pts_pt_hold *hold;	/* where scan_cyc: initialised, the scan's held events */
 };

@@ -489,25 +489,24 @@ static bool run_parallel(const struct pts_run_in *in)
  * The scans before the decoders start, on the run's threads (prescan.h):
  * the scope of raw traces read from them (in->scope_from_trace), and for
  * each trace the pool decodes in chunks (open_pt_source) its CYC packets.
+ * Both read the packets the decoders read: with their errata.
  */
-static int prescan(struct pts_run_in *in, struct pts_decode_summary *sum, struct pts_err *err)
+static int prescan(struct pts_run_in *in, const struct pt_errata *errata,
+		   struct pts_decode_summary *sum, struct pts_err *err)
 {
 	size_t chunk = in->chunk_bytes ? in->chunk_bytes : PTS_DEC_CHUNK_BYTES;
 	struct pts_prescan_cpu *pc = calloc(in->nr_pt ? in->nr_pt : 1, sizeof(*pc));
 	struct pts_scope_evidence ev;
-	struct pt_errata errata;
 	unsigned int i;
 	int rc;
 
 	if (!pc)
 		return pts_err_set(err, ENOMEM, "out of memory");
-	/* the CYC scan reads the packets the decoders read: with their errata */
-	pts_pt_errata(&errata, in->family, in->model, in->stepping);
 	for (i = 0; i < in->nr_pt; i++) {
 		pc[i].buf = in->pt[i].buf;
 		pc[i].len = in->pt[i].len;
 		pc[i].scan_cyc = run_parallel(in) && in->pt[i].len > chunk;
-		pc[i].errata = &errata;
+		pc[i].errata = errata;
 		pts_pt_hold_init(&in->pt[i].scan.hold);
 		pc[i].hold = &in->pt[i].scan.hold;
 	}
@@ -546,6 +545,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 {
 	struct pts_pool *pool = NULL;	/* worker threads, or NULL: every CPU decoded serially */
 	struct pts_tl_config tcfg;
+	struct pt_errata errata;	/* the decoders': for every reader of the traces */
 	struct feed f;
 	uint64_t origin = UINT64_MAX;
 	unsigned int i;
@@ -559,14 +559,15 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		rc = pts_err_set(err, ENOMEM, "out of memory for %u CPU decoders", in->nr_pt);
 		goto out;
 	}
-	rc = prescan(in, sum, err);
+	pts_pt_errata(&errata, in->family, in->model, in->stepping);
+	rc = prescan(in, &errata, sum, err);
 	if (rc)
 		goto out;
 	pts_sideband_sort(&in->sb);
 	for (i = 0; i < in->nr_pt; i++) {
 		uint64_t tsc;
 
-		if (!pts_pt_first_tsc(in->pt[i].buf, in->pt[i].len, &tsc) &&
+		if (!pts_pt_first_tsc(in->pt[i].buf, in->pt[i].len, &errata, &tsc) &&
 		    pts_tc_ns(&in->tc, tsc) < origin)
 			origin = pts_tc_ns(&in->tc, tsc);
 	}

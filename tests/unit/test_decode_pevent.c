@@ -13,10 +13,8 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include <intel-pt.h>
-
 #include "unit.h"
-#include "decode/pt_cpu.h"
+#include "skz84_tma.h"
 #include "decode/ptdec.h"
 #include "decode/sideband.h"
 #include "decode/timeconv.h"
@@ -216,25 +214,15 @@ static void tsc_khz_conversion_does_not_overflow(void)
 static void a_tsc_behind_a_tma_passed_over_for_skz84_is_the_first(void)
 {
 	static const uint8_t tma_tsc[] = {
-		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,		/* PSB */
-		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
-		0x02, 0x73, 0x12, 0x00, 0x00, 0x34, 0x02,		/* TMA, FC bit 9 */
-		0x00,							/* PAD */
-		0x19, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00,		/* TSC 0x1000 */
-		0x02, 0x23,						/* PSBEND */
-		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,		/* PSB */
-		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
-		0x19, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00,		/* TSC 0x2000 */
-		0x02, 0x23,						/* PSBEND */
+		SKZ84_PSB, SKZ84_TMA_PAD, SKZ84_TSC(0x10), SKZ84_PSBEND,
+		SKZ84_PSB, SKZ84_TSC(0x20), SKZ84_PSBEND,
 	};
 	uint8_t *pt = calloc(1, sizeof(tma_tsc) + PTS_PT_PAD);
-	struct pt_errata skx, none;
+	struct pt_errata skx = skylake_server_errata(), none;
 	uint64_t tsc = 0;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(pt);
 	memcpy(pt, tma_tsc, sizeof(tma_tsc));
-	CU_ASSERT_EQUAL(pts_pt_errata(&skx, 6, 85, 4), 0);
-	CU_ASSERT_TRUE(skx.skz84);
 	CU_ASSERT_EQUAL(pts_pt_first_tsc(pt, sizeof(tma_tsc), &skx, &tsc), 0);
 	CU_ASSERT_EQUAL(tsc, 0x1000);
 	memset(&none, 0, sizeof(none));

@@ -15,6 +15,7 @@
 #include <intel-pt.h>
 
 #include "unit.h"
+#include "skz84_tma.h"
 #include "decode/scope_infer.h"
 
 /* The last IP of SDM 33.4.2.2, as the reference keeps it. */
@@ -154,18 +155,6 @@ static void assert_same(const struct pts_scope_evidence *got,
 	CU_ASSERT_EQUAL(got->psbs, want->psbs);
 }
 
-/* The errata libipt applies for a Skylake server (6/85/4): SKZ84 among them. */
-static struct pt_errata skylake_server_errata(void)
-{
-	struct pt_cpu cpu = { .vendor = pcv_intel, .family = 6, .model = 85, .stepping = 4 };
-	struct pt_errata e;
-
-	memset(&e, 0, sizeof(e));
-	CU_ASSERT_EQUAL(pt_cpu_errata(&e, &cpu), 0);
-	CU_ASSERT_TRUE(e.skz84);
-	return e;
-}
-
 /* The scan against the reference, without errata and with a Skylake server's. */
 static void check(const uint8_t *buf, size_t len)
 {
@@ -262,12 +251,7 @@ static void two_buffers_in_step_give_the_evidence_of_one_after_the_other(void)
 static void an_ip_behind_a_tma_passed_over_for_skz84_is_evidence(void)
 {
 	static const uint8_t tma_pge[] = {
-		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,		/* PSB */
-		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
-		0x19, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00,		/* TSC */
-		0x02, 0x73, 0x12, 0x00, 0x00, 0x34, 0x02,		/* TMA, FC bit 9 */
-		0x00,							/* PAD */
-		0x02, 0x23,						/* PSBEND */
+		SKZ84_PSB, SKZ84_TSC(0x10), SKZ84_TMA_PAD, SKZ84_PSBEND,
 		0x71, 0x00, 0x10, 0x40, 0x00, 0x00, 0x00,		/* TIP.PGE 0x401000 */
 		0x00, 0x00,						/* PAD */
 	};

@@ -15,6 +15,7 @@
 #include <intel-pt.h>
 
 #include "unit.h"
+#include "skz84_tma.h"
 #include "session/pardec_cyc.h"
 
 /* libipt's length of the packet at buf[0, left), 0 when it is an error or a CYC. */
@@ -189,18 +190,6 @@ static size_t gen_stream(uint8_t *buf, size_t cap, unsigned int seed, bool cyc)
 	return n;
 }
 
-/* The errata libipt applies for a Skylake server (6/85/4): SKZ84 among them. */
-static struct pt_errata skylake_server_errata(void)
-{
-	struct pt_cpu cpu = { .vendor = pcv_intel, .family = 6, .model = 85, .stepping = 4 };
-	struct pt_errata e;
-
-	memset(&e, 0, sizeof(e));
-	CU_ASSERT_EQUAL(pt_cpu_errata(&e, &cpu), 0);
-	CU_ASSERT_TRUE(e.skz84);
-	return e;
-}
-
 static void the_scan_answers_as_libipt_alone_on_packets_and_damage(void)
 {
 	static uint8_t buf[4096 + 64];
@@ -238,12 +227,7 @@ static void the_scan_answers_as_libipt_alone_on_packets_and_damage(void)
 static void a_cyc_behind_a_tma_passed_over_for_skz84_is_found(void)
 {
 	static const uint8_t tma_cyc[] = {
-		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,		/* PSB */
-		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
-		0x19, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00,		/* TSC */
-		0x02, 0x73, 0x12, 0x00, 0x00, 0x34, 0x02,		/* TMA, FC bit 9 */
-		0x00,							/* PAD */
-		0x02, 0x23,						/* PSBEND */
+		SKZ84_PSB, SKZ84_TSC(0x10), SKZ84_TMA_PAD, SKZ84_PSBEND,
 		0x07, 0x10,						/* CYC */
 		0x00, 0x00,						/* PAD */
 	};

@@ -106,10 +106,28 @@ static bool at_block(const struct chunk *c, const struct pts_rec *e)
 	}
 }
 
+/* Whether c's event i (an index of its array) is a gap: its decoder then resynchronised. */
+static bool is_gap(const struct chunk *c, uint64_t i)
+{
+	const struct pts_rec *e = &c->ev[i - c->base];
+
+	return !(e->flags & PTS_REC_RUN) && e->kind == PTS_BR_GAP;
+}
+
 /*
  * Where a's events hand over to b's: *ia (index in a) and *jb (in b) with
  * PTS_PAR_MATCH identical events from there, among them two trace
  * positions (pardec.h). false: no join.
+ *
+ * Not after a gap of either past b's PSB: a decoder that resynchronised
+ * after an error emptied libipt's queue of held events (pardec_hold.h),
+ * and the other, which met no error there (its state came another way),
+ * may still hold one, reported past the join from b's counts but never
+ * by the serial decoder (fuzz finding 22: a MODE.Exec after a PSB+ held
+ * by b's decoder until a TIP past the next PSB, where a's had
+ * resynchronised after a gap; one exec mode event more). A gap of a
+ * before b's PSB resynchronises at that PSB at the latest (ptdec.c,
+ * lose_sync), where b's decoder starts too.
  */
 bool pardec_find_join(const struct chunk *a, uint64_t from, const struct chunk *b, uint64_t *ia,
 		      uint64_t *jb)
@@ -118,8 +136,15 @@ bool pardec_find_join(const struct chunk *a, uint64_t from, const struct chunk *
 
 	if (a->over == UINT64_MAX || b->risky || b->base != 0)
 		return false;
+	for (i = a->over > a->base ? a->over : a->base; i < from && i < aend; i++)
+		if (is_gap(a, i))
+			return false;
 	for (i = a->over > from ? a->over : from; i < aend; i++) {
+		if (i > a->over && is_gap(a, i - 1))
+			return false;
 		for (j = 0; j < PTS_PAR_SKIP && j < bend; j++) {
+			if (j > 0 && is_gap(b, j - 1))
+				break;
 			const uint64_t *pos = &a->pos[i - a->base];
 			uint64_t m = 0;
 			bool moved = false;

@@ -3,7 +3,6 @@
 #include "pt_cpu.h"
 
 #include <intel-pt.h>
-#include <string.h>
 
 int pts_pt_config_cpu(struct pt_config *pc, uint16_t family, uint8_t model, uint8_t stepping)
 {

@@ -26,9 +26,11 @@
 #define PTS_DECODE_EVSTORE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "branch.h"
+#include "elide.h"
 
 /*
  * One event: the fields of struct pts_branch a decoder sets, or a run of
@@ -71,6 +73,27 @@ struct pts_thr {
 	int32_t pid, tid;
 };
 
+/*
+ * The store compares a thread for every event and jump: pid and tid side
+ * by side (here and in struct pts_run_bounds), one word, one compare
+ * (pts_pid_tid).
+ */
+_Static_assert(offsetof(struct pts_thr, tid) == offsetof(struct pts_thr, pid) + 4,
+	       "pts_pid_tid: pid and tid side by side");
+
+/*
+ * pid/tid as the word pts_pid_tid reads, made with shifts, which the
+ * compiler can fold into one load where a caller's pid and tid lie side
+ * by side (an array of the two, as elide.h makes, took more instructions
+ * here: docs/performance.md, "The work of -j2 per chunk").
+ */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pts_pid_tid: pid in the low half");
+
+static inline uint64_t pts_evstore_thread(int32_t pid, int32_t tid)
+{
+	return (uint64_t)(uint32_t)pid | (uint64_t)(uint32_t)tid << 32;
+}
+
 #define PTS_REC_RUN 0x80	/* pts_rec.flags: a run of jumps */
 /*
  * pts_rec.flags: a jump not in a run, or an event with extra fields: one
@@ -99,6 +122,9 @@ struct pts_run_bounds {
 	uint32_t n;
 };
 
+_Static_assert(offsetof(struct pts_run_bounds, tid) == offsetof(struct pts_run_bounds, pid) + 4,
+	       "pts_pid_tid: pid and tid side by side");
+
 #define PTS_RUN_MAX UINT16_MAX
 
 /* Begin bounds r with a jump: false when it is too wide to be a run. */
@@ -124,7 +150,7 @@ static inline bool pts_run_add(struct pts_run_bounds *r, bool any_time, int32_t 
 {
 	uint64_t lo = from < to ? from : to, hi = from < to ? to : from;
 
-	if (pid != r->pid || tid != r->tid || r->n >= PTS_RUN_MAX ||
+	if (pts_evstore_thread(pid, tid) != pts_pid_tid(&r->pid) || r->n >= PTS_RUN_MAX ||
 	    (any_time ? ts_ns - r->ts_ns > UINT32_MAX : ts_ns != r->ts_ns))
 		return false;
 	if (lo < r->lo || hi > r->hi) {
@@ -229,7 +255,7 @@ static inline struct pts_rec *pts_evstore_put(struct pts_evstore *s, enum pts_br
 	e->to = to;
 	e->ts_ns = ts_ns;
 	*s->pnext++ = pos;
-	if (s->tnext == s->thr || s->tnext[-1].pid != pid || s->tnext[-1].tid != tid) {
+	if (s->tnext == s->thr || pts_pid_tid(&s->tnext[-1].pid) != pts_evstore_thread(pid, tid)) {
 		s->tnext->i = (uint64_t)(e - s->ev);
 		s->tnext->pid = pid;
 		s->tnext->tid = tid;

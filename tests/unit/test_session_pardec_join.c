@@ -111,47 +111,48 @@ static void build(struct hand_chunk *a, struct hand_chunk *b, bool a_gap, bool b
 	shared(b);
 }
 
-static void chunks_without_a_gap_join_at_their_first_shared_event(void)
+/*
+ * Whether a and b, built with a_gap and b_gap, join (*ia, *jb: where); the
+ * search from a's first event past b's PSB, or with from_past_gap from the
+ * event after a's own one (a later call of the consumer's)
+ */
+static bool joins(bool a_gap, bool b_gap, bool from_past_gap, uint64_t *ia, uint64_t *jb)
 {
 	struct hand_chunk *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-	uint64_t ia = 0, jb = 0;
+	bool found;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-	build(a, b, false, false);
-	CU_ASSERT_TRUE(pardec_find_join(&a->c, a->c.over, &b->c, &ia, &jb));
-	CU_ASSERT_EQUAL(ia, BEFORE + 1);
-	CU_ASSERT_EQUAL(jb, OWN);
+	build(a, b, a_gap, b_gap);
+	found = pardec_find_join(&a->c, from_past_gap ? BEFORE + 1 : a->c.over, &b->c, ia, jb);
 	free(a);
 	free(b);
+	return found;
+}
+
+static void chunks_without_a_gap_join_at_their_first_shared_event(void)
+{
+	uint64_t ia = 0, jb = 0;
+
+	CU_ASSERT_TRUE(joins(false, false, false, &ia, &jb));
+	CU_ASSERT_EQUAL(ia, BEFORE + 1);
+	CU_ASSERT_EQUAL(jb, OWN);
+	CU_ASSERT_TRUE(joins(false, false, true, &ia, &jb));
 }
 
 static void no_join_after_a_gap_of_the_predecessor_past_the_successors_psb(void)
 {
-	struct hand_chunk *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-	uint64_t ia = 0, jb = 0;
+	uint64_t ia, jb;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-	build(a, b, true, false);
-	CU_ASSERT_FALSE(pardec_find_join(&a->c, a->c.over, &b->c, &ia, &jb));
-	/* nor when the search starts past the gap (a later call, from on) */
-	CU_ASSERT_FALSE(pardec_find_join(&a->c, BEFORE + 1, &b->c, &ia, &jb));
-	free(a);
-	free(b);
+	CU_ASSERT_FALSE(joins(true, false, false, &ia, &jb));
+	CU_ASSERT_FALSE(joins(true, false, true, &ia, &jb));
 }
 
 static void no_join_after_a_gap_of_the_successor(void)
 {
-	struct hand_chunk *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-	uint64_t ia = 0, jb = 0;
+	uint64_t ia, jb;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-	build(a, b, false, true);
-	CU_ASSERT_FALSE(pardec_find_join(&a->c, a->c.over, &b->c, &ia, &jb));
-	free(a);
-	free(b);
+	CU_ASSERT_FALSE(joins(false, true, false, &ia, &jb));
 }
 
 PTS_SUITE(session_pardec_join, NULL, NULL,

@@ -25,3 +25,16 @@ int pts_pt_errata(struct pt_errata *e, uint16_t family, uint8_t model, uint8_t s
 	*e = pc.errata;
 	return rc;
 }
+
+struct pt_packet_decoder *pts_pt_pkt_decoder(const uint8_t *buf, size_t size,
+					     const struct pt_errata *errata)
+{
+	struct pt_config pc;
+
+	pt_config_init(&pc);
+	pc.begin = (uint8_t *)buf;	/* libipt only reads it */
+	pc.end = (uint8_t *)buf + size;
+	if (errata)
+		pc.errata = *errata;
+	return pt_pkt_alloc_decoder(&pc);
+}

@@ -15,10 +15,12 @@
 #ifndef PTS_DECODE_PT_CPU_H
 #define PTS_DECODE_PT_CPU_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct pt_config;
 struct pt_errata;
+struct pt_packet_decoder;
 
 /*
  * pc's cpu and errata for the CPU family/model/stepping (family 0:
@@ -29,5 +31,13 @@ int pts_pt_config_cpu(struct pt_config *pc, uint16_t family, uint8_t model, uint
 
 /* The errata of that CPU alone (*e zeroed first): as pts_pt_config_cpu. */
 int pts_pt_errata(struct pt_errata *e, uint16_t family, uint8_t model, uint8_t stepping);
+
+/*
+ * A libipt packet decoder over buf[0, size) (only read; kept by the
+ * decoder until pt_pkt_free_decoder) that applies errata as the
+ * decoders do (NULL: none). NULL when out of memory.
+ */
+struct pt_packet_decoder *pts_pt_pkt_decoder(const uint8_t *buf, size_t size,
+					     const struct pt_errata *errata);
 
 #endif /* PTS_DECODE_PT_CPU_H */

@@ -1114,16 +1114,10 @@ int pts_pt_first_tsc(const uint8_t *buf, size_t size, const struct pt_errata *er
 		     uint64_t *tsc)
 {
 	struct pt_packet_decoder *pd;
-	struct pt_config cfg;
 	struct pt_packet pkt;
 	int rc = -ENOENT;
 
-	pt_config_init(&cfg);
-	cfg.begin = (uint8_t *)buf;	/* only read */
-	cfg.end = (uint8_t *)buf + size;
-	if (errata)
-		cfg.errata = *errata;
-	pd = pt_pkt_alloc_decoder(&cfg);
+	pd = pts_pt_pkt_decoder(buf, size, errata);
 	if (!pd)
 		return -ENOMEM;
 	while (rc && pt_pkt_sync_forward(pd) >= 0) {

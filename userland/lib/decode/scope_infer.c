@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pt_cpu.h"
 #include "pt_step.h"
 
 /*
@@ -282,17 +283,10 @@ static int take_libipt(struct pt_packet_decoder *dec, uint64_t prev, uint64_t *o
 static int scan_start(struct scan *s, const uint8_t *buf, size_t len,
 		      const struct pt_errata *errata)
 {
-	struct pt_config cfg;
-
 	memset(s, 0, sizeof(*s));
 	s->buf = buf;
 	s->len = len;
-	pt_config_init(&cfg);
-	cfg.begin = (uint8_t *)buf;
-	cfg.end = (uint8_t *)buf + len;
-	if (errata)
-		cfg.errata = *errata;
-	s->dec = pt_pkt_alloc_decoder(&cfg);
+	s->dec = pts_pt_pkt_decoder(buf, len, errata);
 	if (!s->dec)
 		return -ENOMEM;
 	s->rc = pt_pkt_sync_forward(s->dec);

@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../decode/pt_cpu.h"
 #include "../decode/pt_step.h"
 #include "pardec_hold.h"
 
@@ -95,14 +96,7 @@ bool pts_pt_scan_cyc(const uint8_t *buf, size_t size, uint64_t *at, uint64_t *at
 			continue;
 		}
 		if (!pd) {
-			struct pt_config pc;
-
-			pt_config_init(&pc);
-			pc.begin = (uint8_t *)buf;	/* only read */
-			pc.end = (uint8_t *)buf + size;
-			if (errata)
-				pc.errata = *errata;
-			pd = pt_pkt_alloc_decoder(&pc);
+			pd = pts_pt_pkt_decoder(buf, size, errata);
 			if (!pd)
 				return true;
 		}

@@ -549,10 +549,12 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 /*
  * The sink pts_ptdec_emit hands its events to, with its bound, for the
  * block loop compiled into it: rc is the sink's nonzero return, which
- * ends the call.
+ * ends the call. call and ret: the sink's entries for a near call and a
+ * near return (event where it has none), read once per pts_ptdec_emit.
  */
 struct emit_to {
 	const struct pts_brsrc_to *to;
+	pts_brsrc_event_fn call, ret;
 	bool bounded;
 	uint64_t until_ns;
 	struct pts_err *err;
@@ -562,8 +564,10 @@ struct emit_to {
 /*
  * A near call or return handed to et's sink at once, as hand_out would
  * after queueing it (nothing is queued): no queue entry and no pass out
- * of the block loop for the two kinds that make most events. True when
- * the sink says stop.
+ * of the block loop for the two kinds that make most events. To the
+ * sink's entry for its kind (kind is a constant in each copy of the
+ * block loop: the class it resolved), which need not test it again.
+ * True when the sink says stop.
  */
 static inline __attribute__((always_inline)) bool
 emit_near(struct pts_ptdec *d, struct emit_to *et, enum pts_br_kind kind, uint64_t from,
@@ -580,7 +584,7 @@ emit_near(struct pts_ptdec *d, struct emit_to *et, enum pts_br_kind kind, uint64
 	br->insn_len = insn_len;
 	d->st.branches++;
 	/* out_pos and out_insns are pts_ptdec_next's: no sink of emit asks */
-	et->rc = et->to->event(et->to->ctx, et->to->idx, br, et->err);
+	et->rc = (kind == PTS_BR_CALL ? et->call : et->ret)(et->to->ctx, et->to->idx, br, et->err);
 	return et->rc != 0;
 }
 
@@ -1989,7 +1993,8 @@ static inline __attribute__((always_inline)) int emit(struct pts_ptdec *d, bool 
 						      const struct pts_brsrc_to *to,
 						      struct pts_err *err)
 {
-	struct emit_to et = { to, bounded, until_ns, err, 0 };
+	struct emit_to et = { to, to->call ?: to->event, to->ret ?: to->event, bounded, until_ns,
+			      err, 0 };
 
 	for (;;) {
 		const struct pts_branch *br;

@@ -64,7 +64,7 @@ static int run_lead(struct pts_cpuheap *h, struct pts_brsrc *const *src,
 
 	pts_brsrc_lead(s, until);
 	if (s->ops->emit) {
-		const struct pts_brsrc_to to = { sink->event, sink->ctx, idx };
+		const struct pts_brsrc_to to = { sink->event, sink->ctx, idx, sink->call, sink->ret };
 		int got = s->ops->emit(s, true, until, &to, err);
 
 		if (got != PTS_BRSRC_LATER && got != PTS_BRSRC_END)
@@ -92,7 +92,7 @@ static int run_lead(struct pts_cpuheap *h, struct pts_brsrc *const *src,
 /* run_one of a source that hands its events itself (pts_brsrc_ops.emit). */
 static int emit_one(struct pts_brsrc *s, const struct pts_merge_sink *sink, struct pts_err *err)
 {
-	const struct pts_brsrc_to to = { sink->event, sink->ctx, 0 };
+	const struct pts_brsrc_to to = { sink->event, sink->ctx, 0, sink->call, sink->ret };
 	int rc = s->ops->emit(s, false, 0, &to, err);
 
 	if (rc)

@@ -549,12 +549,10 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 /*
  * The sink pts_ptdec_emit hands its events to, with its bound, for the
  * block loop compiled into it: rc is the sink's nonzero return, which
- * ends the call. call and ret: the sink's entries for a near call and a
- * near return (event where it has none), read once per pts_ptdec_emit.
+ * ends the call.
  */
 struct emit_to {
 	const struct pts_brsrc_to *to;
-	pts_brsrc_event_fn call, ret;
 	bool bounded;
 	uint64_t until_ns;
 	struct pts_err *err;
@@ -584,7 +582,8 @@ emit_near(struct pts_ptdec *d, struct emit_to *et, enum pts_br_kind kind, uint64
 	br->insn_len = insn_len;
 	d->st.branches++;
 	/* out_pos and out_insns are pts_ptdec_next's: no sink of emit asks */
-	et->rc = (kind == PTS_BR_CALL ? et->call : et->ret)(et->to->ctx, et->to->idx, br, et->err);
+	et->rc = (kind == PTS_BR_CALL ? et->to->call : et->to->ret)(et->to->ctx, et->to->idx, br,
+								    et->err);
 	return et->rc != 0;
 }
 
@@ -1993,8 +1992,7 @@ static inline __attribute__((always_inline)) int emit(struct pts_ptdec *d, bool 
 						      const struct pts_brsrc_to *to,
 						      struct pts_err *err)
 {
-	struct emit_to et = { to, to->call ?: to->event, to->ret ?: to->event, bounded, until_ns,
-			      err, 0 };
+	struct emit_to et = { to, bounded, until_ns, err, 0 };
 
 	for (;;) {
 		const struct pts_branch *br;

@@ -492,6 +492,22 @@ static void trace_with_cyc_decoded_in_parallel_reports_its_position_as_it_goes(v
 	free((void *)cfg.buf);
 }
 
+/* A parallel decode into *par (reverse: in reverse order): exec mode events and events as serial's. */
+static void decode_exec_mode_as_serially(bool reverse, const struct pts_decode_summary *serial,
+					 struct pts_decode_summary *par)
+{
+	decode(2, reverse, par);
+	CU_ASSERT_EQUAL(par->by_event[ptev_exec_mode], serial->by_event[ptev_exec_mode]);
+	CU_ASSERT_EQUAL(par->events, serial->events);
+	if (par->by_event[ptev_exec_mode] != serial->by_event[ptev_exec_mode])
+		fprintf(stderr, "pardec%s: %llu exec mode events, serial %llu; "
+			"%llu joins, %llu refused\n", reverse ? " reverse" : "",
+			(unsigned long long)par->by_event[ptev_exec_mode],
+			(unsigned long long)serial->by_event[ptev_exec_mode],
+			(unsigned long long)par->par_joins,
+			(unsigned long long)par->par_refused);
+}
+
 /*
  * By hand: an exec mode event at the TIP.PGE (the MODE.Exec after the
  * first PSB+), one at the PSBEND of each of the ITERS / EVERY - 1 PSB+
@@ -506,18 +522,9 @@ static void mode_exec_waiting_for_its_tip_across_a_psb_is_counted_as_serially(vo
 	decode(1, false, &serial);
 	CU_ASSERT_EQUAL(serial.by_event[ptev_exec_mode], 1 + (ITERS / EVERY - 1) + 1);
 	for (k = 0; k < 2; k++) {
-		decode(2, k, &par);
-		CU_ASSERT_EQUAL(par.by_event[ptev_exec_mode], serial.by_event[ptev_exec_mode]);
-		CU_ASSERT_EQUAL(par.events, serial.events);
+		decode_exec_mode_as_serially(k, &serial, &par);
 		/* the other PSBs are joined at */
 		CU_ASSERT(par.par_joins >= ITERS / EVERY / 2);
-		if (par.by_event[ptev_exec_mode] != serial.by_event[ptev_exec_mode])
-			fprintf(stderr, "pardec%s: %llu exec mode events, serial %llu; "
-				"%llu joins, %llu refused\n", k ? " reverse" : "",
-				(unsigned long long)par.by_event[ptev_exec_mode],
-				(unsigned long long)serial.by_event[ptev_exec_mode],
-				(unsigned long long)par.par_joins,
-				(unsigned long long)par.par_refused);
 		pts_decode_summary_free(&par);
 	}
 	parallel_is_serial();
@@ -601,17 +608,8 @@ static void mode_exec_held_past_a_gap_of_the_serial_decoder_is_counted_as_serial
 	CU_ASSERT_EQUAL(serial.gaps, 1);
 	CU_ASSERT_EQUAL(serial.by_event[ptev_exec_mode], 2);
 	for (k = 0; k < 2; k++) {
-		decode(2, k, &par);
-		CU_ASSERT_EQUAL(par.by_event[ptev_exec_mode], serial.by_event[ptev_exec_mode]);
-		CU_ASSERT_EQUAL(par.events, serial.events);
+		decode_exec_mode_as_serially(k, &serial, &par);
 		CU_ASSERT_EQUAL(par.par_cpu.chunks, 2);
-		if (par.by_event[ptev_exec_mode] != serial.by_event[ptev_exec_mode])
-			fprintf(stderr, "pardec%s: %llu exec mode events, serial %llu; "
-				"%llu joins, %llu refused\n", k ? " reverse" : "",
-				(unsigned long long)par.by_event[ptev_exec_mode],
-				(unsigned long long)serial.by_event[ptev_exec_mode],
-				(unsigned long long)par.par_joins,
-				(unsigned long long)par.par_refused);
 		pts_decode_summary_free(&par);
 	}
 	parallel_is_serial();

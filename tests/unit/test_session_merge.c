@@ -119,7 +119,11 @@ static const struct pts_brsrc_ops fake_before_ops = {
 	.next = fake_next, .next_before = fake_next_before, .peek = fake_peek, .close = fake_close,
 };
 
-/* next_before's events (bounded) or next's, each to the sink's event, in one call. */
+/*
+ * next_before's events (bounded) or next's, each to the sink's event, in
+ * one call; a call (every event of a fake is one: kind 0) to its call
+ * entry, as a source that knows the kind hands it.
+ */
 static int fake_emit(struct pts_brsrc *s, bool bounded, uint64_t until_ns,
 		     const struct pts_brsrc_to *to, struct pts_err *err)
 {
@@ -132,7 +136,7 @@ static int fake_emit(struct pts_brsrc *s, bool bounded, uint64_t until_ns,
 			continue;
 		if (rc != PTS_BRSRC_EVENT)
 			return rc;
-		rc = to->event(to->ctx, to->idx, br, err);
+		rc = (br->kind == PTS_BR_CALL ? to->call : to->event)(to->ctx, to->idx, br, err);
 		if (rc)
 			return rc;
 	}
@@ -180,6 +184,19 @@ static int log_event(void *ctx, unsigned int idx, const struct pts_branch *br,
 	return 0;
 }
 
+/* A sink's entry for calls: log_event's words, each with a "c" before it. */
+static int log_call(void *ctx, unsigned int idx, const struct pts_branch *br,
+		    struct pts_err *err)
+{
+	struct log *l = ctx;
+	char w[32];
+
+	CU_ASSERT_EQUAL(br->kind, PTS_BR_CALL);
+	snprintf(w, sizeof(w), "c%u@%llu", idx, (unsigned long long)br->ts_ns);
+	log_add(l, w);
+	return 0;
+}
+
 static int log_ended(void *ctx, unsigned int idx, struct pts_err *err)
 {
 	char w[16];
@@ -189,15 +206,24 @@ static int log_ended(void *ctx, unsigned int idx, struct pts_err *err)
 	return 0;
 }
 
-static int merge(struct fake *f, unsigned int n, struct log *l, struct pts_err *err)
+/* The sources f into sink. */
+static int merge_to(struct fake *f, unsigned int n, const struct pts_merge_sink *sink,
+		    struct pts_err *err)
 {
 	struct pts_brsrc *src[8];
-	struct pts_merge_sink sink = { log_event, log_ended, l };
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
 		src[i] = &f[i].base;
-	return pts_merge_run(src, n, &sink, err);
+	return pts_merge_run(src, n, sink, err);
+}
+
+/* The sources f into l, through a sink with no entry for calls or returns. */
+static int merge(struct fake *f, unsigned int n, struct log *l, struct pts_err *err)
+{
+	const struct pts_merge_sink sink = { .event = log_event, .ended = log_ended, .ctx = l };
+
+	return merge_to(f, n, &sink, err);
 }
 
 /*
@@ -256,6 +282,37 @@ static void events_come_out_by_time_equal_times_by_source_index(void)
 	memset(&l, 0, sizeof(l));
 	CU_ASSERT_EQUAL(merge(f, 0, &l, &err), 0);	/* no source: nothing */
 	CU_ASSERT_STRING_EQUAL(l.s, "");
+}
+
+/*
+ * The example's three sources again, each handing its calls to the sink's
+ * call entry when it hands its events itself (fake_emit): with one, the
+ * calls go there, in the same order; without one (merge's sink: NULL), to
+ * event, as in the example above. A source without emit hands every event
+ * to event.
+ */
+static void a_sources_calls_go_to_the_sinks_call_entry_if_it_has_one(void)
+{
+	struct pts_err err = { 0 };
+	struct pts_merge_sink sink;
+	struct fake f[3];
+	struct log l;
+
+	CU_ASSERT_EQUAL(merge_example(f, 3, &fake_emit_ops, &l, &err), 0);
+	CU_ASSERT_STRING_EQUAL(l.s, "end2 0@1 1@2 0@4 0@4 1@4 1@5 end1 0@9 end0");
+	sink = (struct pts_merge_sink){ .event = log_event, .ended = log_ended, .ctx = &l,
+					.call = log_call };
+	memset(&l, 0, sizeof(l));
+	fake_init(&f[0], 0, (const uint64_t[]){ 1, 4, 4, 9 }, 4);
+	fake_init(&f[1], 1, (const uint64_t[]){ 2, 4, 5 }, 3);
+	fake_init(&f[2], 2, NULL, 0);
+	f[0].base.ops = f[1].base.ops = f[2].base.ops = &fake_emit_ops;
+	CU_ASSERT_EQUAL(merge_to(f, 3, &sink, &err), 0);
+	CU_ASSERT_STRING_EQUAL(l.s, "end2 c0@1 c1@2 c0@4 c0@4 c1@4 c1@5 end1 c0@9 end0");
+	memset(&l, 0, sizeof(l));
+	fake_init(&f[0], 0, (const uint64_t[]){ 1, 4, 4, 9 }, 4);
+	CU_ASSERT_EQUAL(merge_to(f, 1, &sink, &err), 0);
+	CU_ASSERT_STRING_EQUAL(l.s, "0@1 0@4 0@4 0@9 end0");
 }
 
 /*
@@ -538,7 +595,7 @@ static void perf_script_and_another_source_merge_by_time(void)
 	CU_ASSERT_EQUAL_FATAL(ps_open(text, &f, &src[0], &err), 0);
 	fake_init(&fk, 5, t, 2);
 	src[1] = &fk.base;
-	sink = (struct pts_merge_sink){ log_event, log_ended, &l };
+	sink = (struct pts_merge_sink){ .event = log_event, .ended = log_ended, .ctx = &l };
 	CU_ASSERT_EQUAL(pts_merge_run(src, 2, &sink, &err), 0);
 	CU_ASSERT_STRING_EQUAL(l.s, "0@0 1@20 0@50 end0 1@60 end1");
 	pts_brsrc_close(src[0]);
@@ -547,6 +604,7 @@ static void perf_script_and_another_source_merge_by_time(void)
 
 PTS_SUITE(session_merge, NULL, NULL,
 	  PTS_TEST(events_come_out_by_time_equal_times_by_source_index),
+	  PTS_TEST(a_sources_calls_go_to_the_sinks_call_entry_if_it_has_one),
 	  PTS_TEST(the_top_source_is_told_until_when_it_leads),
 	  PTS_TEST(a_leading_source_with_next_before_or_emit_is_not_peeked_per_event),
 	  PTS_TEST(one_source_passes_through_unpeeked),

@@ -51,13 +51,25 @@ enum pts_brsrc_got {
 	PTS_BRSRC_LATER = 3,	/* next_before: the next event is not before the bound */
 };
 
-/* Where a source hands its events itself (pts_brsrc_ops.emit). */
+/* An event of source idx (valid during the call); nonzero (negative): stop. */
+typedef int (*pts_brsrc_event_fn)(void *ctx, unsigned int idx, const struct pts_branch *br,
+				  struct pts_err *err);
+
+/*
+ * Where a source hands its events itself (pts_brsrc_ops.emit). A source
+ * that knows an event is a near call or a near return without a test of
+ * its kind (the PT decoder's block loop, which resolves the branch by its
+ * class) may hand it to call or ret instead of event, to the same effect:
+ * the consumer then skips its own test of the kind. All three are set
+ * (call and ret to event where the consumer has no entry of its own):
+ * the source calls them without a test.
+ */
 struct pts_brsrc_to {
-	/* An event (valid during the call). A nonzero (negative) return stops the source. */
-	int (*event)(void *ctx, unsigned int idx, const struct pts_branch *br,
-		     struct pts_err *err);
+	pts_brsrc_event_fn event;	/* any event; a nonzero return stops the source */
 	void *ctx;
-	unsigned int idx;	/* passed to event */
+	unsigned int idx;		/* passed to event, call and ret */
+	pts_brsrc_event_fn call;	/* a PTS_BR_CALL only */
+	pts_brsrc_event_fn ret;		/* a PTS_BR_RETURN only */
 };
 
 struct pts_brsrc_ops {

@@ -562,8 +562,10 @@ struct emit_to {
 /*
  * A near call or return handed to et's sink at once, as hand_out would
  * after queueing it (nothing is queued): no queue entry and no pass out
- * of the block loop for the two kinds that make most events. True when
- * the sink says stop.
+ * of the block loop for the two kinds that make most events. To the
+ * sink's entry for its kind (kind is a constant in each copy of the
+ * block loop: the class it resolved), which need not test it again.
+ * True when the sink says stop.
  */
 static inline __attribute__((always_inline)) bool
 emit_near(struct pts_ptdec *d, struct emit_to *et, enum pts_br_kind kind, uint64_t from,
@@ -580,7 +582,8 @@ emit_near(struct pts_ptdec *d, struct emit_to *et, enum pts_br_kind kind, uint64
 	br->insn_len = insn_len;
 	d->st.branches++;
 	/* out_pos and out_insns are pts_ptdec_next's: no sink of emit asks */
-	et->rc = et->to->event(et->to->ctx, et->to->idx, br, et->err);
+	et->rc = (kind == PTS_BR_CALL ? et->to->call : et->to->ret)(et->to->ctx, et->to->idx, br,
+								    et->err);
 	return et->rc != 0;
 }
 

@@ -31,6 +31,16 @@ static int place(struct pts_cpuheap *h, struct pts_brsrc *s, unsigned int i, boo
 	return sink->ended ? sink->ended(sink->ctx, i, err) : 0;
 }
 
+/* Where source idx hands its events itself (pts_brsrc_ops.emit): sink's entries. */
+static struct pts_brsrc_to to_of(const struct pts_merge_sink *sink, unsigned int idx)
+{
+	return (struct pts_brsrc_to){ .event = sink->event,
+				      .ctx = sink->ctx,
+				      .idx = idx,
+				      .call = sink->call ?: sink->event,
+				      .ret = sink->ret ?: sink->event };
+}
+
 /*
  * The time before which the top source's events come next: the next
  * source's key, which the top's events may equal when its index is the
@@ -64,7 +74,7 @@ static int run_lead(struct pts_cpuheap *h, struct pts_brsrc *const *src,
 
 	pts_brsrc_lead(s, until);
 	if (s->ops->emit) {
-		const struct pts_brsrc_to to = { sink->event, sink->ctx, idx };
+		const struct pts_brsrc_to to = to_of(sink, idx);
 		int got = s->ops->emit(s, true, until, &to, err);
 
 		if (got != PTS_BRSRC_LATER && got != PTS_BRSRC_END)
@@ -92,7 +102,7 @@ static int run_lead(struct pts_cpuheap *h, struct pts_brsrc *const *src,
 /* run_one of a source that hands its events itself (pts_brsrc_ops.emit). */
 static int emit_one(struct pts_brsrc *s, const struct pts_merge_sink *sink, struct pts_err *err)
 {
-	const struct pts_brsrc_to to = { sink->event, sink->ctx, 0 };
+	const struct pts_brsrc_to to = to_of(sink, 0);
 	int rc = s->ops->emit(s, false, 0, &to, err);
 
 	if (rc)

@@ -24,6 +24,12 @@ struct pts_merge_sink {
 	/* Source idx has ended (may be NULL). A negative return stops the merge. */
 	int (*ended)(void *ctx, unsigned int idx, struct pts_err *err);
 	void *ctx;
+	/*
+	 * optional: event, for a PTS_BR_CALL or a PTS_BR_RETURN alone, where
+	 * the source knows the kind (decode/brsrc.h, struct pts_brsrc_to);
+	 * NULL: event.
+	 */
+	pts_brsrc_event_fn call, ret;
 };
 
 /*

@@ -353,12 +353,39 @@ static int feed_event(void *ctx, unsigned int bi, const struct pts_branch *br,
 }
 
 /*
+ * feed_event of a near call and of a near return, where the source knows
+ * the kind (merge.h's sink: call, ret): not a gap, and the timeline's
+ * entry for the kind, which does not test it either.
+ */
+static int feed_call(void *ctx, unsigned int bi, const struct pts_branch *br,
+		     struct pts_err *err)
+{
+	struct feed *f = ctx;
+
+	if (__builtin_expect(!f->plain, 0))
+		return feed_checked(f, bi, br, err);
+	f->ts = br->ts_ns;
+	return pts_tl_feed_call(f->tl, br, err);
+}
+
+static int feed_return(void *ctx, unsigned int bi, const struct pts_branch *br,
+		       struct pts_err *err)
+{
+	struct feed *f = ctx;
+
+	if (__builtin_expect(!f->plain, 0))
+		return feed_checked(f, bi, br, err);
+	f->ts = br->ts_ns;
+	return pts_tl_feed_return(f->tl, br, err);
+}
+
+/*
  * Merge f's sources into the timeline and finish it; the sources' numbers
  * into the summary. Errors: the sources', the timeline's, -ENOMEM.
  */
 static int feed_run(struct feed *f, struct pts_err *err)
 {
-	const struct pts_merge_sink sink = { feed_event, feed_ended, f };
+	const struct pts_merge_sink sink = { feed_event, feed_ended, f, feed_call, feed_return };
 	struct pts_decode_summary *sum = f->sum;
 	unsigned int i;
 	int rc;

@@ -174,6 +174,14 @@ struct pts_br_elide *pts_tl_elide(struct pts_tl *tl);
 
 /* Apply one branch event. Errors: -ENOMEM, errors of the emit callback. */
 int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *err);
+/*
+ * pts_tl_feed of a near call (br->kind PTS_BR_CALL) and of a near return
+ * (PTS_BR_RETURN), for a caller that knows the kind without testing it
+ * (decode/brsrc.h, struct pts_brsrc_to): the same effect, without the
+ * builder's own test of the kind.
+ */
+int pts_tl_feed_call(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *err);
+int pts_tl_feed_return(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *err);
 
 /* End every open frame at its thread's last time and write all held records. */
 int pts_tl_finish(struct pts_tl *tl, struct pts_err *err);

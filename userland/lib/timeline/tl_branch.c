@@ -263,8 +263,9 @@ static __attribute__((noinline)) int return_any(struct pts_tl *tl, struct thread
  * BEGIN goes to the writer's frame path, push and put_frame; pts_tl_feed
  * checked there is one). Else call_any.
  */
-static inline int call_fast(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
-			    struct pts_err *err)
+static inline __attribute__((always_inline)) int call_fast(struct pts_tl *tl, struct thread *t,
+							  const struct pts_branch *br,
+							  struct pts_err *err)
 {
 	const struct lcache_ent *c;
 	uint32_t n = t->n;
@@ -296,8 +297,10 @@ static inline int call_fast(struct pts_tl *tl, struct thread *t, const struct pt
  * goes to the writer's frame path, return_to, pop and put_frame; checked
  * by pts_tl_feed). Else return_any.
  */
-static inline int return_fast(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
-			      struct pts_err *err)
+static inline __attribute__((always_inline)) int return_fast(struct pts_tl *tl,
+							    struct thread *t,
+							    const struct pts_branch *br,
+							    struct pts_err *err)
 {
 	struct frame *f;
 	uint32_t n;
@@ -315,23 +318,53 @@ static inline int return_fast(struct pts_tl *tl, struct thread *t, const struct 
 }
 
 /*
- * Nearly every event is a call or a return of the thread fed last, and
- * nearly every one of those is the common case: with a writer's frame
- * path (fxt), decided here, each ends in a tail call (the writer's frame
- * path, or the general case) that leaves pts_tl_feed no registers to
- * save; the window is set before it. Other writers: the general case.
+ * The thread fed last, if br is its event and no jumps were dropped in
+ * another thread's window (elided_other): the case call_fast and
+ * return_fast decide; its event taken (take_elided_and) and both ends
+ * checked against the scope. Else NULL: feed_any.
  */
-int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *err)
+static inline struct thread *fast_thread(struct pts_tl *tl, const struct pts_branch *br)
 {
 	struct thread *t = tl->fast;
 
-	if (!t || pts_pid_tid(&t->at.pid) != pts_pid_tid(&br->pid) || br->kind > PTS_BR_RETURN ||
-	    elided_other(tl, t))
-		return feed_any(tl, br, err);
+	if (!t || pts_pid_tid(&t->at.pid) != pts_pid_tid(&br->pid) || elided_other(tl, t))
+		return NULL;
 	/* the elided jumps; take_event, the thread announced; feed */
 	take_elided_and(tl, t, br);
 	check_scope_branch(tl, br->from, br->to);
+	return t;
+}
+
+/*
+ * Nearly every event is a call or a return of the thread fed last, and
+ * nearly every one of those is the common case: with a writer's frame
+ * path (fxt), decided here, each ends in a tail call (the writer's frame
+ * path, or the general case) that leaves the function no registers to
+ * save; the window is set before it. Other writers: the general case.
+ * A caller that knows the kind calls pts_tl_feed_call or
+ * pts_tl_feed_return, without the tests of it here.
+ */
+int pts_tl_feed(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *err)
+{
+	struct thread *t;
+
+	if (br->kind > PTS_BR_RETURN || !(t = fast_thread(tl, br)))
+		return feed_any(tl, br, err);
 	if (br->kind == PTS_BR_CALL)
 		return call_fast(tl, t, br, err);
 	return return_fast(tl, t, br, err);
+}
+
+int pts_tl_feed_call(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *err)
+{
+	struct thread *t = fast_thread(tl, br);
+
+	return t ? call_fast(tl, t, br, err) : feed_any(tl, br, err);
+}
+
+int pts_tl_feed_return(struct pts_tl *tl, const struct pts_branch *br, struct pts_err *err)
+{
+	struct thread *t = fast_thread(tl, br);
+
+	return t ? return_fast(tl, t, br, err) : feed_any(tl, br, err);
 }

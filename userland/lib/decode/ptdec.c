@@ -698,6 +698,18 @@ static inline __attribute__((always_inline)) void store_jump_fast(struct pts_ptd
 }
 
 /*
+ * A jump of a decoder without a store that its consumer's window does not
+ * drop: queued (push). Rare (the window drops nearly every jump a block
+ * ends at) and out of the block loop's way: the loop falls through to
+ * the next block after a dropped jump.
+ */
+static __attribute__((noinline, cold)) void jump_queued(struct pts_ptdec *d, uint64_t from,
+							uint64_t to)
+{
+	push(d, PTS_BR_JUMP, from, to);
+}
+
+/*
  * A jump: most are inside the function executing and the consumer's
  * elide filter drops them. The common case is decided here without the
  * sideband walk push does: nothing queued, no sideband record due, no
@@ -718,7 +730,7 @@ static inline __attribute__((always_inline)) void jump(struct pts_ptdec *d, uint
 	if (store)
 		store_jump_fast(d, from, to);
 	else
-		push(d, PTS_BR_JUMP, from, to);
+		jump_queued(d, from, to);
 }
 
 /* The previous block's last instruction went to next_ip: emit its branch. */

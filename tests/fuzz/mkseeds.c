@@ -192,6 +192,97 @@ static void pardec_seeds(void)
 	out("pardec", "two-cpus-uneven", two, sizeof(two));
 }
 
+/*
+ * A TMA whose FC bit 9 (reserved) is set, as erratum SKZ84 corrupts it on
+ * a Skylake server, and a PAD: libipt with the CPU's errata passes over
+ * both (pt_pkt_decode_tma); a reader without them takes the TMA for
+ * damage and resynchronises at the next PSB (fuzz finding 21, the scope
+ * scan's dc00f76; tests/unit/skz84_tma.h)
+ */
+static void tma_skz84(void)
+{
+	struct pt_packet p;
+	uint64_t at = 0;
+
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_tma;
+	p.payload.tma.ctc = 0x12;
+	p.payload.tma.fc = 0x34;
+	pt_enc_get_offset(enc, &at);
+	if (pt_enc_next(enc, &p) != 7)
+		abort();
+	buf[at + 6] |= 0x02;	/* FC[15:8]: bit 0 is FC bit 8, the rest reserved */
+	pkt(ppt_pad, 0, 0);
+}
+
+/* A PSB+ of a Skylake server: time, an SKZ84 TMA, frequency, then the mode (binds to a TIP.PGE). */
+static void psb_skz84(uint64_t tsc)
+{
+	pkt(ppt_psb, 0, 0);
+	pkt(ppt_tsc, tsc, 0);
+	tma_skz84();
+	pkt(ppt_cbr, 37, 0);
+	pkt(ppt_psbend, 0, 0);
+	pkt(ppt_mode, 0, 0);
+}
+
+/*
+ * kernel.S's getpid (entry_SYSCALL_64 calls do_syscall: je not taken, ret
+ * compressed; sysretq leaves the kernel) n times, the time moving each
+ * time; TIP.PGE compressed against the last IP after the first
+ */
+static void getpids(unsigned int n, uint64_t *tsc)
+{
+	while (n--) {
+		pkt(ppt_tip_pge, 0xffffffff81000000ULL, pt_ipc_update_16);
+		tnt("NT");
+		pkt(ppt_tip_pgd, 0, pt_ipc_suppressed);
+		*tsc += 10;
+		pkt(ppt_tsc, *tsc, 0);
+	}
+}
+
+/*
+ * Kernel-only traces of a Skylake server, an SKZ84 TMA in every PSB+, the
+ * scope left to the scan (check 69): its evidence, the TIP.PGE into
+ * entry_SYSCALL_64, lies behind the TMA, which the scan reads past only
+ * with the CPU's errata; without them it finds no address and assumes
+ * user space. For fuzz_raw_pt.c: getpid and exit (je taken, do_exit's
+ * jmp *%rdx leaves the traced code) across two PSBs. For fuzz_pardec.c
+ * (raw mode, chunks of 32 B): getpids with a PSB+ every 50 (about 150
+ * events apart: joins).
+ */
+static void skz84_seeds(void)
+{
+	/* raw_pt: scope from the trace, thread 100/101, CPU 6/85/4, 1 GHz TSC; txt writer */
+	static const uint8_t raw[8] = { 0x34, 1, 3, 21, 0, 0, 0, 1 };
+	/* pardec: raw mode, chunks of 32 B, 2 workers, scope from the trace, CPU 6/85/4 */
+	static const uint8_t par[4] = { 0x01, 0, 0, 1 };
+	uint64_t tsc = 0x1000;
+	unsigned int i;
+
+	start();
+	psb_skz84(tsc);
+	pkt(ppt_tip_pge, 0xffffffff81000000ULL, pt_ipc_sext_48);
+	tnt("NT");
+	pkt(ppt_tip_pgd, 0, pt_ipc_suppressed);
+	psb_skz84(0x1200);
+	pkt(ppt_tip_pge, 0xffffffff81000000ULL, pt_ipc_sext_48);
+	tnt("T");
+	pkt(ppt_tip_pgd, 0, pt_ipc_suppressed);
+	out("raw_pt", "skz84-kernel-scope-from-scan", raw, sizeof(raw));
+
+	start();
+	for (i = 0; i < 4; i++) {
+		psb_skz84(tsc);
+		pkt(ppt_tip_pge, 0xffffffff81000000ULL, pt_ipc_sext_48);
+		tnt("NT");
+		pkt(ppt_tip_pgd, 0, pt_ipc_suppressed);
+		getpids(49, &tsc);
+	}
+	out("pardec", "skz84-kernel-scope-from-scan", par, sizeof(par));
+}
+
 static uint8_t *put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); return p + 4; }
 static uint8_t *put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); return p + 8; }
 
@@ -316,5 +407,6 @@ int main(int argc, char **argv)
 	out("raw_pt", "user-main-two-cpus", two, sizeof(two));
 	pevent();
 	pardec_seeds();
+	skz84_seeds();
 	return 0;
 }

@@ -88,6 +88,29 @@
  *   40100e jnz f
  *   401010 ret
  *   401011 ret             g
+ *
+ * A damaged trace of a third program (callg.elf) where the serial
+ * decoder meets an error just past a PSB and a decoder started there does
+ * not: before the PSB, a pass ends (the jnz not taken) without the TIP of
+ * the return after it, so the serial decoder, at that return, finds TNT
+ * after the PSB+ (a gap, "compressed return without call") and
+ * resynchronises at the next PSB. The chunk's decoder, started at the
+ * first PSB, follows the two passes before the next and holds a MODE.Exec
+ * written right before it (libipt reads the packets after a MODE.Exec up
+ * to the next event: a TNT there is an error, a PSB is not) across it, to
+ * the first TIP after it, ten passes on. The chunk before was joined at
+ * the first events past that PSB, where both decoders agree again, and
+ * the held MODE.Exec counted from the chunk's decoder: one exec mode
+ * event more than the serial decode's, the records equal (fuzz finding
+ * 22, whose trace had this shape; now no join is made after a gap past
+ * the chunk's PSB).
+ *
+ *   401000 call g          _start: the IP of every PSB+
+ *   401005 test %ecx, %ecx
+ *   401007 jnz _start
+ *   401009 push %rax
+ *   40100a ret
+ *   40100b ret             g
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,10 +131,11 @@
 
 #define CALLS_F 0x401007ULL
 
-static char *dir, *elf, *calls_elf, trace[300];
+static char *dir, *elf, *calls_elf, *callg_elf, trace[300];
 static uint64_t last_psb_off;	/* write_loop's last PSB, with cyc_at */
 static bool skz84;		/* write_loop's last PSB+ has a TMA SKZ84 corrupted; CPU 6/85/4 */
 static const char *prog_elf;	/* the program decoded, when not loop.elf */
+static size_t chunk_bytes = 1;	/* the decodes' --chunk-size: a chunk at every PSB */
 
 static int suite_init(void)
 {
@@ -121,6 +145,9 @@ static int suite_init(void)
 	static const char calls[] =
 		"\t.text\n\t.globl _start\n_start:\n\tcall f\n\tpush %rax\n\tret\n"
 		"f:\n\tcall g\n\ttest %ecx, %ecx\n\tjnz f\n\tret\ng:\n\tret\n";
+	static const char callg[] =
+		"\t.text\n\t.globl _start\n_start:\n\tcall g\n\ttest %ecx, %ecx\n\tjnz _start\n"
+		"\tpush %rax\n\tret\ng:\n\tret\n";
 
 	dir = bt_tmpdir();
 	if (!dir)
@@ -128,7 +155,8 @@ static int suite_init(void)
 	snprintf(trace, sizeof(trace), "%s/trace.pt", dir);
 	elf = asm_elf_build_text(dir, "loop.elf", prog, "-static -Ttext=0x401000 -e _start");
 	calls_elf = asm_elf_build_text(dir, "calls.elf", calls, "-static -Ttext=0x401000 -e _start");
-	return elf && calls_elf ? 0 : 1;
+	callg_elf = asm_elf_build_text(dir, "callg.elf", callg, "-static -Ttext=0x401000 -e _start");
+	return elf && calls_elf && callg_elf ? 0 : 1;
 }
 
 static int suite_cleanup(void)
@@ -137,6 +165,7 @@ static int suite_cleanup(void)
 	free(dir);
 	free(elf);
 	free(calls_elf);
+	free(callg_elf);
 	return 0;
 }
 
@@ -268,7 +297,7 @@ static void decode_seen(unsigned int jobs, bool reverse, struct pts_decode_summa
 	o.tid = 101;
 	o.jobs = jobs;
 	o.par_reverse = reverse;
-	o.chunk_bytes = 1;	/* a chunk at every PSB */
+	o.chunk_bytes = chunk_bytes;
 	if (skz84) {
 		o.family = 6;	/* Skylake server: libipt applies SKZ84 */
 		o.model = 85;
@@ -518,6 +547,79 @@ static void cyc_behind_a_tma_libipt_passes_over_for_skz84_keeps_the_trace_one_ch
 	skz84 = false;
 }
 
+/* n passes of callg.elf's loop (g's return compressed, the jnz taken), then its exit and return */
+static void callg_round(struct pt_gen *g, unsigned int n)
+{
+	while (n--)
+		gen_tnt(g, "TT");
+	gen_tnt(g, "TN");
+	gen_ip(g, ppt_tip, START);
+}
+
+/*
+ * callg.elf's trace damaged before a PSB (returned: its offset): rounds
+ * of its loop, then a round without its TIP (its return has none), the
+ * PSB+, two passes, a MODE.Exec, the next PSB+ at once, and rounds again.
+ */
+static uint64_t write_gap_past_psb(void)
+{
+	struct pt_gen g;
+	unsigned int i;
+	uint64_t psb;
+
+	trace_begin(&g);
+	for (i = 0; i < 20; i++)
+		callg_round(&g, 4);
+	gen_tnt(&g, "TN");
+	psb = gen_len(&g);
+	psb_plus_at(&g, 0x2000, 37, START, false);
+	gen_tnt(&g, "TT");
+	gen_tnt(&g, "TT");
+	gen_mode_exec64(&g);
+	psb_plus_at(&g, 0x2100, 37, START, false);
+	for (i = 0; i < 20; i++)
+		callg_round(&g, 10);
+	gen_tnt(&g, "TN");
+	trace_end(&g);
+	return psb;
+}
+
+/*
+ * By hand: the serial decoder's exec mode events are the first PSB+'s and
+ * the one's it resynchronised at; the chunk's decoder, at the PSB after
+ * the damage, has those of both PSB+ and the MODE.Exec.
+ */
+static void mode_exec_held_past_a_gap_of_the_serial_decoder_is_counted_as_serially(void)
+{
+	struct pts_decode_summary serial, par;
+	int k;
+
+	prog_elf = callg_elf;
+	/* two chunks: the trace's start, and the damaged PSB's up to the end */
+	chunk_bytes = write_gap_past_psb();
+	decode(1, false, &serial);
+	CU_ASSERT_EQUAL(serial.gaps, 1);
+	CU_ASSERT_EQUAL(serial.by_event[ptev_exec_mode], 2);
+	for (k = 0; k < 2; k++) {
+		decode(2, k, &par);
+		CU_ASSERT_EQUAL(par.by_event[ptev_exec_mode], serial.by_event[ptev_exec_mode]);
+		CU_ASSERT_EQUAL(par.events, serial.events);
+		CU_ASSERT_EQUAL(par.par_cpu.chunks, 2);
+		if (par.by_event[ptev_exec_mode] != serial.by_event[ptev_exec_mode])
+			fprintf(stderr, "pardec%s: %llu exec mode events, serial %llu; "
+				"%llu joins, %llu refused\n", k ? " reverse" : "",
+				(unsigned long long)par.by_event[ptev_exec_mode],
+				(unsigned long long)serial.by_event[ptev_exec_mode],
+				(unsigned long long)par.par_joins,
+				(unsigned long long)par.par_refused);
+		pts_decode_summary_free(&par);
+	}
+	parallel_is_serial();
+	pts_decode_summary_free(&serial);
+	chunk_bytes = 1;
+	prog_elf = NULL;
+}
+
 /* calls.elf's trace: ITERS calls of g from f's loop, a PSB+ at f every EVERY, f's return at the end */
 static void write_calls(void)
 {
@@ -550,4 +652,5 @@ PTS_SUITE(session_pardec, suite_init, suite_cleanup,
 	  PTS_TEST(trace_with_cyc_decoded_in_parallel_reports_its_position_as_it_goes),
 	  PTS_TEST(return_compressed_against_a_call_before_the_joined_chunk_is_decoded_as_serially),
 	  PTS_TEST(mode_exec_waiting_for_its_tip_across_a_psb_is_counted_as_serially),
-	  PTS_TEST(cyc_behind_a_tma_libipt_passes_over_for_skz84_keeps_the_trace_one_chunk));
+	  PTS_TEST(cyc_behind_a_tma_libipt_passes_over_for_skz84_keeps_the_trace_one_chunk),
+	  PTS_TEST(mode_exec_held_past_a_gap_of_the_serial_decoder_is_counted_as_serially));

@@ -7,7 +7,9 @@
  * extended opcode, payloads of every pattern below, packets cut short by
  * the end), and its answer on streams of packets and damage is the one
  * of a scan with libipt alone, pt_pkt_next per packet, both with or
- * without a CPU's errata.
+ * without a CPU's errata. The scan in parts (pardec_cyc.h), the parts
+ * split at any of a stream's PSBs and read in step, answers as the scan
+ * of the whole stream in one piece, and finds the same events held.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include "unit.h"
 #include "skz84_tma.h"
 #include "session/pardec_cyc.h"
+#include "session/pardec_hold.h"
 
 /* libipt's length of the packet at buf[0, left), 0 when it is an error or a CYC. */
 static size_t libipt_len(const uint8_t *buf, size_t left)
@@ -265,6 +268,51 @@ static void a_psb_begun_inside_the_damaged_packet_is_found(void)
 	CU_ASSERT_TRUE(pts_pt_has_cyc(psb_tip_psb, size, 0, size, NULL));
 }
 
+/*
+ * A trace whose only CYC is the first packet after its second PSB, and
+ * one whose only CYC is just before it: in two parts split at that PSB,
+ * the scan finds each, in the second part and in the first.
+ */
+static void a_cyc_at_either_side_of_the_split_psb_is_found(void)
+{
+	static const uint8_t after[] = {
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,		/* PSB */
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+		0x02, 0x23, 0x0a, 0x0a,					/* PSBEND, TNT, TNT */
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,		/* PSB, at 20 */
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+		0x07, 0x10, 0x02, 0x23, 0x0a, 0x00,			/* CYC, PSBEND, TNT, PAD */
+	};
+	uint8_t before[sizeof(after)];
+	const uint8_t *buf[] = { after, before };
+	unsigned int k;
+
+	/* the CYC moved before the PSB: PSBEND, CYC, then the PSB at 20 */
+	memcpy(before, after, sizeof(after));
+	before[18] = 0x07;
+	before[19] = 0x10;
+	before[36] = 0x0a;
+	before[37] = 0x0a;
+	for (k = 0; k < 2; k++) {
+		struct pts_pt_cyc_part part[2] = {
+			{ .from = 0, .to = 20 },
+			{ .from = 20, .to = sizeof(after) },
+		};
+		struct pts_pt_hold h;
+
+		CU_ASSERT_TRUE(libipt_has_cyc(buf[k], sizeof(after), 0, sizeof(after), NULL));
+		pts_pt_cyc_parts_scan(buf[k], sizeof(after), false, NULL, part, 2);
+		CU_ASSERT_EQUAL(part[0].cyc, k == 1);
+		CU_ASSERT_EQUAL(part[1].cyc, k == 0);
+		CU_ASSERT_EQUAL(part[0].at, k == 1 ? 18 : 20);
+		pts_pt_hold_init(&h);
+		CU_ASSERT_TRUE(pts_pt_cyc_parts_join(buf[k], sizeof(after), false, NULL, part, 2,
+						     &h));
+		pts_pt_cyc_parts_free(part, 2);
+		pts_pt_hold_free(&h);
+	}
+}
+
 /* The scan in pieces of 1 to 64 bytes (a trace's, in pieces of a MiB) answers as one scan. */
 static void the_scan_in_pieces_answers_as_one_scan(void)
 {
@@ -284,9 +332,182 @@ static void the_scan_in_pieces_answers_as_one_scan(void)
 	}
 }
 
+/*
+ * Packets whose events libipt holds for a later packet (pardec_hold.h),
+ * PSBs, CYC and damage, PSBs that begin inside a packet: streams where
+ * parts split at the PSBs meet every case of the join.
+ */
+static size_t gen_held_stream(uint8_t *buf, size_t cap, unsigned int seed, bool cyc)
+{
+	static const uint8_t pkts[][12] = {
+		{ 1, 0x0a },					/* TNT */
+		{ 1, 0x0a },
+		{ 1, 0x00 },					/* PAD */
+		{ 7, 0x6d, 1, 2, 3, 4, 5, 6 },			/* TIP */
+		{ 7, 0x7d, 0x10, 0x20, 0x40, 0, 0, 0 },		/* FUP */
+		{ 7, 0x71, 0x10, 0x20, 0x40, 0, 0, 0 },		/* TIP.PGE */
+		{ 1, 0x01 },					/* TIP.PGD, no IP */
+		{ 2, 0x99, 0x01 },				/* MODE.Exec */
+		{ 2, 0x99, 0x20 },				/* MODE.TSX */
+		{ 6, 0x02, 0x92, 1, 2, 3, 4 },			/* PTWRITE with IP */
+		{ 2, 0x02, 0xe2 },				/* EXSTOP with IP */
+		{ 2, 0x02, 0xf3 },				/* OVF */
+		{ 2, 0x02, 0x23 },				/* PSBEND */
+		{ 2, 0x59, 0x33 },				/* MTC */
+		{ 8, 0x19, 1, 2, 3, 4, 5, 6, 7 },		/* TSC */
+		{ 1, 0xbd },					/* TIP, reserved IP compression */
+		/* TIP whose 8 IP bytes are the first half of the PSB after it */
+		{ 9, 0xcd, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 },
+	};
+	size_t n = 0;
+
+	while (n + 32 < cap) {
+		unsigned int k;
+
+		seed = seed * 1103515245u + 12345u;
+		k = (seed >> 16) % 48;
+		if (k < 4 || k == 20) {
+			memcpy(buf + n, pts_pt_psb, sizeof(pts_pt_psb));
+			n += sizeof(pts_pt_psb);
+		} else if (k == 4 && cyc) {
+			buf[n++] = 0x07;	/* CYC, one more byte */
+			buf[n++] = 0x10;
+		} else if (k == 5) {
+			buf[n++] = (uint8_t)(seed >> 8);	/* a stray byte */
+		} else {
+			const uint8_t *p = pkts[k % (sizeof(pkts) / sizeof(pkts[0]))];
+
+			memcpy(buf + n, p + 1, p[0]);
+			n += p[0];
+			if (p[0] == 9) {
+				memcpy(buf + n, pts_pt_psb, sizeof(pts_pt_psb));
+				n += sizeof(pts_pt_psb);
+			}
+		}
+	}
+	return n;
+}
+
+/* Every PSB of buf[0, size) (also those that begin inside a packet); their count. */
+static size_t psbs_of(const uint8_t *buf, size_t size, uint64_t *psb, size_t cap)
+{
+	uint64_t at = 0;
+	size_t n = 0;
+
+	while (n < cap && (at = pts_pt_psb_from(buf, size, at)) < size)
+		psb[n++] = at++;
+	return n;
+}
+
+/* The scan of buf[0, size) from its first PSB in one piece: the answer, held stretches in h. */
+static bool whole_scan(const uint8_t *buf, size_t size, const struct pt_errata *errata,
+		       struct pts_pt_hold *h)
+{
+	uint64_t off = pts_pt_psb_from(buf, size, 0), prev = off;
+	bool cyc;
+
+	pts_pt_hold_init(h);
+	cyc = pts_pt_scan_cyc(buf, size, &off, &prev, size, errata, h);
+	if (!cyc)
+		pts_pt_hold_end(h, size);
+	return cyc;
+}
+
+/*
+ * The scan of buf[0, size) in the n parts that begin at at[0, n - 1)
+ * (each read from its first PSB), read in step, and joined: as
+ * whole_scan, and held stretches alike.
+ */
+static bool parts_as_whole(const uint8_t *buf, size_t size, const struct pt_errata *errata,
+			   const uint64_t *at, unsigned int n, bool whole,
+			   const struct pts_pt_hold *wh)
+{
+	struct pts_pt_cyc_part part[PTS_PT_CYC_CHAINS];
+	struct pts_pt_hold h;
+	unsigned int i;
+	bool cyc, same;
+
+	for (i = 0; i < n; i++)
+		part[i] = (struct pts_pt_cyc_part){ .from = i ? at[i - 1] : 0,
+						    .to = i + 1 < n ? at[i] : size };
+	pts_pt_cyc_parts_scan(buf, size, false, errata, part, n);
+	pts_pt_hold_init(&h);
+	cyc = pts_pt_cyc_parts_join(buf, size, false, errata, part, n, &h);
+	pts_pt_cyc_parts_free(part, n);
+	same = cyc == whole;
+	if (same && !cyc)
+		same = h.n == wh->n && h.nomem == wh->nomem &&
+		       !memcmp(h.held, wh->held, h.n * sizeof(h.held[0]));
+	pts_pt_hold_free(&h);
+	return same;
+}
+
+static void the_scan_in_parts_split_anywhere_answers_and_holds_as_one_scan(void)
+{
+	static uint8_t buf[1536 + 64];
+	struct pt_errata skx = skylake_server_errata();
+	const struct pt_errata *errata[] = { NULL, &skx };
+	unsigned int seed, parts_held = 0, parts_cyc = 0;
+
+	for (seed = 1; seed <= 300; seed++) {
+		size_t size = gen_held_stream(buf, 1536, seed, seed % 4 == 0), np, i, j;
+		const struct pt_errata *e = errata[seed % 2];
+		uint64_t psb[64], at[3];
+		struct pts_pt_hold wh;
+		bool whole;
+
+		memset(buf + size, 0, 64);
+		whole = whole_scan(buf, size, e, &wh);
+		CU_ASSERT_EQUAL(whole, libipt_has_cyc(buf, size, pts_pt_psb_from(buf, size, 0),
+						      size, e));
+		parts_cyc += whole;
+		parts_held += !whole && wh.n;
+		np = psbs_of(buf, size, psb, 64);
+		/* two parts at every PSB, three at every pair, four at some triples */
+		for (i = 0; i < np; i++) {
+			at[0] = psb[i];
+			CU_ASSERT_TRUE(parts_as_whole(buf, size, e, at, 2, whole, &wh));
+			for (j = i + 1; j < np; j++) {
+				at[1] = psb[j];
+				CU_ASSERT_TRUE(parts_as_whole(buf, size, e, at, 3, whole, &wh));
+				at[2] = psb[(j + 1 + seed) % np];
+				if (at[2] > at[1])
+					CU_ASSERT_TRUE(parts_as_whole(buf, size, e, at, 4, whole,
+								      &wh));
+			}
+		}
+		/* parts from where no PSB begins: read from the next one */
+		for (i = 0; i < 40; i++) {
+			at[0] = (i * 97 + seed) % size;
+			at[1] = at[0] + (i * 31 + seed) % (size - at[0]);
+			at[2] = at[1] + (i * 13) % (size - at[1]);
+			CU_ASSERT_TRUE(parts_as_whole(buf, size, e, at, 2 + i % 3, whole, &wh));
+		}
+		/* and as pts_pt_trace_has_cyc splits it */
+		{
+			struct pts_pt_hold h;
+
+			pts_pt_hold_init(&h);
+			CU_ASSERT_EQUAL(pts_pt_trace_has_cyc(buf, size, false, e, &h), whole);
+			if (!whole) {
+				CU_ASSERT_EQUAL(h.n, wh.n);
+				CU_ASSERT_TRUE(h.n == wh.n && !memcmp(h.held, wh.held,
+								      h.n * sizeof(h.held[0])));
+			}
+			pts_pt_hold_free(&h);
+		}
+		pts_pt_hold_free(&wh);
+	}
+	/* the streams have both kinds: with a CYC, and without one but with events held */
+	CU_ASSERT(parts_cyc > 20);
+	CU_ASSERT(parts_held > 20);
+}
+
 PTS_SUITE(session_pardec_cyc, NULL, NULL,
 	  PTS_TEST(every_packet_stepped_over_is_one_libipt_reads_as_long_and_not_cyc),
 	  PTS_TEST(the_scan_answers_as_libipt_alone_on_packets_and_damage),
 	  PTS_TEST(the_scan_in_pieces_answers_as_one_scan),
+	  PTS_TEST(a_cyc_at_either_side_of_the_split_psb_is_found),
+	  PTS_TEST(the_scan_in_parts_split_anywhere_answers_and_holds_as_one_scan),
 	  PTS_TEST(a_psb_begun_inside_the_damaged_packet_is_found),
 	  PTS_TEST(a_cyc_behind_a_tma_passed_over_for_skz84_is_found));

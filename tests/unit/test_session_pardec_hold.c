@@ -6,7 +6,9 @@
  * test, then a second PSB+ and a TNT. Whether the event libipt queued
  * for a later packet (pt_query_decoder.c: MODE.Exec and an asynchronous
  * branch's FUP bind to a TIP, PTWRITE with IP to a FUP) still waits at
- * the second PSB.
+ * the second PSB. Each stream is also scanned in two parts split at that
+ * PSB (pardec_cyc.h: read in step, then joined), which must find the
+ * same.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,25 @@
 #define FUP 0x7d, IP_401000
 #define TNT_1 0x06					/* one bit, taken */
 #define PTW_IP 0x02, 0x92, 1, 2, 3, 4			/* 4-byte payload, binds to a FUP */
+
+/* Whether an event is held at the PSB at psb, found by the scan in two parts split there. */
+static bool held_at_split(const uint8_t *buf, size_t size, uint64_t psb)
+{
+	struct pts_pt_cyc_part part[2] = {
+		{ .from = 0, .to = psb },
+		{ .from = psb, .to = size },
+	};
+	struct pts_pt_hold h;
+	bool held;
+
+	pts_pt_cyc_parts_scan(buf, size, false, NULL, part, 2);
+	pts_pt_hold_init(&h);
+	CU_ASSERT_FALSE(pts_pt_cyc_parts_join(buf, size, false, NULL, part, 2, &h));
+	pts_pt_cyc_parts_free(part, 2);
+	held = pts_pt_hold_at(&h, psb);
+	pts_pt_hold_free(&h);
+	return held;
+}
 
 /*
  * Whether an event is held at the second PSB of: PSB+, tracing on, mid
@@ -52,6 +73,7 @@ static bool held_at_next_psb(const uint8_t *mid, size_t n)
 	held = pts_pt_hold_at(&h, psb);
 	CU_ASSERT_FALSE(pts_pt_hold_at(&h, 0));
 	pts_pt_hold_free(&h);
+	CU_ASSERT_EQUAL(held_at_split(buf, size, psb), held);
 	return held;
 }
 

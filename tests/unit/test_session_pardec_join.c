@@ -16,6 +16,9 @@
  * too, b after OWN events of its own. By hand, with a's own event a jump
  * (no gap), they join at a's first shared event (index BEFORE + 1) and b's
  * (OWN); with that event a gap, or b's last own event a gap, they do not.
+ * A gap of a before b's PSB (a's last event there) is no reason not to
+ * join: a's decoder resynchronised at that PSB at the latest, where b's
+ * started, both with nothing held.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -82,20 +85,33 @@ static void shared(struct hand_chunk *h)
 		jump(h, 0x401005, 0x401000, PSB + 100 + 10 * k);
 }
 
+/* Where the chunks have a gap (build) */
+enum gaps {
+	NO_GAP = 0,
+	A_GAP_BEFORE_PSB = 1,	/* a's last event before b's PSB */
+	A_GAP_PAST_PSB = 2,	/* a's own event past b's PSB */
+	B_GAP = 4,		/* b's last own event */
+};
+
 /*
- * a: BEFORE events, then past b's PSB one event (a gap with a_gap, else a
- * jump of a's own), then the shared ones. b: OWN events (the last a gap
- * with b_gap), then the shared ones.
+ * a: BEFORE events (the last a gap with A_GAP_BEFORE_PSB), then past b's
+ * PSB one event (a gap with A_GAP_PAST_PSB, else a jump of a's own), then
+ * the shared ones. b: OWN events (the last a gap with B_GAP), then the
+ * shared ones.
  */
-static void build(struct hand_chunk *a, struct hand_chunk *b, bool a_gap, bool b_gap)
+static void build(struct hand_chunk *a, struct hand_chunk *b, unsigned int gaps)
 {
 	unsigned int k;
 
 	hand_init(a);
-	for (k = 0; k < BEFORE; k++)
-		jump(a, 0x401005, 0x401000, PSB - 40 + 10 * k);
+	for (k = 0; k < BEFORE; k++) {
+		if ((gaps & A_GAP_BEFORE_PSB) && k == BEFORE - 1)
+			gap(a, PSB - 40 + 10 * k);
+		else
+			jump(a, 0x401005, 0x401000, PSB - 40 + 10 * k);
+	}
 	a->c.over = a->c.n;	/* its first event past b's PSB */
-	if (a_gap)
+	if (gaps & A_GAP_PAST_PSB)
 		gap(a, PSB + 50);
 	else
 		jump(a, 0x401008, 0x401002, PSB + 50);
@@ -103,7 +119,7 @@ static void build(struct hand_chunk *a, struct hand_chunk *b, bool a_gap, bool b
 
 	hand_init(b);
 	for (k = 0; k < OWN; k++) {
-		if (b_gap && k == OWN - 1)
+		if ((gaps & B_GAP) && k == OWN - 1)
 			gap(b, PSB + 20 + 10 * k);
 		else
 			jump(b, 0x401008, 0x401000 + k, PSB + 20 + 10 * k);
@@ -112,18 +128,18 @@ static void build(struct hand_chunk *a, struct hand_chunk *b, bool a_gap, bool b
 }
 
 /*
- * Whether a and b, built with a_gap and b_gap, join (*ia, *jb: where); the
- * search from a's first event past b's PSB, or with from_past_gap from the
- * event after a's own one (a later call of the consumer's)
+ * Whether a and b, built with gaps, join (*ia, *jb: where); the search
+ * from a's first event past b's PSB, or with from_past_gap from the event
+ * after a's own one (a later call of the consumer's)
  */
-static bool joins(bool a_gap, bool b_gap, bool from_past_gap, uint64_t *ia, uint64_t *jb)
+static bool joins(unsigned int gaps, bool from_past_gap, uint64_t *ia, uint64_t *jb)
 {
 	struct hand_chunk *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
 	bool found;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-	build(a, b, a_gap, b_gap);
+	build(a, b, gaps);
 	found = pardec_find_join(&a->c, from_past_gap ? BEFORE + 1 : a->c.over, &b->c, ia, jb);
 	free(a);
 	free(b);
@@ -134,28 +150,43 @@ static void chunks_without_a_gap_join_at_their_first_shared_event(void)
 {
 	uint64_t ia = 0, jb = 0;
 
-	CU_ASSERT_TRUE(joins(false, false, false, &ia, &jb));
+	CU_ASSERT_TRUE(joins(NO_GAP, false, &ia, &jb));
 	CU_ASSERT_EQUAL(ia, BEFORE + 1);
 	CU_ASSERT_EQUAL(jb, OWN);
-	CU_ASSERT_TRUE(joins(false, false, true, &ia, &jb));
+	CU_ASSERT_TRUE(joins(NO_GAP, true, &ia, &jb));
+}
+
+/* the gap rule's boundary: a's last event before b's PSB */
+static void chunks_join_after_a_gap_of_the_predecessor_before_the_successors_psb(void)
+{
+	uint64_t ia = 0, jb = 0;
+
+	CU_ASSERT_TRUE(joins(A_GAP_BEFORE_PSB, false, &ia, &jb));
+	CU_ASSERT_EQUAL(ia, BEFORE + 1);
+	CU_ASSERT_EQUAL(jb, OWN);
+	ia = jb = 0;
+	CU_ASSERT_TRUE(joins(A_GAP_BEFORE_PSB, true, &ia, &jb));
+	CU_ASSERT_EQUAL(ia, BEFORE + 1);
+	CU_ASSERT_EQUAL(jb, OWN);
 }
 
 static void no_join_after_a_gap_of_the_predecessor_past_the_successors_psb(void)
 {
 	uint64_t ia, jb;
 
-	CU_ASSERT_FALSE(joins(true, false, false, &ia, &jb));
-	CU_ASSERT_FALSE(joins(true, false, true, &ia, &jb));
+	CU_ASSERT_FALSE(joins(A_GAP_PAST_PSB, false, &ia, &jb));
+	CU_ASSERT_FALSE(joins(A_GAP_PAST_PSB, true, &ia, &jb));
 }
 
 static void no_join_after_a_gap_of_the_successor(void)
 {
 	uint64_t ia, jb;
 
-	CU_ASSERT_FALSE(joins(false, true, false, &ia, &jb));
+	CU_ASSERT_FALSE(joins(B_GAP, false, &ia, &jb));
 }
 
 PTS_SUITE(session_pardec_join, NULL, NULL,
 	  PTS_TEST(chunks_without_a_gap_join_at_their_first_shared_event),
+	  PTS_TEST(chunks_join_after_a_gap_of_the_predecessor_before_the_successors_psb),
 	  PTS_TEST(no_join_after_a_gap_of_the_predecessor_past_the_successors_psb),
 	  PTS_TEST(no_join_after_a_gap_of_the_successor));

@@ -229,6 +229,26 @@ void pts_pt_hold_end(struct pts_pt_hold *h, uint64_t size)
 		keep(h, h->since, size);
 }
 
+bool pts_pt_hold_holds(const struct pts_pt_hold *h)
+{
+	return holds(h);
+}
+
+void pts_pt_hold_take(struct pts_pt_hold *h, const struct pts_pt_hold *next)
+{
+	size_t i;
+
+	for (i = 0; i < next->n; i++)
+		keep(h, next->held[i].from, next->held[i].to);
+	h->nomem |= next->nomem;
+	h->tip = next->tip;
+	h->fup_sure = next->fup_sure;
+	h->fup_maybe = next->fup_maybe;
+	h->unsure = next->unsure;
+	h->header = next->header;
+	h->since = next->since;
+}
+
 bool pts_pt_hold_at(const struct pts_pt_hold *h, uint64_t at)
 {
 	size_t lo = 0, hi = h->n;

@@ -78,6 +78,16 @@ void pts_pt_hold_damaged(struct pts_pt_hold *h, uint64_t off);
 /* The end of the trace (size bytes): an event still held is held to the end. */
 void pts_pt_hold_end(struct pts_pt_hold *h, uint64_t size);
 
+/* Whether an event may be held here (before the next packet). */
+bool pts_pt_hold_holds(const struct pts_pt_hold *h);
+
+/*
+ * h, which holds no event, goes on as next did, which was told the
+ * packets from a PSB on from pts_pt_hold_init, as though the packets
+ * before that PSB were h's: next's stretches after h's, and its state.
+ */
+void pts_pt_hold_take(struct pts_pt_hold *h, const struct pts_pt_hold *next);
+
 /*
  * Whether the serial decoder may hold an event at offset at (a PSB, or
  * where one begins inside a damaged packet): read before at, reported

@@ -297,6 +297,7 @@ static int snapshot(struct chunk *c, struct pts_ptdec *dec, uint64_t idx)
 	pts_ptdec_stats(dec, &sn->st);
 	/* not the block at its target: its length varies (find_join) */
 	sn->st.insns = pts_ptdec_insns_before(dec);
+	sn->nev = pts_ptdec_nev_before(dec);
 	return 0;
 }
 
@@ -420,4 +421,15 @@ int pardec_decode_chunk(struct chunk *c, struct pts_imgview *view)
 int pardec_start_alone(struct chunk *c)
 {
 	return start(c, NULL, &c->dec);
+}
+
+int pardec_start_sink(struct chunk *c)
+{
+	int rc = start(c, NULL, &c->dec);
+
+	if (rc)
+		return rc;
+	c->sink = true;
+	/* the events a join with the chunk before may take (pardec_find_join) */
+	return pardec_run(c, c->dec, PTS_PAR_SKIP + PTS_PAR_MATCH);
 }

@@ -192,6 +192,18 @@ static void drop_chunk(struct pts_pcpu *p, struct chunk *prev, struct chunk *c)
 	retire_chunk(p, c);
 }
 
+/* c's arrays emptied: its decoder's next event is stored as event r (with a snapshot). */
+static void store_from_r(struct pts_pcpu *p, struct chunk *c)
+{
+	c->n = c->nx = c->nthr = c->nsnaps = c->njumps = 0;
+	c->base = p->r;
+	c->dec_next = p->r;
+	c->skip_to = p->r;
+	c->store.open = NULL;
+	c->run_skipped = false;
+	p->thr_k = 0;
+}
+
 /*
  * Decode on from cur's event r with a decoder synchronised as the serial
  * one, at the trace's first PSB, and make no more joins on this CPU (one
@@ -224,16 +236,10 @@ static int restart_serially(struct pts_pcpu *p, struct chunk *c, uint64_t target
 		pts_ptdec_next(c->dec, &br);
 	}
 	pts_ptdec_unsink(c->dec);
-	c->n = c->nx = c->nthr = c->nsnaps = c->njumps = 0;
-	c->base = p->r;
-	c->dec_next = p->r;
-	c->skip_to = p->r;
-	c->store.open = NULL;
-	c->run_skipped = false;
+	store_from_r(p, c);
 	c->over = UINT64_MAX;
 	c->complete = false;
 	c->risky = false;
-	p->thr_k = 0;
 	p->serial = true;
 	p->sinking = false;
 	rc = pardec_run(c, c->dec, 4096);
@@ -454,13 +460,7 @@ static int sink_leave(struct pts_pcpu *p, bool ended, struct pts_err *err)
 	p->elided += st.elided - p->sink_elided0;
 	pts_ptdec_unsink(c->dec);
 	p->sinking = false;
-	c->n = c->nx = c->nthr = c->nsnaps = c->njumps = 0;
-	c->base = p->r;
-	c->dec_next = p->r;
-	c->skip_to = p->r;
-	c->store.open = NULL;
-	c->run_skipped = false;
-	p->thr_k = 0;
+	store_from_r(p, c);
 	if (ended) {
 		c->complete = true;
 		c->fin = st;

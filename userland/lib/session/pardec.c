@@ -103,6 +103,7 @@ int pardec_add_chunk(struct pts_pcpu *p)
 	 */
 	c->end = p->cyc ? p->cfg.size : psb_at_or_after(p, c->start + p->chunk_bytes);
 	c->over = UINT64_MAX;
+	c->risk_at = UINT64_MAX;
 	/* the first chunks: every CPU's at once (the merge peeks each) */
 	c->key = t ? p->next_key : 0;
 	if (c->end < p->cfg.size)
@@ -240,8 +241,10 @@ static int restart_serially(struct pts_pcpu *p, struct chunk *c, uint64_t target
 	c->over = UINT64_MAX;
 	c->complete = false;
 	c->risky = false;
+	c->risk_at = UINT64_MAX;
 	p->serial = true;
 	p->sinking = false;
+	p->stop = UINT64_MAX;	/* no join: the rest is the serial decoder's */
 	rc = pardec_run(c, c->dec, 4096);
 	if (rc)
 		return rc;
@@ -472,6 +475,20 @@ static int sink_leave(struct pts_pcpu *p, bool ended, struct pts_err *err)
 }
 
 /*
+ * cur, joined before it was decoded (decoded into the sink by the calling
+ * thread), stored a gap "return stack empty" past its end and stands at
+ * it: the serial decoder has the return's call, so it decodes on from
+ * there (a join into a chunk decoded before it is refused instead).
+ */
+static uint64_t risk_lim(const struct pts_pcpu *p, const struct chunk *c)
+{
+	if (c->risk_at == UINT64_MAX || c->risk_at < p->r || c->first || p->serial ||
+	    !pardec_snap_at(c, c->risk_at))
+		return UINT64_MAX;
+	return c->risk_at;
+}
+
+/*
  * Make cur's event r available, up to lim: 1 yes, 0 the CPU's trace is
  * done, PCPU_SINK cur's decoder hands the next events to the sink itself,
  * negative on errors.
@@ -499,9 +516,17 @@ static int ready_lim(struct pts_pcpu *p, struct pts_err *err)
 				return pts_err_set(err, -rc, "out of memory decoding cpu %u",
 						   p->cfg.cpu);
 		}
+		if (p->cur_done && risk_lim(p, c) == p->r) {
+			/* a chunk joined before it was decoded met the risk in its overlap */
+			rc = decode_on_serially(p, c);
+			if (rc)
+				return pts_err_set(err, -rc, "out of memory decoding cpu %u",
+						   p->cfg.cpu);
+			continue;
+		}
 		if (p->stop != UINT64_MAX) {
 			if (p->r < p->stop) {
-				p->lim = p->stop;
+				p->lim = p->stop < risk_lim(p, c) ? p->stop : risk_lim(p, c);
 				return 1;
 			}
 			rc = hand_over(p, err);
@@ -513,6 +538,8 @@ static int ready_lim(struct pts_pcpu *p, struct pts_err *err)
 			p->lim = c->base + c->n;
 			if (!c->complete && c->over < p->lim)
 				p->lim = c->over;
+			if (risk_lim(p, c) < p->lim)
+				p->lim = risk_lim(p, c);
 			if (p->lim <= p->r)	/* complete, r past over: one at a time */
 				p->lim = p->r + 1;
 			return 1;

@@ -27,6 +27,7 @@ static void chunk_reset(struct chunk *c, uint64_t base)
 	c->over = UINT64_MAX;
 	c->complete = false;
 	c->risky = false;
+	c->risk_at = UINT64_MAX;
 }
 
 void pardec_chunk_free_data(struct chunk *c)
@@ -323,6 +324,8 @@ static int store_event(struct chunk *c, struct pts_ptdec *dec, const struct pts_
 		e->insn_len = br->insn_len;
 		if (extra && store_extra(c, e, br))
 			return -ENOMEM;
+		if (c->risky && c->risk_at == UINT64_MAX)
+			c->risk_at = idx;
 	}
 	catch_up(c);
 	if (pos > c->end && c->over == UINT64_MAX)

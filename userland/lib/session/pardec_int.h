@@ -94,6 +94,7 @@ struct chunk {
 	struct pts_ptdec_stats fin;	/* when decoding stopped */
 	bool complete;		/* the decoder reached the end of the trace */
 	bool risky;		/* decoded what a fresh start may get wrong (pardec.h) */
+	uint64_t risk_at;	/* ... first at this index (UINT64_MAX: nowhere) */
 	struct pts_ptdec *dec;	/* kept when the consumer decodes on with it */
 	/*
 	 * The calling thread decodes it (pardec.c, wait_chunk): its first

@@ -2,7 +2,7 @@
 /*
  * A store's runs of jumps (decode/evstore.h): one event each, holding
  * their least address, how far the greatest lies above it, how long after
- * the first jump the last came, and how many there are, in 40 bytes. A
+ * the first jump the last came, and how many there are, in 32 bytes. A
  * jump the event could not hold begins another run; where a jump that
  * begins one is too wide for it, it is an event of its own. The thread
  * is written where it changes, not in every event. Answers by hand.
@@ -38,6 +38,7 @@ static void a_run_holds_the_bounds_of_its_jumps_and_its_last_time(void)
 {
 	struct fixture f;
 	struct pts_rec *e = &f.ev[0];
+	uint64_t from, to, ts;
 
 	open_store(&f, true);
 	pts_evstore_begin_run(&f.s, 7, 8, 0x1020, 0x1010, 100, 0x40);
@@ -53,8 +54,44 @@ static void a_run_holds_the_bounds_of_its_jumps_and_its_last_time(void)
 	CU_ASSERT_EQUAL(e->run.dts, 75);
 	CU_ASSERT_EQUAL(e->n, 3);
 	CU_ASSERT_EQUAL(e->xi, 0);
-	CU_ASSERT_EQUAL(f.j[1].from, 0x1030);
-	CU_ASSERT_EQUAL(f.j[2].ts_ns, 175);
+	pts_evstore_jump_at(e, &f.j[1], &from, &to, &ts);
+	CU_ASSERT_EQUAL(from, 0x1030);
+	CU_ASSERT_EQUAL(to, 0x1008);
+	CU_ASSERT_EQUAL(ts, 150);
+	pts_evstore_jump_at(e, &f.j[2], &from, &to, &ts);
+	CU_ASSERT_EQUAL(from, 0x1018);
+	CU_ASSERT_EQUAL(to, 0x1040);
+	CU_ASSERT_EQUAL(ts, 175);
+}
+
+/*
+ * A jump keeps the low halves of its addresses and its time after the
+ * run's first: the run's least address and first time give them back,
+ * across a 2^32 boundary of the addresses and with the time 2^32 - 1 ns on.
+ */
+static void a_runs_jumps_come_back_whole_across_a_2_pow_32_boundary(void)
+{
+	struct fixture f;
+	uint64_t from, to, ts;
+
+	open_store(&f, true);
+	pts_evstore_begin_run(&f.s, 7, 8, 0x1fffffff0, 0x200000010, 1000, 0);
+	CU_ASSERT_TRUE(pts_evstore_add_jump(&f.s, 7, 8, 0x200000008, 0x1ffffffe0, 1001));
+	CU_ASSERT_TRUE(pts_evstore_add_jump(&f.s, 7, 8, 0x100000011, 0x200000000, 999 + (1ull << 32)));
+	CU_ASSERT_EQUAL(f.ev[0].from, 0x100000011);
+	CU_ASSERT_EQUAL(f.ev[0].run.span, 0xffffffff);
+	pts_evstore_jump_at(&f.ev[0], &f.j[0], &from, &to, &ts);
+	CU_ASSERT_EQUAL(from, 0x1fffffff0);
+	CU_ASSERT_EQUAL(to, 0x200000010);
+	CU_ASSERT_EQUAL(ts, 1000);
+	pts_evstore_jump_at(&f.ev[0], &f.j[1], &from, &to, &ts);
+	CU_ASSERT_EQUAL(from, 0x200000008);
+	CU_ASSERT_EQUAL(to, 0x1ffffffe0);
+	CU_ASSERT_EQUAL(ts, 1001);
+	pts_evstore_jump_at(&f.ev[0], &f.j[2], &from, &to, &ts);
+	CU_ASSERT_EQUAL(from, 0x100000011);
+	CU_ASSERT_EQUAL(to, 0x200000000);
+	CU_ASSERT_EQUAL(ts, 999 + (1ull << 32));
 }
 
 static void a_jump_of_another_thread_or_time_does_not_extend_the_run(void)
@@ -156,5 +193,6 @@ PTS_SUITE(decode_evstore, NULL, NULL,
 	  PTS_TEST(a_jump_that_would_spread_the_run_over_2_pow_32_bytes_begins_another),
 	  PTS_TEST(a_jump_2_pow_32_ns_after_the_runs_first_begins_another),
 	  PTS_TEST(a_jump_wider_than_2_pow_32_bytes_is_an_event_of_its_own),
+	  PTS_TEST(a_runs_jumps_come_back_whole_across_a_2_pow_32_boundary),
 	  PTS_TEST(a_run_ends_at_65535_jumps),
 	  PTS_TEST(the_thread_is_written_where_it_changes));

@@ -102,10 +102,32 @@ static inline uint64_t pts_evstore_thread(int32_t pid, int32_t tid)
  */
 #define PTS_REC_SLOW 0x40
 
-/* A jump of a run (kind PTS_BR_JUMP, no flags, no insn_len, no offset, value or detail). */
+/*
+ * A jump of a run (kind PTS_BR_JUMP, no flags, no insn_len, no offset,
+ * value or detail), in 12 bytes: its run's event holds the rest. Every
+ * from and to of a run lies in [lo, lo + span] (its event's from and
+ * run.span, span < 2^32), so the low 32 bits of an address and lo give
+ * it back (pts_evstore_jump_at); its time is its run's first jump's
+ * (the event's ts_ns) plus dts (< 2^32, pts_run_add). Half the 24 bytes
+ * of three whole words: a chunk's jumps are ~a third of the memory the
+ * parallel decode first touches, and of what its store writes
+ * (docs/performance.md, "The kernel's share of -j2 (fifteenth round)").
+ */
 struct pts_jump {
-	uint64_t from, to, ts_ns;
+	uint32_t from32, to32;	/* the low halves of from and to */
+	uint32_t dts;		/* ts_ns - the run's first jump's */
 };
+
+_Static_assert(sizeof(struct pts_jump) == 12, "a jump is three words of 32 bits, no padding");
+
+/* Jump j of run e, whole: its from, to and time. */
+static inline void pts_evstore_jump_at(const struct pts_rec *e, const struct pts_jump *j,
+				       uint64_t *from, uint64_t *to, uint64_t *ts_ns)
+{
+	*from = e->from + (uint32_t)(j->from32 - (uint32_t)e->from);
+	*to = e->from + (uint32_t)(j->to32 - (uint32_t)e->from);
+	*ts_ns = e->ts_ns + j->dts;
+}
 
 /*
  * The bounds of a run, as its jumps come: a jump of another thread (or,
@@ -186,7 +208,7 @@ struct pts_evstore {
 /*
  * How far ahead of its writes a store asks for the cache lines it will
  * write next (bytes): events, positions and jumps are each written in
- * order, ~90 bytes per byte of trace, into arrays far larger than the
+ * order, ~65 bytes per byte of trace, into arrays far larger than the
  * caches, and the decoder waited on those lines (docs/performance.md,
  * "The extra CPU of -j2 (twelfth round)"). Past an array's end a
  * prefetch does nothing.
@@ -213,13 +235,15 @@ static inline void pts_evstore_jump(struct pts_evstore *s, uint64_t from, uint64
 	struct pts_rec *e = s->open;
 	struct pts_jump *j = s->jnext++;
 
+	uint32_t dts = (uint32_t)(ts_ns - s->run.ts_ns);
+
 	pts_evstore_prefetch(j, PTS_EVSTORE_AHEAD_JUMPS);
-	j->from = from;
-	j->to = to;
-	j->ts_ns = ts_ns;
+	j->from32 = (uint32_t)from;
+	j->to32 = (uint32_t)to;
+	j->dts = dts;
 	e->from = s->run.lo;
 	e->run.span = (uint32_t)(s->run.hi - s->run.lo);
-	e->run.dts = (uint32_t)(ts_ns - s->run.ts_ns);
+	e->run.dts = dts;
 	e->n = (uint16_t)s->run.n;
 }
 

@@ -651,12 +651,13 @@ static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pts_
 		    const struct pts_branch **out)
 {
 	struct pts_br_elide *el = p->elide;
-	const struct pts_jump *j = &c->jumps[e->xi + p->sub];
 	struct pts_branch *br = &p->out;
+	uint64_t from, to, ts_ns;
 
+	pts_evstore_jump_at(e, &c->jumps[e->xi + p->sub], &from, &to, &ts_ns);
 	/* the rule broken on purpose: only the first jump looked at */
 	if (p->break_runs && !p->sub && el && el->hi && p->pid == el->pid && p->tid == el->tid &&
-	    j->from - el->lo < el->hi - el->lo && j->to - el->lo < el->hi - el->lo) {
+	    from - el->lo < el->hi - el->lo && to - el->lo < el->hi - el->lo) {
 		drop_run(p, e);
 		return 2;
 	}
@@ -671,15 +672,15 @@ static int run_next(struct pts_pcpu *p, const struct chunk *c, const struct pts_
 	} else {
 		p->at_end = p->at;
 	}
-	if (el && pts_br_elide_drop(el, p->pid, p->tid, j->from, j->to, j->ts_ns, p->cfg.cpu)) {
+	if (el && pts_br_elide_drop(el, p->pid, p->tid, from, to, ts_ns, p->cfg.cpu)) {
 		p->elided++;
 		return 2;
 	}
 	br->kind = PTS_BR_JUMP;
 	br->flags = 0;
-	br->from = j->from;
-	br->to = j->to;
-	br->ts_ns = j->ts_ns;
+	br->from = from;
+	br->to = to;
+	br->ts_ns = ts_ns;
 	br->pid = p->pid;
 	br->tid = p->tid;
 	br->insn_len = 0;
@@ -719,7 +720,7 @@ static inline uint64_t time_at_r(const struct pts_pcpu *p)
 	const struct pts_rec *e = &c->ev[p->r - c->base];
 
 	if (p->sub)	/* inside a run handed out singly: its next jump's */
-		return c->jumps[e->xi + p->sub].ts_ns;
+		return e->ts_ns + c->jumps[e->xi + p->sub].dts;
 	return e->ts_ns;
 }
 

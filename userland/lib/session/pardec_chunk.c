@@ -395,12 +395,44 @@ int pardec_run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
 	return 0;
 }
 
+/*
+ * A chunk's events, positions and jumps, sized at its start for this many
+ * a byte of its trace (3/2: the bench-gen trace has 1.3 events and 1.1
+ * jumps a byte), up to PARDEC_PRESIZE_MAX. Grown from 1024 by doubling,
+ * each array was copied twice and moved by mremap four times in its first
+ * chunk (each move a TLB flush on the other CPUs, an interrupt to each,
+ * costly in a VM: docs/performance.md, "The kernel's share of -j2
+ * (fifteenth round)"). The room is reserved, not touched: glibc maps
+ * such blocks (mallopt(3), M_MMAP_THRESHOLD) and the kernel gives a page
+ * its memory at the first write; a chunk kept as a spare keeps its arrays.
+ */
+#define PARDEC_PRESIZE_NUM 3
+#define PARDEC_PRESIZE_DEN 2
+#define PARDEC_PRESIZE_MAX (1u << 18)
+
+/* c's arrays at their first size for its trace (above). 0, or -ENOMEM. */
+static int presize(struct chunk *c)
+{
+	uint64_t bytes = c->end - c->start;
+	size_t want = bytes < (uint64_t)PARDEC_PRESIZE_MAX * PARDEC_PRESIZE_DEN / PARDEC_PRESIZE_NUM ?
+			      (size_t)(bytes * PARDEC_PRESIZE_NUM / PARDEC_PRESIZE_DEN) :
+			      PARDEC_PRESIZE_MAX;
+
+	if (grow((void **)&c->ev, &c->cap, want, sizeof(*c->ev)) ||
+	    grow((void **)&c->pos, &c->cappos, want, sizeof(*c->pos)) ||
+	    grow((void **)&c->jumps, &c->capjumps, want, sizeof(*c->jumps)))
+		return -ENOMEM;
+	return 0;
+}
+
 /* A decoder for c from its start, c emptied (view as pardec_new_decoder). */
 static int start(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **dec)
 {
 	chunk_reset(c, 0);
 	c->dec_next = 0;
 	c->skip_to = 0;
+	if (presize(c))
+		return -ENOMEM;
 	return pardec_new_decoder(c, view, dec);
 }
 

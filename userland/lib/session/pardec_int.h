@@ -111,6 +111,7 @@ struct pts_pool {
 	pthread_cond_t work, done;
 	struct chunk *qhead;		/* chunks no thread has taken, by key (under mu) */
 	struct chunk *awaited;		/* the chunk the calling thread waits for (under mu) */
+	struct chunk *awaited2;		/* ... and, if not NULL, this one too (under mu) */
 	bool stop;
 	unsigned int n;
 	pthread_t *th;
@@ -211,7 +212,10 @@ int pardec_add_chunk(struct pts_pcpu *p);
 
 /* Queue c for the workers, before every chunk of a greater key. */
 void pardec_pool_queue(struct pts_pool *pool, struct chunk *c);
-/* Wait until c is no longer being decoded: the caller holds pool->mu. */
+/*
+ * Wait until c is no longer being decoded, nor the chunk after it if a
+ * worker is decoding that one too: the caller holds pool->mu.
+ */
 void pardec_pool_await(struct pts_pool *pool, struct chunk *c);
 /* Take c (queued) off the queue: the caller holds pool->mu. */
 void pardec_pool_unqueue(struct pts_pool *pool, struct chunk *c);

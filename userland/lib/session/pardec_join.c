@@ -69,7 +69,11 @@ static bool pev_eq(const struct chunk *a, uint64_t i, const struct chunk *b, uin
 	tb = thread_at(b, j - b->base);
 	if (ta->pid != tb->pid || ta->tid != tb->tid)
 		return false;
-	/* a run: its bounds, times and count compared above (from, to, insn_len and has_x: n) */
+	/*
+	 * a run: its bounds, times and count compared above (from, to,
+	 * insn_len and has_x: n); with the same lo and first time, the same
+	 * stored jumps are the same jumps (evstore.h)
+	 */
 	if (x->flags & PTS_REC_RUN)
 		return !memcmp(&a->jumps[x->xi], &b->jumps[y->xi], x->n * sizeof(*a->jumps));
 	if (!x->has_x)
@@ -92,8 +96,12 @@ static bool pev_eq(const struct chunk *a, uint64_t i, const struct chunk *b, uin
  */
 static bool at_block(const struct chunk *c, const struct pts_rec *e)
 {
-	if (e->flags & PTS_REC_RUN)	/* the run's first jump */
-		return c->jumps[e->xi].to != 0;
+	if (e->flags & PTS_REC_RUN) {	/* the run's first jump */
+		uint64_t from, to, ts_ns;
+
+		pts_evstore_jump_at(e, &c->jumps[e->xi], &from, &to, &ts_ns);
+		return to != 0;
+	}
 	switch (e->kind) {
 	case PTS_BR_CALL:
 	case PTS_BR_RETURN:

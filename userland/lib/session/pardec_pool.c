@@ -40,6 +40,13 @@ static struct chunk *pick(struct pts_pool *pool)
 	return c && pool->self ? c->qnext : c;
 }
 
+/* Whatever the calling thread waits for is decoded: the caller holds pool->mu. */
+static bool awaited_done(const struct pts_pool *pool)
+{
+	return pool->awaited->state != CH_RUNNING &&
+	       (!pool->awaited2 || pool->awaited2->state != CH_RUNNING);
+}
+
 static void *worker(void *arg)
 {
 	struct pts_pool *pool = arg;
@@ -61,7 +68,7 @@ static void *worker(void *arg)
 		rc = view ? pardec_decode_chunk(c, view) : -ENOMEM;
 		pthread_mutex_lock(&pool->mu);
 		c->state = rc ? CH_FAILED : CH_DONE;
-		if (pool->awaited == c) {
+		if ((pool->awaited == c || pool->awaited2 == c) && awaited_done(pool)) {
 			/*
 			 * Woken after our unlock: woken while we hold the
 			 * lock, the calling thread would sleep again on it.
@@ -95,10 +102,24 @@ void pardec_pool_queue(struct pts_pool *pool, struct chunk *c)
 
 void pardec_pool_await(struct pts_pool *pool, struct chunk *c)
 {
+	/*
+	 * c and the next chunk both being decoded (by the two workers of
+	 * -j2): wait for both, once. The calling thread, faster than the
+	 * workers, waited for nearly every chunk, each a sleep and a wake-up
+	 * (a futex call on each side, an interrupt to the sleeper's CPU, an
+	 * exit of the VM) and a worker put off its CPU; every wait lasted
+	 * hundreds of µs or more, so spinning would not have saved them
+	 * (docs/performance.md, "The kernel's share of -j2 (fifteenth round)").
+	 */
+	struct chunk *d = c->state == CH_RUNNING && c->next && c->next->state == CH_RUNNING ?
+				  c->next : NULL;
+
 	pool->awaited = c;
-	while (c->state == CH_RUNNING)
+	pool->awaited2 = d;
+	while (!awaited_done(pool))
 		pthread_cond_wait(&pool->done, &pool->mu);
 	pool->awaited = NULL;
+	pool->awaited2 = NULL;
 }
 
 void pardec_pool_unqueue(struct pts_pool *pool, struct chunk *c)

@@ -16,6 +16,10 @@
  * first BUNDLE_TRACE_MAX bytes as its cpu0.pt: its code, sideband and
  * timing make the decoder run the sample's program. Raw mode decodes as
  * fuzz_raw_pt.c, over tests/golden/decode/user.S and kernel.S (FUZZ_DATA).
+ * Before the decodes, the CYC scan of the input's trace in parts read in
+ * step (session/pardec_cyc.h) must give the answer and the held
+ * stretches of the scan in one piece, split where pts_pt_trace_has_cyc
+ * splits and at the offset in [1..2]; a difference aborts.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,7 +28,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <intel-pt.h>
+
 #include "fuzz.h"
+#include "decode/pt_cpu.h"
+#include "session/pardec_cyc.h"
 #include "session/session.h"
 
 #ifndef FUZZ_SAMPLE
@@ -322,10 +330,65 @@ static void report(const char *how)
 	abort();
 }
 
+/* The scan of buf[0, size) in one piece, from its first PSB: the answer, the held stretches in h. */
+static bool cyc_whole(const uint8_t *buf, size_t size, const struct pt_errata *errata,
+		      struct pts_pt_hold *h)
+{
+	uint64_t off = pts_pt_psb_from(buf, size, 0), prev = off;
+
+	pts_pt_hold_init(h);
+	if (pts_pt_scan_cyc(buf, size, &off, &prev, size, errata, h))
+		return true;
+	pts_pt_hold_end(h, size);
+	return false;
+}
+
+static bool same_hold(const struct pts_pt_hold *a, const struct pts_pt_hold *b)
+{
+	return a->n == b->n && a->nomem == b->nomem &&
+	       (!a->n || !memcmp(a->held, b->held, a->n * sizeof(a->held[0])));
+}
+
+/* The CYC scan in parts against the scan in one piece (the file's comment). */
+static void cyc_parts_as_whole(const uint8_t *data, size_t size)
+{
+	const uint8_t *buf = data + 4;
+	size_t len = size - 4, n = sizeof(cpus) / sizeof(cpus[0]);
+	uint64_t split = (uint64_t)(data[1] | data[2] << 8);
+	struct pts_pt_cyc_part part[2] = { { .from = 0 }, { .to = len } };
+	struct pts_pt_hold whole, h;
+	struct pt_errata errata;
+	bool cyc, got;
+
+	pts_pt_errata(&errata, cpus[data[3] % n].family, cpus[data[3] % n].model,
+		      cpus[data[3] % n].stepping);
+	cyc = cyc_whole(buf, len, &errata, &whole);
+	pts_pt_hold_init(&h);
+	got = pts_pt_trace_has_cyc(buf, len, false, &errata, &h);
+	if (got != cyc || (!cyc && !same_hold(&h, &whole))) {
+		fprintf(stderr, "fuzz: the CYC scan in parts differs from one scan\n");
+		abort();
+	}
+	pts_pt_hold_free(&h);
+	part[0].to = part[1].from = split < len ? split : len;
+	pts_pt_cyc_parts_scan(buf, len, false, &errata, part, 2);
+	pts_pt_hold_init(&h);
+	got = pts_pt_cyc_parts_join(buf, len, false, &errata, part, 2, &h);
+	pts_pt_cyc_parts_free(part, 2);
+	if (got != cyc || (!cyc && !same_hold(&h, &whole))) {
+		fprintf(stderr, "fuzz: the CYC scan in two parts at %llu differs from one scan\n",
+			(unsigned long long)split);
+		abort();
+	}
+	pts_pt_hold_free(&h);
+	pts_pt_hold_free(&whole);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 4)
 		return 0;
+	cyc_parts_as_whole(data, size);
 	decode(data, size, 0, false, &serial);
 	decode(data, size, data[0] & 0x10 ? 3 : 2, false, &parallel);
 	if (!same(&serial, &parallel))

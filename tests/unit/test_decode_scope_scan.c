@@ -188,23 +188,23 @@ static void the_evidence_is_the_one_of_a_scan_with_libipt_alone(void)
 }
 
 /*
- * Two buffers scanned in step (pts_scope_scan_pair): the evidence of the
- * reference over the one and then the other; where that shows both
- * halves, both halves (the counts are then of what either read first).
+ * Buffers scanned in step (pts_scope_scan_parts, two at a time): the
+ * evidence of the reference over each in turn; where that shows both
+ * halves, both halves (the counts are then of what any read first).
  */
-static void check_pair(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+static void check_parts(const uint8_t *const *buf, const size_t *len, unsigned int n)
 {
 	struct pt_errata skx = skylake_server_errata();
 	const struct pt_errata *errata[] = { NULL, &skx };
 	struct pts_scope_evidence got, want;
-	unsigned int k;
+	unsigned int k, i;
 
 	for (k = 0; k < 2; k++) {
 		memset(&got, 0, sizeof(got));
 		memset(&want, 0, sizeof(want));
-		CU_ASSERT_EQUAL(pts_scope_scan_pair(a, alen, b, blen, errata[k], &got), 0);
-		ref_scan(a, alen, errata[k], &want);
-		ref_scan(b, blen, errata[k], &want);
+		CU_ASSERT_EQUAL(pts_scope_scan_parts(buf, len, n, errata[k], &got), 0);
+		for (i = 0; i < n; i++)
+			ref_scan(buf[i], len[i], errata[k], &want);
 		if (want.user_ips && want.kernel_ips) {
 			CU_ASSERT(got.user_ips && got.kernel_ips);
 		} else {
@@ -213,7 +213,15 @@ static void check_pair(const uint8_t *a, size_t alen, const uint8_t *b, size_t b
 	}
 }
 
-static void two_buffers_in_step_give_the_evidence_of_one_after_the_other(void)
+static void check_pair(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+	const uint8_t *buf[] = { a, b };
+	const size_t len[] = { alen, blen };
+
+	check_parts(buf, len, 2);
+}
+
+static void buffers_in_step_give_the_evidence_of_one_after_the_other(void)
 {
 	static const uint8_t psb[] = "\x02\x82\x02\x82\x02\x82\x02\x82"
 				     "\x02\x82\x02\x82\x02\x82\x02\x82";
@@ -235,6 +243,13 @@ static void two_buffers_in_step_give_the_evidence_of_one_after_the_other(void)
 		check_pair(buf + at, len - at, buf, at);
 		check_pair(buf, len, buf + at, len - at);
 		check_pair(buf + seed % 40, at - seed % 40, buf, 0);
+		/* three: two in step, then the third */
+		{
+			const uint8_t *three[] = { buf, buf + at, buf + seed % 40 };
+			const size_t len3[] = { at, len - at, len - seed % 40 };
+
+			check_parts(three, len3, 3);
+		}
 	}
 }
 
@@ -256,6 +271,8 @@ static void an_ip_behind_a_tma_passed_over_for_skz84_is_evidence(void)
 		0x00, 0x00,						/* PAD */
 	};
 	struct pt_errata skx = skylake_server_errata();
+	const uint8_t *two[] = { tma_pge, tma_pge };
+	const size_t len[] = { sizeof(tma_pge), sizeof(tma_pge) };
 	struct pts_scope_evidence ev, pair, none;
 
 	memset(&ev, 0, sizeof(ev));
@@ -264,8 +281,7 @@ static void an_ip_behind_a_tma_passed_over_for_skz84_is_evidence(void)
 	CU_ASSERT_EQUAL(ev.pge, 1);
 	CU_ASSERT_EQUAL(ev.psbs, 1);
 	memset(&pair, 0, sizeof(pair));
-	CU_ASSERT_EQUAL(pts_scope_scan_pair(tma_pge, sizeof(tma_pge), tma_pge, sizeof(tma_pge),
-					    &skx, &pair), 0);
+	CU_ASSERT_EQUAL(pts_scope_scan_parts(two, len, 2, &skx, &pair), 0);
 	CU_ASSERT_EQUAL(pair.user_ips, 2);
 	CU_ASSERT_EQUAL(pair.pge, 2);
 	memset(&none, 0, sizeof(none));
@@ -276,5 +292,5 @@ static void an_ip_behind_a_tma_passed_over_for_skz84_is_evidence(void)
 
 PTS_SUITE(decode_scope_scan, NULL, NULL,
 	  PTS_TEST(the_evidence_is_the_one_of_a_scan_with_libipt_alone),
-	  PTS_TEST(two_buffers_in_step_give_the_evidence_of_one_after_the_other),
+	  PTS_TEST(buffers_in_step_give_the_evidence_of_one_after_the_other),
 	  PTS_TEST(an_ip_behind_a_tma_passed_over_for_skz84_is_evidence));

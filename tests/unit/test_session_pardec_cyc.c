@@ -149,10 +149,52 @@ static bool libipt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint6
 	return found;
 }
 
+/*
+ * A stream of packets: of mod kinds (by a generator from seed), psbs of
+ * them a PSB, then a CYC (when cyc), a stray byte (damage), and the rest
+ * from pkts (each its length, then its bytes); a 9-byte packet is a TIP
+ * whose IP is the first half of a PSB, which it is followed by.
+ */
+struct mix {
+	const uint8_t (*pkts)[12];
+	unsigned int npkts, mod, psbs;
+};
+
+static size_t gen_mix(uint8_t *buf, size_t cap, unsigned int seed, bool cyc, const struct mix *m)
+{
+	size_t n = 0;
+
+	while (n + 32 < cap) {
+		unsigned int k;
+
+		seed = seed * 1103515245u + 12345u;
+		k = (seed >> 16) % m->mod;
+		if (k < m->psbs) {
+			memcpy(buf + n, pts_pt_psb, sizeof(pts_pt_psb));
+			n += sizeof(pts_pt_psb);
+		} else if (k == m->psbs && cyc) {
+			buf[n++] = 0x07;	/* CYC, one more byte */
+			buf[n++] = 0x10;
+		} else if (k == m->psbs + 1) {
+			buf[n++] = (uint8_t)(seed >> 8);	/* a stray byte */
+		} else {
+			const uint8_t *p = m->pkts[k % m->npkts];
+
+			memcpy(buf + n, p + 1, p[0]);
+			n += p[0];
+			if (p[0] == 9) {
+				memcpy(buf + n, pts_pt_psb, sizeof(pts_pt_psb));
+				n += sizeof(pts_pt_psb);
+			}
+		}
+	}
+	return n;
+}
+
 /* Packets a trace is made of, a CYC and damage among them now and then. */
 static size_t gen_stream(uint8_t *buf, size_t cap, unsigned int seed, bool cyc)
 {
-	static const uint8_t pkts[][9] = {
+	static const uint8_t pkts[][12] = {
 		{ 1, 0x00 },				/* PAD */
 		{ 1, 0x0a },				/* TNT */
 		{ 7, 0x6d, 1, 2, 3, 4, 5, 6 },		/* TIP, 6 bytes */
@@ -166,31 +208,9 @@ static size_t gen_stream(uint8_t *buf, size_t cap, unsigned int seed, bool cyc)
 		{ 1, 0xbd },				/* TIP, reserved IP compression */
 		{ 2, 0x99, 0xe0 },			/* MODE, reserved leaf */
 	};
-	size_t n = 0;
+	static const struct mix m = { pkts, sizeof(pkts) / sizeof(pkts[0]), 64, 2 };
 
-	while (n + 32 < cap) {
-		unsigned int k;
-
-		seed = seed * 1103515245u + 12345u;
-		k = (seed >> 16) % 64;
-		if (k < 2) {
-			memset(buf + n, 0, 16);
-			memcpy(buf + n, "\x02\x82\x02\x82\x02\x82\x02\x82"
-			       "\x02\x82\x02\x82\x02\x82\x02\x82", 16);
-			n += 16;
-		} else if (k == 2 && cyc) {
-			buf[n++] = 0x07;	/* CYC, one more byte */
-			buf[n++] = 0x10;
-		} else if (k == 3) {
-			buf[n++] = (uint8_t)(seed >> 8);	/* a stray byte */
-		} else {
-			const uint8_t *p = pkts[k % (sizeof(pkts) / sizeof(pkts[0]))];
-
-			memcpy(buf + n, p + 1, p[0]);
-			n += p[0];
-		}
-	}
-	return n;
+	return gen_mix(buf, cap, seed, cyc, &m);
 }
 
 static void the_scan_answers_as_libipt_alone_on_packets_and_damage(void)
@@ -359,33 +379,9 @@ static size_t gen_held_stream(uint8_t *buf, size_t cap, unsigned int seed, bool 
 		/* TIP whose 8 IP bytes are the first half of the PSB after it */
 		{ 9, 0xcd, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 },
 	};
-	size_t n = 0;
+	static const struct mix m = { pkts, sizeof(pkts) / sizeof(pkts[0]), 48, 5 };
 
-	while (n + 32 < cap) {
-		unsigned int k;
-
-		seed = seed * 1103515245u + 12345u;
-		k = (seed >> 16) % 48;
-		if (k < 4 || k == 20) {
-			memcpy(buf + n, pts_pt_psb, sizeof(pts_pt_psb));
-			n += sizeof(pts_pt_psb);
-		} else if (k == 4 && cyc) {
-			buf[n++] = 0x07;	/* CYC, one more byte */
-			buf[n++] = 0x10;
-		} else if (k == 5) {
-			buf[n++] = (uint8_t)(seed >> 8);	/* a stray byte */
-		} else {
-			const uint8_t *p = pkts[k % (sizeof(pkts) / sizeof(pkts[0]))];
-
-			memcpy(buf + n, p + 1, p[0]);
-			n += p[0];
-			if (p[0] == 9) {
-				memcpy(buf + n, pts_pt_psb, sizeof(pts_pt_psb));
-				n += sizeof(pts_pt_psb);
-			}
-		}
-	}
-	return n;
+	return gen_mix(buf, cap, seed, cyc, &m);
 }
 
 /* Every PSB of buf[0, size) (also those that begin inside a packet); their count. */

@@ -3,6 +3,7 @@
 #include "pt_step.h"
 
 #include <intel-pt.h>
+#include <string.h>
 
 const uint8_t pts_pt_psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
 				 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
@@ -34,6 +35,31 @@ const uint8_t pts_pt_first_len[256] = {
 	1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0,	/* e0 */
 	1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0,	/* f0 */
 };
+
+uint64_t pts_pt_psb_from(const uint8_t *buf, size_t size, uint64_t from)
+{
+	const uint8_t *psb = NULL;
+
+	if (from < size && size - from >= sizeof(pts_pt_psb))
+		psb = memmem(buf + from, size - from, pts_pt_psb, sizeof(pts_pt_psb));
+	return psb ? (uint64_t)(psb - buf) : size;
+}
+
+void pts_pt_psb_split(const uint8_t *buf, uint64_t from, uint64_t to, uint64_t *at,
+		      unsigned int n)
+{
+	unsigned int i;
+
+	at[0] = from;
+	for (i = 1; i < n; i++) {
+		uint64_t x = at[i - 1] + (to - at[i - 1]) / (n - i + 1);
+
+		if (x <= at[i - 1])
+			x = at[i - 1] + 1;	/* past the PSB the part before starts at */
+		at[i] = x < to ? pts_pt_psb_from(buf, to, x) : to;
+	}
+	at[n] = to;
+}
 
 size_t pts_pt_plain_packet_len(const uint8_t *buf, size_t left)
 {

@@ -85,6 +85,18 @@ struct pt_packet_decoder;
  */
 int pts_pt_resync(struct pt_packet_decoder *dec, uint64_t prev, uint64_t off);
 
+/* The first PSB of buf[0, size) at or after from; size when none. */
+uint64_t pts_pt_psb_from(const uint8_t *buf, size_t size, uint64_t from);
+
+/*
+ * [from, to) of buf in n parts of about equal length, each from a PSB but
+ * the first: at[0] from, at[n] to, at[i] the first PSB after the i-th
+ * n-th of what is left (to when none: the parts after it are empty). For
+ * the scans that read parts in step (session/pardec_cyc.h, scope_infer.h).
+ */
+void pts_pt_psb_split(const uint8_t *buf, uint64_t from, uint64_t to, uint64_t *at,
+		      unsigned int n);
+
 /* pts_pt_step, not inlined: for the unit test. */
 size_t pts_pt_plain_packet_len(const uint8_t *buf, size_t left);
 

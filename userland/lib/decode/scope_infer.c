@@ -88,20 +88,6 @@ static const enum pt_packet_type ip_type[32] = {
 };
 
 /*
- * The IP packet of n bytes at p (pts_pt_step's length): its type by bits
- * 4:0 of the opcode, its compression by bits 7:5, and its half from the
- * top byte of an IP that has one (little-endian: IPBytes 3 gives bits
- * 47:0, 6 bits 63:0).
- */
-static inline void take_ip(const uint8_t *p, size_t n, struct last_ip *last,
-			   struct pts_scope_evidence *ev)
-{
-	enum pt_ip_compression ipc = (enum pt_ip_compression)(p[0] >> 5);
-
-	take(ip_type[p[0] & 0x1f], ipc, n > 1 && p[n - 1] >> 7, last, ev);
-}
-
-/*
  * A packet pts_pt_step stepped over that is not one of run_plain's: PSB
  * and OVF by their second byte; the rest (MODE, PSBEND, CBR, PIP...)
  * carries no evidence.
@@ -116,27 +102,53 @@ static void take_stepped(const uint8_t *p, struct last_ip *last, struct pts_scop
 		take(ppt_ovf, pt_ipc_suppressed, false, last, ev);
 }
 
-/* run_plain's table: an IP packet's length has this bit set. */
-#define PLAIN_IP 0x80
+/*
+ * run_plain's table: by a packet's first byte, its length (bits 7:0) and
+ * what it does to the evidence (bits 15:8), so that an IP packet is taken
+ * without a branch on its kind: in a trace, TNT and IP packets come in no
+ * order a branch predictor learns, and a branch per packet cost more than
+ * the work it saved.
+ */
+#define PLAIN_LEN 0xff
+#define PLAIN_SETS (1u << 8)	/* IPBytes 3 or 6: gives the IP's half (bit 47 or 63) */
+#define PLAIN_UPDATE (1u << 9)	/* IPBytes 1, 2, 4: gives an IP where the last one is */
+#define PLAIN_COUNTS (1u << 10)	/* TIP, TIP.PGE, FUP: an IP given counts (not TIP.PGD's) */
+#define PLAIN_PGE (1u << 11)
+#define PLAIN_PGD (1u << 12)
 
 /*
  * The packets run_plain takes by their first byte: the length pts_pt_step
  * takes from the opcode alone (not the 02 and MODE packets, whose second
- * byte says), PLAIN_IP added for the IP packets (ip_type); 0 for the
- * others. Nearly every packet of a trace (TNT, TSC, MTC, PAD, TIP, FUP)
- * is such.
+ * byte says) and, for the IP packets (ip_type), what they give (take);
+ * 0 for the others. Nearly every packet of a trace (TNT, TSC, MTC, PAD,
+ * TIP, FUP) is such.
  */
-static void plain_lens(uint8_t plain[256])
+static void plain_lens(uint16_t plain[256])
 {
 	unsigned int op;
 
 	for (op = 0; op < 256; op++) {
 		uint8_t n = pts_pt_first_len[op];
+		enum pt_packet_type type = ip_type[op & 0x1f];
+		unsigned int ipc = op >> 5;
 
-		if (n == PTS_PT_EXT || n == PTS_PT_MOD)
+		if (n == PTS_PT_EXT || n == PTS_PT_MOD || !n) {
 			plain[op] = 0;
-		else
-			plain[op] = n && ip_type[op & 0x1f] ? n | PLAIN_IP : n;
+			continue;
+		}
+		plain[op] = n;
+		if (!type)
+			continue;
+		if (ipc == pt_ipc_sext_48 || ipc == pt_ipc_full)
+			plain[op] |= PLAIN_SETS;
+		else if (ipc != pt_ipc_suppressed)
+			plain[op] |= PLAIN_UPDATE;
+		if (type != ppt_tip_pgd)
+			plain[op] |= PLAIN_COUNTS;
+		if (type == ppt_tip_pge)
+			plain[op] |= PLAIN_PGE;
+		if (type == ppt_tip_pgd)
+			plain[op] |= PLAIN_PGD;
 	}
 }
 
@@ -156,77 +168,130 @@ struct scan {
 	struct pts_scope_evidence ev;
 };
 
-/* Both halves seen, by s or in the evidence before it (seen). */
-static inline bool both_halves(const struct pts_scope_evidence *seen, const struct scan *s)
-{
-	return (seen->user_ips || s->ev.user_ips) && (seen->kernel_ips || s->ev.kernel_ips);
-}
-
 static inline bool scan_more(const struct scan *s)
 {
 	return s->rc >= 0 && s->off < s->len;
 }
 
 /*
- * The packet at s's off when it is one of the table plain's and whole in
- * the buffer: its entry (its length, PLAIN_IP for an IP packet); else 0.
+ * The packet at off of buf[0, len) when it is one of the table plain's
+ * and whole in the buffer: its entry; else 0.
  */
-static inline uint8_t plain_at(const struct scan *s, const uint8_t plain[256])
+static inline unsigned int plain_at(const uint8_t *buf, uint64_t len, uint64_t off,
+				    const uint16_t plain[256])
 {
-	uint8_t n;
+	unsigned int e;
 
-	if (s->off >= s->len)
+	if (off >= len)
 		return 0;
-	n = plain[s->buf[s->off]];
-	return (n & ~PLAIN_IP) <= s->len - s->off ? n : 0;
+	e = plain[buf[off]];
+	return (e & PLAIN_LEN) <= len - off ? e : 0;
 }
 
-/* Take the packet at s's off whose plain_at is n (not 0), s moved past it. */
-static inline void plain_take(struct scan *s, uint8_t n)
+/* Both halves seen, in seen or by any of the k scans s[0, k). */
+static inline bool halves_seen(const struct pts_scope_evidence *seen, struct scan *const *s,
+			       unsigned int k)
 {
-	s->prev = s->off;
-	s->off += n & ~PLAIN_IP;
-	if (n & PLAIN_IP)
-		take_ip(s->buf + s->prev, s->off - s->prev, &s->last, &s->ev);
+	uint64_t user = seen->user_ips, kernel = seen->kernel_ips;
+	unsigned int i;
+
+	for (i = 0; i < k; i++) {
+		user |= s[i]->ev.user_ips;
+		kernel |= s[i]->ev.kernel_ips;
+	}
+	return user && kernel;
 }
 
 /*
- * Take the packets of the table plain in a row from s's off on, as the
- * scan's loop would one by one; stop after the one that showed both
- * halves (with seen), at the first other packet, or at the end.
+ * Take the packets of the table plain of k scans s[0, k) in step, as each
+ * scan's loop would one by one (k a constant once inlined: a loop for
+ * each). k chains of loads (a packet's first byte, its entry, the next
+ * packet's offset) that the CPU runs side by side, where one scan's
+ * packets wait each for the one before; every packet is taken as an IP
+ * packet, by its entry's flags (none for the others: it adds 0). Stops
+ * after the packets that showed both halves (all together, with seen's),
+ * when any scan is at another packet, or at its end.
  */
-static void run_plain(struct scan *s, const uint8_t plain[256],
-		      const struct pts_scope_evidence *seen)
+static inline __attribute__((always_inline)) void
+run_plain(struct scan *const *s, const unsigned int k, const uint16_t plain[256],
+	  const struct pts_scope_evidence *seen)
 {
-	uint8_t n;
+	const uint8_t *buf[PTS_SCOPE_CHAINS];
+	uint64_t off[PTS_SCOPE_CHAINS], prev[PTS_SCOPE_CHAINS], len[PTS_SCOPE_CHAINS];
+	/* the last IP (valid, its half) and the evidence, out of the scans meanwhile */
+	uint64_t valid[PTS_SCOPE_CHAINS], kernel[PTS_SCOPE_CHAINS];
+	uint64_t ips[PTS_SCOPE_CHAINS], kips[PTS_SCOPE_CHAINS], pge[PTS_SCOPE_CHAINS],
+		 pgd[PTS_SCOPE_CHAINS];
+	uint64_t user = seen->user_ips, kern = seen->kernel_ips;
+	unsigned int i;
 
-	while ((n = plain_at(s, plain))) {
-		plain_take(s, n);
-		if ((n & PLAIN_IP) && both_halves(seen, s))
+#pragma GCC unroll 2
+	for (i = 0; i < k; i++) {
+		buf[i] = s[i]->buf;
+		len[i] = s[i]->len;
+		off[i] = s[i]->off;
+		prev[i] = s[i]->prev;
+		valid[i] = s[i]->last.valid;
+		kernel[i] = s[i]->last.kernel;
+		ips[i] = kips[i] = pge[i] = pgd[i] = 0;
+		user |= s[i]->ev.user_ips;
+		kern |= s[i]->ev.kernel_ips;
+	}
+	for (;;) {
+		unsigned int e[PTS_SCOPE_CHAINS];
+		bool go = true;
+
+#pragma GCC unroll 2
+		for (i = 0; i < k; i++) {
+			e[i] = plain_at(buf[i], len[i], off[i], plain);
+			go &= e[i] != 0;
+		}
+		if (!go)
 			break;
+#pragma GCC unroll 2
+		for (i = 0; i < k; i++) {
+			unsigned int n = e[i] & PLAIN_LEN;
+			uint64_t sets = e[i] >> 8 & 1, gives, counted;
+
+			prev[i] = off[i];
+			off[i] += n;
+			/* the half from the IP's top byte, where it gives one */
+			if (sets)
+				kernel[i] = buf[i][off[i] - 1] >> 7;
+			gives = sets | (e[i] >> 9 & valid[i]);
+			valid[i] |= sets;
+			counted = gives & e[i] >> 10;
+			ips[i] += counted;
+			kips[i] += counted & kernel[i];
+			pge[i] += e[i] >> 11 & 1;
+			pgd[i] += e[i] >> 12 & 1;
+			user |= ips[i] - kips[i];
+			kern |= kips[i];
+		}
+		if (user && kern)
+			break;
+	}
+#pragma GCC unroll 2
+	for (i = 0; i < k; i++) {
+		s[i]->off = off[i];
+		s[i]->prev = prev[i];
+		s[i]->last.valid = valid[i];
+		s[i]->last.kernel = kernel[i];
+		s[i]->ev.user_ips += ips[i] - kips[i];
+		s[i]->ev.kernel_ips += kips[i];
+		s[i]->ev.pge += pge[i];
+		s[i]->ev.pgd += pgd[i];
 	}
 }
 
-/*
- * run_plain of two scans in step, while each is at a packet of the table
- * plain: two chains of loads (a packet's first byte, its length, the next
- * packet's offset) that the CPU runs side by side, where one scan's packets
- * wait each for the one before. Stops when either is at another packet or
- * at its end, or when the two together (with seen's) showed both halves.
- */
-static void run_plain2(struct scan *a, struct scan *b, const uint8_t plain[256],
-		       const struct pts_scope_evidence *seen)
+/* run_plain of s[0, k), 1 <= k <= PTS_SCOPE_CHAINS. */
+static void run_plain_k(struct scan *const *s, unsigned int k, const uint16_t plain[256],
+			const struct pts_scope_evidence *seen)
 {
-	uint8_t na, nb;
-
-	while ((na = plain_at(a, plain)) && (nb = plain_at(b, plain))) {
-		plain_take(a, na);
-		plain_take(b, nb);
-		if (((na | nb) & PLAIN_IP) &&
-		    (seen->user_ips | a->ev.user_ips | b->ev.user_ips) &&
-		    (seen->kernel_ips | a->ev.kernel_ips | b->ev.kernel_ips))
-			break;
-	}
+	if (k == 1)
+		run_plain(s, 1, plain, seen);
+	else
+		run_plain(s, 2, plain, seen);
 }
 
 /* take of a packet libipt read: the IP's half from its payload, if an IP packet */
@@ -310,19 +375,6 @@ static void scan_other(struct scan *s)
 	s->prev = at;
 }
 
-/* s to its end, or up to both halves seen (by s or in seen). */
-static void scan_rest(struct scan *s, const uint8_t plain[256],
-		      const struct pts_scope_evidence *seen)
-{
-	/* the common packets stepped over here, libipt asked for the others */
-	while (scan_more(s) && !both_halves(seen, s)) {
-		run_plain(s, plain, seen);
-		if (s->off >= s->len || both_halves(seen, s))
-			break;
-		scan_other(s);
-	}
-}
-
 /* s's evidence added to ev, its decoder freed. */
 static void scan_end(struct scan *s, struct pts_scope_evidence *ev)
 {
@@ -337,61 +389,62 @@ static void scan_end(struct scan *s, struct pts_scope_evidence *ev)
 int pts_scope_scan(const uint8_t *buf, size_t len, const struct pt_errata *errata,
 		   struct pts_scope_evidence *ev)
 {
-	uint8_t plain[256];
-	struct scan s;
-
-	if (!len)
-		return 0;
-	if (scan_start(&s, buf, len, errata))
-		return -ENOMEM;
-	plain_lens(plain);
-	scan_rest(&s, plain, ev);
-	scan_end(&s, ev);
-	return 0;
+	return pts_scope_scan_parts(&buf, &len, 1, errata, ev);
 }
 
-int pts_scope_scan_pair(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
-			const struct pt_errata *errata, struct pts_scope_evidence *ev)
+int pts_scope_scan_parts(const uint8_t *const *buf, const size_t *len, unsigned int n,
+			 const struct pt_errata *errata, struct pts_scope_evidence *ev)
 {
-	uint8_t plain[256];
-	struct scan sa, sb;
+	struct scan s[PTS_SCOPE_CHAINS], *go[PTS_SCOPE_CHAINS];
+	struct pts_scope_evidence seen;	/* ev and the scans done */
+	unsigned int i, k, m = 0;
+	uint16_t plain[256];
+	int rc = 0;
 
-	if (!alen || !blen)
-		return pts_scope_scan(alen ? a : b, alen ? alen : blen, errata, ev);
-	if (scan_start(&sa, a, alen, errata))
-		return -ENOMEM;
-	if (scan_start(&sb, b, blen, errata)) {
-		pt_pkt_free_decoder(sa.dec);
-		return -ENOMEM;
+	/* PTS_SCOPE_CHAINS at a time */
+	for (; n > PTS_SCOPE_CHAINS && !rc; n -= PTS_SCOPE_CHAINS, buf += PTS_SCOPE_CHAINS,
+	     len += PTS_SCOPE_CHAINS)
+		rc = pts_scope_scan_parts(buf, len, PTS_SCOPE_CHAINS, errata, ev);
+	if (rc)
+		return rc;
+	seen = *ev;
+	for (i = 0; i < n && !rc; i++) {
+		if (!len[i])
+			continue;
+		if (scan_start(&s[m], buf[i], len[i], errata))
+			rc = -ENOMEM;
+		else
+			m++;
 	}
 	plain_lens(plain);
-	while (scan_more(&sa) && scan_more(&sb)) {
-		run_plain2(&sa, &sb, plain, ev);
-		if ((ev->user_ips | sa.ev.user_ips | sb.ev.user_ips) &&
-		    (ev->kernel_ips | sa.ev.kernel_ips | sb.ev.kernel_ips))
-			break;
-		/* the one at another packet takes it (both may be) */
-		if (sa.off < sa.len && !plain_at(&sa, plain))
-			scan_other(&sa);
-		if (scan_more(&sb) && !plain_at(&sb, plain))
-			scan_other(&sb);
-	}
-	/* the one left, alone */
-	{
-		struct pts_scope_evidence seen = *ev;
+	for (i = k = 0; i < m && !rc; i++)
+		if (scan_more(&s[i]))
+			go[k++] = &s[i];
+	/* the common packets stepped over in step, libipt asked for the others */
+	while (k && !halves_seen(&seen, go, k)) {
+		unsigned int left = 0;
 
-		seen.user_ips += sa.ev.user_ips + sb.ev.user_ips;
-		seen.kernel_ips += sa.ev.kernel_ips + sb.ev.kernel_ips;
-		if (!(seen.user_ips && seen.kernel_ips)) {
-			if (scan_more(&sa))
-				scan_rest(&sa, plain, &seen);
-			else if (scan_more(&sb))
-				scan_rest(&sb, plain, &seen);
+		run_plain_k(go, k, plain, &seen);
+		if (halves_seen(&seen, go, k))
+			break;
+		/* the ones at another packet take it (several may be) */
+		for (i = 0; i < k; i++) {
+			if (go[i]->off < go[i]->len &&
+			    !plain_at(go[i]->buf, go[i]->len, go[i]->off, plain))
+				scan_other(go[i]);
+			if (scan_more(go[i])) {
+				go[left++] = go[i];
+			} else {
+				/* done: its evidence counts for the others' stop */
+				seen.user_ips += go[i]->ev.user_ips;
+				seen.kernel_ips += go[i]->ev.kernel_ips;
+			}
 		}
+		k = left;
 	}
-	scan_end(&sa, ev);
-	scan_end(&sb, ev);
-	return 0;
+	for (i = 0; i < m; i++)
+		scan_end(&s[i], ev);
+	return rc;
 }
 
 bool pts_scope_decide(const struct pts_scope_evidence *ev, enum pts_scope *scope, char *why,

@@ -45,14 +45,24 @@ int pts_scope_scan(const uint8_t *buf, size_t len, const struct pt_errata *errat
 		   struct pts_scope_evidence *ev);
 
 /*
- * pts_scope_scan of a and then of b (two buffers, b usually from a PSB on),
- * the two read in step: each packet's offset waits for the packet before
- * it, so one scan leaves the CPU idle where two fill it. ev as after the
- * two calls; where both halves were seen, the counts are of the packets
- * read up to then (both nonzero), as pts_scope_scan's are.
+ * The most buffers pts_scope_scan_parts reads in step. More did not pay:
+ * the scan keeps a last IP and four counts per buffer, and with three or
+ * four the registers ran out (on a 10 MB bench-gen trace 12.3 ms with
+ * two, 13.0 and 13.8 ms with three and four; docs/performance.md, "The
+ * scans in step").
  */
-int pts_scope_scan_pair(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
-			const struct pt_errata *errata, struct pts_scope_evidence *ev);
+#define PTS_SCOPE_CHAINS 2
+
+/*
+ * pts_scope_scan of each of the n buffers buf[i] (len[i] bytes; each
+ * usually from a PSB on), PTS_SCOPE_CHAINS at a time read in step: each
+ * packet's offset waits for the packet before it, so one scan leaves the
+ * CPU idle where several fill it. ev as after the n calls; where both
+ * halves were seen, the counts are of the packets read up to then (both
+ * nonzero), as pts_scope_scan's are. Errors: -ENOMEM.
+ */
+int pts_scope_scan_parts(const uint8_t *const *buf, const size_t *len, unsigned int n,
+			 const struct pt_errata *errata, struct pts_scope_evidence *ev);
 
 /*
  * The scope the evidence shows, and in why (why_len bytes) a phrase that

@@ -404,7 +404,9 @@ int pardec_run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit)
  * costly in a VM: docs/performance.md, "The kernel's share of -j2
  * (fifteenth round)"). The room is reserved, not touched: glibc maps
  * such blocks (mallopt(3), M_MMAP_THRESHOLD) and the kernel gives a page
- * its memory at the first write; a chunk kept as a spare keeps its arrays.
+ * of an anonymous mapping its memory at the first write (the kernel's
+ * Documentation/admin-guide/mm/concepts.rst, "Anonymous Memory"); a
+ * chunk kept as a spare keeps its arrays.
  */
 #define PARDEC_PRESIZE_NUM 3
 #define PARDEC_PRESIZE_DEN 2

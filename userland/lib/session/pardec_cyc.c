@@ -288,36 +288,32 @@ bool pts_pt_has_cyc(const uint8_t *buf, size_t size, uint64_t from, uint64_t to,
 	return pts_pt_scan_cyc(buf, size, &from, &prev, to, errata, NULL);
 }
 
-uint64_t pts_pt_psb_from(const uint8_t *buf, size_t size, uint64_t from)
-{
-	const uint8_t *psb = NULL;
-
-	if (from < size && size - from >= sizeof(pts_pt_psb))
-		psb = memmem(buf + from, size - from, pts_pt_psb, sizeof(pts_pt_psb));
-	return psb ? (uint64_t)(psb - buf) : size;
-}
-
 void pts_pt_cyc_parts_scan(const uint8_t *buf, size_t size, bool release,
 			   const struct pt_errata *errata, struct pts_pt_cyc_part *part,
 			   unsigned int n)
 {
 	struct scan s[PTS_PT_CYC_CHAINS], *sp[PTS_PT_CYC_CHAINS];
-	unsigned int i;
+	unsigned int i, k;
 
-	for (i = 0; i < n; i++) {
-		struct pts_pt_cyc_part *p = &part[i];
+	/* PTS_PT_CYC_CHAINS at a time */
+	for (; n; n -= k, part += k) {
+		k = n < PTS_PT_CYC_CHAINS ? n : PTS_PT_CYC_CHAINS;
+		for (i = 0; i < k; i++) {
+			struct pts_pt_cyc_part *p = &part[i];
 
-		/* from the PSB at its start, nothing held there */
-		p->start = pts_pt_psb_from(buf, size, p->from);
-		pts_pt_hold_init(&p->hold);
-		scan_init(&s[i], buf, size, p->start, p->start, p->to, release, errata, &p->hold);
-		sp[i] = &s[i];
-	}
-	scan_run(sp, n);
-	for (i = 0; i < n; i++) {
-		part[i].at = s[i].off;
-		part[i].prev = s[i].prev;
-		part[i].cyc = s[i].cyc;
+			/* from the PSB at its start, nothing held there */
+			p->start = pts_pt_psb_from(buf, size, p->from);
+			pts_pt_hold_init(&p->hold);
+			scan_init(&s[i], buf, size, p->start, p->start, p->to, release, errata,
+				  &p->hold);
+			sp[i] = &s[i];
+		}
+		scan_run(sp, k);
+		for (i = 0; i < k; i++) {
+			part[i].at = s[i].off;
+			part[i].prev = s[i].prev;
+			part[i].cyc = s[i].cyc;
+		}
 	}
 }
 
@@ -367,31 +363,17 @@ void pts_pt_cyc_parts_free(struct pts_pt_cyc_part *part, size_t n)
 		pts_pt_hold_free(&part[i].hold);
 }
 
-void pts_pt_cyc_split(const uint8_t *buf, size_t size, uint64_t from, uint64_t to,
-		      struct pts_pt_cyc_part *part, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		part[i] = (struct pts_pt_cyc_part){ .from = i ? part[i - 1].to : from, .to = to };
-		if (i + 1 < n) {
-			uint64_t at = part[i].from + (to - part[i].from) / (n - i);
-
-			/* past the PSB at from: a part from each PSB */
-			if (at <= part[i].from)
-				at = part[i].from + 1;
-			part[i].to = at < to ? pts_pt_psb_from(buf, to, at) : to;
-		}
-	}
-}
-
 bool pts_pt_trace_has_cyc(const uint8_t *buf, size_t size, bool release,
 			  const struct pt_errata *errata, struct pts_pt_hold *hold)
 {
 	struct pts_pt_cyc_part part[PTS_PT_CYC_CHAINS];
+	uint64_t at[PTS_PT_CYC_CHAINS + 1];
+	unsigned int i;
 	bool cyc;
 
-	pts_pt_cyc_split(buf, size, 0, size, part, PTS_PT_CYC_CHAINS);
+	pts_pt_psb_split(buf, 0, size, at, PTS_PT_CYC_CHAINS);
+	for (i = 0; i < PTS_PT_CYC_CHAINS; i++)
+		part[i] = (struct pts_pt_cyc_part){ .from = at[i], .to = at[i + 1] };
 	pts_pt_cyc_parts_scan(buf, size, release, errata, part, PTS_PT_CYC_CHAINS);
 	cyc = pts_pt_cyc_parts_join(buf, size, release, errata, part, PTS_PT_CYC_CHAINS, hold);
 	pts_pt_cyc_parts_free(part, PTS_PT_CYC_CHAINS);

@@ -55,7 +55,7 @@ bool pts_pt_scan_cyc(const uint8_t *buf, size_t size, uint64_t *at, uint64_t *pr
  * across a PSB. With release (a mapped trace) it is scanned in pieces
  * whose pages are dropped behind (the decoders read them back): resident
  * memory does not grow with the trace (check 77). Read as
- * PTS_PT_CYC_CHAINS parts in step (pts_pt_cyc_split, below). Called by
+ * PTS_PT_CYC_CHAINS parts in step, split at PSBs (pts_pt_psb_split). Called by
  * pts_pcpu_new, or before it, beside the other scans of a decode
  * (session/prescan.h: there in slices, on the run's threads).
  */
@@ -94,18 +94,8 @@ struct pts_pt_cyc_part {
 	struct pts_pt_hold hold;	/* out: the stretches it found held, its state at at */
 };
 
-/* The first PSB of buf[0, size) at or after from; size when none. */
-uint64_t pts_pt_psb_from(const uint8_t *buf, size_t size, uint64_t from);
-
 /*
- * [from, to) of buf (from 0 or a PSB) in n parts of about equal length,
- * each from a PSB (parts past the last PSB are empty, from and to equal).
- */
-void pts_pt_cyc_split(const uint8_t *buf, size_t size, uint64_t from, uint64_t to,
-		      struct pts_pt_cyc_part *part, unsigned int n);
-
-/*
- * Scan the n parts of buf[0, size) (n at most PTS_PT_CYC_CHAINS) in step
+ * Scan the n parts of buf[0, size), PTS_PT_CYC_CHAINS at a time in step
  * (release and errata as for pts_pt_trace_has_cyc). Their holds are
  * initialised here: pts_pt_cyc_parts_free them.
  */

@@ -67,9 +67,11 @@ static int scan_slice(struct prescan *s, const struct task *t)
 {
 	struct pts_prescan_cpu *c = &s->cpu[t->cpu];
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE), lo = t->from / pg * pg, hi = t->to / pg * pg;
-	size_t half = (t->to - t->from) / 2;
+	const uint8_t *part[PTS_SCOPE_CHAINS];
+	size_t len[PTS_SCOPE_CHAINS];
+	uint64_t at[PTS_SCOPE_CHAINS + 1];
 	struct pts_scope_evidence before, ev;
-	const uint8_t *mid = NULL;
+	unsigned int i;
 
 	pthread_mutex_lock(&s->mu);
 	before = *s->ev;
@@ -77,13 +79,13 @@ static int scan_slice(struct prescan *s, const struct task *t)
 	if (before.user_ips && before.kernel_ips)
 		return 0;
 	ev = before;
-	/* the slice in two at a PSB, scanned in step (pts_scope_scan_pair) */
-	if (t->to - t->from > 2 * sizeof(pts_pt_psb))
-		mid = memmem(c->buf + t->from + half, t->to - t->from - half, pts_pt_psb,
-			     sizeof(pts_pt_psb));
-	if (mid ? pts_scope_scan_pair(c->buf + t->from, (size_t)(mid - c->buf) - t->from, mid,
-				      t->to - (size_t)(mid - c->buf), c->errata, &ev) :
-		  pts_scope_scan(c->buf + t->from, t->to - t->from, c->errata, &ev))
+	/* the slice in parts at PSBs, scanned in step (pts_scope_scan_parts) */
+	pts_pt_psb_split(c->buf, t->from, t->to, at, PTS_SCOPE_CHAINS);
+	for (i = 0; i < PTS_SCOPE_CHAINS; i++) {
+		part[i] = c->buf + at[i];
+		len[i] = at[i + 1] - at[i];
+	}
+	if (pts_scope_scan_parts(part, len, PTS_SCOPE_CHAINS, c->errata, &ev))
 		return -ENOMEM;
 	pthread_mutex_lock(&s->mu);
 	ev_add(s->ev, &ev, &before);

@@ -12,9 +12,10 @@
  * scan one, taken in turn by up to `threads` threads (the calling one
  * among them): with -j2 the two scans of a CPU run at once. The answers
  * are those of one thread taking the tasks in order: a CYC scan is the
- * CPU's whole trace as before; the scope scan's slices end at the same
- * PSBs (PRESCAN_SLICE) whatever the threads, each read as two halves in
- * step (pts_scope_scan_pair), and their evidence adds up.
+ * CPU's whole trace (read as parts in step, pts_pt_trace_has_cyc); the
+ * scope scan's slices end at the same PSBs (PRESCAN_SLICE) whatever the
+ * threads, each read as parts split at PSBs in step
+ * (pts_scope_scan_parts), and their evidence adds up.
  * A slice scan stops where its evidence, with what the slices done before
  * it had found, shows both halves (pts_scope_scan); slices run at once
  * each stop on their own, and their sum then shows both halves too: the

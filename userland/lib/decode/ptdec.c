@@ -715,6 +715,18 @@ static inline __attribute__((always_inline)) void store_jump_fast(struct pts_ptd
 }
 
 /*
+ * A jump of a decoder without a store that its consumer's window does not
+ * drop: queued (push). Rare (the window drops nearly every jump a block
+ * ends at) and out of the block loop's way: the loop falls through to
+ * the next block after a dropped jump.
+ */
+static __attribute__((noinline, cold)) void jump_queued(struct pts_ptdec *d, uint64_t from,
+							uint64_t to)
+{
+	push(d, PTS_BR_JUMP, from, to);
+}
+
+/*
  * A jump: most are inside the function executing and the consumer's
  * elide filter drops them. The common case is decided here without the
  * sideband walk push does: nothing queued, no sideband record due, no
@@ -735,7 +747,7 @@ static inline __attribute__((always_inline)) void jump(struct pts_ptdec *d, uint
 	if (store)
 		store_jump_fast(d, from, to);
 	else
-		push(d, PTS_BR_JUMP, from, to);
+		jump_queued(d, from, to);
 }
 
 /* The previous block's last instruction went to next_ip: emit its branch. */
@@ -1475,7 +1487,7 @@ static bool spinning_on(struct pts_ptdec *d, uint64_t end_ip)
  */
 static inline bool spinning(struct pts_ptdec *d, uint64_t end_ip)
 {
-	if (d->spin_blocks < SPIN_REPEATS) {
+	if (__builtin_expect(d->spin_blocks < SPIN_REPEATS, 1)) {
 		d->spin_ends[d->spin_blocks++] = end_ip;
 		return false;
 	}
@@ -1813,8 +1825,15 @@ static inline __attribute__((always_inline)) int one_block(struct pts_ptdec *d, 
 	d->st.insns += b.ninsn;
 	d->last_ip = b.end_ip;
 	d->status = st;
+	/*
+	 * Most blocks read nothing (about five in six that end at a
+	 * conditional branch or a return), and such a block ends nearly
+	 * always at a conditional branch: marked so, the compiler lays the
+	 * common way out straight, with fewer taken jumps and instructions
+	 * (docs/performance.md, fifteenth round).
+	 */
 	if ((1u << b.iclass) & TNT_CLASSES) {
-		if (!read_nothing(d, true))
+		if (__builtin_expect(!read_nothing(d, true), 0))
 			mark_good_loop(d, &b);
 		/*
 		 * A near return (libipt's ptic_return: C3, C2) is what Zydis
@@ -1826,7 +1845,7 @@ static inline __attribute__((always_inline)) int one_block(struct pts_ptdec *d, 
 			return block_next(d, &b, st, sink_stop, PTS_IC_RET);
 		}
 		end_insn(d, &b);
-		if (d->pend_insn.cls == PTS_IC_COND)
+		if (__builtin_expect(d->pend_insn.cls == PTS_IC_COND, 1))
 			return block_next(d, &b, st, sink_stop, PTS_IC_COND);
 		return block_next(d, &b, st, sink_stop, NEXT_ANY);
 	}
@@ -1836,7 +1855,7 @@ static inline __attribute__((always_inline)) int one_block(struct pts_ptdec *d, 
 		return block_next(d, &b, st, sink_stop, PTS_IC_OTHER);
 	}
 	end_insn(d, &b);
-	if (!read_nothing(d, false))
+	if (__builtin_expect(!read_nothing(d, false), 0))
 		mark_good_loop(d, &b);
 	if (d->pend_insn.cls == PTS_IC_CALL)
 		return block_next(d, &b, st, sink_stop, PTS_IC_CALL);

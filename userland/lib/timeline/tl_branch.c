@@ -277,8 +277,8 @@ static inline __attribute__((always_inline)) int call_fast(struct pts_tl *tl, st
 	 * which leaves pts_tl_feed a register more (one fewer to save).
 	 */
 	c = lcache_slot(tl, t->at.pid, br->to);
-	if (!lcache_holds(c, t->at.pid, br->to) || !br->to || br->to_sym.name ||
-	    n >= t->push_below || !in_top_fn(t, br->from))
+	if (__builtin_expect(!lcache_holds(c, t->at.pid, br->to) || !br->to || br->to_sym.name ||
+			     n >= t->push_below || !in_top_fn(t, br->from), 0))
 		return call_any(tl, t, br, err);
 	t->st.calls++;
 	f = &t->frames[n];
@@ -306,8 +306,8 @@ static inline __attribute__((always_inline)) int return_fast(struct pts_tl *tl,
 	uint32_t n;
 
 	/* no calls beyond max_depth and nothing held: one test of both */
-	if (!in_top_fn(t, br->from) || (t->excess | t->nbuf) || !br->to ||
-	    t->frames[t->n - 1].ret != br->to)
+	if (__builtin_expect(!in_top_fn(t, br->from) || (t->excess | t->nbuf) || !br->to ||
+			     t->frames[t->n - 1].ret != br->to, 0))
 		return return_any(tl, t, br, err);
 	t->st.returns++;
 	n = t->n - 1;

@@ -104,7 +104,7 @@ static inline void check_scope(struct pts_tl *tl, uint64_t addr)
  */
 static inline void check_scope_branch(struct pts_tl *tl, uint64_t from, uint64_t to)
 {
-	if ((from | to) < tl->in_scope_below)
+	if (__builtin_expect((from | to) < tl->in_scope_below, 1))
 		return;
 	check_scope(tl, from);
 	check_scope(tl, to);

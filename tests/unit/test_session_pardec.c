@@ -277,7 +277,8 @@ static int discard(void *ctx, const struct pts_tl_rec *r, struct pts_err *err)
 	return 0;
 }
 
-static void decode_seen(unsigned int jobs, bool reverse, struct pts_decode_summary *sum,
+/* order: 0 the pool's threads, 1 reverse, 2 no worker (every chunk decoded into the sink) */
+static void decode_seen(unsigned int jobs, int order, struct pts_decode_summary *sum,
 			struct recs_seen *seen)
 {
 	struct pts_decode_opts o;
@@ -296,7 +297,8 @@ static void decode_seen(unsigned int jobs, bool reverse, struct pts_decode_summa
 	o.pid = 100;
 	o.tid = 101;
 	o.jobs = jobs;
-	o.par_reverse = reverse;
+	o.par_reverse = order == 1;
+	o.par_sink = order == 2;
 	o.chunk_bytes = chunk_bytes;
 	if (skz84) {
 		o.family = 6;	/* Skylake server: libipt applies SKZ84 */
@@ -309,9 +311,9 @@ static void decode_seen(unsigned int jobs, bool reverse, struct pts_decode_summa
 		fprintf(stderr, "decode -j %u: %s\n", jobs, err.msg);
 }
 
-static void decode(unsigned int jobs, bool reverse, struct pts_decode_summary *sum)
+static void decode(unsigned int jobs, int order, struct pts_decode_summary *sum)
 {
-	decode_seen(jobs, reverse, sum, NULL);
+	decode_seen(jobs, order, sum, NULL);
 }
 
 static void joined_instruction_count_is_the_serial_one_whichever_chunk_filled_the_block_cache(void)
@@ -339,16 +341,20 @@ static void joined_instruction_count_is_the_serial_one_whichever_chunk_filled_th
 	pts_decode_summary_free(&par);
 }
 
-/* Serial and parallel decodes (both orders) of the trace written: the same records and counts. */
+/*
+ * Serial and parallel decodes (the three orders) of the trace written: the
+ * same records and counts.
+ */
 static void parallel_is_serial(void)
 {
+	static const char *const order[] = { "", " reverse", " sink" };
 	struct pts_decode_summary serial, par;
 	struct recs_seen s = { 0 }, p;
 	int k;
 
-	decode_seen(1, false, &serial, &s);
+	decode_seen(1, 0, &serial, &s);
 	CU_ASSERT(s.n > ITERS);
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < 3; k++) {
 		p = (struct recs_seen){ 0 };
 		decode_seen(2, k, &par, &p);
 		CU_ASSERT_EQUAL(p.n, s.n);
@@ -361,7 +367,7 @@ static void parallel_is_serial(void)
 		if (p.ts_sum != s.ts_sum || par.by_event[ptev_tick] != serial.by_event[ptev_tick] ||
 		    par.gaps != serial.gaps)
 			fprintf(stderr, "pardec%s: record times add up to %llu, serial %llu; "
-				"%llu ticks, serial %llu; %llu gaps, serial %llu\n", k ? " reverse" : "",
+				"%llu ticks, serial %llu; %llu gaps, serial %llu\n", order[k],
 				(unsigned long long)p.ts_sum, (unsigned long long)s.ts_sum,
 				(unsigned long long)par.by_event[ptev_tick],
 				(unsigned long long)serial.by_event[ptev_tick],

@@ -40,13 +40,14 @@ static void print_notices(const struct pts_decode_summary *sum)
 /*
  * The parallel decode's test knobs (session/pardec_opts.h) from the
  * environment, for scripted checks (tests/check.d/76-parallel-identical.sh):
- * PTS_PARDEC_ORDER=reverse; PTS_PARDEC_BREAK=1 (joins), run or time.
+ * PTS_PARDEC_ORDER=reverse or sink; PTS_PARDEC_BREAK=1 (joins), run or time.
  */
 static void pardec_test_knobs(struct pts_decode_opts *o)
 {
 	const char *order = getenv("PTS_PARDEC_ORDER"), *brk = getenv("PTS_PARDEC_BREAK");
 
 	o->par_reverse = order && !strcmp(order, "reverse");
+	o->par_sink = order && !strcmp(order, "sink");
 	if (!brk)
 		return;
 	if (!strcmp(brk, "1"))

@@ -25,6 +25,7 @@ struct qent {
 	struct pts_branch br;
 	uint64_t pos;		/* good_off when queued (pts_ptdec_pos) */
 	uint64_t insns;		/* st.insns when queued (pts_ptdec_insns_before) */
+	uint64_t nev;		/* events made before it: st.branches + st.others */
 	char detail[160];
 };
 
@@ -268,6 +269,7 @@ struct pts_ptdec {
 	unsigned int qh, qn;
 	uint64_t out_pos;	/* pos of the event last handed out */
 	uint64_t out_insns;	/* insns of the event last handed out */
+	uint64_t out_nev;	/* nev of the event last handed out */
 	/*
 	 * The call or return pts_ptdec_emit hands out from the block loop
 	 * (push_near): the fields no such event changes set once
@@ -281,6 +283,15 @@ struct pts_ptdec {
 	 * due (abs < sb_check); 0: none may (jump_recheck)
 	 */
 	uint64_t jump_until;
+	/*
+	 * pts_ptdec_sink: emit hands out no event but a jump whose trace
+	 * position lies past this (UINT64_MAX: not sinking); the store's
+	 * config kept meanwhile
+	 */
+	uint64_t sink_end;
+	struct pts_evstore *sink_store;
+	bool (*sink_take)(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
+			  uint64_t ts_ns, uint64_t pos);
 	struct pts_ptdec_stats st;
 	struct icache_ent icache[ICACHE_SIZE];
 };
@@ -506,8 +517,11 @@ static inline struct qent *queue(struct pts_ptdec *d, enum pts_br_kind kind, uin
 	set_branch(d, &e->br, kind, from, to);
 	e->pos = d->good_off;
 	e->insns = d->st.insns;
+	e->nev = d->st.branches + d->st.others;
 	if (kind != PTS_BR_GAP && kind != PTS_BR_INSTANT && kind != PTS_BR_CBR)
 		d->st.branches++;
+	else
+		d->st.others++;
 	return e;
 }
 
@@ -528,6 +542,8 @@ static struct qent *push(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t fr
 			set_branch(d, &e->br, PTS_BR_EXEC, 0, 0);
 			e->pos = d->good_off;
 			e->insns = d->st.insns;
+			e->nev = d->st.branches + d->st.others;
+			d->st.others++;
 		}
 	}
 	if (kind == PTS_BR_JUMP && !d->qn && d->elide_q && d->now < d->elide_until &&
@@ -596,7 +612,7 @@ emit_near(struct pts_ptdec *d, struct emit_to *et, enum pts_br_kind kind, uint64
  */
 static inline __attribute__((always_inline)) bool
 push_near(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t from, uint64_t to, uint8_t insn_len,
-	  bool store, struct emit_to *et)
+	  bool store, struct emit_to *et, bool sink)
 {
 	struct qent *e;
 
@@ -606,7 +622,7 @@ push_near(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t from, uint64_t to
 			e->br.insn_len = insn_len;
 		return false;
 	}
-	if (et && !(et->bounded && d->now >= et->until_ns))
+	if (et && !(et->bounded && d->now >= et->until_ns) && !(sink && d->good_off > d->sink_end))
 		return emit_near(d, et, kind, from, to, insn_len);
 	if (store && pts_evstore_can(d->cfg.store, d->good_off, false)) {
 		/* stored where the consumer keeps it: not queued, not handed out */
@@ -621,6 +637,7 @@ push_near(struct pts_ptdec *d, enum pts_br_kind kind, uint64_t from, uint64_t to
 	e->br.insn_len = insn_len;
 	e->pos = d->good_off;
 	e->insns = d->st.insns;
+	e->nev = d->st.branches + d->st.others;
 	d->st.branches++;
 	return false;
 }
@@ -796,7 +813,8 @@ static void resolve(struct pts_ptdec *d, uint64_t next_ip)
  */
 static inline __attribute__((always_inline)) bool resolve_fast(struct pts_ptdec *d,
 							      uint64_t next_ip, bool store,
-							      struct emit_to *et, int known)
+							      struct emit_to *et, int known,
+							      bool sink)
 {
 	enum pts_icls cls = known >= 0 ? (enum pts_icls)known : d->pend_insn.cls;
 	uint64_t from = d->last_ip;
@@ -809,10 +827,10 @@ static inline __attribute__((always_inline)) bool resolve_fast(struct pts_ptdec 
 	} else if (cls == PTS_IC_CALL) {
 		drop_pend(d);
 		if (next_ip != from + len)
-			return push_near(d, PTS_BR_CALL, from, next_ip, len, store, et);
+			return push_near(d, PTS_BR_CALL, from, next_ip, len, store, et, sink);
 	} else if (cls == PTS_IC_RET) {
 		drop_pend(d);
-		return push_near(d, PTS_BR_RETURN, from, next_ip, 0, store, et);
+		return push_near(d, PTS_BR_RETURN, from, next_ip, 0, store, et, sink);
 	} else if (cls == PTS_IC_JUMP) {
 		drop_pend(d);
 		jump(d, from, next_ip, store);
@@ -1150,6 +1168,7 @@ int pts_pt_first_tsc(const uint8_t *buf, size_t size, const struct pt_errata *er
 
 static void blocks_plain(struct pts_ptdec *d);
 static void blocks_store(struct pts_ptdec *d);
+static void blocks_sink(struct pts_ptdec *d);
 static void step(struct pts_ptdec *d);
 
 int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, struct pts_err *err)
@@ -1178,6 +1197,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->blocks = cfg->on_insn ? step : cfg->store ? blocks_store : blocks_plain;
 	d->elide_q = cfg->elide;
 	d->elide_until = cfg->elide_queued ? UINT64_MAX : 0;
+	d->sink_end = UINT64_MAX;
 	jump_recheck(d);
 	if (cfg->padded) {
 		d->buf = cfg->buf;
@@ -1777,7 +1797,7 @@ static inline __attribute__((always_inline)) int block_next(struct pts_ptdec *d,
  * reads nor changes.)
  */
 static inline __attribute__((always_inline)) int one_block(struct pts_ptdec *d, int known,
-							  bool store, struct emit_to *et)
+							  bool store, struct emit_to *et, bool sink)
 {
 	struct pt_block b;
 	bool sink_stop;
@@ -1800,7 +1820,7 @@ static inline __attribute__((always_inline)) int one_block(struct pts_ptdec *d, 
 	PTS_ASSUME(!d->qn);
 	PTS_ASSUME(known == NEXT_ANY || known == (int)d->pend_insn.cls);
 	/* the sink said stop: the loop ends after the block */
-	sink_stop = resolve_fast(d, b.ip, store, et, known);
+	sink_stop = resolve_fast(d, b.ip, store, et, known, sink);
 	d->st.blocks++;
 	d->st.insns += b.ninsn;
 	d->last_ip = b.end_ip;
@@ -1855,28 +1875,28 @@ static inline __attribute__((always_inline)) int one_block(struct pts_ptdec *d, 
  * from the test of the class (one_block).
  */
 static inline __attribute__((always_inline)) void blocks_run(struct pts_ptdec *d, bool store,
-							    struct emit_to *et)
+							    struct emit_to *et, bool sink)
 {
 	int next = NEXT_ANY;
 
 	for (;;) {
 		switch (next) {
 		case PTS_IC_COND:
-			next = one_block(d, PTS_IC_COND, store, et);
+			next = one_block(d, PTS_IC_COND, store, et, sink);
 			break;
 		case PTS_IC_CALL:
-			next = one_block(d, PTS_IC_CALL, store, et);
+			next = one_block(d, PTS_IC_CALL, store, et, sink);
 			break;
 		case PTS_IC_RET:
-			next = one_block(d, PTS_IC_RET, store, et);
+			next = one_block(d, PTS_IC_RET, store, et, sink);
 			break;
 		case PTS_IC_OTHER:
-			next = one_block(d, PTS_IC_OTHER, store, et);
+			next = one_block(d, PTS_IC_OTHER, store, et, sink);
 			break;
 		case NEXT_STOP:
 			return;
 		default:
-			next = one_block(d, NEXT_ANY, store, et);
+			next = one_block(d, NEXT_ANY, store, et, sink);
 			break;
 		}
 	}
@@ -1885,12 +1905,22 @@ static inline __attribute__((always_inline)) void blocks_run(struct pts_ptdec *d
 /* blocks_run of a decoder without a store, and with one (pts_ptdec.blocks). */
 static void blocks_plain(struct pts_ptdec *d)
 {
-	blocks_run(d, false, NULL);
+	blocks_run(d, false, NULL, false);
 }
 
 static void blocks_store(struct pts_ptdec *d)
 {
-	blocks_run(d, true, NULL);
+	blocks_run(d, true, NULL, false);
+}
+
+/*
+ * blocks_plain of a decoder between pts_ptdec_sink and _unsink: the same
+ * loop, but pts_ptdec_emit's copy of it (fill_with) hands out no call or
+ * return past sink_end (a test the serial decoder's copy is spared).
+ */
+static void blocks_sink(struct pts_ptdec *d)
+{
+	blocks_run(d, false, NULL, false);
 }
 
 /*
@@ -1906,7 +1936,9 @@ static inline __attribute__((always_inline)) void fill_with(struct pts_ptdec *d,
 		if (d->state != PTDEC_SYNCED || (d->status & (pts_event_pending | pts_eos)))
 			step(d);
 		else if (et && d->blocks == blocks_plain)
-			blocks_run(d, false, et);
+			blocks_run(d, false, et, false);
+		else if (et && d->blocks == blocks_sink)
+			blocks_run(d, false, et, true);
 		else
 			d->blocks(d);
 		if (et && et->rc)
@@ -1959,6 +1991,7 @@ static inline int hand_out(struct pts_ptdec *d, const struct pts_branch **out)
 	d->qn--;
 	d->out_pos = e->pos;
 	d->out_insns = e->insns;
+	d->out_nev = e->nev;
 	if (e->br.kind == PTS_BR_JUMP && d->cfg.elide &&
 	    pts_br_elide_drop(d->cfg.elide, e->br.pid, e->br.tid, e->br.from, e->br.to, e->br.ts_ns,
 		   e->br.cpu)) {
@@ -1989,6 +2022,26 @@ uint64_t pts_ptdec_pos(const struct pts_ptdec *d)
 	return d->out_pos;
 }
 
+uint64_t pts_ptdec_nev_before(const struct pts_ptdec *d)
+{
+	return d->out_nev;
+}
+
+uint64_t pts_ptdec_head_nev(struct pts_ptdec *d)
+{
+	fill(d);
+	return d->qn ? d->q[d->qh].nev : UINT64_MAX;
+}
+
+/* A gap of a return compressed against a call before the decoder's PSB (pardec.h). */
+static inline bool risky_head(const struct pts_ptdec *d)
+{
+	const struct qent *e = &d->q[d->qh];
+
+	return e->br.kind == PTS_BR_GAP && e->br.detail &&
+	       !strcmp(e->br.detail, pt_errstr(pte_retstack_empty));
+}
+
 uint64_t pts_ptdec_insns_before(const struct pts_ptdec *d)
 {
 	return d->out_insns;
@@ -2009,7 +2062,7 @@ void pts_ptdec_elide_until(struct pts_ptdec *d, uint64_t until_ns)
 static inline __attribute__((always_inline)) int emit(struct pts_ptdec *d, bool bounded,
 						      uint64_t until_ns,
 						      const struct pts_brsrc_to *to,
-						      struct pts_err *err)
+						      struct pts_err *err, bool sink)
 {
 	struct emit_to et = { to, bounded, until_ns, err, 0 };
 
@@ -2024,6 +2077,10 @@ static inline __attribute__((always_inline)) int emit(struct pts_ptdec *d, bool 
 			return PTS_BRSRC_END;
 		if (bounded && d->q[d->qh].br.ts_ns >= until_ns)
 			return PTS_BRSRC_LATER;
+		if (sink && d->q[d->qh].pos > d->sink_end && d->q[d->qh].br.kind != PTS_BR_JUMP)
+			return PTS_PTDEC_PAST;
+		if (sink && risky_head(d))
+			return PTS_PTDEC_RISK;
 		if (hand_out(d, &br) != PTS_BRSRC_EVENT)
 			continue;	/* dropped: nothing fed, the window unmoved */
 		rc = to->event(to->ctx, to->idx, br, err);
@@ -2035,9 +2092,54 @@ static inline __attribute__((always_inline)) int emit(struct pts_ptdec *d, bool 
 int pts_ptdec_emit(struct pts_ptdec *d, bool bounded, uint64_t until_ns,
 		   const struct pts_brsrc_to *to, struct pts_err *err)
 {
+	/* between pts_ptdec_sink and _unsink: a copy with its stops (the serial decoder's has none) */
+	if (d->blocks == blocks_sink)
+		return bounded ? emit(d, true, until_ns, to, err, true)
+			       : emit(d, false, 0, to, err, true);
 	if (bounded)
-		return emit(d, true, until_ns, to, err);
-	return emit(d, false, 0, to, err);
+		return emit(d, true, until_ns, to, err, false);
+	return emit(d, false, 0, to, err, false);
+}
+
+void pts_ptdec_sink(struct pts_ptdec *d, struct pts_br_elide *elide, bool elide_queued,
+		    uint64_t end)
+{
+	d->sink_store = d->cfg.store;
+	d->sink_take = d->cfg.take_jump;
+	d->cfg.store = NULL;
+	d->cfg.take_jump = NULL;
+	d->cfg.elide = elide;
+	d->cfg.elide_queued = elide_queued;
+	d->elide_q = elide;
+	d->elide_until = elide_queued ? UINT64_MAX : 0;
+	jump_recheck(d);
+	d->blocks = blocks_sink;
+	d->sink_end = end;
+}
+
+void pts_ptdec_unsink(struct pts_ptdec *d)
+{
+	d->cfg.store = d->sink_store;
+	d->cfg.take_jump = d->sink_take;
+	d->cfg.elide = NULL;
+	d->cfg.elide_queued = false;
+	d->elide_q = NULL;
+	d->elide_until = 0;
+	jump_recheck(d);
+	d->blocks = d->cfg.store ? blocks_store : blocks_plain;
+	d->sink_end = UINT64_MAX;
+}
+
+int pts_ptdec_sink_peek(struct pts_ptdec *d)
+{
+	fill(d);
+	if (!d->qn)
+		return PTS_BRSRC_END;
+	if (d->q[d->qh].pos > d->sink_end && d->q[d->qh].br.kind != PTS_BR_JUMP)
+		return PTS_PTDEC_PAST;
+	if (risky_head(d))
+		return PTS_PTDEC_RISK;
+	return 1;
 }
 
 uint64_t pts_ptdec_peek_time(struct pts_ptdec *d)

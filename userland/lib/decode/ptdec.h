@@ -125,6 +125,7 @@ struct pts_ptdec_config {
 
 struct pts_ptdec_stats {
 	uint64_t insns, blocks, branches, gaps, events;
+	uint64_t others;		/* events made that are not branches: gaps, instants, CBR, exec */
 	uint64_t elided;		/* jumps the elide filter dropped (in branches) */
 	uint64_t by_event[PTS_PTEV_MAX];	/* libipt events by enum pt_event_type */
 	bool errata_unknown;		/* pt_cpu_errata: -pte_bad_cpu (none known) */
@@ -188,6 +189,36 @@ uint64_t pts_ptdec_insns_before(const struct pts_ptdec *d);
  * elide_queued. 0: none (the start, unless elide_queued).
  */
 void pts_ptdec_elide_until(struct pts_ptdec *d, uint64_t until_ns);
+
+/* pts_ptdec_emit's return when its next event lies past pts_ptdec_sink's end ... */
+#define PTS_PTDEC_PAST 4
+/* ... or is a gap "return stack empty" (what a decoder started at a PSB may get wrong: pardec.h) */
+#define PTS_PTDEC_RISK 5
+
+/*
+ * The events d made before the one pts_ptdec_next last handed out, as the
+ * statistics count them (branches + others): every jump, whether dropped,
+ * stored or handed out, and every other event. Two decoders in the same
+ * state count alike from there on (pardec.c finds an event of the serial
+ * decode by it).
+ */
+uint64_t pts_ptdec_nev_before(const struct pts_ptdec *d);
+/* The same of the event the next call hands out, UINT64_MAX at the end. */
+uint64_t pts_ptdec_head_nev(struct pts_ptdec *d);
+
+/*
+ * A decoder with a store (cfg.store) made to decode as one without, into
+ * pts_ptdec_emit's sink as the serial decoder does (elide and elide_queued
+ * as cfg's), up to the first event past trace position end that is not a
+ * jump (PTS_PTDEC_PAST), or a gap "return stack empty" (PTS_PTDEC_RISK),
+ * which emit leaves queued; pts_ptdec_unsink goes back to storing. Called
+ * between two calls of the decoder (the parallel decode, pardec.h).
+ */
+void pts_ptdec_sink(struct pts_ptdec *d, struct pts_br_elide *elide, bool elide_queued,
+		    uint64_t end);
+void pts_ptdec_unsink(struct pts_ptdec *d);
+/* Whether the next event is the sink's (1), or not (PTS_PTDEC_PAST, _RISK), or none (0). */
+int pts_ptdec_sink_peek(struct pts_ptdec *d);
 
 /* Time of the event the next call returns (ns since origin), UINT64_MAX at the end. */
 uint64_t pts_ptdec_peek_time(struct pts_ptdec *d);

@@ -103,6 +103,7 @@ int pardec_add_chunk(struct pts_pcpu *p)
 	 */
 	c->end = p->cyc ? p->cfg.size : psb_at_or_after(p, c->start + p->chunk_bytes);
 	c->over = UINT64_MAX;
+	c->risk_at = UINT64_MAX;
 	/* the first chunks: every CPU's at once (the merge peeks each) */
 	c->key = t ? p->next_key : 0;
 	if (c->end < p->cfg.size)
@@ -156,6 +157,12 @@ static int wait_chunk(struct pts_pcpu *p, struct chunk *c)
 			return rc;
 	}
 	pthread_mutex_lock(&pool->mu);
+	if (c->state == CH_QUEUED && pool->self && !p->serial) {
+		pardec_pool_unqueue(pool, c);
+		c->state = CH_DONE;
+		pthread_mutex_unlock(&pool->mu);
+		return pardec_start_sink(c);
+	}
 	if (c->state == CH_QUEUED) {
 		pardec_pool_unqueue(pool, c);
 		c->state = CH_RUNNING;
@@ -186,6 +193,74 @@ static void drop_chunk(struct pts_pcpu *p, struct chunk *prev, struct chunk *c)
 	retire_chunk(p, c);
 }
 
+/* c's arrays emptied: its decoder's next event is stored as event r (with a snapshot). */
+static void store_from_r(struct pts_pcpu *p, struct chunk *c)
+{
+	c->n = c->nx = c->nthr = c->nsnaps = c->njumps = 0;
+	c->base = p->r;
+	c->dec_next = p->r;
+	c->skip_to = p->r;
+	c->store.open = NULL;
+	c->run_skipped = false;
+	p->thr_k = 0;
+}
+
+/*
+ * Decode on from cur's event r with a decoder synchronised as the serial
+ * one, at the trace's first PSB, and make no more joins on this CPU (one
+ * such restart at most: the trace decoded twice at worst). It finds event
+ * r by its count: target, the events the serial decode makes before it.
+ * Every decoder counts the events it makes, jumps one by one whether
+ * dropped, stored or handed out (branches and others, pts_ptdec_nev_before),
+ * and the counts add up at joins as every statistic does, so a chunk's
+ * count maps onto the serial decode's (serial_nev) whether its events were
+ * stored, in runs, or handed to the sink. Its statistics at event r take
+ * over. 0, or -ENOMEM.
+ */
+static int restart_serially(struct pts_pcpu *p, struct chunk *c, uint64_t target)
+{
+	const struct pts_ptdec_stats *st;
+	int rc;
+
+	pts_ptdec_free(c->dec);
+	c->dec = NULL;
+	c->first = true;
+	c->sink = false;
+	rc = pardec_new_decoder(c, NULL, &c->dec);
+	if (rc)
+		return rc;
+	/* plain: every event queued, none stored, none dropped */
+	pts_ptdec_sink(c->dec, NULL, false, UINT64_MAX);
+	while (pts_ptdec_head_nev(c->dec) < target) {
+		const struct pts_branch *br;
+
+		pts_ptdec_next(c->dec, &br);
+	}
+	pts_ptdec_unsink(c->dec);
+	store_from_r(p, c);
+	c->over = UINT64_MAX;
+	c->complete = false;
+	c->risky = false;
+	c->risk_at = UINT64_MAX;
+	p->serial = true;
+	p->sinking = false;
+	p->stop = UINT64_MAX;	/* no join: the rest is the serial decoder's */
+	rc = pardec_run(c, c->dec, 4096);
+	if (rc)
+		return rc;
+	/* the serial decoder's own counts: everything before event r */
+	st = pardec_snap_at(c, p->r);
+	p->acc = st ? *st : c->fin;
+	p->start_st = p->acc;
+	return 0;
+}
+
+/* The serial decode's count of events before the one cur's decoder counted nev before. */
+static uint64_t serial_nev(const struct pts_pcpu *p, uint64_t nev)
+{
+	return p->acc.branches + p->acc.others + nev - p->start_st.branches - p->start_st.others;
+}
+
 /*
  * The join of cur (not the trace's first chunk, used from event r on) into
  * its successor was refused, the successor's decoder having met a return
@@ -193,43 +268,14 @@ static void drop_chunk(struct pts_pcpu *p, struct chunk *prev, struct chunk *c)
  * SDM's PSB rules exclude that (a decoder may start at any PSB): the trace
  * is damaged. cur's decoder lacks the calls before cur's PSB too, which the
  * serial decoder has, and would meet the same return without them: decode
- * on instead with a decoder synchronised as the serial one, at the trace's
- * first PSB, that decodes again and drops the events before r, and make
- * no more joins on this CPU (one such restart at most: the trace decoded
- * twice at worst). Its statistics take over from cur's at event r, where
- * both decoders have a snapshot. 0, or -ENOMEM.
+ * on from event r as the serial decoder (restart_serially). 0, or -ENOMEM.
  */
 static int decode_on_serially(struct pts_pcpu *p, struct chunk *c)
 {
 	const struct pts_ptdec_stats *st = pardec_snap_at(c, p->r);
-	uint64_t g = p->r + p->g0;	/* event r's index in the serial decode */
-	int rc;
+	const struct snap *sn = (const struct snap *)((const char *)st - offsetof(struct snap, st));
 
-	pardec_st_add(&p->acc, st, &p->start_st);
-	pts_ptdec_free(c->dec);
-	c->dec = NULL;
-	c->first = true;
-	rc = pardec_new_decoder(c, NULL, &c->dec);
-	if (rc)
-		return rc;
-	c->n = c->nx = c->nthr = c->nsnaps = c->njumps = 0;
-	c->base = g;
-	c->dec_next = 0;
-	c->skip_to = g;
-	c->store.open = NULL;
-	c->run_skipped = false;
-	c->over = UINT64_MAX;
-	p->r = g;
-	p->thr_k = 0;
-	p->g0 = 0;
-	p->serial = true;
-	rc = pardec_run(c, c->dec, 4096);
-	if (rc)
-		return rc;
-	st = pardec_snap_at(c, g);
-	/* without event g (the trace read otherwise), what follows adds nothing */
-	p->start_st = st ? *st : c->fin;
-	return 0;
+	return restart_serially(p, c, serial_nev(p, sn->nev));
 }
 
 /*
@@ -259,13 +305,14 @@ static int advance(struct pts_pcpu *p, struct pts_err *err)
 		pardec_st_add(&p->acc, pardec_snap_at(c, ia), &p->start_st);
 		p->start_st = *pardec_snap_at(n, jb);
 		p->next_r = jb + p->break_joins;
-		p->next_g0 = p->g0 + ia - jb;
 		/* the hand-over happens in ready() once r reaches stop */
 		return 1;
 	}
 	p->refused++;
 	/* the overlap is now inside: past the successor's end, if the events go so far */
 	c->end = n->end;
+	/* decoded on by storing, as any chunk past a refused join */
+	c->sink = false;
 	if (!c->first && n->risky && pardec_snap_at(c, p->r)) {
 		rc = decode_on_serially(p, c);
 		if (rc)
@@ -329,7 +376,6 @@ static int hand_over(struct pts_pcpu *p, struct pts_err *err)
 	retire_chunk(p, c);
 	p->r = p->next_r;
 	p->thr_k = 0;
-	p->g0 = p->next_g0;
 	p->stop = UINT64_MAX;
 	if (fill_window(p))
 		return pts_err_set(err, ENOMEM, "out of memory decoding cpu %u", p->cfg.cpu);
@@ -381,9 +427,71 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 	return 0;
 }
 
+/* ready_lim's answer when cur's decoder is to hand its events to the sink itself */
+#define PCPU_SINK 4
+
+/* cur (a sink chunk, its events stored so far handed out) decodes into the sink. */
+static void sink_enter(struct pts_pcpu *p, struct chunk *c)
+{
+	struct pts_ptdec_stats st;
+
+	pts_ptdec_stats(c->dec, &st);
+	p->sink_elided0 = st.elided;
+	pts_ptdec_sink(c->dec, p->elide, p->alone, c->end);
+	if (!p->alone)
+		pts_ptdec_elide_until(c->dec, p->lead_until);
+	p->sinking = true;
+}
+
+void pts_pcpu_lead(struct pts_pcpu *p, uint64_t until_ns)
+{
+	p->lead_until = until_ns;
+	if (p->sinking)
+		pts_ptdec_elide_until(p->cur->dec, until_ns);
+}
+
+/*
+ * cur's decoder met an event past cur's end (or the trace's end: ended):
+ * store from there, the overlap. 0, or -ENOMEM.
+ */
+static int sink_leave(struct pts_pcpu *p, bool ended, struct pts_err *err)
+{
+	struct chunk *c = p->cur;
+	struct pts_ptdec_stats st;
+
+	pts_ptdec_stats(c->dec, &st);
+	p->elided += st.elided - p->sink_elided0;
+	pts_ptdec_unsink(c->dec);
+	p->sinking = false;
+	store_from_r(p, c);
+	if (ended) {
+		c->complete = true;
+		c->fin = st;
+		return 0;
+	}
+	if (pardec_run(c, c->dec, 4096))
+		return pts_err_set(err, ENOMEM, "out of memory decoding cpu %u", p->cfg.cpu);
+	return 0;
+}
+
+/*
+ * cur, joined before it was decoded (decoded into the sink by the calling
+ * thread), stored a gap "return stack empty" past its end and stands at
+ * it: the serial decoder has the return's call, so it decodes on from
+ * there (a join into a chunk decoded before it is refused instead).
+ */
+static uint64_t risk_lim(const struct pts_pcpu *p, const struct chunk *c)
+{
+	if (c->risk_at == UINT64_MAX || c->risk_at < p->r || c->first || p->serial ||
+	    !pardec_snap_at(c, c->risk_at))
+		return UINT64_MAX;
+	return c->risk_at;
+}
+
 /*
  * Make cur's event r available, up to lim: 1 yes, 0 the CPU's trace is
- * done, negative on errors.
+ * done, PCPU_SINK cur's decoder hands the next events to the sink itself,
+ * negative on errors.
  */
 static int ready_lim(struct pts_pcpu *p, struct pts_err *err)
 {
@@ -391,6 +499,8 @@ static int ready_lim(struct pts_pcpu *p, struct pts_err *err)
 
 	if (p->rc)
 		return p->rc;
+	if (p->sinking)
+		return PCPU_SINK;
 	while (!p->ended) {
 		struct chunk *c = p->cur;
 
@@ -406,9 +516,17 @@ static int ready_lim(struct pts_pcpu *p, struct pts_err *err)
 				return pts_err_set(err, -rc, "out of memory decoding cpu %u",
 						   p->cfg.cpu);
 		}
+		if (p->cur_done && risk_lim(p, c) == p->r) {
+			/* a chunk joined before it was decoded met the risk in its overlap */
+			rc = decode_on_serially(p, c);
+			if (rc)
+				return pts_err_set(err, -rc, "out of memory decoding cpu %u",
+						   p->cfg.cpu);
+			continue;
+		}
 		if (p->stop != UINT64_MAX) {
 			if (p->r < p->stop) {
-				p->lim = p->stop;
+				p->lim = p->stop < risk_lim(p, c) ? p->stop : risk_lim(p, c);
 				return 1;
 			}
 			rc = hand_over(p, err);
@@ -420,6 +538,8 @@ static int ready_lim(struct pts_pcpu *p, struct pts_err *err)
 			p->lim = c->base + c->n;
 			if (!c->complete && c->over < p->lim)
 				p->lim = c->over;
+			if (risk_lim(p, c) < p->lim)
+				p->lim = risk_lim(p, c);
 			if (p->lim <= p->r)	/* complete, r past over: one at a time */
 				p->lim = p->r + 1;
 			return 1;
@@ -432,6 +552,10 @@ static int ready_lim(struct pts_pcpu *p, struct pts_err *err)
 			continue;
 		}
 		/* r is past the stored events: decode on, or the CPU is done */
+		if (c->dec && !c->complete && c->sink && c->over == UINT64_MAX) {
+			sink_enter(p, c);
+			return PCPU_SINK;
+		}
 		if (c->dec && !c->complete) {
 			/* everything stored was handed out: start the buffer again at r */
 			c->n = c->nx = c->nthr = c->nsnaps = c->njumps = 0;
@@ -477,7 +601,7 @@ static int ready(struct pts_pcpu *p, struct pts_err *err)
 {
 	int rc = ready_lim(p, err);
 
-	if (rc > 0)
+	if (rc == 1)
 		view(p);
 	return rc;
 }
@@ -673,7 +797,7 @@ static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, bool before, 
 		rc = ready(p, err);
 		if (rc < 0 && p->rc)
 			*err = p->err;
-		if (rc <= 0)
+		if (rc <= 0 || rc == PCPU_SINK)
 			return rc;
 	} else {
 		view(p);
@@ -733,34 +857,127 @@ static inline __attribute__((always_inline)) int emit(struct pts_pcpu *p, bool b
 	}
 }
 
+/*
+ * cur's decoder, emitting into the sink, met a return compressed against
+ * a call before its PSB, which the serial decoder has seen: the serial
+ * decoder goes on from there (restart_serially). 0, or -ENOMEM.
+ */
+static int sink_risk(struct pts_pcpu *p, struct pts_err *err)
+{
+	struct chunk *c = p->cur;
+	struct pts_ptdec_stats st;
+
+	pts_ptdec_stats(c->dec, &st);
+	p->elided += st.elided - p->sink_elided0;
+	p->sinking = false;
+	if (restart_serially(p, c, serial_nev(p, pts_ptdec_head_nev(c->dec))))
+		return pts_err_set(err, ENOMEM, "out of memory decoding cpu %u", p->cfg.cpu);
+	return 0;
+}
+
+/*
+ * While sinking: whether cur's decoder's next event is still the sink's;
+ * if not, sink_leave (or sink_risk) has made the next events stored ones.
+ * 1 yes, 0 no, negative on errors.
+ */
+static int sink_own(struct pts_pcpu *p, struct pts_err *err)
+{
+	int got = pts_ptdec_sink_peek(p->cur->dec);
+
+	if (got == 1)
+		return 1;
+	if (got == PTS_PTDEC_RISK)
+		return sink_risk(p, err);
+	return sink_leave(p, got == PTS_BRSRC_END, err);
+}
+
 int pts_pcpu_emit(struct pts_pcpu *p, bool before, uint64_t until_ns,
 		  const struct pts_brsrc_to *to, struct pts_err *err)
 {
-	if (before)
-		return emit(p, true, until_ns, to, err);
-	return emit(p, false, 0, to, err);
+	for (;;) {
+		int rc;
+
+		if (p->sinking) {
+			rc = pts_ptdec_emit(p->cur->dec, before, until_ns, to, err);
+			if (rc == PTS_PTDEC_RISK) {
+				rc = sink_risk(p, err);
+				if (rc)
+					return rc;
+				continue;
+			}
+			if (rc != PTS_PTDEC_PAST && rc != PTS_BRSRC_END)
+				return rc;
+			rc = sink_leave(p, rc == PTS_BRSRC_END, err);
+			if (rc)
+				return rc;
+			continue;
+		}
+		rc = before ? emit(p, true, until_ns, to, err) : emit(p, false, 0, to, err);
+		if (rc != PCPU_SINK)
+			return rc;
+	}
+}
+
+/* pts_pcpu_next (before false) and _next_before, with the sink's decoder. */
+static int next_any(struct pts_pcpu *p, bool before, uint64_t until_ns, bool go_on,
+		    const struct pts_branch **out, struct pts_err *err)
+{
+	for (;;) {
+		int rc;
+
+		if (p->sinking) {
+			rc = sink_own(p, err);
+			if (rc < 0)
+				return rc;
+			if (!rc)
+				continue;
+			rc = before ? pts_ptdec_next_before(p->cur->dec, until_ns, out)
+				    : pts_ptdec_next(p->cur->dec, out);
+			if (rc == PTS_BRSRC_DROPPED && go_on)
+				continue;
+			return rc;
+		}
+		rc = hand_out(p, before, until_ns, go_on, out, err);
+		if (rc != PCPU_SINK)
+			return rc;
+	}
 }
 
 int pts_pcpu_next(struct pts_pcpu *p, const struct pts_branch **out, struct pts_err *err)
 {
-	return hand_out(p, false, 0, p->alone, out, err);
+	return next_any(p, false, 0, p->alone, out, err);
 }
 
 int pts_pcpu_next_before(struct pts_pcpu *p, uint64_t until_ns, const struct pts_branch **out,
 			 struct pts_err *err)
 {
-	return hand_out(p, true, until_ns, true, out, err);
+	return next_any(p, true, until_ns, true, out, err);
 }
 
 uint64_t pts_pcpu_peek_time(struct pts_pcpu *p)
 {
-	int rc = ready(p, &p->err);
+	for (;;) {
+		int rc;
 
-	if (rc < 0)
-		p->rc = rc;
-	if (rc <= 0)
-		return UINT64_MAX;
-	return time_at_r(p);
+		if (p->sinking) {
+			rc = sink_own(p, &p->err);
+			if (rc < 0) {
+				p->rc = rc;
+				return UINT64_MAX;
+			}
+			if (rc)
+				return pts_ptdec_peek_time(p->cur->dec);
+			continue;
+		}
+		rc = ready(p, &p->err);
+		if (rc == PCPU_SINK)
+			continue;
+		if (rc < 0)
+			p->rc = rc;
+		if (rc <= 0)
+			return UINT64_MAX;
+		return time_at_r(p);
+	}
 }
 
 void pts_pcpu_stats(const struct pts_pcpu *p, struct pts_ptdec_stats *out)
@@ -786,6 +1003,8 @@ uint64_t pts_pcpu_done(const struct pts_pcpu *p)
 
 	if (p->ended)
 		return p->cfg.size;
+	if (p->sinking)
+		return pts_ptdec_done(c->dec);
 	if (!c || !p->cur_done || !c->n || p->r < c->base)
 		return c ? c->start : 0;
 	/* every stored event handed out: the last one's, until the decoder goes on */

@@ -27,9 +27,20 @@
  * that return without them where the serial decoder has them: after
  * "return stack empty" the consumer decodes on instead with a decoder
  * synchronised as the serial one, from the trace's first PSB (the events
- * already handed out decoded again and dropped), and joins nothing more
- * of that CPU. Only a damaged trace gets there: only returns whose call
- * was seen since the last PSB may be compressed (SDM Vol. 3C 36.2.1.2).
+ * already handed out decoded again and dropped, found by their count:
+ * pts_ptdec_nev_before), and joins nothing more of that CPU. Only a
+ * damaged trace gets there: only returns whose call was seen since the
+ * last PSB may be compressed (SDM Vol. 3C 36.2.1.2).
+ *
+ * The calling thread decodes chunks too: one that no worker has started
+ * when it needs it (the workers leave it the first queued chunk) it
+ * decodes itself, storing its first events (what the join with the chunk
+ * before compares) and its overlap, and handing the rest to the merge's
+ * sink as the serial decoder does (pts_ptdec_sink): neither stored nor
+ * read back. Such a chunk is joined before it is decoded, so its decoder
+ * may meet "return stack empty" after the join: it stops before handing
+ * out that gap, and the consumer decodes on from there as the serial
+ * decoder, as above.
  *
  * A trace with CYC packets anywhere is never joined. The time libipt
  * gives a CYC depends on a calibration (the core:bus ratio of a CBR, the
@@ -68,8 +79,8 @@
  * out one by one otherwise. A worker stops only after an event that is
  * not a jump, so where runs begin and end depends on the events alone.
  *
- * Threads: the pool's workers decode; everything else runs in the thread
- * that calls pts_pcpu_next (or _emit). Memory: the pool keeps
+ * Threads: the pool's workers decode, and the thread that calls
+ * pts_pcpu_next (or _emit), which runs everything else. Memory: the pool keeps
  * pts_pool_options.chunks chunks decoded ahead, across the CPUs, and each
  * CPU two at least (events of 48 bytes, about two per trace byte).
  */
@@ -161,6 +172,9 @@ int pts_pcpu_next_before(struct pts_pcpu *p, uint64_t until_ns, const struct pts
  */
 int pts_pcpu_emit(struct pts_pcpu *p, bool before, uint64_t until_ns,
 		  const struct pts_brsrc_to *to, struct pts_err *err);
+
+/* As pts_ptdec_elide_until (brsrc.h's lead): for the decoder of a chunk the calling thread decodes. */
+void pts_pcpu_lead(struct pts_pcpu *p, uint64_t until_ns);
 
 /* As pts_ptdec_peek_time; UINT64_MAX at the end (or after an error, which next reports). */
 uint64_t pts_pcpu_peek_time(struct pts_pcpu *p);

@@ -27,6 +27,7 @@ static void chunk_reset(struct chunk *c, uint64_t base)
 	c->over = UINT64_MAX;
 	c->complete = false;
 	c->risky = false;
+	c->risk_at = UINT64_MAX;
 }
 
 void pardec_chunk_free_data(struct chunk *c)
@@ -297,6 +298,7 @@ static int snapshot(struct chunk *c, struct pts_ptdec *dec, uint64_t idx)
 	pts_ptdec_stats(dec, &sn->st);
 	/* not the block at its target: its length varies (find_join) */
 	sn->st.insns = pts_ptdec_insns_before(dec);
+	sn->nev = pts_ptdec_nev_before(dec);
 	return 0;
 }
 
@@ -322,6 +324,8 @@ static int store_event(struct chunk *c, struct pts_ptdec *dec, const struct pts_
 		e->insn_len = br->insn_len;
 		if (extra && store_extra(c, e, br))
 			return -ENOMEM;
+		if (c->risky && c->risk_at == UINT64_MAX)
+			c->risk_at = idx;
 	}
 	catch_up(c);
 	if (pos > c->end && c->over == UINT64_MAX)
@@ -454,4 +458,15 @@ int pardec_decode_chunk(struct chunk *c, struct pts_imgview *view)
 int pardec_start_alone(struct chunk *c)
 {
 	return start(c, NULL, &c->dec);
+}
+
+int pardec_start_sink(struct chunk *c)
+{
+	int rc = start(c, NULL, &c->dec);
+
+	if (rc)
+		return rc;
+	c->sink = true;
+	/* the events a join with the chunk before may take (pardec_find_join) */
+	return pardec_run(c, c->dec, PTS_PAR_SKIP + PTS_PAR_MATCH);
 }

@@ -49,6 +49,7 @@ struct pex {
  */
 struct snap {
 	uint64_t idx;
+	uint64_t nev;		/* events its decoder made before it (pts_ptdec_nev_before) */
 	struct pts_ptdec_stats st;
 };
 
@@ -93,7 +94,14 @@ struct chunk {
 	struct pts_ptdec_stats fin;	/* when decoding stopped */
 	bool complete;		/* the decoder reached the end of the trace */
 	bool risky;		/* decoded what a fresh start may get wrong (pardec.h) */
+	uint64_t risk_at;	/* ... first at this index (UINT64_MAX: nowhere) */
 	struct pts_ptdec *dec;	/* kept when the consumer decodes on with it */
+	/*
+	 * The calling thread decodes it (pardec.c, wait_chunk): its first
+	 * events and its overlap stored, the rest handed to the merge's sink
+	 * by its decoder as it decodes (pts_ptdec_sink)
+	 */
+	bool sink;
 	uint64_t dec_next;	/* index of the decoder's next event */
 	uint64_t skip_to;	/* events before this index are decoded again, not stored */
 };
@@ -111,6 +119,7 @@ struct pts_pool {
 	uint64_t worker_cpu_ns;		/* CPU time of the workers that ended (under mu) */
 	uint64_t queued;		/* chunks ever queued (under mu): pts_pool_cpu.chunks */
 	bool reverse;			/* pts_pool_options.reverse */
+	bool self;			/* pts_pool_options.self */
 	enum pts_pardec_break brk;	/* pts_pool_options.brk */
 	/* the calling thread's: */
 	unsigned int chunks;		/* pts_pool_options.chunks */
@@ -155,16 +164,14 @@ struct pts_pcpu {
 	struct pts_err err;
 	struct pts_ptdec_stats acc;	/* contributions of the chunks done */
 	struct pts_ptdec_stats start_st;	/* cur's statistics at its first event used */
-	/*
-	 * The serial decoder's index of cur's event i is i + g0 (mod 2^64:
-	 * a chunk's indexes count from its own decoder's start); the
-	 * successor's once joined, next_g0
-	 */
-	uint64_t g0, next_g0;
 	/* no more joins: the consumer decodes the rest as the serial decoder (decode_on_serially) */
 	bool serial;
 	bool ended;
 	bool cur_done;			/* cur was waited for (wait_chunk) */
+	/* cur's decoder hands its events to the sink itself (pts_ptdec_sink) */
+	bool sinking;
+	uint64_t sink_elided0;		/* its elided count when it began */
+	uint64_t lead_until;		/* the merge's last promise (pts_pcpu_lead) */
 	/* the pool's brk (pts_pool_options): a rule broken on purpose */
 	bool break_joins, break_runs;
 	bool single;			/* the only CPU of the decode: runs are not cut at time changes */
@@ -233,6 +240,11 @@ int pardec_decode_chunk(struct chunk *c, struct pts_imgview *view);
  * trace with CYC, pardec.h); nothing decoded yet. 0, or -ENOMEM.
  */
 int pardec_start_alone(struct chunk *c);
+/*
+ * c->dec, in the calling thread, with c's first events stored (a join's);
+ * the rest it hands to the sink (pardec.c). 0, or -ENOMEM.
+ */
+int pardec_start_sink(struct chunk *c);
 
 /* --- pardec_join.c --- */
 

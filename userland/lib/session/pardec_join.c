@@ -17,6 +17,7 @@ void pardec_st_add(struct pts_ptdec_stats *a, const struct pts_ptdec_stats *b,
 	a->branches += b->branches - minus->branches;
 	a->gaps += b->gaps - minus->gaps;
 	a->events += b->events - minus->events;
+	a->others += b->others - minus->others;
 	for (k = 0; k < PTS_PTEV_MAX; k++)
 		a->by_event[k] += b->by_event[k] - minus->by_event[k];
 	a->errata_unknown |= b->errata_unknown;

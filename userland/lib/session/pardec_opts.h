@@ -35,6 +35,14 @@ struct pts_pool_options {
 	 * now and then)
 	 */
 	bool reverse;
+	/*
+	 * The calling thread decodes each chunk no worker has started when
+	 * it needs it itself, into the merge's sink as the serial decoder
+	 * does (pardec.h); the workers take the chunks after it. With
+	 * threads 0 it decodes every chunk so (tests: every join between
+	 * such chunks). Not with reverse.
+	 */
+	bool self;
 	enum pts_pardec_break brk;
 };
 

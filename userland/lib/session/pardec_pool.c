@@ -26,6 +26,20 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * The queued chunk a worker takes, or NULL (pool->mu held): the first,
+ * or where the calling thread decodes chunks itself the second, the
+ * first being the one it needs soonest (taken by a worker, it would wait
+ * for it: docs/performance.md, "The calling thread decoding chunks
+ * itself").
+ */
+static struct chunk *pick(struct pts_pool *pool)
+{
+	struct chunk *c = pool->qhead;
+
+	return c && pool->self ? c->qnext : c;
+}
+
 /* Whatever the calling thread waits for is decoded: the caller holds pool->mu. */
 static bool awaited_done(const struct pts_pool *pool)
 {
@@ -44,12 +58,11 @@ static void *worker(void *arg)
 		struct chunk *c;
 		int rc;
 
-		while (!pool->qhead && !pool->stop)
+		while (!(c = pick(pool)) && !pool->stop)
 			pthread_cond_wait(&pool->work, &pool->mu);
 		if (pool->stop)
 			break;
-		c = pool->qhead;
-		pool->qhead = c->qnext;
+		pardec_pool_unqueue(pool, c);
 		c->state = CH_RUNNING;
 		pthread_mutex_unlock(&pool->mu);
 		rc = view ? pardec_decode_chunk(c, view) : -ENOMEM;
@@ -152,6 +165,7 @@ int pts_pool_new(const struct pts_pool_options *opt, struct pts_imgset *set,
 	pool->reverse = opt->reverse;
 	pool->brk = opt->brk;
 	pool->chunks = opt->chunks;
+	pool->self = opt->self && !opt->reverse;
 	if (pool->reverse)
 		n = 0;
 	for (i = 0; i < n; i++) {

@@ -40,6 +40,11 @@ static int pd_peek(struct pts_brsrc *s, uint64_t *ns, struct pts_err *err)
 	return pts_pcpu_error(p, err) ? -ENOMEM : 0;
 }
 
+static void pd_lead(struct pts_brsrc *s, uint64_t until_ns)
+{
+	pts_pcpu_lead(((struct pardec_src *)s)->p, until_ns);
+}
+
 static uint64_t pd_done(const struct pts_brsrc *s)
 {
 	return pts_pcpu_done(((const struct pardec_src *)s)->p);
@@ -66,6 +71,7 @@ static const struct pts_brsrc_ops pardec_src_ops = {
 	.next_before = pd_next_before,
 	.emit = pd_emit,
 	.peek = pd_peek,
+	.lead = pd_lead,
 	.done = pd_done,
 	.stats = pd_stats,
 	.close = pd_close,

@@ -632,10 +632,19 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 	if (rc)
 		goto out;
 	if (run_parallel(in)) {
+		/*
+		 * The calling thread decodes chunks too, into the sink, those
+		 * no worker has started when it needs them (pardec.h). With a
+		 * worker fewer it decoded more of them and spent less CPU, but
+		 * its wall time on the loaded machine was longer
+		 * (docs/performance.md, "The calling thread decoding chunks
+		 * itself").
+		 */
 		struct pts_pool_options po = {
-			.threads = in->jobs,
+			.threads = in->par_sink ? 0 : in->jobs,
 			.chunks = pool_chunks(in->nr_pt, in->jobs),
 			.reverse = in->par_reverse,
+			.self = !in->par_reverse,
 			.brk = in->par_break,
 		};
 
@@ -815,6 +824,7 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.jobs = o->jobs;
 	in.chunk_bytes = o->chunk_bytes;
 	in.par_reverse = o->par_reverse;
+	in.par_sink = o->par_sink;
 	in.par_break = o->par_break;
 	rc = pts_decode_run(&in, emit, emit_ctx, sum, err);
 out:

@@ -69,6 +69,7 @@ struct pts_decode_opts {
 	uint64_t chunk_bytes;		/* trace bytes per chunk (0: PTS_DEC_CHUNK_BYTES) */
 	/* tests of the parallel decode (pardec_opts.h): false and NONE for a decode */
 	bool par_reverse;
+	bool par_sink;			/* no worker: the calling thread decodes every chunk into the sink */
 	enum pts_pardec_break par_break;
 };
 

@@ -633,18 +633,20 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		goto out;
 	if (run_parallel(in)) {
 		/*
-		 * The calling thread decodes chunks too, into the sink, those
-		 * no worker has started when it needs them (pardec.h). With a
-		 * worker fewer it decoded more of them and spent less CPU, but
-		 * its wall time on the loaded machine was longer
+		 * The calling thread decodes a chunk into the sink itself
+		 * (pardec.h, pts_pool_options.self) only in the tests' order
+		 * par_sink: as the default it saved CPU, but on two idle CPUs
+		 * the workers, held back by the window of live chunks, sat
+		 * idle while it decoded, and -j2 took 1.16x the wall time
 		 * (docs/performance.md, "The calling thread decoding chunks
-		 * itself").
+		 * itself", "The round's code on an idle machine (fifteenth
+		 * round)").
 		 */
 		struct pts_pool_options po = {
 			.threads = in->par_sink ? 0 : in->jobs,
 			.chunks = pool_chunks(in->nr_pt, in->jobs),
 			.reverse = in->par_reverse,
-			.self = !in->par_reverse,
+			.self = in->par_sink,
 			.brk = in->par_break,
 		};
 

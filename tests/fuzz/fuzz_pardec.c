@@ -248,7 +248,10 @@ static void raw_opts(struct pts_decode_opts *o, const uint8_t *data, size_t size
 	o->pt[0].cpu = 0;
 }
 
-static void decode(const uint8_t *data, size_t size, unsigned int jobs, bool reverse,
+/* The orders a parallel decode is fuzzed in (pts_decode_opts: par_reverse, par_sink). */
+enum order { POOL, REVERSE, SINK };
+
+static void decode(const uint8_t *data, size_t size, unsigned int jobs, enum order order,
 		   struct recs *out)
 {
 	struct pts_decode_summary sum;
@@ -260,7 +263,8 @@ static void decode(const uint8_t *data, size_t size, unsigned int jobs, bool rev
 	out->tlen = 0;
 	pts_decode_opts_init(&o);
 	o.jobs = jobs;
-	o.par_reverse = reverse;
+	o.par_reverse = order == REVERSE;
+	o.par_sink = order == SINK;
 	/* the harness's self-test: each join drops an event, which it must report */
 	if (jobs && getenv("FUZZ_PARDEC_BREAK_JOINS"))
 		o.par_break = PTS_PARDEC_BREAK_JOINS;
@@ -279,7 +283,7 @@ static void decode(const uint8_t *data, size_t size, unsigned int jobs, bool rev
 	}
 	if (getenv("FUZZ_VERBOSE"))
 		fprintf(stderr, "fuzz: jobs %u%s: %s, %llu joins, %llu refused\n", jobs,
-			reverse ? " reverse" : "", rc ? err.msg : "decoded",
+			order == REVERSE ? " reverse" : order == SINK ? " sink" : "", rc ? err.msg : "decoded",
 			(unsigned long long)sum.par_joins, (unsigned long long)sum.par_refused);
 	fuzz_sink_end(!rc);
 	sum_lines(out, rc, &sum);
@@ -389,8 +393,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 4)
 		return 0;
 	cyc_parts_as_whole(data, size);
-	decode(data, size, 0, false, &serial);
-	decode(data, size, data[0] & 0x10 ? 3 : 2, false, &parallel);
+	decode(data, size, 0, POOL, &serial);
+	decode(data, size, data[0] & 0x10 ? 3 : 2, POOL, &parallel);
 	if (!same(&serial, &parallel))
 		report(data[0] & 0x10 ? "3 worker threads" : "2 worker threads");
 	/*
@@ -398,8 +402,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * libipt block cache the decoders share is then filled in an order
 	 * threads take only now and then (pardec_opts.h, reverse)
 	 */
-	decode(data, size, 2, true, &parallel);
+	decode(data, size, 2, REVERSE, &parallel);
 	if (!same(&serial, &parallel))
 		report("chunks in reverse order");
+	/*
+	 * Every chunk decoded by this thread into the merge's sink, joined
+	 * before it is decoded (pardec_opts.h, self; not the default since
+	 * the fifteenth round, docs/decode.md): the path of finding 23
+	 */
+	decode(data, size, 2, SINK, &parallel);
+	if (!same(&serial, &parallel))
+		report("chunks decoded into the sink");
 	return 0;
 }

@@ -33,8 +33,12 @@
  * last PSB may be compressed (SDM Vol. 3C 36.2.1.2).
  *
  * The calling thread decodes chunks too: one that no worker has started
- * when it needs it (the workers leave it the first queued chunk) it
- * decodes itself, storing its first events (what the join with the chunk
+ * when it needs it it decodes itself, into its buffer as a worker does.
+ * With the pool's self option (pardec_opts.h: the tests' order sink
+ * only, not the default, which it made slower in wall time on two idle
+ * CPUs: docs/performance.md, "The round's code on an idle machine
+ * (fifteenth round)") the workers leave it the first queued chunk and it
+ * decodes that chunk itself, storing its first events (what the join with the chunk
  * before compares) and its overlap, and handing the rest to the merge's
  * sink as the serial decoder does (pts_ptdec_sink): neither stored nor
  * read back. Such a chunk is joined before it is decoded, so its decoder

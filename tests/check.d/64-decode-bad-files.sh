@@ -209,7 +209,12 @@ expect 0 "kernel/kallsyms: no kallsyms lines .*: kernel code is named \[unknown\
 copy badjson; printf '{"format": "ptscope-bundle", "vers' > "$T/badjson/manifest.json"
 expect 1 "manifest.json: bad JSON.*copy the bundle again" "$T/badjson"
 copy ver; sed -i 's/"version": 1,/"version": 99,/' "$T/ver/manifest.json"
-expect 1 "version 99 is not supported.*use a ptscope at least as new" "$T/ver"
+# a newer bundle names the program that wrote it (its producer), to decode it with
+sed -i 's/"producer": "[^"]*"/"producer": "ptscope 7.2"/' "$T/ver/manifest.json"
+expect 1 "manifest.json: bundle version 99 is not supported: this ptscope (.*) reads version 1; it was written by \"ptscope 7.2\": use a ptscope at least that new$" "$T/ver"
+# a version below the first is no ptscope's: a damaged manifest
+sed -i 's/"version": 99,/"version": 0,/' "$T/ver/manifest.json"
+expect 1 "bundle version 0 is not supported: no ptscope wrote it (the first version is 1); the manifest is damaged, copy the bundle again$" "$T/ver"
 mkdir "$T/emptydir"
 expect 1 "manifest.json.*not a bundle" "$T/emptydir"
 echo x > "$T/afile"

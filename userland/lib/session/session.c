@@ -734,6 +734,28 @@ static void pevent_cpus_notice(const struct pts_decode_opts *o, const struct pts
 }
 
 /*
+ * A --scope the trace contradicts (kernel addresses in a user-only scope,
+ * user ones in a kernel-only one): the timeline names the untraced
+ * stretches after the scope given ("[syscall]" or "[user]"), so a wrong
+ * one mislabels them. Counted in --summary's diagnostics; said on stderr
+ * too, as the scope was the user's choice, not the trace's.
+ */
+static void scope_given_notice(enum pts_scope given, struct pts_decode_summary *sum)
+{
+	uint64_t n = sum->diag[PTS_TLD_OUT_OF_SCOPE];
+	char msg[sizeof(sum->notices[0])];
+
+	if (!given || !n)
+		return;
+	snprintf(msg, sizeof(msg), "--scope %s: %" PRIu64 " event%s of the trace %s impossible in "
+		 "it (%s addresses): give the scope the trace was recorded with, or leave "
+		 "--scope out (a raw trace's is read from it; perf script text is taken as both)",
+		 pts_scope_name(given), n, n == 1 ? "" : "s", n == 1 ? "is" : "are",
+		 given == PTS_SCOPE_KERNEL ? "user-space" : "kernel");
+	pts_decode_notice(sum, msg);
+}
+
+/*
  * The scope of raw traces: --scope when given, else what the traces show,
  * read by pts_decode_run (scope_infer.h): assuming one would make a wrong
  * timeline of a trace recorded in another.
@@ -850,6 +872,8 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.par_sink = o->par_sink;
 	in.par_break = o->par_break;
 	rc = pts_decode_run(&in, emit, emit_ctx, sum, err);
+	if (!rc)
+		scope_given_notice(o->scope, sum);
 out:
 	pts_decode_run_free(&in);
 	return rc;
@@ -945,6 +969,8 @@ int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn
 	f.nr = 1;
 	f.sum = sum;
 	rc = feed_run(&f, err) ?: pts_decode_finish_summary(f.tl, sum, err);
+	if (!rc)
+		scope_given_notice(scope, sum);
 out:
 	pts_brsrc_close(src);
 	fclose(file);

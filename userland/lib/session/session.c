@@ -841,6 +841,13 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 		rc = one_file_per_cpu(o, err);
 	if (!rc && o->nr_pevent && o->pid < 0 && o->tid < 0)
 		pevent_cpus_notice(o, &in.sb, sum);
+	/* without code bytes libipt follows no branch: every block is a gap */
+	if (!o->nr_elf && !o->nr_raw && !o->kcore_dir && !(o->nr_pevent && o->sysroot))
+		pts_decode_notice(sum, "no code given: the decoder needs the traced code's bytes "
+				  "to follow its branches, so the trace decodes as gaps (\"no "
+				  "memory mapped at this address\"); give the program with --elf "
+				  "FILE[:BASE] (each shared object at its BASE), --raw "
+				  "FILE:OFFSET:VADDR or, for kernel code, --kcore DIR");
 	if (!rc)
 		rc = pts_decode_run_alloc(&in, o->nr_pt, err);
 	for (i = 0; i < o->nr_pt && !rc; i++) {

@@ -841,6 +841,16 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 		rc = one_file_per_cpu(o, err);
 	if (!rc && o->nr_pevent && o->pid < 0 && o->tid < 0)
 		pevent_cpus_notice(o, &in.sb, sum);
+	/*
+	 * perf's records carry perf's clock; without its conversion the trace's
+	 * TSC is compared with them as it is, and a switch lands anywhere
+	 */
+	if (o->nr_pevent && !o->have_perf_time)
+		pts_decode_notice(sum, "perf sideband without --pevent-time-shift/-mult/-zero: "
+				  "its records' times (perf's clock) cannot be matched with the "
+				  "trace's TSC, so which thread ran when may be wrong; give perf's "
+				  "conversion (perf report -D prints it in the AUXTRACE_INFO record: "
+				  "time shift, multiplier, zero)");
 	/* without code bytes libipt follows no branch: every block is a gap */
 	if (!o->nr_elf && !o->nr_raw && !o->kcore_dir && !(o->nr_pevent && o->sysroot))
 		pts_decode_notice(sum, "no code given: the decoder needs the traced code's bytes "

@@ -178,6 +178,11 @@ static int parse_cpu_model(const char *s, struct pts_decode_opts *o, struct pts_
 	if (sscanf(s, "%u/%u%n/%u%n", &f, &m, &end, &st, &end) < 2 || end < 0 || s[end] ||
 	    strchr(s, '-') || strchr(s, '+') || f > 0xffff || m > 0xff || st > 0xff)
 		return pts_err_set(err, EINVAL, "--cpu-model wants FAMILY/MODEL[/STEPPING], e.g. 6/85/4");
+	/* family 0 is the options' "not given": taken, it would silently mean no CPU at all */
+	if (!f)
+		return pts_err_set(err, EINVAL, "--cpu-model %s: family 0 is no CPU's (Intel's with"
+				   " PT are family 6); leave --cpu-model out to decode without"
+				   " errata workarounds", s);
 	o->family = (uint16_t)f;
 	o->model = (uint8_t)m;
 	o->stepping = (uint8_t)st;

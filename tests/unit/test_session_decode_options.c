@@ -255,6 +255,9 @@ static void each_bad_combination_is_refused_before_any_work(void)
 	CU_ASSERT_EQUAL(check("--pt a.pt -o t.JSON.gz --format json"), 0);
 	CU_ASSERT_EQUAL(check("--pt a.pt -o t.out --format json"), 0);
 	CU_ASSERT_EQUAL(check("--pt a.pt -o t.fxt --format null"), 0);
+	/* standard input is a stream; a raw trace is mapped */
+	CU_ASSERT_EQUAL(check("--pt - -o t.fxt"), -EINVAL);
+	SAYS("--pt -: a raw trace is mapped from a file, not read from standard input");
 }
 
 /* Outputs that would destroy an input or each other, or that are directories. */

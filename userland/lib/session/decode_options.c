@@ -612,6 +612,11 @@ static int input_misplaced(const struct pts_decode_req *r, struct pts_err *err)
 					   base == r->bundle ? "." : r->bundle);
 	}
 	for (i = 0; i < o->nr_pt; i++) {
+		/* "-" is standard input for --perf-script and -o; a trace is mapped, not streamed */
+		if (!strcmp(o->pt[i].path, "-"))
+			return pts_err_set(err, EINVAL, "--pt -: a raw trace is mapped from a file, not"
+					   " read from standard input; save it to a file and give"
+					   " that");
 		if (stat(o->pt[i].path, &st) || !S_ISDIR(st.st_mode))
 			continue;
 		if (holds_manifest(o->pt[i].path))

@@ -364,6 +364,8 @@ done
 expect 2 "^ptscope decode: --cpu-model 0/0/0: family 0 is no CPU's" --pt "$S/cpu0.pt" --cpu-model 0/0/0
 expect 3 "^ptscope decode: warning: CPU 99/1/1 (family/model/stepping) is unknown to libipt [0-9.]*: decoded without its errata workarounds; give --cpu-model with the nearest model" --pt "$S/cpu0.pt" --cpu-model 99/1/1 --format null
 expect 0 "^ptscope decode: warning: CPU 99/1/1 (family/model/stepping) is unknown to libipt" "$S" --cpu-model 99/1/1 --format null
+# a bundle's CPU overridden is said on stderr, naming both, without --summary
+expect 0 "^ptscope decode: warning: --cpu-model 6/94/3: decoding with the errata of that CPU; the capture's CPU is 6/85/4" "$S" --cpu-model 6/94/3 --format null
 # the well-formed values are taken (exit 3: ld.so's code is not given here)
 expect 3 "gap(s) in the trace" --pt "$S/cpu0.pt" --cpu-model 6/85 --cpuid-15 2,168 --format null
 

@@ -97,7 +97,8 @@ static void bundle_addr_filter(const struct pts_bundle *b, struct pt_conf_addr_f
 /*
  * The CPU identity libipt picks its errata by: the manifest's, or the
  * one given with --cpu-model (a model newer than libipt, decoded with the
- * errata of a known one), which is said. A model libipt does not know
+ * errata of a known one), which is said on stderr as well as in the
+ * summary: the decode no longer follows the manifest. A model libipt does not know
  * gets no errata workaround (pt-facts section 6): said on stderr, since
  * the decode may then be wrong where an erratum applies.
  */
@@ -113,7 +114,7 @@ static void bundle_cpu(const struct pts_bundle *b, const struct pts_decode_opts 
 		snprintf(msg, sizeof(msg), "--cpu-model %u/%u/%u: decoding with the errata of that "
 			 "CPU; the capture's CPU is %u/%u/%u", o->family, o->model, o->stepping,
 			 b->cpu_id.family, b->cpu_id.model, b->cpu_id.stepping);
-		pts_decode_warn(sum, msg);
+		pts_decode_notice(sum, msg);
 		in->family = o->family;
 		in->model = o->model;
 		in->stepping = o->stepping;

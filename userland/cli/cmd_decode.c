@@ -162,6 +162,12 @@ static int run(struct pts_decode_req *r)
 		fprintf(stderr, "pardec: CPU s: calling thread %.3f, %u workers %.3f\n",
 			(double)sum.par_cpu.calling_ns / 1e9, sum.par_cpu.workers,
 			(double)sum.par_cpu.workers_ns / 1e9);
+	if (getenv("PTS_PARDEC_STATS") && sum.par_cpu.chunks)
+		fprintf(stderr, "pardec: %" PRIu64 " chunks, %" PRIu64 " into the sink;"
+			" calling thread waited %" PRIu64 " times %.3f s, workers idle %" PRIu64
+			" times %.3f s\n", sum.par_cpu.chunks, sum.par_cpu.sunk,
+			sum.par_cpu.caller_waits, (double)sum.par_cpu.caller_wait_ns / 1e9,
+			sum.par_cpu.worker_idles, (double)sum.par_cpu.worker_idle_ns / 1e9);
 	if (getenv("PTS_PARDEC_STATS"))
 		fprintf(stderr, "pardec: %" PRIu64 " joins, %" PRIu64 " refused\n",
 			sum.par_joins, sum.par_refused);

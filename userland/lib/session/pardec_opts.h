@@ -57,6 +57,13 @@ struct pts_pool_cpu {
 	 * with CYC, which the calling thread decodes alone (pardec.h)
 	 */
 	uint64_t chunks;
+	uint64_t sunk;		/* ... of them decoded by the calling thread into the sink */
+	/*
+	 * Idle time (wall, ns) and its count: the calling thread waiting for
+	 * a chunk a worker was decoding; workers finding no chunk to take
+	 */
+	uint64_t caller_waits, caller_wait_ns;
+	uint64_t worker_idles, worker_idle_ns;
 };
 
 #endif /* PTS_SESSION_PARDEC_OPTS_H */

@@ -40,7 +40,7 @@ static void print_notices(const struct pts_decode_summary *sum)
 /*
  * The parallel decode's test knobs (session/pardec_opts.h) from the
  * environment, for scripted checks (tests/check.d/76-parallel-identical.sh):
- * PTS_PARDEC_ORDER=reverse or sink; PTS_PARDEC_BREAK=1 (joins), run or time.
+ * PTS_PARDEC_ORDER=reverse, sink or workers; PTS_PARDEC_BREAK=1 (joins), run or time.
  */
 static void pardec_test_knobs(struct pts_decode_opts *o)
 {
@@ -48,6 +48,7 @@ static void pardec_test_knobs(struct pts_decode_opts *o)
 
 	o->par_reverse = order && !strcmp(order, "reverse");
 	o->par_sink = order && !strcmp(order, "sink");
+	o->par_workers = order && !strcmp(order, "workers");
 	if (!brk)
 		return;
 	if (!strcmp(brk, "1"))

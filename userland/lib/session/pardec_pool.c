@@ -37,17 +37,30 @@ static uint64_t wall_ns(void)
 }
 
 /*
- * The queued chunk a worker takes, or NULL (pool->mu held): the first,
- * or where the calling thread decodes chunks itself the second, the
- * first being the one it needs soonest (taken by a worker, it would wait
- * for it: docs/performance.md, "The calling thread decoding chunks
- * itself").
+ * The queued chunk a worker takes, or NULL (pool->mu held). Without the
+ * calling thread decoding (self), the first: the one the merge needs
+ * soonest. With it, one worker takes the last, the one the merge needs
+ * latest: the calling thread decodes from the front of the window, the
+ * worker from its back, and the calling thread meets a chunk the worker
+ * is still decoding only where the two meet. Taking the second (the
+ * first left to the calling thread, the fifteenth round's rule), the worker
+ * decoded chunks the merge needed soon after: with several CPUs the merge
+ * needs their chunks in close turn, and the calling thread waited for it
+ * (docs/performance.md, "The calling thread's schedule (sixteenth
+ * round)"). Several workers take the second: together they keep ahead of
+ * the calling thread, which decodes the first when no worker is free.
  */
 static struct chunk *pick(struct pts_pool *pool)
 {
 	struct chunk *c = pool->qhead;
 
-	return c && pool->self ? c->qnext : c;
+	if (!c || !pool->self)
+		return c;
+	if (pool->n > 1)
+		return c->qnext;
+	while (c->qnext)
+		c = c->qnext;
+	return c;
 }
 
 /* Whatever the calling thread waits for is decoded: the caller holds pool->mu. */

@@ -38,9 +38,10 @@ struct pts_pool_options {
 	/*
 	 * The calling thread decodes each chunk no worker has started when
 	 * it needs it itself, into the merge's sink as the serial decoder
-	 * does (pardec.h); the workers take the chunks after it. With
-	 * threads 0 it decodes every chunk so (tests: every join between
-	 * such chunks). Not with reverse.
+	 * does (pardec.h); the workers take the chunks after it (pardec_pool.c).
+	 * The session's default (-j N: N - 1 workers). With threads 0 it
+	 * decodes every chunk so (tests: every join between such chunks).
+	 * Not with reverse.
 	 */
 	bool self;
 	enum pts_pardec_break brk;

@@ -248,8 +248,11 @@ static void raw_opts(struct pts_decode_opts *o, const uint8_t *data, size_t size
 	o->pt[0].cpu = 0;
 }
 
-/* The orders a parallel decode is fuzzed in (pts_decode_opts: par_reverse, par_sink). */
-enum order { POOL, REVERSE, SINK };
+/*
+ * The orders a parallel decode is fuzzed in (pts_decode_opts: the default,
+ * par_reverse, par_sink, par_workers).
+ */
+enum order { POOL, REVERSE, SINK, WORKERS };
 
 static void decode(const uint8_t *data, size_t size, unsigned int jobs, enum order order,
 		   struct recs *out)
@@ -265,6 +268,7 @@ static void decode(const uint8_t *data, size_t size, unsigned int jobs, enum ord
 	o.jobs = jobs;
 	o.par_reverse = order == REVERSE;
 	o.par_sink = order == SINK;
+	o.par_workers = order == WORKERS;
 	/* the harness's self-test: each join drops an event, which it must report */
 	if (jobs && getenv("FUZZ_PARDEC_BREAK_JOINS"))
 		o.par_break = PTS_PARDEC_BREAK_JOINS;
@@ -283,7 +287,8 @@ static void decode(const uint8_t *data, size_t size, unsigned int jobs, enum ord
 	}
 	if (getenv("FUZZ_VERBOSE"))
 		fprintf(stderr, "fuzz: jobs %u%s: %s, %llu joins, %llu refused\n", jobs,
-			order == REVERSE ? " reverse" : order == SINK ? " sink" : "", rc ? err.msg : "decoded",
+			order == REVERSE ? " reverse" : order == SINK ? " sink" :
+			order == WORKERS ? " workers" : "", rc ? err.msg : "decoded",
 			(unsigned long long)sum.par_joins, (unsigned long long)sum.par_refused);
 	fuzz_sink_end(!rc);
 	sum_lines(out, rc, &sum);
@@ -394,7 +399,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	cyc_parts_as_whole(data, size);
 	decode(data, size, 0, POOL, &serial);
+	/* -j 2 or 3: the calling thread decoding chunks beside 1 or 2 workers */
 	decode(data, size, data[0] & 0x10 ? 3 : 2, POOL, &parallel);
+	if (!same(&serial, &parallel))
+		report(data[0] & 0x10 ? "3 threads" : "2 threads");
+	/* 2 or 3 workers, the calling thread handing out only (the schedule before the sixteenth round) */
+	decode(data, size, data[0] & 0x10 ? 3 : 2, WORKERS, &parallel);
 	if (!same(&serial, &parallel))
 		report(data[0] & 0x10 ? "3 worker threads" : "2 worker threads");
 	/*
@@ -407,8 +417,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		report("chunks in reverse order");
 	/*
 	 * Every chunk decoded by this thread into the merge's sink, joined
-	 * before it is decoded (pardec_opts.h, self; not the default since
-	 * the fifteenth round, docs/decode.md): the path of finding 23
+	 * before it is decoded (pardec_opts.h, self, with no worker), every
+	 * join between two such chunks: the path of finding 23
 	 */
 	decode(data, size, 2, SINK, &parallel);
 	if (!same(&serial, &parallel))

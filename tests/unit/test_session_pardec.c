@@ -277,7 +277,11 @@ static int discard(void *ctx, const struct pts_tl_rec *r, struct pts_err *err)
 	return 0;
 }
 
-/* order: 0 the pool's threads, 1 reverse, 2 no worker (every chunk decoded into the sink) */
+/*
+ * order: 0 the default (the calling thread and jobs - 1 workers), 1 reverse,
+ * 2 no worker (every chunk decoded into the sink), 3 jobs workers, the
+ * calling thread decoding no chunk
+ */
 static void decode_seen(unsigned int jobs, int order, struct pts_decode_summary *sum,
 			struct recs_seen *seen)
 {
@@ -299,6 +303,7 @@ static void decode_seen(unsigned int jobs, int order, struct pts_decode_summary 
 	o.jobs = jobs;
 	o.par_reverse = order == 1;
 	o.par_sink = order == 2;
+	o.par_workers = order == 3;
 	o.chunk_bytes = chunk_bytes;
 	if (skz84) {
 		o.family = 6;	/* Skylake server: libipt applies SKZ84 */
@@ -342,19 +347,19 @@ static void joined_instruction_count_is_the_serial_one_whichever_chunk_filled_th
 }
 
 /*
- * Serial and parallel decodes (the three orders) of the trace written: the
+ * Serial and parallel decodes (the four orders) of the trace written: the
  * same records and counts.
  */
 static void parallel_is_serial(void)
 {
-	static const char *const order[] = { "", " reverse", " sink" };
+	static const char *const order[] = { "", " reverse", " sink", " workers" };
 	struct pts_decode_summary serial, par;
 	struct recs_seen s = { 0 }, p;
 	int k;
 
 	decode_seen(1, 0, &serial, &s);
 	CU_ASSERT(s.n > ITERS);
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < 4; k++) {
 		p = (struct recs_seen){ 0 };
 		decode_seen(2, k, &par, &p);
 		CU_ASSERT_EQUAL(p.n, s.n);

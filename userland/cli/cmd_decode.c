@@ -40,7 +40,7 @@ static void print_notices(const struct pts_decode_summary *sum)
 /*
  * The parallel decode's test knobs (session/pardec_opts.h) from the
  * environment, for scripted checks (tests/check.d/76-parallel-identical.sh):
- * PTS_PARDEC_ORDER=reverse or sink; PTS_PARDEC_BREAK=1 (joins), run or time.
+ * PTS_PARDEC_ORDER=reverse, sink or workers; PTS_PARDEC_BREAK=1 (joins), run or time.
  */
 static void pardec_test_knobs(struct pts_decode_opts *o)
 {
@@ -48,6 +48,7 @@ static void pardec_test_knobs(struct pts_decode_opts *o)
 
 	o->par_reverse = order && !strcmp(order, "reverse");
 	o->par_sink = order && !strcmp(order, "sink");
+	o->par_workers = order && !strcmp(order, "workers");
 	if (!brk)
 		return;
 	if (!strcmp(brk, "1"))
@@ -162,6 +163,12 @@ static int run(struct pts_decode_req *r)
 		fprintf(stderr, "pardec: CPU s: calling thread %.3f, %u workers %.3f\n",
 			(double)sum.par_cpu.calling_ns / 1e9, sum.par_cpu.workers,
 			(double)sum.par_cpu.workers_ns / 1e9);
+	if (getenv("PTS_PARDEC_STATS") && sum.par_cpu.chunks)
+		fprintf(stderr, "pardec: %" PRIu64 " chunks, %" PRIu64 " into the sink;"
+			" calling thread waited %" PRIu64 " times %.3f s, workers idle %" PRIu64
+			" times %.3f s\n", sum.par_cpu.chunks, sum.par_cpu.sunk,
+			sum.par_cpu.caller_waits, (double)sum.par_cpu.caller_wait_ns / 1e9,
+			sum.par_cpu.worker_idles, (double)sum.par_cpu.worker_idle_ns / 1e9);
 	if (getenv("PTS_PARDEC_STATS"))
 		fprintf(stderr, "pardec: %" PRIu64 " joins, %" PRIu64 " refused\n",
 			sum.par_joins, sum.par_refused);

@@ -160,6 +160,7 @@ static int wait_chunk(struct pts_pcpu *p, struct chunk *c)
 	if (c->state == CH_QUEUED && pool->self && !p->serial) {
 		pardec_pool_unqueue(pool, c);
 		c->state = CH_DONE;
+		pool->sunk++;
 		pthread_mutex_unlock(&pool->mu);
 		return pardec_start_sink(c);
 	}

@@ -34,11 +34,11 @@
  *
  * The calling thread decodes chunks too: one that no worker has started
  * when it needs it it decodes itself, into its buffer as a worker does.
- * With the pool's self option (pardec_opts.h: the tests' order sink
- * only, not the default, which it made slower in wall time on two idle
- * CPUs: docs/performance.md, "The round's code on an idle machine
- * (fifteenth round)") the workers leave it the first queued chunk and it
- * decodes that chunk itself, storing its first events (what the join with the chunk
+ * With the pool's self option (pardec_opts.h; the session's default, -j N
+ * being N - 1 workers and the calling thread: docs/performance.md, "The
+ * calling thread's schedule (sixteenth round)") it decodes such a chunk
+ * into the sink instead (one worker takes the last queued chunk, several
+ * the second, leaving it the first), storing its first events (what the join with the chunk
  * before compares) and its overlap, and handing the rest to the merge's
  * sink as the serial decoder does (pts_ptdec_sink): neither stored nor
  * read back. Such a chunk is joined before it is decoded, so its decoder
@@ -84,7 +84,8 @@
  * not a jump, so where runs begin and end depends on the events alone.
  *
  * Threads: the pool's workers decode, and the thread that calls
- * pts_pcpu_next (or _emit), which runs everything else. Memory: the pool keeps
+ * pts_pcpu_next (or _emit), which runs everything else and decodes the
+ * chunks as said above. Memory: the pool keeps
  * pts_pool_options.chunks chunks decoded ahead, across the CPUs, and each
  * CPU two at least (events of 48 bytes, about two per trace byte).
  */

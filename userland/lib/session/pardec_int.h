@@ -118,6 +118,9 @@ struct pts_pool {
 	struct pts_imgset *set;
 	uint64_t worker_cpu_ns;		/* CPU time of the workers that ended (under mu) */
 	uint64_t queued;		/* chunks ever queued (under mu): pts_pool_cpu.chunks */
+	uint64_t sunk;			/* ... decoded into the sink (the calling thread's) */
+	/* pts_pool_cpu's idle counts and times (under mu) */
+	uint64_t caller_waits, caller_wait_ns, worker_idles, worker_idle_ns;
 	bool reverse;			/* pts_pool_options.reverse */
 	bool self;			/* pts_pool_options.self */
 	enum pts_pardec_break brk;	/* pts_pool_options.brk */

@@ -38,9 +38,10 @@ struct pts_pool_options {
 	/*
 	 * The calling thread decodes each chunk no worker has started when
 	 * it needs it itself, into the merge's sink as the serial decoder
-	 * does (pardec.h); the workers take the chunks after it. With
-	 * threads 0 it decodes every chunk so (tests: every join between
-	 * such chunks). Not with reverse.
+	 * does (pardec.h); the workers take the chunks after it (pardec_pool.c).
+	 * The session's default (-j N: N - 1 workers). With threads 0 it
+	 * decodes every chunk so (tests: every join between such chunks).
+	 * Not with reverse.
 	 */
 	bool self;
 	enum pts_pardec_break brk;
@@ -57,6 +58,13 @@ struct pts_pool_cpu {
 	 * with CYC, which the calling thread decodes alone (pardec.h)
 	 */
 	uint64_t chunks;
+	uint64_t sunk;		/* ... of them decoded by the calling thread into the sink */
+	/*
+	 * Idle time (wall, ns) and its count: the calling thread waiting for
+	 * a chunk a worker was decoding; workers finding no chunk to take
+	 */
+	uint64_t caller_waits, caller_wait_ns;
+	uint64_t worker_idles, worker_idle_ns;
 };
 
 #endif /* PTS_SESSION_PARDEC_OPTS_H */

@@ -26,18 +26,41 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Wall clock, ns: the idle times of pts_pool_cpu. */
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /*
- * The queued chunk a worker takes, or NULL (pool->mu held): the first,
- * or where the calling thread decodes chunks itself the second, the
- * first being the one it needs soonest (taken by a worker, it would wait
- * for it: docs/performance.md, "The calling thread decoding chunks
- * itself").
+ * The queued chunk a worker takes, or NULL (pool->mu held). Without the
+ * calling thread decoding (self), the first: the one the merge needs
+ * soonest. With it, one worker takes the last, the one the merge needs
+ * latest: the calling thread decodes from the front of the window, the
+ * worker from its back, and the calling thread meets a chunk the worker
+ * is still decoding only where the two meet. Taking the second (the
+ * first left to the calling thread, the fifteenth round's rule), the worker
+ * decoded chunks the merge needed soon after: with several CPUs the merge
+ * needs their chunks in close turn, and the calling thread waited for it
+ * (docs/performance.md, "The calling thread's schedule (sixteenth
+ * round)"). Several workers take the second: together they keep ahead of
+ * the calling thread, which decodes the first when no worker is free.
  */
 static struct chunk *pick(struct pts_pool *pool)
 {
 	struct chunk *c = pool->qhead;
 
-	return c && pool->self ? c->qnext : c;
+	if (!c || !pool->self)
+		return c;
+	if (pool->n > 1)
+		return c->qnext;
+	while (c->qnext)
+		c = c->qnext;
+	return c;
 }
 
 /* Whatever the calling thread waits for is decoded: the caller holds pool->mu. */
@@ -58,8 +81,16 @@ static void *worker(void *arg)
 		struct chunk *c;
 		int rc;
 
-		while (!(c = pick(pool)) && !pool->stop)
-			pthread_cond_wait(&pool->work, &pool->mu);
+		if (!(c = pick(pool)) && !pool->stop) {
+			uint64_t t0 = wall_ns();
+
+			while (!(c = pick(pool)) && !pool->stop)
+				pthread_cond_wait(&pool->work, &pool->mu);
+			if (pool->stop)
+				break;
+			pool->worker_idles++;
+			pool->worker_idle_ns += wall_ns() - t0;
+		}
 		if (pool->stop)
 			break;
 		pardec_pool_unqueue(pool, c);
@@ -116,8 +147,14 @@ void pardec_pool_await(struct pts_pool *pool, struct chunk *c)
 
 	pool->awaited = c;
 	pool->awaited2 = d;
-	while (!awaited_done(pool))
-		pthread_cond_wait(&pool->done, &pool->mu);
+	if (!awaited_done(pool)) {
+		uint64_t t0 = wall_ns();
+
+		while (!awaited_done(pool))
+			pthread_cond_wait(&pool->done, &pool->mu);
+		pool->caller_waits++;
+		pool->caller_wait_ns += wall_ns() - t0;
+	}
 	pool->awaited = NULL;
 	pool->awaited2 = NULL;
 }
@@ -204,6 +241,11 @@ void pts_pool_free(struct pts_pool *pool, struct pts_pool_cpu *cpu)
 		cpu->workers_ns = pool->worker_cpu_ns;
 		cpu->workers = pool->n;
 		cpu->chunks = pool->queued;
+		cpu->sunk = pool->sunk;
+		cpu->caller_waits = pool->caller_waits;
+		cpu->caller_wait_ns = pool->caller_wait_ns;
+		cpu->worker_idles = pool->worker_idles;
+		cpu->worker_idle_ns = pool->worker_idle_ns;
 	}
 	while ((c = pool->spare)) {
 		pool->spare = c->next;

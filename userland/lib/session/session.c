@@ -559,13 +559,19 @@ static int prescan(struct pts_run_in *in, const struct pt_errata *errata,
  * each CPU and one per worker; at least two per worker beside one CPU's
  * two, so that a worker done before the chunk the merge waits for finds
  * another (with one per worker and one CPU, the workers found none 60
- * times on a 10 MB trace).
+ * times on a 10 MB trace). Where the calling thread decodes chunks too
+ * (self), two more: a worker goes on decoding ahead while the calling
+ * thread decodes a chunk itself (~3 ms), where the window held back the
+ * workers of the fifteenth round (docs/performance.md, "The calling
+ * thread's schedule (sixteenth round)").
  */
-static unsigned int pool_chunks(unsigned int cpus, unsigned int jobs)
+static unsigned int pool_chunks(unsigned int cpus, unsigned int jobs, bool self)
 {
 	unsigned int n = 2 * cpus + jobs;
 
-	return n > 2 + 2 * jobs ? n : 2 + 2 * jobs;
+	if (n < 2 + 2 * jobs)
+		n = 2 + 2 * jobs;
+	return self ? n + 2 : n;
 }
 
 int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
@@ -634,20 +640,21 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		goto out;
 	if (run_parallel(in)) {
 		/*
-		 * The calling thread decodes a chunk into the sink itself
-		 * (pardec.h, pts_pool_options.self) only in the tests' order
-		 * par_sink: as the default it saved CPU, but on two idle CPUs
-		 * the workers, held back by the window of live chunks, sat
-		 * idle while it decoded, and -j2 took 1.16x the wall time
-		 * (docs/performance.md, "The calling thread decoding chunks
-		 * itself", "The round's code on an idle machine (fifteenth
-		 * round)").
+		 * -j N: N threads decode, N - 1 workers and the calling thread,
+		 * which decodes each chunk no worker has started when it needs
+		 * it into the sink itself (pardec.h, pts_pool_options.self) as
+		 * -j 1 does, neither stored nor read back: -j 2 runs two busy
+		 * threads on two CPUs, not three (docs/performance.md, "The
+		 * calling thread's schedule (sixteenth round)"). The tests'
+		 * orders: par_workers N workers, the calling thread handing out
+		 * only (the schedule before); par_sink no worker.
 		 */
+		bool self = !in->par_reverse && !in->par_workers;
 		struct pts_pool_options po = {
-			.threads = in->par_sink ? 0 : in->jobs,
-			.chunks = pool_chunks(in->nr_pt, in->jobs),
+			.threads = in->par_sink ? 0 : self ? in->jobs - 1 : in->jobs,
+			.chunks = pool_chunks(in->nr_pt, in->jobs, self),
 			.reverse = in->par_reverse,
-			.self = in->par_sink,
+			.self = self,
 			.brk = in->par_break,
 		};
 
@@ -889,6 +896,7 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.chunk_bytes = o->chunk_bytes;
 	in.par_reverse = o->par_reverse;
 	in.par_sink = o->par_sink;
+	in.par_workers = o->par_workers;
 	in.par_break = o->par_break;
 	rc = pts_decode_run(&in, emit, emit_ctx, sum, err);
 	if (!rc)

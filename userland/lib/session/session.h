@@ -70,6 +70,7 @@ struct pts_decode_opts {
 	/* tests of the parallel decode (pardec_opts.h): false and NONE for a decode */
 	bool par_reverse;
 	bool par_sink;			/* no worker: the calling thread decodes every chunk into the sink */
+	bool par_workers;		/* jobs workers; the calling thread decodes no chunk itself */
 	enum pts_pardec_break par_break;
 };
 

@@ -86,9 +86,10 @@ n=0
 run() {
 	local name=$1 order=$2 args=$3 extra=$4 rc=0
 	n=$((n + 1))
-	[ -f "$w/$name-j1.fxt" ] ||
+	if [ ! -f "$w/$name-j1.fxt" ]; then
 		# shellcheck disable=SC2086
 		"$B/ptscope" decode $args -j 1 -o "$w/$name-j1.fxt" > /dev/null 2>&1 || true
+	fi
 	# shellcheck disable=SC2086
 	PTS_PARDEC_ORDER=$order ${run_as[@]+"${run_as[@]}"} "$T/ptscope" decode $args $extra -o "$w/$name.fxt" \
 		> "$log" 2>&1 || rc=$?

@@ -2,7 +2,8 @@
 # Issue 5 "Done when" (i): the real capture ../shared/data/real/dynamorio-hello
 # decodes in raw mode, with and without its perf sideband, to exactly its 8
 # instructions (listed in its README, derived from the program) and a
-# timeline with _start holding the untraced start and two syscall slices.
+# timeline with _start holding the untraced start and two syscall slices;
+# its sideband given with the wrong --cpu is said.
 set -eu
 cd "$(dirname "$0")/../.."
 . tests/tools/check-lib.sh
@@ -69,4 +70,17 @@ if [ $rc != 0 ] && [ $rc != 3 ]; then echo "FAIL: truncated trace exit $rc"; fai
 python3 tests/tools/tl_shape.py "$T/cut.json" > /dev/null || { echo "FAIL: truncated trace timeline"; fail=1; }
 # with the sideband the thread is perf's 223991, named hello by its COMM record
 grep -q '223991/223991 hello' "$T/sideband.summary" || { echo "FAIL sideband thread"; cat "$T/sideband.summary"; fail=1; }
+# The sideband's records are of CPU 9: a --pt left at CPU 0 gets no thread
+# from it, and the decode says so (not a silent track 0/0 passing for hello's)
+base0=("${base[@]}"); base0[3]=0
+rc=0
+"$P" decode "${base0[@]}" --elf "$R/hello" "${sb[@]}" -o "$T/cpu0.txt" 2> "$T/cpu0.err" || rc=$?
+if [ $rc != 0 ] || ! grep -q "^ptscope decode: warning: the perf sideband places no thread on CPU 0 (of the --pt files): its trace is one track of an unknown thread; its records are of CPU 9: give each --pt the CPU it was recorded on (--cpu N after it)" "$T/cpu0.err"; then
+	echo "FAIL: sideband of CPU 9 with --cpu 0: exit $rc, not said"; cat "$T/cpu0.err"; fail=1
+else
+	echo "ok: sideband of CPU 9 with --cpu 0 said"
+fi
+rc=0
+"$P" decode "${raw[@]}" "${sb[@]}" -o "$T/cpu9.txt" 2> "$T/cpu9.err" || rc=$?
+[ $rc = 0 ] && [ ! -s "$T/cpu9.err" ] || { echo "FAIL: --cpu 9 with its sideband: exit $rc or a message"; cat "$T/cpu9.err"; fail=1; }
 exit $fail

@@ -209,7 +209,12 @@ expect 0 "kernel/kallsyms: no kallsyms lines .*: kernel code is named \[unknown\
 copy badjson; printf '{"format": "ptscope-bundle", "vers' > "$T/badjson/manifest.json"
 expect 1 "manifest.json: bad JSON.*copy the bundle again" "$T/badjson"
 copy ver; sed -i 's/"version": 1,/"version": 99,/' "$T/ver/manifest.json"
-expect 1 "version 99 is not supported.*use a ptscope at least as new" "$T/ver"
+# a newer bundle names the program that wrote it (its producer), to decode it with
+sed -i 's/"producer": "[^"]*"/"producer": "ptscope 7.2"/' "$T/ver/manifest.json"
+expect 1 "manifest.json: bundle version 99 is not supported: this ptscope (.*) reads version 1; it was written by \"ptscope 7.2\": use a ptscope at least that new$" "$T/ver"
+# a version below the first is no ptscope's: a damaged manifest
+sed -i 's/"version": 99,/"version": 0,/' "$T/ver/manifest.json"
+expect 1 "bundle version 0 is not supported: no ptscope wrote it (the first version is 1); the manifest is damaged, copy the bundle again$" "$T/ver"
 mkdir "$T/emptydir"
 expect 1 "manifest.json.*not a bundle" "$T/emptydir"
 echo x > "$T/afile"
@@ -219,7 +224,17 @@ expect 1 "no such file.*give the NAME.ptscope directory" "$T/missing.ptscope"
 # raw --pt that is not a regular file: a pipe would read as 0 bytes and its
 # trace would be lost, so it is refused (the data is still in the pipe's source)
 expect 1 "is a pipe (FIFO), not a regular file: copy it to a file" --pt <(cat "$S/cpu0.pt")
-expect 1 "is a directory, not a regular file" --pt "$T"
+# a directory as --pt: a bundle is decoded without --pt, a folder holds the files
+expect 1 "^ptscope decode: --pt $T is a directory: give a file of one CPU's raw trace (--pt FILE --cpu N, once per CPU)$" --pt "$T"
+expect 1 "^ptscope decode: --pt $S is a capture bundle (it holds manifest.json): decode it without --pt (ptscope decode $S -o OUT)$" --pt "$S"
+expect 1 "^ptscope decode: --perf-script $S is a directory: give the file .perf script --itrace=cr -F +flags. wrote (this is a capture bundle: ptscope decode $S -o OUT decodes it)$" --perf-script "$S"
+# a bundle's manifest where the bundle goes: the directory is the bundle
+expect 1 "^ptscope decode: $S/manifest.json is a bundle's manifest: give the bundle, its directory (ptscope decode $S)$" "$S/manifest.json"
+(cd "$S" && rc=0 && "$Pabs" decode manifest.json -o "$T/m.txt" 2> "$T/err" || rc=$?
+ [ "$rc" = 1 ] && grep -q "^ptscope decode: manifest.json is a bundle's manifest: give the bundle, its directory (ptscope decode .)$" "$T/err") ||
+	{ echo "FAIL: decode manifest.json inside the bundle: $(cat "$T/err")"; fail=1; }
+# a directory where a file of code goes: a file is asked for, not a copy
+expect 1 "^ptscope decode: code file $S is a directory, not a regular file: give a file (one in it?)$" --pt "$S/cpu0.pt" --elf "$S"
 
 # --raw: a missing file, an OFFSET past the end and a directory each say which
 expect 1 "raw $T/missing.bin: cannot read it: no such file" --pt "$S/cpu0.pt" --raw "$T/missing.bin:0:0x1000"

@@ -11,8 +11,8 @@ set -u
 cd "$(dirname "$0")/../.."
 P=${PTSCOPE:-build/ptscope}
 S=samples/demo.ptscope
-[ -d "$S" ] || { echo "skip: no $S"; exit 77; }
-command -v python3 > /dev/null || { echo "skip: no python3"; exit 77; }
+[ -d "$S" ] || { echo "SKIP: no $S"; exit 77; }
+command -v python3 > /dev/null || { echo "SKIP: no python3"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0

@@ -18,16 +18,16 @@ SS_VERSION=1.25.0
 SS=${PTS_SPEEDSCOPE:-build/speedscope}
 ART=build/check-artifacts
 [ -x "$P" ] || { echo "missing $P: run make"; exit 1; }
-command -v chromium >/dev/null || { echo "skip: chromium not installed (apt-get install chromium)"; exit 77; }
+command -v chromium >/dev/null || { echo "SKIP: chromium not installed (apt-get install chromium)"; exit 77; }
 INDEX=$SS/node_modules/speedscope/dist/release/index.html
 if [ ! -f "$INDEX" ]; then
-	command -v npm >/dev/null || { echo "skip: npm not installed, no speedscope"; exit 77; }
+	command -v npm >/dev/null || { echo "SKIP: npm not installed, no speedscope"; exit 77; }
 	mkdir -p "$SS"
 	timeout 300 npm install --prefix "$SS" --no-audit --no-fund --silent "speedscope@$SS_VERSION" \
 		>"$SS/npm.log" 2>&1 ||
-		{ echo "skip: npm install speedscope@$SS_VERSION failed: $(tail -n 2 "$SS/npm.log")"; exit 77; }
+		{ echo "SKIP: npm install speedscope@$SS_VERSION failed: $(tail -n 2 "$SS/npm.log")"; exit 77; }
 fi
-[ -f "$INDEX" ] || { echo "skip: speedscope $SS_VERSION has no $INDEX"; exit 77; }
+[ -f "$INDEX" ] || { echo "SKIP: speedscope $SS_VERSION has no $INDEX"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$ART"

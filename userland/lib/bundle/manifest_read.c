@@ -8,6 +8,7 @@
 #include "manifest_int.h"
 #include "sideband.h"
 #include "../util/file.h"
+#include "../util/version.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -907,6 +908,32 @@ static int rd_ground_truth(struct rd *r, json_object *root)
 		       &r->b->ground_truth_size);
 }
 
+/*
+ * A version this reader does not know: say which program wrote it (its
+ * producer, when the manifest has one), so the user knows which ptscope
+ * to decode it with. Versions only grow: one above this reader's is newer.
+ */
+static int version_refused(struct rd *r, json_object *root, uint64_t ver)
+{
+	json_object *v;
+	const char *by = NULL;
+
+	if (json_object_object_get_ex(root, "producer", &v) &&
+	    json_object_is_type(v, json_type_string))
+		by = json_object_get_string(v);
+	if (ver < PTS_BUNDLE_VERSION)
+		return rd_fail(r, EINVAL, "bundle version %" PRIu64 " is not supported: no "
+			       "ptscope wrote it (the first version is %d); the manifest is "
+			       "damaged, copy the bundle again", ver, PTS_BUNDLE_VERSION);
+	if (by)
+		return rd_fail(r, EINVAL, "bundle version %" PRIu64 " is not supported: this "
+			       "ptscope (%s) reads version %d; it was written by \"%.63s\": use a "
+			       "ptscope at least that new", ver, PTS_VERSION, PTS_BUNDLE_VERSION, by);
+	return rd_fail(r, EINVAL, "bundle version %" PRIu64 " is not supported: this ptscope "
+		       "(%s) reads version %d; use a ptscope at least as new as the one that "
+		       "wrote it", ver, PTS_VERSION, PTS_BUNDLE_VERSION);
+}
+
 static int rd_top(struct rd *r, json_object *root)
 {
 	struct pts_bundle *b = r->b;
@@ -920,9 +947,7 @@ static int rd_top(struct rd *r, json_object *root)
 			       s, PTS_BUNDLE_FORMAT);
 	TRY(rd_u64(r, root, "", "version", true, UINT64_MAX, &ver));
 	if (ver != PTS_BUNDLE_VERSION)
-		return rd_fail(r, EINVAL, "bundle version %" PRIu64 " is not supported: this "
-			       "ptscope reads version %d; use a ptscope at least as new as the "
-			       "one that wrote it", ver, PTS_BUNDLE_VERSION);
+		return version_refused(r, root, ver);
 	b->version = (uint32_t)ver;
 	TRY(rd_bool(r, root, "", "complete", true, &b->complete));
 	TRY(rd_buf(r, root, "", "incomplete_reason", false, b->incomplete_reason,

@@ -563,6 +563,65 @@ static bool dir_given(const char *opt, const char *path, struct pts_err *err)
 	return true;
 }
 
+/* Whether dir is a capture bundle's directory: it holds a manifest. */
+static bool holds_manifest(const char *dir)
+{
+	struct stat st;
+	char *path;
+	bool yes;
+
+	if (asprintf(&path, "%s/%s", dir, PTS_BUNDLE_MANIFEST) < 0)
+		return false;
+	yes = !stat(path, &st) && S_ISREG(st.st_mode);
+	free(path);
+	return yes;
+}
+
+/*
+ * An input given in another input's place, said with what to give
+ * instead: a bundle's manifest where the bundle goes (the directory is the
+ * bundle), a directory as --pt or --perf-script (a bundle, decoded without
+ * them, or a folder of files). Read as a file, each would fail with a
+ * message about regular files that does not say what to give.
+ */
+static int input_misplaced(const struct pts_decode_req *r, struct pts_err *err)
+{
+	const struct pts_decode_opts *o = &r->o;
+	struct stat st;
+	const char *base;
+	unsigned int i;
+
+	if (r->bundle && !stat(r->bundle, &st) && S_ISREG(st.st_mode)) {
+		base = strrchr(r->bundle, '/');
+		base = base ? base + 1 : r->bundle;
+		/* the directory's name as given: "." for a bare name, "/" for the root */
+		if (!strcmp(base, PTS_BUNDLE_MANIFEST))
+			return pts_err_set(err, ENOTDIR, "%s is a bundle's manifest: give the bundle,"
+					   " its directory (ptscope decode %.*s)", r->bundle,
+					   base - r->bundle > 1 ? (int)(base - 1 - r->bundle) : 1,
+					   base == r->bundle ? "." : r->bundle);
+	}
+	for (i = 0; i < o->nr_pt; i++) {
+		if (stat(o->pt[i].path, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		if (holds_manifest(o->pt[i].path))
+			return pts_err_set(err, EISDIR, "--pt %s is a capture bundle (it holds %s):"
+					   " decode it without --pt (ptscope decode %s -o OUT)",
+					   o->pt[i].path, PTS_BUNDLE_MANIFEST, o->pt[i].path);
+		return pts_err_set(err, EISDIR, "--pt %s is a directory: give a file of one CPU's"
+				   " raw trace (--pt FILE --cpu N, once per CPU)", o->pt[i].path);
+	}
+	/* read as text, a directory fails with a bare EISDIR: say which file */
+	if (r->perf_script && !stat(r->perf_script, &st) && S_ISDIR(st.st_mode))
+		return pts_err_set(err, EISDIR, "--perf-script %s is a directory: give the file"
+				   " `perf script --itrace=cr -F +flags` wrote%s%s%s",
+				   r->perf_script, holds_manifest(r->perf_script) ?
+				   " (this is a capture bundle: ptscope decode " : "",
+				   holds_manifest(r->perf_script) ? r->perf_script : "",
+				   holds_manifest(r->perf_script) ? " -o OUT decodes it)" : "");
+	return 0;
+}
+
 /*
  * The format of -o's last component, in any case ("T.TXT", "t.fxt.gz":
  * names from systems that upper-case them). PTS_FMT_NONE if the extension
@@ -673,6 +732,9 @@ int pts_decode_req_validate(struct pts_decode_req *r, struct pts_err *err)
 	if (o->nr_pt && r->perf_script)
 		return pts_err_set(err, EINVAL, "give --pt files or --perf-script, not both: perf"
 				   " script text is a trace perf decoded already");
+	rc = input_misplaced(r, err);
+	if (rc)
+		return rc;
 	/* a regular file where a bundle goes: a raw trace or a perf script listing */
 	if (r->bundle && !stat(r->bundle, &st) && S_ISREG(st.st_mode))
 		return pts_err_set(err, ENOTDIR, "bundle %s is not a directory but a file (a bundle"
@@ -708,10 +770,6 @@ int pts_decode_req_validate(struct pts_decode_req *r, struct pts_err *err)
 	if (o->nr_pevent && !o->pevent_sample_type)
 		return pts_err_set(err, EINVAL, "--pevent-sample-type is needed to read perf"
 				   " sideband files");
-	/* read as text, a directory fails with a bare EISDIR: say which file */
-	if (r->perf_script && !stat(r->perf_script, &st) && S_ISDIR(st.st_mode))
-		return pts_err_set(err, EISDIR, "--perf-script %s is a directory: give the file"
-				   " `perf script --itrace=cr -F +flags` wrote", r->perf_script);
 	if (!r->bundle && !r->perf_script && !o->nr_pt) {
 		r->show_usage = true;
 		return pts_err_set(err, EINVAL, "nothing to decode: give a bundle, --pt FILE or"

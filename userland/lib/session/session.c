@@ -19,6 +19,7 @@
 #include "../decode/pt_cpu.h"
 #include "../decode/ptdec_src.h"
 #include "../decode/scope_infer.h"
+#include "../decode/sideband_cpus.h"
 #include "../util/bytes.h"
 #include "../util/file.h"
 #include "merge.h"
@@ -715,6 +716,24 @@ static int one_file_per_cpu(const struct pts_decode_opts *o, struct pts_err *err
 }
 
 /*
+ * A perf sideband that names no thread on a trace's CPU (a wrong --cpu or
+ * --pevent-sample-type) leaves that trace one track of an unknown thread:
+ * said even without --summary, or the track passes for the program's.
+ */
+static void pevent_cpus_notice(const struct pts_decode_opts *o, const struct pts_sideband *sb,
+			       struct pts_decode_summary *sum)
+{
+	uint32_t cpus[PTS_DEC_MAX_INPUTS];
+	char msg[sizeof(sum->notices[0])];
+	size_t i;
+
+	for (i = 0; i < o->nr_pt; i++)
+		cpus[i] = o->pt[i].cpu;
+	if (pts_sideband_cpus_check(sb, cpus, o->nr_pt, o->pevent_sample_type, msg, sizeof(msg)))
+		pts_decode_notice(sum, msg);
+}
+
+/*
  * The scope of raw traces: --scope when given, else what the traces show,
  * read by pts_decode_run (scope_infer.h): assuming one would make a wrong
  * timeline of a trace recorded in another.
@@ -798,6 +817,8 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	}
 	if (!rc)
 		rc = one_file_per_cpu(o, err);
+	if (!rc && o->nr_pevent && o->pid < 0 && o->tid < 0)
+		pevent_cpus_notice(o, &in.sb, sum);
 	if (!rc)
 		rc = pts_decode_run_alloc(&in, o->nr_pt, err);
 	for (i = 0; i < o->nr_pt && !rc; i++) {

@@ -43,8 +43,10 @@ static int open_input(const char *path, const char *what, bool fifo_ok, struct s
 	}
 	if (!S_ISREG(st->st_mode) && !(fifo_ok && S_ISFIFO(st->st_mode))) {
 		close(fd);
-		return pts_err_set(err, EINVAL, "%s %s is %s, not a regular file: copy it to a "
-				   "file and give that", role, path, pts_file_kind(st->st_mode));
+		/* a pipe's or a device's bytes can be copied to a file; a directory's cannot */
+		return pts_err_set(err, EINVAL, "%s %s is %s, not a regular file: %s", role, path,
+				   pts_file_kind(st->st_mode), S_ISDIR(st->st_mode) ?
+				   "give a file (one in it?)" : "copy it to a file and give that");
 	}
 	fl = fcntl(fd, F_GETFL);
 	if (fl >= 0)

@@ -3,6 +3,9 @@
 # success, PTS_SKIP (tests/tools/check-lib.sh) when it cannot run here
 # (its "SKIP: reason" line says why; a skip is never counted as a pass),
 # anything else on failure; its output is shown.
+# A script that passes without a part it cannot run here (outside data
+# absent) prints "SKIP part: reason" for each: the last line counts those
+# scripts and repeats their reasons, so no skip goes unsaid.
 # Ends with the plain "N passed, N failed, N skipped (reasons)" line and a
 # non-zero status if any failed. When PTS_UNIT_SUMMARY names the file the
 # unit tests wrote their last line to (make check), that line is repeated
@@ -10,7 +13,7 @@
 set -u
 cd "$(dirname "$0")/.."
 . tests/tools/check-lib.sh
-pass=0 fail=0 skip=0 failed=() skipped=()
+pass=0 fail=0 skip=0 part=0 failed=() skipped=() parts=()
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for s in tests/check.d/*.sh; do
@@ -21,6 +24,8 @@ for s in tests/check.d/*.sh; do
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" -eq 0 ]; then
 		pass=$((pass + 1)); echo "PASS $name"
+		why=$(sed -n 's/^SKIP part: //p' "$out" | paste -sd '|' | sed 's/|/, /g')
+		[ -z "$why" ] || { part=$((part + 1)); parts+=("$name: $why"); }
 	elif [ "$rc" -eq "$PTS_SKIP" ]; then
 		why=$(sed -n 's/^SKIP: //p' "$out" | tail -n 1)
 		skip=$((skip + 1)); skipped+=("$name: ${why:-no reason given}"); echo "SKIP $name"
@@ -32,7 +37,11 @@ done
 if [ -n "${PTS_UNIT_SUMMARY:-}" ] && [ -s "$PTS_UNIT_SUMMARY" ]; then
 	cat "$PTS_UNIT_SUMMARY"
 fi
-line="checks: $pass passed, $fail failed, $skip skipped"
+line="checks: $pass passed"
+if [ "$part" -gt 0 ]; then
+	line+=" ($part in part: $(printf '%s; ' "${parts[@]}" | sed 's/; $//'))"
+fi
+line+=", $fail failed, $skip skipped"
 if [ "$skip" -gt 0 ]; then
 	line+=" ($(printf '%s; ' "${skipped[@]}" | sed 's/; $//'))"
 fi

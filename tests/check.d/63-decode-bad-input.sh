@@ -34,6 +34,14 @@ expect 1 "not an ELF" --pt "$PT" --elf "$PT" -o "$T/x.txt"
 # a buffer with no PSB: decoded, one gap saying why
 head -c 300 /dev/zero > "$T/nopsb.pt"
 expect 3 "no sync point" --pt "$T/nopsb.pt" -o "$T/nopsb.txt" --summary
+# a --scope the trace contradicts (the sample is a user-space trace) is said, what to do included
+expect 3 "^ptscope decode: warning: --scope kernel: [0-9]* events of the trace are impossible in it (user-space addresses): give the scope the trace was recorded with, or leave --scope out" --pt "$PT" --scope kernel --format null
+rc=0; "$P" decode --pt "$PT" --scope user --format null 2> "$T/err" || rc=$?
+! grep -q -- "--scope" "$T/err" || { echo "FAIL: --scope user of a user trace is said to be wrong"; cat "$T/err"; fail=1; }
+# a raw trace without any code decodes as gaps only: said, with the options that give code
+expect 3 "^ptscope decode: warning: no code given: .*give the program with --elf FILE\[:BASE\]" --pt "$PT" --format null
+rc=0; "$P" decode --pt "$PT" --elf samples/demo.ptscope/objects/tmp/ptscope-sample/demo --format null 2> "$T/err" || rc=$?
+! grep -q "no code given" "$T/err" || { echo "FAIL: no code given said with --elf"; cat "$T/err"; fail=1; }
 # no output file is left behind on error
 [ ! -e "$T/x.txt" ] || { echo "FAIL: output left after an error"; fail=1; }
 exit $fail

@@ -233,6 +233,9 @@ expect 1 "^ptscope decode: $S/manifest.json is a bundle's manifest: give the bun
 (cd "$S" && rc=0 && "$Pabs" decode manifest.json -o "$T/m.txt" 2> "$T/err" || rc=$?
  [ "$rc" = 1 ] && grep -q "^ptscope decode: manifest.json is a bundle's manifest: give the bundle, its directory (ptscope decode .)$" "$T/err") ||
 	{ echo "FAIL: decode manifest.json inside the bundle: $(cat "$T/err")"; fail=1; }
+# a cut copy of an ELF: its headers name code past its end, and no OFFSET was given to check
+head -c 1000 "$S/objects/tmp/ptscope-sample/demo" > "$T/cut.elf"
+expect 1 "^ptscope decode: $T/cut.elf: its executable PT_LOAD (file offset 0x[0-9a-f]*+0x[0-9a-f]*) runs past the end of the file (1000 bytes): a truncated copy? copy the ELF again$" --pt "$S/cpu0.pt" --elf "$T/cut.elf"
 # a directory where a file of code goes: a file is asked for, not a copy
 expect 1 "^ptscope decode: code file $S is a directory, not a regular file: give a file (one in it?)$" --pt "$S/cpu0.pt" --elf "$S"
 

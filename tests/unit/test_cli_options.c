@@ -74,6 +74,34 @@ static void magic_trace_spellings_set_scope(void)
 	CU_ASSERT_EQUAL(o.cfg.scope, PTSCOPE_SCOPE_BOTH);
 }
 
+static void two_different_scopes_are_refused_naming_both(void)
+{
+	/* the last one winning would trace no user code for a script's --scope both */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--scope", "user",
+						   "-trace-kernel-only")), -EINVAL);
+	MSG_HAS("--trace-kernel-only (kernel) contradicts --scope (user) given before it");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-trace-include-kernel",
+						   "--scope=kernel")), -EINVAL);
+	MSG_HAS("--scope (kernel) contradicts --trace-include-kernel (both)");
+	/* one scope said twice is no conflict */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--scope", "both",
+						   "-trace-include-kernel")), 0);
+	CU_ASSERT_EQUAL(o.cfg.scope, PTSCOPE_SCOPE_BOTH);
+	/* a second parse starts afresh: no scope is remembered from the first */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--scope", "user")), 0);
+	CU_ASSERT_EQUAL(o.cfg.scope, PTSCOPE_SCOPE_USER);
+}
+
+static void two_different_modes_are_refused_naming_both(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "--mode", "snapshot", "-full-execution",
+						"--", "/bin/true")), -EINVAL);
+	MSG_HAS("--full-execution (full) contradicts --mode (snapshot) given before it");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "-full-execution", "--mode", "full",
+						"--", "/bin/true")), 0);
+	CU_ASSERT_EQUAL(o.cfg.mode, PTSCOPE_MODE_FULL);
+}
+
 static void run_sets_cr3_filter_and_takes_command_after_dashes(void)
 {
 	char **argv = ARGV("run", "--size", "64M", "--", "/bin/true", "-x");
@@ -638,6 +666,8 @@ PTS_SUITE(cli_options, NULL, NULL,
 	  PTS_TEST(fit_caps_says_mtc_is_useless_without_cpuid_15),
 	  PTS_TEST(defaults_are_user_scope_snapshot_4m_normal_timing),
 	  PTS_TEST(scope_option_selects_user_kernel_both),
+	  PTS_TEST(two_different_scopes_are_refused_naming_both),
+	  PTS_TEST(two_different_modes_are_refused_naming_both),
 	  PTS_TEST(bad_scope_names_option_and_accepted_values),
 	  PTS_TEST(magic_trace_spellings_set_scope),
 	  PTS_TEST(magic_trace_flags_are_taken_by_their_own_names),

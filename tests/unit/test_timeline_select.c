@@ -132,7 +132,47 @@ static void time_window_forms_and_refusals(void)
 	CU_ASSERT_EQUAL(pts_tl_select_parse_time("18446744073709551615s..", &o, &err), -EINVAL);
 }
 
+static void a_fraction_of_a_unit_is_taken_in_whole_nanoseconds(void)
+{
+	struct pts_tl_select_opts o;
+	struct pts_err err;
+
+	/* as perf script and readers of the .txt write times */
+	memset(&o, 0, sizeof(o));
+	CU_ASSERT_EQUAL(pts_tl_select_parse_time("1.5us..0.25ms", &o, &err), 0);
+	CU_ASSERT_EQUAL(o.start_ns, 1500);
+	CU_ASSERT_EQUAL(o.end_ns, 250000);
+	CU_ASSERT_EQUAL(pts_tl_select_parse_time("0.000000001s..2.000000000s", &o, &err), 0);
+	CU_ASSERT_EQUAL(o.start_ns, 1);
+	CU_ASSERT_EQUAL(o.end_ns, 2000000000);
+	/* 2^64 - 1 ns is the last time there is; one more is none */
+	CU_ASSERT_EQUAL(pts_tl_select_parse_time("18446744073.709551615s..", &o, &err), 0);
+	CU_ASSERT_EQUAL(o.start_ns, UINT64_MAX);
+	CU_ASSERT_EQUAL(pts_tl_select_parse_time("18446744073.709551616s..", &o, &err), -EINVAL);
+	/* finer than a nanosecond, or no digit on one side of the point */
+	CU_ASSERT_EQUAL(pts_tl_select_parse_time("1.0005us..", &o, &err), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "whole nanoseconds"));
+	CU_ASSERT_EQUAL(pts_tl_select_parse_time("1.5..", &o, &err), -EINVAL);
+	CU_ASSERT_EQUAL(pts_tl_select_parse_time(".5us..", &o, &err), -EINVAL);
+	CU_ASSERT_EQUAL(pts_tl_select_parse_time("1.us..", &o, &err), -EINVAL);
+	CU_ASSERT_EQUAL(pts_tl_select_parse_time("1.0000000001s..", &o, &err), -EINVAL);
+}
+
+static void a_start_after_the_end_is_said_in_ns(void)
+{
+	struct pts_tl_select_opts o;
+	struct pts_err err;
+
+	/* a time without a unit is ns: "1ms..2" ends before it starts */
+	memset(&o, 0, sizeof(o));
+	CU_ASSERT_EQUAL(pts_tl_select_parse_time("1ms..2", &o, &err), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--time 1ms..2: the start (1000000 ns) is after the end "
+			       "(2 ns; a time without a unit is ns)");
+}
+
 PTS_SUITE(timeline_select, NULL, NULL,
 	  PTS_TEST(tid_keeps_that_thread_and_its_process),
 	  PTS_TEST(window_cuts_open_slices_at_its_edges_and_drops_the_rest),
-	  PTS_TEST(time_window_forms_and_refusals))
+	  PTS_TEST(time_window_forms_and_refusals),
+	  PTS_TEST(a_fraction_of_a_unit_is_taken_in_whole_nanoseconds),
+	  PTS_TEST(a_start_after_the_end_is_said_in_ns))

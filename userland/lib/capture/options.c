@@ -611,6 +611,29 @@ static int parse_bool01(const char *label, const char *val, int *out, struct pts
 			   label);
 }
 
+/*
+ * A setting two options give (--scope and its magic-trace spellings,
+ * --mode and -full-execution): the same value twice is no conflict; two
+ * values are refused, naming both options, rather than the last one
+ * silently winning (a script's -trace-kernel-only after a typed --scope
+ * both would trace no user code).
+ */
+static int set_once(uint32_t *field, uint32_t v, const char *(*text)(uint32_t), char *by,
+		    size_t by_len, const char *label, struct pts_err *err)
+{
+	if (by[0] && *field != v)
+		return pts_err_set(err, EINVAL, "%s (%s) contradicts %s (%s) given before it; give"
+				   " one", label, text(v), by, text(*field));
+	*field = v;
+	snprintf(by, by_len, "%s", label);
+	return 0;
+}
+
+#define SET_SCOPE(v) set_once(&o->cfg.scope, (v), pts_scope_text, o->scope_by,	\
+			      sizeof(o->scope_by), label, err)
+#define SET_MODE(v) set_once(&o->cfg.mode, (v), pts_mode_text, o->mode_by,	\
+			     sizeof(o->mode_by), label, err)
+
 static int apply_opt(struct pts_capture_opts *o, const struct pts_optdef *d,
 		     const char *val, struct pts_err *err)
 {
@@ -631,22 +654,17 @@ static int apply_opt(struct pts_capture_opts *o, const struct pts_optdef *d,
 		return 0;
 	case O_SCOPE:
 		if (!strcmp(val, "user"))
-			o->cfg.scope = PTSCOPE_SCOPE_USER;
-		else if (!strcmp(val, "kernel"))
-			o->cfg.scope = PTSCOPE_SCOPE_KERNEL;
-		else if (!strcmp(val, "both"))
-			o->cfg.scope = PTSCOPE_SCOPE_BOTH;
-		else
-			return pts_err_set(err, EINVAL,
-					   "%s: '%s' is not a scope; give user, kernel or both",
-					   label, val);
-		return 0;
+			return SET_SCOPE(PTSCOPE_SCOPE_USER);
+		if (!strcmp(val, "kernel"))
+			return SET_SCOPE(PTSCOPE_SCOPE_KERNEL);
+		if (!strcmp(val, "both"))
+			return SET_SCOPE(PTSCOPE_SCOPE_BOTH);
+		return pts_err_set(err, EINVAL, "%s: '%s' is not a scope; give user, kernel or both",
+				   label, val);
 	case O_INCLUDE_KERNEL:
-		o->cfg.scope = PTSCOPE_SCOPE_BOTH;
-		return 0;
+		return SET_SCOPE(PTSCOPE_SCOPE_BOTH);
 	case O_KERNEL_ONLY:
-		o->cfg.scope = PTSCOPE_SCOPE_KERNEL;
-		return 0;
+		return SET_SCOPE(PTSCOPE_SCOPE_KERNEL);
 	case O_SIZE:
 		if (pts_parse_size(val, &v64))
 			return pts_err_set(err, EINVAL,
@@ -674,19 +692,16 @@ static int apply_opt(struct pts_capture_opts *o, const struct pts_optdef *d,
 		o->sideband_keep = v64;
 		return 0;
 	case O_FULL_EXECUTION:
-		o->cfg.mode = PTSCOPE_MODE_FULL;
-		return 0;
+		return SET_MODE(PTSCOPE_MODE_FULL);
 	case O_MULTI_THREAD:
 		return 0;	/* the CR3 filter already covers every thread */
 	case O_MODE:
 		if (!strcmp(val, "snapshot"))
-			o->cfg.mode = PTSCOPE_MODE_SNAPSHOT;
-		else if (!strcmp(val, "full"))
-			o->cfg.mode = PTSCOPE_MODE_FULL;
-		else
-			return pts_err_set(err, EINVAL,
-					   "%s: '%s' is not a mode; give snapshot or full", label, val);
-		return 0;
+			return SET_MODE(PTSCOPE_MODE_SNAPSHOT);
+		if (!strcmp(val, "full"))
+			return SET_MODE(PTSCOPE_MODE_FULL);
+		return pts_err_set(err, EINVAL, "%s: '%s' is not a mode; give snapshot or full",
+				   label, val);
 	case O_TIMING:
 		/* any case: magic-trace's -timer-resolution spells them Low, Normal, High */
 		if (!strcasecmp(val, "low"))

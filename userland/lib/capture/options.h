@@ -93,6 +93,8 @@ struct pts_capture_opts {
 	char **cmd_argv;		/* points into the caller's argv */
 	bool help;			/* -h/--help: print usage, do nothing */
 	bool quiet;			/* -q: no status line */
+	/* the option that set cfg.scope / cfg.mode, "" none: a second one may not differ */
+	char scope_by[64], mode_by[64];
 };
 
 /*

@@ -505,6 +505,15 @@ static int add_elf(struct pts_imgset *s, int32_t pid, const char *path, uint64_t
 
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
 			continue;
+		/* the headers of a whole file name bytes a cut copy lacks: no OFFSET was given */
+		if (ph.p_offset > o->len || ph.p_filesz > o->len - ph.p_offset) {
+			rc = pts_err_set(err, ERANGE, "%s: its executable PT_LOAD (file offset 0x%llx"
+					 "+0x%llx) runs past the end of the file (%zu bytes): a "
+					 "truncated copy? copy the ELF again", path,
+					 (unsigned long long)ph.p_offset,
+					 (unsigned long long)ph.p_filesz, o->len);
+			break;
+		}
 		rc = pts_imgset_add_file(s, pid, path, ph.p_offset, ph.p_filesz,
 					 ph.p_vaddr + (uint64_t)bias, NULL, NULL, err);
 		added++;

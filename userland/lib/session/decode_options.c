@@ -48,7 +48,7 @@ static const struct pts_optdef dopt_table[] = {
 	  "a bundle or perf script text: only this thread; raw PT without sideband: "
 	  "the thread the trace is of" },
 	{ "time", 0, NULL, R, "START..END", DECODE, D_TIME,
-	  "only this window of the timeline (ns, us, ms, s; e.g. 1ms..2ms, 5000.., ..3us): "
+	  "only this window of the timeline (ns, us, ms, s; e.g. 1ms..2ms, 1.5us.., ..3us): "
 	  "slices are cut at its edges" },
 	{ "summary", 0, NULL, N, NULL, DECODE, D_SUMMARY,
 	  "print instructions, branches, gaps by cause, time per thread" },

@@ -734,6 +734,28 @@ static void pevent_cpus_notice(const struct pts_decode_opts *o, const struct pts
 }
 
 /*
+ * A --scope the trace contradicts (kernel addresses in a user-only scope,
+ * user ones in a kernel-only one): the timeline names the untraced
+ * stretches after the scope given ("[syscall]" or "[user]"), so a wrong
+ * one mislabels them. Counted in --summary's diagnostics; said on stderr
+ * too, as the scope was the user's choice, not the trace's.
+ */
+static void scope_given_notice(enum pts_scope given, struct pts_decode_summary *sum)
+{
+	uint64_t n = sum->diag[PTS_TLD_OUT_OF_SCOPE];
+	char msg[sizeof(sum->notices[0])];
+
+	if (!given || !n)
+		return;
+	snprintf(msg, sizeof(msg), "--scope %s: %" PRIu64 " event%s of the trace %s impossible in "
+		 "it (%s addresses): give the scope the trace was recorded with, or leave "
+		 "--scope out (a raw trace's is read from it; perf script text is taken as both)",
+		 pts_scope_name(given), n, n == 1 ? "" : "s", n == 1 ? "is" : "are",
+		 given == PTS_SCOPE_KERNEL ? "user-space" : "kernel");
+	pts_decode_notice(sum, msg);
+}
+
+/*
  * The scope of raw traces: --scope when given, else what the traces show,
  * read by pts_decode_run (scope_infer.h): assuming one would make a wrong
  * timeline of a trace recorded in another.
@@ -819,6 +841,13 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 		rc = one_file_per_cpu(o, err);
 	if (!rc && o->nr_pevent && o->pid < 0 && o->tid < 0)
 		pevent_cpus_notice(o, &in.sb, sum);
+	/* without code bytes libipt follows no branch: every block is a gap */
+	if (!o->nr_elf && !o->nr_raw && !o->kcore_dir && !(o->nr_pevent && o->sysroot))
+		pts_decode_notice(sum, "no code given: the decoder needs the traced code's bytes "
+				  "to follow its branches, so the trace decodes as gaps (\"no "
+				  "memory mapped at this address\"); give the program with --elf "
+				  "FILE[:BASE] (each shared object at its BASE), --raw "
+				  "FILE:OFFSET:VADDR or, for kernel code, --kcore DIR");
 	if (!rc)
 		rc = pts_decode_run_alloc(&in, o->nr_pt, err);
 	for (i = 0; i < o->nr_pt && !rc; i++) {
@@ -850,6 +879,8 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.par_sink = o->par_sink;
 	in.par_break = o->par_break;
 	rc = pts_decode_run(&in, emit, emit_ctx, sum, err);
+	if (!rc)
+		scope_given_notice(o->scope, sum);
 out:
 	pts_decode_run_free(&in);
 	return rc;
@@ -945,6 +976,8 @@ int pts_decode_perfscript(const char *path, enum pts_scope scope, pts_tl_emit_fn
 	f.nr = 1;
 	f.sum = sum;
 	rc = feed_run(&f, err) ?: pts_decode_finish_summary(f.tl, sum, err);
+	if (!rc)
+		scope_given_notice(scope, sum);
 out:
 	pts_brsrc_close(src);
 	fclose(file);

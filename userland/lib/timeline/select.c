@@ -31,12 +31,17 @@ struct pts_tl_select {
 	uint64_t kept;
 };
 
+/*
+ * One side of START..END: digits, an optional fraction ("1.5us", as perf
+ * and the .txt's readers write times), a unit (none: ns). A fraction finer
+ * than a nanosecond, or past 2^64 - 1 ns, is no time of the timeline.
+ */
 static int parse_bound(const char *s, size_t len, uint64_t *ns)
 {
 	static const struct { const char *unit; uint64_t mul; } units[] = {
 		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 }, { "", 1 },
 	};
-	uint64_t v = 0;
+	uint64_t v = 0, frac = 0, scale = 1;
 	size_t i = 0, u;
 
 	if (!len || s[0] < '0' || s[0] > '9')
@@ -46,11 +51,23 @@ static int parse_bound(const char *s, size_t len, uint64_t *ns)
 			return -1;
 		v = v * 10 + (uint64_t)(s[i] - '0');
 	}
+	if (i < len && s[i] == '.') {
+		/* at least one digit after the point; 9 digits are a nanosecond of a second */
+		if (++i >= len || s[i] < '0' || s[i] > '9')
+			return -1;
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+			if (scale >= 1000000000)
+				return -1;
+			frac = frac * 10 + (uint64_t)(s[i] - '0');
+			scale *= 10;
+		}
+	}
 	for (u = 0; u < sizeof(units) / sizeof(units[0]); u++)
 		if (len - i == strlen(units[u].unit) && !strncmp(s + i, units[u].unit, len - i)) {
-			if (v > UINT64_MAX / units[u].mul)
+			if (v > UINT64_MAX / units[u].mul || (frac * units[u].mul) % scale ||
+			    v * units[u].mul > UINT64_MAX - frac * units[u].mul / scale)
 				return -1;
-			*ns = v * units[u].mul;
+			*ns = v * units[u].mul + frac * units[u].mul / scale;
 			return 0;
 		}
 	return -1;
@@ -70,13 +87,16 @@ int pts_tl_select_parse_time(const char *s, struct pts_tl_select_opts *o, struct
 	if ((!l1 && !l2) || (l1 && parse_bound(s, l1, &o->start_ns)) ||
 	    (l2 && parse_bound(dots + 2, l2, &o->end_ns)))
 		goto bad;
+	/* both in ns: "1ms..2" is 1000000 ns to 2 ns, a number without a unit being ns */
 	if (o->has_start && o->has_end && o->start_ns > o->end_ns)
-		return pts_err_set(err, EINVAL, "--time %s: the start is after the end", s);
+		return pts_err_set(err, EINVAL, "--time %s: the start (%" PRIu64 " ns) is after "
+				   "the end (%" PRIu64 " ns; a time without a unit is ns)", s,
+				   o->start_ns, o->end_ns);
 	return 0;
 bad:
 	return pts_err_set(err, EINVAL, "--time wants START..END, each a time of the timeline "
-			   "(the .txt's ts_ns) in ns, us, ms or s, either side may be left out: "
-			   "e.g. 1ms..2ms, 5000.., ..3us; not '%s'", s);
+			   "(the .txt's ts_ns) in ns, us, ms or s, whole nanoseconds, either side "
+			   "may be left out: e.g. 1ms..2ms, 1.5us..2us, 5000.., ..3us; not '%s'", s);
 }
 
 int pts_tl_select_new(const struct pts_tl_select_opts *o, pts_tl_emit_fn emit, void *ctx,

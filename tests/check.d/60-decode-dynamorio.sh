@@ -80,6 +80,14 @@ if [ $rc != 0 ] || ! grep -q "^ptscope decode: warning: the perf sideband places
 else
 	echo "ok: sideband of CPU 9 with --cpu 0 said"
 fi
+# the sideband without perf's time conversion: its times cannot be matched, said
+rc=0
+"$P" decode "${raw[@]}" "${sb[@]:0:6}" -o "$T/notime.txt" 2> "$T/notime.err" || rc=$?
+if [ $rc != 0 ] || ! grep -q "^ptscope decode: warning: perf sideband without --pevent-time-shift/-mult/-zero: its records' times (perf's clock) cannot be matched with the trace's TSC" "$T/notime.err"; then
+	echo "FAIL: sideband without --pevent-time-*: exit $rc, not said"; cat "$T/notime.err"; fail=1
+else
+	echo "ok: sideband without --pevent-time-* said"
+fi
 rc=0
 "$P" decode "${raw[@]}" "${sb[@]}" -o "$T/cpu9.txt" 2> "$T/cpu9.err" || rc=$?
 [ $rc = 0 ] && [ ! -s "$T/cpu9.err" ] || { echo "FAIL: --cpu 9 with its sideband: exit $rc or a message"; cat "$T/cpu9.err"; fail=1; }

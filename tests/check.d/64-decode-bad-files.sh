@@ -359,6 +359,11 @@ done
 for c in 2,308x 2,-308 2,308,1; do
 	expect 2 "--cpuid-15 wants EAX,EBX" --pt "$S/cpu0.pt" --cpuid-15 "$c"
 done
+# family 0 would mean no CPU at all; a model libipt does not know is said on stderr
+# in raw mode as for a bundle (docs/decode.md, --cpu-model)
+expect 2 "^ptscope decode: --cpu-model 0/0/0: family 0 is no CPU's" --pt "$S/cpu0.pt" --cpu-model 0/0/0
+expect 3 "^ptscope decode: warning: CPU 99/1/1 (family/model/stepping) is unknown to libipt [0-9.]*: decoded without its errata workarounds; give --cpu-model with the nearest model" --pt "$S/cpu0.pt" --cpu-model 99/1/1 --format null
+expect 0 "^ptscope decode: warning: CPU 99/1/1 (family/model/stepping) is unknown to libipt" "$S" --cpu-model 99/1/1 --format null
 # the well-formed values are taken (exit 3: ld.so's code is not given here)
 expect 3 "gap(s) in the trace" --pt "$S/cpu0.pt" --cpu-model 6/85 --cpuid-15 2,168 --format null
 

@@ -108,7 +108,9 @@ static void each_bad_option_or_value_is_refused_with_the_form_to_give(void)
 		{ "-j 0", "-j wants 1 or more threads" },
 		{ "-j 257", "-j wants a number up to 256, not '257'" },
 		{ "--jobs=four", "-j wants a number up to 256, not 'four'" },
-		{ "--chunk-size 4294967296", "--chunk-size wants a number up to 4294967295" },
+		{ "--chunk-size 4294967296", "--chunk-size wants a size up to 4294967295 bytes" },
+		{ "--chunk-size 4G", "--chunk-size wants a size up to 4294967295 bytes (e.g. 32K, 1M), not '4G'" },
+		{ "--chunk-size 64Q", "--chunk-size wants a size up to 4294967295 bytes" },
 		{ "--cpu 1", "--cpu names the CPU of the --pt before it" },
 		{ "--pt a --cpu 8192", "--cpu wants a number up to 8191, not '8192'" },
 		{ "--elf a.out:zz", "--elf FILE:BASE wants a number" },
@@ -142,6 +144,19 @@ static void chunk_size_0_is_refused(void)
 	     " default 32768)");
 	CU_ASSERT_EQUAL(parse("--pt a.pt -o x.txt --chunk-size 1"), 0);
 	CU_ASSERT_EQUAL(R.o.chunk_bytes, 1);
+}
+
+/* --chunk-size takes sizes as capture's --size does (64K), besides plain numbers. */
+static void chunk_size_takes_a_size_with_a_unit(void)
+{
+	CU_ASSERT_EQUAL(parse("--pt a.pt -o x.txt --chunk-size 64K"), 0);
+	CU_ASSERT_EQUAL(R.o.chunk_bytes, 65536);
+	CU_ASSERT_EQUAL(parse("--pt a.pt -o x.txt --chunk-size 1MiB"), 0);
+	CU_ASSERT_EQUAL(R.o.chunk_bytes, 1048576);
+	CU_ASSERT_EQUAL(parse("--pt a.pt -o x.txt --chunk-size 0x100"), 0);
+	CU_ASSERT_EQUAL(R.o.chunk_bytes, 256);
+	CU_ASSERT_EQUAL(parse("--pt a.pt -o x.txt --chunk-size 0K"), -EINVAL);
+	SAYS("--chunk-size wants 1 or more trace bytes");
 }
 
 /* New: a sign made strtoull wrap ("-5": 2^64 - 5) where 64-bit values are taken. */
@@ -323,6 +338,7 @@ static void a_good_request_is_settled(void)
 PTS_SUITE(session_decode_options, setup, teardown,
 	  PTS_TEST(each_bad_option_or_value_is_refused_with_the_form_to_give),
 	  PTS_TEST(chunk_size_0_is_refused),
+	  PTS_TEST(chunk_size_takes_a_size_with_a_unit),
 	  PTS_TEST(negative_numbers_are_refused),
 	  PTS_TEST(too_many_inputs_are_refused),
 	  PTS_TEST(a_good_line_is_parsed_in_any_order),

@@ -192,39 +192,6 @@ unsigned int pts_cpu_mask_count(const __u64 mask[PTSCOPE_CPU_MASK_WORDS])
 	return n;
 }
 
-int pts_parse_size(const char *s, uint64_t *bytes)
-{
-	unsigned long long v;
-	uint64_t mul = 1;
-	char *end;
-
-	if (!s || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -EINVAL;
-	switch (toupper((unsigned char)*end)) {
-	case 'K': mul = 1ULL << 10; end++; break;
-	case 'M': mul = 1ULL << 20; end++; break;
-	case 'G': mul = 1ULL << 30; end++; break;
-	case 'T': mul = 1ULL << 40; end++; break;
-	}
-	/* accept 4M, 4MB, 4MiB (all binary: buffer sizes are powers of two) */
-	if (mul > 1) {
-		if (*end == 'i' || *end == 'I')
-			end++;
-		if (*end == 'B' || *end == 'b')
-			end++;
-	}
-	if (*end)
-		return -EINVAL;
-	if (v > UINT64_MAX / mul)
-		return -EINVAL;
-	*bytes = v * mul;
-	return 0;
-}
-
 static bool is_pow2(uint64_t v)
 {
 	return v && !(v & (v - 1));

@@ -18,6 +18,7 @@
 
 #include <uapi/ptscope.h>
 
+#include "../util/bytes.h"
 #include "../util/err.h"
 #include "../util/opttab.h"
 
@@ -135,11 +136,7 @@ const struct pts_optab *pts_opts_table(void);
 
 /* ---- single-value parsers (exported for tests and other subcommands) ---- */
 
-/*
- * "4M", "64M", "512K", "1G", "4MiB", "8192": bytes. 0 or -EINVAL
- * (syntax, overflow). Power-of-two checks are the caller's.
- */
-int pts_parse_size(const char *s, uint64_t *bytes);
+/* pts_parse_size: util/bytes.h (decode's --chunk-size takes sizes too) */
 
 /* "0-3,5,7-8" into a PTSCOPE_MAX_CPUS bit mask (words of 64). 0 or -EINVAL. */
 int pts_parse_cpu_list(const char *s, __u64 mask[PTSCOPE_CPU_MASK_WORDS],

@@ -104,8 +104,6 @@ static void bundle_addr_filter(const struct pts_bundle *b, struct pt_conf_addr_f
 static void bundle_cpu(const struct pts_bundle *b, const struct pts_decode_opts *o,
 		       struct pts_run_in *in, struct pts_decode_summary *sum)
 {
-	struct pt_errata errata;
-	struct pt_cpu cpu;
 	char msg[320];
 
 	in->family = (uint16_t)b->cpu_id.family;
@@ -120,20 +118,7 @@ static void bundle_cpu(const struct pts_bundle *b, const struct pts_decode_opts 
 		in->model = o->model;
 		in->stepping = o->stepping;
 	}
-	if (!in->family)
-		return;
-	memset(&cpu, 0, sizeof(cpu));
-	cpu.vendor = pcv_intel;
-	cpu.family = in->family;
-	cpu.model = in->model;
-	cpu.stepping = in->stepping;
-	if (pt_cpu_errata(&errata, &cpu) != -pte_bad_cpu)
-		return;
-	snprintf(msg, sizeof(msg), "CPU %u/%u/%u (family/model/stepping) is unknown to libipt %u.%u: "
-		 "decoded without its errata workarounds; give --cpu-model with the nearest model "
-		 "libipt knows to apply theirs", in->family, in->model, in->stepping,
-		 pt_library_version().major, pt_library_version().minor);
-	pts_decode_notice(sum, msg);
+	pts_decode_cpu_notice(in, sum);
 }
 
 /*

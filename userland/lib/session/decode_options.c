@@ -15,6 +15,7 @@
 
 #include "../bundle/bundle.h"
 #include "../bundle/sideband.h"
+#include "../util/bytes.h"
 #include "../util/opttab.h"
 #include "../writer/writer.h"
 
@@ -58,7 +59,7 @@ static const struct pts_optdef dopt_table[] = {
 	  "decoder threads (default: the online CPUs; 1: no threads); the output is the "
 	  "same for every N" },
 	{ "chunk-size", 0, NULL, R, "BYTES", DECODE, D_CHUNK,
-	  "trace bytes per chunk of a parallel decode, 1 or more (default 32768; chunks "
+	  "trace bytes per chunk of a parallel decode, 1 or more (default 32K; chunks "
 	  "start at PSBs)" },
 	{ "help", 'h', NULL, N, NULL, DECODE, D_HELP, "show this help" },
 	{ "sysroot", 0, NULL, R, "DIR", DECODE, D_SYSROOT,
@@ -178,6 +179,11 @@ static int parse_cpu_model(const char *s, struct pts_decode_opts *o, struct pts_
 	if (sscanf(s, "%u/%u%n/%u%n", &f, &m, &end, &st, &end) < 2 || end < 0 || s[end] ||
 	    strchr(s, '-') || strchr(s, '+') || f > 0xffff || m > 0xff || st > 0xff)
 		return pts_err_set(err, EINVAL, "--cpu-model wants FAMILY/MODEL[/STEPPING], e.g. 6/85/4");
+	/* family 0 is the options' "not given": taken, it would silently mean no CPU at all */
+	if (!f)
+		return pts_err_set(err, EINVAL, "--cpu-model %s: family 0 is no CPU's (Intel's with"
+				   " PT are family 6); leave --cpu-model out to decode without"
+				   " errata workarounds", s);
 	o->family = (uint16_t)f;
 	o->model = (uint8_t)m;
 	o->stepping = (uint8_t)st;
@@ -262,8 +268,11 @@ static int apply(struct pts_decode_req *r, int id, char *val, struct pts_err *er
 		o->jobs = (unsigned int)v;
 		return 0;
 	case D_CHUNK:
-		if (num("--chunk-size", val, UINT32_MAX, &v, err))
-			return -EINVAL;
+		/* a size as capture's --size takes it (64K), or a number (hex too) */
+		if ((pts_parse_size(val, &v) && num("--chunk-size", val, UINT32_MAX, &v, err)) ||
+		    v > UINT32_MAX)
+			return pts_err_set(err, EINVAL, "--chunk-size wants a size up to %" PRIu32
+					   " bytes (e.g. 32K, 1M), not '%s'", UINT32_MAX, val);
 		/* 0 would be no chunk at all; the smallest chunk is one PSB's */
 		if (!v)
 			return pts_err_set(err, EINVAL, "--chunk-size wants 1 or more trace bytes"

@@ -841,6 +841,16 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 		rc = one_file_per_cpu(o, err);
 	if (!rc && o->nr_pevent && o->pid < 0 && o->tid < 0)
 		pevent_cpus_notice(o, &in.sb, sum);
+	/*
+	 * perf's records carry perf's clock; without its conversion the trace's
+	 * TSC is compared with them as it is, and a switch lands anywhere
+	 */
+	if (o->nr_pevent && !o->have_perf_time)
+		pts_decode_notice(sum, "perf sideband without --pevent-time-shift/-mult/-zero: "
+				  "its records' times (perf's clock) cannot be matched with the "
+				  "trace's TSC, so which thread ran when may be wrong; give perf's "
+				  "conversion (perf report -D prints it in the AUXTRACE_INFO record: "
+				  "time shift, multiplier, zero)");
 	/* without code bytes libipt follows no branch: every block is a gap */
 	if (!o->nr_elf && !o->nr_raw && !o->kcore_dir && !(o->nr_pevent && o->sysroot))
 		pts_decode_notice(sum, "no code given: the decoder needs the traced code's bytes "
@@ -862,6 +872,7 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.family = o->family;
 	in.model = o->model;
 	in.stepping = o->stepping;
+	pts_decode_cpu_notice(&in, sum);
 	in.mtc_freq = o->mtc_freq;
 	in.nom_freq = o->nom_freq;
 	in.cpuid_15_eax = o->cpuid_15_eax;
@@ -910,6 +921,28 @@ void pts_decode_notice(struct pts_decode_summary *sum, const char *msg)
 		w[n] = '\0';
 	}
 	sum->nr_notices++;
+}
+
+void pts_decode_cpu_notice(const struct pts_run_in *in, struct pts_decode_summary *sum)
+{
+	struct pt_errata errata;
+	struct pt_cpu cpu;
+	char msg[320];
+
+	if (!in->family)
+		return;
+	memset(&cpu, 0, sizeof(cpu));
+	cpu.vendor = pcv_intel;
+	cpu.family = in->family;
+	cpu.model = in->model;
+	cpu.stepping = in->stepping;
+	if (pt_cpu_errata(&errata, &cpu) != -pte_bad_cpu)
+		return;
+	snprintf(msg, sizeof(msg), "CPU %u/%u/%u (family/model/stepping) is unknown to libipt %u.%u: "
+		 "decoded without its errata workarounds; give --cpu-model with the nearest model "
+		 "libipt knows to apply theirs", in->family, in->model, in->stepping,
+		 pt_library_version().major, pt_library_version().minor);
+	pts_decode_notice(sum, msg);
 }
 
 void pts_decode_kallsyms_notice(struct pts_decode_summary *sum, const char *path,

@@ -133,6 +133,13 @@ void pts_decode_warn(struct pts_decode_summary *sum, const char *msg);
 /* A damaged input, decoded anyway: a notice (stderr and summary), exit status unchanged. */
 void pts_decode_notice(struct pts_decode_summary *sum, const char *msg);
 
+/*
+ * A recording CPU (in's family/model/stepping, a bundle's or --cpu-model's)
+ * that libipt does not know gets no errata workaround (pt-facts section 6):
+ * said as a notice, since the decode may be wrong where an erratum applies.
+ */
+void pts_decode_cpu_notice(const struct pts_run_in *in, struct pts_decode_summary *sum);
+
 /* The notice for kallsyms lines that did not parse (ks->bad > 0), naming path. */
 void pts_decode_kallsyms_notice(struct pts_decode_summary *sum, const char *path,
 				const struct pts_kallsyms_stats *ks);

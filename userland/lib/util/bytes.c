@@ -2,8 +2,11 @@
 /* Byte counts for people: see bytes.h. */
 #include "bytes.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 char *pts_bytes_text(uint64_t n, char *buf, size_t len)
 {
@@ -27,4 +30,37 @@ char *pts_bytes_text(uint64_t n, char *buf, size_t len)
 	}
 	snprintf(buf, len, "%" PRIu64 " bytes (%.1f %s)", n, v, unit[u]);
 	return buf;
+}
+
+int pts_parse_size(const char *s, uint64_t *bytes)
+{
+	unsigned long long v;
+	uint64_t mul = 1;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	switch (toupper((unsigned char)*end)) {
+	case 'K': mul = 1ULL << 10; end++; break;
+	case 'M': mul = 1ULL << 20; end++; break;
+	case 'G': mul = 1ULL << 30; end++; break;
+	case 'T': mul = 1ULL << 40; end++; break;
+	}
+	/* accept 4M, 4MB, 4MiB (all binary: buffer sizes are powers of two) */
+	if (mul > 1) {
+		if (*end == 'i' || *end == 'I')
+			end++;
+		if (*end == 'B' || *end == 'b')
+			end++;
+	}
+	if (*end)
+		return -EINVAL;
+	if (v > UINT64_MAX / mul)
+		return -EINVAL;
+	*bytes = v * mul;
+	return 0;
 }

@@ -21,4 +21,11 @@
  */
 char *pts_bytes_text(uint64_t n, char *buf, size_t len);
 
+/*
+ * Byte counts from people: "4M", "64M", "512K", "1G", "4MiB", "8192":
+ * bytes (K, M, G, T binary, in any case, with an optional "iB" or "B").
+ * 0 or -EINVAL (syntax, overflow). Range checks are the caller's.
+ */
+int pts_parse_size(const char *s, uint64_t *bytes);
+
 #endif /* PTS_UTIL_BYTES_H */

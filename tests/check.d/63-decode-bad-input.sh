@@ -42,6 +42,11 @@ rc=0; "$P" decode --pt "$PT" --scope user --format null 2> "$T/err" || rc=$?
 expect 3 "^ptscope decode: warning: no code given: .*give the program with --elf FILE\[:BASE\]" --pt "$PT" --format null
 rc=0; "$P" decode --pt "$PT" --elf samples/demo.ptscope/objects/tmp/ptscope-sample/demo --format null 2> "$T/err" || rc=$?
 ! grep -q "no code given" "$T/err" || { echo "FAIL: no code given said with --elf"; cat "$T/err"; fail=1; }
+# perf script text on standard input (--perf-script -), as perf's pipelines give it
+printf '%s\n' '1/2 10.000000100:   1 branches:u:   call   401000 main+0x5 (prog) =>   401100 foo+0x0 (prog)' \
+	'1/2 10.000000200:   1 branches:u:   return   401110 foo+0x10 (prog) =>   401005 main+0x5 (prog)' |
+	"$P" decode --perf-script - -o "$T/stdin.txt" 2> "$T/err" && grep -q "call  *> foo (prog)" "$T/stdin.txt" ||
+	{ echo "FAIL: --perf-script - did not read standard input:"; cat "$T/err" "$T/stdin.txt"; fail=1; }
 # no output file is left behind on error
 [ ! -e "$T/x.txt" ] || { echo "FAIL: output left after an error"; fail=1; }
 exit $fail

@@ -108,7 +108,7 @@ static const struct pts_optdef dopt_table[] = {
 	{ "pevent-time-zero", 0, NULL, R, "N", DECODE, D_PEV_ZERO,
 	  "perf's TSC conversion: perf_event_mmap_page time_zero" },
 	{ "perf-script", 0, NULL, R, "FILE", DECODE, D_PERF_SCRIPT,
-	  "perf script --itrace=cr -F +flags output" },
+	  "perf script --itrace=cr -F +flags output; - = standard input" },
 };
 
 #undef R
@@ -365,7 +365,8 @@ static int apply(struct pts_decode_req *r, int id, char *val, struct pts_err *er
 	case D_SCOPE:
 		return parse_scope(val, o, err);
 	case D_PERF_SCRIPT:
-		r->perf_script = val;
+		/* "-": standard input, as in `perf script ... | ptscope decode --perf-script -` */
+		r->perf_script = strcmp(val, "-") ? val : "/dev/stdin";
 		return 0;
 	case D_FORMAT:
 		r->fmt_name = val;

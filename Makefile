@@ -109,7 +109,7 @@ $(B)/qemu-trace: $(call obj,$(QTRACE_SRCS)) $(B)/libptsynth.a $(B)/libptscope.a
 		$(LDFLAGS) $(LDLIBS)
 
 $(B)/fxtcheck: $(call obj,tools/fxtcheck/fxtcheck.c tests/unit/fxt_reader.c)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lz
 
 $(B)/unit-tests: $(UNIT_OBJS) $(KMOD_PURE_OBJS) $(B)/libptsynth.a $(B)/libptscope.a
 	$(CC) $(CFLAGS) -o $@ $(UNIT_OBJS) $(KMOD_PURE_OBJS) $(B)/libptsynth.a $(B)/libptscope.a \

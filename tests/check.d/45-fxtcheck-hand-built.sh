@@ -33,6 +33,11 @@ if [ "$got" != "$want" ]; then
 	exit 1
 fi
 
+# the same trace gzip-compressed, as ptscope decode -o t.fxt.gz writes it: read the same
+gzip -c "$tmp/good.fxt" > "$tmp/good.fxt.gz"
+got=$("$tool" --dump "$tmp/good.fxt.gz") || { echo "fxtcheck refused a gzip-compressed trace"; exit 1; }
+[ "$got" = "$want" ] || { echo "fxtcheck on .fxt.gz: got '$got', want '$want'"; exit 1; }
+
 word "$magic" "$tmp/open.fxt"; word "$init" "$tmp/open.fxt"; word "$begin" "$tmp/open.fxt"
 if "$tool" "$tmp/open.fxt" 2>"$tmp/err"; then
 	echo "a begin without its end was accepted"

@@ -47,6 +47,9 @@ printf '%s\n' '1/2 10.000000100:   1 branches:u:   call   401000 main+0x5 (prog)
 	'1/2 10.000000200:   1 branches:u:   return   401110 foo+0x10 (prog) =>   401005 main+0x5 (prog)' |
 	"$P" decode --perf-script - -o "$T/stdin.txt" 2> "$T/err" && grep -q "call  *> foo (prog)" "$T/stdin.txt" ||
 	{ echo "FAIL: --perf-script - did not read standard input:"; cat "$T/err" "$T/stdin.txt"; fail=1; }
+# a raw trace's thread given by --tid alone is that thread of its own process, not of pid 0
+"$P" decode --pt "$PT" --tid 5 -o - 2> /dev/null | grep -q "^# thread 5/5$" ||
+	{ echo "FAIL: --tid 5 alone is not thread 5/5"; "$P" decode --pt "$PT" --tid 5 -o - 2>&1 | head -4; fail=1; }
 # no output file is left behind on error
 [ ! -e "$T/x.txt" ] || { echo "FAIL: output left after an error"; fail=1; }
 exit $fail

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 /* One record being consumed: its words, how many, how far we are. */
 struct cursor {
@@ -486,30 +487,45 @@ out:
 	return rc;
 }
 
+/*
+ * The whole file into memory, through zlib: a plain file reads as it is,
+ * a gzip-compressed one (ptscope decode -o t.fxt.gz) as its contents.
+ */
 int fxtr_read_file(const char *path, struct fxtr_trace *t)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long len;
-	int rc;
+	gzFile f = gzopen(path, "rb");
+	size_t len = 0, cap = 1 << 16;
+	char *buf = malloc(cap), *nb;
+	int n = 0, rc;
 
 	memset(t, 0, sizeof(*t));
-	if (!f) {
+	if (!f || !buf) {
 		snprintf(t->error, sizeof(t->error), "cannot open %s", path);
-		return -1;
-	}
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc(len > 0 ? (size_t)len : 1);
-	if (len < 0 || fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		snprintf(t->error, sizeof(t->error), "cannot read %s", path);
-		fclose(f);
+		if (f)
+			gzclose(f);
 		free(buf);
 		return -1;
 	}
-	fclose(f);
-	rc = fxtr_read(buf, (size_t)len, t);
+	for (;;) {
+		if (len == cap) {
+			nb = realloc(buf, cap * 2);
+			if (!nb)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+		n = gzread(f, buf + len, (unsigned int)(cap - len > (1u << 30) ? 1u << 30 : cap - len));
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	/* a directory, a cut gzip stream or memory running out: not read */
+	if (n < 0 || len == cap || gzclose(f) != Z_OK) {
+		snprintf(t->error, sizeof(t->error), "cannot read %s", path);
+		free(buf);
+		return -1;
+	}
+	rc = fxtr_read(buf, len, t);
 	free(buf);
 	return rc;
 }

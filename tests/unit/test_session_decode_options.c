@@ -247,6 +247,17 @@ static void each_bad_combination_is_refused_before_any_work(void)
 	SAYS("cannot tell the format of x.unknownext: name it .fxt, .json, .txt or .folded, or give --format");
 	CU_ASSERT_EQUAL(check("--pt a.pt -o - --format fxt"), -EINVAL);
 	SAYS("the fxt format is binary and cannot go to standard output");
+	/* a name for one format written in another: every tool going by the name is misled */
+	CU_ASSERT_EQUAL(check("--pt a.pt -o t.fxt --format json"), -EINVAL);
+	SAYS("-o t.fxt names another format than --format json");
+	CU_ASSERT_EQUAL(check("--pt a.pt -o t.folded.gz --format txt"), -EINVAL);
+	SAYS("-o t.folded.gz names another format than --format txt");
+	CU_ASSERT_EQUAL(check("--pt a.pt -o t.JSON.gz --format json"), 0);
+	CU_ASSERT_EQUAL(check("--pt a.pt -o t.out --format json"), 0);
+	CU_ASSERT_EQUAL(check("--pt a.pt -o t.fxt --format null"), 0);
+	/* standard input is a stream; a raw trace is mapped */
+	CU_ASSERT_EQUAL(check("--pt - -o t.fxt"), -EINVAL);
+	SAYS("--pt -: a raw trace is mapped from a file, not read from standard input");
 }
 
 /* Outputs that would destroy an input or each other, or that are directories. */

@@ -5,7 +5,7 @@
  * reference, not from ptscope's writer) and summarise it. For scripted
  * checks of `ptscope decode -o X.fxt` output.
  *
- *   fxtcheck [--dump] FILE.fxt
+ *   fxtcheck [--dump] FILE.fxt      (FILE.fxt.gz too: read through zlib)
  *
  * Exit status: 0 when the file is valid (every record well formed,
  * every begin matched by an end on its thread, time monotonic per
@@ -72,7 +72,8 @@ int main(int argc, char **argv)
 			       "Check that FILE.fxt is a valid Fuchsia trace format file (every record\n"
 			       "well formed, every slice begin matched by an end on its thread, time\n"
 			       "monotonic per thread) with a reader written from the format reference,\n"
-			       "independent of ptscope's writer.\n\n"
+			       "independent of ptscope's writer. A gzip-compressed FILE.fxt.gz is\n"
+			       "read as its contents.\n\n"
 			       "Options:\n"
 			       "  --dump       list every slice, instant, counter and named object,\n"
 			       "               one a line (docs/output-formats.md)\n"

@@ -612,6 +612,11 @@ static int input_misplaced(const struct pts_decode_req *r, struct pts_err *err)
 					   base == r->bundle ? "." : r->bundle);
 	}
 	for (i = 0; i < o->nr_pt; i++) {
+		/* "-" is standard input for --perf-script and -o; a trace is mapped, not streamed */
+		if (!strcmp(o->pt[i].path, "-"))
+			return pts_err_set(err, EINVAL, "--pt -: a raw trace is mapped from a file, not"
+					   " read from standard input; save it to a file and give"
+					   " that");
 		if (stat(o->pt[i].path, &st) || !S_ISDIR(st.st_mode))
 			continue;
 		if (holds_manifest(o->pt[i].path))
@@ -707,10 +712,21 @@ static int unused_options(const struct pts_decode_req *r, struct pts_err *err)
 static int settle_format(struct pts_decode_req *r, struct pts_err *err)
 {
 	if (r->fmt_name) {
+		int named;
+
 		r->fmt = pts_format_from_name(r->fmt_name);
 		if (r->fmt < 0)
 			return pts_err_set(err, EINVAL, "unknown --format %s (fxt, json, txt, folded,"
 					   " null)", r->fmt_name);
+		/*
+		 * A file named for one format written in another (x.fxt holding
+		 * JSON) misleads every tool that goes by the name; null writes none
+		 */
+		named = r->out ? format_from_path(r->out) : PTS_FMT_NONE;
+		if (named != PTS_FMT_NONE && r->fmt != PTS_FMT_NONE && named != r->fmt)
+			return pts_err_set(err, EINVAL, "-o %s names another format than --format"
+					   " %s: name the file for its format, or leave --format"
+					   " out", r->out, r->fmt_name);
 	} else if (r->out) {
 		r->fmt = format_from_path(r->out);
 		if (r->fmt == PTS_FMT_NONE && strcmp(r->out, "-"))

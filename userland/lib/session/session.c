@@ -877,9 +877,10 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.nom_freq = o->nom_freq;
 	in.cpuid_15_eax = o->cpuid_15_eax;
 	in.cpuid_15_ebx = o->cpuid_15_ebx;
-	in.pid = o->pid;
+	/* --tid alone: its process is taken to be the thread's own, as for perf script text */
+	in.pid = o->pid >= 0 ? o->pid : o->tid;
 	in.tid = o->tid;
-	in.per_cpu_names = !o->nr_pevent && o->pid < 0;
+	in.per_cpu_names = !o->nr_pevent && in.pid < 0;
 	in.on_insn = o->on_insn;
 	in.insn_ctx = o->insn_ctx;
 	in.segment_cap = o->segment_cap;

@@ -8,12 +8,13 @@
 # The decodes: a generated trace in chunks at every PSB (-j 2) and in
 # 4 KiB chunks (-j 3), the same with the calling thread decoding chunks
 # into the sink beside the workers (PTS_PARDEC_ORDER=sink), two CPUs
-# merged by time, and the shipped sample (sideband, several processes:
-# the workers' own images). A racy program built the same way must be
-# reported first, or the check proves nothing. libipt is not built with
-# TSan: what it does inside itself is not seen (docs/fuzzing.md, "Data
-# races"). Needs the compiler's TSan runtime (gcc: libtsan2, which
-# gcc-12 depends on); skips visibly without it.
+# merged by time, the shipped sample (sideband, several processes: the
+# workers' own images), and a decode whose output fails early, chunks in
+# flight. A racy program built the same way must be reported first, or
+# the check proves nothing. libipt is not built with TSan: what it does
+# inside itself is not seen (docs/fuzzing.md, "Data races"). Needs the
+# compiler's TSan runtime (gcc: libtsan2, which gcc-12 depends on);
+# skips visibly without it.
 set -eu
 cd "$(dirname "$0")/../.."
 B=${B:-build}
@@ -112,5 +113,23 @@ run gen-2cpu "" "$two" "-j 2 --chunk-size 1"
 run gen-2cpu sink "$two" "-j 3 --chunk-size 4096"
 run demo "" samples/demo.ptscope "-j 2 --chunk-size 1"
 run demo sink samples/demo.ptscope "-j 3 --chunk-size 1"
+# An early end: the output fails at its first write (/dev/full), while the
+# workers decode chunks ahead; those in flight are waited for and freed
+# (pts_pcpu_free, pts_pool_free). The decode says so and exits 1.
+for order in "" sink; do
+	[ -c /dev/full ] || break
+	n=$((n + 1))
+	rc=0
+	# shellcheck disable=SC2086
+	PTS_PARDEC_ORDER=$order ${run_as[@]+"${run_as[@]}"} "$T/ptscope" decode $gen -j 2 \
+		--chunk-size 1 --format txt -o /dev/full > "$log" 2>&1 || rc=$?
+	if grep -q 'ThreadSanitizer' "$log" || [ "$rc" != 1 ]; then
+		echo "FAIL: gen ${order:+PTS_PARDEC_ORDER=$order }-j 2 -o /dev/full: exit status $rc (want 1), or a report:"
+		head -n 40 "$log"
+		fail=$((fail + 1))
+	else
+		echo "  gen ${order:+PTS_PARDEC_ORDER=$order }-j 2 --chunk-size 1 -o /dev/full: no report, the write error said"
+	fi
+done
 echo "parallel decode under ThreadSanitizer: $n decodes, $fail failed"
 [ "$fail" = 0 ]

@@ -427,6 +427,15 @@ int fxtr_read(const void *buf, size_t len, struct fxtr_trace *t)
 
 	memset(t, 0, sizeof(*t));
 	r->t = t;
+	/*
+	 * The magic number record first, before the length: a file of another
+	 * format (a .json timeline) is said to be no fxt, not a bad length
+	 */
+	if (len < 8 || field(le_word(p), 0, 3) != 0 || field(le_word(p), 16, 19) != 4) {
+		rc = fail(r, NULL, "the trace does not start with the magic number record: not an"
+			  " fxt file");
+		goto out;
+	}
 	if (len % 8) {
 		rc = fail(r, NULL, "trace length %zu is not a multiple of 8 bytes", len);
 		goto out;

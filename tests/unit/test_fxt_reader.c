@@ -111,6 +111,22 @@ static void trace_without_magic_first_is_refused(void)
 	refused(w, 2, "magic");
 }
 
+/* a timeline of another format (ptscope's .json), whose length is no multiple of 8 */
+static void a_file_of_another_format_is_refused_as_no_fxt(void)
+{
+	static const char json[] = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n]}\n";
+	struct fxtr_trace t;
+
+	CU_ASSERT_NOT_EQUAL(strlen(json) % 8, 0);
+	CU_ASSERT_EQUAL(fxtr_read(json, strlen(json), &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.error, "does not start with the magic number record: not"
+				      " an fxt file"));
+	fxtr_free(&t);
+	CU_ASSERT_EQUAL(fxtr_read(json, 0, &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.error, "not an fxt file"));
+	fxtr_free(&t);
+}
+
 static void string_record_with_bit_31_set_is_refused(void)
 {
 	const uint64_t w[] = { MAGIC, 2 | 2 << 4 | 1 << 16 | 1ULL << 31 | 2ULL << 32, sw("go") };
@@ -182,6 +198,7 @@ PTS_SUITE(fxt_reader, NULL, NULL,
 	  PTS_TEST(hand_built_begin_end_with_inline_thread_and_strings_is_one_slice),
 	  PTS_TEST(indexed_strings_and_threads_resolve_through_their_tables),
 	  PTS_TEST(trace_without_magic_first_is_refused),
+	  PTS_TEST(a_file_of_another_format_is_refused_as_no_fxt),
 	  PTS_TEST(string_record_with_bit_31_set_is_refused),
 	  PTS_TEST(record_size_past_the_end_is_refused),
 	  PTS_TEST(argument_size_disagreeing_with_its_type_is_refused),

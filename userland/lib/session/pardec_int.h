@@ -61,7 +61,18 @@ struct chunk {
 	bool first;		/* the trace's first chunk: synchronised as the serial decoder */
 	uint64_t end;		/* the next chunk's PSB, or the trace's length */
 	uint64_t key;		/* when the merge needs it: its PSB's time (pardec_pool.c) */
-	enum chunk_state state;	/* under the pool's lock */
+	/*
+	 * Under the pool's lock, and it hands the chunk over between threads:
+	 * the rest of the chunk (its buffer, dec aside) is the worker's from
+	 * when it takes the chunk off the queue (CH_RUNNING) to when it sets
+	 * CH_DONE or CH_FAILED, and the calling thread's otherwise, which
+	 * reads it only after it saw that state under the lock (wait_chunk,
+	 * pardec_pool_await): the lock orders the worker's writes before.
+	 * owner, start, first and key are set before the chunk is queued,
+	 * and end is changed only once it is done; next is the calling
+	 * thread's (docs/decode.md, "Parallel decode": threads).
+	 */
+	enum chunk_state state;
 	struct chunk *next;	/* the CPU's next chunk */
 	struct chunk *qnext;	/* the pool's queue, by key */
 	/* events [base, base + n); pos[i]: ev[i]'s trace position (decode/evstore.h) */

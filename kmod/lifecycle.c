@@ -9,13 +9,14 @@
  *    stopped by itself (RTIT_STATUS.Stopped: a full ring or TraceStop),
  *    which stays stopped with its data. Arming and stopping hold
  *    cpus_read_lock(), so these callbacks never race with them.
- *  - Suspend/hibernate (PM notifier, process context): stop every CPU;
- *    the capture ends as STOPPED with reason SUSPEND.
+ *  - Suspend/hibernate, and a hibernation image about to be restored
+ *    (PM notifier, process context): stop every CPU of an ARMED or
+ *    POST_TRIGGER capture; it ends as STOPPED with reason SUSPEND.
  *  - Reboot, power-off, halt and kexec -e (reboot notifier, process
  *    context, every CPU still online): stop every CPU, give the RTIT
  *    MSRs back and make sure no CPU still writes into the rings, so the
  *    next kernel (kexec) gets a clean unit and its memory is never
- *    written by PT.
+ *    written by PT; START is refused from then on.
  *  - Panic (atomic notifier): only the panicking CPU can be stopped
  *    safely - no IPIs or sleeping on the panic path; panic() has already
  *    halted the others. Their rings end in the halt path. The capture
@@ -94,13 +95,23 @@ static int pts_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
+/*
+ * Suspend or hibernation is about to start, or a hibernation image is
+ * about to be restored over this kernel's memory (PM_RESTORE_PREPARE: PT
+ * writing on into pages the image then owns would corrupt it, as after
+ * kexec): end an ARMED capture, and one in its post-trigger delay
+ * (POST_TRIGGER: every CPU still traces until the delay's timer fires,
+ * which would be after the resume). State STOPPED, reason SUSPEND.
+ * Context: process (PM notifier chain), may sleep; takes pts.lock.
+ */
 static int pts_pm_notify(struct notifier_block *nb, unsigned long action,
 			 void *data)
 {
-	if (action != PM_SUSPEND_PREPARE && action != PM_HIBERNATION_PREPARE)
+	if (action != PM_SUSPEND_PREPARE && action != PM_HIBERNATION_PREPARE &&
+	    action != PM_RESTORE_PREPARE)
 		return NOTIFY_DONE;
 	mutex_lock(&pts.lock);
-	if (pts_state_claim(PTSCOPE_STATE_STOPPED)) {
+	if (pts_state_end()) {
 		pts.trigger_reason = PTSCOPE_TRIGGER_SUSPEND;
 		pts_trigger_quiesce();
 		pts_stop_all();
@@ -117,18 +128,22 @@ static int pts_pm_notify(struct notifier_block *nb, unsigned long action,
  * kernel_shutdown_prepare(), which kernel_kexec() also runs). Every CPU
  * is still online and IPIs work. Takes pts.lock; pts_stop_all() and
  * pts_release_all() take cpus_read_lock() inside it.
+ *
+ * User space keeps running after this returns (device_shutdown() and,
+ * for kexec, syscore_shutdown() and machine_shutdown() come later): a
+ * START in that window would arm every CPU again and PT would trace on
+ * into the reset or, after kexec -e, into memory the next kernel owns.
+ * So START is refused from here on (SHUTTING_DOWN); nothing clears the
+ * flag, since none of these paths returns to user space.
  */
 static int pts_reboot_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
 {
-	u32 run;
-
 	mutex_lock(&pts.lock);
+	/* For good: START is refused from now on (start_locked()). */
+	pts.shutting_down = true;
 	if (pts.configured) {
-		run = pts_run_state(atomic_read(&pts.state));
-		if (run == PTSCOPE_STATE_ARMED ||
-		    run == PTSCOPE_STATE_POST_TRIGGER)
-			pts_state_set_run(PTSCOPE_STATE_STOPPED);
+		pts_state_end();
 		/* Triggers now fail their claim; wait for one in flight. */
 		pts_trigger_quiesce();
 		pts_stop_all();

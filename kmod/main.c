@@ -198,6 +198,14 @@ static int start_locked(struct pts_refusal *why)
 		why->reason = PTSCOPE_R_NOT_CONFIGURED;
 		return -EINVAL;
 	}
+	/*
+	 * After the reboot notifier: a CPU armed now would trace on through
+	 * kexec into the next kernel's memory, or into the reset.
+	 */
+	if (pts.shutting_down) {
+		why->reason = PTSCOPE_R_SHUTTING_DOWN;
+		return -EBUSY;
+	}
 	if (state == PTSCOPE_STATE_ARMED || state == PTSCOPE_STATE_POST_TRIGGER) {
 		why->reason = PTSCOPE_R_ARMED;
 		return -EBUSY;
@@ -236,18 +244,10 @@ static int start_locked(struct pts_refusal *why)
 /* Context: process context, pts.lock held. */
 static int stop_locked(struct pts_refusal *why)
 {
-	int old = atomic_read(&pts.state);
-
-	do {
-		u32 run = pts_run_state(old);
-
-		if (run != PTSCOPE_STATE_ARMED &&
-		    run != PTSCOPE_STATE_POST_TRIGGER) {
-			why->reason = PTSCOPE_R_NOT_ARMED;
-			return -EINVAL;
-		}
-	} while (!atomic_try_cmpxchg(&pts.state, &old,
-				     pts_state_with_run(old, PTSCOPE_STATE_STOPPED)));
+	if (!pts_state_end()) {
+		why->reason = PTSCOPE_R_NOT_ARMED;
+		return -EINVAL;
+	}
 	/* A trigger's later steps now see another word and do nothing. */
 	pts_trigger_quiesce();
 	pts_stop_all();

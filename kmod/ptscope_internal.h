@@ -151,6 +151,12 @@ struct pts_dev {
 	 */
 	bool armed;
 	bool stop_requested;
+	/*
+	 * [lock] set by the reboot notifier (restart, power-off, halt,
+	 * kexec -e): START is refused from then on, so that no CPU traces
+	 * into this kernel's memory after it is replaced (lifecycle.c).
+	 */
+	bool shutting_down;
 	bool sources_live;		/* tracepoint/hotkey triggers accepted */
 	atomic_t stop_pending;		/* stop IPIs still running */
 	u32 trig_word;			/* state word the trigger claimed */
@@ -203,6 +209,29 @@ static inline u32 pts_state_claim(u32 run)
 	} while (!atomic_try_cmpxchg(&pts.state, &old,
 				     pts_state_with_run(old, run)));
 	return pts_state_with_run(old, run);
+}
+
+/*
+ * End a running capture: ARMED or POST_TRIGGER -> STOPPED in the current
+ * generation, so that a trigger's later steps see another word and do
+ * nothing (trigger.c). Used by STOP and by the suspend and reboot
+ * notifiers: a capture in its post-trigger delay is still tracing and
+ * must be ended as an armed one is. Context: any.
+ * Return: the new word, or 0 if the capture was neither.
+ */
+static inline u32 pts_state_end(void)
+{
+	int old = atomic_read(&pts.state);
+	u32 run;
+
+	do {
+		run = pts_run_state(old);
+		if (run != PTSCOPE_STATE_ARMED &&
+		    run != PTSCOPE_STATE_POST_TRIGGER)
+			return 0;
+	} while (!atomic_try_cmpxchg(&pts.state, &old,
+				     pts_state_with_run(old, PTSCOPE_STATE_STOPPED)));
+	return pts_state_with_run(old, PTSCOPE_STATE_STOPPED);
 }
 
 /*

@@ -110,6 +110,8 @@ static const char * const ptscope_reason_text[PTSCOPE_R_COUNT] = {
 		"the uprobe trigger's offset is past the end of its file (reason_arg = the offset)",
 	[PTSCOPE_R_UPROBE_REFUSED] =
 		"the kernel refused the uprobe (reason_arg = its errno: e.g. EINVAL or ENOTSUPP for an instruction that cannot be probed, EEXIST for an incompatible probe at that offset)",
+	[PTSCOPE_R_SHUTTING_DOWN] =
+		"the system is restarting, powering off or kexec'ing: tracing was stopped for good by the module's reboot notifier",
 };
 
 /* Text for reason code r; a fixed string for codes this build does not know. */

@@ -104,6 +104,7 @@ enum ptscope_reason {
 	PTSCOPE_R_UPROBE_FILE = 48,
 	PTSCOPE_R_UPROBE_OFFSET = 49,
 	PTSCOPE_R_UPROBE_REFUSED = 50,
+	PTSCOPE_R_SHUTTING_DOWN = 51,
 	PTSCOPE_R_COUNT	/* first unused value */
 };
 

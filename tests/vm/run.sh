@@ -432,10 +432,12 @@ check_kexec() { # line dir
 		result "$line" kexec_stops_tracing_and_boots FAIL "no reboot-notifier line from the module before the kexec"
 	elif ! echo "$after" | grep -q 'simulated PT unit: restart or kexec: TraceEn clear on all'; then
 		result "$line" kexec_stops_tracing_and_boots FAIL "the simulated unit did not report TraceEn clear on every CPU before the kexec: $(echo "$after" | grep -m1 'simulated PT unit: restart')"
+	elif ! echo "$after" | grep -q 'vmtest: START after the reboot notifier: refused (SHUTTING_DOWN)'; then
+		result "$line" kexec_stops_tracing_and_boots FAIL "a START after the reboot notifier was not refused: $(echo "$after" | grep -m1 -o 'START after the reboot notifier.*' || echo 'no line from the child')"
 	elif ! echo "$after" | grep -q '^=== VMTEST-KEXEC booted'; then
 		result "$line" kexec_stops_tracing_and_boots FAIL "the kexec'd kernel never ran its init"
 	else
-		result "$line" kexec_stops_tracing_and_boots PASS "$(echo "$after" | grep -m1 -o 'ptscope.*restart or kexec: tracing.*'); $(echo "$after" | grep -m1 -o 'restart or kexec: TraceEn clear.*'); then '$(echo "$after" | grep -m1 '^=== VMTEST-KEXEC booted')'"
+		result "$line" kexec_stops_tracing_and_boots PASS "$(echo "$after" | grep -m1 -o 'ptscope.*restart or kexec: tracing.*'); $(echo "$after" | grep -m1 -o 'restart or kexec: TraceEn clear.*'); START after it refused; then '$(echo "$after" | grep -m1 '^=== VMTEST-KEXEC booted')'"
 	fi
 }
 
@@ -454,10 +456,12 @@ check_reboot() { # line dir
 	after=$(sed -n '/^=== VMTEST-REBOOT armed/,$p' "$dir/console.txt")
 	if ! echo "$after" | grep -q 'ptscope.*restart or kexec: tracing stopped on every CPU'; then
 		result "$line" reboot_notifier_stops_tracing FAIL "no reboot-notifier line from the module before the reset"
+	elif ! echo "$after" | grep -q 'vmtest: START after the reboot notifier: refused (SHUTTING_DOWN)'; then
+		result "$line" reboot_notifier_stops_tracing FAIL "a START after the reboot notifier was not refused: $(echo "$after" | grep -m1 -o 'START after the reboot notifier.*' || echo 'no line from the child')"
 	elif ! echo "$after" | grep -q 'reboot: Restarting system'; then
 		result "$line" reboot_notifier_stops_tracing FAIL "the kernel never reached 'Restarting system'"
 	else
-		result "$line" reboot_notifier_stops_tracing PASS "$(echo "$after" | grep -m1 -o 'ptscope.*restart or kexec.*'), then 'reboot: Restarting system'"
+		result "$line" reboot_notifier_stops_tracing PASS "$(echo "$after" | grep -m1 -o 'ptscope.*restart or kexec.*'), a START after it refused, then 'reboot: Restarting system'"
 	fi
 }
 

@@ -32,6 +32,16 @@
  *                         `kexec -e` does): the reboot notifiers run, then
  *                         the new kernel boots (the host reads both on the
  *                         console)
+ *                         Both reboots leave a child behind that tries to
+ *                         START again once the reboot notifier has stopped
+ *                         the capture, and says on the kernel log whether
+ *                         the module refused it (it must: user space runs on
+ *                         until the reset or machine_kexec())
+ *   suspend-stops NAME    a suspend (s2idle, /sys/power/pm_test = freezer:
+ *                         the PM notifiers run, nothing sleeps) ends an
+ *                         ARMED capture and one in its post-trigger delay
+ *                         (POST_TRIGGER) alike: STOPPED, reason SUSPEND, no
+ *                         CPU tracing
  *
  * Expected values are the hand-written constants below and the ABI's
  * reason codes, never values this program read back first.
@@ -474,6 +484,53 @@ static int do_full_hotplug(void)
 	return report(!bad);
 }
 
+/*
+ * Fork a child that waits until the reboot notifier has moved the armed
+ * capture to STOPPED, then tries START, and writes what happened to the
+ * kernel log (printk reaches the console until the reset; the host reads
+ * "START after the reboot notifier: refused (SHUTTING_DOWN)" there).
+ * Context: the capture is ARMED by this process; returns in the parent.
+ */
+static void start_after_reboot_notifier(void)
+{
+	struct ptscope_state s;
+	struct ptscope_cmd c;
+	char line[200];
+	uint64_t end;
+	int fd, kmsg, rc, n;
+
+	if (fork() != 0)
+		return;
+	fd = open(DEV, O_RDWR | O_CLOEXEC);
+	kmsg = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || kmsg < 0)
+		_exit(1);
+	end = now_ns() + 120ull * 1000000000ull;
+	do {
+		memset(&s, 0, sizeof(s));
+		if (IOC(fd, PTSCOPE_IOC_GET_STATE, s) == 0 &&
+		    s.state == PTSCOPE_STATE_STOPPED)
+			break;
+	} while (now_ns() < end);
+	if (s.state != PTSCOPE_STATE_STOPPED)
+		_exit(1);
+	memset(&c, 0, sizeof(c));
+	rc = IOC(fd, PTSCOPE_IOC_START, c);
+	if (rc == -EBUSY && c.hdr.reason == PTSCOPE_R_SHUTTING_DOWN)
+		n = snprintf(line, sizeof(line),
+			     "<5>vmtest: START after the reboot notifier: refused (SHUTTING_DOWN)\n");
+	else if (rc)
+		n = snprintf(line, sizeof(line),
+			     "<5>vmtest: START after the reboot notifier: refused, but %s, reason %u\n",
+			     strerror(-rc), c.hdr.reason);
+	else
+		n = snprintf(line, sizeof(line),
+			     "<5>vmtest: START after the reboot notifier: accepted, every CPU armed again\n");
+	if (write(kmsg, line, (size_t)n) != n)
+		_exit(1);
+	_exit(0);
+}
+
 static int do_reboot_armed(void)
 {
 	struct ptscope_caps caps;
@@ -483,6 +540,7 @@ static int do_reboot_armed(void)
 	rc = cmd(PTSCOPE_IOC_START);
 	if (rc)
 		fail("START: %s", strerror(-rc));
+	start_after_reboot_notifier();
 	sleep_ms(100);
 	printf("=== VMTEST-REBOOT armed\n");
 	fflush(stdout);
@@ -507,12 +565,129 @@ static int do_kexec_armed(const char *kernel, const char *initrd, const char *cm
 	rc = cmd(PTSCOPE_IOC_START);
 	if (rc)
 		fail("START: %s", strerror(-rc));
+	start_after_reboot_notifier();
 	sleep_ms(100);
 	printf("=== VMTEST-KEXEC armed\n");
 	fflush(stdout);
 	sync();
 	syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2, LINUX_REBOOT_CMD_KEXEC, NULL);
 	fail("reboot(LINUX_REBOOT_CMD_KEXEC): %s", strerror(errno));
+}
+
+/* Write @val to the file @path: 0 or -errno. */
+static int put_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), rc = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	if (n != (ssize_t)strlen(val))
+		rc = n < 0 ? -errno : -EIO;
+	close(fd);
+	return rc;
+}
+
+/*
+ * A suspend that goes as far as freezing the tasks and back: the PM
+ * notifiers (PM_SUSPEND_PREPARE, PM_POST_SUSPEND) run as in a real one.
+ */
+static void suspend_freezer(void)
+{
+	int rc;
+
+	/* no 5 s wait at the test point (kernel/power/suspend.c) */
+	put_file("/sys/module/suspend/parameters/pm_test_delay", "0");
+	rc = put_file("/sys/power/pm_test", "freezer");
+	if (rc)
+		fail("/sys/power/pm_test: %s", strerror(-rc));
+	rc = put_file("/sys/power/state", "freeze");
+	put_file("/sys/power/pm_test", "none");
+	if (rc)
+		fail("suspend (freeze, pm_test freezer): %s", strerror(-rc));
+}
+
+/* After a suspend: STOPPED, reason SUSPEND, no CPU tracing. Failures. */
+static int check_suspended(const char *what)
+{
+	struct ptscope_state s;
+	int bad = 0, i;
+
+	memset(&s, 0, sizeof(s));
+	if (IOC1(PTSCOPE_IOC_GET_STATE, s))
+		fail("GET_STATE: %s", strerror(errno));
+	if (s.state != PTSCOPE_STATE_STOPPED ||
+	    s.trigger_reason != PTSCOPE_TRIGGER_SUSPEND) {
+		detail("%s: after the suspend state %u reason %u, want STOPPED (%u) reason SUSPEND (%u)",
+		       what, s.state, s.trigger_reason, PTSCOPE_STATE_STOPPED,
+		       PTSCOPE_TRIGGER_SUSPEND);
+		bad++;
+	}
+	for (i = 0; i < (int)(sizeof(s.armed_cpu_mask) / sizeof(s.armed_cpu_mask[0])); i++)
+		if (s.armed_cpu_mask[i]) {
+			detail("%s: CPUs still tracing after the suspend: word %d %#llx",
+			       what, i, (unsigned long long)s.armed_cpu_mask[i]);
+			bad++;
+		}
+	if (!bad)
+		detail("%s: STOPPED, reason SUSPEND, no CPU tracing", what);
+	return bad;
+}
+
+static int do_suspend_stops(void)
+{
+	struct ptscope_caps caps;
+	struct ptscope_config cfg;
+	struct ptscope_state s;
+	int rc, bad = 0;
+
+	if (access("/sys/power/pm_test", W_OK))
+		fail("no writable /sys/power/pm_test (CONFIG_PM_DEBUG)");
+	/* An armed capture. */
+	configure(&caps);
+	rc = cmd(PTSCOPE_IOC_START);
+	if (rc)
+		fail("START: %s", strerror(-rc));
+	suspend_freezer();
+	bad += check_suspended("armed");
+	cmd(PTSCOPE_IOC_UNCONFIGURE);
+
+	/* One in its post-trigger delay: still tracing everywhere. */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.scope = PTSCOPE_SCOPE_USER;
+	cfg.mode = PTSCOPE_MODE_SNAPSHOT;
+	cfg.timing = PTSCOPE_TIMING_TSC;
+	cfg.buffer_size = 64 * 1024;
+	memcpy(cfg.cpu_mask, caps.online_mask, sizeof(cfg.cpu_mask));
+	cfg.flags = PTSCOPE_CFG_CR3_FILTER;
+	cfg.cr3_pid = getpid();
+	cfg.trigger.post_trigger_us = 8000000;	/* 8 s: far beyond the suspend */
+	rc = IOC1(PTSCOPE_IOC_CONFIGURE, cfg);
+	if (rc)
+		fail("CONFIGURE (post-trigger 8 s): %s, reason %u", strerror(-rc), cfg.hdr.reason);
+	rc = cmd(PTSCOPE_IOC_START);
+	if (!rc)
+		rc = cmd(PTSCOPE_IOC_TRIGGER);
+	if (rc)
+		fail("START/TRIGGER: %s", strerror(-rc));
+	memset(&s, 0, sizeof(s));
+	if (IOC1(PTSCOPE_IOC_GET_STATE, s) || s.state != PTSCOPE_STATE_POST_TRIGGER)
+		fail("after TRIGGER with an 8 s delay: state %u, want POST_TRIGGER", s.state);
+	suspend_freezer();
+	bad += check_suspended("post-trigger");
+	/* The delay's timer must not turn it into a snapshot afterwards. */
+	sleep_ms(200);
+	memset(&s, 0, sizeof(s));
+	if (!IOC1(PTSCOPE_IOC_GET_STATE, s) && s.state != PTSCOPE_STATE_STOPPED) {
+		detail("post-trigger: state %u 200 ms after the suspend", s.state);
+		bad++;
+	}
+	rc = cmd(PTSCOPE_IOC_UNCONFIGURE);
+	if (rc)
+		fail("UNCONFIGURE: %s", strerror(-rc));
+	close(g_fd);
+	return report(!bad);
 }
 
 int main(int argc, char **argv)
@@ -530,6 +705,8 @@ int main(int argc, char **argv)
 		return do_full_hotplug();
 	if (!strcmp(sub, "reboot-armed") && argc == 3)
 		return do_reboot_armed();
+	if (!strcmp(sub, "suspend-stops") && argc == 3)
+		return do_suspend_stops();
 	if (!strcmp(sub, "kexec-armed") && argc == 6)
 		return do_kexec_armed(argv[3], argv[4], argv[5]);
 	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/ptsunit.c\n");

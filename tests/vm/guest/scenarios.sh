@@ -190,6 +190,14 @@ fi
 # TraceEn while armed is a reported conflict, never a write into freed
 # pages.
 run_t ptsunit foreign-state foreign_state_restored
+# A suspend (PM notifier) ends an armed capture and one in its
+# post-trigger delay: /sys/power/pm_test freezer runs the notifiers and
+# the freezer, then resumes at once.
+if [ -w /sys/power/pm_test ]; then
+	run_t ptsunit suspend-stops suspend_stops_capture
+else
+	res suspend_stops_capture SKIP "no /sys/power/pm_test (kernel without CONFIG_PM_DEBUG)"
+fi
 if [ "$(nproc)" -ge 2 ]; then
 	run_t ptsunit foreign-traceen foreign_traceen_while_armed
 else

@@ -137,8 +137,10 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 	struct pts_cr3_plan cr3 = { .filter = false };
 	struct pts_bufset *bufs = NULL;
 	struct mm_struct *mm = NULL;
+	struct pid *own = NULL;
 	cpumask_var_t mask;
 	u32 state = pts_run_state(atomic_read(&pts.state));
+	bool admin;
 	int err;
 
 	err = pts_perm_operate(pts.bufs, why);
@@ -155,7 +157,7 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 	err = pts_config_check(&pts.pcaps, cfg, &plan, why);
 	if (err)
 		return err;
-	err = pts_perm_check(cfg, why);
+	err = pts_perm_check(cfg, &admin, why);
 	if (!err)
 		err = pts_perm_buffer_limit(cfg, why);
 	if (err)
@@ -172,6 +174,19 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 		if (err)
 			goto out;
 		pts_cr3_plan(__pa(mm->pgd), cfg->scope, pts.pcid, pts.kpti, &cr3);
+		/*
+		 * Without perfmon_capable() the sideband names this process
+		 * only (perms.c): its tgid, as pid_mm_grab() found it.
+		 */
+		if (!admin) {
+			own = find_get_pid(cfg->cr3_pid);
+			if (!own) {
+				why->reason = PTSCOPE_R_NO_SUCH_PID;
+				why->arg = (u64)(s64)cfg->cr3_pid;
+				err = -ESRCH;
+				goto out;
+			}
+		}
 	}
 	err = pts_bufset_alloc(mask, cfg->buffer_size, cfg->mode,
 			       pts.caps.cpuid_14_0[2] & PT_CPUID_ECX_MENTRY,
@@ -201,7 +216,8 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 	memset(&pts.time_at_start, 0, sizeof(pts.time_at_start));
 	memset(&pts.time_at_stop, 0, sizeof(pts.time_at_stop));
 
-	err = pts_sideband_setup(plan.sideband_size);
+	err = pts_sideband_setup(plan.sideband_size, own);
+	own = NULL;	/* the sideband's reference now, released at its teardown */
 	if (err) {
 		why->reason = err == -ENOMEM ? PTSCOPE_R_NO_MEMORY :
 			      PTSCOPE_R_TRACEPOINT_NOT_FOUND;
@@ -241,6 +257,7 @@ undo:
 		mmdrop(pts.cr3_mm);
 	pts.cr3_mm = NULL;
 out:
+	put_pid(own);
 	if (mm)
 		mmdrop(mm);
 	free_cpumask_var(mask);

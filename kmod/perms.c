@@ -34,6 +34,14 @@
  * uid, compared as kuid, i.e. in the initial user namespace) or by a
  * perfmon_capable() caller.
  *
+ * Other tasks in the sideband: a capture configured without
+ * perfmon_capable() (a user-scope capture of one process the caller may
+ * ptrace) gets the records of that process only; every other task
+ * appears as PTSCOPE_PID_OUTSIDE without a name, and no EXEC, EXIT or
+ * FORK record of another process is written (sideband.c), as perf gives
+ * a per-task event its own task's switch, comm and mmap records only and
+ * asks CAP_PERFMON for CPU-wide ones (perf_allow_cpu()).
+ *
  * Physical addresses (pts_perm_phys()): only a CAP_SYS_ADMIN opener of
  * the device (checked on the opener's credentials, as /proc/PID/pagemap
  * does for PFNs) sees OUTPUT_BASE and real CR3 values; everyone else gets
@@ -176,15 +184,20 @@ static int kernel_scope_lsm(struct pts_refusal *why)
 /**
  * pts_perm_check() - may the caller run this configuration?
  * @cfg: the configuration, already validated.
+ * @admin_out: out, the caller is perfmon_capable() (asked once: a refused
+ *         capability check leaves an audit record each time).
  * @why: reason code and value on refusal.
  * Context: process context, may sleep.
  * Return: 0; -EPERM (NEED_CAP_ADMIN: not perfmon_capable(), or an LSM or
  * lockdown refused kernel tracing; NEED_PTRACE); -ESRCH (NO_SUCH_PID).
  */
-int pts_perm_check(const struct ptscope_config *cfg, struct pts_refusal *why)
+int pts_perm_check(const struct ptscope_config *cfg, bool *admin_out,
+		   struct pts_refusal *why)
 {
 	bool admin = perfmon_capable();
 	int err;
+
+	*admin_out = admin;
 
 	if (!admin && pts_cfg_needs_admin(cfg)) {
 		why->reason = PTSCOPE_R_NEED_CAP_ADMIN;

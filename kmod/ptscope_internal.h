@@ -42,6 +42,7 @@
 struct cred;
 struct file;
 struct mm_struct;
+struct pid;
 
 /* Every log line names the unit: "ptscope: " or "ptscope (simulated): ". */
 extern const char *pts_log_tag;
@@ -259,7 +260,8 @@ bool pts_target_exited(void);
 
 /* ---- permissions (perms.c) --------------------------------------------- */
 bool pts_cfg_needs_admin(const struct ptscope_config *cfg);
-int pts_perm_check(const struct ptscope_config *cfg, struct pts_refusal *why);
+int pts_perm_check(const struct ptscope_config *cfg, bool *admin,
+		   struct pts_refusal *why);
 int pts_perm_buffer_limit(const struct ptscope_config *cfg,
 			  struct pts_refusal *why);
 void pts_owner_set(struct pts_bufset *b, const struct ptscope_config *cfg);
@@ -297,7 +299,7 @@ void pts_pidns_release(void);
 void pts_task_ids(struct task_struct *t, s32 *pid, s32 *tid);
 
 /* ---- sideband (sideband.c) --------------------------------------------- */
-int pts_sideband_setup(u64 size);
+int pts_sideband_setup(u64 size, struct pid *own);
 void pts_sideband_teardown(void);
 void pts_sideband_set_live(bool live);
 u64 pts_sb_emit(struct ptscope_sb_hdr *rec, u32 len);

@@ -24,7 +24,9 @@
 #include <linux/mm_types.h>
 #include <linux/percpu.h>
 #include <linux/poll.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -71,6 +73,39 @@ static DEFINE_PER_CPU(struct pts_sb_cpu, sb_cpus);
 static bool sb_live;
 static u64 sb_wm;
 static struct irq_work sb_wake_work;
+
+/*
+ * sb_own: for a capture configured without perfmon_capable(), the thread
+ * group (its tgid's struct pid, referenced) whose tasks the records name;
+ * every other task is written as PTSCOPE_PID_OUTSIDE without a comm, and
+ * EXEC, EXIT and FORK records of other processes are not written (perf
+ * gives a per-task event its own task's records only; CPU-wide ones need
+ * CAP_PERFMON). NULL: every task as it is. Set at setup before the probes
+ * are registered, cleared at teardown after they are gone: constant for
+ * every writer.
+ */
+static struct pid *sb_own;
+
+/*
+ * Is @t a task whose identity the capture's records may not carry?
+ * Context: any; @t is current or pinned by the tracepoint's caller. The
+ * idle task (pid 0 everywhere) names nothing.
+ */
+static bool sb_hidden(struct task_struct *t)
+{
+	return sb_own && !is_idle_task(t) && task_tgid(t) != sb_own;
+}
+
+/* pts_task_ids(), or PTSCOPE_PID_OUTSIDE for a hidden task. Context: any. */
+static void sb_task_ids(struct task_struct *t, s32 *pid, s32 *tid)
+{
+	if (sb_hidden(t)) {
+		*pid = PTSCOPE_PID_OUTSIDE;
+		*tid = PTSCOPE_PID_OUTSIDE;
+		return;
+	}
+	pts_task_ids(t, pid, tid);
+}
 
 static struct tracepoint *tp_switch, *tp_exec, *tp_exit, *tp_fork;
 
@@ -222,11 +257,13 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 		return;
 	memset(&r, 0, sizeof(r));
 	sb_hdr(&r.hdr, PTSCOPE_SB_SCHED_SWITCH);
-	pts_task_ids(prev, &r.prev_pid, &r.prev_tid);
-	pts_task_ids(next, &r.next_pid, &r.next_tid);
+	sb_task_ids(prev, &r.prev_pid, &r.prev_tid);
+	sb_task_ids(next, &r.next_pid, &r.next_tid);
 	r.next_cr3 = task_user_cr3(next);
-	memcpy(r.next_comm, next->comm, sizeof(r.next_comm));
-	r.next_comm[sizeof(r.next_comm) - 1] = '\0';
+	if (!sb_hidden(next)) {
+		memcpy(r.next_comm, next->comm, sizeof(r.next_comm));
+		r.next_comm[sizeof(r.next_comm) - 1] = '\0';
+	}
 	r.prev_state = prev_state;
 	pts_sb_emit(&r.hdr, sizeof(r));
 }
@@ -243,7 +280,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	} u;
 	size_t n;
 
-	if (!READ_ONCE(sb_live))
+	if (!READ_ONCE(sb_live) || sb_hidden(p))
 		return;
 	memset(&u, 0, sizeof(u));
 	sb_hdr(&u.r.hdr, PTSCOPE_SB_EXEC);
@@ -261,7 +298,7 @@ static void probe_exit(void *data, struct task_struct *p)
 {
 	struct ptscope_sb_exit r;
 
-	if (!READ_ONCE(sb_live))
+	if (!READ_ONCE(sb_live) || sb_hidden(p))
 		return;
 	memset(&r, 0, sizeof(r));
 	sb_hdr(&r.hdr, PTSCOPE_SB_EXIT);
@@ -275,7 +312,8 @@ static void probe_fork(void *data, struct task_struct *parent,
 {
 	struct ptscope_sb_fork r;
 
-	if (!READ_ONCE(sb_live))
+	/* the traced process's own children: their pids are its to know */
+	if (!READ_ONCE(sb_live) || sb_hidden(parent))
 		return;
 	memset(&r, 0, sizeof(r));
 	sb_hdr(&r.hdr, PTSCOPE_SB_FORK);
@@ -327,7 +365,7 @@ void pts_sb_trace(u16 type, u64 ctl, u64 status, u64 head)
 	r.rtit_ctl = ctl;
 	r.rtit_status = status;
 	r.head = head;
-	pts_task_ids(current, &r.pid, &r.tid);
+	sb_task_ids(current, &r.pid, &r.tid);
 	r.cr3 = task_user_cr3(current);
 	pts_sb_emit(&r.hdr, sizeof(r));
 }
@@ -361,6 +399,9 @@ static void sb_free_rings(void)
 /**
  * pts_sideband_setup() - allocate the rings and hook the sched tracepoints.
  * @size: bytes of each CPU's ring, power of two, 4 KiB .. 64 MiB.
+ * @own: NULL, or the tgid (struct pid) of the one process the records may
+ *       name (a capture configured without perfmon_capable()); the
+ *       reference is the sideband's from here on, also on failure.
  *
  * One ring per possible CPU, from its NUMA node, charged to the caller's
  * memory cgroup as the trace rings are: @size x num_possible_cpus() in all.
@@ -368,12 +409,13 @@ static void sb_free_rings(void)
  * Return: 0, -ENOMEM, -ENOENT (a sched tracepoint is missing) or the error
  * of tracepoint_probe_register().
  */
-int pts_sideband_setup(u64 size)
+int pts_sideband_setup(u64 size, struct pid *own)
 {
 	int cpu, err;
 
 	/* before the probes: every pid they write is of this namespace */
 	pts_pidns_hold();
+	sb_own = own;
 	for_each_possible_cpu(cpu) {
 		struct pts_sb_cpu *c = per_cpu_ptr(&sb_cpus, cpu);
 
@@ -381,6 +423,8 @@ int pts_sideband_setup(u64 size)
 		if (!c->buf) {
 			sb_free_rings();
 			pts_pidns_release();
+			put_pid(sb_own);
+			sb_own = NULL;
 			return -ENOMEM;
 		}
 		c->size = size;
@@ -420,6 +464,8 @@ void pts_sideband_teardown(void)
 	irq_work_sync(&sb_wake_work);
 	sb_free_rings();
 	pts_pidns_release();
+	put_pid(sb_own);
+	sb_own = NULL;
 }
 
 /* Context: any (a plain flag: writers look at it with IRQs off). */

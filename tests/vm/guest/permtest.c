@@ -15,7 +15,9 @@
  *                        equals cr3_match's identity); a buffer above the
  *                        module's unpriv_buffer_kb refused (BUFFER_LIMIT);
  *                        START after the child exited refused
- *                        (TARGET_EXITED)
+ *                        (TARGET_EXITED); the sideband names no task but
+ *                        the child (pids 0 or -1, no comm, no EXEC, EXIT
+ *                        or FORK record of a program run meanwhile)
  *   arm-hold READY GO    root: arm a kernel-scope capture, create READY,
  *                        wait for GO, unconfigure
  *   mapcount NAME        root: a fork of a mapping of an old configuration,
@@ -276,14 +278,40 @@ static int do_other_user(void)
 
 /* ---- one's own capture ---------------------------------------------------- */
 
-/* Read the sideband; the CR3 of the first switch to @pid in *cr3. */
-static unsigned int sideband_cr3_of(int fd, pid_t pid, uint64_t *cr3)
+/* What an unprivileged capture's sideband says about other tasks. */
+struct sb_others {
+	unsigned int named;	/* pids other than 0, -1 and the target's */
+	unsigned int comms;	/* a switch to a hidden task that names it */
+	unsigned int procs;	/* EXEC/EXIT/FORK records of another process */
+	int first_type;		/* type of the first record that did */
+	int32_t first_pid;
+};
+
+static void sb_other_pid(struct sb_others *o, const struct ptscope_sb_hdr *h,
+			 int32_t p, pid_t target)
+{
+	if (p == 0 || p == PTSCOPE_PID_OUTSIDE || p == target)
+		return;
+	if (!o->named++ && !o->comms && !o->procs) {
+		o->first_type = h->type;
+		o->first_pid = p;
+	}
+}
+
+/*
+ * Read the sideband; the CR3 of the first switch to @pid in *cr3, and in
+ * *o what the records say about tasks outside process @pid (which
+ * forks no child while armed).
+ */
+static unsigned int sideband_cr3_of(int fd, pid_t pid, uint64_t *cr3,
+				    struct sb_others *o)
 {
 	static unsigned char buf[1 << 16];
 	unsigned int n = 0;
 	ssize_t len;
 
 	*cr3 = 0;
+	memset(o, 0, sizeof(*o));
 	while ((len = read(fd, buf, sizeof(buf))) > 0) {
 		size_t off = 0;
 
@@ -298,6 +326,31 @@ static unsigned int sideband_cr3_of(int fd, pid_t pid, uint64_t *cr3)
 				if (s->next_pid == pid && !*cr3)
 					*cr3 = s->next_cr3;
 				n++;
+				sb_other_pid(o, h, s->prev_pid, pid);
+				sb_other_pid(o, h, s->prev_tid, pid);
+				sb_other_pid(o, h, s->next_pid, pid);
+				sb_other_pid(o, h, s->next_tid, pid);
+				if (s->next_pid == PTSCOPE_PID_OUTSIDE && s->next_comm[0])
+					o->comms++;
+			} else if (h->type == PTSCOPE_SB_EXEC ||
+				   h->type == PTSCOPE_SB_EXIT ||
+				   h->type == PTSCOPE_SB_FORK) {
+				/* pid/tid (EXEC, EXIT) or parent pid/tid (FORK) first */
+				const int32_t *p = (const int32_t *)(h + 1);
+
+				if (p[0] != pid) {
+					if (!o->procs++ && !o->named && !o->comms) {
+						o->first_type = h->type;
+						o->first_pid = p[0];
+					}
+				}
+			} else if ((h->type == PTSCOPE_SB_TRACE_START ||
+				    h->type == PTSCOPE_SB_TRACE_STOP) &&
+				   h->size >= sizeof(struct ptscope_sb_trace)) {
+				const struct ptscope_sb_trace *t = (const void *)h;
+
+				sb_other_pid(o, h, t->pid, pid);
+				sb_other_pid(o, h, t->tid, pid);
 			}
 			off += h->size;
 		}
@@ -305,11 +358,25 @@ static unsigned int sideband_cr3_of(int fd, pid_t pid, uint64_t *cr3)
 	return n;
 }
 
+/* Another process runs a program (exec) and exits while armed. */
+static void run_other_program(void)
+{
+	pid_t p = fork();
+
+	if (p == 0) {
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(127);
+	}
+	if (p > 0)
+		waitpid(p, NULL, 0);
+}
+
 static int do_own_user(void)
 {
 	struct ptscope_cpu_status cs;
 	struct ptscope_config cfg;
 	struct ptscope_state st;
+	struct sb_others oth;
 	uint64_t sb_cr3;
 	uint32_t reason;
 	unsigned int nsw;
@@ -343,6 +410,7 @@ static int do_own_user(void)
 		die("CONFIGURE own child: %s reason %u", strerror(-r), cfg.hdr.reason);
 	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
 		die("START: %s reason %u", strerror(-r), reason);
+	run_other_program();
 	sleep_ms(300);
 	if ((r = cmd_r(fd, PTSCOPE_IOC_STOP, &reason)))
 		bad("STOP by its owner: %s reason %u", strerror(-r), reason);
@@ -363,7 +431,12 @@ static int do_own_user(void)
 		bad("output_base %#llx: a physical address", (unsigned long long)cs.output_base);
 	else
 		detail("output_base:0");
-	nsw = sideband_cr3_of(fd, child, &sb_cr3);
+	nsw = sideband_cr3_of(fd, child, &sb_cr3, &oth);
+	if (oth.named || oth.comms || oth.procs)
+		bad("the sideband of a capture of pid %d names other tasks: %u pids, %u comms, %u exec/exit/fork records (first: type %d pid %d)",
+		    (int)child, oth.named, oth.comms, oth.procs, oth.first_type, oth.first_pid);
+	else
+		detail("sideband:no-other-task");
 	if (!nsw)
 		bad("no sched_switch record in the sideband");
 	else if (!sb_cr3)

@@ -442,20 +442,28 @@ static long do_get_trigger(void __user *u)
 
 /*
  * The sideband through read() or READ_SIDEBAND: the capture's owner or a
- * perfmon_capable() caller only. Context: process context, may sleep.
+ * perfmon_capable() caller only. The copy to user space runs without
+ * pts.lock (pts_sideband_read() takes it per chunk and stops if the
+ * capture checked here is replaced meanwhile; the reference held keeps
+ * another set of buffers from reusing its address).
+ * Context: process context, may sleep.
  */
 static ssize_t sideband_read_checked(struct file *file, char __user *buf,
 				     size_t len, u64 *lost,
 				     struct pts_refusal *why)
 {
+	struct pts_bufset *b;
 	ssize_t n;
 
-	/* pts.lock keeps the ring from being freed by UNCONFIGURE meanwhile. */
 	mutex_lock(&pts.lock);
-	n = pts_perm_operate(pts.bufs, why);
-	if (!n)
-		n = pts_sideband_read(buf, len, lost, pts_perm_phys(file));
+	b = pts.bufs;
+	n = pts_perm_operate(b, why);
+	if (b)
+		pts_bufset_get(b);
 	mutex_unlock(&pts.lock);
+	if (!n)
+		n = pts_sideband_read(buf, len, lost, pts_perm_phys(file), b);
+	pts_bufset_put(b);
 	return n;
 }
 

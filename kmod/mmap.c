@@ -94,8 +94,10 @@ int pts_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 
 	/*
-	 * Not pts.lock: read() holds it across copy_to_user(), which may take
-	 * mmap_lock, held here. A reference keeps the rings alive instead.
+	 * Not pts.lock, which is never taken under mmap_lock (held here):
+	 * a path holding pts.lock may need mmap_lock (a page fault), so the
+	 * two would be taken in both orders. A reference keeps the rings
+	 * alive instead.
 	 */
 	spin_lock(&pts.bufs_lock);
 	b = pts.bufs;

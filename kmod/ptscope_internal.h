@@ -306,7 +306,7 @@ u64 pts_sb_emit(struct ptscope_sb_hdr *rec, u32 len);
 u64 pts_sb_trigger(u32 reason, s32 pid, s32 tid);
 void pts_sb_trace(u16 type, u64 ctl, u64 status, u64 head);
 ssize_t pts_sideband_read(char __user *buf, size_t len, u64 *lost,
-			  bool phys);
+			  bool phys, const struct pts_bufset *cap);
 u64 pts_sideband_bytes(void);
 u64 pts_sideband_lost(void);
 u64 pts_sideband_cpu_bytes(int cpu);

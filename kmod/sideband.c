@@ -518,7 +518,7 @@ static void sb_hide_phys(u8 *buf, size_t n)
 
 /*
  * Move whole records of @c to @bounce (at most @room bytes) and consume
- * them. Context: pts.lock held (the one reader). Return: bytes moved.
+ * them. Context: pts.lock held (one reader at a time). Return: bytes moved.
  */
 static size_t sb_take(struct pts_sb_cpu *c, u8 *bounce, size_t room)
 {
@@ -560,55 +560,81 @@ static u32 sb_next_size(struct pts_sb_cpu *c)
  * @lost: records dropped since configure, all CPUs (out, may be NULL).
  * @phys: the reader may see physical addresses; else every CR3 is
  *        replaced by its per-configuration identity.
+ * @cap: the capture's buffers when the caller's right to read was checked
+ *       (a reference held by the caller); reading stops when the capture
+ *       has been replaced or removed since.
  *
  * Reading consumes. The CPUs' rings are read one after the other, each
  * from its oldest record: the records of one CPU come in TSC order, those
  * of different CPUs are not ordered with each other (the reader merges
- * them by hdr.tsc; docs/abi.md, "Sideband records"). Records are copied
- * through a bounce buffer: no ring is touched across copy_to_user().
- * Context: process context, pts.lock held; may sleep.
+ * them by hdr.tsc; docs/abi.md, "Sideband records"). Records are moved to
+ * a bounce buffer under pts.lock, which keeps the rings from being freed,
+ * and copied to user space without it: a copy_to_user() that waits on a
+ * page fault (a userfaultfd or FUSE mapping can make it wait for ever)
+ * must not hold up every ioctl and the reboot and PM notifiers, which
+ * take pts.lock.
+ * Context: process context, may sleep; takes pts.lock for each chunk.
  * Return: bytes copied (0 when empty), -EINVAL when @len is smaller than
  * the next record, -EFAULT, -ENOMEM, -ENODEV when not configured.
  */
 ssize_t pts_sideband_read(char __user *ubuf, size_t len, u64 *lost,
-			  bool phys)
+			  bool phys, const struct pts_bufset *cap)
 {
 	size_t chunk = min_t(size_t, len, 16 * 1024);
 	bool any = false, too_small = false;
+	ssize_t ret;
 	size_t done = 0;
 	u8 *bounce;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		any |= !!per_cpu_ptr(&sb_cpus, cpu)->buf;
-	if (!any)
-		return -ENODEV;
-	if (lost)
-		*lost = pts_sideband_lost();
 	bounce = kmalloc(max_t(size_t, chunk, SB_EXEC_MAX), GFP_KERNEL);
 	if (!bounce)
 		return -ENOMEM;
+	mutex_lock(&pts.lock);
+	if (READ_ONCE(pts.bufs) == cap)
+		for_each_possible_cpu(cpu)
+			any |= !!per_cpu_ptr(&sb_cpus, cpu)->buf;
+	if (any && lost)
+		*lost = pts_sideband_lost();
+	mutex_unlock(&pts.lock);
+	if (!any) {
+		kfree(bounce);
+		return -ENODEV;
+	}
 	for_each_possible_cpu(cpu) {
 		struct pts_sb_cpu *c = per_cpu_ptr(&sb_cpus, cpu);
 
-		while (c->buf && done < len) {
-			size_t n = sb_take(c, bounce, min(chunk, len - done));
+		while (done < len) {
+			bool gone;
+			size_t n = 0;
+			u32 next = 0;
 
+			mutex_lock(&pts.lock);
+			gone = READ_ONCE(pts.bufs) != cap;
+			if (!gone && c->buf) {
+				n = sb_take(c, bounce, min(chunk, len - done));
+				if (!n)
+					next = sb_next_size(c);
+				else if (!phys)
+					sb_hide_phys(bounce, n);
+			}
+			mutex_unlock(&pts.lock);
+			if (gone)
+				goto out;
 			if (!n) {
-				u32 next = sb_next_size(c);
-
 				too_small |= next && next > len - done;
 				break;
 			}
-			if (!phys)
-				sb_hide_phys(bounce, n);
+			/* consumed: records a fault loses here are lost */
 			if (copy_to_user(ubuf + done, bounce, n)) {
+				ret = done ? (ssize_t)done : -EFAULT;
 				kfree(bounce);
-				return done ? done : -EFAULT;
+				return ret;
 			}
 			done += n;
 		}
 	}
+out:
 	kfree(bounce);
 	if (!done && too_small)
 		return -EINVAL;

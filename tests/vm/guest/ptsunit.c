@@ -37,6 +37,11 @@
  *                         the capture, and says on the kernel log whether
  *                         the module refused it (it must: user space runs on
  *                         until the reset or machine_kexec())
+ *   read-fault NAME       read() of the sideband into a userfaultfd page:
+ *                         while its copy to user space waits for the
+ *                         fault, GET_STATE (and so every ioctl and the
+ *                         reboot and PM notifiers, which take the same
+ *                         lock) must not wait with it
  *   suspend-stops NAME    a suspend (s2idle, /sys/power/pm_test = freezer:
  *                         the PM notifiers run, nothing sleeps) ends an
  *                         ARMED capture and one in its post-trigger delay
@@ -48,6 +53,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -58,6 +65,7 @@
 #include <sys/reboot.h>
 #include <sys/syscall.h>
 #include <linux/reboot.h>
+#include <linux/userfaultfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -574,6 +582,114 @@ static int do_kexec_armed(const char *kernel, const char *initrd, const char *cm
 	fail("reboot(LINUX_REBOOT_CMD_KEXEC): %s", strerror(errno));
 }
 
+/* ---- read-fault ---------------------------------------------------------- */
+
+#define UF_LEN	(64 * 1024)
+
+static int g_uffd = -1;
+static unsigned char *g_ufbuf;
+static ssize_t g_read_n;
+static int g_read_errno;
+
+/* The reader: read() the sideband into the userfaultfd region. */
+static void *uf_reader(void *arg)
+{
+	(void)arg;
+	g_read_n = read(g_fd, g_ufbuf, UF_LEN);
+	g_read_errno = g_read_n < 0 ? errno : 0;
+	return NULL;
+}
+
+/* After 2 s, resolve every fault of the region with zero pages. */
+static void *uf_resolver(void *arg)
+{
+	struct uffdio_zeropage z;
+
+	(void)arg;
+	sleep_ms(2000);
+	memset(&z, 0, sizeof(z));
+	z.range.start = (unsigned long)g_ufbuf;
+	z.range.len = UF_LEN;
+	ioctl(g_uffd, UFFDIO_ZEROPAGE, &z);
+	return NULL;
+}
+
+static int do_read_fault(void)
+{
+	struct uffdio_register reg;
+	struct uffdio_api api;
+	struct ptscope_caps caps;
+	struct ptscope_state s;
+	struct uffd_msg msg;
+	struct pollfd pfd;
+	pthread_t reader, resolver;
+	uint64_t t0, t1;
+	int rc, bad = 0;
+
+	g_uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (g_uffd < 0)
+		fail("userfaultfd: %s", strerror(errno));
+	memset(&api, 0, sizeof(api));
+	api.api = UFFD_API;
+	if (ioctl(g_uffd, UFFDIO_API, &api))
+		fail("UFFDIO_API: %s", strerror(errno));
+	g_ufbuf = mmap(NULL, UF_LEN, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (g_ufbuf == MAP_FAILED)
+		fail("mmap: %s", strerror(errno));
+	memset(&reg, 0, sizeof(reg));
+	reg.range.start = (unsigned long)g_ufbuf;
+	reg.range.len = UF_LEN;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (ioctl(g_uffd, UFFDIO_REGISTER, &reg))
+		fail("UFFDIO_REGISTER: %s", strerror(errno));
+
+	configure(&caps);
+	rc = cmd(PTSCOPE_IOC_START);
+	if (rc)
+		fail("START: %s", strerror(-rc));
+	sleep_ms(100);	/* TRACE_START and switch records to read */
+	if (pthread_create(&reader, NULL, uf_reader, NULL))
+		fail("pthread_create");
+	pfd.fd = g_uffd;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 5000) != 1 || read(g_uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT)
+		fail("the sideband read() did not fault on the userfaultfd page");
+	/* The reader now waits in its copy to user space. */
+	if (pthread_create(&resolver, NULL, uf_resolver, NULL))
+		fail("pthread_create");
+	t0 = now_ns();
+	memset(&s, 0, sizeof(s));
+	rc = IOC1(PTSCOPE_IOC_GET_STATE, s);
+	t1 = now_ns();
+	pthread_join(resolver, NULL);
+	pthread_join(reader, NULL);
+	if (rc)
+		fail("GET_STATE: %s", strerror(-rc));
+	if (t1 - t0 > 1000000000ull) {
+		detail("GET_STATE waited %llu ms for a read() stuck in a page fault (the ioctl lock held across copy_to_user)",
+		       (unsigned long long)((t1 - t0) / 1000000));
+		bad++;
+	} else {
+		detail("GET_STATE in %llu us while a read() waited in a page fault;",
+		       (unsigned long long)((t1 - t0) / 1000));
+	}
+	if (g_read_n <= 0) {
+		detail("the read() returned %zd (%s), want records", g_read_n,
+		       strerror(g_read_errno));
+		bad++;
+	} else {
+		detail("the read() then returned %zd bytes", g_read_n);
+	}
+	cmd(PTSCOPE_IOC_STOP);
+	rc = cmd(PTSCOPE_IOC_UNCONFIGURE);
+	if (rc)
+		fail("UNCONFIGURE: %s", strerror(-rc));
+	close(g_fd);
+	return report(!bad);
+}
+
 /* Write @val to the file @path: 0 or -errno. */
 static int put_file(const char *path, const char *val)
 {
@@ -705,6 +821,8 @@ int main(int argc, char **argv)
 		return do_full_hotplug();
 	if (!strcmp(sub, "reboot-armed") && argc == 3)
 		return do_reboot_armed();
+	if (!strcmp(sub, "read-fault") && argc == 3)
+		return do_read_fault();
 	if (!strcmp(sub, "suspend-stops") && argc == 3)
 		return do_suspend_stops();
 	if (!strcmp(sub, "kexec-armed") && argc == 6)

@@ -190,6 +190,9 @@ fi
 # TraceEn while armed is a reported conflict, never a write into freed
 # pages.
 run_t ptsunit foreign-state foreign_state_restored
+# A read() whose copy to user space waits on a page fault (userfaultfd)
+# holds up no ioctl (nor the notifiers, which take the same lock).
+run_t ptsunit read-fault sideband_read_fault_holds_no_lock
 # A suspend (PM notifier) ends an armed capture and one in its
 # post-trigger delay: /sys/power/pm_test freezer runs the notifiers and
 # the freezer, then resumes at once.

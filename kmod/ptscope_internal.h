@@ -129,7 +129,12 @@ struct pts_dev {
 	struct pts_caps pcaps;		/* what pts_config_check() needs */
 	bool kpti, pcid;
 
-	/* configuration: changed under lock with the hotplug lock held */
+	/*
+	 * configuration: changed under lock only while not armed (CONFIGURE
+	 * and UNCONFIGURE do not take the hotplug lock); hotplug callbacks
+	 * read it only once they have seen armed set, which pts_arm() does
+	 * under cpus_read_lock() after the configuration is complete
+	 */
 	bool configured;
 	struct ptscope_config cfg;
 	struct pts_ctl_plan plan;

@@ -241,20 +241,27 @@ static void open_caps(struct ptscope_caps *caps)
  * the whole user half and the kernel half) and the CR3 filter on this
  * process, so the arm writes OUTPUT_*, STATUS, ADDR0/1_A/B, CR3_MATCH, CTL.
  */
+/* A 64 KiB snapshot capture of this process on every online CPU. */
+static void config_self(struct ptscope_config *cfg, const struct ptscope_caps *caps,
+			uint32_t scope)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->scope = scope;
+	cfg->mode = PTSCOPE_MODE_SNAPSHOT;
+	cfg->timing = PTSCOPE_TIMING_TSC;
+	cfg->buffer_size = 64 * 1024;
+	memcpy(cfg->cpu_mask, caps->online_mask, sizeof(cfg->cpu_mask));
+	cfg->flags = PTSCOPE_CFG_CR3_FILTER;
+	cfg->cr3_pid = getpid();
+}
+
 static void configure(struct ptscope_caps *caps)
 {
 	struct ptscope_config cfg;
 	int rc;
 
 	open_caps(caps);
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.scope = PTSCOPE_SCOPE_BOTH;
-	cfg.mode = PTSCOPE_MODE_SNAPSHOT;
-	cfg.timing = PTSCOPE_TIMING_TSC;
-	cfg.buffer_size = 64 * 1024;
-	memcpy(cfg.cpu_mask, caps->online_mask, sizeof(cfg.cpu_mask));
-	cfg.flags = PTSCOPE_CFG_CR3_FILTER;
-	cfg.cr3_pid = getpid();
+	config_self(&cfg, caps, PTSCOPE_SCOPE_BOTH);
 	cfg.nr_addr_ranges = 2;
 	cfg.addr[0].start = 0x1000;
 	cfg.addr[0].end = 0x7fffffffffffULL;
@@ -265,6 +272,17 @@ static void configure(struct ptscope_caps *caps)
 	rc = IOC1(PTSCOPE_IOC_CONFIGURE, cfg);
 	if (rc)
 		fail("CONFIGURE: %s, reason %u", strerror(-rc), cfg.hdr.reason);
+}
+
+/* End a scenario: UNCONFIGURE, close the device, print the RESULT line. */
+static int finish(int bad)
+{
+	int rc = cmd(PTSCOPE_IOC_UNCONFIGURE);
+
+	if (rc)
+		fail("UNCONFIGURE: %s", strerror(-rc));
+	close(g_fd);
+	return report(!bad);
 }
 
 static void cpu_status(int cpu, struct ptscope_cpu_status *st)
@@ -485,11 +503,7 @@ static int do_full_hotplug(void)
 		detail("unexpected ERROR/MSR_FAULT/CONFLICT");
 		bad++;
 	}
-	rc = cmd(PTSCOPE_IOC_UNCONFIGURE);
-	if (rc)
-		fail("UNCONFIGURE: %s", strerror(-rc));
-	close(g_fd);
-	return report(!bad);
+	return finish(bad);
 }
 
 /*
@@ -683,11 +697,7 @@ static int do_read_fault(void)
 		detail("the read() then returned %zd bytes", g_read_n);
 	}
 	cmd(PTSCOPE_IOC_STOP);
-	rc = cmd(PTSCOPE_IOC_UNCONFIGURE);
-	if (rc)
-		fail("UNCONFIGURE: %s", strerror(-rc));
-	close(g_fd);
-	return report(!bad);
+	return finish(bad);
 }
 
 /* Write @val to the file @path: 0 or -errno. */
@@ -770,14 +780,7 @@ static int do_suspend_stops(void)
 	cmd(PTSCOPE_IOC_UNCONFIGURE);
 
 	/* One in its post-trigger delay: still tracing everywhere. */
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.scope = PTSCOPE_SCOPE_USER;
-	cfg.mode = PTSCOPE_MODE_SNAPSHOT;
-	cfg.timing = PTSCOPE_TIMING_TSC;
-	cfg.buffer_size = 64 * 1024;
-	memcpy(cfg.cpu_mask, caps.online_mask, sizeof(cfg.cpu_mask));
-	cfg.flags = PTSCOPE_CFG_CR3_FILTER;
-	cfg.cr3_pid = getpid();
+	config_self(&cfg, &caps, PTSCOPE_SCOPE_USER);
 	cfg.trigger.post_trigger_us = 8000000;	/* 8 s: far beyond the suspend */
 	rc = IOC1(PTSCOPE_IOC_CONFIGURE, cfg);
 	if (rc)
@@ -799,11 +802,7 @@ static int do_suspend_stops(void)
 		detail("post-trigger: state %u 200 ms after the suspend", s.state);
 		bad++;
 	}
-	rc = cmd(PTSCOPE_IOC_UNCONFIGURE);
-	if (rc)
-		fail("UNCONFIGURE: %s", strerror(-rc));
-	close(g_fd);
-	return report(!bad);
+	return finish(bad);
 }
 
 int main(int argc, char **argv)

@@ -776,6 +776,24 @@ static void raw_scope(const struct pts_decode_opts *o, struct pts_run_in *in,
 		snprintf(sum->scope_why, sizeof(sum->scope_why), "given with --scope");
 }
 
+/*
+ * A raw trace does not say which CPU wrote it, and libipt applies a CPU's
+ * errata workarounds only when told the CPU: decoded without --cpu-model,
+ * a trace of an affected CPU can fail or mislead where an erratum applies
+ * (SKZ84: tests/check.d/69-decode-scope-skz84.sh). perf reads the CPU from
+ * perf.data and a bundle records it; here it is said once, with what to give.
+ */
+static void raw_cpu_notice(const struct pts_decode_opts *o, struct pts_decode_summary *sum)
+{
+	if (o->family)
+		return;
+	pts_decode_notice(sum, "no --cpu-model: a raw trace does not record the CPU that wrote "
+			  "it, so it is decoded without any CPU's errata workarounds; give "
+			  "--cpu-model FAMILY/MODEL/STEPPING of the recording machine (its "
+			  "/proc/cpuinfo's 'cpu family', 'model' and 'stepping': 6/85/4 for a "
+			  "Skylake server)");
+}
+
 int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *emit_ctx,
 		   struct pts_decode_summary *sum, struct pts_err *err)
 {
@@ -879,6 +897,7 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.family = o->family;
 	in.model = o->model;
 	in.stepping = o->stepping;
+	raw_cpu_notice(o, sum);
 	pts_decode_cpu_notice(&in, sum);
 	in.mtc_freq = o->mtc_freq;
 	in.nom_freq = o->nom_freq;

@@ -118,8 +118,11 @@ int pts_decode_finish_summary(struct pts_tl *tl, struct pts_decode_summary *sum,
 	size_t i, n = pts_tl_nr_threads(tl);
 	int d;
 
-	for (d = 0; d < PTS_TLD_NR; d++)
+	for (d = 0; d < PTS_TLD_NR; d++) {
 		sum->diag[d] = pts_tl_diag_count(tl, (enum pts_tl_diag)d);
+		pts_tl_diag_first(tl, (enum pts_tl_diag)d, sum->diag_first[d],
+				  sizeof(sum->diag_first[d]));
+	}
 	sum->threads = calloc(n ? n : 1, sizeof(*sum->threads));
 	if (!sum->threads)
 		return pts_err_set(err, ENOMEM, "out of memory");
@@ -1135,8 +1138,9 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 			s->perfscript_skipped);
 	for (d = 0; d < PTS_TLD_NR; d++)
 		if (s->diag[d])
-			fprintf(f, "diagnostic: %" PRIu64 " x %s\n", s->diag[d],
-				pts_tl_diag_name((enum pts_tl_diag)d));
+			fprintf(f, "diagnostic: %" PRIu64 " x %s%s%s\n", s->diag[d],
+				pts_tl_diag_name((enum pts_tl_diag)d),
+				s->diag_first[d][0] ? ": first " : "", s->diag_first[d]);
 	for (t = 0, i = 0; t < s->nr_threads; t++)
 		i += s->threads[t].events > 0;
 	fprintf(f, "threads: %u\n", i);

@@ -246,6 +246,25 @@ grep -q "no symbol 'no_such_fn'" "$T/err" || fail "missing symbol message: $(cat
 [ ! -e "$T/ran2" ] || fail "CMD ran although its trigger symbol is missing"
 [ ! -e "$T/v.ptscope" ] || fail "a bundle was written for a refused trigger"
 
+echo "-- a tracepoint without a probe is refused before the device is used or CMD runs"
+# the fake device takes any name; the module would refuse it at CONFIGURE,
+# after CMD was started and held: the options know the module's list
+for tp in sched:no_such_event syscalls:sys_enter_openat; do
+	: > "$T/log"
+	rm -f "$T/ran3"
+	set +e
+	pts run -q --trigger "tracepoint:$tp" -o "$T/tp.ptscope" -- touch "$T/ran3" > "$T/out" 2> "$T/err"
+	rc=$?
+	set -e
+	[ "$rc" = 2 ] || fail "run --trigger tracepoint:$tp: rc $rc, want 2 (bad option)"
+	[ ! -s "$T/log" ] || fail "tracepoint:$tp: the device was used: $(tr '\n' ' ' < "$T/log")"
+	[ ! -e "$T/ran3" ] || fail "tracepoint:$tp: CMD ran"
+	[ ! -e "$T/tp.ptscope" ] || fail "tracepoint:$tp: a bundle was written"
+done
+grep -q "give tracepoint:raw_syscalls:sys_enter:pid=N" "$T/err" || fail "syscalls:sys_enter_openat: message"
+pts record --help > "$T/out" || fail "record --help"
+grep -q "^  .*irq:irq_handler_entry" "$T/out" || fail "record --help does not list the tracepoints a trigger takes"
+
 echo "-- refusals carry the module's reason"
 : > "$T/log"
 if FAKEDEV_REFUSE=5 pts record -q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "refused CONFIGURE succeeded"; fi

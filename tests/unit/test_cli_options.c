@@ -266,8 +266,32 @@ static void trigger_tracepoint_with_pid(void)
 	CU_ASSERT_STRING_EQUAL(o.trigger_text, "tracepoint:sched:sched_process_exit:pid=42");
 
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD,
-			      ARGV("record", "--trigger", "tracepoint:syscalls:sys_enter_write")), 0);
+			      ARGV("record", "--trigger", "tracepoint:irq:irq_handler_entry")), 0);
 	CU_ASSERT_EQUAL(o.cfg.trigger.tracepoint_pid, 0);
+}
+
+/*
+ * A tracepoint the module has no probe for is refused while the options
+ * are parsed (exit 2: nothing opened, CMD not started), with every name
+ * the module takes, the list's last one too; a syscall's own ftrace
+ * event with the raw_syscalls tracepoint it is built on.
+ */
+static void trigger_tracepoint_without_a_probe_is_refused_with_the_list(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD,
+			      ARGV("record", "--trigger", "tracepoint:sched:no_such_event")), -EINVAL);
+	MSG_HAS("sched:no_such_event cannot be a trigger");
+	MSG_HAS("sched:sched_process_exit");
+	MSG_HAS("irq:irq_handler_entry");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "--trigger",
+			      "tracepoint:syscalls:sys_enter_write:pid=7", "--", "true")), -EINVAL);
+	MSG_HAS("give tracepoint:raw_syscalls:sys_enter:pid=N");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD,
+			      ARGV("record", "--trigger", "tracepoint:syscalls:sys_exit_read")), -EINVAL);
+	MSG_HAS("give tracepoint:raw_syscalls:sys_exit:pid=N");
+	/* the example a malformed spec is shown is one that is taken */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "tracepoint:sched")), -EINVAL);
+	MSG_HAS("e.g. tracepoint:sched:sched_process_exit)");
 }
 
 static void trigger_bad_tracepoint_forms_are_refused(void)
@@ -687,6 +711,7 @@ PTS_SUITE(cli_options, NULL, NULL,
 	  PTS_TEST(contradicting_or_out_of_range_timing_is_refused),
 	  PTS_TEST(trigger_tracepoint_with_pid),
 	  PTS_TEST(trigger_bad_tracepoint_forms_are_refused),
+	  PTS_TEST(trigger_tracepoint_without_a_probe_is_refused_with_the_list),
 	  PTS_TEST(trigger_hotkey_default_and_named_key),
 	  PTS_TEST(trigger_manual_sets_no_kind_bits),
 	  PTS_TEST(second_trigger_and_post_trigger_without_trigger_are_refused),

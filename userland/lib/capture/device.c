@@ -67,34 +67,22 @@ int pts_dev_open(struct pts_err *err)
 	return fd;
 }
 
-/* The tracepoints a trigger can be armed on. */
-static const char *const tp_names[] = {
-#define PTSCOPE_TP(sys, ev) #sys ":" #ev,
-#include <ptscope/tp_triggers.h>
-#undef PTSCOPE_TP
-};
-
-/* "PREFIX tracepoint triggers can be armed on a:b c:d ...", in @buf. */
-static const char *tp_list(char *buf, size_t len, const char *prefix)
-{
-	size_t off = (size_t)snprintf(buf, len, "%stracepoint triggers can be armed on", prefix);
-
-	for (size_t i = 0; i < sizeof(tp_names) / sizeof(tp_names[0]) && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, " %s", tp_names[i]);
-	return buf;
-}
 
 /* What the user can do about the common refusals; @e: the errno. */
 static const char *reason_hint(uint32_t reason, int e)
 {
-	static char buf[512];
-
+	/*
+	 * The options refuse a tracepoint the list does not hold
+	 * (tp_names.h), so these come from a module built with another
+	 * list; the list itself would not fit the message after the reason.
+	 */
 	switch (reason) {
 	case PTSCOPE_R_TRACEPOINT_NOT_FOUND:
-		return tp_list(buf, sizeof(buf), "; ");
+		return "; ptscope record --help lists the tracepoints a trigger can be armed on";
 	case PTSCOPE_R_BAD_TRIGGER:
 		/* EOPNOTSUPP: a tracepoint that exists but has no probe */
-		return e == EOPNOTSUPP ? tp_list(buf, sizeof(buf), "; not a supported tracepoint: ") :
+		return e == EOPNOTSUPP ? "; not a tracepoint this module has a probe for: ptscope "
+					 "record --help lists the ones a trigger can be armed on" :
 					 "";
 	case PTSCOPE_R_NEED_CAP_ADMIN:
 		return "; run as root, or grant CAP_PERFMON (setcap cap_perfmon+ep ptscope), "

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../util/opttab.h"
+#include "tp_names.h"
 
 #define ALL_CMDS (PTS_CMD_RUN | PTS_CMD_ATTACH | PTS_CMD_RECORD)
 
@@ -344,6 +345,28 @@ static int parse_uprobe(const char *spec, struct pts_capture_opts *o, struct pts
 	return 0;
 }
 
+/*
+ * A tracepoint the module has no probe for (tp_names.h), refused before
+ * anything is opened or started, with the names it has. A syscall's own
+ * event (syscalls:sys_enter_write) is an ftrace event made from
+ * raw_syscalls:sys_enter, no tracepoint: that one, with a pid, is said.
+ */
+static int unsupported_tp(const char *name, struct pts_err *err)
+{
+	bool enter = !strncmp(name, "syscalls:sys_enter_", 19);
+	char names[400];
+
+	if (enter || !strncmp(name, "syscalls:sys_exit_", 18))
+		return pts_err_set(err, EINVAL,
+			"--trigger: %s is an ftrace event built on raw_syscalls:%s, not a "
+			"tracepoint a trigger can be armed on; give tracepoint:raw_syscalls:%s:pid=N "
+			"(any syscall of process N)", name, enter ? "sys_enter" : "sys_exit",
+			enter ? "sys_enter" : "sys_exit");
+	return pts_err_set(err, EINVAL,
+		"--trigger: tracepoint %s cannot be a trigger (the module has no probe for it); "
+		"give one of: %s", name, pts_tp_trigger_names(names, sizeof(names)));
+}
+
 int pts_parse_trigger(const char *spec, struct pts_capture_opts *o, struct pts_err *err)
 {
 	struct ptscope_trigger_spec *t = &o->cfg.trigger;
@@ -402,6 +425,8 @@ int pts_parse_trigger(const char *spec, struct pts_capture_opts *o, struct pts_e
 		}
 		memset(t->tracepoint, 0, sizeof(t->tracepoint));
 		memcpy(t->tracepoint, sub, sub_len + 1 + ev_len);
+		if (!pts_tp_trigger_supported(t->tracepoint))
+			return unsupported_tp(t->tracepoint, err);
 		t->kinds |= PTSCOPE_TRIG_TRACEPOINT;
 		o->trigger_kind = PTS_TRIGGER_KIND_TRACEPOINT;
 	} else if (!strncmp(spec, "uprobe:", 7)) {
@@ -429,7 +454,7 @@ int pts_parse_trigger(const char *spec, struct pts_capture_opts *o, struct pts_e
 bad_tp:
 	return pts_err_set(err, EINVAL,
 		"--trigger: '%s' is not tracepoint:SUBSYS:EVENT[:pid=N] (names of letters, "
-		"digits and _, e.g. tracepoint:syscalls:sys_enter_write)", spec);
+		"digits and _, e.g. tracepoint:sched:sched_process_exit)", spec);
 }
 
 static int parse_hex(const char *s, size_t n, uint64_t *out)
@@ -1115,6 +1140,8 @@ void pts_opts_usage(enum pts_capture_cmd cmd, FILE *f)
 	}
 	fprintf(f, "Options:\n");
 	pts_opt_help(&capture_tab, cmd, f);
+	fprintf(f, "\nTracepoints a --trigger tracepoint:SUBSYS:EVENT can be armed on:\n");
+	pts_tp_trigger_names_print(f, "  ", 78);
 	fprintf(f, "\nSIZE: 4K 64K 4M 64M 1G (binary units). The bundle goes to -o NAME.ptscope;\n"
 		"decode it with: ptscope decode NAME.ptscope -o NAME.fxt\n\n"
 		"Exit status: 0 every bundle written complete; 1 failure, an incomplete bundle,\n"

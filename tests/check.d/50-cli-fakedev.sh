@@ -133,6 +133,20 @@ m['config']['trigger_spec'] == 'tracepoint:sched:sched_switch:pid=4242'"
 
 readback "$T/t.ptscope"
 
+echo "-- the status line says how to fire a hotkey or manual trigger"
+# the module's default key (x) when none is given, as GET_TRIGGER reports it
+pts record --trigger hotkey --duration 100ms --size 64K --no-copy -o "$T/hk.ptscope" > "$T/out" 2> "$T/err" ||
+	fail "record --trigger hotkey rc=$?"
+grep -q "armed: .*trigger hotkey (fire it with Alt+SysRq+x at a console, or as root: echo x > /proc/sysrq-trigger)" \
+	"$T/err" || fail "hotkey: the status line does not say which key fires it"
+pts record --trigger hotkey:y --duration 100ms --size 64K --no-copy -o "$T/hy.ptscope" > "$T/out" 2> "$T/err" ||
+	fail "record --trigger hotkey:y rc=$?"
+grep -q "trigger hotkey:y (fire it with Alt+SysRq+y" "$T/err" || fail "hotkey:y: the status line"
+pts record --trigger manual --duration 100ms --size 64K --no-copy -o "$T/mn.ptscope" > "$T/out" 2> "$T/err" ||
+	fail "record --trigger manual rc=$?"
+grep -q "trigger manual (fire it with \`ptscope trigger\` from another shell)" "$T/err" ||
+	fail "manual: the status line does not say how to fire it"
+
 echo "-- --multi-snapshot writes one bundle per trigger"
 FAKEDEV_TRIGGER_MS=50 pts record -q --trigger manual --multi-snapshot --duration 2s --size 64K --no-copy \
 	-o "$T/m.ptscope" > "$T/out" 2> "$T/err" || fail "record --multi-snapshot rc=$?"

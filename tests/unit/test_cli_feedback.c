@@ -125,8 +125,26 @@ static void tracepoint_refusals_say_where_the_supported_tracepoints_are(void)
 	CU_ASSERT(strlen(err.msg) < sizeof(err.msg) - 1);
 }
 
+/*
+ * Refused for want of CAP_PERFMON: the capabilities to grant include what
+ * a kernel scope's bundle reads besides arming (kallsyms addresses:
+ * CAP_SYSLOG; /proc/kcore: CAP_SYS_RAWIO); with CAP_PERFMON alone such a
+ * bundle came out without the kernel's names and text.
+ */
+static void capability_refusal_names_every_capability_a_kernel_bundle_needs(void)
+{
+	struct ptscope_hdr hdr = { .reason = PTSCOPE_R_NEED_CAP_ADMIN };
+	struct pts_err err;
+
+	pts_dev_refusal("CONFIGURE", EPERM, &hdr, &err);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "setcap cap_perfmon,cap_syslog,cap_sys_rawio+ep"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--scope user"));
+	CU_ASSERT(strlen(err.msg) < sizeof(err.msg) - 1);
+}
+
 PTS_SUITE(cli_feedback, NULL, NULL,
 	  PTS_TEST(tracepoint_refusals_say_where_the_supported_tracepoints_are),
+	  PTS_TEST(capability_refusal_names_every_capability_a_kernel_bundle_needs),
 	  PTS_TEST(decode_hint_replaces_ptscope_suffix_with_fxt),
 	  PTS_TEST(trigger_tsc_converts_to_wall_clock_through_the_start_pair),
 	  PTS_TEST(status_line_names_cpus_size_scope_and_trigger),

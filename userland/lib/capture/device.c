@@ -85,8 +85,17 @@ static const char *reason_hint(uint32_t reason, int e)
 					 "record --help lists the ones a trigger can be armed on" :
 					 "";
 	case PTSCOPE_R_NEED_CAP_ADMIN:
-		return "; run as root, or grant CAP_PERFMON (setcap cap_perfmon+ep ptscope), "
-		       "or trace with --scope user on one process (ptscope run/attach)";
+		/*
+		 * CAP_PERFMON alone arms a kernel scope, but its bundle then
+		 * lacks the kernel's names (kallsyms reads zeros without
+		 * CAP_SYSLOG where perf_event_paranoid > 1) and text
+		 * (/proc/kcore needs CAP_SYS_RAWIO): perf's own advice for a
+		 * CAP_PERFMON perf adds cap_syslog too
+		 */
+		return "; run as root, or grant CAP_PERFMON (setcap "
+		       "cap_perfmon,cap_syslog,cap_sys_rawio+ep ptscope: a kernel scope's bundle "
+		       "also reads the kernel's symbols and /proc/kcore), or trace with "
+		       "--scope user on one process (ptscope run/attach)";
 	case PTSCOPE_R_NEED_PTRACE:
 		return "; run as the process's user (not a setuid or non-dumpable one), "
 		       "or grant CAP_SYS_PTRACE";

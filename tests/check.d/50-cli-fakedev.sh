@@ -355,7 +355,8 @@ grep -q "^state *idle (simulated PT unit)" "$T/out" || fail "status output"
 pts status --disarm > "$T/out" 2> "$T/err" || fail "status --disarm rc=$?"
 grep -q "nothing to disarm" "$T/out" || fail "status --disarm on idle"
 if pts trigger > "$T/out" 2> "$T/err"; then fail "trigger on an idle device succeeded"; fi
-grep -q "TRIGGER refused: not armed" "$T/err" || fail "trigger message"
+grep -q "TRIGGER refused: not armed.*start one there (ptscope record, run or attach, e.g. with --trigger manual)" \
+	"$T/err" || fail "trigger message: $(cat "$T/err")"
 pts status --json > "$T/status.json" || fail "status --json rc=$?"
 python3 -c "
 import json; s = json.load(open('$T/status.json'))

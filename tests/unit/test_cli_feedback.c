@@ -142,9 +142,23 @@ static void capability_refusal_names_every_capability_a_kernel_bundle_needs(void
 	CU_ASSERT(strlen(err.msg) < sizeof(err.msg) - 1);
 }
 
+/* `ptscope trigger` with nothing armed says what it is for; other calls refused so say nothing more. */
+static void trigger_refused_when_nothing_is_armed_says_what_to_arm(void)
+{
+	struct ptscope_hdr hdr = { .reason = PTSCOPE_R_NOT_ARMED };
+	struct pts_err err;
+
+	pts_dev_refusal("TRIGGER", EINVAL, &hdr, &err);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "TRIGGER refused: not armed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--trigger manual"));
+	pts_dev_refusal("STOP", EINVAL, &hdr, &err);
+	CU_ASSERT_PTR_NULL(strstr(err.msg, "--trigger"));
+}
+
 PTS_SUITE(cli_feedback, NULL, NULL,
 	  PTS_TEST(tracepoint_refusals_say_where_the_supported_tracepoints_are),
 	  PTS_TEST(capability_refusal_names_every_capability_a_kernel_bundle_needs),
+	  PTS_TEST(trigger_refused_when_nothing_is_armed_says_what_to_arm),
 	  PTS_TEST(decode_hint_replaces_ptscope_suffix_with_fxt),
 	  PTS_TEST(trigger_tsc_converts_to_wall_clock_through_the_start_pair),
 	  PTS_TEST(status_line_names_cpus_size_scope_and_trigger),

@@ -67,9 +67,8 @@ int pts_dev_open(struct pts_err *err)
 	return fd;
 }
 
-
-/* What the user can do about the common refusals; @e: the errno. */
-static const char *reason_hint(uint32_t reason, int e)
+/* What the user can do about the common refusals; @what: the call, @e: the errno. */
+static const char *reason_hint(const char *what, uint32_t reason, int e)
 {
 	/*
 	 * The options refuse a tracepoint the list does not hold
@@ -115,6 +114,12 @@ static const char *reason_hint(uint32_t reason, int e)
 	case PTSCOPE_R_ARMED:
 		return "; another capture is armed: ptscope status shows it, "
 		       "ptscope status --disarm ends it";
+	case PTSCOPE_R_NOT_ARMED:
+		/* `ptscope trigger` with nothing armed: say what it fires */
+		return strcmp(what, "TRIGGER") ? "" :
+		       "; it fires the trigger of a capture armed in another shell: start one "
+		       "there (ptscope record, run or attach, e.g. with --trigger manual), "
+		       "then run ptscope trigger";
 	case PTSCOPE_R_NO_MEMORY:
 		return "; use a smaller --size or fewer CPUs (-C)";
 	case PTSCOPE_R_BAD_SIZE:
@@ -130,7 +135,7 @@ int pts_dev_refusal(const char *what, int e, const struct ptscope_hdr *hdr,
 		return pts_err_set(err, e, "%s refused: %s (value %llu, %s)%s", what,
 				   pts_reason_text(hdr->reason),
 				   (unsigned long long)hdr->reason_arg, strerror(e),
-				   reason_hint(hdr->reason, e));
+				   reason_hint(what, hdr->reason, e));
 	if (e == EPERM || e == EACCES)
 		return pts_err_set(err, e,
 				   "%s refused: %s; kernel scope and system-wide capture need "

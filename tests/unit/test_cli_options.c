@@ -391,7 +391,10 @@ static void second_trigger_and_post_trigger_without_trigger_are_refused(void)
 	MSG_HAS("only one trigger");
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--post-trigger", "10")), -EINVAL);
 	MSG_HAS("--post-trigger needs a --trigger");
+	/* a uprobe (magic-trace's -trigger SYMBOL) is a trigger too: named among them */
+	MSG_HAS("uprobe:..., SYMBOL, hotkey or manual");
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--multi-snapshot")), -EINVAL);
+	MSG_HAS("uprobe:..., SYMBOL, hotkey or manual");
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "manual",
 						  "--post-trigger", "1e3")), -EINVAL);
 	MSG_HAS("microseconds");

@@ -930,12 +930,15 @@ int pts_opts_finalize(struct pts_capture_opts *o, struct pts_err *err)
 				   "--trigger %s: a bare SYMBOL is a function of the traced program "
 				   "(run or attach); with record give uprobe:PATH:%s",
 				   o->uprobe_symbol, o->uprobe_symbol);
+	/* every kind of trigger, as --trigger's own refusal lists them */
 	if (c->trigger.post_trigger_us && o->trigger_kind == PTS_TRIGGER_KIND_NONE)
 		return pts_err_set(err, EINVAL,
-				   "--post-trigger needs a --trigger (tracepoint, hotkey or manual)");
+				   "--post-trigger needs a --trigger (tracepoint:..., uprobe:..., "
+				   "SYMBOL, hotkey or manual)");
 	if ((c->trigger.flags & PTSCOPE_TRIGF_MULTI) && o->trigger_kind == PTS_TRIGGER_KIND_NONE)
 		return pts_err_set(err, EINVAL,
-				   "--multi-snapshot needs a --trigger (tracepoint, hotkey or manual)");
+				   "--multi-snapshot needs a --trigger (tracepoint:..., uprobe:..., "
+				   "SYMBOL, hotkey or manual)");
 	if (o->cpus_given && !pts_cpu_mask_count(c->cpu_mask))
 		return pts_err_set(err, EINVAL, "-C/--cpus: the list names no CPU");
 	return 0;

@@ -289,6 +289,10 @@ static void trigger_tracepoint_without_a_probe_is_refused_with_the_list(void)
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD,
 			      ARGV("record", "--trigger", "tracepoint:syscalls:sys_exit_read")), -EINVAL);
 	MSG_HAS("give tracepoint:raw_syscalls:sys_exit:pid=N");
+	/* perf's spelling (-e sched:sched_switch) is told the prefix */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD,
+			      ARGV("record", "--trigger", "sched:sched_switch:pid=3")), -EINVAL);
+	MSG_HAS("a tracepoint is given as tracepoint:sched:sched_switch:pid=3");
 	/* the example a malformed spec is shown is one that is taken */
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "tracepoint:sched")), -EINVAL);
 	MSG_HAS("e.g. tracepoint:sched:sched_process_exit)");

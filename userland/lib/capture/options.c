@@ -367,6 +367,21 @@ static int unsupported_tp(const char *name, struct pts_err *err)
 		"give one of: %s", name, pts_tp_trigger_names(names, sizeof(names)));
 }
 
+/* SUBSYS:EVENT[:...] naming a tracepoint a trigger takes, without "tracepoint:" */
+static bool tp_without_prefix(const char *spec)
+{
+	char name[PTSCOPE_TRACEPOINT_LEN];
+	const char *c1 = strchr(spec, ':');
+	const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	size_t n = c2 ? (size_t)(c2 - spec) : strlen(spec);
+
+	if (!c1 || n >= sizeof(name))
+		return false;
+	memcpy(name, spec, n);
+	name[n] = '\0';
+	return pts_tp_trigger_supported(name);
+}
+
 int pts_parse_trigger(const char *spec, struct pts_capture_opts *o, struct pts_err *err)
 {
 	struct ptscope_trigger_spec *t = &o->cfg.trigger;
@@ -443,6 +458,11 @@ int pts_parse_trigger(const char *spec, struct pts_capture_opts *o, struct pts_e
 		snprintf(o->uprobe_symbol, sizeof(o->uprobe_symbol), "%s", spec);
 		t->kinds |= PTSCOPE_TRIG_UPROBE;
 		o->trigger_kind = PTS_TRIGGER_KIND_UPROBE;
+	} else if (tp_without_prefix(spec)) {
+		/* perf's spelling of a tracepoint event, sched:sched_switch: say the one here */
+		return pts_err_set(err, EINVAL,
+			"--trigger: '%s' is not a trigger; a tracepoint is given as tracepoint:%s",
+			spec, spec);
 	} else {
 		return pts_err_set(err, EINVAL,
 			"--trigger: '%s' is not a trigger; give tracepoint:SUBSYS:EVENT[:pid=N], "

@@ -227,6 +227,11 @@ EXE=$(readlink -f "$B/ptscope")
 check_manifest "$T/f.ptscope" "
 m['config']['addr_ranges'][0]['cfg'] == 2 ;;
 int(m['config']['addr_ranges'][0]['a'], 16) == 0x$MAINV + ($PIE and min(int(x['start'], 16) for x in m['processes'][0]['maps_arm'] if x['path'] == '$EXE' and int(x['pgoff'], 16) == 0))"
+# a user function as the only traced range of a kernel scope: said, never fatal
+pts run -q --scope kernel -F filter:main -o "$T/fk.ptscope" -- "$B/ptscope" --help > "$T/out" 2> "$T/err" ||
+	[ -f "$T/fk.ptscope/manifest.json" ] || fail "run --scope kernel -F filter:main: no bundle"
+grep -q "warning: --filter range 0x[0-9a-f]*-0x[0-9a-f]* is user-space code, which --scope kernel does not trace: nothing inside it will be traced" \
+	"$T/err" || fail "a user filter range in kernel scope is not said: $(cat "$T/err")"
 if pts record -q -F stop:main -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "record with a symbol filter succeeded"; fi
 grep -q "a symbol needs a traced process" "$T/err" || fail "record symbol filter message"
 

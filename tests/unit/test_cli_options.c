@@ -421,6 +421,30 @@ static void filter_hex_range_and_symbol_stop(void)
 	CU_ASSERT_EQUAL(o.filters[2].start, 0x7f0000001000ULL);
 }
 
+/*
+ * A filter range in the half of the address space the scope does not
+ * trace traces nothing: said (a warning, the capture still arms), for a
+ * filter range only; a TraceStop range, or any range in --scope both, not.
+ */
+static void filter_range_outside_the_scope_is_named(void)
+{
+	CU_ASSERT_STRING_EQUAL(pts_filter_outside_scope(PTSCOPE_SCOPE_KERNEL, PTSCOPE_ADDR_FILTER,
+							0x401000, 0x402000),
+			       "user-space code, which --scope kernel does not trace");
+	CU_ASSERT_STRING_EQUAL(pts_filter_outside_scope(PTSCOPE_SCOPE_USER, PTSCOPE_ADDR_FILTER,
+							0xffffffff81000000ULL,
+							0xffffffff81001000ULL),
+			       "kernel code, which --scope user does not trace");
+	CU_ASSERT_PTR_NULL(pts_filter_outside_scope(PTSCOPE_SCOPE_USER, PTSCOPE_ADDR_FILTER,
+						    0x401000, 0x402000));
+	CU_ASSERT_PTR_NULL(pts_filter_outside_scope(PTSCOPE_SCOPE_KERNEL, PTSCOPE_ADDR_FILTER,
+						    0xffffffff81000000ULL, 0xffffffff81001000ULL));
+	CU_ASSERT_PTR_NULL(pts_filter_outside_scope(PTSCOPE_SCOPE_BOTH, PTSCOPE_ADDR_FILTER,
+						    0x401000, 0x402000));
+	CU_ASSERT_PTR_NULL(pts_filter_outside_scope(PTSCOPE_SCOPE_KERNEL, PTSCOPE_ADDR_STOP,
+						    0x401000, 0x402000));
+}
+
 static void record_refuses_symbol_filter_before_opening_the_device(void)
 {
 	/* record traces no single executable to look a symbol up in */
@@ -723,6 +747,7 @@ PTS_SUITE(cli_options, NULL, NULL,
 	  PTS_TEST(trigger_manual_sets_no_kind_bits),
 	  PTS_TEST(second_trigger_and_post_trigger_without_trigger_are_refused),
 	  PTS_TEST(filter_hex_range_and_symbol_stop),
+	  PTS_TEST(filter_range_outside_the_scope_is_named),
 	  PTS_TEST(record_refuses_symbol_filter_before_opening_the_device),
 	  PTS_TEST(filter_bad_forms_and_fifth_range_are_refused),
 	  PTS_TEST(cpu_list_ranges_and_errors),

@@ -209,6 +209,7 @@ int pts_capture_resolve_filters(struct pts_capture *c, struct pts_err *err)
 		const struct pts_filter_spec *f = &o->filters[i];
 		struct ptscope_addr_range *r = &o->cfg.addr[i];
 		uint64_t start = f->start, end = f->end;
+		const char *why;
 
 		if (f->is_symbol) {
 			uint64_t addr, size, rt;
@@ -231,6 +232,13 @@ int pts_capture_resolve_filters(struct pts_capture *c, struct pts_err *err)
 				f->cfg == PTSCOPE_ADDR_STOP ? "stop at" : "trace only",
 				f->symbol, start, end);
 		}
+		/* said, never refused: the capture arms as asked */
+		why = pts_filter_outside_scope(o->cfg.scope, f->cfg, start, end);
+		if (why)
+			fprintf(stderr, "ptscope: warning: --filter range 0x%" PRIx64 "-0x%" PRIx64
+				" is %s: nothing inside it will be traced (a filter: range traces "
+				"only inside itself); give --scope both, or a range in the scope\n",
+				start, end, why);
 		r->start = start;
 		r->end = end - 1;	/* ADDRn_B is inclusive (SDM 33.2.4.3) */
 		r->cfg = f->cfg;

@@ -497,6 +497,18 @@ static int parse_hex(const char *s, size_t n, uint64_t *out)
 	return 0;
 }
 
+const char *pts_filter_outside_scope(uint32_t scope, uint32_t cfg, uint64_t start, uint64_t end)
+{
+	/* the canonical halves: user below 2^47, the kernel from 2^64 - 2^47 */
+	if (cfg != PTSCOPE_ADDR_FILTER)
+		return NULL;
+	if (scope == PTSCOPE_SCOPE_KERNEL && end <= 0x0000800000000000ULL)
+		return "user-space code, which --scope kernel does not trace";
+	if (scope == PTSCOPE_SCOPE_USER && start >= 0xffff800000000000ULL)
+		return "kernel code, which --scope user does not trace";
+	return NULL;
+}
+
 int pts_parse_filter(const char *spec, struct pts_filter_spec *f, struct pts_err *err)
 {
 	const char *r = spec;

@@ -83,6 +83,12 @@ static bool no_unwind_jump(const struct frame *top, const struct fn *fn)
 	       (top->fn.object == fn->object && top->fn.kernel == fn->kernel);
 }
 
+/* f is a call of _Unwind_Resume: the frame below it is being unwound past. */
+static bool resumes_unwinding(const struct frame *f)
+{
+	return f->fn.known && !f->fn.kernel && tl_is_unwind_resume_name(f->fn.name);
+}
+
 static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 		   struct pts_err *err)
 {
@@ -106,11 +112,15 @@ static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 	 * tail call (irq_exit_rcu's `jmp __irq_exit_rcu` under a nested
 	 * interrupt, recursion through a tail call), whatever is open; so
 	 * is a jump that no_unwind_jump tells apart.
+	 * A frame that called _Unwind_Resume is never the target (the
+	 * unwinder resumes below it): in a recursion whose frames each
+	 * run a cleanup, the landing pad reached is the next older
+	 * frame's, not the innermost frame of that function.
 	 */
 	if (t->excess || is_fn_entry(&fn, br->to) || (t->n && no_unwind_jump(&t->frames[t->n - 1], &fn)))
 		return tl_replace_top(tl, t, &fn, br->to, PTS_TLK_JUMP, err);
 	for (i = (int64_t)t->n - 2; i >= 0; i--) {
-		if (!same_fn(&t->frames[i], &fn))
+		if (!same_fn(&t->frames[i], &fn) || resumes_unwinding(&t->frames[i + 1]))
 			continue;
 		while (!rc && t->n > (uint32_t)i + 1)
 			rc = pop(tl, t, PTS_TLK_UNWIND, err);

@@ -80,7 +80,7 @@ static struct chunk *new_chunk(struct pts_pcpu *p)
 /* c is used up: keep it (and its arrays) for a later chunk. */
 static void retire_chunk(struct pts_pcpu *p, struct chunk *c)
 {
-	pts_ptdec_free(c->dec);
+	pts_ptdec_free_to(c->dec, &p->pool->caller_dec);
 	c->dec = NULL;
 	c->next = p->pool->spare;
 	p->pool->spare = c;
@@ -168,7 +168,7 @@ static int wait_chunk(struct pts_pcpu *p, struct chunk *c)
 		pardec_pool_unqueue(pool, c);
 		c->state = CH_RUNNING;
 		pthread_mutex_unlock(&pool->mu);
-		rc = pardec_decode_chunk(c, NULL);
+		rc = pardec_decode_chunk(c, NULL, &pool->caller_dec);
 		pthread_mutex_lock(&pool->mu);
 		c->state = rc ? CH_FAILED : CH_DONE;
 	}
@@ -176,7 +176,7 @@ static int wait_chunk(struct pts_pcpu *p, struct chunk *c)
 	if (c->state == CH_FAILED) {
 		/* a worker could not make its decoder: decode it here */
 		pthread_mutex_unlock(&pool->mu);
-		rc = pardec_decode_chunk(c, NULL);
+		rc = pardec_decode_chunk(c, NULL, &pool->caller_dec);
 		pthread_mutex_lock(&pool->mu);
 		c->state = rc ? CH_FAILED : CH_DONE;
 	}
@@ -223,11 +223,11 @@ static int restart_serially(struct pts_pcpu *p, struct chunk *c, uint64_t target
 	const struct pts_ptdec_stats *st;
 	int rc;
 
-	pts_ptdec_free(c->dec);
+	pts_ptdec_free_to(c->dec, &p->pool->caller_dec);
 	c->dec = NULL;
 	c->first = true;
 	c->sink = false;
-	rc = pardec_new_decoder(c, NULL, &c->dec);
+	rc = pardec_new_decoder(c, NULL, &p->pool->caller_dec, &c->dec);
 	if (rc)
 		return rc;
 	/* plain: every event queued, none stored, none dropped */
@@ -324,7 +324,7 @@ static int advance(struct pts_pcpu *p, struct pts_err *err)
 		 * same events again, not stored up to the ones kept) if a worker
 		 * made cur.
 		 */
-		rc = pardec_new_decoder(c, NULL, &c->dec);
+		rc = pardec_new_decoder(c, NULL, &p->pool->caller_dec, &c->dec);
 		if (rc)
 			return pts_err_set(err, -rc, "out of memory decoding cpu %u", p->cfg.cpu);
 		c->dec_next = 0;

@@ -146,6 +146,8 @@ struct pts_pool {
 	 * most as many as were ever live at once
 	 */
 	struct chunk *spare;
+	/* the last decoder it was done with, for its next chunk (pts_ptdec_config.spare) */
+	struct pts_ptdec *caller_dec;
 };
 
 struct pts_pcpu {
@@ -243,12 +245,20 @@ int pardec_pool_fill(struct pts_pool *pool);
 
 /* The chunk's arrays and decoder freed (the chunk itself is not). */
 void pardec_chunk_free_data(struct chunk *c);
-/* A decoder for c at its PSB (view: the worker's images, NULL the shared ones). -ENOMEM... */
-int pardec_new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **out);
+/*
+ * A decoder for c at its PSB (view: the worker's images, NULL the shared
+ * ones), made of *spare if there is one (pts_ptdec_config.spare: the
+ * calling thread's pool->caller_dec, a worker's own). -ENOMEM...
+ */
+int pardec_new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **spare,
+		       struct pts_ptdec **out);
 /* Decode on with dec into c's buffer (pardec_chunk.c says how far). 0, or -ENOMEM. */
 int pardec_run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit);
-/* The whole chunk with a decoder of its own (view as pardec_new_decoder). 0, or -ENOMEM. */
-int pardec_decode_chunk(struct chunk *c, struct pts_imgview *view);
+/*
+ * The whole chunk with a decoder of its own (view and spare as
+ * pardec_new_decoder; the decoder goes back to *spare). 0, or -ENOMEM.
+ */
+int pardec_decode_chunk(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **spare);
 /*
  * c->dec, in the calling thread, which decodes c on with it alone (a
  * trace with CYC, pardec.h); nothing decoded yet. 0, or -ENOMEM.

@@ -74,6 +74,7 @@ static void *worker(void *arg)
 {
 	struct pts_pool *pool = arg;
 	struct pts_imgview *view = NULL;
+	struct pts_ptdec *spare = NULL;		/* its last chunk's decoder */
 
 	pts_imgview_new(pool->set, &view);	/* NULL: every chunk fails, the consumer decodes */
 	pthread_mutex_lock(&pool->mu);
@@ -96,7 +97,7 @@ static void *worker(void *arg)
 		pardec_pool_unqueue(pool, c);
 		c->state = CH_RUNNING;
 		pthread_mutex_unlock(&pool->mu);
-		rc = view ? pardec_decode_chunk(c, view) : -ENOMEM;
+		rc = view ? pardec_decode_chunk(c, view, &spare) : -ENOMEM;
 		pthread_mutex_lock(&pool->mu);
 		c->state = rc ? CH_FAILED : CH_DONE;
 		if ((pool->awaited == c || pool->awaited2 == c) && awaited_done(pool)) {
@@ -111,6 +112,7 @@ static void *worker(void *arg)
 	}
 	pool->worker_cpu_ns += thread_cpu_ns();
 	pthread_mutex_unlock(&pool->mu);
+	pts_ptdec_free(spare);
 	pts_imgview_free(view);
 	return NULL;
 }
@@ -252,6 +254,7 @@ void pts_pool_free(struct pts_pool *pool, struct pts_pool_cpu *cpu)
 		pardec_chunk_free_data(c);
 		free(c);
 	}
+	pts_ptdec_free(pool->caller_dec);
 	pthread_cond_destroy(&pool->work);
 	pthread_cond_destroy(&pool->done);
 	pthread_mutex_destroy(&pool->mu);

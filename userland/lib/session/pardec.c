@@ -616,11 +616,16 @@ static void clear_extra(struct pts_pcpu *p)
 	p->out_extra = false;
 }
 
-/* Every jump of run e (cur's event r) lies in the elide window el. */
+/*
+ * Every jump of run e (cur's event r) lies in the elide window el. The
+ * thread as one word (pts_pid_tid); an empty window (hi 0) holds no run
+ * by the last test alone (from + span is the run's greatest address: it
+ * does not wrap).
+ */
 static inline bool run_in_window(const struct pts_pcpu *p, const struct pts_br_elide *el,
 				 const struct pts_rec *e)
 {
-	return el && el->hi && p->pid == el->pid && p->tid == el->tid && e->from >= el->lo &&
+	return el && pts_pid_tid(&p->pid) == pts_pid_tid(&el->pid) && e->from >= el->lo &&
 	       e->from + e->run.span < el->hi;
 }
 
@@ -840,7 +845,12 @@ static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, bool before, 
 	return 1;
 }
 
-/* pts_pcpu_emit's loop, before and go_on known. */
+/*
+ * pts_pcpu_emit's loop, before and go_on known. A near call or return
+ * (most events) goes to the sink's entry for its kind, as the serial
+ * decoder's block loop hands them (decode/brsrc.h): the sink then tests
+ * neither the kind nor whether it is a gap; each call site has one target.
+ */
 static inline __attribute__((always_inline)) int emit(struct pts_pcpu *p, bool before,
 						      uint64_t until_ns,
 						      const struct pts_brsrc_to *to,
@@ -852,7 +862,12 @@ static inline __attribute__((always_inline)) int emit(struct pts_pcpu *p, bool b
 
 		if (rc != 1)
 			return rc;
-		rc = to->event(to->ctx, to->idx, br, err);
+		if (br->kind == PTS_BR_CALL)
+			rc = to->call(to->ctx, to->idx, br, err);
+		else if (br->kind == PTS_BR_RETURN)
+			rc = to->ret(to->ctx, to->idx, br, err);
+		else
+			rc = to->event(to->ctx, to->idx, br, err);
 		if (rc)
 			return rc;
 	}

@@ -74,12 +74,15 @@ static struct chunk *new_chunk(struct pts_pcpu *p)
 	c->capsnaps = keep.capsnaps;
 	c->jumps = keep.jumps;
 	c->capjumps = keep.capjumps;
+	c->hot = keep.hot;
 	return c;
 }
 
 /* c is used up: keep it (and its arrays) for a later chunk. */
 static void retire_chunk(struct pts_pcpu *p, struct chunk *c)
 {
+	if (c->n > c->hot)
+		c->hot = c->n;
 	pts_ptdec_free_to(c->dec, &p->pool->caller_dec);
 	c->dec = NULL;
 	c->next = p->pool->spare;
@@ -158,14 +161,14 @@ static int wait_chunk(struct pts_pcpu *p, struct chunk *c)
 	}
 	pthread_mutex_lock(&pool->mu);
 	if (c->state == CH_QUEUED && pool->self && !p->serial) {
-		pardec_pool_unqueue(pool, c);
+		pardec_pool_take(pool, c, false);
 		c->state = CH_DONE;
 		pool->sunk++;
 		pthread_mutex_unlock(&pool->mu);
 		return pardec_start_sink(c);
 	}
 	if (c->state == CH_QUEUED) {
-		pardec_pool_unqueue(pool, c);
+		pardec_pool_take(pool, c, true);
 		c->state = CH_RUNNING;
 		pthread_mutex_unlock(&pool->mu);
 		rc = pardec_decode_chunk(c, NULL, &pool->caller_dec);

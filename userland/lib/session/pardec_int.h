@@ -89,6 +89,13 @@ struct chunk {
 	struct pts_jump *jumps;
 	size_t njumps, capjumps;
 	/*
+	 * The most events the arrays above ever held when a chunk was used up
+	 * (retire_chunk): their pages written before, which the next write
+	 * finds without a page fault. They move with the arrays
+	 * (pardec_pool_take).
+	 */
+	size_t hot;
+	/*
 	 * The decoder writes events and jumps into ev[] (and pos[], thr[])
 	 * and jumps[] itself (store, decode/evstore.h); n, nthr and njumps count
 	 * them once pardec_chunk.c has caught up (after each call of the
@@ -235,6 +242,16 @@ void pardec_pool_queue(struct pts_pool *pool, struct chunk *c);
 void pardec_pool_await(struct pts_pool *pool, struct chunk *c);
 /* Take c (queued) off the queue: the caller holds pool->mu. */
 void pardec_pool_unqueue(struct pts_pool *pool, struct chunk *c);
+/*
+ * pardec_pool_unqueue, for a thread about to decode c: a chunk that fill
+ * (a worker's, or one the calling thread decodes into its buffer) takes
+ * the arrays of the queued chunk that held the most events, if they held
+ * more than its own, and one decoded into the sink the least, by
+ * swapping them with it (queued chunks' arrays are nobody's until taken:
+ * the caller holds pool->mu). The decode then writes again into pages
+ * written before (docs/performance.md, seventeenth round).
+ */
+void pardec_pool_take(struct pts_pool *pool, struct chunk *c, bool fill);
 /*
  * Queue chunks while fewer than pool->chunks are live, of the CPU whose
  * next chunk the merge needs soonest. 0, or -ENOMEM.

@@ -94,7 +94,7 @@ static void *worker(void *arg)
 		}
 		if (pool->stop)
 			break;
-		pardec_pool_unqueue(pool, c);
+		pardec_pool_take(pool, c, true);
 		c->state = CH_RUNNING;
 		pthread_mutex_unlock(&pool->mu);
 		rc = view ? pardec_decode_chunk(c, view, &spare) : -ENOMEM;
@@ -168,6 +168,43 @@ void pardec_pool_unqueue(struct pts_pool *pool, struct chunk *c)
 	while (*pp != c)
 		pp = &(*pp)->qnext;
 	*pp = c->qnext;
+}
+
+/* The arrays of chunks a and b, and what they held (hot), traded. */
+static void swap_arrays(struct chunk *a, struct chunk *b)
+{
+#define SWAP(f)                           \
+	do {                              \
+		__typeof__(a->f) t = a->f; \
+		a->f = b->f;              \
+		b->f = t;                 \
+	} while (0)
+	SWAP(ev);
+	SWAP(cap);
+	SWAP(pos);
+	SWAP(cappos);
+	SWAP(thr);
+	SWAP(capthr);
+	SWAP(x);
+	SWAP(capx);
+	SWAP(snaps);
+	SWAP(capsnaps);
+	SWAP(jumps);
+	SWAP(capjumps);
+	SWAP(hot);
+#undef SWAP
+}
+
+void pardec_pool_take(struct pts_pool *pool, struct chunk *c, bool fill)
+{
+	struct chunk *q, *best = c;
+
+	pardec_pool_unqueue(pool, c);
+	for (q = pool->qhead; q; q = q->qnext)
+		if (fill ? q->hot > best->hot : q->hot < best->hot)
+			best = q;
+	if (best != c)
+		swap_arrays(c, best);
 }
 
 int pardec_pool_fill(struct pts_pool *pool)

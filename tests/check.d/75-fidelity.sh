@@ -55,8 +55,11 @@ done
 # The rest of the corpus (tests/programs): a hand-written retpoline, deep
 # recursion, swapcontext coroutines, fork + wait, fork + exec of itself
 # followed by --follow-exec, PLT calls and dlopen with lazy binding (PIE)
-# and with -z now (non-PIE).
-for prog in retpoline deep_rec coro forkexec plt_lazy plt_nopie; do
+# and with -z now (non-PIE), indirect jumps (jump tables, computed goto,
+# a cold part, a jump into another function's middle), C++ exceptions
+# through a shared library and through frames with cleanups, an IFUNC
+# and GOT calls, a longjmp into an older frame of a recursion.
+for prog in retpoline deep_rec coro forkexec plt_lazy plt_nopie jumps cxx_unwind ifunc recjmp; do
 	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/$prog.ptscope" -- "$bin/$prog" </dev/null >/dev/null
 	args+=(--bundle "$prog=$work/bundles/$prog.ptscope:$bin/$prog")
 done

@@ -40,7 +40,7 @@ fi
 if newer "$out/retpoline" $src/retpoline.S; then
 	gcc -nostdlib -static -no-pie -o "$out/retpoline" $src/retpoline.S
 fi
-for p in deep_rec coro forkexec; do
+for p in deep_rec coro forkexec recjmp; do
 	if newer "$out/$p" $src/$p.c; then
 		gcc $flags -static -o "$out/$p" $src/$p.c
 	fi
@@ -51,4 +51,25 @@ fi
 if newer "$out/plt_nopie" $src/plt.c || newer "$out/plt_nopie" "$out/libshlib.so"; then
 	gcc $flags -no-pie -Wl,-z,now -o "$out/plt_nopie" $src/plt.c -L"$out" -lshlib \
 		-Wl,-rpath,'$ORIGIN' -ldl
+fi
+# Indirect jumps (jump tables, computed goto, an indirect tail call, a
+# cold part, a jump into another function's middle): optimised, sibling
+# calls on, static.
+if newer "$out/jumps" $src/jumps.c; then
+	gcc -O2 -g -foptimize-sibling-calls -static -o "$out/jumps" $src/jumps.c
+fi
+# C++ exceptions through a shared library and through frames with
+# cleanups. libstdc++ linked statically (as for cxx_throw); the library
+# takes the personality routine from the executable, which exports it,
+# and _Unwind_Resume from libgcc_s, which both share: one unwinder.
+if newer "$out/libcxxlib.so" $src/cxxlib.cc; then
+	g++ $flags -fPIC -shared -nostdlib -o "$out/libcxxlib.so" $src/cxxlib.cc
+fi
+if newer "$out/cxx_unwind" $src/cxx_unwind.cc || newer "$out/cxx_unwind" "$out/libcxxlib.so"; then
+	g++ $flags -static-libstdc++ -Wl,--export-dynamic-symbol=__gxx_personality_v0 \
+		-o "$out/cxx_unwind" $src/cxx_unwind.cc -L"$out" -lcxxlib -Wl,-rpath,'$ORIGIN'
+fi
+# An IFUNC of the executable and calls through the GOT (noplt): PIE.
+if newer "$out/ifunc" $src/ifunc.c || newer "$out/ifunc" "$out/libshlib.so"; then
+	gcc $flags -o "$out/ifunc" $src/ifunc.c -L"$out" -lshlib -Wl,-rpath,'$ORIGIN'
 fi

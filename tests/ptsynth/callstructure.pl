@@ -7,9 +7,11 @@
 # starts a frame (the return address is the call's IP + SIZE); a RET pops
 # to the frame whose return address it reaches (longjmp and exceptions
 # unwind several; with the stack pointer recorded at each CALL, frames
-# whose stack was released are dropped at the next call); a jump to a
-# function's entry replaces the top frame
-# (tail calls, PLT stubs). A signal handler (tracing enabled elsewhere
+# whose stack was released are dropped at the next call); a jump (or a
+# taken conditional branch) to a function's entry replaces the top frame
+# (tail calls, PLT stubs, cold parts), and one out of the top frame's
+# function to no entry leaves a frame of no function of interest (the
+# timeline names it foo+0xNN). A signal handler (tracing enabled elsewhere
 # than where the thread left for the kernel: after its system call, or
 # where it was interrupted) is a frame nested where the signal was
 # delivered; tracing enabled again where that delivery left (after
@@ -46,19 +48,23 @@ die "no image section of $exe_path in $gt_path\n" unless defined $bias;
 }
 
 my %sym;	# runtime entry address -> name
+my %size;	# runtime entry address -> size in bytes (nm -S), where known
 # Names as the decoder prints them: demangled (nm -C uses libiberty, as
 # the decoder does). C++ constructor/destructor variants (C1/C2, D0/D1/D2)
 # demangle alike and are one name here; a mangled name in the listing is
 # mapped to its demangled form.
 my (%mangled, %demangled);	# address -> names
 for my $demangle (0, 1) {
-	my @cmd = ('nm', '--defined-only', ($demangle ? ('-C') : ()), $exe_copy);
+	my @cmd = ('nm', '-S', '--defined-only', ($demangle ? ('-C') : ()), $exe_copy);
 	open(my $nm, '-|', @cmd) or die "nm: $!\n";
 	while (<$nm>) {
 		chomp;
-		my ($a, $t, $n) = split(' ', $_, 3);
+		# "ADDR SIZE TYPE NAME", or "ADDR TYPE NAME" for a symbol of no size
+		my ($a, $z, $t, $n) = /^(\S+) (\S+) (\S) (.*)$/ ? ($1, $2, $3, $4) :
+				      /^(\S+) (\S) (.*)$/ ? ($1, undef, $2, $3) : ();
 		next unless defined $n && $t =~ /^[tTwWi]$/;
 		push @{($demangle ? \%demangled : \%mangled)->{hex($a) + $bias}}, $n;
+		$size{hex($a) + $bias} = hex($z) if defined $z && hex($z);
 	}
 	close $nm;
 }
@@ -70,11 +76,26 @@ for my $k (keys %demangled) {
 	$canon{$_} //= $d for @{$mangled{$k} // []};
 }
 my %interesting = map { $_ => 1 } keys %canon;
+# The executable's functions of known size, by entry address, for
+# fn_at: the entry of the function holding an address.
+my @starts = sort { $a <=> $b } grep { defined $sym{$_} } keys %size;
+sub fn_at {
+	my ($ip) = @_;
+	my ($lo, $hi) = (0, scalar(@starts));
+	while ($lo < $hi) {	# the last start at or below ip
+		my $mid = ($lo + $hi) >> 1;
+		if ($starts[$mid] <= $ip) { $lo = $mid + 1; } else { $hi = $mid; }
+	}
+	return undef unless $lo;
+	my $s = $starts[$lo - 1];
+	return $ip < $s + $size{$s} ? $s : undef;
+}
 (my $exe_base = $exe_path) =~ s{.*/}{};
 
 # Ground truth, per thread ("t TID" records switch threads). A frame is
 # [return address, name of interest or undef, stack pointer after its
-# call, resume IP of the signal delivery that opened it (handlers)].
+# call, resume IP of the signal delivery that opened it (handlers), entry
+# address of the function named].
 my %gst;
 my (@gt_seq, @gt_frames);
 my $tid = 'first';
@@ -101,15 +122,29 @@ sub arrive {
 			push @gt_seq, join("\t", $st->{tid}, $name, scalar(@path), join('>', @path));
 			push @gt_frames, "$st->{tid}\t" . join(';', @path, $name);
 		}
-		push @$stack, [$st->{call}, $name, $st->{sp}];
+		push @$stack, [$st->{call}, $name, $st->{sp}, undef, $ip];
 		undef $st->{call};
 	}
 	if ($st->{jump}) {
-		# A jump to another function's entry replaces the top frame, as
-		# the timeline does (tail calls, PLT stubs, ld.so -> _start).
+		# A jump (or a taken conditional branch: a function's cold part,
+		# foo.cold, is a symbol of its own) to another function's entry
+		# replaces the top frame, as the timeline does (tail calls, PLT
+		# stubs, ld.so -> _start).
 		my $name = $sym{$ip};
 		if (defined $name) {
-			if (@$stack) { $stack->[-1][1] = $name; } else { push @$stack, [-1, $name]; }
+			if (@$stack) { @{$stack->[-1]}[1, 4] = ($name, $ip); }
+			else { push @$stack, [-1, $name, undef, undef, $ip]; }
+		} elsif (@$stack && defined $stack->[-1][1] && defined $stack->[-1][4] &&
+			 $size{$stack->[-1][4]}) {
+			# Out of the top frame's function, not to an entry (into
+			# another function's middle, back from a cold part, to a
+			# PLT stub): the frame now runs code that is no function
+			# entered at its first byte, as the timeline names it
+			# (foo+0x1c): no frame of interest from here on. (Only
+			# where the function's size is known: crtstuff's
+			# frame_dummy has none.)
+			my $at = fn_at($ip);
+			undef $stack->[-1][1] unless defined $at && $at == $stack->[-1][4];
 		}
 		$st->{jump} = 0;
 	}
@@ -127,7 +162,7 @@ sub arrive {
 		if ($i < 0 && @$stack && !defined $stack->[-1][3]) {
 			pop @$stack;
 			my $name = $sym{$ip};
-			$stack->[-1][1] = $name if defined $name && @$stack;
+			@{$stack->[-1]}[1, 4] = ($name, $ip) if defined $name && @$stack;
 		}
 		$st->{ret} = 0;
 	}
@@ -165,7 +200,7 @@ while (<$g>) {
 		if (!defined $left) {
 			# the trace starts here (the frame-by-frame listing has it)
 			push @gt_frames, "$st->{tid}\t$name" if defined $name && !@$stack;
-			push @$stack, [-1, $name] unless @$stack;
+			push @$stack, [-1, $name, undef, undef, $ip] unless @$stack;
 			next;
 		}
 		# Back where a signal delivery left (rt_sigreturn): its handler
@@ -183,7 +218,7 @@ while (<$g>) {
 			my @open = map { $_->[1] } grep { defined $_->[1] } @$stack;
 			push @gt_frames, "$st->{tid}\t" . join(';', @open, $name);
 		}
-		push @$stack, [-1, $name, undef, $left];
+		push @$stack, [-1, $name, undef, $left, $ip];
 		next;
 	}
 	next unless /^i (\S+) (\S+)(?: (\S+))?(?: (\S+))?/;
@@ -195,7 +230,7 @@ while (<$g>) {
 		$gt_calls++;
 	}
 	$st->{ret} = 1 if $class eq 'ret';
-	$st->{jump} = 1 if $class eq 'jmp' || $class eq 'jmp-ind';
+	$st->{jump} = 1 if $class eq 'jmp' || $class eq 'jmp-ind' || $class eq 'jcc';
 }
 close $g;
 # Decode listing: "ts cpu pid/tid depth kind event", event "> name+0xOFF (obj)".

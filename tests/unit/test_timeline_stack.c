@@ -6,6 +6,7 @@
  *
  *   user:   main 0x1000  foo 0x1100  bar 0x1200  baz 0x1300   (0x100 bytes each)
  *           __restore_rt 0x1400 (the signal restorer: mov $15,%eax; syscall at +7)
+ *           _Unwind_Resume 0x1500
  *   kernel: entry_SYSCALL_64 K+0x000  do_syscall_64 K+0x100
  *           asm_exc_page_fault K+0x200  exc_page_fault K+0x300
  *           asm_common_interrupt K+0x400  irq_exit_rcu K+0x500
@@ -20,6 +21,7 @@
 #define BAR 0x1200ULL
 #define BAZ 0x1300ULL
 #define RESTORER 0x1400ULL
+#define UNWIND_RESUME 0x1500ULL
 #define ENTRY (K + 0x000)
 #define DOSYS (K + 0x100)
 #define PGF (K + 0x200)
@@ -30,7 +32,7 @@
 
 static const struct tl_fn fns[] = {
 	{ "main", MAIN }, { "foo", FOO }, { "bar", BAR }, { "baz", BAZ },
-	{ "__restore_rt", RESTORER },
+	{ "__restore_rt", RESTORER }, { "_Unwind_Resume", UNWIND_RESUME },
 	{ "entry_SYSCALL_64", ENTRY }, { "do_syscall_64", DOSYS },
 	{ "asm_exc_page_fault", PGF }, { "exc_page_fault", EXCPGF },
 	{ "asm_common_interrupt", IRQ }, { "irq_exit_rcu", IRQEXIT },
@@ -177,6 +179,35 @@ static void jump_into_the_middle_of_a_deeper_frames_function_unwinds(void)
 	ev(PTS_BR_JUMP, BAR + 8, MAIN + 30, 130, 0);
 	CU_ASSERT_STRING_EQUAL(finish(), "B0 main|B1 foo|B2 bar|E2 bar|E1 foo|E0 main");
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_UNWIND);
+	done();
+}
+
+/*
+ * A C++ exception through a recursion whose frames each run a cleanup:
+ * foo calls foo, which calls bar, which throws. The unwinder jumps to the
+ * inner foo's landing pad (FOO + 0x40); its cleanup done, the pad calls
+ * _Unwind_Resume, which never returns and jumps to the same landing pad
+ * of the outer foo: the inner foo is unwound with _Unwind_Resume, and
+ * the outer foo's pad calls baz from depth 1, not from the inner foo.
+ */
+static void unwind_resume_goes_on_to_an_older_frame_of_the_same_function(void)
+{
+	start(PTS_SCOPE_USER, 0);
+	ev(PTS_BR_ENABLED, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 5, FOO, 110, 0);
+	ev(PTS_BR_CALL, FOO + 5, FOO, 120, 0);
+	ev(PTS_BR_CALL, FOO + 5, BAR, 130, 0);
+	ev(PTS_BR_JUMP, BAR + 8, FOO + 0x40, 140, 0);		/* the inner foo's pad */
+	ev(PTS_BR_CALL, FOO + 0x45, UNWIND_RESUME, 150, 0);
+	ev(PTS_BR_JUMP, UNWIND_RESUME + 8, FOO + 0x40, 160, 0);	/* the outer foo's pad */
+	ev(PTS_BR_CALL, FOO + 0x45, BAZ, 170, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 foo|B3 bar|E3 bar|B3 _Unwind_Resume|E3 _Unwind_Resume|E2 foo|"
+		"B2 baz|E2 baz|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "_Unwind_Resume", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 160);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_UNWIND);
 	done();
 }
@@ -667,6 +698,7 @@ PTS_SUITE(timeline_stack, NULL, NULL,
 	  PTS_TEST(tail_jump_to_a_function_open_lower_in_the_stack_replaces_the_top_frame),
 	  PTS_TEST(tail_jump_under_a_nested_interrupt_keeps_the_interrupted_stack),
 	  PTS_TEST(jump_into_the_middle_of_a_deeper_frames_function_unwinds),
+	  PTS_TEST(unwind_resume_goes_on_to_an_older_frame_of_the_same_function),
 	  PTS_TEST(return_past_the_known_stack_infers_an_outer_frame_from_the_segment_start),
 	  PTS_TEST(inferred_frame_whose_segment_was_already_written_begins_at_the_return),
 	  PTS_TEST(gap_ends_open_frames_leaves_an_instant_and_splices_nothing),

@@ -59,6 +59,12 @@ static int on_return(struct pts_tl *tl, struct thread *t, const struct pts_branc
 	return return_to(tl, t, br->to, &br->to_sym, PTS_TLK_RETURN, err);
 }
 
+/* f is a call of _Unwind_Resume: the frame below it is being unwound past. */
+static bool resumes_unwinding(const struct frame *f)
+{
+	return f->fn.known && !f->fn.kernel && tl_is_unwind_resume_name(f->fn.name);
+}
+
 static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 		   struct pts_err *err)
 {
@@ -81,9 +87,13 @@ static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 	 * point) unwinds to it. A jump to a function's first byte is a
 	 * tail call (irq_exit_rcu's `jmp __irq_exit_rcu` under a nested
 	 * interrupt, recursion through a tail call), whatever is open.
+	 * A frame that called _Unwind_Resume is never the target (the
+	 * unwinder resumes below it): in a recursion whose frames each
+	 * run a cleanup, the landing pad reached is the next older
+	 * frame's, not the innermost frame of that function.
 	 */
 	for (i = (int64_t)t->n - 2; !t->excess && !is_fn_entry(&fn, br->to) && i >= 0; i--) {
-		if (!same_fn(&t->frames[i], &fn))
+		if (!same_fn(&t->frames[i], &fn) || resumes_unwinding(&t->frames[i + 1]))
 			continue;
 		while (!rc && t->n > (uint32_t)i + 1)
 			rc = pop(tl, t, PTS_TLK_UNWIND, err);

@@ -67,6 +67,19 @@ bool tl_is_return_thunk_name(const char *name)
 }
 
 /*
+ * A landing pad that has run its cleanups calls _Unwind_Resume, which
+ * never returns: it resumes the propagation from the frame below its
+ * caller (Itanium C++ ABI, exception handling, 1.3 _Unwind_Resume), so
+ * its caller is never the target; a cleanup followed by a handler of the
+ * same frame jumps there without it. Called only for a jump into the
+ * middle of a function open deeper, not per branch.
+ */
+bool tl_is_unwind_resume_name(const char *name)
+{
+	return !strcmp(name, "_Unwind_Resume") || !strcmp(name, "_Unwind_Resume@plt");
+}
+
+/*
  * With only ring 0 traced (SDM "Filtering by Current Privilege Level"),
  * TIP.PGE comes when the CPU enters ring 0, at the first byte of what
  * LSTAR, CSTAR, SYSENTER_EIP or an IDT gate points to; the Linux (5.8+)

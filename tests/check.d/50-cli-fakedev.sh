@@ -133,6 +133,20 @@ m['config']['trigger_spec'] == 'tracepoint:sched:sched_switch:pid=4242'"
 
 readback "$T/t.ptscope"
 
+echo "-- the status line says how to fire a hotkey or manual trigger"
+# the module's default key (x) when none is given, as GET_TRIGGER reports it
+pts record --trigger hotkey --duration 100ms --size 64K --no-copy -o "$T/hk.ptscope" > "$T/out" 2> "$T/err" ||
+	fail "record --trigger hotkey rc=$?"
+grep -q "armed: .*trigger hotkey (fire it with Alt+SysRq+x at a console, or as root: echo x > /proc/sysrq-trigger)" \
+	"$T/err" || fail "hotkey: the status line does not say which key fires it"
+pts record --trigger hotkey:y --duration 100ms --size 64K --no-copy -o "$T/hy.ptscope" > "$T/out" 2> "$T/err" ||
+	fail "record --trigger hotkey:y rc=$?"
+grep -q "trigger hotkey:y (fire it with Alt+SysRq+y" "$T/err" || fail "hotkey:y: the status line"
+pts record --trigger manual --duration 100ms --size 64K --no-copy -o "$T/mn.ptscope" > "$T/out" 2> "$T/err" ||
+	fail "record --trigger manual rc=$?"
+grep -q "trigger manual (fire it with \`ptscope trigger\` from another shell)" "$T/err" ||
+	fail "manual: the status line does not say how to fire it"
+
 echo "-- --multi-snapshot writes one bundle per trigger"
 FAKEDEV_TRIGGER_MS=50 pts record -q --trigger manual --multi-snapshot --duration 2s --size 64K --no-copy \
 	-o "$T/m.ptscope" > "$T/out" 2> "$T/err" || fail "record --multi-snapshot rc=$?"
@@ -213,6 +227,11 @@ EXE=$(readlink -f "$B/ptscope")
 check_manifest "$T/f.ptscope" "
 m['config']['addr_ranges'][0]['cfg'] == 2 ;;
 int(m['config']['addr_ranges'][0]['a'], 16) == 0x$MAINV + ($PIE and min(int(x['start'], 16) for x in m['processes'][0]['maps_arm'] if x['path'] == '$EXE' and int(x['pgoff'], 16) == 0))"
+# a user function as the only traced range of a kernel scope: said, never fatal
+pts run -q --scope kernel -F filter:main -o "$T/fk.ptscope" -- "$B/ptscope" --help > "$T/out" 2> "$T/err" ||
+	[ -f "$T/fk.ptscope/manifest.json" ] || fail "run --scope kernel -F filter:main: no bundle"
+grep -q "warning: --filter range 0x[0-9a-f]*-0x[0-9a-f]* is user-space code, which --scope kernel does not trace: nothing inside it will be traced" \
+	"$T/err" || fail "a user filter range in kernel scope is not said: $(cat "$T/err")"
 if pts record -q -F stop:main -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "record with a symbol filter succeeded"; fi
 grep -q "a symbol needs a traced process" "$T/err" || fail "record symbol filter message"
 
@@ -245,6 +264,25 @@ grep -q "no symbol 'no_such_fn'" "$T/err" || fail "missing symbol message: $(cat
 ! grep -q CONFIGURE "$T/log" || fail "CONFIGURE issued for a missing trigger symbol"
 [ ! -e "$T/ran2" ] || fail "CMD ran although its trigger symbol is missing"
 [ ! -e "$T/v.ptscope" ] || fail "a bundle was written for a refused trigger"
+
+echo "-- a tracepoint without a probe is refused before the device is used or CMD runs"
+# the fake device takes any name; the module would refuse it at CONFIGURE,
+# after CMD was started and held: the options know the module's list
+for tp in sched:no_such_event syscalls:sys_enter_openat; do
+	: > "$T/log"
+	rm -f "$T/ran3"
+	set +e
+	pts run -q --trigger "tracepoint:$tp" -o "$T/tp.ptscope" -- touch "$T/ran3" > "$T/out" 2> "$T/err"
+	rc=$?
+	set -e
+	[ "$rc" = 2 ] || fail "run --trigger tracepoint:$tp: rc $rc, want 2 (bad option)"
+	[ ! -s "$T/log" ] || fail "tracepoint:$tp: the device was used: $(tr '\n' ' ' < "$T/log")"
+	[ ! -e "$T/ran3" ] || fail "tracepoint:$tp: CMD ran"
+	[ ! -e "$T/tp.ptscope" ] || fail "tracepoint:$tp: a bundle was written"
+done
+grep -q "give tracepoint:raw_syscalls:sys_enter:pid=N" "$T/err" || fail "syscalls:sys_enter_openat: message"
+pts record --help > "$T/out" || fail "record --help"
+grep -q "^  .*irq:irq_handler_entry" "$T/out" || fail "record --help does not list the tracepoints a trigger takes"
 
 echo "-- refusals carry the module's reason"
 : > "$T/log"
@@ -322,7 +360,8 @@ grep -q "^state *idle (simulated PT unit)" "$T/out" || fail "status output"
 pts status --disarm > "$T/out" 2> "$T/err" || fail "status --disarm rc=$?"
 grep -q "nothing to disarm" "$T/out" || fail "status --disarm on idle"
 if pts trigger > "$T/out" 2> "$T/err"; then fail "trigger on an idle device succeeded"; fi
-grep -q "TRIGGER refused: not armed" "$T/err" || fail "trigger message"
+grep -q "TRIGGER refused: not armed.*start one there (ptscope record, run or attach, e.g. with --trigger manual)" \
+	"$T/err" || fail "trigger message: $(cat "$T/err")"
 pts status --json > "$T/status.json" || fail "status --json rc=$?"
 python3 -c "
 import json; s = json.load(open('$T/status.json'))

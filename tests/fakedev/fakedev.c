@@ -225,7 +225,9 @@ static int fake_ioctl(unsigned long req, void *arg)
 		ti->post_trigger_us = cfg.trigger.post_trigger_us;
 		ti->tracepoint_pid = cfg.trigger.tracepoint_pid;
 		memcpy(ti->tracepoint, cfg.trigger.tracepoint, sizeof(ti->tracepoint));
-		ti->hotkey = cfg.trigger.hotkey;
+		/* the module's default key (its hotkey parameter) when none was given */
+		if (cfg.trigger.kinds & PTSCOPE_TRIG_HOTKEY)
+			ti->hotkey = cfg.trigger.hotkey ? cfg.trigger.hotkey : 'x';
 		if (cfg.trigger.kinds & PTSCOPE_TRIG_UPROBE) {
 			ti->uprobe_pid = cfg.uprobe.pid;
 			ti->uprobe_offset = cfg.uprobe.offset;

@@ -346,6 +346,27 @@ static void zeroed_kallsyms_is_recognised_with_the_setting(void)
 }
 
 /*
+ * Why kallsyms reads as zeros, by the kernel's rule: with kptr_restrict 0
+ * a reader without CAP_SYSLOG still sees zeros when perf_event_paranoid
+ * is above 1 (Debian's default is 3), the case of a user given only
+ * CAP_PERFMON; the message said "kptr_restrict=0" and nothing else.
+ */
+static void hidden_kallsyms_says_which_setting_and_capability(void)
+{
+	char why[160];
+
+	pts_kallsyms_hidden_why(0, 3, why, sizeof(why));
+	CU_ASSERT_STRING_EQUAL(why, "kptr_restrict=0, perf_event_paranoid=3: they need CAP_SYSLOG "
+			       "(or perf_event_paranoid 1 or less)");
+	pts_kallsyms_hidden_why(1, 3, why, sizeof(why));
+	CU_ASSERT_STRING_EQUAL(why, "kptr_restrict=1: they need CAP_SYSLOG");
+	pts_kallsyms_hidden_why(2, 0, why, sizeof(why));
+	CU_ASSERT_STRING_EQUAL(why, "kptr_restrict=2: even root sees none");
+	pts_kallsyms_hidden_why(0, 1, why, sizeof(why));
+	CU_ASSERT_STRING_EQUAL(why, "kptr_restrict=0, perf_event_paranoid=1");
+}
+
+/*
  * Kernel code outside the text sections, found in kallsyms by module:
  * two BPF programs back to back (one range, to the module symbol after
  * them), an ftrace trampoline whose next symbol is far (64 KiB taken),
@@ -634,6 +655,7 @@ __attribute__((constructor)) static void live_register(void)
 PTS_SUITE(capture_kernel, NULL, NULL,
 	  PTS_TEST(kallsyms_text_range_finds_stext_and_etext),
 	  PTS_TEST(kallsyms_with_hidden_addresses_says_kptr_restrict),
+	  PTS_TEST(hidden_kallsyms_says_which_setting_and_capability),
 	  PTS_TEST(kallsyms_without_etext_is_enoent),
 	  PTS_TEST(modules_parse_reads_name_size_and_address),
 	  PTS_TEST(module_text_from_sysfs_sections_runs_to_the_end_of_the_module),

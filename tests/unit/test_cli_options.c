@@ -266,8 +266,36 @@ static void trigger_tracepoint_with_pid(void)
 	CU_ASSERT_STRING_EQUAL(o.trigger_text, "tracepoint:sched:sched_process_exit:pid=42");
 
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD,
-			      ARGV("record", "--trigger", "tracepoint:syscalls:sys_enter_write")), 0);
+			      ARGV("record", "--trigger", "tracepoint:irq:irq_handler_entry")), 0);
 	CU_ASSERT_EQUAL(o.cfg.trigger.tracepoint_pid, 0);
+}
+
+/*
+ * A tracepoint the module has no probe for is refused while the options
+ * are parsed (exit 2: nothing opened, CMD not started), with every name
+ * the module takes, the list's last one too; a syscall's own ftrace
+ * event with the raw_syscalls tracepoint it is built on.
+ */
+static void trigger_tracepoint_without_a_probe_is_refused_with_the_list(void)
+{
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD,
+			      ARGV("record", "--trigger", "tracepoint:sched:no_such_event")), -EINVAL);
+	MSG_HAS("sched:no_such_event cannot be a trigger");
+	MSG_HAS("sched:sched_process_exit");
+	MSG_HAS("irq:irq_handler_entry");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "--trigger",
+			      "tracepoint:syscalls:sys_enter_write:pid=7", "--", "true")), -EINVAL);
+	MSG_HAS("give tracepoint:raw_syscalls:sys_enter:pid=N");
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD,
+			      ARGV("record", "--trigger", "tracepoint:syscalls:sys_exit_read")), -EINVAL);
+	MSG_HAS("give tracepoint:raw_syscalls:sys_exit:pid=N");
+	/* perf's spelling (-e sched:sched_switch) is told the prefix */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD,
+			      ARGV("record", "--trigger", "sched:sched_switch:pid=3")), -EINVAL);
+	MSG_HAS("a tracepoint is given as tracepoint:sched:sched_switch:pid=3");
+	/* the example a malformed spec is shown is one that is taken */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "tracepoint:sched")), -EINVAL);
+	MSG_HAS("e.g. tracepoint:sched:sched_process_exit)");
 }
 
 static void trigger_bad_tracepoint_forms_are_refused(void)
@@ -367,7 +395,10 @@ static void second_trigger_and_post_trigger_without_trigger_are_refused(void)
 	MSG_HAS("only one trigger");
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--post-trigger", "10")), -EINVAL);
 	MSG_HAS("--post-trigger needs a --trigger");
+	/* a uprobe (magic-trace's -trigger SYMBOL) is a trigger too: named among them */
+	MSG_HAS("uprobe:..., SYMBOL, hotkey or manual");
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--multi-snapshot")), -EINVAL);
+	MSG_HAS("uprobe:..., SYMBOL, hotkey or manual");
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--trigger", "manual",
 						  "--post-trigger", "1e3")), -EINVAL);
 	MSG_HAS("microseconds");
@@ -388,6 +419,30 @@ static void filter_hex_range_and_symbol_stop(void)
 	CU_ASSERT(o.filters[1].is_symbol);
 	CU_ASSERT_STRING_EQUAL(o.filters[1].symbol, "abort");
 	CU_ASSERT_EQUAL(o.filters[2].start, 0x7f0000001000ULL);
+}
+
+/*
+ * A filter range in the half of the address space the scope does not
+ * trace traces nothing: said (a warning, the capture still arms), for a
+ * filter range only; a TraceStop range, or any range in --scope both, not.
+ */
+static void filter_range_outside_the_scope_is_named(void)
+{
+	CU_ASSERT_STRING_EQUAL(pts_filter_outside_scope(PTSCOPE_SCOPE_KERNEL, PTSCOPE_ADDR_FILTER,
+							0x401000, 0x402000),
+			       "user-space code, which --scope kernel does not trace");
+	CU_ASSERT_STRING_EQUAL(pts_filter_outside_scope(PTSCOPE_SCOPE_USER, PTSCOPE_ADDR_FILTER,
+							0xffffffff81000000ULL,
+							0xffffffff81001000ULL),
+			       "kernel code, which --scope user does not trace");
+	CU_ASSERT_PTR_NULL(pts_filter_outside_scope(PTSCOPE_SCOPE_USER, PTSCOPE_ADDR_FILTER,
+						    0x401000, 0x402000));
+	CU_ASSERT_PTR_NULL(pts_filter_outside_scope(PTSCOPE_SCOPE_KERNEL, PTSCOPE_ADDR_FILTER,
+						    0xffffffff81000000ULL, 0xffffffff81001000ULL));
+	CU_ASSERT_PTR_NULL(pts_filter_outside_scope(PTSCOPE_SCOPE_BOTH, PTSCOPE_ADDR_FILTER,
+						    0x401000, 0x402000));
+	CU_ASSERT_PTR_NULL(pts_filter_outside_scope(PTSCOPE_SCOPE_KERNEL, PTSCOPE_ADDR_STOP,
+						    0x401000, 0x402000));
 }
 
 static void record_refuses_symbol_filter_before_opening_the_device(void)
@@ -687,10 +742,12 @@ PTS_SUITE(cli_options, NULL, NULL,
 	  PTS_TEST(contradicting_or_out_of_range_timing_is_refused),
 	  PTS_TEST(trigger_tracepoint_with_pid),
 	  PTS_TEST(trigger_bad_tracepoint_forms_are_refused),
+	  PTS_TEST(trigger_tracepoint_without_a_probe_is_refused_with_the_list),
 	  PTS_TEST(trigger_hotkey_default_and_named_key),
 	  PTS_TEST(trigger_manual_sets_no_kind_bits),
 	  PTS_TEST(second_trigger_and_post_trigger_without_trigger_are_refused),
 	  PTS_TEST(filter_hex_range_and_symbol_stop),
+	  PTS_TEST(filter_range_outside_the_scope_is_named),
 	  PTS_TEST(record_refuses_symbol_filter_before_opening_the_device),
 	  PTS_TEST(filter_bad_forms_and_fifth_range_are_refused),
 	  PTS_TEST(cpu_list_ranges_and_errors),

@@ -82,6 +82,10 @@ static void decode(const char *elf, struct tl_sink *sink, struct pts_decode_summ
 	o.elf[0].path = elf;
 	o.nr_elf = 1;
 	o.tsc_khz = 1000000;
+	/* the recording CPU given, as a raw trace's user gives it: no notice for its absence */
+	o.family = 6;
+	o.model = 85;
+	o.stepping = 4;
 	o.pid = 100;
 	o.tid = 100;
 	CU_ASSERT_EQUAL_FATAL(pts_decode_raw(&o, tl_sink_emit, sink, sum, &err), 0);

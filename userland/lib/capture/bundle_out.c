@@ -494,12 +494,15 @@ static void write_kernel(struct writer *w)
 		incomplete(w, "kernel/kallsyms", &e);
 	} else if (pts_kallsyms_zeroed(ks, kslen)) {
 		/* one symbol at 0 for the whole kernel would name everything wrong */
-		int kr = pts_kptr_restrict("/proc/sys/kernel/kptr_restrict");
+		char why[160];
 
-		pts_err_set(&e, EACCES, "every address reads as 0 (kptr_restrict=%d%s): no kernel "
+		/* the same reader of an int, for either sysctl */
+		pts_kallsyms_hidden_why(pts_kptr_restrict("/proc/sys/kernel/kptr_restrict"),
+					pts_kptr_restrict("/proc/sys/kernel/perf_event_paranoid"),
+					why, sizeof(why));
+		pts_err_set(&e, EACCES, "every address reads as 0 (%s): no kernel "
 			    "names or text in the bundle; decode with --kallsyms, --kcore or "
-			    "--vmlinux", kr, kr == 2 ? ": even root sees none" :
-			    kr == 1 ? ": needs CAP_SYSLOG" : "");
+			    "--vmlinux", why);
 		incomplete(w, "kernel/kallsyms", &e);
 		free(ks);
 		ks = NULL;

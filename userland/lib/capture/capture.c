@@ -209,6 +209,7 @@ int pts_capture_resolve_filters(struct pts_capture *c, struct pts_err *err)
 		const struct pts_filter_spec *f = &o->filters[i];
 		struct ptscope_addr_range *r = &o->cfg.addr[i];
 		uint64_t start = f->start, end = f->end;
+		const char *why;
 
 		if (f->is_symbol) {
 			uint64_t addr, size, rt;
@@ -231,6 +232,13 @@ int pts_capture_resolve_filters(struct pts_capture *c, struct pts_err *err)
 				f->cfg == PTSCOPE_ADDR_STOP ? "stop at" : "trace only",
 				f->symbol, start, end);
 		}
+		/* said, never refused: the capture arms as asked */
+		why = pts_filter_outside_scope(o->cfg.scope, f->cfg, start, end);
+		if (why)
+			fprintf(stderr, "ptscope: warning: --filter range 0x%" PRIx64 "-0x%" PRIx64
+				" is %s: nothing inside it will be traced (a filter: range traces "
+				"only inside itself); give --scope both, or a range in the scope\n",
+				start, end, why);
 		r->start = start;
 		r->end = end - 1;	/* ADDRn_B is inclusive (SDM 33.2.4.3) */
 		r->cfg = f->cfg;
@@ -552,21 +560,49 @@ void pts_capture_set_reason(struct pts_capture *c, const char *reason, const cha
 	snprintf(c->trig_detail, sizeof(c->trig_detail), "%s", detail ? detail : "");
 }
 
+/*
+ * How to fire a trigger that waits for the user, after its name on the
+ * status line: perf and magic-trace say how to end a recording (Ctrl-C);
+ * a hotkey's key is the module's default unless given, which the module
+ * reports once armed (GET_TRIGGER).
+ */
+static void trigger_how(const struct pts_capture *c, char *buf, size_t len)
+{
+	const struct pts_capture_opts *o = c->o;
+	unsigned int key = o->cfg.trigger.hotkey;
+	struct ptscope_trigger_info ti;
+	struct pts_err err;
+
+	buf[0] = '\0';
+	if (o->trigger_kind == PTS_TRIGGER_KIND_MANUAL) {
+		snprintf(buf, len, " (fire it with `ptscope trigger` from another shell)");
+		return;
+	}
+	if (o->trigger_kind != PTS_TRIGGER_KIND_HOTKEY)
+		return;
+	if (!key && c->fd >= 0 && !pts_dev_get_trigger(c->fd, &ti, &err))
+		key = ti.hotkey;
+	if (key > ' ' && key < 0x7f)
+		snprintf(buf, len, " (fire it with Alt+SysRq+%c at a console, or as root: "
+			 "echo %c > /proc/sysrq-trigger)", (char)key, (char)key);
+}
+
 void pts_capture_status_line(const struct pts_capture *c, FILE *f)
 {
 	const struct pts_capture_opts *o = c->o;
-	char size[32], what[64];
+	char size[32], what[64], how[160];
 
 	pts_format_size(o->cfg.buffer_size, size, sizeof(size));
 	if (c->target)
 		snprintf(what, sizeof(what), "pid %d", (int)c->target);
 	else
 		snprintf(what, sizeof(what), "system-wide");
-	fprintf(f, "ptscope: armed: %s, %u CPUs x %s (%s), scope %s, timing %s, trigger %s%s%s\n",
+	trigger_how(c, how, sizeof(how));
+	fprintf(f, "ptscope: armed: %s, %u CPUs x %s (%s), scope %s, timing %s, trigger %s%s%s%s\n",
 		what, pts_cpu_mask_count(o->cfg.cpu_mask), size, pts_mode_text(o->cfg.mode),
 		pts_scope_text(o->cfg.scope), pts_timing_text(o->timing),
 		o->trigger_text[0] ? o->trigger_text :
-		(o->cmd == PTS_CMD_RUN ? "exit of CMD or Ctrl-C" : "Ctrl-C"),
+		(o->cmd == PTS_CMD_RUN ? "exit of CMD or Ctrl-C" : "Ctrl-C"), how,
 		o->duration_ms ? ", --duration" : "",
 		(c->caps.flags & PTSCOPE_CAPS_SIMULATED) ? " [simulated PT unit]" : "");
 	fflush(f);

@@ -67,38 +67,34 @@ int pts_dev_open(struct pts_err *err)
 	return fd;
 }
 
-/* The tracepoints a trigger can be armed on. */
-static const char *const tp_names[] = {
-#define PTSCOPE_TP(sys, ev) #sys ":" #ev,
-#include <ptscope/tp_triggers.h>
-#undef PTSCOPE_TP
-};
-
-/* "PREFIX tracepoint triggers can be armed on a:b c:d ...", in @buf. */
-static const char *tp_list(char *buf, size_t len, const char *prefix)
+/* What the user can do about the common refusals; @what: the call, @e: the errno. */
+static const char *reason_hint(const char *what, uint32_t reason, int e)
 {
-	size_t off = (size_t)snprintf(buf, len, "%stracepoint triggers can be armed on", prefix);
-
-	for (size_t i = 0; i < sizeof(tp_names) / sizeof(tp_names[0]) && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, " %s", tp_names[i]);
-	return buf;
-}
-
-/* What the user can do about the common refusals; @e: the errno. */
-static const char *reason_hint(uint32_t reason, int e)
-{
-	static char buf[512];
-
+	/*
+	 * The options refuse a tracepoint the list does not hold
+	 * (tp_names.h), so these come from a module built with another
+	 * list; the list itself would not fit the message after the reason.
+	 */
 	switch (reason) {
 	case PTSCOPE_R_TRACEPOINT_NOT_FOUND:
-		return tp_list(buf, sizeof(buf), "; ");
+		return "; ptscope record --help lists the tracepoints a trigger can be armed on";
 	case PTSCOPE_R_BAD_TRIGGER:
 		/* EOPNOTSUPP: a tracepoint that exists but has no probe */
-		return e == EOPNOTSUPP ? tp_list(buf, sizeof(buf), "; not a supported tracepoint: ") :
+		return e == EOPNOTSUPP ? "; not a tracepoint this module has a probe for: ptscope "
+					 "record --help lists the ones a trigger can be armed on" :
 					 "";
 	case PTSCOPE_R_NEED_CAP_ADMIN:
-		return "; run as root, or grant CAP_PERFMON (setcap cap_perfmon+ep ptscope), "
-		       "or trace with --scope user on one process (ptscope run/attach)";
+		/*
+		 * CAP_PERFMON alone arms a kernel scope, but its bundle then
+		 * lacks the kernel's names (kallsyms reads zeros without
+		 * CAP_SYSLOG where perf_event_paranoid > 1) and text
+		 * (/proc/kcore needs CAP_SYS_RAWIO): perf's own advice for a
+		 * CAP_PERFMON perf adds cap_syslog too
+		 */
+		return "; run as root, or grant CAP_PERFMON (setcap "
+		       "cap_perfmon,cap_syslog,cap_sys_rawio+ep ptscope: a kernel scope's bundle "
+		       "also reads the kernel's symbols and /proc/kcore), or trace with "
+		       "--scope user on one process (ptscope run/attach)";
 	case PTSCOPE_R_NEED_PTRACE:
 		return "; run as the process's user (not a setuid or non-dumpable one), "
 		       "or grant CAP_SYS_PTRACE";
@@ -118,6 +114,12 @@ static const char *reason_hint(uint32_t reason, int e)
 	case PTSCOPE_R_ARMED:
 		return "; another capture is armed: ptscope status shows it, "
 		       "ptscope status --disarm ends it";
+	case PTSCOPE_R_NOT_ARMED:
+		/* `ptscope trigger` with nothing armed: say what it fires */
+		return strcmp(what, "TRIGGER") ? "" :
+		       "; it fires the trigger of a capture armed in another shell: start one "
+		       "there (ptscope record, run or attach, e.g. with --trigger manual), "
+		       "then run ptscope trigger";
 	case PTSCOPE_R_NO_MEMORY:
 		return "; use a smaller --size or fewer CPUs (-C)";
 	case PTSCOPE_R_BAD_SIZE:
@@ -133,7 +135,7 @@ int pts_dev_refusal(const char *what, int e, const struct ptscope_hdr *hdr,
 		return pts_err_set(err, e, "%s refused: %s (value %llu, %s)%s", what,
 				   pts_reason_text(hdr->reason),
 				   (unsigned long long)hdr->reason_arg, strerror(e),
-				   reason_hint(hdr->reason, e));
+				   reason_hint(what, hdr->reason, e));
 	if (e == EPERM || e == EACCES)
 		return pts_err_set(err, e,
 				   "%s refused: %s; kernel scope and system-wide capture need "

@@ -87,6 +87,20 @@ int pts_kptr_restrict(const char *path)
 	return v;
 }
 
+void pts_kallsyms_hidden_why(int kptr_restrict, int paranoid, char *buf, size_t len)
+{
+	if (kptr_restrict == 2)
+		snprintf(buf, len, "kptr_restrict=2: even root sees none");
+	else if (kptr_restrict == 1)
+		snprintf(buf, len, "kptr_restrict=1: they need CAP_SYSLOG");
+	else if (kptr_restrict == 0 && paranoid > 1)
+		snprintf(buf, len, "kptr_restrict=0, perf_event_paranoid=%d: they need CAP_SYSLOG "
+			 "(or perf_event_paranoid 1 or less)", paranoid);
+	else
+		snprintf(buf, len, "kptr_restrict=%d, perf_event_paranoid=%d", kptr_restrict,
+			 paranoid);
+}
+
 int pts_modules_parse(const char *text, size_t len, struct pts_kmodule **mods, size_t *nr,
 		      struct pts_err *err)
 {

@@ -92,6 +92,16 @@ bool pts_kallsyms_zeroed(const char *text, size_t len);
 int pts_kptr_restrict(const char *path);
 
 /*
+ * Why a reader sees kallsyms addresses as 0, from the kernel's rule
+ * (kallsyms_show_value): kptr_restrict 2 hides them from everyone, 1 from
+ * readers without CAP_SYSLOG, 0 too unless perf_event_paranoid is 1 or
+ * less (kptr_restrict, paranoid: the sysctls' values, -1 unknown).
+ * Written to buf: "kptr_restrict=0, perf_event_paranoid=2: they need
+ * CAP_SYSLOG (or perf_event_paranoid 1 or less)".
+ */
+void pts_kallsyms_hidden_why(int kptr_restrict, int paranoid, char *buf, size_t len);
+
+/*
  * Copy len bytes at kernel virtual address vaddr into buf. The whole range
  * must lie in one PT_LOAD segment's file part. -ERANGE if no segment covers
  * it, -errno of pread.

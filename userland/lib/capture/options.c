@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../util/opttab.h"
+#include "tp_names.h"
 
 #define ALL_CMDS (PTS_CMD_RUN | PTS_CMD_ATTACH | PTS_CMD_RECORD)
 
@@ -344,6 +345,43 @@ static int parse_uprobe(const char *spec, struct pts_capture_opts *o, struct pts
 	return 0;
 }
 
+/*
+ * A tracepoint the module has no probe for (tp_names.h), refused before
+ * anything is opened or started, with the names it has. A syscall's own
+ * event (syscalls:sys_enter_write) is an ftrace event made from
+ * raw_syscalls:sys_enter, no tracepoint: that one, with a pid, is said.
+ */
+static int unsupported_tp(const char *name, struct pts_err *err)
+{
+	bool enter = !strncmp(name, "syscalls:sys_enter_", 19);
+	char names[400];
+
+	if (enter || !strncmp(name, "syscalls:sys_exit_", 18))
+		return pts_err_set(err, EINVAL,
+			"--trigger: %s is an ftrace event built on raw_syscalls:%s, not a "
+			"tracepoint a trigger can be armed on; give tracepoint:raw_syscalls:%s:pid=N "
+			"(any syscall of process N)", name, enter ? "sys_enter" : "sys_exit",
+			enter ? "sys_enter" : "sys_exit");
+	return pts_err_set(err, EINVAL,
+		"--trigger: tracepoint %s cannot be a trigger (the module has no probe for it); "
+		"give one of: %s", name, pts_tp_trigger_names(names, sizeof(names)));
+}
+
+/* SUBSYS:EVENT[:...] naming a tracepoint a trigger takes, without "tracepoint:" */
+static bool tp_without_prefix(const char *spec)
+{
+	char name[PTSCOPE_TRACEPOINT_LEN];
+	const char *c1 = strchr(spec, ':');
+	const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	size_t n = c2 ? (size_t)(c2 - spec) : strlen(spec);
+
+	if (!c1 || n >= sizeof(name))
+		return false;
+	memcpy(name, spec, n);
+	name[n] = '\0';
+	return pts_tp_trigger_supported(name);
+}
+
 int pts_parse_trigger(const char *spec, struct pts_capture_opts *o, struct pts_err *err)
 {
 	struct ptscope_trigger_spec *t = &o->cfg.trigger;
@@ -402,6 +440,8 @@ int pts_parse_trigger(const char *spec, struct pts_capture_opts *o, struct pts_e
 		}
 		memset(t->tracepoint, 0, sizeof(t->tracepoint));
 		memcpy(t->tracepoint, sub, sub_len + 1 + ev_len);
+		if (!pts_tp_trigger_supported(t->tracepoint))
+			return unsupported_tp(t->tracepoint, err);
 		t->kinds |= PTSCOPE_TRIG_TRACEPOINT;
 		o->trigger_kind = PTS_TRIGGER_KIND_TRACEPOINT;
 	} else if (!strncmp(spec, "uprobe:", 7)) {
@@ -418,6 +458,11 @@ int pts_parse_trigger(const char *spec, struct pts_capture_opts *o, struct pts_e
 		snprintf(o->uprobe_symbol, sizeof(o->uprobe_symbol), "%s", spec);
 		t->kinds |= PTSCOPE_TRIG_UPROBE;
 		o->trigger_kind = PTS_TRIGGER_KIND_UPROBE;
+	} else if (tp_without_prefix(spec)) {
+		/* perf's spelling of a tracepoint event, sched:sched_switch: say the one here */
+		return pts_err_set(err, EINVAL,
+			"--trigger: '%s' is not a trigger; a tracepoint is given as tracepoint:%s",
+			spec, spec);
 	} else {
 		return pts_err_set(err, EINVAL,
 			"--trigger: '%s' is not a trigger; give tracepoint:SUBSYS:EVENT[:pid=N], "
@@ -429,7 +474,7 @@ int pts_parse_trigger(const char *spec, struct pts_capture_opts *o, struct pts_e
 bad_tp:
 	return pts_err_set(err, EINVAL,
 		"--trigger: '%s' is not tracepoint:SUBSYS:EVENT[:pid=N] (names of letters, "
-		"digits and _, e.g. tracepoint:syscalls:sys_enter_write)", spec);
+		"digits and _, e.g. tracepoint:sched:sched_process_exit)", spec);
 }
 
 static int parse_hex(const char *s, size_t n, uint64_t *out)
@@ -450,6 +495,18 @@ static int parse_hex(const char *s, size_t n, uint64_t *out)
 	}
 	*out = v;
 	return 0;
+}
+
+const char *pts_filter_outside_scope(uint32_t scope, uint32_t cfg, uint64_t start, uint64_t end)
+{
+	/* the canonical halves: user below 2^47, the kernel from 2^64 - 2^47 */
+	if (cfg != PTSCOPE_ADDR_FILTER)
+		return NULL;
+	if (scope == PTSCOPE_SCOPE_KERNEL && end <= 0x0000800000000000ULL)
+		return "user-space code, which --scope kernel does not trace";
+	if (scope == PTSCOPE_SCOPE_USER && start >= 0xffff800000000000ULL)
+		return "kernel code, which --scope user does not trace";
+	return NULL;
 }
 
 int pts_parse_filter(const char *spec, struct pts_filter_spec *f, struct pts_err *err)
@@ -905,12 +962,15 @@ int pts_opts_finalize(struct pts_capture_opts *o, struct pts_err *err)
 				   "--trigger %s: a bare SYMBOL is a function of the traced program "
 				   "(run or attach); with record give uprobe:PATH:%s",
 				   o->uprobe_symbol, o->uprobe_symbol);
+	/* every kind of trigger, as --trigger's own refusal lists them */
 	if (c->trigger.post_trigger_us && o->trigger_kind == PTS_TRIGGER_KIND_NONE)
 		return pts_err_set(err, EINVAL,
-				   "--post-trigger needs a --trigger (tracepoint, hotkey or manual)");
+				   "--post-trigger needs a --trigger (tracepoint:..., uprobe:..., "
+				   "SYMBOL, hotkey or manual)");
 	if ((c->trigger.flags & PTSCOPE_TRIGF_MULTI) && o->trigger_kind == PTS_TRIGGER_KIND_NONE)
 		return pts_err_set(err, EINVAL,
-				   "--multi-snapshot needs a --trigger (tracepoint, hotkey or manual)");
+				   "--multi-snapshot needs a --trigger (tracepoint:..., uprobe:..., "
+				   "SYMBOL, hotkey or manual)");
 	if (o->cpus_given && !pts_cpu_mask_count(c->cpu_mask))
 		return pts_err_set(err, EINVAL, "-C/--cpus: the list names no CPU");
 	return 0;
@@ -1115,6 +1175,8 @@ void pts_opts_usage(enum pts_capture_cmd cmd, FILE *f)
 	}
 	fprintf(f, "Options:\n");
 	pts_opt_help(&capture_tab, cmd, f);
+	fprintf(f, "\nTracepoints a --trigger tracepoint:SUBSYS:EVENT can be armed on:\n");
+	pts_tp_trigger_names_print(f, "  ", 78);
 	fprintf(f, "\nSIZE: 4K 64K 4M 64M 1G (binary units). The bundle goes to -o NAME.ptscope;\n"
 		"decode it with: ptscope decode NAME.ptscope -o NAME.fxt\n\n"
 		"Exit status: 0 every bundle written complete; 1 failure, an incomplete bundle,\n"

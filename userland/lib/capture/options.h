@@ -151,6 +151,15 @@ int pts_parse_trigger(const char *spec, struct pts_capture_opts *o, struct pts_e
 /* --filter [filter:|stop:](START-END|SYMBOL) into *f. 0 or -EINVAL. */
 int pts_parse_filter(const char *spec, struct pts_filter_spec *f, struct pts_err *err);
 
+/*
+ * A filter range ([start, end), PTSCOPE_ADDR_FILTER) wholly in the half of
+ * the address space that scope does not trace (user space in --scope
+ * kernel, the kernel in --scope user): nothing inside it can be traced.
+ * Returns what to say ("user-space code, which --scope kernel does not
+ * trace"), or NULL. A TraceStop range or one of --scope both: NULL.
+ */
+const char *pts_filter_outside_scope(uint32_t scope, uint32_t cfg, uint64_t start, uint64_t end);
+
 /* Text names: "user"/"kernel"/"both", "snapshot"/"full", "low"/... */
 const char *pts_scope_text(uint32_t scope);
 const char *pts_mode_text(uint32_t mode);

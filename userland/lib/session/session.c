@@ -118,8 +118,11 @@ int pts_decode_finish_summary(struct pts_tl *tl, struct pts_decode_summary *sum,
 	size_t i, n = pts_tl_nr_threads(tl);
 	int d;
 
-	for (d = 0; d < PTS_TLD_NR; d++)
+	for (d = 0; d < PTS_TLD_NR; d++) {
 		sum->diag[d] = pts_tl_diag_count(tl, (enum pts_tl_diag)d);
+		pts_tl_diag_first(tl, (enum pts_tl_diag)d, sum->diag_first[d],
+				  sizeof(sum->diag_first[d]));
+	}
 	sum->threads = calloc(n ? n : 1, sizeof(*sum->threads));
 	if (!sum->threads)
 		return pts_err_set(err, ENOMEM, "out of memory");
@@ -776,6 +779,24 @@ static void raw_scope(const struct pts_decode_opts *o, struct pts_run_in *in,
 		snprintf(sum->scope_why, sizeof(sum->scope_why), "given with --scope");
 }
 
+/*
+ * A raw trace does not say which CPU wrote it, and libipt applies a CPU's
+ * errata workarounds only when told the CPU: decoded without --cpu-model,
+ * a trace of an affected CPU can fail or mislead where an erratum applies
+ * (SKZ84: tests/check.d/69-decode-scope-skz84.sh). perf reads the CPU from
+ * perf.data and a bundle records it; here it is said once, with what to give.
+ */
+static void raw_cpu_notice(const struct pts_decode_opts *o, struct pts_decode_summary *sum)
+{
+	if (o->family)
+		return;
+	pts_decode_notice(sum, "no --cpu-model: a raw trace does not record the CPU that wrote "
+			  "it, so it is decoded without any CPU's errata workarounds; give "
+			  "--cpu-model FAMILY/MODEL/STEPPING of the recording machine (its "
+			  "/proc/cpuinfo's 'cpu family', 'model' and 'stepping': 6/85/4 for a "
+			  "Skylake server)");
+}
+
 int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *emit_ctx,
 		   struct pts_decode_summary *sum, struct pts_err *err)
 {
@@ -879,6 +900,7 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.family = o->family;
 	in.model = o->model;
 	in.stepping = o->stepping;
+	raw_cpu_notice(o, sum);
 	pts_decode_cpu_notice(&in, sum);
 	in.mtc_freq = o->mtc_freq;
 	in.nom_freq = o->nom_freq;
@@ -1116,8 +1138,9 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 			s->perfscript_skipped);
 	for (d = 0; d < PTS_TLD_NR; d++)
 		if (s->diag[d])
-			fprintf(f, "diagnostic: %" PRIu64 " x %s\n", s->diag[d],
-				pts_tl_diag_name((enum pts_tl_diag)d));
+			fprintf(f, "diagnostic: %" PRIu64 " x %s%s%s\n", s->diag[d],
+				pts_tl_diag_name((enum pts_tl_diag)d),
+				s->diag_first[d][0] ? ": first " : "", s->diag_first[d]);
 	for (t = 0, i = 0; t < s->nr_threads; t++)
 		i += s->threads[t].events > 0;
 	fprintf(f, "threads: %u\n", i);

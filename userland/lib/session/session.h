@@ -87,6 +87,7 @@ struct pts_decode_summary {
 	struct { char cause[128]; uint64_t count; } causes[PTS_DEC_MAX_CAUSES];
 	unsigned int nr_causes;
 	uint64_t diag[PTS_TLD_NR];
+	char diag_first[PTS_TLD_NR][160];	/* where each was first met, or "" (pts_tl_diag_first) */
 	bool errata_unknown;
 	struct pts_tl_thread_stats *threads;	/* names owned by the summary */
 	size_t nr_threads;

@@ -6,7 +6,9 @@
  * the names it is given, its end, and what it counted.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tl_elide.h"
 #include "tl_stack.h"
@@ -16,7 +18,7 @@ static const char *const diag_names[PTS_TLD_NR] = {
 	[PTS_TLD_OUT_OF_SCOPE] = "event impossible in the recorded scope",
 	[PTS_TLD_DISABLE_WITHOUT_ENABLE] = "tracing disabled without a matching enable",
 	[PTS_TLD_EVENT_WHILE_DISABLED] = "branch while tracing was off",
-	[PTS_TLD_FELL_THROUGH] = "moved to another function without a branch",
+	[PTS_TLD_FELL_THROUGH] = "ran on into another function without a call (slice renamed, nothing lost)",
 	[PTS_TLD_INFERRED] = "return past the known stack (inferred frame)",
 	[PTS_TLD_INFERRED_LATE] =
 		"inferred frame opened late (segment already written, or past a kernel entry from user mode)",
@@ -133,6 +135,27 @@ int pts_tl_finish(struct pts_tl *tl, struct pts_err *err)
 uint64_t pts_tl_diag_count(const struct pts_tl *tl, enum pts_tl_diag d)
 {
 	return (unsigned int)d < PTS_TLD_NR ? tl->diag[d] : 0;
+}
+
+/* "A -> B (object)": a function's object is said once when both share it */
+static void fn_pair_text(const struct fn *a, const struct fn *b, char *buf, size_t size)
+{
+	const char *oa = a->known && a->object ? a->object : NULL;
+	const char *ob = b->known && b->object ? b->object : NULL;
+
+	if (oa && ob && !strcmp(oa, ob))
+		snprintf(buf, size, "%s -> %s (%s)", a->name, b->name, ob);
+	else
+		snprintf(buf, size, "%s%s%s%s -> %s%s%s%s", a->name, oa ? " (" : "", oa ? oa : "",
+			 oa ? ")" : "", b->name, ob ? " (" : "", ob ? ob : "", ob ? ")" : "");
+}
+
+void pts_tl_diag_first(const struct pts_tl *tl, enum pts_tl_diag d, char *buf, size_t size)
+{
+	if (size)
+		buf[0] = '\0';
+	if (d == PTS_TLD_FELL_THROUGH && tl->diag[d] && tl->fell_from.name && tl->fell_to.name)
+		fn_pair_text(&tl->fell_from, &tl->fell_to, buf, size);
 }
 
 size_t pts_tl_nr_threads(const struct pts_tl *tl)

@@ -128,7 +128,7 @@ enum pts_tl_diag {
 	PTS_TLD_OUT_OF_SCOPE,		/* e.g. a kernel address in a user-only trace */
 	PTS_TLD_DISABLE_WITHOUT_ENABLE,	/* tracing disabled twice */
 	PTS_TLD_EVENT_WHILE_DISABLED,	/* a branch while tracing was off */
-	PTS_TLD_FELL_THROUGH,		/* execution moved to another function without a branch */
+	PTS_TLD_FELL_THROUGH,		/* execution ran into another function without a call */
 	PTS_TLD_INFERRED,		/* returns past the known stack */
 	PTS_TLD_INFERRED_LATE,		/* ... whose segment was already written, or
 					 * past a kernel entry from user mode */
@@ -187,6 +187,13 @@ int pts_tl_feed_return(struct pts_tl *tl, const struct pts_branch *br, struct pt
 int pts_tl_finish(struct pts_tl *tl, struct pts_err *err);
 
 uint64_t pts_tl_diag_count(const struct pts_tl *tl, enum pts_tl_diag d);
+/*
+ * Where diagnostic d was first met, as text for the summary, or "" when
+ * the builder keeps no such place for d: PTS_TLD_FELL_THROUGH names the
+ * renamed function and the one it ran into ("_start -> _dl_start_user
+ * (ld-linux-x86-64.so.2)").
+ */
+void pts_tl_diag_first(const struct pts_tl *tl, enum pts_tl_diag d, char *buf, size_t size);
 size_t pts_tl_nr_threads(const struct pts_tl *tl);
 /*
  * Hash slots looked at so far finding threads and processes by id: a

@@ -208,6 +208,12 @@ struct pts_tl {
 	 */
 	uint64_t in_scope_below;
 	uint64_t diag[PTS_TLD_NR];
+	/*
+	 * The first PTS_TLD_FELL_THROUGH: the function whose slice was
+	 * renamed and the one it was renamed to (interned: they live as long
+	 * as the builder), so the summary can name where it happened.
+	 */
+	struct fn fell_from, fell_to;
 };
 
 /*

@@ -59,6 +59,30 @@ static int on_return(struct pts_tl *tl, struct thread *t, const struct pts_branc
 	return return_to(tl, t, br->to, &br->to_sym, PTS_TLK_RETURN, err);
 }
 
+/*
+ * Unknown code (no symbol) is one function per object to same_fn, so a
+ * jump into it would unwind to any unnamed frame of that object open
+ * deeper, whichever of its functions that frame ran. Two jumps into
+ * unknown code are never such an unwind:
+ * - out of a PLT (top, a known ".plt" or "NAME@plt"): it goes on with the
+ *   call that entered the PLT, to the function called or, binding lazily,
+ *   from PLT0 into ld.so's resolver;
+ * - from the target's own object (top, known code there: __sigsetjmp's
+ *   `jmp __sigjmp_save` in libc): a tail call to one of its unnamed
+ *   functions. A longjmp into unnamed code still unwinds: it comes from
+ *   libc's __longjmp into another object, or from unnamed code of the
+ *   same object, the same function as the target.
+ * Without libc6-dbg (ld.so and libc's hidden functions unnamed), the
+ * shipped sample decoded 9 returns as jumps, each after such an unwind.
+ */
+static bool no_unwind_jump(const struct frame *top, const struct fn *fn)
+{
+	if (fn->known || !top->fn.known || (top->s.flags & PTS_TLF_SYNTHETIC))
+		return false;
+	return tl_is_plt_name(top->fn.name) ||
+	       (top->fn.object == fn->object && top->fn.kernel == fn->kernel);
+}
+
 /* f is a call of _Unwind_Resume: the frame below it is being unwound past. */
 static bool resumes_unwinding(const struct frame *f)
 {
@@ -86,13 +110,16 @@ static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 	 * open deeper in the stack (its saved return address, a setjmp
 	 * point) unwinds to it. A jump to a function's first byte is a
 	 * tail call (irq_exit_rcu's `jmp __irq_exit_rcu` under a nested
-	 * interrupt, recursion through a tail call), whatever is open.
+	 * interrupt, recursion through a tail call), whatever is open; so
+	 * is a jump that no_unwind_jump tells apart.
 	 * A frame that called _Unwind_Resume is never the target (the
 	 * unwinder resumes below it): in a recursion whose frames each
 	 * run a cleanup, the landing pad reached is the next older
 	 * frame's, not the innermost frame of that function.
 	 */
-	for (i = (int64_t)t->n - 2; !t->excess && !is_fn_entry(&fn, br->to) && i >= 0; i--) {
+	if (t->excess || is_fn_entry(&fn, br->to) || (t->n && no_unwind_jump(&t->frames[t->n - 1], &fn)))
+		return tl_replace_top(tl, t, &fn, br->to, PTS_TLK_JUMP, err);
+	for (i = (int64_t)t->n - 2; i >= 0; i--) {
 		if (!same_fn(&t->frames[i], &fn) || resumes_unwinding(&t->frames[i + 1]))
 			continue;
 		while (!rc && t->n > (uint32_t)i + 1)

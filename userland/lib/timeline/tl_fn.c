@@ -51,6 +51,14 @@ void tl_lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	}
 }
 
+bool tl_is_plt_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 4 && !strcmp(name + n - 4, "@plt")) || !strcmp(name, ".plt") ||
+	       !strcmp(name, ".plt.sec") || !strcmp(name, ".plt.got") || !strcmp(name, ".plt.bnd");
+}
+
 bool tl_is_return_thunk_name(const char *name)
 {
 	static const char *const names[] = {

@@ -14,6 +14,8 @@ void tl_lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		    const struct pts_br_sym *hint, struct fn *out);
 /* Is name one of the kernel's return thunks (is_return_thunk)? */
 bool tl_is_return_thunk_name(const char *name);
+/* A PLT entry ("puts@plt") or the rest of a PLT section (".plt": PLT0), as decode/plt.h names them. */
+bool tl_is_plt_name(const char *name);
 /* Is name the unwinder's _Unwind_Resume (or its PLT stub)? (tl_fn.c) */
 bool tl_is_unwind_resume_name(const char *name);
 /*

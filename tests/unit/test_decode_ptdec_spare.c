@@ -54,26 +54,30 @@ static int suite_init(void)
 
 static int suite_cleanup(void)
 {
-	bt_rmtree(dir);
-	free(dir);
 	free(jump_elf);
 	free(call_elf);
+	bt_rmtree(dir);
+	free(dir);
 	return 0;
 }
 
-/* The trace in gen: ITERS passes of the loop, each ended by the indirect branch. */
+/*
+ * The trace in gen: ITERS passes of the loop (jnz taken twice, then not),
+ * each ended by the indirect branch back to _start, and a last pass that
+ * ends in tracing off instead.
+ */
 static void write_trace(void)
 {
-	unsigned int i;
+	unsigned int left = ITERS;
 
 	gen_init(&gen);
 	gen_psb_plus(&gen, 0x1000);
 	gen_ip(&gen, ppt_tip_pge, START);
-	for (i = 0; i < ITERS; i++) {
+	do {
 		gen_tnt(&gen, "TTN");
-		gen_ip(&gen, ppt_tip, START);
-	}
-	gen_tnt(&gen, "TTN");
+		if (left)
+			gen_ip(&gen, ppt_tip, START);
+	} while (left--);
 	gen_ip_suppressed(&gen, ppt_tip_pgd);
 }
 

@@ -174,7 +174,7 @@ static void decode_as_a_worker(struct pts_pool *pool, struct pts_imgset *set, st
 	pardec_pool_unqueue(pool, c);
 	c->state = CH_RUNNING;
 	pthread_mutex_unlock(&pool->mu);
-	rc = pardec_decode_chunk(c, view);
+	rc = pardec_decode_chunk(c, view, NULL);
 	CU_ASSERT_EQUAL(rc, 0);
 	pthread_mutex_lock(&pool->mu);
 	c->state = rc ? CH_FAILED : CH_DONE;

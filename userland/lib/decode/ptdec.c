@@ -293,11 +293,15 @@ struct pts_ptdec {
 	bool (*sink_take)(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
 			  uint64_t ts_ns, uint64_t pos);
 	struct pts_ptdec_stats st;
+	/* the last member: kept when the decoder is recycled (pts_ptdec_config.spare) */
 	struct icache_ent icache[ICACHE_SIZE];
 };
 
 _Static_assert(offsetof(struct pts_ptdec, tid) == offsetof(struct pts_ptdec, pid) + 4,
 	       "pts_pid_tid: pid and tid side by side");
+_Static_assert(offsetof(struct pts_ptdec, icache) + sizeof(((struct pts_ptdec *)0)->icache) ==
+		       sizeof(struct pts_ptdec),
+	       "pts_ptdec_new empties a recycled decoder up to its classification cache");
 
 /* Whether follow_sideband has work: a record due, or an image to select. */
 static inline bool sideband_due(const struct pts_ptdec *d)
@@ -1173,13 +1177,26 @@ static void step(struct pts_ptdec *d);
 
 int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, struct pts_err *err)
 {
-	struct pts_ptdec *d = calloc(1, sizeof(*d));
+	struct pts_ptdec *d = cfg->spare ? *cfg->spare : NULL;
 	struct pt_config pc;
 	struct pt_image *img;
 
+	if (d) {
+		*cfg->spare = NULL;
+		if (d->cfg.images == cfg->images) {
+			/* as calloc'd, but the classification cache (the last member) */
+			memset(d, 0, offsetof(struct pts_ptdec, icache));
+		} else {
+			free(d);
+			d = NULL;
+		}
+	}
+	if (!d)
+		d = calloc(1, sizeof(*d));
 	if (!d)
 		return pts_err_set(err, ENOMEM, "out of memory");
 	d->cfg = *cfg;
+	d->cfg.spare = NULL;
 	d->pid = cfg->pid;
 	d->tid = cfg->tid;
 	d->direct.cpu = cfg->cpu;	/* the rest of it zero, as set_branch's */
@@ -2160,10 +2177,21 @@ uint64_t pts_ptdec_done(const struct pts_ptdec *d)
 
 void pts_ptdec_free(struct pts_ptdec *d)
 {
+	pts_ptdec_free_to(d, NULL);
+}
+
+void pts_ptdec_free_to(struct pts_ptdec *d, struct pts_ptdec **spare)
+{
 	if (!d)
 		return;
 	if (d->blk)
 		pt_blk_free_decoder(d->blk);
 	free(d->copy);
-	free(d);
+	if (spare && !*spare) {
+		d->blk = NULL;
+		d->copy = NULL;
+		*spare = d;
+	} else {
+		free(d);
+	}
 }

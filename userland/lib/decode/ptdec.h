@@ -62,6 +62,15 @@ struct pts_ptdec_config {
 	 */
 	struct pts_imgview *view;
 	/*
+	 * optional: a decoder this thread is done with (pts_ptdec_free_to),
+	 * of the same images, taken over and emptied to NULL: its memory and
+	 * its classification cache, whose entries (by address space and
+	 * mode) stay true, so that a decoder per chunk of a parallel decode
+	 * neither zeroes the cache nor classifies each instruction again
+	 * (docs/performance.md, seventeenth round). NULL: a new one.
+	 */
+	struct pts_ptdec **spare;
+	/*
 	 * sync_at_psb: start at the PSB at byte sync_off (pt_blk_sync_set),
 	 * as a decoder that reaches it from the start would resynchronise
 	 * there after an error; otherwise at the first PSB of the buffer
@@ -228,6 +237,11 @@ void pts_ptdec_stats(const struct pts_ptdec *d, struct pts_ptdec_stats *out);
 /* Bytes of the trace decoded so far (for progress reports). */
 uint64_t pts_ptdec_done(const struct pts_ptdec *d);
 void pts_ptdec_free(struct pts_ptdec *d);
+/*
+ * pts_ptdec_free, but d kept in *spare for the next pts_ptdec_new of the
+ * same images (pts_ptdec_config.spare) when *spare is empty.
+ */
+void pts_ptdec_free_to(struct pts_ptdec *d, struct pts_ptdec **spare);
 
 /* Name of a libipt event type ("enabled", "async branch", ...). */
 const char *pts_ptev_name(int type);

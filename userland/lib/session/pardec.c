@@ -74,13 +74,16 @@ static struct chunk *new_chunk(struct pts_pcpu *p)
 	c->capsnaps = keep.capsnaps;
 	c->jumps = keep.jumps;
 	c->capjumps = keep.capjumps;
+	c->hot = keep.hot;
 	return c;
 }
 
 /* c is used up: keep it (and its arrays) for a later chunk. */
 static void retire_chunk(struct pts_pcpu *p, struct chunk *c)
 {
-	pts_ptdec_free(c->dec);
+	if (c->n > c->hot)
+		c->hot = c->n;
+	pts_ptdec_free_to(c->dec, &p->pool->caller_dec);
 	c->dec = NULL;
 	c->next = p->pool->spare;
 	p->pool->spare = c;
@@ -158,17 +161,17 @@ static int wait_chunk(struct pts_pcpu *p, struct chunk *c)
 	}
 	pthread_mutex_lock(&pool->mu);
 	if (c->state == CH_QUEUED && pool->self && !p->serial) {
-		pardec_pool_unqueue(pool, c);
+		pardec_pool_take(pool, c, false);
 		c->state = CH_DONE;
 		pool->sunk++;
 		pthread_mutex_unlock(&pool->mu);
 		return pardec_start_sink(c);
 	}
 	if (c->state == CH_QUEUED) {
-		pardec_pool_unqueue(pool, c);
+		pardec_pool_take(pool, c, true);
 		c->state = CH_RUNNING;
 		pthread_mutex_unlock(&pool->mu);
-		rc = pardec_decode_chunk(c, NULL);
+		rc = pardec_decode_chunk(c, NULL, &pool->caller_dec);
 		pthread_mutex_lock(&pool->mu);
 		c->state = rc ? CH_FAILED : CH_DONE;
 	}
@@ -176,7 +179,7 @@ static int wait_chunk(struct pts_pcpu *p, struct chunk *c)
 	if (c->state == CH_FAILED) {
 		/* a worker could not make its decoder: decode it here */
 		pthread_mutex_unlock(&pool->mu);
-		rc = pardec_decode_chunk(c, NULL);
+		rc = pardec_decode_chunk(c, NULL, &pool->caller_dec);
 		pthread_mutex_lock(&pool->mu);
 		c->state = rc ? CH_FAILED : CH_DONE;
 	}
@@ -223,11 +226,11 @@ static int restart_serially(struct pts_pcpu *p, struct chunk *c, uint64_t target
 	const struct pts_ptdec_stats *st;
 	int rc;
 
-	pts_ptdec_free(c->dec);
+	pts_ptdec_free_to(c->dec, &p->pool->caller_dec);
 	c->dec = NULL;
 	c->first = true;
 	c->sink = false;
-	rc = pardec_new_decoder(c, NULL, &c->dec);
+	rc = pardec_new_decoder(c, NULL, &p->pool->caller_dec, &c->dec);
 	if (rc)
 		return rc;
 	/* plain: every event queued, none stored, none dropped */
@@ -324,7 +327,7 @@ static int advance(struct pts_pcpu *p, struct pts_err *err)
 		 * same events again, not stored up to the ones kept) if a worker
 		 * made cur.
 		 */
-		rc = pardec_new_decoder(c, NULL, &c->dec);
+		rc = pardec_new_decoder(c, NULL, &p->pool->caller_dec, &c->dec);
 		if (rc)
 			return pts_err_set(err, -rc, "out of memory decoding cpu %u", p->cfg.cpu);
 		c->dec_next = 0;
@@ -616,11 +619,16 @@ static void clear_extra(struct pts_pcpu *p)
 	p->out_extra = false;
 }
 
-/* Every jump of run e (cur's event r) lies in the elide window el. */
+/*
+ * Every jump of run e (cur's event r) lies in the elide window el. The
+ * thread as one word (pts_pid_tid); an empty window (hi 0) holds no run
+ * by the last test alone (from + span is the run's greatest address: it
+ * does not wrap).
+ */
 static inline bool run_in_window(const struct pts_pcpu *p, const struct pts_br_elide *el,
 				 const struct pts_rec *e)
 {
-	return el && el->hi && p->pid == el->pid && p->tid == el->tid && e->from >= el->lo &&
+	return el && pts_pid_tid(&p->pid) == pts_pid_tid(&el->pid) && e->from >= el->lo &&
 	       e->from + e->run.span < el->hi;
 }
 
@@ -840,7 +848,12 @@ static __attribute__((noinline)) int next_slow(struct pts_pcpu *p, bool before, 
 	return 1;
 }
 
-/* pts_pcpu_emit's loop, before and go_on known. */
+/*
+ * pts_pcpu_emit's loop, before and go_on known. A near call or return
+ * (most events) goes to the sink's entry for its kind, as the serial
+ * decoder's block loop hands them (decode/brsrc.h): the sink then tests
+ * neither the kind nor whether it is a gap; each call site has one target.
+ */
 static inline __attribute__((always_inline)) int emit(struct pts_pcpu *p, bool before,
 						      uint64_t until_ns,
 						      const struct pts_brsrc_to *to,
@@ -852,7 +865,12 @@ static inline __attribute__((always_inline)) int emit(struct pts_pcpu *p, bool b
 
 		if (rc != 1)
 			return rc;
-		rc = to->event(to->ctx, to->idx, br, err);
+		if (br->kind == PTS_BR_CALL)
+			rc = to->call(to->ctx, to->idx, br, err);
+		else if (br->kind == PTS_BR_RETURN)
+			rc = to->ret(to->ctx, to->idx, br, err);
+		else
+			rc = to->event(to->ctx, to->idx, br, err);
 		if (rc)
 			return rc;
 	}

@@ -67,12 +67,14 @@ int pardec_grow_slow(void **p, size_t *cap, size_t need, size_t size)
 static bool take_jump(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
 		      uint64_t ts_ns, uint64_t pos);
 
-int pardec_new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **out)
+int pardec_new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **spare,
+		       struct pts_ptdec **out)
 {
 	struct pts_ptdec_config dc = c->owner->cfg;
 	struct pts_err err;
 
 	dc.view = view;
+	dc.spare = spare;
 	dc.take_jump = take_jump;
 	dc.jump_ctx = c;
 	dc.store = &c->store;
@@ -427,42 +429,43 @@ static int presize(struct chunk *c)
 	return 0;
 }
 
-/* A decoder for c from its start, c emptied (view as pardec_new_decoder). */
-static int start(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **dec)
+/* A decoder for c from its start, c emptied (view and spare as pardec_new_decoder). */
+static int start(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **spare,
+		 struct pts_ptdec **dec)
 {
 	chunk_reset(c, 0);
 	c->dec_next = 0;
 	c->skip_to = 0;
 	if (presize(c))
 		return -ENOMEM;
-	return pardec_new_decoder(c, view, dec);
+	return pardec_new_decoder(c, view, spare, dec);
 }
 
 /*
  * The whole chunk, in a worker (or by the consumer when no worker took
  * it), with a decoder of its own: c->dec is the consumer's only.
  */
-int pardec_decode_chunk(struct chunk *c, struct pts_imgview *view)
+int pardec_decode_chunk(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **spare)
 {
 	struct pts_ptdec *dec;
 	int rc;
 
-	rc = start(c, view, &dec);
+	rc = start(c, view, spare, &dec);
 	if (rc)
 		return rc;
 	rc = pardec_run(c, dec, UINT64_MAX);
-	pts_ptdec_free(dec);
+	pts_ptdec_free_to(dec, spare);
 	return rc;
 }
 
 int pardec_start_alone(struct chunk *c)
 {
-	return start(c, NULL, &c->dec);
+	return start(c, NULL, &c->owner->pool->caller_dec, &c->dec);
 }
 
 int pardec_start_sink(struct chunk *c)
 {
-	int rc = start(c, NULL, &c->dec);
+	int rc = start(c, NULL, &c->owner->pool->caller_dec, &c->dec);
 
 	if (rc)
 		return rc;

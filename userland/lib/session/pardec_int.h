@@ -89,6 +89,13 @@ struct chunk {
 	struct pts_jump *jumps;
 	size_t njumps, capjumps;
 	/*
+	 * The most events the arrays above ever held when a chunk was used up
+	 * (retire_chunk): their pages written before, which the next write
+	 * finds without a page fault. They move with the arrays
+	 * (pardec_pool_take).
+	 */
+	size_t hot;
+	/*
 	 * The decoder writes events and jumps into ev[] (and pos[], thr[])
 	 * and jumps[] itself (store, decode/evstore.h); n, nthr and njumps count
 	 * them once pardec_chunk.c has caught up (after each call of the
@@ -146,6 +153,8 @@ struct pts_pool {
 	 * most as many as were ever live at once
 	 */
 	struct chunk *spare;
+	/* the last decoder it was done with, for its next chunk (pts_ptdec_config.spare) */
+	struct pts_ptdec *caller_dec;
 };
 
 struct pts_pcpu {
@@ -234,6 +243,16 @@ void pardec_pool_await(struct pts_pool *pool, struct chunk *c);
 /* Take c (queued) off the queue: the caller holds pool->mu. */
 void pardec_pool_unqueue(struct pts_pool *pool, struct chunk *c);
 /*
+ * pardec_pool_unqueue, for a thread about to decode c: a chunk that fill
+ * (a worker's, or one the calling thread decodes into its buffer) takes
+ * the arrays of the queued chunk that held the most events, if they held
+ * more than its own, and one decoded into the sink the least, by
+ * swapping them with it (queued chunks' arrays are nobody's until taken:
+ * the caller holds pool->mu). The decode then writes again into pages
+ * written before (docs/performance.md, seventeenth round).
+ */
+void pardec_pool_take(struct pts_pool *pool, struct chunk *c, bool fill);
+/*
  * Queue chunks while fewer than pool->chunks are live, of the CPU whose
  * next chunk the merge needs soonest. 0, or -ENOMEM.
  */
@@ -243,12 +262,20 @@ int pardec_pool_fill(struct pts_pool *pool);
 
 /* The chunk's arrays and decoder freed (the chunk itself is not). */
 void pardec_chunk_free_data(struct chunk *c);
-/* A decoder for c at its PSB (view: the worker's images, NULL the shared ones). -ENOMEM... */
-int pardec_new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **out);
+/*
+ * A decoder for c at its PSB (view: the worker's images, NULL the shared
+ * ones), made of *spare if there is one (pts_ptdec_config.spare: the
+ * calling thread's pool->caller_dec, a worker's own). -ENOMEM...
+ */
+int pardec_new_decoder(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **spare,
+		       struct pts_ptdec **out);
 /* Decode on with dec into c's buffer (pardec_chunk.c says how far). 0, or -ENOMEM. */
 int pardec_run(struct chunk *c, struct pts_ptdec *dec, uint64_t limit);
-/* The whole chunk with a decoder of its own (view as pardec_new_decoder). 0, or -ENOMEM. */
-int pardec_decode_chunk(struct chunk *c, struct pts_imgview *view);
+/*
+ * The whole chunk with a decoder of its own (view and spare as
+ * pardec_new_decoder; the decoder goes back to *spare). 0, or -ENOMEM.
+ */
+int pardec_decode_chunk(struct chunk *c, struct pts_imgview *view, struct pts_ptdec **spare);
 /*
  * c->dec, in the calling thread, which decodes c on with it alone (a
  * trace with CYC, pardec.h); nothing decoded yet. 0, or -ENOMEM.

@@ -74,6 +74,7 @@ static void *worker(void *arg)
 {
 	struct pts_pool *pool = arg;
 	struct pts_imgview *view = NULL;
+	struct pts_ptdec *spare = NULL;		/* its last chunk's decoder */
 
 	pts_imgview_new(pool->set, &view);	/* NULL: every chunk fails, the consumer decodes */
 	pthread_mutex_lock(&pool->mu);
@@ -93,10 +94,10 @@ static void *worker(void *arg)
 		}
 		if (pool->stop)
 			break;
-		pardec_pool_unqueue(pool, c);
+		pardec_pool_take(pool, c, true);
 		c->state = CH_RUNNING;
 		pthread_mutex_unlock(&pool->mu);
-		rc = view ? pardec_decode_chunk(c, view) : -ENOMEM;
+		rc = view ? pardec_decode_chunk(c, view, &spare) : -ENOMEM;
 		pthread_mutex_lock(&pool->mu);
 		c->state = rc ? CH_FAILED : CH_DONE;
 		if ((pool->awaited == c || pool->awaited2 == c) && awaited_done(pool)) {
@@ -111,6 +112,7 @@ static void *worker(void *arg)
 	}
 	pool->worker_cpu_ns += thread_cpu_ns();
 	pthread_mutex_unlock(&pool->mu);
+	pts_ptdec_free(spare);
 	pts_imgview_free(view);
 	return NULL;
 }
@@ -166,6 +168,43 @@ void pardec_pool_unqueue(struct pts_pool *pool, struct chunk *c)
 	while (*pp != c)
 		pp = &(*pp)->qnext;
 	*pp = c->qnext;
+}
+
+/* The arrays of chunks a and b, and what they held (hot), traded. */
+static void swap_arrays(struct chunk *a, struct chunk *b)
+{
+#define SWAP(f)                           \
+	do {                              \
+		__typeof__(a->f) t = a->f; \
+		a->f = b->f;              \
+		b->f = t;                 \
+	} while (0)
+	SWAP(ev);
+	SWAP(cap);
+	SWAP(pos);
+	SWAP(cappos);
+	SWAP(thr);
+	SWAP(capthr);
+	SWAP(x);
+	SWAP(capx);
+	SWAP(snaps);
+	SWAP(capsnaps);
+	SWAP(jumps);
+	SWAP(capjumps);
+	SWAP(hot);
+#undef SWAP
+}
+
+void pardec_pool_take(struct pts_pool *pool, struct chunk *c, bool fill)
+{
+	struct chunk *q, *best = c;
+
+	pardec_pool_unqueue(pool, c);
+	for (q = pool->qhead; q; q = q->qnext)
+		if (fill ? q->hot > best->hot : q->hot < best->hot)
+			best = q;
+	if (best != c)
+		swap_arrays(c, best);
 }
 
 int pardec_pool_fill(struct pts_pool *pool)
@@ -252,6 +291,7 @@ void pts_pool_free(struct pts_pool *pool, struct pts_pool_cpu *cpu)
 		pardec_chunk_free_data(c);
 		free(c);
 	}
+	pts_ptdec_free(pool->caller_dec);
 	pthread_cond_destroy(&pool->work);
 	pthread_cond_destroy(&pool->done);
 	pthread_mutex_destroy(&pool->mu);

@@ -29,7 +29,8 @@
 # 1-minute load average at its start: the same code gains less from a
 # second vCPU in an hour when the host or another job takes it away, and
 # these tell such an hour from a change of the code (docs/performance.md,
-# "What the machine gave a run").
+# "What the machine gave a run"). At the start and the end, bench-pingpong
+# times a cache line's round trip between CPUs 0 and 1.
 set -euo pipefail
 
 B=${B:-build}
@@ -83,6 +84,11 @@ machine() {
 		o = (t - (y[3] - x[3]) - (y[2] - x[2]) - c * hz) / t
 		printf "%.2f\t%.2f", 100 * (y[2] - x[2]) / t, (o > 0 ? 100 * o : 0) }'
 }
+# a cache line's round trip between the first two CPUs (bench-pingpong), at
+# the start and the end: what -j2's events pay to cross, this hour
+PINGPONG=$B/bench-pingpong
+pingpong() { [ "$NCPU" -lt 2 ] || [ ! -x "$PINGPONG" ] || "$PINGPONG" | sed 's/^pingpong_ns //'; }
+PING0=$(pingpong)
 T0=$(ticks)
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -201,6 +207,7 @@ MED='function med(s,   a, n, i, j, t) {
 	echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $NCPU CPUs;" \
 	     "load average at the start: $LOAD0, at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 	whole=$(machine "$T0" "$(ticks)")
+	ping1=$(pingpong)
 	echo "- the machine's time over the whole run (/proc/stat, $NCPU CPUs): steal" \
 	     "$(echo "$whole" | cut -f1) %, busy $(echo "$whole" | cut -f2) % (this benchmark included)."
 	echo "  Per row, over each of its runs (median, min–max): \"steal %\", the time the hypervisor"
@@ -208,6 +215,9 @@ MED='function med(s,   a, n, i, j, t) {
 	echo "  time of everything but the run measured, each in % of the machine's time; \"load\","
 	echo "  the 1-minute load average at the runs' starts (median). Wall-time ratios are"
 	echo "  comparable between runs only where these are near 0 and alike."
+	[ -z "$PING0" ] ||
+		echo "- a cache line's round trip between CPUs 0 and 1 (bench-pingpong, ns a round trip," \
+		     "batches of 2,000): at the start $PING0; at the end $ping1."
 	[ -z "$perf_note" ] || echo "- $perf_note"
 	echo "- ptscope writes fxt to /dev/null; perf script --itrace=cr -F +flags its text to /dev/null."
 	echo "  Medians (min–max) over the repetitions; ratios are paired: the two runs of one"

@@ -304,6 +304,20 @@ MED='function med(s,   a, n, i, j, t) {
 				st, ot, la
 		}
 	}' "$RAW"
+	# -j2's CPU against a -j1 decode's when two run at once (the ceiling's
+	# runs): both pay for sharing the machine, so this is -j2's own extra;
+	# the ceiling divided by it is where -j2 would be with no idle time
+	[ "$NCPU" != 2 ] || awk -F'\t' "$MED"'
+	{ k = $1 SUBSEP $3; if ($2 == "ptscope-j2") a[k] = $5; if ($2 == "ptscope-j1x2") b[k] = $5
+	  if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+	END {
+		if (n) { print ""; print "-j2 CPU / the CPU of one of two -j1 decodes at once (paired, median, min–max):" }
+		for (i = 1; i <= n; i++) {
+			s = ""
+			for (k in a) { split(k, q, SUBSEP); if (q[1] == order[i] && (k in b) && b[k] > 0) s = s " " a[k] / b[k] }
+			if (s != "") printf "- %s: %.3f (%.3f–%.3f)\n", order[i], med(s), lo, hi
+		}
+	}' "$RAW"
 } > "$RESULTS"
 cp "$RAW" "${RESULTS%.md}.tsv"
 cat "$RESULTS"

@@ -232,6 +232,23 @@ pts run -q --scope kernel -F filter:main -o "$T/fk.ptscope" -- "$B/ptscope" --he
 	[ -f "$T/fk.ptscope/manifest.json" ] || fail "run --scope kernel -F filter:main: no bundle"
 grep -q "warning: --filter range 0x[0-9a-f]*-0x[0-9a-f]* is user-space code, which --scope kernel does not trace: nothing inside it will be traced" \
 	"$T/err" || fail "a user filter range in kernel scope is not said: $(cat "$T/err")"
+# ... again in the summary at the end, and by the decoder: never fatal
+grep -q "^  warning   --filter range 0x[0-9a-f]*-0x[0-9a-f]* is user-space code, which --scope kernel does not trace: nothing inside it was traced" \
+	"$T/out" || fail "the summary does not say the filter range outside the scope: $(cat "$T/out")"
+# and a kernel range in user scope, from a hex range
+pts run -q -F filter:0xffffffff81000000-0xffffffff81001000 -o "$T/fu.ptscope" -- /bin/true > "$T/out" 2> "$T/err" ||
+	[ -f "$T/fu.ptscope/manifest.json" ] || fail "run -F kernel range: no bundle"
+grep -q "^  warning   --filter range 0xffffffff81000000-0xffffffff81001000 is kernel code, which --scope user does not trace" \
+	"$T/out" || fail "summary: kernel range in user scope: $(cat "$T/out")"
+for fb in fk fu; do
+	set +e
+	"$B/ptscope" decode "$T/$fb.ptscope" -o "$T/$fb.fxt" > "$T/out" 2> "$T/err"
+	rc=$?
+	set -e
+	[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "decode of $fb.ptscope: rc $rc: a range outside the scope is never fatal"
+	grep -q "ptscope decode: warning: the capture's --filter range 0x[0-9a-f]*-0x[0-9a-f]* is .* code, which --scope [a-z]* does not trace: nothing inside it was traced" \
+		"$T/err" || fail "decode of $fb.ptscope does not say the range outside the scope: $(cat "$T/err")"
+done
 if pts record -q -F stop:main -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "record with a symbol filter succeeded"; fi
 grep -q "a symbol needs a traced process" "$T/err" || fail "record symbol filter message"
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "capture/filter_scope.h"
 #include "capture/options.h"
 
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
@@ -445,6 +446,32 @@ static void filter_range_outside_the_scope_is_named(void)
 						    0x401000, 0x402000));
 }
 
+/*
+ * A bundle's ranges as the capture's summary and the decoder say them:
+ * only the filter ranges outside its scope, END exclusive as --filter
+ * takes it (the bundle's ADDRn_B is inclusive).
+ */
+static void bundle_filter_ranges_outside_the_scope_are_listed(void)
+{
+	struct pts_bundle_config c = {
+		.scope = PTS_SCOPE_USER, .nr_addr = 3,
+		.addr = { { 0x401000, 0x401fff, PTSCOPE_ADDR_FILTER },
+			  { 0xffffffff81000000ULL, 0xffffffff81000fffULL, PTSCOPE_ADDR_FILTER },
+			  { 0xffffffff82000000ULL, 0xffffffff82000fffULL, PTSCOPE_ADDR_STOP } },
+	};
+	char buf[300];
+
+	CU_ASSERT_EQUAL(pts_bundle_filters_outside_scope(&c, buf, sizeof(buf)), 1);
+	CU_ASSERT_STRING_EQUAL(buf, "--filter range 0xffffffff81000000-0xffffffff81001000 is "
+			       "kernel code, which --scope user does not trace");
+	c.scope = PTS_SCOPE_BOTH;
+	CU_ASSERT_EQUAL(pts_bundle_filters_outside_scope(&c, buf, sizeof(buf)), 0);
+	CU_ASSERT_STRING_EQUAL(buf, "");
+	c.scope = PTS_SCOPE_KERNEL;
+	CU_ASSERT_EQUAL(pts_bundle_filters_outside_scope(&c, buf, sizeof(buf)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "0x401000-0x402000 is user-space code"));
+}
+
 static void record_refuses_symbol_filter_before_opening_the_device(void)
 {
 	/* record traces no single executable to look a symbol up in */
@@ -748,6 +775,7 @@ PTS_SUITE(cli_options, NULL, NULL,
 	  PTS_TEST(second_trigger_and_post_trigger_without_trigger_are_refused),
 	  PTS_TEST(filter_hex_range_and_symbol_stop),
 	  PTS_TEST(filter_range_outside_the_scope_is_named),
+	  PTS_TEST(bundle_filter_ranges_outside_the_scope_are_listed),
 	  PTS_TEST(record_refuses_symbol_filter_before_opening_the_device),
 	  PTS_TEST(filter_bad_forms_and_fifth_range_are_refused),
 	  PTS_TEST(cpu_list_ranges_and_errors),

@@ -98,8 +98,9 @@ int pts_format_from_name(const char *name)
 {
 	size_t i;
 
+	/* any case, as -o's extension (x.FXT) and --timing's presets */
 	for (i = 0; name && i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (!strcmp(name, formats[i].word))
+		if (!strcasecmp(name, formats[i].word))
 			return formats[i].fmt;
 	return -1;
 }

@@ -2,9 +2,9 @@
 /*
  * A refused ioctl says the value the module refused only where the module
  * sets one (docs/abi.md: reason_arg is "the refused value, or the CPU
- * concerned", for some reasons only), and a refused CONFIGURE names the
- * user's options behind it. Before, every refusal printed reason_arg as
- * "value N", so most read "(value 0, Invalid argument)".
+ * concerned", for some reasons only). Before, every refusal printed
+ * reason_arg as "value N", so most read "(value 0, Invalid argument)".
+ * The options a refused CONFIGURE names: test_cli_options.c.
  */
 #include "unit.h"
 
@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "capture/device.h"
-#include "capture/options.h"
 #include "capture/reason_value.h"
 
 static struct pts_err err;
@@ -56,56 +55,6 @@ static void reasons_with_a_value_say_what_it_is(void)
 	HAS(refused("CONFIGURE", EINVAL, PTSCOPE_R_UPROBE_REFUSED, 524), "(errno 524, ENOTSUPP,");
 }
 
-static struct pts_capture_opts o;
-
-static int parse(enum pts_capture_cmd cmd, char **argv)
-{
-	int argc = 0;
-
-	while (argv[argc])
-		argc++;
-	pts_err_clear(&err);
-	return pts_opts_parse(cmd, argc, argv, &o, &err);
-}
-
-static void configure_refusals_name_the_options_given(void)
-{
-	char *cpus[] = { "record", "-C", "0-3,7", "--size", "8M", NULL };
-	char *kern[] = { "record", "-trace-kernel-only", "--trigger", "hotkey", NULL };
-	char *tp[] = { "attach", "-p", "42", "--trigger", "tracepoint:sched:sched_switch:pid=7",
-		       NULL };
-	char *mtc[] = { "record", "--mtc-period", "5", NULL };
-	struct ptscope_hdr hdr = { .reason = PTSCOPE_R_BAD_CPU_MASK };
-	char by[200];
-
-	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_RECORD, cpus), 0);
-	CU_ASSERT_STRING_EQUAL(pts_opts_refused_by(&o, PTSCOPE_R_BAD_CPU_MASK, by, sizeof(by)),
-			       "-C/--cpus 0-3,7");
-	CU_ASSERT_STRING_EQUAL(pts_opts_refused_by(&o, PTSCOPE_R_NO_MEMORY, by, sizeof(by)),
-			       "-C/--cpus 0-3,7, --size 8 MiB");
-	pts_dev_refusal_by("CONFIGURE", EINVAL, &hdr,
-			   pts_opts_refused_by(&o, hdr.reason, by, sizeof(by)), &err);
-	HAS(err.msg, "(Invalid argument); from -C/--cpus 0-3,7");
-
-	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_RECORD, kern), 0);
-	pts_opts_refused_by(&o, PTSCOPE_R_NEED_CAP_ADMIN, by, sizeof(by));
-	HAS(by, "-trace-kernel-only (scope kernel)");
-	HAS(by, "ptscope record (every process)");
-	HAS(by, "--trigger hotkey (fires in any process)");
-
-	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_ATTACH, tp), 0);
-	CU_ASSERT_STRING_EQUAL(pts_opts_refused_by(&o, PTSCOPE_R_NO_SUCH_PID, by, sizeof(by)),
-			       "-p 42, --trigger tracepoint:sched:sched_switch:pid=7");
-	CU_ASSERT_PTR_NULL(pts_opts_refused_by(&o, PTSCOPE_R_NOT_ARMED, by, sizeof(by)));
-
-	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_RECORD, mtc), 0);
-	CU_ASSERT_STRING_EQUAL(pts_opts_refused_by(&o, PTSCOPE_R_BAD_MTC_PERIOD, by, sizeof(by)),
-			       "--mtc-period 5");
-	CU_ASSERT_STRING_EQUAL(pts_opts_refused_by(&o, PTSCOPE_R_NO_CYC, by, sizeof(by)),
-			       "--timing normal");
-}
-
 PTS_SUITE(capture_reason_value, NULL, NULL,
 	  PTS_TEST(reasons_without_a_value_print_none),
-	  PTS_TEST(reasons_with_a_value_say_what_it_is),
-	  PTS_TEST(configure_refusals_name_the_options_given))
+	  PTS_TEST(reasons_with_a_value_say_what_it_is))

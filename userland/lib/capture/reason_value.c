@@ -16,11 +16,46 @@
 /* The kernel's ENOTSUPP (include/linux/errno.h): no user-space name, no strerror text. */
 #define KERNEL_ENOTSUPP 524
 
+/*
+ * Reasons whose reason_arg is one number, and how to say it; the reasons
+ * with more to it are pts_reason_value()'s own cases. Unsigned values:
+ * signed ones (pids, fds) are read back as int64_t there.
+ */
+static const struct {
+	uint32_t reason;
+	const char *fmt;	/* one %PRIu64 or %PRIx64 */
+} plain[] = {
+	{ PTSCOPE_R_BAD_CPU, "CPU %" PRIu64 },
+	{ PTSCOPE_R_TRACE_EN_BUSY, "CPU %" PRIu64 },
+	{ PTSCOPE_R_VMX_NO_PT, "CPU %" PRIu64 },
+	{ PTSCOPE_R_MSR_FAULT, "CPU %" PRIu64 },
+	{ PTSCOPE_R_PT_ERROR_AT_ENABLE, "CPU %" PRIu64 },
+	{ PTSCOPE_R_BAD_SIZE, "struct size %" PRIu64 },
+	{ PTSCOPE_R_BAD_FLAGS, "bits 0x%" PRIx64 },
+	{ PTSCOPE_R_ADDR_NOT_CANONICAL, "address 0x%" PRIx64 },
+	{ PTSCOPE_R_BAD_ADDR_RANGE, "range %" PRIu64 },
+	{ PTSCOPE_R_TOO_MANY_RANGES, "%" PRIu64 " ranges" },
+	{ PTSCOPE_R_UPROBE_OFFSET, "offset 0x%" PRIx64 },
+	{ PTSCOPE_R_BAD_SCOPE, "value %" PRIu64 },
+	{ PTSCOPE_R_BAD_MODE, "value %" PRIu64 },
+	{ PTSCOPE_R_BAD_ADDR_CFG, "value %" PRIu64 },
+	{ PTSCOPE_R_TIMING_FLAGS, "value %" PRIu64 },
+	{ PTSCOPE_R_BAD_MTC_PERIOD, "value %" PRIu64 },
+	{ PTSCOPE_R_BAD_CYC_THRESH, "value %" PRIu64 },
+	{ PTSCOPE_R_BAD_PSB_PERIOD, "value %" PRIu64 },
+};
+
 const char *pts_reason_value(const char *what, uint32_t reason, uint64_t arg, char *buf,
 			     size_t len)
 {
 	char sz[32];
+	size_t i;
 
+	for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		if (plain[i].reason == reason) {
+			snprintf(buf, len, plain[i].fmt, arg);
+			return buf;
+		}
 	switch (reason) {
 	case PTSCOPE_R_BAD_CPU_MASK:
 		/*
@@ -29,12 +64,6 @@ const char *pts_reason_value(const char *what, uint32_t reason, uint64_t arg, ch
 		 */
 		if (!arg && strcmp(what, "START"))
 			return NULL;
-		/* fall through */
-	case PTSCOPE_R_BAD_CPU:
-	case PTSCOPE_R_TRACE_EN_BUSY:
-	case PTSCOPE_R_VMX_NO_PT:
-	case PTSCOPE_R_MSR_FAULT:
-	case PTSCOPE_R_PT_ERROR_AT_ENABLE:
 		snprintf(buf, len, "CPU %" PRIu64, arg);
 		return buf;
 	case PTSCOPE_R_NO_SUCH_PID:
@@ -42,34 +71,19 @@ const char *pts_reason_value(const char *what, uint32_t reason, uint64_t arg, ch
 	case PTSCOPE_R_TARGET_EXITED:
 		snprintf(buf, len, "pid %" PRId64, (int64_t)arg);
 		return buf;
-	case PTSCOPE_R_BUFFER_LIMIT:
-		pts_format_size(arg, sz, sizeof(sz));
-		snprintf(buf, len, "limit %s", sz);
+	case PTSCOPE_R_UPROBE_FILE:
+		snprintf(buf, len, "fd %" PRId64, (int64_t)arg);
 		return buf;
 	case PTSCOPE_R_NO_MEMORY:
 		/* the ring size asked for, when said */
 		if (!arg)
 			return NULL;
 		/* fall through */
+	case PTSCOPE_R_BUFFER_LIMIT:
 	case PTSCOPE_R_BAD_BUFFER_SIZE:
 	case PTSCOPE_R_BAD_SIDEBAND_SIZE:
 		pts_format_size(arg, sz, sizeof(sz));
-		snprintf(buf, len, "%s", sz);
-		return buf;
-	case PTSCOPE_R_BAD_SIZE:
-		snprintf(buf, len, "struct size %" PRIu64, arg);
-		return buf;
-	case PTSCOPE_R_BAD_FLAGS:
-		snprintf(buf, len, "bits 0x%" PRIx64, arg);
-		return buf;
-	case PTSCOPE_R_ADDR_NOT_CANONICAL:
-		snprintf(buf, len, "address 0x%" PRIx64, arg);
-		return buf;
-	case PTSCOPE_R_BAD_ADDR_RANGE:
-		snprintf(buf, len, "range %" PRIu64, arg);
-		return buf;
-	case PTSCOPE_R_TOO_MANY_RANGES:
-		snprintf(buf, len, "%" PRIu64 " ranges", arg);
+		snprintf(buf, len, "%s%s", reason == PTSCOPE_R_BUFFER_LIMIT ? "limit " : "", sz);
 		return buf;
 	case PTSCOPE_R_HOTKEY_UNAVAILABLE:
 		if (arg > ' ' && arg < 0x7f)
@@ -77,26 +91,9 @@ const char *pts_reason_value(const char *what, uint32_t reason, uint64_t arg, ch
 		else
 			snprintf(buf, len, "key %" PRIu64, arg);
 		return buf;
-	case PTSCOPE_R_UPROBE_FILE:
-		snprintf(buf, len, "fd %" PRId64, (int64_t)arg);
-		return buf;
-	case PTSCOPE_R_UPROBE_OFFSET:
-		snprintf(buf, len, "offset 0x%" PRIx64, arg);
-		return buf;
 	case PTSCOPE_R_UPROBE_REFUSED:
-		if (arg == KERNEL_ENOTSUPP)
-			snprintf(buf, len, "errno %" PRIu64 ", ENOTSUPP", arg);
-		else
-			snprintf(buf, len, "errno %" PRIu64 ", %s", arg, strerror((int)arg));
-		return buf;
-	case PTSCOPE_R_BAD_SCOPE:
-	case PTSCOPE_R_BAD_MODE:
-	case PTSCOPE_R_BAD_ADDR_CFG:
-	case PTSCOPE_R_TIMING_FLAGS:
-	case PTSCOPE_R_BAD_MTC_PERIOD:
-	case PTSCOPE_R_BAD_CYC_THRESH:
-	case PTSCOPE_R_BAD_PSB_PERIOD:
-		snprintf(buf, len, "value %" PRIu64, arg);
+		snprintf(buf, len, "errno %" PRIu64 ", %s", arg,
+			 arg == KERNEL_ENOTSUPP ? "ENOTSUPP" : strerror((int)arg));
 		return buf;
 	}
 	/*
@@ -125,6 +122,15 @@ static void add(char *buf, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf + n, len - n, fmt, ap);
 	va_end(ap);
+}
+
+/* "--size 4 MiB" */
+static void add_size(char *buf, size_t len, const char *opt, uint64_t bytes)
+{
+	char sz[32];
+
+	pts_format_size(bytes, sz, sizeof(sz));
+	add(buf, len, "%s %s", opt, sz);
 }
 
 /* "0-3,7": a CPU mask as -C takes it. */
@@ -177,20 +183,14 @@ const char *pts_opts_refused_by(const struct pts_capture_opts *o, uint32_t reaso
 			break;
 		/* fall through */
 	case PTSCOPE_R_BAD_BUFFER_SIZE:
-		pts_format_size(c->buffer_size, s, sizeof(s));
-		add(buf, len, "--size %s", s);
-		break;
 	case PTSCOPE_R_BUFFER_LIMIT:
-		pts_format_size(c->buffer_size, s, sizeof(s));
-		add(buf, len, "--size %s", s);
-		if (c->sideband_size) {
-			pts_format_size(c->sideband_size, s, sizeof(s));
-			add(buf, len, "--sideband-size %s", s);
-		}
-		break;
+		add_size(buf, len, "--size", c->buffer_size);
+		/* the limit holds for the sideband too */
+		if (reason == PTSCOPE_R_BAD_BUFFER_SIZE || !c->sideband_size)
+			break;
+		/* fall through */
 	case PTSCOPE_R_BAD_SIDEBAND_SIZE:
-		pts_format_size(c->sideband_size, s, sizeof(s));
-		add(buf, len, "--sideband-size %s", s);
+		add_size(buf, len, "--sideband-size", c->sideband_size);
 		break;
 	case PTSCOPE_R_NEED_CAP_ADMIN:
 		/* what pts_cfg_needs_admin() (kmod/perms.c) asks the capability for */

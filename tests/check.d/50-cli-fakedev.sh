@@ -419,6 +419,13 @@ import json; s = json.load(open('$T/status.json')); assert s['module_loaded'] is
 # one version: --version, -V and the producer of the bundles ptscope writes
 v=$("$B/ptscope" --version) || fail "--version rc=$?"
 [ "$v" = "$("$B/ptscope" -V)" ] || fail "-V differs from --version"
+# an option before any command is said to be one, with the ones ptscope takes
+set +e
+"$B/ptscope" -v > "$T/out" 2> "$T/err"
+rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q "^ptscope: unknown option '-v' (ptscope takes -h/--help and -V/--version" "$T/err" ||
+	fail "ptscope -v: rc $rc: $(head -1 "$T/err")"
 echo "$v" | grep -qE '^ptscope [0-9]+\.[0-9]+' || fail "--version: $v"
 check_manifest "$T/a.ptscope" "m['producer'] == '$v'"
 pts caps --json > "$T/caps.json" || fail "caps --json"

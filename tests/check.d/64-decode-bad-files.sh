@@ -33,6 +33,14 @@ expect() {	# want-status grep-pattern args...
 }
 copy() { rm -rf "$T/$1"; cp -r "$S" "$T/$1"; }
 
+# a bundle whose manifest lists no CPU: nothing to decode, and what to do
+copy nocpu
+python3 - "$T/nocpu/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m['cpus'] = []; json.dump(m, open(sys.argv[1], 'w'))
+PY
+expect 1 "the bundle holds no CPU trace (manifest.json: \"cpus\" is empty): nothing to decode; capture again" "$T/nocpu"
+
 copy nopt; rm "$T/nopt/cpu0.pt"
 expect 1 "cpu0.pt.*missing from the bundle: copy the whole" "$T/nopt"
 

@@ -76,7 +76,13 @@ int main(int argc, char **argv)
 	for (i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "ptscope: unknown command '%s'\n\n", argv[1]);
+	/* -v, --verbose, ... before any command: an option, not a misspelt command */
+	if (argv[1][0] == '-')
+		fprintf(stderr, "ptscope: unknown option '%s' (ptscope takes -h/--help and "
+			"-V/--version; a command's options go after it, e.g. ptscope decode "
+			"--help)\n\n", argv[1]);
+	else
+		fprintf(stderr, "ptscope: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return 2;
 }

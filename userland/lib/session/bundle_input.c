@@ -259,7 +259,8 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	}
 	if (!b->nr_cpus) {
 		rc = pts_err_set(err, ENOENT, "%s: the bundle holds no CPU trace (manifest.json: "
-				 "\"cpus\" is empty)", dir);
+				 "\"cpus\" is empty): nothing to decode; capture again (ptscope "
+				 "status shows whether a capture is still armed)", dir);
 		goto out;
 	}
 	/* as many CPUs as the manifest holds (its reader bounds them: NR_CPUS) */

@@ -190,6 +190,21 @@ static void pardec_seeds(void)
 	psb(tsc);
 	passes(16, &tsc, false);
 	out("pardec", "two-cpus-uneven", two, sizeof(two));
+	/*
+	 * The serial decode runs through direct branches, the chunks with
+	 * libipt's end_on_call and end_on_jump (session.c, pts_decode_run):
+	 * a loop of direct jumps no trace ends (spin.bin's `jmp .`, one
+	 * block of 65,535 instructions through them), ended by the spin
+	 * watch at the same branch both ways, then the next PSB's segment
+	 */
+	start();
+	psb(1000);
+	pkt(ppt_tip_pge, 0x500000, pt_ipc_sext_48);
+	tnt("T");
+	psb(2000);
+	pkt(ppt_tip_pge, 0x500003, pt_ipc_sext_48);
+	pkt(ppt_tip_pgd, 0, pt_ipc_suppressed);
+	out("pardec", "spin-through-then-next-psb", one, sizeof(one));
 }
 
 /*

@@ -119,11 +119,17 @@ struct icache_ent {
  * A walk that meets an instruction Zydis cannot decode, or does not end
  * at the block's last instruction (bytes not libipt's), keeps no branch:
  * the block is handed out whole (the flags would have cut it: such code
- * is one no trace of a real CPU runs through). 64-byte entries.
+ * is one no trace of a real CPU runs through); but for a block of
+ * libipt's class ptic_error (one from the block cache whose last class
+ * libipt did not fill in: an indirect branch, or a cut after a
+ * trampoline, trampoline_cut), which is walked again each time it comes
+ * (PATH_CUT, rare). 64-byte entries.
  */
 #define PATH_SIZE 4096
 #define PATH_INLINE 2
 #define PATH_SPILL 64
+#define PATH_MORE 1
+#define PATH_CUT 2
 
 /* A direct branch inside a block: struct path_ent's arrays as one. */
 struct path_br {
@@ -142,7 +148,7 @@ struct path_ent {
 	uint16_t idx[PATH_INLINE];	/* its index among the block's instructions */
 	uint8_t len[PATH_INLINE];	/* a call's length; 0: a jump */
 	uint8_t n;		/* direct branches held: inline, then in spill */
-	uint8_t more;		/* more after them */
+	uint8_t more;		/* PATH_MORE: more after them; PATH_CUT: trampoline_cut */
 	struct path_br *spill;	/* the ones past PATH_INLINE (malloc'd; freed with the cache) */
 };
 
@@ -1039,19 +1045,27 @@ static __attribute__((noinline)) void path_fill(struct pts_ptdec *d, const struc
 			ip += in.len;
 			continue;
 		}
-		if (n == PATH_INLINE + PATH_SPILL) {
-			e->more = 1;	/* the rest walked where it is met (walk_inner) */
-			break;
-		}
-		if (ip - start > UINT32_MAX || !direct_target(d, ip, &to, &cacheable))
+		if (!direct_target(d, ip, &to, &cacheable))
 			goto whole;
-		br[n] = (struct path_br){ to, (uint32_t)(ip - start), (uint16_t)i,
-					  in.cls == PTS_IC_CALL ? in.len : 0 };
-		n++;
+		if (n == PATH_INLINE + PATH_SPILL || ip - start > UINT32_MAX) {
+			/* the rest walked where it is met (walk_inner); on, to check the end */
+			e->more = PATH_MORE;
+		} else if (!e->more) {
+			br[n] = (struct path_br){ to, (uint32_t)(ip - start), (uint16_t)i,
+						  in.cls == PTS_IC_CALL ? in.len : 0 };
+			n++;
+		}
 		start = ip = to;
 	}
-	if (!e->more && ip != b->end_ip)
-		goto whole;
+	if (ip != b->end_ip) {
+		if (b->iclass != ptic_error)
+			goto whole;
+		/* end_ip may be the next instruction's (trampoline_cut): no path, not kept */
+		e->n = 0;
+		e->more = PATH_CUT;
+		cacheable = false;
+		goto last;
+	}
 	free(e->spill);
 	e->spill = NULL;
 	if (n > PATH_INLINE) {
@@ -1246,6 +1260,23 @@ static inline void piece_pend(struct pts_ptdec *d, uint64_t site, uint8_t len)
 	d->last_ip = site;
 	d->pend_insn = (struct pts_insn){ .cls = len ? PTS_IC_CALL : PTS_IC_JUMP, .len = len,
 					  .direct = 1 };
+}
+
+/*
+ * Block b's path where libipt may have cut it after a trampoline
+ * (PATH_CUT): b made the block it is (trampoline_cut), and its path;
+ * neither kept in the cache, whose entries for the same start and count
+ * are for libipt's blocks as it gives them.
+ */
+static __attribute__((noinline, cold)) const struct path_ent *cut_path(struct pts_ptdec *d,
+								       struct pt_block *b)
+{
+	struct path_ent *e;
+
+	trampoline_cut(d, b);
+	e = &d->paths[(b->ip ^ (b->ip >> 12)) & (PATH_SIZE - 1)];
+	path_fill(d, b, e, 0);
+	return e;
 }
 
 /* Block b, returned with status st, the rest of it from p: held (struct pts_ptdec, hp). */
@@ -2001,10 +2032,10 @@ static void after_next(struct pts_ptdec *d, const struct pt_block *blk, int st, 
 
 		if (c.mode != d->mode)
 			set_mode(d, c.mode);	/* as on_block: the path's key */
-		if (c.iclass == ptic_error)
-			trampoline_cut(d, &c);
-		if (c.ninsn > 1) {
+		if (c.ninsn > 1 || c.iclass == ptic_error) {
 			e = path_at(d, &c);
+			if (e->more == PATH_CUT)
+				e = cut_path(d, &c);
 			if (e->n) {
 				struct piece_at p = { e, 0, 0, c.ip, c.ninsn };
 
@@ -2330,12 +2361,12 @@ static inline __attribute__((always_inline)) int one_block(struct pts_ptdec *d, 
 	}
 	if (__builtin_expect(b.mode != d->mode, 0) && other_mode(d, &b))
 		return NEXT_STOP;
-	p.e = NULL;
-	if (through && __builtin_expect(b.iclass == ptic_error, 0))
-		trampoline_cut(d, &b);
-	if (through && b.ninsn > 1) {
+	if (through) {
+		/* every block's: its last instruction's class is the path's too */
 		p.e = path_at(d, &b);
-		if (__builtin_expect(p.e->n != 0, 0)) {
+		/* PATH_MORE comes with n > 0: one test for the three */
+		if (__builtin_expect((p.e->n | p.e->more) != 0, 0) &&
+		    (p.e->more != PATH_CUT || (p.e = cut_path(d, &b))->n)) {
 			p.k = 0;
 			p.ix = 0;
 			p.ip = b.ip;

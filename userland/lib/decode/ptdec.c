@@ -349,12 +349,13 @@ struct pts_ptdec {
 			  uint64_t ts_ns, uint64_t pos);
 	struct pts_ptdec_stats st;
 	/*
-	 * cfg.through: the block libipt returned with direct branches inside
-	 * it (hp, its path), handed out in pieces, one per branch, each as
-	 * the block the flags would have ended at it (one_piece, step_piece),
-	 * then the rest (held_rest), with the status held_st of the call; hk
-	 * the next branch, hip and hidx the next piece's start and its index
-	 * among the block's instructions. NULL hp: none held.
+	 * cfg.through: a block libipt returned with direct branches inside
+	 * it (hp, its path), whose pieces, one per branch, each handed out
+	 * as the block the flags would have ended at it, were cut short (an
+	 * event queued, the sink said stop: one_block, step_piece): the rest
+	 * of it (block_rest) is still to come, with the status held_st of
+	 * the call; hk the next branch, hip and hidx the next piece's start
+	 * and its index among the block's instructions. NULL hp: none held.
 	 */
 	const struct path_ent *hp;
 	struct pt_block held;
@@ -2238,7 +2239,9 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
  *     (pt_blk_proceed_with_trace and the block cache's ptbq_cond,
  *     ptbq_return, ptbq_ind_call, ptbq_indirect): a conditional branch,
  *     a return, an indirect or far branch; never a direct call or jump,
- *     at which end_on_call and end_on_jump end a block without a query;
+ *     at which end_on_call and end_on_jump end a block without a query
+ *     (through them, cfg.through, libipt follows them without one, and
+ *     a block ends at one only where libipt cut it);
  *   - after it, an event whose query that last instruction's left
  *     pending (pt_blk_proceed_trailing_event): the query decoder says
  *     an event is pending only once its TNT cache is empty

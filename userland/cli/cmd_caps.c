@@ -68,8 +68,9 @@ int cmd_caps(int argc, char **argv)
 			printf("Usage: ptscope caps [--json]\n\n"
 			       "Show whether the module is loaded, whether the PT unit is real or\n"
 			       "simulated, the CPU identity and timing inputs, and each PT feature\n"
-			       "(CPUID leaf 14H) with what its absence means. Without the module,\n"
-			       "what CPUID read here says: whether this CPU has Intel PT at all.\n\n"
+			       "(CPUID leaf 14H) with what its absence means, and the key that a\n"
+			       "hotkey trigger fires on. Without the module, what CPUID read here\n"
+			       "says: whether this CPU has Intel PT at all.\n\n"
 			       "Options:\n"
 			       "  -j, --json   one JSON object instead of the table\n"
 			       "  -h, --help   show this help\n\n"
@@ -92,8 +93,8 @@ int cmd_caps(int argc, char **argv)
 	}
 	close(fd);
 	if (json)
-		pts_caps_print_json(&caps, stdout);
+		pts_caps_print_json(&caps, pts_dev_default_hotkey(), stdout);
 	else
-		pts_caps_print_table(&caps, stdout);
+		pts_caps_print_table(&caps, pts_dev_default_hotkey(), stdout);
 	return 0;
 }

@@ -124,7 +124,7 @@ struct pts_ptdec_config {
 	struct pts_evstore *store;
 	/*
 	 * Blocks through direct calls and jumps: libipt's block decoder
-	 * without end_on_call and end_on_jump (fewer, longer blocks: ~9 %
+	 * without end_on_call and end_on_jump (fewer, longer blocks: ~7.5 %
 	 * fewer instructions on one thread, docs/performance.md, eighteenth
 	 * round), the direct branches inside each block found again from a
 	 * cache of block paths and handed out as the blocks that end at them

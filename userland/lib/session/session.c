@@ -725,7 +725,7 @@ static void run_deep(void *p)
 /*
  * A run on one thread (no -j N; not the instruction listing, which takes
  * every block as libipt ends it) decodes through direct branches
- * (pts_ptdec_config.through: ~9 % fewer instructions), on a thread of its
+ * (pts_ptdec_config.through: ~7.5 % fewer instructions), on a thread of its
  * own whose stack holds libipt's recursion without the block flags
  * (deep.h), this one waiting. Where no such thread can be made, here with
  * the flags: the same output. -j N keeps the flags on every thread (the

@@ -91,6 +91,13 @@ sub fn_at {
 	return $ip < $s + $size{$s} ? $s : undef;
 }
 (my $exe_base = $exe_path) =~ s{.*/}{};
+# The function a cold part belongs to: "foo" of "foo.cold", "foo.cold.1",
+# "foo(int) [clone .cold]"; any other name is its own.
+sub hot_part {
+	my ($n) = @_;
+	$n =~ s/(?:\.cold(?:\.\d+)?| \[clone \.cold(?:\.\d+)?\])$//;
+	return $n;
+}
 
 # Ground truth, per thread ("t TID" records switch threads). A frame is
 # [return address, name of interest or undef, stack pointer after its
@@ -126,12 +133,18 @@ sub arrive {
 		undef $st->{call};
 	}
 	if ($st->{jump}) {
-		# A jump (or a taken conditional branch: a function's cold part,
-		# foo.cold, is a symbol of its own) to another function's entry
-		# replaces the top frame, as the timeline does (tail calls, PLT
-		# stubs, ld.so -> _start).
+		# A jump (or a taken conditional branch) to another function's
+		# entry replaces the top frame, as the timeline does (tail calls,
+		# PLT stubs, ld.so -> _start); but not one between a function
+		# and its cold part (foo.cold, a symbol of its own that GCC
+		# splits off): the frame goes on as the same call of foo.
 		my $name = $sym{$ip};
-		if (defined $name) {
+		my $at = fn_at($ip);
+		my $in = defined $at ? $sym{$at} : $name;
+		if (defined $in && @$stack && defined $stack->[-1][1] &&
+		    hot_part($in) eq $stack->[-1][1]) {
+			# stays foo's frame
+		} elsif (defined $name) {
 			if (@$stack) { @{$stack->[-1]}[1, 4] = ($name, $ip); }
 			else { push @$stack, [-1, $name, undef, undef, $ip]; }
 		} elsif (@$stack && defined $stack->[-1][1] && defined $stack->[-1][4] &&

@@ -17,6 +17,24 @@
 #include "tl_return.h"
 #include "tl_untraced.h"
 
+/*
+ * fn, of a role in the unwinder's walk (enum fn_unw), was entered by a
+ * call or a jump: t's top frame. An unwinder's entry point begins a
+ * count; a call of _Unwind_Find_FDE under it adds one.
+ */
+static void unwinder_entered(struct thread *t, const struct fn *fn)
+{
+	if (t->excess || !t->n)
+		return;
+	if (fn->unw != FN_UNW_FIND) {
+		t->unw_at = t->n;
+		t->unw_finds = 0;
+	} else if (t->unw_at && t->unw_at < t->n &&
+		   t->frames[t->unw_at - 1].fn.unw >= FN_UNW_RAISE) {
+		t->unw_finds++;
+	}
+}
+
 static int on_call(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 		   struct pts_err *err)
 {
@@ -43,8 +61,11 @@ static int on_call(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 		if (is_return_thunk(&from_fn))
 			return 0;
 	}
-	return push(tl, t, fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
-		    PTS_TLK_CALL, err);
+	rc = push(tl, t, fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
+		  PTS_TLK_CALL, err);
+	if (!rc && fn->unw)
+		unwinder_entered(t, fn);
+	return rc;
 }
 
 static int on_return(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
@@ -89,6 +110,44 @@ static bool resumes_unwinding(const struct frame *f)
 	return f->fn.known && !f->fn.kernel && tl_is_unwind_resume_name(f->fn.name);
 }
 
+/*
+ * The frame a landing pad of fn is in, when the unwinder jumps there from
+ * its top frame: the frame its walk reached (tl_unwinder_role), k frames
+ * below its own, where k is told by its calls of _Unwind_Find_FDE. It
+ * must be a frame of fn's function, and every frame above it one of a
+ * call (its return address known, no signal handler's, none inferred):
+ * the frames the walk stepped over, one by one. Else -1: the walk is not
+ * one this count knows (another unwinder, a frame of the trace's making
+ * in between), and the innermost frame of fn's function is taken.
+ * A throw caught by an older frame of the thrower's own function lands
+ * at an address every frame of it shares; this is how the trace tells
+ * them apart.
+ */
+static int64_t walked_frame(const struct thread *t, const struct fn *fn)
+{
+	const struct frame *u = &t->frames[t->n - 1];
+	uint32_t top = t->n - 1, k, j;
+
+	if (t->unw_at != t->n || u->fn.unw < FN_UNW_RAISE || !t->unw_finds)
+		return -1;
+	if (u->fn.unw == FN_UNW_RAISE) {
+		if (!(t->unw_finds & 1))
+			return -1;
+		k = t->unw_finds / 2;
+	} else {
+		k = t->unw_finds - 1;
+	}
+	if (!k || k > top)
+		return -1;
+	for (j = top - k + 1; j < top; j++)
+		if (!t->frames[j].ret || is_handler(&t->frames[j]) ||
+		    (t->frames[j].s.flags & (PTS_TLF_SYNTHETIC | PTS_TLF_INFERRED)))
+			return -1;
+	if (!same_fn(&t->frames[top - k], fn) && !other_part(&t->frames[top - k], fn))
+		return -1;
+	return top - k;
+}
+
 static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 		   struct pts_err *err)
 {
@@ -102,6 +161,11 @@ static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 	lookup(tl, t, br->to, &br->to_sym, &fn);
 	if (t->n && !t->excess && same_fn(&t->frames[t->n - 1], &fn))
 		return 0;
+	/* between a function's hot and cold parts (foo.cold): the same frame */
+	if (t->n && !t->excess && other_part(&t->frames[t->n - 1], &fn)) {
+		enter_part(&t->frames[t->n - 1], &fn);
+		return 0;
+	}
 	/* `jmp __x86_return_thunk` is the function's `ret`, still to come */
 	if (t->n && is_return_thunk(&fn))
 		return 0;
@@ -115,15 +179,26 @@ static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 	 * A frame that called _Unwind_Resume is never the target (the
 	 * unwinder resumes below it): in a recursion whose frames each
 	 * run a cleanup, the landing pad reached is the next older
-	 * frame's, not the innermost frame of that function.
+	 * frame's, not the innermost frame of that function. A landing
+	 * pad in a function's cold part (GCC puts them there) is a jump
+	 * into that function's frame.
 	 */
-	if (t->excess || is_fn_entry(&fn, br->to) || (t->n && no_unwind_jump(&t->frames[t->n - 1], &fn)))
-		return tl_replace_top(tl, t, &fn, br->to, PTS_TLK_JUMP, err);
-	for (i = (int64_t)t->n - 2; i >= 0; i--) {
-		if (!same_fn(&t->frames[i], &fn) || resumes_unwinding(&t->frames[i + 1]))
+	if (t->excess || is_fn_entry(&fn, br->to) || (t->n && no_unwind_jump(&t->frames[t->n - 1], &fn))) {
+		rc = tl_replace_top(tl, t, &fn, br->to, PTS_TLK_JUMP, err);
+		/* a PLT stub's jump to _Unwind_Find_FDE: its call was counted */
+		if (!rc && fn.unw >= FN_UNW_RAISE)
+			unwinder_entered(t, &fn);
+		return rc;
+	}
+	i = walked_frame(t, &fn);
+	for (i = i >= 0 ? i : (int64_t)t->n - 2; i >= 0; i--) {
+		if (!(same_fn(&t->frames[i], &fn) || other_part(&t->frames[i], &fn)) ||
+		    resumes_unwinding(&t->frames[i + 1]))
 			continue;
 		while (!rc && t->n > (uint32_t)i + 1)
 			rc = pop(tl, t, PTS_TLK_UNWIND, err);
+		if (!rc && !same_fn(&t->frames[i], &fn))
+			enter_part(&t->frames[i], &fn);
 		return rc;
 	}
 	return tl_replace_top(tl, t, &fn, br->to, PTS_TLK_JUMP, err);

@@ -5,14 +5,17 @@
  * symbol of its own, foo.cold: execution there is still that call of
  * foo. The unwinder reaches a landing pad by a jump from its own frame;
  * which frame the pad is in, when several frames of its function are
- * open, is told by how many frames the unwinder's walk stepped over: one
- * call of _Unwind_Find_FDE per frame (tl_fn.c, tl_unwinder_role). The
+ * open, is told by how many frames the unwinder's last walk stepped
+ * over: one call of _Unwind_Find_FDE per frame (tl_fn.c,
+ * tl_unwinder_role). The
  * address space (made up; 0x100 bytes each):
  *
  *   main 0x1000  foo 0x1100  foo.cold 0x1200  bar 0x1300  baz 0x1400
  *   _Unwind_RaiseException 0x1500  _Unwind_Find_FDE@plt 0x1600
  *   _Unwind_Find_FDE 0x1700  _Unwind_Resume 0x1800
  *   rec(int) 0x1900  rec(int) [clone .cold] 0x1a00
+ *   uw_init_context_1 0x1b00  _Unwind_RaiseException_Phase2 0x1c00
+ *   uw_frame_state_for 0x1d00
  */
 #include "unit.h"
 #include "tl_feed.h"
@@ -28,13 +31,17 @@
 #define RESUME 0x1800ULL
 #define REC 0x1900ULL
 #define REC_COLD 0x1a00ULL
+#define INIT 0x1b00ULL
+#define PHASE2 0x1c00ULL
+#define STATE 0x1d00ULL
 
 static const struct tl_fn fns[] = {
 	{ "main", MAIN }, { "foo", FOO }, { "foo.cold", FOO_COLD }, { "bar", BAR },
 	{ "baz", BAZ }, { "_Unwind_RaiseException", RAISE },
 	{ "_Unwind_Find_FDE@plt", FIND_PLT }, { "_Unwind_Find_FDE", FIND },
 	{ "_Unwind_Resume", RESUME }, { "rec(int)", REC },
-	{ "rec(int) [clone .cold]", REC_COLD },
+	{ "rec(int) [clone .cold]", REC_COLD }, { "uw_init_context_1", INIT },
+	{ "_Unwind_RaiseException_Phase2", PHASE2 }, { "uw_frame_state_for", STATE },
 };
 
 static void start(void)
@@ -58,14 +65,33 @@ static void ret(uint64_t from, uint64_t to, uint64_t ts)
 	tl_fx_br(PTS_BR_RETURN, from, 0, to, ts, 0);
 }
 
-/* n calls of _Unwind_Find_FDE through its PLT from the unwinder at from */
-static void finds(uint64_t from, int n, uint64_t ts)
+/* uw_frame_state_for, called at from, looks up one frame's unwind info */
+static void state_for(uint64_t from, uint64_t ts)
 {
-	while (n--) {
-		call(from, FIND_PLT, ts);
-		jump(FIND_PLT + 6, FIND, ts);
-		ret(FIND + 0x20, from + 5, ts);
-	}
+	call(from, STATE, ts);
+	call(STATE + 0x10, FIND_PLT, ts);
+	jump(FIND_PLT + 6, FIND, ts);
+	ret(FIND + 0x20, STATE + 0x15, ts);
+	ret(STATE + 0x30, from + 5, ts);
+}
+
+/*
+ * The walks of libgcc's unwinder whose frame runs u: its own frame's
+ * (uw_init_context_1), then search frames stepped to from u itself (the
+ * search phase of _Unwind_RaiseException; 0: none), then cleanup frames
+ * from _Unwind_RaiseException_Phase2.
+ */
+static void walks(uint64_t u, int search, int cleanup, uint64_t ts)
+{
+	call(u + 0x10, INIT, ts);
+	state_for(INIT + 0x10, ts);
+	ret(INIT + 0x30, u + 0x15, ts);
+	while (search--)
+		state_for(u + 0x20, ts);
+	call(u + 0x30, PHASE2, ts);
+	while (cleanup--)
+		state_for(PHASE2 + 0x10, ts);
+	ret(PHASE2 + 0x30, u + 0x35, ts);
 }
 
 /*
@@ -116,14 +142,8 @@ static void landing_pad_in_a_cold_part_unwinds_to_its_functions_frame(void)
 	tl_fx_done();
 }
 
-/*
- * main -> foo -> foo -> bar, which throws: bar calls
- * _Unwind_RaiseException. Only the outer foo catches. The unwinder finds
- * its own frame's unwind info, then walks bar, the inner foo and the
- * outer foo twice (search, then cleanup): 1 + 2 x 3 calls of
- * _Unwind_Find_FDE, and its jump to foo's handler is into the outer foo.
- */
-static void throw_caught_by_an_older_frame_lands_where_the_walk_ended(void)
+/* main -> foo -> foo -> bar, which calls _Unwind_RaiseException (a throw) */
+static void throw_from_bar(void)
 {
 	start();
 	tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
@@ -131,55 +151,69 @@ static void throw_caught_by_an_older_frame_lands_where_the_walk_ended(void)
 	call(FOO + 0x10, FOO, 120);
 	call(FOO + 0x10, BAR, 130);
 	call(BAR + 0x10, RAISE, 140);
-	finds(RAISE + 0x10, 7, 150);
+}
+
+/*
+ * Only the outer foo catches. The unwinder looks up its own frame, then
+ * walks bar, the inner foo and the outer foo twice (search, then
+ * cleanup): its jump to foo's handler is into the outer foo, and the
+ * handler's call of baz is at depth 2.
+ */
+static void throw_caught_by_an_older_frame_lands_where_the_walk_ended(void)
+{
+	throw_from_bar();
+	walks(RAISE, 3, 3, 150);
 	jump(RAISE + 0x80, FOO + 0x40, 160);	/* the handler */
 	call(FOO + 0x45, BAZ, 170);
-	CU_ASSERT_STRING_EQUAL(tl_fx_finish(),
-		"B0 main|B1 foo|B2 foo|B3 bar|B4 _Unwind_RaiseException|"
-		"B5 _Unwind_Find_FDE@plt|E5 _Unwind_Find_FDE@plt|B5 _Unwind_Find_FDE|E5 _Unwind_Find_FDE|"
-		"B5 _Unwind_Find_FDE@plt|E5 _Unwind_Find_FDE@plt|B5 _Unwind_Find_FDE|E5 _Unwind_Find_FDE|"
-		"B5 _Unwind_Find_FDE@plt|E5 _Unwind_Find_FDE@plt|B5 _Unwind_Find_FDE|E5 _Unwind_Find_FDE|"
-		"B5 _Unwind_Find_FDE@plt|E5 _Unwind_Find_FDE@plt|B5 _Unwind_Find_FDE|E5 _Unwind_Find_FDE|"
-		"B5 _Unwind_Find_FDE@plt|E5 _Unwind_Find_FDE@plt|B5 _Unwind_Find_FDE|E5 _Unwind_Find_FDE|"
-		"B5 _Unwind_Find_FDE@plt|E5 _Unwind_Find_FDE@plt|B5 _Unwind_Find_FDE|E5 _Unwind_Find_FDE|"
-		"B5 _Unwind_Find_FDE@plt|E5 _Unwind_Find_FDE@plt|B5 _Unwind_Find_FDE|E5 _Unwind_Find_FDE|"
-		"E4 _Unwind_RaiseException|E3 bar|E2 foo|B2 baz|E2 baz|E1 foo|E0 main");
+	tl_fx_finish();
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 0)->depth, 2);
 	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "_Unwind_RaiseException", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_UNWIND_GUESSED), 0);
 	tl_fx_done();
 }
 
 /*
- * The same with 1 + 2 x 2 calls: the walk ended at the inner foo (the
- * innermost frame of foo, as without a count). And a walk the count does
- * not fit (an even count: not two walks of the same frames) lands in the
- * innermost frame of the function, as it did before.
+ * The handler is main's, but the inner foo has cleanups: the search
+ * walks bar, both foo and main, the cleanup phase stops at the inner
+ * foo's landing pad (cxx_unwind's recursion). The last walk counts.
  */
-static void throw_caught_by_the_innermost_frame_or_an_unknown_walk_lands_there(void)
+static void cleanup_in_the_inner_frame_lands_there_whatever_the_search_walked(void)
 {
-	int n;
-
-	for (n = 5; n <= 6; n++) {
-		start();
-		tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
-		call(MAIN + 0x10, FOO, 110);
-		call(FOO + 0x10, FOO, 120);
-		call(FOO + 0x10, BAR, 130);
-		call(BAR + 0x10, RAISE, 140);
-		finds(RAISE + 0x10, n, 150);
-		jump(RAISE + 0x80, FOO + 0x40, 160);
-		call(FOO + 0x45, BAZ, 170);
-		tl_fx_finish();
-		CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 0)->depth, 3);
-		tl_fx_done();
-	}
+	throw_from_bar();
+	walks(RAISE, 4, 2, 150);
+	jump(RAISE + 0x80, FOO + 0x40, 160);	/* the inner foo's cleanup */
+	call(FOO + 0x45, BAZ, 170);
+	tl_fx_finish();
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 0)->depth, 3);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_UNWIND_GUESSED), 0);
+	tl_fx_done();
 }
 
 /*
- * _Unwind_Resume walks once: its own frame, then down from its caller.
- * Here the inner rec's pad calls bar, which calls _Unwind_Resume: its
- * frame, bar, the inner rec and the outer rec are 4 calls, the outer
- * rec's pad. "Not the frame that called _Unwind_Resume" alone would have
- * taken the inner rec, whose callee is bar.
+ * Walks this count does not know (here no search walk before the
+ * cleanup walk of _Unwind_RaiseException): the innermost frame of foo,
+ * as without a count, and the summary says that an older one was open
+ * (PTS_TLD_UNWIND_GUESSED).
+ */
+static void walks_of_another_shape_land_in_the_innermost_frame_and_say_so(void)
+{
+	throw_from_bar();
+	walks(RAISE, 0, 3, 150);
+	jump(RAISE + 0x80, FOO + 0x40, 160);
+	call(FOO + 0x45, BAZ, 170);
+	tl_fx_finish();
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 0)->depth, 3);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_UNWIND_GUESSED), 1);
+	tl_fx_done();
+}
+
+/*
+ * _Unwind_Resume walks once, from its caller down. Here the inner rec's
+ * pad calls bar, which calls _Unwind_Resume: bar, the inner rec and the
+ * outer rec, whose pad it is. "Not the frame that called
+ * _Unwind_Resume" alone would have taken the inner rec (its callee is
+ * bar).
  */
 static void unwind_resume_lands_where_its_walk_ended(void)
 {
@@ -189,7 +223,7 @@ static void unwind_resume_lands_where_its_walk_ended(void)
 	call(REC + 0x10, REC, 120);
 	call(REC + 0x20, BAR, 130);		/* the inner rec's pad calls bar */
 	call(BAR + 0x10, RESUME, 140);		/* which calls _Unwind_Resume */
-	finds(RESUME + 0x10, 4, 150);
+	walks(RESUME, 0, 3, 150);
 	jump(RESUME + 0x80, REC_COLD + 0x40, 160);
 	call(REC_COLD + 0x45, BAZ, 170);
 	tl_fx_finish();
@@ -202,5 +236,6 @@ PTS_SUITE(timeline_unwind, NULL, NULL,
 	  PTS_TEST(cold_part_runs_in_its_functions_frame),
 	  PTS_TEST(landing_pad_in_a_cold_part_unwinds_to_its_functions_frame),
 	  PTS_TEST(throw_caught_by_an_older_frame_lands_where_the_walk_ended),
-	  PTS_TEST(throw_caught_by_the_innermost_frame_or_an_unknown_walk_lands_there),
+	  PTS_TEST(cleanup_in_the_inner_frame_lands_there_whatever_the_search_walked),
+	  PTS_TEST(walks_of_another_shape_land_in_the_innermost_frame_and_say_so),
 	  PTS_TEST(unwind_resume_lands_where_its_walk_ended))

@@ -136,6 +136,7 @@ enum pts_tl_diag {
 	PTS_TLD_UNKNOWN_TARGET,		/* branch with an unknown target */
 	PTS_TLD_RETURN_AS_JUMP,		/* ret to no frame's return address (retpoline, push+ret) */
 	PTS_TLD_KERNEL_LEFT_OPEN,	/* scope both: kernel frames open at a return to user */
+	PTS_TLD_UNWIND_GUESSED,		/* a jump back into a function open in several frames */
 	PTS_TLD_NR
 };
 

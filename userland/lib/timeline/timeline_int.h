@@ -44,8 +44,8 @@
 enum fn_unw {
 	FN_UNW_NONE,
 	FN_UNW_FIND,	/* _Unwind_Find_FDE: one call per frame the walk steps to */
-	FN_UNW_RAISE,	/* _Unwind_RaiseException: walks the frames twice */
-	FN_UNW_PHASE2,	/* _Unwind_Resume, _Unwind_ForcedUnwind: once */
+	FN_UNW_RAISE,	/* _Unwind_RaiseException: its own frame, then two walks */
+	FN_UNW_PHASE2,	/* _Unwind_Resume, _Unwind_ForcedUnwind: its own frame, one walk */
 };
 
 struct fn {
@@ -55,6 +55,7 @@ struct fn {
 	bool known;
 	bool kernel;
 	uint8_t unw;	/* enum fn_unw */
+	bool cold;	/* a function's cold part, "foo.cold" (tl_is_cold_part) */
 };
 
 struct frame {
@@ -155,11 +156,13 @@ struct thread {
 	 */
 	struct pts_tl_thread_stats st;
 	/*
-	 * The unwinder's frame open last (1 + its index; 0 none) and the
-	 * calls of _Unwind_Find_FDE made under it since it was entered
-	 * (walked_frame).
+	 * The unwinder's frame open last (1 + its index; 0 none), its walks
+	 * since it was entered, and of the last one the calls of
+	 * _Unwind_Find_FDE, their depth above that frame and the function
+	 * two frames below them (tl_branch.c, unwinder_entered).
 	 */
-	uint32_t unw_at, unw_finds;
+	uint32_t unw_at, unw_walks, unw_finds, unw_depth;
+	uint64_t unw_by;
 	bool trig_moved;
 	uint64_t trig_last_ns, trig_events;
 };

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+static size_t cold_base_len(const char *name);
+
 void tl_lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		    const struct pts_br_sym *hint, struct fn *out)
 {
@@ -37,6 +39,7 @@ void tl_lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		out->known = true;
 		if (!out->kernel && out->name)
 			out->unw = tl_unwinder_role(out->name);
+		out->cold = out->name && cold_base_len(out->name);
 	} else {
 		if (si.object)
 			snprintf(buf, sizeof(buf), "[unknown] 0x%" PRIx64 " (%s)", addr, si.object);
@@ -92,13 +95,15 @@ bool tl_is_unwind_resume_name(const char *name)
 /*
  * libgcc's unwinder (unwind-dw2.c) finds each frame's unwind info with
  * one call of _Unwind_Find_FDE (from uw_frame_state_for, through the
- * PLT in libgcc_s.so.1): one for its own frame (uw_init_context), then
- * one per frame it steps to, from its caller down. _Unwind_RaiseException
- * steps down to the handler's frame twice (the search phase, then the
- * cleanup phase, which installs the first frame with a landing pad: the
- * handler's, or one with cleanups); _Unwind_Resume and
- * _Unwind_ForcedUnwind once. Their calls are the one thing the trace
- * shows of the walk.
+ * PLT in libgcc_s.so.1), each walk of the stack from a function of its
+ * own: one call for the unwinder's own frame (uw_init_context_1), then
+ * one per frame it steps to, from its caller down.
+ * _Unwind_RaiseException walks twice: the search phase (in
+ * _Unwind_RaiseException itself) down to the handler's frame, then the
+ * cleanup phase (_Unwind_RaiseException_Phase2) down to the first frame
+ * with a landing pad (a handler, or cleanups), which it installs;
+ * _Unwind_Resume and _Unwind_ForcedUnwind walk once, the cleanup phase.
+ * These calls are the one thing the trace shows of the walk.
  */
 enum fn_unw tl_unwinder_role(const char *name)
 {
@@ -148,7 +153,7 @@ bool tl_is_cold_part(const struct fn *part, const struct fn *hot)
 {
 	size_t n;
 
-	if (!part->known || !hot->known || part->object != hot->object ||
+	if (!part->cold || !hot->known || part->object != hot->object ||
 	    part->kernel != hot->kernel)
 		return false;
 	n = cold_base_len(part->name);

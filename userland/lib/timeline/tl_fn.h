@@ -41,6 +41,7 @@ static inline void fn_copy(struct fn *to, const struct fn *from)
 	to->known = from->known;
 	to->kernel = from->kernel;
 	to->unw = from->unw;
+	to->cold = from->cold;
 }
 
 /* Does lcache slot c remember the function holding addr in process pid? */
@@ -117,7 +118,7 @@ static inline bool same_fn(const struct frame *f, const struct fn *fn)
  */
 static inline bool other_part(const struct frame *f, const struct fn *fn)
 {
-	if (f->s.flags & PTS_TLF_SYNTHETIC)
+	if (!(fn->cold | f->fn.cold) || (f->s.flags & PTS_TLF_SYNTHETIC))
 		return false;
 	return tl_is_cold_part(fn, &f->fn) || tl_is_cold_part(&f->fn, fn);
 }

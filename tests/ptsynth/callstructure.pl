@@ -9,9 +9,10 @@
 # unwind several; with the stack pointer recorded at each CALL, frames
 # whose stack was released are dropped at the next call); a jump (or a
 # taken conditional branch) to a function's entry replaces the top frame
-# (tail calls, PLT stubs, cold parts), and one out of the top frame's
-# function to no entry leaves a frame of no function of interest (the
-# timeline names it foo+0xNN). A signal handler (tracing enabled elsewhere
+# (tail calls, PLT stubs), one between a function and its cold part
+# (foo.cold) keeps it, and one out of the top frame's function to no
+# entry leaves a frame of no function of interest (the timeline names it
+# foo+0xNN). A signal handler (tracing enabled elsewhere
 # than where the thread left for the kernel: after its system call, or
 # where it was interrupted) is a frame nested where the signal was
 # delivered; tracing enabled again where that delivery left (after

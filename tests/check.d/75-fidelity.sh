@@ -58,8 +58,11 @@ done
 # and with -z now (non-PIE), indirect jumps (jump tables, computed goto,
 # a cold part, a jump into another function's middle), C++ exceptions
 # through a shared library and through frames with cleanups, an IFUNC
-# and GOT calls, a longjmp into an older frame of a recursion.
-for prog in retpoline deep_rec coro forkexec plt_lazy plt_nopie jumps cxx_unwind ifunc recjmp; do
+# and GOT calls, a longjmp into an older frame of a recursion, frames
+# that end without returns (a throw caught by an older frame of the
+# thrower's function, pthread_exit, pthread_cancel, exit; landing pads in
+# cold parts).
+for prog in retpoline deep_rec coro forkexec plt_lazy plt_nopie jumps cxx_unwind ifunc recjmp unwind; do
 	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/$prog.ptscope" -- "$bin/$prog" </dev/null >/dev/null
 	args+=(--bundle "$prog=$work/bundles/$prog.ptscope:$bin/$prog")
 done

@@ -73,3 +73,9 @@ fi
 if newer "$out/ifunc" $src/ifunc.c || newer "$out/ifunc" "$out/libshlib.so"; then
 	gcc $flags -o "$out/ifunc" $src/ifunc.c -L"$out" -lshlib -Wl,-rpath,'$ORIGIN'
 fi
+# Frames that end without returns (a throw caught by an older frame of
+# the thrower's function, pthread_exit, pthread_cancel, exit): -O2, so
+# that the landing pads lie in cold parts; as cxx_unwind otherwise.
+if newer "$out/unwind" $src/unwind.cc; then
+	g++ -O2 -g -fno-optimize-sibling-calls -pthread -static-libstdc++ -o "$out/unwind" $src/unwind.cc
+fi

@@ -9,9 +9,10 @@
 # unwind several; with the stack pointer recorded at each CALL, frames
 # whose stack was released are dropped at the next call); a jump (or a
 # taken conditional branch) to a function's entry replaces the top frame
-# (tail calls, PLT stubs, cold parts), and one out of the top frame's
-# function to no entry leaves a frame of no function of interest (the
-# timeline names it foo+0xNN). A signal handler (tracing enabled elsewhere
+# (tail calls, PLT stubs), one between a function and its cold part
+# (foo.cold) keeps it, and one out of the top frame's function to no
+# entry leaves a frame of no function of interest (the timeline names it
+# foo+0xNN). A signal handler (tracing enabled elsewhere
 # than where the thread left for the kernel: after its system call, or
 # where it was interrupted) is a frame nested where the signal was
 # delivered; tracing enabled again where that delivery left (after
@@ -91,6 +92,13 @@ sub fn_at {
 	return $ip < $s + $size{$s} ? $s : undef;
 }
 (my $exe_base = $exe_path) =~ s{.*/}{};
+# The function a cold part belongs to: "foo" of "foo.cold", "foo.cold.1",
+# "foo(int) [clone .cold]"; any other name is its own.
+sub hot_part {
+	my ($n) = @_;
+	$n =~ s/(?:\.cold(?:\.\d+)?| \[clone \.cold(?:\.\d+)?\])$//;
+	return $n;
+}
 
 # Ground truth, per thread ("t TID" records switch threads). A frame is
 # [return address, name of interest or undef, stack pointer after its
@@ -126,12 +134,18 @@ sub arrive {
 		undef $st->{call};
 	}
 	if ($st->{jump}) {
-		# A jump (or a taken conditional branch: a function's cold part,
-		# foo.cold, is a symbol of its own) to another function's entry
-		# replaces the top frame, as the timeline does (tail calls, PLT
-		# stubs, ld.so -> _start).
+		# A jump (or a taken conditional branch) to another function's
+		# entry replaces the top frame, as the timeline does (tail calls,
+		# PLT stubs, ld.so -> _start); but not one between a function
+		# and its cold part (foo.cold, a symbol of its own that GCC
+		# splits off): the frame goes on as the same call of foo.
 		my $name = $sym{$ip};
-		if (defined $name) {
+		my $at = fn_at($ip);
+		my $in = defined $at ? $sym{$at} : $name;
+		if (defined $in && @$stack && defined $stack->[-1][1] &&
+		    hot_part($in) eq $stack->[-1][1]) {
+			# stays foo's frame
+		} elsif (defined $name) {
 			if (@$stack) { @{$stack->[-1]}[1, 4] = ($name, $ip); }
 			else { push @$stack, [-1, $name, undef, undef, $ip]; }
 		} elsif (@$stack && defined $stack->[-1][1] && defined $stack->[-1][4] &&

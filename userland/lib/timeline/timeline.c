@@ -26,6 +26,8 @@ static const char *const diag_names[PTS_TLD_NR] = {
 	[PTS_TLD_UNKNOWN_TARGET] = "branch with an unknown target",
 	[PTS_TLD_RETURN_AS_JUMP] = "return to no open frame's return address (taken as a jump)",
 	[PTS_TLD_KERNEL_LEFT_OPEN] = "kernel frames left open at a return to user (closed)",
+	[PTS_TLD_UNWIND_GUESSED] =
+		"jump back into a function open in several frames (unwound to the innermost)",
 };
 
 const char *pts_tl_diag_name(enum pts_tl_diag d)

@@ -25,7 +25,11 @@
  *    frame (PTS_TLK_JUMP), keeping its return address; a jump to a kernel
  *    return thunk (__x86_return_thunk, srso_return_thunk) is the frame's
  *    return still to come; a jump into a function deeper in the stack
- *    (longjmp) unwinds to that frame like a return;
+ *    (longjmp, a landing pad) unwinds to that frame like a return: to the
+ *    frame the C++ unwinder's walk reached, else the innermost frame of
+ *    that function (PTS_TLD_UNWIND_GUESSED when an older one is open);
+ *    a jump between a function and its cold part (foo.cold) stays in
+ *    the frame;
  *  - scope both: syscalls, interrupts and exceptions push kernel frames
  *    (PTS_TLF_KERNEL) on top of the interrupted user frame (an entry named
  *    asm_exc_* is shown as PTS_TLK_EXCEPTION, others as PTS_TLK_INTERRUPT);
@@ -136,6 +140,7 @@ enum pts_tl_diag {
 	PTS_TLD_UNKNOWN_TARGET,		/* branch with an unknown target */
 	PTS_TLD_RETURN_AS_JUMP,		/* ret to no frame's return address (retpoline, push+ret) */
 	PTS_TLD_KERNEL_LEFT_OPEN,	/* scope both: kernel frames open at a return to user */
+	PTS_TLD_UNWIND_GUESSED,		/* a jump back into a function open in several frames */
 	PTS_TLD_NR
 };
 

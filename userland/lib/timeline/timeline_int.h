@@ -35,12 +35,27 @@
 #include "strpool.h"
 #include "../util/hmap.h"
 
+/*
+ * What a function is to the C++ unwinder's frame walk (struct fn's unw;
+ * tl_unwinder_role): where a landing pad's frame is told (tl_branch.c,
+ * walked_frame). Functions of a role are never in the lcache, so that
+ * every call of one comes to on_call.
+ */
+enum fn_unw {
+	FN_UNW_NONE,
+	FN_UNW_FIND,	/* _Unwind_Find_FDE: one call per frame the walk steps to */
+	FN_UNW_RAISE,	/* _Unwind_RaiseException: its own frame, then two walks */
+	FN_UNW_PHASE2,	/* _Unwind_Resume, _Unwind_ForcedUnwind: its own frame, one walk */
+};
+
 struct fn {
 	const char *name;	/* interned; "[unknown] 0x... (obj)" for unknown code */
 	const char *object;	/* interned or NULL */
 	uint64_t start, size;
 	bool known;
 	bool kernel;
+	uint8_t unw;	/* enum fn_unw */
+	bool cold;	/* a function's cold part, "foo.cold" (tl_is_cold_part) */
 };
 
 struct frame {
@@ -140,6 +155,14 @@ struct thread {
 	 * came since (tl_thread_last_ns).
 	 */
 	struct pts_tl_thread_stats st;
+	/*
+	 * The unwinder's frame open last (1 + its index; 0 none), its walks
+	 * since it was entered, and of the last one the calls of
+	 * _Unwind_Find_FDE, their depth above that frame and the function
+	 * two frames below them (tl_branch.c, unwinder_entered).
+	 */
+	uint32_t unw_at, unw_walks, unw_finds, unw_depth;
+	uint64_t unw_by;
 	bool trig_moved;
 	uint64_t trig_last_ns, trig_events;
 };

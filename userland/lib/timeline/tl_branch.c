@@ -17,6 +17,42 @@
 #include "tl_return.h"
 #include "tl_untraced.h"
 
+/*
+ * fn, of a role in the unwinder's walk (enum fn_unw), was entered by a
+ * call or a jump: t's top frame. An unwinder's entry point begins a
+ * count. Its calls of _Unwind_Find_FDE come in walks, each from a
+ * function of its own (tl_fn.c, tl_unwinder_role): a walk is the calls
+ * made at one depth from frames of one function, two frames below the
+ * call (uw_frame_state_for's caller); a call from elsewhere begins the
+ * next walk.
+ */
+static void unwinder_entered(struct thread *t, const struct fn *fn)
+{
+	const struct frame *by;
+	uint32_t depth;
+
+	if (t->excess || !t->n)
+		return;
+	if (fn->unw != FN_UNW_FIND) {
+		t->unw_at = t->n;
+		t->unw_walks = 0;
+		return;
+	}
+	depth = t->n - t->unw_at;
+	if (!t->unw_at || t->unw_at >= t->n || t->frames[t->unw_at - 1].fn.unw < FN_UNW_RAISE ||
+	    depth < 2)
+		return;
+	by = &t->frames[t->n - 3];
+	if (t->unw_walks && depth == t->unw_depth && by->fn.start == t->unw_by) {
+		t->unw_finds++;
+		return;
+	}
+	t->unw_walks++;
+	t->unw_finds = 1;
+	t->unw_depth = depth;
+	t->unw_by = by->fn.start;
+}
+
 static int on_call(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 		   struct pts_err *err)
 {
@@ -43,8 +79,11 @@ static int on_call(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 		if (is_return_thunk(&from_fn))
 			return 0;
 	}
-	return push(tl, t, fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
-		    PTS_TLK_CALL, err);
+	rc = push(tl, t, fn, br->to, br->insn_len ? br->from + br->insn_len : 0, 0,
+		  PTS_TLK_CALL, err);
+	if (!rc && fn->unw)
+		unwinder_entered(t, fn);
+	return rc;
 }
 
 static int on_return(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
@@ -89,11 +128,64 @@ static bool resumes_unwinding(const struct frame *f)
 	return f->fn.known && !f->fn.kernel && tl_is_unwind_resume_name(f->fn.name);
 }
 
+/*
+ * The frame a landing pad of fn is in, when the unwinder jumps there from
+ * its top frame: the frame its last walk reached (tl_unwinder_role), k
+ * frames below its own, k its calls of _Unwind_Find_FDE in that walk. The
+ * walks must be those of libgcc's unwinder (its own frame, then the
+ * search phase and the cleanup phase of _Unwind_RaiseException, or the
+ * cleanup phase alone); the frame must be of fn's function, and every
+ * frame above it one of a call (its return address known, no signal
+ * handler's, none inferred): the frames the walk stepped over, one by
+ * one. Else -1: a walk this count does not know (another unwinder, a
+ * frame of the trace's making in between), and the innermost frame of
+ * fn's function is taken. A throw caught by an older frame of the
+ * thrower's own function lands at an address every frame of it shares:
+ * this is how the trace tells them apart.
+ */
+static int64_t walked_frame(const struct thread *t, const struct fn *fn)
+{
+	const struct frame *u = &t->frames[t->n - 1];
+	uint32_t top = t->n - 1, k = t->unw_finds, j;
+
+	if (t->unw_at != t->n || u->fn.unw < FN_UNW_RAISE ||
+	    t->unw_walks != (u->fn.unw == FN_UNW_RAISE ? 3u : 2u))
+		return -1;
+	if (!k || k > top)
+		return -1;
+	for (j = top - k + 1; j < top; j++)
+		if (!t->frames[j].ret || is_handler(&t->frames[j]) ||
+		    (t->frames[j].s.flags & (PTS_TLF_SYNTHETIC | PTS_TLF_INFERRED)))
+			return -1;
+	if (!same_fn(&t->frames[top - k], fn) && !other_part(&t->frames[top - k], fn))
+		return -1;
+	return top - k;
+}
+
+/*
+ * Can a jump into fn's function (a landing pad, a setjmp point) land in
+ * frame i, below the top? A frame of that function (either part) that
+ * did not call _Unwind_Resume.
+ */
+static bool landing_frame(const struct thread *t, uint32_t i, const struct fn *fn)
+{
+	return (same_fn(&t->frames[i], fn) || other_part(&t->frames[i], fn)) &&
+	       !resumes_unwinding(&t->frames[i + 1]);
+}
+
+static bool older_landing_frame(const struct thread *t, uint32_t i, const struct fn *fn)
+{
+	while (i--)
+		if (landing_frame(t, i, fn))
+			return true;
+	return false;
+}
+
 static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 		   struct pts_err *err)
 {
 	struct fn fn;
-	int64_t i;
+	int64_t i, walked;
 	int rc;
 
 	rc = ensure_at(tl, t, br->from, &br->from_sym, err);
@@ -102,6 +194,11 @@ static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 	lookup(tl, t, br->to, &br->to_sym, &fn);
 	if (t->n && !t->excess && same_fn(&t->frames[t->n - 1], &fn))
 		return 0;
+	/* between a function's hot and cold parts (foo.cold): the same frame */
+	if (t->n && !t->excess && other_part(&t->frames[t->n - 1], &fn)) {
+		enter_part(&t->frames[t->n - 1], &fn);
+		return 0;
+	}
 	/* `jmp __x86_return_thunk` is the function's `ret`, still to come */
 	if (t->n && is_return_thunk(&fn))
 		return 0;
@@ -115,15 +212,28 @@ static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 	 * A frame that called _Unwind_Resume is never the target (the
 	 * unwinder resumes below it): in a recursion whose frames each
 	 * run a cleanup, the landing pad reached is the next older
-	 * frame's, not the innermost frame of that function.
+	 * frame's, not the innermost frame of that function. A landing
+	 * pad in a function's cold part (GCC puts them there) is a jump
+	 * into that function's frame.
 	 */
-	if (t->excess || is_fn_entry(&fn, br->to) || (t->n && no_unwind_jump(&t->frames[t->n - 1], &fn)))
-		return tl_replace_top(tl, t, &fn, br->to, PTS_TLK_JUMP, err);
-	for (i = (int64_t)t->n - 2; i >= 0; i--) {
-		if (!same_fn(&t->frames[i], &fn) || resumes_unwinding(&t->frames[i + 1]))
+	if (t->excess || is_fn_entry(&fn, br->to) || (t->n && no_unwind_jump(&t->frames[t->n - 1], &fn))) {
+		rc = tl_replace_top(tl, t, &fn, br->to, PTS_TLK_JUMP, err);
+		/* a PLT stub's jump to _Unwind_Find_FDE: its call was counted */
+		if (!rc && fn.unw >= FN_UNW_RAISE)
+			unwinder_entered(t, &fn);
+		return rc;
+	}
+	walked = walked_frame(t, &fn);
+	for (i = walked >= 0 ? walked : (int64_t)t->n - 2; i >= 0; i--) {
+		if (!landing_frame(t, (uint32_t)i, &fn))
 			continue;
+		/* an older frame could be the one: said, not decided (recjmp) */
+		if (walked < 0 && older_landing_frame(t, (uint32_t)i, &fn))
+			tl->diag[PTS_TLD_UNWIND_GUESSED]++;
 		while (!rc && t->n > (uint32_t)i + 1)
 			rc = pop(tl, t, PTS_TLK_UNWIND, err);
+		if (!rc && !same_fn(&t->frames[i], &fn))
+			enter_part(&t->frames[i], &fn);
 		return rc;
 	}
 	return tl_replace_top(tl, t, &fn, br->to, PTS_TLK_JUMP, err);

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+static size_t cold_base_len(const char *name);
+
 void tl_lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		    const struct pts_br_sym *hint, struct fn *out)
 {
@@ -35,6 +37,9 @@ void tl_lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		out->start = si.start;
 		out->size = si.size;
 		out->known = true;
+		if (!out->kernel && out->name)
+			out->unw = tl_unwinder_role(out->name);
+		out->cold = out->name && cold_base_len(out->name);
 	} else {
 		if (si.object)
 			snprintf(buf, sizeof(buf), "[unknown] 0x%" PRIx64 " (%s)", addr, si.object);
@@ -44,7 +49,7 @@ void tl_lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		out->start = addr;
 	}
 	/* an intern that failed (ENOMEM) is not remembered */
-	if (c && addr && out->name && (!si.object || out->object)) {
+	if (c && addr && out->name && !out->unw && (!si.object || out->object)) {
 		frame_set(&c->call, out, addr, 0, 0);
 		c->call.s.id = ++tl->slice_ids;
 		lcache_key(c, t->at.pid);
@@ -85,6 +90,74 @@ bool tl_is_return_thunk_name(const char *name)
 bool tl_is_unwind_resume_name(const char *name)
 {
 	return !strcmp(name, "_Unwind_Resume") || !strcmp(name, "_Unwind_Resume@plt");
+}
+
+/*
+ * libgcc's unwinder (unwind-dw2.c) finds each frame's unwind info with
+ * one call of _Unwind_Find_FDE (from uw_frame_state_for, through the
+ * PLT in libgcc_s.so.1), each walk of the stack from a function of its
+ * own: one call for the unwinder's own frame (uw_init_context_1), then
+ * one per frame it steps to, from its caller down.
+ * _Unwind_RaiseException walks twice: the search phase (in
+ * _Unwind_RaiseException itself) down to the handler's frame, then the
+ * cleanup phase (_Unwind_RaiseException_Phase2) down to the first frame
+ * with a landing pad (a handler, or cleanups), which it installs;
+ * _Unwind_Resume and _Unwind_ForcedUnwind walk once, the cleanup phase.
+ * These calls are the one thing the trace shows of the walk.
+ */
+enum fn_unw tl_unwinder_role(const char *name)
+{
+	if (name[0] != '_' || name[1] != 'U')
+		return FN_UNW_NONE;
+	if (!strcmp(name, "_Unwind_Find_FDE") || !strcmp(name, "_Unwind_Find_FDE@plt"))
+		return FN_UNW_FIND;
+	if (!strcmp(name, "_Unwind_RaiseException"))
+		return FN_UNW_RAISE;
+	if (!strcmp(name, "_Unwind_Resume") || !strcmp(name, "_Unwind_ForcedUnwind"))
+		return FN_UNW_PHASE2;
+	return FN_UNW_NONE;
+}
+
+/*
+ * GCC moves a function's unlikely code (error paths, landing pads) into
+ * a part of its own, .text.unlikely, with a symbol of its own: "foo.cold"
+ * (C++, demangled: "foo(int) [clone .cold]"; several: ".cold.N"). It is
+ * entered by a jump from foo and jumps back: the same call of foo, as
+ * DWARF says (the subprogram's ranges hold both parts). The length of
+ * the hot part's name, or 0 when name is no such part's.
+ */
+static size_t cold_base_len(const char *name)
+{
+	size_t n = strlen(name), k = n;
+	bool clone = n && name[n - 1] == ']';
+
+	if (clone)
+		k--;
+	while (k && name[k - 1] >= '0' && name[k - 1] <= '9')
+		k--;
+	if (k < n - clone && k && name[k - 1] == '.')
+		k--;	/* ".N" */
+	else if (k != n - clone)
+		return 0;
+	if (k < 5 || memcmp(name + k - 5, ".cold", 5))
+		return 0;
+	k -= 5;
+	if (!clone)
+		return k;
+	if (k < 8 || memcmp(name + k - 8, " [clone ", 8))
+		return 0;
+	return k - 8;
+}
+
+bool tl_is_cold_part(const struct fn *part, const struct fn *hot)
+{
+	size_t n;
+
+	if (!part->cold || !hot->known || part->object != hot->object ||
+	    part->kernel != hot->kernel)
+		return false;
+	n = cold_base_len(part->name);
+	return n && !strncmp(part->name, hot->name, n) && !hot->name[n];
 }
 
 /*

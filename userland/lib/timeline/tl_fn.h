@@ -18,6 +18,10 @@ bool tl_is_return_thunk_name(const char *name);
 bool tl_is_plt_name(const char *name);
 /* Is name the unwinder's _Unwind_Resume (or its PLT stub)? (tl_fn.c) */
 bool tl_is_unwind_resume_name(const char *name);
+/* The role of a user function's name in the unwinder's frame walk (enum fn_unw). */
+enum fn_unw tl_unwinder_role(const char *name);
+/* Is part the cold part of hot ("hot.cold", tl_fn.c)? Both known, of one object. */
+bool tl_is_cold_part(const struct fn *part, const struct fn *hot);
 /*
  * Scope kernel: is fn, where tracing was enabled at addr (TIP.PGE) on an
  * empty stack, a kernel entry from user mode? (tl_fn.c)
@@ -36,6 +40,8 @@ static inline void fn_copy(struct fn *to, const struct fn *from)
 	to->size = from->size;
 	to->known = from->known;
 	to->kernel = from->kernel;
+	to->unw = from->unw;
+	to->cold = from->cold;
 }
 
 /* Does lcache slot c remember the function holding addr in process pid? */
@@ -103,6 +109,18 @@ static inline bool same_fn(const struct frame *f, const struct fn *fn)
 		return f->fn.start == fn->start && f->fn.name == fn->name;
 	/* unknown code: one frame per object and privilege level */
 	return f->fn.object == fn->object && f->fn.kernel == fn->kernel;
+}
+
+/*
+ * Is fn the other part of frame f's function: its cold part, or its hot
+ * part while f runs the cold one (tl_is_cold_part)? Not per branch:
+ * only for execution found outside the top frame's function.
+ */
+static inline bool other_part(const struct frame *f, const struct fn *fn)
+{
+	if (!(fn->cold | f->fn.cold) || (f->s.flags & PTS_TLF_SYNTHETIC))
+		return false;
+	return tl_is_cold_part(fn, &f->fn) || tl_is_cold_part(&f->fn, fn);
 }
 
 /*

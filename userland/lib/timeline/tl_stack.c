@@ -156,6 +156,10 @@ int tl_ensure_at_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		return push(tl, t, &fn, addr, 0, 0, PTS_TLK_TRACE_BEGIN, err);
 	if (t->excess || same_fn(&t->frames[t->n - 1], &fn) || is_return_thunk(&fn))
 		return 0;
+	if (other_part(&t->frames[t->n - 1], &fn)) {
+		enter_part(&t->frames[t->n - 1], &fn);
+		return 0;
+	}
 	if (!tl->diag[PTS_TLD_FELL_THROUGH]++) {
 		tl->fell_from = t->frames[t->n - 1].fn;
 		tl->fell_to = fn;

@@ -160,6 +160,18 @@ pop(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind, struct pts_err *
 	return put_frame(tl, t, PTS_TL_END, kind, &t->frames[t->n], t->n, err);
 }
 
+/*
+ * Frame f goes on in fn, the other part of its function (other_part):
+ * execution moved between a function's hot and cold parts. Its slice
+ * stays as it is (one call: its BEGIN named the function entered); only
+ * where execution is changes, for in_top_fn and the elide window.
+ */
+static inline void enter_part(struct frame *f, const struct fn *fn)
+{
+	fn_copy(&f->fn, fn);
+	f->span = frame_span(fn, f->s.flags);
+}
+
 static inline bool top_synthetic(struct thread *t)
 {
 	return t->n && !t->excess && (t->frames[t->n - 1].s.flags & PTS_TLF_SYNTHETIC);

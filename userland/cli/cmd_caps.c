@@ -68,7 +68,10 @@ int cmd_caps(int argc, char **argv)
 			printf("Usage: ptscope caps [--json]\n\n"
 			       "Show whether the module is loaded, whether the PT unit is real or\n"
 			       "simulated, the CPU identity and timing inputs, and each PT feature\n"
-			       "(CPUID leaf 14H) with what its absence means. Without the module,\n"
+			       "(CPUID leaf 14H) with what its absence means, and which permission\n"
+			       "rules the module applies on this kernel (perf_event_paranoid is not\n"
+			       "readable by a module: kernel scope needs CAP_PERFMON on 6.1 and 6.12,\n"
+			       "plus perf_allow_kernel()'s LSM hook on 6.12). Without the module,\n"
 			       "what CPUID read here says: whether this CPU has Intel PT at all.\n\n"
 			       "Options:\n"
 			       "  -j, --json   one JSON object instead of the table\n"
@@ -93,7 +96,9 @@ int cmd_caps(int argc, char **argv)
 	close(fd);
 	if (json)
 		pts_caps_print_json(&caps, stdout);
-	else
+	else {
 		pts_caps_print_table(&caps, stdout);
+		pts_caps_print_permissions(&caps, pts_perf_event_paranoid(), stdout);
+	}
 	return 0;
 }

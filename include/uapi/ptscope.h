@@ -365,6 +365,12 @@ struct ptscope_state {
  * CPU's ring (docs/abi.md, "What a PANIC snapshot can promise").
  */
 #define PTSCOPE_STATEF_CRASH_KERNEL	(1U << 6)
+/*
+ * A panic ended the capture while it was tracing (ARMED, or POST_TRIGGER:
+ * the post-trigger delay cut short); state TRIGGERED. Only a crash-dump
+ * reader sees it (docs/abi.md, "What a PANIC snapshot can promise").
+ */
+#define PTSCOPE_STATEF_PANIC		(1U << 7)
 
 /* ------------------------------------------------------------------ */
 /* PTSCOPE_IOC_GET_CPU_STATUS: one CPU's buffer and PT unit state.       */

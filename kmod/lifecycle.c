@@ -210,6 +210,11 @@ static int pts_panic_notify(struct notifier_block *nb, unsigned long action,
 	pts.statef |= PTSCOPE_STATEF_PANIC;
 	/* Fully ordered: the fields above are seen with the new state. */
 	atomic_cmpxchg(&pts.state, word, pts_state_with_run(word, end.run));
+	/* For the console and a dump's log: where the snapshot stands. */
+	pts_info("panic: capture ended (was %s): state %u, trigger reason %u, flags %#x; PT stopped on cpu %d\n",
+		 end.panic_is_trigger ? "ARMED" : "POST_TRIGGER",
+		 pts_run_state(atomic_read(&pts.state)), pts.trigger_reason,
+		 pts.statef, smp_processor_id());
 out:
 	local_irq_restore(flags);
 	return NOTIFY_DONE;

@@ -5,8 +5,9 @@
  * PANIC snapshot can promise": a capture still tracing ends there as
  * TRIGGERED, marked PTSCOPE_STATEF_PANIC; the panic is the trigger of an
  * ARMED one; a post-trigger delay is cut short and its trigger stays.
- * The panic itself cannot be played in the VM suite and leave a state
- * to check there (the guest ends with it), so the rule is checked here.
+ * The VM suite plays one case (panic_in_post_trigger_delay: a panic in
+ * the delay, read from the notifier's console line); every case of the
+ * rule is checked here.
  */
 #define PTS_HOST 1
 #include "unit.h"

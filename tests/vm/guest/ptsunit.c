@@ -25,6 +25,10 @@
  *                         must stop and release every CPU; the host reads
  *                         its log line on the console (QEMU runs with
  *                         -no-reboot, so the reset ends the run)
+ *   panic-post NAME       a user-scope capture triggered with a 10 s
+ *                         post-trigger delay, then a panic (sysrq c) in
+ *                         the delay: the host reads the module's panic
+ *                         line (the panic boot, QEMU -no-reboot, panic=-1)
  *   kexec-armed NAME KERNEL INITRD CMDLINE
  *                         load KERNEL and INITRD for kexec (kexec_file_load(2),
  *                         as `kexec -s -l` does), configure and arm every
@@ -805,6 +809,42 @@ static int do_suspend_stops(void)
 	return finish(bad);
 }
 
+/*
+ * The panic boot's step: a capture in its post-trigger delay (10 s), then
+ * a panic (sysrq c). The host reads the module's panic line after the
+ * "=== VMTEST-PANIC post-trigger" marker (panic_in_post_trigger_delay).
+ * Returns only if the panic did not happen.
+ */
+static int do_panic_post(void)
+{
+	struct ptscope_caps caps;
+	struct ptscope_config cfg;
+	struct ptscope_state s;
+	int rc, fd;
+
+	open_caps(&caps);
+	config_self(&cfg, &caps, PTSCOPE_SCOPE_USER);
+	cfg.trigger.post_trigger_us = 10000000;	/* 10 s: the panic comes first */
+	rc = IOC1(PTSCOPE_IOC_CONFIGURE, cfg);
+	if (rc)
+		fail("CONFIGURE (post-trigger 10 s): %s, reason %u", strerror(-rc), cfg.hdr.reason);
+	rc = cmd(PTSCOPE_IOC_START);
+	if (!rc)
+		rc = cmd(PTSCOPE_IOC_TRIGGER);
+	if (rc)
+		fail("START/TRIGGER: %s", strerror(-rc));
+	memset(&s, 0, sizeof(s));
+	if (IOC1(PTSCOPE_IOC_GET_STATE, s) || s.state != PTSCOPE_STATE_POST_TRIGGER)
+		fail("after TRIGGER with a 10 s delay: state %u, want POST_TRIGGER", s.state);
+	printf("=== VMTEST-PANIC post-trigger (reason %u)\n", s.trigger_reason);
+	fflush(stdout);
+	sync();
+	fd = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "c", 1) != 1)
+		fail("sysrq c: %s", strerror(errno));
+	fail("still running after sysrq c");
+}
+
 int main(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "";
@@ -824,6 +864,8 @@ int main(int argc, char **argv)
 		return do_read_fault();
 	if (!strcmp(sub, "suspend-stops") && argc == 3)
 		return do_suspend_stops();
+	if (!strcmp(sub, "panic-post") && argc == 3)
+		return do_panic_post();
 	if (!strcmp(sub, "kexec-armed") && argc == 6)
 		return do_kexec_armed(argv[3], argv[4], argv[5]);
 	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/ptsunit.c\n");

@@ -215,6 +215,7 @@ struct pts_panic_end {
  * The panic notifier's decision for a capture in run state @run: ARMED
  * and POST_TRIGGER end as TRIGGERED (from ARMED the panic is the
  * trigger; in the delay the earlier trigger stays); other states stay.
+ * Context: any (the panic notifier, IRQs off); no state of its own.
  */
 struct pts_panic_end pts_panic_end(u32 run);
 

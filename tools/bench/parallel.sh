@@ -21,6 +21,15 @@
 # BENCH_PAR_PERF_MAX_MB (perf only on traces up to this size, default 100),
 # PTS_SHARED (default ../shared), BENCH_PAR_RESULTS (default
 # $B/bench/parallel.md), B (default build).
+#
+# Each row also records, over that run, the machine's steal time (the
+# "steal" column of /proc/stat: time the hypervisor ran something else
+# while this VM's vCPUs wanted to run) and the busy time of everything but
+# the measured command, both as shares of the machine's time, and the
+# 1-minute load average at its start: the same code gains less from a
+# second vCPU in an hour when the host or another job takes it away, and
+# these tell such an hour from a change of the code (docs/performance.md,
+# "What the machine gave a run").
 set -euo pipefail
 
 B=${B:-build}
@@ -43,7 +52,7 @@ done
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ptscope-parbench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$(dirname "$RESULTS")"
-RAW=$TMP/raw.tsv	# trace tool rep wall cpu rss_kib bytes caller_cpu (parallel runs; else -)
+RAW=$TMP/raw.tsv	# trace tool rep wall cpu rss_kib bytes caller_cpu (parallel runs; else -) steal_pct others_pct load1
 : > "$RAW"
 
 MKPD=$SHARED/tools/mkperfdata.py
@@ -58,14 +67,35 @@ text=$(readelf -lW "$WORKLOAD" | awk '$1 == "LOAD" { f = ""; for (i = 7; i < NF;
 
 kv() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" "$2" | head -n 1; }
 
+# the machine's CPU time in clock ticks, all CPUs: "TOTAL STEAL IDLE"
+# (/proc/stat's first line: user nice system idle iowait irq softirq steal;
+# guest time is inside user already; idle counts iowait too)
+ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $9, $5 + $6; exit }' /proc/stat; }
+HZ=$(getconf CLK_TCK)
+load1() { cut -d' ' -f1 /proc/loadavg; }
+# machine BEFORE AFTER [CPU_S]: between two ticks readings, the steal time
+# and the busy time of everything but the measured run (CPU_S seconds of
+# it) in % of the machine's time: "STEAL<tab>OTHERS"
+machine() {
+	awk -v a="$1" -v b="$2" -v c="${3:-0}" -v hz="$HZ" 'BEGIN {
+		split(a, x, " "); split(b, y, " "); t = y[1] - x[1]
+		if (t <= 0) { printf "0.00\t0.00"; exit }
+		o = (t - (y[3] - x[3]) - (y[2] - x[2]) - c * hz) / t
+		printf "%.2f\t%.2f", 100 * (y[2] - x[2]) / t, (o > 0 ? 100 * o : 0) }'
+}
+T0=$(ticks)
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
+
 # one NAME TOOL REP BYTES -- CMD...: a timed run, its row added (wall cpu rss)
 one() {
 	local name=$1 tool=$2 rep=$3 bytes=$4 st
 	shift 5
+	local l=$(load1) t0=$(ticks)
 	set +e
 	PTS_PARDEC_STATS=1 "$BTIME" -o "$TMP/t" -- "$@" > /dev/null 2> "$TMP/err"
 	st=$?
 	set -e
+	local t1=$(ticks)
 	if [ "$st" != 0 ] && [ "$st" != 3 ]; then
 		echo "bench: $tool on $name failed (exit $st):" >&2
 		cat "$TMP/err" >&2
@@ -73,10 +103,10 @@ one() {
 	fi
 	# the calling thread's CPU time of a parallel decode (pardec.c, PTS_PARDEC_STATS)
 	caller=$(sed -n 's/^pardec: CPU s: calling thread \([0-9.]*\),.*/\1/p' "$TMP/err" | head -n 1)
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$tool" "$rep" "$(kv wall "$TMP/t")" \
-		"$(awk -v u="$(kv user "$TMP/t")" -v s="$(kv sys "$TMP/t")" 'BEGIN { printf "%.3f", u + s }')" \
-		"$(kv maxrss_kib "$TMP/t")" "$bytes" "${caller:--}" >> "$RAW"
-	tail -n 1 "$RAW" | awk -F'\t' '{ printf "  %-10s %-12s rep %s: wall %7ss cpu %7ss rss %7s KiB\n", $1, $2, $3, $4, $5, $6 }' >&2
+	local cpu=$(awk -v u="$(kv user "$TMP/t")" -v s="$(kv sys "$TMP/t")" 'BEGIN { printf "%.3f", u + s }')
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$tool" "$rep" "$(kv wall "$TMP/t")" \
+		"$cpu" "$(kv maxrss_kib "$TMP/t")" "$bytes" "${caller:--}" "$(machine "$t0" "$t1" "$cpu")" "$l" >> "$RAW"
+	tail -n 1 "$RAW" | awk -F'\t' '{ printf "  %-10s %-12s rep %s: wall %7ss cpu %7ss rss %7s KiB steal %5s%% others %5s%% load %s\n", $1, $2, $3, $4, $5, $6, $9, $10, $11 }' >&2
 }
 
 # two NAME REP BYTES -- CMD...: two copies of CMD at once (one per core of a
@@ -86,16 +116,19 @@ one() {
 two() {
 	local name=$1 rep=$2 bytes=$3
 	shift 4
+	local l=$(load1) t0=$(ticks) t1
 	"$BTIME" -o "$TMP/t" -- bash -c '"$@" > /dev/null & "$@" > /dev/null; wait' two "$@" > /dev/null
-	printf '%s\tptscope-j1x2\t%s\t%s\t%s\t%s\t%s\t-\n' "$name" "$rep" \
+	t1=$(ticks)
+	local cpu=$(awk -v u="$(kv user "$TMP/t")" -v s="$(kv sys "$TMP/t")" 'BEGIN { printf "%.3f", u + s }')
+	printf '%s\tptscope-j1x2\t%s\t%s\t%s\t%s\t%s\t-\t%s\t%s\n' "$name" "$rep" \
 		"$(awk -v w="$(kv wall "$TMP/t")" 'BEGIN { printf "%.3f", w / 2 }')" \
-		"$(awk -v u="$(kv user "$TMP/t")" -v s="$(kv sys "$TMP/t")" 'BEGIN { printf "%.3f", (u + s) / 2 }')" \
-		"$(kv maxrss_kib "$TMP/t")" "$bytes" >> "$RAW"
+		"$(awk -v c="$cpu" 'BEGIN { printf "%.3f", c / 2 }')" \
+		"$(kv maxrss_kib "$TMP/t")" "$bytes" "$(machine "$t0" "$t1" "$cpu")" "$l" >> "$RAW"
 }
 
 # several floor runs (one per CPU file) counted as one row
 floor_sum() {
-	local name=$1 rep=$2 bytes=$3 f w=0 c=0 r=0
+	local name=$1 rep=$2 bytes=$3 f w=0 c=0 r=0 l=$(load1) t0=$(ticks)
 	shift 3
 	for f in "$@"; do
 		"$BTIME" -o "$TMP/t" -- "$FLOOR" --pt "$f" --elf "$WORKLOAD" > /dev/null
@@ -103,7 +136,8 @@ floor_sum() {
 		c=$(awk -v a="$c" -v u="$(kv user "$TMP/t")" -v s="$(kv sys "$TMP/t")" 'BEGIN { print a + u + s }')
 		r=$(awk -v a="$r" -v b="$(kv maxrss_kib "$TMP/t")" 'BEGIN { print (b > a ? b : a) }')
 	done
-	printf '%s\tfloor\t%s\t%s\t%s\t%s\t%s\t-\n' "$name" "$rep" "$w" "$c" "$r" "$bytes" >> "$RAW"
+	printf '%s\tfloor\t%s\t%s\t%s\t%s\t%s\t-\t%s\t%s\n' "$name" "$rep" "$w" "$c" "$r" "$bytes" \
+		"$(machine "$t0" "$(ticks)" "$c")" "$l" >> "$RAW"
 }
 
 # trace NAME MB-LIST: generate one stream per MB value (CPU 0, 1, ...), measure
@@ -165,7 +199,15 @@ MED='function med(s,   a, n, i, j, t) {
 	echo
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $NCPU CPUs;" \
-	     "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+	     "load average at the start: $LOAD0, at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+	whole=$(machine "$T0" "$(ticks)")
+	echo "- the machine's time over the whole run (/proc/stat, $NCPU CPUs): steal" \
+	     "$(echo "$whole" | cut -f1) %, busy $(echo "$whole" | cut -f2) % (this benchmark included)."
+	echo "  Per row, over each of its runs (median, min–max): \"steal %\", the time the hypervisor"
+	echo "  gave to other guests while this one's CPUs wanted to run, and \"others %\", the busy"
+	echo "  time of everything but the run measured, each in % of the machine's time; \"load\","
+	echo "  the 1-minute load average at the runs' starts (median). Wall-time ratios are"
+	echo "  comparable between runs only where these are near 0 and alike."
 	[ -z "$perf_note" ] || echo "- $perf_note"
 	echo "- ptscope writes fxt to /dev/null; perf script --itrace=cr -F +flags its text to /dev/null."
 	echo "  Medians (min–max) over the repetitions; ratios are paired: the two runs of one"
@@ -179,8 +221,8 @@ MED='function med(s,   a, n, i, j, t) {
 		echo "- ptscope-j1x2: two ptscope -j 1 decodes of the trace at once, wall and CPU per decode:" \
 		     "its \"wall vs -j1\" is what two cores give two independent decodes, the ceiling of -j$NCPU vs -j1 here."
 	echo
-	echo "| trace | MB | tool | wall s | CPU s | peak RSS MiB | wall ×floor | wall vs -j1 | perf wall / wall | CPU ×floor | CPU vs -j1 | calling s | bound ×floor | bound vs -j1 |"
-	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| trace | MB | tool | wall s | CPU s | peak RSS MiB | wall ×floor | wall vs -j1 | perf wall / wall | CPU ×floor | CPU vs -j1 | calling s | bound ×floor | bound vs -j1 | steal % | others % | load |"
+	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	awk -F'\t' -v NCPU="$NCPU" "$MED"'
 	{
 		k = $1 SUBSEP $2
@@ -188,6 +230,7 @@ MED='function med(s,   a, n, i, j, t) {
 		wall[k] = wall[k] " " $4; cpu[k] = cpu[k] " " $5; rss[k] = rss[k] " " $6 / 1024
 		w[$1 SUBSEP $2 SUBSEP $3] = $4; reps[k] = reps[k] " " $3
 		cp[$1 SUBSEP $2 SUBSEP $3] = $5
+		if ($9 != "") { stl[k] = stl[k] " " $9; oth[k] = oth[k] " " $10; ld[k] = ld[k] " " $11 }
 		if ($8 != "-" && $8 != "") {
 			b = $5 / NCPU; if ($8 > b) b = $8
 			bd[$1 SUBSEP $2 SUBSEP $3] = b; call[k] = call[k] " " $8
@@ -235,7 +278,10 @@ MED='function med(s,   a, n, i, j, t) {
 			j1 = ""
 			for (x in wall) { split(x, p, SUBSEP); if (p[1] == tr[k] && p[2] == "ptscope-j1") j1 = 1 }
 			cs = call[k] == "" ? "–" : sprintf("%.2f", med(call[k]))
-			printf "| %s | %.1f | %s | %.2f (%.2f–%.2f) | %.2f (%.2f–%.2f) | %.1f (%.1f–%.1f) | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			st = stl[k] == "" ? "–" : sprintf("%.1f (%.1f–%.1f)", med(stl[k]), lo, hi)
+			ot = oth[k] == "" ? "–" : sprintf("%.1f (%.1f–%.1f)", med(oth[k]), lo, hi)
+			la = ld[k] == "" ? "–" : sprintf("%.2f", med(ld[k]))
+			printf "| %s | %.1f | %s | %.2f (%.2f–%.2f) | %.2f (%.2f–%.2f) | %.1f (%.1f–%.1f) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 				tr[k], by[k] / 1e6, tl[k], a, al, ah, c, cl, ch, r, rl, rh,
 				tl[k] == "floor" ? "1.00" : paired(k, "floor", 1),
 				tl[k] ~ /^ptscope/ ? paired(k, "ptscope-j1", 1) : "–",
@@ -244,7 +290,8 @@ MED='function med(s,   a, n, i, j, t) {
 				tl[k] ~ /^ptscope/ ? pcpu(k, "ptscope-j1") : "–",
 				cs,
 				call[k] == "" ? "–" : pbound(k, "floor"),
-				call[k] == "" ? "–" : pbound(k, "ptscope-j1")
+				call[k] == "" ? "–" : pbound(k, "ptscope-j1"),
+				st, ot, la
 		}
 	}' "$RAW"
 } > "$RESULTS"

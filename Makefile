@@ -184,7 +184,8 @@ check-wsys: userland
 
 # Benchmark programs: each tools/bench/NAME.c is one program, build/bench-NAME
 # (floor: the bare libipt block-decoder loop; gen: the synthetic trace
-# generator; time: wall time + peak RSS of a child). The workload is the
+# generator; time: wall time + peak RSS of a child; pingpong: a cache
+# line's round trip between two CPUs). The workload is the
 # code image the generator walks (static, linked at 0x401000).
 BENCH_PROGS := $(patsubst tools/bench/%.c,$(B)/bench-%,$(BENCH_SRCS))
 .SECONDARY: $(call obj,$(BENCH_SRCS))

@@ -29,7 +29,8 @@
 # 1-minute load average at its start: the same code gains less from a
 # second vCPU in an hour when the host or another job takes it away, and
 # these tell such an hour from a change of the code (docs/performance.md,
-# "What the machine gave a run").
+# "What the machine gave a run"). At the start and the end, bench-pingpong
+# times a cache line's round trip between CPUs 0 and 1.
 set -euo pipefail
 
 B=${B:-build}
@@ -83,6 +84,11 @@ machine() {
 		o = (t - (y[3] - x[3]) - (y[2] - x[2]) - c * hz) / t
 		printf "%.2f\t%.2f", 100 * (y[2] - x[2]) / t, (o > 0 ? 100 * o : 0) }'
 }
+# a cache line's round trip between the first two CPUs (bench-pingpong), at
+# the start and the end: what -j2's events pay to cross, this hour
+PINGPONG=$B/bench-pingpong
+pingpong() { [ "$NCPU" -lt 2 ] || [ ! -x "$PINGPONG" ] || "$PINGPONG" | sed 's/^pingpong_ns //'; }
+PING0=$(pingpong)
 T0=$(ticks)
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -201,6 +207,7 @@ MED='function med(s,   a, n, i, j, t) {
 	echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $NCPU CPUs;" \
 	     "load average at the start: $LOAD0, at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 	whole=$(machine "$T0" "$(ticks)")
+	ping1=$(pingpong)
 	echo "- the machine's time over the whole run (/proc/stat, $NCPU CPUs): steal" \
 	     "$(echo "$whole" | cut -f1) %, busy $(echo "$whole" | cut -f2) % (this benchmark included)."
 	echo "  Per row, over each of its runs (median, min–max): \"steal %\", the time the hypervisor"
@@ -208,6 +215,9 @@ MED='function med(s,   a, n, i, j, t) {
 	echo "  time of everything but the run measured, each in % of the machine's time; \"load\","
 	echo "  the 1-minute load average at the runs' starts (median). Wall-time ratios are"
 	echo "  comparable between runs only where these are near 0 and alike."
+	[ -z "$PING0" ] ||
+		echo "- a cache line's round trip between CPUs 0 and 1 (bench-pingpong, ns a round trip," \
+		     "batches of 2,000): at the start $PING0; at the end $ping1."
 	[ -z "$perf_note" ] || echo "- $perf_note"
 	echo "- ptscope writes fxt to /dev/null; perf script --itrace=cr -F +flags its text to /dev/null."
 	echo "  Medians (min–max) over the repetitions; ratios are paired: the two runs of one"
@@ -292,6 +302,20 @@ MED='function med(s,   a, n, i, j, t) {
 				call[k] == "" ? "–" : pbound(k, "floor"),
 				call[k] == "" ? "–" : pbound(k, "ptscope-j1"),
 				st, ot, la
+		}
+	}' "$RAW"
+	# -j2's CPU against a -j1 decode's when two run at once (the ceiling's
+	# runs): both pay for sharing the machine, so this is -j2's own extra;
+	# the ceiling divided by it is where -j2 would be with no idle time
+	[ "$NCPU" != 2 ] || awk -F'\t' "$MED"'
+	{ k = $1 SUBSEP $3; if ($2 == "ptscope-j2") a[k] = $5; if ($2 == "ptscope-j1x2") b[k] = $5
+	  if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+	END {
+		if (n) { print ""; print "-j2 CPU / the CPU of one of two -j1 decodes at once (paired, median, min–max):" }
+		for (i = 1; i <= n; i++) {
+			s = ""
+			for (k in a) { split(k, q, SUBSEP); if (q[1] == order[i] && (k in b) && b[k] > 0) s = s " " a[k] / b[k] }
+			if (s != "") printf "- %s: %.3f (%.3f–%.3f)\n", order[i], med(s), lo, hi
 		}
 	}' "$RAW"
 } > "$RESULTS"

@@ -29,6 +29,8 @@ page() {
 	help2man --no-info --section=1 --manual="ptscope manual" --source="ptscope $version" \
 		--version-string="$name $version" --help-option="$helpopt" \
 		--name="$desc" "${inc[@]}" --output="$out/$name.1.tmp" "$prog"
+	# help2man fills an example's "$ command" lines into one paragraph: one a line
+	sed -i '/^\$ /a .br' "$out/$name.1.tmp"
 	mv "$out/$name.1.tmp" "$out/$name.1"
 }
 

@@ -50,4 +50,11 @@ rc=0; "$tool" --help > "$tmp/help" 2>&1 || rc=$?
 [ $rc = 0 ] && grep -qi "^usage: fxtcheck" "$tmp/help" || { echo "fxtcheck --help: exit $rc"; cat "$tmp/help"; exit 1; }
 rc=0; "$tool" 2> /dev/null || rc=$?
 [ $rc = 2 ] || { echo "fxtcheck without FILE: exit $rc, want 2"; exit 1; }
+# a file that is not there, and a directory: each says why (exit 1)
+rc=0; "$tool" "$tmp/nosuch.fxt" 2> "$tmp/err" || rc=$?
+[ $rc = 1 ] && grep -q "cannot open $tmp/nosuch.fxt: No such file or directory" "$tmp/err" ||
+	{ echo "fxtcheck of a missing file: exit $rc: $(cat "$tmp/err")"; exit 1; }
+rc=0; "$tool" "$tmp" 2> "$tmp/err" || rc=$?
+[ $rc = 1 ] && grep -q "$tmp is a directory: give the file that ptscope decode -o wrote" "$tmp/err" ||
+	{ echo "fxtcheck of a directory: exit $rc: $(cat "$tmp/err")"; exit 1; }
 echo "fxtcheck: hand-built trace read as one slice; unmatched begin refused; --help exit 0"

@@ -234,6 +234,23 @@ pts run -q --scope kernel -F filter:main -o "$T/fk.ptscope" -- "$B/ptscope" --he
 	[ -f "$T/fk.ptscope/manifest.json" ] || fail "run --scope kernel -F filter:main: no bundle"
 grep -q "warning: --filter range 0x[0-9a-f]*-0x[0-9a-f]* is user-space code, which --scope kernel does not trace: nothing inside it will be traced" \
 	"$T/err" || fail "a user filter range in kernel scope is not said: $(cat "$T/err")"
+# ... again in the summary at the end, and by the decoder: never fatal
+grep -q "^  warning   --filter range 0x[0-9a-f]*-0x[0-9a-f]* is user-space code, which --scope kernel does not trace: nothing inside it was traced" \
+	"$T/out" || fail "the summary does not say the filter range outside the scope: $(cat "$T/out")"
+# and a kernel range in user scope, from a hex range
+pts run -q -F filter:0xffffffff81000000-0xffffffff81001000 -o "$T/fu.ptscope" -- /bin/true > "$T/out" 2> "$T/err" ||
+	[ -f "$T/fu.ptscope/manifest.json" ] || fail "run -F kernel range: no bundle"
+grep -q "^  warning   --filter range 0xffffffff81000000-0xffffffff81001000 is kernel code, which --scope user does not trace" \
+	"$T/out" || fail "summary: kernel range in user scope: $(cat "$T/out")"
+for fb in fk fu; do
+	set +e
+	"$B/ptscope" decode "$T/$fb.ptscope" -o "$T/$fb.fxt" > "$T/out" 2> "$T/err"
+	rc=$?
+	set -e
+	[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "decode of $fb.ptscope: rc $rc: a range outside the scope is never fatal"
+	grep -q "ptscope decode: warning: the capture's --filter range 0x[0-9a-f]*-0x[0-9a-f]* is .* code, which --scope [a-z]* does not trace: nothing inside it was traced" \
+		"$T/err" || fail "decode of $fb.ptscope does not say the range outside the scope: $(cat "$T/err")"
+done
 if pts record -q -F stop:main -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "record with a symbol filter succeeded"; fi
 grep -q "a symbol needs a traced process" "$T/err" || fail "record symbol filter message"
 
@@ -291,6 +308,30 @@ echo "-- refusals carry the module's reason"
 if FAKEDEV_REFUSE=5 pts record -q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "refused CONFIGURE succeeded"; fi
 grep -q "CONFIGURE refused: kernel scope, system-wide capture and CPU-wide triggers need CAP_SYS_ADMIN or CAP_PERFMON" "$T/err" || fail "no reason text"
 [ ! -e "$T/x.ptscope" ] || fail "bundle written after a refusal"
+# a value only where the module set one (no "value 0" nobody gave), the
+# options it came from as given, and what to do
+if FAKEDEV_REFUSE=9 pts record -q -C 1 -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "refused -C succeeded"; fi
+grep -q "CONFIGURE refused: cpu_mask names no online CPU or a CPU that does not exist (Invalid argument); from -C/--cpus 1; give -C/--cpus a list of online CPUs" \
+	"$T/err" || fail "BAD_CPU_MASK refusal: $(cat "$T/err")"
+if FAKEDEV_REFUSE=43 FAKEDEV_REFUSE_ARG=1048576 pts record -q --size 4M -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then
+	fail "refused --size succeeded"; fi
+grep -q "(limit 1 MiB, Invalid argument); from --size 4 MiB; give a --size" "$T/err" ||
+	fail "BUFFER_LIMIT refusal: $(cat "$T/err")"
+if pts trigger > "$T/out" 2> "$T/err"; then fail "trigger on an idle device succeeded"; fi
+! grep -q "value" "$T/err" || fail "a refusal without a value prints one: $(cat "$T/err")"
+
+echo "-- an option this machine cannot do is a bad option: exit 2, nothing armed"
+for opt in "-C 7" "--filter 0x1000-0x2000 --filter 0x3000-0x4000 --filter 0x5000-0x6000"; do
+	: > "$T/log"
+	set +e
+	# shellcheck disable=SC2086 # the option and its value are two words
+	pts record -q $opt --duration 100ms -o "$T/x.ptscope" > "$T/out" 2> "$T/err"
+	rc=$?
+	set -e
+	[ "$rc" = 2 ] || fail "record $opt: rc $rc, want 2 (bad option): $(cat "$T/err")"
+	! grep -q CONFIGURE "$T/log" || fail "record $opt: CONFIGURE issued"
+done
+grep -q "this CPU has 2" "$T/err" || fail "--filter count: message: $(cat "$T/err")"
 if FAKEDEV_NO_PT=1 pts record -q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "no-PT succeeded"; fi
 grep -q "no Intel PT" "$T/err" && grep -q "simulate=1" "$T/err" || fail "no-PT message"
 if PTSCOPE_DEVICE=$T/nonexistent "$B/ptscope" caps > "$T/out" 2> "$T/err"; then fail "caps without module succeeded"; fi
@@ -389,6 +430,15 @@ assert c['simulated'] and c['module_loaded'] and c['features']['cr3_filter']
 assert any(x['feature'] == 'ptwrite' for x in c['missing'])
 assert c['online_cpus'] == [0, 1]" || fail "caps json"
 pts caps | grep -q "simulated PT unit" || fail "caps table"
+# the key --trigger hotkey fires on: the module's hotkey parameter
+mkdir -p "$T/mod/parameters"
+echo y > "$T/mod/parameters/hotkey"
+PTSCOPE_MODULE_SYSFS=$T/mod pts caps > "$T/out" || fail "caps with a hotkey parameter"
+grep -q "^hotkey  *y: --trigger hotkey fires on Alt+SysRq+y" "$T/out" || fail "caps: no hotkey line: $(cat "$T/out")"
+PTSCOPE_MODULE_SYSFS=$T/mod pts caps --json > "$T/caps.json" || fail "caps --json with a hotkey parameter"
+python3 -c "import json; assert json.load(open('$T/caps.json'))['hotkey'] == 'y'" || fail "caps --json: hotkey"
+PTSCOPE_MODULE_SYSFS=$T/nonexistent pts caps > "$T/out" || fail "caps without the parameter"
+grep -q "^hotkey  *unknown.*--trigger hotkey:KEY names the key" "$T/out" || fail "caps: unreadable hotkey"
 for c in caps run attach record trigger status; do
 	"$B/ptscope" $c --help > "$T/out" || fail "$c --help"
 	grep -qi "usage: ptscope $c" "$T/out" || fail "$c --help text"

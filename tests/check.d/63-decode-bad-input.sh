@@ -27,10 +27,17 @@ expect 2 "cannot tell the format" --pt "$PT" -o "$T/x.unknownext"
 # fxt is binary: asking for it on standard output is bad usage (docs/output-formats.md)
 expect 2 "cannot go to standard output" --pt "$PT" -o - --format fxt
 expect 1 "cannot open trace file" --pt "$T/missing.pt" -o "$T/x.txt"
+# -o in a directory that does not exist: the name given, not the temporary one
+expect 1 "^ptscope decode: cannot create $T/nodir/x.fxt: No such file or directory; check that its directory exists" \
+	samples/demo.ptscope -o "$T/nodir/x.fxt"
 # refused before any work: no chunk of 0 bytes, no raw-PT option on a bundle
 expect 2 "chunk-size wants 1 or more trace bytes" --pt "$PT" --chunk-size 0 -o "$T/x.txt"
 expect 2 "elf is for raw --pt traces" samples/demo.ptscope --elf "$PT" -o "$T/x.txt"
 expect 1 "not an ELF" --pt "$PT" --elf "$PT" -o "$T/x.txt"
+# an empty trace file is said without --summary (it decodes to one gap)
+: > "$T/empty.pt"
+expect 3 "^ptscope decode: warning: --pt $T/empty.pt is empty (0 bytes): no trace of cpu 0 to decode" \
+	--pt "$T/empty.pt" -o "$T/empty.txt"
 # a buffer with no PSB: decoded, one gap saying why
 head -c 300 /dev/zero > "$T/nopsb.pt"
 expect 3 "no sync point" --pt "$T/nopsb.pt" -o "$T/nopsb.txt" --summary

@@ -236,6 +236,11 @@ expect 1 "^ptscope decode: $S/manifest.json is a bundle's manifest: give the bun
 # a cut copy of an ELF: its headers name code past its end, and no OFFSET was given to check
 head -c 1000 "$S/objects/tmp/ptscope-sample/demo" > "$T/cut.elf"
 expect 1 "^ptscope decode: $T/cut.elf: its executable PT_LOAD (file offset 0x[0-9a-f]*+0x[0-9a-f]*) runs past the end of the file (1000 bytes): a truncated copy? copy the ELF again$" --pt "$S/cpu0.pt" --elf "$T/cut.elf"
+# an ELF for another machine (e_machine, bytes 18-19, set to 183, EM_AARCH64):
+# Intel PT traces x86 code, so its bytes must not be decoded as x86
+cp "$S/objects/tmp/ptscope-sample/demo" "$T/arm.elf"
+printf '\xb7\x00' | dd of="$T/arm.elf" bs=1 seek=18 conv=notrunc 2> /dev/null
+expect 1 "^ptscope decode: $T/arm.elf is an ELF for AArch64 (e_machine 183), not x86: Intel PT traces x86 code only; give the x86-64 (or i386) build of the traced program$" --pt "$S/cpu0.pt" --elf "$T/arm.elf"
 # a directory where a file of code goes: a file is asked for, not a copy
 expect 1 "^ptscope decode: code file $S is a directory, not a regular file: give a file (one in it?)$" --pt "$S/cpu0.pt" --elf "$S"
 

@@ -86,5 +86,12 @@ for p in "${pages[@]}"; do
 	[ "$n" -gt 0 ] || bad "$p --help defines no option"
 	total=$((total + n))
 done
+# 4. an example's command lines (--help's "$ ptscope caps" ...) stay one a
+#    line: help2man fills them into one paragraph unless each ends in a break
+for p in "${pages[@]}"; do
+	awk -v p="$p" 'prev ~ /^\$ / && $0 != ".br" { print "FAIL: " p ".1: example line \"" prev \
+		"\" runs on into the next"; bad = 1 } { prev = $0 } END { exit bad }' "$M/$p.1" || fail=1
+done
+grep -q '^\$ ptscope caps$' "$M/ptscope.1" || bad "ptscope.1 has no example line \$ ptscope caps"
 [ $fail = 0 ] && echo "ok: ${#pages[@]} man pages; all $total options of their --help are option headings"
 exit $fail

@@ -11,6 +11,7 @@
  * over ioctl/mmap/munmap/poll on that fd. Knobs (environment):
  *   FAKEDEV_LOG=path          append one line per ioctl ("CONFIGURE", ...)
  *   FAKEDEV_REFUSE=N          refuse CONFIGURE with reason N (EPERM for 5, else EINVAL)
+ *   FAKEDEV_REFUSE_ARG=V      ... and reason_arg V (default 0)
  *   FAKEDEV_TRIGGER_MS=N      N ms after START the state becomes TRIGGERED
  *                             with reason tracepoint on CPU 1, pid 4242
  *   FAKEDEV_NO_PT=1           capabilities without PT and without the simulated unit
@@ -188,8 +189,13 @@ static int fake_ioctl(unsigned long req, void *arg)
 
 		if (h->size != sizeof(cfg))
 			return refuse(h, PTSCOPE_R_BAD_SIZE, EINVAL);
-		if (r)
-			return refuse(h, (unsigned int)atoi(r), atoi(r) == 5 ? EPERM : EINVAL);
+		if (r) {
+			const char *a = getenv("FAKEDEV_REFUSE_ARG");
+
+			refuse(h, (unsigned int)atoi(r), atoi(r) == 5 ? EPERM : EINVAL);
+			h->reason_arg = a ? strtoull(a, NULL, 0) : 0;
+			return -1;
+		}
 		if (state != PTSCOPE_STATE_IDLE)
 			return refuse(h, PTSCOPE_R_ARMED, EBUSY);
 		memcpy(&cfg, arg, sizeof(cfg));

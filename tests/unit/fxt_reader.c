@@ -9,10 +9,12 @@
  */
 #include "fxt_reader.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 /* One record being consumed: its words, how many, how far we are. */
@@ -503,13 +505,24 @@ out:
 int fxtr_read_file(const char *path, struct fxtr_trace *t)
 {
 	gzFile f = gzopen(path, "rb");
+	int open_errno = errno;
 	size_t len = 0, cap = 1 << 16;
 	char *buf = malloc(cap), *nb;
+	struct stat st;
 	int n = 0, rc;
 
 	memset(t, 0, sizeof(*t));
+	/* gzread of a directory fails without saying so: say it first */
+	if (f && !stat(path, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(t->error, sizeof(t->error), "%s is a directory: give the file that "
+			 "ptscope decode -o wrote (e.g. trace.fxt)", path);
+		gzclose(f);
+		free(buf);
+		return -1;
+	}
 	if (!f || !buf) {
-		snprintf(t->error, sizeof(t->error), "cannot open %s", path);
+		snprintf(t->error, sizeof(t->error), "cannot open %s: %s", path,
+			 f ? strerror(ENOMEM) : strerror(open_errno));
 		if (f)
 			gzclose(f);
 		free(buf);

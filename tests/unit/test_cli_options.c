@@ -9,7 +9,10 @@
 #include <errno.h>
 #include <string.h>
 
+#include "capture/filter_scope.h"
+#include "capture/device.h"
 #include "capture/options.h"
+#include "capture/reason_value.h"
 
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 #define ARGC(v) ((int)(sizeof(v) / sizeof((v)[0])) - 1)
@@ -445,6 +448,75 @@ static void filter_range_outside_the_scope_is_named(void)
 						    0x401000, 0x402000));
 }
 
+/*
+ * A bundle's ranges as the capture's summary and the decoder say them:
+ * only the filter ranges outside its scope, END exclusive as --filter
+ * takes it (the bundle's ADDRn_B is inclusive).
+ */
+static void bundle_filter_ranges_outside_the_scope_are_listed(void)
+{
+	struct pts_bundle_config c = {
+		.scope = PTS_SCOPE_USER, .nr_addr = 3,
+		.addr = { { 0x401000, 0x401fff, PTSCOPE_ADDR_FILTER },
+			  { 0xffffffff81000000ULL, 0xffffffff81000fffULL, PTSCOPE_ADDR_FILTER },
+			  { 0xffffffff82000000ULL, 0xffffffff82000fffULL, PTSCOPE_ADDR_STOP } },
+	};
+	char buf[300];
+
+	CU_ASSERT_EQUAL(pts_bundle_filters_outside_scope(&c, buf, sizeof(buf)), 1);
+	CU_ASSERT_STRING_EQUAL(buf, "--filter range 0xffffffff81000000-0xffffffff81001000 is "
+			       "kernel code, which --scope user does not trace");
+	c.scope = PTS_SCOPE_BOTH;
+	CU_ASSERT_EQUAL(pts_bundle_filters_outside_scope(&c, buf, sizeof(buf)), 0);
+	CU_ASSERT_STRING_EQUAL(buf, "");
+	c.scope = PTS_SCOPE_KERNEL;
+	CU_ASSERT_EQUAL(pts_bundle_filters_outside_scope(&c, buf, sizeof(buf)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "0x401000-0x402000 is user-space code"));
+}
+
+/*
+ * A refused CONFIGURE names the options the refused value came from, as
+ * given (reason_value.h): "from -C/--cpus 0-3,7" rather than a bare
+ * reason_arg.
+ */
+static void configure_refusals_name_the_options_given(void)
+{
+	char *cpus[] = { "record", "-C", "0-3,7", "--size", "8M", NULL };
+	char *kern[] = { "record", "-trace-kernel-only", "--trigger", "hotkey", NULL };
+	char *tp[] = { "attach", "-p", "42", "--trigger", "tracepoint:sched:sched_switch:pid=7",
+		       NULL };
+	char *mtc[] = { "record", "--mtc-period", "5", NULL };
+	struct ptscope_hdr hdr = { .reason = PTSCOPE_R_BAD_CPU_MASK };
+	struct pts_err e;
+	char by[200];
+
+	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_RECORD, cpus), 0);
+	CU_ASSERT_STRING_EQUAL(pts_opts_refused_by(&o, PTSCOPE_R_BAD_CPU_MASK, by, sizeof(by)),
+			       "-C/--cpus 0-3,7");
+	CU_ASSERT_STRING_EQUAL(pts_opts_refused_by(&o, PTSCOPE_R_NO_MEMORY, by, sizeof(by)),
+			       "-C/--cpus 0-3,7, --size 8 MiB");
+	pts_dev_refusal_by("CONFIGURE", EINVAL, &hdr,
+			   pts_opts_refused_by(&o, hdr.reason, by, sizeof(by)), &e);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "(Invalid argument); from -C/--cpus 0-3,7"));
+
+	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_RECORD, kern), 0);
+	pts_opts_refused_by(&o, PTSCOPE_R_NEED_CAP_ADMIN, by, sizeof(by));
+	CU_ASSERT_PTR_NOT_NULL(strstr(by, "-trace-kernel-only (scope kernel)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(by, "ptscope record (every process)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(by, "--trigger hotkey (fires in any process)"));
+
+	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_ATTACH, tp), 0);
+	CU_ASSERT_STRING_EQUAL(pts_opts_refused_by(&o, PTSCOPE_R_NO_SUCH_PID, by, sizeof(by)),
+			       "-p 42, --trigger tracepoint:sched:sched_switch:pid=7");
+	CU_ASSERT_PTR_NULL(pts_opts_refused_by(&o, PTSCOPE_R_NOT_ARMED, by, sizeof(by)));
+
+	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_RECORD, mtc), 0);
+	CU_ASSERT_STRING_EQUAL(pts_opts_refused_by(&o, PTSCOPE_R_BAD_MTC_PERIOD, by, sizeof(by)),
+			       "--mtc-period 5");
+	CU_ASSERT_STRING_EQUAL(pts_opts_refused_by(&o, PTSCOPE_R_NO_CYC, by, sizeof(by)),
+			       "--timing normal");
+}
+
 static void record_refuses_symbol_filter_before_opening_the_device(void)
 {
 	/* record traces no single executable to look a symbol up in */
@@ -748,6 +820,8 @@ PTS_SUITE(cli_options, NULL, NULL,
 	  PTS_TEST(second_trigger_and_post_trigger_without_trigger_are_refused),
 	  PTS_TEST(filter_hex_range_and_symbol_stop),
 	  PTS_TEST(filter_range_outside_the_scope_is_named),
+	  PTS_TEST(bundle_filter_ranges_outside_the_scope_are_listed),
+	  PTS_TEST(configure_refusals_name_the_options_given),
 	  PTS_TEST(record_refuses_symbol_filter_before_opening_the_device),
 	  PTS_TEST(filter_bad_forms_and_fifth_range_are_refused),
 	  PTS_TEST(cpu_list_ranges_and_errors),

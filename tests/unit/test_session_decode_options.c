@@ -242,9 +242,13 @@ static void each_bad_combination_is_refused_before_any_work(void)
 	CU_ASSERT_EQUAL(check("--pt a.pt"), -EINVAL);
 	SAYS("say where the timeline goes: -o FILE.fxt|.json|.txt|.folded (or --summary)");
 	CU_ASSERT_EQUAL(check("--pt a.pt -o x.txt --format svg"), -EINVAL);
-	SAYS("unknown --format svg (fxt, json, txt, folded, null)");
+	SAYS("unknown --format svg: give fxt (opens in ui.perfetto.dev), json (Chrome trace), "
+	     "txt, folded or null");
+	/* any case, as -o's extension */
+	CU_ASSERT_EQUAL(check("--pt a.pt -o x.fxt --format FXT"), 0);
 	CU_ASSERT_EQUAL(check("--pt a.pt -o x.unknownext"), -EINVAL);
-	SAYS("cannot tell the format of x.unknownext: name it .fxt, .json, .txt or .folded, or give --format");
+	SAYS("cannot tell the format of x.unknownext: name it .fxt (opens in ui.perfetto.dev), "
+	     ".json, .txt or .folded, or give --format");
 	CU_ASSERT_EQUAL(check("--pt a.pt -o - --format fxt"), -EINVAL);
 	SAYS("the fxt format is binary and cannot go to standard output");
 	/* a name for one format written in another: every tool going by the name is misled */

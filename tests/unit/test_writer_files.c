@@ -34,6 +34,8 @@ static void format_words_name_every_format_and_reject_others(void)
 	CU_ASSERT_EQUAL(pts_format_from_name("txt"), PTS_FMT_TXT);
 	CU_ASSERT_EQUAL(pts_format_from_name("folded"), PTS_FMT_FOLDED);
 	CU_ASSERT_EQUAL(pts_format_from_name("null"), PTS_FMT_NONE);
+	CU_ASSERT_EQUAL(pts_format_from_name("FXT"), PTS_FMT_FXT);
+	CU_ASSERT_EQUAL(pts_format_from_name("Json"), PTS_FMT_JSON);
 	CU_ASSERT_EQUAL(pts_format_from_name("perfetto"), -1);
 	CU_ASSERT_EQUAL(pts_format_from_name(""), -1);
 }

@@ -76,7 +76,13 @@ int main(int argc, char **argv)
 			       "read as its contents.\n\n"
 			       "Options:\n"
 			       "  --dump       list every slice, instant, counter and named object,\n"
-			       "               one a line (docs/output-formats.md)\n"
+			       "               one a line (docs/output-formats.md):\n"
+			       "                 slice PID/TID DEPTH BEGIN END CATEGORY NAME\n"
+			       "                 instant PID/TID TS CATEGORY NAME\n"
+			       "                 counter PID TS NAME VALUE\n"
+			       "                 process KOID NAME, thread KOID PROCESS NAME\n"
+			       "               (DEPTH 0 outermost, slices in the order they end;\n"
+			       "               times in ticks: ns in ptscope's files)\n"
 			       "  -h, --help   show this help\n\n"
 			       "Exit status: 0 valid, 1 not valid (the reason on stderr), 2 bad usage.\n");
 			return 0;

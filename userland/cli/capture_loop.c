@@ -312,7 +312,7 @@ int pts_cli_capture(struct pts_capture_opts *o)
 	if (pts_capture_open(&c, o, &err)) {
 		fprintf(stderr, "ptscope: %s\n", err.msg);
 		pts_capture_close(&c);
-		return 1;
+		return c.bad_option ? 2 : 1;
 	}
 	c.abort_flag = &interrupts;
 

@@ -29,6 +29,7 @@
 #include "../util/version.h"
 #include "device.h"
 #include "elfinfo.h"
+#include "filter_scope.h"
 #include "kernel.h"
 #include "ktext_hash.h"
 #include "ktext_plan.h"
@@ -817,6 +818,13 @@ static void print_summary(const struct pts_capture *c, const struct pts_bundle *
 		if (pts_bundle_ktext_change_text(b, kt, sizeof(kt)))
 			fprintf(out, "  warning   kernel code changed during the capture (hashed at "
 				"arm and at the end; the bundle has it as at the end): %s\n", kt);
+	}
+	{
+		char fr[400];
+
+		/* said at arm too, but that line scrolled away during the capture */
+		if (pts_bundle_filters_outside_scope(&b->config, fr, sizeof(fr)))
+			fprintf(out, "  warning   %s: nothing inside it was traced\n", fr);
 	}
 	if (!b->complete)
 		fprintf(out, "  incomplete: %s\n", b->incomplete_reason);

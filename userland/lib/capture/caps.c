@@ -90,7 +90,7 @@ static const char *pt_source(const struct ptscope_caps *caps)
 	return "none: this CPU has no Intel PT (CPUID.07H:EBX[25] is 0)";
 }
 
-void pts_caps_print_table(const struct ptscope_caps *caps, FILE *f)
+void pts_caps_print_table(const struct ptscope_caps *caps, int hotkey, FILE *f)
 {
 	struct pts_caps_feature feat[PTS_CAPS_MAX_FEATURES];
 	unsigned int n = pts_caps_features(caps, feat), i, missing = 0;
@@ -123,6 +123,14 @@ void pts_caps_print_table(const struct ptscope_caps *caps, FILE *f)
 		"kernel predates CAP_PERFMON: CAP_SYS_ADMIN needed");
 	if (caps->flags & PTSCOPE_CAPS_BDM106)
 		fprintf(f, "erratum       BDM106: BranchEn must stay set on this CPU\n");
+	/* which key fires `--trigger hotkey`: the user must know it before arming */
+	if (hotkey)
+		fprintf(f, "hotkey        %c: --trigger hotkey fires on Alt+SysRq+%c (or as root: "
+			"echo %c > /proc/sysrq-trigger); the module's hotkey parameter, "
+			"hotkey:KEY for another\n", hotkey, hotkey, hotkey);
+	else
+		fprintf(f, "hotkey        unknown (/sys/module/ptscope/parameters/hotkey unreadable): "
+			"--trigger hotkey:KEY names the key\n");
 	fprintf(f, "\n%-18s %-20s %s\n", "feature", "source", "state");
 	for (i = 0; i < n; i++) {
 		fprintf(f, "%-18s %-20s %s\n", feat[i].name, feat[i].cpuid,
@@ -196,7 +204,7 @@ static json_object *u32_array(const __u32 *v, int n)
 	return a;
 }
 
-void pts_caps_print_json(const struct ptscope_caps *caps, FILE *f)
+void pts_caps_print_json(const struct ptscope_caps *caps, int hotkey, FILE *f)
 {
 	struct pts_caps_feature feat[PTS_CAPS_MAX_FEATURES];
 	unsigned int n = pts_caps_features(caps, feat), i;
@@ -233,6 +241,13 @@ void pts_caps_print_json(const struct ptscope_caps *caps, FILE *f)
 	json_object_object_add(o, "platform_info", json_object_new_int64((int64_t)caps->platform_info));
 	json_object_object_add(o, "tsc_khz", json_object_new_int64(caps->tsc_khz));
 	json_object_object_add(o, "nr_addr_ranges", json_object_new_int64(caps->nr_addr_ranges));
+	if (hotkey) {
+		char k[2] = { (char)hotkey, '\0' };
+
+		json_object_object_add(o, "hotkey", json_object_new_string(k));
+	} else {
+		json_object_object_add(o, "hotkey", NULL);
+	}
 	json_object_object_add(o, "mtc_period_bitmap", json_object_new_int64(caps->mtc_period_bitmap));
 	json_object_object_add(o, "cyc_thresh_bitmap", json_object_new_int64(caps->cyc_thresh_bitmap));
 	json_object_object_add(o, "psb_period_bitmap", json_object_new_int64(caps->psb_period_bitmap));

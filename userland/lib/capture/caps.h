@@ -31,8 +31,12 @@ unsigned int pts_caps_features(const struct ptscope_caps *caps,
 /* Allowed encodings of a CPUID.14H.1 bitmap as "0,3,6,9" ("none"). */
 void pts_caps_bitmap_list(unsigned int bitmap, char *buf, size_t len);
 
-/* The human table of `ptscope caps`. */
-void pts_caps_print_table(const struct ptscope_caps *caps, FILE *f);
+/*
+ * The human table of `ptscope caps`. hotkey: the key of `--trigger
+ * hotkey` (the module's hotkey parameter, pts_dev_default_hotkey()), 0
+ * when unknown.
+ */
+void pts_caps_print_table(const struct ptscope_caps *caps, int hotkey, FILE *f);
 
 /*
  * The module's permission rules on this kernel, for `ptscope caps`:
@@ -47,7 +51,7 @@ void pts_caps_print_permissions(const struct ptscope_caps *caps, int paranoid, F
 /* /proc/sys/kernel/perf_event_paranoid, or PTS_PARANOID_UNKNOWN. */
 int pts_perf_event_paranoid(void);
 
-/* The --json document of `ptscope caps` (one object, newline-terminated). */
-void pts_caps_print_json(const struct ptscope_caps *caps, FILE *f);
+/* The --json document of `ptscope caps` (one object, newline-terminated); "hotkey" null when 0. */
+void pts_caps_print_json(const struct ptscope_caps *caps, int hotkey, FILE *f);
 
 #endif

@@ -22,6 +22,7 @@
 #include "elfinfo.h"
 #include "ktext_hash.h"
 #include "procfs.h"
+#include "reason_value.h"
 #include "sbfold.h"
 #include "uprobe_sym.h"
 
@@ -68,8 +69,10 @@ int pts_capture_open(struct pts_capture *c, struct pts_capture_opts *o,
 				   "  its traces are synthetic and are labelled simulated-unit)",
 				   c->caps.vendor[0] == 'A' ? ": an AMD CPU" : "");
 	ret = pts_opts_fit_caps(o, &c->caps, notes, sizeof(notes), err);
-	if (ret)
+	if (ret) {
+		c->bad_option = true;
 		return ret;
+	}
 	if (notes[0])
 		fprintf(stderr, "%s", notes);
 	if (c->caps.flags & PTSCOPE_CAPS_SIMULATED)
@@ -350,6 +353,13 @@ int pts_capture_arm(struct pts_capture *c, struct pts_err *err)
 		cfg->cr3_pid = c->target;
 	}
 	ret = pts_dev_ioctl(c->fd, PTSCOPE_IOC_CONFIGURE, "CONFIGURE", cfg, err);
+	if (ret && cfg->hdr.reason) {
+		char by[200];
+
+		/* say which of the user's options the module refused */
+		pts_dev_refusal_by("CONFIGURE", -ret, &cfg->hdr,
+				   pts_opts_refused_by(c->o, cfg->hdr.reason, by, sizeof(by)), err);
+	}
 	if (!ret)
 		hash_kernel_text(c);
 	/* The module holds the file itself once configured. */

@@ -52,6 +52,12 @@ struct pts_capture {
 	struct ptscope_caps caps;
 	bool configured;			/* CONFIGURE succeeded: UNCONFIGURE at the end */
 	bool kdump_warned;			/* the crash-kernel warning was printed */
+	/*
+	 * pts_capture_open() refused an option this machine cannot do (-C
+	 * naming an offline CPU, a --mtc-period its CPUID refuses): a bad
+	 * option like the parser's, exit status 2
+	 */
+	bool bad_option;
 	int uprobe_fd;				/* the uprobe trigger's file until CONFIGURE, else -1 */
 	pid_t target;				/* run/attach: the traced process; 0 record */
 
@@ -93,7 +99,8 @@ struct pts_capture {
 /*
  * Open the device, read the capabilities, refuse when there is no PT unit
  * (saying how to load the simulated one), fit o to the CPU (notes on
- * stderr). 0 or -errno with err set.
+ * stderr). 0 or -errno with err set; c->bad_option says an option was
+ * refused (exit status 2).
  */
 int pts_capture_open(struct pts_capture *c, struct pts_capture_opts *o,
 		     struct pts_err *err);

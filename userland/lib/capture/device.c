@@ -4,6 +4,7 @@
  */
 #include "device.h"
 #include "hostcpu.h"
+#include "reason_value.h"
 
 #include <ptscope/reason_text.h>
 
@@ -16,6 +17,25 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+int pts_dev_default_hotkey(void)
+{
+	const char *dir = getenv("PTSCOPE_MODULE_SYSFS");
+	char path[4096];
+	FILE *f;
+	int c;
+
+	if (!dir || !*dir)
+		dir = "/sys/module/" PTSCOPE_DEVICE_NAME;
+	snprintf(path, sizeof(path), "%s/parameters/hotkey", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	c = fgetc(f);
+	fclose(f);
+	/* the module registers the parameter's first character (kmod/trigger.c) */
+	return c > ' ' && c < 0x7f ? c : 0;
+}
 
 const char *pts_reason_text(uint32_t reason)
 {
@@ -107,8 +127,13 @@ static const char *reason_hint(const char *what, uint32_t reason, int e)
 		return "; the capture belongs to another user: its owner ends it "
 		       "(ptscope status --disarm), or run as root";
 	case PTSCOPE_R_BUFFER_LIMIT:
-		return "; give a smaller --size (the value is the module's limit, "
-		       "its unpriv_buffer_kb parameter), or run with CAP_PERFMON";
+		return "; give a --size (and --sideband-size) within the limit (the module's "
+		       "unpriv_buffer_kb parameter), or run with CAP_PERFMON";
+	case PTSCOPE_R_BAD_CPU_MASK:
+		return "; give -C/--cpus a list of online CPUs (/sys/devices/system/cpu/online), "
+		       "or leave -C out for all of them";
+	case PTSCOPE_R_NO_SUCH_PID:
+		return "; the process is gone or is a kernel thread: check the pid (ps -p PID)";
 	case PTSCOPE_R_TARGET_EXITED:
 		return "; the traced process is gone: start it again and re-run";
 	case PTSCOPE_R_NO_PT:
@@ -136,11 +161,23 @@ static const char *reason_hint(const char *what, uint32_t reason, int e)
 int pts_dev_refusal(const char *what, int e, const struct ptscope_hdr *hdr,
 		    struct pts_err *err)
 {
-	if (hdr && hdr->reason)
-		return pts_err_set(err, e, "%s refused: %s (value %llu, %s)%s", what,
-				   pts_reason_text(hdr->reason),
-				   (unsigned long long)hdr->reason_arg, strerror(e),
+	return pts_dev_refusal_by(what, e, hdr, NULL, err);
+}
+
+int pts_dev_refusal_by(const char *what, int e, const struct ptscope_hdr *hdr,
+		       const char *by, struct pts_err *err)
+{
+	char vbuf[64];
+	const char *v;
+
+	if (hdr && hdr->reason) {
+		/* only a value the module set for this reason: never a "value 0" nobody gave */
+		v = pts_reason_value(what, hdr->reason, hdr->reason_arg, vbuf, sizeof(vbuf));
+		return pts_err_set(err, e, "%s refused: %s (%s%s%s)%s%s%s", what,
+				   pts_reason_text(hdr->reason), v ? v : "", v ? ", " : "",
+				   strerror(e), by ? "; from " : "", by ? by : "",
 				   reason_hint(what, hdr->reason, e));
+	}
 	if (e == EPERM || e == EACCES)
 		return pts_err_set(err, e,
 				   "%s refused: %s; kernel scope and system-wide capture need "

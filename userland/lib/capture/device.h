@@ -18,6 +18,14 @@
 
 #define PTS_DEVICE_PATH "/dev/" PTSCOPE_DEVICE_NAME
 
+/*
+ * The key `--trigger hotkey` fires on when it names none: the loaded
+ * module's hotkey parameter (first character of
+ * /sys/module/ptscope/parameters/hotkey; $PTSCOPE_MODULE_SYSFS names
+ * another module directory, for tests). 0 when it cannot be read.
+ */
+int pts_dev_default_hotkey(void);
+
 /* Text of a reason code (include/ptscope/reason_text.h). */
 const char *pts_reason_text(uint32_t reason);
 
@@ -38,13 +46,21 @@ int pts_dev_open_error(int e, const char *path, struct pts_err *err);
 int pts_dev_open(struct pts_err *err);
 
 /*
- * Format a refused ioctl: "CONFIGURE refused: <reason text> (value 7)"
- * plus what to do for the common reasons. `what` names the call.
- * hdr is the header copied back by the module; e the errno.
- * Returns -e.
+ * Format a refused ioctl: "CONFIGURE refused: <reason text> (CPU 7,
+ * Invalid argument)" plus what to do for the common reasons. The value
+ * is said only for reasons whose reason_arg the module sets
+ * (reason_value.h). `what` names the call. hdr is the header copied back
+ * by the module; e the errno. Returns -e.
  */
 int pts_dev_refusal(const char *what, int e, const struct ptscope_hdr *hdr,
 		    struct pts_err *err);
+
+/*
+ * The same, followed by "; from <by>" when by is not NULL: the options the
+ * refused value came from as the user gave them (pts_opts_refused_by()).
+ */
+int pts_dev_refusal_by(const char *what, int e, const struct ptscope_hdr *hdr,
+		       const char *by, struct pts_err *err);
 
 /*
  * Issue `req` on fd with arg (a struct starting with struct ptscope_hdr

@@ -1180,6 +1180,7 @@ void pts_opts_usage(enum pts_capture_cmd cmd, FILE *f)
 	fprintf(f, "\nSIZE: 4K 64K 4M 64M 1G (binary units). The bundle goes to -o NAME.ptscope;\n"
 		"decode it with: ptscope decode NAME.ptscope -o NAME.fxt\n\n"
 		"Exit status: 0 every bundle written complete; 1 failure, an incomplete bundle,\n"
-		"or one saved elsewhere (TMPDIR, said on stderr); 2 bad options; 130 a second\n"
-		"Ctrl-C. (3, decoded with gaps, is ptscope decode's.)\n");
+		"or one saved elsewhere (TMPDIR, said on stderr); 2 bad options, also one this\n"
+		"machine cannot do (-C naming an offline CPU, a timing value its CPU refuses);\n"
+		"130 a second Ctrl-C. (3, decoded with gaps, is ptscope decode's.)\n");
 }

@@ -455,6 +455,34 @@ int pts_imgset_add_file(struct pts_imgset *s, int32_t pid, const char *path,
 	return 0;
 }
 
+/*
+ * Intel PT traces x86 code only: an ELF of another machine (a program
+ * built for the board rather than the host, an arm64 vmlinux) would be
+ * mapped and decoded as x86 bytes, into nonsense. 32-bit x86 code is
+ * traced too (compat mode). 0, or -EINVAL naming the machine.
+ */
+static int elf_machine_ok(Elf *elf, const char *path, struct pts_err *err)
+{
+	static const struct { unsigned int em; const char *name; } other[] = {
+		{ EM_AARCH64, "AArch64" }, { EM_ARM, "32-bit ARM" },
+		{ EM_RISCV, "RISC-V" }, { EM_PPC64, "64-bit PowerPC" }, { EM_PPC, "PowerPC" },
+		{ EM_S390, "s390" }, { EM_MIPS, "MIPS" }, { EM_SPARCV9, "SPARC64" },
+		{ EM_LOONGARCH, "LoongArch" },
+	};
+	const char *name = "another architecture";
+	GElf_Ehdr eh;
+	size_t i;
+
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine == EM_X86_64 || eh.e_machine == EM_386)
+		return 0;
+	for (i = 0; i < sizeof(other) / sizeof(other[0]); i++)
+		if (other[i].em == eh.e_machine)
+			name = other[i].name;
+	return pts_err_set(err, EINVAL, "%s is an ELF for %s (e_machine %u), not x86: Intel PT "
+			   "traces x86 code only; give the x86-64 (or i386) build of the traced "
+			   "program", path, name, eh.e_machine);
+}
+
 /* Every executable PT_LOAD of path; base != 0 moves the lowest PT_LOAD there, else by slide. */
 static int add_elf(struct pts_imgset *s, int32_t pid, const char *path, uint64_t base,
 		   int64_t slide, struct pts_err *err);
@@ -491,6 +519,10 @@ static int add_elf(struct pts_imgset *s, int32_t pid, const char *path, uint64_t
 		return pts_err_set(err, EINVAL,
 				   "%s is not an ELF file: give raw code with --raw FILE:OFFSET:VADDR",
 				   path);
+	}
+	if (elf_machine_ok(elf, path, err)) {
+		elf_end(elf);
+		return err ? err->code : -EINVAL;
 	}
 	for (i = 0; i < n; i++) {
 		GElf_Phdr ph;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "../capture/filter_scope.h"
 #include "../util/bytes.h"
 #include "session_int.h"
 
@@ -178,6 +179,22 @@ static void only_traced_process(const struct pts_bundle *b, struct pts_run_in *i
 	pts_decode_notice(sum, msg);
 }
 
+/*
+ * A filter range the recorded scope cannot trace (a kernel range in scope
+ * user): nothing inside it was traced, which the timeline alone does not
+ * say. A notice, never an error: the bundle decodes as recorded.
+ */
+static void filters_outside_scope(const struct pts_bundle *b, struct pts_decode_summary *sum)
+{
+	char what[300], msg[384];
+
+	if (!pts_bundle_filters_outside_scope(&b->config, what, sizeof(what)))
+		return;
+	snprintf(msg, sizeof(msg), "the capture's %s: nothing inside it was traced (decoded as "
+		 "recorded)", what);
+	pts_decode_notice(sum, msg);
+}
+
 /* Each CPU's stop, relative to the trigger (bundle-format.md: stop_tsc). */
 static void trigger_to_stop(const struct pts_bundle *b, const struct pts_timeconv *tc,
 			    struct pts_decode_summary *sum)
@@ -258,6 +275,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		goto out;
 	bundle_cpu(b, o, &in, sum);
 	bundle_addr_filter(b, &in.addr_filter);
+	filters_outside_scope(b, sum);
 	in.mtc_freq = (uint8_t)((b->config.rtit_ctl >> 14) & 0xf);	/* RTIT_CTL.MTCFreq, bits 17:14 */
 	in.nom_freq = (uint8_t)b->cpu_id.nom_freq;
 	in.cpuid_15_eax = b->cpu_id.cpuid_15[0];

@@ -716,8 +716,9 @@ static int settle_format(struct pts_decode_req *r, struct pts_err *err)
 
 		r->fmt = pts_format_from_name(r->fmt_name);
 		if (r->fmt < 0)
-			return pts_err_set(err, EINVAL, "unknown --format %s (fxt, json, txt, folded,"
-					   " null)", r->fmt_name);
+			return pts_err_set(err, EINVAL, "unknown --format %s: give fxt (opens in "
+					   "ui.perfetto.dev), json (Chrome trace), txt, folded or "
+					   "null", r->fmt_name);
 		/*
 		 * A file named for one format written in another (x.fxt holding
 		 * JSON) misleads every tool that goes by the name; null writes none
@@ -730,8 +731,9 @@ static int settle_format(struct pts_decode_req *r, struct pts_err *err)
 	} else if (r->out) {
 		r->fmt = format_from_path(r->out);
 		if (r->fmt == PTS_FMT_NONE && strcmp(r->out, "-"))
-			return pts_err_set(err, EINVAL, "cannot tell the format of %s: name it .fxt,"
-					   " .json, .txt or .folded, or give --format", r->out);
+			return pts_err_set(err, EINVAL, "cannot tell the format of %s: name it .fxt"
+					   " (opens in ui.perfetto.dev), .json, .txt or .folded, or "
+					   "give --format", r->out);
 		if (!strcmp(r->out, "-"))
 			r->fmt = PTS_FMT_TXT;
 	} else {

@@ -892,6 +892,14 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 		rc = pts_decode_map_trace(o->pt[i].path, UINT64_MAX, &in.pt[i].buf, &in.pt[i].len,
 					  &in.pt[i].maplen, err);
 		in.pt[i].cpu = o->pt[i].cpu;
+		/* without --summary the one gap it decodes to would not say why */
+		if (!rc && !in.pt[i].len) {
+			char msg[256];
+
+			snprintf(msg, sizeof(msg), "--pt %.200s is empty (0 bytes): no trace of cpu %u "
+				 "to decode", o->pt[i].path, o->pt[i].cpu);
+			pts_decode_notice(sum, msg);
+		}
 	}
 	if (rc)
 		goto out;

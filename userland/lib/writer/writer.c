@@ -98,8 +98,9 @@ int pts_format_from_name(const char *name)
 {
 	size_t i;
 
+	/* any case, as -o's extension (x.FXT) and --timing's presets */
 	for (i = 0; name && i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (!strcmp(name, formats[i].word))
+		if (!strcasecmp(name, formats[i].word))
 			return formats[i].fmt;
 	return -1;
 }
@@ -443,8 +444,10 @@ int pts_writer_open(const char *path, enum pts_format fmt, struct pts_writer **o
 		if (w->fd < 0) {
 			int e = errno;
 
-			rc = pts_err_set(err, e, "cannot create %s: %s; check that the directory "
-					 "exists and is writable", w->tmp, strerror(e));
+			/* the user's name first: the temporary one is ours, not theirs */
+			rc = pts_err_set(err, e, "cannot create %s: %s; check that its directory "
+					 "exists and is writable (the output is written as %s "
+					 "and renamed when complete)", path, strerror(e), w->tmp);
 			writer_free(w);
 			return rc;
 		}

@@ -165,7 +165,7 @@ enum pts_format pts_format_from_path(const char *path);
 /* Does path end in ".gz" (any case)? The writer then gzip-compresses (zlib). */
 bool pts_path_is_gzip(const char *path);
 
-/* Format from a --format word ("fxt","json","txt","folded","null"); -1 if unknown. */
+/* Format from a --format word ("fxt","json","txt","folded","null", any case); -1 if unknown. */
 int pts_format_from_name(const char *name);
 
 /*

@@ -153,6 +153,21 @@ static void passes(unsigned int n, uint64_t *tsc, bool compress)
 }
 
 /*
+ * A trace that ends a segment inside `jmp .` (spin.bin at 0x500000), its
+ * TNT bit never used, then the next PSB's segment: its ret.
+ */
+static void spin_then_next_psb(void)
+{
+	start();
+	psb(1000);
+	pkt(ppt_tip_pge, 0x500000, pt_ipc_sext_48);
+	tnt("T");
+	psb(2000);
+	pkt(ppt_tip_pge, 0x500003, pt_ipc_sext_48);
+	pkt(ppt_tip_pgd, 0, pt_ipc_suppressed);
+}
+
+/*
  * Seeds of fuzz_pardec.c in raw mode: chunks of 32 bytes (a chunk per
  * PSB) in traces of 2 to 3 KiB.
  */
@@ -190,6 +205,15 @@ static void pardec_seeds(void)
 	psb(tsc);
 	passes(16, &tsc, false);
 	out("pardec", "two-cpus-uneven", two, sizeof(two));
+	/*
+	 * The serial decode runs through direct branches, the chunks with
+	 * libipt's end_on_call and end_on_jump (session.c, pts_decode_run):
+	 * a loop of direct jumps no trace ends (spin.bin's `jmp .`, one
+	 * block of 65,535 instructions through them), ended by the spin
+	 * watch at the same branch both ways, then the next PSB's segment
+	 */
+	spin_then_next_psb();
+	out("pardec", "spin-through-then-next-psb", one, sizeof(one));
 }
 
 /*
@@ -374,13 +398,7 @@ int main(int argc, char **argv)
 	pkt(ppt_tip_pge, 0x500000, pt_ipc_sext_48);
 	tnt("T");
 	out("raw_pt", "spin-jmp-self", user, sizeof(user));
-	start();
-	psb(1000);
-	pkt(ppt_tip_pge, 0x500000, pt_ipc_sext_48);
-	tnt("T");
-	psb(2000);
-	pkt(ppt_tip_pge, 0x500003, pt_ipc_sext_48);
-	pkt(ppt_tip_pgd, 0, pt_ipc_suppressed);
+	spin_then_next_psb();
 	out("raw_pt", "spin-then-next-psb", user, sizeof(user));
 	/* user.S's main path (test_decode_synth.c: gen_user_main) */
 	start();

@@ -96,8 +96,13 @@ static inline void code_fixture_raw_opts(const struct code_fixture *f, const cha
 	o->tid = CODE_FIXTURE_PID;
 }
 
-/* A serial decoder of g's stream over set, of process and thread CODE_FIXTURE_PID. */
-static inline struct pts_ptdec *code_fixture_decoder(struct pt_gen *g, struct pts_imgset *set)
+/*
+ * A serial decoder of g's stream over set, of process and thread
+ * CODE_FIXTURE_PID; through: blocks through direct branches
+ * (pts_ptdec_config.through: only on a deep stack, decode/deep.h).
+ */
+static inline struct pts_ptdec *code_fixture_decoder_with(struct pt_gen *g, struct pts_imgset *set,
+							  bool through)
 {
 	struct pts_ptdec_config dc = { 0 };
 	struct pts_ptdec *d;
@@ -108,20 +113,28 @@ static inline struct pts_ptdec *code_fixture_decoder(struct pt_gen *g, struct pt
 	dc.images = set;
 	dc.pid = CODE_FIXTURE_PID;
 	dc.tid = CODE_FIXTURE_PID;
+	dc.through = through;
 	CU_ASSERT_EQUAL_FATAL(pts_ptdec_new(&dc, &d, &err), 0);
 	return d;
 }
 
+/* A serial decoder of g's stream over set, of process and thread CODE_FIXTURE_PID. */
+static inline struct pts_ptdec *code_fixture_decoder(struct pt_gen *g, struct pts_imgset *set)
+{
+	return code_fixture_decoder_with(g, set, false);
+}
+
 /*
- * The events of g's stream decoded over set (code_fixture_decoder), one
+ * The events of g's stream decoded over set (code_fixture_decoder_with), one
  * line each into out: "kind from>to", with a gap's cause and trace offset
  * after it ("gap 401000>0 unknown instruction @18"); the decoder's
  * statistics in *st when st is not NULL. g is done with.
  */
-static inline void code_fixture_events(struct pt_gen *g, struct pts_imgset *set, char *out,
-				       size_t len, struct pts_ptdec_stats *st)
+static inline void code_fixture_events_with(struct pt_gen *g, struct pts_imgset *set,
+					    bool through, char *out, size_t len,
+					    struct pts_ptdec_stats *st)
 {
-	struct pts_ptdec *d = code_fixture_decoder(g, set);
+	struct pts_ptdec *d = code_fixture_decoder_with(g, set, through);
 	const struct pts_branch *br;
 	size_t n = 0;
 
@@ -139,6 +152,13 @@ static inline void code_fixture_events(struct pt_gen *g, struct pts_imgset *set,
 		pts_ptdec_stats(d, st);
 	pts_ptdec_free(d);
 	gen_done(g);
+}
+
+/* code_fixture_events_with, the blocks as libipt ends them at every direct branch. */
+static inline void code_fixture_events(struct pt_gen *g, struct pts_imgset *set, char *out,
+				       size_t len, struct pts_ptdec_stats *st)
+{
+	code_fixture_events_with(g, set, false, out, len, st);
 }
 
 #endif /* PTS_TEST_CODE_FIXTURE_H */

@@ -55,10 +55,10 @@ static enum pts_icls branch_class(const ZydisDecodedInstruction *in)
 	}
 }
 
-int pts_insn_classify(const uint8_t *buf, size_t len, int mode_bits, struct pts_insn *out)
+/* Zydis's decode of the instruction at buf in a mode of mode_bits: 0, or -EINVAL. */
+static int decode(const uint8_t *buf, size_t len, int mode_bits, ZydisDecodedInstruction *in)
 {
 	ZydisDecoder dec;
-	ZydisDecodedInstruction in;
 	ZydisMachineMode mm = ZYDIS_MACHINE_MODE_LONG_64;
 	ZydisStackWidth sw = ZYDIS_STACK_WIDTH_64;
 
@@ -69,10 +69,35 @@ int pts_insn_classify(const uint8_t *buf, size_t len, int mode_bits, struct pts_
 		mm = ZYDIS_MACHINE_MODE_LONG_COMPAT_16;
 		sw = ZYDIS_STACK_WIDTH_16;
 	}
-	memset(out, 0, sizeof(*out));
-	if (ZYAN_FAILED(ZydisDecoderInit(&dec, mm, sw)))
+	if (ZYAN_FAILED(ZydisDecoderInit(&dec, mm, sw)) ||
+	    ZYAN_FAILED(ZydisDecoderDecodeInstruction(&dec, NULL, buf, len, in)))
 		return -EINVAL;
-	if (ZYAN_FAILED(ZydisDecoderDecodeInstruction(&dec, NULL, buf, len, &in)))
+	return 0;
+}
+
+int pts_insn_direct_target(const uint8_t *buf, size_t len, int mode_bits, uint64_t ip,
+			   uint64_t *to)
+{
+	ZydisDecodedInstruction in;
+	struct pts_insn c;
+	unsigned int sh;
+
+	if (pts_insn_classify(buf, len, mode_bits, &c) || !c.direct || decode(buf, len, mode_bits, &in))
+		return -EINVAL;
+	/* the displacement's own width (8, 16 or 32 bits), sign-extended here */
+	sh = 64 - in.raw.imm[0].size;
+	if (!in.raw.imm[0].size || sh >= 64)
+		return -EINVAL;
+	*to = ip + in.length + (uint64_t)((int64_t)(in.raw.imm[0].value.u << sh) >> sh);
+	return 0;
+}
+
+int pts_insn_classify(const uint8_t *buf, size_t len, int mode_bits, struct pts_insn *out)
+{
+	ZydisDecodedInstruction in;
+
+	memset(out, 0, sizeof(*out));
+	if (decode(buf, len, mode_bits, &in))
 		return -EINVAL;
 	out->len = in.length;
 	out->cls = branch_class(&in);

@@ -47,4 +47,14 @@ struct pts_insn {
  */
 int pts_insn_classify(const uint8_t *buf, size_t len, int mode_bits, struct pts_insn *out);
 
+/*
+ * The target of the direct near call or jump at ip (buf, len bytes
+ * available) in a mode of mode_bits, as libipt 2.0.5 computes it
+ * (pt_insn_next_ip): ip + the instruction's length + its displacement
+ * (rel8, rel16 or rel32) sign-extended, in 64 bits, not wrapped to the
+ * mode's width. 0, or -EINVAL when the bytes are no such instruction.
+ */
+int pts_insn_direct_target(const uint8_t *buf, size_t len, int mode_bits, uint64_t ip,
+			   uint64_t *to);
+
 #endif

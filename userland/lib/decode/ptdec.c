@@ -100,6 +100,61 @@ struct icache_ent {
 #define ICACHE_KEY(space, mode_bits) (((uint64_t)(uint32_t)(space) << 8) | (uint8_t)(mode_bits))
 
 /*
+ * Blocks through direct calls and jumps (pts_ptdec_config.through):
+ * libipt runs on through the direct branches that end_on_call and
+ * end_on_jump would end a block at, and the decoder finds them again in
+ * the block: from its start, ninsn - 1 instructions, each direct call or
+ * jump followed to its target (pts_insn_direct_target, libipt's
+ * arithmetic), the rest by their length. The walk is kept in a cache of
+ * block paths, direct-mapped by the block's start and keyed by its
+ * instruction count, address space and mode (a block's path depends on
+ * its bytes alone, which do not change while a decoder runs: as the
+ * classification cache), with the class of the block's last instruction,
+ * so that a block needs one lookup, as it needed the classification
+ * cache's. An entry holds the first PATH_INLINE direct branches, and up
+ * to PATH_SPILL more in an array of its own (a sixth of the direct
+ * branches inside blocks of the bench-gen trace come third or later in
+ * theirs); a block with more still (a loop of direct branches followed
+ * to 65,535 instructions: `more`) has the rest walked again when met.
+ * A walk that meets an instruction Zydis cannot decode, or does not end
+ * at the block's last instruction (bytes not libipt's), keeps no branch:
+ * the block is handed out whole (the flags would have cut it: such code
+ * is one no trace of a real CPU runs through); but for a block of
+ * libipt's class ptic_error (one from the block cache whose last class
+ * libipt did not fill in: an indirect branch, or a cut after a
+ * trampoline, trampoline_cut), which is walked again each time it comes
+ * (PATH_CUT, rare). 64-byte entries.
+ */
+#define PATH_SIZE 4096
+#define PATH_INLINE 2
+#define PATH_SPILL 64
+#define PATH_MORE 1
+#define PATH_CUT 2
+
+/* A direct branch inside a block: struct path_ent's arrays as one. */
+struct path_br {
+	uint64_t to;
+	uint32_t off;
+	uint16_t idx;
+	uint8_t len;
+};
+
+struct path_ent {
+	uint64_t ip;		/* the block's start */
+	uint64_t key;		/* ICACHE_KEY | ninsn << 40 (ICACHE_KEY < 2^40); 0: none */
+	struct pts_insn last;	/* the block's last instruction, as end_insn classifies it */
+	uint64_t to[PATH_INLINE];	/* each direct branch's target */
+	uint32_t off[PATH_INLINE];	/* its address less the start of its piece */
+	uint16_t idx[PATH_INLINE];	/* its index among the block's instructions */
+	uint8_t len[PATH_INLINE];	/* a call's length; 0: a jump */
+	uint8_t n;		/* direct branches held: inline, then in spill */
+	uint8_t more;		/* PATH_MORE: more after them; PATH_CUT: trampoline_cut */
+	struct path_br *spill;	/* the ones past PATH_INLINE (malloc'd; freed with the cache) */
+};
+
+_Static_assert(sizeof(struct path_ent) <= 64, "a path entry in one cache line");
+
+/*
  * Brent's cycle search over block start addresses: the start of the block
  * at each power of two of steps is watched, and a loop of L blocks brings
  * it back within 2 L blocks of the loop's start, then every L blocks.
@@ -293,6 +348,21 @@ struct pts_ptdec {
 	bool (*sink_take)(void *ctx, int32_t pid, int32_t tid, uint64_t from, uint64_t to,
 			  uint64_t ts_ns, uint64_t pos);
 	struct pts_ptdec_stats st;
+	/*
+	 * cfg.through: a block libipt returned with direct branches inside
+	 * it (hp, its path), whose pieces, one per branch, each handed out
+	 * as the block the flags would have ended at it, were cut short (an
+	 * event queued, the sink said stop: one_block, step_piece): the rest
+	 * of it (block_rest) is still to come, with the status held_st of
+	 * the call; hk the next branch, hip and hidx the next piece's start
+	 * and its index among the block's instructions. NULL hp: none held.
+	 */
+	const struct path_ent *hp;
+	struct pt_block held;
+	int held_st;
+	uint32_t hk, hidx;
+	uint64_t hip;
+	struct path_ent *paths;	/* the cache of block paths (cfg.through) */
 	/* the last member: kept when the decoder is recycled (pts_ptdec_config.spare) */
 	struct icache_ent icache[ICACHE_SIZE];
 };
@@ -844,37 +914,74 @@ static inline __attribute__((always_inline)) bool resolve_fast(struct pts_ptdec 
 	return false;
 }
 
+/*
+ * resolve_fast of the branch a piece of a block ends at (one_block): a
+ * direct call or jump.
+ */
+static inline __attribute__((always_inline)) bool resolve_direct(struct pts_ptdec *d,
+								uint64_t next_ip, bool store,
+								struct emit_to *et, bool sink)
+{
+	uint64_t from = d->last_ip;
+	uint8_t len = d->pend_insn.len;
+	bool call = d->pend_insn.cls == PTS_IC_CALL;
+
+	drop_pend(d);
+	if (!call) {
+		jump(d, from, next_ip, store);
+		return false;
+	}
+	if (next_ip != from + len)
+		return push_near(d, PTS_BR_CALL, from, next_ip, len, store, et, sink);
+	return false;
+}
+
 /* The classification cache's entry for ip. */
 static inline struct icache_ent *icache_at(struct pts_ptdec *d, uint64_t ip)
 {
 	return &d->icache[(ip ^ (ip >> 12)) & (ICACHE_SIZE - 1)];
 }
 
-/* classify, when the cache does not have it (raw: never cached). */
+/*
+ * Up to 16 bytes of code at ip, as the block decoder read them: from the
+ * address space's image; where d->pid has no section, from the image the
+ * block decoder holds (image_pid's, or the union one; follow_sideband
+ * keeps it for a pid without sections of its own), so every instruction
+ * it decoded is listed, and *cacheable is cleared: that image changes
+ * with the sideband.
+ */
+static size_t read_code(struct pts_ptdec *d, uint64_t ip, uint8_t *buf, bool *cacheable)
+{
+	size_t n = pts_imgset_read(d->cfg.images, d->space, ip, buf, 16);
+
+	if (!n && d->image_pid != d->space) {
+		if (d->image_pid == PTS_PID_ALL)
+			n = pts_imgset_read_any(d->cfg.images, ip, buf, 16);
+		else
+			n = pts_imgset_read(d->cfg.images, d->image_pid, ip, buf, 16);
+		*cacheable = false;
+	}
+	return n;
+}
+
+/*
+ * classify, when the cache does not have it (raw: never cached);
+ * cacheable, when not NULL, cleared when the bytes were not (read_code).
+ */
 static void classify_slow(struct pts_ptdec *d, uint64_t ip, const uint8_t *raw, size_t rawlen,
-			  struct pts_insn *out)
+			  struct pts_insn *out, bool *cacheable)
 {
 	struct icache_ent *c = raw ? NULL : icache_at(d, ip);
 	uint8_t buf[16];
 	size_t n = rawlen;
+	bool cache = true;
 
 	if (!raw) {
-		n = pts_imgset_read(d->cfg.images, d->space, ip, buf, sizeof(buf));
-		if (!n && d->image_pid != d->space) {
-			/*
-			 * d->pid has no section here: the block decoder took
-			 * the bytes from the image it holds (image_pid's, or
-			 * the union one; follow_sideband keeps it for a pid
-			 * without sections of its own). Read the same bytes,
-			 * so every instruction it decoded is listed; not
-			 * cached, as that image changes with the sideband.
-			 */
-			if (d->image_pid == PTS_PID_ALL)
-				n = pts_imgset_read_any(d->cfg.images, ip, buf, sizeof(buf));
-			else
-				n = pts_imgset_read(d->cfg.images, d->image_pid, ip, buf,
-						    sizeof(buf));
+		n = read_code(d, ip, buf, &cache);
+		if (!cache) {
 			c = NULL;
+			if (cacheable)
+				*cacheable = false;
 		}
 		raw = buf;
 	}
@@ -895,8 +1002,309 @@ static inline void classify(struct pts_ptdec *d, uint64_t ip, struct pts_insn *o
 	if (__builtin_expect(c->ip == ip && c->key == d->ikey, 1))
 		*out = c->insn;
 	else
-		classify_slow(d, ip, NULL, 0, out);
+		classify_slow(d, ip, NULL, 0, out, NULL);
 }
+
+/* classify, clearing *cacheable where the bytes were not (read_code). */
+static void classify_walk(struct pts_ptdec *d, uint64_t ip, struct pts_insn *out, bool *cacheable)
+{
+	const struct icache_ent *c = icache_at(d, ip);
+
+	if (c->ip == ip && c->key == d->ikey)
+		*out = c->insn;
+	else
+		classify_slow(d, ip, NULL, 0, out, cacheable);
+}
+
+/* The target of the direct call or jump at ip (pts_insn_direct_target): false if none. */
+static bool direct_target(struct pts_ptdec *d, uint64_t ip, uint64_t *to, bool *cacheable)
+{
+	uint8_t buf[16];
+	size_t n = read_code(d, ip, buf, cacheable);
+
+	return n && !pts_insn_direct_target(buf, n, d->mode_bits, ip, to);
+}
+
+/* Block b's path walked into e (struct path_ent), under key. */
+static __attribute__((noinline)) void path_fill(struct pts_ptdec *d, const struct pt_block *b,
+						struct path_ent *e, uint64_t key)
+{
+	struct path_br br[PATH_INLINE + PATH_SPILL];
+	uint64_t ip = b->ip, start = b->ip, to;
+	bool cacheable = true;
+	struct pts_insn in;
+	unsigned int n = 0, k;
+	uint32_t i;
+
+	e->ip = b->ip;
+	e->more = 0;
+	for (i = 0; i + 1 < b->ninsn; i++) {
+		classify_walk(d, ip, &in, &cacheable);
+		if (!in.len)
+			goto whole;
+		if (!in.direct) {
+			ip += in.len;
+			continue;
+		}
+		if (!direct_target(d, ip, &to, &cacheable))
+			goto whole;
+		if (n == PATH_INLINE + PATH_SPILL || ip - start > UINT32_MAX) {
+			/* the rest walked where it is met (walk_inner); on, to check the end */
+			e->more = PATH_MORE;
+		} else if (!e->more) {
+			br[n] = (struct path_br){ to, (uint32_t)(ip - start), (uint16_t)i,
+						  in.cls == PTS_IC_CALL ? in.len : 0 };
+			n++;
+		}
+		start = ip = to;
+	}
+	if (ip != b->end_ip) {
+		if (b->iclass != ptic_error)
+			goto whole;
+		/* end_ip may be the next instruction's (trampoline_cut): no path, not kept */
+		e->n = 0;
+		e->more = PATH_CUT;
+		cacheable = false;
+		goto last;
+	}
+	free(e->spill);
+	e->spill = NULL;
+	if (n > PATH_INLINE) {
+		e->spill = malloc((n - PATH_INLINE) * sizeof(*e->spill));
+		if (!e->spill) {
+			/* walked again where met */
+			n = PATH_INLINE;
+			e->more = 1;
+		} else {
+			memcpy(e->spill, br + PATH_INLINE, (n - PATH_INLINE) * sizeof(*e->spill));
+		}
+	}
+	for (k = 0; k < n && k < PATH_INLINE; k++) {
+		e->to[k] = br[k].to;
+		e->off[k] = br[k].off;
+		e->idx[k] = br[k].idx;
+		e->len[k] = br[k].len;
+	}
+	e->n = (uint8_t)n;
+	goto last;
+whole:
+	e->n = 0;
+	e->more = 0;
+last:
+	if (b->iclass != ptic_other && b->iclass != ptic_ptwrite && !b->truncated)
+		classify_walk(d, b->end_ip, &e->last, &cacheable);
+	else
+		memset(&e->last, 0, sizeof(e->last));
+	/* kept for the block in hand (the held one's pieces read it), found by no other */
+	e->key = cacheable ? key : 0;
+}
+
+/* The cache of block paths freed, with the entries' own arrays. */
+static void paths_free(struct path_ent *paths)
+{
+	size_t i;
+
+	for (i = 0; paths && i < PATH_SIZE; i++)
+		free(paths[i].spill);
+	free(paths);
+}
+
+/*
+ * A block libipt cut right after a trampoline of its block cache
+ * (cfg.through), which it marks ptic_error: in libipt 2.0.5 a ptbq_again
+ * entry sets the block's end_ip to the entry's target, the next
+ * instruction, before pt_blk_proceed_no_event_cached finds that the next
+ * entry no longer fits the block's uint16_t count and ends it there. The
+ * instructions counted are the ninsn from ip, and the next block starts
+ * at end_ip. Libipt adds a trampoline after bcache_fill_steps (1,024)
+ * instructions it decodes without a decision point, which the flags make
+ * of every direct branch, so through direct branches a loop of them meets
+ * it. Made the block it is: end_ip its last instruction, the class that
+ * instruction's (a direct call or jump, whose target is the next block's
+ * start, or none), so that its path and pending branch are those of any
+ * other block. Left as libipt gave it where the walk fails.
+ */
+static __attribute__((noinline, cold)) void trampoline_cut(struct pts_ptdec *d,
+							    struct pt_block *b)
+{
+	uint64_t ip = b->ip, to;
+	bool cacheable = true;
+	struct pts_insn in;
+	uint32_t i;
+
+	for (i = 0; i + 1 < b->ninsn; i++) {
+		classify_walk(d, ip, &in, &cacheable);
+		if (!in.len)
+			return;
+		if (!in.direct)
+			ip += in.len;
+		else if (direct_target(d, ip, &to, &cacheable))
+			ip = to;
+		else
+			return;
+	}
+	classify_walk(d, ip, &in, &cacheable);
+	if (!in.len)
+		return;
+	if (!in.direct) {
+		if (ip + in.len != b->end_ip || in.cls != PTS_IC_OTHER)
+			return;
+		b->iclass = ptic_other;
+	} else {
+		if (!direct_target(d, ip, &to, &cacheable) || to != b->end_ip)
+			return;
+		b->iclass = in.cls == PTS_IC_CALL ? ptic_call : ptic_jump;
+	}
+	b->end_ip = ip;
+}
+
+/* Block b's path (cfg.through): from the cache, else walked. */
+static inline const struct path_ent *path_at(struct pts_ptdec *d, const struct pt_block *b)
+{
+	uint64_t key = d->ikey | (uint64_t)b->ninsn << 40;
+	struct path_ent *e = &d->paths[(b->ip ^ (b->ip >> 12)) & (PATH_SIZE - 1)];
+
+	if (__builtin_expect(e->ip != b->ip || e->key != key, 0))
+		path_fill(d, b, e, key);
+	return e;
+}
+
+/*
+ * The direct branches of a block whose path is e, from the k th on, the
+ * next piece starting at ip, the ix th of the block's n instructions
+ * (struct pts_ptdec, hk, hip, hidx): where the next piece ends.
+ */
+struct piece_at {
+	const struct path_ent *e;
+	uint32_t k, ix;
+	uint64_t ip;
+	uint16_t n;
+};
+
+/* next_inner past the path's entry (more): walked from the next piece's start. */
+static __attribute__((noinline)) bool walk_inner(struct pts_ptdec *d, const struct piece_at *p,
+						 uint64_t *site, uint64_t *to, uint32_t *idx,
+						 uint8_t *len)
+{
+	uint64_t ip = p->ip;
+	bool cacheable = true;
+	struct pts_insn in;
+	uint32_t i;
+
+	for (i = p->ix; i + 1 < p->n; i++) {
+		classify_walk(d, ip, &in, &cacheable);
+		if (!in.len)
+			return false;
+		if (in.direct) {
+			if (!direct_target(d, ip, to, &cacheable))
+				return false;
+			*site = ip;
+			*idx = i;
+			*len = in.cls == PTS_IC_CALL ? in.len : 0;
+			return true;
+		}
+		ip += in.len;
+	}
+	return false;
+}
+
+/*
+ * The next direct branch inside a block (p): its address, target, index
+ * among the block's instructions and length (a call's; 0: a jump); false
+ * when only the rest of the block is left.
+ */
+static inline bool next_inner(struct pts_ptdec *d, const struct piece_at *p, uint64_t *site,
+			      uint64_t *to, uint32_t *idx, uint8_t *len)
+{
+	const struct path_ent *e = p->e;
+
+	if (__builtin_expect(p->k < PATH_INLINE && p->k < e->n, 1)) {
+		*site = p->ip + e->off[p->k];
+		*to = e->to[p->k];
+		*idx = e->idx[p->k];
+		*len = e->len[p->k];
+		return true;
+	}
+	if (p->k < e->n) {
+		const struct path_br *br = &e->spill[p->k - PATH_INLINE];
+
+		*site = p->ip + br->off;
+		*to = br->to;
+		*idx = br->idx;
+		*len = br->len;
+		return true;
+	}
+	return e->more && walk_inner(d, p, site, to, idx, len);
+}
+
+/*
+ * The piece that ends at the direct branch at site (next_inner): its
+ * instructions counted as a block's; the next one starts at its target.
+ * The piece's start.
+ */
+static inline uint64_t take_piece(struct pts_ptdec *d, struct piece_at *p, uint64_t to,
+				  uint32_t idx)
+{
+	uint64_t ip = p->ip;
+
+	d->st.blocks++;
+	d->st.insns += idx - p->ix + 1;
+	p->ip = to;
+	p->ix = idx + 1;
+	p->k++;
+	return ip;
+}
+
+/* The pending branch of a piece that ends at a direct call of length len, or a jump (0). */
+static inline void piece_pend(struct pts_ptdec *d, uint64_t site, uint8_t len)
+{
+	d->last_ip = site;
+	d->pend_insn = (struct pts_insn){ .cls = len ? PTS_IC_CALL : PTS_IC_JUMP, .len = len,
+					  .direct = 1 };
+}
+
+/*
+ * Block b's path where libipt may have cut it after a trampoline
+ * (PATH_CUT): b made the block it is (trampoline_cut), and its path;
+ * neither kept in the cache, whose entries for the same start and count
+ * are for libipt's blocks as it gives them.
+ */
+static __attribute__((noinline, cold)) const struct path_ent *cut_path(struct pts_ptdec *d,
+								       struct pt_block *b)
+{
+	struct path_ent *e;
+
+	trampoline_cut(d, b);
+	e = &d->paths[(b->ip ^ (b->ip >> 12)) & (PATH_SIZE - 1)];
+	path_fill(d, b, e, 0);
+	return e;
+}
+
+/* Block b, returned with status st, the rest of it from p: held (struct pts_ptdec, hp). */
+static inline void hold(struct pts_ptdec *d, const struct pt_block *b, int st,
+			const struct piece_at *p)
+{
+	d->held = *b;
+	d->held_st = st;
+	d->hp = p->e;
+	d->hk = p->k;
+	d->hip = p->ip;
+	d->hidx = p->ix;
+}
+
+/* Where the held block goes on (hold). */
+static inline void held_at(const struct pts_ptdec *d, struct piece_at *p)
+{
+	*p = (struct piece_at){ d->hp, d->hk, d->hidx, d->hip, d->held.ninsn };
+}
+
+/* Block b from p on, the rest of it past its last direct branch. */
+static inline void block_rest(struct pt_block *b, const struct piece_at *p)
+{
+	b->ip = p->ip;
+	b->ninsn = (uint16_t)(b->ninsn - p->ix);
+}
+
 
 /*
  * libipt's decoder changed its mode (an exec mode event, a sync): the
@@ -932,7 +1340,7 @@ static inline void end_insn(struct pts_ptdec *d, const struct pt_block *b)
 {
 	/* a block that carries the bytes of its last instruction: never cached */
 	if (__builtin_expect(b->truncated, 0))
-		classify_slow(d, b->end_ip, b->raw, b->size, &d->pend_insn);
+		classify_slow(d, b->end_ip, b->raw, b->size, &d->pend_insn, NULL);
 	else
 		classify(d, b->end_ip, &d->pend_insn);
 }
@@ -1172,6 +1580,7 @@ int pts_pt_first_tsc(const uint8_t *buf, size_t size, const struct pt_errata *er
 
 static void blocks_plain(struct pts_ptdec *d);
 static void blocks_store(struct pts_ptdec *d);
+static void blocks_through(struct pts_ptdec *d);
 static void blocks_sink(struct pts_ptdec *d);
 static void step(struct pts_ptdec *d);
 
@@ -1183,6 +1592,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 
 	if (d) {
 		*cfg->spare = NULL;
+		paths_free(d->paths);
 		if (d->cfg.images == cfg->images) {
 			/* as calloc'd, but the classification cache (the last member) */
 			memset(d, 0, offsetof(struct pts_ptdec, icache));
@@ -1197,6 +1607,15 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 		return pts_err_set(err, ENOMEM, "out of memory");
 	d->cfg = *cfg;
 	d->cfg.spare = NULL;
+	/* the instruction listing and the store take every block as libipt ends it */
+	d->cfg.through = cfg->through && !cfg->on_insn && !cfg->store;
+	if (d->cfg.through) {
+		d->paths = calloc(PATH_SIZE, sizeof(*d->paths));
+		if (!d->paths) {
+			free(d);
+			return pts_err_set(err, ENOMEM, "out of memory");
+		}
+	}
 	d->pid = cfg->pid;
 	d->tid = cfg->tid;
 	d->direct.cpu = cfg->cpu;	/* the rest of it zero, as set_branch's */
@@ -1211,7 +1630,8 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
 	d->pid_changed = true;
 	sb_recheck(d);
-	d->blocks = cfg->on_insn ? step : cfg->store ? blocks_store : blocks_plain;
+	d->blocks = cfg->on_insn ? step : cfg->store ? blocks_store :
+		    d->cfg.through ? blocks_through : blocks_plain;
 	d->elide_q = cfg->elide;
 	d->elide_until = cfg->elide_queued ? UINT64_MAX : 0;
 	d->sink_end = UINT64_MAX;
@@ -1221,6 +1641,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	} else {
 		d->copy = calloc(1, cfg->size + PAD);
 		if (!d->copy) {
+			paths_free(d->paths);
 			free(d);
 			return pts_err_set(err, ENOMEM, "out of memory");
 		}
@@ -1238,11 +1659,13 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	pc.cpuid_0x15_eax = cfg->cpuid_15_eax;
 	pc.cpuid_0x15_ebx = cfg->cpuid_15_ebx;
 	pc.addr_filter = cfg->addr_filter;
-	pc.flags.variant.block.end_on_call = 1;
-	pc.flags.variant.block.end_on_jump = 1;
+	/* libipt's recursion without them: deep.h */
+	pc.flags.variant.block.end_on_call = !d->cfg.through;
+	pc.flags.variant.block.end_on_jump = !d->cfg.through;
 	d->blk = pt_blk_alloc_decoder(&pc);
 	if (!d->blk) {
 		free(d->copy);
+		paths_free(d->paths);
 		free(d);
 		return pts_err_set(err, EINVAL, "libipt refused the decoder configuration of cpu %u",
 				   cfg->cpu);
@@ -1281,6 +1704,7 @@ static void lose_sync(struct pts_ptdec *d)
 	int64_t from = (int64_t)d->good_off - 1;
 
 	d->state = PTDEC_RESYNC;
+	d->hp = NULL;	/* the rest of a held block is not decoded */
 	if (from > d->sync_off)
 		d->sync_off = from;
 }
@@ -1586,12 +2010,41 @@ static __attribute__((noinline)) bool other_mode(struct pts_ptdec *d, const stru
  * (libipt's later event-based block decoder, upstream commit ed9222c7,
  * fails the branch in both cases; libipt 2.0.x is what Debian 12 has.)
  */
-static void after_next(struct pts_ptdec *d, const struct pt_block *b, int st)
+static void step_piece(struct pts_ptdec *d);
+
+/*
+ * whole: b is the rest of a held block (block_rest), not to be held
+ * again; else a block of libipt's, held for its pieces where it has
+ * direct branches inside it (cfg.through): its first piece now, the
+ * others by step (step_piece) or the block loop, then the rest here.
+ */
+static void after_next(struct pts_ptdec *d, const struct pt_block *blk, int st, bool whole)
 {
+	struct pt_block c = *blk;
+	const struct pt_block *b = &c;
+
 	d->tnt_spare = TNT_NONE;	/* for read_nothing: a call that may have read an event */
 	if (b->ninsn && b->mode != d->mode && d->mode == ptem_unknown) {
 		mode_unknown(d);
 		return;
+	}
+	if (d->cfg.through && !whole && b->ninsn) {
+		const struct path_ent *e;
+
+		if (c.mode != d->mode)
+			set_mode(d, c.mode);	/* as on_block: the path's key */
+		if (c.ninsn > 1 || c.iclass == ptic_error) {
+			e = path_at(d, &c);
+			if (e->more == PATH_CUT)
+				e = cut_path(d, &c);
+			if (e->n) {
+				struct piece_at p = { e, 0, 0, c.ip, c.ninsn };
+
+				hold(d, &c, st, &p);
+				step_piece(d);
+				return;
+			}
+		}
 	}
 	/* a block may come with an error: use the block, then the error */
 	if (b->ninsn)
@@ -1625,12 +2078,56 @@ static void after_next(struct pts_ptdec *d, const struct pt_block *b, int st)
 	}
 }
 
+/*
+ * The held block's next piece (after_next): as after_next for a block of
+ * libipt's that ended at the piece's direct branch, but that the call
+ * which returned the block read what it read: its position, time and
+ * status are taken with the rest of the block, the last piece.
+ */
+static void step_piece(struct pts_ptdec *d)
+{
+	uint64_t site, to, ip;
+	struct piece_at p;
+	uint32_t idx;
+	uint8_t len;
+
+	held_at(d, &p);
+	if (!next_inner(d, &p, &site, &to, &idx, &len)) {
+		struct pt_block b = d->held;
+
+		d->hp = NULL;
+		block_rest(&b, &p);
+		after_next(d, &b, d->held_st, true);
+		return;
+	}
+	ip = take_piece(d, &p, to, idx);
+	d->hk = p.k;
+	d->hip = p.ip;
+	d->hidx = p.ix;
+	resolve(d, ip);
+	piece_pend(d, site, len);
+	if (d->state == PTDEC_WALK_EOS && walk_loops(d, site)) {
+		d->state = PTDEC_ENDED;
+		d->hp = NULL;
+		return;
+	}
+	if (spinning(d, site)) {
+		gap(d, SPIN_GAP, 0);
+		lose_sync(d);
+	}
+}
+
 static __attribute__((noinline)) void step(struct pts_ptdec *d)
 {
 	struct pt_block b;
 	int st;
 
 	d->tnt_spare = TNT_NONE;	/* a call of libipt's other than the block loop's (read_nothing) */
+	if (d->hp) {
+		/* a held block's pieces first: synced (lose_sync drops it), nothing pending */
+		step_piece(d);
+		return;
+	}
 
 	if (d->state == PTDEC_START || d->state == PTDEC_RESYNC) {
 		int64_t tried = -1;
@@ -1722,7 +2219,7 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
 	}
 	/* pt_blk_next zeroes b itself (a block returned with an error is whole) */
 	st = pt_blk_next(d->blk, &b, sizeof(b));
-	after_next(d, &b, st);
+	after_next(d, &b, st, false);
 }
 
 /*
@@ -1742,7 +2239,9 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
  *     (pt_blk_proceed_with_trace and the block cache's ptbq_cond,
  *     ptbq_return, ptbq_ind_call, ptbq_indirect): a conditional branch,
  *     a return, an indirect or far branch; never a direct call or jump,
- *     at which end_on_call and end_on_jump end a block without a query;
+ *     at which end_on_call and end_on_jump end a block without a query
+ *     (through them, cfg.through, libipt follows them without one, and
+ *     a block ends at one only where libipt cut it);
  *   - after it, an event whose query that last instruction's left
  *     pending (pt_blk_proceed_trailing_event): the query decoder says
  *     an event is pending only once its TNT cache is empty
@@ -1799,6 +2298,17 @@ static inline __attribute__((always_inline)) int block_next(struct pts_ptdec *d,
 	return next;
 }
 
+/* end_insn, from block b's path pe where it has one (cfg.through). */
+static inline __attribute__((always_inline)) void block_insn(struct pts_ptdec *d,
+							    const struct pt_block *b,
+							    const struct path_ent *pe)
+{
+	if (pe && __builtin_expect(!b->truncated, 1))
+		d->pend_insn = pe->last;
+	else
+		end_insn(d, b);
+}
+
 /*
  * One block of the loop, the branch before it of class known (NEXT_ANY:
  * the one pending, whatever it is): what to do next (block_next).
@@ -1814,30 +2324,102 @@ static inline __attribute__((always_inline)) int block_next(struct pts_ptdec *d,
  * reads nor changes.)
  */
 static inline __attribute__((always_inline)) int one_block(struct pts_ptdec *d, int known,
-							  bool store, struct emit_to *et, bool sink)
+							  bool store, struct emit_to *et, bool sink,
+							  bool through, bool resume)
 {
+	struct piece_at p;
 	struct pt_block b;
+	uint64_t site, to;
+	uint32_t idx;
+	uint8_t len;
 	bool sink_stop;
 	int st;
 
+	if (through && resume) {
+		/* the held block (blocks_run: d->hp), its next piece or its rest */
+		held_at(d, &p);
+		b = d->held;
+		st = d->held_st;
+		d->hp = NULL;
+		if (next_inner(d, &p, &site, &to, &idx, &len))
+			goto pieces;
+		block_rest(&b, &p);
+		if (__builtin_expect(st < 0, 0)) {
+			after_next(d, &b, st, true);
+			return NEXT_STOP;
+		}
+		sink_stop = resolve_fast(d, b.ip, store, et, known, sink);
+		goto resolved;
+	}
 	st = pt_blk_next(d->blk, &b, sizeof(b));
 	/*
-	 * Nothing is queued here (fill_with's test, the loop's own): said
-	 * to the compiler, which then drops the tests of it inlined below;
+	 * Nothing is queued here (fill_with's test, the loop's own): said to
+	 * the compiler, which then drops the tests of it inlined below;
 	 * checked in sanitizer builds (util/assume.h).
 	 */
 	PTS_ASSUME(!d->qn);
 	if (__builtin_expect(st < 0 || !b.ninsn, 0)) {
-		after_next(d, &b, st);
+		after_next(d, &b, st, false);
 		return NEXT_STOP;
 	}
 	if (__builtin_expect(b.mode != d->mode, 0) && other_mode(d, &b))
 		return NEXT_STOP;
+	if (through) {
+		/* every block's: its last instruction's class is the path's too */
+		p.e = path_at(d, &b);
+		/* PATH_MORE comes with n > 0: one test for the three */
+		if (__builtin_expect((p.e->n | p.e->more) != 0, 0) &&
+		    (p.e->more != PATH_CUT || (p.e = cut_path(d, &b))->n)) {
+			p.k = 0;
+			p.ix = 0;
+			p.ip = b.ip;
+			p.n = b.ninsn;
+			site = b.ip + p.e->off[0];
+			to = p.e->to[0];
+			idx = p.e->idx[0];
+			len = p.e->len[0];
+			goto pieces;
+		}
+	}
 	/* other_mode queued nothing where it keeps the block: said again after the call */
 	PTS_ASSUME(!d->qn);
 	PTS_ASSUME(known == NEXT_ANY || known == (int)d->pend_insn.cls);
 	/* the sink said stop: the loop ends after the block */
 	sink_stop = resolve_fast(d, b.ip, store, et, known, sink);
+	goto resolved;
+pieces:
+	/*
+	 * Block b has direct branches inside it (cfg.through): each piece
+	 * that ends at one handed out as the block the flags would have
+	 * ended there: the branch pending before it resolved at its start,
+	 * its own pending after it, the spin watch. The call that returned
+	 * b read only for b's last instruction: the pieces have no status
+	 * and no position of their own (read_nothing: a block that ends at
+	 * a direct branch reads nothing), and their time is the time before
+	 * the call. Where an event is queued or the sink says stop, the
+	 * rest is held (hold) for the next call of the loop (blocks_run) or
+	 * of step (step_piece).
+	 */
+	PTS_ASSUME(!d->qn);
+	sink_stop = resolve_fast(d, take_piece(d, &p, to, idx), store, et, known, sink);
+	for (;;) {
+		piece_pend(d, site, len);
+		if (spinning(d, site)) {
+			gap(d, SPIN_GAP, 0);
+			lose_sync(d);
+			return NEXT_STOP;
+		}
+		if (sink_stop || d->qn) {
+			hold(d, &b, st, &p);
+			return NEXT_STOP;
+		}
+		if (!next_inner(d, &p, &site, &to, &idx, &len))
+			break;
+		sink_stop = resolve_direct(d, take_piece(d, &p, to, idx), store, et, sink);
+	}
+	block_rest(&b, &p);
+	sink_stop = resolve_direct(d, b.ip, store, et, sink);
+resolved:
 	d->st.blocks++;
 	d->st.insns += b.ninsn;
 	d->last_ip = b.end_ip;
@@ -1861,7 +2443,7 @@ static inline __attribute__((always_inline)) int one_block(struct pts_ptdec *d, 
 			d->pend_insn = (struct pts_insn){ .cls = PTS_IC_RET, .tip = 1 };
 			return block_next(d, &b, st, sink_stop, PTS_IC_RET);
 		}
-		end_insn(d, &b);
+		block_insn(d, &b, through ? p.e : NULL);
 		if (__builtin_expect(d->pend_insn.cls == PTS_IC_COND, 1))
 			return block_next(d, &b, st, sink_stop, PTS_IC_COND);
 		return block_next(d, &b, st, sink_stop, NEXT_ANY);
@@ -1871,7 +2453,7 @@ static inline __attribute__((always_inline)) int one_block(struct pts_ptdec *d, 
 		mark_good_loop(d, &b);
 		return block_next(d, &b, st, sink_stop, PTS_IC_OTHER);
 	}
-	end_insn(d, &b);
+	block_insn(d, &b, through ? p.e : NULL);
 	if (__builtin_expect(!read_nothing(d, false), 0))
 		mark_good_loop(d, &b);
 	if (d->pend_insn.cls == PTS_IC_CALL)
@@ -1892,42 +2474,57 @@ static inline __attribute__((always_inline)) int one_block(struct pts_ptdec *d, 
  * from the test of the class (one_block).
  */
 static inline __attribute__((always_inline)) void blocks_run(struct pts_ptdec *d, bool store,
-							    struct emit_to *et, bool sink)
+							    struct emit_to *et, bool sink,
+							    bool through)
 {
 	int next = NEXT_ANY;
 
+	/*
+	 * A block held with pieces left (one_block) goes on first; the loop's
+	 * blocks hold none but where they end it (NEXT_STOP).
+	 */
+	if (through && d->hp)
+		next = one_block(d, NEXT_ANY, store, et, sink, true, true);
 	for (;;) {
 		switch (next) {
 		case PTS_IC_COND:
-			next = one_block(d, PTS_IC_COND, store, et, sink);
+			next = one_block(d, PTS_IC_COND, store, et, sink, through, false);
 			break;
 		case PTS_IC_CALL:
-			next = one_block(d, PTS_IC_CALL, store, et, sink);
+			next = one_block(d, PTS_IC_CALL, store, et, sink, through, false);
 			break;
 		case PTS_IC_RET:
-			next = one_block(d, PTS_IC_RET, store, et, sink);
+			next = one_block(d, PTS_IC_RET, store, et, sink, through, false);
 			break;
 		case PTS_IC_OTHER:
-			next = one_block(d, PTS_IC_OTHER, store, et, sink);
+			next = one_block(d, PTS_IC_OTHER, store, et, sink, through, false);
 			break;
 		case NEXT_STOP:
 			return;
 		default:
-			next = one_block(d, NEXT_ANY, store, et, sink);
+			next = one_block(d, NEXT_ANY, store, et, sink, through, false);
 			break;
 		}
 	}
 }
 
-/* blocks_run of a decoder without a store, and with one (pts_ptdec.blocks). */
+/*
+ * blocks_run of a decoder without a store, with one, and through direct
+ * branches (cfg.through) (pts_ptdec.blocks).
+ */
 static void blocks_plain(struct pts_ptdec *d)
 {
-	blocks_run(d, false, NULL, false);
+	blocks_run(d, false, NULL, false, false);
 }
 
 static void blocks_store(struct pts_ptdec *d)
 {
-	blocks_run(d, true, NULL, false);
+	blocks_run(d, true, NULL, false, false);
+}
+
+static void blocks_through(struct pts_ptdec *d)
+{
+	blocks_run(d, false, NULL, false, true);
 }
 
 /*
@@ -1937,7 +2534,7 @@ static void blocks_store(struct pts_ptdec *d)
  */
 static void blocks_sink(struct pts_ptdec *d)
 {
-	blocks_run(d, false, NULL, false);
+	blocks_run(d, false, NULL, false, false);
 }
 
 /*
@@ -1947,15 +2544,17 @@ static void blocks_sink(struct pts_ptdec *d)
  * calls and returns itself; decoding also ends when it says stop.
  */
 static inline __attribute__((always_inline)) void fill_with(struct pts_ptdec *d,
-							    struct emit_to *et)
+							    struct emit_to *et, bool sink)
 {
 	while (!d->qn && d->state != PTDEC_ENDED) {
 		if (d->state != PTDEC_SYNCED || (d->status & (pts_event_pending | pts_eos)))
 			step(d);
-		else if (et && d->blocks == blocks_plain)
-			blocks_run(d, false, et, false);
-		else if (et && d->blocks == blocks_sink)
-			blocks_run(d, false, et, true);
+		else if (et && !sink && d->blocks == blocks_through)
+			blocks_run(d, false, et, false, true);
+		else if (et && !sink && d->blocks == blocks_plain)
+			blocks_run(d, false, et, false, false);
+		else if (et && sink && d->blocks == blocks_sink)
+			blocks_run(d, false, et, true, false);
 		else
 			d->blocks(d);
 		if (et && et->rc)
@@ -1965,7 +2564,7 @@ static inline __attribute__((always_inline)) void fill_with(struct pts_ptdec *d,
 
 static inline __attribute__((always_inline)) void fill(struct pts_ptdec *d)
 {
-	fill_with(d, NULL);
+	fill_with(d, NULL, false);
 }
 
 /*
@@ -2087,7 +2686,7 @@ static inline __attribute__((always_inline)) int emit(struct pts_ptdec *d, bool 
 		const struct pts_branch *br;
 		int rc;
 
-		fill_with(d, &et);
+		fill_with(d, &et, sink);
 		if (et.rc)
 			return et.rc;
 		if (!d->qn)
@@ -2143,7 +2742,7 @@ void pts_ptdec_unsink(struct pts_ptdec *d)
 	d->elide_q = NULL;
 	d->elide_until = 0;
 	jump_recheck(d);
-	d->blocks = d->cfg.store ? blocks_store : blocks_plain;
+	d->blocks = d->cfg.store ? blocks_store : d->cfg.through ? blocks_through : blocks_plain;
 	d->sink_end = UINT64_MAX;
 }
 
@@ -2187,6 +2786,9 @@ void pts_ptdec_free_to(struct pts_ptdec *d, struct pts_ptdec **spare)
 	if (d->blk)
 		pt_blk_free_decoder(d->blk);
 	free(d->copy);
+	paths_free(d->paths);
+	d->paths = NULL;
+	d->hp = NULL;
 	if (spare && !*spare) {
 		d->blk = NULL;
 		d->copy = NULL;

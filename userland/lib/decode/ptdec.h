@@ -122,6 +122,18 @@ struct pts_ptdec_config {
 	 * take_jump, as without a store.
 	 */
 	struct pts_evstore *store;
+	/*
+	 * Blocks through direct calls and jumps: libipt's block decoder
+	 * without end_on_call and end_on_jump (fewer, longer blocks: ~7.5 %
+	 * fewer instructions on one thread, docs/performance.md, eighteenth
+	 * round), the direct branches inside each block found again from a
+	 * cache of block paths and handed out as the blocks that end at them
+	 * would have been: the same events. Only for a decoder without store
+	 * and on_insn, and only on a thread whose stack holds libipt's
+	 * recursion (deep.h: pts_deep_run); elsewhere a loop of direct
+	 * branches overflows the stack.
+	 */
+	bool through;
 	/* optional: every executed instruction, in order */
 	void (*on_insn)(void *ctx, uint32_t cpu, uint64_t ip);
 	void *insn_ctx;

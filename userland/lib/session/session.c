@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../decode/deep.h"
 #include "../decode/kcore.h"
 #include "../decode/perfscript.h"
 #include "../decode/pt_cpu.h"
@@ -463,7 +464,7 @@ static int thread_span(void *ctx, int32_t tid, uint64_t *first, uint64_t *last)
  * worker pool and a trace longer than one chunk, in chunks by the pool.
  */
 static int open_pt_source(struct pts_run_in *in, unsigned int i, struct pts_pool *pool,
-			  struct pts_tl *tl, uint64_t origin, struct pts_brsrc **out,
+			  struct pts_tl *tl, uint64_t origin, bool through, struct pts_brsrc **out,
 			  struct pts_err *err)
 {
 	struct pts_ptdec_config dc;
@@ -497,6 +498,7 @@ static int open_pt_source(struct pts_run_in *in, unsigned int i, struct pts_pool
 	dc.elide_queued = dc.elide && in->nr_pt == 1;
 	dc.on_insn = in->on_insn;
 	dc.insn_ctx = in->insn_ctx;
+	dc.through = through;
 	/*
 	 * Every scope: the sideband's switches and, with OS tracing, PIP
 	 * packets name the process, whose own image is then used (its
@@ -577,8 +579,9 @@ static unsigned int pool_chunks(unsigned int cpus, unsigned int jobs, bool self)
 	return self ? n + 2 : n;
 }
 
-int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
-	       struct pts_decode_summary *sum, struct pts_err *err)
+/* through: the serial decoders run through direct branches (pts_decode_run) */
+static int decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
+		      struct pts_decode_summary *sum, struct pts_err *err, bool through)
 {
 	struct pts_pool *pool = NULL;	/* worker threads, or NULL: every CPU decoded serially */
 	struct pts_tl_config tcfg;
@@ -666,7 +669,7 @@ int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 			goto out;
 	}
 	for (i = 0; i < in->nr_pt; i++) {
-		rc = open_pt_source(in, i, pool, f.tl, origin, &f.src[i], err);
+		rc = open_pt_source(in, i, pool, f.tl, origin, through, &f.src[i], err);
 		if (rc)
 			goto out;
 		/* a CPU with no event at all: its tail gap goes on its first thread */
@@ -700,6 +703,45 @@ out:
 	free(f.last);
 	pts_tl_free(f.tl);
 	return rc;
+}
+
+/* decode_run's arguments and result, for the thread that runs it (run_deep) */
+struct deep_run {
+	struct pts_run_in *in;
+	pts_tl_emit_fn emit;
+	void *emit_ctx;
+	struct pts_decode_summary *sum;
+	struct pts_err *err;
+	int rc;
+};
+
+static void run_deep(void *p)
+{
+	struct deep_run *r = p;
+
+	r->rc = decode_run(r->in, r->emit, r->emit_ctx, r->sum, r->err, true);
+}
+
+/*
+ * A run on one thread (no -j N; not the instruction listing, which takes
+ * every block as libipt ends it) decodes through direct branches
+ * (pts_ptdec_config.through: ~7.5 % fewer instructions), on a thread of its
+ * own whose stack holds libipt's recursion without the block flags
+ * (deep.h), this one waiting. Where no such thread can be made, here with
+ * the flags: the same output. -j N keeps the flags on every thread (the
+ * workers' and this one's chunks): the path caches would be per chunk or
+ * shared, and the calling thread's stack is not this module's to size.
+ */
+int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
+		   struct pts_decode_summary *sum, struct pts_err *err)
+{
+	if (!run_parallel(in) && !in->on_insn) {
+		struct deep_run r = { in, emit, emit_ctx, sum, err, 0 };
+
+		if (!pts_deep_run(run_deep, &r))
+			return r.rc;
+	}
+	return decode_run(in, emit, emit_ctx, sum, err, false);
 }
 
 /*

@@ -16,6 +16,7 @@
 #include <linux/string.h>
 #include <asm/tsc.h>
 
+#include "compat.h"
 #include "ptscope_internal.h"
 
 #define CPUID_EXT_MAX		0x80000000U
@@ -110,6 +111,9 @@ int pts_caps_probe(const struct pt_unit_ops *ops)
 	if (ops->simulated)
 		c->flags |= PTSCOPE_CAPS_SIMULATED;
 	c->flags |= PTSCOPE_CAPS_CAP_PERFMON;	/* CAP_PERFMON since 5.8 */
+	/* Which rule kernel scope gets on this kernel (compat.h). */
+	if (pts_perf_allow_kernel_applied())
+		c->flags |= PTSCOPE_CAPS_PERF_ALLOW_KERNEL;
 	if (pt_erratum_bdm106(c->family, c->model))
 		c->flags |= PTSCOPE_CAPS_BDM106;
 	if (c->vmx_misc & RTIT_VMX_MISC_PT_IN_VMX)

@@ -111,6 +111,12 @@ static inline int pts_perf_allow_kernel(void)
 #endif
 }
 
+/* Does pts_perf_allow_kernel() reach the kernel's? For GET_CAPS. Context: any. */
+static inline bool pts_perf_allow_kernel_applied(void)
+{
+	return PTS_KERNEL_AT_LEAST(6, 12, 0);
+}
+
 /*
  * The uprobe API was reworked between 6.1 and 6.12 (checked against
  * Debian's headers of both; kernels in between are not built here):

@@ -19,8 +19,10 @@
  *    written by PT; START is refused from then on.
  *  - Panic (atomic notifier): only the panicking CPU can be stopped
  *    safely - no IPIs or sleeping on the panic path; panic() has already
- *    halted the others. Their rings end in the halt path. The capture
- *    is marked TRIGGERED with reason PANIC for a crash-dump reader. With
+ *    halted the others. Their rings end in the halt path. A capture
+ *    still tracing (ARMED, or POST_TRIGGER: its delay cut short) is
+ *    marked TRIGGERED with PTSCOPE_STATEF_PANIC for a crash-dump reader,
+ *    with reason PANIC when the panic was its trigger. With
  *    a kdump kernel loaded this notifier runs only when the kernel was
  *    booted with crash_kexec_post_notifiers (docs/abi.md, "Lifecycle").
  *  - Time: (TSC, CLOCK_REALTIME, CLOCK_MONOTONIC) read together with IRQs
@@ -158,22 +160,62 @@ static int pts_reboot_notify(struct notifier_block *nb, unsigned long action,
 	return NOTIFY_DONE;
 }
 
+/*
+ * The kernel panics: stop PT on this CPU and leave the capture in the
+ * state a crash-dump reader should find (pure/panic.c): a capture still
+ * tracing, ARMED or in its post-trigger delay, ends as TRIGGERED with
+ * PTSCOPE_STATEF_PANIC; from ARMED the panic is its trigger (reason
+ * PANIC), in the delay the earlier trigger stays. The post-trigger
+ * hrtimer or the trigger's irq_work, should this CPU ever run them
+ * again, then find another state word and do nothing (trigger.c).
+ *
+ * Context: atomic notifier, on the panicking CPU; the others are halted
+ * (or about to be, with crash_kexec_post_notifiers) and may hold any
+ * lock: no locks, IPIs or sleeping here; the fields written are those a
+ * trigger's winner writes, the state word last.
+ */
 static int pts_panic_notify(struct notifier_block *nb, unsigned long action,
 			    void *data)
 {
+	struct pts_panic_end end;
 	unsigned long flags;
+	int old;
+	u32 word;
 
 	/* No sideband records: nothing more is read, and no irq_work may run. */
 	pts_sideband_set_live(false);
 	local_irq_save(flags);
 	pts_cpu_stop_local(this_cpu_ptr(&pts_cpus));
-	/* The reason is written before TRIGGERED, as a trigger's is. */
-	if (pts_state_claim(PTSCOPE_STATE_POST_TRIGGER)) {
+	/*
+	 * Claim the word as a trigger does (ARMED -> POST_TRIGGER; a word
+	 * already POST_TRIGGER is taken as it is), so that a trigger that
+	 * reached a halted CPU half way cannot have its word ended twice.
+	 */
+	old = atomic_read(&pts.state);
+	do {
+		end = pts_panic_end(pts_run_state(old));
+		if (!end.ended)
+			goto out;
+		word = pts_state_with_run(old, PTSCOPE_STATE_POST_TRIGGER);
+	} while (!atomic_try_cmpxchg(&pts.state, &old, word));
+	if (end.panic_is_trigger) {
 		pts.trigger_reason = PTSCOPE_TRIGGER_PANIC;
 		pts.trigger_cpu = smp_processor_id();
 		pts.trigger_tsc = rdtsc_ordered();
-		pts_state_set_run(PTSCOPE_STATE_TRIGGERED);
 	}
+	WRITE_ONCE(pts.armed, false);
+	WRITE_ONCE(pts.sources_live, false);
+	pts_time_pair(&pts.time_at_stop);
+	pts.nr_snapshots++;
+	pts.statef |= PTSCOPE_STATEF_PANIC;
+	/* Fully ordered: the fields above are seen with the new state. */
+	atomic_cmpxchg(&pts.state, word, pts_state_with_run(word, end.run));
+	/* For the console and a dump's log: where the snapshot stands. */
+	pts_info("panic: capture ended (was %s): state %u, trigger reason %u, flags %#x; PT stopped on cpu %d\n",
+		 end.panic_is_trigger ? "ARMED" : "POST_TRIGGER",
+		 pts_run_state(atomic_read(&pts.state)), pts.trigger_reason,
+		 pts.statef, smp_processor_id());
+out:
 	local_irq_restore(flags);
 	return NOTIFY_DONE;
 }

@@ -21,10 +21,16 @@
  *    dumpable; or the target is the caller's own process; or the caller
  *    has CAP_SYS_PTRACE in the target's user namespace. LSM policies on
  *    ptrace (Yama's ptrace_scope, SELinux) are not consulted.
- *  - A uprobe restricted to one process puts a breakpoint into that
- *    process's text (as PTRACE_POKETEXT would) and reports when it runs:
- *    the same ptrace check on its pid, unless perfmon_capable(). The file
- *    itself must be open for reading by the caller (uprobe.c).
+ *  - A uprobe trigger needs CAP_SYS_ADMIN (capable(), the initial user
+ *    namespace), with or without a pid, as perf_uprobe_event_init() asks
+ *    on 6.1 and 6.12 (CAP_PERFMON is not enough there either): a uprobe
+ *    belongs to the file's inode, and registering it walks every address
+ *    space that maps the file, other users' included, under their
+ *    mmap_lock, and stays consulted at every later mmap of that file.
+ *    With a pid the target task is then checked as perf checks a
+ *    per-task event (perf_check_permission(): perfmon_capable() or ptrace
+ *    read access), which CAP_SYS_ADMIN passes. The file itself must be
+ *    open for reading by the caller (uprobe.c).
  *
  * Using a capture (pts_perm_operate()): every operation but GET_CAPS and
  * the state word of GET_STATE acts on the one capture the module holds.
@@ -126,8 +132,9 @@ static bool may_ptrace_task(struct task_struct *task)
  * pts_cfg_needs_admin() - does this configuration need perfmon_capable()?
  * @cfg: a configuration that passed pts_config_check().
  * Context: any.
- * Return: true for kernel or combined scope, no CR3 filter, a hotkey, or
- * a tracepoint or uprobe trigger without a pid.
+ * Return: true for kernel or combined scope, no CR3 filter, a hotkey, a
+ * tracepoint trigger without a pid, or any uprobe trigger (which needs
+ * CAP_SYS_ADMIN besides: pts_perm_check()).
  */
 bool pts_cfg_needs_admin(const struct ptscope_config *cfg)
 {
@@ -135,9 +142,8 @@ bool pts_cfg_needs_admin(const struct ptscope_config *cfg)
 
 	return cfg->scope != PTSCOPE_SCOPE_USER ||
 	       !(cfg->flags & PTSCOPE_CFG_CR3_FILTER) ||
-	       (t->kinds & PTSCOPE_TRIG_HOTKEY) ||
-	       ((t->kinds & PTSCOPE_TRIG_TRACEPOINT) && !t->tracepoint_pid) ||
-	       ((t->kinds & PTSCOPE_TRIG_UPROBE) && !cfg->uprobe.pid);
+	       (t->kinds & (PTSCOPE_TRIG_HOTKEY | PTSCOPE_TRIG_UPROBE)) ||
+	       ((t->kinds & PTSCOPE_TRIG_TRACEPOINT) && !t->tracepoint_pid);
 }
 
 /*
@@ -188,7 +194,8 @@ static int kernel_scope_lsm(struct pts_refusal *why)
  *         capability check leaves an audit record each time).
  * @why: reason code and value on refusal.
  * Context: process context, may sleep.
- * Return: 0; -EPERM (NEED_CAP_ADMIN: not perfmon_capable(), or an LSM or
+ * Return: 0; -EPERM (NEED_SYS_ADMIN: a uprobe trigger without
+ * CAP_SYS_ADMIN; NEED_CAP_ADMIN: not perfmon_capable(), or an LSM or
  * lockdown refused kernel tracing; NEED_PTRACE); -ESRCH (NO_SUCH_PID).
  */
 int pts_perm_check(const struct ptscope_config *cfg, bool *admin_out,
@@ -199,6 +206,12 @@ int pts_perm_check(const struct ptscope_config *cfg, bool *admin_out,
 
 	*admin_out = admin;
 
+	/* perf_uprobe_event_init(): capable(CAP_SYS_ADMIN), whatever the pid. */
+	if ((cfg->trigger.kinds & PTSCOPE_TRIG_UPROBE) &&
+	    (!admin || !capable(CAP_SYS_ADMIN))) {
+		why->reason = PTSCOPE_R_NEED_SYS_ADMIN;
+		return -EPERM;
+	}
 	if (!admin && pts_cfg_needs_admin(cfg)) {
 		why->reason = PTSCOPE_R_NEED_CAP_ADMIN;
 		return -EPERM;

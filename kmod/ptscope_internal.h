@@ -140,7 +140,11 @@ struct pts_dev {
 	struct pts_ctl_plan plan;
 	bool cr3_filter;
 	u64 cr3_match;
-	u32 statef;			/* PTSCOPE_STATEF_* */
+	/*
+	 * PTSCOPE_STATEF_*: [lock]; also PANIC by the panic notifier, with
+	 * every other CPU halted (lifecycle.c)
+	 */
+	u32 statef;
 	cpumask_var_t selected;
 	struct pts_bufset *bufs;	/* changed under lock AND bufs_lock */
 	spinlock_t bufs_lock;		/* mmap takes its reference under it */
@@ -166,7 +170,12 @@ struct pts_dev {
 	bool sources_live;		/* tracepoint/hotkey triggers accepted */
 	atomic_t stop_pending;		/* stop IPIs still running */
 	u32 trig_word;			/* state word the trigger claimed */
-	/* trigger_*: written by the claim's winner before TRIGGERED */
+	/*
+	 * trigger_*: written by the claim's winner before TRIGGERED (a
+	 * trigger, or the panic notifier, which claims as one);
+	 * nr_snapshots by the step that ends the claimed word
+	 * (capture_finished() or the panic notifier)
+	 */
 	u32 trigger_reason;
 	u32 trigger_cpu;
 	s32 trigger_pid, trigger_tid;

@@ -112,6 +112,8 @@ static const char * const ptscope_reason_text[PTSCOPE_R_COUNT] = {
 		"the kernel refused the uprobe (reason_arg = its errno: e.g. EINVAL or ENOTSUPP for an instruction that cannot be probed, EEXIST for an incompatible probe at that offset)",
 	[PTSCOPE_R_SHUTTING_DOWN] =
 		"the system is restarting, powering off or kexec'ing: tracing was stopped for good by the module's reboot notifier",
+	[PTSCOPE_R_NEED_SYS_ADMIN] =
+		"a uprobe (user-function) trigger needs CAP_SYS_ADMIN, as perf's uprobes do (CAP_PERFMON is not enough)",
 };
 
 /* Text for reason code r; a fixed string for codes this build does not know. */

@@ -105,6 +105,7 @@ enum ptscope_reason {
 	PTSCOPE_R_UPROBE_OFFSET = 49,
 	PTSCOPE_R_UPROBE_REFUSED = 50,
 	PTSCOPE_R_SHUTTING_DOWN = 51,
+	PTSCOPE_R_NEED_SYS_ADMIN = 52,
 	PTSCOPE_R_COUNT	/* first unused value */
 };
 
@@ -124,6 +125,13 @@ struct ptscope_hdr {
 #define PTSCOPE_CAPS_BDM106		(1U << 3) /* BranchEn must stay set */
 #define PTSCOPE_CAPS_VMX		(1U << 4) /* CPUID.01H:ECX[5]: VMX */
 #define PTSCOPE_CAPS_VMX_PT		(1U << 5) /* IA32_VMX_MISC[14]: PT in VMX operation */
+/*
+ * Kernel scope also goes through the kernel's perf_allow_kernel() (its
+ * perf_event_paranoid test and the LSM hook security_perf_event_open()):
+ * exported on 6.12, not on 6.1, where perfmon_capable() alone decides
+ * (docs/abi.md, Permissions).
+ */
+#define PTSCOPE_CAPS_PERF_ALLOW_KERNEL	(1U << 6)
 
 /* Decoded CPUID.14H.0 feature bits (same positions as EBX/ECX there). */
 struct ptscope_caps {
@@ -357,6 +365,12 @@ struct ptscope_state {
  * CPU's ring (docs/abi.md, "What a PANIC snapshot can promise").
  */
 #define PTSCOPE_STATEF_CRASH_KERNEL	(1U << 6)
+/*
+ * A panic ended the capture while it was tracing (ARMED, or POST_TRIGGER:
+ * the post-trigger delay cut short); state TRIGGERED. Only a crash-dump
+ * reader sees it (docs/abi.md, "What a PANIC snapshot can promise").
+ */
+#define PTSCOPE_STATEF_PANIC		(1U << 7)
 
 /* ------------------------------------------------------------------ */
 /* PTSCOPE_IOC_GET_CPU_STATUS: one CPU's buffer and PT unit state.       */

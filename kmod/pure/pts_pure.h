@@ -203,6 +203,22 @@ enum pts_stopped_by pts_stopped_cause(u64 status, u64 ctl, u32 mode, u64 head,
  */
 bool pts_cpu_may_resume(u32 cpu_flags);
 
+/* ---- a panic during a capture (panic.c) ---------------------------------- */
+
+struct pts_panic_end {
+	u32 run;		/* enum ptscope_run_state to leave the capture in */
+	bool ended;		/* a running capture ended: PTSCOPE_STATEF_PANIC */
+	bool panic_is_trigger;	/* the trigger_* fields become the panic's */
+};
+
+/*
+ * The panic notifier's decision for a capture in run state @run: ARMED
+ * and POST_TRIGGER end as TRIGGERED (from ARMED the panic is the
+ * trigger; in the delay the earlier trigger stays); other states stay.
+ * Context: any (the panic notifier, IRQs off); no state of its own.
+ */
+struct pts_panic_end pts_panic_end(u32 run);
+
 /* ---- CR3 filter (cr3.c) ------------------------------------------------- */
 
 /* PTI_PGTABLE_SWITCH_BIT: the user root is the kernel root + 4 KiB. */

@@ -161,11 +161,13 @@ FAKEDEV_KDUMP=1 FAKEDEV_TRIGGER_MS=50 pts record -q --trigger manual --multi-sna
 [ "$(grep -c 'warning: a crash kernel (kdump) is loaded' "$T/err")" = 1 ] ||
 	fail "kdump: not one crash-kernel warning over the re-arms: $(cat "$T/err")"
 grep -q 'Stop the capture before provoking a crash.*kexec -p -u' "$T/err" || fail "kdump: the warning says not what to do"
+grep -q 'echo Y > /sys/module/kernel/parameters/crash_kexec_post_notifiers' "$T/err" ||
+	fail "kdump: the warning does not say crash_kexec_post_notifiers can be set at run time"
 pts record -q --duration 100ms --size 64K --no-copy -o "$T/nk.ptscope" > "$T/out" 2> "$T/err" ||
 	fail "record without kdump rc=$?"
 ! grep -q 'crash kernel' "$T/err" || fail "a crash-kernel warning without a crash kernel: $(cat "$T/err")"
 FAKEDEV_ARMED=1 FAKEDEV_KDUMP=1 pts status > "$T/out" 2> "$T/err" || fail "status with kdump rc=$?"
-grep -q '^kdump  *a crash kernel was loaded at START.*kexec -p -u' "$T/out" || fail "kdump: status has no kdump line"
+grep -q '^kdump  *a crash kernel was loaded at START.*crash_kexec_post_notifiers to Y.*kexec -p -u' "$T/out" || fail "kdump: status has no kdump line"
 FAKEDEV_ARMED=1 FAKEDEV_KDUMP=1 pts status --json > "$T/status.json" || fail "status --json with kdump rc=$?"
 python3 -c "import json; s = json.load(open('$T/status.json')); assert s['state'] == 'armed' and s['crash_kernel'] is True" ||
 	fail "kdump: status --json: $(cat "$T/status.json")"

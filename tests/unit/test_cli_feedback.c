@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture/caps.h"
 #include "capture/capture.h"
 #include "capture/device.h"
 
@@ -142,6 +143,67 @@ static void capability_refusal_names_every_capability_a_kernel_bundle_needs(void
 	CU_ASSERT(strlen(err.msg) < sizeof(err.msg) - 1);
 }
 
+/*
+ * A uprobe trigger refused for want of CAP_SYS_ADMIN (perf's uprobes ask
+ * the same): CAP_PERFMON would not help, so the hint must not offer it,
+ * and it names the triggers a user may arm on its own process instead.
+ */
+static void uprobe_refusal_asks_for_root_and_names_other_triggers(void)
+{
+	struct ptscope_hdr hdr = { .reason = PTSCOPE_R_NEED_SYS_ADMIN };
+	struct pts_err err;
+
+	pts_dev_refusal("CONFIGURE", EPERM, &hdr, &err);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "CAP_SYS_ADMIN"));
+	CU_ASSERT_PTR_NULL(strstr(err.msg, "setcap"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--trigger manual"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "tracepoint:SUBSYS:EVENT:pid=N"));
+	CU_ASSERT(strlen(err.msg) < sizeof(err.msg) - 1);
+}
+
+/* `ptscope caps`'s permission block for GET_CAPS flags @flags and paranoid @p. */
+static char *permissions_text(unsigned int flags, int p)
+{
+	struct ptscope_caps caps;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	memset(&caps, 0, sizeof(caps));
+	caps.flags = flags;
+	pts_caps_print_permissions(&caps, p, f);
+	fclose(f);
+	return text;
+}
+
+/*
+ * `ptscope caps` says which rule kernel scope gets on the running kernel,
+ * as the module reports it (docs/abi.md, Permissions): 6.12's
+ * perf_allow_kernel() or, on 6.1, CAP_PERFMON alone; and that
+ * perf_event_paranoid, which no module can read, is not what decides.
+ */
+static void caps_explains_the_kernel_scope_rule_of_each_kernel(void)
+{
+	char *k612 = permissions_text(PTSCOPE_CAPS_PERF_ALLOW_KERNEL, 3);
+	char *k61 = permissions_text(0, 2);
+	char *unk = permissions_text(0, PTS_PARANOID_UNKNOWN);
+
+	CU_ASSERT_PTR_NOT_NULL(strstr(k612, "perf_allow_kernel() (6.12)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(k612, "perf_event_paranoid test (3 here)"));
+	CU_ASSERT_PTR_NULL(strstr(k612, "(6.1)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(k61, "to modules (6.1)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(k61, "perf_event_paranoid (2 here) and the perf LSM hook are "
+					   "not applied"));
+	CU_ASSERT_PTR_NULL(strstr(k61, "(6.12)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(unk, "perf_event_paranoid (unreadable here)"));
+	/* both: the rules that do not depend on the kernel */
+	CU_ASSERT_PTR_NOT_NULL(strstr(k61, "uprobe (user-function) triggers: CAP_SYS_ADMIN"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(k612, "ptrace access to it, no capability"));
+	free(k612);
+	free(k61);
+	free(unk);
+}
+
 /* `ptscope trigger` with nothing armed says what it is for; other calls refused so say nothing more. */
 static void trigger_refused_when_nothing_is_armed_says_what_to_arm(void)
 {
@@ -158,6 +220,8 @@ static void trigger_refused_when_nothing_is_armed_says_what_to_arm(void)
 PTS_SUITE(cli_feedback, NULL, NULL,
 	  PTS_TEST(tracepoint_refusals_say_where_the_supported_tracepoints_are),
 	  PTS_TEST(capability_refusal_names_every_capability_a_kernel_bundle_needs),
+	  PTS_TEST(uprobe_refusal_asks_for_root_and_names_other_triggers),
+	  PTS_TEST(caps_explains_the_kernel_scope_rule_of_each_kernel),
 	  PTS_TEST(trigger_refused_when_nothing_is_armed_says_what_to_arm),
 	  PTS_TEST(decode_hint_replaces_ptscope_suffix_with_fxt),
 	  PTS_TEST(trigger_tsc_converts_to_wall_clock_through_the_start_pair),

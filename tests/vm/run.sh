@@ -465,6 +465,50 @@ check_reboot() { # line dir
 	fi
 }
 
+# A second, short boot of the same initramfs with vmtest_panic=1: the
+# guest triggers a capture with a 10 s post-trigger delay and panics in
+# it (sysrq c; panic=-1 resets at once, QEMU -no-reboot exits 0), with
+# crash_kexec_post_notifiers set at run time (the order of a kdump
+# setup: the other CPUs stopped by NMI, then the notifiers). The
+# panic notifier must end the capture as TRIGGERED with the trigger's
+# own reason (IOCTL, 1) and PTSCOPE_STATEF_PANIC (0x80), which its line
+# on the console says (docs/abi.md, "What a PANIC snapshot can promise").
+check_panic() { # line dir vmlinuz append
+	local line=$1 dir=$2 con=$2/panic-console.log rc after got
+	if [ "$have_mod" != 1 ]; then
+		result "$line" panic_in_post_trigger_delay SKIP "no module: $mod_reason"
+		return
+	fi
+	: > "$con"
+	timeout -k 5 180 qemu-system-x86_64 \
+		-accel tcg,thread=single -cpu max -smp 2 -m 512 \
+		-kernel "$3" -initrd "$dir/initramfs.cpio.gz" \
+		-append "$4 vmtest_panic=1" \
+		-display none -vga none -no-reboot \
+		-serial "file:$con" \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		> "$dir/panic-qemu.log" 2>&1
+	rc=$?
+	tr -d '\r' < "$con" > "$dir/panic-console.txt"
+	if ! grep -q '^=== VMTEST-PANIC post-trigger' "$dir/panic-console.txt"; then
+		result "$line" panic_in_post_trigger_delay FAIL "QEMU status $rc, the guest did not reach the panic: $(grep -m1 'RESULT panic_post\|vmtest:' "$dir/panic-console.txt")"
+		return
+	fi
+	after=$(sed -n '/^=== VMTEST-PANIC post-trigger/,$p' "$dir/panic-console.txt")
+	got=$(echo "$after" | grep -m1 -o 'ptscope.*panic: capture ended.*')
+	if ! echo "$after" | grep -q 'Kernel panic - not syncing'; then
+		result "$line" panic_in_post_trigger_delay FAIL "no 'Kernel panic' after the marker (QEMU status $rc)"
+	elif [ -z "$got" ]; then
+		result "$line" panic_in_post_trigger_delay FAIL "no panic line from the module: the capture's state at the panic is not reported (QEMU status $rc)"
+	elif ! echo "$got" | grep -q '(was POST_TRIGGER): state 4, trigger reason 1, flags 0x[0-9a-f]*[89a-f][0-9a-f]; PT stopped'; then
+		result "$line" panic_in_post_trigger_delay FAIL "want (was POST_TRIGGER): state 4 (TRIGGERED), trigger reason 1 (IOCTL, kept), flags with 0x80 (PANIC); got: $got"
+	elif [ "$rc" != 0 ]; then
+		result "$line" panic_in_post_trigger_delay FAIL "QEMU status $rc after the panic, want 0 (panic=-1 resets, -no-reboot exits)"
+	else
+		result "$line" panic_in_post_trigger_delay PASS "$got; then the reset; $(grep -m1 -o 'crash_kexec_post_notifiers=[YN] set at run time' "$dir/panic-console.txt" || echo 'crash_kexec_post_notifiers not set')"
+	fi
+}
+
 run_line() {
 	local line=$1 kver dir vmlinuz have_mod=0 t0 t1 rc mod_reason=
 	kver=$(find_kver "$line")
@@ -608,6 +652,7 @@ run_line() {
 	check_kexec "$line" "$dir"
 	check_reboot "$line" "$dir"
 	check_klog "$line" "$dir"
+	check_panic "$line" "$dir" "$vmlinuz" "$append"
 }
 
 # Kernel images first (one apt-get at a time), then the lines: in

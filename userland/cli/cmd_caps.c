@@ -68,9 +68,12 @@ int cmd_caps(int argc, char **argv)
 			printf("Usage: ptscope caps [--json]\n\n"
 			       "Show whether the module is loaded, whether the PT unit is real or\n"
 			       "simulated, the CPU identity and timing inputs, and each PT feature\n"
-			       "(CPUID leaf 14H) with what its absence means, and the key that a\n"
-			       "hotkey trigger fires on. Without the module, what CPUID read here\n"
-			       "says: whether this CPU has Intel PT at all.\n\n"
+			       "(CPUID leaf 14H) with what its absence means, the key that a\n"
+			       "hotkey trigger fires on, and which permission rules the module\n"
+			       "applies on this kernel (perf_event_paranoid is not readable by a\n"
+			       "module: kernel scope needs CAP_PERFMON on 6.1 and 6.12, plus\n"
+			       "perf_allow_kernel()'s LSM hook on 6.12). Without the module, what\n"
+			       "CPUID read here says: whether this CPU has Intel PT at all.\n\n"
 			       "Options:\n"
 			       "  -j, --json   one JSON object instead of the table\n"
 			       "  -h, --help   show this help\n\n"
@@ -94,7 +97,9 @@ int cmd_caps(int argc, char **argv)
 	close(fd);
 	if (json)
 		pts_caps_print_json(&caps, pts_dev_default_hotkey(), stdout);
-	else
+	else {
 		pts_caps_print_table(&caps, pts_dev_default_hotkey(), stdout);
+		pts_caps_print_permissions(&caps, pts_perf_event_paranoid(), stdout);
+	}
 	return 0;
 }

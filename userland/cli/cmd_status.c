@@ -161,7 +161,8 @@ static void print_table(int fd, const struct ptscope_state *st)
 	/* the state at START: docs/abi.md, "What a PANIC snapshot can promise" */
 	if (st->flags & PTSCOPE_STATEF_CRASH_KERNEL)
 		printf("kdump       a crash kernel was loaded at START: a crash while armed traces on "
-		       "into it (stop the capture first, or unload it: kexec -p -u)\n");
+		       "into it (stop the capture first, set /sys/module/kernel/parameters/"
+		       "crash_kexec_post_notifiers to Y, or unload it: kexec -p -u)\n");
 	if (st->state != PTSCOPE_STATE_IDLE) {
 		struct ptscope_trigger_info ti;
 		char armed[512];

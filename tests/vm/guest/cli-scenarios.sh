@@ -11,6 +11,18 @@ else
 	res cli_caps_simulated FAIL "no 'simulated' in: $(echo "$out" | head -n 5 | tr '\n' '|')"
 fi
 
+# The kernel-scope rule the module applies on this kernel (docs/abi.md,
+# Permissions): 6.12 exports perf_allow_kernel(), 6.1 does not.
+case $(uname -r) in
+6.1.*) want='exports neither perf_event_paranoid nor perf_allow_kernel() to modules (6.1)' ;;
+*) want="goes through the kernel's perf_allow_kernel() (6.12)" ;;
+esac
+if echo "$out" | grep -qF "$want"; then
+	res cli_caps_permission_rule PASS "$(uname -r): $want"
+else
+	res cli_caps_permission_rule FAIL "$(uname -r): no '$want' in: $(echo "$out" | grep -A3 '^permissions' | tr '\n' '|')"
+fi
+
 # Wait for `ptscope record` (pid $1) to end, at most $2 s; 0 if it exited 0.
 wait_pid() {
 	_i=0

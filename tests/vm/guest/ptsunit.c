@@ -25,6 +25,10 @@
  *                         must stop and release every CPU; the host reads
  *                         its log line on the console (QEMU runs with
  *                         -no-reboot, so the reset ends the run)
+ *   panic-post NAME       a user-scope capture triggered with a 10 s
+ *                         post-trigger delay, then a panic (sysrq c) in
+ *                         the delay: the host reads the module's panic
+ *                         line (the panic boot, QEMU -no-reboot, panic=-1)
  *   kexec-armed NAME KERNEL INITRD CMDLINE
  *                         load KERNEL and INITRD for kexec (kexec_file_load(2),
  *                         as `kexec -s -l` does), configure and arm every
@@ -734,6 +738,33 @@ static void suspend_freezer(void)
 		fail("suspend (freeze, pm_test freezer): %s", strerror(-rc));
 }
 
+
+/*
+ * A user-scope capture of this process, triggered (ioctl) with a post-trigger
+ * delay of @secs: it must be POST_TRIGGER then. Return: its trigger reason.
+ */
+static uint32_t post_trigger_capture(const struct ptscope_caps *caps, unsigned int secs)
+{
+	struct ptscope_config cfg;
+	struct ptscope_state s;
+	int rc;
+
+	config_self(&cfg, caps, PTSCOPE_SCOPE_USER);
+	cfg.trigger.post_trigger_us = secs * 1000000;
+	rc = IOC1(PTSCOPE_IOC_CONFIGURE, cfg);
+	if (rc)
+		fail("CONFIGURE (post-trigger %u s): %s, reason %u", secs, strerror(-rc),
+		     cfg.hdr.reason);
+	rc = cmd(PTSCOPE_IOC_START);
+	if (!rc)
+		rc = cmd(PTSCOPE_IOC_TRIGGER);
+	if (rc)
+		fail("START/TRIGGER: %s", strerror(-rc));
+	memset(&s, 0, sizeof(s));
+	if (IOC1(PTSCOPE_IOC_GET_STATE, s) || s.state != PTSCOPE_STATE_POST_TRIGGER)
+		fail("after TRIGGER with a %u s delay: state %u, want POST_TRIGGER", secs, s.state);
+	return s.trigger_reason;
+}
 /* After a suspend: STOPPED, reason SUSPEND, no CPU tracing. Failures. */
 static int check_suspended(const char *what)
 {
@@ -764,7 +795,6 @@ static int check_suspended(const char *what)
 static int do_suspend_stops(void)
 {
 	struct ptscope_caps caps;
-	struct ptscope_config cfg;
 	struct ptscope_state s;
 	int rc, bad = 0;
 
@@ -780,19 +810,7 @@ static int do_suspend_stops(void)
 	cmd(PTSCOPE_IOC_UNCONFIGURE);
 
 	/* One in its post-trigger delay: still tracing everywhere. */
-	config_self(&cfg, &caps, PTSCOPE_SCOPE_USER);
-	cfg.trigger.post_trigger_us = 8000000;	/* 8 s: far beyond the suspend */
-	rc = IOC1(PTSCOPE_IOC_CONFIGURE, cfg);
-	if (rc)
-		fail("CONFIGURE (post-trigger 8 s): %s, reason %u", strerror(-rc), cfg.hdr.reason);
-	rc = cmd(PTSCOPE_IOC_START);
-	if (!rc)
-		rc = cmd(PTSCOPE_IOC_TRIGGER);
-	if (rc)
-		fail("START/TRIGGER: %s", strerror(-rc));
-	memset(&s, 0, sizeof(s));
-	if (IOC1(PTSCOPE_IOC_GET_STATE, s) || s.state != PTSCOPE_STATE_POST_TRIGGER)
-		fail("after TRIGGER with an 8 s delay: state %u, want POST_TRIGGER", s.state);
+	post_trigger_capture(&caps, 8);	/* 8 s: far beyond the suspend */
 	suspend_freezer();
 	bad += check_suspended("post-trigger");
 	/* The delay's timer must not turn it into a snapshot afterwards. */
@@ -803,6 +821,29 @@ static int do_suspend_stops(void)
 		bad++;
 	}
 	return finish(bad);
+}
+
+/*
+ * The panic boot's step: a capture in its post-trigger delay (10 s), then
+ * a panic (sysrq c). The host reads the module's panic line after the
+ * "=== VMTEST-PANIC post-trigger" marker (panic_in_post_trigger_delay).
+ * Returns only if the panic did not happen.
+ */
+static int do_panic_post(void)
+{
+	struct ptscope_caps caps;
+	uint32_t reason;
+	int fd;
+
+	open_caps(&caps);
+	reason = post_trigger_capture(&caps, 10);	/* 10 s: the panic comes first */
+	printf("=== VMTEST-PANIC post-trigger (reason %u)\n", reason);
+	fflush(stdout);
+	sync();
+	fd = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "c", 1) != 1)
+		fail("sysrq c: %s", strerror(errno));
+	fail("still running after sysrq c");
 }
 
 int main(int argc, char **argv)
@@ -824,6 +865,8 @@ int main(int argc, char **argv)
 		return do_read_fault();
 	if (!strcmp(sub, "suspend-stops") && argc == 3)
 		return do_suspend_stops();
+	if (!strcmp(sub, "panic-post") && argc == 3)
+		return do_panic_post();
 	if (!strcmp(sub, "kexec-armed") && argc == 6)
 		return do_kexec_armed(argv[3], argv[4], argv[5]);
 	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/ptsunit.c\n");

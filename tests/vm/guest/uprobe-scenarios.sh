@@ -11,6 +11,7 @@ run_t uprobetest thread uprobe_second_thread
 run_t uprobetest post uprobe_post_trigger
 run_t uprobetest multi uprobe_multi_snapshot 3
 run_t uprobetest refusals uprobe_refusals
+run_t uprobetest perfmon uprobe_perfmon_only
 if rmmod ptscope && insmod /ptscope.ko simulate=1 group=1000 && chgrp 1000 /dev/ptscope; then
 	run_t asuser 1000 /t/uprobetest unpriv uprobe_unpriv
 else

@@ -17,8 +17,13 @@
  *                    N snapshots, each UPROBE, hit count N
  *   refusals NAME    CONFIGURE refusals of the uprobe part, each leaving
  *                    the module IDLE; an ABI-1-sized config still accepted
- *   unpriv NAME      (as uid 1000) without a pid: NEED_CAP_ADMIN; on pid 1:
- *                    NEED_PTRACE; on its own child: accepted and fires
+ *   unpriv NAME      (as uid 1000) without a pid, on pid 1 and on its own
+ *                    child alike: NEED_SYS_ADMIN (perf's uprobes need
+ *                    CAP_SYS_ADMIN); the same capture of its own child with
+ *                    a tracepoint trigger on it is accepted (the control)
+ *   perfmon NAME     (as root) keeps CAP_PERFMON only: a uprobe without a pid
+ *                    and one on its own child refused, NEED_SYS_ADMIN; a
+ *                    CPU-wide tracepoint trigger (CAP_PERFMON's) accepted
  *   target MODE GO [N]  the ptscope command's target: waits for file GO
  *                    (GO.1, GO.2, ... with N), then calls probe_main
  *                    (MODE main), probe_thread from a new thread (thread),
@@ -47,6 +52,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 #include "guest.h"
 
@@ -514,32 +520,86 @@ static int sc_refusals(void)
 	return report(1);
 }
 
+/* The same capture of @target with a tracepoint trigger (pid 0: CPU-wide). */
+static void tracepoint_cfg(struct ptscope_config *cfg, pid_t target, pid_t pid)
+{
+	base_cfg(cfg, target);
+	cfg->trigger.kinds = PTSCOPE_TRIG_TRACEPOINT;
+	cfg->trigger.tracepoint_pid = pid;
+	strcpy(cfg->trigger.tracepoint, "sched:sched_process_exit");
+}
+
+/* Accepted; then unconfigured again. */
+static void accepted(const char *what, struct ptscope_config *cfg)
+{
+	configure(cfg);
+	cmd(PTSCOPE_IOC_UNCONFIGURE, "UNCONFIGURE");
+	detail("%s: accepted;", what);
+}
+
+/*
+ * A uprobe trigger needs CAP_SYS_ADMIN whatever its pid, as perf's uprobe
+ * PMU (perf_uprobe_event_init() on 6.1 and 6.12): registering it walks
+ * every process that maps the file, not only the one it fires in.
+ */
 static int sc_unpriv(void)
 {
 	struct ptscope_config cfg;
-	struct ptscope_state st;
 	struct chan ch;
 	uint64_t off = file_offset_of((void *)probe_main);
 	int file = open_self();
-	pid_t tid;
 
 	if (geteuid() == 0)
 		fail("run me as a user (asuser 1000)");
 	open_dev();
 	spawn(&ch);
 	uprobe_cfg(&cfg, g_child, file, off, 0);
-	refused("no pid (every process)", &cfg, sizeof(cfg), EPERM, PTSCOPE_R_NEED_CAP_ADMIN);
+	refused("no pid (every process)", &cfg, sizeof(cfg), EPERM, PTSCOPE_R_NEED_SYS_ADMIN);
 	uprobe_cfg(&cfg, g_child, file, off, 1);
-	refused("pid 1 (root's)", &cfg, sizeof(cfg), EPERM, PTSCOPE_R_NEED_PTRACE);
+	refused("pid 1 (root's)", &cfg, sizeof(cfg), EPERM, PTSCOPE_R_NEED_SYS_ADMIN);
 	uprobe_cfg(&cfg, g_child, file, off, g_child);
-	configure(&cfg);
-	cmd(PTSCOPE_IOC_START, "START");
-	tid = hit(&ch, 'm');
-	wait_triggered(10000, &st);
-	if (st.trigger_reason != PTSCOPE_TRIGGER_UPROBE || st.trigger_tid != tid)
-		fail("own child: reason %u tid %d, want uprobe %d", st.trigger_reason,
-		     st.trigger_tid, tid);
-	detail("own child: accepted, fired (tid %d);", tid);
+	refused("own child", &cfg, sizeof(cfg), EPERM, PTSCOPE_R_NEED_SYS_ADMIN);
+	tracepoint_cfg(&cfg, g_child, g_child);
+	accepted("control, a tracepoint trigger on the own child", &cfg);
+	cleanup();
+	return report(1);
+}
+
+/* Keep CAP_PERFMON only: effective and permitted, nothing else. */
+static void keep_only_perfmon(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	d[CAP_PERFMON / 32].effective = 1U << (CAP_PERFMON % 32);
+	d[CAP_PERFMON / 32].permitted = 1U << (CAP_PERFMON % 32);
+	if (syscall(SYS_capset, &h, d))
+		fail("capset: %s", strerror(errno));
+}
+
+/*
+ * As root with CAP_PERFMON and no CAP_SYS_ADMIN (what `setcap cap_perfmon`
+ * gives a program): CPU-wide triggers work, a uprobe does not.
+ */
+static int sc_perfmon(void)
+{
+	struct ptscope_config cfg;
+	struct chan ch;
+	uint64_t off = file_offset_of((void *)probe_main);
+	int file = open_self();
+
+	if (geteuid() != 0)
+		fail("run me as root");
+	spawn(&ch);
+	keep_only_perfmon();
+	open_dev();
+	uprobe_cfg(&cfg, g_child, file, off, 0);
+	refused("no pid (every process)", &cfg, sizeof(cfg), EPERM, PTSCOPE_R_NEED_SYS_ADMIN);
+	uprobe_cfg(&cfg, g_child, file, off, g_child);
+	refused("own child", &cfg, sizeof(cfg), EPERM, PTSCOPE_R_NEED_SYS_ADMIN);
+	tracepoint_cfg(&cfg, g_child, 0);
+	accepted("control, a CPU-wide tracepoint trigger", &cfg);
 	cleanup();
 	return report(1);
 }
@@ -647,7 +707,7 @@ static int target(const char *mode, const char *go, int n)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: uprobetest main|thread|post|multi|refusals|unpriv NAME [N] | "
+		fprintf(stderr, "usage: uprobetest main|thread|post|multi|refusals|unpriv|perfmon NAME [N] | "
 			"target MODE GO [N]\n");
 		return 2;
 	}
@@ -666,5 +726,7 @@ int main(int argc, char **argv)
 		return sc_refusals();
 	if (!strcmp(argv[1], "unpriv"))
 		return sc_unpriv();
+	if (!strcmp(argv[1], "perfmon"))
+		return sc_perfmon();
 	fail("unknown subcommand %s", argv[1]);
 }

@@ -150,6 +150,50 @@ void pts_caps_print_table(const struct ptscope_caps *caps, int hotkey, FILE *f)
 			"  (from the build tree: insmod kmod/ptscope.ko simulate=1)\n");
 }
 
+int pts_perf_event_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = PTS_PARANOID_UNKNOWN;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = PTS_PARANOID_UNKNOWN;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * perf_event_paranoid is not exported to modules on 6.1 or 6.12: the
+ * module cannot apply it, only the kernel's own perf_allow_kernel() can
+ * (6.12), whose paranoid test a perfmon_capable() caller always passes,
+ * leaving its LSM hook (docs/abi.md, Permissions).
+ */
+void pts_caps_print_permissions(const struct ptscope_caps *caps, int paranoid, FILE *f)
+{
+	char pv[32];
+
+	if (paranoid == PTS_PARANOID_UNKNOWN)
+		snprintf(pv, sizeof(pv), "unreadable here");
+	else
+		snprintf(pv, sizeof(pv), "%d here", paranoid);
+	fprintf(f, "\npermissions (the module's rules on this kernel; docs/abi.md, Permissions):\n");
+	fprintf(f, "  kernel scope, system-wide captures, CPU-wide triggers: CAP_PERFMON or "
+		"CAP_SYS_ADMIN, whatever perf_event_paranoid says\n");
+	if (caps->flags & PTSCOPE_CAPS_PERF_ALLOW_KERNEL)
+		fprintf(f, "  kernel scope also goes through the kernel's perf_allow_kernel() (6.12): "
+			"the perf LSM hook (security_perf_event_open) may refuse it; its "
+			"perf_event_paranoid test (%s) never refuses a CAP_PERFMON caller\n", pv);
+	else
+		fprintf(f, "  this kernel exports neither perf_event_paranoid nor perf_allow_kernel() "
+			"to modules (6.1): perf_event_paranoid (%s) and the perf LSM hook are not "
+			"applied, CAP_PERFMON or CAP_SYS_ADMIN alone decide\n", pv);
+	fprintf(f, "  one process of one's own (user scope, ptscope run/attach): ptrace access to it, "
+		"no capability; perf_event_paranoid is not applied to it on any kernel: who may "
+		"open /dev/ptscope decides (module parameter group=)\n");
+	fprintf(f, "  uprobe (user-function) triggers: CAP_SYS_ADMIN, as perf's uprobes\n");
+}
+
 static json_object *u32_array(const __u32 *v, int n)
 {
 	json_object *a = json_object_new_array();
@@ -179,6 +223,8 @@ void pts_caps_print_json(const struct ptscope_caps *caps, int hotkey, FILE *f)
 			       json_object_new_boolean(!!(caps->flags & PTSCOPE_CAPS_SIMULATED)));
 	json_object_object_add(o, "cap_perfmon_known",
 			       json_object_new_boolean(!!(caps->flags & PTSCOPE_CAPS_CAP_PERFMON)));
+	json_object_object_add(o, "perf_allow_kernel",
+			       json_object_new_boolean(!!(caps->flags & PTSCOPE_CAPS_PERF_ALLOW_KERNEL)));
 	json_object_object_add(o, "bdm106",
 			       json_object_new_boolean(!!(caps->flags & PTSCOPE_CAPS_BDM106)));
 	json_object_object_add(o, "vendor", json_object_new_string(vendor));

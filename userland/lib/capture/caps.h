@@ -38,6 +38,19 @@ void pts_caps_bitmap_list(unsigned int bitmap, char *buf, size_t len);
  */
 void pts_caps_print_table(const struct ptscope_caps *caps, int hotkey, FILE *f);
 
+/*
+ * The module's permission rules on this kernel, for `ptscope caps`:
+ * which rule kernel scope gets (PTSCOPE_CAPS_PERF_ALLOW_KERNEL: 6.12's
+ * perf_allow_kernel() or, on 6.1, perfmon_capable() alone), with
+ * @paranoid the value of /proc/sys/kernel/perf_event_paranoid
+ * (PTS_PARANOID_UNKNOWN when unreadable), which a module cannot read.
+ */
+#define PTS_PARANOID_UNKNOWN (-1000)
+void pts_caps_print_permissions(const struct ptscope_caps *caps, int paranoid, FILE *f);
+
+/* /proc/sys/kernel/perf_event_paranoid, or PTS_PARANOID_UNKNOWN. */
+int pts_perf_event_paranoid(void);
+
 /* The --json document of `ptscope caps` (one object, newline-terminated); "hotkey" null when 0. */
 void pts_caps_print_json(const struct ptscope_caps *caps, int hotkey, FILE *f);
 

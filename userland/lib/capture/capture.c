@@ -327,8 +327,9 @@ static void warn_crash_kernel(struct pts_capture *c)
 	fprintf(stderr, "ptscope: warning: a crash kernel (kdump) is loaded: if the machine crashes "
 		"while armed, the crashing CPU keeps tracing into the crash kernel and its trace of "
 		"the crash is overwritten (snapshot mode). Stop the capture before provoking a crash, "
-		"capture with --mode full, boot with crash_kexec_post_notifiers, or unload the crash "
-		"kernel (kexec -p -u)\n");
+		"capture with --mode full, set crash_kexec_post_notifiers (as root, no reboot: echo Y > "
+		"/sys/module/kernel/parameters/crash_kexec_post_notifiers; the module then stops the "
+		"crashing CPU before the crash kernel starts), or unload the crash kernel (kexec -p -u)\n");
 }
 
 /* START, then the warning above. */

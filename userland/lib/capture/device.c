@@ -115,6 +115,11 @@ static const char *reason_hint(const char *what, uint32_t reason, int e)
 		       "cap_perfmon,cap_syslog,cap_sys_rawio+ep ptscope: a kernel scope's bundle "
 		       "also reads the kernel's symbols and /proc/kcore), or trace with "
 		       "--scope user on one process (ptscope run/attach)";
+	case PTSCOPE_R_NEED_SYS_ADMIN:
+		/* perf_uprobe_event_init() asks the same: no uprobe for CAP_PERFMON alone */
+		return "; run as root (perf's own uprobes need CAP_SYS_ADMIN too), or end the "
+		       "snapshot another way: --trigger manual (ptscope trigger), a tracepoint "
+		       "of the process (tracepoint:SUBSYS:EVENT:pid=N) or --duration";
 	case PTSCOPE_R_NEED_PTRACE:
 		return "; run as the process's user (not a setuid or non-dumpable one), "
 		       "or grant CAP_SYS_PTRACE";

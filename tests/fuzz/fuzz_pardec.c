@@ -269,6 +269,12 @@ static void decode(const uint8_t *data, size_t size, unsigned int jobs, enum ord
 	o.par_reverse = order == REVERSE;
 	o.par_sink = order == SINK;
 	o.par_workers = order == WORKERS;
+	/*
+	 * the serial decode with the chunks' block flags: through direct
+	 * branches, libipt may name a damaged packet's error differently
+	 * (docs/fuzzing.md, "Through direct branches")
+	 */
+	o.par_flags = true;
 	/* the harness's self-test: each join drops an event, which it must report */
 	if (jobs && getenv("FUZZ_PARDEC_BREAK_JOINS"))
 		o.par_break = PTS_PARDEC_BREAK_JOINS;

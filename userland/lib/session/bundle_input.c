@@ -297,6 +297,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 		in.par_reverse = o->par_reverse;
 		in.par_sink = o->par_sink;
 		in.par_workers = o->par_workers;
+		in.par_flags = o->par_flags;
 		in.par_break = o->par_break;
 	}
 	lost = sum->lost;

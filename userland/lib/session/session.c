@@ -735,7 +735,7 @@ static void run_deep(void *p)
 int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		   struct pts_decode_summary *sum, struct pts_err *err)
 {
-	if (!run_parallel(in) && !in->on_insn) {
+	if (!run_parallel(in) && !in->on_insn && !in->par_flags) {
 		struct deep_run r = { in, emit, emit_ctx, sum, err, 0 };
 
 		if (!pts_deep_run(run_deep, &r))
@@ -969,6 +969,7 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	in.par_reverse = o->par_reverse;
 	in.par_sink = o->par_sink;
 	in.par_workers = o->par_workers;
+	in.par_flags = o->par_flags;
 	in.par_break = o->par_break;
 	rc = pts_decode_run(&in, emit, emit_ctx, sum, err);
 	if (!rc)

@@ -61,6 +61,7 @@ struct pts_run_in {
 	bool par_reverse;		/* pts_decode_opts.par_reverse */
 	bool par_sink;			/* pts_decode_opts.par_sink */
 	bool par_workers;		/* pts_decode_opts.par_workers */
+	bool par_flags;			/* pts_decode_opts.par_flags */
 	enum pts_pardec_break par_break;	/* pts_decode_opts.par_break */
 	/* syscall and page-fault records (bundle_sideband.c), or NULL; owned */
 	struct pts_klabels *labels;

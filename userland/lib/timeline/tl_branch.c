@@ -145,9 +145,14 @@ static bool resumes_unwinding(const struct frame *f)
  */
 static int64_t walked_frame(const struct thread *t, const struct fn *fn)
 {
-	const struct frame *u = &t->frames[t->n - 1];
-	uint32_t top = t->n - 1, k = t->unw_finds, j;
+	const struct frame *u;
+	uint32_t top, k = t->unw_finds, j;
 
+	/* no open frame (a thread's first event a jump): nothing walked */
+	if (!t->n)
+		return -1;
+	u = &t->frames[t->n - 1];
+	top = t->n - 1;
 	if (t->unw_at != t->n || u->fn.unw < FN_UNW_RAISE ||
 	    t->unw_walks != (u->fn.unw == FN_UNW_RAISE ? 3u : 2u))
 		return -1;

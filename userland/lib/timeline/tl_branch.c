@@ -130,7 +130,10 @@ static bool resumes_unwinding(const struct frame *f)
 
 /*
  * The frame a landing pad of fn is in, when the unwinder jumps there from
- * its top frame: the frame its last walk reached (tl_unwinder_role), k
+ * its top frame, or a cleanup buffer's setjmp point is, when the stop
+ * function of _Unwind_ForcedUnwind longjmps there from above the
+ * unwinder's frame (glibc's, for C code built without -fexceptions): the
+ * frame its last walk reached (tl_unwinder_role), k
  * frames below its own, k its calls of _Unwind_Find_FDE in that walk. The
  * walks must be those of libgcc's unwinder (its own frame, then the
  * search phase and the cleanup phase of _Unwind_RaiseException, or the
@@ -148,12 +151,12 @@ static int64_t walked_frame(const struct thread *t, const struct fn *fn)
 	const struct frame *u;
 	uint32_t top, k = t->unw_finds, j;
 
-	/* no open frame (a thread's first event a jump): nothing walked */
-	if (!t->n)
+	/* no unwinder's frame open (a thread's first event a jump): nothing walked */
+	if (!t->unw_at || t->unw_at > t->n)
 		return -1;
-	u = &t->frames[t->n - 1];
-	top = t->n - 1;
-	if (t->unw_at != t->n || u->fn.unw < FN_UNW_RAISE ||
+	top = t->unw_at - 1;
+	u = &t->frames[top];
+	if ((t->unw_at != t->n && u->fn.unw != FN_UNW_FORCED) || u->fn.unw < FN_UNW_RAISE ||
 	    t->unw_walks != (u->fn.unw == FN_UNW_RAISE ? 3u : 2u))
 		return -1;
 	if (!k || k > top)

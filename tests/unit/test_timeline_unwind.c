@@ -299,7 +299,9 @@ static void longjmp_from_a_forced_unwind_lands_where_its_walk_ended(void)
  * Two cleanups pushed in one frame: the inner one's __pthread_unwind_next
  * goes on to the outer one's buffer in the same frame (the walk:
  * __pthread_unwind_next, the inner rec). Not "never the frame that called
- * __pthread_unwind_next", as for _Unwind_Resume.
+ * __pthread_unwind_next", as for _Unwind_Resume. A walk that ends at a
+ * frame without unwind info (no FDE) has the same shape and lands
+ * further down: the innermost frame is taken, and the summary says so.
  */
 static void second_cleanup_of_the_same_frame_stays_in_it(void)
 {
@@ -319,6 +321,7 @@ static void second_cleanup_of_the_same_frame_stays_in_it(void)
 	tl_fx_finish();
 	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 1)->depth, 3);
 	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "__pthread_unwind_next", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_UNWIND_GUESSED), 1);
 	tl_fx_done();
 }
 

@@ -128,6 +128,12 @@ static bool resumes_unwinding(const struct frame *f)
 	return f->fn.known && !f->fn.kernel && tl_is_unwind_resume_name(f->fn.name);
 }
 
+/* f is a call of __pthread_unwind_next: a C cleanup handler unwinds on. */
+static bool resumes_cleanup(const struct frame *f)
+{
+	return f->fn.known && !f->fn.kernel && tl_is_unwind_next_name(f->fn.name);
+}
+
 /*
  * The frame a landing pad of fn is in, when the unwinder jumps there from
  * its top frame, or a cleanup buffer's setjmp point is, when the stop
@@ -166,6 +172,16 @@ static int64_t walked_frame(const struct thread *t, const struct fn *fn)
 		    (t->frames[j].s.flags & (PTS_TLF_SYNTHETIC | PTS_TLF_INFERRED)))
 			return -1;
 	if (!same_fn(&t->frames[top - k], fn) && !other_part(&t->frames[top - k], fn))
+		return -1;
+	/*
+	 * The walk reached the frame whose cleanup handler called
+	 * __pthread_unwind_next: its second buffer (two cleanups pushed in
+	 * one frame), or a frame without unwind info (C built with
+	 * -fno-asynchronous-unwind-tables), where the walk ends and the stop
+	 * function longjmps to the newest buffer, further down. The trace
+	 * does not tell the two apart: the innermost frame, said.
+	 */
+	if (resumes_cleanup(&t->frames[top - k + 1]))
 		return -1;
 	return top - k;
 }

@@ -93,6 +93,18 @@ bool tl_is_unwind_resume_name(const char *name)
 }
 
 /*
+ * glibc's __pthread_unwind_next, which a C cleanup handler (pthread_cleanup_push
+ * without -fexceptions) calls to go on unwinding to the next older
+ * cleanup buffer; with libc6-dbg's names its body is ___pthread_unwind_next.
+ * Called only where a longjmp's walk is placed, not per branch.
+ */
+bool tl_is_unwind_next_name(const char *name)
+{
+	return !strcmp(name, "__pthread_unwind_next") || !strcmp(name, "___pthread_unwind_next") ||
+	       !strcmp(name, "__pthread_unwind_next@plt");
+}
+
+/*
  * libgcc's unwinder (unwind-dw2.c) finds each frame's unwind info with
  * one call of _Unwind_Find_FDE (from uw_frame_state_for, through the
  * PLT in libgcc_s.so.1), each walk of the stack from a function of its

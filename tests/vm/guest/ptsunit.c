@@ -510,27 +510,59 @@ static int do_full_hotplug(void)
 	return finish(bad);
 }
 
+/* One line on the kernel log (printk reaches the console until the reset). */
+static void kmsg_line(int kmsg, const char *fmt, ...)
+{
+	char line[200];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > 0 && (size_t)n < sizeof(line) && write(kmsg, line, (size_t)n) != n)
+		_exit(1);
+}
+
 /*
  * Fork a child that waits until the reboot notifier has moved the armed
  * capture to STOPPED, then tries START, and writes what happened to the
- * kernel log (printk reaches the console until the reset; the host reads
- * "START after the reboot notifier: refused (SHUTTING_DOWN)" there).
- * Context: the capture is ARMED by this process; returns in the parent.
+ * kernel log (the host reads "START after the reboot notifier: refused
+ * (SHUTTING_DOWN)" there). Its steps leave markers on the log, so that a
+ * missing result names its cause (tests/vm/run.sh, child_evidence()):
+ * "<what> child: polling" before the parent goes on (the child runs),
+ * "<what> child: STOPPED seen, calling START" right before the ioctl
+ * (the notifier ran and the child was scheduled after it); no result
+ * after that one means the kexec or the reset overtook the START.
+ * Context: the capture is ARMED by this process; returns in the parent
+ * once the child polls.
  */
-static void start_after_reboot_notifier(void)
+static void start_after_reboot_notifier(const char *what)
 {
 	struct ptscope_state s;
 	struct ptscope_cmd c;
-	char line[200];
 	uint64_t end;
-	int fd, kmsg, rc, n;
+	int fd, kmsg, rc, p[2];
+	char b = 0;
 
-	if (fork() != 0)
+	if (pipe(p))
+		fail("pipe: %s", strerror(errno));
+	if (fork() != 0) {
+		close(p[1]);
+		if (read(p[0], &b, 1) != 1)
+			fail("the %s child did not start polling", what);
+		close(p[0]);
 		return;
+	}
+	close(p[0]);
 	fd = open(DEV, O_RDWR | O_CLOEXEC);
 	kmsg = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || kmsg < 0)
 		_exit(1);
+	kmsg_line(kmsg, "<5>vmtest: %s child: polling GET_STATE for the reboot notifier\n", what);
+	if (write(p[1], &b, 1) != 1)
+		_exit(1);
+	close(p[1]);
 	end = now_ns() + 120ull * 1000000000ull;
 	do {
 		memset(&s, 0, sizeof(s));
@@ -540,20 +572,16 @@ static void start_after_reboot_notifier(void)
 	} while (now_ns() < end);
 	if (s.state != PTSCOPE_STATE_STOPPED)
 		_exit(1);
+	kmsg_line(kmsg, "<5>vmtest: %s child: STOPPED seen, calling START\n", what);
 	memset(&c, 0, sizeof(c));
 	rc = IOC(fd, PTSCOPE_IOC_START, c);
 	if (rc == -EBUSY && c.hdr.reason == PTSCOPE_R_SHUTTING_DOWN)
-		n = snprintf(line, sizeof(line),
-			     "<5>vmtest: START after the reboot notifier: refused (SHUTTING_DOWN)\n");
+		kmsg_line(kmsg, "<5>vmtest: START after the reboot notifier: refused (SHUTTING_DOWN)\n");
 	else if (rc)
-		n = snprintf(line, sizeof(line),
-			     "<5>vmtest: START after the reboot notifier: refused, but %s, reason %u\n",
-			     strerror(-rc), c.hdr.reason);
+		kmsg_line(kmsg, "<5>vmtest: START after the reboot notifier: refused, but %s, reason %u\n",
+			  strerror(-rc), c.hdr.reason);
 	else
-		n = snprintf(line, sizeof(line),
-			     "<5>vmtest: START after the reboot notifier: accepted, every CPU armed again\n");
-	if (write(kmsg, line, (size_t)n) != n)
-		_exit(1);
+		kmsg_line(kmsg, "<5>vmtest: START after the reboot notifier: accepted, every CPU armed again\n");
 	_exit(0);
 }
 
@@ -566,8 +594,7 @@ static int do_reboot_armed(void)
 	rc = cmd(PTSCOPE_IOC_START);
 	if (rc)
 		fail("START: %s", strerror(-rc));
-	start_after_reboot_notifier();
-	sleep_ms(100);
+	start_after_reboot_notifier("reboot");
 	printf("=== VMTEST-REBOOT armed\n");
 	fflush(stdout);
 	sync();
@@ -591,8 +618,7 @@ static int do_kexec_armed(const char *kernel, const char *initrd, const char *cm
 	rc = cmd(PTSCOPE_IOC_START);
 	if (rc)
 		fail("START: %s", strerror(-rc));
-	start_after_reboot_notifier();
-	sleep_ms(100);
+	start_after_reboot_notifier("kexec");
 	printf("=== VMTEST-KEXEC armed\n");
 	fflush(stdout);
 	sync();

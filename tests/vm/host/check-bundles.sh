@@ -158,14 +158,20 @@ for d in "$BDIR"/*/; do
 	if grep -q '"complete": *false' "$b/manifest.json" || [ "${sb_lost:-0}" != 0 ]; then
 		lossy=1
 	fi
+	ninsn=$(grep -c . "$d/insns.txt" 2>/dev/null)
 	if [ $st -ne 0 ] && { [ $st -ne 3 ] || [ $lossy = 0 ]; }; then
 		dec_ok=0
-		dec_detail="$dec_detail $name:exit$st($(grep -m1 '^warning' "$d/decode.out" |
-			head -c 300 | tr '\n' ' '))"
-		continue
+		dec_detail="$dec_detail $name:exit$st($( { grep -m1 -A1 '^gaps:' "$d/decode.out" |
+			tail -n 1; grep -m1 '^warning' "$d/decode.out"; } | head -c 300 | tr '\n' ' '))"
+		# Exit 3 (damaged) still lists what decoded: walked below, so that
+		# the timeline check says what the walk finds there too.
+		if [ $st -ne 3 ]; then
+			[ -n "$TL_SKIP" ] || tl_ok=0 tl_detail="$tl_detail $name:not-decoded(exit$st)"
+			continue
+		fi
+	else
+		dec_detail="$dec_detail $name:exit$st,${ninsn:-0}-insns"
 	fi
-	ninsn=$(grep -c . "$d/insns.txt" 2>/dev/null)
-	dec_detail="$dec_detail $name:exit$st,${ninsn:-0}-insns"
 	if [ "${ninsn:-0}" -eq 0 ]; then
 		# A decode that recovers no instruction has not decoded anything.
 		dec_ok=0

@@ -875,7 +875,7 @@ struct susp_start {
 	int seen;		/* STOPPED with reason SUSPEND before its START */
 	int rc;			/* START: 0 or -errno */
 	uint32_t reason;
-	long before, after;	/* suspends_done() before polling, after START */
+	long before, mid;	/* suspends_done() before polling, right before START */
 };
 
 /*
@@ -883,10 +883,11 @@ struct susp_start {
  * armed capture (STOPPED, reason SUSPEND) and tries START right then: user
  * space runs on after the notifier until the freezer stops it, and again
  * from the thaw until PM_POST_SUSPEND. It must be refused (SUSPENDING).
- * A START accepted while suspend_stats/success still has its old value
- * came before pm_suspend() returned, so during the suspend; one accepted
- * after it moved tells nothing (the child was frozen between its GET_STATE
- * and its START and ran after the end): tried again, three times at most.
+ * suspend_stats/success is read right before the START: a START accepted
+ * when it still had its old value was made before pm_suspend() returned,
+ * so during the suspend; one accepted after it moved tells nothing (the
+ * child was frozen before it saw the capture stopped and ran after the
+ * end): tried again, three times at most.
  */
 static int do_suspend_start(void)
 {
@@ -932,10 +933,10 @@ static int do_suspend_start(void)
 			} while (now_ns() < end);
 			if (r.seen) {
 				memset(&c, 0, sizeof(c));
+				r.mid = suspends_done();
 				r.rc = IOC(fd, PTSCOPE_IOC_START, c);
 				r.reason = c.hdr.reason;
 			}
-			r.after = suspends_done();
 			_exit(write(p[1], &r, sizeof(r)) == sizeof(r) ? 0 : 1);
 		}
 		close(p[1]);
@@ -964,14 +965,14 @@ static int do_suspend_start(void)
 			bad++;
 			break;
 		}
-		if (r.after == r.before) {
+		if (r.mid == r.before) {
 			detail("try %d: START accepted during the suspend (after the PM notifier, before pm_suspend() returned): every CPU armed through it",
 			       tries);
 			bad++;
 			break;
 		}
-		detail("try %d: START accepted after the suspend had ended (suspends %ld -> %ld): no evidence, again",
-		       tries, r.before, r.after);
+		detail("try %d: START made after the suspend had ended (suspends %ld -> %ld): no evidence, again",
+		       tries, r.before, r.mid);
 		cmd(PTSCOPE_IOC_STOP);
 	}
 	if (tries > 3) {

@@ -11,7 +11,8 @@
  *    cpus_read_lock(), so these callbacks never race with them.
  *  - Suspend/hibernate, and a hibernation image about to be restored
  *    (PM notifier, process context): stop every CPU of an ARMED or
- *    POST_TRIGGER capture; it ends as STOPPED with reason SUSPEND.
+ *    POST_TRIGGER capture; it ends as STOPPED with reason SUSPEND. START
+ *    is refused until the matching POST notification.
  *  - Reboot, power-off, halt and kexec -e (reboot notifier, process
  *    context, every CPU still online): stop every CPU, give the RTIT
  *    MSRs back and make sure no CPU still writes into the rings, so the
@@ -104,15 +105,29 @@ static int pts_cpu_offline(unsigned int cpu)
  * kexec): end an ARMED capture, and one in its post-trigger delay
  * (POST_TRIGGER: every CPU still traces until the delay's timer fires,
  * which would be after the resume). State STOPPED, reason SUSPEND.
- * Context: process (PM notifier chain), may sleep; takes pts.lock.
+ *
+ * User space runs on after PREPARE until the freezer stops it, and from
+ * the thaw until POST: START is refused from PREPARE to the matching POST
+ * (SUSPENDING), or it would arm every CPU again for the transition. A
+ * failed PREPARE of another notifier gets its POST too
+ * (pm_notifier_call_chain_robust()). Context: process (PM notifier
+ * chain), may sleep; takes pts.lock.
  */
 static int pts_pm_notify(struct notifier_block *nb, unsigned long action,
 			 void *data)
 {
+	if (action == PM_POST_SUSPEND || action == PM_POST_HIBERNATION ||
+	    action == PM_POST_RESTORE) {
+		mutex_lock(&pts.lock);
+		pts.pm_transition = false;
+		mutex_unlock(&pts.lock);
+		return NOTIFY_OK;
+	}
 	if (action != PM_SUSPEND_PREPARE && action != PM_HIBERNATION_PREPARE &&
 	    action != PM_RESTORE_PREPARE)
 		return NOTIFY_DONE;
 	mutex_lock(&pts.lock);
+	pts.pm_transition = true;
 	if (pts_state_end()) {
 		pts.trigger_reason = PTSCOPE_TRIGGER_SUSPEND;
 		pts_trigger_quiesce();

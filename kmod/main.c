@@ -206,6 +206,16 @@ static int start_locked(struct pts_refusal *why)
 		why->reason = PTSCOPE_R_SHUTTING_DOWN;
 		return -EBUSY;
 	}
+	/*
+	 * Between the PM notifier's PREPARE and POST: user space runs on until
+	 * the freezer stops it (and again from the thaw to POST), and a CPU
+	 * armed then would trace through the suspend, or, before a hibernation
+	 * image is restored, into pages the image is copied over.
+	 */
+	if (pts.pm_transition) {
+		why->reason = PTSCOPE_R_SUSPENDING;
+		return -EBUSY;
+	}
 	if (state == PTSCOPE_STATE_ARMED || state == PTSCOPE_STATE_POST_TRIGGER) {
 		why->reason = PTSCOPE_R_ARMED;
 		return -EBUSY;

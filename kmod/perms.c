@@ -13,7 +13,9 @@
  *    and perf_allow_kernel() (perf_event_paranoid and
  *    security_perf_event_open()) where the kernel exports it (compat.h).
  *  - User scope filtered on one process needs ptrace read access to it,
- *    as perf asks for a per-task event (PTRACE_MODE_READ_REALCREDS).
+ *    as perf asks for a per-task event (PTRACE_MODE_READ_REALCREDS); so
+ *    does a tracepoint trigger on one process or thread, which observes
+ *    it whatever the capture traces.
  *    Neither ptrace_may_access() nor security_ptrace_access_check() is
  *    exported to modules (Module.symvers of Debian's 6.1 and 6.12), so the
  *    module applies the core of __ptrace_may_access(): the caller's uid and
@@ -147,14 +149,15 @@ bool pts_cfg_needs_admin(const struct ptscope_config *cfg)
 }
 
 /*
- * Process @nr (tgid, the caller's pid namespace) exists and the caller
- * may trace it (or is @admin). Return: 0, -ESRCH (NO_SUCH_PID) or -EPERM
- * (NEED_PTRACE).
+ * Process (@type PIDTYPE_TGID) or thread (PIDTYPE_PID) @nr of the
+ * caller's pid namespace exists and the caller may trace it (or is
+ * @admin). Return: 0, -ESRCH (NO_SUCH_PID) or -EPERM (NEED_PTRACE).
  */
-static int may_ptrace_pid(s32 nr, bool admin, struct pts_refusal *why)
+static int may_ptrace_pid(s32 nr, enum pid_type type, bool admin,
+			  struct pts_refusal *why)
 {
 	struct pid *pid = find_get_pid(nr);
-	struct task_struct *task = get_pid_task(pid, PIDTYPE_TGID);
+	struct task_struct *task = get_pid_task(pid, type);
 	bool ok;
 
 	put_pid(pid);
@@ -219,12 +222,27 @@ int pts_perm_check(const struct ptscope_config *cfg, bool *admin_out,
 	if ((cfg->scope & PTSCOPE_SCOPE_KERNEL) && kernel_scope_lsm(why))
 		return -EPERM;
 	if (cfg->flags & PTSCOPE_CFG_CR3_FILTER) {
-		err = may_ptrace_pid(cfg->cr3_pid, admin, why);
+		err = may_ptrace_pid(cfg->cr3_pid, PIDTYPE_TGID, admin, why);
+		if (err)
+			return err;
+	}
+	/*
+	 * A tracepoint trigger on one process or thread observes it (when
+	 * it exits, makes a system call, takes a signal, with its tid in
+	 * GET_STATE): perf asks ptrace access for a per-task event of
+	 * another task (perf_check_permission()), whatever the capture
+	 * itself traces.
+	 */
+	if ((cfg->trigger.kinds & PTSCOPE_TRIG_TRACEPOINT) &&
+	    cfg->trigger.tracepoint_pid) {
+		err = may_ptrace_pid(cfg->trigger.tracepoint_pid,
+				     (cfg->trigger.flags & PTSCOPE_TRIGF_TID) ?
+				     PIDTYPE_PID : PIDTYPE_TGID, admin, why);
 		if (err)
 			return err;
 	}
 	if ((cfg->trigger.kinds & PTSCOPE_TRIG_UPROBE) && cfg->uprobe.pid)
-		return may_ptrace_pid(cfg->uprobe.pid, admin, why);
+		return may_ptrace_pid(cfg->uprobe.pid, PIDTYPE_TGID, admin, why);
 	return 0;
 }
 

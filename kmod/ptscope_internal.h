@@ -167,6 +167,12 @@ struct pts_dev {
 	 * into this kernel's memory after it is replaced (lifecycle.c).
 	 */
 	bool shutting_down;
+	/*
+	 * [lock] set by the PM notifier from the PREPARE of a suspend, a
+	 * hibernation or an image restore to its POST: START is refused in
+	 * between, so that no CPU traces through the transition (lifecycle.c).
+	 */
+	bool pm_transition;
 	bool sources_live;		/* tracepoint/hotkey triggers accepted */
 	atomic_t stop_pending;		/* stop IPIs still running */
 	u32 trig_word;			/* state word the trigger claimed */

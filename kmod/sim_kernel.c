@@ -54,6 +54,14 @@ struct pts_sim_percpu {
 static DEFINE_PER_CPU(struct pts_sim_percpu, pts_sim_pcpu);
 
 /*
+ * Set once this unit's reboot notifier has run (restart, kexec, power-off):
+ * from then on a write that sets TraceEn is logged, since that CPU traces
+ * on into the reset or the next kernel (pts_sim_op_wrmsr()). Written in
+ * process context, read with IRQs off on any CPU.
+ */
+static bool pts_sim_after_reboot;
+
+/*
  * Physical memory for the model: the ToPA tables and regions the core
  * allocated from the page allocator, reached through the direct map.
  * Anything else (no struct page) is refused and becomes STATUS.Error.
@@ -174,6 +182,9 @@ static int pts_sim_op_wrmsr(u32 msr, u64 val)
 			 val, pts_sim_gp_str(p->cpu.last_gp));
 	} else if (!was && now) {
 		p->error_reported = false;
+		if (READ_ONCE(pts_sim_after_reboot))
+			pr_warn("CPU %d: TraceEn set after the reboot notifier: this CPU traces on into the reset or the next kernel\n",
+				smp_processor_id());
 		hrtimer_start(&p->timer, ns_to_ktime(PTS_SIM_TICK_NS),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	} else if (was && !now) {
@@ -388,6 +399,8 @@ static int pts_sim_reboot_notify(struct notifier_block *nb, unsigned long action
 	else
 		pr_info("%s: TraceEn clear on all %d online CPUs: nothing more is written\n",
 			action == SYS_RESTART ? "restart or kexec" : "shutdown", n);
+	/* From here on a CPU armed again says so (pts_sim_op_wrmsr()). */
+	WRITE_ONCE(pts_sim_after_reboot, true);
 	return NOTIFY_DONE;
 }
 

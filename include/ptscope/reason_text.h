@@ -114,6 +114,8 @@ static const char * const ptscope_reason_text[PTSCOPE_R_COUNT] = {
 		"the system is restarting, powering off or kexec'ing: tracing was stopped for good by the module's reboot notifier",
 	[PTSCOPE_R_NEED_SYS_ADMIN] =
 		"a uprobe (user-function) trigger needs CAP_SYS_ADMIN, as perf's uprobes do (CAP_PERFMON is not enough)",
+	[PTSCOPE_R_SUSPENDING] =
+		"the system is suspending, hibernating or restoring a hibernation image: START again once it has resumed",
 };
 
 /* Text for reason code r; a fixed string for codes this build does not know. */

@@ -106,6 +106,7 @@ enum ptscope_reason {
 	PTSCOPE_R_UPROBE_REFUSED = 50,
 	PTSCOPE_R_SHUTTING_DOWN = 51,
 	PTSCOPE_R_NEED_SYS_ADMIN = 52,
+	PTSCOPE_R_SUSPENDING = 53,
 	PTSCOPE_R_COUNT	/* first unused value */
 };
 

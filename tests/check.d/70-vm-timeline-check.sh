@@ -2,10 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # Self-test of the VM suite's host-side timeline check
 # (tests/vm/host/check-bundles.sh) without a VM: a stand-in decoder
-# writes hand-made instruction lists. The walk of the simulated code
-# images in combined scope (user 00..24, kernel 00..24, user 26, per
-# the listing in docs/simulated-unit.md) must pass; the same walk with a
-# two-iteration loop, or with a stray address, must fail. A decode that
+# writes hand-made instruction lists, each CPU's when asked to decode
+# one CPU's bundle (tests/vm/host/bundle-cpus.py), and for the whole
+# bundle the two interleaved mid-round, as the decoder's time merge lists
+# them. The walk of the simulated code images in combined scope (user
+# 00..24, kernel 00..24, user 26, per the listing in
+# docs/simulated-unit.md) must pass, however the merged list
+# interleaves the CPUs; the same walk with a two-iteration loop, with a
+# stray address, with one round in six of one CPU taking the loop twice
+# in each image (within the slack the check used to allow), or
+# with a merged list that lacks a CPU's instructions must fail. A decode that
 # exits 3 (gaps or a damaged input) fails bundle_decodes for a clean
 # capture and passes it for one whose manifest says sideband records were
 # lost. The sideband check (bundle_sideband_merged) must pass for CPU
@@ -21,31 +27,53 @@ mkdir -p "$b/cli_capture_both_manual.ptscope/kernel"
 printf 'ffffffffc0a01230 T pts_sim_kernel_entry\t[ptscope]\n' \
 	> "$b/cli_capture_both_manual.ptscope/kernel/kallsyms"
 manifest() { # sideband records lost
-	printf '{\n  "complete": true,\n  "sideband": {\n    "file": "sideband.bin",\n' \
+	printf '{\n  "complete": true,\n  "cpus": [\n    { "cpu": 0, "file": "cpu0.pt" },\n' \
 		> "$b/cli_capture_both_manual.ptscope/manifest.json"
+	printf '    { "cpu": 1, "file": "cpu1.pt" }\n  ],\n' \
+		>> "$b/cli_capture_both_manual.ptscope/manifest.json"
+	printf '  "sideband": {\n    "file": "sideband.bin",\n' \
+		>> "$b/cli_capture_both_manual.ptscope/manifest.json"
 	printf '    "size": 8,\n    "lost": %s\n  }\n}\n' "$1" \
 		>> "$b/cli_capture_both_manual.ptscope/manifest.json"
 }
 manifest 0
 
-# The stand-in decoder: writes the list given by LOOPS and STRAY.
+# The stand-in decoder: writes the list given by LOOPS, STRAY, SHORT (cpu1's
+# fourth pass loops twice) and LOSE (the merged list lacks cpu1's).
 cat > "$tmp/dec" << 'DEC'
 #!/usr/bin/env bash
-out=
+out= bundle=
 while [ $# -gt 0 ]; do
-	if [ "$1" = --insn-list ]; then out=$2; fi
+	case $1 in
+	--insn-list) out=$2; shift ;;
+	*.ptscope) bundle=$1 ;;
+	esac
 	shift
 done
-loop="09 1c 1e 0e 10"
-seq="00 04"
-for i in $(seq "${LOOPS:-3}"); do seq="$seq $loop"; done
-seq="$seq 12 19 20 24"
-for p in 1 2 3 4 5 6; do
-	for o in $seq; do printf '0x7f51000000%s\n' "$o"; done
-	for o in $seq; do printf 'ffffffffc0a012%x\n' $((0x30 + 0x$o)); done
-	echo 0x7f5100000026
-	if [ -n "${STRAY:-}" ] && [ $p = 3 ]; then echo 0x401000; fi
-done > "$out"
+walk() { # cpu
+	for p in 1 2 3 4 5 6; do
+		n=${LOOPS:-3}
+		[ -n "${SHORT:-}" ] && [ "$1" = 1 ] && [ $p = 4 ] && n=2
+		seq="00 04"
+		for i in $(seq "$n"); do seq="$seq 09 1c 1e 0e 10"; done
+		seq="$seq 12 19 20 24"
+		for o in $seq; do printf '0x7f51000000%s\n' "$o"; done
+		for o in $seq; do printf 'ffffffffc0a012%x\n' $((0x30 + 0x$o)); done
+		echo 0x7f5100000026
+		if [ -n "${STRAY:-}" ] && [ $p = 3 ]; then echo 0x401000; fi
+	done
+}
+case $bundle in
+*/cpu[0-9]*.ptscope) c=${bundle##*/cpu}; walk "${c%.ptscope}" > "$out" ;;
+*)
+	# Both CPUs, switching every 7 instructions: mid-round, as the time
+	# merge lists them.
+	walk 0 > "$out.0"
+	if [ -n "${LOSE:-}" ]; then : > "$out.1"; else walk 1 > "$out.1"; fi
+	awk -v f="$out.1" '{ print; if (NR % 7 == 0) for (i = 0; i < 7 && (getline l < f) > 0; i++) print l }
+		END { while ((getline l < f) > 0) print l }' "$out.0" > "$out"
+	rm -f "$out.0" "$out.1" ;;
+esac
 exit "${EXIT:-0}"
 DEC
 chmod +x "$tmp/dec"
@@ -66,6 +94,8 @@ expect() {
 expect PASS "good walk" "$(run)"
 expect FAIL "two-iteration loop" "$(LOOPS=2 run)"
 expect FAIL "stray address" "$(STRAY=1 run)"
+expect FAIL "one round of six on cpu1 with two-iteration loops" "$(SHORT=1 run)"
+expect FAIL "a merged list without cpu1's instructions" "$(LOSE=1 run)"
 expect PASS "exit 0" "$(run bundle_decodes)"
 expect FAIL "exit 3, clean capture" "$(EXIT=3 run bundle_decodes)"
 manifest 2

@@ -413,12 +413,33 @@ check_klog() { # line dir
 	fi
 }
 
+# Why the child of ptsunit kexec-armed / reboot-armed (which tries START
+# once the reboot notifier has stopped the capture) left no result line,
+# from its markers and the simulated unit's lines (tests/vm/guest/ptsunit.c,
+# start_after_reboot_notifier(); kmod/sim_kernel.c): the child never
+# ran; it ran but was not scheduled between the notifier and the end of
+# the kernel; its START re-armed a CPU (the unit says so) and the end
+# came before the child could say it; or its START was still in flight.
+child_evidence() { # what(kexec|reboot) console-text-from-the-arm-on
+	local what=$1 text=$2 armed
+	armed=$(echo "$text" | grep -m1 -o 'simulated PT unit: CPU [0-9]*: TraceEn set after the reboot notifier')
+	if [ -n "$armed" ]; then
+		echo "START raced the $what: the child's START re-armed a CPU after the notifier ('${armed#simulated PT unit: }'), and the $what came before the child could log its result"
+	elif echo "$text" | grep -q "vmtest: $what child: STOPPED seen, calling START"; then
+		echo "START raced the $what: the child called START after the notifier, but neither its result nor a CPU armed again reached the console before the $what (the START was still in flight)"
+	elif echo "$text" | grep -q "vmtest: $what child: polling"; then
+		echo "the child never saw the capture STOPPED: it polled before the $what, but was not scheduled between the notifier and the $what (START untested)"
+	else
+		echo "the child never ran (no 'vmtest: $what child: polling' line): START untested"
+	fi
+}
+
 # The guest's last steps: kexec with a capture armed (ptsunit
 # kexec-armed: the reboot notifiers, then the same kernel boots from
 # /kexec), then in that kernel a reboot with a capture armed: the
 # module's reboot notifier must stop every CPU before each.
 check_kexec() { # line dir
-	local line=$1 dir=$2 after
+	local line=$1 dir=$2 after child armed
 	if [ "$have_mod" != 1 ]; then
 		result "$line" kexec_stops_tracing_and_boots SKIP "no module: $mod_reason"
 		return
@@ -428,12 +449,17 @@ check_kexec() { # line dir
 		return
 	fi
 	after=$(sed -n '/^=== VMTEST-KEXEC armed/,/^=== VMTEST-KEXEC booted/p' "$dir/console.txt")
+	# The child says it polls before the parent prints the marker.
+	child=$(sed -n '/vmtest: kexec child: polling/,/^=== VMTEST-KEXEC booted/p' "$dir/console.txt")
 	if ! echo "$after" | grep -q 'ptscope.*restart or kexec: tracing stopped on every CPU'; then
 		result "$line" kexec_stops_tracing_and_boots FAIL "no reboot-notifier line from the module before the kexec"
 	elif ! echo "$after" | grep -q 'simulated PT unit: restart or kexec: TraceEn clear on all'; then
 		result "$line" kexec_stops_tracing_and_boots FAIL "the simulated unit did not report TraceEn clear on every CPU before the kexec: $(echo "$after" | grep -m1 'simulated PT unit: restart')"
+	elif echo "$after" | grep -q 'vmtest: START after the reboot notifier: accepted'; then
+		armed=$(echo "$after" | grep -m1 -o 'CPU [0-9]*: TraceEn set after the reboot notifier')
+		result "$line" kexec_stops_tracing_and_boots FAIL "a START after the reboot notifier was accepted: every CPU armed again${armed:+ (the unit: $armed)}"
 	elif ! echo "$after" | grep -q 'vmtest: START after the reboot notifier: refused (SHUTTING_DOWN)'; then
-		result "$line" kexec_stops_tracing_and_boots FAIL "a START after the reboot notifier was not refused: $(echo "$after" | grep -m1 -o 'START after the reboot notifier.*' || echo 'no line from the child')"
+		result "$line" kexec_stops_tracing_and_boots FAIL "a START after the reboot notifier was not refused: $(echo "$after" | grep -m1 -o 'START after the reboot notifier.*' || child_evidence kexec "$child")"
 	elif ! echo "$after" | grep -q '^=== VMTEST-KEXEC booted'; then
 		result "$line" kexec_stops_tracing_and_boots FAIL "the kexec'd kernel never ran its init"
 	else
@@ -444,7 +470,7 @@ check_kexec() { # line dir
 # The last guest step reboots with a capture armed: the module's reboot
 # notifier (also run by kexec -e) must stop every CPU before the reset.
 check_reboot() { # line dir
-	local line=$1 dir=$2 after
+	local line=$1 dir=$2 after child
 	if [ "$have_mod" != 1 ]; then
 		result "$line" reboot_notifier_stops_tracing SKIP "no module: $mod_reason"
 		return
@@ -454,10 +480,13 @@ check_reboot() { # line dir
 		return
 	fi
 	after=$(sed -n '/^=== VMTEST-REBOOT armed/,$p' "$dir/console.txt")
+	child=$(sed -n '/vmtest: reboot child: polling/,$p' "$dir/console.txt")
 	if ! echo "$after" | grep -q 'ptscope.*restart or kexec: tracing stopped on every CPU'; then
 		result "$line" reboot_notifier_stops_tracing FAIL "no reboot-notifier line from the module before the reset"
+	elif echo "$after" | grep -q 'vmtest: START after the reboot notifier: accepted'; then
+		result "$line" reboot_notifier_stops_tracing FAIL "a START after the reboot notifier was accepted: every CPU armed again"
 	elif ! echo "$after" | grep -q 'vmtest: START after the reboot notifier: refused (SHUTTING_DOWN)'; then
-		result "$line" reboot_notifier_stops_tracing FAIL "a START after the reboot notifier was not refused: $(echo "$after" | grep -m1 -o 'START after the reboot notifier.*' || echo 'no line from the child')"
+		result "$line" reboot_notifier_stops_tracing FAIL "a START after the reboot notifier was not refused: $(echo "$after" | grep -m1 -o 'START after the reboot notifier.*' || child_evidence reboot "$child")"
 	elif ! echo "$after" | grep -q 'reboot: Restarting system'; then
 		result "$line" reboot_notifier_stops_tracing FAIL "the kernel never reached 'Restarting system'"
 	else

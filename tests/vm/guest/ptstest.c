@@ -838,12 +838,26 @@ static int do_unpriv(void)
 	}
 	memset(&cfg.trigger, 0, sizeof(cfg.trigger));
 
-	/* Control: the same user scope on its own process is accepted. */
 	if (pipe(pfd))
 		fail("pipe");
 	own = spawn(sargv, pfd[0]);
+
+	/*
+	 * A capture of its own process whose tracepoint trigger watches
+	 * another user's (pid 1: when it makes a system call): refused as
+	 * perf refuses a per-task event of a task it may not ptrace.
+	 */
 	cfg.flags = PTSCOPE_CFG_CR3_FILTER;
 	cfg.cr3_pid = own;
+	cfg.trigger.kinds = PTSCOPE_TRIG_TRACEPOINT;
+	cfg.trigger.tracepoint_pid = 1;
+	snprintf(cfg.trigger.tracepoint, sizeof(cfg.trigger.tracepoint), "raw_syscalls:sys_enter");
+	ok &= expect_refused(fd, &cfg, PTSCOPE_R_NEED_PTRACE, "own-capture-tp-pid1");
+	cfg.trigger.flags = PTSCOPE_TRIGF_TID;
+	ok &= expect_refused(fd, &cfg, PTSCOPE_R_NEED_PTRACE, "own-capture-tp-tid1");
+	memset(&cfg.trigger, 0, sizeof(cfg.trigger));
+
+	/* Control: the same user scope on its own process is accepted. */
 	r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg);
 	if (r == 0) {
 		detail("user-own-pid:accepted");

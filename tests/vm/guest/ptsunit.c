@@ -51,6 +51,11 @@
  *                         ARMED capture and one in its post-trigger delay
  *                         (POST_TRIGGER) alike: STOPPED, reason SUSPEND, no
  *                         CPU tracing
+ *   suspend-start NAME    while a suspend runs (the same pm_test), a child
+ *                         that saw the notifier stop the armed capture
+ *                         tries START: refused (SUSPENDING), as user space
+ *                         runs on until the freezer and again after the
+ *                         thaw, before PM_POST_SUSPEND
  *
  * Expected values are the hand-written constants below and the ABI's
  * reason codes, never values this program read back first.
@@ -68,6 +73,7 @@
 #include <sys/mman.h>
 #include <sys/reboot.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <linux/reboot.h>
 #include <linux/userfaultfd.h>
 #include <time.h>
@@ -510,27 +516,59 @@ static int do_full_hotplug(void)
 	return finish(bad);
 }
 
+/* One line on the kernel log (printk reaches the console until the reset). */
+static void kmsg_line(int kmsg, const char *fmt, ...)
+{
+	char line[200];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > 0 && (size_t)n < sizeof(line) && write(kmsg, line, (size_t)n) != n)
+		_exit(1);
+}
+
 /*
  * Fork a child that waits until the reboot notifier has moved the armed
  * capture to STOPPED, then tries START, and writes what happened to the
- * kernel log (printk reaches the console until the reset; the host reads
- * "START after the reboot notifier: refused (SHUTTING_DOWN)" there).
- * Context: the capture is ARMED by this process; returns in the parent.
+ * kernel log (the host reads "START after the reboot notifier: refused
+ * (SHUTTING_DOWN)" there). Its steps leave markers on the log, so that a
+ * missing result names its cause (tests/vm/run.sh, child_evidence()):
+ * "<what> child: polling" before the parent goes on (the child runs),
+ * "<what> child: STOPPED seen, calling START" right before the ioctl
+ * (the notifier ran and the child was scheduled after it); no result
+ * after that one means the kexec or the reset overtook the START.
+ * Context: the capture is ARMED by this process; returns in the parent
+ * once the child polls.
  */
-static void start_after_reboot_notifier(void)
+static void start_after_reboot_notifier(const char *what)
 {
 	struct ptscope_state s;
 	struct ptscope_cmd c;
-	char line[200];
 	uint64_t end;
-	int fd, kmsg, rc, n;
+	int fd, kmsg, rc, p[2];
+	char b = 0;
 
-	if (fork() != 0)
+	if (pipe(p))
+		fail("pipe: %s", strerror(errno));
+	if (fork() != 0) {
+		close(p[1]);
+		if (read(p[0], &b, 1) != 1)
+			fail("the %s child did not start polling", what);
+		close(p[0]);
 		return;
+	}
+	close(p[0]);
 	fd = open(DEV, O_RDWR | O_CLOEXEC);
 	kmsg = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || kmsg < 0)
 		_exit(1);
+	kmsg_line(kmsg, "<5>vmtest: %s child: polling GET_STATE for the reboot notifier\n", what);
+	if (write(p[1], &b, 1) != 1)
+		_exit(1);
+	close(p[1]);
 	end = now_ns() + 120ull * 1000000000ull;
 	do {
 		memset(&s, 0, sizeof(s));
@@ -540,20 +578,16 @@ static void start_after_reboot_notifier(void)
 	} while (now_ns() < end);
 	if (s.state != PTSCOPE_STATE_STOPPED)
 		_exit(1);
+	kmsg_line(kmsg, "<5>vmtest: %s child: STOPPED seen, calling START\n", what);
 	memset(&c, 0, sizeof(c));
 	rc = IOC(fd, PTSCOPE_IOC_START, c);
 	if (rc == -EBUSY && c.hdr.reason == PTSCOPE_R_SHUTTING_DOWN)
-		n = snprintf(line, sizeof(line),
-			     "<5>vmtest: START after the reboot notifier: refused (SHUTTING_DOWN)\n");
+		kmsg_line(kmsg, "<5>vmtest: START after the reboot notifier: refused (SHUTTING_DOWN)\n");
 	else if (rc)
-		n = snprintf(line, sizeof(line),
-			     "<5>vmtest: START after the reboot notifier: refused, but %s, reason %u\n",
-			     strerror(-rc), c.hdr.reason);
+		kmsg_line(kmsg, "<5>vmtest: START after the reboot notifier: refused, but %s, reason %u\n",
+			  strerror(-rc), c.hdr.reason);
 	else
-		n = snprintf(line, sizeof(line),
-			     "<5>vmtest: START after the reboot notifier: accepted, every CPU armed again\n");
-	if (write(kmsg, line, (size_t)n) != n)
-		_exit(1);
+		kmsg_line(kmsg, "<5>vmtest: START after the reboot notifier: accepted, every CPU armed again\n");
 	_exit(0);
 }
 
@@ -566,8 +600,7 @@ static int do_reboot_armed(void)
 	rc = cmd(PTSCOPE_IOC_START);
 	if (rc)
 		fail("START: %s", strerror(-rc));
-	start_after_reboot_notifier();
-	sleep_ms(100);
+	start_after_reboot_notifier("reboot");
 	printf("=== VMTEST-REBOOT armed\n");
 	fflush(stdout);
 	sync();
@@ -591,8 +624,7 @@ static int do_kexec_armed(const char *kernel, const char *initrd, const char *cm
 	rc = cmd(PTSCOPE_IOC_START);
 	if (rc)
 		fail("START: %s", strerror(-rc));
-	start_after_reboot_notifier();
-	sleep_ms(100);
+	start_after_reboot_notifier("kexec");
 	printf("=== VMTEST-KEXEC armed\n");
 	fflush(stdout);
 	sync();
@@ -823,6 +855,141 @@ static int do_suspend_stops(void)
 	return finish(bad);
 }
 
+/* /sys/power/suspend_stats/success: suspends ended so far (pm_suspend()). */
+static long suspends_done(void)
+{
+	char b[32] = "";
+	long n = -1;
+	FILE *f = fopen("/sys/power/suspend_stats/success", "r");
+
+	if (f) {
+		if (fgets(b, sizeof(b), f))
+			n = strtol(b, NULL, 10);
+		fclose(f);
+	}
+	return n;
+}
+
+/* What the child of do_suspend_start() saw; over a pipe. */
+struct susp_start {
+	int seen;		/* STOPPED with reason SUSPEND before its START */
+	int rc;			/* START: 0 or -errno */
+	uint32_t reason;
+	long before, mid;	/* suspends_done() before polling, right before START */
+};
+
+/*
+ * A child polls GET_STATE until the suspend's PM notifier has stopped the
+ * armed capture (STOPPED, reason SUSPEND) and tries START right then: user
+ * space runs on after the notifier until the freezer stops it, and again
+ * from the thaw until PM_POST_SUSPEND. It must be refused (SUSPENDING).
+ * suspend_stats/success is read right before the START: a START accepted
+ * when it still had its old value was made before pm_suspend() returned,
+ * so during the suspend; one accepted after it moved tells nothing (the
+ * child was frozen before it saw the capture stopped and ran after the
+ * end): tried again, three times at most.
+ */
+static int do_suspend_start(void)
+{
+	struct ptscope_caps caps;
+	struct ptscope_state st;
+	struct susp_start r;
+	int bad = 0, tries, rc, p[2], go[2];
+	char b = 0;
+	pid_t pid;
+
+	if (access("/sys/power/pm_test", W_OK))
+		fail("no writable /sys/power/pm_test (CONFIG_PM_DEBUG)");
+	if (suspends_done() < 0)
+		fail("no /sys/power/suspend_stats/success");
+	configure(&caps);
+	for (tries = 1; tries <= 3; tries++) {
+		rc = cmd(PTSCOPE_IOC_START);
+		if (rc)
+			fail("START (try %d): %s", tries, strerror(-rc));
+		if (pipe(p) || pipe(go))
+			fail("pipe: %s", strerror(errno));
+		pid = fork();
+		if (pid < 0)
+			fail("fork: %s", strerror(errno));
+		if (pid == 0) {
+			struct ptscope_state s;
+			struct ptscope_cmd c;
+			uint64_t end = now_ns() + 60ull * 1000000000ull;
+			int fd = open(DEV, O_RDWR | O_CLOEXEC);
+
+			memset(&r, 0, sizeof(r));
+			r.before = suspends_done();
+			if (fd < 0 || write(go[1], &b, 1) != 1)
+				_exit(1);
+			do {
+				memset(&s, 0, sizeof(s));
+				if (!IOC(fd, PTSCOPE_IOC_GET_STATE, s) &&
+				    s.state == PTSCOPE_STATE_STOPPED &&
+				    s.trigger_reason == PTSCOPE_TRIGGER_SUSPEND) {
+					r.seen = 1;
+					break;
+				}
+			} while (now_ns() < end);
+			if (r.seen) {
+				memset(&c, 0, sizeof(c));
+				r.mid = suspends_done();
+				r.rc = IOC(fd, PTSCOPE_IOC_START, c);
+				r.reason = c.hdr.reason;
+			}
+			_exit(write(p[1], &r, sizeof(r)) == sizeof(r) ? 0 : 1);
+		}
+		close(p[1]);
+		close(go[1]);
+		if (read(go[0], &b, 1) != 1)
+			fail("the child did not start polling");
+		suspend_freezer();
+		memset(&r, 0, sizeof(r));
+		if (read(p[0], &r, sizeof(r)) != sizeof(r))
+			fail("no answer from the child");
+		waitpid(pid, NULL, 0);
+		close(p[0]);
+		close(go[0]);
+		if (!r.seen) {
+			detail("try %d: the child never saw the capture STOPPED with reason SUSPEND", tries);
+			bad++;
+			break;
+		}
+		if (r.rc == -EBUSY && r.reason == PTSCOPE_R_SUSPENDING) {
+			detail("try %d: START during the suspend refused (SUSPENDING)", tries);
+			break;
+		}
+		if (r.rc) {
+			detail("try %d: START during the suspend: %s reason %u, want EBUSY SUSPENDING (%u)",
+			       tries, strerror(-r.rc), r.reason, PTSCOPE_R_SUSPENDING);
+			bad++;
+			break;
+		}
+		if (r.mid == r.before) {
+			detail("try %d: START accepted during the suspend (after the PM notifier, before pm_suspend() returned): every CPU armed through it",
+			       tries);
+			bad++;
+			break;
+		}
+		detail("try %d: START made after the suspend had ended (suspends %ld -> %ld): no evidence, again",
+		       tries, r.before, r.mid);
+		cmd(PTSCOPE_IOC_STOP);
+	}
+	if (tries > 3) {
+		detail("three tries without a START inside the suspend");
+		bad++;
+	}
+	/* Refused: the capture is as the notifier left it, no CPU tracing. */
+	memset(&st, 0, sizeof(st));
+	if (!bad && (IOC1(PTSCOPE_IOC_GET_STATE, st) || st.state != PTSCOPE_STATE_STOPPED ||
+		     st.armed_cpu_mask[0])) {
+		detail("after the suspend: state %u, CPUs tracing %#llx, want STOPPED and none",
+		       st.state, (unsigned long long)st.armed_cpu_mask[0]);
+		bad++;
+	}
+	return finish(bad);
+}
+
 /*
  * The panic boot's step: a capture in its post-trigger delay (10 s), then
  * a panic (sysrq c). The host reads the module's panic line after the
@@ -865,6 +1032,8 @@ int main(int argc, char **argv)
 		return do_read_fault();
 	if (!strcmp(sub, "suspend-stops") && argc == 3)
 		return do_suspend_stops();
+	if (!strcmp(sub, "suspend-start") && argc == 3)
+		return do_suspend_start();
 	if (!strcmp(sub, "panic-post") && argc == 3)
 		return do_panic_post();
 	if (!strcmp(sub, "kexec-armed") && argc == 6)

@@ -196,10 +196,13 @@ run_t ptsunit read-fault sideband_read_fault_holds_no_lock
 # A suspend (PM notifier) ends an armed capture and one in its
 # post-trigger delay: /sys/power/pm_test freezer runs the notifiers and
 # the freezer, then resumes at once.
+# And START is refused from the notifier to the end of the suspend.
 if [ -w /sys/power/pm_test ]; then
 	run_t ptsunit suspend-stops suspend_stops_capture
+	run_t ptsunit suspend-start suspend_refuses_start
 else
 	res suspend_stops_capture SKIP "no /sys/power/pm_test (kernel without CONFIG_PM_DEBUG)"
+	res suspend_refuses_start SKIP "no /sys/power/pm_test (kernel without CONFIG_PM_DEBUG)"
 fi
 if [ "$(nproc)" -ge 2 ]; then
 	run_t ptsunit foreign-traceen foreign_traceen_while_armed

@@ -317,6 +317,34 @@ if FAKEDEV_REFUSE=43 FAKEDEV_REFUSE_ARG=1048576 pts record -q --size 4M -o "$T/x
 	fail "refused --size succeeded"; fi
 grep -q "(limit 1 MiB, Invalid argument); from --size 4 MiB; give a --size" "$T/err" ||
 	fail "BUFFER_LIMIT refusal: $(cat "$T/err")"
+# BAD_TRIGGER and RESERVED_NONZERO: reason_arg is the refused field's offset
+# in the struct (docs/abi.md): the field is named with the value ptscope sent
+cat > "$T/off.c" <<'C'
+#include <stddef.h>
+#include <stdio.h>
+#include <uapi/ptscope.h>
+int main(void)
+{
+	printf("%zu %zu\n", offsetof(struct ptscope_config, trigger.post_trigger_us),
+	       offsetof(struct ptscope_config, trigger.hotkey));
+	return 0;
+}
+C
+gcc -Iinclude -o "$T/off" "$T/off.c"
+read -r off_post off_key < <("$T/off")
+if FAKEDEV_REFUSE=29 FAKEDEV_REFUSE_ARG=$off_post pts record -q --trigger manual --post-trigger 500 -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then
+	fail "refused --post-trigger succeeded"; fi
+grep -q "(field trigger.post_trigger_us = 500, Invalid argument); from --trigger manual, --post-trigger 500;" "$T/err" ||
+	fail "BAD_TRIGGER refusal names no field: $(cat "$T/err")"
+if FAKEDEV_REFUSE=29 FAKEDEV_REFUSE_ARG=$off_key pts record -q --trigger hotkey:q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then
+	fail "refused hotkey succeeded"; fi
+grep -q "(field trigger.hotkey = 'q', Invalid argument); from --trigger hotkey:q;" "$T/err" ||
+	fail "BAD_TRIGGER refusal names no field: $(cat "$T/err")"
+# a module older than this ptscope refuses the bytes past its struct
+if FAKEDEV_REFUSE=2 FAKEDEV_REFUSE_ARG=456 pts record -q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then
+	fail "refused struct tail succeeded"; fi
+grep -q "(bytes from offset 456 on (uprobe.fd), which this module does not know, Invalid argument); ptscope leaves every reserved field 0" "$T/err" ||
+	fail "RESERVED_NONZERO refusal names no field: $(cat "$T/err")"
 if pts trigger > "$T/out" 2> "$T/err"; then fail "trigger on an idle device succeeded"; fi
 ! grep -q "value" "$T/err" || fail "a refusal without a value prints one: $(cat "$T/err")"
 

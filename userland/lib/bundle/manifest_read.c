@@ -889,6 +889,8 @@ static int rd_objects(struct rd *r, json_object *root)
 			return rd_fail(r, EINVAL, "key %spath: \"%s\" is not an absolute path",
 				       at, ob->path);
 		TRY(rd_buf(r, e, at, "build_id", false, ob->build_id, sizeof(ob->build_id)));
+		TRY(rd_buf(r, e, at, "not_copied", false, ob->not_copied,
+			   sizeof(ob->not_copied)));
 		if (json_object_object_get_ex(e, "file", &f))
 			TRY(rd_file(r, e, at, &ob->file, &ob->size));
 		else

@@ -9,7 +9,8 @@
 # no longer shows fails too.
 #
 # Streams: the reference-encoder programs (tests/programs, bundles of
-# 40-ptsynth-selfcheck reused when present; stable addresses), the two
+# 40-ptsynth-selfcheck reused when present; stable addresses), Debian's
+# gzip (stripped), the two
 # with timer signals again with timers that run out inside setitimer
 # (the signals arrive at its exit in every run), one of them cut at its last
 # PSB (a trace that ends without a disable, as snapshots do), the
@@ -43,6 +44,16 @@ for prog in cfeatures cxx_throw vdso_clock threads signals tailcalls; do
 	args+=(--bundle "$prog=$(bundle $prog "$bin/$prog"):$bin/$prog")
 done
 args+=(--bundle "true=$(bundle true /bin/true)")
+# A stripped Debian binary that calls exit() from its own code: at exit
+# ld.so's _dl_call_fini jumps into its _fini (.fini, no symbol in
+# .dynsym) while its unnamed frames are still open. No symbols: no (c).
+if [ -x /usr/bin/gzip ]; then
+	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/gzip.ptscope" -- /usr/bin/gzip -c /dev/null \
+		</dev/null >/dev/null
+	args+=(--bundle "gzip=$work/bundles/gzip.ptscope")
+else
+	echo "SKIP part: no /usr/bin/gzip: no gzip stream"
+fi
 # The same two with timers of 1 us, which run out before setitimer
 # returns: the timer signals arrive at that system call's exit (in
 # signals, on_alarm nests in itself there) in every run, where with the
@@ -69,6 +80,15 @@ done
 "$B/ptsynth" run -q --no-aslr --follow-exec -o "$work/bundles/forkexec-exec.ptscope" -- \
 	"$bin/forkexec" exec </dev/null >/dev/null
 args+=(--bundle "forkexec-exec=$work/bundles/forkexec-exec.ptscope:$bin/forkexec")
+# Library callbacks (qsort, bsearch, atexit) built by Clang, linked by
+# lld: its packed layout puts the code mid-page, 0x1000 above its offset.
+if [ -x "$bin/callbacks_lld" ]; then
+	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/callbacks_lld.ptscope" -- "$bin/callbacks_lld" \
+		</dev/null >/dev/null
+	args+=(--bundle "callbacks_lld=$work/bundles/callbacks_lld.ptscope:$bin/callbacks_lld")
+else
+	echo "SKIP part: no clang or ld.lld: no callbacks_lld stream (lld's layout)"
+fi
 # A snapshot: deep_rec's trace cut at its last PSB, in the recursion.
 args+=(--snapshot "deep_rec-snapshot=$work/bundles/deep_rec.ptscope:$bin/deep_rec:1")
 # Whole-system shapes (kernel scopes, ring changes, interrupts): the

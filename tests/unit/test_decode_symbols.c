@@ -108,6 +108,35 @@ static void pie_mapping_takes_the_bias_from_the_executable_pt_load(void)
 }
 
 /*
+ * lld's layout (and GNU ld's with .text placed so): the executable
+ * segment begins mid-page in the file, p_offset 0x960 at p_vaddr 0x5960,
+ * in the page that holds the headers. /proc/PID/maps shows its r-x
+ * mapping at base+0x5000 with pgoff 0, a file offset that the read-only
+ * segment (p_vaddr == p_offset) holds too: the bias is the executable
+ * segment's. Taken from the segment holding pgoff, none of the code
+ * was named (clang -fuse-ld=lld, rustc).
+ */
+static void mapping_of_a_packed_executable_segment_takes_its_bias(void)
+{
+	struct pts_imgset *set;
+	struct pts_sym_info si;
+	struct pts_err err = { 0 };
+	char *lld = asm_elf_build(dir, "user.packed", ASM_ELF_USER_S,
+				  "-pie -z separate-code --section-start=.text=0x5960 -e _start");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(lld);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_file(set, 7, lld, 0, 0xb62, BASE + 0x5000,
+						  "/opt/user.packed", NULL, &err), 0);
+	pts_imgset_symbolize(set, 7, BASE + 0x59a5, &si);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(si.name);
+	CU_ASSERT_STRING_EQUAL(si.name, "f1");
+	CU_ASSERT_EQUAL(si.start, BASE + 0x59a0);
+	pts_imgset_free(set);
+	free(lld);
+}
+
+/*
  * The union image (pts_imgset_image(PTS_PID_ALL)) holds every process's
  * sections, and the block decoder keeps an image across a switch to a
  * pid without sections of its own; pts_imgset_read_any reads what that
@@ -330,6 +359,40 @@ static void stripped_binary_takes_names_from_its_debuglink_file(void)
 	pts_imgset_free(set);
 }
 
+/*
+ * A stripped executable's _fini (its .fini section, DT_FINI) is entered
+ * by ld.so's tail jump at exit, with the executable's outermost frame
+ * open: named, that jump is a tail call to its first byte, where
+ * unnamed it unwound to that frame (gzip, sort, mawk of Debian). The
+ * rest of the code stays unknown.
+ */
+static void stripped_binary_names_its_init_and_fini_sections(void)
+{
+	static const char text[] =
+		"\t.section .init,\"ax\"\n\t.globl _init\n_init:\n\tsub $8, %rsp\n\tadd $8, %rsp\n\tret\n"
+		"\t.section .fini,\"ax\"\n\t.globl _fini\n_fini:\n\tsub $8, %rsp\n\tadd $8, %rsp\n\tret\n"
+		"\t.text\n\t.globl _start\n_start:\n\tcall _init\n\tnop\n\tret\n";
+	struct pts_symtab st = { 0 };
+	struct pts_err err = { 0 };
+	const struct pts_sym *s;
+	char *elf = asm_elf_build_text(dir, "initfini", text,
+				       "-static -s -e _start --section-start=.init=0x400100 "
+				       "--section-start=.fini=0x400200 -Ttext=0x401000");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(elf);
+	CU_ASSERT_EQUAL_FATAL(pts_symtab_load_elf(&st, elf, &err), 0);
+	s = pts_symtab_find(&st, 0x400200);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_STRING_EQUAL(s->name, "_fini");
+	CU_ASSERT_EQUAL(s->start, 0x400200);
+	s = pts_symtab_find(&st, 0x400104);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_STRING_EQUAL(s->name, "_init");
+	CU_ASSERT_PTR_NULL(pts_symtab_find(&st, 0x401000));
+	pts_symtab_free(&st);
+	free(elf);
+}
+
 /* PSB+ carrying the current CR3 (PIP), then MODE.exec 64-bit */
 static void gen_psb_plus_cr3(struct pt_gen *g, uint64_t tsc, uint64_t cr3)
 {
@@ -458,6 +521,8 @@ PTS_SUITE(decode_symbols, suite_init, suite_cleanup,
 	  PTS_TEST(kallsyms_names_kernel_and_module_text),
 	  PTS_TEST(cxx_and_rust_names_are_demangled),
 	  PTS_TEST(stripped_binary_takes_names_from_its_debuglink_file),
+	  PTS_TEST(stripped_binary_names_its_init_and_fini_sections),
+	  PTS_TEST(mapping_of_a_packed_executable_segment_takes_its_bias),
 	  PTS_TEST(pip_selects_the_address_space_and_the_process),
 	  PTS_TEST(raw_code_bytes_decode_like_the_elf),
 	  PTS_TEST(zeroed_kallsyms_is_refused_and_a_later_listing_replaces),

@@ -170,7 +170,8 @@ check-unit: $(B)/unit-tests userland
 # Each tests/check.d/NN-*.sh is one scripted check (golden decodes,
 # reference-encoder self-checks, perf cross-checks); run in order.
 check-scripts: userland $(B)/unit-tests
-	@PTS_UNIT_SUMMARY=$(B)/unit-tests.last bash tests/run-check-scripts.sh
+	@PTS_UNIT_SUMMARY=$(B)/unit-tests.last PTS_CHECK_SKIPS=$(B)/check-skips.txt \
+		bash tests/run-check-scripts.sh
 
 # VM_ARGS: e.g. --serial (one kernel line at a time: no vCPU
 # oversubscription on a 2-core host), --line 6.12, --break NAME.

@@ -62,6 +62,7 @@ static int ioc_in_sized(void *k, size_t ksize, size_t ksize_ver1,
 	}
 	err = copy_struct_from_user(k, ksize, u, size);
 	if (err == -E2BIG) {
+		/* the offset where the bytes this module does not know begin */
 		why->reason = PTSCOPE_R_RESERVED_NONZERO;
 		why->arg = ksize;
 		return -EINVAL;
@@ -70,6 +71,8 @@ static int ioc_in_sized(void *k, size_t ksize, size_t ksize_ver1,
 		return err;
 	if (hdr->reason || hdr->reason_arg) {
 		why->reason = PTSCOPE_R_RESERVED_NONZERO;
+		why->arg = hdr->reason ? offsetof(struct ptscope_hdr, reason) :
+					 offsetof(struct ptscope_hdr, reason_arg);
 		return -EINVAL;
 	}
 	return 0;
@@ -112,7 +115,11 @@ static bool cmd_ok(const struct ptscope_cmd *c, struct pts_refusal *why)
 		return false;
 	}
 	if (c->reserved0 || c->reserved[0] || c->reserved[1]) {
+		/* the field's offset (docs/abi.md, "reason_arg") */
 		why->reason = PTSCOPE_R_RESERVED_NONZERO;
+		why->arg = c->reserved0 ? offsetof(struct ptscope_cmd, reserved0) :
+			   c->reserved[0] ? offsetof(struct ptscope_cmd, reserved[0]) :
+			   offsetof(struct ptscope_cmd, reserved[1]);
 		return false;
 	}
 	return true;
@@ -431,6 +438,9 @@ static long do_get_trigger(void __user *u)
 	err = ioc_in(ti, sizeof(*ti), u, &usize, &why);
 	if (!err && (ti->kinds || ti->flags || ti->uprobe_hits)) {
 		why.reason = PTSCOPE_R_RESERVED_NONZERO;
+		why.arg = ti->kinds ? offsetof(struct ptscope_trigger_info, kinds) :
+			  ti->flags ? offsetof(struct ptscope_trigger_info, flags) :
+			  offsetof(struct ptscope_trigger_info, uprobe_hits);
 		err = -EINVAL;
 	}
 	if (!err) {
@@ -488,6 +498,10 @@ static long do_read_sideband(struct file *file, void __user *u)
 	err = ioc_in(&r, sizeof(r), u, &usize, &why);
 	if (!err && (r.bytes_read || r.lost || r.reserved[0] || r.reserved[1])) {
 		why.reason = PTSCOPE_R_RESERVED_NONZERO;
+		why.arg = r.bytes_read ? offsetof(struct ptscope_sideband_read, bytes_read) :
+			  r.lost ? offsetof(struct ptscope_sideband_read, lost) :
+			  r.reserved[0] ? offsetof(struct ptscope_sideband_read, reserved[0]) :
+			  offsetof(struct ptscope_sideband_read, reserved[1]);
 		err = -EINVAL;
 	}
 	if (err)

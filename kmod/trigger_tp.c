@@ -145,6 +145,7 @@ int pts_trigger_tp_setup(const struct ptscope_trigger_spec *spec,
 
 	if (idx == -EOPNOTSUPP && pts_tp_find(spec->tracepoint)) {
 		why->reason = PTSCOPE_R_BAD_TRIGGER;
+		why->arg = offsetof(struct ptscope_config, trigger.tracepoint);
 		return -EOPNOTSUPP;
 	}
 	if (idx < 0) {
@@ -166,6 +167,8 @@ int pts_trigger_tp_setup(const struct ptscope_trigger_spec *spec,
 	if (err) {
 		why->reason = err == -ENOENT ? PTSCOPE_R_TRACEPOINT_NOT_FOUND :
 					       PTSCOPE_R_BAD_TRIGGER;
+		if (why->reason == PTSCOPE_R_BAD_TRIGGER)
+			why->arg = offsetof(struct ptscope_config, trigger.tracepoint);
 		pts_trigger_tp_teardown();
 		return err;
 	}

@@ -29,8 +29,8 @@ MAN         ?= yes
 
 PTS_INSTALL_PROGS := ptscope ptsynth fxtcheck
 # the user's documents (the others are the project's own: tests, fuzzing, ...)
-PTS_DOCS := README.md $(wildcard $(addprefix docs/,capture.md decode.md bundle-format.md \
-		output-formats.md abi.md simulated-unit.md ptsynth.md packaging.md))
+PTS_DOCS := README.md $(wildcard $(addprefix docs/,tutorial.md capture.md decode.md \
+		bundle-format.md output-formats.md abi.md simulated-unit.md ptsynth.md packaging.md))
 # what the module's DKMS build reads: the top Kbuild, kmod/ and include/
 PTS_DKMS_FILES := Kbuild $(sort $(wildcard kmod/Kbuild kmod/*.[ch] kmod/pure/*.[ch] \
 		include/ptscope/*.h include/uapi/*.h))

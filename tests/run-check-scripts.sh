@@ -6,10 +6,14 @@
 # A script that passes without a part it cannot run here (outside data
 # absent) prints "SKIP part: reason" for each: the last line counts those
 # scripts and repeats their reasons, so no skip goes unsaid.
-# Ends with the plain "N passed, N failed, N skipped (reasons)" line and a
-# non-zero status if any failed. When PTS_UNIT_SUMMARY names the file the
-# unit tests wrote their last line to (make check), that line is repeated
-# just before, so the end of `make check` counts every skip.
+# Ends with the reason for every skip, one a line ("skipped NAME: why",
+# "in part NAME: why"), then the short "checks: N passed (N in part), N
+# failed, N skipped" line, and a non-zero status if any failed. When
+# PTS_UNIT_SUMMARY names the file the unit tests wrote their last line to
+# (make check), that line is repeated just before the last, so the end of
+# `make check` counts every skip. PTS_CHECK_SKIPS names a file to keep the
+# reasons and the two count lines in (make check: build/check-skips.txt),
+# which the last line then names: they scroll away in a long output.
 set -u
 cd "$(dirname "$0")/.."
 . tests/tools/check-lib.sh
@@ -34,16 +38,24 @@ for s in tests/check.d/*.sh; do
 	fi
 done
 [ "$fail" -eq 0 ] || echo "failed checks: ${failed[*]}"
+keep=${PTS_CHECK_SKIPS:-}
+[ -z "$keep" ] || : > "$keep" || keep=
+# every line of the end goes to the output and, when asked, to $keep
+say() { echo "$1"; [ -z "$keep" ] || echo "$1" >> "$keep"; }
+if [ "$skip" -gt 0 ] || [ "$part" -gt 0 ]; then
+	say "skipped, whole or in part, and why:"
+	for r in "${skipped[@]}"; do say "  skipped $r"; done
+	for r in "${parts[@]}"; do say "  in part $r"; done
+fi
 if [ -n "${PTS_UNIT_SUMMARY:-}" ] && [ -s "$PTS_UNIT_SUMMARY" ]; then
-	cat "$PTS_UNIT_SUMMARY"
+	say "$(cat "$PTS_UNIT_SUMMARY")"
 fi
 line="checks: $pass passed"
-if [ "$part" -gt 0 ]; then
-	line+=" ($part in part: $(printf '%s; ' "${parts[@]}" | sed 's/; $//'))"
-fi
+[ "$part" -eq 0 ] || line+=" ($part in part)"
 line+=", $fail failed, $skip skipped"
-if [ "$skip" -gt 0 ]; then
-	line+=" ($(printf '%s; ' "${skipped[@]}" | sed 's/; $//'))"
+if [ "$skip" -gt 0 ] || [ "$part" -gt 0 ]; then
+	line+=": the reasons above"
+	[ -z "$keep" ] || line+=", kept in $keep"
 fi
-echo "$line"
+say "$line"
 [ "$fail" -eq 0 ]

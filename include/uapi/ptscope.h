@@ -117,6 +117,14 @@ struct ptscope_hdr {
 	__u64 reason_arg;	/* out: the refused value (or CPU); 0 in */
 };
 
+/*
+ * reason_arg of PTSCOPE_R_BAD_TRIGGER and PTSCOPE_R_RESERVED_NONZERO: the
+ * byte offset, in the struct passed, of the field refused (one reason
+ * covers many fields; the caller holds the value it sent). This value
+ * instead: no field of the caller's (the module's own RTIT_CTL check).
+ */
+#define PTSCOPE_ARG_NO_FIELD	(~(__u64)0)
+
 /* ------------------------------------------------------------------ */
 /* PTSCOPE_IOC_GET_CAPS: what this CPU and module can do.              */
 

@@ -19,33 +19,56 @@ static bool is_pow2_in(u64 v, u64 lo, u64 hi)
 	return v >= lo && v <= hi && (v & (v - 1)) == 0;
 }
 
-static bool all_zero(const void *p, size_t len)
+/*
+ * BAD_TRIGGER and RESERVED_NONZERO name the refused field by its byte
+ * offset in struct ptscope_config (docs/abi.md, "reason_arg"): the same
+ * reason covers many fields, and the caller holds the value it sent.
+ */
+#define CFG_AT(field) ((u64)offsetof(struct ptscope_config, field))
+
+/* Offset of the first non-zero byte of p, len when there is none. */
+static size_t first_nonzero(const void *p, size_t len)
 {
 	const u8 *b = p;
 	size_t i;
 
 	for (i = 0; i < len; i++)
 		if (b[i])
-			return false;
-	return true;
+			break;
+	return i;
 }
 
 static int check_reserved(const struct ptscope_config *cfg,
 			  struct pts_refusal *why)
 {
 	const struct ptscope_trigger_spec *t = &cfg->trigger;
+	size_t at;
 	u32 i;
 
-	if (cfg->reserved0 || !all_zero(cfg->reserved, sizeof(cfg->reserved)))
-		return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO, 0);
-	if (t->reserved0 || !all_zero(t->reserved, sizeof(t->reserved)))
-		return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO, 0);
+	if (cfg->reserved0)
+		return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO, CFG_AT(reserved0));
+	at = first_nonzero(cfg->reserved, sizeof(cfg->reserved));
+	if (at < sizeof(cfg->reserved))
+		return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO, CFG_AT(reserved) + at);
+	if (t->reserved0)
+		return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO,
+			      CFG_AT(trigger.reserved0));
+	at = first_nonzero(t->reserved, sizeof(t->reserved));
+	if (at < sizeof(t->reserved))
+		return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO,
+			      CFG_AT(trigger.reserved) + at);
 	for (i = 0; i < PTSCOPE_MAX_ADDR_RANGES; i++)
 		if (cfg->addr[i].reserved)
-			return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO, i);
-	if (cfg->uprobe.reserved0 ||
-	    !all_zero(cfg->uprobe.reserved, sizeof(cfg->uprobe.reserved)))
-		return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO, 0);
+			return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO,
+				      CFG_AT(addr) + i * sizeof(cfg->addr[0]) +
+				      offsetof(struct ptscope_addr_range, reserved));
+	if (cfg->uprobe.reserved0)
+		return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO,
+			      CFG_AT(uprobe.reserved0));
+	at = first_nonzero(cfg->uprobe.reserved, sizeof(cfg->uprobe.reserved));
+	if (at < sizeof(cfg->uprobe.reserved))
+		return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO,
+			      CFG_AT(uprobe.reserved) + at);
 	return 0;
 }
 
@@ -62,17 +85,19 @@ static int check_uprobe(const struct ptscope_trigger_spec *t,
 	if (u->flags)
 		return refuse(why, -EINVAL, PTSCOPE_R_BAD_FLAGS, u->flags);
 	if (!(t->kinds & PTSCOPE_TRIG_UPROBE)) {
-		if (u->fd || u->pid || u->offset)
+		if (u->fd)
+			return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, CFG_AT(uprobe.fd));
+		if (u->pid)
+			return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, CFG_AT(uprobe.pid));
+		if (u->offset)
 			return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER,
-				      u->offset);
+				      CFG_AT(uprobe.offset));
 		return 0;
 	}
 	if (u->fd < 0)
-		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER,
-			      (u64)(s64)u->fd);
+		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, CFG_AT(uprobe.fd));
 	if (u->pid < 0)
-		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER,
-			      (u64)(s64)u->pid);
+		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, CFG_AT(uprobe.pid));
 	return 0;
 }
 
@@ -98,23 +123,29 @@ static int check_trigger(const struct ptscope_trigger_spec *t,
 		return refuse(why, -EINVAL, PTSCOPE_R_BAD_FLAGS, t->flags);
 	len = strnlen(t->tracepoint, sizeof(t->tracepoint));
 	if (len == sizeof(t->tracepoint))	/* not NUL-terminated */
-		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, len);
+		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, CFG_AT(trigger.tracepoint));
 	if (t->kinds & PTSCOPE_TRIG_TRACEPOINT) {
-		if (!len || t->tracepoint_pid < 0)
+		if (!len)
 			return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER,
-				      (u64)(s64)t->tracepoint_pid);
-	} else if (len || t->tracepoint_pid) {
-		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, len);
+				      CFG_AT(trigger.tracepoint));
+		if (t->tracepoint_pid < 0)
+			return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER,
+				      CFG_AT(trigger.tracepoint_pid));
+	} else if (len) {
+		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, CFG_AT(trigger.tracepoint));
+	} else if (t->tracepoint_pid) {
+		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER,
+			      CFG_AT(trigger.tracepoint_pid));
 	}
 	/* A thread to name needs a tracepoint pid. */
 	if ((t->flags & PTSCOPE_TRIGF_TID) && t->tracepoint_pid <= 0)
-		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, t->flags);
+		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, CFG_AT(trigger.flags));
 	if (t->hotkey && (!(t->kinds & PTSCOPE_TRIG_HOTKEY) ||
 			  !pts_sysrq_key_ok(t->hotkey)))
-		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, t->hotkey);
+		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER, CFG_AT(trigger.hotkey));
 	if (t->post_trigger_us > PTS_POST_TRIGGER_MAX_US)
 		return refuse(why, -EINVAL, PTSCOPE_R_BAD_TRIGGER,
-			      t->post_trigger_us);
+			      CFG_AT(trigger.post_trigger_us));
 	return 0;
 }
 
@@ -154,8 +185,7 @@ static int check_structure(const struct ptscope_config *cfg,
 			return refuse(why, -EINVAL, PTSCOPE_R_NO_SUCH_PID,
 				      (u64)(s64)cfg->cr3_pid);
 	} else if (cfg->cr3_pid) {
-		return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO,
-			      (u64)(s64)cfg->cr3_pid);
+		return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO, CFG_AT(cr3_pid));
 	}
 	err = check_trigger(&cfg->trigger, why);
 	if (err)
@@ -180,7 +210,11 @@ static int check_ranges(const struct pts_caps *caps,
 		const struct ptscope_addr_range *r = &cfg->addr[i];
 
 		if (r->start || r->end || r->cfg)
-			return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO, i);
+			return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO,
+				      CFG_AT(addr) + i * sizeof(*r) +
+				      (r->start ? offsetof(struct ptscope_addr_range, start) :
+				       r->end ? offsetof(struct ptscope_addr_range, end) :
+				       offsetof(struct ptscope_addr_range, cfg)));
 	}
 	for (i = 0; i < cfg->nr_addr_ranges; i++) {
 		const struct ptscope_addr_range *r = &cfg->addr[i];
@@ -334,6 +368,6 @@ int pts_config_check(const struct pts_caps *caps,
 	/* Never EventEn (libipt 2.0.5 cannot decode it), never TraceEn here. */
 	if (plan->rtit_ctl & (RTIT_CTL_RESERVED_MASK | RTIT_CTL_TRACEEN))
 		return refuse(why, -EINVAL, PTSCOPE_R_RESERVED_NONZERO,
-			      plan->rtit_ctl);
+			      PTSCOPE_ARG_NO_FIELD);
 	return 0;
 }

@@ -25,6 +25,7 @@ typedef __s64 s64;
 #else
 #include <linux/types.h>
 #include <linux/errno.h>
+#include <linux/stddef.h>
 #include <linux/string.h>
 /*
  * The kernel's msr-index.h spells a few RTIT bits like rtit.h (same

@@ -103,6 +103,39 @@ m['config']['addr_ranges'] == [{'a': '0x1000', 'b': '0x1fff', 'cfg': 2}]"
 
 readback "$T/b.ptscope"
 
+echo "-- a mapped file that cannot be read is a warning: complete bundle, exit 0, recorded"
+# CMD (a copy of sh) deletes its own executable; without CAP_SYS_ADMIN
+# (and CAP_CHECKPOINT_RESTORE) /proc/PID/map_files cannot be opened, so
+# the file is out of reach: as perf record leaves a DSO it cannot read to
+# decode as [unknown], the capture goes on and says what is lost
+cp /bin/sh "$T/selfrm"
+set +e
+setpriv --inh-caps=-sys_admin,-checkpoint_restore --bounding-set=-sys_admin,-checkpoint_restore \
+	env LD_PRELOAD="$T/fakedev.so" "$B/ptscope" run -q -o "$T/nc.ptscope" -- "$T/selfrm" -c "rm $T/selfrm" \
+	> "$T/out" 2> "$T/err"
+rc=$?
+set -e
+[ "$rc" = 0 ] || fail "run with a file it cannot copy: rc $rc, want 0"
+grep -q "^  warning   $T/selfrm not copied (cannot open $T/selfrm: No such file or directory): its code decodes as gaps (\[unknown\]); to decode it, give --sysroot DIR with the original file at 'DIR$T/selfrm'" "$T/out" ||
+	fail "no warning naming the file, the loss and what to do"
+! grep -q "^  error.*selfrm" "$T/out" || fail "a file not copied is still an error"
+! grep -q INCOMPLETE "$T/out" || fail "a file not copied made the bundle incomplete"
+check_manifest "$T/nc.ptscope" "
+m['complete'] is True ;;
+[(o['size'], o['build_id'], 'file' in o) for o in m['objects'] if o['path'] == '$T/selfrm'] == [(0, '', False)] ;;
+[o['not_copied'] for o in m['objects'] if o['path'] == '$T/selfrm'] == ['cannot open $T/selfrm: No such file or directory'] ;;
+any(o['path'] == '$T/selfrm (deleted)' and 'deleted while mapped' in o['not_copied'] for o in m['objects']) ;;
+all('not_copied' not in o for o in m['objects'] if 'selfrm' not in o['path'])"
+readback "$T/nc.ptscope"
+# the decoder says it too, uses no host file for it, and counts it
+cp /bin/true "$T/selfrm"
+"$B/ptscope" decode "$T/nc.ptscope" -o "$T/nc.txt" --summary > "$T/out" 2> "$T/err" || true
+grep -q "warning: $T/selfrm was not copied at capture: its code decodes as gaps; give --sysroot DIR with the original file at 'DIR$T/selfrm' (cannot open" "$T/out" ||
+	fail "decode: no warning for the file not copied"
+grep -q "code files: .*, 2 the capture could not read$" "$T/out" || fail "decode: not counted"
+! grep -q "selfrm is used unchecked" "$T/out" || fail "decode used the file now at that path"
+rm -f "$T/selfrm"
+
 echo "-- attach: snapshot when the process exits"
 sleep 1 &
 sp=$!
@@ -317,6 +350,34 @@ if FAKEDEV_REFUSE=43 FAKEDEV_REFUSE_ARG=1048576 pts record -q --size 4M -o "$T/x
 	fail "refused --size succeeded"; fi
 grep -q "(limit 1 MiB, Invalid argument); from --size 4 MiB; give a --size" "$T/err" ||
 	fail "BUFFER_LIMIT refusal: $(cat "$T/err")"
+# BAD_TRIGGER and RESERVED_NONZERO: reason_arg is the refused field's offset
+# in the struct (docs/abi.md): the field is named with the value ptscope sent
+cat > "$T/off.c" <<'C'
+#include <stddef.h>
+#include <stdio.h>
+#include <uapi/ptscope.h>
+int main(void)
+{
+	printf("%zu %zu\n", offsetof(struct ptscope_config, trigger.post_trigger_us),
+	       offsetof(struct ptscope_config, trigger.hotkey));
+	return 0;
+}
+C
+gcc -Iinclude -o "$T/off" "$T/off.c"
+read -r off_post off_key < <("$T/off")
+if FAKEDEV_REFUSE=29 FAKEDEV_REFUSE_ARG=$off_post pts record -q --trigger manual --post-trigger 500 -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then
+	fail "refused --post-trigger succeeded"; fi
+grep -q "(field trigger.post_trigger_us = 500, Invalid argument); from --trigger manual, --post-trigger 500;" "$T/err" ||
+	fail "BAD_TRIGGER refusal names no field: $(cat "$T/err")"
+if FAKEDEV_REFUSE=29 FAKEDEV_REFUSE_ARG=$off_key pts record -q --trigger hotkey:q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then
+	fail "refused hotkey succeeded"; fi
+grep -q "(field trigger.hotkey = 'q', Invalid argument); from --trigger hotkey:q;" "$T/err" ||
+	fail "BAD_TRIGGER refusal names no field: $(cat "$T/err")"
+# a module older than this ptscope refuses the bytes past its struct
+if FAKEDEV_REFUSE=2 FAKEDEV_REFUSE_ARG=456 pts record -q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then
+	fail "refused struct tail succeeded"; fi
+grep -q "(bytes from offset 456 on (uprobe.fd), which this module does not know, Invalid argument); ptscope leaves every reserved field 0" "$T/err" ||
+	fail "RESERVED_NONZERO refusal names no field: $(cat "$T/err")"
 if pts trigger > "$T/out" 2> "$T/err"; then fail "trigger on an idle device succeeded"; fi
 ! grep -q "value" "$T/err" || fail "a refusal without a value prints one: $(cat "$T/err")"
 

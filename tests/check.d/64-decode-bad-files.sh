@@ -216,6 +216,11 @@ json.dump(m, open(sys.argv[1], "w"), indent=1)' "$T/ks/manifest.json"
 expect 0 "kernel/kallsyms: no kallsyms lines .*: kernel code is named \[unknown\]" "$T/ks"
 copy badjson; printf '{"format": "ptscope-bundle", "vers' > "$T/badjson/manifest.json"
 expect 1 "manifest.json: bad JSON.*copy the bundle again" "$T/badjson"
+# an empty manifest (a copy cut short) is said to be empty, with what to do
+copy empty; : > "$T/empty/manifest.json"
+expect 1 "manifest.json is empty (0 bytes): the bundle was cut short .*copy the whole $T/empty directory again .*capture again (ptscope run, attach or record -o $T/empty)$" "$T/empty"
+printf '\n\0\0\0' > "$T/empty/manifest.json"
+expect 1 "manifest.json is empty (4 bytes of white space or zeros)" "$T/empty"
 copy ver; sed -i 's/"version": 1,/"version": 99,/' "$T/ver/manifest.json"
 # a newer bundle names the program that wrote it (its producer), to decode it with
 sed -i 's/"producer": "[^"]*"/"producer": "ptscope 7.2"/' "$T/ver/manifest.json"

@@ -189,6 +189,13 @@ struct pts_bundle_object {
 	char *file;				/* bundle copy, NULL with --no-copy */
 	char build_id[41];			/* hex NT_GNU_BUILD_ID, "" if none */
 	uint64_t size;				/* bytes of the original */
+	/*
+	 * Why the capture could not read the mapped file ("" when it could):
+	 * a file deleted or replaced since it was mapped, or not readable.
+	 * No file, size 0, no build-id; a decoder uses no host file for it
+	 * unless told where the original is (--sysroot).
+	 */
+	char not_copied[256];
 };
 
 struct pts_bundle {

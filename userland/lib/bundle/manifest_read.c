@@ -889,6 +889,8 @@ static int rd_objects(struct rd *r, json_object *root)
 			return rd_fail(r, EINVAL, "key %spath: \"%s\" is not an absolute path",
 				       at, ob->path);
 		TRY(rd_buf(r, e, at, "build_id", false, ob->build_id, sizeof(ob->build_id)));
+		TRY(rd_buf(r, e, at, "not_copied", false, ob->not_copied,
+			   sizeof(ob->not_copied)));
 		if (json_object_object_get_ex(e, "file", &f))
 			TRY(rd_file(r, e, at, &ob->file, &ob->size));
 		else
@@ -987,6 +989,21 @@ static void line_col(const char *text, size_t off, unsigned int *line, unsigned 
 	}
 }
 
+/*
+ * Nothing but white space and zero bytes, or nothing at all: what a copy
+ * cut short leaves (a file system that lost a file's blocks in a crash
+ * reads zeros).
+ */
+static bool blank(const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (text[i] && !strchr(" \t\r\n", text[i]))
+			return false;
+	return true;
+}
+
 static int parse_json(struct rd *r, const char *path, const char *text, size_t len,
 		      json_object **root)
 {
@@ -1065,6 +1082,21 @@ int pts_bundle_read_flags(const char *dir, unsigned int flags, struct pts_bundle
 				 "(the manifest is written last)", path, strerror(-rc));
 	if (rc)
 		goto out;
+	if (blank(text, len)) {
+		/*
+		 * The manifest is written whole, synced and renamed into place
+		 * last: an empty one is not a capture's. A copy cut short (or a
+		 * disk that filled while copying) leaves it so, and no other
+		 * file holds the CPU, timing and configuration the trace needs.
+		 */
+		rc = pts_err_set(err, EINVAL, "%s is empty (%zu bytes%s): the bundle was cut short after "
+				 "the capture (a copy that did not finish, or a disk that filled up; "
+				 "ptscope writes the manifest whole, last): copy the whole %s directory "
+				 "again from the machine that captured it, or, with no complete copy "
+				 "left, capture again (ptscope run, attach or record -o %s)",
+				 path, len, len ? " of white space or zeros" : "", dir, dir);
+		goto out;
+	}
 	rc = parse_json(&r, path, text, len, &root);
 	if (rc)
 		goto out;

@@ -378,6 +378,9 @@ static json_object *w_objects(struct wr *w, const struct pts_bundle *b)
 		else
 			put_uint(o, "size", ob->size);
 		put_buf(w, o, at, "build_id", ob->build_id, sizeof(ob->build_id));
+		/* only when said: a bundle whose files were all read is as before */
+		if (ob->not_copied[0])
+			put_buf(w, o, at, "not_copied", ob->not_copied, sizeof(ob->not_copied));
 		json_object_array_add(a, o);
 	}
 	return a;

@@ -653,10 +653,10 @@ static bool object_known(const struct pts_bundle *b, const char *path)
  * pts_proc_open_mapped: the mapped file itself, or the path in the
  * process's mount namespace checked against the maps line's inode), else,
  * the process being gone, the path here if it is still the mapped inode.
- * A file replaced since it was mapped, or not reachable, is said and not
- * copied: its bytes would decode another program. -1 then.
+ * A file replaced since it was mapped, or not reachable, is not copied
+ * (its bytes would decode another program): -1, with why in why.
  */
-static int open_object(struct writer *w, int32_t pid, const struct pts_bundle_map *m)
+static int open_object(int32_t pid, const struct pts_bundle_map *m, char *why, size_t len)
 {
 	struct pts_err e = { 0 };
 	struct stat st;
@@ -664,22 +664,45 @@ static int open_object(struct writer *w, int32_t pid, const struct pts_bundle_ma
 
 	if (fd >= 0 || fd == -ESTALE || strstr(m->path, " (deleted)")) {
 		if (fd < 0)
-			pts_capture_error(w->c, "%s: not copied", e.msg[0] ? e.msg : m->path);
+			snprintf(why, len, "%.250s", e.msg[0] ? e.msg : "deleted while mapped");
 		return fd < 0 ? -1 : fd;
 	}
 	fd = open(m->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		pts_capture_error(w->c, "cannot open %s: %s: not copied", m->path, strerror(errno));
+		snprintf(why, len, "cannot open %s: %s", m->path, strerror(errno));
 		return -1;
 	}
 	if (m->inode && (fstat(fd, &st) || st.st_ino != m->inode)) {
-		pts_capture_error(w->c, "%s is not the file mapped (inode %llu, mapped inode %llu): "
-				  "replaced since it was mapped, not copied", m->path,
-				  (unsigned long long)st.st_ino, (unsigned long long)m->inode);
+		snprintf(why, len, "%s is not the file mapped (inode %llu, mapped inode %llu): "
+			 "replaced since it was mapped", m->path, (unsigned long long)st.st_ino,
+			 (unsigned long long)m->inode);
 		close(fd);
 		return -1;
 	}
 	return fd;
+}
+
+/*
+ * A mapped file the capture could not read: recorded without a copy, size
+ * or build-id, with why (the bundle is still complete: the trace is all
+ * there; that file's code decodes as gaps unless --sysroot gives it).
+ */
+static void add_not_copied(struct writer *w, const char *path, const char *why)
+{
+	struct pts_bundle *b = w->b;
+	struct pts_bundle_object *v, *o;
+
+	v = realloc(b->objects, (b->nr_objects + 1) * sizeof(*v));
+	if (!v)
+		return;
+	b->objects = v;
+	o = &v[b->nr_objects];
+	memset(o, 0, sizeof(*o));
+	o->path = strdup(path);
+	if (!o->path)
+		return;
+	snprintf(o->not_copied, sizeof(o->not_copied), "%s", why);
+	b->nr_objects++;
 }
 
 static void add_object(struct writer *w, int32_t pid, const struct pts_bundle_map *m)
@@ -689,14 +712,16 @@ static void add_object(struct writer *w, int32_t pid, const struct pts_bundle_ma
 	const char *path = m->path;
 	struct pts_err e;
 	struct stat stt;
-	char name[4200], src[32];
+	char name[4200], src[32], why[256];
 	int fd;
 
 	if (!path || path[0] != '/' || object_known(b, path))
 		return;
-	fd = open_object(w, pid, m);
-	if (fd < 0)
+	fd = open_object(pid, m, why, sizeof(why));
+	if (fd < 0) {
+		add_not_copied(w, path, why);
 		return;
+	}
 	if (fstat(fd, &stt) || !S_ISREG(stt.st_mode)) {
 		close(fd);
 		return;
@@ -828,6 +853,13 @@ static void print_summary(const struct pts_capture *c, const struct pts_bundle *
 	}
 	if (!b->complete)
 		fprintf(out, "  incomplete: %s\n", b->incomplete_reason);
+	/* what is lost and what to do, once per file (the bundle records each) */
+	for (i = 0; i < b->nr_objects; i++)
+		if (b->objects[i].not_copied[0])
+			fprintf(out, "  warning   %s not copied (%s): its code decodes as gaps "
+				"([unknown]); to decode it, give --sysroot DIR with the original file "
+				"at 'DIR%s' (--sysroot / once it is back in place)\n",
+				b->objects[i].path, b->objects[i].not_copied, b->objects[i].path);
 	for (i = 0; i < c->nr_errors; i++)
 		fprintf(out, "  error     %s\n", c->errors[i]);
 }

@@ -4,6 +4,7 @@
  */
 #include "device.h"
 #include "hostcpu.h"
+#include "reason_field.h"
 #include "reason_value.h"
 
 #include <ptscope/reason_text.h>
@@ -99,10 +100,19 @@ static const char *reason_hint(const char *what, uint32_t reason, int e)
 	case PTSCOPE_R_TRACEPOINT_NOT_FOUND:
 		return "; ptscope record --help lists the tracepoints a trigger can be armed on";
 	case PTSCOPE_R_BAD_TRIGGER:
-		/* EOPNOTSUPP: a tracepoint that exists but has no probe */
+		/*
+		 * EOPNOTSUPP: a tracepoint that exists but has no probe. The
+		 * rest ptscope checks before CONFIGURE (options.c): a module
+		 * with other rules, i.e. not built with this ptscope.
+		 */
 		return e == EOPNOTSUPP ? "; not a tracepoint this module has a probe for: ptscope "
 					 "record --help lists the ones a trigger can be armed on" :
-					 "";
+					 "; the loaded module checks triggers otherwise than this "
+					 "ptscope: load the module built with it";
+	case PTSCOPE_R_RESERVED_NONZERO:
+		/* ptscope sends every reserved field as zero */
+		return "; ptscope leaves every reserved field 0, so the loaded module is not the "
+		       "one built with this ptscope: load that one";
 	case PTSCOPE_R_NEED_CAP_ADMIN:
 		/*
 		 * CAP_PERFMON alone arms a kernel scope, but its bundle then
@@ -167,12 +177,15 @@ int pts_dev_refusal(const char *what, int e, const struct ptscope_hdr *hdr,
 int pts_dev_refusal_by(const char *what, int e, const struct ptscope_hdr *hdr,
 		       const char *by, struct pts_err *err)
 {
-	char vbuf[64];
+	char vbuf[160];
 	const char *v;
 
 	if (hdr && hdr->reason) {
 		/* only a value the module set for this reason: never a "value 0" nobody gave */
 		v = pts_reason_value(what, hdr->reason, hdr->reason_arg, vbuf, sizeof(vbuf));
+		/* or the field it names, with the value sent (BAD_TRIGGER, RESERVED_NONZERO) */
+		if (!v)
+			v = pts_reason_field(what, hdr, vbuf, sizeof(vbuf));
 		return pts_err_set(err, e, "%s refused: %s (%s%s%s)%s%s%s", what,
 				   pts_reason_text(hdr->reason), v ? v : "", v ? ", " : "",
 				   strerror(e), by ? "; from " : "", by ? by : "",

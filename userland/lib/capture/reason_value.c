@@ -98,8 +98,8 @@ const char *pts_reason_value(const char *what, uint32_t reason, uint64_t arg, ch
 	}
 	/*
 	 * None set: NOT_ARMED, ARMED, NOT_CONFIGURED, NEED_CAP_ADMIN, NO_PT,
-	 * NO_MTC, ... and the ones whose value varies with the check that
-	 * refused (BAD_TRIGGER, RESERVED_NONZERO): the options say more.
+	 * NO_MTC, ... BAD_TRIGGER and RESERVED_NONZERO give a field's
+	 * offset, not a value: reason_field.h names the field.
 	 */
 	return NULL;
 }

@@ -82,6 +82,26 @@ static char *decide(const struct pts_bundle *b, const char *path, const char *sy
 		return file;
 	}
 	snprintf(host, sizeof(host), "%s%s", sysroot ? sysroot : "", path);
+	if (ob && ob->not_copied[0]) {
+		/*
+		 * The capture could not read it (deleted, replaced, unreadable):
+		 * nothing to check a file against, and the file at path here
+		 * may be the one that replaced it. Only a file the user names
+		 * with --sysroot is used.
+		 */
+		sum->objects_not_copied++;
+		if (sysroot && pts_decode_file_size(host, NULL) >= 0) {
+			snprintf(msg, sizeof(msg), "%.120s was not copied at capture (%.120s): "
+				 "%.120s (--sysroot) is used unchecked", path, ob->not_copied, host);
+			pts_decode_warn(sum, msg);
+			return dup_or_oom(host, oom);
+		}
+		snprintf(msg, sizeof(msg), "%.120s was not copied at capture: its code decodes as "
+			 "gaps; give --sysroot DIR with the original file at 'DIR%.100s' (%.120s)",
+			 path, path, ob->not_copied);
+		pts_decode_warn(sum, msg);
+		return NULL;
+	}
 	sz = pts_decode_file_size(host, NULL);
 	if (sz < 0)
 		return dup_or_oom(host, oom);	/* not there: said when added */

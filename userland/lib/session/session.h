@@ -135,6 +135,8 @@ struct pts_decode_summary {
 	 * did not match the capture (their code decodes as gaps), with why.
 	 */
 	unsigned int objects_copied, objects_checked, objects_unchecked;
+	/* files the capture could not read (objects[].not_copied): gaps unless --sysroot */
+	unsigned int objects_not_copied;
 	/*
 	 * Events of processes other than the traced one, left out: a bundle
 	 * of one process whose CR3 filter could not be used (config

@@ -25,7 +25,16 @@
 #ifndef PTS_DECODE_DEEP_H
 #define PTS_DECODE_DEEP_H
 
+#include <pthread.h>
+
 #define PTS_DEEP_STACK (64u << 20)
+
+/*
+ * at initialised with a stack of PTS_DEEP_STACK bytes, for a thread whose
+ * decoders go through direct branches (the parallel decode's workers):
+ * 0, or -1 when it cannot be (at then not initialised).
+ */
+int pts_deep_attr_init(pthread_attr_t *at);
 
 /*
  * Run fn(arg) on a new thread with a stack of PTS_DEEP_STACK bytes and

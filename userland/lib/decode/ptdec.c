@@ -212,8 +212,10 @@ struct pts_ptdec {
 	struct pts_ptdec_config cfg;
 	/*
 	 * what fill() runs when synced with nothing pending: blocks_plain,
-	 * blocks_store (cfg.store), or step (cfg.on_insn: every block
-	 * through on_block, its instructions listed)
+	 * blocks_store (cfg.store), either through direct branches
+	 * (cfg.through: blocks_through, blocks_store_through), their copies
+	 * while sinking (pts_ptdec_sink), or step (cfg.on_insn: every block
+	 * through on_block, its instructions listed): blocks_of
 	 */
 	void (*blocks)(struct pts_ptdec *d);
 	const uint8_t *buf;
@@ -1581,35 +1583,61 @@ int pts_pt_first_tsc(const uint8_t *buf, size_t size, const struct pt_errata *er
 static void blocks_plain(struct pts_ptdec *d);
 static void blocks_store(struct pts_ptdec *d);
 static void blocks_through(struct pts_ptdec *d);
+static void blocks_store_through(struct pts_ptdec *d);
 static void blocks_sink(struct pts_ptdec *d);
+static void blocks_sink_through(struct pts_ptdec *d);
 static void step(struct pts_ptdec *d);
+
+/* The block loop of a decoder not sinking (pts_ptdec.blocks), by its config. */
+static void (*blocks_of(const struct pts_ptdec *d))(struct pts_ptdec *d)
+{
+	if (d->cfg.on_insn)
+		return step;
+	if (d->cfg.store)
+		return d->cfg.through ? blocks_store_through : blocks_store;
+	return d->cfg.through ? blocks_through : blocks_plain;
+}
 
 int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, struct pts_err *err)
 {
 	struct pts_ptdec *d = cfg->spare ? *cfg->spare : NULL;
+	struct path_ent *paths = NULL;
 	struct pt_config pc;
 	struct pt_image *img;
 
 	if (d) {
 		*cfg->spare = NULL;
-		paths_free(d->paths);
+		paths = d->paths;
 		if (d->cfg.images == cfg->images) {
-			/* as calloc'd, but the classification cache (the last member) */
+			/*
+			 * As calloc'd, but the classification cache (the last
+			 * member) and the cache of block paths, whose entries
+			 * depend on the same bytes: a worker's chunks share
+			 * them (docs/performance.md, nineteenth round).
+			 */
 			memset(d, 0, offsetof(struct pts_ptdec, icache));
 		} else {
 			free(d);
 			d = NULL;
+			paths_free(paths);
+			paths = NULL;
 		}
 	}
 	if (!d)
 		d = calloc(1, sizeof(*d));
-	if (!d)
+	if (!d) {
+		paths_free(paths);
 		return pts_err_set(err, ENOMEM, "out of memory");
+	}
 	d->cfg = *cfg;
 	d->cfg.spare = NULL;
-	/* the instruction listing and the store take every block as libipt ends it */
-	d->cfg.through = cfg->through && !cfg->on_insn && !cfg->store;
-	if (d->cfg.through) {
+	/* the instruction listing takes every block as libipt ends it */
+	d->cfg.through = cfg->through && !cfg->on_insn;
+	if (!d->cfg.through) {
+		paths_free(paths);
+	} else if (paths) {
+		d->paths = paths;
+	} else {
 		d->paths = calloc(PATH_SIZE, sizeof(*d->paths));
 		if (!d->paths) {
 			free(d);
@@ -1630,8 +1658,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
 	d->pid_changed = true;
 	sb_recheck(d);
-	d->blocks = cfg->on_insn ? step : cfg->store ? blocks_store :
-		    d->cfg.through ? blocks_through : blocks_plain;
+	d->blocks = blocks_of(d);
 	d->elide_q = cfg->elide;
 	d->elide_until = cfg->elide_queued ? UINT64_MAX : 0;
 	d->sink_end = UINT64_MAX;
@@ -2527,6 +2554,11 @@ static void blocks_through(struct pts_ptdec *d)
 	blocks_run(d, false, NULL, false, true);
 }
 
+static void blocks_store_through(struct pts_ptdec *d)
+{
+	blocks_run(d, true, NULL, false, true);
+}
+
 /*
  * blocks_plain of a decoder between pts_ptdec_sink and _unsink: the same
  * loop, but pts_ptdec_emit's copy of it (fill_with) hands out no call or
@@ -2535,6 +2567,11 @@ static void blocks_through(struct pts_ptdec *d)
 static void blocks_sink(struct pts_ptdec *d)
 {
 	blocks_run(d, false, NULL, false, false);
+}
+
+static void blocks_sink_through(struct pts_ptdec *d)
+{
+	blocks_run(d, false, NULL, false, true);
 }
 
 /*
@@ -2555,6 +2592,8 @@ static inline __attribute__((always_inline)) void fill_with(struct pts_ptdec *d,
 			blocks_run(d, false, et, false, false);
 		else if (et && sink && d->blocks == blocks_sink)
 			blocks_run(d, false, et, true, false);
+		else if (et && sink && d->blocks == blocks_sink_through)
+			blocks_run(d, false, et, true, true);
 		else
 			d->blocks(d);
 		if (et && et->rc)
@@ -2705,13 +2744,23 @@ static inline __attribute__((always_inline)) int emit(struct pts_ptdec *d, bool 
 	}
 }
 
+/*
+ * pts_ptdec_emit between pts_ptdec_sink and _unsink: copies with their
+ * stops, kept out of the serial decoder's function (its code laid out
+ * as it was before the sinking copies through direct branches came)
+ */
+static __attribute__((noinline)) int emit_sinking(struct pts_ptdec *d, bool bounded,
+						  uint64_t until_ns, const struct pts_brsrc_to *to,
+						  struct pts_err *err)
+{
+	return bounded ? emit(d, true, until_ns, to, err, true) : emit(d, false, 0, to, err, true);
+}
+
 int pts_ptdec_emit(struct pts_ptdec *d, bool bounded, uint64_t until_ns,
 		   const struct pts_brsrc_to *to, struct pts_err *err)
 {
-	/* between pts_ptdec_sink and _unsink: a copy with its stops (the serial decoder's has none) */
-	if (d->blocks == blocks_sink)
-		return bounded ? emit(d, true, until_ns, to, err, true)
-			       : emit(d, false, 0, to, err, true);
+	if (d->blocks == blocks_sink || d->blocks == blocks_sink_through)
+		return emit_sinking(d, bounded, until_ns, to, err);
 	if (bounded)
 		return emit(d, true, until_ns, to, err, false);
 	return emit(d, false, 0, to, err, false);
@@ -2729,7 +2778,7 @@ void pts_ptdec_sink(struct pts_ptdec *d, struct pts_br_elide *elide, bool elide_
 	d->elide_q = elide;
 	d->elide_until = elide_queued ? UINT64_MAX : 0;
 	jump_recheck(d);
-	d->blocks = blocks_sink;
+	d->blocks = d->cfg.through ? blocks_sink_through : blocks_sink;
 	d->sink_end = end;
 }
 
@@ -2742,7 +2791,7 @@ void pts_ptdec_unsink(struct pts_ptdec *d)
 	d->elide_q = NULL;
 	d->elide_until = 0;
 	jump_recheck(d);
-	d->blocks = d->cfg.store ? blocks_store : d->cfg.through ? blocks_through : blocks_plain;
+	d->blocks = blocks_of(d);
 	d->sink_end = UINT64_MAX;
 }
 
@@ -2786,14 +2835,14 @@ void pts_ptdec_free_to(struct pts_ptdec *d, struct pts_ptdec **spare)
 	if (d->blk)
 		pt_blk_free_decoder(d->blk);
 	free(d->copy);
-	paths_free(d->paths);
-	d->paths = NULL;
 	d->hp = NULL;
 	if (spare && !*spare) {
+		/* the caches kept (pts_ptdec_new) */
 		d->blk = NULL;
 		d->copy = NULL;
 		*spare = d;
 	} else {
+		paths_free(d->paths);
 		free(d);
 	}
 }

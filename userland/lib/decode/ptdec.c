@@ -752,6 +752,40 @@ static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
 }
 
 /*
+ * A gap for libipt's error st, where its decoder is now. Where libipt
+ * found a packet it could not take for the query it asked
+ * (pte_bad_query) and that packet does not decode at all, the gap is
+ * named by that packet's error: which query libipt asked there depends
+ * on where its blocks end, with or without the block flags
+ * (cfg.through: a TNT bit for the conditional branch after a direct
+ * jump, where the flags ask for an event first), and the damage is the
+ * packet's (docs/fuzzing.md, finding 24). Gaps are rare: a packet
+ * decoder made for each.
+ */
+static __attribute__((noinline, cold)) void gap_err(struct pts_ptdec *d, int st)
+{
+	struct pt_packet_decoder *pd;
+	struct pt_errata errata;
+	int code = pt_errcode(st);
+	struct pt_packet pkt;
+	uint64_t off = 0;
+	int rc;
+
+	pt_blk_get_offset(d->blk, &off);
+	if (code == pte_bad_query) {
+		pts_pt_errata(&errata, d->cfg.family, d->cfg.model, d->cfg.stepping);
+		pd = pts_pt_pkt_decoder(d->buf, d->cfg.size, &errata);
+		if (pd && pt_pkt_sync_set(pd, off) >= 0) {
+			rc = pt_pkt_next(pd, &pkt, sizeof(pkt));
+			if (rc < 0 && rc != -pte_eos)
+				code = pt_errcode(rc);
+		}
+		pt_pkt_free_decoder(pd);
+	}
+	gap_at(d, pt_errstr(code), 0, off);
+}
+
+/*
  * A jump for the consumer's store (cfg.store) that does not extend its
  * open run: it begins a run there if the store allows, else it is offered
  * to take_jump, and queued if not taken; with something queued or
@@ -1240,17 +1274,20 @@ static inline bool next_inner(struct pts_ptdec *d, const struct piece_at *p, uin
 }
 
 /*
- * The piece that ends at the direct branch at site (next_inner): its
- * instructions counted as a block's; the next one starts at its target.
- * The piece's start.
+ * The piece that ends at the direct branch at site (next_inner), counted
+ * as a block; the next one starts at its target. Its start, and in *n its
+ * instructions, which the caller counts once the branch before the piece
+ * is resolved, as a block's are counted after the branch at its start:
+ * an event queued carries the instructions before its branch only
+ * (pts_ptdec_insns_before), which a parallel decode's joins add up.
  */
 static inline uint64_t take_piece(struct pts_ptdec *d, struct piece_at *p, uint64_t to,
-				  uint32_t idx)
+				  uint32_t idx, uint32_t *n)
 {
 	uint64_t ip = p->ip;
 
 	d->st.blocks++;
-	d->st.insns += idx - p->ix + 1;
+	*n = idx - p->ix + 1;
 	p->ip = to;
 	p->ix = idx + 1;
 	p->k++;
@@ -1301,7 +1338,7 @@ static inline void held_at(const struct pts_ptdec *d, struct piece_at *p)
 }
 
 /* Block b from p on, the rest of it past its last direct branch. */
-static inline void block_rest(struct pt_block *b, const struct piece_at *p)
+static inline __attribute__((always_inline)) void block_rest(struct pt_block *b, const struct piece_at *p)
 {
 	b->ip = p->ip;
 	b->ninsn = (uint16_t)(b->ninsn - p->ix);
@@ -1850,7 +1887,7 @@ static inline __attribute__((always_inline)) bool mark_good_timed(struct pts_ptd
 }
 
 /* Whether the packet at libipt's position is a TNT-8 (pt_read.h, pts_pt_tnt_bits). */
-static inline bool tnt8_next(const struct pts_ptdec *d)
+static inline __attribute__((always_inline)) bool tnt8_next(const struct pts_ptdec *d)
 {
 	uint8_t p = d->buf[d->good_off];
 
@@ -2093,7 +2130,7 @@ static void after_next(struct pts_ptdec *d, const struct pt_block *blk, int st, 
 			d->state = PTDEC_ENDED;
 			return;
 		}
-		gap(d, pt_errstr(pt_errcode(st)), 0);
+		gap_err(d, st);
 		lose_sync(d);
 		return;
 	}
@@ -2113,10 +2150,11 @@ static void after_next(struct pts_ptdec *d, const struct pt_block *blk, int st, 
  */
 static void step_piece(struct pts_ptdec *d)
 {
-	uint64_t site, to, ip;
+	uint64_t site, to;
 	struct piece_at p;
 	uint32_t idx;
 	uint8_t len;
+	uint32_t n;
 
 	held_at(d, &p);
 	if (!next_inner(d, &p, &site, &to, &idx, &len)) {
@@ -2127,11 +2165,11 @@ static void step_piece(struct pts_ptdec *d)
 		after_next(d, &b, d->held_st, true);
 		return;
 	}
-	ip = take_piece(d, &p, to, idx);
+	resolve(d, take_piece(d, &p, to, idx, &n));
+	d->st.insns += n;
 	d->hk = p.k;
 	d->hip = p.ip;
 	d->hidx = p.ix;
-	resolve(d, ip);
 	piece_pend(d, site, len);
 	if (d->state == PTDEC_WALK_EOS && walk_loops(d, site)) {
 		d->state = PTDEC_ENDED;
@@ -2226,7 +2264,7 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
 
 		st = pt_blk_event(d->blk, &ev, sizeof(ev));
 		if (st < 0) {
-			gap(d, pt_errstr(pt_errcode(st)), 0);
+			gap_err(d, st);
 			lose_sync(d);
 			return;
 		}
@@ -2359,6 +2397,7 @@ static inline __attribute__((always_inline)) int one_block(struct pts_ptdec *d, 
 	uint64_t site, to;
 	uint32_t idx;
 	uint8_t len;
+	uint32_t n;
 	bool sink_stop;
 	int st;
 
@@ -2428,7 +2467,8 @@ pieces:
 	 * of step (step_piece).
 	 */
 	PTS_ASSUME(!d->qn);
-	sink_stop = resolve_fast(d, take_piece(d, &p, to, idx), store, et, known, sink);
+	sink_stop = resolve_fast(d, take_piece(d, &p, to, idx, &n), store, et, known, sink);
+	d->st.insns += n;
 	for (;;) {
 		piece_pend(d, site, len);
 		if (spinning(d, site)) {
@@ -2442,7 +2482,8 @@ pieces:
 		}
 		if (!next_inner(d, &p, &site, &to, &idx, &len))
 			break;
-		sink_stop = resolve_direct(d, take_piece(d, &p, to, idx), store, et, sink);
+		sink_stop = resolve_direct(d, take_piece(d, &p, to, idx, &n), store, et, sink);
+		d->st.insns += n;
 	}
 	block_rest(&b, &p);
 	sink_stop = resolve_direct(d, b.ip, store, et, sink);

@@ -9,7 +9,8 @@
 # no longer shows fails too.
 #
 # Streams: the reference-encoder programs (tests/programs, bundles of
-# 40-ptsynth-selfcheck reused when present; stable addresses), the two
+# 40-ptsynth-selfcheck reused when present; stable addresses), Debian's
+# gzip (stripped), the two
 # with timer signals again with timers that run out inside setitimer
 # (the signals arrive at its exit in every run), one of them cut at its last
 # PSB (a trace that ends without a disable, as snapshots do), the
@@ -43,6 +44,16 @@ for prog in cfeatures cxx_throw vdso_clock threads signals tailcalls; do
 	args+=(--bundle "$prog=$(bundle $prog "$bin/$prog"):$bin/$prog")
 done
 args+=(--bundle "true=$(bundle true /bin/true)")
+# A stripped Debian binary that calls exit() from its own code: at exit
+# ld.so's _dl_call_fini jumps into its _fini (.fini, no symbol in
+# .dynsym) while its unnamed frames are still open. No symbols: no (c).
+if [ -x /usr/bin/gzip ]; then
+	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/gzip.ptscope" -- /usr/bin/gzip -c /dev/null \
+		</dev/null >/dev/null
+	args+=(--bundle "gzip=$work/bundles/gzip.ptscope")
+else
+	echo "SKIP part: no /usr/bin/gzip: no gzip stream"
+fi
 # The same two with timers of 1 us, which run out before setitimer
 # returns: the timer signals arrive at that system call's exit (in
 # signals, on_alarm nests in itself there) in every run, where with the

@@ -12,7 +12,9 @@
 //   in a recursion of the same shape: _Unwind_ForcedUnwind runs every
 //   frame's landing pad, and libc's stop function jumps back into
 //   start_thread at the end;
-// - exit() from deep in a recursion: the frames never end at all.
+// - exit() from deep in a recursion: the frames never end at all;
+// - the same pthread_exit from C frames built without -fexceptions
+//   (cleanup_c.c): each cleanup handler is reached by a longjmp.
 // Built -O2 (landing pads in each function's cold part, foo.cold),
 // libstdc++ static and libgcc_s the one unwinder, as cxx_unwind. Output
 // is deterministic.
@@ -24,6 +26,8 @@
 #define NOINLINE __attribute__((noinline, noipa))
 
 static int destroyed, cleaned, caught;
+extern "C" int c_cleaned;
+extern "C" void *c_exit_thread(void *);
 static pthread_barrier_t bar;
 
 struct Guard {
@@ -110,7 +114,8 @@ NOINLINE static int exit_deep(int n)
 	Guard g(n);
 
 	if (n == 0) {
-		std::printf("caught=%d destroyed=%d cleaned=%d\n", caught, destroyed, cleaned);
+		std::printf("caught=%d destroyed=%d cleaned=%d c_cleaned=%d\n", caught, destroyed,
+			    cleaned, c_cleaned);
 		std::fflush(stdout);
 		std::exit(0);
 	}
@@ -128,6 +133,8 @@ int main()
 	pthread_create(&t, nullptr, cancel_thread, nullptr);
 	pthread_cancel(t);
 	pthread_barrier_wait(&bar);
+	pthread_join(t, nullptr);
+	pthread_create(&t, nullptr, c_exit_thread, nullptr);
 	pthread_join(t, nullptr);
 	return exit_deep(4);
 }

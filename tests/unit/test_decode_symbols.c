@@ -330,6 +330,40 @@ static void stripped_binary_takes_names_from_its_debuglink_file(void)
 	pts_imgset_free(set);
 }
 
+/*
+ * A stripped executable's _fini (its .fini section, DT_FINI) is entered
+ * by ld.so's tail jump at exit, with the executable's outermost frame
+ * open: named, that jump is a tail call to its first byte, where
+ * unnamed it unwound to that frame (gzip, sort, mawk of Debian). The
+ * rest of the code stays unknown.
+ */
+static void stripped_binary_names_its_init_and_fini_sections(void)
+{
+	static const char text[] =
+		"\t.section .init,\"ax\"\n\t.globl _init\n_init:\n\tsub $8, %rsp\n\tadd $8, %rsp\n\tret\n"
+		"\t.section .fini,\"ax\"\n\t.globl _fini\n_fini:\n\tsub $8, %rsp\n\tadd $8, %rsp\n\tret\n"
+		"\t.text\n\t.globl _start\n_start:\n\tcall _init\n\tnop\n\tret\n";
+	struct pts_symtab st = { 0 };
+	struct pts_err err = { 0 };
+	const struct pts_sym *s;
+	char *elf = asm_elf_build_text(dir, "initfini", text,
+				       "-static -s -e _start --section-start=.init=0x400100 "
+				       "--section-start=.fini=0x400200 -Ttext=0x401000");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(elf);
+	CU_ASSERT_EQUAL_FATAL(pts_symtab_load_elf(&st, elf, &err), 0);
+	s = pts_symtab_find(&st, 0x400200);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_STRING_EQUAL(s->name, "_fini");
+	CU_ASSERT_EQUAL(s->start, 0x400200);
+	s = pts_symtab_find(&st, 0x400104);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_STRING_EQUAL(s->name, "_init");
+	CU_ASSERT_PTR_NULL(pts_symtab_find(&st, 0x401000));
+	pts_symtab_free(&st);
+	free(elf);
+}
+
 /* PSB+ carrying the current CR3 (PIP), then MODE.exec 64-bit */
 static void gen_psb_plus_cr3(struct pt_gen *g, uint64_t tsc, uint64_t cr3)
 {
@@ -458,6 +492,7 @@ PTS_SUITE(decode_symbols, suite_init, suite_cleanup,
 	  PTS_TEST(kallsyms_names_kernel_and_module_text),
 	  PTS_TEST(cxx_and_rust_names_are_demangled),
 	  PTS_TEST(stripped_binary_takes_names_from_its_debuglink_file),
+	  PTS_TEST(stripped_binary_names_its_init_and_fini_sections),
 	  PTS_TEST(pip_selects_the_address_space_and_the_process),
 	  PTS_TEST(raw_code_bytes_decode_like_the_elf),
 	  PTS_TEST(zeroed_kallsyms_is_refused_and_a_later_listing_replaces),

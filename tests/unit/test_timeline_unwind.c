@@ -15,7 +15,8 @@
  *   _Unwind_Find_FDE 0x1700  _Unwind_Resume 0x1800
  *   rec(int) 0x1900  rec(int) [clone .cold] 0x1a00
  *   uw_init_context_1 0x1b00  _Unwind_RaiseException_Phase2 0x1c00
- *   uw_frame_state_for 0x1d00
+ *   uw_frame_state_for 0x1d00  _Unwind_ForcedUnwind 0x1e00
+ *   unwind_stop 0x1f00  __longjmp_cancel 0x2000  __pthread_unwind_next 0x2100
  */
 #include "unit.h"
 #include "tl_feed.h"
@@ -34,6 +35,10 @@
 #define INIT 0x1b00ULL
 #define PHASE2 0x1c00ULL
 #define STATE 0x1d00ULL
+#define FORCED 0x1e00ULL
+#define STOP 0x1f00ULL
+#define LONGJMP 0x2000ULL
+#define UNWIND_NEXT 0x2100ULL
 
 static const struct tl_fn fns[] = {
 	{ "main", MAIN }, { "foo", FOO }, { "foo.cold", FOO_COLD }, { "bar", BAR },
@@ -42,6 +47,8 @@ static const struct tl_fn fns[] = {
 	{ "_Unwind_Resume", RESUME }, { "rec(int)", REC },
 	{ "rec(int) [clone .cold]", REC_COLD }, { "uw_init_context_1", INIT },
 	{ "_Unwind_RaiseException_Phase2", PHASE2 }, { "uw_frame_state_for", STATE },
+	{ "_Unwind_ForcedUnwind", FORCED }, { "unwind_stop", STOP },
+	{ "__longjmp_cancel", LONGJMP }, { "__pthread_unwind_next", UNWIND_NEXT },
 };
 
 static void start(void)
@@ -232,10 +239,98 @@ static void unwind_resume_lands_where_its_walk_ended(void)
 	tl_fx_done();
 }
 
+/*
+ * glibc's forced unwinding of C frames built without -fexceptions: each
+ * pthread_cleanup_push is a __sigsetjmp into a buffer of its frame, and
+ * _Unwind_ForcedUnwind's stop function longjmps there from inside the
+ * cleanup walk, when the walk has stepped to k frames below the
+ * unwinder's (the frame holding the buffer).
+ */
+static void forced_walk_longjmps(int k, uint64_t target, uint64_t ts)
+{
+	call(FORCED + 0x10, INIT, ts);
+	state_for(INIT + 0x10, ts);
+	ret(INIT + 0x30, FORCED + 0x15, ts);
+	call(FORCED + 0x30, PHASE2, ts);
+	while (k-- > 1) {
+		state_for(PHASE2 + 0x10, ts);
+		call(PHASE2 + 0x20, STOP, ts);
+		ret(STOP + 0x30, PHASE2 + 0x25, ts);
+	}
+	state_for(PHASE2 + 0x10, ts);
+	call(PHASE2 + 0x20, STOP, ts);
+	call(STOP + 0x10, LONGJMP, ts);
+	jump(LONGJMP + 0x08, target, ts);
+}
+
+/*
+ * pthread_exit from bar, under two frames of rec with a cleanup each:
+ * the first longjmp lands in the inner rec (the walk: bar, the inner
+ * rec), whose cleanup (baz) calls __pthread_unwind_next; that walk
+ * (__pthread_unwind_next, the inner rec, the outer rec) lands in the
+ * outer rec, at the same address. "The innermost frame of rec" put the
+ * second baz one frame too deep (tests/programs/cleanup.c).
+ */
+static void longjmp_from_a_forced_unwind_lands_where_its_walk_ended(void)
+{
+	start();
+	tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	call(MAIN + 0x10, REC, 110);
+	call(REC + 0x10, REC, 120);
+	call(REC + 0x10, BAR, 130);
+	call(BAR + 0x10, FORCED, 140);
+	forced_walk_longjmps(2, REC + 0x40, 150);
+	call(REC + 0x45, BAZ, 160);
+	ret(BAZ + 0x20, REC + 0x4a, 170);
+	call(REC + 0x50, UNWIND_NEXT, 180);
+	call(UNWIND_NEXT + 0x10, FORCED, 190);
+	forced_walk_longjmps(3, REC + 0x40, 200);
+	call(REC + 0x45, BAZ, 210);
+	tl_fx_finish();
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 0)->depth, 3);
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 1)->depth, 2);
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "rec(int)", 0)->ts_ns, 200);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_UNWIND_GUESSED), 0);
+	tl_fx_done();
+}
+
+/*
+ * Two cleanups pushed in one frame: the inner one's __pthread_unwind_next
+ * goes on to the outer one's buffer in the same frame (the walk:
+ * __pthread_unwind_next, the inner rec). Not "never the frame that called
+ * __pthread_unwind_next", as for _Unwind_Resume. A walk that ends at a
+ * frame without unwind info (no FDE) has the same shape and lands
+ * further down: the innermost frame is taken, and the summary says so.
+ */
+static void second_cleanup_of_the_same_frame_stays_in_it(void)
+{
+	start();
+	tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	call(MAIN + 0x10, REC, 110);
+	call(REC + 0x10, REC, 120);
+	call(REC + 0x10, BAR, 130);
+	call(BAR + 0x10, FORCED, 140);
+	forced_walk_longjmps(2, REC + 0x40, 150);
+	call(REC + 0x45, BAZ, 160);
+	ret(BAZ + 0x20, REC + 0x4a, 170);
+	call(REC + 0x50, UNWIND_NEXT, 180);
+	call(UNWIND_NEXT + 0x10, FORCED, 190);
+	forced_walk_longjmps(2, REC + 0x60, 200);
+	call(REC + 0x65, BAZ, 210);
+	tl_fx_finish();
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 1)->depth, 3);
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "__pthread_unwind_next", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_UNWIND_GUESSED), 1);
+	tl_fx_done();
+}
+
 PTS_SUITE(timeline_unwind, NULL, NULL,
 	  PTS_TEST(cold_part_runs_in_its_functions_frame),
 	  PTS_TEST(landing_pad_in_a_cold_part_unwinds_to_its_functions_frame),
 	  PTS_TEST(throw_caught_by_an_older_frame_lands_where_the_walk_ended),
 	  PTS_TEST(cleanup_in_the_inner_frame_lands_there_whatever_the_search_walked),
 	  PTS_TEST(walks_of_another_shape_land_in_the_innermost_frame_and_say_so),
-	  PTS_TEST(unwind_resume_lands_where_its_walk_ended))
+	  PTS_TEST(unwind_resume_lands_where_its_walk_ended),
+	  PTS_TEST(longjmp_from_a_forced_unwind_lands_where_its_walk_ended),
+	  PTS_TEST(second_cleanup_of_the_same_frame_stays_in_it))

@@ -193,6 +193,39 @@ static int load_section_syms(struct pts_symtab *st, Elf *elf, Elf_Scn *scn, GElf
 	return 0;
 }
 
+/*
+ * A stripped object (no .symtab) still has two functions that code of
+ * other objects enters: _init and _fini, the .init and .fini sections
+ * that DT_INIT and DT_FINI name (crti.o's and crtn.o's halves), run by
+ * the loader; glibc's _dl_call_fini enters _fini by a tail jump. Unnamed,
+ * that jump was one into the middle of the object's unknown code (one
+ * function to the timeline), which unwound every frame down to the
+ * object's outermost open one (an executable's _start or main, under
+ * exit), and _fini's return then went to no open frame. Named from their
+ * sections, as an unstripped object's symbol table names them.
+ */
+static int add_init_fini(struct pts_symtab *st, Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *sn;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || !sh.sh_size)
+			continue;
+		sn = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (sn && (!strcmp(sn, ".init") || !strcmp(sn, ".fini")) &&
+		    pts_symtab_add(st, sh.sh_addr, sh.sh_size, sn[1] == 'i' ? "_init" : "_fini"))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err *err)
 {
 	Elf_Scn *scn = NULL, *dyn = NULL;
@@ -237,6 +270,8 @@ int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err 
 		if (gelf_getshdr(dyn, &sh))
 			rc = load_section_syms(st, elf, dyn, &sh);
 	}
+	if (!rc && !have_symtab)
+		rc = add_init_fini(st, elf);
 	if (!rc)
 		rc = pts_plt_add_syms(st, elf);
 	elf_end(elf);

@@ -45,7 +45,8 @@ enum fn_unw {
 	FN_UNW_NONE,
 	FN_UNW_FIND,	/* _Unwind_Find_FDE: one call per frame the walk steps to */
 	FN_UNW_RAISE,	/* _Unwind_RaiseException: its own frame, then two walks */
-	FN_UNW_PHASE2,	/* _Unwind_Resume, _Unwind_ForcedUnwind: its own frame, one walk */
+	FN_UNW_PHASE2,	/* _Unwind_Resume: its own frame, one walk */
+	FN_UNW_FORCED,	/* _Unwind_ForcedUnwind: as _Unwind_Resume; its stop function may longjmp */
 };
 
 struct fn {

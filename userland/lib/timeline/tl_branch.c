@@ -128,9 +128,18 @@ static bool resumes_unwinding(const struct frame *f)
 	return f->fn.known && !f->fn.kernel && tl_is_unwind_resume_name(f->fn.name);
 }
 
+/* f is a call of __pthread_unwind_next: a C cleanup handler unwinds on. */
+static bool resumes_cleanup(const struct frame *f)
+{
+	return f->fn.known && !f->fn.kernel && tl_is_unwind_next_name(f->fn.name);
+}
+
 /*
  * The frame a landing pad of fn is in, when the unwinder jumps there from
- * its top frame: the frame its last walk reached (tl_unwinder_role), k
+ * its top frame, or a cleanup buffer's setjmp point is, when the stop
+ * function of _Unwind_ForcedUnwind longjmps there from above the
+ * unwinder's frame (glibc's, for C code built without -fexceptions): the
+ * frame its last walk reached (tl_unwinder_role), k
  * frames below its own, k its calls of _Unwind_Find_FDE in that walk. The
  * walks must be those of libgcc's unwinder (its own frame, then the
  * search phase and the cleanup phase of _Unwind_RaiseException, or the
@@ -148,12 +157,12 @@ static int64_t walked_frame(const struct thread *t, const struct fn *fn)
 	const struct frame *u;
 	uint32_t top, k = t->unw_finds, j;
 
-	/* no open frame (a thread's first event a jump): nothing walked */
-	if (!t->n)
+	/* no unwinder's frame open (a thread's first event a jump): nothing walked */
+	if (!t->unw_at || t->unw_at > t->n)
 		return -1;
-	u = &t->frames[t->n - 1];
-	top = t->n - 1;
-	if (t->unw_at != t->n || u->fn.unw < FN_UNW_RAISE ||
+	top = t->unw_at - 1;
+	u = &t->frames[top];
+	if ((t->unw_at != t->n && u->fn.unw != FN_UNW_FORCED) || u->fn.unw < FN_UNW_RAISE ||
 	    t->unw_walks != (u->fn.unw == FN_UNW_RAISE ? 3u : 2u))
 		return -1;
 	if (!k || k > top)
@@ -163,6 +172,16 @@ static int64_t walked_frame(const struct thread *t, const struct fn *fn)
 		    (t->frames[j].s.flags & (PTS_TLF_SYNTHETIC | PTS_TLF_INFERRED)))
 			return -1;
 	if (!same_fn(&t->frames[top - k], fn) && !other_part(&t->frames[top - k], fn))
+		return -1;
+	/*
+	 * The walk reached the frame whose cleanup handler called
+	 * __pthread_unwind_next: its second buffer (two cleanups pushed in
+	 * one frame), or a frame without unwind info (C built with
+	 * -fno-asynchronous-unwind-tables), where the walk ends and the stop
+	 * function longjmps to the newest buffer, further down. The trace
+	 * does not tell the two apart: the innermost frame, said.
+	 */
+	if (resumes_cleanup(&t->frames[top - k + 1]))
 		return -1;
 	return top - k;
 }

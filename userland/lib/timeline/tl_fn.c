@@ -93,6 +93,18 @@ bool tl_is_unwind_resume_name(const char *name)
 }
 
 /*
+ * glibc's __pthread_unwind_next, which a C cleanup handler (pthread_cleanup_push
+ * without -fexceptions) calls to go on unwinding to the next older
+ * cleanup buffer; with libc6-dbg's names its body is ___pthread_unwind_next.
+ * Called only where a longjmp's walk is placed, not per branch.
+ */
+bool tl_is_unwind_next_name(const char *name)
+{
+	return !strcmp(name, "__pthread_unwind_next") || !strcmp(name, "___pthread_unwind_next") ||
+	       !strcmp(name, "__pthread_unwind_next@plt");
+}
+
+/*
  * libgcc's unwinder (unwind-dw2.c) finds each frame's unwind info with
  * one call of _Unwind_Find_FDE (from uw_frame_state_for, through the
  * PLT in libgcc_s.so.1), each walk of the stack from a function of its
@@ -103,7 +115,12 @@ bool tl_is_unwind_resume_name(const char *name)
  * cleanup phase (_Unwind_RaiseException_Phase2) down to the first frame
  * with a landing pad (a handler, or cleanups), which it installs;
  * _Unwind_Resume and _Unwind_ForcedUnwind walk once, the cleanup phase.
- * These calls are the one thing the trace shows of the walk.
+ * _Unwind_ForcedUnwind calls its stop function after each lookup, and
+ * glibc's (pthread_exit, pthread_cancel) longjmps from there, in the
+ * middle of the walk, into the frame the walk has reached when that
+ * frame holds the newest cleanup buffer (pthread_cleanup_push in C built
+ * without -fexceptions: a __sigsetjmp per cleanup). These calls are the
+ * one thing the trace shows of the walk.
  */
 enum fn_unw tl_unwinder_role(const char *name)
 {
@@ -113,8 +130,10 @@ enum fn_unw tl_unwinder_role(const char *name)
 		return FN_UNW_FIND;
 	if (!strcmp(name, "_Unwind_RaiseException"))
 		return FN_UNW_RAISE;
-	if (!strcmp(name, "_Unwind_Resume") || !strcmp(name, "_Unwind_ForcedUnwind"))
+	if (!strcmp(name, "_Unwind_Resume"))
 		return FN_UNW_PHASE2;
+	if (!strcmp(name, "_Unwind_ForcedUnwind"))
+		return FN_UNW_FORCED;
 	return FN_UNW_NONE;
 }
 

@@ -18,6 +18,9 @@ bool tl_is_return_thunk_name(const char *name);
 bool tl_is_plt_name(const char *name);
 /* Is name the unwinder's _Unwind_Resume (or its PLT stub)? (tl_fn.c) */
 bool tl_is_unwind_resume_name(const char *name);
+
+/* Is name glibc's __pthread_unwind_next (or its PLT stub)? (tl_fn.c) */
+bool tl_is_unwind_next_name(const char *name);
 /* The role of a user function's name in the unwinder's frame walk (enum fn_unw). */
 enum fn_unw tl_unwinder_role(const char *name);
 /* Is part the cold part of hot ("hot.cold", tl_fn.c)? Both known, of one object. */

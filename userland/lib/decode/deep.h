@@ -20,7 +20,11 @@
  * + 0.2 MiB, more than the 8 MiB main thread stack (SIGSEGV:
  * tools/proto/blk_recursion.c, test_decode_through.c). PTS_DEEP_STACK
  * is nearly five times that bound: virtual memory, whose pages are
- * touched only as deep as a decode goes.
+ * touched only as deep as a decode goes. A run's decode goes on such a
+ * thread (session.c, pts_decode_run), and so do -j N's workers
+ * (pardec_pool.c): N such stacks of address space, which an address
+ * space limit (ulimit -v) or strict overcommit may refuse; then the run
+ * keeps the block flags.
  */
 #ifndef PTS_DECODE_DEEP_H
 #define PTS_DECODE_DEEP_H

@@ -80,6 +80,15 @@ done
 "$B/ptsynth" run -q --no-aslr --follow-exec -o "$work/bundles/forkexec-exec.ptscope" -- \
 	"$bin/forkexec" exec </dev/null >/dev/null
 args+=(--bundle "forkexec-exec=$work/bundles/forkexec-exec.ptscope:$bin/forkexec")
+# Library callbacks (qsort, bsearch, atexit) built by Clang, linked by
+# lld: its packed layout puts the code mid-page, 0x1000 above its offset.
+if [ -x "$bin/callbacks_lld" ]; then
+	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/callbacks_lld.ptscope" -- "$bin/callbacks_lld" \
+		</dev/null >/dev/null
+	args+=(--bundle "callbacks_lld=$work/bundles/callbacks_lld.ptscope:$bin/callbacks_lld")
+else
+	echo "SKIP part: no clang or ld.lld: no callbacks_lld stream (lld's layout)"
+fi
 # A snapshot: deep_rec's trace cut at its last PSB, in the recursion.
 args+=(--snapshot "deep_rec-snapshot=$work/bundles/deep_rec.ptscope:$bin/deep_rec:1")
 # Whole-system shapes (kernel scopes, ring changes, interrupts): the

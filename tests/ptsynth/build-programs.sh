@@ -84,3 +84,9 @@ if newer "$out/unwind" $src/unwind.cc || newer "$out/unwind" $src/cleanup_c.c; t
 	g++ -O2 -g -fno-optimize-sibling-calls -pthread -static-libstdc++ -o "$out/unwind" \
 		$src/unwind.cc "$out/cleanup_c.o"
 fi
+# Clang with lld (static-pie): lld's packed segment layout. Not built,
+# and its stream skipped, without them.
+if command -v clang >/dev/null && command -v ld.lld >/dev/null &&
+	newer "$out/callbacks_lld" $src/callbacks.c; then
+	clang -O2 -g -fuse-ld=lld -static-pie -o "$out/callbacks_lld" $src/callbacks.c
+fi

@@ -29,18 +29,33 @@ no warnings qw(portable);
 my ($gt_path, $exe_copy, $exe_path, $txt) = @ARGV;
 die "usage: $0 GT EXE_COPY EXE_PATH DECODE.txt\n" unless defined $txt;
 
-# Load bias of the executable: its image sections in the ground truth
-# (gcc's PIE layout has p_vaddr == p_offset, so bias = start - pgoff; a
-# non-PIE executable has none).
-my $bias;
+# Load bias of the executable: its first image section in the ground
+# truth (its code mapping), start - pgoff, less p_vaddr - p_offset of the
+# executable PT_LOAD in the bytes it maps (GNU ld's PIE layout has
+# p_vaddr == p_offset; lld packs its segments in the file, so its code
+# begins mid-page at a higher p_vaddr); a non-PIE executable has none.
+my ($bias, $map_off, $map_len);
 open(my $g, '<', $gt_path) or die "$gt_path: $!\n";
 while (<$g>) {
-	if (/^m (\S+) \S+ (\S+) objects(\S+)$/ && $3 eq $exe_path) {
-		$bias = hex($1) - hex($2) unless defined $bias;
+	if (/^m (\S+) (\S+) (\S+) objects(\S+)$/ && $4 eq $exe_path && !defined $bias) {
+		$bias = hex($1) - hex($3);
+		($map_off, $map_len) = (hex($3), hex($2) - hex($1));
 	}
 }
 close $g;
 die "no image section of $exe_path in $gt_path\n" unless defined $bias;
+{
+	open(my $r, '-|', 'readelf', '-lW', $exe_copy) or die "readelf: $!\n";
+	while (<$r>) {
+		# "LOAD OFFSET VADDR PADDR FILESZ MEMSZ FLAGS ALIGN"
+		next unless /^\s*LOAD\s+(0x\S+)\s+(0x\S+)\s+\S+\s+(0x\S+)\s+\S+\s+(.*\S)\s+0x\S+$/;
+		my ($off, $va, $fsz, $fl) = (hex($1), hex($2), hex($3), $4);
+		next unless $fl =~ /E/ && $fsz && $off < $map_off + $map_len && $map_off < $off + $fsz;
+		$bias -= $va - $off;
+		last;
+	}
+	close $r;
+}
 # A non-PIE executable (ELF e_type ET_EXEC) is linked at its addresses.
 {
 	open(my $e, '<:raw', $exe_copy) or die "$exe_copy: $!\n";
@@ -55,6 +70,7 @@ my %size;	# runtime entry address -> size in bytes (nm -S), where known
 # demangle alike and are one name here; a mangled name in the listing is
 # mapped to its demangled form.
 my (%mangled, %demangled);	# address -> names
+my %sized;	# address -> demangled name -> 1 when nm gives it a size
 for my $demangle (0, 1) {
 	my @cmd = ('nm', '-S', '--defined-only', ($demangle ? ('-C') : ()), $exe_copy);
 	open(my $nm, '-|', @cmd) or die "nm: $!\n";
@@ -66,12 +82,16 @@ for my $demangle (0, 1) {
 		next unless defined $n && $t =~ /^[tTwWi]$/;
 		push @{($demangle ? \%demangled : \%mangled)->{hex($a) + $bias}}, $n;
 		$size{hex($a) + $bias} = hex($z) if defined $z && hex($z);
+		$sized{hex($a) + $bias}{$n} = 1 if $demangle && defined $z && hex($z);
 	}
 	close $nm;
 }
 my %canon;	# any name -> the name compared
 for my $k (keys %demangled) {
-	my ($d) = sort @{$demangled{$k}};
+	# a function's sized symbol before a label at its address (lld's
+	# __preinit_array_end at _start), as the decoder picks; then by name
+	my $z = $sized{$k} // {};
+	my ($d) = sort { ($z->{$b} // 0) <=> ($z->{$a} // 0) or $a cmp $b } @{$demangled{$k}};
 	$sym{$k} = $d;
 	$canon{$_} = $_ for @{$demangled{$k}};
 	$canon{$_} //= $d for @{$mangled{$k} // []};

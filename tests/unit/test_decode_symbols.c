@@ -108,6 +108,35 @@ static void pie_mapping_takes_the_bias_from_the_executable_pt_load(void)
 }
 
 /*
+ * lld's layout (and GNU ld's with .text placed so): the executable
+ * segment begins mid-page in the file, p_offset 0x960 at p_vaddr 0x5960,
+ * in the page that holds the headers. /proc/PID/maps shows its r-x
+ * mapping at base+0x5000 with pgoff 0, a file offset that the read-only
+ * segment (p_vaddr == p_offset) holds too: the bias is the executable
+ * segment's. Taken from the segment holding pgoff, none of the code
+ * was named (clang -fuse-ld=lld, rustc).
+ */
+static void mapping_of_a_packed_executable_segment_takes_its_bias(void)
+{
+	struct pts_imgset *set;
+	struct pts_sym_info si;
+	struct pts_err err = { 0 };
+	char *lld = asm_elf_build(dir, "user.packed", ASM_ELF_USER_S,
+				  "-pie -z separate-code --section-start=.text=0x5960 -e _start");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(lld);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_new(&set, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_imgset_add_file(set, 7, lld, 0, 0xb62, BASE + 0x5000,
+						  "/opt/user.packed", NULL, &err), 0);
+	pts_imgset_symbolize(set, 7, BASE + 0x59a5, &si);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(si.name);
+	CU_ASSERT_STRING_EQUAL(si.name, "f1");
+	CU_ASSERT_EQUAL(si.start, BASE + 0x59a0);
+	pts_imgset_free(set);
+	free(lld);
+}
+
+/*
  * The union image (pts_imgset_image(PTS_PID_ALL)) holds every process's
  * sections, and the block decoder keeps an image across a switch to a
  * pid without sections of its own; pts_imgset_read_any reads what that
@@ -493,6 +522,7 @@ PTS_SUITE(decode_symbols, suite_init, suite_cleanup,
 	  PTS_TEST(cxx_and_rust_names_are_demangled),
 	  PTS_TEST(stripped_binary_takes_names_from_its_debuglink_file),
 	  PTS_TEST(stripped_binary_names_its_init_and_fini_sections),
+	  PTS_TEST(mapping_of_a_packed_executable_segment_takes_its_bias),
 	  PTS_TEST(pip_selects_the_address_space_and_the_process),
 	  PTS_TEST(raw_code_bytes_decode_like_the_elf),
 	  PTS_TEST(zeroed_kallsyms_is_refused_and_a_later_listing_replaces),

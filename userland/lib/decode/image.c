@@ -169,8 +169,18 @@ static struct obj *obj_get(struct pts_imgset *s, const char *path, struct pts_er
 	return o;
 }
 
-/* p_vaddr - p_offset of the PT_LOAD holding file offset off (0 when none/not ELF). */
-static int64_t elf_vaddr_delta(const struct obj *o, uint64_t off)
+/*
+ * p_vaddr - p_offset of the PT_LOAD that a mapping of the file's bytes
+ * [off, off + size) holds, the executable one when it holds several (0
+ * when none/not ELF). A mapping starts at a page: GNU ld's segments
+ * start at one in the file too (p_offset == off), but lld packs them,
+ * and its executable segment begins inside the page that ends the
+ * read-only one (p_offset 0x960, p_vaddr 0x1960: the r-x mapping at
+ * pgoff 0), so matching by its first byte alone took the read-only
+ * segment's delta and named none of the code (clang -fuse-ld=lld,
+ * rustc).
+ */
+static int64_t elf_vaddr_delta(const struct obj *o, uint64_t off, uint64_t size)
 {
 	Elf *elf;
 	size_t n, i;
@@ -188,7 +198,7 @@ static int64_t elf_vaddr_delta(const struct obj *o, uint64_t off)
 
 			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 				continue;
-			if (off >= ph.p_offset && off - ph.p_offset < ph.p_filesz) {
+			if (ph.p_filesz && ph.p_offset < off + size && off < ph.p_offset + ph.p_filesz) {
 				delta = (int64_t)(ph.p_vaddr - ph.p_offset);
 				if (ph.p_flags & PF_X)
 					break;	/* the executable PT_LOAD wins */
@@ -440,7 +450,7 @@ int pts_imgset_add_file(struct pts_imgset *s, int32_t pid, const char *path,
 	m->file_off = file_off;
 	m->obj = o;
 	m->isid = isid;
-	m->bias = (int64_t)(vaddr - file_off) - elf_vaddr_delta(o, file_off);
+	m->bias = (int64_t)(vaddr - file_off) - elf_vaddr_delta(o, file_off, size);
 	base = strrchr(object ? object : path, '/');
 	m->object = strdup(base ? base + 1 : (object ? object : path));
 	if (!m->object)

@@ -235,6 +235,56 @@ static void session_decode_of_a_call_loop_ends_with_the_loop_gap(void)
 	tl_sink_free(&sink);
 }
 
+/*
+ * A parallel decode (-j 2, every chunk a worker's: par_workers) of four
+ * PSB periods, each a call loop: each chunk's decoder goes through direct
+ * branches on its worker (pts_pool_options.deep), whose stack holds
+ * libipt's recursion (on a default 8 MiB stack the first chunk dies of
+ * SIGSEGV inside pt_blk_next): each period ends in its loop gap, as the
+ * serial decode's do.
+ */
+static void workers_decode_call_loops_with_the_loop_gaps_of_the_serial_decode(void)
+{
+	struct pts_decode_summary sum[2];
+	struct pts_decode_opts o;
+	struct tl_sink sink = { 0 };
+	struct pts_err err = { 0 };
+	struct pt_gen g;
+	unsigned int i, k, n;
+
+	gen_init(&g);
+	for (k = 0; k < 4; k++) {
+		gen_simple(&g, ppt_psb);
+		gen_tsc(&g, 1000 + 1000 * k);
+		gen_cbr(&g, 37);
+		gen_simple(&g, ppt_psbend);
+		gen_mode_exec(&g, ptem_64bit);
+		gen_ip(&g, ppt_tip_pge, CALL);
+		gen_tnt(&g, "T");
+	}
+	gen_save(&g, trace);
+	gen_done(&g);
+	for (k = 0; k < 2; k++) {
+		code_fixture_raw_opts(&fx, trace, &o);
+		o.jobs = k ? 2 : 1;
+		o.chunk_bytes = 32;
+		o.par_workers = true;
+		CU_ASSERT_EQUAL_FATAL(pts_decode_raw(&o, tl_sink_emit, &sink, &sum[k], &err), 0);
+		for (i = 0, n = 0; i < sum[k].nr_causes; i++)
+			if (strstr(sum[k].causes[i].cause, "endless loop of direct jumps"))
+				n += sum[k].causes[i].count;
+		CU_ASSERT_EQUAL(n, 4);
+		CU_ASSERT_EQUAL(sum[k].gaps, 4);
+		CU_ASSERT_EQUAL(sum[k].branches, sum[0].branches);
+		tl_sink_free(&sink);
+		memset(&sink, 0, sizeof(sink));
+	}
+	CU_ASSERT_EQUAL(sum[1].par_cpu.workers, 2);
+	CU_ASSERT(sum[1].par_joins + sum[1].par_refused >= 3);
+	pts_decode_summary_free(&sum[0]);
+	pts_decode_summary_free(&sum[1]);
+}
+
 PTS_SUITE(decode_through, suite_init, suite_cleanup,
 	  PTS_TEST(jump_to_itself_ends_with_the_loop_gap_as_with_the_flags),
 	  PTS_TEST(call_to_itself_ends_with_the_loop_gap_as_with_the_flags),
@@ -242,4 +292,5 @@ PTS_SUITE(decode_through, suite_init, suite_cleanup,
 	  PTS_TEST(calls_in_one_block_each_their_event_in_order),
 	  PTS_TEST(direct_branches_of_32_bit_code),
 	  PTS_TEST(direct_branches_of_16_bit_code),
-	  PTS_TEST(session_decode_of_a_call_loop_ends_with_the_loop_gap));
+	  PTS_TEST(session_decode_of_a_call_loop_ends_with_the_loop_gap),
+	  PTS_TEST(workers_decode_call_loops_with_the_loop_gaps_of_the_serial_decode));

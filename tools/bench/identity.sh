@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Decoder change identity (docs/performance.md): decode every stream of the
-# corpus with two ptscope binaries, OLD and NEW, single-threaded (-j 1),
+# corpus with two ptscope binaries, OLD and NEW, single-threaded (-j 1: or
+# IDENTITY_JOBS),
 # into fxt, json, txt and folded, with --summary and --insn-list, and again
 # without either (the decoder's block loop without an instruction listing),
 # and require the outputs to be equal byte for byte.
 #
 #   tools/bench/identity.sh OLD NEW          (after `make check`: its corpus)
+#   IDENTITY_JOBS=2 tools/bench/identity.sh OLD NEW   (-j 2 instead: the
+#                 parallel decode; --insn-list decodes serially still)
 #
 # Streams (as 76-parallel-identical lists them, plus larger generated ones):
 # the bundles 75-fidelity, 40-ptsynth-selfcheck and 70-qemu-trace-log made
@@ -21,6 +24,7 @@ new=$2
 B=${B:-build}
 S=${PTS_SHARED:-../shared}
 work=${IDENTITY_WORK:-$B/identity}
+jobs=${IDENTITY_JOBS:-1}
 rm -rf "$work"
 mkdir -p "$work"
 
@@ -67,14 +71,14 @@ run() {
 		insn="--insn-list $work/$tag.$f.insn"
 		case $args in --perf-script*) insn= ;; esac
 		# shellcheck disable=SC2086
-		"$bin" decode $args -j 1 -o "$work/$tag.$f" --summary $insn \
+		"$bin" decode $args -j "$jobs" -o "$work/$tag.$f" --summary $insn \
 			> "$work/$tag.$f.sum" 2> "$work/$tag.$f.err" || rc=$?
 		echo "$rc" > "$work/$tag.$f.rc"
 		# again without the instruction list: the decoder's own block loop
 		# runs only then (with it, every block goes through step)
 		if [ -n "$insn" ]; then
 			# shellcheck disable=SC2086
-			"$bin" decode $args -j 1 -o "$work/$tag.$f.plain" --format "$f" \
+			"$bin" decode $args -j "$jobs" -o "$work/$tag.$f.plain" --format "$f" \
 				> /dev/null 2>&1 || true
 		fi
 	done

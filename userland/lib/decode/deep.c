@@ -17,6 +17,17 @@ static void *deep_main(void *p)
 	return NULL;
 }
 
+int pts_deep_attr_init(pthread_attr_t *at)
+{
+	if (pthread_attr_init(at))
+		return -1;
+	if (pthread_attr_setstacksize(at, PTS_DEEP_STACK)) {
+		pthread_attr_destroy(at);
+		return -1;
+	}
+	return 0;
+}
+
 int pts_deep_run(void (*fn)(void *arg), void *arg)
 {
 	struct deep_call c = { fn, arg };
@@ -24,11 +35,9 @@ int pts_deep_run(void (*fn)(void *arg), void *arg)
 	pthread_t th;
 	int e;
 
-	if (pthread_attr_init(&at))
+	if (pts_deep_attr_init(&at))
 		return -1;
-	e = pthread_attr_setstacksize(&at, PTS_DEEP_STACK);
-	if (!e)
-		e = pthread_create(&th, &at, deep_main, &c);
+	e = pthread_create(&th, &at, deep_main, &c);
 	pthread_attr_destroy(&at);
 	if (e)
 		return -1;

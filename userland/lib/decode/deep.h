@@ -20,12 +20,25 @@
  * + 0.2 MiB, more than the 8 MiB main thread stack (SIGSEGV:
  * tools/proto/blk_recursion.c, test_decode_through.c). PTS_DEEP_STACK
  * is nearly five times that bound: virtual memory, whose pages are
- * touched only as deep as a decode goes.
+ * touched only as deep as a decode goes. A run's decode goes on such a
+ * thread (session.c, pts_decode_run), and so do -j N's workers
+ * (pardec_pool.c): N such stacks of address space, which an address
+ * space limit (ulimit -v) or strict overcommit may refuse; then the run
+ * keeps the block flags.
  */
 #ifndef PTS_DECODE_DEEP_H
 #define PTS_DECODE_DEEP_H
 
+#include <pthread.h>
+
 #define PTS_DEEP_STACK (64u << 20)
+
+/*
+ * at initialised with a stack of PTS_DEEP_STACK bytes, for a thread whose
+ * decoders go through direct branches (the parallel decode's workers):
+ * 0, or -1 when it cannot be (at then not initialised).
+ */
+int pts_deep_attr_init(pthread_attr_t *at);
 
 /*
  * Run fn(arg) on a new thread with a stack of PTS_DEEP_STACK bytes and

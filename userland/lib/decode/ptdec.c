@@ -212,8 +212,10 @@ struct pts_ptdec {
 	struct pts_ptdec_config cfg;
 	/*
 	 * what fill() runs when synced with nothing pending: blocks_plain,
-	 * blocks_store (cfg.store), or step (cfg.on_insn: every block
-	 * through on_block, its instructions listed)
+	 * blocks_store (cfg.store), either through direct branches
+	 * (cfg.through: blocks_through, blocks_store_through), their copies
+	 * while sinking (pts_ptdec_sink), or step (cfg.on_insn: every block
+	 * through on_block, its instructions listed): blocks_of
 	 */
 	void (*blocks)(struct pts_ptdec *d);
 	const uint8_t *buf;
@@ -750,6 +752,40 @@ static void gap(struct pts_ptdec *d, const char *cause, uint64_t resume_ip)
 }
 
 /*
+ * A gap for libipt's error st, where its decoder is now. Where libipt
+ * found a packet it could not take for the query it asked
+ * (pte_bad_query) and that packet does not decode at all, the gap is
+ * named by that packet's error: which query libipt asked there depends
+ * on where its blocks end, with or without the block flags
+ * (cfg.through: a TNT bit for the conditional branch after a direct
+ * jump, where the flags ask for an event first), and the damage is the
+ * packet's (docs/fuzzing.md, finding 24). Gaps are rare: a packet
+ * decoder made for each.
+ */
+static __attribute__((noinline, cold)) void gap_err(struct pts_ptdec *d, int st)
+{
+	struct pt_packet_decoder *pd;
+	struct pt_errata errata;
+	int code = pt_errcode(st);
+	struct pt_packet pkt;
+	uint64_t off = 0;
+	int rc;
+
+	pt_blk_get_offset(d->blk, &off);
+	if (code == pte_bad_query) {
+		pts_pt_errata(&errata, d->cfg.family, d->cfg.model, d->cfg.stepping);
+		pd = pts_pt_pkt_decoder(d->buf, d->cfg.size, &errata);
+		if (pd && pt_pkt_sync_set(pd, off) >= 0) {
+			rc = pt_pkt_next(pd, &pkt, sizeof(pkt));
+			if (rc < 0 && rc != -pte_eos)
+				code = pt_errcode(rc);
+		}
+		pt_pkt_free_decoder(pd);
+	}
+	gap_at(d, pt_errstr(code), 0, off);
+}
+
+/*
  * A jump for the consumer's store (cfg.store) that does not extend its
  * open run: it begins a run there if the store allows, else it is offered
  * to take_jump, and queued if not taken; with something queued or
@@ -1238,17 +1274,20 @@ static inline bool next_inner(struct pts_ptdec *d, const struct piece_at *p, uin
 }
 
 /*
- * The piece that ends at the direct branch at site (next_inner): its
- * instructions counted as a block's; the next one starts at its target.
- * The piece's start.
+ * The piece that ends at the direct branch at site (next_inner), counted
+ * as a block; the next one starts at its target. Its start, and in *n its
+ * instructions, which the caller counts once the branch before the piece
+ * is resolved, as a block's are counted after the branch at its start:
+ * an event queued carries the instructions before its branch only
+ * (pts_ptdec_insns_before), which a parallel decode's joins add up.
  */
 static inline uint64_t take_piece(struct pts_ptdec *d, struct piece_at *p, uint64_t to,
-				  uint32_t idx)
+				  uint32_t idx, uint32_t *n)
 {
 	uint64_t ip = p->ip;
 
 	d->st.blocks++;
-	d->st.insns += idx - p->ix + 1;
+	*n = idx - p->ix + 1;
 	p->ip = to;
 	p->ix = idx + 1;
 	p->k++;
@@ -1299,7 +1338,7 @@ static inline void held_at(const struct pts_ptdec *d, struct piece_at *p)
 }
 
 /* Block b from p on, the rest of it past its last direct branch. */
-static inline void block_rest(struct pt_block *b, const struct piece_at *p)
+static inline __attribute__((always_inline)) void block_rest(struct pt_block *b, const struct piece_at *p)
 {
 	b->ip = p->ip;
 	b->ninsn = (uint16_t)(b->ninsn - p->ix);
@@ -1581,35 +1620,61 @@ int pts_pt_first_tsc(const uint8_t *buf, size_t size, const struct pt_errata *er
 static void blocks_plain(struct pts_ptdec *d);
 static void blocks_store(struct pts_ptdec *d);
 static void blocks_through(struct pts_ptdec *d);
+static void blocks_store_through(struct pts_ptdec *d);
 static void blocks_sink(struct pts_ptdec *d);
+static void blocks_sink_through(struct pts_ptdec *d);
 static void step(struct pts_ptdec *d);
+
+/* The block loop of a decoder not sinking (pts_ptdec.blocks), by its config. */
+static void (*blocks_of(const struct pts_ptdec *d))(struct pts_ptdec *d)
+{
+	if (d->cfg.on_insn)
+		return step;
+	if (d->cfg.store)
+		return d->cfg.through ? blocks_store_through : blocks_store;
+	return d->cfg.through ? blocks_through : blocks_plain;
+}
 
 int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, struct pts_err *err)
 {
 	struct pts_ptdec *d = cfg->spare ? *cfg->spare : NULL;
+	struct path_ent *paths = NULL;
 	struct pt_config pc;
 	struct pt_image *img;
 
 	if (d) {
 		*cfg->spare = NULL;
-		paths_free(d->paths);
+		paths = d->paths;
 		if (d->cfg.images == cfg->images) {
-			/* as calloc'd, but the classification cache (the last member) */
+			/*
+			 * As calloc'd, but the classification cache (the last
+			 * member) and the cache of block paths, whose entries
+			 * depend on the same bytes: a worker's chunks share
+			 * them (docs/performance.md, nineteenth round).
+			 */
 			memset(d, 0, offsetof(struct pts_ptdec, icache));
 		} else {
 			free(d);
 			d = NULL;
+			paths_free(paths);
+			paths = NULL;
 		}
 	}
 	if (!d)
 		d = calloc(1, sizeof(*d));
-	if (!d)
+	if (!d) {
+		paths_free(paths);
 		return pts_err_set(err, ENOMEM, "out of memory");
+	}
 	d->cfg = *cfg;
 	d->cfg.spare = NULL;
-	/* the instruction listing and the store take every block as libipt ends it */
-	d->cfg.through = cfg->through && !cfg->on_insn && !cfg->store;
-	if (d->cfg.through) {
+	/* the instruction listing takes every block as libipt ends it */
+	d->cfg.through = cfg->through && !cfg->on_insn;
+	if (!d->cfg.through) {
+		paths_free(paths);
+	} else if (paths) {
+		d->paths = paths;
+	} else {
 		d->paths = calloc(PATH_SIZE, sizeof(*d->paths));
 		if (!d->paths) {
 			free(d);
@@ -1630,8 +1695,7 @@ int pts_ptdec_new(const struct pts_ptdec_config *cfg, struct pts_ptdec **out, st
 	d->sb_due = cfg->sb && cfg->sb->n ? cfg->sb->recs[0].time_ns : UINT64_MAX;
 	d->pid_changed = true;
 	sb_recheck(d);
-	d->blocks = cfg->on_insn ? step : cfg->store ? blocks_store :
-		    d->cfg.through ? blocks_through : blocks_plain;
+	d->blocks = blocks_of(d);
 	d->elide_q = cfg->elide;
 	d->elide_until = cfg->elide_queued ? UINT64_MAX : 0;
 	d->sink_end = UINT64_MAX;
@@ -1823,7 +1887,7 @@ static inline __attribute__((always_inline)) bool mark_good_timed(struct pts_ptd
 }
 
 /* Whether the packet at libipt's position is a TNT-8 (pt_read.h, pts_pt_tnt_bits). */
-static inline bool tnt8_next(const struct pts_ptdec *d)
+static inline __attribute__((always_inline)) bool tnt8_next(const struct pts_ptdec *d)
 {
 	uint8_t p = d->buf[d->good_off];
 
@@ -2066,7 +2130,7 @@ static void after_next(struct pts_ptdec *d, const struct pt_block *blk, int st, 
 			d->state = PTDEC_ENDED;
 			return;
 		}
-		gap(d, pt_errstr(pt_errcode(st)), 0);
+		gap_err(d, st);
 		lose_sync(d);
 		return;
 	}
@@ -2086,10 +2150,11 @@ static void after_next(struct pts_ptdec *d, const struct pt_block *blk, int st, 
  */
 static void step_piece(struct pts_ptdec *d)
 {
-	uint64_t site, to, ip;
+	uint64_t site, to;
 	struct piece_at p;
 	uint32_t idx;
 	uint8_t len;
+	uint32_t n;
 
 	held_at(d, &p);
 	if (!next_inner(d, &p, &site, &to, &idx, &len)) {
@@ -2100,11 +2165,11 @@ static void step_piece(struct pts_ptdec *d)
 		after_next(d, &b, d->held_st, true);
 		return;
 	}
-	ip = take_piece(d, &p, to, idx);
+	resolve(d, take_piece(d, &p, to, idx, &n));
+	d->st.insns += n;
 	d->hk = p.k;
 	d->hip = p.ip;
 	d->hidx = p.ix;
-	resolve(d, ip);
 	piece_pend(d, site, len);
 	if (d->state == PTDEC_WALK_EOS && walk_loops(d, site)) {
 		d->state = PTDEC_ENDED;
@@ -2199,7 +2264,7 @@ static __attribute__((noinline)) void step(struct pts_ptdec *d)
 
 		st = pt_blk_event(d->blk, &ev, sizeof(ev));
 		if (st < 0) {
-			gap(d, pt_errstr(pt_errcode(st)), 0);
+			gap_err(d, st);
 			lose_sync(d);
 			return;
 		}
@@ -2332,6 +2397,7 @@ static inline __attribute__((always_inline)) int one_block(struct pts_ptdec *d, 
 	uint64_t site, to;
 	uint32_t idx;
 	uint8_t len;
+	uint32_t n;
 	bool sink_stop;
 	int st;
 
@@ -2401,7 +2467,8 @@ pieces:
 	 * of step (step_piece).
 	 */
 	PTS_ASSUME(!d->qn);
-	sink_stop = resolve_fast(d, take_piece(d, &p, to, idx), store, et, known, sink);
+	sink_stop = resolve_fast(d, take_piece(d, &p, to, idx, &n), store, et, known, sink);
+	d->st.insns += n;
 	for (;;) {
 		piece_pend(d, site, len);
 		if (spinning(d, site)) {
@@ -2415,7 +2482,8 @@ pieces:
 		}
 		if (!next_inner(d, &p, &site, &to, &idx, &len))
 			break;
-		sink_stop = resolve_direct(d, take_piece(d, &p, to, idx), store, et, sink);
+		sink_stop = resolve_direct(d, take_piece(d, &p, to, idx, &n), store, et, sink);
+		d->st.insns += n;
 	}
 	block_rest(&b, &p);
 	sink_stop = resolve_direct(d, b.ip, store, et, sink);
@@ -2527,6 +2595,11 @@ static void blocks_through(struct pts_ptdec *d)
 	blocks_run(d, false, NULL, false, true);
 }
 
+static void blocks_store_through(struct pts_ptdec *d)
+{
+	blocks_run(d, true, NULL, false, true);
+}
+
 /*
  * blocks_plain of a decoder between pts_ptdec_sink and _unsink: the same
  * loop, but pts_ptdec_emit's copy of it (fill_with) hands out no call or
@@ -2535,6 +2608,11 @@ static void blocks_through(struct pts_ptdec *d)
 static void blocks_sink(struct pts_ptdec *d)
 {
 	blocks_run(d, false, NULL, false, false);
+}
+
+static void blocks_sink_through(struct pts_ptdec *d)
+{
+	blocks_run(d, false, NULL, false, true);
 }
 
 /*
@@ -2555,6 +2633,8 @@ static inline __attribute__((always_inline)) void fill_with(struct pts_ptdec *d,
 			blocks_run(d, false, et, false, false);
 		else if (et && sink && d->blocks == blocks_sink)
 			blocks_run(d, false, et, true, false);
+		else if (et && sink && d->blocks == blocks_sink_through)
+			blocks_run(d, false, et, true, true);
 		else
 			d->blocks(d);
 		if (et && et->rc)
@@ -2705,13 +2785,23 @@ static inline __attribute__((always_inline)) int emit(struct pts_ptdec *d, bool 
 	}
 }
 
+/*
+ * pts_ptdec_emit between pts_ptdec_sink and _unsink: copies with their
+ * stops, kept out of the serial decoder's function (its code laid out
+ * as it was before the sinking copies through direct branches came)
+ */
+static __attribute__((noinline)) int emit_sinking(struct pts_ptdec *d, bool bounded,
+						  uint64_t until_ns, const struct pts_brsrc_to *to,
+						  struct pts_err *err)
+{
+	return bounded ? emit(d, true, until_ns, to, err, true) : emit(d, false, 0, to, err, true);
+}
+
 int pts_ptdec_emit(struct pts_ptdec *d, bool bounded, uint64_t until_ns,
 		   const struct pts_brsrc_to *to, struct pts_err *err)
 {
-	/* between pts_ptdec_sink and _unsink: a copy with its stops (the serial decoder's has none) */
-	if (d->blocks == blocks_sink)
-		return bounded ? emit(d, true, until_ns, to, err, true)
-			       : emit(d, false, 0, to, err, true);
+	if (d->blocks == blocks_sink || d->blocks == blocks_sink_through)
+		return emit_sinking(d, bounded, until_ns, to, err);
 	if (bounded)
 		return emit(d, true, until_ns, to, err, false);
 	return emit(d, false, 0, to, err, false);
@@ -2729,7 +2819,7 @@ void pts_ptdec_sink(struct pts_ptdec *d, struct pts_br_elide *elide, bool elide_
 	d->elide_q = elide;
 	d->elide_until = elide_queued ? UINT64_MAX : 0;
 	jump_recheck(d);
-	d->blocks = blocks_sink;
+	d->blocks = d->cfg.through ? blocks_sink_through : blocks_sink;
 	d->sink_end = end;
 }
 
@@ -2742,7 +2832,7 @@ void pts_ptdec_unsink(struct pts_ptdec *d)
 	d->elide_q = NULL;
 	d->elide_until = 0;
 	jump_recheck(d);
-	d->blocks = d->cfg.store ? blocks_store : d->cfg.through ? blocks_through : blocks_plain;
+	d->blocks = blocks_of(d);
 	d->sink_end = UINT64_MAX;
 }
 
@@ -2786,14 +2876,14 @@ void pts_ptdec_free_to(struct pts_ptdec *d, struct pts_ptdec **spare)
 	if (d->blk)
 		pt_blk_free_decoder(d->blk);
 	free(d->copy);
-	paths_free(d->paths);
-	d->paths = NULL;
 	d->hp = NULL;
 	if (spare && !*spare) {
+		/* the caches kept (pts_ptdec_new) */
 		d->blk = NULL;
 		d->copy = NULL;
 		*spare = d;
 	} else {
+		paths_free(d->paths);
 		free(d);
 	}
 }

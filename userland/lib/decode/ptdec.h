@@ -128,10 +128,10 @@ struct pts_ptdec_config {
 	 * fewer instructions on one thread, docs/performance.md, eighteenth
 	 * round), the direct branches inside each block found again from a
 	 * cache of block paths and handed out as the blocks that end at them
-	 * would have been: the same events. Only for a decoder without store
-	 * and on_insn, and only on a thread whose stack holds libipt's
-	 * recursion (deep.h: pts_deep_run); elsewhere a loop of direct
-	 * branches overflows the stack.
+	 * would have been (queued, stored or handed out): the same events.
+	 * Not with on_insn; only on a thread whose stack holds libipt's
+	 * recursion (deep.h); elsewhere a loop of direct branches overflows
+	 * the stack. A decoder recycled (spare) keeps its path cache.
 	 */
 	bool through;
 	/* optional: every executed instruction, in order */

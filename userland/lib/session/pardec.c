@@ -395,6 +395,7 @@ int pts_pcpu_new(struct pts_pool *pool, const struct pts_ptdec_config *cfg, size
 		return pts_err_set(err, ENOMEM, "out of memory");
 	p->pool = pool;
 	p->cfg = *cfg;
+	p->cfg.through = cfg->through && pool->deep;	/* pts_pool_options.deep */
 	p->elide = cfg->elide;
 	p->cfg.elide = NULL;
 	p->cfg.elide_queued = false;

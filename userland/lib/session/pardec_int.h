@@ -141,6 +141,7 @@ struct pts_pool {
 	uint64_t caller_waits, caller_wait_ns, worker_idles, worker_idle_ns;
 	bool reverse;			/* pts_pool_options.reverse */
 	bool self;			/* pts_pool_options.self */
+	bool deep;			/* pts_pool_options.deep, and every worker got its stack */
 	enum pts_pardec_break brk;	/* pts_pool_options.brk */
 	/* the calling thread's: */
 	unsigned int chunks;		/* pts_pool_options.chunks */

@@ -44,6 +44,14 @@ struct pts_pool_options {
 	 * Not with reverse.
 	 */
 	bool self;
+	/*
+	 * The calling thread's stack holds libipt's recursion through direct
+	 * branches (decode/deep.h): the workers get such stacks too, and the
+	 * pool's decoders go through direct branches where their config says
+	 * (pts_ptdec_config.through), but keep the block flags, all of them,
+	 * where a worker could not get one
+	 */
+	bool deep;
 	enum pts_pardec_break brk;
 };
 

@@ -11,6 +11,8 @@
  */
 #include "pardec_int.h"
 
+#include "../decode/deep.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,11 +244,28 @@ int pts_pool_new(const struct pts_pool_options *opt, struct pts_imgset *set,
 	pool->brk = opt->brk;
 	pool->chunks = opt->chunks;
 	pool->self = opt->self && !opt->reverse;
+	pool->deep = opt->deep;
 	if (pool->reverse)
 		n = 0;
 	for (i = 0; i < n; i++) {
-		int e = pthread_create(&pool->th[i], NULL, worker, pool);
+		pthread_attr_t at;
+		int e = -1;
 
+		/*
+		 * A stack for libipt's recursion through direct branches
+		 * (decode/deep.h: virtual memory, its pages touched only as
+		 * deep as a decode goes), else the default one and every
+		 * decoder of the pool with the block flags: the same output.
+		 * No chunk is queued before the pool is made.
+		 */
+		if (pool->deep && !pts_deep_attr_init(&at)) {
+			e = pthread_create(&pool->th[i], &at, worker, pool);
+			pthread_attr_destroy(&at);
+		}
+		if (e) {
+			pool->deep = false;
+			e = pthread_create(&pool->th[i], NULL, worker, pool);
+		}
 		if (e) {
 			pool->n = i;
 			pts_pool_free(pool, NULL);

@@ -579,7 +579,11 @@ static unsigned int pool_chunks(unsigned int cpus, unsigned int jobs, bool self)
 	return self ? n + 2 : n;
 }
 
-/* through: the serial decoders run through direct branches (pts_decode_run) */
+/*
+ * through: this thread's stack holds libipt's recursion (pts_decode_run):
+ * the decoders run through direct branches, the workers' too on stacks
+ * of the same size
+ */
 static int decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		      struct pts_decode_summary *sum, struct pts_err *err, bool through)
 {
@@ -661,6 +665,7 @@ static int decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx
 			.chunks = pool_chunks(in->nr_pt, in->jobs, self),
 			.reverse = in->par_reverse,
 			.self = self,
+			.deep = through,
 			.brk = in->par_break,
 		};
 
@@ -723,19 +728,18 @@ static void run_deep(void *p)
 }
 
 /*
- * A run on one thread (no -j N; not the instruction listing, which takes
- * every block as libipt ends it) decodes through direct branches
- * (pts_ptdec_config.through: ~7.5 % fewer instructions), on a thread of its
- * own whose stack holds libipt's recursion without the block flags
- * (deep.h), this one waiting. Where no such thread can be made, here with
- * the flags: the same output. -j N keeps the flags on every thread (the
- * workers' and this one's chunks): the path caches would be per chunk or
- * shared, and the calling thread's stack is not this module's to size.
+ * A run (not the instruction listing, which takes every block as libipt
+ * ends it) decodes through direct branches (pts_ptdec_config.through:
+ * ~7.5 % fewer instructions), on a thread of its own whose stack holds
+ * libipt's recursion without the block flags (deep.h), this one waiting:
+ * -j 1's decoders, and with -j N the chunks this thread decodes itself,
+ * beside workers with stacks of the same size (pts_pool_options.deep).
+ * Where no such thread can be made, here with the flags: the same output.
  */
 int pts_decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx,
 		   struct pts_decode_summary *sum, struct pts_err *err)
 {
-	if (!run_parallel(in) && !in->on_insn && !in->par_flags) {
+	if (!in->on_insn && !in->par_flags) {
 		struct deep_run r = { in, emit, emit_ctx, sum, err, 0 };
 
 		if (!pts_deep_run(run_deep, &r))

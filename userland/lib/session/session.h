@@ -72,10 +72,8 @@ struct pts_decode_opts {
 	bool par_sink;			/* no worker: the calling thread decodes every chunk into the sink */
 	bool par_workers;		/* jobs workers; the calling thread decodes no chunk itself */
 	/*
-	 * a serial decode keeps libipt's block flags (not through direct
-	 * branches): on a damaged trace the two may name a gap's libipt error
-	 * differently (docs/fuzzing.md), so the fuzz harness compares chunks
-	 * with this
+	 * the run keeps libipt's block flags (not through direct branches),
+	 * serial and parallel: a test knob (docs/fuzzing.md)
 	 */
 	bool par_flags;
 	enum pts_pardec_break par_break;

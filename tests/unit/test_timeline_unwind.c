@@ -264,14 +264,11 @@ static void forced_walk_longjmps(int k, uint64_t target, uint64_t ts)
 }
 
 /*
- * pthread_exit from bar, under two frames of rec with a cleanup each:
- * the first longjmp lands in the inner rec (the walk: bar, the inner
- * rec), whose cleanup (baz) calls __pthread_unwind_next; that walk
- * (__pthread_unwind_next, the inner rec, the outer rec) lands in the
- * outer rec, at the same address. "The innermost frame of rec" put the
- * second baz one frame too deep (tests/programs/cleanup.c).
+ * pthread_exit from bar, under two frames of rec: the first longjmp lands
+ * in the inner rec (the walk: bar, the inner rec), whose cleanup (baz)
+ * returns and calls __pthread_unwind_next, which unwinds on at 190.
  */
-static void longjmp_from_a_forced_unwind_lands_where_its_walk_ended(void)
+static void first_cleanup_then_unwind_next(void)
 {
 	start();
 	tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
@@ -284,6 +281,19 @@ static void longjmp_from_a_forced_unwind_lands_where_its_walk_ended(void)
 	ret(BAZ + 0x20, REC + 0x4a, 170);
 	call(REC + 0x50, UNWIND_NEXT, 180);
 	call(UNWIND_NEXT + 0x10, FORCED, 190);
+}
+
+/*
+ * pthread_exit from bar, under two frames of rec with a cleanup each:
+ * the first longjmp lands in the inner rec (the walk: bar, the inner
+ * rec), whose cleanup (baz) calls __pthread_unwind_next; that walk
+ * (__pthread_unwind_next, the inner rec, the outer rec) lands in the
+ * outer rec, at the same address. "The innermost frame of rec" put the
+ * second baz one frame too deep (tests/programs/cleanup.c).
+ */
+static void longjmp_from_a_forced_unwind_lands_where_its_walk_ended(void)
+{
+	first_cleanup_then_unwind_next();
 	forced_walk_longjmps(3, REC + 0x40, 200);
 	call(REC + 0x45, BAZ, 210);
 	tl_fx_finish();
@@ -305,17 +315,7 @@ static void longjmp_from_a_forced_unwind_lands_where_its_walk_ended(void)
  */
 static void second_cleanup_of_the_same_frame_stays_in_it(void)
 {
-	start();
-	tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
-	call(MAIN + 0x10, REC, 110);
-	call(REC + 0x10, REC, 120);
-	call(REC + 0x10, BAR, 130);
-	call(BAR + 0x10, FORCED, 140);
-	forced_walk_longjmps(2, REC + 0x40, 150);
-	call(REC + 0x45, BAZ, 160);
-	ret(BAZ + 0x20, REC + 0x4a, 170);
-	call(REC + 0x50, UNWIND_NEXT, 180);
-	call(UNWIND_NEXT + 0x10, FORCED, 190);
+	first_cleanup_then_unwind_next();
 	forced_walk_longjmps(2, REC + 0x60, 200);
 	call(REC + 0x65, BAZ, 210);
 	tl_fx_finish();

@@ -270,12 +270,12 @@ static void decode(const uint8_t *data, size_t size, unsigned int jobs, enum ord
 	o.par_sink = order == SINK;
 	o.par_workers = order == WORKERS;
 	/*
-	 * Serial and parallel alike through direct branches, the session's
-	 * way for -j1 and -jN: libipt's block flags and the path through
-	 * them can tell a damaged trace's end differently (a gap against
-	 * the end of the trace: finding 26 of docs/fuzzing.md)
+	 * Serial and parallel alike with libipt's block flags: through
+	 * direct branches (the session's way at every -j) the chunks and the
+	 * serial decode still read some damaged traces differently
+	 * (findings 26 and 27 of docs/fuzzing.md, open)
 	 */
-	o.par_flags = false;
+	o.par_flags = true;
 	/* the harness's self-test: each join drops an event, which it must report */
 	if (jobs && getenv("FUZZ_PARDEC_BREAK_JOINS"))
 		o.par_break = PTS_PARDEC_BREAK_JOINS;

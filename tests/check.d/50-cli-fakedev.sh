@@ -145,7 +145,7 @@ check_manifest "$T/at.ptscope" "
 m['trigger']['reason'] == 'exit' ;; m['config']['filter_pid'] == $sp ;;
 m['processes'][0]['pid'] == $sp and len(m['processes'][0]['maps_arm']) > 0"
 if pts attach -q -p 4194305 -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "attach to no process succeeded"; fi
-grep -q "no process 4194305" "$T/err" || fail "attach to no process: message"
+grep -q "no process 4194305: give the pid of a running process" "$T/err" || fail "attach to no process: message"
 
 echo "-- record -C 1 --duration"
 pts record -q -C 1 --duration 200ms -o "$T/r.ptscope" > "$T/out" 2> "$T/err" || fail "record rc=$?"
@@ -430,7 +430,13 @@ else:
     assert 'insmod kmod/ptscope.ko' in err, err
 PY
 if pts run -q -o "$T/x.ptscope" -- /nonexistent/prog > "$T/out" 2> "$T/err"; then fail "run of a missing program succeeded"; fi
-grep -q "cannot run '/nonexistent/prog'" "$T/err" || fail "missing-program message"
+grep -q "cannot run '/nonexistent/prog': No such file or directory: give the program's path" "$T/err" ||
+	fail "missing-program message: $(cat "$T/err")"
+[ ! -e "$T/x.ptscope" ] || fail "a missing program left a bundle"
+printf 'echo hi\n' > "$T/script.sh"	# not executable
+if pts run -q -o "$T/x.ptscope" -- "$T/script.sh" > "$T/out" 2> "$T/err"; then fail "run of a non-executable file succeeded"; fi
+grep -q "cannot run '$T/script.sh': Permission denied: make it executable (chmod +x)" "$T/err" ||
+	fail "non-executable message: $(cat "$T/err")"
 if pts record --size 3M > "$T/out" 2> "$T/err"; then fail "--size 3M accepted"; fi
 grep -q -- "--size: '3M' is not a power of two" "$T/err" || fail "--size message"
 

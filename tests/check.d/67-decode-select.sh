@@ -4,7 +4,8 @@
 # a window (as perf script's), -o FILE.json.gz / .fxt.gz / .txt.gz write
 # gzip, and the options that cannot apply are refused instead of ignored:
 # a second -o, --scope (a bundle records its own), a raw trace file given
-# as the bundle. Every command's --help states its exit status.
+# as the bundle. Every command's --help states its exit status, and
+# `ptscope help CMD` prints it.
 # Oracles: the full decode (a selection of everything is the same bytes),
 # gzip -dc and build/fxtcheck (the independent readers), and for the
 # window the full .txt read with awk: which slices are open at its edges.
@@ -74,6 +75,10 @@ run 1 "$S/cpu0.pt" -o "$T/a.txt" && { grep -q -- "use --pt $S/cpu0.pt" "$T/err" 
 echo "-- every command's --help states its exit status"
 for c in caps run attach record trigger status decode; do
 	"$P" $c --help 2>&1 | grep -qi "exit status" || bad "ptscope $c --help says no exit status"
+	# `ptscope help CMD`, as git's: the command's own help, not the list of commands
+	[ "$("$P" help $c 2>&1)" = "$("$P" $c --help 2>&1)" ] || bad "ptscope help $c is not ptscope $c --help"
 done
+rc=0; "$P" help nosuch > /dev/null 2> "$T/err" || rc=$?
+[ $rc = 2 ] && grep -q "unknown command 'nosuch'" "$T/err" || bad "ptscope help nosuch: rc $rc, $(head -n 1 "$T/err")"
 "$P" --help | grep -q "decode: 3 decoded with gaps" || bad "ptscope --help: no exit status 3"
 exit $fail

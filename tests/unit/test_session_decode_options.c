@@ -259,6 +259,16 @@ static void each_bad_combination_is_refused_before_any_work(void)
 	CU_ASSERT_EQUAL(check("--pt a.pt -o t.JSON.gz --format json"), 0);
 	CU_ASSERT_EQUAL(check("--pt a.pt -o t.out --format json"), 0);
 	CU_ASSERT_EQUAL(check("--pt a.pt -o t.fxt --format null"), 0);
+	/* a misspelt --sysroot: used only for what the bundle lacks, it would pass unseen */
+	snprintf(text, sizeof(text), "%s --sysroot %s/no-such-root -o x.txt", bundle, dir);
+	CU_ASSERT_EQUAL(check(text), -ENOENT);
+	SAYS("/no-such-root: No such file or directory: give the directory that holds the"
+	     " capture machine's files");
+	snprintf(text, sizeof(text), "--pt a.pt --sysroot %s -o x.txt", file);
+	CU_ASSERT_EQUAL(check(text), -ENOTDIR);
+	SAYS("/trace.pt is not a directory: give the directory");
+	snprintf(text, sizeof(text), "%s --sysroot %s -o x.txt", bundle, dir);
+	CU_ASSERT_EQUAL(check(text), 0);
 	/* standard input is a stream; a raw trace is mapped */
 	CU_ASSERT_EQUAL(check("--pt - -o t.fxt"), -EINVAL);
 	SAYS("--pt -: a raw trace is mapped from a file, not read from standard input");

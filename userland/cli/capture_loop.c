@@ -69,6 +69,24 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* What to do when execvp(CMD) failed with e: the common causes by name. */
+static const char *spawn_hint(int e)
+{
+	switch (e) {
+	case ENOENT:
+		return "give the program's path (./NAME for one in this directory) or a command"
+			" on PATH";
+	case EACCES:
+		return "make it executable (chmod +x), or run it through its interpreter"
+			" (ptscope run -- sh SCRIPT)";
+	case ENOEXEC:
+		return "it is no program this machine runs: give the executable, or run a script"
+			" through its interpreter (ptscope run -- sh SCRIPT)";
+	default:
+		return "check the command after --";
+	}
+}
+
 /*
  * Fork CMD held at exec. Returns its pid (stopped after execve, traced),
  * or -1 with a message printed (CMD could not be started).
@@ -113,7 +131,8 @@ static pid_t spawn_held(char **argv)
 		return -1;
 	}
 	if (n == (ssize_t)sizeof(e)) {
-		fprintf(stderr, "ptscope: cannot run '%s': %s\n", argv[0], strerror(e));
+		fprintf(stderr, "ptscope: cannot run '%s': %s: %s (nothing was traced)\n",
+			argv[0], strerror(e), spawn_hint(e));
 		if (WIFSTOPPED(status))
 			kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
@@ -329,7 +348,9 @@ int pts_cli_capture(struct pts_capture_opts *o)
 	case PTS_CMD_ATTACH:
 		c.target = o->pid;
 		if (kill(o->pid, 0) && errno == ESRCH) {
-			fprintf(stderr, "ptscope: no process %d\n", (int)o->pid);
+			fprintf(stderr, "ptscope: no process %d: give the pid of a running process"
+				" (pgrep -o NAME finds one), or start the program with ptscope run"
+				" -- CMD\n", (int)o->pid);
 			goto out;
 		}
 		L.pidfd = open_pidfd(o->pid);

@@ -65,6 +65,15 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* `ptscope help decode` as git's `help`: the command's own --help */
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		for (i = 0; i < NR_COMMANDS; i++)
+			if (!strcmp(argv[2], commands[i].name))
+				return commands[i].fn(2, (char *[]){ argv[2], "--help", NULL });
+		fprintf(stderr, "ptscope: help: unknown command '%s'\n\n", argv[2]);
+		usage(stderr);
+		return 2;
+	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;

@@ -778,6 +778,19 @@ int pts_decode_req_validate(struct pts_decode_req *r, struct pts_err *err)
 	rc = unused_options(r, err);
 	if (rc)
 		return rc;
+	/*
+	 * Files are looked up under --sysroot only when the bundle lacks them,
+	 * so a misspelt one would otherwise pass unnoticed, and the code the
+	 * user meant it for decode as gaps.
+	 */
+	if (o->sysroot && stat(o->sysroot, &st))
+		return pts_err_set(err, errno, "--sysroot %s: %s: give the directory that holds"
+				   " the capture machine's files at their paths (DIR/usr/lib/...)",
+				   o->sysroot, strerror(errno));
+	if (o->sysroot && !S_ISDIR(st.st_mode))
+		return pts_err_set(err, ENOTDIR, "--sysroot %s is not a directory: give the"
+				   " directory that holds the capture machine's files at their"
+				   " paths (DIR/usr/lib/...)", o->sysroot);
 	/* a bundle's sideband and perf script text name every thread: --pid/--tid select */
 	if (r->bundle || r->perf_script) {
 		r->sel.pid = o->pid > 0 ? o->pid : 0;

@@ -52,8 +52,9 @@ int pts_decode_req_parse(int argc, char **argv, long online_cpus, struct pts_dec
  * Check *r as a whole and settle it (the output format; a bundle's
  * --pid/--tid become a selection). Errors: -EINVAL bad usage (exit 2;
  * show_usage set when nothing to decode was given), -ENOTDIR a file given
- * where a bundle goes and -EISDIR a directory given as --perf-script
- * (exit 1, as any input that cannot be read).
+ * where a bundle goes or as --sysroot, -ENOENT (or stat's other errno) a
+ * --sysroot that cannot be found, and -EISDIR a directory given as
+ * --perf-script (exit 1, as any input that cannot be read).
  */
 int pts_decode_req_validate(struct pts_decode_req *r, struct pts_err *err);
 

@@ -33,7 +33,10 @@ expect 1 "^ptscope decode: cannot create $T/nodir/x.fxt: No such file or directo
 # refused before any work: no chunk of 0 bytes, no raw-PT option on a bundle
 expect 2 "chunk-size wants 1 or more trace bytes" --pt "$PT" --chunk-size 0 -o "$T/x.txt"
 expect 2 "elf is for raw --pt traces" samples/demo.ptscope --elf "$PT" -o "$T/x.txt"
-expect 1 "not an ELF" --pt "$PT" --elf "$PT" -o "$T/x.txt"
+expect 1 "not an ELF file: give raw code with --raw" --pt "$PT" --elf "$PT" -o "$T/x.txt"
+# --raw cannot go with a bundle: a --vmlinux that is no ELF is told what to give
+expect 1 "^ptscope decode: --vmlinux: $PT is not an ELF file: give the kernel's ELF image, vmlinux" \
+	samples/demo.ptscope --vmlinux "$PT" -o "$T/x.txt"
 # an empty trace file is said without --summary (it decodes to one gap)
 : > "$T/empty.pt"
 expect 3 "^ptscope decode: warning: --pt $T/empty.pt is empty (0 bytes): no trace of cpu 0 to decode" \

@@ -34,7 +34,8 @@ for sel in "--tid 1" "--pid 1"; do
 	run 0 "$S" $sel -o "$T/none.txt" || continue
 	n=$(grep -vc '^#' "$T/none.txt" || true)
 	[ "$n" = 0 ] || bad "$sel: $n records of other threads kept"
-	grep -q "nothing in the trace matches" "$T/err" || bad "$sel: no warning that nothing matched"
+	grep -q "nothing in the trace matches the --pid/--tid/--time selection: --summary lists the trace's threads" "$T/err" ||
+		bad "$sel: no warning that nothing matched, with what to do"
 done
 
 echo "-- --time START..END cuts the timeline at the window's edges"

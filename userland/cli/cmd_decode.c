@@ -121,7 +121,8 @@ static int run(struct pts_decode_req *r)
 		rc = pts_decode_raw(o, emit, emit_ctx, &sum, &err);
 	if (!rc && selp && !pts_tl_select_kept(selp))
 		fprintf(stderr, "ptscope decode: warning: nothing in the trace matches the"
-			" --pid/--tid/--time selection\n");
+			" --pid/--tid/--time selection: --summary lists the trace's threads"
+			" (pid/tid) and the times each was traced\n");
 	pts_tl_select_free(selp);
 	if (rc) {
 		struct pts_err e2 = { 0 };

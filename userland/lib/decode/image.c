@@ -526,9 +526,8 @@ static int add_elf(struct pts_imgset *s, int32_t pid, const char *path, uint64_t
 	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &n)) {
 		if (elf)
 			elf_end(elf);
-		return pts_err_set(err, EINVAL,
-				   "%s is not an ELF file: give raw code with --raw FILE:OFFSET:VADDR",
-				   path);
+		/* what to give instead depends on the option: the caller says it */
+		return pts_err_set(err, ENOEXEC, "%s is not an ELF file", path);
 	}
 	if (elf_machine_ok(elf, path, err)) {
 		elf_end(elf);

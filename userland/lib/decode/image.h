@@ -48,8 +48,10 @@ int pts_imgset_add_file(struct pts_imgset *set, int32_t pid, const char *path,
 /*
  * Map every executable PT_LOAD of an ELF file. base = 0: at its link
  * addresses; otherwise the lowest PT_LOAD (page-aligned) is moved to base
- * (a PIE or shared object loaded there). Errors: as add_file, -EINVAL not
- * an ELF file or no executable PT_LOAD.
+ * (a PIE or shared object loaded there). Errors: as add_file, -ENOEXEC not
+ * an ELF file (err: "PATH is not an ELF file", for the caller to say what
+ * to give instead), -EINVAL an ELF of another machine or no executable
+ * PT_LOAD.
  */
 int pts_imgset_add_elf(struct pts_imgset *set, int32_t pid, const char *path, uint64_t base,
 		       struct pts_err *err);

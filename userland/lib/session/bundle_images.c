@@ -474,6 +474,12 @@ static int add_vmlinux(const struct pts_bundle *b, struct pts_imgset *set, const
 		rt_s = link_s = 0;
 	}
 	rc = pts_imgset_add_elf_moved(set, PTS_PID_ALL, vmlinux, (int64_t)(rt_s - link_s), &e2);
+	/* --raw is for --pt traces: a bundle's kernel is an ELF or the bundle's own text */
+	if (rc == -ENOEXEC)
+		return pts_err_set(err, EINVAL, "--vmlinux: %s is not an ELF file: give the"
+				   " kernel's ELF image, vmlinux (with its symbols, e.g."
+				   " /usr/lib/debug/boot/vmlinux-VERSION of the kernel's -dbg"
+				   " package), not the compressed vmlinuz", vmlinux);
 	return rc ? pts_err_set(err, rc, "--vmlinux: %s", e2.msg) : 0;
 }
 

@@ -861,8 +861,12 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 		return rc;
 	if (o->sysroot && pts_imgset_set_sysroot(in.set, o->sysroot))
 		rc = pts_err_set(err, ENOMEM, "out of memory");
-	for (i = 0; i < o->nr_elf && !rc; i++)
+	for (i = 0; i < o->nr_elf && !rc; i++) {
 		rc = pts_imgset_add_elf(in.set, PTS_PID_ALL, o->elf[i].path, o->elf[i].base, err);
+		if (rc == -ENOEXEC)
+			rc = pts_err_set(err, EINVAL, "%s is not an ELF file: give raw code with"
+					 " --raw FILE:OFFSET:VADDR", o->elf[i].path);
+	}
 	for (i = 0; i < o->nr_raw && !rc; i++) {
 		struct stat st;
 		long sz = -1;

@@ -527,8 +527,9 @@ void pts_stop_all(void)
  * @st: filled (cpu and hdr left to the caller).
  *
  * In snapshot mode a ring whose write head has not moved backwards may
- * still have wrapped: after a stop the bytes after the head are scanned
- * once (the ring was zeroed at arm) and the result cached.
+ * still have wrapped: once the capture has stopped the bytes after the
+ * head are scanned once (the ring was zeroed at arm) and the result
+ * cached until the CPU's next start or stop.
  * Context: process context, pts.lock held; may sleep.
  */
 void pts_cpu_fill_status(int cpu, struct ptscope_cpu_status *st)
@@ -561,8 +562,17 @@ void pts_cpu_fill_status(int cpu, struct ptscope_cpu_status *st)
 	st->region_size = (u32)b->plan.region_size;
 
 	wrapped = pc->wrap_count > 0;
+	/*
+	 * Scan only while the capture is not armed: armed is set by
+	 * pts_arm() alone, under pts.lock (held here), so no CPU can start
+	 * during the scan (pts_cpu_online() re-arms only an armed capture)
+	 * and wrap_scan has one writer. While armed, a CPU offline now may
+	 * come back and write on from its head mid-scan, which would read
+	 * its new bytes as a wrap: its WRAPPED then rests on wrap_count
+	 * until the stop.
+	 */
 	if (!wrapped && b->mode == PTSCOPE_MODE_SNAPSHOT &&
-	    !READ_ONCE(pc->enabled) && pc->started) {
+	    !READ_ONCE(pts.armed) && !READ_ONCE(pc->enabled) && pc->started) {
 		if (pc->wrap_scan < 0)
 			pc->wrap_scan = pts_buf_nonzero_from(b, cpu, pc->head);
 		wrapped = pc->wrap_scan > 0;

@@ -103,7 +103,12 @@ struct pts_cpu {
 	u64 head;		/* ring offset of the next byte */
 	u64 seg_start_head;	/* head when the current period began */
 	u64 wrap_count;		/* wraps proven by the position history */
-	int wrap_scan;		/* -1 unknown, 0 no data after head, 1 data */
+	/*
+	 * -1 unknown, 0 no data after head, 1 data: reset to -1 by its CPU
+	 * at start and stop, cached by GET_CPU_STATUS under pts.lock only
+	 * while the capture is not armed (pts_cpu_fill_status())
+	 */
+	int wrap_scan;
 	u32 conflict;		/* [cpu] first PTSCOPE_R_FOREIGN_* of the capture */
 	struct pts_owner_save owner;	/* [cpu] RTIT values found at enable */
 };

@@ -96,6 +96,15 @@ static bool sb_hidden(struct task_struct *t)
 	return sb_own && !is_idle_task(t) && task_tgid(t) != sb_own;
 }
 
+/*
+ * Is @t of the thread group an unprivileged capture may name? Always
+ * true without sb_own. Context: as sb_hidden().
+ */
+static bool sb_own_task(struct task_struct *t)
+{
+	return !sb_own || task_tgid(t) == sb_own;
+}
+
 /* pts_task_ids(), or PTSCOPE_PID_OUTSIDE for a hidden task. Context: any. */
 static void sb_task_ids(struct task_struct *t, s32 *pid, s32 *tid)
 {
@@ -247,7 +256,16 @@ static u64 task_user_cr3(struct task_struct *t)
 	return mm ? pts_cr3_user_root(__pa(mm->pgd), pts.kpti) : 0;
 }
 
-/* Context: sched_switch tracepoint: runqueue lock held, IRQs off. */
+/*
+ * With sb_own (an unprivileged capture) only the switches in and out of
+ * that process are written, as perf's per-task PERF_RECORD_SWITCH: a
+ * switch between two other tasks, or between one and the idle task,
+ * says when other users' processes run, which the decoder of a
+ * CR3-filtered user-scope trace does not need (none of their code is in
+ * it). A hidden task's CR3 stays 0: even as an identity
+ * (pts_cr3_identity()) it would tell its address space from others'.
+ * Context: sched_switch tracepoint: runqueue lock held, IRQs off.
+ */
 static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 			 struct task_struct *next, unsigned int prev_state)
 {
@@ -255,12 +273,14 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 
 	if (!READ_ONCE(sb_live))
 		return;
+	if (!sb_own_task(prev) && !sb_own_task(next))
+		return;
 	memset(&r, 0, sizeof(r));
 	sb_hdr(&r.hdr, PTSCOPE_SB_SCHED_SWITCH);
 	sb_task_ids(prev, &r.prev_pid, &r.prev_tid);
 	sb_task_ids(next, &r.next_pid, &r.next_tid);
-	r.next_cr3 = task_user_cr3(next);
 	if (!sb_hidden(next)) {
+		r.next_cr3 = task_user_cr3(next);
 		memcpy(r.next_comm, next->comm, sizeof(r.next_comm));
 		r.next_comm[sizeof(r.next_comm) - 1] = '\0';
 	}
@@ -366,7 +386,9 @@ void pts_sb_trace(u16 type, u64 ctl, u64 status, u64 head)
 	r.rtit_status = status;
 	r.head = head;
 	sb_task_ids(current, &r.pid, &r.tid);
-	r.cr3 = task_user_cr3(current);
+	/* a hidden task's CR3 stays 0, as in probe_switch() */
+	if (!sb_hidden(current))
+		r.cr3 = task_user_cr3(current);
 	pts_sb_emit(&r.hdr, sizeof(r));
 }
 

@@ -422,12 +422,12 @@ check_klog() { # line dir
 # came before the child could say it; or its START was still in flight.
 child_evidence() { # what(kexec|reboot) console-text-from-the-arm-on
 	local what=$1 text=$2 armed
-	armed=$(echo "$text" | grep -m1 -o 'simulated PT unit: CPU [0-9]*: TraceEn set after the reboot notifier')
+	armed=$(grep <<<"$text" -m1 -o 'simulated PT unit: CPU [0-9]*: TraceEn set after the reboot notifier')
 	if [ -n "$armed" ]; then
 		echo "START raced the $what: the child's START re-armed a CPU after the notifier ('${armed#simulated PT unit: }'), and the $what came before the child could log its result"
-	elif echo "$text" | grep -q "vmtest: $what child: STOPPED seen, calling START"; then
+	elif grep <<<"$text" -q "vmtest: $what child: STOPPED seen, calling START"; then
 		echo "START raced the $what: the child called START after the notifier, but neither its result nor a CPU armed again reached the console before the $what (the START was still in flight)"
-	elif echo "$text" | grep -q "vmtest: $what child: polling"; then
+	elif grep <<<"$text" -q "vmtest: $what child: polling"; then
 		echo "the child never saw the capture STOPPED: it polled before the $what, but was not scheduled between the notifier and the $what (START untested)"
 	else
 		echo "the child never ran (no 'vmtest: $what child: polling' line): START untested"
@@ -451,19 +451,19 @@ check_kexec() { # line dir
 	after=$(sed -n '/^=== VMTEST-KEXEC armed/,/^=== VMTEST-KEXEC booted/p' "$dir/console.txt")
 	# The child says it polls before the parent prints the marker.
 	child=$(sed -n '/vmtest: kexec child: polling/,/^=== VMTEST-KEXEC booted/p' "$dir/console.txt")
-	if ! echo "$after" | grep -q 'ptscope.*restart or kexec: tracing stopped on every CPU'; then
+	if ! grep <<<"$after" -q 'ptscope.*restart or kexec: tracing stopped on every CPU'; then
 		result "$line" kexec_stops_tracing_and_boots FAIL "no reboot-notifier line from the module before the kexec"
-	elif ! echo "$after" | grep -q 'simulated PT unit: restart or kexec: TraceEn clear on all'; then
-		result "$line" kexec_stops_tracing_and_boots FAIL "the simulated unit did not report TraceEn clear on every CPU before the kexec: $(echo "$after" | grep -m1 'simulated PT unit: restart')"
-	elif echo "$after" | grep -q 'vmtest: START after the reboot notifier: accepted'; then
-		armed=$(echo "$after" | grep -m1 -o 'CPU [0-9]*: TraceEn set after the reboot notifier')
+	elif ! grep <<<"$after" -q 'simulated PT unit: restart or kexec: TraceEn clear on all'; then
+		result "$line" kexec_stops_tracing_and_boots FAIL "the simulated unit did not report TraceEn clear on every CPU before the kexec: $(grep <<<"$after" -m1 'simulated PT unit: restart')"
+	elif grep <<<"$after" -q 'vmtest: START after the reboot notifier: accepted'; then
+		armed=$(grep <<<"$after" -m1 -o 'CPU [0-9]*: TraceEn set after the reboot notifier')
 		result "$line" kexec_stops_tracing_and_boots FAIL "a START after the reboot notifier was accepted: every CPU armed again${armed:+ (the unit: $armed)}"
-	elif ! echo "$after" | grep -q 'vmtest: START after the reboot notifier: refused (SHUTTING_DOWN)'; then
-		result "$line" kexec_stops_tracing_and_boots FAIL "a START after the reboot notifier was not refused: $(echo "$after" | grep -m1 -o 'START after the reboot notifier.*' || child_evidence kexec "$child")"
-	elif ! echo "$after" | grep -q '^=== VMTEST-KEXEC booted'; then
+	elif ! grep <<<"$after" -q 'vmtest: START after the reboot notifier: refused (SHUTTING_DOWN)'; then
+		result "$line" kexec_stops_tracing_and_boots FAIL "a START after the reboot notifier was not refused: $(grep <<<"$after" -m1 -o 'START after the reboot notifier.*' || child_evidence kexec "$child")"
+	elif ! grep <<<"$after" -q '^=== VMTEST-KEXEC booted'; then
 		result "$line" kexec_stops_tracing_and_boots FAIL "the kexec'd kernel never ran its init"
 	else
-		result "$line" kexec_stops_tracing_and_boots PASS "$(echo "$after" | grep -m1 -o 'ptscope.*restart or kexec: tracing.*'); $(echo "$after" | grep -m1 -o 'restart or kexec: TraceEn clear.*'); START after it refused; then '$(echo "$after" | grep -m1 '^=== VMTEST-KEXEC booted')'"
+		result "$line" kexec_stops_tracing_and_boots PASS "$(grep <<<"$after" -m1 -o 'ptscope.*restart or kexec: tracing.*'); $(grep <<<"$after" -m1 -o 'restart or kexec: TraceEn clear.*'); START after it refused; then '$(grep <<<"$after" -m1 '^=== VMTEST-KEXEC booted')'"
 	fi
 }
 
@@ -481,16 +481,16 @@ check_reboot() { # line dir
 	fi
 	after=$(sed -n '/^=== VMTEST-REBOOT armed/,$p' "$dir/console.txt")
 	child=$(sed -n '/vmtest: reboot child: polling/,$p' "$dir/console.txt")
-	if ! echo "$after" | grep -q 'ptscope.*restart or kexec: tracing stopped on every CPU'; then
+	if ! grep <<<"$after" -q 'ptscope.*restart or kexec: tracing stopped on every CPU'; then
 		result "$line" reboot_notifier_stops_tracing FAIL "no reboot-notifier line from the module before the reset"
-	elif echo "$after" | grep -q 'vmtest: START after the reboot notifier: accepted'; then
+	elif grep <<<"$after" -q 'vmtest: START after the reboot notifier: accepted'; then
 		result "$line" reboot_notifier_stops_tracing FAIL "a START after the reboot notifier was accepted: every CPU armed again"
-	elif ! echo "$after" | grep -q 'vmtest: START after the reboot notifier: refused (SHUTTING_DOWN)'; then
-		result "$line" reboot_notifier_stops_tracing FAIL "a START after the reboot notifier was not refused: $(echo "$after" | grep -m1 -o 'START after the reboot notifier.*' || child_evidence reboot "$child")"
-	elif ! echo "$after" | grep -q 'reboot: Restarting system'; then
+	elif ! grep <<<"$after" -q 'vmtest: START after the reboot notifier: refused (SHUTTING_DOWN)'; then
+		result "$line" reboot_notifier_stops_tracing FAIL "a START after the reboot notifier was not refused: $(grep <<<"$after" -m1 -o 'START after the reboot notifier.*' || child_evidence reboot "$child")"
+	elif ! grep <<<"$after" -q 'reboot: Restarting system'; then
 		result "$line" reboot_notifier_stops_tracing FAIL "the kernel never reached 'Restarting system'"
 	else
-		result "$line" reboot_notifier_stops_tracing PASS "$(echo "$after" | grep -m1 -o 'ptscope.*restart or kexec.*'), a START after it refused, then 'reboot: Restarting system'"
+		result "$line" reboot_notifier_stops_tracing PASS "$(grep <<<"$after" -m1 -o 'ptscope.*restart or kexec.*'), a START after it refused, then 'reboot: Restarting system'"
 	fi
 }
 
@@ -524,12 +524,12 @@ check_panic() { # line dir vmlinuz append
 		return
 	fi
 	after=$(sed -n '/^=== VMTEST-PANIC post-trigger/,$p' "$dir/panic-console.txt")
-	got=$(echo "$after" | grep -m1 -o 'ptscope.*panic: capture ended.*')
-	if ! echo "$after" | grep -q 'Kernel panic - not syncing'; then
+	got=$(grep <<<"$after" -m1 -o 'ptscope.*panic: capture ended.*')
+	if ! grep <<<"$after" -q 'Kernel panic - not syncing'; then
 		result "$line" panic_in_post_trigger_delay FAIL "no 'Kernel panic' after the marker (QEMU status $rc)"
 	elif [ -z "$got" ]; then
 		result "$line" panic_in_post_trigger_delay FAIL "no panic line from the module: the capture's state at the panic is not reported (QEMU status $rc)"
-	elif ! echo "$got" | grep -q '(was POST_TRIGGER): state 4, trigger reason 1, flags 0x[0-9a-f]*[89a-f][0-9a-f]; PT stopped'; then
+	elif ! grep <<<"$got" -q '(was POST_TRIGGER): state 4, trigger reason 1, flags 0x[0-9a-f]*[89a-f][0-9a-f]; PT stopped'; then
 		result "$line" panic_in_post_trigger_delay FAIL "want (was POST_TRIGGER): state 4 (TRIGGERED), trigger reason 1 (IOCTL, kept), flags with 0x80 (PANIC); got: $got"
 	elif [ "$rc" != 0 ]; then
 		result "$line" panic_in_post_trigger_delay FAIL "QEMU status $rc after the panic, want 0 (panic=-1 resets, -no-reboot exits)"

@@ -283,6 +283,8 @@ struct sb_others {
 	unsigned int named;	/* pids other than 0, -1 and the target's */
 	unsigned int comms;	/* a switch to a hidden task that names it */
 	unsigned int procs;	/* EXEC/EXIT/FORK records of another process */
+	unsigned int unrelated;	/* switches in which the target is neither side */
+	unsigned int hidden_cr3; /* a CR3 of a task written as PTSCOPE_PID_OUTSIDE */
 	int first_type;		/* type of the first record that did */
 	int32_t first_pid;
 };
@@ -332,6 +334,10 @@ static unsigned int sideband_cr3_of(int fd, pid_t pid, uint64_t *cr3,
 				sb_other_pid(o, h, s->next_tid, pid);
 				if (s->next_pid == PTSCOPE_PID_OUTSIDE && s->next_comm[0])
 					o->comms++;
+				if (s->next_pid == PTSCOPE_PID_OUTSIDE && s->next_cr3)
+					o->hidden_cr3++;
+				if (s->prev_pid != pid && s->next_pid != pid)
+					o->unrelated++;
 			} else if (h->type == PTSCOPE_SB_EXEC ||
 				   h->type == PTSCOPE_SB_EXIT ||
 				   h->type == PTSCOPE_SB_FORK) {
@@ -351,6 +357,8 @@ static unsigned int sideband_cr3_of(int fd, pid_t pid, uint64_t *cr3,
 
 				sb_other_pid(o, h, t->pid, pid);
 				sb_other_pid(o, h, t->tid, pid);
+				if (t->pid == PTSCOPE_PID_OUTSIDE && t->cr3)
+					o->hidden_cr3++;
 			}
 			off += h->size;
 		}
@@ -437,6 +445,15 @@ static int do_own_user(void)
 		    (int)child, oth.named, oth.comms, oth.procs, oth.first_type, oth.first_pid);
 	else
 		detail("sideband:no-other-task");
+	/*
+	 * perf's per-task PERF_RECORD_SWITCH: the target's own switches in
+	 * and out only, and nothing that tells other address spaces apart.
+	 */
+	if (oth.unrelated || oth.hidden_cr3)
+		bad("the sideband of a capture of pid %d has %u switches between other tasks and %u CR3s of hidden tasks",
+		    (int)child, oth.unrelated, oth.hidden_cr3);
+	else
+		detail("sideband:own-switches-only");
 	if (!nsw)
 		bad("no sched_switch record in the sideband");
 	else if (!sb_cr3)

@@ -71,7 +71,7 @@ if decode simf_cr3 cr3_filter_excludes_other_process; then
 	seen=$(pids_seen) thr=$(threads_seen) ev=$(events)
 	detail="target $target other $other: ${n:-0} insns, exit $st, timeline pids: $seen, threads: $thr; $ev"
 	if [ "${n:-0}" -gt 0 ] && [ "$st" = 0 ] && only_target "$seen" && only_target "$thr" &&
-		! echo "$ev" | grep -q paging; then
+		! grep <<<"$ev" -q paging; then
 		echo "cr3_filter_excludes_other_process PASS $detail"
 	else
 		echo "cr3_filter_excludes_other_process FAIL $detail"
@@ -92,7 +92,7 @@ if decode simf_addr addr_filter_in_range_and_tracestop; then
 	fullmsg=$(grep -c 'the buffer filled' "$d/decode.out")
 	detail="${n} insns, ${bad} outside ${LEAF_LO}..${LEAF_HI}${first:+ (first $first)}, exit $st; TraceStop messages $stopmsg, buffer-filled messages $fullmsg; $ev"
 	if [ "$n" -gt 0 ] && [ "$bad" = 0 ] && [ "$stopmsg" -ge 1 ] && [ "$fullmsg" = 0 ] &&
-		echo "$ev" | grep -q 'stop [1-9]'; then
+		grep <<<"$ev" -q 'stop [1-9]'; then
 		echo "addr_filter_in_range_and_tracestop PASS $detail"
 	else
 		echo "addr_filter_in_range_and_tracestop FAIL $detail"
@@ -104,7 +104,7 @@ if decode simf_ovf overflow_is_a_decoder_gap; then
 	ev=$(events) thr=$(threads_seen)
 	gap=$(grep -m1 -i 'overflow (OVF)' "$d/decode.out" | sed 's/^ *//')
 	detail="target $target: ${n:-0} insns, exit $st, threads: $thr; $ev; gap: ${gap:-none}"
-	if [ "${n:-0}" -gt 0 ] && echo "$ev" | grep -q 'overflow [1-9]' && [ -n "$gap" ] &&
+	if [ "${n:-0}" -gt 0 ] && grep <<<"$ev" -q 'overflow [1-9]' && [ -n "$gap" ] &&
 		only_target "$thr"; then
 		echo "overflow_is_a_decoder_gap PASS $detail"
 	else

@@ -6,7 +6,9 @@
  * chunks, then with the chunks decoded last first in the calling thread
  * (the pool's reverse option, pardec_opts.h), and the record streams and
  * summaries (the instruction count among them) must be equal; the first
- * difference aborts. The input is 4 option bytes, then the
+ * difference aborts. Every decode runs through direct branches, as
+ * ptscope decode does at every -j; the serial decode with libipt's block
+ * flags (a block ends at every direct branch) must give the same too. The input is 4 option bytes, then the
  * trace of CPU 0:
  *   [0] bit 0: raw mode (else bundle mode); bits 1-3: chunk bytes
  *       32 << n; bit 4: 3 workers (else 2); bits 5-6: scope (raw mode);
@@ -250,9 +252,10 @@ static void raw_opts(struct pts_decode_opts *o, const uint8_t *data, size_t size
 
 /*
  * The orders a parallel decode is fuzzed in (pts_decode_opts: the default,
- * par_reverse, par_sink, par_workers).
+ * par_reverse, par_sink, par_workers); FLAGS: the serial decode with
+ * libipt's block flags (par_flags), a block at every direct branch.
  */
-enum order { POOL, REVERSE, SINK, WORKERS };
+enum order { POOL, REVERSE, SINK, WORKERS, FLAGS };
 
 static void decode(const uint8_t *data, size_t size, unsigned int jobs, enum order order,
 		   struct recs *out)
@@ -269,13 +272,8 @@ static void decode(const uint8_t *data, size_t size, unsigned int jobs, enum ord
 	o.par_reverse = order == REVERSE;
 	o.par_sink = order == SINK;
 	o.par_workers = order == WORKERS;
-	/*
-	 * Serial and parallel alike with libipt's block flags: through
-	 * direct branches (the session's way at every -j) the chunks and the
-	 * serial decode still read some damaged traces differently
-	 * (findings 26 and 27 of docs/fuzzing.md, open)
-	 */
-	o.par_flags = true;
+	/* through direct branches, as ptscope decode runs at every -j, but FLAGS */
+	o.par_flags = order == FLAGS;
 	/* the harness's self-test: each join drops an event, which it must report */
 	if (jobs && getenv("FUZZ_PARDEC_BREAK_JOINS"))
 		o.par_break = PTS_PARDEC_BREAK_JOINS;
@@ -295,7 +293,8 @@ static void decode(const uint8_t *data, size_t size, unsigned int jobs, enum ord
 	if (getenv("FUZZ_VERBOSE"))
 		fprintf(stderr, "fuzz: jobs %u%s: %s, %llu joins, %llu refused\n", jobs,
 			order == REVERSE ? " reverse" : order == SINK ? " sink" :
-			order == WORKERS ? " workers" : "", rc ? err.msg : "decoded",
+			order == WORKERS ? " workers" : order == FLAGS ? " flags" : "",
+			rc ? err.msg : "decoded",
 			(unsigned long long)sum.par_joins, (unsigned long long)sum.par_refused);
 	fuzz_sink_end(!rc);
 	sum_lines(out, rc, &sum);
@@ -318,7 +317,7 @@ static void report(const char *how)
 	size_t i = 0, line = 0;
 	uint64_t k = 1;
 
-	fprintf(stderr, "fuzz: the parallel decode (%s) differs from the serial one at\n", how);
+	fprintf(stderr, "fuzz: the decode (%s) differs from the serial one at\n", how);
 	while (i < serial.len && i < parallel.len) {
 		size_t n = rec_size(serial.buf + i);
 
@@ -406,6 +405,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	cyc_parts_as_whole(data, size);
 	decode(data, size, 0, POOL, &serial);
+	/*
+	 * The serial decode with the block flags: libipt ends its blocks at
+	 * every direct branch, and the decoder's pieces of a block through
+	 * them must give the same events and counts (docs/decode.md,
+	 * "Blocks"; findings 24 and 26)
+	 */
+	decode(data, size, 0, FLAGS, &parallel);
+	if (!same(&serial, &parallel))
+		report("serial, libipt's block flags");
 	/* -j 2 or 3: the calling thread decoding chunks beside 1 or 2 workers */
 	decode(data, size, data[0] & 0x10 ? 3 : 2, POOL, &parallel);
 	if (!same(&serial, &parallel))

@@ -2486,6 +2486,20 @@ pieces:
 		d->st.insns += n;
 	}
 	block_rest(&b, &p);
+	if (resume && __builtin_expect(st < 0, 0)) {
+		/*
+		 * The held block came with an error (after_next held it):
+		 * its rest, then the error, as step_piece does. Taken as a
+		 * block without one, the error became libipt's status (every
+		 * bit set, pts_eos among them): the trace was taken as used
+		 * up and its next error as the end, not a gap (fuzz findings
+		 * 26 and 27, docs/fuzzing.md). Only the held block's resumed
+		 * pieces get here: a block of the loop's own comes with an
+		 * error to after_next, never to its pieces.
+		 */
+		after_next(d, &b, st, true);
+		return NEXT_STOP;
+	}
 	sink_stop = resolve_direct(d, b.ip, store, et, sink);
 resolved:
 	d->st.blocks++;

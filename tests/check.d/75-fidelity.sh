@@ -9,8 +9,8 @@
 # no longer shows fails too.
 #
 # Streams: the reference-encoder programs (tests/programs, bundles of
-# 40-ptsynth-selfcheck reused when present; stable addresses), Debian's
-# gzip (stripped), the two
+# 40-ptsynth-selfcheck reused when present; stable addresses), a
+# stripped C++ program, Debian's gzip (stripped), the two
 # with timer signals again with timers that run out inside setitimer
 # (the signals arrive at its exit in every run), one of them cut at its last
 # PSB (a trace that ends without a disable, as snapshots do), the
@@ -43,7 +43,8 @@ args=()
 for prog in cfeatures cxx_throw vdso_clock threads signals tailcalls; do
 	args+=(--bundle "$prog=$(bundle $prog "$bin/$prog"):$bin/$prog")
 done
-args+=(--bundle "true=$(bundle true /bin/true)")
+true_bundle=$(bundle true /bin/true)
+args+=(--bundle "true=$true_bundle")
 # A stripped Debian binary that calls exit() from its own code: at exit
 # ld.so's _dl_call_fini jumps into its _fini (.fini, no symbol in
 # .dynsym) while its unnamed frames are still open. No symbols: no (c).
@@ -77,6 +78,12 @@ for prog in retpoline deep_rec coro forkexec plt_lazy plt_nopie jumps cxx_unwind
 	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/$prog.ptscope" -- "$bin/$prog" </dev/null >/dev/null
 	args+=(--bundle "$prog=$work/bundles/$prog.ptscope:$bin/$prog")
 done
+# C++ stripped (-O2): virtual calls, throws through frames with
+# destructors caught by an older frame of a recursion, a rethrow, a throw
+# through std::function; the functions' bounds from .eh_frame alone.
+# Frames named from the unstripped twin.
+"$B/ptsynth" run -q --no-aslr -o "$work/bundles/stripped.ptscope" -- "$bin/stripped" </dev/null >/dev/null
+args+=(--bundle "stripped=$work/bundles/stripped.ptscope:$bin/stripped:$bin/stripped.full")
 "$B/ptsynth" run -q --no-aslr --follow-exec -o "$work/bundles/forkexec-exec.ptscope" -- \
 	"$bin/forkexec" exec </dev/null >/dev/null
 args+=(--bundle "forkexec-exec=$work/bundles/forkexec-exec.ptscope:$bin/forkexec")
@@ -95,7 +102,9 @@ args+=(--snapshot "deep_rec-snapshot=$work/bundles/deep_rec.ptscope:$bin/deep_re
 # bundles 70-qemu-trace-log made from its hand-written QEMU log.
 qt=$B/qemu-trace-log/res
 if [ -f "$qt/both.ptscope/manifest.json" ]; then
-	for s in user kernel both cpu; do
+	# kernel scope has no /init frames to compare (no (c))
+	args+=(--bundle "qemu-fixture-kernel=$qt/kernel.ptscope")
+	for s in user both cpu; do
 		args+=(--bundle "qemu-fixture-$s=$qt/$s.ptscope:/init")
 	done
 else
@@ -127,6 +136,13 @@ out=$(PTS_FIDELITY_BREAK=drop-last-insn python3 tests/fidelity/fidelity.py --bui
 for want in 'UNEXPLAINED cxx_throw insns: 1 ' 'STALE cxx_throw nesting'; do
 	echo "$out" | grep -q "$want" || { echo "FAIL: no '$want' in:"; echo "$out"; exit 1; }
 done
+# A comparison of nothing must fail too: /bin/true has no symbols, so the
+# stacks of its functions are none.
+out=$(python3 tests/fidelity/fidelity.py --build "$B" --work "$work/selftest-none" \
+	--allow /dev/null --bundle "true=$true_bundle:/bin/true") &&
+	{ echo "FAIL: the fidelity check passed comparing 0 stacks"; exit 1; }
+echo "$out" | grep -q 'ERROR true: (c) compared 0 stacks' ||
+	{ echo "FAIL: no '(c) compared 0 stacks' in:"; echo "$out"; exit 1; }
 # A branch event that differs must be shown where it is, so that a
 # failure can be read from the log alone: perf's event and the timeline's
 # (index, time, addresses, symbol), the instruction, the ground truth.
@@ -141,4 +157,4 @@ if [ -n "$shared" ] && command -v perf >/dev/null; then
 		echo "$out" | grep -q "$want" || { echo "FAIL: no '$want' in:"; echo "$out"; exit 1; }
 	done
 fi
-echo "fidelity self-test: an unexplained difference and a stale entry fail the check, and where a call differs is shown"
+echo "fidelity self-test: an unexplained difference, a stale entry and a comparison of 0 stacks fail the check, and where a call differs is shown"

@@ -24,7 +24,7 @@ happens, unless it says that its difference "varies" from run to run
 a whole-system trace).
 
 Usage: fidelity.py --build DIR --work DIR --allow FILE [--shared DIR]
-                   [--bundle NAME=DIR[:EXE]]... [--snapshot NAME=DIR:EXE:FRACTION]...
+                   [--bundle NAME=DIR[:EXE[:NAMES]]]... [--snapshot NAME=DIR:EXE:FRACTION]...
                    [--dynamorio] [--synth-example]
 Prints the table, and writes it as Markdown to WORK/table.md (docs/fidelity.md).
 Exit 0 when every difference is explained, 1 otherwise.
@@ -468,9 +468,9 @@ class Stream:
 class Bundle(Stream):
     """A reference-encoder bundle (ptsynth run, qemu-trace) with its ground truth."""
 
-    def __init__(self, name, path, exe, desc):
+    def __init__(self, name, path, exe, desc, names=None):
         super().__init__(name, desc)
-        self.path, self.exe = path, exe
+        self.path, self.exe, self.names = path, exe, names
         with open(os.path.join(path, 'manifest.json')) as f:
             self.manifest = json.load(f)
 
@@ -578,13 +578,22 @@ class Bundle(Stream):
         self.decode(tool, ['-o', txt])
         env = dict(os.environ, PTS_CALLSTRUCTURE_FRAMES=os.path.join(d, 'frames'))
         subprocess.run(['perl', tool.callstructure, os.path.join(self.path, 'ground-truth.txt'),
-                        self.path + '/objects' + exe, exe, txt], env=env,
+                        self.path + '/objects' + exe, exe, txt] +
+                       ([self.names] if self.names else []), env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         gt, tl = os.path.join(d, 'frames.gt'), os.path.join(d, 'frames.tl')
         if not os.path.exists(gt):
             raise RuntimeError('callstructure.pl wrote no frames for ' + self.name)
         _, first = diff_count(gt, tl)
         self.info['frames'] = sum(1 for _ in open(gt))
+        # A comparison of nothing passes whatever the decoder does: a
+        # stream with an executable to compare must have stacks of it
+        # (an executable named wrong, symbols that did not load, a bias
+        # read wrong all gave 0 with 0 before: docs/fidelity.md).
+        if not self.info['frames']:
+            raise RuntimeError('(c) compared 0 stacks: no call into a function of %s in the '
+                               'ground truth (name no executable for a stream without '
+                               'its frames)' % self.exe)
         self.res['nesting'] = _changed(gt, tl)
         if self.res['nesting']:
             self.notes['nesting'] = first
@@ -783,7 +792,8 @@ def main():
     for spec in a.bundle:
         name, rest = spec.split('=', 1)
         path, _, exe = rest.partition(':')
-        streams.append(Bundle(name, path, exe or None, 'reference encoder'))
+        exe, _, names = exe.partition(':')
+        streams.append(Bundle(name, path, exe or None, 'reference encoder', names or None))
     for spec in a.snapshot:
         name, rest = spec.split('=', 1)
         path, exe, frac = rest.split(':')

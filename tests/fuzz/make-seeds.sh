@@ -133,6 +133,9 @@ cp $D/kernel.elf $C/elf/kernel.elf
 cp $D/user.elf $C/elf/user-shoff-past-end.elf
 printf '\000\000\000\100\000\000\000\000' |
 	dd of=$C/elf/user-shoff-past-end.elf bs=1 seek=40 conv=notrunc status=none
+# a stripped program whose functions only its .eh_frame bounds
+as -o build/fuzz-fdes.o tests/fuzz/fdes.S
+ld -static -s -e _start -Ttext=0x401000 -o $C/elf/user-fdes.elf build/fuzz-fdes.o
 
 # the folded writer (each harness's writer choice set to folded, 4): raw PT
 # and perf sideband by their option byte, the others by their size, padded

@@ -14,7 +14,10 @@
 //   start_thread at the end;
 // - exit() from deep in a recursion: the frames never end at all;
 // - the same pthread_exit from C frames built without -fexceptions
-//   (cleanup_c.c): each cleanup handler is reached by a longjmp.
+//   (cleanup_c.c): each cleanup handler is reached by a longjmp;
+// - and from the same C frames built without unwind tables
+//   (-fno-asynchronous-unwind-tables, no FDE): the unwinder's walk ends
+//   at the first of them, wherever the buffer it goes on to lies.
 // Built -O2 (landing pads in each function's cold part, foo.cold),
 // libstdc++ static and libgcc_s the one unwinder, as cxx_unwind. Output
 // is deterministic.
@@ -26,8 +29,9 @@
 #define NOINLINE __attribute__((noinline, noipa))
 
 static int destroyed, cleaned, caught;
-extern "C" int c_cleaned;
+extern "C" int c_cleaned, c_cleaned_nocfi;
 extern "C" void *c_exit_thread(void *);
+extern "C" void *c_exit_thread_nocfi(void *);
 static pthread_barrier_t bar;
 
 struct Guard {
@@ -114,8 +118,8 @@ NOINLINE static int exit_deep(int n)
 	Guard g(n);
 
 	if (n == 0) {
-		std::printf("caught=%d destroyed=%d cleaned=%d c_cleaned=%d\n", caught, destroyed,
-			    cleaned, c_cleaned);
+		std::printf("caught=%d destroyed=%d cleaned=%d c_cleaned=%d %d\n", caught,
+			    destroyed, cleaned, c_cleaned, c_cleaned_nocfi);
 		std::fflush(stdout);
 		std::exit(0);
 	}
@@ -135,6 +139,8 @@ int main()
 	pthread_barrier_wait(&bar);
 	pthread_join(t, nullptr);
 	pthread_create(&t, nullptr, c_exit_thread, nullptr);
+	pthread_join(t, nullptr);
+	pthread_create(&t, nullptr, c_exit_thread_nocfi, nullptr);
 	pthread_join(t, nullptr);
 	return exit_deep(4);
 }

@@ -79,10 +79,22 @@ fi
 # C cleanup handlers compiled as C (no -fexceptions: setjmp buffers),
 # here rather than in a program of their own, whose loading of libgcc_s
 # would cost 0.2 M single-stepped instructions more.
+# The same C once more without unwind tables (no FDE: the unwinder's
+# walk ends at its frames), its two names renamed.
 if newer "$out/unwind" $src/unwind.cc || newer "$out/unwind" $src/cleanup_c.c; then
 	gcc -O2 -g -fno-optimize-sibling-calls -pthread -c -o "$out/cleanup_c.o" $src/cleanup_c.c
+	gcc -O2 -g -fno-optimize-sibling-calls -fno-asynchronous-unwind-tables -pthread \
+		-Dc_exit_thread=c_exit_thread_nocfi -Dc_cleaned=c_cleaned_nocfi \
+		-c -o "$out/cleanup_nocfi.o" $src/cleanup_c.c
 	g++ -O2 -g -fno-optimize-sibling-calls -pthread -static-libstdc++ -o "$out/unwind" \
-		$src/unwind.cc "$out/cleanup_c.o"
+		$src/unwind.cc "$out/cleanup_c.o" "$out/cleanup_nocfi.o"
+fi
+# C++ as a distribution ships it: -O2 (cold parts, sibling calls),
+# libstdc++ static (as above), stripped. The unstripped twin, the same
+# code, names the ground truth's frames (tests/ptsynth/callstructure.pl).
+if newer "$out/stripped" $src/stripped.cc; then
+	g++ -O2 -g -pthread -static-libstdc++ -o "$out/stripped.full" $src/stripped.cc
+	strip -o "$out/stripped" "$out/stripped.full"
 fi
 # Clang with lld (static-pie): lld's packed segment layout. Not built,
 # and its stream skipped, without them.

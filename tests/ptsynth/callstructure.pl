@@ -1,8 +1,16 @@
 #!/usr/bin/perl
 # Compares the call structure of a ptsynth ground truth with a ptscope
 # decode text listing (docs/output-formats.md, `.txt`):
-#   callstructure.pl GROUND_TRUTH EXE_COPY EXE_PATH DECODE.txt
+#   callstructure.pl GROUND_TRUTH EXE_COPY EXE_PATH DECODE.txt [NAMES]
 # Functions of interest are the executable's own function symbols (nm).
+# NAMES: the unstripped twin of a stripped executable (the same code,
+# with its symbol table): the names come from it, and in the listing an
+# unnamed function of the executable, "[unknown] 0xADDR (EXE)", is the
+# twin's function at ADDR (so the decoder's function starts are checked
+# too: a start that is no function's is compared as no function). The
+# decoder names code of no symbol by the address where it was entered
+# ("[unknown] 0xADDR (EXE)"), an unnamed function (a stripped object's
+# FDE) by its start.
 # From the ground truth: every CALL whose target is such a function
 # starts a frame (the return address is the call's IP + SIZE); a RET pops
 # to the frame whose return address it reaches (longjmp and exceptions
@@ -26,8 +34,8 @@ use strict;
 use warnings;
 no warnings qw(portable);
 
-my ($gt_path, $exe_copy, $exe_path, $txt) = @ARGV;
-die "usage: $0 GT EXE_COPY EXE_PATH DECODE.txt\n" unless defined $txt;
+my ($gt_path, $exe_copy, $exe_path, $txt, $names) = @ARGV;
+die "usage: $0 GT EXE_COPY EXE_PATH DECODE.txt [NAMES]\n" unless defined $txt;
 
 # Load bias of the executable: its first image section in the ground
 # truth (its code mapping), start - pgoff, less p_vaddr - p_offset of the
@@ -72,7 +80,7 @@ my %size;	# runtime entry address -> size in bytes (nm -S), where known
 my (%mangled, %demangled);	# address -> names
 my %sized;	# address -> demangled name -> 1 when nm gives it a size
 for my $demangle (0, 1) {
-	my @cmd = ('nm', '-S', '--defined-only', ($demangle ? ('-C') : ()), $exe_copy);
+	my @cmd = ('nm', '-S', '--defined-only', ($demangle ? ('-C') : ()), $names // $exe_copy);
 	open(my $nm, '-|', @cmd) or die "nm: $!\n";
 	while (<$nm>) {
 		chomp;
@@ -288,6 +296,9 @@ while (<$t>) {
 	# other objects have their own _init.
 	my $entry = $name !~ /\+0x[0-9a-fA-F]+$/ && $obj eq $exe_base;
 	$name =~ s/\+0x[0-9a-fA-F]+$//;
+	# a stripped executable's function, named by its address (NAMES)
+	$name = $sym{hex($1)} // $name
+		if defined $names && $entry && $name =~ /^\[unknown\] 0x([0-9a-f]+)$/;
 	$name .= "\@$obj" unless $entry;
 	$name = "[inferred] $name" if $inferred;
 	$#$frames = $depth - 1 if $depth <= $#$frames + 1;

@@ -393,6 +393,77 @@ static void stripped_binary_names_its_init_and_fini_sections(void)
 	free(elf);
 }
 
+/*
+ * A stripped executable's other functions: the FDEs of its .eh_frame
+ * (as GNU as writes them from .cfi_* directives) give each one's start
+ * and size, unnamed; one whose first rule defines the CFA (entered with
+ * a frame set up: f's cold part) is a part. Code without an FDE (g)
+ * stays unknown. Laid out by hand: _start 0x401000 (11 bytes), f
+ * 0x401010 (3), its part 0x401020 (2), g 0x401030.
+ */
+static void stripped_binary_bounds_its_functions_by_their_fdes(void)
+{
+	static const char text[] =
+		"\t.text\n\t.globl _start\n_start:\n\t.cfi_startproc\n\t.cfi_undefined rip\n"
+		"\tcall f\n\tcall g\n\tret\n\t.cfi_endproc\n"
+		"\t.p2align 4\nf:\n\t.cfi_startproc\n\tpush %rbx\n\t.cfi_def_cfa_offset 16\n"
+		"\t.cfi_offset %rbx, -16\n\tjmp f_part\n\t.cfi_endproc\n"
+		"\t.p2align 4\nf_part:\n\t.cfi_startproc\n\t.cfi_def_cfa_offset 16\n"
+		"\t.cfi_offset %rbx, -16\n\tpop %rbx\n\t.cfi_def_cfa_offset 8\n\tret\n"
+		"\t.cfi_endproc\n"
+		"\t.p2align 4\ng:\n\tret\n";
+	struct pts_symtab st = { 0 };
+	struct pts_err err = { 0 };
+	const struct pts_sym *s;
+	char *elf = asm_elf_build_text(dir, "fdes", text, "-static -s -e _start -Ttext=0x401000");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(elf);
+	CU_ASSERT_EQUAL_FATAL(pts_symtab_load_elf(&st, elf, &err), 0);
+	s = pts_symtab_find(&st, 0x40100a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT(s->unnamed && !s->part);
+	CU_ASSERT_EQUAL(s->start, 0x401000);
+	CU_ASSERT_EQUAL(s->size, 11);
+	s = pts_symtab_find(&st, 0x401011);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT(s->unnamed && !s->part);
+	CU_ASSERT_EQUAL(s->start, 0x401010);
+	CU_ASSERT_EQUAL(s->size, 3);
+	s = pts_symtab_find(&st, 0x401020);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT(s->unnamed && s->part);
+	CU_ASSERT_EQUAL(s->size, 2);
+	CU_ASSERT_PTR_NULL(pts_symtab_find(&st, 0x401013));
+	CU_ASSERT_PTR_NULL(pts_symtab_find(&st, 0x401030));
+	pts_symtab_free(&st);
+	free(elf);
+}
+
+/*
+ * The same code with its symbol table: names, and no FDE's bounds
+ * besides them.
+ */
+static void unstripped_binary_takes_no_bounds_from_its_fdes(void)
+{
+	static const char text[] =
+		"\t.text\n\t.globl _start\n_start:\n\t.cfi_startproc\n\tcall f\n\tret\n"
+		"\t.cfi_endproc\n\t.p2align 4\n\t.type f, @function\nf:\n\t.cfi_startproc\n"
+		"\tret\n\t.cfi_endproc\n\t.size f, 1\n\t.p2align 4\nhidden:\n\t.cfi_startproc\n"
+		"\tret\n\t.cfi_endproc\n";
+	struct pts_symtab st = { 0 };
+	struct pts_err err = { 0 };
+	size_t i;
+	char *elf = asm_elf_build_text(dir, "fdes_full", text, "-static -e _start -Ttext=0x401000");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(elf);
+	CU_ASSERT_EQUAL_FATAL(pts_symtab_load_elf(&st, elf, &err), 0);
+	for (i = 0; i < st.n; i++)
+		CU_ASSERT_FALSE(st.syms[i].unnamed);
+	CU_ASSERT_PTR_NOT_NULL(pts_symtab_find(&st, 0x401010));
+	pts_symtab_free(&st);
+	free(elf);
+}
+
 /* PSB+ carrying the current CR3 (PIP), then MODE.exec 64-bit */
 static void gen_psb_plus_cr3(struct pt_gen *g, uint64_t tsc, uint64_t cr3)
 {
@@ -522,6 +593,8 @@ PTS_SUITE(decode_symbols, suite_init, suite_cleanup,
 	  PTS_TEST(cxx_and_rust_names_are_demangled),
 	  PTS_TEST(stripped_binary_takes_names_from_its_debuglink_file),
 	  PTS_TEST(stripped_binary_names_its_init_and_fini_sections),
+	  PTS_TEST(stripped_binary_bounds_its_functions_by_their_fdes),
+	  PTS_TEST(unstripped_binary_takes_no_bounds_from_its_fdes),
 	  PTS_TEST(mapping_of_a_packed_executable_segment_takes_its_bias),
 	  PTS_TEST(pip_selects_the_address_space_and_the_process),
 	  PTS_TEST(raw_code_bytes_decode_like_the_elf),

@@ -185,13 +185,20 @@ static inline int tl_sink_well_formed(const struct tl_sink *s, char *why, size_t
 
 /*
  * Made-up address spaces for timeline tests: functions of 0x100 bytes at
- * the given starts. tl_fn_lookup is a symbolizer over such a table
+ * the given starts, named or not. tl_fn_lookup is a symbolizer over such a table
  * (kernel half of the address space -> "[kernel.kallsyms]", else "prog").
  */
 struct tl_fn {
+	/*
+	 * NULL: an unnamed function (a stripped object's FDE);
+	 * TL_UNNAMED_PART: an unnamed part of one (struct pts_sym_info)
+	 */
 	const char *name;
 	uint64_t start;
 };
+
+static const char tl_unnamed_part[] = "(unnamed part)";
+#define TL_UNNAMED_PART tl_unnamed_part
 
 static inline int tl_fn_lookup(const struct tl_fn *fns, size_t n, uint64_t addr,
 			       struct pts_sym_info *out)
@@ -201,7 +208,9 @@ static inline int tl_fn_lookup(const struct tl_fn *fns, size_t n, uint64_t addr,
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < n; i++) {
 		if (addr >= fns[i].start && addr < fns[i].start + 0x100) {
-			out->name = fns[i].name;
+			out->part = fns[i].name == TL_UNNAMED_PART;
+			out->unnamed = !fns[i].name || out->part;
+			out->name = out->unnamed ? NULL : fns[i].name;
 			out->start = fns[i].start;
 			out->size = 0x100;
 			out->object = pts_addr_is_kernel(addr) ? "[kernel.kallsyms]" : "prog";

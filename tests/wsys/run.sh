@@ -146,7 +146,9 @@ fi
 # truth, on the four bundles; differences only as tests/fidelity lists them
 if command -v perf > /dev/null && [ -f "$SHARED/tools/mkperfdata.py" ]; then
 	fargs=()
-	for s in user kernel both cpu; do
+	# kernel scope: no /init frames to compare (no (c))
+	fargs+=(--bundle "wsys-kernel=$OUT/res/kernel.ptscope")
+	for s in user both cpu; do
 		fargs+=(--bundle "wsys-$s=$OUT/res/$s.ptscope:/init")
 	done
 	if python3 "$ROOT/tests/fidelity/fidelity.py" --build "$B" --work "$OUT/fidelity" \

@@ -814,7 +814,9 @@ int pts_imgset_symbolize(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_i
 		}
 		sym = pts_symtab_find(&o->st, addr - (uint64_t)m->bias);
 		if (sym) {
-			out->name = sym->name;
+			out->name = sym->unnamed ? NULL : sym->name;
+			out->unnamed = sym->unnamed;
+			out->part = sym->part;
 			out->start = sym->start + (uint64_t)m->bias;
 			out->size = sym->size;
 			return 0;

@@ -19,6 +19,7 @@
 #include <libiberty/demangle.h>
 
 #include "../capture/elfinfo.h"
+#include "ehframe.h"
 #include "plt.h"
 
 char *pts_demangle(const char *name)
@@ -66,8 +67,21 @@ int pts_symtab_add_n(struct pts_symtab *st, uint64_t start, uint64_t size, const
 		return -ENOMEM;
 	st->syms[st->n].start = start;
 	st->syms[st->n].size = size;
+	st->syms[st->n].unnamed = false;
+	st->syms[st->n].part = false;
 	st->n++;
 	return 0;
+}
+
+int pts_symtab_add_unnamed(struct pts_symtab *st, uint64_t start, uint64_t size, bool part)
+{
+	int rc = pts_symtab_add_n(st, start, size, "", 0);
+
+	if (!rc) {
+		st->syms[st->n - 1].unnamed = true;
+		st->syms[st->n - 1].part = part;
+	}
+	return rc;
 }
 
 static int cmp_sym(const void *a, const void *b)
@@ -76,6 +90,8 @@ static int cmp_sym(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
+	if (x->unnamed != y->unnamed)
+		return x->unnamed ? 1 : -1;
 	/* prefer sized symbols, then the name, for a deterministic pick */
 	if (x->size != y->size)
 		return x->size > y->size ? -1 : 1;
@@ -274,6 +290,17 @@ int pts_symtab_load_elf(struct pts_symtab *st, const char *path, struct pts_err 
 		rc = add_init_fini(st, elf);
 	if (!rc)
 		rc = pts_plt_add_syms(st, elf);
+	/*
+	 * Stripped: unknown code is one function per object to the timeline,
+	 * so a jump between two of its functions (a tail call through a
+	 * pointer, a landing pad's cleanup) looked like one inside a frame
+	 * open deeper. The FDEs the unwinder needs (and strip keeps) bound
+	 * each function.
+	 */
+	if (!rc && !have_symtab) {
+		pts_symtab_finish(st);
+		rc = pts_ehframe_add_fdes(st, elf);
+	}
 	elf_end(elf);
 	close(fd);
 	if (rc)

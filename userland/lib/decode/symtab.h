@@ -16,7 +16,17 @@
 
 struct pts_sym {
 	uint64_t start, size;	/* link address, bytes (0: up to the next symbol) */
-	char *name;		/* demangled */
+	char *name;		/* demangled; "" when unnamed */
+	/*
+	 * A function's bounds with no name: an FDE of a stripped object's
+	 * .eh_frame (ehframe.h). A named symbol at the same start wins.
+	 */
+	bool unnamed;
+	/*
+	 * Unnamed, and entered with a frame set up (its FDE's first rule
+	 * defines the CFA): a part of a function, such as its cold part.
+	 */
+	bool part;
 };
 
 struct pts_symtab {
@@ -35,6 +45,8 @@ struct pts_symtab {
  * Function symbols of an ELF file (STT_FUNC, and STT_NOTYPE in executable
  * sections), without symbol versions ("memcpy", not "memcpy@@GLIBC_2.14"),
  * and its PLT entries named as objdump names them ("puts@plt", plt.h).
+ * A stripped file (no .symtab) adds its .init and .fini as _init and
+ * _fini, and every other function its .eh_frame describes, unnamed.
  * Errors: -errno opening, -EINVAL not an ELF file, -ENOMEM.
  * A file without symbols gives an empty table (not an error); one whose
  * section headers or symbol tables cannot be read gives the names that
@@ -71,6 +83,12 @@ int pts_symtab_add(struct pts_symtab *st, uint64_t start, uint64_t size, const c
 int pts_symtab_add_n(struct pts_symtab *st, uint64_t start, uint64_t size, const char *name,
 		     size_t len);
 
+/*
+ * An unnamed function of size bytes at start, or a part of one (part:
+ * struct pts_sym), from ehframe.h. Errors: -ENOMEM.
+ */
+int pts_symtab_add_unnamed(struct pts_symtab *st, uint64_t start, uint64_t size, bool part);
+
 /* Sort and fill sizes; call after loading/adding. */
 void pts_symtab_finish(struct pts_symtab *st);
 
@@ -95,9 +113,11 @@ void pts_symtab_free(struct pts_symtab *st);
  * pts_tl_symbolize_fn; pts_imgset_symbolize).
  */
 struct pts_sym_info {
-	const char *name;	/* NULL: unknown code */
-	uint64_t start;		/* symbol start address (valid when name) */
+	const char *name;	/* NULL: unknown code, or an unnamed function */
+	uint64_t start;		/* symbol start address (valid when name or unnamed) */
 	uint64_t size;		/* bytes, 0 unknown */
+	bool unnamed;		/* a function with bounds and no name (struct pts_sym) */
+	bool part;		/* unnamed, a part of a function (struct pts_sym) */
 	const char *object;	/* binary/module holding the address, or NULL */
 };
 

@@ -49,6 +49,18 @@ enum fn_unw {
 	FN_UNW_FORCED,	/* _Unwind_ForcedUnwind: as _Unwind_Resume; its stop function may longjmp */
 };
 
+/* Which part of a function a struct fn is (GCC splits off cold parts). */
+enum fn_part {
+	FN_WHOLE,	/* a function, or its hot part */
+	FN_COLD,	/* a named cold part, "foo.cold" (tl_is_cold_part) */
+	/*
+	 * an unnamed part of a stripped object's function (its FDE's first
+	 * rule defines the CFA: entered with a frame set up): a part of the
+	 * function whose frame jumps into it (other_part)
+	 */
+	FN_PART,
+};
+
 struct fn {
 	const char *name;	/* interned; "[unknown] 0x... (obj)" for unknown code */
 	const char *object;	/* interned or NULL */
@@ -56,7 +68,7 @@ struct fn {
 	bool known;
 	bool kernel;
 	uint8_t unw;	/* enum fn_unw */
-	bool cold;	/* a function's cold part, "foo.cold" (tl_is_cold_part) */
+	uint8_t cold;	/* enum fn_part */
 };
 
 struct frame {

@@ -12,6 +12,15 @@
 
 static size_t cold_base_len(const char *name);
 
+/* The name of code no symbol names: perf's "[unknown]", with its address and object. */
+static void unknown_name(char *buf, size_t len, uint64_t addr, const char *object)
+{
+	if (object)
+		snprintf(buf, len, "[unknown] 0x%" PRIx64 " (%s)", addr, object);
+	else
+		snprintf(buf, len, "[unknown] 0x%" PRIx64, addr);
+}
+
 void tl_lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		    const struct pts_br_sym *hint, struct fn *out)
 {
@@ -39,12 +48,21 @@ void tl_lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 		out->known = true;
 		if (!out->kernel && out->name)
 			out->unw = tl_unwinder_role(out->name);
-		out->cold = out->name && cold_base_len(out->name);
+		out->cold = out->name && cold_base_len(out->name) ? FN_COLD : FN_WHOLE;
+	} else if (si.unnamed) {
+		/*
+		 * A function with bounds and no name (a stripped object's FDE):
+		 * one of its own, named by its first byte as unknown code
+		 * entered there is (the writers add the object of known code).
+		 */
+		unknown_name(buf, sizeof(buf), si.start, NULL);
+		out->name = intern(tl, buf);
+		out->start = si.start;
+		out->size = si.size;
+		out->known = true;
+		out->cold = si.part ? FN_PART : FN_WHOLE;
 	} else {
-		if (si.object)
-			snprintf(buf, sizeof(buf), "[unknown] 0x%" PRIx64 " (%s)", addr, si.object);
-		else
-			snprintf(buf, sizeof(buf), "[unknown] 0x%" PRIx64, addr);
+		unknown_name(buf, sizeof(buf), addr, si.object);
 		out->name = intern(tl, buf);
 		out->start = addr;
 	}
@@ -172,11 +190,31 @@ bool tl_is_cold_part(const struct fn *part, const struct fn *hot)
 {
 	size_t n;
 
-	if (!part->cold || !hot->known || part->object != hot->object ||
+	if (part->cold != FN_COLD || !hot->known || part->object != hot->object ||
 	    part->kernel != hot->kernel)
 		return false;
 	n = cold_base_len(part->name);
 	return n && !strncmp(part->name, hot->name, n) && !hot->name[n];
+}
+
+/*
+ * A stripped object's cold part has no name to tie it to its function,
+ * but it is entered with the frame of that function set up (its FDE's
+ * first rule defines the CFA, FN_PART), and by a jump from it: code of
+ * the frame that jumps there. Back in the function, the frame is again
+ * the one entered at that function's first byte (its slice's address).
+ * A jump into a part from a PLT, from another object, or from another
+ * part is none of this.
+ */
+bool tl_is_unnamed_part(const struct frame *f, const struct fn *fn)
+{
+	const struct fn *cur = &f->fn;
+
+	if (!cur->known || !fn->known || cur->object != fn->object || cur->kernel != fn->kernel)
+		return false;
+	if (fn->cold == FN_PART)
+		return cur->cold == FN_WHOLE && !tl_is_plt_name(cur->name);
+	return cur->cold == FN_PART && fn->cold == FN_WHOLE && fn->start == f->s.addr;
 }
 
 /*

@@ -23,6 +23,12 @@ bool tl_is_unwind_resume_name(const char *name);
 bool tl_is_unwind_next_name(const char *name);
 /* The role of a user function's name in the unwinder's frame walk (enum fn_unw). */
 enum fn_unw tl_unwinder_role(const char *name);
+/*
+ * Frame f runs its function, fn is an unnamed part of one of that
+ * object's functions (FN_PART): is it f's? Or f runs such a part: is fn
+ * the function f was entered at? (tl_fn.c)
+ */
+bool tl_is_unnamed_part(const struct frame *f, const struct fn *fn);
 /* Is part the cold part of hot ("hot.cold", tl_fn.c)? Both known, of one object. */
 bool tl_is_cold_part(const struct fn *part, const struct fn *hot);
 /*
@@ -123,6 +129,8 @@ static inline bool other_part(const struct frame *f, const struct fn *fn)
 {
 	if (!(fn->cold | f->fn.cold) || (f->s.flags & PTS_TLF_SYNTHETIC))
 		return false;
+	if (fn->cold == FN_PART || f->fn.cold == FN_PART)
+		return tl_is_unnamed_part(f, fn);
 	return tl_is_cold_part(fn, &f->fn) || tl_is_cold_part(&f->fn, fn);
 }
 

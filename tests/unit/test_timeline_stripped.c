@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Functions of a stripped object: no names, bounds from the FDEs of its
+ * .eh_frame (decode/ehframe.h), and parts of functions (GCC's cold
+ * parts) told by their FDE's first rule, which defines the CFA: entered
+ * with the frame of their function set up. The address space (made up;
+ * 0x100 bytes each, unnamed unless said):
+ *
+ *   main 0x1000  foo 0x1100  a part 0x1200  bar 0x1300  baz 0x1400
+ *   rec 0x1900  a part 0x1a00  _Unwind_Resume 0x1800 (named)
+ */
+#include "unit.h"
+#include "tl_feed.h"
+
+#define MAIN 0x1000ULL
+#define FOO 0x1100ULL
+#define FOO_PART 0x1200ULL
+#define BAR 0x1300ULL
+#define BAZ 0x1400ULL
+#define RESUME 0x1800ULL
+#define REC 0x1900ULL
+#define REC_PART 0x1a00ULL
+
+static const struct tl_fn fns[] = {
+	{ NULL, MAIN }, { NULL, FOO }, { TL_UNNAMED_PART, FOO_PART }, { NULL, BAR },
+	{ NULL, BAZ }, { "_Unwind_Resume", RESUME }, { NULL, REC }, { TL_UNNAMED_PART, REC_PART },
+};
+
+static void start(void)
+{
+	tl_fx_start_fns(PTS_SCOPE_USER, TL_FNS(fns), 0, 0);
+	tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+}
+
+/* A call of 5 bytes (its return address known), a jump or a return. */
+static void call(uint64_t from, uint64_t to, uint64_t ts)
+{
+	tl_fx_br(PTS_BR_CALL, from, 5, to, ts, 0);
+}
+
+static void jump(uint64_t from, uint64_t to, uint64_t ts)
+{
+	tl_fx_br(PTS_BR_JUMP, from, 0, to, ts, 0);
+}
+
+static void ret(uint64_t from, uint64_t to, uint64_t ts)
+{
+	tl_fx_br(PTS_BR_RETURN, from, 0, to, ts, 0);
+}
+
+/*
+ * Each unnamed function is one of its own, named by its first byte as
+ * perf names code of no symbol ("[unknown]"), with its address: a call
+ * from one to another nests, and a jump to another's first byte is a
+ * tail call (bar replaces baz), where all of the object's unknown code
+ * was one function before.
+ */
+static void unnamed_functions_are_functions_of_their_own(void)
+{
+	start();
+	call(MAIN + 0x10, FOO, 110);
+	call(FOO + 0x10, BAZ, 120);
+	jump(BAZ + 0x08, BAR, 130);
+	ret(BAR + 0x20, FOO + 0x15, 140);
+	ret(FOO + 0x30, MAIN + 0x15, 150);
+	CU_ASSERT_STRING_EQUAL(tl_fx_finish(),
+		"B0 [unknown] 0x1000|B1 [unknown] 0x1100|B2 [unknown] 0x1400|"
+		"E2 [unknown] 0x1400|B2 [unknown] 0x1300|E2 [unknown] 0x1300|"
+		"E1 [unknown] 0x1100|E0 [unknown] 0x1000");
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "[unknown] 0x1400", 0)->kind, PTS_TLK_JUMP);
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "[unknown] 0x1300", 0)->kind, PTS_TLK_RETURN);
+	tl_fx_done();
+}
+
+/*
+ * foo jumps to the first byte of a part, which calls bar and jumps back
+ * into foo's middle; foo returns: one slice of foo, bar under it (not a
+ * tail call to the part).
+ */
+static void unnamed_part_runs_in_the_frame_that_jumps_there(void)
+{
+	start();
+	call(MAIN + 0x10, FOO, 110);
+	jump(FOO + 0x08, FOO_PART, 120);
+	call(FOO_PART + 0x10, BAR, 130);
+	ret(BAR + 0x20, FOO_PART + 0x15, 140);
+	jump(FOO_PART + 0x20, FOO + 0x0c, 150);
+	ret(FOO + 0x30, MAIN + 0x15, 160);
+	CU_ASSERT_STRING_EQUAL(tl_fx_finish(),
+		"B0 [unknown] 0x1000|B1 [unknown] 0x1100|B2 [unknown] 0x1300|"
+		"E2 [unknown] 0x1300|E1 [unknown] 0x1100|E0 [unknown] 0x1000");
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "[unknown] 0x1100", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "[unknown] 0x1100", 0)->ts_ns, 160);
+	tl_fx_done();
+}
+
+/*
+ * In a recursion, the inner rec's part jumps back into rec's middle:
+ * the inner frame goes on (the jump back is to the function the frame
+ * was entered at), not an unwind to the outer rec, open deeper.
+ */
+static void jump_back_from_a_part_stays_in_the_inner_frame(void)
+{
+	start();
+	call(MAIN + 0x10, REC, 110);
+	call(REC + 0x10, REC, 120);
+	jump(REC + 0x20, REC_PART + 0x08, 130);
+	call(REC_PART + 0x10, BAR, 140);
+	ret(BAR + 0x20, REC_PART + 0x15, 150);
+	jump(REC_PART + 0x20, REC + 0x30, 160);
+	ret(REC + 0x40, REC + 0x15, 170);
+	ret(REC + 0x40, MAIN + 0x15, 180);
+	CU_ASSERT_STRING_EQUAL(tl_fx_finish(),
+		"B0 [unknown] 0x1000|B1 [unknown] 0x1900|B2 [unknown] 0x1900|"
+		"B3 [unknown] 0x1300|E3 [unknown] 0x1300|E2 [unknown] 0x1900|"
+		"E1 [unknown] 0x1900|E0 [unknown] 0x1000");
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "[unknown] 0x1900", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "[unknown] 0x1900", 0)->ts_ns, 170);
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "[unknown] 0x1900", 1)->kind, PTS_TLK_RETURN);
+	tl_fx_done();
+}
+
+/*
+ * A landing pad in rec's middle (GCC keeps the pad with its call site
+ * and jumps from there to the part): the part calls _Unwind_Resume,
+ * whose jump to the pad of the outer rec lands in that frame; the
+ * part's jump back after that frame's cleanup stays there.
+ */
+static void part_of_a_frame_below_is_that_frame(void)
+{
+	start();
+	call(MAIN + 0x10, REC, 110);
+	call(REC + 0x10, REC, 120);
+	call(REC + 0x10, BAR, 130);
+	jump(BAR + 0x08, REC + 0x50, 140);		/* the inner rec's pad */
+	jump(REC + 0x58, REC_PART, 150);
+	call(REC_PART + 0x10, RESUME, 160);
+	jump(RESUME + 0x08, REC + 0x50, 170);		/* the outer rec's pad */
+	jump(REC + 0x58, REC_PART, 180);
+	call(REC_PART + 0x30, BAZ, 190);
+	ret(BAZ + 0x20, REC_PART + 0x35, 200);
+	jump(REC_PART + 0x40, REC + 0x60, 210);
+	ret(REC + 0x70, MAIN + 0x15, 220);
+	CU_ASSERT_STRING_EQUAL(tl_fx_finish(),
+		"B0 [unknown] 0x1000|B1 [unknown] 0x1900|B2 [unknown] 0x1900|"
+		"B3 [unknown] 0x1300|E3 [unknown] 0x1300|B3 _Unwind_Resume|E3 _Unwind_Resume|"
+		"E2 [unknown] 0x1900|B2 [unknown] 0x1400|E2 [unknown] 0x1400|"
+		"E1 [unknown] 0x1900|E0 [unknown] 0x1000");
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "[unknown] 0x1900", 1)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "[unknown] 0x1900", 1)->ts_ns, 220);
+	tl_fx_done();
+}
+
+PTS_SUITE(timeline_stripped, NULL, NULL,
+	  PTS_TEST(unnamed_functions_are_functions_of_their_own),
+	  PTS_TEST(unnamed_part_runs_in_the_frame_that_jumps_there),
+	  PTS_TEST(jump_back_from_a_part_stays_in_the_inner_frame),
+	  PTS_TEST(part_of_a_frame_below_is_that_frame))

@@ -209,6 +209,10 @@ static int64_t elf_vaddr_delta(const struct obj *o, uint64_t off, uint64_t size)
 	return delta;
 }
 
+struct pts_imgview;
+static int view_add_cached(struct pts_imgview *v, struct pt_image *img, const struct mapping *m,
+			   const struct pt_asid *key);
+
 /* CR3 of pid's address space, 0 unknown. */
 static uint64_t pid_cr3(const struct pts_imgset *s, int32_t pid)
 {
@@ -226,12 +230,14 @@ static uint64_t pid_cr3(const struct pts_imgset *s, int32_t pid)
  * by its CR3 when known (libipt then picks them from PIP packets), else
  * unkeyed; a process's own image holds its sections and the shared ones,
  * unkeyed (chosen from the sideband in traces without PIP). 64-bit code
- * takes the sections of the image section cache; 16- and 32-bit code
- * (pts_imgset_image_mode) sections of the image's own, outside it, so
- * that libipt's block cache of each holds blocks of that mode only.
+ * takes the sections of an image section cache, the set's or, for an
+ * image of view v (not NULL), the view's own (pts_imgview); 16- and
+ * 32-bit code (pts_imgset_image_mode) sections of the image's own,
+ * outside it, so that libipt's block cache of each holds blocks of that
+ * mode only.
  */
-static int add_map(struct pts_imgset *s, struct pt_image *img, int32_t img_pid,
-		   enum pt_exec_mode mode, const struct mapping *m)
+static int add_map(struct pts_imgset *s, struct pts_imgview *v, struct pt_image *img,
+		   int32_t img_pid, enum pt_exec_mode mode, const struct mapping *m)
 {
 	struct pt_asid asid, *key = NULL;
 	uint64_t cr3;
@@ -245,15 +251,21 @@ static int add_map(struct pts_imgset *s, struct pt_image *img, int32_t img_pid,
 		asid.cr3 = cr3;
 		key = &asid;
 	}
-	if (mode == ptem_64bit)
+	if (mode == ptem_64bit && v)
+		rc = view_add_cached(v, img, m, key);
+	else if (mode == ptem_64bit)
 		rc = pt_image_add_cached(img, s->iscache, m->isid, key);
 	else
 		rc = pt_image_add_file(img, m->obj->path, m->file_off, m->size, key, m->start);
 	return rc < 0 ? -EINVAL : 0;
 }
 
-/* A new libipt image of pid's sections for code of mode (as pts_imgset_image_mode). */
-static struct pt_image *new_image(struct pts_imgset *s, int32_t pid, enum pt_exec_mode mode)
+/*
+ * A new libipt image of pid's sections for code of mode (as
+ * pts_imgset_image_mode), of view v's sections (NULL: the set's).
+ */
+static struct pt_image *new_image(struct pts_imgset *s, struct pts_imgview *v, int32_t pid,
+				  enum pt_exec_mode mode)
 {
 	struct pt_image *image = pt_image_alloc(NULL);
 	size_t i;
@@ -261,7 +273,7 @@ static struct pt_image *new_image(struct pts_imgset *s, int32_t pid, enum pt_exe
 	if (!image)
 		return NULL;
 	for (i = 0; i < s->nmaps; i++) {
-		if (add_map(s, image, pid, mode, &s->maps[i])) {
+		if (add_map(s, v, image, pid, mode, &s->maps[i])) {
 			pt_image_free(image);
 			return NULL;
 		}
@@ -274,7 +286,7 @@ static int add_to_images(struct pts_imgset *s, const struct mapping *m)
 	size_t i;
 
 	for (i = 0; i < s->nimgs; i++)
-		if (add_map(s, s->imgs[i].image, s->imgs[i].pid, s->imgs[i].mode, m))
+		if (add_map(s, NULL, s->imgs[i].image, s->imgs[i].pid, s->imgs[i].mode, m))
 			return -EINVAL;
 	return 0;
 }
@@ -616,7 +628,7 @@ struct pt_image *pts_imgset_image(struct pts_imgset *s, int32_t pid)
 		return NULL;
 	if (e->v.u & ~BY_PID_MAPS)
 		return s->imgs[(e->v.u & ~BY_PID_MAPS) - 1].image;
-	image = new_image(s, pid, ptem_64bit);
+	image = new_image(s, NULL, pid, ptem_64bit);
 	if (!image || keep_image(s, pid, ptem_64bit, image))
 		return NULL;
 	e->v.u |= s->nimgs;
@@ -634,7 +646,7 @@ struct pt_image *pts_imgset_image_mode(struct pts_imgset *s, int32_t pid, enum p
 	for (i = 0; i < s->nimgs; i++)
 		if (s->imgs[i].pid == pid && s->imgs[i].mode == mode)
 			return s->imgs[i].image;
-	image = new_image(s, pid, mode);
+	image = new_image(s, NULL, pid, mode);
 	if (!image || keep_image(s, pid, mode, image))
 		return NULL;
 	return image;
@@ -656,7 +668,43 @@ struct pts_imgview {
 	struct pts_imgset *set;
 	struct view_img *v;
 	size_t n;
+	/*
+	 * The thread's own image section cache: the set's 64-bit mappings
+	 * added as its images need them, isid[k] the section of set->maps[k]
+	 * (0: not added yet). Its sections, their mappings and libipt's block
+	 * cache of each are this thread's alone (image.h).
+	 */
+	struct pt_image_section_cache *iscache;
+	int *isid;
+	size_t nisid;
 };
+
+/* Add mapping m (the set's) to img of view v from the view's own image section cache. */
+static int view_add_cached(struct pts_imgview *v, struct pt_image *img, const struct mapping *m,
+			   const struct pt_asid *key)
+{
+	size_t k = (size_t)(m - v->set->maps);
+
+	if (k >= v->nisid) {
+		size_t nc = v->set->nmaps;
+		int *n = realloc(v->isid, nc * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		memset(n + v->nisid, 0, (nc - v->nisid) * sizeof(*n));
+		v->isid = n;
+		v->nisid = nc;
+	}
+	if (!v->isid[k]) {
+		int isid = pt_iscache_add_file(v->iscache, m->obj->path, m->file_off, m->size,
+					       m->start);
+
+		if (isid <= 0)
+			return -EINVAL;
+		v->isid[k] = isid;
+	}
+	return pt_image_add_cached(img, v->iscache, v->isid[k], key);
+}
 
 int pts_imgview_new(struct pts_imgset *set, struct pts_imgview **out)
 {
@@ -664,6 +712,11 @@ int pts_imgview_new(struct pts_imgset *set, struct pts_imgview **out)
 
 	if (!v)
 		return -ENOMEM;
+	v->iscache = pt_iscache_alloc("ptscope view");
+	if (!v->iscache) {
+		free(v);
+		return -ENOMEM;
+	}
 	v->set = set;
 	*out = v;
 	return 0;
@@ -714,7 +767,7 @@ struct pt_image *pts_imgview_image_mode(struct pts_imgview *v, int32_t pid,
 		return NULL;
 	slot = mode == ptem_16bit ? &e->compat[0] : mode == ptem_32bit ? &e->compat[1] : &e->image;
 	if (!*slot)
-		*slot = new_image(v->set, pid, slot == &e->image ? ptem_64bit : mode);
+		*slot = new_image(v->set, v, pid, slot == &e->image ? ptem_64bit : mode);
 	return *slot;
 }
 
@@ -730,6 +783,8 @@ void pts_imgview_free(struct pts_imgview *v)
 		pt_image_free(v->v[i].compat[1]);
 	}
 	free(v->v);
+	pt_iscache_free(v->iscache);
+	free(v->isid);
 	free(v);
 }
 

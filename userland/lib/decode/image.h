@@ -162,15 +162,15 @@ struct pt_image *pts_imgset_image_mode(struct pts_imgset *set, int32_t pid,
  * serve two threads), built from the set's mappings through an image
  * section cache of its own: the view's sections, their mappings of the
  * files and libipt's block cache of each are the thread's alone, filled
- * by its decoders only. Shared with the threads decoding beside it, the
- * set's sections cost -j 2 about 5 % more CPU than they saved: what one
- * thread's decoder reads on every block sat in cache lines the other's
- * wrote (docs/performance.md, "The workers' own sections (twentieth
- * round)"). Memory: a block cache per thread, 4 bytes per byte of each
- * section it decodes, touched as it fills. The set must not change
- * while views exist; pts_imgset_read, _read_any and _pid_of_cr3 only
- * read it and may be called from any thread (pts_imgset_has_pid counts
- * its probes: use the view's). Errors: -ENOMEM.
+ * by its decoders only. Shared by threads decoding at once, the set's
+ * sections made libipt slower in each: with both threads of -j 2 always
+ * on the CPUs, -j 2 spent twice its usual CPU time (docs/performance.md,
+ * "The workers' own sections (twentieth round)"; the line or lines they
+ * contend for were not found). Memory: a block cache per thread, 4 bytes
+ * per byte of each section it decodes, touched as it fills. The set must
+ * not change while views exist; pts_imgset_read, _read_any and
+ * _pid_of_cr3 only read it and may be called from any thread
+ * (pts_imgset_has_pid counts its probes: use the view's). Errors: -ENOMEM.
  */
 struct pts_imgview;
 int pts_imgview_new(struct pts_imgset *set, struct pts_imgview **out);

@@ -2,9 +2,10 @@
 /*
  * The code a suite's generated streams run over (pt_gen.h), mapped at
  * CODE_FIXTURE_BASE, a serial decoder of a stream over it and its events
- * as text, and a session decode's options: the set-up of the decoder suites that hand-assemble a few bytes of code
- * (test_decode_emit.c, test_decode_spin.c, test_decode_tip_suppressed.c,
- * test_decode_mode_*.c, test_decode_spin_cache.c).
+ * as text, and a session decode's options: the set-up of the decoder
+ * suites that hand-assemble a few bytes of code (test_decode_emit.c,
+ * test_decode_spin.c, test_decode_tip_suppressed.c, test_decode_mode_*.c,
+ * test_decode_spin_cache.c, test_decode_through_held_error.c).
  */
 #ifndef PTS_TEST_CODE_FIXTURE_H
 #define PTS_TEST_CODE_FIXTURE_H
@@ -99,10 +100,13 @@ static inline void code_fixture_raw_opts(const struct code_fixture *f, const cha
 /*
  * A serial decoder of g's stream over set, of process and thread
  * CODE_FIXTURE_PID; through: blocks through direct branches
- * (pts_ptdec_config.through: only on a deep stack, decode/deep.h).
+ * (pts_ptdec_config.through: only on a deep stack, decode/deep.h);
+ * elide: the jumps it drops as they are queued (pts_ptdec_config.elide,
+ * elide_queued), or NULL.
  */
-static inline struct pts_ptdec *code_fixture_decoder_with(struct pt_gen *g, struct pts_imgset *set,
-							  bool through)
+static inline struct pts_ptdec *code_fixture_decoder_elide(struct pt_gen *g,
+							   struct pts_imgset *set, bool through,
+							   struct pts_br_elide *elide)
 {
 	struct pts_ptdec_config dc = { 0 };
 	struct pts_ptdec *d;
@@ -114,8 +118,17 @@ static inline struct pts_ptdec *code_fixture_decoder_with(struct pt_gen *g, stru
 	dc.pid = CODE_FIXTURE_PID;
 	dc.tid = CODE_FIXTURE_PID;
 	dc.through = through;
+	dc.elide = elide;
+	dc.elide_queued = elide != NULL;
 	CU_ASSERT_EQUAL_FATAL(pts_ptdec_new(&dc, &d, &err), 0);
 	return d;
+}
+
+/* code_fixture_decoder_elide with no jump dropped. */
+static inline struct pts_ptdec *code_fixture_decoder_with(struct pt_gen *g, struct pts_imgset *set,
+							  bool through)
+{
+	return code_fixture_decoder_elide(g, set, through, NULL);
 }
 
 /* A serial decoder of g's stream over set, of process and thread CODE_FIXTURE_PID. */
@@ -125,21 +138,25 @@ static inline struct pts_ptdec *code_fixture_decoder(struct pt_gen *g, struct pt
 }
 
 /*
- * The events of g's stream decoded over set (code_fixture_decoder_with), one
- * line each into out: "kind from>to", with a gap's cause and trace offset
- * after it ("gap 401000>0 unknown instruction @18"); the decoder's
- * statistics in *st when st is not NULL. g is done with.
+ * The events of g's stream decoded over set (code_fixture_decoder_elide),
+ * one line each into out: "kind from>to", with a gap's cause and trace
+ * offset after it ("gap 401000>0 unknown instruction @18"); the jumps
+ * elide drops are not listed; the decoder's statistics in *st when st is
+ * not NULL. g is done with.
  */
-static inline void code_fixture_events_with(struct pt_gen *g, struct pts_imgset *set,
-					    bool through, char *out, size_t len,
-					    struct pts_ptdec_stats *st)
+static inline void code_fixture_events_elide(struct pt_gen *g, struct pts_imgset *set,
+					     bool through, struct pts_br_elide *elide, char *out,
+					     size_t len, struct pts_ptdec_stats *st)
 {
-	struct pts_ptdec *d = code_fixture_decoder_with(g, set, through);
+	struct pts_ptdec *d = code_fixture_decoder_elide(g, set, through, elide);
 	const struct pts_branch *br;
 	size_t n = 0;
+	int rc;
 
 	out[0] = '\0';
-	while (pts_ptdec_next(d, &br) == 1 && n < len) {
+	while ((rc = pts_ptdec_next(d, &br)) > 0 && n < len) {
+		if (rc != 1)
+			continue;	/* 2: a jump elide dropped */
 		n += (size_t)snprintf(out + n, len - n, "%s %llx>%llx", pts_br_kind_name(br->kind),
 				      (unsigned long long)br->from, (unsigned long long)br->to);
 		if (n < len && br->kind == PTS_BR_GAP)
@@ -152,6 +169,14 @@ static inline void code_fixture_events_with(struct pt_gen *g, struct pts_imgset 
 		pts_ptdec_stats(d, st);
 	pts_ptdec_free(d);
 	gen_done(g);
+}
+
+/* code_fixture_events_elide with no jump dropped. */
+static inline void code_fixture_events_with(struct pt_gen *g, struct pts_imgset *set,
+					    bool through, char *out, size_t len,
+					    struct pts_ptdec_stats *st)
+{
+	code_fixture_events_elide(g, set, through, NULL, out, len, st);
 }
 
 /* code_fixture_events_with, the blocks as libipt ends them at every direct branch. */

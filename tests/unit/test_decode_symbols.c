@@ -360,6 +360,33 @@ static void stripped_binary_takes_names_from_its_debuglink_file(void)
 }
 
 /*
+ * The symbol table of an executable linked from the assembly text with
+ * ld's options ld (asm_elf_build_text, named name in the suite's
+ * directory) into *st; the test stops if it cannot be built or loaded.
+ */
+static void symtab_of_text(const char *name, const char *text, const char *ld,
+			   struct pts_symtab *st)
+{
+	struct pts_err err = { 0 };
+	char *elf = asm_elf_build_text(dir, name, text, ld);
+	int rc;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(elf);
+	rc = pts_symtab_load_elf(st, elf, &err);
+	free(elf);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+}
+
+/* The symbol of st at addr; the test stops if there is none. */
+static const struct pts_sym *sym_at(const struct pts_symtab *st, uint64_t addr)
+{
+	const struct pts_sym *s = pts_symtab_find(st, addr);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	return s;
+}
+
+/*
  * A stripped executable's _fini (its .fini section, DT_FINI) is entered
  * by ld.so's tail jump at exit, with the executable's outermost frame
  * open: named, that jump is a tail call to its first byte, where
@@ -373,24 +400,15 @@ static void stripped_binary_names_its_init_and_fini_sections(void)
 		"\t.section .fini,\"ax\"\n\t.globl _fini\n_fini:\n\tsub $8, %rsp\n\tadd $8, %rsp\n\tret\n"
 		"\t.text\n\t.globl _start\n_start:\n\tcall _init\n\tnop\n\tret\n";
 	struct pts_symtab st = { 0 };
-	struct pts_err err = { 0 };
-	const struct pts_sym *s;
-	char *elf = asm_elf_build_text(dir, "initfini", text,
-				       "-static -s -e _start --section-start=.init=0x400100 "
-				       "--section-start=.fini=0x400200 -Ttext=0x401000");
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(elf);
-	CU_ASSERT_EQUAL_FATAL(pts_symtab_load_elf(&st, elf, &err), 0);
-	s = pts_symtab_find(&st, 0x400200);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_STRING_EQUAL(s->name, "_fini");
-	CU_ASSERT_EQUAL(s->start, 0x400200);
-	s = pts_symtab_find(&st, 0x400104);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_STRING_EQUAL(s->name, "_init");
+	symtab_of_text("initfini", text,
+		       "-static -s -e _start --section-start=.init=0x400100 "
+		       "--section-start=.fini=0x400200 -Ttext=0x401000", &st);
+	CU_ASSERT_STRING_EQUAL(sym_at(&st, 0x400200)->name, "_fini");
+	CU_ASSERT_EQUAL(sym_at(&st, 0x400200)->start, 0x400200);
+	CU_ASSERT_STRING_EQUAL(sym_at(&st, 0x400104)->name, "_init");
 	CU_ASSERT_PTR_NULL(pts_symtab_find(&st, 0x401000));
 	pts_symtab_free(&st);
-	free(elf);
 }
 
 /*
@@ -413,30 +431,23 @@ static void stripped_binary_bounds_its_functions_by_their_fdes(void)
 		"\t.cfi_endproc\n"
 		"\t.p2align 4\ng:\n\tret\n";
 	struct pts_symtab st = { 0 };
-	struct pts_err err = { 0 };
 	const struct pts_sym *s;
-	char *elf = asm_elf_build_text(dir, "fdes", text, "-static -s -e _start -Ttext=0x401000");
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(elf);
-	CU_ASSERT_EQUAL_FATAL(pts_symtab_load_elf(&st, elf, &err), 0);
-	s = pts_symtab_find(&st, 0x40100a);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	symtab_of_text("fdes", text, "-static -s -e _start -Ttext=0x401000", &st);
+	s = sym_at(&st, 0x40100a);
 	CU_ASSERT(s->unnamed && !s->part);
 	CU_ASSERT_EQUAL(s->start, 0x401000);
 	CU_ASSERT_EQUAL(s->size, 11);
-	s = pts_symtab_find(&st, 0x401011);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	s = sym_at(&st, 0x401011);
 	CU_ASSERT(s->unnamed && !s->part);
 	CU_ASSERT_EQUAL(s->start, 0x401010);
 	CU_ASSERT_EQUAL(s->size, 3);
-	s = pts_symtab_find(&st, 0x401020);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	s = sym_at(&st, 0x401020);
 	CU_ASSERT(s->unnamed && s->part);
 	CU_ASSERT_EQUAL(s->size, 2);
 	CU_ASSERT_PTR_NULL(pts_symtab_find(&st, 0x401013));
 	CU_ASSERT_PTR_NULL(pts_symtab_find(&st, 0x401030));
 	pts_symtab_free(&st);
-	free(elf);
 }
 
 /*
@@ -451,17 +462,13 @@ static void unstripped_binary_takes_no_bounds_from_its_fdes(void)
 		"\tret\n\t.cfi_endproc\n\t.size f, 1\n\t.p2align 4\nhidden:\n\t.cfi_startproc\n"
 		"\tret\n\t.cfi_endproc\n";
 	struct pts_symtab st = { 0 };
-	struct pts_err err = { 0 };
 	size_t i;
-	char *elf = asm_elf_build_text(dir, "fdes_full", text, "-static -e _start -Ttext=0x401000");
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(elf);
-	CU_ASSERT_EQUAL_FATAL(pts_symtab_load_elf(&st, elf, &err), 0);
+	symtab_of_text("fdes_full", text, "-static -e _start -Ttext=0x401000", &st);
 	for (i = 0; i < st.n; i++)
 		CU_ASSERT_FALSE(st.syms[i].unnamed);
 	CU_ASSERT_PTR_NOT_NULL(pts_symtab_find(&st, 0x401010));
 	pts_symtab_free(&st);
-	free(elf);
 }
 
 /* PSB+ carrying the current CR3 (PIP), then MODE.exec 64-bit */

@@ -43,6 +43,7 @@
 
 #include "unit.h"
 #include "code_fixture.h"
+#include "ipt_ref.h"
 #include "decode/deep.h"
 
 CODE_FIXTURE_SUITE(fx, "heldErr", 0xe8, 0x01, 0x00, 0x00, 0x00, 0x90, 0xeb, 0x00, 0xeb, 0x00,
@@ -78,90 +79,29 @@ static void decode_seen(void *p)
 	struct seen *s = p;
 	struct pts_br_elide el = { .pid = CODE_FIXTURE_PID, .tid = CODE_FIXTURE_PID,
 				   .lo = CODE_FIXTURE_BASE, .hi = CODE_FIXTURE_BASE + 0x1000 };
-	struct pts_ptdec_config dc = { 0 };
 	struct pts_imgset *set = code_fixture_set(&fx);
-	const struct pts_branch *br;
-	struct pts_err err = { 0 };
-	struct pts_ptdec *d;
 	struct pt_gen g;
-	size_t n = 0;
-	int rc;
 
 	stream(&g);
-	dc.buf = g.buf;
-	dc.size = gen_len(&g);
-	dc.images = set;
-	dc.pid = CODE_FIXTURE_PID;
-	dc.tid = CODE_FIXTURE_PID;
-	dc.through = s->through;
-	dc.elide = &el;
-	dc.elide_queued = true;
-	CU_ASSERT_EQUAL_FATAL(pts_ptdec_new(&dc, &d, &err), 0);
-	s->events[0] = '\0';
-	while ((rc = pts_ptdec_next(d, &br)) != 0 && n < sizeof(s->events)) {
-		if (rc != 1)
-			continue;	/* a jump the window dropped */
-		n += (size_t)snprintf(s->events + n, sizeof(s->events) - n, "%s %llx>%llx",
-				      pts_br_kind_name(br->kind), (unsigned long long)br->from,
-				      (unsigned long long)br->to);
-		if (n < sizeof(s->events) && br->kind == PTS_BR_GAP)
-			n += (size_t)snprintf(s->events + n, sizeof(s->events) - n, " %s @%llu",
-					      br->detail, (unsigned long long)br->offset);
-		if (n < sizeof(s->events))
-			n += (size_t)snprintf(s->events + n, sizeof(s->events) - n, "\n");
-	}
-	pts_ptdec_stats(d, &s->st);
-	pts_ptdec_free(d);
-	gen_done(&g);
+	code_fixture_events_elide(&g, set, s->through, &el, s->events, sizeof(s->events), &s->st);
 	pts_imgset_free(set);
 }
 
 /*
  * The oracle: libipt's instruction flow decoder (pt_insn_*, which has no
  * blocks to hold) on the same bytes and code, resynchronising after an
- * error: the instructions it lists (one returned with an error counted,
- * as tests/unit/ipt_ref.h counts them) and its errors, the first one's
- * trace offset in *err_off.
+ * error (ipt_ref.h): the instructions it lists (one returned with an
+ * error counted), its errors (one met draining events among them) and
+ * the first one's trace offset.
  */
-static void libipt_insns(uint64_t *insns, uint64_t *errors, uint64_t *err_off)
+static void libipt_insns(struct ipt_ref_result *r)
 {
-	struct pt_insn_decoder *dec;
-	struct pt_config cfg;
+	struct ipt_ref_raw code = { fx.code, fx.n, CODE_FIXTURE_BASE };
 	struct pt_gen g;
-	int st;
 
-	*insns = *errors = 0;
-	*err_off = UINT64_MAX;
 	stream(&g);
-	pt_config_init(&cfg);
-	cfg.begin = g.buf;
-	cfg.end = g.buf + gen_len(&g);
-	dec = pt_insn_alloc_decoder(&cfg);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(dec);
-	CU_ASSERT_FATAL(pt_image_add_file(pt_insn_get_image(dec), fx.code, 0, fx.n, NULL,
-					  CODE_FIXTURE_BASE) >= 0);
-	while ((st = pt_insn_sync_forward(dec)) >= 0) {
-		for (;;) {
-			struct pt_insn insn;
-
-			while (st >= 0 && (st & pts_event_pending)) {
-				struct pt_event ev;
-
-				st = pt_insn_event(dec, &ev, sizeof(ev));
-			}
-			memset(&insn, 0, sizeof(insn));	/* ptic_error: none */
-			if (st >= 0)
-				st = pt_insn_next(dec, &insn, sizeof(insn));
-			if (insn.iclass != ptic_error)
-				(*insns)++;
-			if (st < 0) {
-				if (st != -pte_eos && !(*errors)++)
-					pt_insn_get_offset(dec, err_off);
-				break;
-			}
-		}
-	}
-	pt_insn_free_decoder(dec);
+	CU_ASSERT_EQUAL_FATAL(ipt_ref_run(g.buf, gen_len(&g), ipt_ref_add_raw, &code, NULL, 0, r),
+			      0);
 	gen_done(&g);
 }
 
@@ -175,29 +115,29 @@ static void libipt_insns(uint64_t *insns, uint64_t *errors, uint64_t *err_off)
 static void held_block_with_an_error_ends_in_a_gap_as_with_the_flags(void)
 {
 	static struct seen flags, through;
-	uint64_t insns, errors, err_off;
+	struct ipt_ref_result ref;
 	char gap[96];
 
 	flags.through = false;
 	decode_seen(&flags);
 	through.through = true;
 	CU_ASSERT_EQUAL_FATAL(pts_deep_run(decode_seen, &through), 0);
-	libipt_insns(&insns, &errors, &err_off);
+	libipt_insns(&ref);
 	/* the oracle: 9 instructions, the error at the damaged byte */
-	CU_ASSERT_EQUAL(insns, 9);
-	CU_ASSERT_EQUAL(errors, 1);
-	CU_ASSERT_EQUAL(err_off, damage_at);
+	CU_ASSERT_EQUAL(ref.insns, 9);
+	CU_ASSERT_EQUAL(ref.errors, 1);
+	CU_ASSERT_EQUAL(ref.err_off, damage_at);
 	/* the flags' decode: the oracle's, and the events by hand (the file's comment) */
 	snprintf(gap, sizeof(gap), "gap 40100a>0 unknown opcode @%llu\n",
-		 (unsigned long long)err_off);
+		 (unsigned long long)ref.err_off);
 	CU_ASSERT_PTR_NOT_NULL(strstr(flags.events, gap));
 	CU_ASSERT_PTR_NOT_NULL(strstr(flags.events, "disabled 40100c>0\n"));
-	CU_ASSERT_EQUAL(flags.st.gaps, errors);
-	CU_ASSERT_EQUAL(flags.st.insns, insns);
+	CU_ASSERT_EQUAL(flags.st.gaps, (uint64_t)ref.errors);
+	CU_ASSERT_EQUAL(flags.st.insns, (uint64_t)ref.insns);
 	/* through direct branches: the same */
 	CU_ASSERT_STRING_EQUAL(through.events, flags.events);
-	CU_ASSERT_EQUAL(through.st.gaps, errors);
-	CU_ASSERT_EQUAL(through.st.insns, insns);
+	CU_ASSERT_EQUAL(through.st.gaps, (uint64_t)ref.errors);
+	CU_ASSERT_EQUAL(through.st.insns, (uint64_t)ref.insns);
 	CU_ASSERT_EQUAL(through.st.branches, flags.st.branches);
 	CU_ASSERT_EQUAL(through.st.elided, flags.st.elided);
 	if (strcmp(through.events, flags.events))

@@ -32,22 +32,6 @@ static void start(void)
 	tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
 }
 
-/* A call of 5 bytes (its return address known), a jump or a return. */
-static void call(uint64_t from, uint64_t to, uint64_t ts)
-{
-	tl_fx_br(PTS_BR_CALL, from, 5, to, ts, 0);
-}
-
-static void jump(uint64_t from, uint64_t to, uint64_t ts)
-{
-	tl_fx_br(PTS_BR_JUMP, from, 0, to, ts, 0);
-}
-
-static void ret(uint64_t from, uint64_t to, uint64_t ts)
-{
-	tl_fx_br(PTS_BR_RETURN, from, 0, to, ts, 0);
-}
-
 /*
  * Each unnamed function is one of its own, named by its first byte as
  * perf names code of no symbol ("[unknown]"), with its address: a call
@@ -58,11 +42,11 @@ static void ret(uint64_t from, uint64_t to, uint64_t ts)
 static void unnamed_functions_are_functions_of_their_own(void)
 {
 	start();
-	call(MAIN + 0x10, FOO, 110);
-	call(FOO + 0x10, BAZ, 120);
-	jump(BAZ + 0x08, BAR, 130);
-	ret(BAR + 0x20, FOO + 0x15, 140);
-	ret(FOO + 0x30, MAIN + 0x15, 150);
+	tl_fx_call(MAIN + 0x10, FOO, 110);
+	tl_fx_call(FOO + 0x10, BAZ, 120);
+	tl_fx_jump(BAZ + 0x08, BAR, 130);
+	tl_fx_ret(BAR + 0x20, FOO + 0x15, 140);
+	tl_fx_ret(FOO + 0x30, MAIN + 0x15, 150);
 	CU_ASSERT_STRING_EQUAL(tl_fx_finish(),
 		"B0 [unknown] 0x1000|B1 [unknown] 0x1100|B2 [unknown] 0x1400|"
 		"E2 [unknown] 0x1400|B2 [unknown] 0x1300|E2 [unknown] 0x1300|"
@@ -80,12 +64,12 @@ static void unnamed_functions_are_functions_of_their_own(void)
 static void unnamed_part_runs_in_the_frame_that_jumps_there(void)
 {
 	start();
-	call(MAIN + 0x10, FOO, 110);
-	jump(FOO + 0x08, FOO_PART, 120);
-	call(FOO_PART + 0x10, BAR, 130);
-	ret(BAR + 0x20, FOO_PART + 0x15, 140);
-	jump(FOO_PART + 0x20, FOO + 0x0c, 150);
-	ret(FOO + 0x30, MAIN + 0x15, 160);
+	tl_fx_call(MAIN + 0x10, FOO, 110);
+	tl_fx_jump(FOO + 0x08, FOO_PART, 120);
+	tl_fx_call(FOO_PART + 0x10, BAR, 130);
+	tl_fx_ret(BAR + 0x20, FOO_PART + 0x15, 140);
+	tl_fx_jump(FOO_PART + 0x20, FOO + 0x0c, 150);
+	tl_fx_ret(FOO + 0x30, MAIN + 0x15, 160);
 	CU_ASSERT_STRING_EQUAL(tl_fx_finish(),
 		"B0 [unknown] 0x1000|B1 [unknown] 0x1100|B2 [unknown] 0x1300|"
 		"E2 [unknown] 0x1300|E1 [unknown] 0x1100|E0 [unknown] 0x1000");
@@ -102,14 +86,14 @@ static void unnamed_part_runs_in_the_frame_that_jumps_there(void)
 static void jump_back_from_a_part_stays_in_the_inner_frame(void)
 {
 	start();
-	call(MAIN + 0x10, REC, 110);
-	call(REC + 0x10, REC, 120);
-	jump(REC + 0x20, REC_PART + 0x08, 130);
-	call(REC_PART + 0x10, BAR, 140);
-	ret(BAR + 0x20, REC_PART + 0x15, 150);
-	jump(REC_PART + 0x20, REC + 0x30, 160);
-	ret(REC + 0x40, REC + 0x15, 170);
-	ret(REC + 0x40, MAIN + 0x15, 180);
+	tl_fx_call(MAIN + 0x10, REC, 110);
+	tl_fx_call(REC + 0x10, REC, 120);
+	tl_fx_jump(REC + 0x20, REC_PART + 0x08, 130);
+	tl_fx_call(REC_PART + 0x10, BAR, 140);
+	tl_fx_ret(BAR + 0x20, REC_PART + 0x15, 150);
+	tl_fx_jump(REC_PART + 0x20, REC + 0x30, 160);
+	tl_fx_ret(REC + 0x40, REC + 0x15, 170);
+	tl_fx_ret(REC + 0x40, MAIN + 0x15, 180);
 	CU_ASSERT_STRING_EQUAL(tl_fx_finish(),
 		"B0 [unknown] 0x1000|B1 [unknown] 0x1900|B2 [unknown] 0x1900|"
 		"B3 [unknown] 0x1300|E3 [unknown] 0x1300|E2 [unknown] 0x1900|"
@@ -129,18 +113,18 @@ static void jump_back_from_a_part_stays_in_the_inner_frame(void)
 static void part_of_a_frame_below_is_that_frame(void)
 {
 	start();
-	call(MAIN + 0x10, REC, 110);
-	call(REC + 0x10, REC, 120);
-	call(REC + 0x10, BAR, 130);
-	jump(BAR + 0x08, REC + 0x50, 140);		/* the inner rec's pad */
-	jump(REC + 0x58, REC_PART, 150);
-	call(REC_PART + 0x10, RESUME, 160);
-	jump(RESUME + 0x08, REC + 0x50, 170);		/* the outer rec's pad */
-	jump(REC + 0x58, REC_PART, 180);
-	call(REC_PART + 0x30, BAZ, 190);
-	ret(BAZ + 0x20, REC_PART + 0x35, 200);
-	jump(REC_PART + 0x40, REC + 0x60, 210);
-	ret(REC + 0x70, MAIN + 0x15, 220);
+	tl_fx_call(MAIN + 0x10, REC, 110);
+	tl_fx_call(REC + 0x10, REC, 120);
+	tl_fx_call(REC + 0x10, BAR, 130);
+	tl_fx_jump(BAR + 0x08, REC + 0x50, 140);		/* the inner rec's pad */
+	tl_fx_jump(REC + 0x58, REC_PART, 150);
+	tl_fx_call(REC_PART + 0x10, RESUME, 160);
+	tl_fx_jump(RESUME + 0x08, REC + 0x50, 170);		/* the outer rec's pad */
+	tl_fx_jump(REC + 0x58, REC_PART, 180);
+	tl_fx_call(REC_PART + 0x30, BAZ, 190);
+	tl_fx_ret(BAZ + 0x20, REC_PART + 0x35, 200);
+	tl_fx_jump(REC_PART + 0x40, REC + 0x60, 210);
+	tl_fx_ret(REC + 0x70, MAIN + 0x15, 220);
 	CU_ASSERT_STRING_EQUAL(tl_fx_finish(),
 		"B0 [unknown] 0x1000|B1 [unknown] 0x1900|B2 [unknown] 0x1900|"
 		"B3 [unknown] 0x1300|E3 [unknown] 0x1300|B3 _Unwind_Resume|E3 _Unwind_Resume|"

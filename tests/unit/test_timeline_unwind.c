@@ -56,30 +56,14 @@ static void start(void)
 	tl_fx_start_fns(PTS_SCOPE_USER, TL_FNS(fns), 0, 0);
 }
 
-/* A call of 5 bytes (its return address known), a jump or a return. */
-static void call(uint64_t from, uint64_t to, uint64_t ts)
-{
-	tl_fx_br(PTS_BR_CALL, from, 5, to, ts, 0);
-}
-
-static void jump(uint64_t from, uint64_t to, uint64_t ts)
-{
-	tl_fx_br(PTS_BR_JUMP, from, 0, to, ts, 0);
-}
-
-static void ret(uint64_t from, uint64_t to, uint64_t ts)
-{
-	tl_fx_br(PTS_BR_RETURN, from, 0, to, ts, 0);
-}
-
 /* uw_frame_state_for, called at from, looks up one frame's unwind info */
 static void state_for(uint64_t from, uint64_t ts)
 {
-	call(from, STATE, ts);
-	call(STATE + 0x10, FIND_PLT, ts);
-	jump(FIND_PLT + 6, FIND, ts);
-	ret(FIND + 0x20, STATE + 0x15, ts);
-	ret(STATE + 0x30, from + 5, ts);
+	tl_fx_call(from, STATE, ts);
+	tl_fx_call(STATE + 0x10, FIND_PLT, ts);
+	tl_fx_jump(FIND_PLT + 6, FIND, ts);
+	tl_fx_ret(FIND + 0x20, STATE + 0x15, ts);
+	tl_fx_ret(STATE + 0x30, from + 5, ts);
 }
 
 /*
@@ -90,15 +74,15 @@ static void state_for(uint64_t from, uint64_t ts)
  */
 static void walks(uint64_t u, int search, int cleanup, uint64_t ts)
 {
-	call(u + 0x10, INIT, ts);
+	tl_fx_call(u + 0x10, INIT, ts);
 	state_for(INIT + 0x10, ts);
-	ret(INIT + 0x30, u + 0x15, ts);
+	tl_fx_ret(INIT + 0x30, u + 0x15, ts);
 	while (search--)
 		state_for(u + 0x20, ts);
-	call(u + 0x30, PHASE2, ts);
+	tl_fx_call(u + 0x30, PHASE2, ts);
 	while (cleanup--)
 		state_for(PHASE2 + 0x10, ts);
-	ret(PHASE2 + 0x30, u + 0x35, ts);
+	tl_fx_ret(PHASE2 + 0x30, u + 0x35, ts);
 }
 
 /*
@@ -110,12 +94,12 @@ static void cold_part_runs_in_its_functions_frame(void)
 {
 	start();
 	tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
-	call(MAIN + 0x10, FOO, 110);
-	jump(FOO + 0x08, FOO_COLD, 120);
-	call(FOO_COLD + 0x10, BAR, 130);
-	ret(BAR + 0x20, FOO_COLD + 0x15, 140);
-	jump(FOO_COLD + 0x20, FOO + 0x0c, 150);
-	ret(FOO + 0x30, MAIN + 0x15, 160);
+	tl_fx_call(MAIN + 0x10, FOO, 110);
+	tl_fx_jump(FOO + 0x08, FOO_COLD, 120);
+	tl_fx_call(FOO_COLD + 0x10, BAR, 130);
+	tl_fx_ret(BAR + 0x20, FOO_COLD + 0x15, 140);
+	tl_fx_jump(FOO_COLD + 0x20, FOO + 0x0c, 150);
+	tl_fx_ret(FOO + 0x30, MAIN + 0x15, 160);
 	CU_ASSERT_STRING_EQUAL(tl_fx_finish(), "B0 main|B1 foo|B2 bar|E2 bar|E1 foo|E0 main");
 	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_RETURN);
 	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "foo", 0)->ts_ns, 160);
@@ -132,15 +116,15 @@ static void landing_pad_in_a_cold_part_unwinds_to_its_functions_frame(void)
 {
 	start();
 	tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
-	call(MAIN + 0x10, REC, 110);
-	call(REC + 0x10, REC, 120);
-	call(REC + 0x10, BAR, 130);
-	jump(BAR + 0x08, REC_COLD + 0x40, 140);		/* the inner rec's pad */
-	call(REC_COLD + 0x45, BAZ, 150);
-	ret(BAZ + 0x20, REC_COLD + 0x4a, 160);
-	call(REC_COLD + 0x50, RESUME, 170);
-	jump(RESUME + 0x08, REC_COLD + 0x40, 180);	/* the outer rec's pad */
-	call(REC_COLD + 0x45, BAZ, 190);
+	tl_fx_call(MAIN + 0x10, REC, 110);
+	tl_fx_call(REC + 0x10, REC, 120);
+	tl_fx_call(REC + 0x10, BAR, 130);
+	tl_fx_jump(BAR + 0x08, REC_COLD + 0x40, 140);		/* the inner rec's pad */
+	tl_fx_call(REC_COLD + 0x45, BAZ, 150);
+	tl_fx_ret(BAZ + 0x20, REC_COLD + 0x4a, 160);
+	tl_fx_call(REC_COLD + 0x50, RESUME, 170);
+	tl_fx_jump(RESUME + 0x08, REC_COLD + 0x40, 180);	/* the outer rec's pad */
+	tl_fx_call(REC_COLD + 0x45, BAZ, 190);
 	CU_ASSERT_STRING_EQUAL(tl_fx_finish(),
 		"B0 main|B1 rec(int)|B2 rec(int)|B3 bar|E3 bar|B3 baz|E3 baz|"
 		"B3 _Unwind_Resume|E3 _Unwind_Resume|E2 rec(int)|B2 baz|E2 baz|E1 rec(int)|E0 main");
@@ -154,10 +138,10 @@ static void throw_from_bar(void)
 {
 	start();
 	tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
-	call(MAIN + 0x10, FOO, 110);
-	call(FOO + 0x10, FOO, 120);
-	call(FOO + 0x10, BAR, 130);
-	call(BAR + 0x10, RAISE, 140);
+	tl_fx_call(MAIN + 0x10, FOO, 110);
+	tl_fx_call(FOO + 0x10, FOO, 120);
+	tl_fx_call(FOO + 0x10, BAR, 130);
+	tl_fx_call(BAR + 0x10, RAISE, 140);
 }
 
 /*
@@ -170,8 +154,8 @@ static void throw_caught_by_an_older_frame_lands_where_the_walk_ended(void)
 {
 	throw_from_bar();
 	walks(RAISE, 3, 3, 150);
-	jump(RAISE + 0x80, FOO + 0x40, 160);	/* the handler */
-	call(FOO + 0x45, BAZ, 170);
+	tl_fx_jump(RAISE + 0x80, FOO + 0x40, 160);	/* the handler */
+	tl_fx_call(FOO + 0x45, BAZ, 170);
 	tl_fx_finish();
 	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 0)->depth, 2);
 	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "_Unwind_RaiseException", 0)->kind, PTS_TLK_UNWIND);
@@ -189,8 +173,8 @@ static void cleanup_in_the_inner_frame_lands_there_whatever_the_search_walked(vo
 {
 	throw_from_bar();
 	walks(RAISE, 4, 2, 150);
-	jump(RAISE + 0x80, FOO + 0x40, 160);	/* the inner foo's cleanup */
-	call(FOO + 0x45, BAZ, 170);
+	tl_fx_jump(RAISE + 0x80, FOO + 0x40, 160);	/* the inner foo's cleanup */
+	tl_fx_call(FOO + 0x45, BAZ, 170);
 	tl_fx_finish();
 	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 0)->depth, 3);
 	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_UNWIND_GUESSED), 0);
@@ -207,8 +191,8 @@ static void walks_of_another_shape_land_in_the_innermost_frame_and_say_so(void)
 {
 	throw_from_bar();
 	walks(RAISE, 0, 3, 150);
-	jump(RAISE + 0x80, FOO + 0x40, 160);
-	call(FOO + 0x45, BAZ, 170);
+	tl_fx_jump(RAISE + 0x80, FOO + 0x40, 160);
+	tl_fx_call(FOO + 0x45, BAZ, 170);
 	tl_fx_finish();
 	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 0)->depth, 3);
 	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_UNWIND_GUESSED), 1);
@@ -226,13 +210,13 @@ static void unwind_resume_lands_where_its_walk_ended(void)
 {
 	start();
 	tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
-	call(MAIN + 0x10, REC, 110);
-	call(REC + 0x10, REC, 120);
-	call(REC + 0x20, BAR, 130);		/* the inner rec's pad calls bar */
-	call(BAR + 0x10, RESUME, 140);		/* which calls _Unwind_Resume */
+	tl_fx_call(MAIN + 0x10, REC, 110);
+	tl_fx_call(REC + 0x10, REC, 120);
+	tl_fx_call(REC + 0x20, BAR, 130);		/* the inner rec's pad calls bar */
+	tl_fx_call(BAR + 0x10, RESUME, 140);		/* which calls _Unwind_Resume */
 	walks(RESUME, 0, 3, 150);
-	jump(RESUME + 0x80, REC_COLD + 0x40, 160);
-	call(REC_COLD + 0x45, BAZ, 170);
+	tl_fx_jump(RESUME + 0x80, REC_COLD + 0x40, 160);
+	tl_fx_call(REC_COLD + 0x45, BAZ, 170);
 	tl_fx_finish();
 	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 0)->depth, 2);
 	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "rec(int)", 0)->ts_ns, 160);
@@ -248,19 +232,19 @@ static void unwind_resume_lands_where_its_walk_ended(void)
  */
 static void forced_walk_longjmps(int k, uint64_t target, uint64_t ts)
 {
-	call(FORCED + 0x10, INIT, ts);
+	tl_fx_call(FORCED + 0x10, INIT, ts);
 	state_for(INIT + 0x10, ts);
-	ret(INIT + 0x30, FORCED + 0x15, ts);
-	call(FORCED + 0x30, PHASE2, ts);
+	tl_fx_ret(INIT + 0x30, FORCED + 0x15, ts);
+	tl_fx_call(FORCED + 0x30, PHASE2, ts);
 	while (k-- > 1) {
 		state_for(PHASE2 + 0x10, ts);
-		call(PHASE2 + 0x20, STOP, ts);
-		ret(STOP + 0x30, PHASE2 + 0x25, ts);
+		tl_fx_call(PHASE2 + 0x20, STOP, ts);
+		tl_fx_ret(STOP + 0x30, PHASE2 + 0x25, ts);
 	}
 	state_for(PHASE2 + 0x10, ts);
-	call(PHASE2 + 0x20, STOP, ts);
-	call(STOP + 0x10, LONGJMP, ts);
-	jump(LONGJMP + 0x08, target, ts);
+	tl_fx_call(PHASE2 + 0x20, STOP, ts);
+	tl_fx_call(STOP + 0x10, LONGJMP, ts);
+	tl_fx_jump(LONGJMP + 0x08, target, ts);
 }
 
 /*
@@ -272,15 +256,15 @@ static void first_cleanup_then_unwind_next(void)
 {
 	start();
 	tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
-	call(MAIN + 0x10, REC, 110);
-	call(REC + 0x10, REC, 120);
-	call(REC + 0x10, BAR, 130);
-	call(BAR + 0x10, FORCED, 140);
+	tl_fx_call(MAIN + 0x10, REC, 110);
+	tl_fx_call(REC + 0x10, REC, 120);
+	tl_fx_call(REC + 0x10, BAR, 130);
+	tl_fx_call(BAR + 0x10, FORCED, 140);
 	forced_walk_longjmps(2, REC + 0x40, 150);
-	call(REC + 0x45, BAZ, 160);
-	ret(BAZ + 0x20, REC + 0x4a, 170);
-	call(REC + 0x50, UNWIND_NEXT, 180);
-	call(UNWIND_NEXT + 0x10, FORCED, 190);
+	tl_fx_call(REC + 0x45, BAZ, 160);
+	tl_fx_ret(BAZ + 0x20, REC + 0x4a, 170);
+	tl_fx_call(REC + 0x50, UNWIND_NEXT, 180);
+	tl_fx_call(UNWIND_NEXT + 0x10, FORCED, 190);
 }
 
 /*
@@ -295,7 +279,7 @@ static void longjmp_from_a_forced_unwind_lands_where_its_walk_ended(void)
 {
 	first_cleanup_then_unwind_next();
 	forced_walk_longjmps(3, REC + 0x40, 200);
-	call(REC + 0x45, BAZ, 210);
+	tl_fx_call(REC + 0x45, BAZ, 210);
 	tl_fx_finish();
 	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 0)->depth, 3);
 	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 1)->depth, 2);
@@ -317,7 +301,7 @@ static void second_cleanup_of_the_same_frame_stays_in_it(void)
 {
 	first_cleanup_then_unwind_next();
 	forced_walk_longjmps(2, REC + 0x60, 200);
-	call(REC + 0x65, BAZ, 210);
+	tl_fx_call(REC + 0x65, BAZ, 210);
 	tl_fx_finish();
 	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 1)->depth, 3);
 	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "__pthread_unwind_next", 0)->kind, PTS_TLK_UNWIND);

@@ -65,6 +65,26 @@ static inline void tl_fx_br(enum pts_br_kind k, uint64_t from, uint8_t len, uint
 	tl_feed_branch(tl_fx.tl, k, from, len, to, ts, flags, NULL);
 }
 
+/*
+ * A call of 5 bytes (its return address known: from + 5), a jump or a
+ * return, from from to to at ts ns, no flags: the branches of a test
+ * that writes a thread's flow by hand.
+ */
+static inline void tl_fx_call(uint64_t from, uint64_t to, uint64_t ts)
+{
+	tl_fx_br(PTS_BR_CALL, from, 5, to, ts, 0);
+}
+
+static inline void tl_fx_jump(uint64_t from, uint64_t to, uint64_t ts)
+{
+	tl_fx_br(PTS_BR_JUMP, from, 0, to, ts, 0);
+}
+
+static inline void tl_fx_ret(uint64_t from, uint64_t to, uint64_t ts)
+{
+	tl_fx_br(PTS_BR_RETURN, from, 0, to, ts, 0);
+}
+
 /* End the trace; check the records' structure; their shape (tl_sink_shape). */
 static inline const char *tl_fx_finish(void)
 {

@@ -5,7 +5,9 @@
 # file that holds no perf script branch line. Each is exit 1 (error) with
 # a message saying what is wrong and what to do, and no output file is
 # left. A bundle whose cpu0.pt or sideband.bin is a damaged copy is
-# decoded as far as it goes (exit 3, the warning says what is missing);
+# decoded as far as it goes (exit 3, the warning says what is missing), and
+# one whose copy of a binary is truncated decodes that binary's code as
+# gaps unless --sysroot holds the captured file;
 # perf script lines and kallsyms lines that are not understood are
 # reported even without --summary.
 set -u
@@ -73,6 +75,41 @@ elif ! grep -q "gap: trace file truncated ($((full - 5000)) bytes missing)" "$T/
 else
 	echo "ok: truncated cpu0.pt decodes as the first $((g - 1)) lines of the whole, then the gap"
 fi
+# A truncated copy of one of the bundle's binaries (libdemo.so): the copy
+# is not read, the binary is looked for under --sysroot as an uncopied one
+# (checked by its build-id), and without it its code decodes as gaps, as
+# perf decodes a trace whose dso is missing; the rest of the bundle is
+# decoded. The reference is the whole bundle decoded with the same
+# --sysroot (which also decides where debug files are looked for).
+lib=tmp/ptscope-sample/libdemo.so
+libfull=$(stat -c %s "$S/objects/$lib")
+copy libcut; truncate -s 4000 "$T/libcut/objects/$lib"
+mkdir -p "$T/noroot" "$T/root/$(dirname $lib)"; cp "$S/objects/$lib" "$T/root/$lib"
+cutmsg="objects/$lib: 4000 of $libfull bytes present (truncated copy?): /$lib"
+expect 3 "^ptscope decode: warning: $cutmsg decodes as gaps; copy the bundle again, or give --sysroot DIR with the original file at 'DIR/$lib'$" "$T/libcut" --sysroot "$T/noroot"
+rc=0
+"$P" decode "$S" -o "$T/libfull.txt" --sysroot "$T/noroot" 2> "$T/err" || rc=$?
+"$P" decode "$T/libcut" -o "$T/libcut.txt" --sysroot "$T/noroot" --summary > "$T/libcut.summary" 2> "$T/err" || rc=$(( rc + $? ))
+g=$(awk '$5 == "gap" { print NR; exit }' "$T/libcut.txt")
+if [ "$rc" != 3 ] || [ -z "$g" ] || [ "$g" -lt 100 ] ||
+   ! cmp -s <(head -n $((g - 1)) "$T/libcut.txt") <(head -n $((g - 1)) "$T/libfull.txt") ||
+   ! grep -q "gap: no memory mapped at this address" "$T/libcut.txt" ||
+   ! grep -q "^code files: 3 copied in the bundle, .*, 1 damaged copy in the bundle (not of the recorded size)$" "$T/libcut.summary"; then
+	echo "FAIL: truncated $lib: exit $rc, first gap line ${g:-none}, its decode not the start of the whole one, or the summary does not count it"
+	grep "gap\|code files" "$T/libcut.txt" "$T/libcut.summary" | head -5; fail=1
+else
+	echo "ok: truncated $lib decodes as the first $((g - 1)) lines of the whole, then a gap at its code"
+fi
+expect 0 "^ptscope decode: warning: $cutmsg decodes with $T/root/$lib, the captured file (same build-id)$" "$T/libcut" --sysroot "$T/root"
+"$P" decode "$S" -o "$T/libfull.txt" --sysroot "$T/root" 2> /dev/null
+"$P" decode "$T/libcut" -o "$T/libcut.txt" --sysroot "$T/root" 2> /dev/null
+cmp -s "$T/libfull.txt" "$T/libcut.txt" && echo "ok: with --sysroot holding $lib the decode is the whole one" ||
+	{ echo "FAIL: truncated $lib with --sysroot: not the whole decode"; fail=1; }
+# a host file of another build-id is not the captured one: gaps, and said
+cp "$S/objects/tmp/ptscope-sample/demo" "$T/root/$lib"
+expect 3 "^ptscope decode: warning: $cutmsg decodes as gaps; copy the bundle again, or give --sysroot DIR with the original file at 'DIR/$lib' ($T/root/$lib is not the captured file" "$T/libcut" --sysroot "$T/root"
+expect 3 "^  not matching (decoded as gaps): $T/root/$lib: build-id 26246858c150d718a28bb490b28aed4e7787acbf, captured e35c175327b9dbd72ec2fe81962e1aa554fc9a21$" "$T/libcut" --sysroot "$T/root" --summary
+
 # A cpu0.pt longer than the manifest says: the bytes after the recorded
 # size were added later (a PSB then 0xff: an "unknown packet" gap if they
 # were decoded); they are ignored and said, and the decode is the whole one.

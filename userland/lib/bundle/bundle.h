@@ -190,6 +190,12 @@ struct pts_bundle_object {
 	char build_id[41];			/* hex NT_GNU_BUILD_ID, "" if none */
 	uint64_t size;				/* bytes of the original */
 	/*
+	 * Bytes of the copy found on disk (reader fills; 0 without a copy):
+	 * differs from size only with PTS_BUNDLE_READ_PARTIAL, in a damaged
+	 * copy of the bundle, whose copy of this file is then not the file.
+	 */
+	uint64_t file_size;
+	/*
 	 * Why the capture could not read the mapped file ("" when it could):
 	 * a file deleted or replaced since it was mapped, or not readable.
 	 * No file, size 0, no build-id; a decoder uses no host file for it
@@ -254,12 +260,14 @@ int pts_bundle_read(const char *dir, struct pts_bundle **out, struct pts_err *er
 
 /*
  * pts_bundle_read() for a decoder that can use part of a damaged copy.
- * With PTS_BUNDLE_READ_PARTIAL a per-CPU trace file (cpus[].file) or the
- * sideband file whose size differs from the manifest is accepted instead
- * of -EFBIG; cpus[i].file_size and sideband_file_size hold the sizes found
- * on disk, and the caller decides what to use and says what is missing
+ * With PTS_BUNDLE_READ_PARTIAL a per-CPU trace file (cpus[].file), the
+ * sideband file or an object's copy (objects[].file) whose size differs
+ * from the manifest is accepted instead of -EFBIG; cpus[i].file_size,
+ * sideband_file_size and objects[i].file_size hold the sizes found on
+ * disk, and the caller decides what to use and says what is missing
  * (docs/decode.md, "Damaged bundles"). Every other file must still have
- * its recorded size. flags 0 is pts_bundle_read(). Same errors otherwise.
+ * its recorded size, and every file must exist. flags 0 is
+ * pts_bundle_read(). Same errors otherwise.
  */
 #define PTS_BUNDLE_READ_PARTIAL	(1U << 0)
 int pts_bundle_read_flags(const char *dir, unsigned int flags, struct pts_bundle **out,

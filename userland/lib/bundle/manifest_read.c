@@ -263,9 +263,10 @@ static void *alloc_array(struct rd *r, size_t n, size_t size)
 /*
  * "file" and "size" of a bundle file: the name must be valid, the file
  * must exist as a regular file with exactly that size. With `tolerant`
- * (a per-CPU trace or the sideband read with PTS_BUNDLE_READ_PARTIAL) a
- * file of another size is accepted: its size on disk goes to *on_disk
- * and the decoder says what is missing or ignored.
+ * (a per-CPU trace, the sideband or an object's copy read with
+ * PTS_BUNDLE_READ_PARTIAL) a file of another size is accepted: its size
+ * on disk goes to *on_disk and the decoder says what is missing or
+ * ignored.
  */
 static int rd_file_sized(struct rd *r, json_object *o, const char *at, char **name,
 			 uint64_t *size, bool tolerant, uint64_t *on_disk)
@@ -892,7 +893,8 @@ static int rd_objects(struct rd *r, json_object *root)
 		TRY(rd_buf(r, e, at, "not_copied", false, ob->not_copied,
 			   sizeof(ob->not_copied)));
 		if (json_object_object_get_ex(e, "file", &f))
-			TRY(rd_file(r, e, at, &ob->file, &ob->size));
+			TRY(rd_file_sized(r, e, at, &ob->file, &ob->size,
+					  r->flags & PTS_BUNDLE_READ_PARTIAL, &ob->file_size));
 		else
 			TRY(rd_u64(r, e, at, "size", true, UINT64_MAX, &ob->size));
 	}

@@ -56,6 +56,74 @@ static void mismatch(struct pts_decode_summary *sum, const char *path, const cha
 }
 
 /*
+ * Whether the host's file host is the one the capture saw (ob): the same
+ * build-id, else (none recorded) the same size. 0 it is; 1 it is not (why
+ * says how it differs); -1 there is no readable file at host.
+ */
+static int host_is_captured(const char *host, const struct pts_bundle_object *ob, char *why,
+			    size_t len)
+{
+	long sz = pts_decode_file_size(host, NULL);
+	char id[41];
+
+	if (sz < 0)
+		return -1;
+	why[0] = 0;
+	if (ob->build_id[0]) {
+		if (pts_elf_build_id(host, id, NULL))
+			snprintf(why, len, "no build-id, captured %.40s", ob->build_id);
+		else if (strcmp(id, ob->build_id))
+			snprintf(why, len, "build-id %.40s, captured %.40s", id, ob->build_id);
+	} else if ((uint64_t)sz != ob->size) {
+		snprintf(why, len, "%ld bytes, captured %" PRIu64 ", no build-id", sz, ob->size);
+	}
+	return why[0] ? 1 : 0;
+}
+
+/*
+ * The bundle's copy of ob has another size than the manifest records (the
+ * writer took the size from the copy on disk): a damaged copy of the
+ * bundle, cut short or added to, whose bytes are not the captured file's.
+ * None of it is read; the file is looked for on this host as an uncopied
+ * one is (host, under --sysroot; checked), else its code decodes as gaps,
+ * as perf decodes a trace whose dso is missing. Said either way, as a
+ * damaged input (a notice: said without --summary). NULL: no file.
+ */
+static char *damaged_copy(const struct pts_bundle_object *ob, const char *host,
+			  struct pts_decode_summary *sum, bool *oom)
+{
+	char head[400], why[128], besides[400] = "", msg[1100];
+	int is;
+
+	sum->objects_damaged++;
+	if (ob->file_size < ob->size)
+		snprintf(head, sizeof(head), "%.120s: %" PRIu64 " of %" PRIu64 " bytes present "
+			 "(truncated copy?): %.160s", ob->file, ob->file_size, ob->size, ob->path);
+	else
+		snprintf(head, sizeof(head), "%.120s: %" PRIu64 " bytes, the manifest says %" PRIu64
+			 " (not the captured file): %.160s", ob->file, ob->file_size, ob->size,
+			 ob->path);
+	is = host_is_captured(host, ob, why, sizeof(why));
+	if (!is) {
+		snprintf(msg, sizeof(msg), "%s decodes with %.300s, the captured file (same %s)",
+			 head, host, ob->build_id[0] ? "build-id" : "size");
+		pts_decode_notice(sum, msg);
+		sum->objects_checked++;
+		return dup_or_oom(host, oom);
+	}
+	if (is > 0) {
+		/* last: a notice is cut to its slot, and the summary lists it whole */
+		snprintf(besides, sizeof(besides), " (%.200s is not the captured file: %s)", host,
+			 why);
+		mismatch(sum, host, why);
+	}
+	snprintf(msg, sizeof(msg), "%s decodes as gaps; copy the bundle again, or give "
+		 "--sysroot DIR with the original file at 'DIR%.160s'%s", head, ob->path, besides);
+	pts_decode_notice(sum, msg);
+	return NULL;
+}
+
+/*
  * The file to read for mapped path: the bundle's copy, else the host's
  * file (under sysroot) when it is the one the capture saw: same build-id,
  * else (none recorded) same size. A host file the bundle records nothing
@@ -66,15 +134,15 @@ static char *decide(const struct pts_bundle *b, const char *path, const char *sy
 		    struct pts_decode_summary *sum, bool *oom)
 {
 	const struct pts_bundle_object *ob = NULL;
-	char host[4096], why[128], msg[512], id[41];
+	char host[4096], why[128], msg[512];
 	char *file;
-	long sz;
 	size_t i;
+	int is;
 
 	for (i = 0; i < b->nr_objects; i++)
 		if (!strcmp(b->objects[i].path, path))
 			ob = &b->objects[i];
-	if (ob && ob->file) {
+	if (ob && ob->file && ob->file_size == ob->size) {
 		file = pts_bundle_path(b, ob->file);
 		*oom = !file;
 		if (file)
@@ -82,6 +150,8 @@ static char *decide(const struct pts_bundle *b, const char *path, const char *sy
 		return file;
 	}
 	snprintf(host, sizeof(host), "%s%s", sysroot ? sysroot : "", path);
+	if (ob && ob->file)
+		return damaged_copy(ob, host, sum, oom);
 	if (ob && ob->not_copied[0]) {
 		/*
 		 * The capture could not read it (deleted, replaced, unreadable):
@@ -102,8 +172,7 @@ static char *decide(const struct pts_bundle *b, const char *path, const char *sy
 		pts_decode_warn(sum, msg);
 		return NULL;
 	}
-	sz = pts_decode_file_size(host, NULL);
-	if (sz < 0)
+	if (pts_decode_file_size(host, NULL) < 0)
 		return dup_or_oom(host, oom);	/* not there: said when added */
 	if (!ob) {
 		snprintf(msg, sizeof(msg), "%.200s is not in the bundle's objects: the host's file "
@@ -113,18 +182,8 @@ static char *decide(const struct pts_bundle *b, const char *path, const char *sy
 		sum->objects_unchecked++;
 		return dup_or_oom(host, oom);
 	}
-	why[0] = 0;
-	if (ob->build_id[0]) {
-		if (pts_elf_build_id(host, id, NULL))
-			snprintf(why, sizeof(why), "no build-id, captured %.40s", ob->build_id);
-		else if (strcmp(id, ob->build_id))
-			snprintf(why, sizeof(why), "build-id %.40s, captured %.40s", id,
-				 ob->build_id);
-	} else if ((uint64_t)sz != ob->size) {
-		snprintf(why, sizeof(why), "%ld bytes, captured %" PRIu64 ", no build-id", sz,
-			 ob->size);
-	}
-	if (why[0]) {
+	is = host_is_captured(host, ob, why, sizeof(why));
+	if (is > 0) {
 		/* the host's file is not the captured one: its bytes would mislead */
 		snprintf(msg, sizeof(msg), "%.200s changed since capture (%s): its code decodes "
 			 "as gaps", host, why);
@@ -132,7 +191,8 @@ static char *decide(const struct pts_bundle *b, const char *path, const char *sy
 		mismatch(sum, host, why);
 		return NULL;
 	}
-	sum->objects_checked++;
+	if (!is)
+		sum->objects_checked++;
 	return dup_or_oom(host, oom);
 }
 
@@ -503,8 +563,10 @@ static int sim_user_code_everywhere(const struct pts_bundle *b, struct pts_imgse
 
 	if (b->source != PTS_SOURCE_SIMULATED_UNIT)
 		return 0;
+	/* a damaged copy is not read (decide() says so where the maps name it) */
 	for (i = 0; i < b->nr_objects && !o; i++)
-		if (!strcmp(b->objects[i].path, sim_path) && b->objects[i].file)
+		if (!strcmp(b->objects[i].path, sim_path) && b->objects[i].file &&
+		    b->objects[i].file_size == b->objects[i].size)
 			o = &b->objects[i];
 	for (i = 0; i < b->nr_processes && o && !m; i++)
 		for (k = 0; k < b->processes[i].nr_maps_arm && !m; k++)

@@ -1164,13 +1164,16 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 		fprintf(f, "left out: %" PRIu64 " events of other processes (the capture traced "
 			"every process: its CR3 filter could not be used)\n", s->other_events);
 	if (s->objects_copied || s->objects_checked || s->objects_unchecked || s->nr_mismatched ||
-	    s->objects_not_copied) {
+	    s->objects_not_copied || s->objects_damaged) {
 		fprintf(f, "code files: %u copied in the bundle, %u host file%s checked against the "
 			"capture, %u host file%s unchecked, %u not matching the capture",
 			s->objects_copied, s->objects_checked, s->objects_checked == 1 ? "" : "s",
 			s->objects_unchecked, s->objects_unchecked == 1 ? "" : "s", s->nr_mismatched);
 		if (s->objects_not_copied)
 			fprintf(f, ", %u the capture could not read", s->objects_not_copied);
+		if (s->objects_damaged)
+			fprintf(f, ", %u damaged cop%s in the bundle (not of the recorded size)",
+				s->objects_damaged, s->objects_damaged == 1 ? "y" : "ies");
 		fputc('\n', f);
 		for (i = 0; i < s->nr_mismatched && i < PTS_DEC_MAX_MISMATCH; i++)
 			fprintf(f, "  not matching (decoded as gaps): %s: %s\n", s->mismatched[i].path,

@@ -136,6 +136,12 @@ struct pts_decode_summary {
 	/* files the capture could not read (objects[].not_copied): gaps unless --sysroot */
 	unsigned int objects_not_copied;
 	/*
+	 * copies in the bundle of another size than the manifest's (a damaged
+	 * copy of the bundle: truncated, or added to): not read; each file is
+	 * then looked for on this host as an uncopied one, else gaps
+	 */
+	unsigned int objects_damaged;
+	/*
 	 * Events of processes other than the traced one, left out: a bundle
 	 * of one process whose CR3 filter could not be used (config
 	 * cr3_partial: KPTI with scope both) has every process's trace.

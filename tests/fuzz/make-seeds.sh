@@ -44,7 +44,7 @@ bundle demo $S/manifest.json $S/sideband.bin $S/cpu0.pt
 { cat $S/manifest.json; head -c 64 /dev/zero; } > "$T/nul.json"
 bundle manifest-nul-padded "$T/nul.json" $S/sideband.bin $S/cpu0.pt
 # item 5: two cpus[] entries naming cpu0.pt
-python3 - $S/manifest.json "$T/two.json" "$T/zero.json" <<'PY'
+python3 - $S/manifest.json "$T/two.json" "$T/zero.json" "$T/objsize.json" <<'PY'
 import copy, json, sys
 m = json.load(open(sys.argv[1]))
 c = copy.deepcopy(m["cpus"][0]); c["cpu"] = 1
@@ -52,11 +52,17 @@ m2 = copy.deepcopy(m); m2["cpus"].append(c)
 json.dump(m2, open(sys.argv[2], "w"), indent=1)
 m3 = copy.deepcopy(m); m3["sideband"]["size"] += 4096
 json.dump(m3, open(sys.argv[3], "w"), indent=1)
+# a copy of a binary of another size than recorded (libdemo.so cut short):
+# not read, its code gaps (docs/decode.md, "Damaged bundles")
+m4 = copy.deepcopy(m)
+next(o for o in m4["objects"] if o["path"].endswith("/libdemo.so"))["size"] += 1
+json.dump(m4, open(sys.argv[4], "w"), indent=1)
 PY
 bundle two-cpus-one-file "$T/two.json" $S/sideband.bin $S/cpu0.pt
 # item 3: a sideband running into zeros (a sparse file's hole)
 { cat $S/sideband.bin; head -c 4096 /dev/zero; } > "$T/sb"
 bundle sideband-zeros "$T/zero.json" "$T/sb" $S/cpu0.pt
+bundle object-copy-size-differs "$T/objsize.json" $S/sideband.bin $S/cpu0.pt
 
 # perf script text: every branch kind the parser knows, and 100 threads
 # (item 4 in small: one call and return each)

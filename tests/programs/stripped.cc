@@ -8,8 +8,10 @@
  * class, an exception thrown from a virtual function through frames with
  * destructors (landing pads in cold parts) and caught by an older frame
  * of the thrower's recursion, a rethrow, and a throw through
- * std::function. The ground truth's frames are named from the unstripped
- * twin (the same code).
+ * std::function, and two cold parts entered before their functions set
+ * up a frame (one returning by itself, one throwing), which nothing in a
+ * stripped object ties to their functions. The ground truth's frames
+ * are named from the unstripped twin (the same code).
  */
 #include <cstdio>
 #include <cstdlib>
@@ -79,6 +81,34 @@ __attribute__((noinline)) static long through(const std::function<long(int)> &f,
 	return f(k) + 1;
 }
 
+/* unlikely: GCC moves the blocks that call it into the caller's cold part */
+__attribute__((cold, noinline)) static void report(long v)
+{
+	sink += v;
+}
+
+/*
+ * Cold parts entered before the function has set up a frame (the hot
+ * path needs none): their FDEs begin with the CIE's rule, as a
+ * function's entry does. One calls out and returns by itself, the other
+ * throws to the caller.
+ */
+__attribute__((noinline)) static long clamp(long v)
+{
+	if (v > 1000) {
+		report(v);
+		return 1000;
+	}
+	return v + 1;
+}
+
+__attribute__((noinline)) static long checked_index(long i)
+{
+	if (i < 0)
+		throw std::out_of_range("index");
+	return i * 2;
+}
+
 int main(int argc, char **argv)
 {
 	Square sq(argc + 2);
@@ -101,6 +131,12 @@ int main(int argc, char **argv)
 		total += through([&](int k) { return shapes[k & 1]->area(k); }, 1);
 	} catch (const std::runtime_error &) {
 		total--;
+	}
+	total += clamp(argc) + clamp(argc + 2000);
+	try {
+		total += checked_index(argc) + checked_index(-argc);
+	} catch (const std::out_of_range &) {
+		total -= 3;
 	}
 	std::printf("%ld\n", total + sink);
 	return 0;

@@ -294,8 +294,9 @@ static void longjmp_from_a_forced_unwind_lands_where_its_walk_ended(void)
  * goes on to the outer one's buffer in the same frame (the walk:
  * __pthread_unwind_next, the inner rec). Not "never the frame that called
  * __pthread_unwind_next", as for _Unwind_Resume. A walk that ends at a
- * frame without unwind info (no FDE) has the same shape and lands
- * further down: the innermost frame is taken, and the summary says so.
+ * frame without unwind info (no FDE) has the same shape and may land
+ * further down: the innermost frame is taken (unless its buffer at that
+ * point was used, below), and the summary says so.
  */
 static void second_cleanup_of_the_same_frame_stays_in_it(void)
 {
@@ -309,6 +310,29 @@ static void second_cleanup_of_the_same_frame_stays_in_it(void)
 	tl_fx_done();
 }
 
+/*
+ * The same walk (__pthread_unwind_next, the inner rec) longjmping to the
+ * point the inner rec already landed at: a frame without unwind info
+ * ends the walk there (-fno-asynchronous-unwind-tables), and the stop
+ * function jumps to the newest buffer left. The inner rec's buffer at
+ * that point was used by the first longjmp (a buffer is jumped to once):
+ * the outer rec's is the one (tests/programs/cleanup_c.c built without
+ * unwind tables, in unwind). Without the rule the second baz ran in the
+ * inner rec, one frame too deep.
+ */
+static void used_cleanup_buffer_sends_the_longjmp_to_an_older_frame(void)
+{
+	first_cleanup_then_unwind_next();
+	forced_walk_longjmps(2, REC + 0x40, 200);
+	tl_fx_call(REC + 0x45, BAZ, 210);
+	tl_fx_finish();
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 0)->depth, 3);
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_BEGIN, "baz", 1)->depth, 2);
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "rec(int)", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "rec(int)", 0)->ts_ns, 200);
+	tl_fx_done();
+}
+
 PTS_SUITE(timeline_unwind, NULL, NULL,
 	  PTS_TEST(cold_part_runs_in_its_functions_frame),
 	  PTS_TEST(landing_pad_in_a_cold_part_unwinds_to_its_functions_frame),
@@ -317,4 +341,5 @@ PTS_SUITE(timeline_unwind, NULL, NULL,
 	  PTS_TEST(walks_of_another_shape_land_in_the_innermost_frame_and_say_so),
 	  PTS_TEST(unwind_resume_lands_where_its_walk_ended),
 	  PTS_TEST(longjmp_from_a_forced_unwind_lands_where_its_walk_ended),
-	  PTS_TEST(second_cleanup_of_the_same_frame_stays_in_it))
+	  PTS_TEST(second_cleanup_of_the_same_frame_stays_in_it),
+	  PTS_TEST(used_cleanup_buffer_sends_the_longjmp_to_an_older_frame))

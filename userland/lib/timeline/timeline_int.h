@@ -176,6 +176,15 @@ struct thread {
 	 */
 	uint32_t unw_at, unw_walks, unw_finds, unw_depth;
 	uint64_t unw_by;
+	/*
+	 * The last longjmp of a forced unwind (_Unwind_ForcedUnwind open):
+	 * the index of the frame it landed in and its target, 0 none. A
+	 * cleanup buffer is jumped to once: that frame is not the target of
+	 * the unwind's next longjmp to the same point (tl_branch.c,
+	 * walked_frame).
+	 */
+	uint32_t cleanup_frame;
+	uint64_t cleanup_at;
 	bool trig_moved;
 	uint64_t trig_last_ns, trig_events;
 };

@@ -135,6 +135,25 @@ static bool resumes_cleanup(const struct frame *f)
 }
 
 /*
+ * Can a jump into fn's function (a landing pad, a setjmp point) land in
+ * frame i, below the top? A frame of that function (either part) that
+ * did not call _Unwind_Resume.
+ */
+static bool landing_frame(const struct thread *t, uint32_t i, const struct fn *fn)
+{
+	return (same_fn(&t->frames[i], fn) || other_part(&t->frames[i], fn)) &&
+	       !resumes_unwinding(&t->frames[i + 1]);
+}
+
+static bool older_landing_frame(const struct thread *t, uint32_t i, const struct fn *fn)
+{
+	while (i--)
+		if (landing_frame(t, i, fn))
+			return true;
+	return false;
+}
+
+/*
  * The frame a landing pad of fn is in, when the unwinder jumps there from
  * its top frame, or a cleanup buffer's setjmp point is, when the stop
  * function of _Unwind_ForcedUnwind longjmps there from above the
@@ -152,7 +171,7 @@ static bool resumes_cleanup(const struct frame *f)
  * thrower's own function lands at an address every frame of it shares:
  * this is how the trace tells them apart.
  */
-static int64_t walked_frame(const struct thread *t, const struct fn *fn)
+static int64_t walked_frame(const struct thread *t, const struct fn *fn, uint64_t to)
 {
 	const struct frame *u;
 	uint32_t top, k = t->unw_finds, j;
@@ -179,30 +198,30 @@ static int64_t walked_frame(const struct thread *t, const struct fn *fn)
 	 * one frame), or a frame without unwind info (C built with
 	 * -fno-asynchronous-unwind-tables), where the walk ends and the stop
 	 * function longjmps to the newest buffer, further down. The trace
-	 * does not tell the two apart: the innermost frame, said.
+	 * does not tell the two apart: the innermost frame, said. But a
+	 * buffer is jumped to once (each handler's __pthread_unwind_next
+	 * passes on to the one pushed before it): when the unwind's last
+	 * longjmp landed in that frame at this same point, its buffer there
+	 * is used, and the newest one left is an older frame's. -2 - i:
+	 * the innermost frame of fn's function below i, said.
 	 */
 	if (resumes_cleanup(&t->frames[top - k + 1]))
-		return -1;
+		return t->cleanup_at == to && t->cleanup_frame == top - k + 1 &&
+		       older_landing_frame(t, top - k, fn) ? -2 - (int64_t)(top - k) : -1;
 	return top - k;
 }
 
 /*
- * Can a jump into fn's function (a landing pad, a setjmp point) land in
- * frame i, below the top? A frame of that function (either part) that
- * did not call _Unwind_Resume.
+ * A longjmp of a forced unwind (its unwinder's frame still open above
+ * frame i) landed in frame i at to: the cleanup buffer there is used.
  */
-static bool landing_frame(const struct thread *t, uint32_t i, const struct fn *fn)
+static void note_cleanup(struct thread *t, uint32_t i, uint64_t to)
 {
-	return (same_fn(&t->frames[i], fn) || other_part(&t->frames[i], fn)) &&
-	       !resumes_unwinding(&t->frames[i + 1]);
-}
-
-static bool older_landing_frame(const struct thread *t, uint32_t i, const struct fn *fn)
-{
-	while (i--)
-		if (landing_frame(t, i, fn))
-			return true;
-	return false;
+	if (t->unw_at && t->unw_at <= t->n && t->unw_at - 1 > i &&
+	    t->frames[t->unw_at - 1].fn.unw == FN_UNW_FORCED) {
+		t->cleanup_frame = i + 1;
+		t->cleanup_at = to;
+	}
 }
 
 static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
@@ -247,13 +266,20 @@ static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 			unwinder_entered(t, &fn);
 		return rc;
 	}
-	walked = walked_frame(t, &fn);
-	for (i = walked >= 0 ? walked : (int64_t)t->n - 2; i >= 0; i--) {
+	walked = walked_frame(t, &fn, br->to);
+	if (walked >= 0)
+		i = walked;
+	else if (walked == -1)
+		i = (int64_t)t->n - 2;
+	else
+		i = -2 - walked - 1;	/* below a frame whose buffer there is used */
+	for (; i >= 0; i--) {
 		if (!landing_frame(t, (uint32_t)i, &fn))
 			continue;
 		/* an older frame could be the one: said, not decided (recjmp) */
 		if (walked < 0 && older_landing_frame(t, (uint32_t)i, &fn))
 			tl->diag[PTS_TLD_UNWIND_GUESSED]++;
+		note_cleanup(t, (uint32_t)i, br->to);
 		while (!rc && t->n > (uint32_t)i + 1)
 			rc = pop(tl, t, PTS_TLK_UNWIND, err);
 		if (!rc && !same_fn(&t->frames[i], &fn))

@@ -14,13 +14,16 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": simulated PT unit: " fmt
 
+#include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/hrtimer.h>
 #include <linux/io.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/reboot.h>
 #include <linux/sched.h>
@@ -362,12 +365,91 @@ static struct kobj_attribute pts_sim_ovf_attr = __ATTR(sim_ovf, 0600, sim_ovf_sh
 						       sim_ovf_store);
 
 /*
+ * /sys/module/ptscope/sim_reboot_hold (root only, simulated unit only):
+ * holds the next restart, kexec or power-off in this unit's reboot
+ * notifier, after the core's notifier has run and before the kernel goes
+ * on to device_shutdown() and the reset or machine_kexec(), until user
+ * space releases it or a time limit passes. A test can then act in that
+ * window (the VM suite's START after the reboot notifier) knowing that
+ * it runs before the reset, whatever the scheduler does: without the
+ * hold a task is not guaranteed a turn there. Writing N (1 to
+ * PTS_SIM_HOLD_MAX_MS) arms a hold of at most N ms; writing 0 releases
+ * it: a hold in progress ends, one not begun yet (the test was done
+ * before this notifier ran) passes at once, and both say so on the log.
+ * Reading gives the armed limit in ms (0: none) and "holding",
+ * "released" or "idle".
+ *
+ * Locking: pts_sim_hold_lock orders the writers; the notifier reads the
+ * limit once, then waits on the completion without the lock, so a
+ * release never waits for the hold.
+ */
+#define PTS_SIM_HOLD_MAX_MS	120000
+static DEFINE_MUTEX(pts_sim_hold_lock);
+static DECLARE_COMPLETION(pts_sim_hold_done);
+static unsigned int pts_sim_hold_ms;	/* written under pts_sim_hold_lock */
+static bool pts_sim_holding;		/* written by the notifier only */
+
+/* Context: process (sysfs), may sleep. */
+static ssize_t sim_reboot_hold_show(struct kobject *kobj, struct kobj_attribute *attr,
+				    char *buf)
+{
+	return sysfs_emit(buf, "%u %s\n", READ_ONCE(pts_sim_hold_ms),
+			  READ_ONCE(pts_sim_holding) ? "holding" :
+			  completion_done(&pts_sim_hold_done) ? "released" : "idle");
+}
+
+/* Context: process (sysfs), may sleep; takes pts_sim_hold_lock. */
+static ssize_t sim_reboot_hold_store(struct kobject *kobj, struct kobj_attribute *attr,
+				     const char *buf, size_t count)
+{
+	unsigned int ms;
+	int rc;
+
+	rc = kstrtouint(buf, 0, &ms);
+	if (rc)
+		return rc;
+	if (ms > PTS_SIM_HOLD_MAX_MS)
+		return -ERANGE;
+	mutex_lock(&pts_sim_hold_lock);
+	if (ms) {
+		reinit_completion(&pts_sim_hold_done);
+		WRITE_ONCE(pts_sim_hold_ms, ms);
+	} else {
+		complete_all(&pts_sim_hold_done);
+	}
+	mutex_unlock(&pts_sim_hold_lock);
+	return count;
+}
+
+static struct kobj_attribute pts_sim_hold_attr =
+	__ATTR(sim_reboot_hold, 0600, sim_reboot_hold_show, sim_reboot_hold_store);
+
+/* Context: process (reboot notifier chain), may sleep; no lock held. */
+static void pts_sim_reboot_hold(void)
+{
+	unsigned int ms = READ_ONCE(pts_sim_hold_ms);
+	unsigned long t0 = jiffies, left;
+
+	if (!ms)
+		return;
+	WRITE_ONCE(pts_sim_holding, true);
+	pr_info("reboot hold: waiting up to %u ms for sim_reboot_hold to be released\n", ms);
+	left = wait_for_completion_timeout(&pts_sim_hold_done, msecs_to_jiffies(ms));
+	WRITE_ONCE(pts_sim_holding, false);
+	if (left)
+		pr_info("reboot hold: released after %u ms\n", jiffies_to_msecs(jiffies - t0));
+	else
+		pr_warn("reboot hold: not released within %u ms: going on\n", ms);
+}
+
+/*
  * Restart, kexec, power-off: runs after the core's reboot notifier (lower
  * priority), so it sees what the core left behind. Reports whether any
  * CPU's model still has TraceEn set; such a CPU would keep writing into
  * memory that belongs to the next kernel after a kexec. This is what the
  * simulated unit can show of a kexec (docs/testing-vm.md): its own state
- * ends with this kernel.
+ * ends with this kernel. Then holds the reboot if a test asked for it
+ * (sim_reboot_hold).
  */
 
 /* Context: on the target CPU, IRQs off (cross-call); info: u64 ctl. */
@@ -401,6 +483,7 @@ static int pts_sim_reboot_notify(struct notifier_block *nb, unsigned long action
 			action == SYS_RESTART ? "restart or kexec" : "shutdown", n);
 	/* From here on a CPU armed again says so (pts_sim_op_wrmsr()). */
 	WRITE_ONCE(pts_sim_after_reboot, true);
+	pts_sim_reboot_hold();
 	return NOTIFY_DONE;
 }
 
@@ -439,17 +522,24 @@ static int pts_sim_op_init(void)
 		pr_err("cannot create sim_ovf in sysfs: %d\n", rc);
 		goto err_msr;
 	}
+	rc = sysfs_create_file(&THIS_MODULE->mkobj.kobj, &pts_sim_hold_attr.attr);
+	if (rc) {
+		pr_err("cannot create sim_reboot_hold in sysfs: %d\n", rc);
+		goto err_ovf;
+	}
 	rc = register_reboot_notifier(&pts_sim_reboot_nb);
 	if (rc) {
 		pr_err("cannot register the reboot notifier: %d\n", rc);
-		sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &pts_sim_ovf_attr.attr);
-		goto err_msr;
+		sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &pts_sim_hold_attr.attr);
+		goto err_ovf;
 	}
 	pr_info("active: model %s, not real hardware; kernel code image %pS, user code image at %#llx\n",
 		pts_sim_model_skx.name, pts_sim_kernel_entry,
 		(unsigned long long)PTS_SIM_USER_BASE);
 	return 0;
 
+err_ovf:
+	sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &pts_sim_ovf_attr.attr);
 err_msr:
 	sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &pts_sim_msr_attr.attr);
 	sysfs_remove_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_sim_user_code);
@@ -464,6 +554,7 @@ static void pts_sim_op_exit(void)
 	for_each_possible_cpu(cpu)
 		hrtimer_cancel(&per_cpu_ptr(&pts_sim_pcpu, cpu)->timer);
 	unregister_reboot_notifier(&pts_sim_reboot_nb);
+	sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &pts_sim_hold_attr.attr);
 	sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &pts_sim_ovf_attr.attr);
 	sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &pts_sim_msr_attr.attr);
 	sysfs_remove_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_sim_user_code);

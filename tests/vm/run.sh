@@ -14,6 +14,17 @@
 #                                   applied to a copy of its sources: the suite
 #                                   must then fail (shows that it can)
 #   tests/vm/run.sh --list          scenario names and what each checks
+#   tests/vm/run.sh --final-only N  only the guest's final steps (kexec, then
+#                                   reboot, each with a capture armed and a
+#                                   START after the reboot notifier), N boots
+#                                   per line: kexec_stops_tracing_and_boots
+#                                   and reboot_notifier_stops_tracing N times
+#   tests/vm/run.sh --kdump-only    only the two kdump boots per line
+#                                   (kdump_post_notifiers_stop_first,
+#                                   kdump_default_order_no_notifier)
+#   PTS_VM_APPEND='k=v ...'         more kernel parameters for the guest
+#                                   (vmtest_reboot_hold=MS, 0 = no hold;
+#                                   vmtest_child_delay_ms=MS: see ptsunit.c)
 #
 # Verdict: per-scenario PASS / FAIL / SKIP lines by kernel line, then
 # "N passed, N failed, N skipped"; exit status 1 if anything failed.
@@ -39,18 +50,25 @@ BOOT_TIMEOUT=${PTS_VM_TIMEOUT:-600}
 
 lines=()
 break_name=
+final_only=0
+kdump_only=0
 parallel=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--line) lines+=("$2"); shift 2 ;;
 	--serial) parallel=0; shift ;;
 	--break) break_name=$2; shift 2 ;;
+	--final-only) final_only=$2; shift 2 ;;
+	--kdump-only) kdump_only=1; shift ;;
 	--list) sed -n 's/^\([a-z0-9_]*\)\t\(.*\)/\1: \2/p' "$VM/scenarios.txt"; exit 0 ;;
-	-h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
 [ ${#lines[@]} -gt 0 ] || lines=(6.1 6.12)
+case $final_only in
+''|*[!0-9]*) echo "run.sh: --final-only wants a number of boots" >&2; exit 2 ;;
+esac
 if [ -n "$break_name" ] && [ ! -f "$VM/break/$break_name.sh" ]; then
 	echo "run.sh: no tests/vm/break/$break_name.sh; known breakages:" >&2
 	ls "$VM/break" 2>/dev/null | sed -n 's/\.sh$//p' | grep -v '^lib$' | sed 's/^/  /' >&2
@@ -428,10 +446,17 @@ child_evidence() { # what(kexec|reboot) console-text-from-the-arm-on
 	elif grep <<<"$text" -q "vmtest: $what child: STOPPED seen, calling START"; then
 		echo "START raced the $what: the child called START after the notifier, but neither its result nor a CPU armed again reached the console before the $what (the START was still in flight)"
 	elif grep <<<"$text" -q "vmtest: $what child: polling"; then
-		echo "the child never saw the capture STOPPED: it polled before the $what, but was not scheduled between the notifier and the $what (START untested)"
+		echo "the child never saw the capture STOPPED: it polled before the $what, but was not scheduled between the notifier and the $what (START untested; $(hold_note "$text"))"
 	else
 		echo "the child never ran (no 'vmtest: $what child: polling' line): START untested"
 	fi
+}
+
+# Whether the reset or kexec waited for the child (the simulated unit's
+# sim_reboot_hold, armed by ptsunit; vmtest_reboot_hold=0 turns it off).
+hold_note() { # console-text-from-the-arm-on
+	grep <<<"$1" -m1 -o 'reboot hold: \(released after [0-9]* ms\|not released within [0-9]* ms\)' ||
+		echo "the reboot not held for the child"
 }
 
 # The guest's last steps: kexec with a capture armed (ptsunit
@@ -463,7 +488,7 @@ check_kexec() { # line dir
 	elif ! grep <<<"$after" -q '^=== VMTEST-KEXEC booted'; then
 		result "$line" kexec_stops_tracing_and_boots FAIL "the kexec'd kernel never ran its init"
 	else
-		result "$line" kexec_stops_tracing_and_boots PASS "$(grep <<<"$after" -m1 -o 'ptscope.*restart or kexec: tracing.*'); $(grep <<<"$after" -m1 -o 'restart or kexec: TraceEn clear.*'); START after it refused; then '$(grep <<<"$after" -m1 '^=== VMTEST-KEXEC booted')'"
+		result "$line" kexec_stops_tracing_and_boots PASS "$(grep <<<"$after" -m1 -o 'ptscope.*restart or kexec: tracing.*'); $(grep <<<"$after" -m1 -o 'restart or kexec: TraceEn clear.*'); START after it refused ($(hold_note "$after")); then '$(grep <<<"$after" -m1 '^=== VMTEST-KEXEC booted')'"
 	fi
 }
 
@@ -490,7 +515,7 @@ check_reboot() { # line dir
 	elif ! grep <<<"$after" -q 'reboot: Restarting system'; then
 		result "$line" reboot_notifier_stops_tracing FAIL "the kernel never reached 'Restarting system'"
 	else
-		result "$line" reboot_notifier_stops_tracing PASS "$(grep <<<"$after" -m1 -o 'ptscope.*restart or kexec.*'), a START after it refused, then 'reboot: Restarting system'"
+		result "$line" reboot_notifier_stops_tracing PASS "$(grep <<<"$after" -m1 -o 'ptscope.*restart or kexec.*'), a START after it refused ($(hold_note "$after")), then 'reboot: Restarting system'"
 	fi
 }
 
@@ -538,6 +563,128 @@ check_panic() { # line dir vmlinuz append
 	fi
 }
 
+# The guest kernel's command line for KVER (PTS_VM_APPEND last).
+guest_append() { # kver
+	# loglevel=5: warnings and the register/stack dumps of reports
+	# (KERN_DEFAULT) reach the console even if the guest never sends its
+	# log; softlockup_panic=1: a CPU stuck in the kernel ends the run at
+	# once (with its stack) instead of at the hard time limit.
+	# no_timer_check: under TCG on a loaded host the kernel's early check
+	# of the IO-APIC timer can miss its ticks and panic the boot ("IO-APIC
+	# + timer doesn't work!", seen on 6.1 at load average 11).
+	local kver=$1 append
+	append="console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=5 log_buf_len=8M no_timer_check"
+	# Cheap memory-error detectors the stock kernels can switch on at boot.
+	grep -q '^CONFIG_KFENCE=y' "/usr/src/linux-headers-$kver/.config" &&
+		append="$append kfence.sample_interval=10"
+	grep -q '^CONFIG_SLUB_DEBUG=y' "/usr/src/linux-headers-$kver/.config" &&
+		append="$append slub_debug=FZP"
+	echo "$append${PTS_VM_APPEND:+ $PTS_VM_APPEND}"
+}
+
+# --final-only N: N boots of a guest that runs only the final steps
+# (vmtest_only=final: kexec with a capture armed, then in the kexec'd
+# kernel a reboot with a capture armed, each with the child that tries
+# START after the reboot notifier). Each boot's two host scenarios are
+# reported under "LINE#I"; consoles in tests/vm/out/<kver>/final-I.txt.
+# Two kdump boots of the same initramfs (vmtest_kdump=Y, then N), with
+# memory reserved for a crash kernel: the guest loads the kexec image
+# and its small initramfs as the crash kernel, sets
+# crash_kexec_post_notifiers, arms a capture on every CPU and panics
+# (sysrq c); the crash kernel's /init prints "=== VMTEST-CRASH booted".
+# Y: panic() runs the notifiers before __crash_kexec(): the module's
+# panic line (the capture ended, was ARMED, reason PANIC) must come
+# before the crash kernel: on the console, or, where the consoles print
+# from a thread (PREEMPT_RT) and had not printed it before the jump, in
+# the old kernel's log records, which the crash kernel finds in
+# /proc/vmcore. N (the default): __crash_kexec() comes first and the
+# notifiers never run: no panic line from the module, neither on the
+# console before the crash kernel nor in the vmcore (the order
+# docs/abi.md documents; on hardware the
+# panicking CPU traces on into its ring, which the simulated unit, a
+# timer of the old kernel, cannot show).
+check_kdump() { # line dir vmlinuz append Y|N
+	local line=$1 dir=$2 pn=$5 con=$2/kdump-$5-console.log txt=$2/kdump-$5-console.txt rc after
+	local name=kdump_default_order_no_notifier panic_nr crash_nr core
+	[ "$pn" = Y ] && name=kdump_post_notifiers_stop_first
+	if [ "$have_mod" != 1 ]; then
+		result "$line" "$name" SKIP "no module: $mod_reason"
+		return
+	fi
+	: > "$con"
+	# 768 MiB with 192 MiB reserved: the crash kernel and its initramfs
+	# fit, and the first kernel keeps what the other boots have.
+	timeout -k 5 240 qemu-system-x86_64 \
+		-accel tcg,thread=single -cpu max -smp 2 -m 768 \
+		-kernel "$3" -initrd "$dir/initramfs.cpio.gz" \
+		-append "$4 crashkernel=192M vmtest_kdump=$pn" \
+		-display none -vga none -no-reboot \
+		-serial "file:$con" \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		> "$dir/kdump-$pn-qemu.log" 2>&1
+	rc=$?
+	tr -d '\r' < "$con" > "$txt"
+	# The marker is written to the tty, whose output the kernel's own
+	# console lines may overtake: the text from the boot's first marker.
+	if ! grep -q '^=== VMTEST-KDUMP armed' "$txt"; then
+		result "$line" "$name" FAIL "QEMU status $rc, the guest did not arm and panic: $(grep -m1 'RESULT kdump_armed\|vmtest:' "$txt")"
+		return
+	fi
+	after=$(sed -n '/^=== VMTEST-KDUMP begin/,$p' "$txt")
+	panic_nr=$(grep -n -m1 'ptscope.*panic: capture ended' <<<"$after" | cut -d: -f1)
+	crash_nr=$(grep -n -m1 '^=== VMTEST-CRASH booted' <<<"$after" | cut -d: -f1)
+	core=$(sed -n 's/^=== VMTEST-CRASH vmcore panic line: //p' <<<"$after" | head -n 1)
+	# Not on the console before the crash kernel: the vmcore's record.
+	if [ -z "$panic_nr" ] || [ -z "$crash_nr" ] || [ "$panic_nr" -gt "$crash_nr" ]; then
+		panic_nr=
+		[ -n "$core" ] && [ "$core" != none ] && panic_nr=vmcore
+	fi
+	if ! grep <<<"$after" -q 'Kernel panic'; then
+		result "$line" "$name" FAIL "no 'Kernel panic' after the marker (QEMU status $rc)"
+	elif [ -z "$crash_nr" ]; then
+		result "$line" "$name" FAIL "the crash kernel never ran its init (QEMU status $rc; console: tests/vm/out/<kver>/kdump-$pn-console.txt)"
+	elif ! grep <<<"$after" -q '^=== VMTEST-CRASH booted .* vmcore=yes'; then
+		result "$line" "$name" FAIL "the crash kernel has no /proc/vmcore: $(grep <<<"$after" -m1 '^=== VMTEST-CRASH')"
+	elif [ -z "$core" ]; then
+		result "$line" "$name" FAIL "the crash kernel did not search its vmcore for the module's panic line"
+	elif [ "$pn" = Y ] && [ -z "$panic_nr" ]; then
+		result "$line" "$name" FAIL "with crash_kexec_post_notifiers=Y no panic line from the module before the crash kernel, on the console or in the vmcore"
+	elif [ "$pn" = Y ] && ! grep -q 'panic: capture ended (was ARMED): state 4, trigger reason 4,' <<<"$after"; then
+		result "$line" "$name" FAIL "want (was ARMED): state 4 (TRIGGERED), trigger reason 4 (PANIC); got: $(grep <<<"$after" -m1 -o 'panic: capture ended.*')"
+	elif [ "$pn" = N ] && [ -n "$panic_nr" ]; then
+		result "$line" "$name" FAIL "with crash_kexec_post_notifiers=N the module's panic notifier ran before the crash kernel ($([ "$panic_nr" = vmcore ] && echo "its line in the vmcore" || echo "its line on the console")): the kernel's order is not the one docs/abi.md describes"
+	elif [ "$pn" = Y ]; then
+		result "$line" "$name" PASS "$(grep <<<"$after" -m1 -o 'panic: capture ended.*') ($([ "$panic_nr" = vmcore ] && echo "in the vmcore's log records: not printed before the jump" || echo "on the console")); then '$(grep <<<"$after" -m1 '^=== VMTEST-CRASH booted')'"
+	else
+		result "$line" "$name" PASS "no panic line from the module before '$(grep <<<"$after" -m1 '^=== VMTEST-CRASH booted')', nor in its vmcore: __crash_kexec() ran first and the notifiers never ran"
+	fi
+}
+
+run_final_boots() { # line dir vmlinuz append
+	local line=$1 dir=$2 i rc con=$2/console.log data=$2/data.log
+	for ((i = 1; i <= final_only; i++)); do
+		rm -f "$con" "$data".*
+		: > "$con"
+		timeout -k 5 "$BOOT_TIMEOUT" qemu-system-x86_64 \
+			-accel tcg,thread=single -cpu max -smp 2 -m 512 \
+			-kernel "$3" -initrd "$dir/initramfs.cpio.gz" \
+			-append "$4 vmtest_only=final" \
+			-display none -vga none -no-reboot \
+			-serial "file:$con" -serial "file:$data.serial1" \
+			-device virtio-serial-pci,id=vser0 \
+			-chardev "file,id=vdata,path=$data.virtio" \
+			-device virtserialport,bus=vser0.0,chardev=vdata,name=data \
+			-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+			> "$dir/qemu.log" 2>&1
+		rc=$?
+		tr -d '\r' < "$con" > "$dir/console.txt"
+		cp "$dir/console.txt" "$dir/final-$i.txt"
+		[ "$rc" = 0 ] || note "line $line boot $i: QEMU status $rc (want 0: the final reset)"
+		check_kexec "$line#$i" "$dir"
+		check_reboot "$line#$i" "$dir"
+	done
+}
+
 run_line() {
 	local line=$1 kver dir vmlinuz have_mod=0 t0 t1 rc mod_reason=
 	kver=$(find_kver "$line")
@@ -577,22 +724,19 @@ run_line() {
 	# virtio-serial port "data" (MB/s), or serial 1 (~200 KB/s) if the
 	# guest cannot bring that port up.
 	local con=$dir/console.log data=$dir/data.log mon=$dir/monitor qpid kpid append
+	append=$(guest_append "$kver")
+	if [ "$final_only" -gt 0 ]; then
+		run_final_boots "$line" "$dir" "$vmlinuz" "$append"
+		return
+	fi
+	if [ "$kdump_only" = 1 ]; then
+		check_kdump "$line" "$dir" "$vmlinuz" "$append" Y
+		check_kdump "$line" "$dir" "$vmlinuz" "$append" N
+		return
+	fi
 	rm -f "$con" "$data" "$data".* "$mon.in" "$mon.out" "$dir/keys.log" "$dir/monitor.log"
 	: > "$con"
 	mkfifo "$mon.in" "$mon.out"
-	# loglevel=5: warnings and the register/stack dumps of reports
-	# (KERN_DEFAULT) reach the console even if the guest never sends its
-	# log; softlockup_panic=1: a CPU stuck in the kernel ends the run at
-	# once (with its stack) instead of at the hard time limit.
-	# no_timer_check: under TCG on a loaded host the kernel's early check
-	# of the IO-APIC timer can miss its ticks and panic the boot ("IO-APIC
-	# + timer doesn't work!", seen on 6.1 at load average 11).
-	append="console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=5 log_buf_len=8M no_timer_check"
-	# Cheap memory-error detectors the stock kernels can switch on at boot.
-	grep -q '^CONFIG_KFENCE=y' "/usr/src/linux-headers-$kver/.config" &&
-		append="$append kfence.sample_interval=10"
-	grep -q '^CONFIG_SLUB_DEBUG=y' "/usr/src/linux-headers-$kver/.config" &&
-		append="$append slub_debug=FZP"
 	t0=$(date +%s.%N)
 	# thread=single: both vCPUs on one host thread. With multi-threaded
 	# TCG a vCPU can run a stale translation of kernel text that the
@@ -682,6 +826,8 @@ run_line() {
 	check_reboot "$line" "$dir"
 	check_klog "$line" "$dir"
 	check_panic "$line" "$dir" "$vmlinuz" "$append"
+	check_kdump "$line" "$dir" "$vmlinuz" "$append" Y
+	check_kdump "$line" "$dir" "$vmlinuz" "$append" N
 }
 
 # Kernel images first (one apt-get at a time), then the lines: in

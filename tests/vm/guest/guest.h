@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -49,6 +50,38 @@ static __attribute__((unused)) void sleep_ms(unsigned int ms)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+}
+
+/*
+ * One RTIT MSR of one CPU as the simulated unit holds it now, from its
+ * /sys/module/ptscope/sim_msr ("cpuN ctl=... status=... ...", one line per
+ * online CPU; docs/simulated-unit.md): the unit's own state, not what
+ * the module reports. name is the column ("ctl", "status", ...).
+ * Returns 0, or -1 if the file, the CPU's line or the column is missing.
+ */
+static __attribute__((unused)) int sim_msr_value(int cpu, const char *name, uint64_t *v)
+{
+	char buf[8192], want[16], key[16], *line, *save = NULL, *p;
+	FILE *f = fopen("/sys/module/ptscope/sim_msr", "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	snprintf(want, sizeof(want), "cpu%d ", cpu);
+	snprintf(key, sizeof(key), " %s=", name);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, want, strlen(want)))
+			continue;
+		p = strstr(line, key);
+		if (!p)
+			return -1;
+		*v = strtoull(p + strlen(key), NULL, 0);
+		return 0;
+	}
+	return -1;
 }
 
 /* ioctl with hdr.size filled in and the output fields zeroed: 0 or -errno. */

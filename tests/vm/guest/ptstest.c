@@ -228,6 +228,14 @@ static void run_spin(unsigned int ms)
  * writes one round per 1 ms tick; under host load ticks are late or
  * skipped, so how long a ring takes to wrap varies (docs/testing-vm.md,
  * "Open findings").
+ *
+ * With stopped != NULL (full mode) it loads until every watched CPU's
+ * unit has stopped by itself instead: RTIT_STATUS.Stopped in the
+ * simulated unit's own MSRs (sim_msr), set when the STOP region filled
+ * (SDM 33.2.7.2); the module notices only at STOP (no ToPA PMI), so
+ * this is the program's evidence that a ring is full. A ring seen to
+ * wrap ends the wait too (a unit that ignores STOP never stops).
+ * *stopped: the mask of CPUs whose unit stopped.
  * Returns the mask of CPUs (below 64) seen to wrap; *waited_ms: the load.
  */
 #define WRAP_WIN 256
@@ -235,11 +243,11 @@ static void run_spin(unsigned int ms)
 #define PTS_WRAP_WAIT_MS 30000
 static uint64_t load_until_wrap(int fd, const __u64 *cpu_mask, unsigned int nr_cpus,
 				uint64_t size, unsigned int min_ms, unsigned int max_ms,
-				unsigned int *waited_ms)
+				unsigned int *waited_ms, uint64_t *stopped)
 {
 	static unsigned char first[64][WRAP_WIN];
 	unsigned char *m[64] = { 0 };
-	uint64_t copied = 0, wrapped = 0;
+	uint64_t copied = 0, wrapped = 0, watched = 0, unit_stopped = 0;
 	unsigned int cpu, waited = 0;
 
 	if (size < 4 * WRAP_WIN)
@@ -254,6 +262,7 @@ static uint64_t load_until_wrap(int fd, const __u64 *cpu_mask, unsigned int nr_c
 		if (p == MAP_FAILED)
 			fail("mmap cpu%u while armed: %s", cpu, strerror(errno));
 		m[cpu] = p;
+		watched |= 1ull << cpu;
 	}
 	for (;;) {
 		for (cpu = 0; cpu < 64; cpu++) {
@@ -274,6 +283,15 @@ static uint64_t load_until_wrap(int fd, const __u64 *cpu_mask, unsigned int nr_c
 				memcpy(first[cpu], r, WRAP_WIN);
 			}
 		}
+		for (cpu = 0; stopped && cpu < 64; cpu++) {
+			uint64_t st;
+
+			if ((watched >> cpu & 1) && !sim_msr_value((int)cpu, "status", &st) &&
+			    (st & RTIT_STATUS_STOPPED))
+				unit_stopped |= 1ull << cpu;
+		}
+		if (stopped && unit_stopped == watched && waited >= min_ms)
+			break;
 		if ((wrapped && waited >= min_ms) || waited >= max_ms)
 			break;
 		run_spin(50);
@@ -283,6 +301,8 @@ static uint64_t load_until_wrap(int fd, const __u64 *cpu_mask, unsigned int nr_c
 		if (m[cpu])
 			munmap(m[cpu], (size_t)size);
 	*waited_ms = waited;
+	if (stopped)
+		*stopped = unit_stopped;
 	return wrapped;
 }
 
@@ -433,7 +453,7 @@ static int do_capture(int argc, char **argv)
 	pid_t wpid = 0;
 	unsigned int cpu, ncpu_data = 0, sb[16];
 	uint64_t total = 0, psbs = 0, wrapped_cpus = 0, stopped_cpus = 0, offlined = 0;
-	uint64_t seen_wrap = 0;
+	uint64_t seen_wrap = 0, unit_stopped = 0;
 	uint64_t full_cpus = 0;
 	int oldest_psb = 1;
 	uint32_t want;
@@ -557,10 +577,20 @@ static int do_capture(int argc, char **argv)
 		unsigned int waited;
 
 		seen_wrap = load_until_wrap(fd, cfg.cpu_mask, caps.nr_cpus, o.size, o.work_ms,
-					    PTS_WRAP_WAIT_MS, &waited);
+					    PTS_WRAP_WAIT_MS, &waited, NULL);
 		detail("load=%ums seen_wrapping=0x%llx", waited, (unsigned long long)seen_wrap);
 		if (!seen_wrap)
 			fail("no ring was seen to wrap within %u ms of load (the simulated unit's ticks: host load?)",
+			     waited);
+	} else if (o.mode == PTSCOPE_MODE_FULL && !strcmp(o.trigger, "none")) {
+		unsigned int waited;
+
+		seen_wrap = load_until_wrap(fd, cfg.cpu_mask, caps.nr_cpus, o.size, o.work_ms,
+					    PTS_WRAP_WAIT_MS, &waited, &unit_stopped);
+		detail("load=%ums unit_stopped=0x%llx seen_wrapping=0x%llx", waited,
+		       (unsigned long long)unit_stopped, (unsigned long long)seen_wrap);
+		if (!unit_stopped && !seen_wrap)
+			fail("no unit stopped and no ring wrapped within %u ms of load (sim_msr readable? the simulated unit's ticks: host load?)",
 			     waited);
 	} else {
 		run_spin(o.work_ms);
@@ -569,12 +599,11 @@ static int do_capture(int argc, char **argv)
 	if (o.mode == PTSCOPE_MODE_FULL && !strcmp(o.trigger, "none")) {
 		/*
 		 * STOP on the last ToPA region ends the output by itself
-		 * (RTIT_STATUS.Stopped, SDM 33.2.7.2). Whether the module
-		 * notices before an explicit STOP depends on a ToPA PMI, which
-		 * the simulated unit does not raise; so wait a little for the
-		 * state, then stop, and judge the rings.
+		 * (RTIT_STATUS.Stopped, SDM 33.2.7.2). The module notices only
+		 * at a stop (its ToPA entries have no INT: no PMI), so after
+		 * the units stopped, stop the capture and judge the rings.
 		 */
-		wait_state(fd, PTSCOPE_STATE_STOPPED, PTSCOPE_STATE_STOPPED, 2000, &st);
+		get_state(fd, &st);
 		detail("state-before-STOP=%s", state_name(st.state));
 		if (st.state != PTSCOPE_STATE_STOPPED) {
 			r = cmd(fd, PTSCOPE_IOC_STOP);
@@ -657,6 +686,16 @@ static int do_capture(int argc, char **argv)
 		}
 		if (cs.flags & PTSCOPE_CPUF_STOPPED)
 			stopped_cpus++;
+		else if (cpu < 64 && (unit_stopped >> cpu & 1)) {
+			detail("cpu%u: its unit stopped by itself (sim_msr), no CPUF_STOPPED", cpu);
+			ok = 0;
+		}
+		if (cpu < 64 && (unit_stopped >> cpu & 1) && cs.bytes_valid != cs.buffer_size) {
+			detail("cpu%u: its unit stopped by itself (sim_msr), bytes_valid %llu of %llu",
+			       cpu, (unsigned long long)cs.bytes_valid,
+			       (unsigned long long)cs.buffer_size);
+			ok = 0;
+		}
 		if (cs.flags & PTSCOPE_CPUF_OFFLINED)
 			offlined |= 1ull << cpu;
 		if (cs.flags & (PTSCOPE_CPUF_ERROR | PTSCOPE_CPUF_MSR_FAULT)) {

@@ -29,6 +29,13 @@
  *                         post-trigger delay, then a panic (sysrq c) in
  *                         the delay: the host reads the module's panic
  *                         line (the panic boot, QEMU -no-reboot, panic=-1)
+ *   kdump-armed NAME KERNEL INITRD CMDLINE
+ *                         load KERNEL and INITRD as the crash kernel
+ *                         (kexec_file_load(2) with KEXEC_FILE_ON_CRASH, as
+ *                         `kexec -s -p` does; needs crashkernel=), arm
+ *                         every CPU, then panic (sysrq c): the host reads
+ *                         whether the module's panic notifier ran before
+ *                         the crash kernel started (the kdump boots)
  *   kexec-armed NAME KERNEL INITRD CMDLINE
  *                         load KERNEL and INITRD for kexec (kexec_file_load(2),
  *                         as `kexec -s -l` does), configure and arm every
@@ -441,12 +448,35 @@ static void cpu_online(int cpu, int on)
 	close(fd);
 }
 
+#define FULL_WAIT_MS 30000
+
+/*
+ * Wait until cpu's simulated unit has RTIT_STATUS.Stopped, polling its
+ * MSRs every 20 ms, at most max_ms. Returns 1 if it stopped, 0 if not;
+ * *waited: the ms waited.
+ */
+static int wait_unit_stopped(int cpu, unsigned int max_ms, unsigned int *waited)
+{
+	uint64_t v[M_N];
+
+	for (*waited = 0;; *waited += 20) {
+		sim_read(cpu, v);
+		if (v[M_STATUS] & RTIT_STATUS_STOPPED)
+			return 1;
+		if (*waited >= max_ms)
+			return 0;
+		sleep_ms(20);
+	}
+}
+
 static int do_full_hotplug(void)
 {
 	static unsigned char before[8192];
 	struct ptscope_config cfg;
 	struct ptscope_caps caps;
 	struct ptscope_cpu_status st;
+	unsigned int waited;
+	uint64_t v[M_N];
 	int rc, bad = 0;
 	void *ring;
 
@@ -465,8 +495,16 @@ static int do_full_hotplug(void)
 	rc = cmd(PTSCOPE_IOC_START);
 	if (rc)
 		fail("START: %s", strerror(-rc));
-	/* The simulated unit writes a round per ms: 8 KiB fill in well under 1 s. */
-	sleep_ms(1000);
+	/*
+	 * Until cpu1's unit has stopped by itself (RTIT_STATUS.Stopped in
+	 * its own MSRs: the STOP region filled, SDM 33.2.7.2), at most
+	 * FULL_WAIT_MS: one round per 1 ms tick fills 8 KiB in well under
+	 * a second, but host load delays and skips ticks.
+	 */
+	if (wait_unit_stopped(1, FULL_WAIT_MS, &waited))
+		detail("cpu1's unit stopped after %u ms", waited);
+	else
+		detail("cpu1's unit did not stop within %u ms", waited);
 	cpu_online(1, 0);
 	cpu_status(1, &st);
 	if (!(st.flags & PTSCOPE_CPUF_STOPPED) || st.head != st.buffer_size) {
@@ -482,6 +520,14 @@ static int do_full_hotplug(void)
 		fail("mmap cpu1's ring: %s", strerror(errno));
 	memcpy(before, ring, sizeof(before));
 	cpu_online(1, 1);
+	/* The online callback has run: a re-armed unit has TraceEn now. */
+	v[M_CTL] = 0;
+	sim_read(1, v);
+	if (v[M_CTL] & RTIT_CTL_TRACEEN) {
+		detail("cpu1's unit re-enabled when it came back online (ctl %#llx)",
+		       (unsigned long long)v[M_CTL]);
+		bad++;
+	}
 	/* a re-armed unit would write over the oldest bytes now */
 	sleep_ms(300);
 	rc = cmd(PTSCOPE_IOC_STOP);
@@ -530,6 +576,42 @@ static void kmsg_line(int kmsg, const char *fmt, ...)
 		_exit(1);
 }
 
+#define SIM_HOLD "/sys/module/ptscope/sim_reboot_hold"
+/* Long enough for a child starved by a loaded host; the reboot goes on after it. */
+#define HOLD_MS_DEFAULT 60000
+
+/* A number from the environment (the kernel command line's vmtest_*=). */
+static unsigned int env_uint(const char *name, unsigned int dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? (unsigned int)strtoul(v, NULL, 0) : dflt;
+}
+
+/* Write s to the simulated unit's sim_reboot_hold: 0 or -errno. */
+static int sim_hold_write(const char *s)
+{
+	int fd = open(SIM_HOLD, O_WRONLY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+/* The child's end: release the reboot held for it, then exit. */
+static void __attribute__((noreturn)) child_exit(int kmsg, const char *what, int code)
+{
+	int rc = sim_hold_write("0");
+
+	if (rc && kmsg >= 0)
+		kmsg_line(kmsg, "<5>vmtest: %s child: releasing sim_reboot_hold: %s\n", what,
+			  strerror(-rc));
+	_exit(code);
+}
+
 /*
  * Fork a child that waits until the reboot notifier has moved the armed
  * capture to STOPPED, then tries START, and writes what happened to the
@@ -540,19 +622,42 @@ static void kmsg_line(int kmsg, const char *fmt, ...)
  * "<what> child: STOPPED seen, calling START" right before the ioctl
  * (the notifier ran and the child was scheduled after it); no result
  * after that one means the kexec or the reset overtook the START.
+ *
+ * Nothing makes the scheduler give the child a turn between the
+ * notifier and the reset, so the reboot is held for it: before the fork
+ * the simulated unit's sim_reboot_hold is armed (its reboot notifier,
+ * which runs after the module's, waits until released, at most
+ * vmtest_reboot_hold ms, default HOLD_MS_DEFAULT; 0 = no hold), and the
+ * child releases it once its result is on the log, on every path out.
+ * vmtest_child_delay_ms (default 0) delays the child's first poll: a
+ * child descheduled that long, to show that the hold is what the result
+ * rests on (docs/testing-vm.md, "Repeated runs of the final steps").
  * Context: the capture is ARMED by this process; returns in the parent
  * once the child polls.
  */
 static void start_after_reboot_notifier(const char *what)
 {
+	unsigned int hold_ms = env_uint("vmtest_reboot_hold", HOLD_MS_DEFAULT);
+	unsigned int delay_ms = env_uint("vmtest_child_delay_ms", 0);
 	struct ptscope_state s;
 	struct ptscope_cmd c;
 	uint64_t end;
 	int fd, kmsg, rc, p[2];
-	char b = 0;
+	char b = 0, arg[16];
 
+	if (hold_ms) {
+		snprintf(arg, sizeof(arg), "%u", hold_ms);
+		rc = sim_hold_write(arg);
+		if (rc)
+			fail("arming %s: %s", SIM_HOLD, strerror(-rc));
+		printf("vmtest: %s: the reboot is held up to %u ms for the child\n", what, hold_ms);
+	} else {
+		printf("vmtest: %s: the reboot is not held for the child (vmtest_reboot_hold=0)\n",
+		       what);
+	}
 	if (pipe(p))
 		fail("pipe: %s", strerror(errno));
+	fflush(stdout);
 	if (fork() != 0) {
 		close(p[1]);
 		if (read(p[0], &b, 1) != 1)
@@ -564,11 +669,13 @@ static void start_after_reboot_notifier(const char *what)
 	fd = open(DEV, O_RDWR | O_CLOEXEC);
 	kmsg = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || kmsg < 0)
-		_exit(1);
+		child_exit(kmsg, what, 1);
 	kmsg_line(kmsg, "<5>vmtest: %s child: polling GET_STATE for the reboot notifier\n", what);
 	if (write(p[1], &b, 1) != 1)
-		_exit(1);
+		child_exit(kmsg, what, 1);
 	close(p[1]);
+	if (delay_ms)
+		sleep_ms(delay_ms);
 	end = now_ns() + 120ull * 1000000000ull;
 	do {
 		memset(&s, 0, sizeof(s));
@@ -577,7 +684,7 @@ static void start_after_reboot_notifier(const char *what)
 			break;
 	} while (now_ns() < end);
 	if (s.state != PTSCOPE_STATE_STOPPED)
-		_exit(1);
+		child_exit(kmsg, what, 1);
 	kmsg_line(kmsg, "<5>vmtest: %s child: STOPPED seen, calling START\n", what);
 	memset(&c, 0, sizeof(c));
 	rc = IOC(fd, PTSCOPE_IOC_START, c);
@@ -588,7 +695,7 @@ static void start_after_reboot_notifier(const char *what)
 			  strerror(-rc), c.hdr.reason);
 	else
 		kmsg_line(kmsg, "<5>vmtest: START after the reboot notifier: accepted, every CPU armed again\n");
-	_exit(0);
+	child_exit(kmsg, what, 0);
 }
 
 static int do_reboot_armed(void)
@@ -1013,6 +1120,45 @@ static int do_panic_post(void)
 	fail("still running after sysrq c");
 }
 
+#ifndef KEXEC_FILE_ON_CRASH
+#define KEXEC_FILE_ON_CRASH 0x00000002
+#endif
+
+/*
+ * The kdump boots' step: KERNEL and INITRD loaded as the crash kernel, a
+ * capture armed on every CPU, then a panic (sysrq c). Whether the panic
+ * notifiers run before __crash_kexec() is crash_kexec_post_notifiers'
+ * choice, which the guest's /init set before; the host reads the
+ * module's panic line, or its absence, before the crash kernel's
+ * "=== VMTEST-CRASH booted". Returns only if nothing happened.
+ */
+static int do_kdump_armed(const char *kernel, const char *initrd, const char *cmdline)
+{
+	struct ptscope_caps caps;
+	int kfd, ifd, fd, rc;
+
+	kfd = open(kernel, O_RDONLY | O_CLOEXEC);
+	ifd = open(initrd, O_RDONLY | O_CLOEXEC);
+	if (kfd < 0 || ifd < 0)
+		fail("open %s / %s: %s", kernel, initrd, strerror(errno));
+	/* Loaded before the arm: a refused image leaves nothing armed. */
+	if (syscall(SYS_kexec_file_load, kfd, ifd, strlen(cmdline) + 1, cmdline,
+		    (unsigned long)KEXEC_FILE_ON_CRASH))
+		fail("kexec_file_load(KEXEC_FILE_ON_CRASH): %s (crashkernel= reserved?)",
+		     strerror(errno));
+	configure(&caps);
+	rc = cmd(PTSCOPE_IOC_START);
+	if (rc)
+		fail("START: %s", strerror(-rc));
+	printf("=== VMTEST-KDUMP armed\n");
+	fflush(stdout);
+	sync();
+	fd = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "c", 1) != 1)
+		fail("sysrq c: %s", strerror(errno));
+	fail("still running after sysrq c");
+}
+
 int main(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "";
@@ -1036,6 +1182,8 @@ int main(int argc, char **argv)
 		return do_suspend_start();
 	if (!strcmp(sub, "panic-post") && argc == 3)
 		return do_panic_post();
+	if (!strcmp(sub, "kdump-armed") && argc == 6)
+		return do_kdump_armed(argv[3], argv[4], argv[5]);
 	if (!strcmp(sub, "kexec-armed") && argc == 6)
 		return do_kexec_armed(argv[3], argv[4], argv[5]);
 	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/ptsunit.c\n");

@@ -9,7 +9,7 @@
  * difference aborts. Every decode runs through direct branches, as
  * ptscope decode does at every -j; the serial decode with libipt's block
  * flags (a block ends at every direct branch) must give the same too
- * (FLAGS_AGAINST_THROUGH, off while finding 28 is open). The input is 4
+ * (FLAGS_AGAINST_THROUGH). The input is 4
  * option bytes, then the trace of CPU 0:
  *   [0] bit 0: raw mode (else bundle mode); bits 1-3: chunk bytes
  *       32 << n; bit 4: 3 workers (else 2); bits 5-6: scope (raw mode);
@@ -400,8 +400,11 @@ static void cyc_parts_as_whole(const uint8_t *data, size_t size)
 	pts_pt_hold_free(&whole);
 }
 
-/* The serial decode with the block flags compared too: 0 until finding 28 is fixed */
-#define FLAGS_AGAINST_THROUGH 0
+/*
+ * The serial decode with the block flags compared too: 1 (0 only while a
+ * finding of that comparison is open, as finding 28 was: docs/fuzzing.md)
+ */
+#define FLAGS_AGAINST_THROUGH 1
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -413,10 +416,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * The serial decode with the block flags: libipt ends its blocks at
 	 * every direct branch, and the decoder's pieces of a block through
 	 * them must give the same events and counts (docs/decode.md,
-	 * "Blocks"; findings 24 and 26). Off while finding 28 is open (a
-	 * frame's function differs between the two on a damaged trace; the
-	 * serial and parallel decodes through direct branches, what
-	 * ptscope decode runs, agree on it): docs/fuzzing.md.
+	 * "Blocks"; findings 24, 26 and 28).
 	 */
 	if (FLAGS_AGAINST_THROUGH) {
 		decode(data, size, 0, FLAGS, &parallel);

@@ -13,6 +13,7 @@
 
 #include "elide.h"
 #include "insn_class.h"
+#include "insn_flow.h"
 #include "pt_cpu.h"
 #include "pt_read.h"
 #include "pt_step.h"
@@ -116,10 +117,11 @@ struct icache_ent {
  * branches inside blocks of the bench-gen trace come third or later in
  * theirs); a block with more still (a loop of direct branches followed
  * to 65,535 instructions: `more`) has the rest walked again when met.
- * A walk that meets an instruction Zydis cannot decode, or does not end
- * at the block's last instruction (bytes not libipt's), keeps no branch:
- * the block is handed out whole (the flags would have cut it: such code
- * is one no trace of a real CPU runs through); but for a block of
+ * Where the walk meets an instruction Zydis cannot decode, or does not
+ * end at the block's last instruction (libipt's length decoder and
+ * Zydis's differ), the block is walked again by libipt's instruction flow
+ * decoder (flow_walk, insn_flow.h); where that fails too (bytes not
+ * libipt's) it keeps no branch and is handed out whole; but for a block of
  * libipt's class ptic_error (one from the block cache whose last class
  * libipt did not fill in: an indirect branch, or a cut after a
  * trampoline, trampoline_cut), which is walked again each time it comes
@@ -130,6 +132,7 @@ struct icache_ent {
 #define PATH_SPILL 64
 #define PATH_MORE 1
 #define PATH_CUT 2
+#define PATH_FLOW_MORE 3
 
 /* A direct branch inside a block: struct path_ent's arrays as one. */
 struct path_br {
@@ -148,7 +151,11 @@ struct path_ent {
 	uint16_t idx[PATH_INLINE];	/* its index among the block's instructions */
 	uint8_t len[PATH_INLINE];	/* a call's length; 0: a jump */
 	uint8_t n;		/* direct branches held: inline, then in spill */
-	uint8_t more;		/* PATH_MORE: more after them; PATH_CUT: trampoline_cut */
+	/*
+	 * PATH_MORE: more after them; PATH_FLOW_MORE: the same, the path
+	 * libipt's (flow_walk); PATH_CUT: trampoline_cut
+	 */
+	uint8_t more;
 	struct path_br *spill;	/* the ones past PATH_INLINE (malloc'd; freed with the cache) */
 };
 
@@ -365,6 +372,7 @@ struct pts_ptdec {
 	uint32_t hk, hidx;
 	uint64_t hip;
 	struct path_ent *paths;	/* the cache of block paths (cfg.through) */
+	struct pts_insn_flow *flow;	/* flow_walk's decoder, made when first needed */
 	/* the last member: kept when the decoder is recycled (pts_ptdec_config.spare) */
 	struct icache_ent icache[ICACHE_SIZE];
 };
@@ -1061,13 +1069,62 @@ static bool direct_target(struct pts_ptdec *d, uint64_t ip, uint64_t *to, bool *
 	return n && !pts_insn_direct_target(buf, n, d->mode_bits, ip, to);
 }
 
-/* Block b's path walked into e (struct path_ent), under key. */
+/*
+ * Block b's path as libipt's instruction flow decoder steps it
+ * (insn_flow.h), for path_fill where the walk with Zydis does not follow
+ * libipt's block decoder: its direct branches in br, *n of them, *more
+ * PATH_FLOW_MORE when there are more than br holds (walk_inner then
+ * finds them the same way), the rest walked on to check the end. False
+ * where that walk fails too, or does not end at the block's last
+ * instruction.
+ */
+static __attribute__((noinline, cold)) bool flow_walk(struct pts_ptdec *d, const struct pt_block *b,
+						       struct path_br *br, unsigned int *n, uint8_t *more)
+{
+	uint64_t ip = b->ip, start = b->ip;
+	struct pts_flow_branch fb;
+	uint32_t i = 0;
+	int r;
+
+	*n = 0;
+	*more = 0;
+	while (i + 1 < b->ninsn) {
+		r = pts_insn_flow_branch(&d->flow, pt_blk_get_image(d->blk), b->mode, ip,
+					 b->ninsn - 1 - i, &fb);
+		if (r < 0)
+			return false;
+		if (!r) {
+			ip = fb.site;
+			break;
+		}
+		if (*n == PATH_INLINE + PATH_SPILL || fb.site - start > UINT32_MAX)
+			*more = PATH_FLOW_MORE;
+		else if (!*more)
+			br[(*n)++] = (struct path_br){ fb.to, (uint32_t)(fb.site - start),
+						       (uint16_t)(i + fb.idx), fb.len };
+		i += fb.idx + 1;
+		start = ip = fb.to;
+	}
+	return ip == b->end_ip;
+}
+
+/*
+ * Block b's path walked into e (struct path_ent), under key: with Zydis,
+ * and where that walk meets an instruction Zydis cannot decode or does
+ * not end at the block's last instruction (libipt's length decoder and
+ * Zydis's differ: an opcode invalid in 64-bit mode, which Zydis refuses,
+ * met where a damaged trace returns into the middle of an instruction),
+ * as libipt's instruction flow decoder steps it (flow_walk), so that the
+ * pieces are the blocks the flags would have given (fuzz finding 28).
+ * Kept under the same rule either way: the bytes of the instructions
+ * read came from the address space's image (read_code).
+ */
 static __attribute__((noinline)) void path_fill(struct pts_ptdec *d, const struct pt_block *b,
 						struct path_ent *e, uint64_t key)
 {
 	struct path_br br[PATH_INLINE + PATH_SPILL];
 	uint64_t ip = b->ip, start = b->ip, to;
-	bool cacheable = true;
+	bool cacheable = true, flowed = false;
 	struct pts_insn in;
 	unsigned int n = 0, k;
 	uint32_t i;
@@ -1077,13 +1134,13 @@ static __attribute__((noinline)) void path_fill(struct pts_ptdec *d, const struc
 	for (i = 0; i + 1 < b->ninsn; i++) {
 		classify_walk(d, ip, &in, &cacheable);
 		if (!in.len)
-			goto whole;
+			goto flow;
 		if (!in.direct) {
 			ip += in.len;
 			continue;
 		}
 		if (!direct_target(d, ip, &to, &cacheable))
-			goto whole;
+			goto flow;
 		if (n == PATH_INLINE + PATH_SPILL || ip - start > UINT32_MAX) {
 			/* the rest walked where it is met (walk_inner); on, to check the end */
 			e->more = PATH_MORE;
@@ -1096,21 +1153,18 @@ static __attribute__((noinline)) void path_fill(struct pts_ptdec *d, const struc
 	}
 	if (ip != b->end_ip) {
 		if (b->iclass != ptic_error)
-			goto whole;
-		/* end_ip may be the next instruction's (trampoline_cut): no path, not kept */
-		e->n = 0;
-		e->more = PATH_CUT;
-		cacheable = false;
-		goto last;
+			goto flow;
+		goto cut;
 	}
+keep:
 	free(e->spill);
 	e->spill = NULL;
 	if (n > PATH_INLINE) {
 		e->spill = malloc((n - PATH_INLINE) * sizeof(*e->spill));
 		if (!e->spill) {
-			/* walked again where met */
+			/* walked again where met, the way it was walked here */
 			n = PATH_INLINE;
-			e->more = 1;
+			e->more = flowed ? PATH_FLOW_MORE : PATH_MORE;
 		} else {
 			memcpy(e->spill, br + PATH_INLINE, (n - PATH_INLINE) * sizeof(*e->spill));
 		}
@@ -1122,6 +1176,19 @@ static __attribute__((noinline)) void path_fill(struct pts_ptdec *d, const struc
 		e->len[k] = br[k].len;
 	}
 	e->n = (uint8_t)n;
+	goto last;
+flow:
+	if (flow_walk(d, b, br, &n, &e->more)) {
+		flowed = true;
+		goto keep;
+	}
+	if (b->iclass != ptic_error)
+		goto whole;
+cut:
+	/* end_ip may be the next instruction's (trampoline_cut): no path, not kept */
+	e->n = 0;
+	e->more = PATH_CUT;
+	cacheable = false;
 	goto last;
 whole:
 	e->n = 0;
@@ -1217,7 +1284,10 @@ struct piece_at {
 	uint16_t n;
 };
 
-/* next_inner past the path's entry (more): walked from the next piece's start. */
+/*
+ * next_inner past the path's entry (more): walked from the next piece's
+ * start, as path_fill walked it (with Zydis, or PATH_FLOW_MORE: flow_walk's way).
+ */
 static __attribute__((noinline)) bool walk_inner(struct pts_ptdec *d, const struct piece_at *p,
 						 uint64_t *site, uint64_t *to, uint32_t *idx,
 						 uint8_t *len)
@@ -1227,6 +1297,19 @@ static __attribute__((noinline)) bool walk_inner(struct pts_ptdec *d, const stru
 	struct pts_insn in;
 	uint32_t i;
 
+	if (p->e->more == PATH_FLOW_MORE) {
+		struct pts_flow_branch fb;
+
+		if (p->ix + 1 >= p->n ||
+		    pts_insn_flow_branch(&d->flow, pt_blk_get_image(d->blk), d->mode, p->ip,
+					 p->n - 1 - p->ix, &fb) != 1)
+			return false;
+		*site = fb.site;
+		*to = fb.to;
+		*idx = p->ix + fb.idx;
+		*len = fb.len;
+		return true;
+	}
 	for (i = p->ix; i + 1 < p->n; i++) {
 		classify_walk(d, ip, &in, &cacheable);
 		if (!in.len)
@@ -1392,6 +1475,36 @@ static inline void end_block(struct pts_ptdec *d, const struct pt_block *b)
 	end_insn(d, b);
 }
 
+/* The instruction listing's rest of a block (on_block), past the first instruction given. */
+struct flow_list {
+	struct pts_ptdec *d;
+	bool skip;
+};
+
+static void flow_listed(void *ctx, uint64_t ip)
+{
+	struct flow_list *l = ctx;
+
+	if (l->skip)
+		l->skip = false;
+	else
+		l->d->cfg.on_insn(l->d->cfg.insn_ctx, l->d->cfg.cpu, ip);
+}
+
+/*
+ * The rest of block b listed from ip, its i th instruction (listed
+ * already), which Zydis cannot decode: as libipt's instruction flow
+ * decoder steps it (insn_flow.h; the reason path_fill has flow_walk).
+ */
+static __attribute__((noinline, cold)) void list_flow(struct pts_ptdec *d, const struct pt_block *b,
+						       uint64_t ip, uint16_t i)
+{
+	struct flow_list l = { d, true };
+
+	(void)pts_insn_flow_list(&d->flow, pt_blk_get_image(d->blk), b->mode, ip,
+				 (uint32_t)(b->ninsn - i), flow_listed, &l);
+}
+
 static inline void on_block(struct pts_ptdec *d, const struct pt_block *b)
 {
 	if (b->mode != d->mode)
@@ -1411,8 +1524,10 @@ static inline void on_block(struct pts_ptdec *d, const struct pt_block *b)
 			if (i + 1 == b->ninsn)
 				break;
 			classify(d, ip, &in);
-			if (!in.len)
+			if (!in.len) {
+				list_flow(d, b, ip, i);
 				break;
+			}
 			ip += in.len;
 		}
 	}
@@ -2890,6 +3005,8 @@ void pts_ptdec_free_to(struct pts_ptdec *d, struct pts_ptdec **spare)
 	if (d->blk)
 		pt_blk_free_decoder(d->blk);
 	free(d->copy);
+	pts_insn_flow_free(d->flow);
+	d->flow = NULL;
 	d->hp = NULL;
 	if (spare && !*spare) {
 		/* the caches kept (pts_ptdec_new) */

@@ -1098,6 +1098,23 @@ static int do_suspend_start(void)
 }
 
 /*
+ * The panic and kdump boots' crash: the marker printed before reaches the
+ * console (stdout flushed, the file systems synced), then sysrq c. Never
+ * returns: a crash that does not happen fails the step.
+ */
+static void __attribute__((noreturn)) crash_now(void)
+{
+	int fd;
+
+	fflush(stdout);
+	sync();
+	fd = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "c", 1) != 1)
+		fail("sysrq c: %s", strerror(errno));
+	fail("still running after sysrq c");
+}
+
+/*
  * The panic boot's step: a capture in its post-trigger delay (10 s), then
  * a panic (sysrq c). The host reads the module's panic line after the
  * "=== VMTEST-PANIC post-trigger" marker (panic_in_post_trigger_delay).
@@ -1107,17 +1124,11 @@ static int do_panic_post(void)
 {
 	struct ptscope_caps caps;
 	uint32_t reason;
-	int fd;
 
 	open_caps(&caps);
 	reason = post_trigger_capture(&caps, 10);	/* 10 s: the panic comes first */
 	printf("=== VMTEST-PANIC post-trigger (reason %u)\n", reason);
-	fflush(stdout);
-	sync();
-	fd = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "c", 1) != 1)
-		fail("sysrq c: %s", strerror(errno));
-	fail("still running after sysrq c");
+	crash_now();
 }
 
 #ifndef KEXEC_FILE_ON_CRASH
@@ -1135,7 +1146,7 @@ static int do_panic_post(void)
 static int do_kdump_armed(const char *kernel, const char *initrd, const char *cmdline)
 {
 	struct ptscope_caps caps;
-	int kfd, ifd, fd, rc;
+	int kfd, ifd, rc;
 
 	kfd = open(kernel, O_RDONLY | O_CLOEXEC);
 	ifd = open(initrd, O_RDONLY | O_CLOEXEC);
@@ -1151,12 +1162,7 @@ static int do_kdump_armed(const char *kernel, const char *initrd, const char *cm
 	if (rc)
 		fail("START: %s", strerror(-rc));
 	printf("=== VMTEST-KDUMP armed\n");
-	fflush(stdout);
-	sync();
-	fd = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "c", 1) != 1)
-		fail("sysrq c: %s", strerror(errno));
-	fail("still running after sysrq c");
+	crash_now();
 }
 
 int main(int argc, char **argv)

@@ -627,7 +627,7 @@ check_kdump() { # line dir vmlinuz append Y|N
 	# The marker is written to the tty, whose output the kernel's own
 	# console lines may overtake: the text from the boot's first marker.
 	if ! grep -q '^=== VMTEST-KDUMP armed' "$txt"; then
-		result "$line" "$name" FAIL "QEMU status $rc, the guest did not arm and panic: $(grep -m1 'RESULT kdump_armed\|vmtest:' "$txt")"
+		result "$line" "$name" FAIL "QEMU status $rc, the guest did not arm and panic: $(grep -m1 'RESULT kdump_armed\|vmtest:' "$txt")$(grep -q '^=== VMTEST-CRASH booted' "$txt" && echo ' (yet the crash kernel booted: the marker was lost on the console)')"
 		return
 	fi
 	after=$(sed -n '/^=== VMTEST-KDUMP begin/,$p' "$txt")

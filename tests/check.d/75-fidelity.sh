@@ -87,6 +87,21 @@ args+=(--bundle "stripped=$work/bundles/stripped.ptscope:$bin/stripped:$bin/stri
 "$B/ptsynth" run -q --no-aslr --follow-exec -o "$work/bundles/forkexec-exec.ptscope" -- \
 	"$bin/forkexec" exec </dev/null >/dev/null
 args+=(--bundle "forkexec-exec=$work/bundles/forkexec-exec.ptscope:$bin/forkexec")
+# Cold parts a profile made (-fprofile-use), entered before their
+# function set up a frame and jumping back into it in a recursion: with
+# symbols (foo.cold) and stripped (nothing ties such a part to its
+# function but the jumps), frames named from the unstripped build.
+if nm "$bin/coldrec" | grep -q ' depth\.cold$'; then
+	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/coldrec.ptscope" -- "$bin/coldrec" \
+		</dev/null >/dev/null
+	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/coldrec-stripped.ptscope" -- \
+		"$bin/coldrec.stripped" </dev/null >/dev/null
+	args+=(--bundle "coldrec=$work/bundles/coldrec.ptscope:$bin/coldrec")
+	args+=(--bundle "coldrec-stripped=$work/bundles/coldrec-stripped.ptscope:$bin/coldrec.stripped:$bin/coldrec")
+else
+	echo "FAIL: GCC made no depth.cold in $bin/coldrec (a profile-guided build): the coldrec streams would test nothing"
+	exit 1
+fi
 # Library callbacks (qsort, bsearch, atexit) built by Clang, linked by
 # lld: its packed layout puts the code mid-page, 0x1000 above its offset.
 if [ -x "$bin/callbacks_lld" ]; then

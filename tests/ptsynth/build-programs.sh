@@ -96,6 +96,20 @@ if newer "$out/stripped" $src/stripped.cc; then
 	g++ -O2 -g -pthread -static-libstdc++ -o "$out/stripped.full" $src/stripped.cc
 	strip -o "$out/stripped" "$out/stripped.full"
 fi
+# Cold parts made by a profile (-fprofile-use): GCC moves the blocks the
+# training run ("train": no negative value) never ran into cold parts,
+# some entered before their function has set up a frame; the traced run
+# (no argument) runs them in recursions. The profile's file is named by
+# the output's path: the instrumented build and the final one write the
+# same file. Stripped too, the unstripped build its twin.
+if newer "$out/coldrec" $src/coldrec.c; then
+	rm -rf "$out/coldrec.prof"
+	gcc -O2 -g -static -fprofile-generate="$out/coldrec.prof" -o "$out/coldrec" $src/coldrec.c
+	"$out/coldrec" train >/dev/null
+	gcc -O2 -g -static -fprofile-use="$out/coldrec.prof" -Werror=missing-profile \
+		-o "$out/coldrec" $src/coldrec.c
+	strip -o "$out/coldrec.stripped" "$out/coldrec"
+fi
 # Clang with lld (static-pie): lld's packed segment layout. Not built,
 # and its stream skipped, without them.
 if command -v clang >/dev/null && command -v ld.lld >/dev/null &&

@@ -185,6 +185,17 @@ struct thread {
 	 */
 	uint32_t cleanup_frame;
 	uint64_t cleanup_at;
+	/*
+	 * The last jump of the thread from a function to an unnamed
+	 * function's first byte (a stripped object's FDE) that replaced
+	 * frame tail_frame - 1 (0 none): the start of the function jumped
+	 * from, of the one jumped to, and the frame's return address. A
+	 * cold part entered before its function set up a frame is entered
+	 * so, and its jump back into that function's middle goes on in the
+	 * same frame (tl_branch.c, back_from_part).
+	 */
+	uint32_t tail_frame;
+	uint64_t tail_from, tail_to, tail_ret;
 	bool trig_moved;
 	uint64_t trig_last_ns, trig_events;
 };

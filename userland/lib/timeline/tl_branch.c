@@ -224,6 +224,49 @@ static void note_cleanup(struct thread *t, uint32_t i, uint64_t to)
 	}
 }
 
+/*
+ * A stripped object's cold part entered before its function has set up
+ * a frame has an FDE that begins with the CIE's rule, as a function's
+ * entry does: the hot part's jump to its first byte is taken as a tail
+ * call (it can be one: clang -Os emits `jge g` for a conditional tail
+ * call). The part then jumps back into its function's middle. With an
+ * older frame of that function open (a recursion), that jump looked
+ * like a longjmp to it; but a longjmp comes from code the frame called
+ * (libc's __longjmp, the unwinder), not from code a jump of the
+ * frame's own function entered (GCC and clang call a noreturn
+ * function, never tail-jump to it). So the frame that the function's
+ * jump gave to an unnamed function goes on in that function when that
+ * function's code jumps back into it, a slice of that function as the
+ * call's was (entered at its first byte: the call goes on, where a
+ * slice named foo+0x27 would be a frame of no function): noted here at
+ * the tail jump...
+ */
+static void note_tail_jump(struct thread *t, const struct fn *from, const struct fn *to)
+{
+	const struct frame *f = t->n && !t->excess ? &t->frames[t->n - 1] : NULL;
+
+	t->tail_frame = 0;
+	if (!f || !from->known || !to->known || to->cold != FN_WHOLE || from->object != to->object ||
+	    from->kernel != to->kernel || tl_is_plt_name(from->name) || !tl_is_unnamed_name(to->name))
+		return;
+	t->tail_frame = t->n;
+	t->tail_from = from->start;
+	t->tail_to = to->start;
+	t->tail_ret = f->ret;
+}
+
+/* ...and taken here: a jump from that function into fn's middle. */
+static bool back_from_part(const struct thread *t, const struct fn *fn, uint64_t to)
+{
+	const struct frame *f;
+
+	if (!t->tail_frame || t->tail_frame != t->n || t->excess || !fn->known || to == fn->start)
+		return false;
+	f = &t->frames[t->n - 1];
+	return f->fn.start == t->tail_to && f->ret == t->tail_ret && fn->start == t->tail_from &&
+	       f->fn.object == fn->object;
+}
+
 static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 		   struct pts_err *err)
 {
@@ -260,11 +303,20 @@ static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 	 * into that function's frame.
 	 */
 	if (t->excess || is_fn_entry(&fn, br->to) || (t->n && no_unwind_jump(&t->frames[t->n - 1], &fn))) {
+		struct fn from = t->n && !t->excess ? t->frames[t->n - 1].fn : fn;
+
 		rc = tl_replace_top(tl, t, &fn, br->to, PTS_TLK_JUMP, err);
+		if (!rc && is_fn_entry(&fn, br->to))
+			note_tail_jump(t, &from, &fn);
 		/* a PLT stub's jump to _Unwind_Find_FDE: its call was counted */
 		if (!rc && fn.unw >= FN_UNW_RAISE)
 			unwinder_entered(t, &fn);
 		return rc;
+	}
+	if (back_from_part(t, &fn, br->to)) {
+		/* the same call of fn goes on: its slice named as the call's */
+		t->tail_frame = 0;
+		return tl_replace_top(tl, t, &fn, fn.start, PTS_TLK_JUMP, err);
 	}
 	walked = walked_frame(t, &fn, br->to);
 	if (walked >= 0)

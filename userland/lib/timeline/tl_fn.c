@@ -82,6 +82,11 @@ bool tl_is_plt_name(const char *name)
 	       !strcmp(name, ".plt.sec") || !strcmp(name, ".plt.got") || !strcmp(name, ".plt.bnd");
 }
 
+bool tl_is_unnamed_name(const char *name)
+{
+	return !strncmp(name, "[unknown] ", 10);
+}
+
 bool tl_is_return_thunk_name(const char *name)
 {
 	static const char *const names[] = {

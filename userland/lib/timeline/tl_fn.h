@@ -16,6 +16,12 @@ void tl_lookup_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 bool tl_is_return_thunk_name(const char *name);
 /* A PLT entry ("puts@plt") or the rest of a PLT section (".plt": PLT0), as decode/plt.h names them. */
 bool tl_is_plt_name(const char *name);
+
+/*
+ * Is name that of an unnamed function with bounds (a stripped object's
+ * FDE, "[unknown] 0xSTART", tl_fn.c), or of unknown code?
+ */
+bool tl_is_unnamed_name(const char *name);
 /* Is name the unwinder's _Unwind_Resume (or its PLT stub)? (tl_fn.c) */
 bool tl_is_unwind_resume_name(const char *name);
 

@@ -105,6 +105,9 @@ def diff_count(a, b):
 PERF_LINE = re.compile(r'branches:\S*:\s+(.*?)\s+([0-9a-f]+) (\S+).*=>\s+([0-9a-f]+)\s')
 # a RET of a retpoline thunk goes to an indirect branch's target
 RETPOLINE = '__x86_indirect_thunk_'
+# GCC's return thunk (-mfunction-return=thunk) calls its own middle; its
+# RET is the return of the function that jumped to it
+RETURN_THUNK = '__x86_return_thunk'
 
 
 # IPs of the trace starts perf printed right after a decode error
@@ -143,8 +146,10 @@ def perf_events(path, enables=None, namer=None):
     shows).
 
     A RET of a retpoline thunk is no return token: the timeline shows its
-    target in place of the thunk (a jump). They are counted apart (third
-    value returned). namer(ip, perf's name) names code perf cannot (kernel
+    target in place of the thunk (a jump). Nor is the CALL of a return
+    thunk into its own middle a call token: the timeline shows the thunk
+    as the return of the function that jumped to it (its RET, the return
+    token). Both are counted apart (third value returned). namer(ip, perf's name) names code perf cannot (kernel
     text given as raw bytes).
     """
     toks, errors, pending, thunk = [], 0, {}, 0
@@ -172,7 +177,9 @@ def perf_events(path, enables=None, namer=None):
                 if nxt is not None:
                     tid, pos = enables[nxt][1], nxt + 1
             n = len(toks)
-            if flags[:1] == ['call']:
+            if flags[:1] == ['call'] and fname == RETURN_THUNK:
+                thunk += 1
+            elif flags[:1] == ['call']:
                 toks.append('call %x' % to)
             elif flags[:1] == ['return'] and fname.startswith(RETPOLINE):
                 thunk += 1

@@ -96,6 +96,13 @@ if newer "$out/stripped" $src/stripped.cc; then
 	g++ -O2 -g -pthread -static-libstdc++ -o "$out/stripped.full" $src/stripped.cc
 	strip -o "$out/stripped" "$out/stripped.full"
 fi
+# GCC's own retpolines: indirect branches through __x86_indirect_thunk_*,
+# returns through __x86_return_thunk (sibling calls on, static: libc's
+# code has none).
+if newer "$out/thunks" $src/thunks.c; then
+	gcc -O2 -g -mindirect-branch=thunk -mfunction-return=thunk -static -o "$out/thunks" \
+		$src/thunks.c
+fi
 # Cold parts made by a profile (-fprofile-use): GCC moves the blocks the
 # training run ("train": no negative value) never ran into cold parts,
 # some entered before their function has set up a frame; the traced run

@@ -8,6 +8,7 @@
  * shape by hand (tl_sink.h rendering):
  *
  *   user:   main 0x1000  foo 0x1100  bar 0x1200  uthunk 0x1300
+ *           __x86_return_thunk 0x1400 (GCC's, -mfunction-return=thunk)
  *   kernel (K = 0xffffffff81000000):
  *     entry_SYSCALL_64 K+0x000  do_syscall_64 K+0x100  hrtimer_interrupt K+0x200
  *     __hrtimer_run_queues K+0x300  __x86_indirect_thunk_rbx K+0x400
@@ -27,6 +28,7 @@
 #define FOO 0x1100ULL
 #define BAR 0x1200ULL
 #define UTHUNK 0x1300ULL
+#define URETTHUNK 0x1400ULL
 #define ENTRY (K + 0x000)
 #define DOSYS (K + 0x100)
 #define HRTI (K + 0x200)
@@ -43,7 +45,7 @@ static const struct tl_fn fns[] = {
 	{ "hrtimer_interrupt", HRTI }, { "__hrtimer_run_queues", HRQ },
 	{ "__x86_indirect_thunk_rbx", THUNK }, { "tick_sched_timer", TICK },
 	{ "__x86_return_thunk", RETTHUNK }, { "srso_return_thunk", SRSO_RT },
-	{ "srso_safe_ret", SRSO_SAFE },
+	{ "srso_safe_ret", SRSO_SAFE }, { "__x86_return_thunk", URETTHUNK },
 };
 
 static void start(enum pts_scope scope)
@@ -148,6 +150,31 @@ static void srso_return_thunk_calling_srso_safe_ret_is_the_function_return(void)
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__hrtimer_run_queues", 0)->ts_ns, 122);
 	CU_ASSERT_EQUAL(rec(PTS_TL_END, "__hrtimer_run_queues", 0)->kind, PTS_TLK_RETURN);
 	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_FELL_THROUGH), 0);
+	done();
+}
+
+/*
+ * GCC's -mfunction-return=thunk in a user program: foo ends in `jmp
+ * __x86_return_thunk`; the thunk (GCC's own, in the program) is `call
+ * 1f` (5 bytes, to +0xc), `lea 8(%rsp),%rsp; ret` (the ret at +0x11,
+ * to the address main's call saved). foo's slice ends at that ret, as
+ * a return, as if foo had returned itself: neither the jump nor the
+ * thunk's call opens a slice.
+ */
+static void user_return_thunk_of_gcc_is_the_function_return(void)
+{
+	start(PTS_SCOPE_USER);
+	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);			/* B0 main */
+	ev(PTS_BR_CALL, MAIN + 0x10, 5, FOO, 110, 0);		/* B1 foo, saves MAIN+0x15 */
+	ev(PTS_BR_JUMP, FOO + 0x40, 0, URETTHUNK, 120, 0);
+	ev(PTS_BR_CALL, URETTHUNK, 5, URETTHUNK + 0xc, 121, 0);
+	ev(PTS_BR_RETURN, URETTHUNK + 0x11, 0, MAIN + 0x15, 122, 0);	/* E1 at 122 */
+	ev(PTS_BR_CALL, MAIN + 0x20, 5, BAR, 130, 0);		/* B1 bar: under main */
+	CU_ASSERT_STRING_EQUAL(finish(), "B0 main|B1 foo|E1 foo|B1 bar|E1 bar|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 122);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_FELL_THROUGH), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_RETURN_AS_JUMP), 0);
 	done();
 }
 
@@ -332,6 +359,7 @@ PTS_SUITE(timeline_retaddr, NULL, NULL,
 	  PTS_TEST(retpoline_target_already_lower_in_the_stack_is_called_not_returned_to),
 	  PTS_TEST(jump_to_the_return_thunk_and_its_ret_are_the_function_return),
 	  PTS_TEST(srso_return_thunk_calling_srso_safe_ret_is_the_function_return),
+	  PTS_TEST(user_return_thunk_of_gcc_is_the_function_return),
 	  PTS_TEST(push_ret_trampoline_replaces_the_frame_that_pushed),
 	  PTS_TEST(return_to_a_deeper_saved_address_unwinds_the_frames_between),
 	  PTS_TEST(return_past_the_stack_of_unknown_return_address_still_infers),

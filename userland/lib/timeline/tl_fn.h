@@ -145,11 +145,19 @@ static inline bool other_part(const struct frame *f, const struct fn *fn)
  * function ends in `jmp __x86_return_thunk` instead of `ret`, and the thunk
  * (or srso_return_thunk -> call srso_safe_ret, which drops its own return
  * address) does the function's `ret`. Execution there still belongs to the
- * function that jumped in: no frame of their own. Inline: every call asks.
+ * function that jumped in: no frame of their own. In user code, GCC's
+ * -mfunction-return=thunk emits the same `jmp __x86_return_thunk` and
+ * the thunk itself (`call 1f; pause; lfence; jmp; 1: lea 8(%rsp),%rsp;
+ * ret`: its call plants the slot its lea drops), the one name of these
+ * a user program has. Inline: every call asks.
  */
 static inline bool is_return_thunk(const struct fn *fn)
 {
-	return fn->known && fn->kernel && tl_is_return_thunk_name(fn->name);
+	if (!fn->known)
+		return false;
+	if (fn->kernel)
+		return tl_is_return_thunk_name(fn->name);
+	return fn->name[0] == '_' && fn->name[1] == '_' && !strcmp(fn->name, "__x86_return_thunk");
 }
 
 /* Is addr the first byte of fn (a symbol, not unknown code named by its address)? */

@@ -102,6 +102,15 @@ else
 	echo "FAIL: GCC made no depth.cold in $bin/coldrec (a profile-guided build): the coldrec streams would test nothing"
 	exit 1
 fi
+# Rust: panics unwinding through frames with values to drop, closures,
+# an inlined iterator chain.
+if [ -x "$bin/panics" ]; then
+	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/panics.ptscope" -- "$bin/panics" \
+		</dev/null >/dev/null
+	args+=(--bundle "panics=$work/bundles/panics.ptscope:$bin/panics")
+else
+	echo "SKIP part: no rustc (apt-get install rustc): no panics stream (Rust)"
+fi
 # Library callbacks (qsort, bsearch, atexit) built by Clang, linked by
 # lld: its packed layout puts the code mid-page, 0x1000 above its offset.
 if [ -x "$bin/callbacks_lld" ]; then

@@ -117,6 +117,13 @@ if newer "$out/coldrec" $src/coldrec.c; then
 		-o "$out/coldrec" $src/coldrec.c
 	strip -o "$out/coldrec.stripped" "$out/coldrec"
 fi
+# Rust as usually built (-O, no frame pointers; panics unwind), linked
+# statically. Not built, and its stream skipped, without rustc (Debian's
+# rustc package in CI).
+if command -v rustc >/dev/null && newer "$out/panics" $src/panics.rs; then
+	rustc -O -g -C force-frame-pointers=no -C target-feature=+crt-static -o "$out/panics" \
+		$src/panics.rs
+fi
 # Clang with lld (static-pie): lld's packed segment layout. Not built,
 # and its stream skipped, without them.
 if command -v clang >/dev/null && command -v ld.lld >/dev/null &&

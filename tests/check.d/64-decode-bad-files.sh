@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ptscope decode on damaged files: a bundle with a file missing or a bad
 # manifest, a path that is no bundle, a --pt that is a pipe or a
-# directory, a --kallsyms without a kallsyms line, and a --perf-script
+# directory, a program, perf.data or an archive where a bundle or a
+# trace goes, a --kallsyms without a kallsyms line, and a --perf-script
 # file that holds no perf script branch line. Each is exit 1 (error) with
 # a message saying what is wrong and what to do, and no output file is
 # left. A bundle whose cpu0.pt or sideband.bin is a damaged copy is
@@ -237,7 +238,7 @@ expect 0 "sideband.bin: $((sbfull + 1)) bytes, the manifest says $sbfull: using 
 # --perf-script: each says what to do
 copy notreg; rm "$T/notreg/cpu0.pt"; mkdir "$T/notreg/cpu0.pt"
 expect 1 "cpu0.pt (named by cpus\[0\].file) is not a regular file: copy the whole $T/notreg directory again" "$T/notreg"
-expect 1 "^ptscope decode: --perf-script $T is a directory: give the file .perf script --itrace=cr -F +flags. wrote" --perf-script "$T"
+expect 1 "^ptscope decode: --perf-script $T is a directory: give the file .perf script --itrace=cr --ns -F pid,tid,time,flags,ip,sym,symoff,dso,addr. wrote" --perf-script "$T"
 
 # --kallsyms that is not a kallsyms file is refused; one with some bad
 # lines is used, the bad lines counted and the first shown
@@ -277,7 +278,18 @@ expect 1 "is a pipe (FIFO), not a regular file: copy it to a file" --pt <(cat "$
 # a directory as --pt: a bundle is decoded without --pt, a folder holds the files
 expect 1 "^ptscope decode: --pt $T is a directory: give a file of one CPU's raw trace (--pt FILE --cpu N, once per CPU)$" --pt "$T"
 expect 1 "^ptscope decode: --pt $S is a capture bundle (it holds manifest.json): decode it without --pt (ptscope decode $S -o OUT)$" --pt "$S"
-expect 1 "^ptscope decode: --perf-script $S is a directory: give the file .perf script --itrace=cr -F +flags. wrote (this is a capture bundle: ptscope decode $S -o OUT decodes it)$" --perf-script "$S"
+expect 1 "^ptscope decode: --perf-script $S is a directory: give the file .perf script --itrace=cr --ns -F pid,tid,time,flags,ip,sym,symoff,dso,addr. wrote (this is a capture bundle: ptscope decode $S -o OUT decodes it)$" --perf-script "$S"
+# a file of another kind where a bundle or a trace goes (its first bytes
+# say what it is: userland/lib/util/file_magic.h): what to give instead
+D="$S/objects/tmp/ptscope-sample/demo"
+expect 1 "^ptscope decode: $D is an ELF file (a program or library), not a bundle (.*): it is the code of a trace: give it with --elf $D\[:BASE\] beside --pt TRACE$" "$D"
+expect 1 "^ptscope decode: --pt $D is an ELF file (a program or library), not a raw PT trace" --pt "$D"
+tar cf "$T/packed.tar" -C samples demo.ptscope
+expect 1 "^ptscope decode: $T/packed.tar is a tar archive, not a bundle (.*): unpack it (tar xf $T/packed.tar) and decode the NAME.ptscope directory it holds$" "$T/packed.tar"
+gzip -c "$S/cpu0.pt" > "$T/cpu0.pt.gz"
+expect 1 "^ptscope decode: --pt $T/cpu0.pt.gz is gzip-compressed, not a raw PT trace: a trace is read as it is; decompress it (zcat $T/cpu0.pt.gz > FILE) and give --pt FILE$" --pt "$T/cpu0.pt.gz"
+printf 'PERFILE2' > "$T/perf.data"; head -c 200 /dev/zero >> "$T/perf.data"
+expect 1 "^ptscope decode: --perf-script $T/perf.data is a perf.data file (perf record's), not perf script's text: ptscope reads the branches perf decodes from it: perf script .* -i $T/perf.data > branches.txt, then ptscope decode --perf-script branches.txt -o OUT$" --perf-script "$T/perf.data"
 # a bundle's manifest where the bundle goes: the directory is the bundle
 expect 1 "^ptscope decode: $S/manifest.json is a bundle's manifest: give the bundle, its directory (ptscope decode $S)$" "$S/manifest.json"
 (cd "$S" && rc=0 && "$Pabs" decode manifest.json -o "$T/m.txt" 2> "$T/err" || rc=$?

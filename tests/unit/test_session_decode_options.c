@@ -15,6 +15,7 @@
 
 #include "unit.h"
 #include "session/decode_options.h"
+#include "util/file_magic.h"
 #include "writer/writer.h"
 
 #define MAX_WORDS 200
@@ -235,7 +236,7 @@ static void each_bad_combination_is_refused_before_any_work(void)
 	SAYS("--pevent-sample-type is needed");
 	snprintf(text, sizeof(text), "--perf-script %s -o x.txt", dir);
 	CU_ASSERT_EQUAL(check(text), -EISDIR);
-	SAYS("is a directory: give the file `perf script --itrace=cr -F +flags` wrote");
+	SAYS("is a directory: give the file `perf script --itrace=cr --ns -F pid,tid,time,flags,ip,sym,symoff,dso,addr` wrote");
 	CU_ASSERT_EQUAL(check("-o x.txt --summary"), -EINVAL);
 	SAYS("nothing to decode: give a bundle, --pt FILE or --perf-script FILE");
 	CU_ASSERT(R.show_usage);
@@ -360,6 +361,68 @@ static void a_good_request_is_settled(void)
 	CU_ASSERT_EQUAL(R.o.tid, -1);
 }
 
+/* A file of head's n bytes (then zeros to 512) at dir/name; its path in out. */
+static void kind_file(const char *name, const void *head, size_t n, char *out, size_t len)
+{
+	char buf[512] = { 0 };
+	FILE *f;
+
+	snprintf(out, len, "%s/%s", dir, name);
+	memcpy(buf, head, n);
+	f = fopen(out, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(fwrite(buf, 1, sizeof(buf), f), sizeof(buf));
+	fclose(f);
+}
+
+static void files_of_another_kind_are_refused_with_what_to_give(void)
+{
+	static const unsigned char fxt[8] = { 0x10, 0x00, 0x04, 0x46, 0x78, 0x54, 0x16, 0x00 };
+	char elf[400], perf[400], gz[400], tar[400], fx[400], text[1400];
+	unsigned char t[262] = { 0 };
+
+	kind_file("prog", "\177ELF\2\1\1", 7, elf, sizeof(elf));
+	kind_file("perf.data", "PERFILE2", 8, perf, sizeof(perf));
+	kind_file("t.gz", "\x1f\x8b\x08", 3, gz, sizeof(gz));
+	memcpy(t + 257, "ustar", 5);
+	kind_file("b.tar", t, sizeof(t), tar, sizeof(tar));
+	kind_file("t.fxt", fxt, sizeof(fxt), fx, sizeof(fx));
+	CU_ASSERT_EQUAL(pts_file_magic(elf), PTS_MAGIC_ELF);
+	CU_ASSERT_EQUAL(pts_file_magic(file), PTS_MAGIC_NONE);	/* "x": a raw trace may be anything */
+	CU_ASSERT_EQUAL(pts_file_magic(dir), PTS_MAGIC_NONE);
+
+	snprintf(text, sizeof(text), "%s -o x.txt", elf);
+	CU_ASSERT_EQUAL(check(text), -ENOTDIR);
+	SAYS("is an ELF file (a program or library), not a bundle");
+	SAYS("give it with --elf");
+	snprintf(text, sizeof(text), "--pt %s -o x.txt", elf);
+	CU_ASSERT_EQUAL(check(text), -ENOEXEC);
+	SAYS("is an ELF file (a program or library), not a raw PT trace");
+	snprintf(text, sizeof(text), "--pt %s -o x.txt", perf);
+	CU_ASSERT_EQUAL(check(text), -ENOEXEC);
+	SAYS("is a perf.data file (perf record's), not a raw PT trace");
+	SAYS("perf script --itrace=cr --ns -F pid,tid,time,flags,ip,sym,symoff,dso,addr -i ");
+	snprintf(text, sizeof(text), "--perf-script %s -o x.txt", perf);
+	CU_ASSERT_EQUAL(check(text), -ENOEXEC);
+	SAYS("not perf script's text");
+	snprintf(text, sizeof(text), "--perf-script %s -o x.txt", gz);
+	CU_ASSERT_EQUAL(check(text), -ENOEXEC);
+	SAYS("is gzip-compressed, not perf script's text: decompress it as it is read: zcat ");
+	snprintf(text, sizeof(text), "--pt %s -o x.txt", gz);
+	CU_ASSERT_EQUAL(check(text), -ENOEXEC);
+	SAYS("decompress it (zcat ");
+	snprintf(text, sizeof(text), "%s -o x.txt", tar);
+	CU_ASSERT_EQUAL(check(text), -ENOTDIR);
+	SAYS("is a tar archive, not a bundle");
+	SAYS("unpack it (tar xf ");
+	snprintf(text, sizeof(text), "%s -o x.txt", fx);
+	CU_ASSERT_EQUAL(check(text), -ENOTDIR);
+	SAYS("is a Perfetto .fxt timeline (ptscope decode's output)");
+	/* a file of no known kind is still taken for a trace */
+	snprintf(text, sizeof(text), "--pt %s -o x.txt", file);
+	CU_ASSERT_EQUAL(check(text), 0);
+}
+
 PTS_SUITE(session_decode_options, setup, teardown,
 	  PTS_TEST(each_bad_option_or_value_is_refused_with_the_form_to_give),
 	  PTS_TEST(chunk_size_0_is_refused),
@@ -370,4 +433,5 @@ PTS_SUITE(session_decode_options, setup, teardown,
 	  PTS_TEST(each_bad_combination_is_refused_before_any_work),
 	  PTS_TEST(outputs_that_would_destroy_an_input_are_refused),
 	  PTS_TEST(options_the_input_does_not_use_are_refused),
-	  PTS_TEST(a_good_request_is_settled));
+	  PTS_TEST(a_good_request_is_settled),
+	  PTS_TEST(files_of_another_kind_are_refused_with_what_to_give));

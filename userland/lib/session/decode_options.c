@@ -16,8 +16,12 @@
 #include "../bundle/bundle.h"
 #include "../bundle/sideband.h"
 #include "../util/bytes.h"
+#include "../util/file_magic.h"
 #include "../util/opttab.h"
 #include "../writer/writer.h"
+
+/* perf script's recommended fields (docs/decode.md, "Outputs") */
+#define PERF_SCRIPT_CMD	"perf script --itrace=cr --ns -F pid,tid,time,flags,ip,sym,symoff,dso,addr"
 
 enum dopt_id {
 	D_OUTPUT, D_HELP, D_PT, D_CPU, D_ELF, D_RAW, D_KCORE, D_KALLSYMS, D_VMLINUX,
@@ -629,12 +633,79 @@ static int input_misplaced(const struct pts_decode_req *r, struct pts_err *err)
 	/* read as text, a directory fails with a bare EISDIR: say which file */
 	if (r->perf_script && !stat(r->perf_script, &st) && S_ISDIR(st.st_mode))
 		return pts_err_set(err, EISDIR, "--perf-script %s is a directory: give the file"
-				   " `perf script --itrace=cr -F +flags` wrote%s%s%s",
+				   " `" PERF_SCRIPT_CMD "` wrote%s%s%s",
 				   r->perf_script, holds_manifest(r->perf_script) ?
 				   " (this is a capture bundle: ptscope decode " : "",
 				   holds_manifest(r->perf_script) ? r->perf_script : "",
 				   holds_manifest(r->perf_script) ? " -o OUT decodes it)" : "");
 	return 0;
+}
+
+/*
+ * What to do with input, given as role ("bundle", "--pt", "--perf-script"),
+ * when its first bytes say it is a file of kind m that is not that input
+ * (file_magic.h). Returns the error with the advice in err, 0 when m is
+ * none of those kinds. -ENOTDIR for a bundle, -ENOEXEC for --pt and
+ * --perf-script: errors of the input (exit 1), as a directory given there.
+ */
+static int other_kind(const char *role, const char *input, enum pts_magic m, struct pts_err *err)
+{
+	const char *what = pts_magic_name(m), *cat = pts_magic_cat(m);
+	bool bundle = !strcmp(role, "bundle");
+	int e = bundle ? ENOTDIR : ENOEXEC;	/* an error of the input (exit 1), not of usage */
+	char head[600];
+
+	snprintf(head, sizeof(head), "%s%s%s is %s, not %s", bundle ? "" : role,
+		 bundle ? "" : " ", input, what,
+		 bundle ? "a bundle (the NAME.ptscope directory that ptscope run, attach or record"
+		 " writes)" : !strcmp(role, "--pt") ? "a raw PT trace" : "perf script's text");
+	switch (m) {
+	case PTS_MAGIC_ELF:
+		return pts_err_set(err, e, "%s: it is the code of a trace: give it with --elf"
+				   " %s[:BASE] beside --pt TRACE", head, input);
+	case PTS_MAGIC_PERF_DATA:
+		return pts_err_set(err, e, "%s: ptscope reads the branches perf decodes from"
+				   " it: " PERF_SCRIPT_CMD " -i %s > branches.txt, then ptscope"
+				   " decode --perf-script branches.txt -o OUT", head, input);
+	case PTS_MAGIC_TAR:
+		return pts_err_set(err, e, "%s: unpack it (tar xf %s) and decode the"
+				   " NAME.ptscope directory it holds", head, input);
+	case PTS_MAGIC_FXT:
+		return pts_err_set(err, e, "%s: it is a timeline to open at ui.perfetto.dev"
+				   " (fxtcheck --dump %s lists it), not an input", head, input);
+	case PTS_MAGIC_GZIP:
+	case PTS_MAGIC_XZ:
+	case PTS_MAGIC_ZSTD:
+		if (bundle)
+			return pts_err_set(err, e, "%s: a packed bundle unpacks with tar xf %s"
+					   " (then decode the NAME.ptscope directory); a compressed"
+					   " trace or listing with %s %s > FILE", head, input, cat,
+					   input);
+		if (!strcmp(role, "--pt"))
+			return pts_err_set(err, e, "%s: a trace is read as it is; decompress"
+					   " it (%s %s > FILE) and give --pt FILE", head, cat, input);
+		return pts_err_set(err, e, "%s: decompress it as it is read: %s %s |"
+				   " ptscope decode --perf-script - -o OUT", head, cat, input);
+	case PTS_MAGIC_NONE:
+		break;
+	}
+	return 0;
+}
+
+/* A bundle, --pt or --perf-script that is another kind of file (other_kind). */
+static int input_other_kind(const struct pts_decode_req *r, struct pts_err *err)
+{
+	unsigned int i;
+	int rc = 0;
+
+	if (r->bundle)
+		rc = other_kind("bundle", r->bundle, pts_file_magic(r->bundle), err);
+	for (i = 0; !rc && i < r->o.nr_pt; i++)
+		rc = other_kind("--pt", r->o.pt[i].path, pts_file_magic(r->o.pt[i].path), err);
+	if (!rc && r->perf_script && strcmp(r->perf_script, "-"))
+		rc = other_kind("--perf-script", r->perf_script, pts_file_magic(r->perf_script),
+				err);
+	return rc;
 }
 
 /*
@@ -761,6 +832,9 @@ int pts_decode_req_validate(struct pts_decode_req *r, struct pts_err *err)
 		return pts_err_set(err, EINVAL, "give --pt files or --perf-script, not both: perf"
 				   " script text is a trace perf decoded already");
 	rc = input_misplaced(r, err);
+	if (rc)
+		return rc;
+	rc = input_other_kind(r, err);
 	if (rc)
 		return rc;
 	/* a regular file where a bundle goes: a raw trace or a perf script listing */

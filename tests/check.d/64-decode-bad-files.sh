@@ -95,7 +95,7 @@ g=$(awk '$5 == "gap" { print NR; exit }' "$T/libcut.txt")
 if [ "$rc" != 3 ] || [ -z "$g" ] || [ "$g" -lt 100 ] ||
    ! cmp -s <(head -n $((g - 1)) "$T/libcut.txt") <(head -n $((g - 1)) "$T/libfull.txt") ||
    ! grep -q "gap: no memory mapped at this address" "$T/libcut.txt" ||
-   ! grep -q "^code files: 3 copied in the bundle, .*, 1 damaged copy in the bundle (not of the recorded size)$" "$T/libcut.summary"; then
+   ! grep -q "^code files: 3 copied in the bundle, .*, 1 damaged copy in the bundle (missing or not of the recorded size)$" "$T/libcut.summary"; then
 	echo "FAIL: truncated $lib: exit $rc, first gap line ${g:-none}, its decode not the start of the whole one, or the summary does not count it"
 	grep "gap\|code files" "$T/libcut.txt" "$T/libcut.summary" | head -5; fail=1
 else
@@ -106,6 +106,16 @@ expect 0 "^ptscope decode: warning: $cutmsg decodes with $T/root/$lib, the captu
 "$P" decode "$T/libcut" -o "$T/libcut.txt" --sysroot "$T/root" 2> /dev/null
 cmp -s "$T/libfull.txt" "$T/libcut.txt" && echo "ok: with --sysroot holding $lib the decode is the whole one" ||
 	{ echo "FAIL: truncated $lib with --sysroot: not the whole decode"; fail=1; }
+# a copy missing from the bundle (a copy that did not finish) is as a cut
+# one: gaps at its code and the rest decoded, or the file from --sysroot
+copy libgone; rm "$T/libgone/objects/$lib"
+gonemsg="objects/$lib is missing from the bundle (a copy that did not finish?): /$lib"
+expect 3 "^ptscope decode: warning: $gonemsg decodes as gaps; copy the bundle again, or give --sysroot DIR with the original file at 'DIR/$lib'$" "$T/libgone" --sysroot "$T/noroot"
+expect 3 "^code files: 3 copied in the bundle, .*, 1 damaged copy in the bundle (missing or not of the recorded size)$" "$T/libgone" --sysroot "$T/noroot" --summary
+"$P" decode "$T/libgone" -o "$T/libgone.txt" --sysroot "$T/root" 2> "$T/err"
+cmp -s "$T/libfull.txt" "$T/libgone.txt" && grep -q "$gonemsg decodes with $T/root/$lib, the captured file (same build-id)$" "$T/err" &&
+	echo "ok: a missing copy of $lib, with --sysroot holding it: the whole decode" ||
+	{ echo "FAIL: missing $lib with --sysroot: not the whole decode"; cat "$T/err"; fail=1; }
 # a host file of another build-id is not the captured one: gaps, and said
 cp "$S/objects/tmp/ptscope-sample/demo" "$T/root/$lib"
 expect 3 "^ptscope decode: warning: $cutmsg decodes as gaps; copy the bundle again, or give --sysroot DIR with the original file at 'DIR/$lib' ($T/root/$lib is not the captured file" "$T/libcut" --sysroot "$T/root"

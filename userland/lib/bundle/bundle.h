@@ -195,6 +195,8 @@ struct pts_bundle_object {
 	 * copy of the bundle, whose copy of this file is then not the file.
 	 */
 	uint64_t file_size;
+	/* The copy is missing from the bundle (file_size 0; PTS_BUNDLE_READ_PARTIAL only). */
+	bool copy_missing;
 	/*
 	 * Why the capture could not read the mapped file ("" when it could):
 	 * a file deleted or replaced since it was mapped, or not readable.
@@ -265,8 +267,9 @@ int pts_bundle_read(const char *dir, struct pts_bundle **out, struct pts_err *er
  * from the manifest is accepted instead of -EFBIG; cpus[i].file_size,
  * sideband_file_size and objects[i].file_size hold the sizes found on
  * disk, and the caller decides what to use and says what is missing
- * (docs/decode.md, "Damaged bundles"). Every other file must still have
- * its recorded size, and every file must exist. flags 0 is
+ * (docs/decode.md, "Damaged bundles"); an object's copy may also be
+ * missing (objects[i].copy_missing). Every other file must still have
+ * its recorded size, and every other file must exist. flags 0 is
  * pts_bundle_read(). Same errors otherwise.
  */
 #define PTS_BUNDLE_READ_PARTIAL	(1U << 0)

@@ -266,10 +266,14 @@ static void *alloc_array(struct rd *r, size_t n, size_t size)
  * (a per-CPU trace, the sideband or an object's copy read with
  * PTS_BUNDLE_READ_PARTIAL) a file of another size is accepted: its size
  * on disk goes to *on_disk and the decoder says what is missing or
- * ignored.
+ * ignored. With missing (an object's copy, tolerant), a file missing from
+ * the bundle is taken as a copy of 0 bytes and *missing set: its code is
+ * looked for as a damaged copy's is, or decodes as gaps, said by the
+ * decoder.
  */
-static int rd_file_sized(struct rd *r, json_object *o, const char *at, char **name,
-			 uint64_t *size, bool tolerant, uint64_t *on_disk)
+static int rd_file_sized_or_missing(struct rd *r, json_object *o, const char *at, char **name,
+				    uint64_t *size, bool tolerant, bool *missing,
+				    uint64_t *on_disk)
 {
 	const char *s = "";
 	struct stat st;
@@ -287,7 +291,13 @@ static int rd_file_sized(struct rd *r, json_object *o, const char *at, char **na
 			       "(relative, no \"..\" or empty components)", at, s);
 	if (asprintf(&path, "%s/%s", r->dir, s) < 0)
 		return rd_fail(r, ENOMEM, "out of memory");
-	if (stat(path, &st) < 0) {
+	if (missing)
+		*missing = false;
+	if (stat(path, &st) < 0 && errno == ENOENT && missing && tolerant) {
+		*missing = true;
+		st.st_size = 0;
+		st.st_mode = S_IFREG;
+	} else if (stat(path, &st) < 0) {
 		rc = errno;
 		rc = pts_err_set(r->err, rc, "%s (named by %sfile) %s: copy the whole %s "
 				 "directory again", path, at,
@@ -310,6 +320,12 @@ static int rd_file_sized(struct rd *r, json_object *o, const char *at, char **na
 	if (!*name)
 		return rd_fail(r, ENOMEM, "out of memory");
 	return 0;
+}
+
+static int rd_file_sized(struct rd *r, json_object *o, const char *at, char **name,
+			 uint64_t *size, bool tolerant, uint64_t *on_disk)
+{
+	return rd_file_sized_or_missing(r, o, at, name, size, tolerant, NULL, on_disk);
 }
 
 static int rd_file(struct rd *r, json_object *o, const char *at, char **name,
@@ -893,8 +909,9 @@ static int rd_objects(struct rd *r, json_object *root)
 		TRY(rd_buf(r, e, at, "not_copied", false, ob->not_copied,
 			   sizeof(ob->not_copied)));
 		if (json_object_object_get_ex(e, "file", &f))
-			TRY(rd_file_sized(r, e, at, &ob->file, &ob->size,
-					  r->flags & PTS_BUNDLE_READ_PARTIAL, &ob->file_size));
+			TRY(rd_file_sized_or_missing(r, e, at, &ob->file, &ob->size,
+						     r->flags & PTS_BUNDLE_READ_PARTIAL,
+						     &ob->copy_missing, &ob->file_size));
 		else
 			TRY(rd_u64(r, e, at, "size", true, UINT64_MAX, &ob->size));
 	}

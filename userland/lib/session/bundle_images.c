@@ -96,7 +96,10 @@ static char *damaged_copy(const struct pts_bundle_object *ob, const char *host,
 	int is;
 
 	sum->objects_damaged++;
-	if (ob->file_size < ob->size)
+	if (ob->copy_missing)
+		snprintf(head, sizeof(head), "%.120s is missing from the bundle (a copy that did"
+			 " not finish?): %.160s", ob->file, ob->path);
+	else if (ob->file_size < ob->size)
 		snprintf(head, sizeof(head), "%.120s: %" PRIu64 " of %" PRIu64 " bytes present "
 			 "(truncated copy?): %.160s", ob->file, ob->file_size, ob->size, ob->path);
 	else

@@ -1172,7 +1172,7 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 		if (s->objects_not_copied)
 			fprintf(f, ", %u the capture could not read", s->objects_not_copied);
 		if (s->objects_damaged)
-			fprintf(f, ", %u damaged cop%s in the bundle (not of the recorded size)",
+			fprintf(f, ", %u damaged cop%s in the bundle (missing or not of the recorded size)",
 				s->objects_damaged, s->objects_damaged == 1 ? "y" : "ies");
 		fputc('\n', f);
 		for (i = 0; i < s->nr_mismatched && i < PTS_DEC_MAX_MISMATCH; i++)

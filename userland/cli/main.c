@@ -53,8 +53,8 @@ static void usage(FILE *f)
 		"  -h, --help     show this help\n"
 		"  -V, --version  print the version (also every bundle's producer)\n"
 		"\nExit status: 0 done, 1 failed, 2 bad usage; decode: 3 decoded with gaps\n"
-		"(the timeline is written; each gap is marked with its cause). Each\n"
-		"command's --help gives its own.\n");
+		"or from a damaged input (the timeline is written; each gap is marked with\n"
+		"its cause, each damage said). Each command's --help gives its own.\n");
 }
 
 int main(int argc, char **argv)

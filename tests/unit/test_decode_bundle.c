@@ -504,7 +504,7 @@ static void truncated_copy_of_a_binary_is_said_and_its_code_decodes_as_gaps(void
 	CU_ASSERT_EQUAL(sum.objects_copied, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "code files: 0 copied in the bundle, 0 host files "
 				      "checked against the capture, 0 host files unchecked, 0 not "
-				      "matching the capture, 1 damaged copy in the bundle (not of the "
+				      "matching the capture, 1 damaged copy in the bundle (missing or not of the "
 				      "recorded size)\n"));
 	pts_decode_summary_free(&sum);
 	tl_sink_free(&sink);

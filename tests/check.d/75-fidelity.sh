@@ -102,6 +102,11 @@ else
 	echo "FAIL: GCC made no depth.cold in $bin/coldrec (a profile-guided build): the coldrec streams would test nothing"
 	exit 1
 fi
+# OpenMP workers: two threads of a parallel loop and region; passive
+# waiting (futex), where libgomp's default spin would be single-stepped.
+OMP_WAIT_POLICY=passive "$B/ptsynth" run -q --no-aslr -o "$work/bundles/omp.ptscope" -- "$bin/omp" \
+	</dev/null >/dev/null
+args+=(--bundle "omp=$work/bundles/omp.ptscope:$bin/omp")
 # Rust: panics unwinding through frames with values to drop, closures,
 # an inlined iterator chain.
 if [ -x "$bin/panics" ]; then

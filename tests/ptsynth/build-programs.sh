@@ -103,6 +103,12 @@ if newer "$out/thunks" $src/thunks.c; then
 	gcc -O2 -g -mindirect-branch=thunk -mfunction-return=thunk -static -o "$out/thunks" \
 		$src/thunks.c
 fi
+# OpenMP workers, libgomp static (the linker's warning about its dlopen,
+# for offloading, which this program does not use, is shown on failure).
+if newer "$out/omp" $src/omp.c; then
+	gcc $flags -fopenmp -static -o "$out/omp" $src/omp.c 2>"$out/omp.log" ||
+		{ cat "$out/omp.log" >&2; exit 1; }
+fi
 # Cold parts made by a profile (-fprofile-use): GCC moves the blocks the
 # training run ("train": no negative value) never ran into cold parts,
 # some entered before their function has set up a frame; the traced run

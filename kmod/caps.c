@@ -132,6 +132,7 @@ int pts_caps_probe(const struct pt_unit_ops *ops)
 	p->max_phys_addr = c->max_phys_addr;
 	p->va_bits = boot_cpu_has(X86_FEATURE_LA57) ? 57 : 48;
 
+	pts.lbr_pt_excl = pts_lbr_pt_exclusive(c->family, c->model);
 	pts.kpti = boot_cpu_has(X86_FEATURE_PTI);
 	pts.pcid = boot_cpu_has(X86_FEATURE_PCID);
 

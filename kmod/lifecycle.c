@@ -77,8 +77,15 @@ static int pts_cpu_online(unsigned int cpu)
 		start = false;
 	if (start)
 		pts_cpu_start_local(pc, pc->started);
+	/*
+	 * EBUSY: another PT user, VMX without PT, or an LBR/BTS user holds
+	 * the unit now: the rest of this CPU's trace is missing, which the
+	 * capture reports as its conflict (logged there, with the reason).
+	 */
+	if (start && pc->result == -EBUSY)
+		pts_cpu_conflict(pc, pc->reason);
 	local_irq_restore(flags);
-	if (start && pc->result)
+	if (start && pc->result && pc->result != -EBUSY)
 		pts_warn("cpu %u back online, PT not re-armed: %d (reason %u)\n",
 			 cpu, pc->result, pc->reason);
 	return 0;

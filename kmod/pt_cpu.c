@@ -68,11 +68,16 @@ static void pc_io(struct pts_cpu *pc, struct pts_msr_io *io)
 	io->ctx = pc;
 }
 
-/*
- * Another owner changed the unit under us: keep the first reason, log it
- * once per capture. Context: on pc's CPU, IRQs off (printk is safe there).
+/**
+ * pts_cpu_conflict() - another user of the unit, or of the branch
+ * recording perf keeps apart from it, got in the way of this CPU's trace.
+ * @pc: this CPU's state.
+ * @reason: enum ptscope_reason, reported as the CPU's conflict.
+ *
+ * Keeps the capture's first reason and logs it once per capture.
+ * Context: on pc's CPU, IRQs off (printk is safe there).
  */
-static void owner_conflict(struct pts_cpu *pc, u32 reason)
+void pts_cpu_conflict(struct pts_cpu *pc, u32 reason)
 {
 	pc->flags |= PTSCOPE_CPUF_CONFLICT;
 	if (pc->conflict)
@@ -92,6 +97,22 @@ static enum pts_vmx_verdict cpu_vmx_verdict(void)
 {
 	return pts_vmx_verdict(pts.caps.flags & PTSCOPE_CAPS_VMX,
 			       pts.caps.vmx_misc, cpu_in_vmx());
+}
+
+/*
+ * An LBR or BTS user on this CPU that perf keeps apart from PT on this
+ * model (pure/lbr_bts.c): its reason, or PTSCOPE_R_NONE. IA32_DEBUGCTL
+ * is not an RTIT MSR: a read that faults (the MSR is absent, so it
+ * enables nothing) is neither a reason nor an MSR_FAULT. IRQs off.
+ */
+static u32 lbr_bts_reason(void)
+{
+	int (*rd)(u32 msr, u64 *val) = pts.ops->rdmsr;
+	u64 debugctl = 0;
+
+	if (!pts.lbr_pt_excl || rd(RTIT_MSR_DEBUGCTL, &debugctl))
+		return PTSCOPE_R_NONE;
+	return pts_lbr_bts_reason(true, debugctl);
 }
 
 /* OUTPUT_BASE value @base is one of this CPU's ToPA tables. */
@@ -137,7 +158,7 @@ static void owner_restore(struct pts_cpu *pc, const struct pts_msr_io *io,
 		pc->flags |= PTSCOPE_CPUF_MSR_FAULT;
 	if (kept) {
 		pc->flags |= PTSCOPE_CPUF_CLOBBERED;
-		owner_conflict(pc, PTSCOPE_R_FOREIGN_STOP);
+		pts_cpu_conflict(pc, PTSCOPE_R_FOREIGN_STOP);
 	}
 	pc->owner.nr = 0;
 }
@@ -149,7 +170,9 @@ static void owner_restore(struct pts_cpu *pc, const struct pts_msr_io *io,
  *          at ring offset 0.
  *
  * Order (SDM 33.2.8, pt-facts section 4): TraceEn must be 0 (else
- * someone else owns the unit: EBUSY, nothing written); every RTIT MSR
+ * someone else owns the unit: EBUSY, nothing written), and so must the
+ * LBR and BTS enables where perf keeps them apart from PT (EBUSY,
+ * LBR_ACTIVE or BTS_ACTIVE, nothing written); every RTIT MSR
  * about to be written is saved (another owner, e.g. a per-task perf
  * intel_pt event whose task is off-CPU, caches them and does not rewrite
  * values it believes unchanged: pts_cpu_stop_local() gives them back);
@@ -166,6 +189,7 @@ void pts_cpu_start_local(struct pts_cpu *pc, bool resume)
 	const struct pts_cpu_buf *cb = b ? b->cpu[pc->cpu] : NULL;
 	u64 ctl = 0, status = 0, base, omp, want;
 	struct pts_msr_io io;
+	u32 branch_user;
 
 	pc->result = 0;
 	pc->reason = PTSCOPE_R_NONE;
@@ -185,6 +209,11 @@ void pts_cpu_start_local(struct pts_cpu *pc, bool resume)
 	}
 	if (cpu_vmx_verdict() == PTS_VMX_REFUSE) {
 		start_fail(pc, -EBUSY, PTSCOPE_R_VMX_NO_PT);
+		return;
+	}
+	branch_user = lbr_bts_reason();
+	if (branch_user) {
+		start_fail(pc, -EBUSY, branch_user);
 		return;
 	}
 	pc_io(pc, &io);
@@ -246,17 +275,17 @@ static bool stop_tracing(struct pts_cpu *pc, u64 ctl, bool base_ours)
 		return true;
 	case PTS_OWNER_STOP_CLEARED:
 		/* Without IA32_VMX_MISC[14], VMXON itself clears TraceEn. */
-		owner_conflict(pc, cpu_vmx_verdict() == PTS_VMX_REFUSE ?
+		pts_cpu_conflict(pc, cpu_vmx_verdict() == PTS_VMX_REFUSE ?
 			       PTSCOPE_R_VMX_NO_PT : PTSCOPE_R_FOREIGN_STOP);
 		return true;
 	case PTS_OWNER_STOP_FOREIGN_OURS:
 		/* PT must not write into tables that are about to be freed. */
-		owner_conflict(pc, PTSCOPE_R_FOREIGN_INTO_OURS);
+		pts_cpu_conflict(pc, PTSCOPE_R_FOREIGN_INTO_OURS);
 		msr_wr(pc, RTIT_MSR_CTL, ctl & ~RTIT_CTL_TRACEEN);
 		return true;
 	case PTS_OWNER_STOP_FOREIGN_LIVE:
 	default:
-		owner_conflict(pc, PTSCOPE_R_FOREIGN_TRACE);
+		pts_cpu_conflict(pc, PTSCOPE_R_FOREIGN_TRACE);
 		pc->owner.nr = 0;
 		return false;
 	}
@@ -270,6 +299,9 @@ static bool stop_tracing(struct pts_cpu *pc, u64 ctl, bool base_ours)
  * Order (pt-facts section 4): read RTIT_CTL and OUTPUT_BASE (reads never
  * #GP); a CTL other than ours means someone else changed the unit
  * (CLOBBERED, and a conflict reason: see stop_tracing()); clear TraceEn;
+ * an LBR or BTS user that perf keeps apart from PT, found enabled now, is
+ * a conflict too (LBR_ACTIVE, BTS_ACTIVE: it may have run beside the
+ * trace; the first reason of the capture is kept);
  * store fence so the output and OUTPUT_* are complete; read OUTPUT_BASE /
  * OUTPUT_MASK_PTRS (-> write head) and STATUS (Error, Stopped); then
  * restore the values saved at enable (STATUS included) wherever nobody
@@ -282,7 +314,8 @@ void pts_cpu_stop_local(struct pts_cpu *pc)
 	const struct pts_cpu_buf *cb = b ? b->cpu[pc->cpu] : NULL;
 	u64 ctl = 0, head = 0, base = 0;
 	struct pts_msr_io io;
-	bool ours;
+	u32 branch_user;
+	bool ours, live;
 
 	if (!pc->enabled)
 		return;
@@ -295,7 +328,11 @@ void pts_cpu_stop_local(struct pts_cpu *pc)
 	pc->ctl_readback = ctl;
 	if (ctl != pc->rtit_ctl)
 		pc->flags |= PTSCOPE_CPUF_CLOBBERED;
-	if (!stop_tracing(pc, ctl, base_is_ours(pc, base))) {
+	live = stop_tracing(pc, ctl, base_is_ours(pc, base));
+	branch_user = lbr_bts_reason();
+	if (branch_user)
+		pts_cpu_conflict(pc, branch_user);
+	if (!live) {
 		pc->enabled = false;
 		pc->flags &= ~PTSCOPE_CPUF_ENABLED;
 		pc->stop_tsc = rdtsc_ordered();
@@ -353,7 +390,7 @@ void pts_cpu_release_local(struct pts_cpu *pc)
 	if (msr_rd(pc, RTIT_MSR_CTL, &ctl) || !(ctl & RTIT_CTL_TRACEEN) ||
 	    msr_rd(pc, RTIT_MSR_OUTPUT_BASE, &base) || !base_is_ours(pc, base))
 		return;
-	owner_conflict(pc, PTSCOPE_R_FOREIGN_INTO_OURS);
+	pts_cpu_conflict(pc, PTSCOPE_R_FOREIGN_INTO_OURS);
 	msr_wr(pc, RTIT_MSR_CTL, ctl & ~RTIT_CTL_TRACEEN);
 }
 
@@ -393,6 +430,7 @@ void pts_cpu_reset_all(void)
 static void check_busy_fn(void *info)
 {
 	struct pts_cpu *pc = this_cpu_ptr(&pts_cpus);
+	u32 branch_user;
 	u64 ctl = 0;
 
 	pc->result = 0;
@@ -401,10 +439,13 @@ static void check_busy_fn(void *info)
 		start_fail(pc, -EIO, PTSCOPE_R_MSR_FAULT);
 		return;
 	}
+	branch_user = lbr_bts_reason();
 	if (ctl & RTIT_CTL_TRACEEN && !pc->enabled)
 		start_fail(pc, -EBUSY, PTSCOPE_R_TRACE_EN_BUSY);
 	else if (cpu_vmx_verdict() == PTS_VMX_REFUSE)
 		start_fail(pc, -EBUSY, PTSCOPE_R_VMX_NO_PT);
+	else if (branch_user)
+		start_fail(pc, -EBUSY, branch_user);
 }
 
 static void start_fn(void *info)
@@ -460,7 +501,10 @@ static int first_failure(const struct cpumask *cpus, struct pts_refusal *why)
  * anywhere and the call fails with -EBUSY / PTSCOPE_R_TRACE_EN_BUSY
  * (reason_arg = CPU); a CPU in VMX operation on a part without
  * IA32_VMX_MISC[14] fails it with -EBUSY / PTSCOPE_R_VMX_NO_PT (RTIT_CTL
- * writes #GP there). Such a part outside VMX operation is only warned
+ * writes #GP there); a CPU with IA32_DEBUGCTL.LBR, .TR or .BTS set, on a
+ * model where perf keeps LBR and BTS apart from PT, fails it with
+ * -EBUSY / PTSCOPE_R_LBR_ACTIVE or PTSCOPE_R_BTS_ACTIVE (pure/lbr_bts.c).
+ * Such a part outside VMX operation is only warned
  * about: a later VMXON ends the trace of that CPU (reported at stop as
  * PTSCOPE_R_VMX_NO_PT). If any CPU then fails to start, every CPU is
  * stopped again.

@@ -118,6 +118,7 @@ DECLARE_PER_CPU(struct pts_cpu, pts_cpus);
 void pts_cpu_init_all(void);
 void pts_cpu_reset_all(void);
 void pts_cpu_start_local(struct pts_cpu *pc, bool resume);
+void pts_cpu_conflict(struct pts_cpu *pc, u32 reason);
 void pts_cpu_stop_local(struct pts_cpu *pc);
 void pts_cpu_release_local(struct pts_cpu *pc);
 int pts_arm(struct pts_refusal *why);
@@ -133,6 +134,8 @@ struct pts_dev {
 	struct ptscope_caps caps;	/* probed at load */
 	struct pts_caps pcaps;		/* what pts_config_check() needs */
 	bool kpti, pcid;
+	/* perf keeps LBR and BTS apart from PT here (pure/lbr_bts.c); set at load */
+	bool lbr_pt_excl;
 
 	/*
 	 * configuration: changed under lock only while not armed (CONFIGURE

@@ -116,6 +116,10 @@ static const char * const ptscope_reason_text[PTSCOPE_R_COUNT] = {
 		"a uprobe (user-function) trigger needs CAP_SYS_ADMIN, as perf's uprobes do (CAP_PERFMON is not enough)",
 	[PTSCOPE_R_SUSPENDING] =
 		"the system is suspending, hibernating or restoring a hibernation image: START again once it has resumed",
+	[PTSCOPE_R_LBR_ACTIVE] =
+		"IA32_DEBUGCTL.LBR is set on this CPU (perf -b, --call-graph lbr, or another LBR user): on this CPU model perf never runs LBR beside PT, nor does ptscope: end that user or trace other CPUs",
+	[PTSCOPE_R_BTS_ACTIVE] =
+		"IA32_DEBUGCTL.BTS or .TR is set on this CPU (perf's intel_bts, or another branch trace store user): on this CPU model perf never runs BTS beside PT, nor does ptscope: end that user or trace other CPUs",
 };
 
 /* Text for reason code r; a fixed string for codes this build does not know. */

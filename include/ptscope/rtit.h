@@ -27,6 +27,16 @@
 #define RTIT_MSR_VMX_MISC		0x485
 /* IA32_VMX_MISC[14]: Intel PT may be used in VMX operation (SDM vol. 3C). */
 #define RTIT_VMX_MISC_PT_IN_VMX		_BITULL(14)
+/*
+ * IA32_DEBUGCTL (SDM vol. 3B 18.4.1, figure 18-3): the branch recording
+ * enables that perf keeps apart from PT on some parts (kmod/pure/lbr_bts.c).
+ */
+#define RTIT_MSR_DEBUGCTL		0x1D9
+#define RTIT_DEBUGCTL_LBR		_BITULL(0)	/* last branch records */
+#define RTIT_DEBUGCTL_BTF		_BITULL(1)	/* single-step on branches */
+#define RTIT_DEBUGCTL_TR		_BITULL(6)	/* branch trace messages */
+#define RTIT_DEBUGCTL_BTS		_BITULL(7)	/* branch trace store */
+#define RTIT_DEBUGCTL_BTINT		_BITULL(8)	/* BTS buffer-full interrupt */
 
 /* IA32_RTIT_CTL (SDM 33.2.8.2, table 33-6). */
 #define RTIT_CTL_TRACEEN	_BITULL(0)

@@ -99,6 +99,30 @@ enum pts_vmx_verdict {
  */
 enum pts_vmx_verdict pts_vmx_verdict(bool vmx, u64 vmx_misc, bool in_vmx);
 
+/* ---- LBR and BTS beside PT (lbr_bts.c) --------------------------------- */
+
+/*
+ * Does perf keep PT apart from LBR and BTS on this CPU (family, model
+ * from pts_cpuid_fms())? True for the PT parts on which perf's
+ * intel_pmu_init() leaves x86_pmu.lbr_pt_coexist false, so that
+ * x86_add_exclusive() lets only one of PT, LBR and BTS have events:
+ * Broadwell, Skylake, Kaby/Coffee/Comet Lake and Cannon Lake. False for
+ * Goldmont, Goldmont Plus, Tremont, Ice Lake and later cores, where perf
+ * sets lbr_pt_coexist, and for anything but family 6.
+ */
+bool pts_lbr_pt_exclusive(u32 family, u32 model);
+
+/*
+ * Why one CPU may not trace beside its branch recording, given
+ * @exclusive (pts_lbr_pt_exclusive()) and that CPU's IA32_DEBUGCTL:
+ * PTSCOPE_R_LBR_ACTIVE when DEBUGCTL.LBR (bit 0) is set,
+ * PTSCOPE_R_BTS_ACTIVE when DEBUGCTL.TR (bit 6) or .BTS (bit 7) is set
+ * (BTS stores the branch trace messages TR enables, SDM vol. 3B
+ * 18.4.5-18.4.6), LBR first when both are; PTSCOPE_R_NONE when
+ * @exclusive is false or none is set. BTF and BTINT alone record nothing.
+ */
+u32 pts_lbr_bts_reason(bool exclusive, u64 debugctl);
+
 /* ---- ToPA layout (topa_plan.c) ----------------------------------------- */
 
 /* ToPA entries per 4 KiB table holding regions: the last slot is END. */

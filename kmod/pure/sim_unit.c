@@ -64,6 +64,7 @@ static const char * const pts_sim_gp_names[] = {
 	[PTS_SIM_GP_NO_CR3_MSR] = "RTIT_CR3_MATCH without CPUID.14H.0:EBX[0]",
 	[PTS_SIM_GP_ADDR_NONCANONICAL] = "RTIT_ADDRn value not canonical",
 	[PTS_SIM_GP_NO_ADDR_MSR] = "RTIT_ADDRn beyond CPUID.14H.1:EAX[2:0] ranges",
+	[PTS_SIM_GP_DEBUGCTL_RESERVED] = "IA32_DEBUGCTL reserved bit set",
 };
 
 const char *pts_sim_gp_str(enum pts_sim_gp gp)
@@ -905,6 +906,12 @@ static int pts_sim_write_ctl(struct pts_sim_cpu *c, u64 v, u64 tsc)
 	return 0;
 }
 
+/*
+ * IA32_DEBUGCTL bits a Skylake defines (SDM vol. 3B 18.4.1 and 18.15.1:
+ * LBR, BTF, then TR to RTM_DEBUG at 6-15); the others are reserved, #GP.
+ */
+#define PTS_SIM_DEBUGCTL_DEFINED	0xffc3ULL
+
 /* Bits software may write in RTIT_STATUS (table 33-7); 2:0 are read-only. */
 #define PTS_SIM_STATUS_WRITABLE						\
 	(RTIT_STATUS_ERROR | RTIT_STATUS_STOPPED | RTIT_STATUS_PENDPSB |	\
@@ -963,6 +970,9 @@ int pts_sim_rdmsr(struct pts_sim_cpu *c, u32 msr, u64 *val)
 			return pts_sim_gp(c, PTS_SIM_GP_NO_CR3_MSR);
 		*val = c->cr3_match;
 		return 0;
+	case RTIT_MSR_DEBUGCTL:
+		*val = c->debugctl;
+		return 0;
 	default:
 		break;
 	}
@@ -982,6 +992,12 @@ int pts_sim_wrmsr(struct pts_sim_cpu *c, u32 msr, u64 val, u64 tsc)
 	unsigned int slot;
 
 	c->last_gp = PTS_SIM_GP_NONE;
+	if (msr == RTIT_MSR_DEBUGCTL) {
+		if (val & ~PTS_SIM_DEBUGCTL_DEFINED)
+			return pts_sim_gp(c, PTS_SIM_GP_DEBUGCTL_RESERVED);
+		c->debugctl = val;
+		return 0;
+	}
 	if (!pts_sim_rtit_msr(msr))
 		return pts_sim_gp(c, PTS_SIM_GP_UNKNOWN_MSR);
 	if (msr == RTIT_MSR_CTL)

@@ -77,6 +77,7 @@ enum pts_sim_gp {
 	PTS_SIM_GP_NO_CR3_MSR,		/* CR3_MATCH without 14H.0:EBX[0] */
 	PTS_SIM_GP_ADDR_NONCANONICAL,	/* ADDRn_A/B not canonical */
 	PTS_SIM_GP_NO_ADDR_MSR,		/* ADDRn_A/B for n >= range count */
+	PTS_SIM_GP_DEBUGCTL_RESERVED,	/* IA32_DEBUGCTL bit 2-5 or 16-63 set */
 };
 
 /* Text for a #GP reason, for log lines. */
@@ -114,6 +115,12 @@ struct pts_sim_cpu {
 	u64 cr3_match;
 	u64 addr[8];		/* ADDR0_A, ADDR0_B, ADDR1_A, ... */
 	u32 byte_cnt;		/* STATUS.PacketByteCnt: bytes since the last PSB */
+	/*
+	 * IA32_DEBUGCTL, stored only: a test sets LBR/TR/BTS in it to play an
+	 * LBR or BTS user; the model records no branches and its PT output
+	 * does not depend on it (docs/simulated-unit.md, "Another owner").
+	 */
+	u64 debugctl;
 
 	/* The ToPA entry being written (valid while tracing, no error). */
 	bool region_valid;

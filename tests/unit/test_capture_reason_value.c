@@ -47,6 +47,10 @@ static void reasons_with_a_value_say_what_it_is(void)
 	/* START's is the CPU that went offline, CPU 0 included */
 	HAS(refused("START", EINVAL, PTSCOPE_R_BAD_CPU_MASK, 0), "(CPU 0, Invalid argument)");
 	HAS(refused("START", EBUSY, PTSCOPE_R_TRACE_EN_BUSY, 3), "(CPU 3, Device or resource busy)");
+	HAS(refused("START", EBUSY, PTSCOPE_R_LBR_ACTIVE, 1), "(CPU 1, Device or resource busy)");
+	HAS(refused("START", EBUSY, PTSCOPE_R_LBR_ACTIVE, 1), "IA32_DEBUGCTL.LBR is set");
+	HAS(refused("START", EBUSY, PTSCOPE_R_BTS_ACTIVE, 0), "(CPU 0, Device or resource busy)");
+	HAS(refused("START", EBUSY, PTSCOPE_R_BTS_ACTIVE, 0), "-C/--cpus");
 	HAS(refused("CONFIGURE", ESRCH, PTSCOPE_R_NO_SUCH_PID, 4242), "(pid 4242,");
 	HAS(refused("CONFIGURE", EPERM, PTSCOPE_R_BUFFER_LIMIT, 1 << 20), "(limit 1 MiB,");
 	HAS(refused("CONFIGURE", EBUSY, PTSCOPE_R_HOTKEY_UNAVAILABLE, 'x'), "(key x,");

@@ -355,7 +355,38 @@ static void unknown_msrs_fault(void)
 	simt_fini(&t);
 }
 
+/*
+ * IA32_DEBUGCTL is stored for tests that play an LBR or BTS user: the
+ * bits SDM vol. 3B 18.4.1 defines (LBR 0, BTF 1, TR 6 ... RTM_DEBUG 15)
+ * read back, the reserved ones (2-5, 16-63) fault, and tracing neither
+ * changes it nor is refused because of it (no hardware rule is modelled).
+ */
+static void debugctl_is_stored_and_faults_on_reserved_bits(void)
+{
+	const u64 lbr_tr_bts = (1ULL << 0) | (1ULL << 6) | (1ULL << 7);
+	struct simt t;
+	u64 v = 1;
+
+	simt_init(&t);
+	CU_ASSERT_EQUAL(pts_sim_rdmsr(&t.cpu, 0x1d9, &v), 0);
+	CU_ASSERT_EQUAL(v, 0);
+	CU_ASSERT_EQUAL(pts_sim_wrmsr(&t.cpu, 0x1d9, lbr_tr_bts, 0), 0);
+	CU_ASSERT_EQUAL(pts_sim_rdmsr(&t.cpu, 0x1d9, &v), 0);
+	CU_ASSERT_EQUAL(v, lbr_tr_bts);
+	CU_ASSERT_EQUAL(pts_sim_wrmsr(&t.cpu, 0x1d9, 1ULL << 2, 0), -EIO);
+	CU_ASSERT_EQUAL(t.cpu.last_gp, PTS_SIM_GP_DEBUGCTL_RESERVED);
+	CU_ASSERT_EQUAL(pts_sim_wrmsr(&t.cpu, 0x1d9, 1ULL << 16, 0), -EIO);
+	CU_ASSERT_EQUAL(t.cpu.last_gp, PTS_SIM_GP_DEBUGCTL_RESERVED);
+	CU_ASSERT_EQUAL(pts_sim_wrmsr(&t.cpu, 0x1d9, 0xffc3, 0), 0);
+	simt_ring(&t, 2, 0, 0);
+	CU_ASSERT_EQUAL(simt_arm(&t, SIMT_CTL_USER, 0), 0);
+	CU_ASSERT_EQUAL(pts_sim_rdmsr(&t.cpu, 0x1d9, &v), 0);
+	CU_ASSERT_EQUAL(v, 0xffc3);
+	simt_fini(&t);
+}
+
 PTS_SUITE(sim_msr, NULL, NULL,
+	  PTS_TEST(debugctl_is_stored_and_faults_on_reserved_bits),
 	  PTS_TEST(cpuid_reports_pt_on_a_skylake_sp_model),
 	  PTS_TEST(cpuid_passes_other_leaves_through),
 	  PTS_TEST(platform_info_reads_the_nominal_ratio),

@@ -15,6 +15,11 @@
  *                         it), on cpu0 with its own buffer (the module
  *                         must leave it alone); each reported as a
  *                         conflict with its reason code
+ *   lbr-bts NAME          IA32_DEBUGCTL.LBR or TR+BTS on cpu1 refuses
+ *                         START (LBR_ACTIVE, BTS_ACTIVE); LBR set on cpu0
+ *                         while armed is cpu0's conflict at STOP; on
+ *                         cpu1 before an offline/online, cpu1 is not
+ *                         re-armed and has that conflict
  *   full-hotplug NAME     full mode, 8 KiB: once cpu1's ring is full
  *                         (STOP region filled, SDM 33.2.7.2), offline and
  *                         online cpu1 while armed: it must stay stopped
@@ -435,6 +440,108 @@ static int do_foreign_traceen(void)
 	}
 	close(g_fd);
 	return report(!bad);
+}
+
+static void cpu_online(int cpu, int on);
+
+/*
+ * START on a capture that one CPU's LBR or BTS user must refuse: EBUSY,
+ * the reason, reason_arg = that CPU, and no CPU left tracing.
+ */
+static int start_refused(int cpu, uint64_t debugctl, uint32_t reason, const char *who)
+{
+	struct ptscope_cpu_status st;
+	struct ptscope_cmd c;
+	int rc, bad = 0;
+
+	rc = sim_wrmsr(cpu, RTIT_MSR_DEBUGCTL, debugctl);
+	if (rc)
+		fail("cpu%d: DEBUGCTL <- %#llx: %s", cpu, (unsigned long long)debugctl,
+		     strerror(-rc));
+	memset(&c, 0, sizeof(c));
+	rc = IOC1(PTSCOPE_IOC_START, c);
+	if (rc != -EBUSY || c.hdr.reason != reason || c.hdr.reason_arg != (uint64_t)cpu) {
+		detail("%s on cpu%d: START %s reason %u arg %llu, want EBUSY reason %u arg %d",
+		       who, cpu, rc ? strerror(-rc) : "succeeded", c.hdr.reason,
+		       (unsigned long long)c.hdr.reason_arg, reason, cpu);
+		bad++;
+		if (!rc)
+			cmd(PTSCOPE_IOC_STOP);
+	} else {
+		detail("%s on cpu%d: START refused, reason %u", who, cpu, reason);
+	}
+	for (rc = 0; rc < 2; rc++) {
+		cpu_status(rc, &st);
+		if (st.flags & PTSCOPE_CPUF_ENABLED) {
+			detail("%s on cpu%d: cpu%d traces after the refusal", who, cpu, rc);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/*
+ * An LBR or BTS user beside the trace, on a model where perf keeps them
+ * apart (the simulated unit is a Skylake-SP, family 6 model 0x55), played
+ * by setting IA32_DEBUGCTL bits through sim_msr: START is refused while
+ * one is on (LBR_ACTIVE, BTS_ACTIVE); one that comes on while armed is
+ * that CPU's conflict at STOP, and only that CPU's.
+ */
+static int do_lbr_bts(void)
+{
+	struct ptscope_caps caps;
+	struct ptscope_cpu_status st;
+	int bad = 0, rc;
+
+	configure(&caps);
+	if (nr_online(&caps) < 2)
+		fail("needs 2 CPUs");
+	bad += start_refused(1, RTIT_DEBUGCTL_LBR, PTSCOPE_R_LBR_ACTIVE, "LBR");
+	bad += start_refused(1, RTIT_DEBUGCTL_TR | RTIT_DEBUGCTL_BTS, PTSCOPE_R_BTS_ACTIVE,
+			     "TR+BTS");
+	sim_wrmsr(1, RTIT_MSR_DEBUGCTL, RTIT_DEBUGCTL_BTF | RTIT_DEBUGCTL_BTINT);
+	rc = cmd(PTSCOPE_IOC_START);
+	if (rc)
+		fail("START with only BTF and BTINT set: %s", strerror(-rc));
+	sleep_ms(50);
+	rc = sim_wrmsr(0, RTIT_MSR_DEBUGCTL, RTIT_DEBUGCTL_LBR);
+	if (rc)
+		fail("cpu0: DEBUGCTL.LBR while armed: %s", strerror(-rc));
+	sleep_ms(50);
+	rc = cmd(PTSCOPE_IOC_STOP);
+	if (rc)
+		fail("STOP: %s", strerror(-rc));
+	bad += expect_conflict(0, PTSCOPE_R_LBR_ACTIVE, "LBR set while armed");
+	cpu_status(1, &st);
+	if (st.flags & PTSCOPE_CPUF_CONFLICT) {
+		detail("cpu1: conflict %u without an LBR or BTS user", st.conflict);
+		bad++;
+	}
+	sim_wrmsr(0, RTIT_MSR_DEBUGCTL, 0);
+	sim_wrmsr(1, RTIT_MSR_DEBUGCTL, 0);
+
+	/* cpu1 back online with LBR on while armed: not re-armed, a conflict. */
+	rc = cmd(PTSCOPE_IOC_START);
+	if (rc)
+		fail("START again, DEBUGCTL clear: %s", strerror(-rc));
+	sleep_ms(50);
+	rc = sim_wrmsr(1, RTIT_MSR_DEBUGCTL, RTIT_DEBUGCTL_LBR);
+	if (rc)
+		fail("cpu1: DEBUGCTL.LBR while armed: %s", strerror(-rc));
+	cpu_online(1, 0);
+	cpu_online(1, 1);
+	sleep_ms(50);
+	cpu_status(1, &st);
+	if (st.flags & PTSCOPE_CPUF_ENABLED) {
+		detail("cpu1 re-armed when back online beside LBR (flags %#x)", st.flags);
+		bad++;
+	}
+	bad += expect_conflict(1, PTSCOPE_R_LBR_ACTIVE, "back online beside LBR");
+	rc = cmd(PTSCOPE_IOC_STOP);
+	if (rc)
+		fail("STOP: %s", strerror(-rc));
+	sim_wrmsr(1, RTIT_MSR_DEBUGCTL, 0);
+	return finish(bad);
 }
 
 static void cpu_online(int cpu, int on)
@@ -1182,6 +1289,8 @@ int main(int argc, char **argv)
 		return do_foreign_state();
 	if (!strcmp(sub, "foreign-traceen") && argc == 3)
 		return do_foreign_traceen();
+	if (!strcmp(sub, "lbr-bts") && argc == 3)
+		return do_lbr_bts();
 	if (!strcmp(sub, "full-hotplug") && argc == 3)
 		return do_full_hotplug();
 	if (!strcmp(sub, "reboot-armed") && argc == 3)

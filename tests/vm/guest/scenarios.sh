@@ -35,6 +35,7 @@ mmap_write_refused mapcount_after_fork_and_reconfigure trigger_race_start_stop
 tracepoint_pid_in_a_pid_namespace sideband_pids_of_the_capture_namespace
 rmmod_while_mapped rmmod_while_armed
 cpu_offline_during_capture full_mode_hotplug_stays_stopped foreign_state_restored foreign_traceen_while_armed
+lbr_bts_beside_pt
 trigger_stops_fifo_cpu sideband_percpu_lost_and_order sideband_watermark_wakes sideband_syscall_records
 configure_vs_cpu_hotplug
 uprobe_main_thread uprobe_second_thread uprobe_post_trigger uprobe_multi_snapshot uprobe_refusals uprobe_unpriv
@@ -208,6 +209,14 @@ if [ "$(nproc)" -ge 2 ]; then
 	run_t ptsunit foreign-traceen foreign_traceen_while_armed
 else
 	res foreign_traceen_while_armed SKIP "one CPU only"
+fi
+# An LBR or BTS user (perf -b, intel_bts) on a model where perf keeps
+# them apart from PT, played through DEBUGCTL in sim_msr: refused at
+# START, a conflict at STOP.
+if [ "$(nproc)" -ge 2 ]; then
+	run_t ptsunit lbr-bts lbr_bts_beside_pt
+else
+	res lbr_bts_beside_pt SKIP "one CPU only"
 fi
 
 # A SCHED_FIFO task that never yields holds cpu1: RT throttling off, and

@@ -151,6 +151,12 @@ static const char *reason_hint(const char *what, uint32_t reason, int e)
 		       "modprobe ptscope simulate=1 (or insmod kmod/ptscope.ko simulate=1)";
 	case PTSCOPE_R_TRACE_EN_BUSY:
 		return "; stop perf record -e intel_pt (or whatever owns PT) and retry";
+	case PTSCOPE_R_LBR_ACTIVE:
+		return "; end the LBR user on that CPU (perf record -b or --call-graph lbr) and "
+		       "retry, or leave that CPU out with -C/--cpus";
+	case PTSCOPE_R_BTS_ACTIVE:
+		return "; end the BTS user on that CPU (perf record -e intel_bts//) and retry, "
+		       "or leave that CPU out with -C/--cpus";
 	case PTSCOPE_R_ARMED:
 		return "; another capture is armed: ptscope status shows it, "
 		       "ptscope status --disarm ends it";

@@ -343,7 +343,7 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 			{ PTS_CPUF_CLOBBERED, "RTIT_CTL was changed by someone else while tracing: the trace is partial" },
 			{ PTS_CPUF_OFFLINED, "the CPU went offline while tracing" },
 			{ PTS_CPUF_MSR_FAULT, "an RTIT MSR access faulted: the trace may be incomplete" },
-			{ PTS_CPUF_CONFLICT, "another PT user (perf intel_pt, KVM) changed the PT unit during the capture: the trace ends early or holds that user's data at its end" },
+			{ PTS_CPUF_CONFLICT, "another PT user (perf intel_pt, KVM) changed the PT unit, or an LBR/BTS user that perf keeps apart from PT ran, during the capture: the trace may end early or hold that user's data at its end" },
 			{ PTS_CPUF_TRACESTOP, "a TraceStop address range was reached (RTIT_STATUS.Stopped): tracing stopped there as configured" },
 			{ PTS_CPUF_VMX, "the CPU was in VMX operation (KVM) during the capture: guest time is missing or the trace ends early" },
 		};

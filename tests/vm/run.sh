@@ -519,6 +519,34 @@ check_reboot() { # line dir
 	fi
 }
 
+# One boot of a line's kernel and initramfs under QEMU: what every boot
+# of the suite shares, then the boot's own QEMU arguments.
+# thread=single: both vCPUs on one host thread. With multi-threaded TCG a
+# vCPU can run a stale translation of kernel text that the other vCPU is
+# patching (text_poke_bp on tracepoint and static-key changes), which
+# ends in an "int3" Oops in the guest; a single TCG thread keeps code
+# modification coherent (docs/testing-vm.md). The console is the first
+# serial port; with a DATA prefix, the data channel follows it: a second
+# serial port (DATA.serial1) and a virtio-serial port named "data"
+# (DATA.virtio). QEMU's own output goes to LOG; returns timeout's status.
+qemu_boot() { # timeout mem_mib vmlinuz dir append console log data [qemu args]
+	local tmo=$1 mem=$2 kernel=$3 dir=$4 append=$5 con=$6 log=$7 data=$8
+	local -a chan=()
+	shift 8
+	[ -n "$data" ] && chan=(-serial "file:$data.serial1"
+		-device virtio-serial-pci,id=vser0
+		-chardev "file,id=vdata,path=$data.virtio"
+		-device virtserialport,bus=vser0.0,chardev=vdata,name=data)
+	timeout -k 5 "$tmo" qemu-system-x86_64 \
+		-accel tcg,thread=single -cpu max -smp 2 -m "$mem" \
+		-kernel "$kernel" -initrd "$dir/initramfs.cpio.gz" \
+		-append "$append" \
+		-display none -vga none -no-reboot \
+		-serial "file:$con" "${chan[@]}" "$@" \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		> "$log" 2>&1
+}
+
 # A second, short boot of the same initramfs with vmtest_panic=1: the
 # guest triggers a capture with a 10 s post-trigger delay and panics in
 # it (sysrq c; panic=-1 resets at once, QEMU -no-reboot exits 0), with
@@ -534,14 +562,7 @@ check_panic() { # line dir vmlinuz append
 		return
 	fi
 	: > "$con"
-	timeout -k 5 180 qemu-system-x86_64 \
-		-accel tcg,thread=single -cpu max -smp 2 -m 512 \
-		-kernel "$3" -initrd "$dir/initramfs.cpio.gz" \
-		-append "$4 vmtest_panic=1" \
-		-display none -vga none -no-reboot \
-		-serial "file:$con" \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		> "$dir/panic-qemu.log" 2>&1
+	qemu_boot 180 512 "$3" "$dir" "$4 vmtest_panic=1" "$con" "$dir/panic-qemu.log" ""
 	rc=$?
 	tr -d '\r' < "$con" > "$dir/panic-console.txt"
 	if ! grep -q '^=== VMTEST-PANIC post-trigger' "$dir/panic-console.txt"; then
@@ -614,14 +635,8 @@ check_kdump() { # line dir vmlinuz append Y|N
 	: > "$con"
 	# 768 MiB with 192 MiB reserved: the crash kernel and its initramfs
 	# fit, and the first kernel keeps what the other boots have.
-	timeout -k 5 240 qemu-system-x86_64 \
-		-accel tcg,thread=single -cpu max -smp 2 -m 768 \
-		-kernel "$3" -initrd "$dir/initramfs.cpio.gz" \
-		-append "$4 crashkernel=192M vmtest_kdump=$pn" \
-		-display none -vga none -no-reboot \
-		-serial "file:$con" \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		> "$dir/kdump-$pn-qemu.log" 2>&1
+	qemu_boot 240 768 "$3" "$dir" "$4 crashkernel=192M vmtest_kdump=$pn" "$con" \
+		"$dir/kdump-$pn-qemu.log" ""
 	rc=$?
 	tr -d '\r' < "$con" > "$txt"
 	# The marker is written to the tty, whose output the kernel's own
@@ -665,17 +680,8 @@ run_final_boots() { # line dir vmlinuz append
 	for ((i = 1; i <= final_only; i++)); do
 		rm -f "$con" "$data".*
 		: > "$con"
-		timeout -k 5 "$BOOT_TIMEOUT" qemu-system-x86_64 \
-			-accel tcg,thread=single -cpu max -smp 2 -m 512 \
-			-kernel "$3" -initrd "$dir/initramfs.cpio.gz" \
-			-append "$4 vmtest_only=final" \
-			-display none -vga none -no-reboot \
-			-serial "file:$con" -serial "file:$data.serial1" \
-			-device virtio-serial-pci,id=vser0 \
-			-chardev "file,id=vdata,path=$data.virtio" \
-			-device virtserialport,bus=vser0.0,chardev=vdata,name=data \
-			-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-			> "$dir/qemu.log" 2>&1
+		qemu_boot "$BOOT_TIMEOUT" 512 "$3" "$dir" "$4 vmtest_only=final" "$con" \
+			"$dir/qemu.log" "$data"
 		rc=$?
 		tr -d '\r' < "$con" > "$dir/console.txt"
 		cp "$dir/console.txt" "$dir/final-$i.txt"
@@ -738,23 +744,9 @@ run_line() {
 	: > "$con"
 	mkfifo "$mon.in" "$mon.out"
 	t0=$(date +%s.%N)
-	# thread=single: both vCPUs on one host thread. With multi-threaded
-	# TCG a vCPU can run a stale translation of kernel text that the
-	# other vCPU is patching (text_poke_bp on tracepoint and static-key
-	# changes), which ends in an "int3" Oops in the guest; a single TCG
-	# thread keeps code modification coherent (docs/testing-vm.md).
-	timeout -k 5 "$BOOT_TIMEOUT" qemu-system-x86_64 \
-		-accel tcg,thread=single -cpu max -smp 2 -m 512 \
-		-kernel "$vmlinuz" -initrd "$dir/initramfs.cpio.gz" \
-		-append "$append" \
-		-display none -vga none -no-reboot \
-		-serial "file:$con" -serial "file:$data.serial1" \
-		-device virtio-serial-pci,id=vser0 \
-		-chardev "file,id=vdata,path=$data.virtio" \
-		-device virtserialport,bus=vser0.0,chardev=vdata,name=data \
-		-chardev "pipe,id=mon0,path=$mon" -mon chardev=mon0,mode=readline \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		> "$dir/qemu.log" 2>&1 &
+	# The monitor on a pipe: key_server types the hotkeys into it.
+	qemu_boot "$BOOT_TIMEOUT" 512 "$vmlinuz" "$dir" "$append" "$con" "$dir/qemu.log" \
+		"$data" -chardev "pipe,id=mon0,path=$mon" -mon chardev=mon0,mode=readline &
 	qpid=$!
 	cat "$mon.out" > "$dir/monitor.log" &
 	kpid=$!

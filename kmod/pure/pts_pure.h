@@ -117,9 +117,10 @@ bool pts_lbr_pt_exclusive(u32 family, u32 model);
  * @exclusive (pts_lbr_pt_exclusive()) and that CPU's IA32_DEBUGCTL:
  * PTSCOPE_R_LBR_ACTIVE when DEBUGCTL.LBR (bit 0) is set,
  * PTSCOPE_R_BTS_ACTIVE when DEBUGCTL.TR (bit 6) or .BTS (bit 7) is set
- * (BTS stores the branch trace messages TR enables, SDM vol. 3B
- * 18.4.5-18.4.6), LBR first when both are; PTSCOPE_R_NONE when
- * @exclusive is false or none is set. BTF and BTINT alone record nothing.
+ * (BTS stores the branch trace messages TR enables: SDM vol. 3B
+ * "Branch Trace Messages", "Branch Trace Store (BTS)"), LBR first when
+ * both are; PTSCOPE_R_NONE when @exclusive is false or none is set. BTF
+ * and BTINT alone record nothing.
  */
 u32 pts_lbr_bts_reason(bool exclusive, u64 debugctl);
 

@@ -99,8 +99,8 @@ if nm "$bin/coldrec" | grep -q ' depth\.cold$'; then
 	args+=(--bundle "coldrec=$work/bundles/coldrec.ptscope:$bin/coldrec")
 	args+=(--bundle "coldrec-stripped=$work/bundles/coldrec-stripped.ptscope:$bin/coldrec.stripped:$bin/coldrec")
 else
-	echo "FAIL: GCC made no depth.cold in $bin/coldrec (a profile-guided build): the coldrec streams would test nothing"
-	exit 1
+	# another GCC may lay the profile out otherwise: said, not compared
+	echo "SKIP part: this GCC made no depth.cold in $bin/coldrec (profile-guided): no coldrec streams"
 fi
 # OpenMP workers: two threads of a parallel loop and region; passive
 # waiting (futex), where libgomp's default spin would be single-stepped.

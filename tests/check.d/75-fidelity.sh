@@ -73,8 +73,9 @@ done
 # and GOT calls, a longjmp into an older frame of a recursion, frames
 # that end without returns (a throw caught by an older frame of the
 # thrower's function, pthread_exit, pthread_cancel, exit; landing pads in
-# cold parts), GCC's retpolines and return thunks.
-for prog in retpoline deep_rec coro forkexec plt_lazy plt_nopie jumps cxx_unwind ifunc recjmp unwind thunks; do
+# cold parts), GCC's retpolines and return thunks, the get-PC idiom and
+# push+ret.
+for prog in retpoline deep_rec coro forkexec plt_lazy plt_nopie jumps cxx_unwind ifunc recjmp unwind thunks pushret; do
 	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/$prog.ptscope" -- "$bin/$prog" </dev/null >/dev/null
 	args+=(--bundle "$prog=$work/bundles/$prog.ptscope:$bin/$prog")
 done

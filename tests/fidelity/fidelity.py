@@ -149,7 +149,9 @@ def perf_events(path, enables=None, namer=None):
     target in place of the thunk (a jump). Nor is the CALL of a return
     thunk into its own middle a call token: the timeline shows the thunk
     as the return of the function that jumped to it (its RET, the return
-    token). Both are counted apart (third value returned). namer(ip, perf's name) names code perf cannot (kernel
+    token), nor a CALL of its own next instruction (the get-PC idiom,
+    which pops its slot: the decoder gives it no call). They are counted
+    apart (third value returned). namer(ip, perf's name) names code perf cannot (kernel
     text given as raw bytes).
     """
     toks, errors, pending, thunk = [], 0, {}, 0
@@ -177,7 +179,10 @@ def perf_events(path, enables=None, namer=None):
                 if nxt is not None:
                     tid, pos = enables[nxt][1], nxt + 1
             n = len(toks)
-            if flags[:1] == ['call'] and fname == RETURN_THUNK:
+            if flags[:1] == ['call'] and (fname == RETURN_THUNK or to == frm + 5):
+                # a return thunk's CALL, or a CALL of its own next
+                # instruction (get-PC: `call 1f; 1: pop`), which the
+                # decoder gives no call (nothing returns to it)
                 thunk += 1
             elif flags[:1] == ['call']:
                 toks.append('call %x' % to)

@@ -158,7 +158,11 @@ sub arrive {
 			push @gt_seq, join("\t", $st->{tid}, $name, scalar(@path), join('>', @path));
 			push @gt_frames, "$st->{tid}\t" . join(';', @path, $name);
 		}
-		push @$stack, [$st->{call}, $name, $st->{sp}, undef, $ip];
+		# A call to a label just ahead (a retpoline thunk's `call 1f`,
+		# the get-PC idiom's `call 1f; 1: pop`) plants a slot its own
+		# code uses: flagged, for a RET to no open frame's address.
+		my $ahead = $ip >= $st->{call} && $ip <= $st->{call} + 32;
+		push @$stack, [$st->{call}, $name, $st->{sp}, undef, $ip, $ahead];
 		undef $st->{call};
 	}
 	if ($st->{jump}) {
@@ -195,16 +199,26 @@ sub arrive {
 		for ($i = $#$stack; $i >= 0; $i--) {
 			if ($stack->[$i][0] == $ip) { splice(@$stack, $i); last; }
 		}
-		# A RET to no open frame's return address (a retpoline thunk:
-		# `call 1f; ...; 1: mov %reg,(%rsp); ret`) consumes the top
-		# frame's return-address slot and goes on in the frame below,
-		# now running the target: as a jump to it from that frame. A
-		# signal handler's RET to __restore_rt (a frame with a resume
-		# IP) leaves the handler frame to rt_sigreturn.
+		# A RET to no open frame's return address. After a call to a
+		# label just ahead (a retpoline thunk: `call 1f; ...; 1: mov
+		# %reg,(%rsp); ret`) it consumes that call's slot and goes on
+		# in the frame below, now running the target: as a jump to it
+		# from that frame. Otherwise it consumed a slot the frame's
+		# code pushed (`push; ret`, a context switch's RET), and the
+		# top frame goes on at the target: as a jump to it, as the
+		# timeline takes it. A signal handler's RET to __restore_rt (a
+		# frame with a resume IP) leaves the handler frame to
+		# rt_sigreturn.
 		if ($i < 0 && @$stack && !defined $stack->[-1][3]) {
-			pop @$stack;
+			pop @$stack if $stack->[-1][5];
 			my $name = $sym{$ip};
-			@{$stack->[-1]}[1, 4] = ($name, $ip) if defined $name && @$stack;
+			if (defined $name && @$stack) {
+				@{$stack->[-1]}[1, 4] = ($name, $ip);
+			} elsif (@$stack && !$stack->[-1][5]) {
+				my $at = fn_at($ip);
+				undef $stack->[-1][1]
+					unless defined $at && defined $stack->[-1][4] && $at == $stack->[-1][4];
+			}
 		}
 		$st->{ret} = 0;
 	}

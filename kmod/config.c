@@ -40,31 +40,6 @@ static int build_cpumask(const struct ptscope_config *cfg, struct cpumask *m,
 	return 0;
 }
 
-/*
- * The process's mm, pinned with mmgrab(): its page-table root (the PGD
- * page, freed by __mmdrop() only) cannot be reused by another process
- * while the capture filters on its address. Context: may sleep.
- */
-static int pid_mm_grab(s32 nr, struct mm_struct **out, struct pts_refusal *why)
-{
-	struct pid *pid = find_get_pid(nr);
-	struct task_struct *task = get_pid_task(pid, PIDTYPE_TGID);
-	struct mm_struct *mm = task ? get_task_mm(task) : NULL;
-
-	put_pid(pid);
-	if (task)
-		put_task_struct(task);
-	if (!mm) {	/* gone, or a kernel thread */
-		why->reason = PTSCOPE_R_NO_SUCH_PID;
-		why->arg = (u64)(s64)nr;
-		return -ESRCH;
-	}
-	mmgrab(mm);
-	mmput(mm);
-	*out = mm;
-	return 0;
-}
-
 /**
  * pts_target_exited() - has the CR3-filtered address space gone?
  * Context: process context, pts.lock held.
@@ -125,7 +100,8 @@ void pts_unconfigure(void)
  * Return: 0; -EBUSY (ARMED: stop first; MAPPED: unmap first); -EPERM
  * (NOT_OWNER: the current capture is another user's);
  * -EINVAL/-EOPNOTSUPP/-ENODEV from pts_config_check(); -EPERM/-ESRCH from
- * the permission check, -EPERM (BUFFER_LIMIT); -EINVAL (BAD_CPU_MASK);
+ * the permission checks (pts_perm_check(), pts_perm_grab_mm()), -EINTR
+ * from the latter; -EPERM (BUFFER_LIMIT); -EINVAL (BAD_CPU_MASK);
  * -ENOMEM (NO_MEMORY); -ENOENT (TRACEPOINT_NOT_FOUND); -EBUSY
  * (HOTKEY_UNAVAILABLE); -EBADF/-EINVAL/-ESRCH/-ENOMEM from the uprobe
  * trigger (pts_uprobe_setup()); -ENOENT (TRACEPOINT_NOT_FOUND) or a
@@ -170,23 +146,15 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 	if (err)
 		goto out;
 	if (cfg->flags & PTSCOPE_CFG_CR3_FILTER) {
-		err = pid_mm_grab(cfg->cr3_pid, &mm, why);
+		/*
+		 * Without perfmon_capable() the sideband names this process
+		 * only (perms.c): its tgid, as pts_perm_grab_mm() found it.
+		 */
+		err = pts_perm_grab_mm(cfg->cr3_pid, admin, &mm,
+				       admin ? NULL : &own, why);
 		if (err)
 			goto out;
 		pts_cr3_plan(__pa(mm->pgd), cfg->scope, pts.pcid, pts.kpti, &cr3);
-		/*
-		 * Without perfmon_capable() the sideband names this process
-		 * only (perms.c): its tgid, as pid_mm_grab() found it.
-		 */
-		if (!admin) {
-			own = find_get_pid(cfg->cr3_pid);
-			if (!own) {
-				why->reason = PTSCOPE_R_NO_SUCH_PID;
-				why->arg = (u64)(s64)cfg->cr3_pid;
-				err = -ESRCH;
-				goto out;
-			}
-		}
 	}
 	err = pts_bufset_alloc(mask, cfg->buffer_size, cfg->mode,
 			       pts.caps.cpuid_14_0[2] & PT_CPUID_ECX_MENTRY,
@@ -231,7 +199,7 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 			goto undo;
 		}
 	}
-	err = pts_trigger_setup(cfg, why);
+	err = pts_trigger_setup(cfg, admin, why);
 	if (err) {
 		pts_sysrec_teardown();
 		pts_sideband_teardown();

@@ -13,9 +13,12 @@
  *    and perf_allow_kernel() (perf_event_paranoid and
  *    security_perf_event_open()) where the kernel exports it (compat.h).
  *  - User scope filtered on one process needs ptrace read access to it,
- *    as perf asks for a per-task event (PTRACE_MODE_READ_REALCREDS); so
+ *    as perf asks for a per-task event (PTRACE_MODE_READ_REALCREDS),
+ *    checked again with its mm taken under its exec_update_lock
+ *    (pts_perm_grab_mm()); so
  *    does a tracepoint trigger on one process or thread, which observes
- *    it whatever the capture traces.
+ *    it whatever the capture traces (its pid taken the same way:
+ *    pts_perm_take_pid()).
  *    Neither ptrace_may_access() nor security_ptrace_access_check() is
  *    exported to modules (Module.symvers of Debian's 6.1 and 6.12), so the
  *    module applies the core of __ptrace_may_access(): the caller's uid and
@@ -176,6 +179,100 @@ static int may_ptrace_pid(s32 nr, enum pid_type type, bool admin,
 	return 0;
 }
 
+/*
+ * Process (@type PIDTYPE_TGID) or thread (PIDTYPE_PID) @nr, checked
+ * again and taken under one lock: pts_perm_check() has looked it up once
+ * already, and it may have exec'd since (a setuid program: other
+ * credentials, not dumpable) or its number been reused.
+ * perf_event_open() checks ptrace access under the task's
+ * exec_update_lock and holds it until the event is installed, so that an
+ * execve() cannot come between the check and the use. Here the task is
+ * looked up once, and the check and what the caller keeps are taken
+ * under that lock, which execve() holds for writing while it switches
+ * the mm, the credentials and dumpability: its mm (@mm_out, mmgrab()ed;
+ * a task without one, gone or a kernel thread, is NO_SUCH_PID) and/or
+ * its struct pid (@pid_out). Context: process context, may sleep.
+ * Return: 0; -ESRCH (NO_SUCH_PID); -EPERM (NEED_PTRACE); -EINTR when a
+ * signal came while an execve() held the lock.
+ */
+static int take_checked(s32 nr, enum pid_type type, bool admin,
+			struct mm_struct **mm_out, struct pid **pid_out,
+			struct pts_refusal *why)
+{
+	struct pid *pid = find_get_pid(nr);
+	struct task_struct *task = get_pid_task(pid, type);
+	struct mm_struct *mm = NULL;
+	int err = task ? 0 : -ESRCH;
+
+	if (task) {
+		err = down_read_interruptible(&task->signal->exec_update_lock);
+		if (!err) {
+			if (!admin && !may_ptrace_task(task))
+				err = -EPERM;
+			else if (mm_out)
+				mm = get_task_mm(task);
+			up_read(&task->signal->exec_update_lock);
+		}
+		put_task_struct(task);
+	}
+	if (!err && mm_out && !mm)
+		err = -ESRCH;	/* a kernel thread, or exiting */
+	if (err) {
+		put_pid(pid);
+		why->reason = err == -EPERM ? PTSCOPE_R_NEED_PTRACE :
+			      err == -ESRCH ? PTSCOPE_R_NO_SUCH_PID : PTSCOPE_R_NONE;
+		why->arg = why->reason ? (u64)(s64)nr : 0;
+		return err;
+	}
+	if (mm_out) {
+		mmgrab(mm);
+		mmput(mm);
+		*mm_out = mm;
+	}
+	if (pid_out)
+		*pid_out = pid;
+	else
+		put_pid(pid);
+	return 0;
+}
+
+/**
+ * pts_perm_grab_mm() - the CR3-filtered process's address space, checked
+ * and taken under one lock (take_checked()).
+ * @nr: cr3_pid, a process of the caller's pid namespace.
+ * @admin: the caller is perfmon_capable() (no ptrace check).
+ * @mm_out: that process's mm, mmgrab()ed: its page-table root (the PGD
+ *          page, freed by __mmdrop() only) is not reused by another
+ *          process while the capture filters on its address.
+ * @pid_out: when non-NULL, a reference on the process's struct pid.
+ * @why: reason and pid on refusal.
+ * Context: process context, may sleep.
+ * Return: 0; -ESRCH (NO_SUCH_PID: gone, or a kernel thread); -EPERM
+ * (NEED_PTRACE); -EINTR when a signal came while an execve() held the lock.
+ */
+int pts_perm_grab_mm(s32 nr, bool admin, struct mm_struct **mm_out,
+		     struct pid **pid_out, struct pts_refusal *why)
+{
+	return take_checked(nr, PIDTYPE_TGID, admin, mm_out, pid_out, why);
+}
+
+/**
+ * pts_perm_take_pid() - a tracepoint trigger's process or thread, checked
+ * and taken under one lock (take_checked()).
+ * @nr: tracepoint_pid, of the caller's pid namespace.
+ * @type: PIDTYPE_TGID for a process, PIDTYPE_PID for a thread.
+ * @admin: the caller is perfmon_capable() (no ptrace check).
+ * @pid_out: a reference on its struct pid.
+ * @why: reason and pid on refusal.
+ * Context: process context, may sleep.
+ * Return: 0; -ESRCH (NO_SUCH_PID); -EPERM (NEED_PTRACE); -EINTR.
+ */
+int pts_perm_take_pid(s32 nr, enum pid_type type, bool admin,
+		      struct pid **pid_out, struct pts_refusal *why)
+{
+	return take_checked(nr, type, admin, NULL, pid_out, why);
+}
+
 /* Kernel scope: the LSM hooks perf applies to kernel events. */
 static int kernel_scope_lsm(struct pts_refusal *why)
 {
@@ -221,6 +318,7 @@ int pts_perm_check(const struct ptscope_config *cfg, bool *admin_out,
 	}
 	if ((cfg->scope & PTSCOPE_SCOPE_KERNEL) && kernel_scope_lsm(why))
 		return -EPERM;
+	/* Checked again, and its mm taken, by pts_perm_grab_mm(). */
 	if (cfg->flags & PTSCOPE_CFG_CR3_FILTER) {
 		err = may_ptrace_pid(cfg->cr3_pid, PIDTYPE_TGID, admin, why);
 		if (err)
@@ -233,6 +331,7 @@ int pts_perm_check(const struct ptscope_config *cfg, bool *admin_out,
 	 * another task (perf_check_permission()), whatever the capture
 	 * itself traces.
 	 */
+	/* Checked again, and its pid taken, by pts_perm_take_pid(). */
 	if ((cfg->trigger.kinds & PTSCOPE_TRIG_TRACEPOINT) &&
 	    cfg->trigger.tracepoint_pid) {
 		err = may_ptrace_pid(cfg->trigger.tracepoint_pid,

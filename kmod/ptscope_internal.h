@@ -29,6 +29,7 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/pid.h>
 #include <linux/printk.h>
 #include <linux/siphash.h>
 #include <linux/spinlock.h>
@@ -294,13 +295,17 @@ int pts_perm_buffer_limit(const struct ptscope_config *cfg,
 			  struct pts_refusal *why);
 void pts_owner_set(struct pts_bufset *b, const struct ptscope_config *cfg);
 int pts_perm_operate(const struct pts_bufset *b, struct pts_refusal *why);
+int pts_perm_grab_mm(s32 nr, bool admin, struct mm_struct **mm_out,
+		     struct pid **pid_out, struct pts_refusal *why);
+int pts_perm_take_pid(s32 nr, enum pid_type type, bool admin,
+		      struct pid **pid_out, struct pts_refusal *why);
 bool pts_perm_phys(const struct file *file);
 int pts_perm_open(void);
 u64 pts_cr3_identity(u64 cr3);
 extern int pts_param_group;
 
 /* ---- triggers (trigger.c) ---------------------------------------------- */
-int pts_trigger_setup(const struct ptscope_config *cfg,
+int pts_trigger_setup(const struct ptscope_config *cfg, bool admin,
 		      struct pts_refusal *why);
 void pts_trigger_teardown(void);
 void pts_trigger_describe(struct ptscope_trigger_info *ti);
@@ -309,7 +314,7 @@ void pts_trigger_quiesce(void);
 void pts_trigger_init(void);
 
 /* ---- tracepoint trigger (trigger_tp.c) ---------------------------------- */
-int pts_trigger_tp_setup(const struct ptscope_trigger_spec *spec,
+int pts_trigger_tp_setup(const struct ptscope_trigger_spec *spec, bool admin,
 			 struct pts_refusal *why);
 void pts_trigger_tp_teardown(void);
 bool pts_trigger_tp_registered(void);

@@ -224,20 +224,21 @@ static const struct sysrq_key_op pts_sysrq_op = {
 /**
  * pts_trigger_setup() - register the configured tracepoint/hotkey/uprobe triggers.
  * @cfg: the configuration (its trigger and uprobe parts).
+ * @admin: the caller is perfmon_capable() (pts_perm_check()).
  * @why: reason code and value on refusal.
  * Context: process context, pts.lock held, not cpus_read_lock(). May sleep.
  * Return: 0; the errors of pts_trigger_tp_setup(); -EBUSY
  * (HOTKEY_UNAVAILABLE); or those of pts_uprobe_setup(). On failure
  * nothing stays registered.
  */
-int pts_trigger_setup(const struct ptscope_config *cfg,
+int pts_trigger_setup(const struct ptscope_config *cfg, bool admin,
 		      struct pts_refusal *why)
 {
 	const struct ptscope_trigger_spec *spec = &cfg->trigger;
 	int err;
 
 	if (spec->kinds & PTSCOPE_TRIG_TRACEPOINT) {
-		err = pts_trigger_tp_setup(spec, why);
+		err = pts_trigger_tp_setup(spec, admin, why);
 		if (err)
 			return err;
 	}

@@ -127,17 +127,20 @@ static void * const trig_probes[] = {
 /**
  * pts_trigger_tp_setup() - register the tracepoint trigger.
  * @spec: the trigger specification; its tracepoint is set.
+ * @admin: the caller is perfmon_capable(): no ptrace check of
+ *         tracepoint_pid (pts_perm_take_pid()).
  * @why: reason code and value on refusal.
  * Context: process context, pts.lock held, not cpus_read_lock() (the
  * registration takes it). May sleep.
  * Return: 0; -ENOENT (TRACEPOINT_NOT_FOUND: no such tracepoint, or a
  * listed event named with another subsystem); -EOPNOTSUPP (BAD_TRIGGER: a
  * tracepoint that is not in the list); -ESRCH (NO_SUCH_PID: no process
- * or thread tracepoint_pid in the caller's pid namespace); or the error
+ * or thread tracepoint_pid in the caller's pid namespace); -EPERM
+ * (NEED_PTRACE) or -EINTR from pts_perm_take_pid(); or the error
  * of tracepoint_probe_register() (BAD_TRIGGER). On failure nothing stays
  * registered.
  */
-int pts_trigger_tp_setup(const struct ptscope_trigger_spec *spec,
+int pts_trigger_tp_setup(const struct ptscope_trigger_spec *spec, bool admin,
 			 struct pts_refusal *why)
 {
 	int idx = pts_tp_trigger_lookup(spec->tracepoint);
@@ -153,13 +156,12 @@ int pts_trigger_tp_setup(const struct ptscope_trigger_spec *spec,
 		return -ENOENT;
 	}
 	if (spec->tracepoint_pid) {
-		trig_pid = find_get_pid(spec->tracepoint_pid);
-		if (!trig_pid) {
-			why->reason = PTSCOPE_R_NO_SUCH_PID;
-			why->arg = (u64)(s64)spec->tracepoint_pid;
-			return -ESRCH;
-		}
 		trig_tid = spec->flags & PTSCOPE_TRIGF_TID;
+		err = pts_perm_take_pid(spec->tracepoint_pid,
+					trig_tid ? PIDTYPE_PID : PIDTYPE_TGID,
+					admin, &trig_pid, why);
+		if (err)
+			return err;
 	}
 	/* Checked by TRIG_PROBE_DEFINE(), so not through pts_tp_register(). */
 	err = pts_tp_register_checked(pts_tp_triggers[idx].event,

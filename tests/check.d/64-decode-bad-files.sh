@@ -236,6 +236,10 @@ grep -q "^ptscope decode: warning" "$T/err" && { echo "FAIL: the warning was pri
 	{ echo "FAIL: record 0 of $S/sideband.bin is not an exec record"; exit 1; }
 copy sbexec; poke "$T/sbexec/sideband.bin" 2 '<H' 16
 expect 3 "sideband.bin: damaged record at byte offset 0: an exec record of 16 bytes, its struct needs [0-9]*; no record before it is used, the $sbfull bytes from there on are not used" "$T/sbexec"
+# a sideband missing altogether (a copy that did not finish): the trace is
+# decoded without its records, as for one cut at 0 bytes
+copy sbgone; rm "$T/sbgone/sideband.bin"
+expect 3 "^ptscope decode: warning: sideband.bin is missing from the bundle (a copy that did not finish?): its $sbfull bytes of records are lost; copy the bundle again$" "$T/sbgone"
 copy sbone; truncate -s $((o1 + 1)) "$T/sbone/sideband.bin"
 expect 3 "sideband.bin: damaged record at byte offset $o1: only 1 byte left, a header needs 16 (truncated file?); the $o1 bytes before it are used, the 1 byte from there on is not used" "$T/sbone"
 copy ptone; truncate -s $((full - 1)) "$T/ptone/cpu0.pt"

@@ -191,6 +191,28 @@ static void partial_read_accepts_a_truncated_object_copy_with_its_size(void)
 }
 
 /*
+ * A sideband missing from the bundle (a copy that did not finish) is, read
+ * with PTS_BUNDLE_READ_PARTIAL, one of 0 bytes (sideband_missing): the
+ * trace is decoded without its records, said. Without the flag, refused.
+ */
+static void partial_read_accepts_a_missing_sideband(void)
+{
+	struct pts_bundle *b = NULL;
+	char path[4096];
+
+	fresh();
+	snprintf(path, sizeof(path), "%s/sideband.bin", dir);
+	CU_ASSERT_EQUAL_FATAL(unlink(path), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_bundle_read_flags(dir, PTS_BUNDLE_READ_PARTIAL, &b, &err), 0);
+	CU_ASSERT_STRING_EQUAL(b->sideband_file, "sideband.bin");
+	CU_ASSERT(b->sideband_missing);
+	CU_ASSERT_EQUAL(b->sideband_file_size, 0);
+	CU_ASSERT(b->sideband_size > 0);
+	pts_bundle_free(b);
+	expect(-ENOENT, "sideband.bin", "sideband.file");
+}
+
+/*
  * Files other than the per-CPU traces, the sideband and the objects'
  * copies must still be whole, and the manifest still follow every rule.
  */
@@ -448,6 +470,7 @@ static void one_trace_file_for_two_cpus_is_einval(void)
 
 PTS_SUITE(bundle_errors, NULL, errors_cleanup,
 	  PTS_TEST(one_trace_file_for_two_cpus_is_einval),
+	  PTS_TEST(partial_read_accepts_a_missing_sideband),
 	  PTS_TEST(missing_directory_is_enoent),
 	  PTS_TEST(missing_manifest_is_enoent_naming_manifest_json),
 	  PTS_TEST(missing_cpu_file_is_enoent_naming_file_and_key),

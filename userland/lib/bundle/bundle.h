@@ -226,6 +226,7 @@ struct pts_bundle {
 	char *sideband_file;			/* ptscope sideband records, NULL none */
 	uint64_t sideband_size;			/* bytes, as the manifest says */
 	uint64_t sideband_file_size;		/* bytes found on disk (reader fills; as cpus[].file_size) */
+	bool sideband_missing;			/* not on disk (file_size 0; PTS_BUNDLE_READ_PARTIAL) */
 	uint64_t sideband_lost;
 	size_t nr_processes;
 	struct pts_bundle_process *processes;
@@ -267,8 +268,8 @@ int pts_bundle_read(const char *dir, struct pts_bundle **out, struct pts_err *er
  * from the manifest is accepted instead of -EFBIG; cpus[i].file_size,
  * sideband_file_size and objects[i].file_size hold the sizes found on
  * disk, and the caller decides what to use and says what is missing
- * (docs/decode.md, "Damaged bundles"); an object's copy may also be
- * missing (objects[i].copy_missing). Every other file must still have
+ * (docs/decode.md, "Damaged bundles"); an object's copy and the sideband
+ * may also be missing (objects[i].copy_missing, sideband_missing). Every other file must still have
  * its recorded size, and every other file must exist. flags 0 is
  * pts_bundle_read(). Same errors otherwise.
  */

@@ -266,10 +266,10 @@ static void *alloc_array(struct rd *r, size_t n, size_t size)
  * (a per-CPU trace, the sideband or an object's copy read with
  * PTS_BUNDLE_READ_PARTIAL) a file of another size is accepted: its size
  * on disk goes to *on_disk and the decoder says what is missing or
- * ignored. With missing (an object's copy, tolerant), a file missing from
- * the bundle is taken as a copy of 0 bytes and *missing set: its code is
- * looked for as a damaged copy's is, or decodes as gaps, said by the
- * decoder.
+ * ignored. With missing (an object's copy or the sideband, tolerant), a
+ * file missing from the bundle is taken as a copy of 0 bytes and *missing
+ * set: the decoder says what is lost (an object's code is looked for as a
+ * damaged copy's is, or decodes as gaps; no sideband record is read).
  */
 static int rd_file_sized_or_missing(struct rd *r, json_object *o, const char *at, char **name,
 				    uint64_t *size, bool tolerant, bool *missing,
@@ -641,8 +641,9 @@ static int rd_sideband(struct rd *r, json_object *root)
 
 	if (rc)
 		return rc;
-	TRY(rd_file_sized(r, o, "sideband.", &b->sideband_file, &b->sideband_size,
-			  r->flags & PTS_BUNDLE_READ_PARTIAL, &b->sideband_file_size));
+	TRY(rd_file_sized_or_missing(r, o, "sideband.", &b->sideband_file, &b->sideband_size,
+				     r->flags & PTS_BUNDLE_READ_PARTIAL, &b->sideband_missing,
+				     &b->sideband_file_size));
 	TRY(rd_u64(r, o, "sideband.", "lost", true, UINT64_MAX, &b->sideband_lost));
 	return 0;
 }

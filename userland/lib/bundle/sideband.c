@@ -173,7 +173,8 @@ int pts_sb_reader_open(struct pts_sb_reader *r, const struct pts_bundle *b, stru
 	int rc = 0;
 
 	pts_sb_reader_init(r, NULL, 0);
-	if (!b->sideband_file)
+	/* missing from a damaged copy (PTS_BUNDLE_READ_PARTIAL): no record, as an empty one */
+	if (!b->sideband_file || b->sideband_missing)
 		return 0;
 	path = pts_bundle_path(b, b->sideband_file);
 	if (!path)

@@ -28,7 +28,12 @@ static void sideband_file_size(const struct pts_bundle *b, struct pts_decode_sum
 	char text[PTS_BYTES_TEXT_LEN], msg[320];
 	uint64_t have = b->sideband_file_size, want = b->sideband_size;
 
-	if (have < want) {
+	if (b->sideband_missing) {
+		snprintf(msg, sizeof(msg), "%s is missing from the bundle (a copy that did not "
+			 "finish?): its %s of records %s lost; copy the bundle again", b->sideband_file,
+			 pts_bytes_text(want, text, sizeof(text)), want == 1 ? "is" : "are");
+		pts_decode_lost(sum, msg);
+	} else if (have < want) {
 		snprintf(msg, sizeof(msg), "%s: %" PRIu64 " of %" PRIu64 " bytes present (truncated "
 			 "copy?); using the records before the cut, the missing %s %s lost",
 			 b->sideband_file, have, want, pts_bytes_text(want - have, text, sizeof(text)),

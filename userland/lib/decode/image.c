@@ -25,6 +25,14 @@ struct obj {
 	char *sym_path;
 	bool syms_loaded;
 	struct pts_symtab st;
+	/*
+	 * Without a .symtab and no debug file found: the object's name (its
+	 * path on the capture machine) and where a debug file was looked for
+	 * ("no debug file at PATH, ...", pts_debug_file); NULL when its names
+	 * are whole.
+	 */
+	char *unnamed_object, *unnamed_looked;
+	char *orig;		/* its path on the capture machine, if an object named it */
 };
 
 struct mapping {
@@ -115,6 +123,9 @@ void pts_imgset_free(struct pts_imgset *s)
 		pts_symtab_free(&o->st);
 		free(o->path);
 		free(o->sym_path);
+		free(o->unnamed_object);
+		free(o->unnamed_looked);
+		free(o->orig);
 		free(o);
 	}
 	free(s->objs);
@@ -439,6 +450,11 @@ int pts_imgset_add_file(struct pts_imgset *s, int32_t pid, const char *path,
 	if (sym_path && !o->sym_path) {
 		o->sym_path = strdup(sym_path);
 		if (!o->sym_path)
+			return pts_err_set(err, ENOMEM, "out of memory");
+	}
+	if (object && object[0] == '/' && !o->orig) {
+		o->orig = strdup(object);
+		if (!o->orig)
 			return pts_err_set(err, ENOMEM, "out of memory");
 	}
 	isid = pt_iscache_add_file(s->iscache, path, file_off, size, vaddr);
@@ -836,6 +852,40 @@ size_t pts_imgset_read_any(const struct pts_imgset *s, uint64_t addr, uint8_t *b
 	return read_map(find_map_in(s, 0, true, addr), addr, buf, len);
 }
 
+/*
+ * Names of o, which has no .symtab, from a separate debug file (its code
+ * stays o's), found as pts_debug_file() finds it for object, the path on
+ * the capture machine; else o is noted as unnamed with where the file
+ * was looked for (pts_imgset_names_missing). Objects named "[...]" (the
+ * vdso, kernel text) have their names elsewhere, and code that is no ELF
+ * (--raw bytes, a bundle's kernel text) has none to find: not noted.
+ */
+static void load_debug_file(struct pts_imgset *s, struct obj *o, const char *object)
+{
+	struct pts_symtab full = { 0 };
+	char looked[768], why[800];
+	char *dbg = pts_debug_file(o->path, object, s->sysroot, looked, sizeof(looked));
+
+	if (dbg && !pts_symtab_load_elf(&full, dbg, NULL) && full.n) {
+		pts_symtab_free(&o->st);
+		o->st = full;
+		/* the PLT and its relocations are in the binary, not the debug file */
+		pts_plt_load(&o->st, o->path);
+	} else {
+		pts_symtab_free(&full);
+		if (object && object[0] != '[' && o->len >= 4 && !memcmp(o->data, "\177ELF", 4)) {
+			if (looked[0])
+				snprintf(why, sizeof(why), "no debug file at %s", looked);
+			else
+				snprintf(why, sizeof(why), "no build-id, and no .gnu_debuglink file");
+			/* out of memory: not noted, the decode goes on */
+			o->unnamed_object = strdup(object);
+			o->unnamed_looked = strdup(why);
+		}
+	}
+	free(dbg);
+}
+
 int pts_imgset_symbolize(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_info *out)
 {
 	struct pts_imgset *s = ctx;
@@ -851,21 +901,8 @@ int pts_imgset_symbolize(void *ctx, int32_t pid, uint64_t addr, struct pts_sym_i
 			o->syms_loaded = true;
 			/* a stripped or non-ELF file just has no names */
 			pts_symtab_load_elf(&o->st, o->sym_path ? o->sym_path : o->path, NULL);
-			if (!o->st.full && !o->sym_path) {
-				/* names only from a separate debug file (code stays this file's) */
-				char *dbg = pts_debug_file(o->path, s->sysroot);
-				struct pts_symtab full = { 0 };
-
-				if (dbg && !pts_symtab_load_elf(&full, dbg, NULL) && full.n) {
-					pts_symtab_free(&o->st);
-					o->st = full;
-					/* the PLT and its relocations are in the binary, not the debug file */
-					pts_plt_load(&o->st, o->path);
-				} else {
-					pts_symtab_free(&full);
-				}
-				free(dbg);
-			}
+			if (!o->st.full && !o->sym_path)
+				load_debug_file(s, o, o->orig ? o->orig : m->object);
 		}
 		sym = pts_symtab_find(&o->st, addr - (uint64_t)m->bias);
 		if (sym) {
@@ -897,6 +934,21 @@ int pts_imgset_set_sysroot(struct pts_imgset *s, const char *sysroot)
 	free(s->sysroot);
 	s->sysroot = sysroot ? strdup(sysroot) : NULL;
 	return sysroot && !s->sysroot ? -ENOMEM : 0;
+}
+
+const char *pts_imgset_names_missing(const struct pts_imgset *s, size_t i, const char **looked)
+{
+	size_t k;
+
+	for (k = 0; k < s->nobjs; k++) {
+		const struct obj *o = s->objs[k];
+
+		if (!o->unnamed_object || !o->unnamed_looked || i--)
+			continue;
+		*looked = o->unnamed_looked;
+		return o->unnamed_object;
+	}
+	return NULL;
 }
 
 const char *pts_imgset_sym_damage(const struct pts_imgset *s, size_t i, const char **why)

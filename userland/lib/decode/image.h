@@ -206,6 +206,15 @@ size_t pts_imgset_read_any(const struct pts_imgset *set, uint64_t addr, uint8_t 
 const char *pts_imgset_sym_damage(const struct pts_imgset *s, size_t i, const char **why);
 
 /*
+ * The i-th object (its path on the capture machine) whose code was named
+ * and which has no .symtab and no debug file was found for (only its
+ * exported names, or none: [unknown]); *looked says where the debug file
+ * was looked for ("no debug file at PATH, ...", pts_debug_file), or that
+ * the object has no build-id. NULL past the last.
+ */
+const char *pts_imgset_names_missing(const struct pts_imgset *s, size_t i, const char **looked);
+
+/*
  * Symbol of addr in pid's space at the time written at
  * pts_imgset_sym_time (pts_tl_symbolize_fn). Always returns 0.
  */

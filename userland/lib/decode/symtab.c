@@ -460,19 +460,58 @@ static char *debuglink(const char *path)
 	return name;
 }
 
-char *pts_debug_file(const char *path, const char *sysroot)
+/*
+ * Whether cand is a readable debug file for a binary of build-id id ("":
+ * none): perf's symsrc__init refuses a debug file whose build-id differs
+ * from the binary's, and so does this. A candidate without a build-id is
+ * taken unless strict (a file found by the build-id's name alone, outside
+ * the sysroot: nothing else ties it to the binary).
+ */
+static bool debug_ok(const char *cand, const char *id, bool strict)
 {
-	char id[41], cand[4096], dir[2048];
-	const char *root = sysroot ? sysroot : "";
-	char *link, *slash;
+	char cid[41];
 
-	if (!pts_elf_build_id(path, id, NULL) && strlen(id) > 2) {
-		snprintf(cand, sizeof(cand), "%s/usr/lib/debug/.build-id/%.2s/%s.debug", root, id,
-			 id + 2);
-		if (access(cand, R_OK) == 0)
-			return strdup(cand);
-	}
-	link = debuglink(path);
+	if (access(cand, R_OK))
+		return false;
+	if (!id[0])
+		return !strict;
+	if (pts_elf_build_id(cand, cid, NULL) || !cid[0])
+		return !strict;
+	return !strcmp(cid, id);
+}
+
+/* cand under root by build-id: ROOT/usr/lib/debug/.build-id/xx/rest.debug */
+static void by_build_id(char *cand, size_t len, const char *root, const char *id)
+{
+	snprintf(cand, len, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", root, id, id + 2);
+}
+
+/* Appends s to the ", "-separated looked-for list (cut when full). */
+static void looked_add(char *looked, size_t len, const char *s)
+{
+	size_t n;
+
+	if (!looked || !len)
+		return;
+	n = strlen(looked);
+	snprintf(looked + n, len - n, "%s%s", n ? ", " : "", s);
+}
+
+/*
+ * The .gnu_debuglink candidates of path (its original path orig, on the
+ * capture machine) under root, as gdb and perf look: the binary's own
+ * directory and its .debug/, the original directory under root and its
+ * .debug/, and ROOT/usr/lib/debug/ORIGDIR/. The first that debug_ok()
+ * takes, or NULL.
+ */
+static char *by_debuglink(const char *path, const char *orig, const char *root, bool rooted,
+			  const char *id)
+{
+	char cand[4096], dir[2048], odir[2048];
+	char *link = debuglink(path), *slash;
+	const char *fmt[] = { "%s%s/%s", "%s%s/.debug/%s", "%s/usr/lib/debug%s/%s" };
+	unsigned int k;
+
 	if (!link)
 		return NULL;
 	snprintf(dir, sizeof(dir), "%s", path);
@@ -481,19 +520,55 @@ char *pts_debug_file(const char *path, const char *sysroot)
 		*slash = '\0';
 	else
 		snprintf(dir, sizeof(dir), ".");
+	snprintf(odir, sizeof(odir), "%s", orig);
+	slash = strrchr(odir, '/');
+	if (slash)
+		*slash = '\0';
 	snprintf(cand, sizeof(cand), "%s/%s", dir, link);
-	if (strcmp(cand, path) && access(cand, R_OK) == 0)
+	if (strcmp(cand, path) && debug_ok(cand, id, false))
 		goto found;
 	snprintf(cand, sizeof(cand), "%s/.debug/%s", dir, link);
-	if (access(cand, R_OK) == 0)
+	if (debug_ok(cand, id, false))
 		goto found;
-	snprintf(cand, sizeof(cand), "%s/usr/lib/debug%s/%s", root,
-		 dir[0] == '/' ? dir + (sysroot ? strlen(root) : 0) : dir, link);
-	if (access(cand, R_OK) == 0)
-		goto found;
+	for (k = rooted ? 0 : 2; odir[0] == '/' && k < 3; k++) {
+		snprintf(cand, sizeof(cand), fmt[k], root, odir, link);
+		if (strcmp(cand, path) && debug_ok(cand, id, false))
+			goto found;
+	}
 	free(link);
 	return NULL;
 found:
 	free(link);
 	return strdup(cand);
+}
+
+char *pts_debug_file(const char *path, const char *orig, const char *sysroot, char *looked,
+		     size_t len)
+{
+	const char *root = sysroot ? sysroot : "";
+	char id[41] = "", cand[4096];
+	char *found;
+
+	if (looked && len)
+		looked[0] = '\0';
+	if (!orig || orig[0] != '/')
+		orig = path;
+	if (pts_elf_build_id(path, id, NULL) || strlen(id) <= 2)
+		id[0] = '\0';
+	if (id[0]) {
+		by_build_id(cand, sizeof(cand), root, id);
+		looked_add(looked, len, cand);
+		if (debug_ok(cand, id, false))
+			return strdup(cand);
+	}
+	found = by_debuglink(path, orig, root, sysroot != NULL, id);
+	if (found || !sysroot || !id[0])
+		goto out;
+	/* the host's own, as perf's build-id cache: the build-id must be the binary's */
+	by_build_id(cand, sizeof(cand), "", id);
+	looked_add(looked, len, cand);
+	if (debug_ok(cand, id, true))
+		return strdup(cand);
+out:
+	return found;
 }

@@ -96,12 +96,22 @@ void pts_symtab_finish(struct pts_symtab *st);
 const struct pts_sym *pts_symtab_find(const struct pts_symtab *st, uint64_t addr);
 
 /*
- * Separate debug file holding the names of a stripped binary, looked up
- * under sysroot (NULL: "/") by build-id (usr/lib/debug/.build-id/xx/rest.debug)
- * then by .gnu_debuglink (same directory, .debug/, usr/lib/debug/DIR/).
- * Returns a new path (caller frees) or NULL when none exists.
+ * Separate debug file holding the names of a stripped binary at path,
+ * whose path on the capture machine is orig (NULL: path), looked up as
+ * perf looks with --symfs sysroot (NULL: "/"): by build-id,
+ * SYSROOT/usr/lib/debug/.build-id/xx/rest.debug; then by .gnu_debuglink,
+ * in path's directory and its .debug/, orig's directory under sysroot and
+ * its .debug/ (with a sysroot), SYSROOT/usr/lib/debug/ORIGDIR/; then,
+ * with a sysroot, the host's /usr/lib/debug/.build-id/xx/rest.debug, as
+ * perf's build-id cache outside the symfs. A file whose build-id is not
+ * the binary's is never taken (perf's symsrc__init); the host's must have
+ * the binary's. looked (may be NULL; len bytes) receives the build-id
+ * paths tried, ", "-separated ("" without a build-id), for a hint of
+ * where to put the file.
+ * Returns a new path (caller frees) or NULL when none is found.
  */
-char *pts_debug_file(const char *path, const char *sysroot);
+char *pts_debug_file(const char *path, const char *orig, const char *sysroot, char *looked,
+		     size_t len);
 
 /* Demangled copy of name (C++/Rust), or a plain copy; NULL on ENOMEM. */
 char *pts_demangle(const char *name);

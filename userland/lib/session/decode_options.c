@@ -68,7 +68,8 @@ static const struct pts_optdef dopt_table[] = {
 	{ "help", 'h', NULL, N, NULL, DECODE, D_HELP, "show this help" },
 	{ "sysroot", 0, NULL, R, "DIR", DECODE, D_SYSROOT,
 	  "find mapped files (the sideband's, a bundle's uncopied binaries) and debug "
-	  "files under DIR" },
+	  "files under DIR (as perf --symfs; this host's /usr/lib/debug too when the "
+	  "build-ids match)" },
 	{ "cpu-model", 0, NULL, R, "F/M/S", DECODE, D_CPU_MODEL,
 	  "recording CPU, whose errata libipt works around; for a bundle it overrides the "
 	  "manifest's (a model newer than libipt)" },
@@ -112,7 +113,7 @@ static const struct pts_optdef dopt_table[] = {
 	{ "pevent-time-zero", 0, NULL, R, "N", DECODE, D_PEV_ZERO,
 	  "perf's TSC conversion: perf_event_mmap_page time_zero" },
 	{ "perf-script", 0, NULL, R, "FILE", DECODE, D_PERF_SCRIPT,
-	  "perf script --itrace=cr -F +flags output; - = standard input" },
+	  "the text of " PERF_SCRIPT_CMD "; - = standard input" },
 };
 
 #undef R

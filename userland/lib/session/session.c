@@ -441,6 +441,23 @@ static void sym_damage_notices(const struct pts_imgset *set, struct pts_decode_s
 	}
 }
 
+/* Each object named without a symbol table or debug file, for the summary. */
+static void names_missing(const struct pts_imgset *set, struct pts_decode_summary *sum)
+{
+	const char *object, *looked;
+	size_t i;
+
+	for (i = 0; (object = pts_imgset_names_missing(set, i, &looked)); i++) {
+		if (sum->nr_unnamed < PTS_DEC_MAX_UNNAMED) {
+			snprintf(sum->unnamed[sum->nr_unnamed].object,
+				 sizeof(sum->unnamed[0].object), "%s", object);
+			snprintf(sum->unnamed[sum->nr_unnamed].looked,
+				 sizeof(sum->unnamed[0].looked), "%s", looked);
+		}
+		sum->nr_unnamed++;
+	}
+}
+
 /*
  * A thread's traced time (timeline ns) from the summary's thread stats,
  * for pts_kl_stats(): 0, or -1 when the thread made no event.
@@ -695,6 +712,7 @@ static int decode_run(struct pts_run_in *in, pts_tl_emit_fn emit, void *emit_ctx
 	if (rc)
 		goto out;
 	sym_damage_notices(in->set, sum);
+	names_missing(in->set, sum);
 	rc = pts_decode_finish_summary(f.tl, sum, err);
 	if (!rc && in->labels && pts_kl_count(in->labels)) {
 		sum->have_labels = true;
@@ -1108,6 +1126,27 @@ out:
 	return rc;
 }
 
+/*
+ * Objects named without a symbol table or debug file: where their debug
+ * files were looked for, and what to install or point to.
+ */
+static void print_unnamed(FILE *f, const struct pts_decode_summary *s)
+{
+	unsigned int i;
+
+	if (!s->nr_unnamed)
+		return;
+	fprintf(f, "names: %u object%s without a symbol table or debug file (functions by their"
+		" exported names, else [unknown]):\n", s->nr_unnamed, s->nr_unnamed == 1 ? "" : "s");
+	for (i = 0; i < s->nr_unnamed && i < PTS_DEC_MAX_UNNAMED; i++)
+		fprintf(f, "  %s: %s\n", s->unnamed[i].object, s->unnamed[i].looked);
+	if (s->nr_unnamed > PTS_DEC_MAX_UNNAMED)
+		fprintf(f, "  ... %u more\n", s->nr_unnamed - PTS_DEC_MAX_UNNAMED);
+	fprintf(f, "  to name them: install the capture machine's debug symbols here (Debian: its"
+		" packages' -dbgsym, libc6-dbg for libc; the build-ids must match), or give"
+		" --sysroot DIR with its /usr/lib/debug under DIR\n");
+}
+
 void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 {
 	unsigned int i;
@@ -1182,6 +1221,7 @@ void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)
 			fprintf(f, "  ... %u more not matching\n",
 				s->nr_mismatched - PTS_DEC_MAX_MISMATCH);
 	}
+	print_unnamed(f, s);
 	if (s->have_labels) {
 		const struct pts_kl_stats *l = &s->labels;
 

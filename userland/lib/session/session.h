@@ -24,6 +24,7 @@
 #define PTS_DEC_MAX_WARNINGS 8
 #define PTS_DEC_MAX_NOTICES 8
 #define PTS_DEC_MAX_MISMATCH 16
+#define PTS_DEC_MAX_UNNAMED 8
 
 struct pts_decode_opts {
 	struct { const char *path; uint32_t cpu; } pt[PTS_DEC_MAX_INPUTS];
@@ -149,6 +150,13 @@ struct pts_decode_summary {
 	uint64_t other_events;
 	struct { char path[160]; char why[128]; } mismatched[PTS_DEC_MAX_MISMATCH];
 	unsigned int nr_mismatched;	/* may exceed PTS_DEC_MAX_MISMATCH: counted */
+	/*
+	 * Objects whose code was named without a .symtab or a debug file
+	 * (pts_imgset_names_missing): each with where its debug file was
+	 * looked for, the summary's hint of what to install or point to.
+	 */
+	struct { char object[160]; char looked[400]; } unnamed[PTS_DEC_MAX_UNNAMED];
+	unsigned int nr_unnamed;	/* may exceed PTS_DEC_MAX_UNNAMED: counted */
 	/*
 	 * The capture's syscall and page-fault records (a bundle captured
 	 * with --syscalls): how many named an untraced stretch, and what

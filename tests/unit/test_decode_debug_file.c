@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where the names of a stripped binary are looked for (pts_debug_file),
+ * as perf looks with --symfs: a sysroot's /usr/lib/debug by build-id and
+ * by .gnu_debuglink (the original file's directory, not that of the copy
+ * read), then the host's /usr/lib/debug by build-id, and never a file of
+ * another build-id (perf's symsrc__init). The binaries are the golden
+ * user program linked twice (two build-ids), its debug file made by
+ * objcopy --only-keep-debug and the program stripped, as a distribution
+ * ships them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "unit.h"
+#include "asm_elf.h"
+#include "bundle_fixture.h"
+#include "capture/elfinfo.h"
+#include "decode/symtab.h"
+
+static char *dir, *elf, *other, id[41];
+static char stripped[400], dbg[400], otherdbg[400], root[400];
+
+static int sh(const char *fmt, const char *a, const char *b)
+{
+	char cmd[2000];
+
+	snprintf(cmd, sizeof(cmd), fmt, a, b);
+	return system(cmd);
+}
+
+static int suite_init(void)
+{
+	dir = bt_tmpdir();
+	if (!dir)
+		return 1;
+	elf = asm_elf_build(dir, "user.elf", ASM_ELF_USER_S,
+			    "-static --build-id -Ttext=0x401000 -e _start");
+	other = asm_elf_build(dir, "other.elf", ASM_ELF_USER_S,
+			      "-static --build-id -Ttext=0x402000 -e _start");
+	if (!elf || !other || pts_elf_build_id(elf, id, NULL) || strlen(id) < 3)
+		return 1;
+	snprintf(dbg, sizeof(dbg), "%s/user.debug", dir);
+	snprintf(otherdbg, sizeof(otherdbg), "%s/other.debug", dir);
+	snprintf(stripped, sizeof(stripped), "%s/copy/user", dir);
+	snprintf(root, sizeof(root), "%s/root", dir);
+	if (sh("objcopy --only-keep-debug '%s' '%s'", elf, dbg) ||
+	    sh("objcopy --only-keep-debug '%s' '%s'", other, otherdbg) ||
+	    sh("mkdir -p '%s/copy' '%s'", dir, root) ||
+	    sh("strip -o '%s' '%s'", stripped, elf))
+		return 1;
+	return 0;
+}
+
+static int suite_cleanup(void)
+{
+	bt_rmtree(dir);
+	free(dir);
+	free(elf);
+	free(other);
+	return 0;
+}
+
+/* root's by-build-id path of the program's debug file */
+static void id_path(char *out, size_t len, const char *r)
+{
+	snprintf(out, len, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", r, id, id + 2);
+}
+
+static void a_sysroots_debug_file_is_found_by_build_id_and_one_of_another_is_not(void)
+{
+	char want[600], host[600], looked[1200], cmd[2400];
+	char *got;
+
+	id_path(want, sizeof(want), root);
+	id_path(host, sizeof(host), "");
+	/* nothing there: the sysroot's place and the host's were looked at */
+	got = pts_debug_file(stripped, "/opt/app/user", root, looked, sizeof(looked));
+	CU_ASSERT_PTR_NULL(got);
+	free(got);
+	CU_ASSERT_PTR_NOT_NULL(strstr(looked, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(looked, host));
+	/* a debug file of another build-id at the build-id's place is not the program's */
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\" && cp '%s' '%s'", want, otherdbg,
+		 want);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	got = pts_debug_file(stripped, "/opt/app/user", root, NULL, 0);
+	CU_ASSERT_PTR_NULL(got);
+	free(got);
+	/* the program's own is taken */
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", dbg, want);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	got = pts_debug_file(stripped, "/opt/app/user", root, NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL(got);
+	if (got)
+		CU_ASSERT_STRING_EQUAL(got, want);
+	free(got);
+	CU_ASSERT_EQUAL(unlink(want), 0);
+}
+
+/*
+ * .gnu_debuglink of a copy (a bundle's objects/...): looked for under the
+ * sysroot in the directory of the original path, not of the copy.
+ */
+static void a_debuglink_is_looked_for_in_the_original_files_directory(void)
+{
+	char linked[600], want[600], cmd[2400];
+	char *got;
+
+	snprintf(linked, sizeof(linked), "%s/copy/linked", dir);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && objcopy --add-gnu-debuglink=user.debug copy/user"
+		 " copy/linked", dir);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	snprintf(want, sizeof(want), "%s/usr/lib/debug/opt/app/user.debug", root);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/usr/lib/debug/opt/app' && cp '%s' '%s'", root,
+		 dbg, want);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	got = pts_debug_file(linked, "/opt/app/linked", root, NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL(got);
+	if (got)
+		CU_ASSERT_STRING_EQUAL(got, want);
+	free(got);
+	/* beside the original under the sysroot, as gdb looks too */
+	CU_ASSERT_EQUAL(unlink(want), 0);
+	snprintf(want, sizeof(want), "%s/opt/app/user.debug", root);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/opt/app' && cp '%s' '%s'", root, dbg, want);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	got = pts_debug_file(linked, "/opt/app/linked", root, NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL(got);
+	if (got)
+		CU_ASSERT_STRING_EQUAL(got, want);
+	free(got);
+	CU_ASSERT_EQUAL(unlink(want), 0);
+}
+
+/*
+ * With a sysroot, the host's own debug file of the same build-id still
+ * names the binary (perf's build-id cache is outside the symfs too):
+ * libc, when this host has its debug file (libc6-dbg).
+ */
+static void the_hosts_debug_file_of_the_same_build_id_is_found_under_any_sysroot(void)
+{
+	const char *libc = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+	char lid[41], want[300];
+	char *got;
+
+	if (pts_elf_build_id(libc, lid, NULL) || strlen(lid) < 3)
+		PTS_SKIP("no /usr/lib/x86_64-linux-gnu/libc.so.6 with a build-id here");
+	snprintf(want, sizeof(want), "/usr/lib/debug/.build-id/%.2s/%s.debug", lid, lid + 2);
+	if (access(want, R_OK))
+		PTS_SKIP("no debug file of this host's libc (libc6-dbg)");
+	got = pts_debug_file(libc, libc, root, NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL(got);
+	if (got)
+		CU_ASSERT_STRING_EQUAL(got, want);
+	free(got);
+}
+
+PTS_SUITE(decode_debug_file, suite_init, suite_cleanup,
+	  PTS_TEST(a_sysroots_debug_file_is_found_by_build_id_and_one_of_another_is_not),
+	  PTS_TEST(a_debuglink_is_looked_for_in_the_original_files_directory),
+	  PTS_TEST(the_hosts_debug_file_of_the_same_build_id_is_found_under_any_sysroot));

@@ -44,7 +44,8 @@ bundle demo $S/manifest.json $S/sideband.bin $S/cpu0.pt
 { cat $S/manifest.json; head -c 64 /dev/zero; } > "$T/nul.json"
 bundle manifest-nul-padded "$T/nul.json" $S/sideband.bin $S/cpu0.pt
 # item 5: two cpus[] entries naming cpu0.pt
-python3 - $S/manifest.json "$T/two.json" "$T/zero.json" "$T/objsize.json" <<'PY'
+python3 - $S/manifest.json "$T/two.json" "$T/zero.json" "$T/objsize.json" "$T/objgone.json" \
+	"$T/sbgone.json" <<'PY'
 import copy, json, sys
 m = json.load(open(sys.argv[1]))
 c = copy.deepcopy(m["cpus"][0]); c["cpu"] = 1
@@ -57,12 +58,21 @@ json.dump(m3, open(sys.argv[3], "w"), indent=1)
 m4 = copy.deepcopy(m)
 next(o for o in m4["objects"] if o["path"].endswith("/libdemo.so"))["size"] += 1
 json.dump(m4, open(sys.argv[4], "w"), indent=1)
+# a copy of a binary, and the sideband, missing from the bundle (a copy
+# that did not finish): decoded as copies of 0 bytes (docs/decode.md)
+m5 = copy.deepcopy(m)
+next(o for o in m5["objects"] if o["path"].endswith("/libdemo.so"))["file"] += ".gone"
+json.dump(m5, open(sys.argv[5], "w"), indent=1)
+m6 = copy.deepcopy(m); m6["sideband"]["file"] = "sideband-gone.bin"
+json.dump(m6, open(sys.argv[6], "w"), indent=1)
 PY
 bundle two-cpus-one-file "$T/two.json" $S/sideband.bin $S/cpu0.pt
 # item 3: a sideband running into zeros (a sparse file's hole)
 { cat $S/sideband.bin; head -c 4096 /dev/zero; } > "$T/sb"
 bundle sideband-zeros "$T/zero.json" "$T/sb" $S/cpu0.pt
 bundle object-copy-size-differs "$T/objsize.json" $S/sideband.bin $S/cpu0.pt
+bundle object-copy-missing "$T/objgone.json" $S/sideband.bin $S/cpu0.pt
+bundle sideband-missing "$T/sbgone.json" $S/sideband.bin $S/cpu0.pt
 
 # perf script text: every branch kind the parser knows, and 100 threads
 # (item 4 in small: one call and return each)

@@ -50,6 +50,13 @@ rc=0; "$tool" --help > "$tmp/help" 2>&1 || rc=$?
 [ $rc = 0 ] && grep -qi "^usage: fxtcheck" "$tmp/help" || { echo "fxtcheck --help: exit $rc"; cat "$tmp/help"; exit 1; }
 rc=0; "$tool" 2> /dev/null || rc=$?
 [ $rc = 2 ] || { echo "fxtcheck without FILE: exit $rc, want 2"; exit 1; }
+# a usage error says what is wrong before the usage line
+rc=0; "$tool" --frob x.fxt 2> "$tmp/err" || rc=$?
+[ $rc = 2 ] && grep -q "^fxtcheck: unknown option '--frob'$" "$tmp/err" ||
+	{ echo "fxtcheck --frob: exit $rc: $(cat "$tmp/err")"; exit 1; }
+rc=0; "$tool" a.fxt b.fxt 2> "$tmp/err" || rc=$?
+[ $rc = 2 ] && grep -q "^fxtcheck: one FILE at a time, extra argument 'b.fxt'$" "$tmp/err" ||
+	{ echo "fxtcheck a.fxt b.fxt: exit $rc: $(cat "$tmp/err")"; exit 1; }
 # a file that is not there, and a directory: each says why (exit 1)
 rc=0; "$tool" "$tmp/nosuch.fxt" 2> "$tmp/err" || rc=$?
 [ $rc = 1 ] && grep -q "cannot open $tmp/nosuch.fxt: No such file or directory" "$tmp/err" ||

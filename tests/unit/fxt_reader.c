@@ -439,7 +439,8 @@ int fxtr_read(const void *buf, size_t len, struct fxtr_trace *t)
 		goto out;
 	}
 	if (len % 8) {
-		rc = fail(r, NULL, "trace length %zu is not a multiple of 8 bytes", len);
+		rc = fail(r, NULL, "trace length %zu is not a multiple of 8 bytes (a file cut"
+			  " short? decode it again)", len);
 		goto out;
 	}
 	while (!rc && off < len) {
@@ -448,8 +449,8 @@ int fxtr_read(const void *buf, size_t len, struct fxtr_trace *t)
 		unsigned int type = (unsigned int)field(h, 0, 3);
 
 		if (c.words == 0 || off + 8 * c.words > len) {
-			rc = fail(r, &c, "size %zu words does not fit the %zu bytes left", c.words,
-				  len - off);
+			rc = fail(r, &c, "size %zu words does not fit the %zu bytes left (a file cut"
+				  " short? decode it again)", c.words, len - off);
 			break;
 		}
 		if (off == 0 && (type != 0 || field(h, 16, 19) != 4)) {

@@ -58,6 +58,14 @@ static void dump(const struct fxtr_trace *t)
 	}
 }
 
+/* Bad usage: what is wrong, the usage line; exit status 2. */
+static int usage(const char *what, const char *arg)
+{
+	fprintf(stderr, "fxtcheck: %s%s%s%s\nUsage: fxtcheck [--dump] FILE.fxt  (fxtcheck --help)\n",
+		what, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	struct fxtr_trace t;
@@ -91,17 +99,18 @@ int main(int argc, char **argv)
 			printf("fxtcheck %s\n", PTS_VERSION);
 			return 0;
 		}
-		if (!strcmp(argv[i], "--dump"))
+		if (!strcmp(argv[i], "--dump")) {
 			want_dump = 1;
-		else if (!path && argv[i][0] != '-')
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return usage("unknown option", argv[i]);
+		} else if (path) {
+			return usage("one FILE at a time, extra argument", argv[i]);
+		} else {
 			path = argv[i];
-		else
-			path = NULL, i = argc;
+		}
 	}
-	if (!path) {
-		fprintf(stderr, "Usage: fxtcheck [--dump] FILE.fxt\n");
-		return 2;
-	}
+	if (!path)
+		return usage("no FILE given", NULL);
 	if (fxtr_read_file(path, &t)) {
 		fprintf(stderr, "fxtcheck: %s: %s\n", path, t.error);
 		fxtr_free(&t);

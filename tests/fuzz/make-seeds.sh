@@ -45,7 +45,7 @@ bundle demo $S/manifest.json $S/sideband.bin $S/cpu0.pt
 bundle manifest-nul-padded "$T/nul.json" $S/sideband.bin $S/cpu0.pt
 # item 5: two cpus[] entries naming cpu0.pt
 python3 - $S/manifest.json "$T/two.json" "$T/zero.json" "$T/objsize.json" "$T/objgone.json" \
-	"$T/sbgone.json" <<'PY'
+	"$T/sbgone.json" "$T/vdgone.json" <<'PY'
 import copy, json, sys
 m = json.load(open(sys.argv[1]))
 c = copy.deepcopy(m["cpus"][0]); c["cpu"] = 1
@@ -58,13 +58,15 @@ json.dump(m3, open(sys.argv[3], "w"), indent=1)
 m4 = copy.deepcopy(m)
 next(o for o in m4["objects"] if o["path"].endswith("/libdemo.so"))["size"] += 1
 json.dump(m4, open(sys.argv[4], "w"), indent=1)
-# a copy of a binary, and the sideband, missing from the bundle (a copy
-# that did not finish): decoded as copies of 0 bytes (docs/decode.md)
+# a copy of a binary, the sideband and the vdso missing from the bundle
+# (a copy that did not finish): decoded as copies of 0 bytes (docs/decode.md)
 m5 = copy.deepcopy(m)
 next(o for o in m5["objects"] if o["path"].endswith("/libdemo.so"))["file"] += ".gone"
 json.dump(m5, open(sys.argv[5], "w"), indent=1)
 m6 = copy.deepcopy(m); m6["sideband"]["file"] = "sideband-gone.bin"
 json.dump(m6, open(sys.argv[6], "w"), indent=1)
+m7 = copy.deepcopy(m); m7["processes"][0]["vdso"]["file"] += ".gone"
+json.dump(m7, open(sys.argv[7], "w"), indent=1)
 PY
 bundle two-cpus-one-file "$T/two.json" $S/sideband.bin $S/cpu0.pt
 # item 3: a sideband running into zeros (a sparse file's hole)
@@ -73,6 +75,7 @@ bundle sideband-zeros "$T/zero.json" "$T/sb" $S/cpu0.pt
 bundle object-copy-size-differs "$T/objsize.json" $S/sideband.bin $S/cpu0.pt
 bundle object-copy-missing "$T/objgone.json" $S/sideband.bin $S/cpu0.pt
 bundle sideband-missing "$T/sbgone.json" $S/sideband.bin $S/cpu0.pt
+bundle vdso-missing "$T/vdgone.json" $S/sideband.bin $S/cpu0.pt
 
 # perf script text: every branch kind the parser knows, and 100 threads
 # (item 4 in small: one call and return each)

@@ -191,11 +191,13 @@ static void partial_read_accepts_a_truncated_object_copy_with_its_size(void)
 }
 
 /*
- * A sideband missing from the bundle (a copy that did not finish) is, read
- * with PTS_BUNDLE_READ_PARTIAL, one of 0 bytes (sideband_missing): the
- * trace is decoded without its records, said. Without the flag, refused.
+ * A sideband or a vdso missing from the bundle (a copy that did not
+ * finish) is, read with PTS_BUNDLE_READ_PARTIAL, one of 0 bytes
+ * (sideband_missing, vdso_missing): the trace is decoded without its
+ * records, the vdso with another process's copy or as gaps, said. Without
+ * the flag, refused.
  */
-static void partial_read_accepts_a_missing_sideband(void)
+static void partial_read_accepts_a_missing_sideband_or_vdso(void)
 {
 	struct pts_bundle *b = NULL;
 	char path[4096];
@@ -208,8 +210,18 @@ static void partial_read_accepts_a_missing_sideband(void)
 	CU_ASSERT(b->sideband_missing);
 	CU_ASSERT_EQUAL(b->sideband_file_size, 0);
 	CU_ASSERT(b->sideband_size > 0);
+	CU_ASSERT(!b->processes[0].vdso_missing);
 	pts_bundle_free(b);
 	expect(-ENOENT, "sideband.bin", "sideband.file");
+	fresh();
+	snprintf(path, sizeof(path), "%s/vdso/4242.so", dir);
+	CU_ASSERT_EQUAL_FATAL(unlink(path), 0);
+	CU_ASSERT_EQUAL_FATAL(pts_bundle_read_flags(dir, PTS_BUNDLE_READ_PARTIAL, &b, &err), 0);
+	CU_ASSERT_STRING_EQUAL(b->processes[0].vdso_file, "vdso/4242.so");
+	CU_ASSERT(b->processes[0].vdso_missing);
+	CU_ASSERT(!b->sideband_missing);
+	pts_bundle_free(b);
+	expect(-ENOENT, "vdso/4242.so", "processes[0].vdso.file");
 }
 
 /*
@@ -470,7 +482,7 @@ static void one_trace_file_for_two_cpus_is_einval(void)
 
 PTS_SUITE(bundle_errors, NULL, errors_cleanup,
 	  PTS_TEST(one_trace_file_for_two_cpus_is_einval),
-	  PTS_TEST(partial_read_accepts_a_missing_sideband),
+	  PTS_TEST(partial_read_accepts_a_missing_sideband_or_vdso),
 	  PTS_TEST(missing_directory_is_enoent),
 	  PTS_TEST(missing_manifest_is_enoent_naming_manifest_json),
 	  PTS_TEST(missing_cpu_file_is_enoent_naming_file_and_key),

@@ -154,6 +154,7 @@ struct pts_bundle_process {
 	char *vdso_file;			/* bundle file with the vdso bytes, or NULL */
 	uint64_t vdso_addr;			/* where it was mapped */
 	uint64_t vdso_size;			/* bytes in vdso_file (0: writer takes the file's size) */
+	bool vdso_missing;			/* vdso_file not on disk (PTS_BUNDLE_READ_PARTIAL) */
 	int32_t *tids;				/* threads seen */
 	size_t nr_tids;
 };
@@ -268,8 +269,9 @@ int pts_bundle_read(const char *dir, struct pts_bundle **out, struct pts_err *er
  * from the manifest is accepted instead of -EFBIG; cpus[i].file_size,
  * sideband_file_size and objects[i].file_size hold the sizes found on
  * disk, and the caller decides what to use and says what is missing
- * (docs/decode.md, "Damaged bundles"); an object's copy and the sideband
- * may also be missing (objects[i].copy_missing, sideband_missing). Every other file must still have
+ * (docs/decode.md, "Damaged bundles"); an object's copy, the sideband and
+ * a vdso may also be missing (objects[i].copy_missing, sideband_missing,
+ * processes[i].vdso_missing). Every other file must still have
  * its recorded size, and every other file must exist. flags 0 is
  * pts_bundle_read(). Same errors otherwise.
  */

@@ -266,10 +266,11 @@ static void *alloc_array(struct rd *r, size_t n, size_t size)
  * (a per-CPU trace, the sideband or an object's copy read with
  * PTS_BUNDLE_READ_PARTIAL) a file of another size is accepted: its size
  * on disk goes to *on_disk and the decoder says what is missing or
- * ignored. With missing (an object's copy or the sideband, tolerant), a
- * file missing from the bundle is taken as a copy of 0 bytes and *missing
- * set: the decoder says what is lost (an object's code is looked for as a
- * damaged copy's is, or decodes as gaps; no sideband record is read).
+ * ignored. With missing (an object's copy, the sideband, a vdso) and
+ * PTS_BUNDLE_READ_PARTIAL, a file missing from the bundle is taken as one
+ * of 0 bytes and *missing set: the decoder says what is lost (an object's
+ * code is looked for as a damaged copy's is, or decodes as gaps; no
+ * sideband record is read; the vdso is another process's copy, or gaps).
  */
 static int rd_file_sized_or_missing(struct rd *r, json_object *o, const char *at, char **name,
 				    uint64_t *size, bool tolerant, bool *missing,
@@ -293,7 +294,8 @@ static int rd_file_sized_or_missing(struct rd *r, json_object *o, const char *at
 		return rd_fail(r, ENOMEM, "out of memory");
 	if (missing)
 		*missing = false;
-	if (stat(path, &st) < 0 && errno == ENOENT && missing && tolerant) {
+	if (stat(path, &st) < 0 && errno == ENOENT && missing &&
+	    (r->flags & PTS_BUNDLE_READ_PARTIAL)) {
 		*missing = true;
 		st.st_size = 0;
 		st.st_mode = S_IFREG;
@@ -756,7 +758,8 @@ static int rd_process(struct rd *r, json_object *e, const char *at,
 		char vat[96];
 
 		snprintf(vat, sizeof(vat), "%svdso.", at);
-		TRY(rd_file(r, v, vat, &p->vdso_file, &p->vdso_size));
+		TRY(rd_file_sized_or_missing(r, v, vat, &p->vdso_file, &p->vdso_size, false,
+					     &p->vdso_missing, NULL));
 		TRY(rd_hex(r, v, vat, "addr", true, UINT64_MAX, &p->vdso_addr));
 	}
 	rc = rd_arr(r, e, at, "tids", false, &a, &n);

@@ -265,7 +265,8 @@ static int add_line(struct pts_imgset *set, int32_t pid, int32_t space, const ch
  * taken at that address, else any copy of the bundle of the line's size
  * (the kernel maps one vdso image per ABI into every process: a process
  * that exited before its vdso was read, or an earlier program of an
- * exec'd one, has the same bytes). NULL none.
+ * exec'd one, has the same bytes; so has a process whose copy is missing
+ * from a damaged bundle). NULL none.
  */
 static const struct pts_bundle_process *vdso_of(const struct pts_bundle *b,
 						const struct pts_bundle_process *p,
@@ -273,10 +274,12 @@ static const struct pts_bundle_process *vdso_of(const struct pts_bundle *b,
 {
 	size_t i;
 
-	if (p->vdso_file && p->vdso_addr == m->start && p->vdso_size == m->end - m->start)
+	if (p->vdso_file && !p->vdso_missing && p->vdso_addr == m->start &&
+	    p->vdso_size == m->end - m->start)
 		return p;
 	for (i = 0; i < b->nr_processes; i++)
-		if (b->processes[i].vdso_file && b->processes[i].vdso_size == m->end - m->start)
+		if (b->processes[i].vdso_file && !b->processes[i].vdso_missing &&
+		    b->processes[i].vdso_size == m->end - m->start)
 			return &b->processes[i];
 	return NULL;
 }
@@ -363,7 +366,7 @@ static int add_vdso_alone(const struct pts_bundle *b, const struct pts_bundle_pr
 	int rc = 0;
 	size_t i;
 
-	if (!p->vdso_file)
+	if (!p->vdso_file || p->vdso_missing)
 		return 0;
 	for (i = 0; i < n; i++)
 		if (maps[i].start == p->vdso_addr && maps[i].path &&
@@ -432,6 +435,14 @@ static int process_images(const struct pts_bundle *b, const struct pts_bundle_pr
 
 	if (!sn)
 		return pts_err_set(err, ENOMEM, "out of memory");
+	if (p->vdso_file && p->vdso_missing) {
+		char msg[384];
+
+		snprintf(msg, sizeof(msg), "%.120s is missing from the bundle (a copy that did not "
+			 "finish?): pid %d's vdso decodes with another process's copy of its size, "
+			 "else as gaps; copy the bundle again", p->vdso_file, p->pid);
+		pts_decode_notice(sum, msg);
+	}
 	/* in time order: at arm, read while armed (per program), at the trigger */
 	sn[n++] = (struct snap){ p->maps_arm, p->nr_maps_arm, arm };
 	for (k = 0; k < p->nr_maps_exec; k++) {

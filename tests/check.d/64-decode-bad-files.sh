@@ -241,9 +241,10 @@ expect 3 "sideband.bin: damaged record at byte offset 0: an exec record of 16 by
 copy sbgone; rm "$T/sbgone/sideband.bin"
 expect 3 "^ptscope decode: warning: sideband.bin is missing from the bundle (a copy that did not finish?): its $sbfull bytes of records are lost; copy the bundle again$" "$T/sbgone"
 # a vdso missing: the rest decodes, the vdso's code with another
-# process's copy of its size, else as gaps
+# process's copy of its size, else as gaps (the sample's trace never
+# enters its vdso: nothing lost, exit 0, as for a damaged binary's copy)
 copy vdgone; rm "$T/vdgone/vdso/7442.so"
-expect 3 "^ptscope decode: warning: vdso/7442.so is missing from the bundle (a copy that did not finish?): pid 7442's vdso decodes with another process's copy of its size, else as gaps; copy the bundle again$" "$T/vdgone"
+expect 0 "^ptscope decode: warning: vdso/7442.so is missing from the bundle (a copy that did not finish?): pid 7442's vdso decodes with another process's copy of its size, else as gaps; copy the bundle again$" "$T/vdgone"
 copy sbone; truncate -s $((o1 + 1)) "$T/sbone/sideband.bin"
 expect 3 "sideband.bin: damaged record at byte offset $o1: only 1 byte left, a header needs 16 (truncated file?); the $o1 bytes before it are used, the 1 byte from there on is not used" "$T/sbone"
 copy ptone; truncate -s $((full - 1)) "$T/ptone/cpu0.pt"

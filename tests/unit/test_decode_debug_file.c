@@ -70,6 +70,21 @@ static void id_path(char *out, size_t len, const char *r)
 	snprintf(out, len, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", r, id, id + 2);
 }
 
+/* pts_debug_file(obj, path) under root gives want (want NULL: nothing). */
+static void expect_debug_file(const char *obj, const char *path, const char *want)
+{
+	char *got = pts_debug_file(obj, path, root, NULL, 0);
+
+	if (!want) {
+		CU_ASSERT_PTR_NULL(got);
+	} else {
+		CU_ASSERT_PTR_NOT_NULL(got);
+		if (got)
+			CU_ASSERT_STRING_EQUAL(got, want);
+	}
+	free(got);
+}
+
 static void a_sysroots_debug_file_is_found_by_build_id_and_one_of_another_is_not(void)
 {
 	char want[600], host[600], looked[1200], cmd[2400];
@@ -87,17 +102,11 @@ static void a_sysroots_debug_file_is_found_by_build_id_and_one_of_another_is_not
 	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\" && cp '%s' '%s'", want, otherdbg,
 		 want);
 	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
-	got = pts_debug_file(stripped, "/opt/app/user", root, NULL, 0);
-	CU_ASSERT_PTR_NULL(got);
-	free(got);
+	expect_debug_file(stripped, "/opt/app/user", NULL);
 	/* the program's own is taken */
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", dbg, want);
 	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
-	got = pts_debug_file(stripped, "/opt/app/user", root, NULL, 0);
-	CU_ASSERT_PTR_NOT_NULL(got);
-	if (got)
-		CU_ASSERT_STRING_EQUAL(got, want);
-	free(got);
+	expect_debug_file(stripped, "/opt/app/user", want);
 	CU_ASSERT_EQUAL(unlink(want), 0);
 }
 
@@ -108,7 +117,6 @@ static void a_sysroots_debug_file_is_found_by_build_id_and_one_of_another_is_not
 static void a_debuglink_is_looked_for_in_the_original_files_directory(void)
 {
 	char linked[600], want[600], cmd[2400];
-	char *got;
 
 	snprintf(linked, sizeof(linked), "%s/copy/linked", dir);
 	snprintf(cmd, sizeof(cmd), "cd '%s' && objcopy --add-gnu-debuglink=user.debug copy/user"
@@ -118,21 +126,13 @@ static void a_debuglink_is_looked_for_in_the_original_files_directory(void)
 	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/usr/lib/debug/opt/app' && cp '%s' '%s'", root,
 		 dbg, want);
 	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
-	got = pts_debug_file(linked, "/opt/app/linked", root, NULL, 0);
-	CU_ASSERT_PTR_NOT_NULL(got);
-	if (got)
-		CU_ASSERT_STRING_EQUAL(got, want);
-	free(got);
+	expect_debug_file(linked, "/opt/app/linked", want);
 	/* beside the original under the sysroot, as gdb looks too */
 	CU_ASSERT_EQUAL(unlink(want), 0);
 	snprintf(want, sizeof(want), "%s/opt/app/user.debug", root);
 	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/opt/app' && cp '%s' '%s'", root, dbg, want);
 	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
-	got = pts_debug_file(linked, "/opt/app/linked", root, NULL, 0);
-	CU_ASSERT_PTR_NOT_NULL(got);
-	if (got)
-		CU_ASSERT_STRING_EQUAL(got, want);
-	free(got);
+	expect_debug_file(linked, "/opt/app/linked", want);
 	CU_ASSERT_EQUAL(unlink(want), 0);
 }
 
@@ -145,18 +145,13 @@ static void the_hosts_debug_file_of_the_same_build_id_is_found_under_any_sysroot
 {
 	const char *libc = "/usr/lib/x86_64-linux-gnu/libc.so.6";
 	char lid[41], want[300];
-	char *got;
 
 	if (pts_elf_build_id(libc, lid, NULL) || strlen(lid) < 3)
 		PTS_SKIP("no /usr/lib/x86_64-linux-gnu/libc.so.6 with a build-id here");
 	snprintf(want, sizeof(want), "/usr/lib/debug/.build-id/%.2s/%s.debug", lid, lid + 2);
 	if (access(want, R_OK))
 		PTS_SKIP("no debug file of this host's libc (libc6-dbg)");
-	got = pts_debug_file(libc, libc, root, NULL, 0);
-	CU_ASSERT_PTR_NOT_NULL(got);
-	if (got)
-		CU_ASSERT_STRING_EQUAL(got, want);
-	free(got);
+	expect_debug_file(libc, libc, want);
 }
 
 PTS_SUITE(decode_debug_file, suite_init, suite_cleanup,

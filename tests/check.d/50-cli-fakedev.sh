@@ -395,6 +395,25 @@ done
 grep -q "this CPU has 2" "$T/err" || fail "--filter count: message: $(cat "$T/err")"
 if FAKEDEV_NO_PT=1 pts record -q -o "$T/x.ptscope" > "$T/out" 2> "$T/err"; then fail "no-PT succeeded"; fi
 grep -q "no Intel PT" "$T/err" && grep -q "simulate=1" "$T/err" || fail "no-PT message"
+# a bad value is said as itself before the module is looked for: no module here
+nomod() { PTSCOPE_DEVICE=$T/nonexistent "$B/ptscope" "$@" -o "$T/nm.ptscope" > "$T/out" 2> "$T/err"; }
+for c in "record -q -C 1023:2:CPU 1023 is not online" \
+	 "attach -q -p 4194305:1:no process 4194305: give the pid" \
+	 "run -q -- $T/nosuchprog:1:cannot run '$T/nosuchprog': No such file or directory: give" \
+	 "run -q -- $T/dev:1:cannot run '$T/dev': Permission denied: make it" \
+	 "run -q --trigger uprobe:/bin/sh:no_such_symbol -- /bin/true:1:--trigger: no symbol 'no_such_symbol'"; do
+	args=${c%%:[0-9]:*} want=${c#*:[0-9]:} rc=${c#"$args:"}
+	rc=${rc%%:*}
+	set +e
+	# shellcheck disable=SC2086 # the options are several words
+	nomod $args
+	got=$?
+	set -e
+	[ "$got" = "$rc" ] || fail "$args without the module: rc $got, want $rc"
+	grep -qF -- "$want" "$T/err" || fail "$args without the module: not '$want' first"
+	! grep -q "module is not loaded" "$T/err" || fail "$args: the module named before the value"
+	[ ! -e "$T/nm.ptscope" ] || fail "$args: a bundle directory was made"
+done
 if PTSCOPE_DEVICE=$T/nonexistent "$B/ptscope" caps > "$T/out" 2> "$T/err"; then fail "caps without module succeeded"; fi
 grep -q "^module *not loaded" "$T/out" || fail "caps without module: no module line"
 # modprobe needs an install step (packages, make modules_install): say so

@@ -32,6 +32,7 @@
 #include "capture/device.h"
 #include "capture/maps_time.h"
 #include "capture/outdir.h"
+#include "capture/preflight.h"
 #include "capture_loop.h"
 
 static volatile sig_atomic_t interrupts;
@@ -314,12 +315,17 @@ int pts_cli_capture(struct pts_capture_opts *o)
 	struct pts_err err = { 0 };
 	struct loop L;
 	uint64_t t_end = 0;
-	bool done = false;
+	bool done = false, bad;
 	int rc = 1;
 
 	memset(&L, 0, sizeof(L));
 	L.c = &c;
 	L.pidfd = -1;
+	/* a bad value is said as itself, not as a module that is not loaded */
+	if (pts_preflight(o, &bad, &err)) {
+		fprintf(stderr, "ptscope: %s\n", err.msg);
+		return bad ? 2 : 1;
+	}
 	if (!o->output[0])
 		pts_capture_default_name(o->output, sizeof(o->output));
 	/* before anything is armed or run: a capture must never be lost to its name */

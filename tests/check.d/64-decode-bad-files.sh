@@ -116,6 +116,28 @@ expect 3 "^code files: 3 copied in the bundle, .*, 1 damaged copy in the bundle 
 cmp -s "$T/libfull.txt" "$T/libgone.txt" && grep -q "$gonemsg decodes with $T/root/$lib, the captured file (same build-id)$" "$T/err" &&
 	echo "ok: a missing copy of $lib, with --sysroot holding it: the whole decode" ||
 	{ echo "FAIL: missing $lib with --sysroot: not the whole decode"; cat "$T/err"; fail=1; }
+# perf's build-id cache holds it (perf archive brought the capture
+# machine's over): taken by the build-id the capture recorded, from the
+# .build-id link's elf or from ORIGPATH/BUILDID/elf (perf's util/build-id.c)
+libid=e35c175327b9dbd72ec2fe81962e1aa554fc9a21
+mkdir -p "$T/cache/.build-id/${libid:0:2}/${libid:2}" "$T/cache2/$lib/$libid" "$T/cache3/.build-id/${libid:0:2}/${libid:2}"
+cp "$S/objects/$lib" "$T/cache/.build-id/${libid:0:2}/${libid:2}/elf"
+cp "$S/objects/$lib" "$T/cache2/$lib/$libid/elf"
+cp "$S/objects/tmp/ptscope-sample/demo" "$T/cache3/.build-id/${libid:0:2}/${libid:2}/elf"
+for c in "cache:$T/cache/.build-id/${libid:0:2}/${libid:2}/elf" "cache2:$T/cache2/$lib/$libid/elf"; do
+	"$P" decode "$T/libgone" -o "$T/libgone.txt" --sysroot "$T/noroot" --buildid-dir "$T/${c%%:*}" 2> "$T/err"
+	cmp -s "$T/libfull.txt" "$T/libgone.txt" && grep -q "$gonemsg decodes with ${c#*:}, the captured file (perf's build-id cache, same build-id)$" "$T/err" &&
+		echo "ok: a missing copy of $lib, in perf's build-id cache as ${c#*:}: the whole decode" ||
+		{ echo "FAIL: missing $lib in perf's build-id cache ${c#*:}: not the whole decode"; cat "$T/err"; fail=1; }
+done
+# a file of another build-id at the cache's place is not the captured one
+expect 3 "^ptscope decode: warning: $gonemsg decodes as gaps" "$T/libgone" --sysroot "$T/noroot" --buildid-dir "$T/cache3"
+# the default cache is $HOME/.debug, as perf's; --buildid-dir must name a directory
+mkdir -p "$T/home/.debug"; cp -r "$T/cache/.build-id" "$T/home/.debug/"
+HOME=$T/home "$P" decode "$T/libgone" -o "$T/libgone.txt" --sysroot "$T/noroot" 2> /dev/null
+cmp -s "$T/libfull.txt" "$T/libgone.txt" && echo "ok: \$HOME/.debug is perf's build-id cache by default" ||
+	{ echo "FAIL: \$HOME/.debug not looked in"; fail=1; }
+expect 1 "^ptscope decode: --buildid-dir $T/nocache is not a directory: give perf's build-id cache" "$S" --buildid-dir "$T/nocache"
 # a host file of another build-id is not the captured one: gaps, and said
 cp "$S/objects/tmp/ptscope-sample/demo" "$T/root/$lib"
 expect 3 "^ptscope decode: warning: $cutmsg decodes as gaps; copy the bundle again, or give --sysroot DIR with the original file at 'DIR/$lib' ($T/root/$lib is not the captured file" "$T/libcut" --sysroot "$T/root"

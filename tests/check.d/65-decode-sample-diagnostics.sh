@@ -34,7 +34,8 @@ open(path, 'wb').write(data)
 PY
 		{ echo "FAIL: cannot change the build-id of $f"; exit 1; }
 done
-"$P" decode "$T/nodbg.ptscope" --sysroot "$T/empty" --summary -o "$T/a.fxt" > "$T/sum" 2>&1 ||
+mkdir "$T/cache"	# perf's build-id cache, empty: listed where it was looked in
+"$P" decode "$T/nodbg.ptscope" --sysroot "$T/empty" --buildid-dir "$T/cache" --summary -o "$T/a.fxt" > "$T/sum" 2>&1 ||
 	{ echo "FAIL: decode: $(cat "$T/sum")"; exit 1; }
 if grep -q '^diagnostic:' "$T/sum"; then
 	echo "FAIL: the sample without host debug files: $(grep '^diagnostic:' "$T/sum")"
@@ -43,7 +44,8 @@ else
 	echo "ok: the sample without host debug files: no diagnostic"
 fi
 # the summary says which objects have no names, and where their debug files were looked for
-dbgat="no debug file at $T/empty/usr/lib/debug/.build-id/[0-9a-f]\{2\}/[0-9a-f]*\.debug, /usr/lib/debug/.build-id/[0-9a-f]\{2\}/[0-9a-f]*\.debug$"
+bid="[0-9a-f]\{2\}/[0-9a-f]*"
+dbgat="no debug file at $T/empty/usr/lib/debug/.build-id/$bid\.debug, $T/cache/.build-id/$bid/debug, $T/cache/.build-id/$bid/elf, /usr/lib/debug/.build-id/$bid\.debug$"
 if grep -q "^names: 2 objects without a symbol table or debug file (functions by their exported names, else \[unknown\]):$" "$T/sum" &&
    grep -q "^  /usr/lib/x86_64-linux-gnu/libc.so.6: $dbgat" "$T/sum" &&
    grep -q "^  /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2: $dbgat" "$T/sum" &&

@@ -73,7 +73,7 @@ static void id_path(char *out, size_t len, const char *r)
 /* pts_debug_file(obj, path) under root gives want (want NULL: nothing). */
 static void expect_debug_file(const char *obj, const char *path, const char *want)
 {
-	char *got = pts_debug_file(obj, path, root, NULL, 0);
+	char *got = pts_debug_file(obj, path, root, NULL, NULL, 0);
 
 	if (!want) {
 		CU_ASSERT_PTR_NULL(got);
@@ -93,7 +93,7 @@ static void a_sysroots_debug_file_is_found_by_build_id_and_one_of_another_is_not
 	id_path(want, sizeof(want), root);
 	id_path(host, sizeof(host), "");
 	/* nothing there: the sysroot's place and the host's were looked at */
-	got = pts_debug_file(stripped, "/opt/app/user", root, looked, sizeof(looked));
+	got = pts_debug_file(stripped, "/opt/app/user", root, NULL, looked, sizeof(looked));
 	CU_ASSERT_PTR_NULL(got);
 	free(got);
 	CU_ASSERT_PTR_NOT_NULL(strstr(looked, want));
@@ -138,7 +138,7 @@ static void a_debuglink_is_looked_for_in_the_original_files_directory(void)
 
 /*
  * With a sysroot, the host's own debug file of the same build-id still
- * names the binary (perf's build-id cache is outside the symfs too):
+ * names the binary (outside the symfs, as perf's build-id cache is):
  * libc, when this host has its debug file (libc6-dbg).
  */
 static void the_hosts_debug_file_of_the_same_build_id_is_found_under_any_sysroot(void)
@@ -154,7 +154,96 @@ static void the_hosts_debug_file_of_the_same_build_id_is_found_under_any_sysroot
 	expect_debug_file(libc, libc, want);
 }
 
+/* cache's place for the program: .build-id/xx/rest/NAME, or ORIG/BUILDID/NAME */
+static void cache_path(char *out, size_t len, const char *cache, const char *orig,
+		       const char *name)
+{
+	if (orig)
+		snprintf(out, len, "%s%s/%s/%s", cache, orig, id, name);
+	else
+		snprintf(out, len, "%s/.build-id/%.2s/%s/%s", cache, id, id + 2, name);
+}
+
+static void put(const char *from, const char *to)
+{
+	char cmd[2400];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\" && cp '%s' '%s'", to, from, to);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+}
+
+/*
+ * perf's build-id cache (perf buildid-cache, perf archive): the layout of
+ * perf's util/build-id.c, DIR/.build-id/xx/rest/{debug,elf} and
+ * DIR/ORIGPATH/BUILDID/{debug,elf}. Its debug file names the program;
+ * its elf only when it has a .symtab (a copy of the stripped program
+ * names nothing); a file of another build-id never.
+ */
+static void perfs_build_id_cache_is_looked_in_after_the_sysroot(void)
+{
+	char cache[500], p[700], q[700], want[700], looked[2000];
+	char *got;
+
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	/* no cache directory: nothing looked at there, nothing listed */
+	got = pts_debug_file(stripped, "/opt/app/user", root, cache, looked, sizeof(looked));
+	CU_ASSERT_PTR_NULL(got);
+	free(got);
+	CU_ASSERT_PTR_NULL(strstr(looked, cache));
+	CU_ASSERT_EQUAL_FATAL(mkdir(cache, 0755), 0);
+	/* an empty cache is listed where the hint says to put the file */
+	got = pts_debug_file(stripped, "/opt/app/user", root, cache, looked, sizeof(looked));
+	CU_ASSERT_PTR_NULL(got);
+	free(got);
+	cache_path(p, sizeof(p), cache, NULL, "debug");
+	CU_ASSERT_PTR_NOT_NULL(strstr(looked, p));
+	cache_path(p, sizeof(p), cache, NULL, "elf");
+	CU_ASSERT_PTR_NOT_NULL(strstr(looked, p));
+	/* another build-id's debug file, and a stripped copy of the program: neither */
+	cache_path(p, sizeof(p), cache, NULL, "debug");
+	put(otherdbg, p);
+	cache_path(q, sizeof(q), cache, NULL, "elf");
+	put(stripped, q);
+	expect_debug_file(stripped, "/opt/app/user", NULL);
+	/* the program unstripped as perf record saw it: its .symtab names it */
+	put(elf, q);
+	expect_debug_file(stripped, "/opt/app/user", NULL);	/* no cache given */
+	got = pts_debug_file(stripped, "/opt/app/user", root, cache, NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL(got);
+	if (got)
+		CU_ASSERT_STRING_EQUAL(got, q);
+	free(got);
+	/* the debug file comes first */
+	put(dbg, p);
+	got = pts_debug_file(stripped, "/opt/app/user", root, cache, NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL(got);
+	if (got)
+		CU_ASSERT_STRING_EQUAL(got, p);
+	free(got);
+	/* the sysroot's comes before the cache's */
+	id_path(want, sizeof(want), root);
+	put(dbg, want);
+	got = pts_debug_file(stripped, "/opt/app/user", root, cache, NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL(got);
+	if (got)
+		CU_ASSERT_STRING_EQUAL(got, want);
+	free(got);
+	CU_ASSERT_EQUAL(unlink(want), 0);
+	CU_ASSERT_EQUAL(unlink(p), 0);
+	CU_ASSERT_EQUAL(unlink(q), 0);
+	/* without the .build-id link: the original path's directory, by build-id */
+	cache_path(p, sizeof(p), cache, "/opt/app/user", "debug");
+	put(dbg, p);
+	got = pts_debug_file(stripped, "/opt/app/user", NULL, cache, NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL(got);
+	if (got)
+		CU_ASSERT_STRING_EQUAL(got, p);
+	free(got);
+	CU_ASSERT_EQUAL(unlink(p), 0);
+}
+
 PTS_SUITE(decode_debug_file, suite_init, suite_cleanup,
 	  PTS_TEST(a_sysroots_debug_file_is_found_by_build_id_and_one_of_another_is_not),
 	  PTS_TEST(a_debuglink_is_looked_for_in_the_original_files_directory),
-	  PTS_TEST(the_hosts_debug_file_of_the_same_build_id_is_found_under_any_sysroot));
+	  PTS_TEST(the_hosts_debug_file_of_the_same_build_id_is_found_under_any_sysroot),
+	  PTS_TEST(perfs_build_id_cache_is_looked_in_after_the_sysroot));

@@ -68,6 +68,7 @@ struct pts_imgset {
 	struct pts_symtab kallsyms;
 	bool have_kallsyms;
 	char *sysroot;		/* where debug files are looked up, NULL "/" */
+	char *buildid_dir;	/* perf's build-id cache, NULL none (buildid_cache.h) */
 	/*
 	 * Known address spaces: keyed entries (pts_imgset_set_cr3) also key the
 	 * process's sections in the union image; the others
@@ -131,6 +132,7 @@ void pts_imgset_free(struct pts_imgset *s)
 	free(s->objs);
 	pts_symtab_free(&s->kallsyms);
 	free(s->sysroot);
+	free(s->buildid_dir);
 	free(s->cr3s);
 	free(s->execs);
 	pt_iscache_free(s->iscache);
@@ -863,8 +865,9 @@ size_t pts_imgset_read_any(const struct pts_imgset *s, uint64_t addr, uint8_t *b
 static void load_debug_file(struct pts_imgset *s, struct obj *o, const char *object)
 {
 	struct pts_symtab full = { 0 };
-	char looked[768], why[800];
-	char *dbg = pts_debug_file(o->path, object, s->sysroot, looked, sizeof(looked));
+	char looked[1024], why[1100];
+	char *dbg = pts_debug_file(o->path, object, s->sysroot, s->buildid_dir, looked,
+				   sizeof(looked));
 
 	if (dbg && !pts_symtab_load_elf(&full, dbg, NULL) && full.n) {
 		pts_symtab_free(&o->st);
@@ -934,6 +937,13 @@ int pts_imgset_set_sysroot(struct pts_imgset *s, const char *sysroot)
 	free(s->sysroot);
 	s->sysroot = sysroot ? strdup(sysroot) : NULL;
 	return sysroot && !s->sysroot ? -ENOMEM : 0;
+}
+
+int pts_imgset_set_buildid_dir(struct pts_imgset *s, const char *dir)
+{
+	free(s->buildid_dir);
+	s->buildid_dir = dir ? strdup(dir) : NULL;
+	return dir && !s->buildid_dir ? -ENOMEM : 0;
 }
 
 const char *pts_imgset_names_missing(const struct pts_imgset *s, size_t i, const char **looked)

@@ -133,6 +133,12 @@ uint64_t *pts_imgset_sym_time(struct pts_imgset *set);
 int pts_imgset_set_sysroot(struct pts_imgset *set, const char *sysroot);
 
 /*
+ * perf's build-id cache (buildid_cache.h), where separate debug files are
+ * also looked up (NULL: none, the default). -ENOMEM.
+ */
+int pts_imgset_set_buildid_dir(struct pts_imgset *set, const char *dir);
+
+/*
  * Kernel symbols from a kallsyms listing (for kernel addresses), in place
  * of any loaded before. Lines that are not kallsyms lines are skipped and
  * counted in *stats (may be NULL). Errors: those of

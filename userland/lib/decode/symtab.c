@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libiberty/demangle.h>
 
 #include "../capture/elfinfo.h"
+#include "buildid_cache.h"
 #include "ehframe.h"
 #include "plt.h"
 
@@ -542,8 +544,32 @@ found:
 	return strdup(cand);
 }
 
-char *pts_debug_file(const char *path, const char *orig, const char *sysroot, char *looked,
-		     size_t len)
+/*
+ * The debug file of build-id id in perf's build-id cache: its debug file,
+ * else its copy of the binary when that has a .symtab (a binary perf
+ * record saw unstripped). Both are found by name alone: taken only with
+ * the binary's build-id. The places looked at go to looked when the cache
+ * is there at all (a machine that never ran perf has none to list).
+ */
+static char *in_buildid_cache(const char *cache, const char *id, const char *orig, char *looked,
+			      size_t len)
+{
+	char cand[4096];
+	struct stat st;
+	char *found;
+
+	if (!cache || !cache[0] || !id[0] || stat(cache, &st) || !S_ISDIR(st.st_mode))
+		return NULL;
+	pts_bic_link_path(cand, sizeof(cand), cache, id, PTS_BIC_DEBUG);
+	looked_add(looked, len, cand);
+	pts_bic_link_path(cand, sizeof(cand), cache, id, PTS_BIC_ELF);
+	looked_add(looked, len, cand);
+	found = pts_bic_find(cache, id, orig, PTS_BIC_DEBUG, false);
+	return found ? found : pts_bic_find(cache, id, orig, PTS_BIC_ELF, true);
+}
+
+char *pts_debug_file(const char *path, const char *orig, const char *sysroot, const char *cache,
+		     char *looked, size_t len)
 {
 	const char *root = sysroot ? sysroot : "";
 	char id[41] = "", cand[4096];
@@ -562,13 +588,16 @@ char *pts_debug_file(const char *path, const char *orig, const char *sysroot, ch
 			return strdup(cand);
 	}
 	found = by_debuglink(path, orig, root, sysroot != NULL, id);
-	if (found || !sysroot || !id[0])
-		goto out;
-	/* the host's own, as perf's build-id cache: the build-id must be the binary's */
+	if (found || !id[0])
+		return found;
+	/* perf's build-id cache: after the files the user pointed at, before the host's own */
+	found = in_buildid_cache(cache, id, orig, looked, len);
+	if (found || !sysroot)
+		return found;
+	/* this host's own, outside the sysroot: the build-id must be the binary's */
 	by_build_id(cand, sizeof(cand), "", id);
 	looked_add(looked, len, cand);
 	if (debug_ok(cand, id, true))
 		return strdup(cand);
-out:
-	return found;
+	return NULL;
 }

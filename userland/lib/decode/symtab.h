@@ -101,17 +101,19 @@ const struct pts_sym *pts_symtab_find(const struct pts_symtab *st, uint64_t addr
  * perf looks with --symfs sysroot (NULL: "/"): by build-id,
  * SYSROOT/usr/lib/debug/.build-id/xx/rest.debug; then by .gnu_debuglink,
  * in path's directory and its .debug/, orig's directory under sysroot and
- * its .debug/ (with a sysroot), SYSROOT/usr/lib/debug/ORIGDIR/; then,
- * with a sysroot, the host's /usr/lib/debug/.build-id/xx/rest.debug, as
- * perf's build-id cache outside the symfs. A file whose build-id is not
- * the binary's is never taken (perf's symsrc__init); the host's must have
- * the binary's. looked (may be NULL; len bytes) receives the build-id
- * paths tried, ", "-separated ("" without a build-id), for a hint of
- * where to put the file.
+ * its .debug/ (with a sysroot), SYSROOT/usr/lib/debug/ORIGDIR/; then in
+ * perf's build-id cache at cache (NULL: none; buildid_cache.h), its debug
+ * file, else its copy of the binary when that has a .symtab; then, with
+ * a sysroot, this host's /usr/lib/debug/.build-id/xx/rest.debug. A file
+ * whose build-id is not the binary's is never taken (perf's
+ * symsrc__init); those of the cache and the host's must have the
+ * binary's. looked (may be NULL; len bytes) receives the build-id paths
+ * tried, ", "-separated ("" without a build-id; the cache's only when
+ * the cache directory exists), for a hint of where to put the file.
  * Returns a new path (caller frees) or NULL when none is found.
  */
-char *pts_debug_file(const char *path, const char *orig, const char *sysroot, char *looked,
-		     size_t len);
+char *pts_debug_file(const char *path, const char *orig, const char *sysroot, const char *cache,
+		     char *looked, size_t len);
 
 /* Demangled copy of name (C++/Rust), or a plain copy; NULL on ENOMEM. */
 char *pts_demangle(const char *name);

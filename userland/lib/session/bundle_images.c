@@ -22,6 +22,7 @@
 #include "../capture/elfinfo.h"
 #include "../capture/kernel.h"
 #include "../capture/procfs.h"
+#include "../decode/buildid_cache.h"
 #include "../decode/kcore.h"
 #include "session_int.h"
 
@@ -43,6 +44,7 @@ struct objfile {
 struct objcache {
 	struct objfile *v;
 	size_t n;
+	const char *buildid_dir;	/* perf's build-id cache, NULL none */
 };
 
 static void mismatch(struct pts_decode_summary *sum, const char *path, const char *why)
@@ -85,14 +87,16 @@ static int host_is_captured(const char *host, const struct pts_bundle_object *ob
  * writer took the size from the copy on disk): a damaged copy of the
  * bundle, cut short or added to, whose bytes are not the captured file's.
  * None of it is read; the file is looked for on this host as an uncopied
- * one is (host, under --sysroot; checked), else its code decodes as gaps,
+ * one is (host, under --sysroot; checked; then perf's build-id cache
+ * cache, NULL none), else its code decodes as gaps,
  * as perf decodes a trace whose dso is missing. Said either way, as a
  * damaged input (a notice: said without --summary). NULL: no file.
  */
 static char *damaged_copy(const struct pts_bundle_object *ob, const char *host,
-			  struct pts_decode_summary *sum, bool *oom)
+			  const char *cache, struct pts_decode_summary *sum, bool *oom)
 {
 	char head[400], why[128], besides[400] = "", msg[1100];
+	char *cached;
 	int is;
 
 	sum->objects_damaged++;
@@ -114,6 +118,14 @@ static char *damaged_copy(const struct pts_bundle_object *ob, const char *host,
 		sum->objects_checked++;
 		return dup_or_oom(host, oom);
 	}
+	cached = pts_bic_find(cache, ob->build_id, ob->path, PTS_BIC_ELF, false);
+	if (cached) {
+		snprintf(msg, sizeof(msg), "%s decodes with %.300s, the captured file (perf's "
+			 "build-id cache, same build-id)", head, cached);
+		pts_decode_notice(sum, msg);
+		sum->objects_checked++;
+		return cached;
+	}
 	if (is > 0) {
 		/* last: a notice is cut to its slot, and the summary lists it whole */
 		snprintf(besides, sizeof(besides), " (%.200s is not the captured file: %s)", host,
@@ -127,14 +139,33 @@ static char *damaged_copy(const struct pts_bundle_object *ob, const char *host,
 }
 
 /*
+ * The captured file ob from perf's build-id cache (the capture machine's
+ * cache brought over by perf archive, or this one's): the file there of
+ * the build-id the capture recorded, as perf report finds a binary
+ * (DSO_BINARY_TYPE__BUILD_ID_CACHE). Checked by that build-id, so used
+ * as the bundle's copy would be. NULL: none there (or out of memory:
+ * then the host's file is looked at as without a cache).
+ */
+static char *in_cache(const struct pts_bundle_object *ob, const char *cache,
+		      struct pts_decode_summary *sum)
+{
+	char *file = ob ? pts_bic_find(cache, ob->build_id, ob->path, PTS_BIC_ELF, false) : NULL;
+
+	if (file)
+		sum->objects_checked++;
+	return file;
+}
+
+/*
  * The file to read for mapped path: the bundle's copy, else the host's
  * file (under sysroot) when it is the one the capture saw: same build-id,
- * else (none recorded) same size. A host file the bundle records nothing
+ * else (none recorded) same size; else, when the host's is missing or
+ * another, the one of the recorded build-id in perf's build-id cache. A host file the bundle records nothing
  * about is used but said (never silently). NULL: no file to use (said);
  * *oom set when out of memory.
  */
 static char *decide(const struct pts_bundle *b, const char *path, const char *sysroot,
-		    struct pts_decode_summary *sum, bool *oom)
+		    const char *cache, struct pts_decode_summary *sum, bool *oom)
 {
 	const struct pts_bundle_object *ob = NULL;
 	char host[4096], why[128], msg[512];
@@ -154,7 +185,7 @@ static char *decide(const struct pts_bundle *b, const char *path, const char *sy
 	}
 	snprintf(host, sizeof(host), "%s%s", sysroot ? sysroot : "", path);
 	if (ob && ob->file)
-		return damaged_copy(ob, host, sum, oom);
+		return damaged_copy(ob, host, cache, sum, oom);
 	if (ob && ob->not_copied[0]) {
 		/*
 		 * The capture could not read it (deleted, replaced, unreadable):
@@ -175,8 +206,10 @@ static char *decide(const struct pts_bundle *b, const char *path, const char *sy
 		pts_decode_warn(sum, msg);
 		return NULL;
 	}
-	if (pts_decode_file_size(host, NULL) < 0)
-		return dup_or_oom(host, oom);	/* not there: said when added */
+	if (pts_decode_file_size(host, NULL) < 0) {
+		file = in_cache(ob, cache, sum);
+		return file ? file : dup_or_oom(host, oom);	/* not there: said when added */
+	}
 	if (!ob) {
 		snprintf(msg, sizeof(msg), "%.200s is not in the bundle's objects: the host's file "
 			 "%.200s is used unchecked (it may not be the file the capture saw)", path,
@@ -186,6 +219,8 @@ static char *decide(const struct pts_bundle *b, const char *path, const char *sy
 		return dup_or_oom(host, oom);
 	}
 	is = host_is_captured(host, ob, why, sizeof(why));
+	if (is > 0 && (file = in_cache(ob, cache, sum)))
+		return file;
 	if (is > 0) {
 		/* the host's file is not the captured one: its bytes would mislead */
 		snprintf(msg, sizeof(msg), "%.200s changed since capture (%s): its code decodes "
@@ -218,7 +253,7 @@ static int objfile(struct objcache *c, const struct pts_bundle *b, const char *p
 		return -ENOMEM;
 	c->v = n;
 	n[c->n].path = path;
-	n[c->n].file = decide(b, path, sysroot, sum, &oom);
+	n[c->n].file = decide(b, path, sysroot, c->buildid_dir, sum, &oom);
 	if (oom)
 		return -ENOMEM;
 	*file = n[c->n++].file;
@@ -624,7 +659,7 @@ int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
 			     struct pts_err *err)
 {
 	const char *sysroot = o ? o->sysroot : NULL;
-	struct objcache oc = { 0 };
+	struct objcache oc = { .buildid_dir = o ? o->buildid_dir : NULL };
 	uint64_t start_tsc = UINT64_MAX;
 	size_t i;
 	int rc = 0;

@@ -266,7 +266,8 @@ int pts_decode_bundle(const char *dir, const struct pts_decode_opts *o, pts_tl_e
 	/* as many CPUs as the manifest holds (its reader bounds them: NR_CPUS) */
 	rc = pts_decode_run_alloc(&in, (unsigned int)b->nr_cpus, err) ?:
 	     pts_imgset_new(&in.set, err);
-	if (!rc && o && o->sysroot && pts_imgset_set_sysroot(in.set, o->sysroot))
+	if (!rc && o && ((o->sysroot && pts_imgset_set_sysroot(in.set, o->sysroot)) ||
+			 (o->buildid_dir && pts_imgset_set_buildid_dir(in.set, o->buildid_dir))))
 		rc = pts_err_set(err, ENOMEM, "out of memory");
 	for (i = 0; !rc && i < b->nr_processes; i++)
 		if (b->processes[i].cr3 &&

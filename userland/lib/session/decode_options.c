@@ -26,7 +26,7 @@
 enum dopt_id {
 	D_OUTPUT, D_HELP, D_PT, D_CPU, D_ELF, D_RAW, D_KCORE, D_KALLSYMS, D_VMLINUX,
 	D_CPU_MODEL, D_MTC, D_NOM, D_CPUID15, D_TSC_KHZ, D_PEV_PRI, D_PEV_SEC, D_PEV_ST,
-	D_PEV_SHIFT, D_PEV_MULT, D_PEV_ZERO, D_SYSROOT, D_SCOPE, D_PERF_SCRIPT, D_FORMAT,
+	D_PEV_SHIFT, D_PEV_MULT, D_PEV_ZERO, D_SYSROOT, D_BUILDID_DIR, D_SCOPE, D_PERF_SCRIPT, D_FORMAT,
 	D_SUMMARY, D_INSN_LIST, D_PID, D_TID, D_TIME, D_JOBS, D_CHUNK,
 	D_NR
 };
@@ -70,6 +70,9 @@ static const struct pts_optdef dopt_table[] = {
 	  "find mapped files (the sideband's, a bundle's uncopied binaries) and debug "
 	  "files under DIR (as perf --symfs; this host's /usr/lib/debug too when the "
 	  "build-ids match)" },
+	{ "buildid-dir", 0, NULL, R, "DIR", DECODE, D_BUILDID_DIR,
+	  "perf's build-id cache, where debug files and binaries the bundle lacks are "
+	  "also found by build-id (as perf --buildid-dir; default $HOME/.debug)" },
 	{ "cpu-model", 0, NULL, R, "F/M/S", DECODE, D_CPU_MODEL,
 	  "recording CPU, whose errata libipt works around; for a bundle it overrides the "
 	  "manifest's (a model newer than libipt)" },
@@ -367,6 +370,9 @@ static int apply(struct pts_decode_req *r, int id, char *val, struct pts_err *er
 	case D_SYSROOT:
 		o->sysroot = val;
 		return 0;
+	case D_BUILDID_DIR:
+		o->buildid_dir = val;
+		return 0;
 	case D_SCOPE:
 		return parse_scope(val, o, err);
 	case D_PERF_SCRIPT:
@@ -421,6 +427,11 @@ int pts_decode_req_parse(int argc, char **argv, long online_cpus, struct pts_dec
 		r->given |= 1ull << d->id;
 		if (r->help)
 			return 0;
+	}
+	/* perf's default cache (perf's set_buildid_dir): used when it is there */
+	if (!rc && !r->o.buildid_dir && getenv("HOME") && getenv("HOME")[0]) {
+		snprintf(r->home_cache, sizeof(r->home_cache), "%s/.debug", getenv("HOME"));
+		r->o.buildid_dir = r->home_cache;
 	}
 	return rc;
 }
@@ -737,7 +748,7 @@ static const int raw_only[] = {
 };
 
 /* Options of PT traces (a bundle or --pt): perf script text has no code to read. */
-static const int pt_only[] = { D_KCORE, D_KALLSYMS, D_SYSROOT, D_CPU_MODEL };
+static const int pt_only[] = { D_KCORE, D_KALLSYMS, D_SYSROOT, D_BUILDID_DIR, D_CPU_MODEL };
 
 static const char *opt_name(int id)
 {
@@ -866,6 +877,12 @@ int pts_decode_req_validate(struct pts_decode_req *r, struct pts_err *err)
 		return pts_err_set(err, ENOTDIR, "--sysroot %s is not a directory: give the"
 				   " directory that holds the capture machine's files at their"
 				   " paths (DIR/usr/lib/...)", o->sysroot);
+	/* the same for a cache named on the command line; $HOME/.debug may well be absent */
+	if ((r->given & (1ull << D_BUILDID_DIR)) &&
+	    (stat(o->buildid_dir, &st) || !S_ISDIR(st.st_mode)))
+		return pts_err_set(err, ENOTDIR, "--buildid-dir %s is not a directory: give perf's"
+				   " build-id cache (perf buildid-cache --add, perf archive; by"
+				   " default $HOME/.debug)", o->buildid_dir);
 	/* a bundle's sideband and perf script text name every thread: --pid/--tid select */
 	if (r->bundle || r->perf_script) {
 		r->sel.pid = o->pid > 0 ? o->pid : 0;

@@ -36,6 +36,7 @@ struct pts_decode_req {
 	struct pts_tl_select_opts sel;	/* --pid/--tid of a bundle or text, --time */
 	bool time_given;
 	uint64_t given;			/* one bit per option given (decode_options.c's ids) */
+	char home_cache[4096];		/* $HOME/.debug: o.buildid_dir without --buildid-dir */
 };
 
 /*

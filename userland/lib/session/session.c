@@ -877,7 +877,8 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	rc = pts_imgset_new(&in.set, err);
 	if (rc)
 		return rc;
-	if (o->sysroot && pts_imgset_set_sysroot(in.set, o->sysroot))
+	if ((o->sysroot && pts_imgset_set_sysroot(in.set, o->sysroot)) ||
+	    (o->buildid_dir && pts_imgset_set_buildid_dir(in.set, o->buildid_dir)))
 		rc = pts_err_set(err, ENOMEM, "out of memory");
 	for (i = 0; i < o->nr_elf && !rc; i++) {
 		rc = pts_imgset_add_elf(in.set, PTS_PID_ALL, o->elf[i].path, o->elf[i].base, err);
@@ -1143,8 +1144,9 @@ static void print_unnamed(FILE *f, const struct pts_decode_summary *s)
 	if (s->nr_unnamed > PTS_DEC_MAX_UNNAMED)
 		fprintf(f, "  ... %u more\n", s->nr_unnamed - PTS_DEC_MAX_UNNAMED);
 	fprintf(f, "  to name them: install the capture machine's debug symbols here (Debian: its"
-		" packages' -dbgsym, libc6-dbg for libc; the build-ids must match), or give"
-		" --sysroot DIR with its /usr/lib/debug under DIR\n");
+		" packages' -dbgsym, libc6-dbg for libc; the build-ids must match), give"
+		" --sysroot DIR with its /usr/lib/debug under DIR, or bring its perf build-id"
+		" cache here (perf archive; --buildid-dir DIR, default $HOME/.debug)\n");
 }
 
 void pts_decode_summary_print(FILE *f, const struct pts_decode_summary *s)

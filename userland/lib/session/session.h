@@ -54,6 +54,12 @@ struct pts_decode_opts {
 	uint32_t time_mult;
 	uint64_t time_zero;
 	const char *sysroot;
+	/*
+	 * perf's build-id cache (decode/buildid_cache.h), looked in for
+	 * debug files and for binaries a bundle lacks; NULL: none. ptscope
+	 * decode gives $HOME/.debug unless --buildid-dir says otherwise.
+	 */
+	const char *buildid_dir;
 	/* what a raw trace recorded (--scope); 0: read it from the trace (scope_infer.h) */
 	enum pts_scope scope;
 	int32_t pid, tid;		/* thread of a raw trace without sideband; -1: per CPU */
@@ -155,7 +161,7 @@ struct pts_decode_summary {
 	 * (pts_imgset_names_missing): each with where its debug file was
 	 * looked for, the summary's hint of what to install or point to.
 	 */
-	struct { char object[160]; char looked[400]; } unnamed[PTS_DEC_MAX_UNNAMED];
+	struct { char object[160]; char looked[800]; } unnamed[PTS_DEC_MAX_UNNAMED];
 	unsigned int nr_unnamed;	/* may exceed PTS_DEC_MAX_UNNAMED: counted */
 	/*
 	 * The capture's syscall and page-fault records (a bundle captured

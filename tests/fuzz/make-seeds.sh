@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 C=tests/fuzz/corpus
 S=samples/demo.ptscope
 D=build/fuzz-data
-mkdir -p $C/{raw_pt,bundle,perfscript,pevent,kallsyms,elf,pardec,uprobe} build
+mkdir -p $C/{raw_pt,bundle,perfscript,pevent,kallsyms,elf,pardec,uprobe,debugfile} build
 make -s $D/user.elf $D/kernel.elf $D/spin.bin
 cc -O1 -o build/fuzz-mkseeds tests/fuzz/mkseeds.c -lipt
 build/fuzz-mkseeds $C
@@ -76,6 +76,49 @@ bundle object-copy-size-differs "$T/objsize.json" $S/sideband.bin $S/cpu0.pt
 bundle object-copy-missing "$T/objgone.json" $S/sideband.bin $S/cpu0.pt
 bundle sideband-missing "$T/sbgone.json" $S/sideband.bin $S/cpu0.pt
 bundle vdso-missing "$T/vdgone.json" $S/sideband.bin $S/cpu0.pt
+# the same with a --sysroot and perf's build-id cache holding libdemo.so
+# (fuzz_bundle.c: (size / 5) % 4 picks them; blanks after the manifest
+# give the seed that size)
+padded() {	# name, manifest, (size / 5) % 4 wanted
+	cp "$2" "$T/pad.json"
+	bundle "$1" "$T/pad.json" $S/sideband.bin $S/cpu0.pt
+	while n=$(stat -c %s $C/bundle/"$1"); [ $(( (n / 5) % 4 )) != "$3" ]; do
+		printf ' ' >> "$T/pad.json"
+		bundle "$1" "$T/pad.json" $S/sideband.bin $S/cpu0.pt
+	done
+}
+padded object-copy-missing-sysroot "$T/objgone.json" 1
+padded object-copy-missing-buildid-cache "$T/objgone.json" 2
+padded object-copy-size-differs-sysroot "$T/objsize.json" 1
+padded object-copy-size-differs-buildid-cache "$T/objsize.json" 2
+
+# where a stripped binary's names are found (fuzz_debugfile.c): user.S
+# linked with a build-id and a .gnu_debuglink to prog.debug, stripped, and
+# its debug file, at each place the option byte names, with and without
+# the sysroot, the original path and perf's build-id cache
+DBG=$'\n@@ptscope-fuzz debug@@\n'
+as -o "$T/u.o" tests/golden/decode/user.S
+ld -static --build-id -Ttext=0x401000 -e _start -o "$T/u.elf" "$T/u.o"
+objcopy --only-keep-debug "$T/u.elf" "$T/prog.debug"
+strip -o "$T/u.stripped" "$T/u.elf"
+objcopy --add-gnu-debuglink="$T/prog.debug" "$T/u.stripped" "$T/prog"
+dbgseed() {	# name, option byte (octal), debug file
+	{ printf "\\$2"; cat "$T/prog"; printf '%s' "$DBG"; cat "$3"; } > $C/debugfile/$1
+}
+dbgseed nowhere 000 "$T/prog.debug"
+dbgseed sysroot-build-id 041 "$T/prog.debug"
+dbgseed sysroot-debuglink-beside 142 "$T/prog.debug"
+dbgseed sysroot-debuglink-usr-lib-debug 144 "$T/prog.debug"
+dbgseed cache-debug 210 "$T/prog.debug"
+dbgseed cache-origpath-elf 320 "$T/u.elf"
+dbgseed cache-stripped-elf 320 "$T/u.stripped"
+dbgseed everywhere 377 "$T/prog.debug"
+# a debug file of another build-id everywhere: never taken
+ld -static --build-id -Ttext=0x402000 -e _start -o "$T/o.elf" "$T/u.o"
+dbgseed other-build-id-everywhere 377 "$T/o.elf"
+# a file of each kind the decode's inputs refuse, as the binary
+{ printf '\000'; printf 'PERFILE2'; head -c 120 /dev/zero; } > $C/debugfile/magic-perf-data
+{ printf '\000'; printf 'x' | gzip -c; } > $C/debugfile/magic-gzip
 
 # perf script text: every branch kind the parser knows, and 100 threads
 # (item 4 in small: one call and return each)

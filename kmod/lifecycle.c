@@ -24,8 +24,10 @@
  *    still tracing (ARMED, or POST_TRIGGER: its delay cut short) is
  *    marked TRIGGERED with PTSCOPE_STATEF_PANIC for a crash-dump reader,
  *    with reason PANIC when the panic was its trigger. With
- *    a kdump kernel loaded this notifier runs only when the kernel was
- *    booted with crash_kexec_post_notifiers (docs/abi.md, "Lifecycle").
+ *    a kdump kernel loaded this notifier runs only with
+ *    crash_kexec_post_notifiers set; otherwise the crash-kexec probe
+ *    (crash.c) does the same on the CPU that jumps to the crash kernel
+ *    (docs/abi.md, "What a PANIC snapshot can promise").
  *  - Time: (TSC, CLOCK_REALTIME, CLOCK_MONOTONIC) read together with IRQs
  *    off, at arm and at stop; the NMI-safe fast clocks are used so the
  *    same helper works from trigger context.
@@ -182,22 +184,27 @@ static int pts_reboot_notify(struct notifier_block *nb, unsigned long action,
 	return NOTIFY_DONE;
 }
 
-/*
- * The kernel panics: stop PT on this CPU and leave the capture in the
- * state a crash-dump reader should find (pure/panic.c): a capture still
- * tracing, ARMED or in its post-trigger delay, ends as TRIGGERED with
- * PTSCOPE_STATEF_PANIC; from ARMED the panic is its trigger (reason
- * PANIC), in the delay the earlier trigger stays. The post-trigger
- * hrtimer or the trigger's irq_work, should this CPU ever run them
- * again, then find another state word and do nothing (trigger.c).
+/**
+ * pts_crash_end_local() - the kernel is going down: stop PT on this CPU
+ * and leave the capture in the state a crash-dump reader should find.
+ * @path: what is going down, for the log line ("panic", "crash kexec").
  *
- * Context: atomic notifier, on the panicking CPU; the others are halted
- * (or about to be, with crash_kexec_post_notifiers) and may hold any
- * lock: no locks, IPIs or sleeping here; the fields written are those a
+ * pure/panic.c decides: a capture still tracing, ARMED or in its
+ * post-trigger delay, ends as TRIGGERED with PTSCOPE_STATEF_PANIC; from
+ * ARMED the crash is its trigger (reason PANIC), in the delay the
+ * earlier trigger stays. The post-trigger hrtimer or the trigger's
+ * irq_work, should this CPU ever run them again, then find another state
+ * word and do nothing (trigger.c). The word is claimed by cmpxchg, as a
+ * trigger claims it, so STOP, a trigger or the panic notifier running
+ * at the same moment end it once; the fields written are those a
  * trigger's winner writes, the state word last.
+ *
+ * Context: on the CPU that goes down, any IRQ state (IRQs are disabled
+ * here), never in NMI: the panic notifier, with the other CPUs halted,
+ * or the crash-kexec probe (crash.c), with the other CPUs about to be
+ * shot down; either may hold any lock: no locks, IPIs or sleeping.
  */
-static int pts_panic_notify(struct notifier_block *nb, unsigned long action,
-			    void *data)
+void pts_crash_end_local(const char *path)
 {
 	struct pts_panic_end end;
 	unsigned long flags;
@@ -233,12 +240,26 @@ static int pts_panic_notify(struct notifier_block *nb, unsigned long action,
 	/* Fully ordered: the fields above are seen with the new state. */
 	atomic_cmpxchg(&pts.state, word, pts_state_with_run(word, end.run));
 	/* For the console and a dump's log: where the snapshot stands. */
-	pts_info("panic: capture ended (was %s): state %u, trigger reason %u, flags %#x; PT stopped on cpu %d\n",
-		 end.panic_is_trigger ? "ARMED" : "POST_TRIGGER",
+	pts_info("%s: capture ended (was %s): state %u, trigger reason %u, flags %#x; PT stopped on cpu %d\n",
+		 path, end.panic_is_trigger ? "ARMED" : "POST_TRIGGER",
 		 pts_run_state(atomic_read(&pts.state)), pts.trigger_reason,
 		 pts.statef, smp_processor_id());
 out:
 	local_irq_restore(flags);
+}
+
+/*
+ * The kernel panics: pts_crash_end_local(). With a crash kernel loaded
+ * this notifier runs only when crash_kexec_post_notifiers is set
+ * (docs/abi.md, "Lifecycle"); without it crash.c's probe does the same
+ * right before the jump.
+ * Context: atomic notifier, on the panicking CPU; the others are halted
+ * (or about to be, with crash_kexec_post_notifiers).
+ */
+static int pts_panic_notify(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	pts_crash_end_local("panic");
 	return NOTIFY_DONE;
 }
 

@@ -243,11 +243,12 @@ static int start_locked(struct pts_refusal *why)
 	pts.trigger_reason = PTSCOPE_TRIGGER_NONE;
 	/*
 	 * With a crash kernel loaded, __crash_kexec() runs before the panic
-	 * notifiers and this CPU traces on into the crash kernel. Said in
-	 * GET_STATE for the caller to warn its user, once per START, rather
-	 * than in the kernel log at every arm.
+	 * notifiers and, without the crash-kexec probe (crash.c), the
+	 * crashing CPU traces on into the crash kernel. Said in GET_STATE
+	 * for the caller to warn its user, once per START, rather than in
+	 * the kernel log at every arm.
 	 */
-	if (kexec_crash_loaded())
+	if (kexec_crash_loaded() && !pts.crash_stop)
 		pts.statef |= PTSCOPE_STATEF_CRASH_KERNEL;
 	else
 		pts.statef &= ~PTSCOPE_STATEF_CRASH_KERNEL;
@@ -654,6 +655,9 @@ static int __init pts_init(void)
 		pts_err("cannot register hotplug/PM callbacks: %d\n", err);
 		goto err_unit;
 	}
+	pts.crash_stop = pts_crash_init();
+	if (pts.crash_stop)
+		pts.caps.flags |= PTSCOPE_CAPS_CRASH_STOP;
 	if (pts_param_group >= 0)
 		pts_misc.mode = 0660;
 	err = misc_register(&pts_misc);
@@ -666,6 +670,8 @@ static int __init pts_init(void)
 	return 0;
 
 err_life:
+	if (pts.crash_stop)
+		pts_crash_exit();
 	pts_lifecycle_exit();
 err_unit:
 	if (pts.ops->exit)
@@ -682,6 +688,8 @@ static void __exit pts_exit(void)
 	pts_unconfigure();
 	mutex_unlock(&pts.lock);
 	pts_trigger_quiesce();
+	if (pts.crash_stop)
+		pts_crash_exit();
 	pts_lifecycle_exit();
 	if (pts.ops->exit)
 		pts.ops->exit();

@@ -137,6 +137,8 @@ struct pts_dev {
 	bool kpti, pcid;
 	/* perf keeps LBR and BTS apart from PT here (pure/lbr_bts.c); set at load */
 	bool lbr_pt_excl;
+	/* the crash-kexec probe is in place (crash.c); set at load */
+	bool crash_stop;
 
 	/*
 	 * configuration: changed under lock only while not armed (CONFIGURE
@@ -358,5 +360,10 @@ int pts_mmap(struct file *file, struct vm_area_struct *vma);
 int pts_lifecycle_init(void);
 void pts_lifecycle_exit(void);
 void pts_time_pair(struct ptscope_time_pair *tp);
+void pts_crash_end_local(const char *path);
+
+/* ---- the crash kernel's jump (crash.c) --------------------------------- */
+bool pts_crash_init(void);
+void pts_crash_exit(void);
 
 #endif /* PTSCOPE_INTERNAL_H */

@@ -143,6 +143,14 @@ struct ptscope_hdr {
  * (docs/abi.md, Permissions).
  */
 #define PTSCOPE_CAPS_PERF_ALLOW_KERNEL	(1U << 6)
+/*
+ * The module stops PT on the CPU that jumps to a crash kernel (kdump),
+ * right before the jump, whatever crash_kexec_post_notifiers says: a
+ * kprobe on machine_crash_shutdown() (docs/abi.md, "What a PANIC
+ * snapshot can promise"). Without it that CPU traces on into the crash
+ * kernel, and START says so with PTSCOPE_STATEF_CRASH_KERNEL.
+ */
+#define PTSCOPE_CAPS_CRASH_STOP		(1U << 7)
 
 /* Decoded CPUID.14H.0 feature bits (same positions as EBX/ECX there). */
 struct ptscope_caps {
@@ -371,7 +379,8 @@ struct ptscope_state {
 /* The CR3-filtered process's address space is gone (exit or exec). */
 #define PTSCOPE_STATEF_TARGET_EXITED	(1U << 5)
 /*
- * A crash kernel (kdump) was loaded when START armed the capture: a crash
+ * A crash kernel (kdump) was loaded when START armed the capture and the
+ * module has no crash-kexec probe (no PTSCOPE_CAPS_CRASH_STOP): a crash
  * on an armed CPU keeps tracing into the crash kernel and overwrites that
  * CPU's ring (docs/abi.md, "What a PANIC snapshot can promise").
  */

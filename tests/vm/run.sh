@@ -21,7 +21,7 @@
 #                                   and reboot_notifier_stops_tracing N times
 #   tests/vm/run.sh --kdump-only    only the two kdump boots per line
 #                                   (kdump_post_notifiers_stop_first,
-#                                   kdump_default_order_no_notifier)
+#                                   kdump_default_order_crash_probe)
 #   PTS_VM_APPEND='k=v ...'         more kernel parameters for the guest
 #                                   (vmtest_reboot_hold=MS, 0 = no hold;
 #                                   vmtest_child_delay_ms=MS: see ptsunit.c)
@@ -615,18 +615,32 @@ guest_append() { # kver
 # (sysrq c); the crash kernel's /init prints "=== VMTEST-CRASH booted".
 # Y: panic() runs the notifiers before __crash_kexec(): the module's
 # panic line (the capture ended, was ARMED, reason PANIC) must come
-# before the crash kernel: on the console, or, where the consoles print
-# from a thread (PREEMPT_RT) and had not printed it before the jump, in
-# the old kernel's log records, which the crash kernel finds in
-# /proc/vmcore. N (the default): __crash_kexec() comes first and the
-# notifiers never run: no panic line from the module, neither on the
-# console before the crash kernel nor in the vmcore (the order
-# docs/abi.md documents; on hardware the
-# panicking CPU traces on into its ring, which the simulated unit, a
-# timer of the old kernel, cannot show).
+# before the crash kernel, and the crash-kexec probe then finds nothing
+# to end (no line of its own). N (the default): __crash_kexec() comes
+# first and the notifiers never run: no panic line, but the module's
+# crash-kexec probe (kmod/crash.c, on machine_crash_shutdown()) must have
+# stopped the crashing CPU and ended the capture (was ARMED, reason
+# PANIC) before the crash kernel. Each line counts if it is on the
+# console before the crash kernel's, or, where the consoles print from a
+# thread (PREEMPT_RT) and had not printed it before the jump, in the old
+# kernel's log records, which the crash kernel finds in /proc/vmcore.
+# What the crashing CPU's unit would write after the jump without the
+# probe cannot be shown: the simulated unit is a timer of the old kernel.
+kdump_line() { # text what: the line's text if before the crash kernel, or "vmcore"
+	local after=$1 what=$2 nr crash_nr core
+	nr=$(grep -n -m1 "ptscope.*$what: capture ended" <<<"$after" | cut -d: -f1)
+	crash_nr=$(grep -n -m1 '^=== VMTEST-CRASH booted' <<<"$after" | cut -d: -f1)
+	core=$(sed -n "s/^=== VMTEST-CRASH vmcore $what line: //p" <<<"$after" | head -n 1)
+	if [ -n "$nr" ] && [ -n "$crash_nr" ] && [ "$nr" -lt "$crash_nr" ]; then
+		grep <<<"$after" -m1 -o "$what: capture ended.*"
+	elif [ -n "$core" ] && [ "$core" != none ]; then
+		echo "vmcore: $core"
+	fi
+}
+
 check_kdump() { # line dir vmlinuz append Y|N
 	local line=$1 dir=$2 pn=$5 con=$2/kdump-$5-console.log txt=$2/kdump-$5-console.txt rc after
-	local name=kdump_default_order_no_notifier panic_nr crash_nr core
+	local name=kdump_default_order_crash_probe panic crash want_re='(was ARMED): state 4, trigger reason 4,'
 	[ "$pn" = Y ] && name=kdump_post_notifiers_stop_first
 	if [ "$have_mod" != 1 ]; then
 		result "$line" "$name" SKIP "no module: $mod_reason"
@@ -646,32 +660,32 @@ check_kdump() { # line dir vmlinuz append Y|N
 		return
 	fi
 	after=$(sed -n '/^=== VMTEST-KDUMP begin/,$p' "$txt")
-	panic_nr=$(grep -n -m1 'ptscope.*panic: capture ended' <<<"$after" | cut -d: -f1)
-	crash_nr=$(grep -n -m1 '^=== VMTEST-CRASH booted' <<<"$after" | cut -d: -f1)
-	core=$(sed -n 's/^=== VMTEST-CRASH vmcore panic line: //p' <<<"$after" | head -n 1)
-	# Not on the console before the crash kernel: the vmcore's record.
-	if [ -z "$panic_nr" ] || [ -z "$crash_nr" ] || [ "$panic_nr" -gt "$crash_nr" ]; then
-		panic_nr=
-		[ -n "$core" ] && [ "$core" != none ] && panic_nr=vmcore
-	fi
+	panic=$(kdump_line "$after" panic)
+	crash=$(kdump_line "$after" 'crash kexec')
 	if ! grep <<<"$after" -q 'Kernel panic'; then
 		result "$line" "$name" FAIL "no 'Kernel panic' after the marker (QEMU status $rc)"
-	elif [ -z "$crash_nr" ]; then
+	elif ! grep <<<"$after" -q '^=== VMTEST-CRASH booted'; then
 		result "$line" "$name" FAIL "the crash kernel never ran its init (QEMU status $rc; console: tests/vm/out/<kver>/kdump-$pn-console.txt)"
 	elif ! grep <<<"$after" -q '^=== VMTEST-CRASH booted .* vmcore=yes'; then
 		result "$line" "$name" FAIL "the crash kernel has no /proc/vmcore: $(grep <<<"$after" -m1 '^=== VMTEST-CRASH')"
-	elif [ -z "$core" ]; then
-		result "$line" "$name" FAIL "the crash kernel did not search its vmcore for the module's panic line"
-	elif [ "$pn" = Y ] && [ -z "$panic_nr" ]; then
+	elif ! grep <<<"$after" -q '^=== VMTEST-CRASH vmcore crash kexec line: '; then
+		result "$line" "$name" FAIL "the crash kernel did not search its vmcore for the module's lines"
+	elif [ "$pn" = Y ] && [ -z "$panic" ]; then
 		result "$line" "$name" FAIL "with crash_kexec_post_notifiers=Y no panic line from the module before the crash kernel, on the console or in the vmcore"
-	elif [ "$pn" = Y ] && ! grep -q 'panic: capture ended (was ARMED): state 4, trigger reason 4,' <<<"$after"; then
-		result "$line" "$name" FAIL "want (was ARMED): state 4 (TRIGGERED), trigger reason 4 (PANIC); got: $(grep <<<"$after" -m1 -o 'panic: capture ended.*')"
-	elif [ "$pn" = N ] && [ -n "$panic_nr" ]; then
-		result "$line" "$name" FAIL "with crash_kexec_post_notifiers=N the module's panic notifier ran before the crash kernel ($([ "$panic_nr" = vmcore ] && echo "its line in the vmcore" || echo "its line on the console")): the kernel's order is not the one docs/abi.md describes"
+	elif [ "$pn" = Y ] && ! grep -qF "$want_re" <<<"$panic"; then
+		result "$line" "$name" FAIL "want (was ARMED): state 4 (TRIGGERED), trigger reason 4 (PANIC); got: $panic"
+	elif [ "$pn" = Y ] && [ -n "$crash" ]; then
+		result "$line" "$name" FAIL "with crash_kexec_post_notifiers=Y the crash-kexec probe still found a capture to end after the panic notifier: $crash"
+	elif [ "$pn" = N ] && [ -n "$panic" ]; then
+		result "$line" "$name" FAIL "with crash_kexec_post_notifiers=N the module's panic notifier ran before the crash kernel ($panic): the kernel's order is not the one docs/abi.md describes"
+	elif [ "$pn" = N ] && [ -z "$crash" ]; then
+		result "$line" "$name" FAIL "with crash_kexec_post_notifiers=N nothing stopped the crashing CPU before the crash kernel: no line of the crash-kexec probe on the console or in the vmcore ($(grep -m1 -o 'ptscope.*machine_crash_shutdown.*' "$txt" || echo 'no load warning'))"
+	elif [ "$pn" = N ] && ! grep -qF "$want_re" <<<"$crash"; then
+		result "$line" "$name" FAIL "want (was ARMED): state 4 (TRIGGERED), trigger reason 4 (PANIC) from the crash-kexec probe; got: $crash"
 	elif [ "$pn" = Y ]; then
-		result "$line" "$name" PASS "$(grep <<<"$after" -m1 -o 'panic: capture ended.*') ($([ "$panic_nr" = vmcore ] && echo "in the vmcore's log records: not printed before the jump" || echo "on the console")); then '$(grep <<<"$after" -m1 '^=== VMTEST-CRASH booted')'"
+		result "$line" "$name" PASS "$panic; no crash-kexec line; then '$(grep <<<"$after" -m1 '^=== VMTEST-CRASH booted')'"
 	else
-		result "$line" "$name" PASS "no panic line from the module before '$(grep <<<"$after" -m1 '^=== VMTEST-CRASH booted')', nor in its vmcore: __crash_kexec() ran first and the notifiers never ran"
+		result "$line" "$name" PASS "no panic line; $crash; then '$(grep <<<"$after" -m1 '^=== VMTEST-CRASH booted')'"
 	fi
 }
 

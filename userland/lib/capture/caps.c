@@ -123,6 +123,11 @@ void pts_caps_print_table(const struct ptscope_caps *caps, int hotkey, FILE *f)
 		"kernel predates CAP_PERFMON: CAP_SYS_ADMIN needed");
 	if (caps->flags & PTSCOPE_CAPS_BDM106)
 		fprintf(f, "erratum       BDM106: BranchEn must stay set on this CPU\n");
+	/* docs/abi.md, "What a PANIC snapshot can promise" */
+	fprintf(f, "kdump         %s\n", caps->flags & PTSCOPE_CAPS_CRASH_STOP ?
+		"the module stops PT on the crashing CPU before a crash kernel runs" :
+		"no crash-kexec probe: with a crash kernel loaded, the crashing CPU traces on "
+		"into it unless crash_kexec_post_notifiers is Y");
 	/* which key fires `--trigger hotkey`: the user must know it before arming */
 	if (hotkey)
 		fprintf(f, "hotkey        %c: --trigger hotkey fires on Alt+SysRq+%c (or as root: "
@@ -225,6 +230,8 @@ void pts_caps_print_json(const struct ptscope_caps *caps, int hotkey, FILE *f)
 			       json_object_new_boolean(!!(caps->flags & PTSCOPE_CAPS_CAP_PERFMON)));
 	json_object_object_add(o, "perf_allow_kernel",
 			       json_object_new_boolean(!!(caps->flags & PTSCOPE_CAPS_PERF_ALLOW_KERNEL)));
+	json_object_object_add(o, "crash_stop",
+			       json_object_new_boolean(!!(caps->flags & PTSCOPE_CAPS_CRASH_STOP)));
 	json_object_object_add(o, "bdm106",
 			       json_object_new_boolean(!!(caps->flags & PTSCOPE_CAPS_BDM106)));
 	json_object_object_add(o, "vendor", json_object_new_string(vendor));

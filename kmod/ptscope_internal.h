@@ -14,7 +14,9 @@
  *    (static keys), and cpus_read_lock() must not nest.
  *  - struct pts_cpu fields marked [cpu] change only on that CPU with IRQs
  *    off (start/stop), and are read by ioctls after a synchronous
- *    smp_call_function, or racily for status.
+ *    smp_call_function, or racily for status; pts_cpu_reset_all() also
+ *    clears them, under pts.lock while the capture is not armed (no CPU
+ *    starts or stops then but through pts.lock's own cross-calls).
  *  - pts.state is an atomic word (run state and generation): triggers
  *    claim the capture with a cmpxchg; see pts_state_claim().
  */
@@ -95,15 +97,15 @@ struct pts_cpu {
 	u32 flags;		/* [cpu] sticky PTSCOPE_CPUF_* bits */
 	int result;		/* [cpu] last start: 0 or -errno */
 	u32 reason;		/* [cpu] reason code with result */
-	u64 rtit_ctl;		/* written at enable (with TraceEn) */
-	u64 ctl_readback;	/* read just before clearing TraceEn */
-	u64 status;		/* RTIT_STATUS at the last stop */
-	u64 output_base;	/* at the last stop */
-	u64 omp;		/* OUTPUT_MASK_PTRS at the last stop */
-	u64 start_tsc, stop_tsc;
-	u64 head;		/* ring offset of the next byte */
-	u64 seg_start_head;	/* head when the current period began */
-	u64 wrap_count;		/* wraps proven by the position history */
+	u64 rtit_ctl;		/* [cpu] written at enable (with TraceEn) */
+	u64 ctl_readback;	/* [cpu] read just before clearing TraceEn */
+	u64 status;		/* [cpu] RTIT_STATUS at the last stop */
+	u64 output_base;	/* [cpu] at the last stop */
+	u64 omp;		/* [cpu] OUTPUT_MASK_PTRS at the last stop */
+	u64 start_tsc, stop_tsc;	/* [cpu] */
+	u64 head;		/* [cpu] ring offset of the next byte */
+	u64 seg_start_head;	/* [cpu] head when the current period began */
+	u64 wrap_count;		/* [cpu] wraps proven by the position history */
 	/*
 	 * -1 unknown, 0 no data after head, 1 data: reset to -1 by its CPU
 	 * at start and stop, cached by GET_CPU_STATUS under pts.lock only
@@ -184,7 +186,12 @@ struct pts_dev {
 	 * between, so that no CPU traces through the transition (lifecycle.c).
 	 */
 	bool pm_transition;
-	bool sources_live;		/* tracepoint/hotkey triggers accepted */
+	/*
+	 * tracepoint/hotkey/uprobe triggers accepted: WRITE_ONCE() by START,
+	 * STOP and every end of a capture, READ_ONCE() by the probes (any
+	 * context)
+	 */
+	bool sources_live;
 	atomic_t stop_pending;		/* stop IPIs still running */
 	u32 trig_word;			/* state word the trigger claimed */
 	/*
@@ -198,6 +205,11 @@ struct pts_dev {
 	s32 trigger_pid, trigger_tid;
 	u64 trigger_tsc;
 	u32 nr_snapshots;
+	/*
+	 * time_at_start: [lock] (pts_arm()); time_at_stop: [lock] by
+	 * pts_stop_all(), or by the step that ends a claimed word
+	 * (capture_finished(), pts_crash_end_local())
+	 */
 	struct ptscope_time_pair time_at_start, time_at_stop;
 	wait_queue_head_t wq;
 	struct irq_work trig_work;	/* hard: post-trigger timer or stop */

@@ -204,6 +204,37 @@ static void caps_explains_the_kernel_scope_rule_of_each_kernel(void)
 	free(unk);
 }
 
+/*
+ * `ptscope caps` says whether a crash kernel would get a CPU still
+ * tracing (docs/abi.md, "What a PANIC snapshot can promise"): the
+ * module's PTSCOPE_CAPS_CRASH_STOP, its probe on machine_crash_shutdown().
+ */
+static void caps_says_whether_the_crashing_cpu_stops_before_kdump(void)
+{
+	struct ptscope_caps caps;
+	char *with = NULL, *without = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(&caps, 0, sizeof(caps));
+	caps.flags = PTSCOPE_CAPS_CRASH_STOP;
+	f = open_memstream(&with, &len);
+	pts_caps_print_table(&caps, 'x', f);
+	fclose(f);
+	caps.flags = 0;
+	f = open_memstream(&without, &len);
+	pts_caps_print_table(&caps, 'x', f);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(with, "kdump         the module stops PT on the crashing CPU "
+					    "before a crash kernel runs"));
+	CU_ASSERT_PTR_NULL(strstr(with, "traces on"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(without, "kdump         no crash-kexec probe: with a crash "
+					       "kernel loaded, the crashing CPU traces on into it "
+					       "unless crash_kexec_post_notifiers is Y"));
+	free(with);
+	free(without);
+}
+
 /* `ptscope trigger` with nothing armed says what it is for; other calls refused so say nothing more. */
 static void trigger_refused_when_nothing_is_armed_says_what_to_arm(void)
 {
@@ -222,6 +253,7 @@ PTS_SUITE(cli_feedback, NULL, NULL,
 	  PTS_TEST(capability_refusal_names_every_capability_a_kernel_bundle_needs),
 	  PTS_TEST(uprobe_refusal_asks_for_root_and_names_other_triggers),
 	  PTS_TEST(caps_explains_the_kernel_scope_rule_of_each_kernel),
+	  PTS_TEST(caps_says_whether_the_crashing_cpu_stops_before_kdump),
 	  PTS_TEST(trigger_refused_when_nothing_is_armed_says_what_to_arm),
 	  PTS_TEST(decode_hint_replaces_ptscope_suffix_with_fxt),
 	  PTS_TEST(trigger_tsc_converts_to_wall_clock_through_the_start_pair),

@@ -130,6 +130,17 @@ for c in "cache:$T/cache/.build-id/${libid:0:2}/${libid:2}/elf" "cache2:$T/cache
 		echo "ok: a missing copy of $lib, in perf's build-id cache as ${c#*:}: the whole decode" ||
 		{ echo "FAIL: missing $lib in perf's build-id cache ${c#*:}: not the whole decode"; cat "$T/err"; fail=1; }
 done
+# the layout as perf itself writes it (perf buildid-cache --add: the
+# oracle of where perf puts a file, independent of the reader above)
+if perf --buildid-dir "$T/pcache" buildid-cache --add "$S/objects/$lib" > /dev/null 2>&1 &&
+   [ -e "$T/pcache/.build-id/${libid:0:2}/${libid:2}/elf" ]; then
+	"$P" decode "$T/libgone" -o "$T/libgone.txt" --sysroot "$T/noroot" --buildid-dir "$T/pcache" 2> "$T/err"
+	cmp -s "$T/libfull.txt" "$T/libgone.txt" && grep -q "decodes with $T/pcache/.build-id/${libid:0:2}/${libid:2}/elf, the captured file (perf's build-id cache" "$T/err" &&
+		echo "ok: a missing copy of $lib, in a build-id cache perf buildid-cache wrote: the whole decode" ||
+		{ echo "FAIL: missing $lib in perf buildid-cache's cache: not the whole decode"; cat "$T/err"; fail=1; }
+else
+	echo "SKIP part: perf buildid-cache --add did not write $T/pcache/.build-id/${libid:0:2}/${libid:2}/elf (no perf here: linux-perf)"
+fi
 # a file of another build-id at the cache's place is not the captured one
 expect 3 "^ptscope decode: warning: $gonemsg decodes as gaps" "$T/libgone" --sysroot "$T/noroot" --buildid-dir "$T/cache3"
 # the default cache is $HOME/.debug, as perf's; --buildid-dir must name a directory

@@ -9,6 +9,7 @@
  *
  *   user:   main 0x1000  foo 0x1100  bar 0x1200  uthunk 0x1300
  *           __x86_return_thunk 0x1400 (GCC's, -mfunction-return=thunk)
+ *           caml_raise_exn 0x1500 (OCaml's runtime)
  *   kernel (K = 0xffffffff81000000):
  *     entry_SYSCALL_64 K+0x000  do_syscall_64 K+0x100  hrtimer_interrupt K+0x200
  *     __hrtimer_run_queues K+0x300  __x86_indirect_thunk_rbx K+0x400
@@ -29,6 +30,7 @@
 #define BAR 0x1200ULL
 #define UTHUNK 0x1300ULL
 #define URETTHUNK 0x1400ULL
+#define RAISE 0x1500ULL
 #define ENTRY (K + 0x000)
 #define DOSYS (K + 0x100)
 #define HRTI (K + 0x200)
@@ -46,6 +48,7 @@ static const struct tl_fn fns[] = {
 	{ "__x86_indirect_thunk_rbx", THUNK }, { "tick_sched_timer", TICK },
 	{ "__x86_return_thunk", RETTHUNK }, { "srso_return_thunk", SRSO_RT },
 	{ "srso_safe_ret", SRSO_SAFE }, { "__x86_return_thunk", URETTHUNK },
+	{ "caml_raise_exn", RAISE },
 };
 
 static void start(enum pts_scope scope)
@@ -219,6 +222,48 @@ static void return_to_a_deeper_saved_address_unwinds_the_frames_between(void)
 	done();
 }
 
+static void ret_into_an_older_frames_function_lands_there(void)
+{
+	start(PTS_SCOPE_USER);
+	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);			/* B0 main */
+	ev(PTS_BR_CALL, MAIN + 5, 5, FOO, 110, 0);		/* B1 foo, saves MAIN+10 */
+	ev(PTS_BR_CALL, FOO + 5, 5, BAR, 120, 0);		/* B2 bar, saves FOO+10 */
+	ev(PTS_BR_CALL, BAR + 5, 5, RAISE, 130, 0);		/* B3 caml_raise_exn */
+	/*
+	 * caml_raise_exn: mov handler_sp,%rsp; pop; ret. The ret goes to
+	 * foo's handler (foo+0x40, which foo pushed when it set the handler
+	 * up), no call's return address: bar's frame is gone, foo goes on.
+	 */
+	ev(PTS_BR_RETURN, RAISE + 0x15, 0, FOO + 0x40, 140, 0);
+	ev(PTS_BR_RETURN, FOO + 0x50, 0, MAIN + 10, 150, 0);	/* E1 foo */
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 bar|B3 caml_raise_exn|E3 caml_raise_exn|E2 bar|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "caml_raise_exn", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "bar", 0)->ts_ns, 140);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->ts_ns, 150);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_RETURN_AS_JUMP), 0);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_UNWIND_GUESSED), 0);
+	done();
+}
+
+static void ret_into_a_recursions_function_lands_in_the_innermost_frame_and_says_so(void)
+{
+	start(PTS_SCOPE_USER);
+	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);			/* B0 main */
+	ev(PTS_BR_CALL, MAIN + 5, 5, FOO, 110, 0);		/* B1 foo, saves MAIN+10 */
+	ev(PTS_BR_CALL, FOO + 5, 5, FOO, 120, 0);		/* B2 foo, saves FOO+10 */
+	ev(PTS_BR_CALL, FOO + 5, 5, RAISE, 130, 0);		/* B3 caml_raise_exn */
+	/* either foo's handler: the trace carries no stack pointer to tell */
+	ev(PTS_BR_RETURN, RAISE + 0x15, 0, FOO + 0x40, 140, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 foo|B2 foo|B3 caml_raise_exn|E3 caml_raise_exn|E2 foo|E1 foo|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "foo", 0)->kind, PTS_TLK_END_OF_TRACE);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_UNWIND_GUESSED), 1);
+	done();
+}
+
 static void return_past_the_stack_of_unknown_return_address_still_infers(void)
 {
 	start(PTS_SCOPE_USER);
@@ -362,6 +407,8 @@ PTS_SUITE(timeline_retaddr, NULL, NULL,
 	  PTS_TEST(user_return_thunk_of_gcc_is_the_function_return),
 	  PTS_TEST(push_ret_trampoline_replaces_the_frame_that_pushed),
 	  PTS_TEST(return_to_a_deeper_saved_address_unwinds_the_frames_between),
+	  PTS_TEST(ret_into_an_older_frames_function_lands_there),
+	  PTS_TEST(ret_into_a_recursions_function_lands_in_the_innermost_frame_and_says_so),
 	  PTS_TEST(return_past_the_stack_of_unknown_return_address_still_infers),
 	  PTS_TEST(both_scopes_sysret_after_a_kernel_start_puts_user_frames_below_kernel_frames),
 	  PTS_TEST(both_scopes_sysret_closes_every_kernel_frame_still_open),

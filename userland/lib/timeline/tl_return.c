@@ -96,6 +96,47 @@ static int64_t returning_frame(const struct thread *t, uint32_t floor, uint64_t 
 }
 
 /*
+ * A `ret` to no saved return address but into the middle of a function
+ * open in a frame below the top one (at index floor or above): the
+ * innermost such frame, else -1. OCaml's caml_raise_exn restores the
+ * stack pointer of the newest exception handler and returns to the
+ * handler's address, which the handler's setup pushed: a longjmp done
+ * by `ret`, which lands in the frame as a jump there does (tl_branch.c,
+ * on_jump). A target at a function's first byte is being called
+ * (push+ret, a retpoline's target), not returned to.
+ */
+static int64_t ret_landing_frame(const struct thread *t, uint32_t floor, uint64_t addr,
+				 const struct fn *fn)
+{
+	int64_t i;
+
+	if (is_fn_entry(fn, addr))
+		return -1;
+	for (i = (int64_t)t->n - 2; i >= (int64_t)floor; i--)
+		if (same_fn(&t->frames[i], fn) || other_part(&t->frames[i], fn))
+			return i;
+	return -1;
+}
+
+/* ... and it lands there: the frames above end, the top one with kind. */
+static int ret_to_landing(struct pts_tl *tl, struct thread *t, uint32_t i, uint32_t floor,
+			  const struct fn *fn, enum pts_tl_kind kind, struct pts_err *err)
+{
+	int rc = unwind_through(tl, t, i + 1, kind, err);
+	uint32_t j;
+
+	/* an older frame could be the one: said, not decided (as for a jump) */
+	for (j = floor; !rc && j < i; j++)
+		if (same_fn(&t->frames[j], fn) || other_part(&t->frames[j], fn)) {
+			tl->diag[PTS_TLD_UNWIND_GUESSED]++;
+			break;
+		}
+	if (!rc && !same_fn(&t->frames[i], fn))
+		enter_part(&t->frames[i], fn);
+	return rc;
+}
+
+/*
  * Control returns to addr (ret, sysret, iret): end frames down to the one
  * the return leaves (returning_frame); none: a `ret` out of a frame with a
  * known return address is a return used as a jump (retpoline thunk,
@@ -162,6 +203,10 @@ int tl_return_to_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	if (top_known) {
 		const struct frame *top = &t->frames[t->n - 1];
 
+		/* into the top frame's own function: a jump inside it (below) */
+		i = in_top_fn(t, addr) || same_fn(top, &fn) ? -1 : ret_landing_frame(t, floor, addr, &fn);
+		if (i >= 0)
+			return ret_to_landing(tl, t, (uint32_t)i, floor, &fn, kind, err);
 		tl->diag[PTS_TLD_RETURN_AS_JUMP]++;
 		/*
 		 * The frame of a call to a label inside the caller's own function

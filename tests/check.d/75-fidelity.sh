@@ -117,6 +117,15 @@ if [ -x "$bin/panics" ]; then
 else
 	echo "SKIP part: no rustc (apt-get install rustc): no panics stream (Rust)"
 fi
+# OCaml: exceptions raised by restoring a handler's stack pointer and
+# jumping (or returning) to it, a 300-frame recursion, tail calls.
+if [ -x "$bin/ocaml_raise" ]; then
+	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/ocaml_raise.ptscope" -- "$bin/ocaml_raise" \
+		</dev/null >/dev/null
+	args+=(--bundle "ocaml_raise=$work/bundles/ocaml_raise.ptscope:$bin/ocaml_raise")
+else
+	echo "SKIP part: no ocamlopt (apt-get install ocaml-nox): no ocaml_raise stream (OCaml)"
+fi
 # Library callbacks (qsort, bsearch, atexit) built by Clang, linked by
 # lld: its packed layout puts the code mid-page, 0x1000 above its offset.
 if [ -x "$bin/callbacks_lld" ]; then

@@ -130,6 +130,17 @@ if command -v rustc >/dev/null && newer "$out/panics" $src/panics.rs; then
 	rustc -O -g -C force-frame-pointers=no -C target-feature=+crt-static -o "$out/panics" \
 		$src/panics.rs
 fi
+# OCaml native code (ocamlopt, as magic-trace's users build it; static:
+# the loader's work is no part of the test), compiled in $out, where
+# ocamlopt leaves its .cmi, .cmx and .o. Without -g: a raise in the
+# program's own code is the inline `jmp *%r11`; the standard library's
+# raises call caml_raise_exn. Not built, and its stream skipped,
+# without ocamlopt (Debian's ocaml-nox).
+if command -v ocamlopt >/dev/null && newer "$out/ocaml_raise" $src/ocaml_raise.ml; then
+	cp $src/ocaml_raise.ml "$out/"
+	(cd "$out" && ocamlopt -ccopt -static -o ocaml_raise ocaml_raise.ml 2>&1 |
+		{ grep -v "dlopen\|caml_dlopen" || true; })
+fi
 # Clang with lld (static-pie): lld's packed segment layout. Not built,
 # and its stream skipped, without them.
 if command -v clang >/dev/null && command -v ld.lld >/dev/null &&

@@ -71,7 +71,9 @@
  *    happen in the recorded scope are counted diagnostics.
  *
  * Streaming: per thread the builder holds its stack (at most max_depth
- * frames) and the records not yet written (at most segment_cap: when full,
+ * frames shown; those of calls beyond are kept without slices, so that
+ * a return, a longjmp or a raise out of them ends them: tl_hidden.c)
+ * and the records not yet written (at most segment_cap: when full,
  * those before the outermost open frame's BEGIN are written, or all of
  * them if that BEGIN is the first; all at a gap and at the end); once the
  * outermost frame's BEGIN is written, an inferred outer frame can no

@@ -136,6 +136,13 @@ struct thread {
 	 */
 	uint32_t push_below;
 	uint32_t excess;	/* calls beyond max_depth not shown */
+	/*
+	 * Their frames, oldest first (tl_hidden.c): hidden[0 .. excess) when
+	 * hidden_valid >= excess, else some were not kept (out of memory)
+	 * and only their count is known.
+	 */
+	struct frame *hidden;
+	uint32_t hidden_cap, hidden_valid;
 	bool have_ts;	/* at.ts_ns is an event's (thread_time) */
 	/* records of the current segment not yet written */
 	struct pts_tl_rec *buf;

@@ -13,6 +13,7 @@
 
 #include "tl_elide.h"
 #include "tl_events.h"
+#include "tl_hidden.h"
 #include "tl_resume.h"
 #include "tl_return.h"
 #include "tl_untraced.h"
@@ -275,13 +276,17 @@ static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 	int rc;
 
 	rc = ensure_at(tl, t, br->from, &br->from_sym, err);
-	if (rc || !br->to || in_top_fn(t, br->to))
+	if (rc || !br->to)
 		return rc;
+	if (t->excess)
+		return tl_hidden_jump(tl, t, br, err);
+	if (in_top_fn(t, br->to))
+		return 0;
 	lookup(tl, t, br->to, &br->to_sym, &fn);
-	if (t->n && !t->excess && same_fn(&t->frames[t->n - 1], &fn))
+	if (t->n && same_fn(&t->frames[t->n - 1], &fn))
 		return 0;
 	/* between a function's hot and cold parts (foo.cold): the same frame */
-	if (t->n && !t->excess && other_part(&t->frames[t->n - 1], &fn)) {
+	if (t->n && other_part(&t->frames[t->n - 1], &fn)) {
 		enter_part(&t->frames[t->n - 1], &fn);
 		return 0;
 	}
@@ -302,8 +307,8 @@ static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 	 * pad in a function's cold part (GCC puts them there) is a jump
 	 * into that function's frame.
 	 */
-	if (t->excess || is_fn_entry(&fn, br->to) || (t->n && no_unwind_jump(&t->frames[t->n - 1], &fn))) {
-		struct fn from = t->n && !t->excess ? t->frames[t->n - 1].fn : fn;
+	if (is_fn_entry(&fn, br->to) || (t->n && no_unwind_jump(&t->frames[t->n - 1], &fn))) {
+		struct fn from = t->n ? t->frames[t->n - 1].fn : fn;
 
 		rc = tl_replace_top(tl, t, &fn, br->to, PTS_TLK_JUMP, err);
 		if (!rc && is_fn_entry(&fn, br->to))

@@ -7,6 +7,8 @@
  */
 #include "tl_return.h"
 
+#include "tl_hidden.h"
+
 #include <errno.h>
 #include <stdlib.h>
 
@@ -153,6 +155,10 @@ int tl_return_to_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	int64_t i;
 	int rc;
 
+	if (t->excess && addr) {
+		lookup(tl, t, addr, hint, &fn);
+		return tl_hidden_return(tl, t, addr, &fn, kind, err);
+	}
 	if (t->excess) {
 		t->excess--;
 		return 0;

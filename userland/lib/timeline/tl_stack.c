@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tl_hidden.h"
 #include "tl_untraced.h"
 
 /*
@@ -58,6 +59,7 @@ int tl_frames_grow(struct pts_tl *tl, struct thread *t)
 
 void tl_frames_free(struct thread *t)
 {
+	tl_hidden_free(t);
 	if (t->cap)
 		free(t->frames - 1);
 	t->frames = (struct frame *)tl_no_frames + 1;
@@ -73,6 +75,7 @@ int tl_push_labelled(struct pts_tl *tl, struct thread *t, const struct fn *fn, u
 	int rc;
 
 	if (t->n >= tl->cfg.max_depth) {
+		tl_hidden_push(t, fn, addr, ret);
 		t->excess++;
 		tl->diag[PTS_TLD_TOO_DEEP]++;
 		return 0;
@@ -118,7 +121,7 @@ int tl_pop_all(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind, struc
 int tl_replace_top(struct pts_tl *tl, struct thread *t, const struct fn *fn, uint64_t addr,
 		   enum pts_tl_kind kind, struct pts_err *err)
 {
-	uint64_t ret = t->n && !t->excess ? t->frames[t->n - 1].ret : 0;
+	uint64_t ret = t->excess ? tl_hidden_ret(t) : t->n ? t->frames[t->n - 1].ret : 0;
 	uint64_t resume = t->n && !t->excess ? t->frames[t->n - 1].resume : 0;
 	int rc = pop(tl, t, PTS_TLK_JUMP, err);
 

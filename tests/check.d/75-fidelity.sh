@@ -14,7 +14,8 @@
 # with timer signals again with timers that run out inside setitimer
 # (the signals arrive at its exit in every run), one of them cut at its last
 # PSB (a trace that ends without a disable, as snapshots do), the
-# whole-system fixture bundles of 70-qemu-trace-log (user, kernel, both
+# OCaml's raises (also out of a recursion deeper than the timeline
+# shows), the whole-system fixture bundles of 70-qemu-trace-log (user, kernel, both
 # scopes and the whole CPU), the shipped sample, and with ../shared: the
 # real capture dynamorio-hello and the
 # libipt-encoded streams of ../shared/tools/synth-example. Without
@@ -123,6 +124,11 @@ if [ -x "$bin/ocaml_raise" ]; then
 	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/ocaml_raise.ptscope" -- "$bin/ocaml_raise" \
 		</dev/null >/dev/null
 	args+=(--bundle "ocaml_raise=$work/bundles/ocaml_raise.ptscope:$bin/ocaml_raise")
+	# the same raised out of a recursion 700 deep: frames beyond the
+	# timeline's 512, whose calls are not shown (a count the program fixes)
+	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/ocaml_raise-deep.ptscope" -- \
+		"$bin/ocaml_raise" deep </dev/null >/dev/null
+	args+=(--bundle "ocaml_raise-deep=$work/bundles/ocaml_raise-deep.ptscope:$bin/ocaml_raise")
 else
 	echo "SKIP part: no ocamlopt (apt-get install ocaml-nox): no ocaml_raise stream (OCaml)"
 fi

@@ -21,7 +21,9 @@ entry whose check shows no difference fails too, whatever its kind, so
 that the list shrinks as defects are fixed and says nothing that no longer
 happens, unless it says that its difference "varies" from run to run
 (thread interleaving, where a signal or an interrupt lands, the window of
-a whole-system trace).
+a whole-system trace). A reason that says "exactly N" passes only with N
+differences (a count the program fixes, such as its calls beyond the
+timeline's depth).
 
 Usage: fidelity.py --build DIR --work DIR --allow FILE [--shared DIR]
                    [--bundle NAME=DIR[:EXE[:NAMES]]]... [--snapshot NAME=DIR:EXE:FRACTION]...
@@ -759,7 +761,14 @@ def report(streams, allow, markdown=None):
         for c in CHECKS:
             v = s.res.get(c)
             why = allow.get((s.name, c))
-            if v and why:
+            exact = re.search(r'\bexactly (\d+)\b', why or '')
+            if v and exact and v != int(exact.group(1)):
+                # a count the program fixes: more or fewer is a change
+                n = s.notes.get(c, '')
+                print('  UNEXPLAINED %s %s: %d differences, the allow-list says exactly %s; '
+                      'first:%s' % (s.name, c, v, exact.group(1), ('\n' if '\n' in n else ' ') + n))
+                bad += 1
+            elif v and why:
                 print('  %s %s: %d, %s' % (s.name, c, v, why))
             elif v:
                 n = s.notes.get(c, '')

@@ -90,6 +90,38 @@ static void code_without_a_symbol_is_one_frame_named_once(void)
 	wt_expect_text("u.folded", PTS_FMT_FOLDED, r, n, want);
 }
 
+/*
+ * A function that only its FDE bounds ("[unknown] 0xSTART", no
+ * PTS_TLF_UNKNOWN, the object in its field) gets its object after its
+ * name: main [0,100), "[unknown] 0x2000" of libx.so [10,40), a frame of
+ * no object named so [50,60).
+ *   hello;main                                   100 - 30 - 10 = 60
+ *   hello;main;[unknown] 0x2000 (libx.so)                        30
+ *   hello;main;[unknown] 0x3000                                  10
+ */
+static void unnamed_function_carries_its_object(void)
+{
+	static const char want[] =
+		"hello;main 60\n"
+		"hello;main;[unknown] 0x2000 (libx.so) 30\n"
+		"hello;main;[unknown] 0x3000 10\n";
+	struct pts_tl_rec r[8];
+	size_t n = 0;
+
+	r[n++] = wt_rec(PTS_TL_PROCESS, PTS_TLK_NONE, 0, 100, 0, 0, "hello");
+	r[n++] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 0, 100, 101, 0, "main");
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 10, 100, 101, 1, "[unknown] 0x2000");
+	r[n].addr = 0x2000;
+	r[n++].object = "libx.so";
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 40, 100, 101, 1, NULL);
+	r[n] = wt_rec(PTS_TL_BEGIN, PTS_TLK_CALL, 50, 100, 101, 1, "[unknown] 0x3000");
+	r[n++].addr = 0x3000;
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 60, 100, 101, 1, NULL);
+	r[n++] = wt_rec(PTS_TL_END, PTS_TLK_RETURN, 100, 100, 101, 0, NULL);
+
+	wt_expect_text("f.folded", PTS_FMT_FOLDED, r, n, want);
+}
+
 static int cleanup(void)
 {
 	wt_cleanup();
@@ -98,4 +130,5 @@ static int cleanup(void)
 
 PTS_SUITE(writer_folded, NULL, cleanup,
 	  PTS_TEST(self_time_is_summed_per_stack_across_threads_of_a_process),
-	  PTS_TEST(code_without_a_symbol_is_one_frame_named_once))
+	  PTS_TEST(code_without_a_symbol_is_one_frame_named_once),
+	  PTS_TEST(unnamed_function_carries_its_object))

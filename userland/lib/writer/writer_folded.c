@@ -94,6 +94,21 @@ static int root(struct pts_writer *w, struct pts_wthread *t)
 	return path_add(w, t, buf, strlen(buf));
 }
 
+/*
+ * A stripped object's function that only its FDE bounds is named by its
+ * start, "[unknown] 0xSTART", its object in a field of its own (as
+ * perf prints it). A flame graph has no such field: the object follows
+ * the name, as it does in the name of code no FDE covers, so that the
+ * frame says which object it is in (FlameGraph's stackcollapse-perf.pl
+ * names perf's "[unknown]" by its object likewise).
+ */
+static bool unnamed_function(const struct pts_tl_rec *rec)
+{
+	return rec->object && rec->object[0] && rec->name &&
+	       !(rec->flags & (PTS_TLF_UNKNOWN | PTS_TLF_SYNTHETIC)) &&
+	       !strncmp(rec->name, "[unknown] 0x", 12);
+}
+
 static int folded_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 {
 	struct folded *f = w->state;
@@ -133,6 +148,9 @@ static int folded_emit(struct pts_writer *w, const struct pts_tl_rec *rec)
 			return rc;
 		rc = pts_wthread_push(w, t, rec) ?:
 		     path_add(w, t, ";", 1) ?: path_frame(w, t, pts_wname(rec, buf, sizeof(buf)));
+		if (!rc && unnamed_function(rec))
+			rc = path_add(w, t, " (", 2) ?: path_frame(w, t, rec->object) ?:
+			     path_add(w, t, ")", 1);
 		if (!rc && (rec->flags & PTS_TLF_KERNEL))
 			rc = path_add(w, t, "_[k]", 4);
 		return rc;

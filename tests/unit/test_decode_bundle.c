@@ -133,6 +133,8 @@ static bool no_objects;
 static bool other_no_maps;
 /* when set: the binary is named as the simulated unit's user code image */
 static bool sim_code_path;
+/* when set: pid 100 also maps executable memory of no file (a JIT's) at arm */
+static bool anon_code;
 #define SIM_USER_CODE "/sys/module/ptscope/sim_user_code"
 
 static void write_bundle(enum pts_bundle_source source)
@@ -309,6 +311,15 @@ static void write_bundle_ex(enum pts_bundle_source source, struct pt_gen **gens,
 	snprintf(p->maps_arm[0].perms, sizeof(p->maps_arm[0].perms), "r-xp");
 	p->maps_arm[0].path = strdup(named_build_id ? elf : sim_code_path ? SIM_USER_CODE :
 				     "/opt/app/user");
+	if (anon_code) {
+		p->maps_arm = realloc(p->maps_arm, 2 * sizeof(*p->maps_arm));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p->maps_arm);
+		p->maps_arm[1] = (struct pts_bundle_map){ .start = 0x7f0000000000,
+							  .end = 0x7f0000001000 };
+		snprintf(p->maps_arm[1].perms, sizeof(p->maps_arm[1].perms), "r-xp");
+		p->maps_arm[1].path = strdup("");
+		p->nr_maps_arm = 2;
+	}
 	if (vdso_reuse) {
 		size_t vlen = 0;
 		void *vbytes = bt_read_file(elf, &vlen);
@@ -675,6 +686,31 @@ static void bundle_of_1024_empty_rings_decodes_to_nothing(void)
 	CU_ASSERT_EQUAL(sum.gaps, 0);
 	CU_ASSERT_EQUAL(sink.n, 0);
 	CU_ASSERT_EQUAL(sum.lost, 0);
+	pts_decode_summary_free(&sum);
+	tl_sink_free(&sink);
+}
+
+/*
+ * Executable memory of no file in the maps (a JIT's code): its bytes are
+ * in no bundle. By hand: one warning naming the range, and the rest
+ * decodes as without it (the trace never goes there: no gap).
+ */
+static void executable_memory_of_no_file_is_said(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_err err = { 0 };
+	struct tl_sink sink = { 0 };
+
+	anon_code = true;
+	write_bundle(PTS_SOURCE_REFERENCE_ENCODER);
+	anon_code = false;
+	CU_ASSERT_EQUAL_FATAL(pts_decode_bundle(bdir, NULL, tl_sink_emit, &sink, &sum, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(sum.nr_warnings, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "pid 100: executable memory of no file at "
+					"0x7f0000000000-0x7f0000001000"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.warnings[0], "not in the capture"));
+	CU_ASSERT_EQUAL(sum.gaps, 0);
+	CU_ASSERT(sum.insns > 0);
 	pts_decode_summary_free(&sum);
 	tl_sink_free(&sink);
 }
@@ -1943,6 +1979,7 @@ PTS_SUITE(decode_bundle, suite_init, suite_cleanup,
 	  PTS_TEST(bundle_of_96_cpus_decodes_like_two),
 	  PTS_TEST(bundle_of_1024_empty_rings_decodes_to_nothing),
 	  PTS_TEST(changed_binary_is_a_warning_and_gaps),
+	  PTS_TEST(executable_memory_of_no_file_is_said),
 	  PTS_TEST(uncopied_binary_without_build_id_is_checked_by_size),
 	  PTS_TEST(truncated_cpu_file_is_a_notice_a_gap_and_a_loss),
 	  PTS_TEST(longer_cpu_file_decodes_the_recorded_bytes_only),

@@ -336,6 +336,26 @@ static bool has_line(const struct pts_bundle_map *maps, size_t n, const struct p
 	return false;
 }
 
+/*
+ * Executable memory of no file (a JIT's code, a trampoline written at run
+ * time): the bundle has its mapping, not its bytes, so the trace through
+ * it is a gap, which libipt names "no memory mapped at this address".
+ * Said once per line, naming the range, so that such a gap is not taken
+ * for a missing file or a damaged trace.
+ */
+static void anon_code_warning(int32_t pid, const struct pts_bundle_map *m,
+			      struct pts_decode_summary *sum)
+{
+	char msg[320];
+
+	if (!sum)
+		return;
+	snprintf(msg, sizeof(msg), "pid %d: executable memory of no file at 0x%" PRIx64 "-0x%"
+		 PRIx64 " (a JIT's code): its bytes are not in the capture; the trace "
+		 "through it decodes as gaps (\"no memory mapped at this address\")", pid, m->start, m->end);
+	pts_decode_warn(sum, msg);
+}
+
 /* One maps snapshot and the address space of the program it describes. */
 struct snap {
 	const struct pts_bundle_map *maps;
@@ -360,12 +380,16 @@ static int add_snapshot(const struct pts_bundle *b, const struct pts_bundle_proc
 		const char *file;
 		bool later = false;
 
-		if (m->perms[2] != 'x' || !m->path)
+		if (m->perms[2] != 'x')
 			continue;
 		for (k = i + 1; k < nsn && !later; k++)
 			later = sn[k].space == sn[i].space && has_line(sn[k].maps, sn[k].n, m);
 		if (later)
 			continue;
+		if (!m->path || !m->path[0]) {
+			anon_code_warning(p->pid, m, sum);
+			continue;
+		}
 		if (!strcmp(m->path, "[vdso]")) {
 			const struct pts_bundle_process *v = vdso_of(b, p, m);
 			char *path = v ? pts_bundle_path(b, v->vdso_file) : NULL;

@@ -242,8 +242,51 @@ static void perfs_build_id_cache_is_looked_in_after_the_sysroot(void)
 	CU_ASSERT_EQUAL(unlink(p), 0);
 }
 
+/*
+ * A build-id of one byte names no .build-id/xx/rest path, but a
+ * .gnu_debuglink candidate of another build-id is still not the
+ * binary's (fuzzing finding 29: it was taken as if there were none).
+ * ld --build-id=0x4a writes a note libelf refuses (no padding), so the
+ * note is added as a well-formed one: namesz 4, descsz 1, "GNU", 0x4a.
+ */
+static void a_one_byte_build_id_still_refuses_another_build_ids_debug_file(void)
+{
+	static const char note[20] = { 4, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0,
+				       'G', 'N', 'U', 0, 0x4a, 0, 0, 0 };
+	char sdir[500], path[600], want[600], cmd[3000], got_id[41];
+	char *s_elf;
+	FILE *f;
+
+	snprintf(sdir, sizeof(sdir), "%s/short", dir);
+	CU_ASSERT_EQUAL_FATAL(mkdir(sdir, 0755), 0);
+	s_elf = asm_elf_build(sdir, "plain.elf", ASM_ELF_USER_S,
+			      "-static -Ttext=0x401000 -e _start");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s_elf);
+	snprintf(path, sizeof(path), "%s/note.bin", sdir);
+	f = fopen(path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(fwrite(note, 1, sizeof(note), f), sizeof(note));
+	CU_ASSERT_EQUAL(fclose(f), 0);
+	/* the link names prog.debug, which holds the other program's debug file */
+	snprintf(cmd, sizeof(cmd), "cd '%s' && objcopy --add-section .note.gnu.build-id=note.bin"
+		 " plain.elf prog.elf && strip -o prog.s prog.elf && cp '%s' prog.debug &&"
+		 " objcopy --add-gnu-debuglink=prog.debug prog.s prog", sdir, otherdbg);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/prog", sdir);
+	CU_ASSERT_EQUAL_FATAL(pts_elf_build_id(path, got_id, NULL), 0);
+	CU_ASSERT_STRING_EQUAL(got_id, "4a");
+	expect_debug_file(path, "/opt/app/prog", NULL);
+	/* its own debug file, of the same one-byte build-id, is taken */
+	snprintf(cmd, sizeof(cmd), "cd '%s' && objcopy --only-keep-debug prog.elf prog.debug", sdir);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	snprintf(want, sizeof(want), "%s/prog.debug", sdir);
+	expect_debug_file(path, "/opt/app/prog", want);
+	free(s_elf);
+}
+
 PTS_SUITE(decode_debug_file, suite_init, suite_cleanup,
 	  PTS_TEST(a_sysroots_debug_file_is_found_by_build_id_and_one_of_another_is_not),
 	  PTS_TEST(a_debuglink_is_looked_for_in_the_original_files_directory),
 	  PTS_TEST(the_hosts_debug_file_of_the_same_build_id_is_found_under_any_sysroot),
-	  PTS_TEST(perfs_build_id_cache_is_looked_in_after_the_sysroot));
+	  PTS_TEST(perfs_build_id_cache_is_looked_in_after_the_sysroot),
+	  PTS_TEST(a_one_byte_build_id_still_refuses_another_build_ids_debug_file));

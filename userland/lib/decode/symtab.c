@@ -573,22 +573,28 @@ char *pts_debug_file(const char *path, const char *orig, const char *sysroot, co
 {
 	const char *root = sysroot ? sysroot : "";
 	char id[41] = "", cand[4096];
+	bool by_name;
 	char *found;
 
 	if (looked && len)
 		looked[0] = '\0';
 	if (!orig || orig[0] != '/')
 		orig = path;
-	if (pts_elf_build_id(path, id, NULL) || strlen(id) <= 2)
+	if (pts_elf_build_id(path, id, NULL))
 		id[0] = '\0';
-	if (id[0]) {
+	/*
+	 * A build-id of one byte names no .build-id/xx/rest path, but still
+	 * refuses a debuglink candidate that is not the binary's.
+	 */
+	by_name = strlen(id) > 2;
+	if (by_name) {
 		by_build_id(cand, sizeof(cand), root, id);
 		looked_add(looked, len, cand);
 		if (debug_ok(cand, id, false))
 			return strdup(cand);
 	}
 	found = by_debuglink(path, orig, root, sysroot != NULL, id);
-	if (found || !id[0])
+	if (found || !by_name)
 		return found;
 	/* perf's build-id cache: after the files the user pointed at, before the host's own */
 	found = in_buildid_cache(cache, id, orig, looked, len);

@@ -70,10 +70,11 @@ static void id_path(char *out, size_t len, const char *r)
 	snprintf(out, len, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", r, id, id + 2);
 }
 
-/* pts_debug_file(obj, path) under root gives want (want NULL: nothing). */
-static void expect_debug_file(const char *obj, const char *path, const char *want)
+/* pts_debug_file(obj, path) under r with cache c gives want (want NULL: nothing). */
+static void expect_found(const char *obj, const char *path, const char *r, const char *c,
+			 const char *want)
 {
-	char *got = pts_debug_file(obj, path, root, NULL, NULL, 0);
+	char *got = pts_debug_file(obj, path, r, c, NULL, 0);
 
 	if (!want) {
 		CU_ASSERT_PTR_NULL(got);
@@ -83,6 +84,12 @@ static void expect_debug_file(const char *obj, const char *path, const char *wan
 			CU_ASSERT_STRING_EQUAL(got, want);
 	}
 	free(got);
+}
+
+/* pts_debug_file(obj, path) under root, no cache, gives want (want NULL: nothing). */
+static void expect_debug_file(const char *obj, const char *path, const char *want)
+{
+	expect_found(obj, path, root, NULL, want);
 }
 
 static void a_sysroots_debug_file_is_found_by_build_id_and_one_of_another_is_not(void)
@@ -208,37 +215,21 @@ static void perfs_build_id_cache_is_looked_in_after_the_sysroot(void)
 	/* the program unstripped as perf record saw it: its .symtab names it */
 	put(elf, q);
 	expect_debug_file(stripped, "/opt/app/user", NULL);	/* no cache given */
-	got = pts_debug_file(stripped, "/opt/app/user", root, cache, NULL, 0);
-	CU_ASSERT_PTR_NOT_NULL(got);
-	if (got)
-		CU_ASSERT_STRING_EQUAL(got, q);
-	free(got);
+	expect_found(stripped, "/opt/app/user", root, cache, q);
 	/* the debug file comes first */
 	put(dbg, p);
-	got = pts_debug_file(stripped, "/opt/app/user", root, cache, NULL, 0);
-	CU_ASSERT_PTR_NOT_NULL(got);
-	if (got)
-		CU_ASSERT_STRING_EQUAL(got, p);
-	free(got);
+	expect_found(stripped, "/opt/app/user", root, cache, p);
 	/* the sysroot's comes before the cache's */
 	id_path(want, sizeof(want), root);
 	put(dbg, want);
-	got = pts_debug_file(stripped, "/opt/app/user", root, cache, NULL, 0);
-	CU_ASSERT_PTR_NOT_NULL(got);
-	if (got)
-		CU_ASSERT_STRING_EQUAL(got, want);
-	free(got);
+	expect_found(stripped, "/opt/app/user", root, cache, want);
 	CU_ASSERT_EQUAL(unlink(want), 0);
 	CU_ASSERT_EQUAL(unlink(p), 0);
 	CU_ASSERT_EQUAL(unlink(q), 0);
 	/* without the .build-id link: the original path's directory, by build-id */
 	cache_path(p, sizeof(p), cache, "/opt/app/user", "debug");
 	put(dbg, p);
-	got = pts_debug_file(stripped, "/opt/app/user", NULL, cache, NULL, 0);
-	CU_ASSERT_PTR_NOT_NULL(got);
-	if (got)
-		CU_ASSERT_STRING_EQUAL(got, p);
-	free(got);
+	expect_found(stripped, "/opt/app/user", NULL, cache, p);
 	CU_ASSERT_EQUAL(unlink(p), 0);
 }
 

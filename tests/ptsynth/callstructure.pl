@@ -130,8 +130,24 @@ sub hot_part {
 
 # Ground truth, per thread ("t TID" records switch threads). A frame is
 # [return address, name of interest or undef, stack pointer after its
-# call, resume IP of the signal delivery that opened it (handlers), entry
-# address of the function named].
+# call (the slot of its return address), resume IP of the signal delivery
+# that opened it (handlers), entry address of the function named, a call
+# to a label just ahead, the slot above which its own stack's frames lie
+# when that is not its return slot (below)].
+#
+# Stack switches (swapcontext, a runtime's own): a RET records the slot
+# it read its target from (ptsynth; none in older bundles). The frame it
+# ends is the one whose call saved that address in that slot: a RET to
+# an address an open frame saved in another slot is no return of that
+# frame (another coroutine's call from the same place). A RET that ends
+# a frame below the top one leaves the frames above it on a stack of
+# their own, kept (a "left" stack, whose first frame ran in place of the
+# switch call that started it); a RET that reads a slot of a frame of a
+# left stack resumes that stack: its frames run again in place of the
+# top frame (the switch call that resumed it), its first frame returning
+# where that call would. A stack's code first entered by a RET to a
+# function (makecontext's entry) runs in place of the switch call as a
+# jump, its frames on their own stack above the slot the RET read.
 my %gst;
 my (@gt_seq, @gt_frames);
 my $tid = 'first';
@@ -150,7 +166,12 @@ sub arrive {
 		# are gone (their stack was released: longjmp, exceptions).
 		if (defined $st->{sp}) {
 			pop @$stack while @$stack && defined $stack->[-1][2] &&
-					  $stack->[-1][2] <= $st->{sp};
+					  ($stack->[-1][6] // $stack->[-1][2]) <= $st->{sp};
+			# a left stack whose slot this call reuses is gone
+			@{$st->{left}} = grep {
+				my $c = $_;
+				!grep { defined $c->[$_][2] && $c->[$_][2] == $st->{sp} } 1 .. $#$c
+			} @{$st->{left} // []};
 		}
 		my $name = $sym{$ip};
 		if (defined $name) {
@@ -196,8 +217,34 @@ sub arrive {
 	}
 	if ($st->{ret}) {
 		my $i;
+		my $slot = $st->{rslot};
 		for ($i = $#$stack; $i >= 0; $i--) {
-			if ($stack->[$i][0] == $ip) { splice(@$stack, $i); last; }
+			next unless $stack->[$i][0] == $ip;
+			# by its slot where both are known
+			next if defined $slot && defined $stack->[$i][2] && $stack->[$i][2] != $slot;
+			# the frames above it go on on a stack of their own
+			push @{$st->{left}}, [map { [@$_] } @$stack[$i .. $#$stack]]
+				if defined $slot && $i < $#$stack;
+			splice(@$stack, $i);
+			last;
+		}
+		# A RET that reads the slot of a left stack's frame resumes it.
+		if ($i < 0 && defined $slot && @$stack) {
+			LEFT: for my $c (reverse 0 .. $#{$st->{left} // []}) {
+				my $chain = $st->{left}[$c];
+				for my $k (1 .. $#$chain) {
+					next unless defined $chain->[$k][2] && $chain->[$k][2] == $slot &&
+						    $chain->[$k][0] == $ip;
+					splice(@{$st->{left}}, $c, 1);
+					my $top = pop @$stack;
+					my @res = @$chain[0 .. $k - 1];
+					$res[0][6] //= $res[0][2];
+					@{$res[0]}[0, 2] = @{$top}[0, 2];
+					push @$stack, @res;
+					$i = 0;
+					last LEFT;
+				}
+			}
 		}
 		# A RET to no open frame's return address. After a call to a
 		# label just ahead (a retpoline thunk: `call 1f; ...; 1: mov
@@ -212,6 +259,11 @@ sub arrive {
 		if ($i < 0 && @$stack && !defined $stack->[-1][3]) {
 			pop @$stack if $stack->[-1][5];
 			my $name = $sym{$ip};
+			# a function entered by the RET (makecontext's, push+ret):
+			# its own frames lie above the slot read (another stack,
+			# or within the frame's)
+			$stack->[-1][6] = $slot + 8
+				if defined $slot && defined $name && @$stack && !$stack->[-1][5];
 			if (defined $name && @$stack) {
 				@{$stack->[-1]}[1, 4] = ($name, $ip);
 			} elsif (@$stack && !$stack->[-1][5]) {
@@ -285,7 +337,10 @@ while (<$g>) {
 		$st->{sp} = $sp;
 		$gt_calls++;
 	}
-	$st->{ret} = 1 if $class eq 'ret';
+	if ($class eq 'ret') {
+		$st->{ret} = 1;
+		$st->{rslot} = $sp;
+	}
 	$st->{jump} = 1 if $class eq 'jmp' || $class eq 'jmp-ind' || $class eq 'jcc';
 }
 close $g;

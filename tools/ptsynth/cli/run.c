@@ -95,10 +95,15 @@ static void gt_cb(void *ctx, const struct ptsynth_gt_rec *r)
 	int e;
 
 	/* The thread is stopped right after the CALL: RSP is the address of
-	 * the return address it pushed. */
+	 * the return address it pushed. After a RET without an immediate
+	 * (C3, with a prefix 2 bytes), RSP is 8 above the slot it read; a RET
+	 * that releases an immediate's bytes more (C2 iw) gives none. */
 	if ((r->kind == PTSYNTH_GT_INSN || r->kind == PTSYNTH_GT_LOST) &&
 	    (r->iclass == PTSYNTH_IC_CALL_DIRECT || r->iclass == PTSYNTH_IC_CALL_INDIRECT))
 		sp = peek_user(t->cur_tid, offsetof(struct user_regs_struct, rsp));
+	if ((r->kind == PTSYNTH_GT_INSN || r->kind == PTSYNTH_GT_LOST) &&
+	    r->iclass == PTSYNTH_IC_RET && r->size <= 2)
+		sp = peek_user(t->cur_tid, offsetof(struct user_regs_struct, rsp)) - 8;
 	e = ptsynth_gt_write_rec_sp(t->gt, r, sp);
 
 	if (e && !t->gt_err)

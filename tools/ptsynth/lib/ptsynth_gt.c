@@ -18,8 +18,13 @@ int ptsynth_gt_write_rec_sp(FILE *f, const struct ptsynth_gt_rec *r, uint64_t sp
 	switch (r->kind) {
 	case PTSYNTH_GT_INSN:
 	case PTSYNTH_GT_LOST:
-		/* Calls carry their size: the return address is ip + size. */
-		if (r->iclass == PTSYNTH_IC_CALL_DIRECT || r->iclass == PTSYNTH_IC_CALL_INDIRECT) {
+		/*
+		 * Calls carry their size: the return address is ip + size;
+		 * a RET its size when it carries the address of the slot it
+		 * read (sp).
+		 */
+		if (r->iclass == PTSYNTH_IC_CALL_DIRECT || r->iclass == PTSYNTH_IC_CALL_INDIRECT ||
+		    (r->iclass == PTSYNTH_IC_RET && sp)) {
 			if (sp)
 				n = fprintf(f, "%c %" PRIx64 " %s %u %" PRIx64 "\n", r->kind, r->ip,
 					    ptsynth_iclass_name(r->iclass), r->size, sp);

@@ -58,7 +58,10 @@ struct ptsynth_gt {
 int ptsynth_gt_write_rec(FILE *f, const struct ptsynth_gt_rec *r);
 /* Same, adding sp (when not 0) to a CALL's line: the stack pointer after
  * it executed, which tells which frames are still alive at any later call
- * (longjmp and exceptions release frames without RETs). */
+ * (longjmp and exceptions release frames without RETs); and to a RET's
+ * line (with its size): the address of the slot it read its target from,
+ * which tells the frame it ends from one of another stack that saved the
+ * same address (swapcontext, a runtime's stack switch). */
 int ptsynth_gt_write_rec_sp(FILE *f, const struct ptsynth_gt_rec *r, uint64_t sp);
 
 /*

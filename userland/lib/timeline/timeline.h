@@ -13,7 +13,16 @@
  *    used as a jump (PTS_TLD_RETURN_AS_JUMP): a retpoline's inner frame (a
  *    call to a label in the caller's function) ends and the target
  *    replaces the thunk's frame, or (push+ret) the target replaces the top
- *    frame. Frames of unknown return address (trace start, after a gap,
+ *    frame. A `ret` to a deeper frame's return address that ends user
+ *    frames of calls leaves them on a stack of their own (a stack switch:
+ *    swapcontext's `ret` on the other context's stack); a later `ret` to
+ *    no open frame's return address but to one saved by a call of such a
+ *    stack (the switch back into it) ends the top frame (the switch call
+ *    that returns there) and begins that stack's frames below that call
+ *    again on the frame under it, the first returning where the ended
+ *    one would (tl_left.c: the newest of 8 stacks of at most 64 frames,
+ *    forgotten at a gap, an exec or a return past the known stack).
+ *    Frames of unknown return address (trace start, after a gap,
  *    inferred) match a return by the function of the frame below (a jump
  *    into a deeper frame's function unwinds to it: longjmp); a return
  *    past the known stack ends every frame and opens an outer frame for

@@ -103,6 +103,8 @@ struct frame {
 	uint64_t span;
 };
 
+struct tl_left;
+
 /* A power of two: the top frame's address is a shift, not a multiply. */
 _Static_assert(sizeof(struct frame) == 128, "struct frame: 128 bytes");
 
@@ -143,6 +145,12 @@ struct thread {
 	 */
 	struct frame *hidden;
 	uint32_t hidden_cap, hidden_valid;
+	/*
+	 * Stacks left by a stack switch, oldest first (tl_left.c):
+	 * left[0 .. nleft), NULL until the first is kept.
+	 */
+	struct tl_left *left;
+	uint32_t nleft;
 	bool have_ts;	/* at.ts_ns is an event's (thread_time) */
 	/* records of the current segment not yet written */
 	struct pts_tl_rec *buf;

@@ -8,6 +8,7 @@
 #include "tl_return.h"
 
 #include "tl_hidden.h"
+#include "tl_left.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -190,8 +191,12 @@ int tl_return_to_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	i = returning_frame(t, floor, addr, &fn, !top_known, false);
 	if (i < 0 && kind != PTS_TLK_RETURN)
 		i = returning_frame(t, floor, addr, &fn, true, true);
-	if (i >= 0)
+	if (i >= 0) {
+		/* a `ret` to an older frame: a stack switch leaves the frames above */
+		if (kind == PTS_TLK_RETURN && (uint32_t)i + 1 < t->n)
+			tl_left_keep(t, (uint32_t)i);
 		return unwind_through(tl, t, (uint32_t)i, kind, err);
+	}
 	/*
 	 * A signal handler's `ret` goes to the restorer its delivery pushed
 	 * (__restore_rt), which no call saved: the handler ends and the
@@ -208,6 +213,11 @@ int tl_return_to_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	}
 	if (top_known) {
 		const struct frame *top = &t->frames[t->n - 1];
+
+		/* the switch back to a stack left before: its frames go on */
+		rc = tl_left_resume(tl, t, addr, kind, err);
+		if (rc)
+			return rc < 0 ? rc : 0;
 
 		/* into the top frame's own function: a jump inside it (below) */
 		i = in_top_fn(t, addr) || same_fn(top, &fn) ? -1 : ret_landing_frame(t, floor, addr, &fn);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tl_hidden.h"
+#include "tl_left.h"
 #include "tl_untraced.h"
 
 /*
@@ -60,6 +61,7 @@ int tl_frames_grow(struct pts_tl *tl, struct thread *t)
 void tl_frames_free(struct thread *t)
 {
 	tl_hidden_free(t);
+	tl_left_free(t);
 	if (t->cap)
 		free(t->frames - 1);
 	t->frames = (struct frame *)tl_no_frames + 1;
@@ -110,6 +112,7 @@ int tl_pop_all(struct pts_tl *tl, struct thread *t, enum pts_tl_kind kind, struc
 	int rc;
 
 	t->excess = 0;
+	tl_left_forget(t);
 	while (t->n) {
 		rc = pop(tl, t, kind, err);
 		if (rc)

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Timeline builder: stack switches (swapcontext, a coroutine library's
+ * or a runtime's own). A switch leaves the running stack by a `ret` to
+ * an older frame's return address and comes back by a `ret` to the
+ * address its own switch call saved, which no open frame holds: the
+ * frames it left begin again there (tl_left.c). Each test feeds
+ * hand-written branch events for a made-up address space (functions
+ * 0x100 bytes each) and states the timeline shape by hand (tl_sink.h
+ * rendering), as glibc's swapcontext runs them (its `ret` on the other
+ * context's stack; the first one to makecontext's function):
+ *
+ *   main 0x1000  sw 0x1100 (swapcontext)  gen 0x1200  produce 0x1300
+ *   other 0x1400  give 0x1500
+ */
+#include "unit.h"
+#include "tl_feed.h"
+
+#define MAIN 0x1000ULL
+#define SW 0x1100ULL
+#define GEN 0x1200ULL
+#define PRODUCE 0x1300ULL
+#define OTHER 0x1400ULL
+#define GIVE 0x1500ULL
+
+static const struct tl_fn fns[] = {
+	{ "main", MAIN }, { "sw", SW }, { "gen", GEN }, { "produce", PRODUCE },
+	{ "other", OTHER }, { "give", GIVE },
+};
+
+static void start(void)
+{
+	tl_fx_start_fns(PTS_SCOPE_USER, TL_FNS(fns), 0, 0);
+}
+
+/* One branch event; len: bytes of the instruction at from (0 unknown). */
+#define ev tl_fx_br
+#define finish tl_fx_finish
+#define done tl_fx_done
+#define rec tl_fx_rec
+
+/*
+ * main resumes a generator twice; the generator yields from inside
+ * produce. The second resume returns to where the generator's switch
+ * call saved: gen and produce begin again in place of main's second
+ * switch call, and produce's return is a return into gen (without the
+ * kept stack: a return used as a jump, into produce's middle, and then
+ * into gen's).
+ */
+static void switch_back_into_a_left_stack_resumes_its_frames(void)
+{
+	start();
+	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);			/* B0 main */
+	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 110, 0);		/* B1 sw, saves MAIN+0x15 */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, GEN, 120, 0);		/* first entry: gen replaces sw */
+	ev(PTS_BR_CALL, GEN + 0x10, 5, PRODUCE, 130, 0);	/* B2 produce */
+	ev(PTS_BR_CALL, PRODUCE + 0x10, 5, SW, 140, 0);		/* B3 sw, saves PRODUCE+0x15 */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, 150, 0);	/* back to main: gen's stack left */
+	ev(PTS_BR_CALL, MAIN + 0x30, 5, SW, 160, 0);		/* B1 sw, saves MAIN+0x35 */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, PRODUCE + 0x15, 170, 0);	/* resumed: gen, produce */
+	ev(PTS_BR_RETURN, PRODUCE + 0x20, 0, GEN + 0x15, 180, 0);	/* E2 produce */
+	ev(PTS_BR_CALL, GEN + 0x30, 5, PRODUCE, 190, 0);	/* B2 produce */
+	ev(PTS_BR_CALL, PRODUCE + 0x10, 5, SW, 200, 0);		/* B3 sw */
+	/* gen now returns where main's second switch call would */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x35, 210, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 sw|E1 sw|B1 gen|B2 produce|B3 sw|E3 sw|E2 produce|E1 gen|"
+		"B1 sw|E1 sw|B1 gen|B2 produce|E2 produce|B2 produce|B3 sw|E3 sw|E2 produce|"
+		"E1 gen|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "sw", 2)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "sw", 2)->ts_ns, 170);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "gen", 1)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "gen", 1)->ts_ns, 170);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "produce", 1)->ts_ns, 170);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "produce", 1)->addr, PRODUCE);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "produce", 1)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "produce", 1)->ts_ns, 180);
+	/* the switch back to main leaves gen's stack again (its frames unwound) */
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "gen", 1)->kind, PTS_TLK_UNWIND);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "gen", 1)->ts_ns, 210);
+	/* only the first entry, a `ret` to gen's first byte, was one used as a jump */
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_RETURN_AS_JUMP), 1);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_INFERRED), 0);
+	done();
+}
+
+/*
+ * Two coroutines left, each waiting in its own switch call: each switch
+ * back resumes the stack whose call saved its target, not the newest.
+ */
+static void each_switch_back_resumes_the_stack_whose_call_saved_its_target(void)
+{
+	start();
+	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);			/* B0 main */
+	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 110, 0);		/* B1 sw, saves MAIN+0x15 */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, GEN, 120, 0);		/* gen replaces sw */
+	ev(PTS_BR_CALL, GEN + 0x10, 5, PRODUCE, 130, 0);	/* B2 produce */
+	ev(PTS_BR_CALL, PRODUCE + 0x10, 5, SW, 140, 0);		/* B3 sw, saves PRODUCE+0x15 */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, 150, 0);	/* gen's stack left */
+	ev(PTS_BR_CALL, MAIN + 0x20, 5, SW, 160, 0);		/* B1 sw, saves MAIN+0x25 */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, OTHER, 170, 0);		/* other replaces sw */
+	ev(PTS_BR_CALL, OTHER + 0x10, 5, GIVE, 180, 0);		/* B2 give */
+	ev(PTS_BR_CALL, GIVE + 0x10, 5, SW, 190, 0);		/* B3 sw, saves GIVE+0x15 */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x25, 200, 0);	/* other's stack left */
+	ev(PTS_BR_CALL, MAIN + 0x30, 5, SW, 210, 0);		/* B1 sw */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, PRODUCE + 0x15, 220, 0);	/* gen's, the older */
+	ev(PTS_BR_RETURN, PRODUCE + 0x20, 0, GEN + 0x15, 230, 0);	/* E2 produce */
+	ev(PTS_BR_CALL, GEN + 0x20, 5, SW, 240, 0);		/* B2 sw, saves GEN+0x25 */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, GIVE + 0x15, 250, 0);	/* straight into other's */
+	ev(PTS_BR_RETURN, GIVE + 0x20, 0, OTHER + 0x15, 260, 0);	/* E3 give */
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 sw|E1 sw|B1 gen|B2 produce|B3 sw|E3 sw|E2 produce|E1 gen|"
+		"B1 sw|E1 sw|B1 other|B2 give|B3 sw|E3 sw|E2 give|E1 other|"
+		"B1 sw|E1 sw|B1 gen|B2 produce|E2 produce|B2 sw|E2 sw|B2 other|B3 give|E3 give|"
+		"E2 other|E1 gen|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "other", 1)->ts_ns, 250);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "give", 1)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_RETURN_AS_JUMP), 2);
+	done();
+}
+
+/* A gap ends everything: a stack left before it is not resumed after it. */
+static void a_stack_left_before_a_gap_is_not_resumed_after_it(void)
+{
+	start();
+	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 110, 0);
+	ev(PTS_BR_RETURN, SW + 0x20, 0, GEN, 120, 0);
+	ev(PTS_BR_CALL, GEN + 0x10, 5, PRODUCE, 130, 0);
+	ev(PTS_BR_CALL, PRODUCE + 0x10, 5, SW, 140, 0);
+	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, 150, 0);
+	ev(PTS_BR_GAP, MAIN + 0x18, 0, 0, 155, 0);
+	ev(PTS_BR_ENABLED, 0, 0, MAIN + 0x20, 158, 0);
+	ev(PTS_BR_CALL, MAIN + 0x30, 5, SW, 160, 0);
+	/* as before the rule: a return used as a jump, into produce's middle */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, PRODUCE + 0x15, 170, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 sw|E1 sw|B1 gen|B2 produce|B3 sw|E3 sw|E2 produce|E1 gen|E0 main|"
+		"I gap|B0 main|B1 sw|E1 sw|B1 produce|E1 produce|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "produce", 1)->kind, PTS_TLK_JUMP);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_RETURN_AS_JUMP), 2);
+	done();
+}
+
+PTS_SUITE(timeline_switch, NULL, NULL,
+	  PTS_TEST(switch_back_into_a_left_stack_resumes_its_frames),
+	  PTS_TEST(each_switch_back_resumes_the_stack_whose_call_saved_its_target),
+	  PTS_TEST(a_stack_left_before_a_gap_is_not_resumed_after_it));

@@ -12,6 +12,7 @@
  *   tl_stack.*     the frames: push, pop, the function execution is in
  *   tl_untraced.*  the synthetic slices of untraced time
  *   tl_return.*    returns: which frame ends, inferred outer frames
+ *   tl_left.*      stacks left by a stack switch, resumed by the switch back
  *   tl_resume.*    back from the kernel: signal handlers, tracing resumed
  *   tl_elide.h     the window of jumps a decoder drops for the builder
  *   tl_branch.c    one event in: the branches, with pts_tl_feed
@@ -20,8 +21,8 @@
  * Includes go one way, no header including one that includes it:
  * tl_thread.h, tl_out.h, tl_fn.h and tl_events.h on timeline_int.h;
  * tl_elide.h on tl_thread.h; tl_segment.h on tl_out.h; tl_stack.h on
- * tl_segment.h and tl_fn.h; tl_untraced.h, tl_return.h and tl_resume.h
- * on tl_stack.h.
+ * tl_segment.h and tl_fn.h; tl_untraced.h, tl_return.h, tl_resume.h and
+ * tl_left.h on tl_stack.h.
  */
 #ifndef PTS_TIMELINE_INT_H
 #define PTS_TIMELINE_INT_H
@@ -103,8 +104,6 @@ struct frame {
 	uint64_t span;
 };
 
-struct tl_left;
-
 /* A power of two: the top frame's address is a shift, not a multiply. */
 _Static_assert(sizeof(struct frame) == 128, "struct frame: 128 bytes");
 
@@ -117,6 +116,8 @@ _Static_assert(sizeof(struct frame) == 128, "struct frame: 128 bytes");
 
 /* The first kernel address: pts_addr_is_kernel(a) is a >= KERNEL_HALF. */
 #define KERNEL_HALF (1ULL << 47)
+
+struct tl_left;	/* tl_left.c */
 
 struct thread {
 	/*

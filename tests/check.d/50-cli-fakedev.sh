@@ -401,7 +401,8 @@ for c in "record -q -C 1023:2:CPU 1023 is not online" \
 	 "attach -q -p 4194305:1:no process 4194305: give the pid" \
 	 "run -q -- $T/nosuchprog:1:cannot run '$T/nosuchprog': No such file or directory: give" \
 	 "run -q -- $T/dev:1:cannot run '$T/dev': Permission denied: make it" \
-	 "run -q --trigger uprobe:/bin/sh:no_such_symbol -- /bin/true:1:--trigger: no symbol 'no_such_symbol'"; do
+	 "run -q --trigger uprobe:/bin/sh:no_such_symbol -- /bin/true:1:--trigger: no symbol 'no_such_symbol'" \
+	 "run -q --trigger no_such_symbol -- /bin/true:1:--trigger: no symbol 'no_such_symbol' in /"; do
 	args=${c%%:[0-9]:*} want=${c#*:[0-9]:} rc=${c#"$args:"}
 	rc=${rc%%:*}
 	set +e

@@ -4,8 +4,9 @@
  * (capture/preflight.h): a CPU list against the online list in sysfs's
  * format (Documentation/ABI/testing/sysfs-devices-system-cpu: "0-3,6"),
  * the PATH search execvp(3) makes (POSIX exec: a name with a '/' is
- * taken as it is; an empty PATH entry is the current directory), and a
- * whole option set whose values are wrong on any machine.
+ * taken as it is; an empty PATH entry is the current directory), a
+ * whole option set whose values are wrong on any machine, and a bare
+ * --trigger SYMBOL looked up in the traced program's file.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -55,10 +56,11 @@ static void an_online_list_that_cannot_be_read_decides_nothing(void)
 /* A directory holding prog (mode 0755) and text (0644) for the PATH search. */
 static char *path_dir(void)
 {
-	static char dir[] = "/tmp/pts-preflight-XXXXXX";
+	static char dir[32];
 	char p[64];
 	FILE *f;
 
+	snprintf(dir, sizeof(dir), "/tmp/pts-preflight-XXXXXX");	/* mkdtemp fills it in */
 	if (!mkdtemp(dir))
 		return NULL;
 	snprintf(p, sizeof(p), "%s/prog", dir);
@@ -141,8 +143,49 @@ static void values_wrong_on_any_machine_are_refused(void)
 	free(o);
 }
 
+/*
+ * A bare --trigger SYMBOL is a function of the traced program: looked up
+ * before the module is opened in run's CMD or attach's executable (this
+ * test program: its main, no no_such_fn), and left for later when CMD is
+ * a script (its process runs the interpreter).
+ */
+static void bare_symbol_trigger_is_resolved_before_the_module(void)
+{
+	char pid[16], script[128], *dir = path_dir();
+	char *att_bad[] = { "attach", "-p", pid, "--trigger", "no_such_fn" };
+	char *att_ok[] = { "attach", "-p", pid, "--trigger", "main" };
+	char *run_bad[] = { "run", "--trigger", "no_such_fn", "--", "sh", "-c", "true" };
+	char *run_script[] = { "run", "--trigger", "no_such_fn", "--", script };
+	struct pts_capture_opts *o = malloc(sizeof(*o));
+	struct pts_err err;
+	bool bad;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	snprintf(script, sizeof(script), "%s/prog", dir);
+	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_ATTACH, o, 5, att_bad), 0);
+	CU_ASSERT_EQUAL(pts_preflight(o, &bad, &err), -ENOENT);
+	CU_ASSERT_FALSE(bad);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--trigger: no symbol 'no_such_fn' in /"));
+	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_ATTACH, o, 5, att_ok), 0);
+	CU_ASSERT_EQUAL(pts_preflight(o, &bad, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_RUN, o, 7, run_bad), 0);
+	CU_ASSERT_EQUAL(pts_preflight(o, &bad, &err), -ENOENT);
+	CU_ASSERT_FALSE(bad);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--trigger: no symbol 'no_such_fn' in /"));
+	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_RUN, o, 5, run_script), 0);
+	CU_ASSERT_EQUAL(pts_preflight(o, &bad, &err), 0);
+	free(o);
+	unlink(script);
+	snprintf(script, sizeof(script), "%s/text", dir);
+	unlink(script);
+	rmdir(dir);
+}
+
 PTS_SUITE(capture_preflight, NULL, NULL,
 	  PTS_TEST(cpus_outside_the_online_list_are_named),
 	  PTS_TEST(an_online_list_that_cannot_be_read_decides_nothing),
 	  PTS_TEST(path_search_finds_what_execvp_would_run),
-	  PTS_TEST(values_wrong_on_any_machine_are_refused))
+	  PTS_TEST(values_wrong_on_any_machine_are_refused),
+	  PTS_TEST(bare_symbol_trigger_is_resolved_before_the_module))

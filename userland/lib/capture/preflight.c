@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "procfs.h"
 #include "uprobe_sym.h"
+#include "../util/file_magic.h"
 
 #define ONLINE_PATH "/sys/devices/system/cpu/online"
 
@@ -112,9 +114,52 @@ static int check_cmd(const struct pts_capture_opts *o, struct pts_err *err)
 	return 0;
 }
 
-int pts_preflight(const struct pts_capture_opts *o, bool *bad_option, struct pts_err *err)
+/*
+ * The file whose functions a bare SYMBOL names, known before the module
+ * is opened: run's CMD where execvp() will find it, attach's process's
+ * executable. Only an ELF file counts: a script's process runs its
+ * interpreter, so its symbols are looked up once it has run (capture.c,
+ * pts_capture_resolve_trigger), as are those of an executable that
+ * cannot be read here. Returns path, or NULL when not known.
+ */
+static const char *traced_exe(const struct pts_capture_opts *o, char *path, size_t len)
+{
+	char *exe;
+	struct pts_err e;
+
+	if (o->cmd == PTS_CMD_RUN) {
+		if (!o->cmd_argv || pts_preflight_which(o->cmd_argv[0], getenv("PATH"), path, len))
+			return NULL;
+	} else if (o->cmd == PTS_CMD_ATTACH) {
+		if (pts_proc_exe(o->pid, &exe, &e))
+			return NULL;
+		snprintf(path, len, "%s", exe);
+		free(exe);
+	} else {
+		return NULL;
+	}
+	return pts_file_magic(path) == PTS_MAGIC_ELF ? path : NULL;
+}
+
+/* --trigger uprobe:PATH:SYMBOL, or a bare SYMBOL of the traced program: resolved in its file. */
+static int check_trigger(const struct pts_capture_opts *o, struct pts_err *err)
 {
 	struct pts_uprobe_target t;
+	char exe[4096], why[sizeof(err->msg)];
+	const char *path = o->uprobe_path;
+
+	if (o->trigger_kind != PTS_TRIGGER_KIND_UPROBE)
+		return 0;
+	if (!path[0])
+		path = traced_exe(o, exe, sizeof(exe));
+	if (!path || !pts_uprobe_resolve(path, o->uprobe_symbol, &t, err))
+		return 0;
+	snprintf(why, sizeof(why), "%s", err->msg);
+	return pts_err_set(err, -err->code, "--trigger: %s", why);
+}
+
+int pts_preflight(const struct pts_capture_opts *o, bool *bad_option, struct pts_err *err)
+{
 	char online[1024];
 	FILE *f;
 	int ret;
@@ -137,13 +182,5 @@ int pts_preflight(const struct pts_capture_opts *o, bool *bad_option, struct pts
 	ret = check_cmd(o, err);
 	if (ret)
 		return ret;
-	/* a trigger's own file (uprobe:PATH:SYMBOL); a bare SYMBOL's is CMD's, known later */
-	if (o->trigger_kind == PTS_TRIGGER_KIND_UPROBE && o->uprobe_path[0] &&
-	    pts_uprobe_resolve(o->uprobe_path, o->uprobe_symbol, &t, err)) {
-		char why[sizeof(err->msg)];
-
-		snprintf(why, sizeof(why), "%s", err->msg);
-		return pts_err_set(err, -err->code, "--trigger: %s", why);
-	}
-	return 0;
+	return check_trigger(o, err);
 }

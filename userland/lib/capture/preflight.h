@@ -39,7 +39,10 @@ int pts_preflight_which(const char *file, const char *path_env, char *out, size_
 /*
  * The checks above for o, against this machine (/sys, /proc, PATH, the
  * trigger's file): -C's CPUs online, attach -p's process alive, run's
- * CMD found and executable, uprobe:PATH:SYMBOL resolved. Returns 0, or a
+ * CMD found and executable, uprobe:PATH:SYMBOL resolved, and a bare
+ * SYMBOL resolved in CMD (as PATH finds it) or in the process's
+ * executable, when that is an ELF file this process can read (a
+ * script's symbols are looked up once it runs). Returns 0, or a
  * negative errno with the message in err; *bad_option is set when the
  * error is an option's value the machine cannot do (exit 2, as
  * pts_opts_fit_caps's), clear when an input names something missing

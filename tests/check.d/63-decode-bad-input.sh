@@ -26,7 +26,9 @@ expect 2 "nothing to decode" -o "$T/x.txt"
 expect 2 "cannot tell the format" --pt "$PT" -o "$T/x.unknownext"
 # fxt is binary: asking for it on standard output is bad usage (docs/output-formats.md)
 expect 2 "cannot go to standard output" --pt "$PT" -o - --format fxt
-expect 1 "cannot open trace file" --pt "$T/missing.pt" -o "$T/x.txt"
+# an input file that is not there: its option, and what the option wants
+expect 1 "^ptscope decode: --pt $T/missing.pt: No such file or directory: give a file of one CPU's raw trace$" --pt "$T/missing.pt" -o "$T/x.txt"
+expect 1 "^ptscope decode: --elf $T/missing.elf: No such file or directory: give the traced program or library" --pt "$PT" --elf "$T/missing.elf:0x1000" -o "$T/x.txt"
 # -o in a directory that does not exist: the name given, not the temporary one
 expect 1 "^ptscope decode: cannot create $T/nodir/x.fxt: No such file or directory; check that its directory exists" \
 	samples/demo.ptscope -o "$T/nodir/x.fxt"
@@ -60,6 +62,28 @@ printf '%s\n' '1/2 10.000000100:   1 branches:u:   call   401000 main+0x5 (prog)
 # a raw trace's thread given by --tid alone is that thread of its own process, not of pid 0
 "$P" decode --pt "$PT" --tid 5 -o - 2> /dev/null | grep -q "^# thread 5/5$" ||
 	{ echo "FAIL: --tid 5 alone is not thread 5/5"; "$P" decode --pt "$PT" --tid 5 -o - 2>&1 | head -4; fail=1; }
+# a file this user may not read (a capture copied with sudo is root's):
+# read access is asked for, for --pt and for a bundle's own files alike.
+# Root reads every file: as root the decodes run as nobody (setpriv).
+asuser() { if [ "$(id -u)" != 0 ]; then "$@"; else setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; fi; }
+if [ "$(id -u)" = 0 ] && ! command -v setpriv > /dev/null; then
+	echo "SKIP part: unreadable inputs (root here, and no setpriv to decode as another user)"
+else
+	chmod 755 "$T"
+	cp "$PT" "$T/mine.pt" && chmod 000 "$T/mine.pt"
+	cp -r samples/demo.ptscope "$T/b.ptscope" && chmod -R a+rX "$T/b.ptscope" && chmod 000 "$T/b.ptscope/cpu0.pt"
+	for c in "--pt $T/mine.pt:--pt $T/mine.pt: Permission denied: this user may not read it" \
+		 "$T/b.ptscope:cannot open trace file $T/b.ptscope/cpu0.pt: Permission denied: this user may not read it (ls -l shows its owner and mode): give yourself read access (a bundle's whole directory: sudo chown -R \$USER DIR"; do
+		rc=0
+		# shellcheck disable=SC2086 # the options are several words
+		asuser "$(realpath "$P")" decode ${c%%:*} --format null > "$T/out" 2> "$T/err" || rc=$?
+		if [ "$rc" != 1 ] || ! grep -qF -- "${c#*:}" "$T/err"; then
+			echo "FAIL: decode ${c%%:*} unreadable -> exit $rc (want 1 and '${c#*:}'):"; cat "$T/err"; fail=1
+		else
+			echo "ok: exit 1: $(head -c 120 "$T/err")"
+		fi
+	done
+fi
 # no output file is left behind on error
 [ ! -e "$T/x.txt" ] || { echo "FAIL: output left after an error"; fail=1; }
 exit $fail

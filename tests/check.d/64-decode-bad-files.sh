@@ -359,7 +359,7 @@ expect 1 "^ptscope decode: $T/arm.elf is an ELF for AArch64 (e_machine 183), not
 expect 1 "^ptscope decode: code file $S is a directory, not a regular file: give a file (one in it?)$" --pt "$S/cpu0.pt" --elf "$S"
 
 # --raw: a missing file, an OFFSET past the end and a directory each say which
-expect 1 "raw $T/missing.bin: cannot read it: no such file" --pt "$S/cpu0.pt" --raw "$T/missing.bin:0:0x1000"
+expect 1 "^ptscope decode: --raw $T/missing.bin: No such file or directory: give the file of the code's bytes (--raw FILE:OFFSET:VADDR)$" --pt "$S/cpu0.pt" --raw "$T/missing.bin:0:0x1000"
 head -c 100 "$S/cpu0.pt" > "$T/code.bin"
 # the OFFSET is said in decimal (as the size) and hex, however it was given
 expect 1 "OFFSET 4096 (0x1000) is past its end (100 bytes)" --pt "$S/cpu0.pt" --raw "$T/code.bin:0x1000:0x1000"

@@ -423,6 +423,59 @@ static void files_of_another_kind_are_refused_with_what_to_give(void)
 	CU_ASSERT_EQUAL(check(text), 0);
 }
 
+/*
+ * New: an input file named by an option that cannot be read was said as
+ * the open() of a "code file" or "trace file" deep in the decode, without
+ * its option or what to give (--raw's said "cannot read it" alone).
+ */
+static void input_files_that_cannot_be_read_are_named_by_option(void)
+{
+	static const struct { const char *opt, *says; } bad[] = {
+		{ "--pt", "give a file of one CPU's raw trace" },
+		{ "--elf", "give the traced program or library (--elf FILE[:BASE]" },
+		{ "--kallsyms", "give a copy of the traced machine's /proc/kallsyms" },
+		{ "--pevent-primary", "give a file of perf's sideband records" },
+		{ "--pevent-secondary", "give a file of perf's sideband records" },
+	};
+	char text[1400], want[1400];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "--pt %s %s %s/nx -o x.txt --pevent-sample-type 1",
+			 file, bad[i].opt, dir);
+		CU_ASSERT_EQUAL(check(text), 0);
+		CU_ASSERT_EQUAL(pts_decode_req_inputs_readable(&R, &E), -ENOENT);
+		snprintf(want, sizeof(want), "%s/nx: No such file or directory: %s", dir,
+			 bad[i].says);
+		SAYS(want);
+	}
+	snprintf(text, sizeof(text), "--pt %s --raw %s/nx:0:0x1000 -o x.txt", file, dir);
+	CU_ASSERT_EQUAL(check(text), 0);
+	CU_ASSERT_EQUAL(pts_decode_req_inputs_readable(&R, &E), -ENOENT);
+	SAYS("--raw ");
+	SAYS("/nx: No such file or directory: give the file of the code's bytes");
+	snprintf(text, sizeof(text), "%s --vmlinux %s/nx -o x.txt", bundle, dir);
+	CU_ASSERT_EQUAL(check(text), 0);
+	CU_ASSERT_EQUAL(pts_decode_req_inputs_readable(&R, &E), -ENOENT);
+	SAYS("/nx: No such file or directory: give the kernel's ELF image, vmlinux");
+	snprintf(text, sizeof(text), "--perf-script %s/nx -o x.txt", dir);
+	CU_ASSERT_EQUAL(check(text), 0);
+	CU_ASSERT_EQUAL(pts_decode_req_inputs_readable(&R, &E), -ENOENT);
+	SAYS("--perf-script ");
+	SAYS("/nx: No such file or directory: give the file `perf script --itrace=cr");
+	/* files that are there; standard input is not a file */
+	snprintf(text, sizeof(text), "--pt %s --elf %s:0x1000 -o x.txt", file, file);
+	CU_ASSERT_EQUAL(check(text), 0);
+	CU_ASSERT_EQUAL(pts_decode_req_inputs_readable(&R, &E), 0);
+	CU_ASSERT_EQUAL(check("--perf-script - -o x.txt"), 0);
+	CU_ASSERT_EQUAL(pts_decode_req_inputs_readable(&R, &E), 0);
+	/* -o naming a directory with its '/': the example file has one '/' */
+	snprintf(text, sizeof(text), "--pt %s -o %s/", file, dir);
+	CU_ASSERT_EQUAL(check(text), -EINVAL);
+	snprintf(want, sizeof(want), "(in it, e.g. %s/trace.fxt)", dir);
+	SAYS(want);
+}
+
 PTS_SUITE(session_decode_options, setup, teardown,
 	  PTS_TEST(each_bad_option_or_value_is_refused_with_the_form_to_give),
 	  PTS_TEST(chunk_size_0_is_refused),
@@ -434,4 +487,5 @@ PTS_SUITE(session_decode_options, setup, teardown,
 	  PTS_TEST(outputs_that_would_destroy_an_input_are_refused),
 	  PTS_TEST(options_the_input_does_not_use_are_refused),
 	  PTS_TEST(a_good_request_is_settled),
-	  PTS_TEST(files_of_another_kind_are_refused_with_what_to_give));
+	  PTS_TEST(files_of_another_kind_are_refused_with_what_to_give),
+	  PTS_TEST(input_files_that_cannot_be_read_are_named_by_option));

@@ -211,6 +211,8 @@ int cmd_decode(int argc, char **argv)
 		return 0;
 	}
 	rc = pts_decode_req_validate(r, &err);
+	if (!rc)
+		rc = pts_decode_req_inputs_readable(r, &err);
 	if (rc) {
 		fprintf(stderr, "ptscope decode: %s\n", err.msg);
 		if (r->show_usage)

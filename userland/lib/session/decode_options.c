@@ -7,11 +7,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../bundle/bundle.h"
 #include "../bundle/sideband.h"
@@ -584,8 +586,10 @@ static bool dir_given(const char *opt, const char *path, struct pts_err *err)
 
 	if (stat(path, &st) || !S_ISDIR(st.st_mode))
 		return false;
-	pts_err_set(err, EINVAL, "%s %s is a directory: name a file (in it, e.g. %s/%s)", opt,
-		    path, path, !strcmp(opt, "-o") ? "trace.fxt" : "insns.txt");
+	/* "dir/" and "/" take the file's name without another '/' */
+	pts_err_set(err, EINVAL, "%s %s is a directory: name a file (in it, e.g. %s%s%s)", opt,
+		    path, path, path[0] && path[strlen(path) - 1] == '/' ? "" : "/",
+		    !strcmp(opt, "-o") ? "trace.fxt" : "insns.txt");
 	return true;
 }
 
@@ -651,6 +655,62 @@ static int input_misplaced(const struct pts_decode_req *r, struct pts_err *err)
 				   holds_manifest(r->perf_script) ? r->perf_script : "",
 				   holds_manifest(r->perf_script) ? " -o OUT decodes it)" : "");
 	return 0;
+}
+
+/*
+ * Whether the input file opt names at path can be read by this process
+ * (its effective ids, as open() checks them): else err names the option,
+ * the reason and what to give, want (a missing file) or read access (a
+ * file of another user: a capture copied with sudo is root's). -errno.
+ */
+static int input_readable(const char *opt, const char *path, const char *want,
+			  struct pts_err *err)
+{
+	int e;
+
+	if (!faccessat(AT_FDCWD, path, R_OK, AT_EACCESS))
+		return 0;
+	e = errno;
+	if (e == EACCES)
+		return pts_err_set(err, e, "%s %s: %s: this user may not read it (ls -l shows its"
+				   " owner and mode; one written with sudo is root's): give yourself"
+				   " read access (sudo chown $USER FILE, or chmod a+r), or decode as"
+				   " its owner", opt, path, strerror(e));
+	return pts_err_set(err, e, "%s %s: %s: give %s", opt, path, strerror(e), want);
+}
+
+/*
+ * Every input file named by an option, before any is read: a name that is
+ * wrong is said with its option and what the option wants, not as the
+ * open() of "code file" or "trace file" somewhere in the decode.
+ */
+int pts_decode_req_inputs_readable(const struct pts_decode_req *r, struct pts_err *err)
+{
+	const struct pts_decode_opts *o = &r->o;
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < o->nr_pt; i++)
+		rc = input_readable("--pt", o->pt[i].path, "a file of one CPU's raw trace", err);
+	for (i = 0; !rc && i < o->nr_elf; i++)
+		rc = input_readable("--elf", o->elf[i].path, "the traced program or library"
+				    " (--elf FILE[:BASE], its copy from the traced machine)", err);
+	for (i = 0; !rc && i < o->nr_raw; i++)
+		rc = input_readable("--raw", o->raw[i].path, "the file of the code's bytes"
+				    " (--raw FILE:OFFSET:VADDR)", err);
+	for (i = 0; !rc && i < o->nr_pevent; i++)
+		rc = input_readable("--pevent-primary/-secondary", o->pevent[i], "a file of perf's sideband"
+				    " records", err);
+	if (!rc && o->kallsyms)
+		rc = input_readable("--kallsyms", o->kallsyms, "a copy of the traced machine's"
+				    " /proc/kallsyms", err);
+	if (!rc && o->vmlinux)
+		rc = input_readable("--vmlinux", o->vmlinux, "the kernel's ELF image, vmlinux"
+				    " (Debian: the linux-image-*-dbg package's)", err);
+	if (!rc && r->perf_script && strcmp(r->perf_script, "-"))
+		rc = input_readable("--perf-script", r->perf_script, "the file `" PERF_SCRIPT_CMD
+				    "` wrote", err);
+	return rc;
 }
 
 /*

@@ -59,6 +59,16 @@ int pts_decode_req_parse(int argc, char **argv, long online_cpus, struct pts_dec
  */
 int pts_decode_req_validate(struct pts_decode_req *r, struct pts_err *err);
 
+/*
+ * After pts_decode_req_validate: whether this process (its effective ids)
+ * may read every input file an option of *r names: --pt, --elf, --raw,
+ * --pevent-primary/-secondary, --kallsyms, --vmlinux, --perf-script (not
+ * "-"). Returns 0, or the first that cannot be read as -errno (-ENOENT,
+ * -EACCES, ...: exit 1) with err naming the option, the file, the reason
+ * and what to give (read access, for -EACCES).
+ */
+int pts_decode_req_inputs_readable(const struct pts_decode_req *r, struct pts_err *err);
+
 /* The option table (for its tests: every row has a help line). */
 const struct pts_optab *pts_decode_optab(void);
 

@@ -33,6 +33,13 @@ static int open_input(const char *path, const char *what, bool fifo_ok, struct s
 	if (!st)
 		st = &local;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	/* a bundle copied or written with sudo may be root's alone: say what to do */
+	if (fd < 0 && errno == EACCES)
+		return pts_err_set(err, EACCES, "cannot open %s %s: %s: this user may not read it"
+				   " (ls -l shows its owner and mode): give yourself read access"
+				   " (a bundle's whole directory: sudo chown -R $USER DIR, or chmod"
+				   " -R a+rX DIR), or run this as its owner", role, path,
+				   strerror(EACCES));
 	if (fd < 0)
 		return pts_err_set(err, errno, "cannot open %s %s: %s", role, path, strerror(errno));
 	if (fstat(fd, st)) {

@@ -598,6 +598,13 @@ static void unknown_option_points_at_help(void)
 	/* a flag spelled like magic-trace's is not silently taken as a short option */
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "-trace-colour")), -EINVAL);
 	MSG_HAS("unknown option '-trace-colour'");
+	/* a long name of ptscope's own with one dash: not -s with the value "yscalls" */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "-scope", "both", "--", "true")), -EINVAL);
+	MSG_HAS("unknown option '-scope' for ptscope run: a long option takes two dashes: --scope");
+	/* record runs no command: said, with the command that does */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--", "./prog", "arg")), -EINVAL);
+	MSG_HAS("unexpected argument './prog' for ptscope record (record traces the whole system"
+		" and runs no command: ptscope run -- ./prog runs and traces it)");
 }
 
 /*

@@ -102,6 +102,10 @@ static void each_bad_option_or_value_is_refused_with_the_form_to_give(void)
 {
 	static const struct { const char *line, *says; } bad[] = {
 		{ "--no-such-option", "unknown option '--no-such-option' for ptscope decode (see ptscope decode --help)" },
+		/* new: -output was -o with the value "utput", -summary "unknown option" alone */
+		{ "-output x.fxt", "unknown option '-output' for ptscope decode: a long option takes two dashes: --output" },
+		{ "-summary", "unknown option '-summary' for ptscope decode: a long option takes two dashes: --summary" },
+		{ "-output=x.fxt", "a long option takes two dashes: --output=x.fxt" },
 		{ "--pt", "--pt needs a value: --pt FILE" },
 		{ "--summary=yes", "option '--summary' takes no value" },
 		{ "-qx", "unknown option '-qx'" },

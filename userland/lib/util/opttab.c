@@ -114,6 +114,10 @@ int pts_opt_next(struct pts_optscan *s, const struct pts_optdef **d, const char 
 	} else {
 		if (s->single_dash && s->single_dash(a, s->ctx, err) < 0)
 			return -EINVAL;
+		/* -output would be -o with the value "utput": a long name wants two dashes */
+		if (a[2] && pts_opt_find_long(s->t, a + 1, strcspn(a + 1, "="), false))
+			return pts_err_set(err, EINVAL, "unknown option '%s' for %s: a long option"
+					   " takes two dashes: -%s", a, s->prog, a);
 		*d = pts_opt_find_short(s->t, a[1]);
 		/* no clusters of flags: "-hx" is no option */
 		if (*d && a[2] && (*d)->arg == PTS_OPTARG_NONE)

@@ -140,6 +140,67 @@ static void switch_comm_mmap_and_itrace_start_records_are_read(void)
 	pts_sideband_free(&sb);
 }
 
+/*
+ * MMAP2 (10) of /usr/bin/app with misc PERF_RECORD_MISC_MMAP_BUILD_ID
+ * (1 << 14): build_id_size (u8), two reserved fields (u8, u16) and
+ * build_id[20] where maj, min, ino and ino_generation are otherwise.
+ */
+static void mmap2_build_id(uint16_t misc, uint8_t size)
+{
+	uint8_t id[24] = { 0 };
+	char file[16] = "/usr/bin/app";
+	unsigned int i;
+
+	id[0] = size;
+	for (i = 0; i < 20; i++)
+		id[4 + i] = (uint8_t)(0xa0 + i);
+	header(10, misc, 8 + 64 + 16 + 32);
+	put32(20);
+	put32(21);
+	put64(0x400000);
+	put64(0x1000);
+	put64(0);
+	put(id, 24);
+	put32(5);
+	put32(2);
+	put(file, 16);
+	sample_id(20, 21, 1200, 2);
+}
+
+static void an_mmap2_records_build_id_is_read(void)
+{
+	static const struct { uint16_t misc; uint8_t size; const char *want; } c[] = {
+		{ 0x4002, 20, "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3" },
+		{ 0x4002, 16, "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf" },	/* ld --build-id=md5 */
+		{ 0x0002, 20, NULL },	/* maj, min, ino: no build-id */
+		{ 0x4002, 0, NULL },	/* damaged: none to check by */
+		{ 0x4002, 21, NULL },	/* past build_id[20]: damaged */
+	};
+	struct pts_sideband sb = { 0 };
+	struct pts_err err = { 0 };
+	const char *path;
+	size_t i;
+
+	len = 0;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		mmap2_build_id(c[i].misc, c[i].size);
+	path = write_file();
+	CU_ASSERT_EQUAL_FATAL(pts_pevent_load(&sb, path, 0x10086, &err), 0);
+	unlink(path);
+	CU_ASSERT_EQUAL_FATAL(sb.n, sizeof(c) / sizeof(c[0]));
+	for (i = 0; i < sb.n; i++) {
+		CU_ASSERT_STRING_EQUAL(sb.recs[i].name, "/usr/bin/app");
+		CU_ASSERT_EQUAL(sb.recs[i].prot, 5);
+		if (!c[i].want) {
+			CU_ASSERT_PTR_NULL(sb.recs[i].build_id);
+		} else {
+			CU_ASSERT_PTR_NOT_NULL_FATAL(sb.recs[i].build_id);
+			CU_ASSERT_STRING_EQUAL(sb.recs[i].build_id, c[i].want);
+		}
+	}
+	pts_sideband_free(&sb);
+}
+
 static void record_running_past_the_end_is_refused_with_its_offset(void)
 {
 	struct pts_sideband sb = { 0 };
@@ -234,6 +295,7 @@ static void a_tsc_behind_a_tma_passed_over_for_skz84_is_the_first(void)
 PTS_SUITE(decode_pevent, NULL, NULL,
 	  PTS_TEST(switch_comm_mmap_and_itrace_start_records_are_read),
 	  PTS_TEST(record_running_past_the_end_is_refused_with_its_offset),
+	  PTS_TEST(an_mmap2_records_build_id_is_read),
 	  PTS_TEST_SHARED(perf_time_conversion_matches_the_formula_and_the_sideband,
 			  "data/real/dynamorio-hello/pt.bin"),
 	  PTS_TEST(tsc_khz_conversion_does_not_overflow),

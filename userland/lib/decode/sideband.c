@@ -27,6 +27,8 @@ enum {
 #define PERF_SAMPLE_IDENTIFIER_	(1ULL << 16)
 #define PERF_RECORD_MISC_SWITCH_OUT_ (1U << 13)
 #define PERF_RECORD_MISC_COMM_EXEC_ (1U << 13)
+#define PERF_RECORD_MISC_MMAP_BUILD_ID_ (1U << 14)
+#define PERF_BUILD_ID_MAX_	20	/* bytes of an MMAP2 record's build_id[] */
 
 int pts_sideband_add(struct pts_sideband *sb, const struct pts_sb_rec *r)
 {
@@ -40,10 +42,13 @@ int pts_sideband_add(struct pts_sideband *sb, const struct pts_sb_rec *r)
 		sb->cap = nc;
 	}
 	sb->recs[sb->n] = *r;
-	if (r->name) {
-		sb->recs[sb->n].name = strdup(r->name);
-		if (!sb->recs[sb->n].name)
-			return -ENOMEM;
+	sb->recs[sb->n].name = NULL;
+	sb->recs[sb->n].build_id = NULL;
+	if (r->name && !(sb->recs[sb->n].name = strdup(r->name)))
+		return -ENOMEM;
+	if (r->build_id && !(sb->recs[sb->n].build_id = strdup(r->build_id))) {
+		free(sb->recs[sb->n].name);
+		return -ENOMEM;
 	}
 	sb->n++;
 	return 0;
@@ -69,8 +74,10 @@ void pts_sideband_free(struct pts_sideband *sb)
 {
 	size_t i;
 
-	for (i = 0; i < sb->n; i++)
+	for (i = 0; i < sb->n; i++) {
 		free(sb->recs[i].name);
+		free(sb->recs[i].build_id);
+	}
 	free(sb->recs);
 	memset(sb, 0, sizeof(*sb));
 }
@@ -130,6 +137,23 @@ static int parse_sample_id(const uint8_t *rec, size_t size, uint64_t st, struct 
 	return 0;
 }
 
+/*
+ * The build-id of an MMAP2 record's payload p with PERF_RECORD_MISC_MMAP_BUILD_ID:
+ * in place of maj, min, ino and ino_generation, build_id_size (u8) at 32,
+ * two reserved fields, build_id[20] at 36 (perf_event.h). As hex in hex;
+ * NULL for a size of 0 or past the array (damage: no build-id to check).
+ */
+static char *mmap2_build_id(const uint8_t *p, char hex[2 * PERF_BUILD_ID_MAX_ + 1])
+{
+	unsigned int i, n = p[32];
+
+	if (!n || n > PERF_BUILD_ID_MAX_)
+		return NULL;
+	for (i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", p[36 + i]);
+	return hex;
+}
+
 static int parse_one(struct pts_sideband *sb, const uint8_t *rec, uint32_t type, uint16_t misc,
 		     size_t size, uint64_t st)
 {
@@ -137,7 +161,7 @@ static int parse_one(struct pts_sideband *sb, const uint8_t *rec, uint32_t type,
 	struct pts_sb_rec r;
 	const uint8_t *p = rec + 8;
 	size_t plen = size - 8;
-	char name[4096];
+	char name[4096], build_id[2 * PERF_BUILD_ID_MAX_ + 1];
 
 	if (parse_sample_id(rec, size, st, &id))
 		return 0;	/* no trailer: not one of ours */
@@ -204,6 +228,8 @@ static int parse_one(struct pts_sideband *sb, const uint8_t *rec, uint32_t type,
 		r.pgoff = rd64(p + 24);
 		if (type == PERF_RECORD_MMAP2_)
 			r.prot = rd32(p + 56);
+		if (type == PERF_RECORD_MMAP2_ && (misc & PERF_RECORD_MISC_MMAP_BUILD_ID_))
+			r.build_id = mmap2_build_id(p, build_id);
 		snprintf(name, sizeof(name), "%.*s", (int)(plen - fo), (const char *)p + fo);
 		r.name = name;
 		break;

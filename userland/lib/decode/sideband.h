@@ -34,6 +34,12 @@ struct pts_sb_rec {
 	uint32_t cpu;		/* UINT32_MAX unknown */
 	int32_t pid, tid;
 	char *name;		/* COMM: name, MMAP: path */
+	/*
+	 * MMAP: the file's build-id as lowercase hex, from an MMAP2 record
+	 * with PERF_RECORD_MISC_MMAP_BUILD_ID (perf record --buildid-mmap);
+	 * NULL none recorded
+	 */
+	char *build_id;
 	uint64_t start, len, pgoff;
 	uint32_t prot;		/* MMAP: PROT_* (0 unknown) */
 	uint64_t cr3;		/* SWITCH, EXEC: the task's user page-table root (0 unknown) */

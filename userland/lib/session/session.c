@@ -26,6 +26,7 @@
 #include "merge.h"
 #include "pardec_src.h"
 #include "prescan.h"
+#include "sideband_maps.h"
 #include "trigger.h"
 
 void pts_decode_opts_init(struct pts_decode_opts *o)
@@ -136,41 +137,6 @@ int pts_decode_finish_summary(struct pts_tl *tl, struct pts_decode_summary *sum,
 			sum->end_ns = sum->threads[i].last_ns;
 	}
 	sum->nr_threads = n;
-	return 0;
-}
-
-/* Executable file mappings of the sideband, found under sysroot. */
-static int add_sideband_maps(struct pts_imgset *set, const struct pts_sideband *sb,
-			     const char *sysroot, struct pts_err *err)
-{
-	size_t i;
-
-	for (i = 0; i < sb->n; i++) {
-		const struct pts_sb_rec *r = &sb->recs[i];
-		char path[4096];
-		struct pts_err e2;
-		int rc;
-
-		if (r->type != PTS_SB_MMAP || !r->name || r->name[0] != '/')
-			continue;
-		if (r->prot && !(r->prot & PROT_EXEC))
-			continue;
-		snprintf(path, sizeof(path), "%s%s", sysroot, r->name);
-		rc = pts_imgset_add_file(set, r->pid, path, r->pgoff, r->len, r->start, r->name,
-					 NULL, &e2);
-		if (rc == -ERANGE) {
-			/* the mapping may run past the file's end: map what exists */
-			long sz = pts_decode_file_size(path, NULL);
-
-			if (sz > (long)r->pgoff)
-				rc = pts_imgset_add_file(set, r->pid, path, r->pgoff,
-							 (uint64_t)sz - r->pgoff, r->start, r->name,
-							 NULL, &e2);
-		}
-		if (rc && rc != -ENOENT && rc != -ERANGE)
-			return pts_err_set(err, rc, "%s", e2.msg);
-		/* a missing file: its code becomes gaps ("no memory mapped") */
-	}
 	return 0;
 }
 
@@ -917,9 +883,9 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 	}
 	for (i = 0; i < o->nr_pevent && !rc; i++)
 		rc = pts_pevent_load(&in.sb, o->pevent[i], o->pevent_sample_type, err);
-	if (!rc && o->sysroot) {
+	if (!rc && o->nr_pevent) {
 		pts_sideband_sort(&in.sb);
-		rc = add_sideband_maps(in.set, &in.sb, o->sysroot, err);
+		rc = pts_sideband_maps_add(in.set, &in.sb, o->sysroot, o->buildid_dir, sum, err);
 	}
 	if (o->have_perf_time) {
 		in.tc.mode = PTS_TC_PERF;

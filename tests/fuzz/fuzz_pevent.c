@@ -3,9 +3,13 @@
  * Fuzz harness: perf sideband (ptscope decode --pevent-primary). The
  * first 16 bytes are perf's sample_type and time_mult/time_shift (bit 0
  * of [15]: convert times as perf does, else a 1 GHz TSC; bits 0-2 of
- * [14] modulo 5: the writer, none, fxt, json, txt, folded), the rest the
- * pevent records; the trace is fuzz_user_trace() over user.S, so the
- * sideband's switches and names move that code between threads.
+ * [14] modulo 5: the writer, none, fxt, json, txt, folded; bit 3 of [14]:
+ * --sysroot FUZZ_DATA, where the sideband's mapped files are read, bit 4:
+ * FUZZ_DATA as perf's build-id cache, where an MMAP2 record's build-id is
+ * looked for), the rest the pevent records; the trace is
+ * fuzz_user_trace() over user.S, so the sideband's switches and names
+ * move that code between threads, and its mappings (/user.elf, /spin.bin)
+ * map code of their own.
  */
 #include <string.h>
 
@@ -40,6 +44,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		o.tsc_khz = 1000000;
 	}
+	if (data[14] & 8)
+		o.sysroot = FUZZ_DATA;
+	if (data[14] & 16)
+		o.buildid_dir = FUZZ_DATA;
 	fuzz_sink_begin((enum pts_format)((data[14] & 7) % 5));
 	rc = pts_decode_raw(&o, fuzz_emit, NULL, &sum, &err);
 	fuzz_sink_end(!rc);

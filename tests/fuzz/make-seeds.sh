@@ -220,6 +220,14 @@ for src in ("user-main", "demo-cpu0", "user-main-two-cpus"):
 b = bytearray(open(f"{c}/pevent/comm-mmap2-switch", "rb").read())
 b[14] = 4
 put("pevent/comm-mmap2-switch-folded", bytes(b))
+# its MMAP2 (at 72, after the options and the COMM) recording a build-id
+# (misc PERF_RECORD_MISC_MMAP_BUILD_ID: size, 3 reserved bytes, 20 bytes
+# where maj, min and ino are), which user.elf (none) does not have, under
+# --sysroot FUZZ_DATA and with it as perf's build-id cache
+b[14] = 8 | 16
+b[76:78] = (0x4002).to_bytes(2, "little")
+b[112:136] = bytes([20, 0, 0, 0]) + bytes(range(0xa0, 0xb4))
+put("pevent/mmap2-build-id-sysroot", bytes(b))
 size_mod("perfscript/kinds", "perfscript/kinds-folded", 5, 4, 4, b"\n")
 size_mod("bundle/demo", "bundle/demo-folded", 5, 4, 1, b"\0")
 size_mod("elf/user.elf", "elf/user-folded.elf", 5, 4, 1, b"\0")

@@ -319,7 +319,10 @@ expect 1 "manifest.json: bundle version 99 is not supported: this ptscope (.*) r
 sed -i 's/"version": 99,/"version": 0,/' "$T/ver/manifest.json"
 expect 1 "bundle version 0 is not supported: no ptscope wrote it (the first version is 1); the manifest is damaged, copy the bundle again$" "$T/ver"
 mkdir "$T/emptydir"
-expect 1 "manifest.json.*not a bundle" "$T/emptydir"
+expect 1 "manifest.json: No such file or directory: not a bundle, or the capture did not finish (the manifest is written last): give the NAME.ptscope directory that ptscope run, attach or record wrote$" "$T/emptydir"
+# a capture's traces without its manifest: decodable as raw traces, said how
+mkdir "$T/nomanifest" && cp "$S/cpu0.pt" "$T/nomanifest/"
+expect 1 "; this one's traces decode as raw ones, without the manifest's CPU, timing and maps (ptscope decode --pt $T/nomanifest/cpu0.pt --cpu 0 --elf PROG ...)$" "$T/nomanifest"
 echo x > "$T/afile"
 expect 1 "not a directory" "$T/afile"
 expect 1 "no such file.*give the NAME.ptscope directory" "$T/missing.ptscope"

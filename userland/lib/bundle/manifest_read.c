@@ -1013,6 +1013,31 @@ static void line_col(const char *text, size_t off, unsigned int *line, unsigned 
 }
 
 /*
+ * A directory without a manifest: not a bundle, or a capture that did not
+ * finish (the manifest is written last). What to give instead, and, when
+ * the directory holds a CPU's trace, how to decode it without the
+ * manifest's facts (a raw trace). -ENOENT.
+ */
+static int no_manifest(const char *dir, const char *path, struct pts_err *err)
+{
+	char *pt;
+	struct stat st;
+	bool trace;
+
+	if (asprintf(&pt, "%s/cpu0.pt", dir) < 0)
+		return pts_err_set(err, ENOMEM, "out of memory");
+	trace = !stat(pt, &st) && S_ISREG(st.st_mode) && st.st_size > 0;
+	pts_err_set(err, ENOENT, "%s: %s: not a bundle, or the capture did not finish (the "
+		    "manifest is written last): give the NAME.ptscope directory that ptscope run, "
+		    "attach or record wrote%s%s%s", path, strerror(ENOENT),
+		    trace ? "; this one's traces decode as raw ones, without the manifest's CPU, "
+		    "timing and maps (ptscope decode --pt " : "", trace ? pt : "",
+		    trace ? " --cpu 0 --elf PROG ...)" : "");
+	free(pt);
+	return -ENOENT;
+}
+
+/*
  * Nothing but white space and zero bytes, or nothing at all: what a copy
  * cut short leaves (a file system that lost a file's blocks in a crash
  * reads zeros).
@@ -1101,8 +1126,7 @@ int pts_bundle_read_flags(const char *dir, unsigned int flags, struct pts_bundle
 		return pts_err_set(err, ENOMEM, "out of memory");
 	rc = pts_file_read_all(path, "manifest", PTS_BUNDLE_MANIFEST_MAX, &text, &len, err);
 	if (rc == -ENOENT)
-		rc = pts_err_set(err, rc, "%s: %s: not a bundle, or the capture did not finish "
-				 "(the manifest is written last)", path, strerror(-rc));
+		rc = no_manifest(dir, path, err);
 	if (rc)
 		goto out;
 	if (blank(text, len)) {

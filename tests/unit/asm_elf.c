@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "asm_elf.h"
 #include "bundle_fixture.h"
+#include "capture/elfinfo.h"
 #include "unit.h"
 
 #include <stdio.h>
@@ -76,4 +77,25 @@ char *asm_elf_build_text(const char *dir, const char *name, const char *text,
 		return NULL;
 	}
 	return asm_elf_build(dir, name, src, ld_flags);
+}
+
+int asm_elf_two_builds(const char *dir, char **elf, char **other, char id[41])
+{
+	*elf = asm_elf_build(dir, "user.elf", ASM_ELF_USER_S,
+			     "-static --build-id -Ttext=0x401000 -e _start");
+	*other = asm_elf_build(dir, "other.elf", ASM_ELF_USER_S,
+			       "-static --build-id -Ttext=0x402000 -e _start");
+	if (*elf && *other && !pts_elf_build_id(*elf, id, NULL) && strlen(id) >= 3)
+		return 0;
+	fprintf(stderr, "asm_elf: no two builds of %s with build-ids\n", ASM_ELF_USER_S);
+	return -1;
+}
+
+void asm_elf_two_builds_free(char *dir, char *elf, char *other)
+{
+	if (dir)
+		bt_rmtree(dir);
+	free(dir);
+	free(elf);
+	free(other);
 }

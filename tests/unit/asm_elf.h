@@ -25,4 +25,16 @@ char *asm_elf_build(const char *dir, const char *name, const char *src, const ch
 char *asm_elf_build_text(const char *dir, const char *name, const char *text,
 			 const char *ld_flags);
 
+/*
+ * The golden user program linked twice with a build-id into dir: *elf at
+ * 0x401000 ("user.elf") and *other at 0x402000 ("other.elf": another
+ * build-id, another entry point), id the first's build-id as hex. For
+ * tests of what a build-id picks. Returns 0 (caller frees both), or -1
+ * with the reason on stderr.
+ */
+int asm_elf_two_builds(const char *dir, char **elf, char **other, char id[41]);
+
+/* A suite's cleanup after asm_elf_two_builds: dir removed (bt_rmtree), the three freed. */
+void asm_elf_two_builds_free(char *dir, char *elf, char *other);
+
 #endif

@@ -113,6 +113,21 @@ static int parse(enum pts_capture_cmd cmd, struct pts_capture_opts *o, int argc,
 	return pts_opts_parse(cmd, argc, argv, o, &err);
 }
 
+/* argv parsed for cmd, then preflight's answer: want, and with an error, not a bad option, saying says */
+static void expect_preflight(enum pts_capture_cmd cmd, struct pts_capture_opts *o, int argc,
+			     char **argv, int want, const char *says)
+{
+	struct pts_err err;
+	bool bad;
+
+	CU_ASSERT_EQUAL_FATAL(parse(cmd, o, argc, argv), 0);
+	CU_ASSERT_EQUAL(pts_preflight(o, &bad, &err), want);
+	if (want) {
+		CU_ASSERT_FALSE(bad);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, says));
+	}
+}
+
 static void values_wrong_on_any_machine_are_refused(void)
 {
 	char *rec[] = { "record", "-C", "1023" };
@@ -130,16 +145,9 @@ static void values_wrong_on_any_machine_are_refused(void)
 		CU_ASSERT_TRUE(bad);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "CPU 1023 is not online"));
 	}
-	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_ATTACH, o, 3, att), 0);
-	CU_ASSERT_EQUAL(pts_preflight(o, &bad, &err), -ESRCH);
-	CU_ASSERT_FALSE(bad);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no process 2147483646"));
-	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_RUN, o, 3, run), 0);
-	CU_ASSERT_EQUAL(pts_preflight(o, &bad, &err), -ENOENT);
-	CU_ASSERT_FALSE(bad);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "cannot run '/nonexistent/prog'"));
-	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_RUN, o, 5, ok), 0);
-	CU_ASSERT_EQUAL(pts_preflight(o, &bad, &err), 0);
+	expect_preflight(PTS_CMD_ATTACH, o, 3, att, -ESRCH, "no process 2147483646");
+	expect_preflight(PTS_CMD_RUN, o, 3, run, -ENOENT, "cannot run '/nonexistent/prog'");
+	expect_preflight(PTS_CMD_RUN, o, 5, ok, 0, NULL);
 	free(o);
 }
 
@@ -157,25 +165,16 @@ static void bare_symbol_trigger_is_resolved_before_the_module(void)
 	char *run_bad[] = { "run", "--trigger", "no_such_fn", "--", "sh", "-c", "true" };
 	char *run_script[] = { "run", "--trigger", "no_such_fn", "--", script };
 	struct pts_capture_opts *o = malloc(sizeof(*o));
-	struct pts_err err;
-	bool bad;
+	const char *says = "--trigger: no symbol 'no_such_fn' in /";
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	snprintf(script, sizeof(script), "%s/prog", dir);
-	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_ATTACH, o, 5, att_bad), 0);
-	CU_ASSERT_EQUAL(pts_preflight(o, &bad, &err), -ENOENT);
-	CU_ASSERT_FALSE(bad);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--trigger: no symbol 'no_such_fn' in /"));
-	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_ATTACH, o, 5, att_ok), 0);
-	CU_ASSERT_EQUAL(pts_preflight(o, &bad, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_RUN, o, 7, run_bad), 0);
-	CU_ASSERT_EQUAL(pts_preflight(o, &bad, &err), -ENOENT);
-	CU_ASSERT_FALSE(bad);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--trigger: no symbol 'no_such_fn' in /"));
-	CU_ASSERT_EQUAL_FATAL(parse(PTS_CMD_RUN, o, 5, run_script), 0);
-	CU_ASSERT_EQUAL(pts_preflight(o, &bad, &err), 0);
+	expect_preflight(PTS_CMD_ATTACH, o, 5, att_bad, -ENOENT, says);
+	expect_preflight(PTS_CMD_ATTACH, o, 5, att_ok, 0, NULL);
+	expect_preflight(PTS_CMD_RUN, o, 7, run_bad, -ENOENT, says);
+	expect_preflight(PTS_CMD_RUN, o, 5, run_script, 0, NULL);
 	free(o);
 	unlink(script);
 	snprintf(script, sizeof(script), "%s/text", dir);

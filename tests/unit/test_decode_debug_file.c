@@ -37,11 +37,7 @@ static int suite_init(void)
 	dir = bt_tmpdir();
 	if (!dir)
 		return 1;
-	elf = asm_elf_build(dir, "user.elf", ASM_ELF_USER_S,
-			    "-static --build-id -Ttext=0x401000 -e _start");
-	other = asm_elf_build(dir, "other.elf", ASM_ELF_USER_S,
-			      "-static --build-id -Ttext=0x402000 -e _start");
-	if (!elf || !other || pts_elf_build_id(elf, id, NULL) || strlen(id) < 3)
+	if (asm_elf_two_builds(dir, &elf, &other, id))
 		return 1;
 	snprintf(dbg, sizeof(dbg), "%s/user.debug", dir);
 	snprintf(otherdbg, sizeof(otherdbg), "%s/other.debug", dir);
@@ -57,10 +53,7 @@ static int suite_init(void)
 
 static int suite_cleanup(void)
 {
-	bt_rmtree(dir);
-	free(dir);
-	free(elf);
-	free(other);
+	asm_elf_two_builds_free(dir, elf, other);
 	return 0;
 }
 

@@ -434,39 +434,33 @@ static void files_of_another_kind_are_refused_with_what_to_give(void)
  */
 static void input_files_that_cannot_be_read_are_named_by_option(void)
 {
-	static const struct { const char *opt, *says; } bad[] = {
-		{ "--pt", "give a file of one CPU's raw trace" },
-		{ "--elf", "give the traced program or library (--elf FILE[:BASE]" },
-		{ "--kallsyms", "give a copy of the traced machine's /proc/kallsyms" },
-		{ "--pevent-primary", "give a file of perf's sideband records" },
-		{ "--pevent-secondary", "give a file of perf's sideband records" },
+	/* each line: INPUT OPT DIR/nx[TAIL] -o x.txt, INPUT the trace (--pt FILE), the bundle or none */
+	enum { TRACE, BUNDLE, NONE };
+	static const struct { int in; const char *opt, *tail, *says; } bad[] = {
+		{ NONE, "--pt", "", "give a file of one CPU's raw trace" },
+		{ TRACE, "--elf", ":0x1000", "give the traced program or library (--elf FILE[:BASE]" },
+		{ TRACE, "--kallsyms", "", "give a copy of the traced machine's /proc/kallsyms" },
+		{ TRACE, "--pevent-primary", " --pevent-sample-type 1", "give a file of perf's sideband records" },
+		{ TRACE, "--pevent-secondary", " --pevent-sample-type 1", "give a file of perf's sideband records" },
+		{ TRACE, "--raw", ":0:0x1000", "give the file of the code's bytes (--raw FILE:OFFSET:VADDR)" },
+		{ BUNDLE, "--vmlinux", "", "give the kernel's ELF image, vmlinux" },
+		{ NONE, "--perf-script", "", "give the file `perf script --itrace=cr" },
 	};
 	char text[1400], want[1400];
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		snprintf(text, sizeof(text), "--pt %s %s %s/nx -o x.txt --pevent-sample-type 1",
-			 file, bad[i].opt, dir);
+		snprintf(text, sizeof(text), "%s%s %s %s/nx%s -o x.txt",
+			 bad[i].in == TRACE ? "--pt " : "", bad[i].in == TRACE ? file :
+			 bad[i].in == BUNDLE ? bundle : "", bad[i].opt, dir, bad[i].tail);
 		CU_ASSERT_EQUAL(check(text), 0);
 		CU_ASSERT_EQUAL(pts_decode_req_inputs_readable(&R, &E), -ENOENT);
-		snprintf(want, sizeof(want), "%s/nx: No such file or directory: %s", dir,
-			 bad[i].says);
+		/* both --pevent options are said as one (their files are one list) */
+		snprintf(want, sizeof(want), "%s %s/nx: No such file or directory: %s",
+			 strncmp(bad[i].opt, "--pevent", 8) ? bad[i].opt :
+			 "--pevent-primary/-secondary", dir, bad[i].says);
 		SAYS(want);
 	}
-	snprintf(text, sizeof(text), "--pt %s --raw %s/nx:0:0x1000 -o x.txt", file, dir);
-	CU_ASSERT_EQUAL(check(text), 0);
-	CU_ASSERT_EQUAL(pts_decode_req_inputs_readable(&R, &E), -ENOENT);
-	SAYS("--raw ");
-	SAYS("/nx: No such file or directory: give the file of the code's bytes");
-	snprintf(text, sizeof(text), "%s --vmlinux %s/nx -o x.txt", bundle, dir);
-	CU_ASSERT_EQUAL(check(text), 0);
-	CU_ASSERT_EQUAL(pts_decode_req_inputs_readable(&R, &E), -ENOENT);
-	SAYS("/nx: No such file or directory: give the kernel's ELF image, vmlinux");
-	snprintf(text, sizeof(text), "--perf-script %s/nx -o x.txt", dir);
-	CU_ASSERT_EQUAL(check(text), 0);
-	CU_ASSERT_EQUAL(pts_decode_req_inputs_readable(&R, &E), -ENOENT);
-	SAYS("--perf-script ");
-	SAYS("/nx: No such file or directory: give the file `perf script --itrace=cr");
 	/* files that are there; standard input is not a file */
 	snprintf(text, sizeof(text), "--pt %s --elf %s:0x1000 -o x.txt", file, file);
 	CU_ASSERT_EQUAL(check(text), 0);

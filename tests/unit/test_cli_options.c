@@ -601,6 +601,9 @@ static void unknown_option_points_at_help(void)
 	/* a long name of ptscope's own with one dash: not -s with the value "yscalls" */
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "-scope", "both", "--", "true")), -EINVAL);
 	MSG_HAS("unknown option '-scope' for ptscope run: a long option takes two dashes: --scope");
+	/* another command's option: said, with where this one's are listed */
+	CU_ASSERT_EQUAL(parse(PTS_CMD_RUN, ARGV("run", "-p", "5", "--", "true")), -EINVAL);
+	MSG_HAS("option '-p' does not apply to ptscope run (ptscope run --help lists its options)");
 	/* record runs no command: said, with the command that does */
 	CU_ASSERT_EQUAL(parse(PTS_CMD_RECORD, ARGV("record", "--", "./prog", "arg")), -EINVAL);
 	MSG_HAS("unexpected argument './prog' for ptscope record (record traces the whole system"

@@ -131,7 +131,8 @@ int pts_opt_next(struct pts_optscan *s, const struct pts_optdef **d, const char 
 		return pts_err_set(err, EINVAL, "unknown option '%s' for %s (see %s --help)", a,
 				   s->prog, s->prog);
 	if (!((*d)->cmds & s->cmd))
-		return pts_err_set(err, EINVAL, "option '%s' does not apply to %s", a, s->prog);
+		return pts_err_set(err, EINVAL, "option '%s' does not apply to %s (%s --help lists"
+				   " its options)", a, s->prog, s->prog);
 	if ((*d)->arg == PTS_OPTARG_NONE && inline_val)
 		return pts_err_set(err, EINVAL, "option '--%s' takes no value", (*d)->name);
 	if ((*d)->arg == PTS_OPTARG_REQUIRED && !inline_val) {

@@ -113,7 +113,7 @@ static int parse(enum pts_capture_cmd cmd, struct pts_capture_opts *o, int argc,
 	return pts_opts_parse(cmd, argc, argv, o, &err);
 }
 
-/* argv parsed for cmd, then preflight's answer: want, and with an error, not a bad option, saying says */
+/* argv parsed for cmd, then preflight's answer: want, with an error (no bad option) saying says */
 static void expect_preflight(enum pts_capture_cmd cmd, struct pts_capture_opts *o, int argc,
 			     char **argv, int want, const char *says)
 {

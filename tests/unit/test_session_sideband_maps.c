@@ -56,8 +56,8 @@ static int suite_init(void)
 	elf_entry = entry_of(elf);
 	other_entry = entry_of(other);
 	/* the sysroots: the program itself, another build of it; the cache: the program */
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s/same/usr/bin %s/another/usr/bin %s/cache/usr/bin/prog/%s"
-		 " && cp %s %s/same" PROG " && cp %s %s/another" PROG
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/same/usr/bin %s/another/usr/bin"
+		 " %s/cache/usr/bin/prog/%s && cp %s %s/same" PROG " && cp %s %s/another" PROG
 		 " && cp %s %s/cache" PROG "/%s/elf", dir, dir, dir, id, elf, dir, other, dir, elf,
 		 dir, id);
 	return !elf_entry || elf_entry == other_entry || sh(cmd);

@@ -882,9 +882,10 @@ int pts_opts_parse(enum pts_capture_cmd cmd, int argc, char **argv,
 		o->cmd_argv = argv + i;
 	} else if (i < argc) {
 		if (cmd == PTS_CMD_RECORD)	/* perf record's spelling: perf record ./prog */
-			return pts_err_set(err, EINVAL, "unexpected argument '%s' for ptscope record"
-					   " (record traces the whole system and runs no command:"
-					   " ptscope run -- %s runs and traces it)", argv[i], argv[i]);
+			return pts_err_set(err, EINVAL, "unexpected argument '%s' for ptscope"
+					   " record (record traces the whole system and runs no"
+					   " command: ptscope run -- %s runs and traces it)",
+					   argv[i], argv[i]);
 		return pts_err_set(err, EINVAL, "unexpected argument '%s' for ptscope %s%s",
 				   argv[i], cmd_name(cmd),
 				   cmd == PTS_CMD_ATTACH ? " (give the process with -p PID)" : "");

@@ -699,8 +699,8 @@ int pts_decode_req_inputs_readable(const struct pts_decode_req *r, struct pts_er
 		rc = input_readable("--raw", o->raw[i].path, "the file of the code's bytes"
 				    " (--raw FILE:OFFSET:VADDR)", err);
 	for (i = 0; !rc && i < o->nr_pevent; i++)
-		rc = input_readable("--pevent-primary/-secondary", o->pevent[i], "a file of perf's sideband"
-				    " records", err);
+		rc = input_readable("--pevent-primary/-secondary", o->pevent[i],
+				    "a file of perf's sideband records", err);
 	if (!rc && o->kallsyms)
 		rc = input_readable("--kallsyms", o->kallsyms, "a copy of the traced machine's"
 				    " /proc/kallsyms", err);

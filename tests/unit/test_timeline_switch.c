@@ -142,7 +142,63 @@ static void a_stack_left_before_a_gap_is_not_resumed_after_it(void)
 	done();
 }
 
+/*
+ * Two coroutines of one scheduler, each switching through the same
+ * helper (yield: its switch call saves the same address in both
+ * stacks), resumed in turn (the older left stack first): the target
+ * does not tell the stacks apart, and the frames resumed must be the
+ * ones the code then returns through (A's yield returns into A).
+ */
+static void a_switch_back_both_stacks_saved_resumes_no_wrong_frames(void)
+{
+	start();
+	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);			/* B0 main */
+	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 110, 0);		/* B1 sw, saves MAIN+0x15 */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, GEN, 120, 0);		/* A (gen) replaces sw */
+	ev(PTS_BR_CALL, GEN + 0x10, 5, GIVE, 130, 0);		/* B2 yield (give) */
+	ev(PTS_BR_CALL, GIVE + 0x10, 5, SW, 140, 0);		/* B3 sw, saves GIVE+0x15 */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, 150, 0);	/* A's stack left */
+	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 160, 0);		/* B1 sw, saves MAIN+0x15 */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, OTHER, 170, 0);		/* B (other) replaces sw */
+	ev(PTS_BR_CALL, OTHER + 0x10, 5, GIVE, 180, 0);		/* B2 yield */
+	ev(PTS_BR_CALL, GIVE + 0x10, 5, SW, 190, 0);		/* B3 sw, saves GIVE+0x15 */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, 200, 0);	/* B's stack left */
+	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 210, 0);		/* B1 sw */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, GIVE + 0x15, 220, 0);	/* A resumed, in yield */
+	ev(PTS_BR_RETURN, GIVE + 0x20, 0, GEN + 0x15, 230, 0);	/* yield returns into A */
+	ev(PTS_BR_CALL, GEN + 0x10, 5, GIVE, 240, 0);		/* B2 yield */
+	ev(PTS_BR_CALL, GIVE + 0x10, 5, SW, 250, 0);		/* B3 sw */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, 260, 0);	/* A's stack left */
+	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 270, 0);		/* B1 sw */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, GIVE + 0x15, 280, 0);	/* B resumed, in yield */
+	ev(PTS_BR_RETURN, GIVE + 0x20, 0, OTHER + 0x15, 290, 0);	/* yield returns into B */
+	ev(PTS_BR_CALL, OTHER + 0x10, 5, GIVE, 300, 0);		/* B2 yield */
+	ev(PTS_BR_CALL, GIVE + 0x10, 5, SW, 310, 0);		/* B3 sw */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, 320, 0);	/* B's stack left */
+	/*
+	 * Each switch back (to give's switch call site, saved in both stacks)
+	 * resumes neither: give runs in place of main's switch call, as
+	 * before stacks were kept, and its return (to A's call site, then
+	 * B's) resumes the stack that call site is of, under main. Taking
+	 * the newest stack instead nests A's frames in B's: "B1 other|B2
+	 * give|E2 give|B2 gen|...".
+	 */
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 sw|E1 sw|B1 gen|B2 give|B3 sw|E3 sw|E2 give|E1 gen|"
+		"B1 sw|E1 sw|B1 other|B2 give|B3 sw|E3 sw|E2 give|E1 other|"
+		"B1 sw|E1 sw|B1 give|E1 give|B1 gen|B2 give|B3 sw|E3 sw|E2 give|E1 gen|"
+		"B1 sw|E1 sw|B1 give|E1 give|B1 other|B2 give|B3 sw|E3 sw|E2 give|E1 other|"
+		"E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "give", 2)->kind, PTS_TLK_JUMP);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "gen", 1)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "gen", 1)->ts_ns, 230);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "other", 1)->ts_ns, 290);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_RETURN_AS_JUMP), 4);
+	done();
+}
+
 PTS_SUITE(timeline_switch, NULL, NULL,
 	  PTS_TEST(switch_back_into_a_left_stack_resumes_its_frames),
 	  PTS_TEST(each_switch_back_resumes_the_stack_whose_call_saved_its_target),
-	  PTS_TEST(a_stack_left_before_a_gap_is_not_resumed_after_it));
+	  PTS_TEST(a_stack_left_before_a_gap_is_not_resumed_after_it),
+	  PTS_TEST(a_switch_back_both_stacks_saved_resumes_no_wrong_frames));

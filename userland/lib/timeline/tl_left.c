@@ -61,19 +61,50 @@ void tl_left_keep(struct thread *t, uint32_t i)
 	l->n = n;
 }
 
-/* The kept stack and its frame (above its first) whose call saved addr. */
+/*
+ * Whether frames a[0 .. k) and b[0 .. k) are of the same functions and,
+ * above the first, return to the same addresses.
+ */
+static bool same_frames(const struct frame *a, const struct frame *b, uint32_t k)
+{
+	uint32_t j;
+
+	for (j = 0; j < k; j++)
+		if (!same_fn(&a[j], &b[j].fn) || a[j].s.flags != b[j].s.flags ||
+		    (j && a[j].ret != b[j].ret))
+			return false;
+	return true;
+}
+
+/*
+ * The kept stack and its frame (above its first) whose call saved addr:
+ * the newest such frame, unless another frame that saved addr would
+ * resume other frames. Coroutines that switch through one helper (a
+ * yield around swapcontext) all wait in a call that saved the same
+ * address, and a scheduler resumes the one left longest ago: the target
+ * does not say which stack goes on, and a guess would nest one
+ * coroutine's frames in another's. Undecided, nothing is resumed; the
+ * return out of the helper (to a call site of one stack only) resumes
+ * the right one then.
+ */
 static bool find_left(const struct thread *t, uint64_t addr, uint32_t *which, uint32_t *at)
 {
+	bool found = false;
 	uint32_t s, k;
 
 	for (s = t->nleft; s-- > 0;)
-		for (k = t->left[s].n; k-- > 1;)
-			if (t->left[s].f[k].ret == addr) {
+		for (k = t->left[s].n; k-- > 1;) {
+			if (t->left[s].f[k].ret != addr)
+				continue;
+			if (!found) {
 				*which = s;
 				*at = k;
-				return true;
+				found = true;
+			} else if (k != *at || !same_frames(t->left[s].f, t->left[*which].f, k)) {
+				return false;
 			}
-	return false;
+		}
+	return found;
 }
 
 int tl_left_resume(struct pts_tl *tl, struct thread *t, uint64_t addr, enum pts_tl_kind kind,

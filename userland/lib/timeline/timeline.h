@@ -21,7 +21,9 @@
  *    that returns there) and begins that stack's frames below that call
  *    again on the frame under it, the first returning where the ended
  *    one would (tl_left.c: the newest of 8 stacks of at most 64 frames,
- *    forgotten at a gap, an exec or a return past the known stack).
+ *    forgotten at a gap, an exec or a return past the known stack; none
+ *    when another kept call that saved the address would resume other
+ *    frames: coroutines switching through one helper).
  *    Frames of unknown return address (trace start, after a gap,
  *    inferred) match a return by the function of the frame below (a jump
  *    into a deeper frame's function unwinds to it: longjmp); a return

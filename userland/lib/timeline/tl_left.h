@@ -30,7 +30,9 @@ void tl_left_keep(struct thread *t, uint32_t i);
  * frames of that stack below that one begin again on the frame under it
  * (PTS_TLK_RETURN), the first returning where the ended one would;
  * execution goes on in the last of them. 1: resumed, 0: no kept stack
- * holds addr, else a negative errno from the output (-ENOMEM).
+ * holds addr, or another kept frame that saved addr would resume other
+ * frames (undecided: nothing changes), else a negative errno from the
+ * output (-ENOMEM).
  */
 int tl_left_resume(struct pts_tl *tl, struct thread *t, uint64_t addr, enum pts_tl_kind kind,
 		   struct pts_err *err);

@@ -197,8 +197,75 @@ static void a_switch_back_both_stacks_saved_resumes_no_wrong_frames(void)
 	done();
 }
 
+/*
+ * gen left nine times, each waiting in a switch call of its own (at
+ * GEN + 0x10 + 8 s): only the newest 8 stacks are kept, so the switch
+ * back to the first one's call is a return used as a jump into gen's
+ * middle, and the one to the second's resumes it.
+ */
+static void the_oldest_kept_stack_is_forgotten_first(void)
+{
+	uint64_t ts = 110, s;
+
+	start();
+	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	for (s = 0; s < 9; s++) {
+		ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, ts, 0);		/* saves MAIN+0x15 */
+		ev(PTS_BR_RETURN, SW + 0x20, 0, GEN, ts + 1, 0);	/* gen replaces sw */
+		ev(PTS_BR_CALL, GEN + 0x10 + 8 * s, 5, SW, ts + 2, 0);
+		ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, ts + 3, 0);	/* left */
+		ts += 10;
+	}
+	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 300, 0);
+	ev(PTS_BR_RETURN, SW + 0x20, 0, GEN + 0x15, 310, 0);		/* the first's: forgotten */
+	ev(PTS_BR_RETURN, GEN + 0x30, 0, MAIN + 0x15, 320, 0);		/* E1 gen */
+	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 330, 0);
+	ev(PTS_BR_RETURN, SW + 0x20, 0, GEN + 0x15 + 8, 340, 0);	/* the second's: kept */
+	finish();
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "gen", 9)->kind, PTS_TLK_JUMP);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "gen", 9)->ts_ns, 310);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "gen", 10)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "gen", 10)->ts_ns, 340);
+	done();
+}
+
+/*
+ * A stack of more than 64 frames is not kept: gen, 63 nested calls of
+ * produce and the switch call (65) are not resumed; with 62 (64 frames)
+ * they are.
+ */
+static void left_stack_depth(unsigned int nested, enum pts_tl_kind want)
+{
+	uint64_t ts = 130;
+	unsigned int k;
+
+	start();
+	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 110, 0);
+	ev(PTS_BR_RETURN, SW + 0x20, 0, GEN, 120, 0);
+	ev(PTS_BR_CALL, GEN + 0x10, 5, PRODUCE, ts++, 0);
+	for (k = 1; k < nested; k++)
+		ev(PTS_BR_CALL, PRODUCE + 0x10, 5, PRODUCE, ts++, 0);
+	ev(PTS_BR_CALL, PRODUCE + 0x40, 5, SW, ts++, 0);		/* saves PRODUCE+0x45 */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, ts++, 0);	/* left */
+	ev(PTS_BR_CALL, MAIN + 0x30, 5, SW, ts++, 0);
+	ev(PTS_BR_RETURN, SW + 0x20, 0, PRODUCE + 0x45, 1000, 0);
+	finish();
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "produce", (int)nested)->kind, want);
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "produce", (int)nested)->ts_ns, 1000);
+	done();
+}
+
+static void a_stack_of_more_than_64_frames_is_not_kept(void)
+{
+	left_stack_depth(62, PTS_TLK_RETURN);
+	left_stack_depth(63, PTS_TLK_JUMP);
+}
+
 PTS_SUITE(timeline_switch, NULL, NULL,
 	  PTS_TEST(switch_back_into_a_left_stack_resumes_its_frames),
 	  PTS_TEST(each_switch_back_resumes_the_stack_whose_call_saved_its_target),
 	  PTS_TEST(a_stack_left_before_a_gap_is_not_resumed_after_it),
-	  PTS_TEST(a_switch_back_both_stacks_saved_resumes_no_wrong_frames));
+	  PTS_TEST(a_switch_back_both_stacks_saved_resumes_no_wrong_frames),
+	  PTS_TEST(the_oldest_kept_stack_is_forgotten_first),
+	  PTS_TEST(a_stack_of_more_than_64_frames_is_not_kept));

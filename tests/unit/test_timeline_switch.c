@@ -262,10 +262,37 @@ static void a_stack_of_more_than_64_frames_is_not_kept(void)
 	left_stack_depth(63, PTS_TLK_JUMP);
 }
 
+/*
+ * gen ends by a switch call that never returns (its last instruction, a
+ * call of a noreturn function, saves PRODUCE's first byte: produce
+ * follows gen), and that switch leaves gen's stack. A later `push; ret`
+ * into produce goes to that saved address, but nothing resumes a
+ * noreturn call: produce is entered, as a jump, in place of other.
+ */
+static void a_ret_to_a_function_entry_resumes_no_kept_stack(void)
+{
+	start();
+	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 110, 0);		/* saves MAIN+0x15 */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, GEN, 120, 0);		/* gen replaces sw */
+	ev(PTS_BR_CALL, GEN + 0xfb, 5, SW, 130, 0);		/* saves PRODUCE */
+	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, 140, 0);	/* gen's stack left */
+	ev(PTS_BR_CALL, MAIN + 0x20, 5, OTHER, 150, 0);		/* B1 other */
+	ev(PTS_BR_RETURN, OTHER + 0x20, 0, PRODUCE, 160, 0);	/* push; ret */
+	ev(PTS_BR_RETURN, PRODUCE + 0x20, 0, MAIN + 0x25, 170, 0);	/* E1 produce */
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 sw|E1 sw|B1 gen|B2 sw|E2 sw|E1 gen|"
+		"B1 other|E1 other|B1 produce|E1 produce|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "produce", 0)->kind, PTS_TLK_JUMP);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "produce", 0)->kind, PTS_TLK_RETURN);
+	done();
+}
+
 PTS_SUITE(timeline_switch, NULL, NULL,
 	  PTS_TEST(switch_back_into_a_left_stack_resumes_its_frames),
 	  PTS_TEST(each_switch_back_resumes_the_stack_whose_call_saved_its_target),
 	  PTS_TEST(a_stack_left_before_a_gap_is_not_resumed_after_it),
 	  PTS_TEST(a_switch_back_both_stacks_saved_resumes_no_wrong_frames),
 	  PTS_TEST(the_oldest_kept_stack_is_forgotten_first),
-	  PTS_TEST(a_stack_of_more_than_64_frames_is_not_kept));
+	  PTS_TEST(a_stack_of_more_than_64_frames_is_not_kept),
+	  PTS_TEST(a_ret_to_a_function_entry_resumes_no_kept_stack));

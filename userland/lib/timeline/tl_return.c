@@ -214,10 +214,17 @@ int tl_return_to_slow(struct pts_tl *tl, struct thread *t, uint64_t addr,
 	if (top_known) {
 		const struct frame *top = &t->frames[t->n - 1];
 
-		/* the switch back to a stack left before: its frames go on */
-		rc = tl_left_resume(tl, t, addr, kind, err);
-		if (rc)
-			return rc < 0 ? rc : 0;
+		/*
+		 * The switch back to a stack left before: its frames go on.
+		 * Never into a function's first byte: a call that saved one
+		 * was a noreturn call ending its function, which nothing
+		 * resumes; such a `ret` enters the function (below).
+		 */
+		if (!is_fn_entry(&fn, addr)) {
+			rc = tl_left_resume(tl, t, addr, kind, err);
+			if (rc)
+				return rc < 0 ? rc : 0;
+		}
 
 		/* into the top frame's own function: a jump inside it (below) */
 		i = in_top_fn(t, addr) || same_fn(top, &fn) ? -1 : ret_landing_frame(t, floor, addr, &fn);

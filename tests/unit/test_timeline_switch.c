@@ -288,6 +288,33 @@ static void a_ret_to_a_function_entry_resumes_no_kept_stack(void)
 	done();
 }
 
+/*
+ * An exec when no frame is open (main's return, its target unknown,
+ * ended the last) still forgets the stacks left: the new program's
+ * switch call returning to the address gen's old stack saved is a
+ * return used as a jump, into produce's middle, not the old gen resumed.
+ */
+static void a_stack_left_before_an_exec_is_not_resumed_after_it(void)
+{
+	start();
+	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 110, 0);
+	ev(PTS_BR_RETURN, SW + 0x20, 0, GEN, 120, 0);
+	ev(PTS_BR_CALL, GEN + 0x10, 5, PRODUCE, 130, 0);
+	ev(PTS_BR_CALL, PRODUCE + 0x10, 5, SW, 140, 0);
+	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, 150, 0);	/* gen's stack left */
+	ev(PTS_BR_RETURN, MAIN + 0x40, 0, 0, 160, 0);		/* E0 main: no frame open */
+	ev(PTS_BR_EXEC, 0, 0, 0, 170, 0);
+	ev(PTS_BR_ENABLED, 0, 0, MAIN, 180, 0);			/* the same program again */
+	ev(PTS_BR_CALL, MAIN + 0x30, 5, SW, 190, 0);
+	ev(PTS_BR_RETURN, SW + 0x20, 0, PRODUCE + 0x15, 200, 0);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 sw|E1 sw|B1 gen|B2 produce|B3 sw|E3 sw|E2 produce|E1 gen|E0 main|"
+		"B0 main|B1 sw|E1 sw|B1 produce|E1 produce|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_BEGIN, "produce", 1)->kind, PTS_TLK_JUMP);
+	done();
+}
+
 PTS_SUITE(timeline_switch, NULL, NULL,
 	  PTS_TEST(switch_back_into_a_left_stack_resumes_its_frames),
 	  PTS_TEST(each_switch_back_resumes_the_stack_whose_call_saved_its_target),
@@ -295,4 +322,5 @@ PTS_SUITE(timeline_switch, NULL, NULL,
 	  PTS_TEST(a_switch_back_both_stacks_saved_resumes_no_wrong_frames),
 	  PTS_TEST(the_oldest_kept_stack_is_forgotten_first),
 	  PTS_TEST(a_stack_of_more_than_64_frames_is_not_kept),
-	  PTS_TEST(a_ret_to_a_function_entry_resumes_no_kept_stack));
+	  PTS_TEST(a_ret_to_a_function_entry_resumes_no_kept_stack),
+	  PTS_TEST(a_stack_left_before_an_exec_is_not_resumed_after_it));

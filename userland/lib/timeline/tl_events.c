@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tl_left.h"
 #include "tl_resume.h"
 #include "tl_thread.h"
 #include "tl_untraced.h"
@@ -176,8 +177,11 @@ static int on_exec(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 
 	/* a new program: nothing of the old stack continues, no old name holds */
 	memset(tl->lcache, 0, sizeof(tl->lcache));
-	if (!t->n && !t->excess)
+	if (!t->n && !t->excess) {
+		/* no frame to end, but stacks the old program left may be kept */
+		tl_left_forget(t);
 		return 0;
+	}
 	return end_stack_at(tl, t, PTS_TLK_TRACE_END, &r, err);
 }
 

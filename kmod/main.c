@@ -583,7 +583,7 @@ static __poll_t pts_poll(struct file *file, poll_table *wait)
 
 static int pts_open(struct inode *inode, struct file *file)
 {
-	int err = pts_perm_open();
+	int err = pts_perm_open(file);
 
 	if (err)
 		return err;

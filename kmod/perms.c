@@ -54,15 +54,23 @@
  * asks CAP_PERFMON for CPU-wide ones (perf_allow_cpu()).
  *
  * Physical addresses (pts_perm_phys()): only a CAP_SYS_ADMIN opener of
- * the device (checked on the opener's credentials, as /proc/PID/pagemap
- * does for PFNs) sees OUTPUT_BASE and real CR3 values; everyone else gets
- * 0 for OUTPUT_BASE and a per-configuration identity for each CR3.
+ * the device (checked at open on the opener's credentials, as
+ * /proc/PID/pagemap does for PFNs, without an audit record) sees
+ * OUTPUT_BASE and real CR3 values; everyone else gets 0 for OUTPUT_BASE
+ * and a per-configuration identity for each CR3.
  *
  * Opening (pts_perm_open()): the device node is 0600 root; with the
  * module parameter group=<gid> (a gid of the initial user namespace) it is
- * created 0660 and opening it needs membership of that group (or
- * CAP_SYS_ADMIN). A udev rule gives the node that group:
+ * created 0660 and opening it needs membership of that group or
+ * perfmon_capable() (CAP_PERFMON or CAP_SYS_ADMIN), asked in that order.
+ * A udev rule gives the node that group:
  *   KERNEL=="ptscope", GROUP="<name>", MODE="0660"
+ *
+ * Audit: a capability is asked only where its refusal refuses the call
+ * (and is then logged, as any denial), or without an audit record where
+ * the answer only chooses what is shown (physical addresses, the
+ * sideband's other tasks): a group member's own user-scope capture asks
+ * no audited capability from open to close.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -152,9 +160,21 @@ bool pts_cfg_needs_admin(const struct ptscope_config *cfg)
 }
 
 /*
+ * perfmon_capable() without an audit record, for an answer that refuses
+ * nothing by itself (pts_perm_check()).
+ */
+static bool perfmon_capable_noaudit(void)
+{
+	return ns_capable_noaudit(&init_user_ns, CAP_PERFMON) ||
+	       ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+}
+
+/*
  * Process (@type PIDTYPE_TGID) or thread (PIDTYPE_PID) @nr of the
  * caller's pid namespace exists and the caller may trace it (or is
- * @admin). Return: 0, -ESRCH (NO_SUCH_PID) or -EPERM (NEED_PTRACE).
+ * @admin). Without @admin, perfmon_capable() is asked after the ptrace
+ * rule, so that only a refusal leaves a capability audit record.
+ * Return: 0, -ESRCH (NO_SUCH_PID) or -EPERM (NEED_PTRACE).
  */
 static int may_ptrace_pid(s32 nr, enum pid_type type, bool admin,
 			  struct pts_refusal *why)
@@ -169,7 +189,7 @@ static int may_ptrace_pid(s32 nr, enum pid_type type, bool admin,
 		why->arg = (u64)(s64)nr;
 		return -ESRCH;
 	}
-	ok = admin || may_ptrace_task(task);
+	ok = admin || may_ptrace_task(task) || perfmon_capable();
 	put_task_struct(task);
 	if (!ok) {
 		why->reason = PTSCOPE_R_NEED_PTRACE;
@@ -207,7 +227,8 @@ static int take_checked(s32 nr, enum pid_type type, bool admin,
 	if (task) {
 		err = down_read_interruptible(&task->signal->exec_update_lock);
 		if (!err) {
-			if (!admin && !may_ptrace_task(task))
+			if (!admin && !may_ptrace_task(task) &&
+			    !perfmon_capable())
 				err = -EPERM;
 			else if (mm_out)
 				mm = get_task_mm(task);
@@ -240,7 +261,8 @@ static int take_checked(s32 nr, enum pid_type type, bool admin,
  * pts_perm_grab_mm() - the CR3-filtered process's address space, checked
  * and taken under one lock (take_checked()).
  * @nr: cr3_pid, a process of the caller's pid namespace.
- * @admin: the caller is perfmon_capable() (no ptrace check).
+ * @admin: the caller is perfmon_capable() (no ptrace check; without it,
+ *         the ptrace rule, then perfmon_capable() with an audit record).
  * @mm_out: that process's mm, mmgrab()ed: its page-table root (the PGD
  *          page, freed by __mmdrop() only) is not reused by another
  *          process while the capture filters on its address.
@@ -261,7 +283,8 @@ int pts_perm_grab_mm(s32 nr, bool admin, struct mm_struct **mm_out,
  * and taken under one lock (take_checked()).
  * @nr: tracepoint_pid, of the caller's pid namespace.
  * @type: PIDTYPE_TGID for a process, PIDTYPE_PID for a thread.
- * @admin: the caller is perfmon_capable() (no ptrace check).
+ * @admin: the caller is perfmon_capable() (no ptrace check; without it,
+ *         the ptrace rule, then perfmon_capable() with an audit record).
  * @pid_out: a reference on its struct pid.
  * @why: reason and pid on refusal.
  * Context: process context, may sleep.
@@ -290,8 +313,12 @@ static int kernel_scope_lsm(struct pts_refusal *why)
 /**
  * pts_perm_check() - may the caller run this configuration?
  * @cfg: the configuration, already validated.
- * @admin_out: out, the caller is perfmon_capable() (asked once: a refused
- *         capability check leaves an audit record each time).
+ * @admin_out: out, the caller is perfmon_capable(). A configuration that
+ *         needs it (pts_cfg_needs_admin()) asks it with an audit record,
+ *         since a "no" refuses it; any other asks it without one, since
+ *         the answer only widens what it is shown (the sideband's other
+ *         tasks) and spares the ptrace checks, which ask it again with an
+ *         audit record before they refuse.
  * @why: reason code and value on refusal.
  * Context: process context, may sleep.
  * Return: 0; -EPERM (NEED_SYS_ADMIN: a uprobe trigger without
@@ -301,7 +328,8 @@ static int kernel_scope_lsm(struct pts_refusal *why)
 int pts_perm_check(const struct ptscope_config *cfg, bool *admin_out,
 		   struct pts_refusal *why)
 {
-	bool admin = perfmon_capable();
+	bool needs_admin = pts_cfg_needs_admin(cfg);
+	bool admin = needs_admin ? perfmon_capable() : perfmon_capable_noaudit();
 	int err;
 
 	*admin_out = admin;
@@ -312,7 +340,7 @@ int pts_perm_check(const struct ptscope_config *cfg, bool *admin_out,
 		why->reason = PTSCOPE_R_NEED_SYS_ADMIN;
 		return -EPERM;
 	}
-	if (!admin && pts_cfg_needs_admin(cfg)) {
+	if (!admin && needs_admin) {
 		why->reason = PTSCOPE_R_NEED_CAP_ADMIN;
 		return -EPERM;
 	}
@@ -402,15 +430,23 @@ int pts_perm_operate(const struct pts_bufset *b, struct pts_refusal *why)
 	return -EPERM;
 }
 
+/*
+ * file->private_data of an opener that may see physical addresses
+ * (pts_perm_open()); NULL for every other opener. misc_open() leaves the
+ * miscdevice there, which nothing of the module reads.
+ */
+static const char pts_opener_phys;
+
 /**
  * pts_perm_phys() - may the opener of @file see physical addresses?
  * @file: the open device.
- * Context: process context.
- * Return: true with CAP_SYS_ADMIN in the initial user namespace at open.
+ * Context: any.
+ * Return: true when its opener had CAP_SYS_ADMIN in the initial user
+ * namespace at open (pts_perm_open()).
  */
 bool pts_perm_phys(const struct file *file)
 {
-	return file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN);
+	return file->private_data == &pts_opener_phys;
 }
 
 /**
@@ -436,17 +472,36 @@ u64 pts_cr3_identity(u64 cr3)
 
 /**
  * pts_perm_open() - may the caller open the device?
- * Context: process context (open()).
+ * @file: the file being opened; its private_data records whether the
+ *        opener may see physical addresses (pts_perm_phys()).
+ *
+ * Group membership is asked first: it needs no capability, so a member's
+ * open asks none and leaves no capability record for the audit log or an
+ * LSM to flag. Only a caller outside the group is asked perfmon_capable(),
+ * whose refusal is then a real denial and is audited as such.
+ *
+ * Physical addresses: CAP_SYS_ADMIN in the initial user namespace, asked
+ * here once on the opener's credentials (the file's, as /proc/PID/pagemap
+ * asks them) and without an audit record: the answer chooses what the
+ * caller is shown and refuses nothing, as kallsyms_show_value() chooses
+ * whether /proc/kallsyms shows addresses. Asked at each GET_STATE,
+ * GET_CPU_STATUS and sideband read instead, a refusal would be logged at
+ * each call of a user without it.
+ * Context: process context (open()); current's credentials are @file's.
  * Return: 0 or -EPERM (group=<gid> set and the caller neither in that
- * group nor CAP_SYS_ADMIN).
+ * group nor perfmon_capable()).
  */
-int pts_perm_open(void)
+int pts_perm_open(struct file *file)
 {
 	kgid_t gid;
 
-	if (pts_param_group < 0 || capable(CAP_SYS_ADMIN))
-		return 0;
 	/* A gid of the initial namespace, whatever namespace the caller is in. */
 	gid = make_kgid(&init_user_ns, pts_param_group);
-	return gid_valid(gid) && in_group_p(gid) ? 0 : -EPERM;
+	if (pts_param_group >= 0 && !(gid_valid(gid) && in_group_p(gid)) &&
+	    !perfmon_capable())
+		return -EPERM;
+	/* Without group=, the node is 0600 root: the VFS has decided. */
+	file->private_data = ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN) ?
+			     (void *)&pts_opener_phys : NULL;
+	return 0;
 }

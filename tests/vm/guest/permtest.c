@@ -18,6 +18,9 @@
  *                        (TARGET_EXITED); the sideband names no task but
  *                        the child (pids 0 or -1, no comm, no EXEC, EXIT
  *                        or FORK record of a program run meanwhile)
+ *   open                 open /dev/ptscope read-only and close it; the exit
+ *                        status is 0 or open()'s errno (the shell judges
+ *                        it, with what a kprobe saw meanwhile)
  *   arm-hold READY GO    root: arm a kernel-scope capture, create READY,
  *                        wait for GO, unconfigure
  *   mapcount NAME        root: a fork of a mapping of an old configuration,
@@ -1043,6 +1046,17 @@ static int sb_pidns_init(void)
 	return report();
 }
 
+/* open: nothing but the open() (and close()) the caller watches. */
+static int do_open(void)
+{
+	int fd = open(DEV, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "";
@@ -1055,6 +1069,8 @@ int main(int argc, char **argv)
 		return do_other_user();
 	if (!strcmp(sub, "own-user") && argc == 3)
 		return do_own_user();
+	if (!strcmp(sub, "open") && argc == 2)
+		return do_open();
 	if (!strcmp(sub, "arm-hold") && argc == 4)
 		return do_arm_hold(argv[2], argv[3]);
 	if (!strcmp(sub, "mapcount") && argc == 3)

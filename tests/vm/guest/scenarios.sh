@@ -31,6 +31,7 @@ ioctl_capture_kernel_manual ioctl_capture_kernel_tracepoint ioctl_capture_kernel
 ioctl_capture_both_manual ioctl_capture_both_tracepoint ioctl_capture_both_sysrq_proc ioctl_capture_both_sysrq_key
 snapshot_ring_wraps full_mode_stops_when_full multi_snapshot post_trigger_delay
 ioctl_fuzz unpriv_refused unpriv_own_capture unpriv_other_users_capture
+open_group_member_asks_no_capability open_outside_group_audited unpriv_own_capture_no_capability_denial
 mmap_write_refused mapcount_after_fork_and_reconfigure trigger_race_start_stop
 tracepoint_pid_in_a_pid_namespace sideband_pids_of_the_capture_namespace
 rmmod_while_mapped rmmod_while_armed
@@ -102,14 +103,101 @@ run_t ptstest capture post_trigger_delay --scope both --trigger manual --post-us
 # Bad ioctls: deterministic refusals, then random calls; no oops.
 run_t ioctl_fuzz ioctl_fuzz 20000
 
+# Capability checks seen from the guest: a kprobe on security_capable(),
+# which every capable(), ns_capable() and file_ns_capable() goes through,
+# with its cap and opts arguments (x86-64: 3rd and 4th in rdx, rcx).
+# A check without CAP_OPT_NOAUDIT (bit 1) is one an LSM audits when it
+# refuses. CAP_SYS_ADMIN is 21, CAP_PERFMON 38 (linux/capability.h).
+CAPT=/sys/kernel/tracing
+cap_probe_on() {
+	echo 'p:ptscope_vm/capchk security_capable cap=%dx:s32 opts=%cx:u32' \
+		>> $CAPT/kprobe_events 2>/dev/null &&
+		echo 1 > $CAPT/events/ptscope_vm/capchk/enable && echo > $CAPT/trace
+}
+cap_probe_off() {
+	echo 0 > $CAPT/events/ptscope_vm/capchk/enable 2>/dev/null
+	echo '-:ptscope_vm/capchk' >> $CAPT/kprobe_events 2>/dev/null
+}
+# cap_audited COMM: the audited checks of caps 21 and 38 COMM made since
+# the trace was cleared, as "cap,cap,..." (empty: none).
+cap_audited() {
+	awk -v c="$1" '$0 ~ " capchk: " && $1 ~ ("^" c "-[0-9]+$") {
+		cap = ""; o = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^cap=/) cap = substr($i, 5)
+			if ($i ~ /^opts=/) o = substr($i, 6)
+		}
+		if ((cap == 21 || cap == 38) && int(o / 2) % 2 == 0)
+			l = l (l == "" ? "" : ",") cap
+	} END { print l }' $CAPT/trace
+}
+# Opening with group=1000 (perms.c pts_perm_open()): a member's open asks
+# no capability; an outsider's is refused after an audited
+# perfmon_capable(); root outside the group opens through it.
+open_capability_checks() {
+	if ! cap_probe_on; then
+		for s in open_group_member_asks_no_capability open_outside_group_audited; do
+			res $s SKIP "no kprobe on security_capable (kprobe_events)"
+		done
+		return 0
+	fi
+	echo > $CAPT/trace
+	asuser 1000 /t/permtest open
+	st=$?
+	a=$(cap_audited permtest)
+	if [ $st -eq 0 ] && [ -z "$a" ]; then
+		res open_group_member_asks_no_capability PASS "uid/gid 1000 opened; no audited CAP_SYS_ADMIN/CAP_PERFMON check"
+	else
+		res open_group_member_asks_no_capability FAIL "uid/gid 1000: open status $st (want 0), audited checks of caps '$a' (want none)"
+	fi
+	# The node's mode would stop uid 1001 before the module: open it up
+	# so that the module's own check is reached.
+	chmod 0666 /dev/ptscope
+	echo > $CAPT/trace
+	asuser 1001 /t/permtest open
+	st=$?
+	a1=$(cap_audited permtest)
+	echo > $CAPT/trace
+	/t/permtest open
+	st0=$?
+	a0=$(cap_audited permtest)
+	chmod 0660 /dev/ptscope
+	# EPERM = 1
+	if [ $st -eq 1 ] && [ "$a1" = 38,21 ] && [ $st0 -eq 0 ] && [ "$a0" = 38 ]; then
+		res open_outside_group_audited PASS "uid 1001: EPERM after audited checks $a1; root outside gid 1000: opened after audited check $a0"
+	else
+		res open_outside_group_audited FAIL "uid 1001: status $st (want 1 = EPERM), audited '$a1' (want 38,21); root: status $st0 (want 0), audited '$a0' (want 38)"
+	fi
+	cap_probe_off
+}
+# unpriv_own_capture as traced by cap_probe_on: the one refusal it
+# provokes that rests on a capability (the 8 MiB ring, BUFFER_LIMIT:
+# perfmon_capable() asked and refused) is the only audited check.
+own_capture_capability_checks() {
+	if [ ! -e $CAPT/events/ptscope_vm/capchk/enable ]; then
+		res unpriv_own_capture_no_capability_denial SKIP "no kprobe on security_capable (kprobe_events)"
+		return 0
+	fi
+	a=$(cap_audited permtest)
+	if [ "$a" = 38,21 ]; then
+		res unpriv_own_capture_no_capability_denial PASS "audited checks: $a (the refused 8 MiB ring's perfmon_capable()) and none else"
+	else
+		res unpriv_own_capture_no_capability_denial FAIL "audited checks of caps '$a', want 38,21 (the refused 8 MiB ring's) and none else"
+	fi
+}
+
 # Unprivileged user: kernel scope and other users' processes refused.
 # The module's group=<gid> parameter is the documented way to let a
 # group open the node (0660); uid 1000 runs with gid 1000.
 # No udev here: chgrp does what the documented udev rule does.
 if rmmod ptscope && insmod /ptscope.ko simulate=1 group=1000 && chgrp 1000 /dev/ptscope; then
 	run_t asuser 1000 /t/ptstest unpriv unpriv_refused
+	open_capability_checks
 	# Its own capture: usable, and no physical address reaches it.
+	cap_probe_on
 	run_t asuser 1000 /t/permtest own-user unpriv_own_capture
+	own_capture_capability_checks
+	cap_probe_off
 	# Root's armed capture: nothing but its state word.
 	rm -f /tmp/ready /tmp/go
 	permtest arm-hold /tmp/ready /tmp/go &
@@ -120,7 +208,9 @@ if rmmod ptscope && insmod /ptscope.ko simulate=1 group=1000 && chgrp 1000 /dev/
 	touch /tmp/go
 	wait $hp
 else
-	for s in unpriv_refused unpriv_own_capture unpriv_other_users_capture; do
+	for s in unpriv_refused unpriv_own_capture unpriv_other_users_capture \
+		 open_group_member_asks_no_capability open_outside_group_audited \
+		 unpriv_own_capture_no_capability_denial; do
 		res $s FAIL "could not reload with group=1000"
 	done
 fi

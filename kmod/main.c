@@ -125,6 +125,34 @@ static bool cmd_ok(const struct ptscope_cmd *c, struct pts_refusal *why)
 	return true;
 }
 
+/*
+ * A reserved field of a struct the module fills in: zero on input, as
+ * every reserved field (docs/abi.md), so that a later ABI may give it an
+ * input meaning without an older caller's leftovers being read as one.
+ * @k: the struct as copied in; @off, @len: the field; @array: name the
+ * first non-zero byte (a reserved array) rather than the field's start.
+ * Return: true when all zero; else false with RESERVED_NONZERO and that
+ * offset in @why.
+ */
+static bool reserved_zero(const void *k, size_t off, size_t len, bool array,
+			  struct pts_refusal *why)
+{
+	const u8 *nz = memchr_inv((const u8 *)k + off, 0, len);
+
+	if (!nz)
+		return true;
+	why->reason = PTSCOPE_R_RESERVED_NONZERO;
+	why->arg = array ? (u64)(nz - (const u8 *)k) : off;
+	return false;
+}
+
+#define RESERVED_FIELD_ZERO(k, field, why) \
+	reserved_zero(k, offsetof(typeof(*(k)), field), sizeof((k)->field), \
+		      false, why)
+#define RESERVED_ARRAY_ZERO(k, field, why) \
+	reserved_zero(k, offsetof(typeof(*(k)), field), sizeof((k)->field), \
+		      true, why)
+
 /* ---- commands ------------------------------------------------------------ */
 
 static long do_get_caps(void __user *u)
@@ -139,6 +167,8 @@ static long do_get_caps(void __user *u)
 	if (!c)
 		return -ENOMEM;
 	err = ioc_in(c, sizeof(*c), u, &usize, &why);
+	if (!err && !RESERVED_ARRAY_ZERO(c, reserved, &why))
+		err = -EINVAL;
 	if (err) {
 		kfree(c);
 		return ioc_refuse(u, usize, err, &why);
@@ -365,6 +395,8 @@ static long do_get_state(struct file *file, void __user *u)
 	if (!s)
 		return -ENOMEM;
 	err = ioc_in(s, sizeof(*s), u, &usize, &why);
+	if (!err && !RESERVED_ARRAY_ZERO(s, reserved, &why))
+		err = -EINVAL;
 	if (err) {
 		kfree(s);
 		return ioc_refuse(u, usize, err, &why);
@@ -398,6 +430,9 @@ static long do_get_cpu_status(struct file *file, void __user *u)
 	long err;
 
 	err = ioc_in(&st, sizeof(st), u, &usize, &why);
+	if (!err && (!RESERVED_FIELD_ZERO(&st, reserved0, &why) ||
+		     !RESERVED_ARRAY_ZERO(&st, reserved, &why)))
+		err = -EINVAL;
 	if (err)
 		return ioc_refuse(u, usize, err, &why);
 	cpu = st.cpu;
@@ -444,6 +479,9 @@ static long do_get_trigger(void __user *u)
 			  offsetof(struct ptscope_trigger_info, uprobe_hits);
 		err = -EINVAL;
 	}
+	if (!err && (!RESERVED_FIELD_ZERO(ti, reserved0, &why) ||
+		     !RESERVED_ARRAY_ZERO(ti, reserved, &why)))
+		err = -EINVAL;
 	if (!err) {
 		memset(ti, 0, sizeof(*ti));
 		ti->hdr.size = sizeof(*ti);

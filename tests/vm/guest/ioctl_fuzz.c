@@ -6,7 +6,10 @@
  * 1. Deterministic refusals, each checked against the rule written in
  *    include/uapi/ptscope.h: too-small size -> EINVAL/BAD_SIZE, non-zero
  *    bytes past the module's size -> E2BIG (copy_struct_from_user),
- *    reserved fields -> RESERVED_NONZERO, unknown flag bits -> BAD_FLAGS,
+ *    reserved fields -> RESERVED_NONZERO (also those of the structs the
+ *    module only fills: GET_CAPS, GET_STATE, GET_CPU_STATUS, GET_TRIGGER,
+ *    with reason_arg the field's offset, or its first non-zero byte's in
+ *    a reserved array), unknown flag bits -> BAD_FLAGS,
  *    bad scope/mode/buffer size, features the simulated CPU lacks
  *    (CPUID.14H bits) -> the matching NO_* reason, unknown command ->
  *    ENOTTY, bad pointer -> EFAULT, START before CONFIGURE.
@@ -19,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +68,70 @@ static void expect(const char *what, int got, const struct ptscope_hdr *h, int e
 		cm.hdr.size = sizeof(cm);
 		ioctl(g_fd, PTSCOPE_IOC_UNCONFIGURE, &cm);
 	}
+}
+
+/* As expect(), and reason_arg must be arg. */
+static void expect_at(const char *what, int got, const struct ptscope_hdr *h, int err,
+		      int reason, uint64_t arg)
+{
+	expect(what, got, h, err, 0, reason);
+	if (got == err && h->reason_arg != arg) {
+		detail("%s:reason_arg %llu (want %llu)", what,
+		       (unsigned long long)h->reason_arg, (unsigned long long)arg);
+		g_ok = 0;
+	}
+}
+
+/*
+ * The structs the module only fills have reserved fields too: zero in,
+ * or EINVAL RESERVED_NONZERO (docs/abi.md, "Rules"), so that a later ABI
+ * may read them.
+ */
+static void out_structs_reserved(int fd)
+{
+	struct ptscope_caps caps;
+	struct ptscope_state st;
+	struct ptscope_cpu_status cs;
+	struct ptscope_trigger_info ti;
+
+	memset(&caps, 0, sizeof(caps));
+	caps.hdr.size = sizeof(caps);
+	caps.reserved[6] = 1ull << 8;
+	expect_at("caps-reserved", call(fd, PTSCOPE_IOC_GET_CAPS, &caps), &caps.hdr, EINVAL,
+		  PTSCOPE_R_RESERVED_NONZERO, offsetof(struct ptscope_caps, reserved[6]) + 1);
+	memset(&st, 0, sizeof(st));
+	st.hdr.size = sizeof(st);
+	st.reserved[0] = 1;
+	expect_at("state-reserved", call(fd, PTSCOPE_IOC_GET_STATE, &st), &st.hdr, EINVAL,
+		  PTSCOPE_R_RESERVED_NONZERO, offsetof(struct ptscope_state, reserved));
+	memset(&cs, 0, sizeof(cs));
+	cs.hdr.size = sizeof(cs);
+	cs.reserved0 = 1u << 16;
+	expect_at("cpu-status-reserved0", call(fd, PTSCOPE_IOC_GET_CPU_STATUS, &cs), &cs.hdr,
+		  EINVAL, PTSCOPE_R_RESERVED_NONZERO, offsetof(struct ptscope_cpu_status, reserved0));
+	memset(&cs, 0, sizeof(cs));
+	cs.hdr.size = sizeof(cs);
+	cs.reserved[4] = 1;
+	expect_at("cpu-status-reserved", call(fd, PTSCOPE_IOC_GET_CPU_STATUS, &cs), &cs.hdr,
+		  EINVAL, PTSCOPE_R_RESERVED_NONZERO, offsetof(struct ptscope_cpu_status, reserved[4]));
+	memset(&ti, 0, sizeof(ti));
+	ti.hdr.size = sizeof(ti);
+	ti.reserved0 = 1;
+	expect_at("trigger-info-reserved0", call(fd, PTSCOPE_IOC_GET_TRIGGER, &ti), &ti.hdr,
+		  EINVAL, PTSCOPE_R_RESERVED_NONZERO, offsetof(struct ptscope_trigger_info, reserved0));
+	memset(&ti, 0, sizeof(ti));
+	ti.hdr.size = sizeof(ti);
+	ti.reserved[1] = 1ull << 56;
+	expect_at("trigger-info-reserved", call(fd, PTSCOPE_IOC_GET_TRIGGER, &ti), &ti.hdr,
+		  EINVAL, PTSCOPE_R_RESERVED_NONZERO,
+		  offsetof(struct ptscope_trigger_info, reserved[1]) + 7);
+	/* The control: the same structs all zero are answered. */
+	memset(&cs, 0, sizeof(cs));
+	cs.hdr.size = sizeof(cs);
+	expect("cpu-status-zero", call(fd, PTSCOPE_IOC_GET_CPU_STATUS, &cs), &cs.hdr, 0, 0, -1);
+	memset(&st, 0, sizeof(st));
+	st.hdr.size = sizeof(st);
+	expect("state-zero", call(fd, PTSCOPE_IOC_GET_STATE, &st), &st.hdr, 0, 0, -1);
 }
 
 static const unsigned long cmds[] = {
@@ -283,6 +351,7 @@ static void deterministic(int fd, const struct ptscope_caps *caps)
 	if (r)
 		expect("cmd-wrong-ioc-size", r, &u.caps.hdr, ENOTTY, EINVAL, -1);
 	expect("bad-pointer", call(fd, PTSCOPE_IOC_GET_CAPS, (void *)16), &u.caps.hdr, EFAULT, 0, -1);
+	out_structs_reserved(fd);
 }
 
 static int allowed_errno(int e)

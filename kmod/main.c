@@ -146,13 +146,6 @@ static bool reserved_zero(const void *k, size_t off, size_t len, bool array,
 	return false;
 }
 
-#define RESERVED_FIELD_ZERO(k, field, why) \
-	reserved_zero(k, offsetof(typeof(*(k)), field), sizeof((k)->field), \
-		      false, why)
-#define RESERVED_ARRAY_ZERO(k, field, why) \
-	reserved_zero(k, offsetof(typeof(*(k)), field), sizeof((k)->field), \
-		      true, why)
-
 /* ---- commands ------------------------------------------------------------ */
 
 static long do_get_caps(void __user *u)
@@ -167,7 +160,8 @@ static long do_get_caps(void __user *u)
 	if (!c)
 		return -ENOMEM;
 	err = ioc_in(c, sizeof(*c), u, &usize, &why);
-	if (!err && !RESERVED_ARRAY_ZERO(c, reserved, &why))
+	if (!err && !reserved_zero(c, offsetof(struct ptscope_caps, reserved),
+				   sizeof(c->reserved), true, &why))
 		err = -EINVAL;
 	if (err) {
 		kfree(c);
@@ -395,7 +389,8 @@ static long do_get_state(struct file *file, void __user *u)
 	if (!s)
 		return -ENOMEM;
 	err = ioc_in(s, sizeof(*s), u, &usize, &why);
-	if (!err && !RESERVED_ARRAY_ZERO(s, reserved, &why))
+	if (!err && !reserved_zero(s, offsetof(struct ptscope_state, reserved),
+				   sizeof(s->reserved), true, &why))
 		err = -EINVAL;
 	if (err) {
 		kfree(s);
@@ -430,8 +425,11 @@ static long do_get_cpu_status(struct file *file, void __user *u)
 	long err;
 
 	err = ioc_in(&st, sizeof(st), u, &usize, &why);
-	if (!err && (!RESERVED_FIELD_ZERO(&st, reserved0, &why) ||
-		     !RESERVED_ARRAY_ZERO(&st, reserved, &why)))
+	if (!err &&
+	    (!reserved_zero(&st, offsetof(struct ptscope_cpu_status, reserved0),
+			    sizeof(st.reserved0), false, &why) ||
+	     !reserved_zero(&st, offsetof(struct ptscope_cpu_status, reserved),
+			    sizeof(st.reserved), true, &why)))
 		err = -EINVAL;
 	if (err)
 		return ioc_refuse(u, usize, err, &why);
@@ -479,8 +477,11 @@ static long do_get_trigger(void __user *u)
 			  offsetof(struct ptscope_trigger_info, uprobe_hits);
 		err = -EINVAL;
 	}
-	if (!err && (!RESERVED_FIELD_ZERO(ti, reserved0, &why) ||
-		     !RESERVED_ARRAY_ZERO(ti, reserved, &why)))
+	if (!err &&
+	    (!reserved_zero(ti, offsetof(struct ptscope_trigger_info, reserved0),
+			    sizeof(ti->reserved0), false, &why) ||
+	     !reserved_zero(ti, offsetof(struct ptscope_trigger_info, reserved),
+			    sizeof(ti->reserved), true, &why)))
 		err = -EINVAL;
 	if (!err) {
 		memset(ti, 0, sizeof(*ti));

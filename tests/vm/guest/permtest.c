@@ -25,6 +25,13 @@
  *                        wait for GO, unconfigure
  *   mapcount NAME        root: a fork of a mapping of an old configuration,
  *                        both unmapped, does not leave CONFIGURE refused
+ *   mremap-split NAME    root: a 4-page mapping of cpu0's ring after a
+ *                        capture: growing it refused (EFAULT,
+ *                        VM_DONTEXPAND); moved (MREMAP_FIXED), split by
+ *                        unmapping its second page, shrunk, and copied by
+ *                        fork(), every piece reads the ring's bytes at
+ *                        its offset; CONFIGURE refused (MAPPED) while any
+ *                        piece is left, accepted once the last is gone
  *   hotplug-loop NAME MS root: CONFIGURE/UNCONFIGURE with a tracepoint
  *                        trigger in a loop for MS ms (the caller toggles
  *                        cpu1 meanwhile): no call hangs
@@ -557,6 +564,82 @@ static int do_mapcount(void)
 	return report();
 }
 
+/* CONFIGURE while something is (want_mapped) or is not mapped. */
+static void configure_expect(int fd, struct ptscope_config *cfg, int want_mapped,
+			     const char *when)
+{
+	int r = IOC(fd, PTSCOPE_IOC_CONFIGURE, *cfg);
+
+	if (want_mapped && (r != -EBUSY || cfg->hdr.reason != PTSCOPE_R_MAPPED))
+		bad("CONFIGURE %s: %s reason %u, want EBUSY MAPPED", when,
+		    r ? strerror(-r) : "ACCEPTED", cfg->hdr.reason);
+	else if (!want_mapped && r)
+		bad("CONFIGURE %s: %s reason %u, want it accepted", when, strerror(-r),
+		    cfg->hdr.reason);
+}
+
+static int do_mremap_split(void)
+{
+	const size_t pg = 4096, len = 4 * pg;
+	static unsigned char ref[4 * 4096];
+	struct ptscope_config cfg;
+	unsigned char *m, *dst, *p;
+	int fd = open_dev(), r, st;
+	pid_t pid;
+
+	small_config(fd, PTSCOPE_SCOPE_BOTH, &cfg);
+	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
+		die("CONFIGURE: %s", strerror(-r));
+	/* Some trace in the ring, so that the bytes compared are not all 0. */
+	if ((r = cmd_r(fd, PTSCOPE_IOC_START, NULL)))
+		die("START: %s", strerror(-r));
+	usleep(50000);
+	cmd_r(fd, PTSCOPE_IOC_STOP, NULL);
+	m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		die("mmap: %s", strerror(errno));
+	memcpy(ref, m, len);
+	p = mremap(m, len, 2 * len, MREMAP_MAYMOVE);
+	if (p != MAP_FAILED || errno != EFAULT)
+		bad("mremap to 8 pages: %s, want EFAULT (VM_DONTEXPAND)",
+		    p == MAP_FAILED ? strerror(errno) : "grown");
+	else
+		detail("grow:EFAULT");
+	/* Move it to a place taken for it, then cut out its second page. */
+	dst = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (dst == MAP_FAILED)
+		die("mmap anonymous: %s", strerror(errno));
+	p = mremap(m, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+	if (p != dst)
+		die("mremap move: %s", p == MAP_FAILED ? strerror(errno) : "elsewhere");
+	if (memcmp(p, ref, len))
+		bad("moved mapping reads other bytes than the ring");
+	if (munmap(p + pg, pg))
+		die("munmap page 1: %s", strerror(errno));
+	if (memcmp(p, ref, pg) || memcmp(p + 2 * pg, ref + 2 * pg, 2 * pg))
+		bad("split pieces read other bytes than the ring at their offsets");
+	/* Shrink the second piece to one page. */
+	if (mremap(p + 2 * pg, 2 * pg, pg, 0) != p + 2 * pg)
+		bad("mremap shrink: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0)
+		_exit(memcmp(p, ref, pg) || memcmp(p + 2 * pg, ref + 2 * pg, pg) ? 1 : 0);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		bad("the fork's copy of the pieces reads other bytes (status %#x)", st);
+	detail("moved+split+shrunk+forked:same-bytes");
+	configure_expect(fd, &cfg, 1, "with two pieces mapped");
+	munmap(p, pg);
+	configure_expect(fd, &cfg, 1, "with one piece mapped");
+	munmap(p + 2 * pg, pg);
+	configure_expect(fd, &cfg, 0, "with every piece gone");
+	detail("MAPPED-until-last-piece");
+	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+	close(fd);
+	return report();
+}
+
 static int do_hotplug_loop(unsigned int ms)
 {
 	struct ptscope_config cfg;
@@ -1075,6 +1158,8 @@ int main(int argc, char **argv)
 		return do_arm_hold(argv[2], argv[3]);
 	if (!strcmp(sub, "mapcount") && argc == 3)
 		return do_mapcount();
+	if (!strcmp(sub, "mremap-split") && argc == 3)
+		return do_mremap_split();
 	if (!strcmp(sub, "hotplug-loop") && argc == 4)
 		return do_hotplug_loop((unsigned int)strtoul(argv[3], NULL, 0));
 	if (!strcmp(sub, "trigger-race") && argc == 4)

@@ -107,28 +107,10 @@ static long ioc_refuse(void __user *u, u32 usize, int err,
 	return err;
 }
 
-static bool cmd_ok(const struct ptscope_cmd *c, struct pts_refusal *why)
-{
-	if (c->flags) {
-		why->reason = PTSCOPE_R_BAD_FLAGS;
-		why->arg = c->flags;
-		return false;
-	}
-	if (c->reserved0 || c->reserved[0] || c->reserved[1]) {
-		/* the field's offset (docs/abi.md, "reason_arg") */
-		why->reason = PTSCOPE_R_RESERVED_NONZERO;
-		why->arg = c->reserved0 ? offsetof(struct ptscope_cmd, reserved0) :
-			   c->reserved[0] ? offsetof(struct ptscope_cmd, reserved[0]) :
-			   offsetof(struct ptscope_cmd, reserved[1]);
-		return false;
-	}
-	return true;
-}
-
 /*
- * A reserved field of a struct the module fills in: zero on input, as
- * every reserved field (docs/abi.md), so that a later ABI may give it an
- * input meaning without an older caller's leftovers being read as one.
+ * A reserved field: zero on input (docs/abi.md), so that a later ABI may
+ * give it a meaning without an older caller's leftovers being read as
+ * one; also in the structs the module only fills.
  * @k: the struct as copied in; @off, @len: the field; @array: name the
  * first non-zero byte (a reserved array) rather than the field's start.
  * Return: true when all zero; else false with RESERVED_NONZERO and that
@@ -144,6 +126,20 @@ static bool reserved_zero(const void *k, size_t off, size_t len, bool array,
 	why->reason = PTSCOPE_R_RESERVED_NONZERO;
 	why->arg = array ? (u64)(nz - (const u8 *)k) : off;
 	return false;
+}
+
+static bool cmd_ok(const struct ptscope_cmd *c, struct pts_refusal *why)
+{
+	if (c->flags) {
+		why->reason = PTSCOPE_R_BAD_FLAGS;
+		why->arg = c->flags;
+		return false;
+	}
+	/* the field's offset (docs/abi.md, "reason_arg") */
+	return reserved_zero(c, offsetof(struct ptscope_cmd, reserved0),
+			     sizeof(c->reserved0), false, why) &&
+	       reserved_zero(c, offsetof(struct ptscope_cmd, reserved),
+			     sizeof(c->reserved), true, why);
 }
 
 /* ---- commands ------------------------------------------------------------ */

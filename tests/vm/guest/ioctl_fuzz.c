@@ -125,6 +125,16 @@ static void out_structs_reserved(int fd)
 	expect_at("trigger-info-reserved", call(fd, PTSCOPE_IOC_GET_TRIGGER, &ti), &ti.hdr,
 		  EINVAL, PTSCOPE_R_RESERVED_NONZERO,
 		  offsetof(struct ptscope_trigger_info, reserved[1]) + 7);
+	/* ptscope_cmd's reserved array names its first non-zero byte too. */
+	{
+		struct ptscope_cmd cm;
+
+		memset(&cm, 0, sizeof(cm));
+		cm.hdr.size = sizeof(cm);
+		cm.reserved[1] = 1ull << 16;
+		expect_at("cmd-reserved", call(fd, PTSCOPE_IOC_STOP, &cm), &cm.hdr, EINVAL,
+			  PTSCOPE_R_RESERVED_NONZERO, offsetof(struct ptscope_cmd, reserved[1]) + 2);
+	}
 	/* The control: the same structs all zero are answered. */
 	memset(&cs, 0, sizeof(cs));
 	cs.hdr.size = sizeof(cs);

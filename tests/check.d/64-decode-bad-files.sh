@@ -336,7 +336,9 @@ expect 1 "^ptscope decode: --pt $S is a capture bundle (it holds manifest.json):
 expect 1 "^ptscope decode: --perf-script $S is a directory: give the file .perf script --itrace=cr --ns -F pid,tid,time,flags,ip,sym,symoff,dso,addr. wrote (this is a capture bundle: ptscope decode $S -o OUT decodes it)$" --perf-script "$S"
 # a file of another kind where a bundle or a trace goes (its first bytes
 # say what it is: userland/lib/util/file_magic.h): what to give instead
-D="$S/objects/tmp/ptscope-sample/demo"
+# (a program copied out of the sample: one inside a bundle names the bundle, below)
+cp "$S/objects/tmp/ptscope-sample/demo" "$T/demo"
+D="$T/demo"
 expect 1 "^ptscope decode: $D is an ELF file (a program or library), not a bundle (.*): it is the code of a trace: give it with --elf $D\[:BASE\] beside --pt TRACE$" "$D"
 expect 1 "^ptscope decode: --pt $D is an ELF file (a program or library), not a raw PT trace" --pt "$D"
 tar cf "$T/packed.tar" -C samples demo.ptscope
@@ -345,11 +347,18 @@ gzip -c "$S/cpu0.pt" > "$T/cpu0.pt.gz"
 expect 1 "^ptscope decode: --pt $T/cpu0.pt.gz is gzip-compressed, not a raw PT trace: a trace is read as it is; decompress it (zcat $T/cpu0.pt.gz > FILE) and give --pt FILE$" --pt "$T/cpu0.pt.gz"
 printf 'PERFILE2' > "$T/perf.data"; head -c 200 /dev/zero >> "$T/perf.data"
 expect 1 "^ptscope decode: --perf-script $T/perf.data is a perf.data file (perf record's), not perf script's text: ptscope reads the branches perf decodes from it: perf script .* -i $T/perf.data > branches.txt, then ptscope decode --perf-script branches.txt -o OUT$" --perf-script "$T/perf.data"
+# another file or a folder of a bundle where the bundle goes: the bundle is named
+expect 1 "^ptscope decode: $S/cpu0.pt is a file of the bundle $S: give the bundle, its directory (ptscope decode $S -o OUT)$" "$S/cpu0.pt"
+expect 1 "^ptscope decode: $S/objects/tmp/ptscope-sample/demo is a file of the bundle $S: give the bundle" "$S/objects/tmp/ptscope-sample/demo"
+expect 1 "^ptscope decode: $S/objects is a folder of the bundle $S: give the bundle" "$S/objects"
 # a bundle's manifest where the bundle goes: the directory is the bundle
 expect 1 "^ptscope decode: $S/manifest.json is a bundle's manifest: give the bundle, its directory (ptscope decode $S)$" "$S/manifest.json"
 (cd "$S" && rc=0 && "$Pabs" decode manifest.json -o "$T/m.txt" 2> "$T/err" || rc=$?
  [ "$rc" = 1 ] && grep -q "^ptscope decode: manifest.json is a bundle's manifest: give the bundle, its directory (ptscope decode .)$" "$T/err") ||
 	{ echo "FAIL: decode manifest.json inside the bundle: $(cat "$T/err")"; fail=1; }
+(cd "$S" && rc=0 && "$Pabs" decode cpu0.pt -o "$T/m.txt" 2> "$T/err" || rc=$?
+ [ "$rc" = 1 ] && grep -q "^ptscope decode: cpu0.pt is a file of the bundle .: give the bundle, its directory (ptscope decode . -o OUT)$" "$T/err") ||
+	{ echo "FAIL: decode cpu0.pt inside the bundle: $(cat "$T/err")"; fail=1; }
 # a cut copy of an ELF: its headers name code past its end, and no OFFSET was given to check
 head -c 1000 "$S/objects/tmp/ptscope-sample/demo" > "$T/cut.elf"
 expect 1 "^ptscope decode: $T/cut.elf: its executable PT_LOAD (file offset 0x[0-9a-f]*+0x[0-9a-f]*) runs past the end of the file (1000 bytes): a truncated copy? copy the ELF again$" --pt "$S/cpu0.pt" --elf "$T/cut.elf"

@@ -474,6 +474,32 @@ static void input_files_that_cannot_be_read_are_named_by_option(void)
 	SAYS(want);
 }
 
+/*
+ * New: a file or folder of a bundle where the bundle goes was "not a
+ * directory but a file ... use --pt" or "not a bundle": the bundle it
+ * lies in is named, to decode instead (the manifest itself keeps its own
+ * message, checked above).
+ */
+static void a_file_or_folder_of_a_bundle_names_the_bundle(void)
+{
+	static const char *const in[] = { "cpu0.pt", "sideband.bin", "objects",
+					  "objects/tmp/ptscope-sample/demo" };
+	char text[1400], want[1400];
+	size_t i;
+
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		snprintf(text, sizeof(text), "%s/%s -o x.txt", bundle, in[i]);
+		CU_ASSERT_EQUAL(check(text), -ENOTDIR);
+		snprintf(want, sizeof(want), "%s/%s is a %s of the bundle %s: give the bundle, its"
+			 " directory (ptscope decode %s -o OUT)", bundle, in[i],
+			 strcmp(in[i], "objects") ? "file" : "folder", bundle, bundle);
+		SAYS(want);
+	}
+	/* a directory outside any bundle is still "not a bundle" */
+	snprintf(text, sizeof(text), "%s -o x.txt", dir);
+	CU_ASSERT_EQUAL(check(text), 0);
+}
+
 PTS_SUITE(session_decode_options, setup, teardown,
 	  PTS_TEST(each_bad_option_or_value_is_refused_with_the_form_to_give),
 	  PTS_TEST(chunk_size_0_is_refused),
@@ -486,4 +512,5 @@ PTS_SUITE(session_decode_options, setup, teardown,
 	  PTS_TEST(options_the_input_does_not_use_are_refused),
 	  PTS_TEST(a_good_request_is_settled),
 	  PTS_TEST(files_of_another_kind_are_refused_with_what_to_give),
-	  PTS_TEST(input_files_that_cannot_be_read_are_named_by_option));
+	  PTS_TEST(input_files_that_cannot_be_read_are_named_by_option),
+	  PTS_TEST(a_file_or_folder_of_a_bundle_names_the_bundle));

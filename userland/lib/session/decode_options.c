@@ -608,9 +608,43 @@ static bool holds_manifest(const char *dir)
 }
 
 /*
+ * The bundle that path, which is none itself, lies inside: its nearest
+ * ancestor that holds a manifest ("." or "/" when that is the one). A
+ * file or folder of a bundle given where the bundle goes. Returns a new
+ * string (caller frees), NULL when none.
+ */
+static char *enclosing_bundle(const char *path)
+{
+	char *p = holds_manifest(path) ? NULL : strdup(path), *slash;
+	size_t n;
+
+	while (p) {
+		n = strlen(p);
+		while (n > 1 && p[n - 1] == '/')
+			p[--n] = '\0';
+		slash = strrchr(p, '/');
+		if (!slash || slash == p) {
+			/* the last ancestor: "." for a relative name, "/" for an absolute one */
+			free(p);
+			p = strdup(slash ? "/" : ".");
+			if (p && !holds_manifest(p)) {
+				free(p);
+				p = NULL;
+			}
+			return p;
+		}
+		*slash = '\0';
+		if (holds_manifest(p))
+			return p;
+	}
+	return NULL;
+}
+
+/*
  * An input given in another input's place, said with what to give
- * instead: a bundle's manifest where the bundle goes (the directory is the
- * bundle), a directory as --pt or --perf-script (a bundle, decoded without
+ * instead: a bundle's manifest, another of its files or one of its
+ * folders where the bundle goes (the directory is the bundle), a
+ * directory as --pt or --perf-script (a bundle, decoded without
  * them, or a folder of files). Read as a file, each would fail with a
  * message about regular files that does not say what to give.
  */
@@ -620,6 +654,8 @@ static int input_misplaced(const struct pts_decode_req *r, struct pts_err *err)
 	struct stat st;
 	const char *base;
 	unsigned int i;
+	char *in;
+	int rc;
 
 	if (r->bundle && !stat(r->bundle, &st) && S_ISREG(st.st_mode)) {
 		base = strrchr(r->bundle, '/');
@@ -630,6 +666,14 @@ static int input_misplaced(const struct pts_decode_req *r, struct pts_err *err)
 					   " its directory (ptscope decode %.*s)", r->bundle,
 					   base - r->bundle > 1 ? (int)(base - 1 - r->bundle) : 1,
 					   base == r->bundle ? "." : r->bundle);
+	}
+	/* another file or a folder of a bundle: its directory is the bundle */
+	if (r->bundle && !stat(r->bundle, &st) && (in = enclosing_bundle(r->bundle))) {
+		rc = pts_err_set(err, ENOTDIR, "%s is %s of the bundle %s: give the bundle, its"
+				 " directory (ptscope decode %s -o OUT)", r->bundle,
+				 S_ISDIR(st.st_mode) ? "a folder" : "a file", in, in);
+		free(in);
+		return rc;
 	}
 	for (i = 0; i < o->nr_pt; i++) {
 		/* "-" is standard input for --perf-script and -o; a trace is mapped, not streamed */

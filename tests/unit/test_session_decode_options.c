@@ -484,7 +484,7 @@ static void a_file_or_folder_of_a_bundle_names_the_bundle(void)
 {
 	static const char *const in[] = { "cpu0.pt", "sideband.bin", "objects",
 					  "objects/tmp/ptscope-sample/demo" };
-	char text[1400], want[1400];
+	char text[1400], want[2400];
 	size_t i;
 
 	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {

@@ -2,6 +2,7 @@
 /* Direct branches as libipt's instruction flow decoder steps code (insn_flow.h). */
 #include "insn_flow.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,21 @@ struct pts_insn_flow {
 	struct pt_encoder *enc;
 	struct pt_insn_decoder *dec;
 	uint8_t buf[FLOW_TRACE];	/* the decoders' trace, rewritten for each stretch */
+	/*
+	 * Where the decoder stands after pts_insn_flow_branch found a direct
+	 * branch: the instruction at its target, decoded, and its status, in
+	 * image (NULL: nothing held) and mode. A stretch that starts there
+	 * goes on from it instead of a new trace: a block's direct branches,
+	 * asked for one after another (ptdec.c, flow_walk and walk_inner),
+	 * are walked in one pass. A new trace and its synchronisation for
+	 * each one cost far more than decoding the instructions between
+	 * them, which a block of many direct jumps made seconds (fuzz
+	 * finding 30).
+	 */
+	struct pt_image *held_image;
+	enum pt_exec_mode held_mode;
+	struct pt_insn held;
+	int held_st;
 };
 
 static int flow_new(struct pts_insn_flow **out)
@@ -79,20 +95,37 @@ static int flow_next(struct pts_insn_flow *f, int st, struct pt_insn *in)
 	return pt_insn_next(f->dec, in, sizeof(*in));
 }
 
+/*
+ * The stretch's first instruction: the one held at ip (the last direct
+ * branch's target, decoded as a new trace would decode it: the same bytes,
+ * no trace needed before it), else the first of a new trace at ip.
+ */
+static int flow_first(struct pts_insn_flow *f, struct pt_image *image, enum pt_exec_mode mode,
+		      uint64_t ip, struct pt_insn *in)
+{
+	bool held = f->held_image == image && f->held_mode == mode && f->held.ip == ip;
+
+	f->held_image = NULL;
+	if (held) {
+		*in = f->held;
+		return f->held_st;
+	}
+	return flow_next(f, flow_start(f, image, mode, ip), in);
+}
+
 int pts_insn_flow_branch(struct pts_insn_flow **f, struct pt_image *image, enum pt_exec_mode mode,
 			 uint64_t ip, uint32_t n, struct pts_flow_branch *out)
 {
 	struct pt_insn in;
 	uint32_t i;
-	int st;
+	int st = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->site = ip;
 	if (!*f && (st = flow_new(f)) < 0)
 		return st;
-	st = flow_start(*f, image, mode, ip);
 	for (i = 0; i < n; i++) {
-		st = flow_next(*f, st, &in);
+		st = i ? flow_next(*f, st, &in) : flow_first(*f, image, mode, ip, &in);
 		if (st < 0)
 			return st;
 		/*
@@ -111,6 +144,10 @@ int pts_insn_flow_branch(struct pts_insn_flow **f, struct pt_image *image, enum 
 			if (st < 0 && !in.ip)
 				return st;
 			out->to = in.ip;
+			(*f)->held_image = image;
+			(*f)->held_mode = mode;
+			(*f)->held = in;
+			(*f)->held_st = st;
 			return 1;
 		}
 		out->site = in.ip + in.size;
@@ -127,6 +164,7 @@ int pts_insn_flow_list(struct pts_insn_flow **f, struct pt_image *image, enum pt
 
 	if (!*f && (st = flow_new(f)) < 0)
 		return st;
+	(*f)->held_image = NULL;
 	st = flow_start(*f, image, mode, ip);
 	for (i = 0; i < n; i++) {
 		memset(&in, 0, sizeof(in));

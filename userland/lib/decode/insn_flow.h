@@ -39,6 +39,10 @@ struct pts_flow_branch {
  * -pte_bad_insn), needs trace (-pte_eos: a conditional or indirect branch
  * among the n), or the decoder cannot be made (-pte_nomem). *f is made
  * at the first call (NULL before it); freed with pts_insn_flow_free.
+ * A stretch that starts at the target of the direct branch the call
+ * before found, in the same image and mode, goes on from where that
+ * call stopped, without a new trace: a block's branches asked for one
+ * after another are walked in one pass (the same instructions).
  * Any thread, one at a time per *f.
  */
 int pts_insn_flow_branch(struct pts_insn_flow **f, struct pt_image *image, enum pt_exec_mode mode,

@@ -71,7 +71,10 @@ echo "-- options that cannot apply are refused, not ignored"
 run 2 "$S" -o "$T/a.txt" -o "$T/b.txt" && { grep -q -- "-o given twice" "$T/err" || bad "second -o: message"; }
 [ ! -e "$T/a.txt" ] && [ ! -e "$T/b.txt" ] || bad "second -o: an output was written"
 run 2 "$S" --scope kernel -o "$T/a.txt" && { grep -q "a bundle records its own scope" "$T/err" || bad "--scope on a bundle: message"; }
-run 1 "$S/cpu0.pt" -o "$T/a.txt" && { grep -q -- "use --pt $S/cpu0.pt" "$T/err" || bad "a raw trace as the bundle: no 'use --pt'"; }
+cp "$S/cpu0.pt" "$T/raw.pt"
+run 1 "$T/raw.pt" -o "$T/a.txt" && { grep -q -- "use --pt $T/raw.pt" "$T/err" || bad "a raw trace as the bundle: no 'use --pt'"; }
+# inside a bundle, the bundle is named instead
+run 1 "$S/cpu0.pt" -o "$T/a.txt" && { grep -q -- "is a file of the bundle $S: give the bundle" "$T/err" || bad "a bundle's trace as the bundle: the bundle not named"; }
 
 echo "-- every command's --help states its exit status"
 for c in caps run attach record trigger status decode; do

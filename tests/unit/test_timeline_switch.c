@@ -40,6 +40,24 @@ static void start(void)
 #define rec tl_fx_rec
 
 /*
+ * The shape every test here starts from: main (B0) calls the switch
+ * (B1 sw, saving MAIN+0x15), whose first entry into gen replaces it; gen
+ * calls produce (B2), which calls the switch (B3 sw, saving
+ * PRODUCE+0x15); its `ret` to MAIN+0x15 leaves gen's stack (times
+ * 100..150).
+ */
+static void leave_gen_stack(void)
+{
+	start();
+	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 110, 0);
+	ev(PTS_BR_RETURN, SW + 0x20, 0, GEN, 120, 0);
+	ev(PTS_BR_CALL, GEN + 0x10, 5, PRODUCE, 130, 0);
+	ev(PTS_BR_CALL, PRODUCE + 0x10, 5, SW, 140, 0);
+	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, 150, 0);
+}
+
+/*
  * main resumes a generator twice; the generator yields from inside
  * produce. The second resume returns to where the generator's switch
  * call saved: gen and produce begin again in place of main's second
@@ -49,13 +67,7 @@ static void start(void)
  */
 static void switch_back_into_a_left_stack_resumes_its_frames(void)
 {
-	start();
-	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);			/* B0 main */
-	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 110, 0);		/* B1 sw, saves MAIN+0x15 */
-	ev(PTS_BR_RETURN, SW + 0x20, 0, GEN, 120, 0);		/* first entry: gen replaces sw */
-	ev(PTS_BR_CALL, GEN + 0x10, 5, PRODUCE, 130, 0);	/* B2 produce */
-	ev(PTS_BR_CALL, PRODUCE + 0x10, 5, SW, 140, 0);		/* B3 sw, saves PRODUCE+0x15 */
-	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, 150, 0);	/* back to main: gen's stack left */
+	leave_gen_stack();
 	ev(PTS_BR_CALL, MAIN + 0x30, 5, SW, 160, 0);		/* B1 sw, saves MAIN+0x35 */
 	ev(PTS_BR_RETURN, SW + 0x20, 0, PRODUCE + 0x15, 170, 0);	/* resumed: gen, produce */
 	ev(PTS_BR_RETURN, PRODUCE + 0x20, 0, GEN + 0x15, 180, 0);	/* E2 produce */
@@ -90,13 +102,7 @@ static void switch_back_into_a_left_stack_resumes_its_frames(void)
  */
 static void each_switch_back_resumes_the_stack_whose_call_saved_its_target(void)
 {
-	start();
-	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);			/* B0 main */
-	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 110, 0);		/* B1 sw, saves MAIN+0x15 */
-	ev(PTS_BR_RETURN, SW + 0x20, 0, GEN, 120, 0);		/* gen replaces sw */
-	ev(PTS_BR_CALL, GEN + 0x10, 5, PRODUCE, 130, 0);	/* B2 produce */
-	ev(PTS_BR_CALL, PRODUCE + 0x10, 5, SW, 140, 0);		/* B3 sw, saves PRODUCE+0x15 */
-	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, 150, 0);	/* gen's stack left */
+	leave_gen_stack();
 	ev(PTS_BR_CALL, MAIN + 0x20, 5, SW, 160, 0);		/* B1 sw, saves MAIN+0x25 */
 	ev(PTS_BR_RETURN, SW + 0x20, 0, OTHER, 170, 0);		/* other replaces sw */
 	ev(PTS_BR_CALL, OTHER + 0x10, 5, GIVE, 180, 0);		/* B2 give */
@@ -122,13 +128,7 @@ static void each_switch_back_resumes_the_stack_whose_call_saved_its_target(void)
 /* A gap ends everything: a stack left before it is not resumed after it. */
 static void a_stack_left_before_a_gap_is_not_resumed_after_it(void)
 {
-	start();
-	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
-	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 110, 0);
-	ev(PTS_BR_RETURN, SW + 0x20, 0, GEN, 120, 0);
-	ev(PTS_BR_CALL, GEN + 0x10, 5, PRODUCE, 130, 0);
-	ev(PTS_BR_CALL, PRODUCE + 0x10, 5, SW, 140, 0);
-	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, 150, 0);
+	leave_gen_stack();
 	ev(PTS_BR_GAP, MAIN + 0x18, 0, 0, 155, 0);
 	ev(PTS_BR_ENABLED, 0, 0, MAIN + 0x20, 158, 0);
 	ev(PTS_BR_CALL, MAIN + 0x30, 5, SW, 160, 0);
@@ -296,13 +296,7 @@ static void a_ret_to_a_function_entry_resumes_no_kept_stack(void)
  */
 static void a_stack_left_before_an_exec_is_not_resumed_after_it(void)
 {
-	start();
-	ev(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
-	ev(PTS_BR_CALL, MAIN + 0x10, 5, SW, 110, 0);
-	ev(PTS_BR_RETURN, SW + 0x20, 0, GEN, 120, 0);
-	ev(PTS_BR_CALL, GEN + 0x10, 5, PRODUCE, 130, 0);
-	ev(PTS_BR_CALL, PRODUCE + 0x10, 5, SW, 140, 0);
-	ev(PTS_BR_RETURN, SW + 0x20, 0, MAIN + 0x15, 150, 0);	/* gen's stack left */
+	leave_gen_stack();
 	ev(PTS_BR_RETURN, MAIN + 0x40, 0, 0, 160, 0);		/* E0 main: no frame open */
 	ev(PTS_BR_EXEC, 0, 0, 0, 170, 0);
 	ev(PTS_BR_ENABLED, 0, 0, MAIN, 180, 0);			/* the same program again */

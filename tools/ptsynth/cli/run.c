@@ -104,6 +104,11 @@ static void gt_cb(void *ctx, const struct ptsynth_gt_rec *r)
 	if ((r->kind == PTSYNTH_GT_INSN || r->kind == PTSYNTH_GT_LOST) &&
 	    r->iclass == PTSYNTH_IC_RET && r->size <= 2)
 		sp = peek_user(t->cur_tid, offsetof(struct user_regs_struct, rsp)) - 8;
+	/* An indirect JMP leaves RSP as it was: the slot below it is where a
+	 * return done by a jump (`pop %r8; jmp *%r8`) read its target. */
+	if ((r->kind == PTSYNTH_GT_INSN || r->kind == PTSYNTH_GT_LOST) &&
+	    r->iclass == PTSYNTH_IC_JMP_INDIRECT)
+		sp = peek_user(t->cur_tid, offsetof(struct user_regs_struct, rsp)) - 8;
 	e = ptsynth_gt_write_rec_sp(t->gt, r, sp);
 
 	if (e && !t->gt_err)

@@ -21,10 +21,11 @@ int ptsynth_gt_write_rec_sp(FILE *f, const struct ptsynth_gt_rec *r, uint64_t sp
 		/*
 		 * Calls carry their size: the return address is ip + size;
 		 * a RET its size when it carries the address of the slot it
-		 * read (sp).
+		 * read (sp), an indirect JMP when it carries the slot just
+		 * below its stack pointer (sp).
 		 */
 		if (r->iclass == PTSYNTH_IC_CALL_DIRECT || r->iclass == PTSYNTH_IC_CALL_INDIRECT ||
-		    (r->iclass == PTSYNTH_IC_RET && sp)) {
+		    ((r->iclass == PTSYNTH_IC_RET || r->iclass == PTSYNTH_IC_JMP_INDIRECT) && sp)) {
 			if (sp)
 				n = fprintf(f, "%c %" PRIx64 " %s %u %" PRIx64 "\n", r->kind, r->ip,
 					    ptsynth_iclass_name(r->iclass), r->size, sp);

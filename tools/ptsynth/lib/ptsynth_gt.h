@@ -11,7 +11,10 @@
  *   i IP CLASS [SIZE [SP]]    instruction retired and decodable (CLASS: ptsynth_iclass_name;
  *                             calls give their SIZE - the return address is IP + SIZE -
  *                             and, from ptsynth run, SP: the stack pointer after the call,
- *                             i.e. the address of the return address)
+ *                             i.e. the address of the return address; a RET without an
+ *                             immediate and an indirect JMP give SIZE and, as SP, the
+ *                             slot just below their stack pointer after them: the one a
+ *                             RET read, or a return done by a jump popped)
  *   l IP CLASS                instruction retired, packets lost to an overflow
  *   e IP                      tracing enabled at IP (TIP.PGE)
  *   d IP                      tracing disabled at the far transfer at IP (TIP.PGD)
@@ -61,7 +64,10 @@ int ptsynth_gt_write_rec(FILE *f, const struct ptsynth_gt_rec *r);
  * (longjmp and exceptions release frames without RETs); and to a RET's
  * line (with its size): the address of the slot it read its target from,
  * which tells the frame it ends from one of another stack that saved the
- * same address (swapcontext, a runtime's stack switch). */
+ * same address (swapcontext, a runtime's stack switch); and to an
+ * indirect JMP's line (with its size): the slot just below its stack
+ * pointer, which a switch that returns by a jump (`pop %r8; jmp *%r8`:
+ * Boost.Context's jump_fcontext) popped its target from. */
 int ptsynth_gt_write_rec_sp(FILE *f, const struct ptsynth_gt_rec *r, uint64_t sp);
 
 /*

@@ -148,6 +148,12 @@ sub hot_part {
 # where that call would. A stack's code first entered by a RET to a
 # function (makecontext's entry) runs in place of the switch call as a
 # jump, its frames on their own stack above the slot the RET read.
+# Switches that return by a jump (`pop %r8; jmp *%r8`: Boost.Context's
+# jump_fcontext) do the same with an indirect JMP, whose record gives the
+# slot just below its stack pointer (ptsynth; none in older bundles): a
+# JMP to the address a call saved in that slot is taken as a RET that
+# read it, and one to a function's first byte (a fiber's first entry)
+# runs that function's frames above its stack pointer.
 my %gst;
 my (@gt_seq, @gt_frames);
 my $tid = 'first';
@@ -186,6 +192,19 @@ sub arrive {
 		push @$stack, [$st->{call}, $name, $st->{sp}, undef, $ip, $ahead];
 		undef $st->{call};
 	}
+	# An indirect JMP to the address a call saved, in the slot just below
+	# its stack pointer (the slot a `pop %r8; jmp *%r8` popped: Boost's
+	# jump_fcontext and other switches that return by a jump), is that
+	# frame's return: taken as a RET that read the slot.
+	if ($st->{jump} && defined $st->{jslot}) {
+		my $slot = $st->{jslot};
+		if (grep({ $_->[0] == $ip && defined $_->[2] && $_->[2] == $slot } @$stack) ||
+		    grep({ my $c = $_; grep { $c->[$_][0] == $ip && defined $c->[$_][2] &&
+					      $c->[$_][2] == $slot } 1 .. $#$c } @{$st->{left} // []})) {
+			@$st{qw(jump ret rslot)} = (0, 1, $slot);
+			undef $st->{jslot};
+		}
+	}
 	if ($st->{jump}) {
 		# A jump (or a taken conditional branch) to another function's
 		# entry replaces the top frame, as the timeline does (tail calls,
@@ -201,6 +220,9 @@ sub arrive {
 		} elsif (defined $name) {
 			if (@$stack) { @{$stack->[-1]}[1, 4] = ($name, $ip); }
 			else { push @$stack, [-1, $name, undef, undef, $ip]; }
+			# entered by an indirect JMP (a switch's first entry into a
+			# fiber): its own frames lie above the jump's stack pointer
+			$stack->[-1][6] = $st->{jslot} + 8 if defined $st->{jslot};
 		} elsif (@$stack && defined $stack->[-1][1] && defined $stack->[-1][4] &&
 			 $size{$stack->[-1][4]}) {
 			# Out of the top frame's function, not to an entry (into
@@ -214,6 +236,7 @@ sub arrive {
 			undef $stack->[-1][1] unless defined $at && $at == $stack->[-1][4];
 		}
 		$st->{jump} = 0;
+		undef $st->{jslot};
 	}
 	if ($st->{ret}) {
 		my $i;
@@ -342,6 +365,7 @@ while (<$g>) {
 		$st->{rslot} = $sp;
 	}
 	$st->{jump} = 1 if $class eq 'jmp' || $class eq 'jmp-ind' || $class eq 'jcc';
+	$st->{jslot} = $sp if $class eq 'jmp-ind';
 }
 close $g;
 # Decode listing: "ts cpu pid/tid depth kind event", event "> name+0xOFF (obj)".

@@ -14,6 +14,7 @@
 #include "tl_elide.h"
 #include "tl_events.h"
 #include "tl_hidden.h"
+#include "tl_left.h"
 #include "tl_resume.h"
 #include "tl_return.h"
 #include "tl_untraced.h"
@@ -324,6 +325,16 @@ static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 		return tl_replace_top(tl, t, &fn, fn.start, PTS_TLK_JUMP, err);
 	}
 	walked = walked_frame(t, &fn, br->to);
+	/*
+	 * Not the unwinder's: a jump to where a call saved is a return done
+	 * by a jump (a stack switch's `pop %r8; jmp *%r8`), which leaves or
+	 * resumes stacks as a `ret` does (tl_left.c).
+	 */
+	if (walked == -1) {
+		rc = tl_left_jump(tl, t, br->to, err);
+		if (rc)
+			return rc < 0 ? rc : 0;
+	}
 	if (walked >= 0)
 		i = walked;
 	else if (walked == -1)

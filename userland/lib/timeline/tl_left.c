@@ -131,6 +131,36 @@ int tl_left_resume(struct pts_tl *tl, struct thread *t, uint64_t addr, enum pts_
 	return rc ? rc : 1;
 }
 
+/*
+ * Switches that return by a jump leave and resume stacks as swapcontext's
+ * `ret` does: a jump to where an older frame's call saved leaves the
+ * frames above it, one to where a kept stack's call saved resumes it.
+ * Only frames of calls: a frame of unknown return address, a kernel or
+ * synthetic one saved nothing a jump could go to.
+ */
+int tl_left_jump(struct pts_tl *tl, struct thread *t, uint64_t addr, struct pts_err *err)
+{
+	uint32_t i = t->n;
+	int rc = 0;
+
+	if (!t->n || pts_addr_is_kernel(addr))
+		return 0;
+	while (i > 0 && t->frames[i - 1].ret != addr)
+		i--;
+	if (!i)
+		return keepable(&t->frames[t->n - 1]) ?
+			       tl_left_resume(tl, t, addr, PTS_TLK_JUMP, err) : 0;
+	/* frame i - 1 saved addr: it ends, with those above it */
+	if (!keepable(&t->frames[i - 1]))
+		return 0;
+	if (i < t->n)
+		tl_left_keep(t, i - 1);
+	/* as at any jump into a frame deeper in the stack, they unwind (longjmp) */
+	while (!rc && t->n >= i)
+		rc = pop(tl, t, PTS_TLK_UNWIND, err);
+	return rc ? rc : 1;
+}
+
 void tl_left_forget(struct thread *t)
 {
 	while (t->nleft)

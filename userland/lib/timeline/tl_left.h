@@ -37,6 +37,20 @@ void tl_left_keep(struct thread *t, uint32_t i);
 int tl_left_resume(struct pts_tl *tl, struct thread *t, uint64_t addr, enum pts_tl_kind kind,
 		   struct pts_err *err);
 
+/*
+ * A jump to addr, at no function's first byte and out of the top frame's
+ * function, a return done by a jump if a call saved addr (a switch that
+ * ends `pop %r8; jmp *%r8`: Boost.Context's jump_fcontext): to the
+ * newest open frame of a user call whose call saved it, that frame and
+ * those above end (kind PTS_TLK_UNWIND, as at any jump into a deeper
+ * frame), kept as tl_left_keep keeps them; else, from a top frame of a
+ * user call, as tl_left_resume with kind PTS_TLK_JUMP (the top frame,
+ * the switch call, ends by its jump). 1:
+ * done, 0: neither (nothing changes), else a negative errno from the
+ * output (-ENOMEM).
+ */
+int tl_left_jump(struct pts_tl *tl, struct thread *t, uint64_t addr, struct pts_err *err);
+
 /* Forget t's kept stacks (a gap, an exec, a return past the known stack). */
 void tl_left_forget(struct thread *t);
 void tl_left_free(struct thread *t);

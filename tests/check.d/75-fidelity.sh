@@ -68,7 +68,8 @@ done
 # The rest of the corpus (tests/programs): a hand-written retpoline, deep
 # recursion, swapcontext coroutines (a generator; a generator and
 # coroutines switching from nested calls; a round-robin scheduler's tasks
-# switching through one helper), fork + wait, fork + exec of itself
+# switching through one helper; fibers whose hand-written switch returns
+# by an indirect jump, as Boost.Context's), fork + wait, fork + exec of itself
 # followed by --follow-exec, PLT calls and dlopen with lazy binding (PIE)
 # and with -z now (non-PIE), indirect jumps (jump tables, computed goto,
 # a cold part, a jump into another function's middle), C++ exceptions
@@ -78,7 +79,7 @@ done
 # thrower's function, pthread_exit, pthread_cancel, exit; landing pads in
 # cold parts), GCC's retpolines and return thunks, the get-PC idiom and
 # push+ret.
-for prog in retpoline deep_rec coro pingpong rrsched forkexec plt_lazy plt_nopie jumps cxx_unwind ifunc recjmp unwind thunks pushret; do
+for prog in retpoline deep_rec coro pingpong rrsched fibers forkexec plt_lazy plt_nopie jumps cxx_unwind ifunc recjmp unwind thunks pushret; do
 	"$B/ptsynth" run -q --no-aslr -o "$work/bundles/$prog.ptscope" -- "$bin/$prog" </dev/null >/dev/null
 	args+=(--bundle "$prog=$work/bundles/$prog.ptscope:$bin/$prog")
 done

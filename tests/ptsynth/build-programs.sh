@@ -40,7 +40,7 @@ fi
 if newer "$out/retpoline" $src/retpoline.S; then
 	gcc -nostdlib -static -no-pie -o "$out/retpoline" $src/retpoline.S
 fi
-for p in deep_rec coro pingpong rrsched forkexec recjmp pushret; do
+for p in deep_rec coro pingpong rrsched fibers forkexec recjmp pushret; do
 	if newer "$out/$p" $src/$p.c; then
 		gcc $flags -static -o "$out/$p" $src/$p.c
 	fi

@@ -23,7 +23,10 @@
  *    one would (tl_left.c: the newest of 8 stacks of at most 64 frames,
  *    forgotten at a gap, an exec or a return past the known stack; none
  *    when another kept call that saved the address would resume other
- *    frames: coroutines switching through one helper).
+ *    frames: coroutines switching through one helper). A jump to such an
+ *    address leaves or resumes stacks alike (a switch that returns by a
+ *    jump: Boost.Context's jump_fcontext), the frames it leaves unwound,
+ *    the switch call it resumes from ending as a jump (tl_left_jump).
  *    Frames of unknown return address (trace start, after a gap,
  *    inferred) match a return by the function of the frame below (a jump
  *    into a deeper frame's function unwinds to it: longjmp); a return

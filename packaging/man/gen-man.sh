@@ -19,6 +19,19 @@ version=$("$bin/ptscope" --version | awk '{ print $2 }')
 [ -n "$version" ] || { echo "gen-man.sh: $bin/ptscope --version printed no version" >&2; exit 1; }
 mkdir -p "$out"
 
+# The lines of --help text (stdin) that lay something out rather than say
+# it: an option's text ending in ':' (not the option's own line), then
+# lines indented deeper than it, one a line (fxtcheck --dump's record
+# layouts). Printed without their indentation.
+layout_lines() {
+	awk '{ match($0, /^ */); ind = RLENGTH; t = substr($0, ind + 1) }
+		t == "" { blk = 0; pend = 0; next }
+		blk && ind == bind { print t; next }
+		{ blk = 0 }
+		pend && ind > pind { blk = 1; bind = ind; print t }
+		{ pind = ind; pend = ind > 0 && t !~ /^-/ && t ~ /:$/ }'
+}
+
 # page NAME DESCRIPTION PROGRAM [HELP-OPTION [EXTRA-INCLUDE]]
 page() {
 	local name=$1 desc=$2 prog=$3 helpopt=${4:---help}
@@ -31,6 +44,14 @@ page() {
 		--name="$desc" "${inc[@]}" --output="$out/$name.1.tmp" "$prog"
 	# help2man fills an example's "$ command" lines into one paragraph: one a line
 	sed -i '/^\$ /a .br' "$out/$name.1.tmp"
+	# and so the lines of a layout an option's text shows (fxtcheck --dump's)
+	# shellcheck disable=SC2086 # helpopt is "COMMAND --help"
+	"$prog" $helpopt | layout_lines > "$out/$name.layout"
+	awk 'FILENAME == ARGV[1] { want[$0] = 1; next }
+		{ print; t = $0; gsub(/\\f[BIRP]|\\[,\/&]/, "", t); gsub(/\\-/, "-", t) }
+		t in want { print ".br" }' "$out/$name.layout" "$out/$name.1.tmp" > "$out/$name.1.br"
+	mv "$out/$name.1.br" "$out/$name.1.tmp"
+	rm -f "$out/$name.layout"
 	mv "$out/$name.1.tmp" "$out/$name.1"
 }
 

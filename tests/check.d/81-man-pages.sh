@@ -10,8 +10,11 @@
 #    and fxtcheck(1), each NAME line as `ptscope --help` summarises it;
 # 3. every option each --help defines appears in its page as an option
 #    heading (the line after .TP/.HP/.IP), not merely somewhere in prose.
-# Part 1 runs everywhere; 2 and 3 skip without help2man (the pages are
-# generated at build time, never committed).
+# 4. an example's command lines stay one a line;
+# 5. so does a layout an option's text shows (fxtcheck --dump's record
+#    lines), in the page as man renders it.
+# Part 1 runs everywhere; 2 to 5 skip without help2man, 5 also without
+# man (the pages are generated at build time, never committed).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tools/check-lib.sh
@@ -93,5 +96,31 @@ for p in "${pages[@]}"; do
 		"\" runs on into the next"; bad = 1 } { prev = $0 } END { exit bad }' "$M/$p.1" || fail=1
 done
 grep -q '^\$ ptscope caps$' "$M/ptscope.1" || bad "ptscope.1 has no example line \$ ptscope caps"
-[ $fail = 0 ] && echo "ok: ${#pages[@]} man pages; all $total options of their --help are option headings"
+# 5. a layout an option's text shows (fxtcheck --dump's record lines: text
+#    ending in ':', then lines indented deeper) keeps one line each in the
+#    page as man shows it, not filled into one paragraph
+layout=0 shown_by="man"
+command -v man > /dev/null || shown_by="nothing (no man here)"
+if command -v man > /dev/null; then
+	for p in "${pages[@]}"; do
+		case $p in
+		ptscope-*) help=$(build/ptscope "${p#ptscope-}" --help) ;;
+		*) help=$(build/$p --help) ;;
+		esac
+		shown=$(MANWIDTH=200 man -l "$M/$p.1" 2> /dev/null | sed 's/^ *//; s/ *$//')
+		while IFS= read -r l; do
+			layout=$((layout + 1))
+			grep -q -x -F -- "$l" <<< "$shown" ||
+				bad "$p.1: the layout line '$l' of its --help is not a line of its own in man's page"
+		done < <(awk '{ match($0, /^ */); ind = RLENGTH; t = substr($0, ind + 1) }
+			t == "" { inblk = 0; colon = 0; next }
+			inblk && ind == bi { print t; next }
+			{ inblk = 0 }
+			colon && ind > ci { inblk = 1; bi = ind; print t }
+			{ ci = ind; colon = ind > 0 && substr(t, 1, 1) != "-" && substr(t, length(t)) == ":" }' \
+			<<< "$help")
+	done
+	[ "$layout" -ge 4 ] || bad "fxtcheck --help's four --dump layout lines were not found ($layout layout lines)"
+fi
+[ $fail = 0 ] && echo "ok: ${#pages[@]} man pages; all $total options of their --help are option headings; $layout layout lines one a line as shown by $shown_by"
 exit $fail

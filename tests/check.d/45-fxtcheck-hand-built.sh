@@ -64,4 +64,17 @@ rc=0; "$tool" "$tmp/nosuch.fxt" 2> "$tmp/err" || rc=$?
 rc=0; "$tool" "$tmp" 2> "$tmp/err" || rc=$?
 [ $rc = 1 ] && grep -q "$tmp is a directory: give the file that ptscope decode -o wrote" "$tmp/err" ||
 	{ echo "fxtcheck of a directory: exit $rc: $(cat "$tmp/err")"; exit 1; }
-echo "fxtcheck: hand-built trace read as one slice; unmatched begin refused; --help exit 0"
+# a file of another kind says what it is and what to do with it (exit 1):
+# a JSON timeline (plain and gzip-compressed), the text timeline, an empty file
+printf '{"displayTimeUnit":"ns","traceEvents":[\n]}\n' > "$tmp/t.json"
+gzip -c "$tmp/t.json" > "$tmp/t.json.gz"
+printf '# ts_ns cpu pid/tid depth kind event\n' > "$tmp/t.txt"
+: > "$tmp/empty.fxt"
+for f in t.json:"it is JSON: a Chrome JSON timeline" t.json.gz:"it is JSON: a Chrome JSON timeline" \
+	 t.txt:"it is ptscope decode's text timeline" empty.fxt:"the file is empty"; do
+	rc=0; "$tool" "$tmp/${f%%:*}" 2> "$tmp/err" || rc=$?
+	[ $rc = 1 ] && grep -q "not an fxt file (${f#*:}" "$tmp/err" ||
+		{ echo "fxtcheck of ${f%%:*}: exit $rc, want 1 and '${f#*:}': $(cat "$tmp/err")"; exit 1; }
+done
+echo "fxtcheck: hand-built trace read as one slice; unmatched begin refused; --help exit 0;" \
+	"JSON, text and empty files said"

@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <zlib.h>
+
 #include "../../tests/unit/fxt_reader.h"
 #include "util/version.h"
 
@@ -56,6 +58,45 @@ static void dump(const struct fxtr_trace *t)
 			       (unsigned long long)p->ts, p->name,
 			       v && v->type == FXTR_DOUBLE ? v->d : v ? (double)v->u : 0.0);
 	}
+}
+
+/*
+ * What a file that is no fxt holds instead, told by its first bytes (read
+ * through zlib, which passes a file that is not gzip through as it is), and
+ * what to do with it: "" when the file is an fxt or nothing is known.
+ */
+static const char *not_fxt(const char *path)
+{
+	static const unsigned char fxt[8] = { 0x10, 0x00, 0x04, 0x46, 0x78, 0x54, 0x16, 0x00 };
+	unsigned char h[16] = { 0 };
+	gzFile f = gzopen(path, "rb");
+	int n = f ? gzread(f, h, sizeof(h)) : -1;
+	int i = 0;
+
+	if (f)
+		gzclose(f);
+	if (n < 0)
+		return "";
+	if (n == 0)
+		return " (the file is empty: a decode that did not finish? decode again)";
+	if (n >= 8 && !memcmp(h, fxt, 8))
+		return "";
+	while (i < n - 1 && (h[i] == ' ' || h[i] == '\n' || h[i] == '\t' || h[i] == '\r'))
+		i++;
+	if (h[i] == '{' || h[i] == '[')
+		return " (it is JSON: a Chrome JSON timeline, ptscope decode -o X.json, opens in"
+		       " ui.perfetto.dev as it is; fxtcheck checks the .fxt that ptscope decode"
+		       " -o X.fxt writes)";
+	if (n >= 7 && !memcmp(h, "# ts_ns", 7))
+		return " (it is ptscope decode's text timeline, -o X.txt, to read as it is;"
+		       " fxtcheck checks the .fxt that ptscope decode -o X.fxt writes)";
+	if (n >= 8 && (!memcmp(h, "PERFILE2", 8) || !memcmp(h, "2ELIFREP", 8)))
+		return " (it is a perf.data file: ptscope decode --perf-script reads perf script's"
+		       " text of it, see ptscope decode --help; fxtcheck checks .fxt files)";
+	if (n >= 4 && !memcmp(h, "\177ELF", 4))
+		return " (it is an ELF file, a program or library; fxtcheck checks the .fxt that"
+		       " ptscope decode -o X.fxt writes)";
+	return " (give the .fxt that ptscope decode -o X.fxt wrote)";
 }
 
 /* Bad usage: what is wrong, the usage line; exit status 2. */
@@ -112,7 +153,7 @@ int main(int argc, char **argv)
 	if (!path)
 		return usage("no FILE given", NULL);
 	if (fxtr_read_file(path, &t)) {
-		fprintf(stderr, "fxtcheck: %s: %s\n", path, t.error);
+		fprintf(stderr, "fxtcheck: %s: %s%s\n", path, t.error, not_fxt(path));
 		fxtr_free(&t);
 		return 1;
 	}

@@ -271,10 +271,11 @@ static int apply(struct pts_decode_req *r, int id, char *val, struct pts_err *er
 		r->time_given = true;
 		return 0;
 	case D_JOBS:
-		if (num("-j", val, 256, &v, err))
-			return -EINVAL;
-		if (!v)
-			return pts_err_set(err, EINVAL, "-j wants 1 or more threads");
+		/* one message for 0, -1, 257 and "four": the range, and what leaving it out gives */
+		if (num("-j", val, 256, &v, err) || !v)
+			return pts_err_set(err, EINVAL, "-j wants a number of decoder threads from 1 to"
+					   " 256, not '%s' (1: no threads; without -j: one a CPU)",
+					   val);
 		o->jobs = (unsigned int)v;
 		return 0;
 	case D_CHUNK:

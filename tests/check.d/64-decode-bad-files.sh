@@ -347,6 +347,25 @@ gzip -c "$S/cpu0.pt" > "$T/cpu0.pt.gz"
 expect 1 "^ptscope decode: --pt $T/cpu0.pt.gz is gzip-compressed, not a raw PT trace: a trace is read as it is; decompress it (zcat $T/cpu0.pt.gz > FILE) and give --pt FILE$" --pt "$T/cpu0.pt.gz"
 printf 'PERFILE2' > "$T/perf.data"; head -c 200 /dev/zero >> "$T/perf.data"
 expect 1 "^ptscope decode: --perf-script $T/perf.data is a perf.data file (perf record's), not perf script's text: ptscope reads the branches perf decodes from it: perf script .* -i $T/perf.data > branches.txt, then ptscope decode --perf-script branches.txt -o OUT$" --perf-script "$T/perf.data"
+# a perf.data of no Intel PT recording (perf record -e cpu-clock): perf script
+# would only say its samples have no ADDR; said, with the recording to make.
+# perf_file_header by hand (perf's header.h): magic, size 104, attr_size,
+# attrs, data at 104 (size 16), event_types, features (bit 18 AUXTRACE),
+# then the data section: one record (u32 type, u16 misc, u16 size 16)
+perfdata() {	# file, features word, type of the one record
+	{ printf 'PERFILE2'; le64 104; le64 0; le64 0; le64 0; le64 104; le64 16; le64 0; le64 0
+	  le64 "$2"; le64 0; le64 0; le64 0; le32 "$3"; printf '\0\0\x10\0'; le64 0; } > "$1"
+}
+le64() { printf "$(printf '%016x' "$1" | sed -E 's/(..)(..)(..)(..)(..)(..)(..)(..)/\\x\8\\x\7\\x\6\\x\5\\x\4\\x\3\\x\2\\x\1/')"; }
+le32() { printf "$(printf '%08x' "$1" | sed -E 's/(..)(..)(..)(..)/\\x\4\\x\3\\x\2\\x\1/')"; }
+perfdata "$T/clock.data" 0 9	# a PERF_RECORD_SAMPLE, no AUXTRACE bit
+expect 1 "^ptscope decode: --perf-script $T/clock.data is a perf.data file (perf record's), not perf script's text, and it holds no Intel PT trace (no AUXTRACE feature nor AUXTRACE_INFO record: it was recorded without -e intel_pt//): perf decodes no branch from it. Record one with perf record -e intel_pt//u -- CMD, then perf script .* -i perf.data > branches.txt and ptscope decode --perf-script branches.txt -o OUT$" --perf-script "$T/clock.data"
+expect 1 "^ptscope decode: $T/clock.data is a perf.data file (perf record's), not a bundle (.*), and it holds no Intel PT trace" "$T/clock.data"
+# with the AUXTRACE bit, or an AUXTRACE_INFO record (a file another tool made): perf decodes it
+perfdata "$T/pt1.data" $((1 << 18)) 9
+expect 1 "^ptscope decode: --perf-script $T/pt1.data is a perf.data file (perf record's), not perf script's text: ptscope reads the branches perf decodes from it" --perf-script "$T/pt1.data"
+perfdata "$T/pt2.data" 0 70
+expect 1 "^ptscope decode: --perf-script $T/pt2.data is a perf.data file (perf record's), not perf script's text: ptscope reads the branches perf decodes from it" --perf-script "$T/pt2.data"
 # another file or a folder of a bundle where the bundle goes: the bundle is named
 expect 1 "^ptscope decode: $S/cpu0.pt is a file of the bundle $S: give the bundle, its directory (ptscope decode $S -o OUT)$" "$S/cpu0.pt"
 expect 1 "^ptscope decode: $S/objects/tmp/ptscope-sample/demo is a file of the bundle $S: give the bundle" "$S/objects/tmp/ptscope-sample/demo"

@@ -781,6 +781,14 @@ static int other_kind(const char *role, const char *input, enum pts_magic m, str
 		return pts_err_set(err, e, "%s: it is the code of a trace: give it with --elf"
 				   " %s[:BASE] beside --pt TRACE", head, input);
 	case PTS_MAGIC_PERF_DATA:
+		/* perf script would say only that its samples have no ADDR */
+		if (!pts_perf_data_has_aux(input))
+			return pts_err_set(err, e, "%s, and it holds no Intel PT trace (no AUXTRACE"
+					   " feature nor AUXTRACE_INFO record: it was recorded without"
+					   " -e intel_pt//): perf decodes no branch from it. Record one with perf record"
+					   " -e intel_pt//u -- CMD, then " PERF_SCRIPT_CMD " -i"
+					   " perf.data > branches.txt and ptscope decode --perf-script"
+					   " branches.txt -o OUT", head);
 		return pts_err_set(err, e, "%s: ptscope reads the branches perf decodes from"
 				   " it: " PERF_SCRIPT_CMD " -i %s > branches.txt, then ptscope"
 				   " decode --perf-script branches.txt -o OUT", head, input);

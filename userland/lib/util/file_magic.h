@@ -28,6 +28,19 @@ enum pts_magic {
  */
 enum pts_magic pts_file_magic(const char *path);
 
+/*
+ * Whether the perf.data file at path holds an AUX area trace (Intel PT's):
+ * perf record sets the AUXTRACE feature bit (18, perf's header.h) of its
+ * header only then, and writes a PERF_RECORD_AUXTRACE_INFO (70) record
+ * before the trace, which perf's decoder needs (a file made by other tools
+ * may have the record without the bit). 1 it does (the bit, or that record
+ * among the data section's first 1 MiB), 0 it does not (neither, the whole
+ * data section read), -1 not told: not a perf.data of this byte order, a
+ * pipe-mode header, a data section past 1 MiB without the record, a record
+ * that cannot be read.
+ */
+int pts_perf_data_has_aux(const char *path);
+
 /* What m is, for messages: "an ELF file (a program or library)", ... */
 const char *pts_magic_name(enum pts_magic m);
 

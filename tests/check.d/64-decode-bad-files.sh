@@ -523,7 +523,7 @@ expect 3 "gap(s) in the trace" --pt "$S/cpu0.pt" --cpu-model 6/85 --cpuid-15 2,1
 printf 'garbage line\nmore garbage\n' > "$T/garbage.perf"
 expect 1 "no perf script branch line in 2 line(s).*perf script --itrace=cr" --perf-script "$T/garbage.perf"
 : > "$T/empty.perf"
-expect 1 "no perf script branch line in 0 line(s)" --perf-script "$T/empty.perf"
+expect 1 "no perf script branch line in 0 line(s): the input is empty (perf script wrote nothing: did it fail? A perf.data recorded without -e intel_pt// gives no branch); make it with perf script --itrace=cr" --perf-script "$T/empty.perf"
 # a listing with one line that is not perf script's (the two branch lines
 # in the format of perf script --itrace=cr, as tests/unit/test_decode_perfscript.c)
 {

@@ -436,6 +436,13 @@ static int read_event(struct ps_src *s, struct pts_err *err)
 		return pts_err_set(err, EIO, "read error in perf script input");
 	/* A file with no branch or error line at all is the wrong file (or the
 	 * wrong perf script fields), not an empty but clean decode. */
+	if (!s->st.events && !s->st.lines)
+		return pts_err_set(err, EINVAL,
+				   "%s: no perf script branch line in 0 line(s): the input is"
+				   " empty (perf script wrote nothing: did it fail? A perf.data"
+				   " recorded without -e intel_pt// gives no branch); make it with"
+				   " perf script --itrace=cr --ns -F pid,tid,time,flags,ip,sym,"
+				   "symoff,dso,addr -i perf.data", s->name);
 	if (!s->st.events)
 		return pts_err_set(err, EINVAL,
 				   "%s: no perf script branch line in %" PRIu64 " line(s)"

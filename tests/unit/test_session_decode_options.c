@@ -258,6 +258,8 @@ static void each_bad_combination_is_refused_before_any_work(void)
 	     ".json, .txt or .folded, or give --format");
 	CU_ASSERT_EQUAL(check("--pt a.pt -o - --format fxt"), -EINVAL);
 	SAYS("the fxt format is binary and cannot go to standard output");
+	/* new: where a pipe goes instead (a device is written as it is, writer.h) */
+	SAYS("into a pipe: -o /dev/stdout --format fxt");
 	/* a name for one format written in another: every tool going by the name is misled */
 	CU_ASSERT_EQUAL(check("--pt a.pt -o t.fxt --format json"), -EINVAL);
 	SAYS("-o t.fxt names another format than --format json");

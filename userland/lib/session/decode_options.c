@@ -938,7 +938,8 @@ static int settle_format(struct pts_decode_req *r, struct pts_err *err)
 	/* the writer refuses it too (-EINVAL); asked for on the command line it is bad usage */
 	if (r->out && !strcmp(r->out, "-") && r->fmt == PTS_FMT_FXT)
 		return pts_err_set(err, EINVAL, "the fxt format is binary and cannot go to standard"
-				   " output; name a file with -o");
+				   " output; name a file with -o (FILE.fxt, or FILE.fxt.gz"
+				   " compressed); into a pipe: -o /dev/stdout --format fxt");
 	return 0;
 }
 

@@ -36,6 +36,9 @@ for sel in "--tid 1" "--pid 1"; do
 	[ "$n" = 0 ] || bad "$sel: $n records of other threads kept"
 	grep -q "nothing in the trace matches the --pid/--tid/--time selection: --summary lists the trace's threads" "$T/err" ||
 		bad "$sel: no warning that nothing matched, with what to do"
+	# and what there is to select: the sample's one thread (its manifest's pid), with its times
+	grep -q "the times each was traced (7442/7442 demo, traced [0-9]* \.\. [0-9]* ns)$" "$T/err" ||
+		bad "$sel: the warning does not name the trace's thread and times: $(cat "$T/err")"
 done
 
 echo "-- --time START..END cuts the timeline at the window's edges"

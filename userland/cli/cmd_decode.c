@@ -64,6 +64,33 @@ static void insn_out(void *ctx, uint32_t cpu, uint64_t ip)
 	fprintf(ctx, "%" PRIx64 "\n", ip);
 }
 
+/*
+ * A selection that kept nothing: what there was to select, the first
+ * threads the trace has events of (as --summary lists them) with their
+ * traced times: the numbers --pid, --tid and --time take.
+ */
+static void nothing_selected(const struct pts_decode_summary *sum)
+{
+	size_t i, shown = 0, traced = 0;
+
+	fprintf(stderr, "ptscope decode: warning: nothing in the trace matches the"
+		" --pid/--tid/--time selection: --summary lists the trace's threads"
+		" (pid/tid) and the times each was traced");
+	for (i = 0; i < sum->nr_threads; i++) {
+		const struct pts_tl_thread_stats *t = &sum->threads[i];
+
+		/* named by the sideband but never seen in the trace: nothing to select */
+		if (!t->events || traced++ >= 4)
+			continue;
+		fprintf(stderr, "%s%d/%d%s%s, traced %" PRIu64 " .. %" PRIu64 " ns",
+			shown++ ? "; " : " (", t->pid, t->tid, t->name ? " " : "",
+			t->name ? t->name : "", t->first_ns, t->last_ns);
+	}
+	if (traced > shown)
+		fprintf(stderr, "; %zu more", traced - shown);
+	fprintf(stderr, "%s\n", shown ? ")" : "");
+}
+
 /* The output opened, the decode run, the outputs closed: exit 0, 1 or 3 (file comment). */
 static int run(struct pts_decode_req *r)
 {
@@ -120,9 +147,7 @@ static int run(struct pts_decode_req *r)
 	else if (!rc)
 		rc = pts_decode_raw(o, emit, emit_ctx, &sum, &err);
 	if (!rc && selp && !pts_tl_select_kept(selp))
-		fprintf(stderr, "ptscope decode: warning: nothing in the trace matches the"
-			" --pid/--tid/--time selection: --summary lists the trace's threads"
-			" (pid/tid) and the times each was traced\n");
+		nothing_selected(&sum);
 	pts_tl_select_free(selp);
 	if (rc) {
 		struct pts_err e2 = { 0 };

@@ -204,3 +204,29 @@ int pts_elf_runtime_addr(const char *path, uint64_t vaddr,
 	return pts_err_set(err, ENOENT, "%s is not mapped at file offset 0x%" PRIx64
 			   " in the process", path, off);
 }
+
+int pts_elf_load_kind(const char *path, int *is_pie, int *interp, struct pts_err *err)
+{
+	GElf_Ehdr eh;
+	size_t n, i;
+	int fd, ret;
+	Elf *elf;
+
+	ret = elf_open(path, &fd, &elf, err);
+	if (ret)
+		return ret;
+	if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &n)) {
+		elf_close(fd, elf);
+		return pts_err_set(err, EINVAL, "%s: its ELF headers cannot be read", path);
+	}
+	*is_pie = eh.e_type == ET_DYN;
+	*interp = 0;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP)
+			*interp = 1;
+	}
+	elf_close(fd, elf);
+	return 0;
+}

@@ -31,6 +31,15 @@ int pts_elf_symbol(const char *path, const char *name, uint64_t *addr, uint64_t 
 		   int *is_pie, struct pts_err *err);
 
 /*
+ * How an ELF file is loaded: *is_pie 1 for ET_DYN (a PIE or shared object,
+ * placed at a load bias the file does not give), 0 for ET_EXEC (at its
+ * link addresses); *interp 1 when it has a PT_INTERP (a dynamic loader and
+ * shared objects are mapped beside it, at addresses it does not give
+ * either). -errno on open, -EINVAL when not ELF (err says which).
+ */
+int pts_elf_load_kind(const char *path, int *is_pie, int *interp, struct pts_err *err);
+
+/*
  * Runtime address of file virtual address `vaddr` of ELF `path` in a
  * process with the given maps: finds the PT_LOAD holding vaddr, its file
  * offset, and the map of `path` covering that offset:

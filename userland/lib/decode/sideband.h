@@ -20,7 +20,12 @@ enum pts_sb_type {
 	PTS_SB_COMM,		/* pid/tid is named name */
 	PTS_SB_MMAP,		/* pid maps name [start, start+len) at file offset pgoff */
 	PTS_SB_EXIT,		/* pid/tid exits */
-	PTS_SB_EXEC,		/* pid/tid exec'd name (cpu: where, when known) */
+	/*
+	 * pid/tid exec'd (cpu: where, when known). name: the program's file
+	 * as execve was given it (ptscope's EXEC: may be relative), or the new
+	 * comm (perf's COMM with the exec flag: perf records no path)
+	 */
+	PTS_SB_EXEC,
 	/*
 	 * records of cpu were lost from time_ns on: the thread running there
 	 * is unknown (pid/tid 0, no user image) until the CPU's next SWITCH
@@ -33,7 +38,7 @@ struct pts_sb_rec {
 	uint64_t time_ns;
 	uint32_t cpu;		/* UINT32_MAX unknown */
 	int32_t pid, tid;
-	char *name;		/* COMM: name, MMAP: path */
+	char *name;		/* COMM: name, MMAP: path, EXEC: above */
 	/*
 	 * MMAP: the file's build-id as lowercase hex, from an MMAP2 record
 	 * with PERF_RECORD_MISC_MMAP_BUILD_ID (perf record --buildid-mmap);

@@ -45,7 +45,37 @@ struct objcache {
 	struct objfile *v;
 	size_t n;
 	const char *buildid_dir;	/* perf's build-id cache, NULL none */
+	/* address spaces a snapshot described file code of (exec_files) */
+	int32_t *spaces;
+	size_t nspaces;
 };
+
+/* Note that a snapshot described file code of space. 0 or -ENOMEM. */
+static int note_space(struct objcache *c, int32_t space)
+{
+	int32_t *n;
+	size_t i;
+
+	for (i = 0; i < c->nspaces; i++)
+		if (c->spaces[i] == space)
+			return 0;
+	n = realloc(c->spaces, (c->nspaces + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	c->spaces = n;
+	c->spaces[c->nspaces++] = space;
+	return 0;
+}
+
+static bool space_noted(const struct objcache *c, int32_t space)
+{
+	size_t i;
+
+	for (i = 0; i < c->nspaces; i++)
+		if (c->spaces[i] == space)
+			return true;
+	return false;
+}
 
 static void mismatch(struct pts_decode_summary *sum, const char *path, const char *why)
 {
@@ -405,7 +435,7 @@ static int add_snapshot(const struct pts_bundle *b, const struct pts_bundle_proc
 		}
 		if (m->path[0] != '/')
 			continue;
-		rc = objfile(oc, b, m->path, sysroot, sum, &file);
+		rc = note_space(oc, sn[i].space) ?: objfile(oc, b, m->path, sysroot, sum, &file);
 		if (!rc && file)
 			rc = add_line(set, p->pid, sn[i].space, file, m, sum);
 	}
@@ -677,6 +707,133 @@ static void ktext_change_warning(const struct pts_bundle *b, struct pts_decode_s
 	pts_decode_warn(sum, msg);
 }
 
+/*
+ * The bundle's path of the file an exec was given: path itself when
+ * absolute, else (relative to a working directory the bundle does not
+ * record) the one object whose path ends in it. NULL none.
+ */
+static const char *exec_path(const struct pts_bundle *b, const char *path)
+{
+	const char *found = NULL;
+	size_t i, n, pl;
+
+	if (path[0] == '/')
+		return path;
+	while (!strncmp(path, "./", 2))
+		path += 2;
+	pl = strlen(path);
+	for (i = 0; i < b->nr_objects; i++) {
+		n = strlen(b->objects[i].path);
+		if (n > pl && b->objects[i].path[n - pl - 1] == '/' &&
+		    !strcmp(b->objects[i].path + n - pl, path)) {
+			if (found)
+				return NULL;	/* two candidates: neither is known to be it */
+			found = b->objects[i].path;
+		}
+	}
+	return found;
+}
+
+/* Programs exec_file could not place: the first said whole, the others counted. */
+struct exec_gaps {
+	char first[900];
+	unsigned int n;
+};
+
+static void exec_gap(struct exec_gaps *g, const char *head, const char *why)
+{
+	if (!g->n++)
+		snprintf(g->first, sizeof(g->first), "%.400s: its code decodes as gaps (%.300s)",
+			 head, why);
+}
+
+/*
+ * One exec whose program no maps snapshot describes (it ran between two
+ * reads of the maps, or they could not be read): its code would decode as
+ * gaps. A non-PIE executable is loaded at its link addresses, so the file
+ * the exec names, decided as for a maps line (the bundle's copy, checked),
+ * is placed there (a summary warning; a notice when its loader and shared
+ * objects stay gaps); a PIE's load address is in no record (into g).
+ * 0 or -ENOMEM.
+ */
+static int exec_file(const struct pts_bundle *b, const struct pts_sb_rec *r, int32_t space,
+		     struct pts_imgset *set, struct objcache *oc, const char *sysroot,
+		     struct pts_decode_summary *sum, struct exec_gaps *g)
+{
+	const char *path = exec_path(b, r->name), *file = NULL;
+	struct pts_err e2 = { 0 };
+	char msg[900], head[400];
+	int pie = 0, interp = 0, rc;
+
+	snprintf(head, sizeof(head), "pid %d exec'd %.200s and no maps of that program were read "
+		 "(it ran between two reads of the maps, 100 ms apart, or they could not be read)",
+		 r->pid, r->name);
+	rc = path ? objfile(oc, b, path, sysroot, sum, &file) : 0;
+	if (rc)
+		return rc;
+	if (!file) {
+		exec_gap(g, head, path ? "its file is not available, said above" :
+			 "the bundle has no copy of that file");
+		return 0;
+	}
+	if (pts_elf_load_kind(file, &pie, &interp, &e2)) {
+		exec_gap(g, head, e2.msg);
+		return 0;
+	}
+	if (pie) {
+		exec_gap(g, head, "it is a PIE: its load address is in no record; a capture of it "
+			 "needs its maps, which ptscope run reads at each exec");
+		return 0;
+	}
+	rc = pts_imgset_add_elf(set, space, file, 0, &e2);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc) {
+		exec_gap(g, head, e2.msg);
+		return 0;
+	}
+	snprintf(msg, sizeof(msg), "%s: its code is decoded from the file at its link addresses "
+		 "(not a PIE)%s", head, interp ? "; the dynamic loader and shared objects it "
+		 "maps are at addresses in no record: their code decodes as gaps" : "");
+	(interp ? pts_decode_notice : pts_decode_warn)(sum, msg);
+	return 0;
+}
+
+/*
+ * exec_file for every exec of the sideband whose program no snapshot
+ * described; those left as gaps said in one notice (a system-wide
+ * capture may have many). 0 or -ENOMEM.
+ */
+static int exec_files(const struct pts_bundle *b, const struct pts_sideband *sb,
+		      struct pts_imgset *set, struct objcache *oc, const char *sysroot,
+		      struct pts_decode_summary *sum)
+{
+	struct exec_gaps g = { .n = 0 };
+	char msg[1000];
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < sb->n && !rc; i++) {
+		const struct pts_sb_rec *r = &sb->recs[i];
+		int32_t space;
+
+		if (r->type != PTS_SB_EXEC || r->pid <= 0 || !r->name)
+			continue;
+		space = exec_space(set, r->pid, r->time_ns);
+		if (space < 0 || space_noted(oc, space))
+			continue;
+		rc = note_space(oc, space) ?: exec_file(b, r, space, set, oc, sysroot, sum, &g);
+	}
+	if (g.n > 1) {
+		snprintf(msg, sizeof(msg), "%.800s; and %u more programs exec'd without maps, their "
+			 "code decoding as gaps", g.first, g.n - 1);
+		pts_decode_notice(sum, msg);
+	} else if (g.n) {
+		pts_decode_notice(sum, g.first);
+	}
+	return rc;
+}
+
 int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
 			     const struct pts_sideband *sb, const struct pts_timeconv *tc,
 			     const struct pts_decode_opts *o, struct pts_decode_summary *sum,
@@ -726,10 +883,13 @@ int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
 		rc = process_images(b, &b->processes[i], set, tc,
 				    pts_tc_ns(tc, start_tsc == UINT64_MAX ? 0 : start_tsc), &oc,
 				    sysroot, sum, err);
+	if (!rc && exec_files(b, sb, set, &oc, sysroot, sum))
+		rc = pts_err_set(err, ENOMEM, "out of memory");
 	if (!rc)
 		rc = sim_user_code_everywhere(b, set, err);
 	for (i = 0; i < oc.n; i++)
 		free(oc.v[i].file);
 	free(oc.v);
+	free(oc.spaces);
 	return rc;
 }

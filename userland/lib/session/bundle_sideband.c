@@ -103,7 +103,7 @@ static int sideband_add_rec(const struct ptscope_sb_hdr *h, const struct pts_tim
 			    uint64_t since_ns, struct pts_sideband *sb)
 {
 	struct pts_sb_rec r;
-	char comm[PTSCOPE_COMM_LEN + 1];
+	char comm[PTSCOPE_COMM_LEN + 1], file[256];	/* an EXEC filename: at most 255 bytes (abi.md) */
 	int rc = 0;
 
 	memset(&r, 0, sizeof(r));
@@ -166,7 +166,10 @@ static int sideband_add_rec(const struct ptscope_sb_hdr *h, const struct pts_tim
 		r.cr3 = ex->cr3;
 		r.name = comm;
 		rc = pts_sideband_add(sb, &r);
+		/* the program's file as exec was given it (the reader checked its NUL) */
 		r.type = PTS_SB_EXEC;
+		snprintf(file, sizeof(file), "%.*s", (int)(h->size - sizeof(*ex)), ex->filename);
+		r.name = file[0] ? file : NULL;
 		if (!rc)
 			rc = pts_sideband_add(sb, &r);
 	}

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# A program whose exec the sideband records but whose maps the bundle does
+# not have (it ran between two reads of the maps, 100 ms apart, or they
+# could not be read): docs/decode.md, "exec without maps".
+# 1. A static non-PIE program (tests/programs/forkexec.c, ELF type
+#    ET_EXEC) traced by the reference encoder, its maps removed from the
+#    manifest: its code is placed from the file the EXEC record names, at
+#    its link addresses, and the decode lists exactly the instructions of
+#    ptsynth's ground truth (the single-stepped execution), as it does with
+#    the maps; said on --summary. Without the fallback it decoded 0
+#    instructions and 2 gaps, unexplained.
+# 2. The same with the EXEC's filename relative ("./forkexec", as execve
+#    was given it; the working directory is not recorded): the one object
+#    whose path ends in it is that file.
+# 3. The shipped sample (a PIE, dynamically linked) without its maps: its
+#    load address is in no record, so its code decodes as gaps (exit 3)
+#    and a notice on stderr says why, without --summary.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/tools/check-lib.sh
+B=${B:-build}
+P=$B/ptscope
+bin=$B/ptsynth-programs
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+bash tests/ptsynth/build-programs.sh "$bin" || exit 1
+"$B/ptsynth" run -q -o "$T/fe.ptscope" -- "$bin/forkexec" < /dev/null > /dev/null ||
+	{ echo "FAIL: ptsynth run forkexec"; exit 1; }
+readelf -h "$bin/forkexec" | grep -q "EXEC (Executable file)" ||
+	{ echo "FAIL: $bin/forkexec is not an ET_EXEC program"; exit 1; }
+
+# strip DIR: a copy of bundle DIR whose processes have no maps
+strip() {
+	rm -rf "$2"
+	cp -r "$1" "$2"
+	python3 - "$2/manifest.json" <<-'EOF'
+	import json, sys
+	m = json.load(open(sys.argv[1]))
+	for p in m["processes"]:
+	    p["maps_arm"] = []
+	    p["maps_trigger"] = []
+	    p.pop("maps_exec", None)
+	json.dump(m, open(sys.argv[1], "w"), indent=2)
+	EOF
+}
+# relative DIR NAME: its EXEC records name the program NAME (ptscope_sb_exec:
+# hdr type 2, size, cpu, tsc; pid, tid, cr3, comm[16], filename NUL-padded to
+# 8), the manifest's sideband size following
+relative() {
+	python3 - "$1/sideband.bin" "$2" "$1/manifest.json" <<-'EOF'
+	import json, struct, sys
+	d = open(sys.argv[1], "rb").read()
+	out, off = b"", 0
+	while off + 16 <= len(d):
+	    t, size, cpu, tsc = struct.unpack_from("<HHIQ", d, off)
+	    rec = d[off:off + size]
+	    if t == 2:
+	        name = sys.argv[2].encode() + b"\0"
+	        name += b"\0" * (-len(name) % 8)
+	        body = rec[16:48] + name
+	        rec = struct.pack("<HHIQ", t, 16 + len(body), cpu, tsc) + body
+	    out += rec
+	    off += size
+	open(sys.argv[1], "wb").write(out)
+	m = json.load(open(sys.argv[3]))
+	m["sideband"]["size"] = len(out)
+	json.dump(m, open(sys.argv[3], "w"), indent=2)
+	EOF
+}
+want=$(awk '/^i / { print $2 }' "$T/fe.ptscope/ground-truth.txt")
+[ -n "$want" ] || { echo "FAIL: no instruction in the ground truth"; exit 1; }
+
+# decode DIR TAG: exit status in $T/TAG.rc, stderr $T/TAG.err, summary $T/TAG.sum
+decode() {
+	local rc=0
+	"$P" decode "$1" -o "$T/$2.txt" --insn-list "$T/$2.insn" --summary > "$T/$2.sum" \
+		2> "$T/$2.err" || rc=$?
+	echo $rc > "$T/$2.rc"
+}
+
+echo "-- 1. non-PIE, no maps: placed at its link addresses"
+strip "$T/fe.ptscope" "$T/nomaps.ptscope"
+decode "$T/fe.ptscope" full
+decode "$T/nomaps.ptscope" nomaps
+[ "$(cat "$T/full.insn")" = "$want" ] || bad "the bundle with its maps does not decode to the ground truth"
+[ "$(cat "$T/nomaps.rc")" = 0 ] || bad "without maps: exit $(cat "$T/nomaps.rc"), want 0: $(cat "$T/nomaps.err")"
+if [ "$(cat "$T/nomaps.insn")" = "$want" ]; then
+	echo "ok: without maps: $(wc -l < "$T/nomaps.insn") instructions, the ground truth's"
+else
+	bad "without maps: $(wc -l < "$T/nomaps.insn") instructions, not the ground truth's $(wc -l <<< "$want"); $(grep -E '^(gaps|instructions)' "$T/nomaps.sum")"
+fi
+grep -q "^warning: pid [0-9]* exec'd $(realpath "$bin/forkexec") and no maps of that program were read (.*): its code is decoded from the file at its link addresses (not a PIE)$" "$T/nomaps.sum" ||
+	bad "no summary warning saying where the code came from: $(grep -i warn "$T/nomaps.sum")"
+
+echo "-- 2. the EXEC's filename relative"
+relative "$T/nomaps.ptscope" ./forkexec
+decode "$T/nomaps.ptscope" rel
+[ "$(cat "$T/rel.insn")" = "$want" ] || bad "relative ./forkexec: not the ground truth: $(grep -E '^(gaps|instructions|warning)' "$T/rel.sum")"
+grep -i "warning" "$T/rel.sum" | grep -v "exec'd ./forkexec" && bad "relative: a warning of another cause"
+grep -q "exec'd ./forkexec and no maps .*: its code is decoded from the file at its link addresses" "$T/rel.sum" &&
+	echo "ok: ./forkexec: the bundle's one object ending in it" || bad "relative: $(grep -i warn "$T/rel.sum")"
+
+echo "-- 3. a PIE without maps: gaps, said without --summary"
+strip samples/demo.ptscope "$T/pie.ptscope"
+rc=0
+"$P" decode "$T/pie.ptscope" -o "$T/pie.txt" 2> "$T/pie.err" || rc=$?
+[ $rc = 3 ] || bad "PIE without maps: exit $rc, want 3 (gaps)"
+grep -q "^ptscope decode: warning: pid 7442 exec'd /tmp/ptscope-sample/demo and no maps of that program were read (.*): its code decodes as gaps (it is a PIE: its load address is in no record; .*)$" "$T/pie.err" &&
+	echo "ok: PIE: $(grep -o "it is a PIE[^;]*" "$T/pie.err")" || bad "PIE without maps: $(cat "$T/pie.err")"
+exit $fail

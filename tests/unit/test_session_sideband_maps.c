@@ -135,5 +135,65 @@ static void a_recorded_build_id_picks_the_file_and_the_cache_serves_it(void)
 	CU_ASSERT_EQUAL(mapped_entry(NULL, NULL, "cache", &sum), 0);
 }
 
+/* Append a record of type at time t for pid, naming name, of protection prot. */
+static void rec(struct pts_sideband *sb, enum pts_sb_type type, uint64_t t, int32_t pid,
+		const char *name, uint32_t prot)
+{
+	struct pts_sb_rec r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = type;
+	r.time_ns = t;
+	r.pid = r.tid = pid;
+	r.name = (char *)name;
+	r.prot = prot;
+	CU_ASSERT_EQUAL_FATAL(pts_sideband_add(sb, &r), 0);
+}
+
+/*
+ * perf's exec records name no file: an exec after which no MMAP of that
+ * process maps an executable file leaves its program's code to --elf, and
+ * is said. Each case is decided by hand from the records.
+ */
+static void an_exec_no_mapping_follows_is_said_once_with_the_first(void)
+{
+	struct pts_decode_summary sum;
+	struct pts_sideband sb = { 0 };
+
+	/* pid 10: exec, then its program mapped (r-x): nothing to say */
+	rec(&sb, PTS_SB_EXEC, 1, 10, "a", 0);
+	rec(&sb, PTS_SB_MMAP, 2, 10, "/bin/a", 5);
+	/* pid 20: exec; the file mapped after it is pid 30's */
+	rec(&sb, PTS_SB_EXEC, 3, 20, "b", 0);
+	rec(&sb, PTS_SB_MMAP, 4, 30, "/bin/x", 5);
+	/* pid 40: exec, anonymous memory only; exec again, a file mapped read-only */
+	rec(&sb, PTS_SB_EXEC, 5, 40, "c", 0);
+	rec(&sb, PTS_SB_MMAP, 6, 40, "", 7);
+	rec(&sb, PTS_SB_EXEC, 7, 40, "d", 0);
+	rec(&sb, PTS_SB_MMAP, 8, 40, "/bin/d", 1);
+	/* pid 50: mapped before its exec only (the program before it) */
+	rec(&sb, PTS_SB_MMAP, 9, 50, "/bin/e", 5);
+	rec(&sb, PTS_SB_EXEC, 10, 50, "f", 0);
+	/* pid 60: exec, then a file of unknown protection (perf's MMAP, not MMAP2) */
+	rec(&sb, PTS_SB_EXEC, 11, 60, "g", 0);
+	rec(&sb, PTS_SB_MMAP, 12, 60, "/bin/g", 0);
+	memset(&sum, 0, sizeof(sum));
+	CU_ASSERT_EQUAL(pts_sideband_exec_unmapped(&sb, &sum), 0);
+	/* 20 (b), 40 (c), 40 (d), 50 (f): four, pid 20 first */
+	CU_ASSERT_EQUAL_FATAL(sum.nr_notices, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.notices[0], "perf sideband: pid 20 (b) exec'd at 3 ns "
+				      "(the first of 4 such programs) and no MMAP record after it"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum.notices[0], "give it with --elf FILE"));
+	/* without them: nothing said */
+	pts_sideband_free(&sb);
+	rec(&sb, PTS_SB_EXEC, 1, 10, "a", 0);
+	rec(&sb, PTS_SB_MMAP, 2, 10, "/bin/a", 5);
+	memset(&sum, 0, sizeof(sum));
+	CU_ASSERT_EQUAL(pts_sideband_exec_unmapped(&sb, &sum), 0);
+	CU_ASSERT_EQUAL(sum.nr_notices, 0);
+	pts_sideband_free(&sb);
+}
+
 PTS_SUITE(session_sideband_maps, suite_init, suite_cleanup,
-	  PTS_TEST(a_recorded_build_id_picks_the_file_and_the_cache_serves_it))
+	  PTS_TEST(a_recorded_build_id_picks_the_file_and_the_cache_serves_it),
+	  PTS_TEST(an_exec_no_mapping_follows_is_said_once_with_the_first))

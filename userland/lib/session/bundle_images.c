@@ -765,9 +765,8 @@ static int exec_file(const struct pts_bundle *b, const struct pts_sb_rec *r, int
 	char msg[900], head[400];
 	int pie = 0, interp = 0, rc;
 
-	snprintf(head, sizeof(head), "pid %d exec'd %.200s and no maps of that program were read "
-		 "(it ran between two reads of the maps, 100 ms apart, or they could not be read)",
-		 r->pid, r->name);
+	snprintf(head, sizeof(head), "pid %d exec'd %.160s and no maps of it were read (it ran "
+		 "between two reads, 100 ms apart, or they failed)", r->pid, r->name);
 	rc = path ? objfile(oc, b, path, sysroot, sum, &file) : 0;
 	if (rc)
 		return rc;
@@ -781,8 +780,7 @@ static int exec_file(const struct pts_bundle *b, const struct pts_sb_rec *r, int
 		return 0;
 	}
 	if (pie) {
-		exec_gap(g, head, "it is a PIE: its load address is in no record; a capture of it "
-			 "needs its maps, which ptscope run reads at each exec");
+		exec_gap(g, head, "a PIE: no record gives its load address");
 		return 0;
 	}
 	rc = pts_imgset_add_elf(set, space, file, 0, &e2);
@@ -793,8 +791,8 @@ static int exec_file(const struct pts_bundle *b, const struct pts_sb_rec *r, int
 		return 0;
 	}
 	snprintf(msg, sizeof(msg), "%s: its code is decoded from the file at its link addresses "
-		 "(not a PIE)%s", head, interp ? "; the dynamic loader and shared objects it "
-		 "maps are at addresses in no record: their code decodes as gaps" : "");
+		 "(not a PIE)%s", head, interp ? "; no record gives the addresses of its loader and "
+		 "shared objects: theirs decodes as gaps" : "");
 	(interp ? pts_decode_notice : pts_decode_warn)(sum, msg);
 	return 0;
 }
@@ -825,8 +823,8 @@ static int exec_files(const struct pts_bundle *b, const struct pts_sideband *sb,
 		rc = note_space(oc, space) ?: exec_file(b, r, space, set, oc, sysroot, sum, &g);
 	}
 	if (g.n > 1) {
-		snprintf(msg, sizeof(msg), "%.800s; and %u more programs exec'd without maps, their "
-			 "code decoding as gaps", g.first, g.n - 1);
+		snprintf(msg, sizeof(msg), "%.300s; so do %u more programs exec'd without maps",
+			 g.first, g.n - 1);
 		pts_decode_notice(sum, msg);
 	} else if (g.n) {
 		pts_decode_notice(sum, g.first);

@@ -914,6 +914,13 @@ int pts_decode_raw(const struct pts_decode_opts *o, pts_tl_emit_fn emit, void *e
 				  "trace's TSC, so which thread ran when may be wrong; give perf's "
 				  "conversion (perf report -D prints it in the AUXTRACE_INFO record: "
 				  "time shift, multiplier, zero)");
+	/*
+	 * an exec'd program the sideband maps no file of: gaps that --elf fills
+	 * (said when code is given otherwise: else the notice below says it)
+	 */
+	if (!rc && o->nr_pevent && !o->nr_elf && !o->nr_raw && (o->kcore_dir || o->sysroot) &&
+	    pts_sideband_exec_unmapped(&in.sb, sum))
+		rc = pts_err_set(err, ENOMEM, "out of memory");
 	/* without code bytes libipt follows no branch: every block is a gap */
 	if (!o->nr_elf && !o->nr_raw && !o->kcore_dir && !(o->nr_pevent && o->sysroot))
 		pts_decode_notice(sum, "no code given: the decoder needs the traced code's bytes "

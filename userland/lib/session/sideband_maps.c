@@ -3,10 +3,12 @@
 #include "sideband_maps.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/param.h>
 
 #include "../capture/elfinfo.h"
 #include "../decode/buildid_cache.h"
@@ -139,4 +141,68 @@ int pts_sideband_maps_add(struct pts_imgset *set, const struct pts_sideband *sb,
 	}
 	pts_hmap_free(&seen, free_file);
 	return rc;
+}
+
+/* A mapping that can hold a program's code: a file, executable or of unknown protection. */
+static bool maps_code(const struct pts_sb_rec *r)
+{
+	return r->type == PTS_SB_MMAP && r->name && r->name[0] == '/' &&
+	       (!r->prot || (r->prot & PROT_EXEC));
+}
+
+/* Per process: its latest exec (index + 1 into sb), whether a file is mapped since. */
+#define EXEC_MAPPED (1ULL << 63)
+
+int pts_sideband_exec_unmapped(const struct pts_sideband *sb, struct pts_decode_summary *sum)
+{
+	struct pts_hmap last = { 0 };
+	size_t i, first = SIZE_MAX, n = 0;
+	char msg[400], more[64] = "";
+
+	for (i = 0; i < sb->n; i++) {
+		const struct pts_sb_rec *r = &sb->recs[i];
+		struct pts_hent *e;
+		bool created;
+
+		if (r->type != PTS_SB_EXEC && !maps_code(r))
+			continue;
+		e = r->type == PTS_SB_EXEC ? pts_hmap_get(&last, &r->pid, sizeof(r->pid), &created) :
+		    pts_hmap_find(&last, &r->pid, sizeof(r->pid));
+		if (!e && r->type == PTS_SB_EXEC) {
+			pts_hmap_free(&last, NULL);
+			return -ENOMEM;
+		}
+		if (!e)
+			continue;	/* a mapping before any exec of its process */
+		if (r->type != PTS_SB_EXEC) {
+			e->v.u |= EXEC_MAPPED;
+			continue;
+		}
+		/* a new program: the one before it is decided */
+		if (!created && !(e->v.u & EXEC_MAPPED)) {
+			n++;
+			first = MIN(first, e->v.u - 1);
+		}
+		e->v.u = i + 1;
+	}
+	for (i = 0; i < last.cap; i++) {
+		if (!last.slots[i] || (last.slots[i]->v.u & EXEC_MAPPED))
+			continue;
+		n++;
+		first = MIN(first, last.slots[i]->v.u - 1);
+	}
+	pts_hmap_free(&last, NULL);
+	if (!n)
+		return 0;
+	if (n > 1)
+		snprintf(more, sizeof(more), " (the first of %zu such programs)", n);
+	/* at most 383 bytes: a notice's slot (session.h) */
+	snprintf(msg, sizeof(msg), "perf sideband: pid %d (%.16s) exec'd at %" PRIu64 " ns%s and "
+		 "no MMAP record after it maps its program's file (perf records no path at an "
+		 "exec): its code decodes as gaps; give it with --elf FILE (non-PIE: at its link "
+		 "addresses) or --elf FILE:BASE (PIE: BASE its load address, from /proc/PID/maps "
+		 "where it ran)", sb->recs[first].pid,
+		 sb->recs[first].name ? sb->recs[first].name : "?", sb->recs[first].time_ns, more);
+	pts_decode_notice(sum, msg);
+	return 0;
 }

@@ -31,4 +31,14 @@ int pts_sideband_maps_add(struct pts_imgset *set, const struct pts_sideband *sb,
 			  const char *sysroot, const char *cache, struct pts_decode_summary *sum,
 			  struct pts_err *err);
 
+/*
+ * The execs of sb (perf's COMM with the exec flag) after which no MMAP or
+ * MMAP2 record of that process maps an executable file: perf records no
+ * path at an exec, so nothing names that program's file and its code
+ * decodes as gaps unless --elf gives it. Said in one notice in sum: the
+ * first such exec (pid, comm, time), how many more, and the --elf to
+ * give. sb sorted (pts_sideband_sort). 0 or -ENOMEM.
+ */
+int pts_sideband_exec_unmapped(const struct pts_sideband *sb, struct pts_decode_summary *sum);
+
 #endif /* PTS_SESSION_SIDEBAND_MAPS_H */

@@ -17,8 +17,13 @@
  * this many, where the packet scan starts afresh anyway, and its whole
  * pages are dropped once it is scanned (they fault back in from the file
  * when decoded): resident memory does not grow with the trace (check 77).
+ * Small, so that the threads end the scans together: with slices of
+ * 8 MiB, -j 2 on a 10 MB trace had one thread scan 8 MiB (~11 ms) while
+ * the other did the CYC scan and the last 2 MiB (~8 ms) and then waited,
+ * the decode not started (docs/performance.md, "The critical path of -j2
+ * (twenty-fifth round)"). A slice costs a few µs more than its bytes.
  */
-#define PRESCAN_SLICE (8u << 20)
+#define PRESCAN_SLICE (1u << 20)
 
 /* A task: CPU cpu's CYC scan, or the slice [from, to) of its scope scan. */
 struct task {
@@ -125,10 +130,21 @@ static void *run_tasks(void *arg)
 	}
 }
 
+/* qsort: CYC scans by their traces' lengths, the longest first */
+static int longer_first(const void *a, const void *b, void *arg)
+{
+	const struct pts_prescan_cpu *cpu = arg;
+	size_t la = cpu[((const struct task *)a)->cpu].len, lb = cpu[((const struct task *)b)->cpu].len;
+
+	return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
 /*
  * The tasks of cpu[0, n) into s->task: the CYC scans first (a whole trace
- * each, the longest), then the scope scan's slices in the order of the
- * traces. -ENOMEM, or 0.
+ * each, the longest, the longest of them first), then the scope scan's
+ * slices in the order of the traces: the threads take the long tasks
+ * first and the short ones last, and end within a slice of each other.
+ * -ENOMEM, or 0.
  */
 static int make_tasks(struct prescan *s, unsigned int n, bool scope)
 {
@@ -143,6 +159,7 @@ static int make_tasks(struct prescan *s, unsigned int n, bool scope)
 	for (i = 0; i < n; i++)
 		if (s->cpu[i].scan_cyc)
 			s->task[s->ntasks++] = (struct task){ .cpu = i, .cyc = true };
+	qsort_r(s->task, s->ntasks, sizeof(*s->task), longer_first, s->cpu);
 	for (i = 0; i < n && scope; i++)
 		for (from = 0; from < s->cpu[i].len; from = s->task[s->ntasks++].to)
 			s->task[s->ntasks] = (struct task){

@@ -90,6 +90,38 @@ static void retire_chunk(struct pts_pcpu *p, struct chunk *c)
 	p->pool->live--;
 }
 
+/* Whether p is the one CPU of the pool with chunks left to add. */
+static bool last_cpu(const struct pts_pcpu *p)
+{
+	const struct pts_pcpu *q;
+
+	for (q = p->pool->cpus; q; q = q->pnext)
+		if (q != p && (!q->tail || q->tail->end < q->cfg.size))
+			return false;
+	return true;
+}
+
+/*
+ * Trace bytes of the chunk that starts at `start`: chunk_bytes, and toward
+ * the end of the decode (the trace's end, no other CPU with chunks left
+ * to add) a quarter of what is left, down to a quarter chunk. At the end
+ * of a decode the worker has nothing left to take while the calling
+ * thread decodes its last chunk and hands out the ones the worker stored
+ * (docs/performance.md, "The critical path of -j2 (twenty-fifth round)"):
+ * smaller last chunks shorten that. At the end of a CPU whose trace ends
+ * before the others' they made the window shorter and the calling thread
+ * wait.
+ */
+static size_t chunk_len(const struct pts_pcpu *p, uint64_t start)
+{
+	uint64_t left = p->cfg.size - start;
+	size_t n = p->chunk_bytes;
+
+	if (left / 4 < n && last_cpu(p))
+		n = left / 4 > n / 4 ? (size_t)(left / 4) : n / 4;
+	return n ? n : 1;
+}
+
 int pardec_add_chunk(struct pts_pcpu *p)
 {
 	struct chunk *c, *t = p->tail;
@@ -101,10 +133,10 @@ int pardec_add_chunk(struct pts_pcpu *p)
 	c->first = !t;
 	c->start = t ? t->end : 0;
 	/*
-	 * The first PSB after chunk_bytes more; a chunk ends where the next
+	 * The first PSB after chunk_len more; a chunk ends where the next
 	 * starts. A trace with CYC is one chunk, the calling thread's (pardec.h).
 	 */
-	c->end = p->cyc ? p->cfg.size : psb_at_or_after(p, c->start + p->chunk_bytes);
+	c->end = p->cyc ? p->cfg.size : psb_at_or_after(p, c->start + chunk_len(p, c->start));
 	c->over = UINT64_MAX;
 	c->risk_at = UINT64_MAX;
 	/* the first chunks: every CPU's at once (the merge peeks each) */

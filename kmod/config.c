@@ -93,24 +93,30 @@ void pts_unconfigure(void)
  * @cfg: copied from user space, header already checked.
  * @why: reason code and value on refusal.
  *
- * Everything that can fail is checked, and the rings are allocated and
- * charged to the caller's memory cgroup, before the previous
- * configuration is released; nothing here holds the hotplug lock.
+ * Every input is checked against the unit, the caller's rights and this
+ * kernel (the triggers' tracepoint, pid, hotkey and file, the records'
+ * tracepoints), and the rings are allocated and charged to the caller's
+ * memory cgroup, before the previous configuration is released: such a
+ * refusal leaves it as it was. What can still fail afterwards leaves the
+ * module IDLE: the sideband rings' allocation, and a registration the
+ * kernel refuses (no memory for a probe; a uprobe on an instruction it
+ * cannot probe; a hotkey another driver took meanwhile). Nothing here
+ * holds the hotplug lock.
  * Context: process context, pts.lock held; may sleep.
  * Return: 0; -EBUSY (ARMED: stop first; MAPPED: unmap first); -EPERM
  * (NOT_OWNER: the current capture is another user's);
  * -EINVAL/-EOPNOTSUPP/-ENODEV from pts_config_check(); -EPERM/-ESRCH from
  * the permission checks (pts_perm_check(), pts_perm_grab_mm()), -EINTR
  * from the latter; -EPERM (BUFFER_LIMIT); -EINVAL (BAD_CPU_MASK);
- * -ENOMEM (NO_MEMORY); -ENOENT (TRACEPOINT_NOT_FOUND); -EBUSY
- * (HOTKEY_UNAVAILABLE); -EBADF/-EINVAL/-ESRCH/-ENOMEM from the uprobe
- * trigger (pts_uprobe_setup()); -ENOENT (TRACEPOINT_NOT_FOUND) or a
- * registration error from the syscall records (pts_sysrec_setup()).
+ * -ENOMEM (NO_MEMORY); the errors of pts_trigger_prepare() and
+ * pts_trigger_commit(); -ENOENT (TRACEPOINT_NOT_FOUND) or a registration
+ * error from the syscall records (pts_sysrec_check(), pts_sysrec_setup()).
  */
 int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 {
 	struct pts_ctl_plan plan;
 	struct pts_cr3_plan cr3 = { .filter = false };
+	struct pts_trigger_prep trig = { .tp.idx = -1 };
 	struct pts_bufset *bufs = NULL;
 	struct mm_struct *mm = NULL;
 	struct pid *own = NULL;
@@ -145,6 +151,19 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 	err = build_cpumask(cfg, mask, why);
 	if (err)
 		goto out;
+	/*
+	 * What the triggers and the records name must exist in this kernel
+	 * (and the pids and files be taken) while the current capture is
+	 * still there: a refusal for bad input leaves it as it was.
+	 */
+	err = pts_trigger_prepare(cfg, admin, &trig, why);
+	if (err)
+		goto out;
+	if ((cfg->flags & PTSCOPE_CFG_SYSREC) && pts_sysrec_check()) {
+		why->reason = PTSCOPE_R_TRACEPOINT_NOT_FOUND;
+		err = -ENOENT;
+		goto out;
+	}
 	if (cfg->flags & PTSCOPE_CFG_CR3_FILTER) {
 		/*
 		 * Without perfmon_capable() the sideband names this process
@@ -199,7 +218,7 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 			goto undo;
 		}
 	}
-	err = pts_trigger_setup(cfg, admin, why);
+	err = pts_trigger_commit(&trig, why);
 	if (err) {
 		pts_sysrec_teardown();
 		pts_sideband_teardown();
@@ -225,6 +244,7 @@ undo:
 		mmdrop(pts.cr3_mm);
 	pts.cr3_mm = NULL;
 out:
+	pts_trigger_prep_drop(&trig);
 	put_pid(own);
 	if (mm)
 		mmdrop(mm);

@@ -30,6 +30,7 @@
 #include <linux/irq_work.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/path.h>
 #include <linux/percpu.h>
 #include <linux/pid.h>
 #include <linux/printk.h>
@@ -318,27 +319,71 @@ int pts_perm_open(struct file *file);
 u64 pts_cr3_identity(u64 cr3);
 extern int pts_param_group;
 
-/* ---- triggers (trigger.c) ---------------------------------------------- */
-int pts_trigger_setup(const struct ptscope_config *cfg, bool admin,
-		      struct pts_refusal *why);
-void pts_trigger_teardown(void);
-void pts_trigger_describe(struct ptscope_trigger_info *ti);
-void pts_trigger_fire(u32 reason);
-void pts_trigger_quiesce(void);
-void pts_trigger_init(void);
-
 /* ---- tracepoint trigger (trigger_tp.c) ---------------------------------- */
-int pts_trigger_tp_setup(const struct ptscope_trigger_spec *spec, bool admin,
-			 struct pts_refusal *why);
+/*
+ * A tracepoint trigger checked and its pid taken, nothing registered yet
+ * (pts_trigger_tp_prepare()). Owned by the configuring caller, under
+ * pts.lock.
+ */
+struct pts_tp_prep {
+	int idx;		/* index into pts_tp_triggers[]; -1 none */
+	struct pid *pid;	/* tracepoint_pid's, referenced; NULL any task */
+	bool tid;		/* @pid names a thread */
+};
+
+int pts_trigger_tp_prepare(const struct ptscope_trigger_spec *spec, bool admin,
+			   struct pts_tp_prep *prep, struct pts_refusal *why);
+int pts_trigger_tp_commit(struct pts_tp_prep *prep, struct pts_refusal *why);
+void pts_trigger_tp_prep_drop(struct pts_tp_prep *prep);
 void pts_trigger_tp_teardown(void);
 bool pts_trigger_tp_registered(void);
 extern char *pts_param_hotkey;
 
 /* ---- user-function trigger (uprobe.c) ---------------------------------- */
-int pts_uprobe_setup(const struct ptscope_uprobe_spec *spec,
-		     struct pts_refusal *why);
+/*
+ * A uprobe trigger's file and process, checked and referenced, not yet
+ * registered (pts_uprobe_prepare()). Owned by the configuring caller,
+ * under pts.lock.
+ */
+struct pts_uprobe_prep {
+	struct path path;		/* path_get(); .dentry NULL: none */
+	struct mm_struct *mm;		/* mmgrab()ed; NULL: any process */
+	u64 offset;
+	s32 pid;
+};
+
+int pts_uprobe_prepare(const struct ptscope_uprobe_spec *spec,
+		       struct pts_uprobe_prep *prep, struct pts_refusal *why);
+int pts_uprobe_commit(struct pts_uprobe_prep *prep, struct pts_refusal *why);
+void pts_uprobe_prep_drop(struct pts_uprobe_prep *prep);
 void pts_uprobe_teardown(void);
 bool pts_uprobe_describe(struct ptscope_trigger_info *ti);
+
+/* ---- triggers (trigger.c) ---------------------------------------------- */
+/*
+ * Every trigger of a configuration checked against the running kernel,
+ * with what it names referenced (pts_trigger_prepare()), before the
+ * previous configuration is released: registering it afterwards
+ * (pts_trigger_commit()) can fail only for want of memory or when
+ * another driver took the hotkey meanwhile.
+ */
+struct pts_trigger_prep {
+	u32 kinds;			/* PTSCOPE_TRIG_* to register */
+	struct pts_tp_prep tp;
+	int key;			/* the hotkey; 0 none */
+	bool key_held;			/* registered already by the prepare */
+	struct pts_uprobe_prep up;
+};
+
+int pts_trigger_prepare(const struct ptscope_config *cfg, bool admin,
+			struct pts_trigger_prep *prep, struct pts_refusal *why);
+int pts_trigger_commit(struct pts_trigger_prep *prep, struct pts_refusal *why);
+void pts_trigger_prep_drop(struct pts_trigger_prep *prep);
+void pts_trigger_teardown(void);
+void pts_trigger_describe(struct ptscope_trigger_info *ti);
+void pts_trigger_fire(u32 reason);
+void pts_trigger_quiesce(void);
+void pts_trigger_init(void);
 
 /* ---- the capture's pid namespace (pidns.c) ---------------------------- */
 void pts_pidns_hold(void);
@@ -362,6 +407,7 @@ bool pts_sideband_ready(void);
 void pts_sideband_init(void);
 
 /* ---- syscall and user page-fault records (sysrec.c) -------------------- */
+int pts_sysrec_check(void);
 int pts_sysrec_setup(struct mm_struct *mm, const struct cpumask *cpus);
 void pts_sysrec_teardown(void);
 

@@ -142,6 +142,32 @@ void pts_sysrec_teardown(void)
 }
 
 /**
+ * pts_sysrec_check() - does this kernel have the records' tracepoints?
+ *
+ * Asked before the previous configuration is released, so that a kernel
+ * without CONFIG_FTRACE_SYSCALLS refuses the flag and leaves it as it was.
+ * Context: process context (walks the tracepoint section).
+ * Return: 0; -ENOENT when one is missing (logged with its name).
+ */
+int pts_sysrec_check(void)
+{
+	static const char * const names[] = {
+		"raw_syscalls:sys_enter", "raw_syscalls:sys_exit",
+		"exceptions:page_fault_user",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!pts_tp_find(names[i])) {
+			pts_err("syscall records: tracepoint %s not found\n",
+				names[i]);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+/**
  * pts_sysrec_setup() - hook the syscall and user page-fault tracepoints.
  * @mm: the CR3-filtered address space (held by the capture), or NULL:
  *      every user task on a CPU of @cpus.

@@ -222,25 +222,36 @@ static const struct sysrq_key_op pts_sysrq_op = {
 };
 
 /**
- * pts_trigger_setup() - register the configured tracepoint/hotkey/uprobe triggers.
+ * pts_trigger_prepare() - check every trigger of @cfg against this kernel
+ * and take what they name, before the previous configuration is released.
  * @cfg: the configuration (its trigger and uprobe parts).
  * @admin: the caller is perfmon_capable() (pts_perm_check()).
+ * @prep: out; released by pts_trigger_commit() or pts_trigger_prep_drop().
  * @why: reason code and value on refusal.
+ *
+ * A hotkey other than the one registered now is registered here (a key
+ * of another driver is refused while the current capture is still
+ * there); its handler does nothing until a START (the capture cannot be
+ * armed during CONFIGURE). The current key is registered again at the
+ * commit, once the current capture's triggers are gone.
  * Context: process context, pts.lock held, not cpus_read_lock(). May sleep.
- * Return: 0; the errors of pts_trigger_tp_setup(); -EBUSY
- * (HOTKEY_UNAVAILABLE); or those of pts_uprobe_setup(). On failure
- * nothing stays registered.
+ * Return: 0; the errors of pts_trigger_tp_prepare(); -EBUSY
+ * (HOTKEY_UNAVAILABLE); or those of pts_uprobe_prepare(). On failure
+ * nothing is held.
  */
-int pts_trigger_setup(const struct ptscope_config *cfg, bool admin,
-		      struct pts_refusal *why)
+int pts_trigger_prepare(const struct ptscope_config *cfg, bool admin,
+			struct pts_trigger_prep *prep, struct pts_refusal *why)
 {
 	const struct ptscope_trigger_spec *spec = &cfg->trigger;
 	int err;
 
+	memset(prep, 0, sizeof(*prep));
+	prep->tp.idx = -1;
+	prep->kinds = spec->kinds;
 	if (spec->kinds & PTSCOPE_TRIG_TRACEPOINT) {
-		err = pts_trigger_tp_setup(spec, admin, why);
+		err = pts_trigger_tp_prepare(spec, admin, &prep->tp, why);
 		if (err)
-			return err;
+			goto fail;
 	}
 	if (spec->kinds & PTSCOPE_TRIG_HOTKEY) {
 		int key = spec->hotkey;
@@ -248,22 +259,84 @@ int pts_trigger_setup(const struct ptscope_config *cfg, bool admin,
 		if (!key && pts_param_hotkey)
 			key = pts_param_hotkey[0];
 		if (!pts_sysrq_key_ok(key) ||
-		    register_sysrq_key(key, &pts_sysrq_op)) {
+		    (key != trig_key && register_sysrq_key(key, &pts_sysrq_op))) {
 			why->reason = PTSCOPE_R_HOTKEY_UNAVAILABLE;
 			why->arg = key;
-			pts_trigger_teardown();
-			return -EBUSY;
+			err = -EBUSY;
+			goto fail;
 		}
-		trig_key = key;
+		prep->key = key;
+		prep->key_held = key != trig_key;
 	}
 	if (spec->kinds & PTSCOPE_TRIG_UPROBE) {
-		err = pts_uprobe_setup(&cfg->uprobe, why);
-		if (err) {
-			pts_trigger_teardown();
-			return err;
-		}
+		err = pts_uprobe_prepare(&cfg->uprobe, &prep->up, why);
+		if (err)
+			goto fail;
 	}
 	return 0;
+fail:
+	pts_trigger_prep_drop(prep);
+	return err;
+}
+
+/**
+ * pts_trigger_prep_drop() - release what pts_trigger_prepare() took and
+ * pts_trigger_commit() did not take over (nothing after a commit).
+ * @prep: emptied.
+ * Context: process context, pts.lock held; may sleep.
+ */
+void pts_trigger_prep_drop(struct pts_trigger_prep *prep)
+{
+	pts_trigger_tp_prep_drop(&prep->tp);
+	if (prep->key_held)
+		unregister_sysrq_key(prep->key, &pts_sysrq_op);
+	prep->key_held = false;
+	prep->key = 0;
+	pts_uprobe_prep_drop(&prep->up);
+	prep->kinds = 0;
+}
+
+/**
+ * pts_trigger_commit() - register the prepared triggers.
+ * @prep: from pts_trigger_prepare(); the triggers' from here on, also on
+ *        failure (emptied).
+ * @why: reason code and value on refusal.
+ * Context: process context, pts.lock held, not cpus_read_lock(); the
+ * previous capture's triggers torn down. May sleep.
+ * Return: 0; the errors of pts_trigger_tp_commit(); -EBUSY
+ * (HOTKEY_UNAVAILABLE: another driver took the key after the prepare);
+ * or those of pts_uprobe_commit(). On failure nothing stays registered.
+ */
+int pts_trigger_commit(struct pts_trigger_prep *prep, struct pts_refusal *why)
+{
+	int err;
+
+	if (prep->kinds & PTSCOPE_TRIG_TRACEPOINT) {
+		err = pts_trigger_tp_commit(&prep->tp, why);
+		if (err)
+			goto fail;
+	}
+	if (prep->kinds & PTSCOPE_TRIG_HOTKEY) {
+		if (!prep->key_held && register_sysrq_key(prep->key, &pts_sysrq_op)) {
+			why->reason = PTSCOPE_R_HOTKEY_UNAVAILABLE;
+			why->arg = prep->key;
+			err = -EBUSY;
+			goto fail;
+		}
+		trig_key = prep->key;
+		prep->key_held = false;
+	}
+	if (prep->kinds & PTSCOPE_TRIG_UPROBE) {
+		err = pts_uprobe_commit(&prep->up, why);
+		if (err)
+			goto fail;
+	}
+	prep->kinds = 0;
+	return 0;
+fail:
+	pts_trigger_prep_drop(prep);
+	pts_trigger_teardown();
+	return err;
 }
 
 /**

@@ -125,44 +125,89 @@ static void * const trig_probes[] = {
 };
 
 /**
- * pts_trigger_tp_setup() - register the tracepoint trigger.
+ * pts_trigger_tp_prepare() - check the tracepoint trigger against this
+ * kernel and take its pid, registering nothing.
  * @spec: the trigger specification; its tracepoint is set.
  * @admin: the caller is perfmon_capable(): no ptrace check of
  *         tracepoint_pid (pts_perm_take_pid()).
+ * @prep: out: the list index and the pid reference; emptied on failure.
  * @why: reason code and value on refusal.
- * Context: process context, pts.lock held, not cpus_read_lock() (the
- * registration takes it). May sleep.
+ *
+ * Called before the previous configuration is released, so that a
+ * refusal leaves it as it was.
+ * Context: process context, pts.lock held; may sleep.
  * Return: 0; -ENOENT (TRACEPOINT_NOT_FOUND: no such tracepoint, or a
  * listed event named with another subsystem); -EOPNOTSUPP (BAD_TRIGGER: a
  * tracepoint that is not in the list); -ESRCH (NO_SUCH_PID: no process
  * or thread tracepoint_pid in the caller's pid namespace); -EPERM
- * (NEED_PTRACE) or -EINTR from pts_perm_take_pid(); or the error
- * of tracepoint_probe_register() (BAD_TRIGGER). On failure nothing stays
- * registered.
+ * (NEED_PTRACE) or -EINTR from pts_perm_take_pid().
  */
-int pts_trigger_tp_setup(const struct ptscope_trigger_spec *spec, bool admin,
-			 struct pts_refusal *why)
+int pts_trigger_tp_prepare(const struct ptscope_trigger_spec *spec, bool admin,
+			   struct pts_tp_prep *prep, struct pts_refusal *why)
 {
 	int idx = pts_tp_trigger_lookup(spec->tracepoint);
-	int err;
 
+	prep->idx = -1;
+	prep->pid = NULL;
+	prep->tid = false;
 	if (idx == -EOPNOTSUPP && pts_tp_find(spec->tracepoint)) {
 		why->reason = PTSCOPE_R_BAD_TRIGGER;
 		why->arg = offsetof(struct ptscope_config, trigger.tracepoint);
 		return -EOPNOTSUPP;
 	}
-	if (idx < 0) {
+	/* A listed event this kernel was built without is not found either. */
+	if (idx < 0 || !pts_tp_find(pts_tp_triggers[idx].event)) {
 		why->reason = PTSCOPE_R_TRACEPOINT_NOT_FOUND;
 		return -ENOENT;
 	}
 	if (spec->tracepoint_pid) {
-		trig_tid = spec->flags & PTSCOPE_TRIGF_TID;
-		err = pts_perm_take_pid(spec->tracepoint_pid,
-					trig_tid ? PIDTYPE_PID : PIDTYPE_TGID,
-					admin, &trig_pid, why);
+		bool tid = spec->flags & PTSCOPE_TRIGF_TID;
+		int err = pts_perm_take_pid(spec->tracepoint_pid,
+					    tid ? PIDTYPE_PID : PIDTYPE_TGID,
+					    admin, &prep->pid, why);
+
 		if (err)
 			return err;
+		prep->tid = tid;
 	}
+	prep->idx = idx;
+	return 0;
+}
+
+/**
+ * pts_trigger_tp_prep_drop() - release what pts_trigger_tp_prepare() took
+ * (nothing once committed).
+ * @prep: emptied.
+ * Context: process context, pts.lock held.
+ */
+void pts_trigger_tp_prep_drop(struct pts_tp_prep *prep)
+{
+	put_pid(prep->pid);
+	prep->pid = NULL;
+	prep->idx = -1;
+	prep->tid = false;
+}
+
+/**
+ * pts_trigger_tp_commit() - register the prepared tracepoint trigger.
+ * @prep: from pts_trigger_tp_prepare(); the trigger's from here on, also
+ *        on failure (emptied).
+ * @why: reason code and value on refusal.
+ * Context: process context, pts.lock held, not cpus_read_lock() (the
+ * registration takes it); no tracepoint trigger registered. May sleep.
+ * Return: 0; or the error of tracepoint_probe_register() (BAD_TRIGGER),
+ * -ENOENT (TRACEPOINT_NOT_FOUND) should the tracepoint be gone. On
+ * failure nothing stays registered.
+ */
+int pts_trigger_tp_commit(struct pts_tp_prep *prep, struct pts_refusal *why)
+{
+	int idx = prep->idx;
+	int err;
+
+	trig_pid = prep->pid;
+	trig_tid = prep->tid;
+	prep->pid = NULL;
+	prep->idx = -1;
 	/* Checked by TRIG_PROBE_DEFINE(), so not through pts_tp_register(). */
 	err = pts_tp_register_checked(pts_tp_triggers[idx].event,
 				      trig_probes[idx], NULL, &trig_tp);

@@ -94,30 +94,30 @@ static struct mm_struct *pid_mm(s32 nr)
 }
 
 /**
- * pts_uprobe_setup() - register the user-function trigger.
+ * pts_uprobe_prepare() - check the user-function trigger's file, offset
+ * and process, and take references on them, registering nothing.
  * @spec: the configuration's uprobe part (structure already checked).
+ * @prep: out: the file's path and the process's mm, referenced; emptied
+ *        on failure.
  * @why: reason code and value on refusal.
  *
  * The file must be a regular file the caller opened for reading (an
  * O_PATH descriptor is refused: it grants no right to read the file);
- * the offset must lie inside it. The kernel decides whether the
- * instruction there can be probed when it installs the breakpoint in an
- * address space that maps it: at registration for the processes mapping
- * it now (a refusal fails CONFIGURE), at mmap for later ones.
+ * the offset must lie inside it. Called before the previous
+ * configuration is released, so that a refusal leaves it as it was.
  * Context: process context, pts.lock held; may sleep.
  * Return: 0; -EBADF (UPROBE_FILE: no such fd); -EINVAL (UPROBE_FILE: not
  * a regular file open for reading; UPROBE_OFFSET: past the end);
- * -ESRCH (NO_SUCH_PID); -ENOMEM or -EINVAL (UPROBE_REFUSED, reason_arg =
- * the kernel's errno, positive).
+ * -ESRCH (NO_SUCH_PID).
  */
-int pts_uprobe_setup(const struct ptscope_uprobe_spec *spec,
-		     struct pts_refusal *why)
+int pts_uprobe_prepare(const struct ptscope_uprobe_spec *spec,
+		       struct pts_uprobe_prep *prep, struct pts_refusal *why)
 {
 	/* fget_raw(): an O_PATH fd is found, and refused below as unreadable. */
 	struct file *f = fget_raw(spec->fd);
-	struct mm_struct *mm = NULL;
-	int err;
+	int err = 0;
 
+	memset(prep, 0, sizeof(*prep));
 	if (!f || !(f->f_mode & FMODE_READ) ||
 	    !S_ISREG(file_inode(f)->i_mode)) {
 		why->reason = PTSCOPE_R_UPROBE_FILE;
@@ -132,40 +132,81 @@ int pts_uprobe_setup(const struct ptscope_uprobe_spec *spec,
 		goto out_file;
 	}
 	if (spec->pid) {
-		mm = pid_mm(spec->pid);
-		if (!mm) {
+		prep->mm = pid_mm(spec->pid);
+		if (!prep->mm) {
 			why->reason = PTSCOPE_R_NO_SUCH_PID;
 			why->arg = (u64)(s64)spec->pid;
 			err = -ESRCH;
 			goto out_file;
 		}
 	}
-	utrig.path = f->f_path;
-	path_get(&utrig.path);
-	utrig.offset = spec->offset;
-	utrig.pid = spec->pid;
-	utrig.mm = mm;
+	prep->path = f->f_path;
+	path_get(&prep->path);
+	prep->offset = spec->offset;
+	prep->pid = spec->pid;
+out_file:
+	if (f)
+		fput(f);
+	return err;
+}
+
+/**
+ * pts_uprobe_prep_drop() - release what pts_uprobe_prepare() took
+ * (nothing once committed).
+ * @prep: emptied.
+ * Context: process context, pts.lock held; may sleep.
+ */
+void pts_uprobe_prep_drop(struct pts_uprobe_prep *prep)
+{
+	if (prep->path.dentry)
+		path_put(&prep->path);
+	if (prep->mm)
+		mmdrop(prep->mm);
+	memset(prep, 0, sizeof(*prep));
+}
+
+/**
+ * pts_uprobe_commit() - register the prepared user-function trigger.
+ * @prep: from pts_uprobe_prepare(); the trigger's from here on, also on
+ *        failure (emptied).
+ * @why: reason code and value on refusal.
+ *
+ * The kernel decides whether the instruction at the offset can be probed
+ * when it installs the breakpoint in an address space that maps it: at
+ * registration for the processes mapping it now (a refusal fails
+ * CONFIGURE here), at mmap for later ones.
+ * Context: process context, pts.lock held, no uprobe registered; may
+ * sleep.
+ * Return: 0; -ENOMEM or -EINVAL (UPROBE_REFUSED, reason_arg = the
+ * kernel's errno, positive). On failure nothing stays registered or held.
+ */
+int pts_uprobe_commit(struct pts_uprobe_prep *prep, struct pts_refusal *why)
+{
+	int err;
+
+	utrig.path = prep->path;
+	utrig.offset = prep->offset;
+	utrig.pid = prep->pid;
+	utrig.mm = prep->mm;
+	memset(prep, 0, sizeof(*prep));
 	atomic64_set(&utrig.hits, 0);
 	/* d_real_inode(): the inode that is mapped, also on overlayfs. */
 	err = pts_uprobe_register(&utrig.reg, d_real_inode(utrig.path.dentry),
-				  spec->offset, &up_consumer);
+				  utrig.offset, &up_consumer);
 	if (err) {
 		why->reason = PTSCOPE_R_UPROBE_REFUSED;
 		why->arg = -err;
-		err = err == -ENOMEM ? -ENOMEM : -EINVAL;
 		path_put(&utrig.path);
 		if (utrig.mm)
 			mmdrop(utrig.mm);
 		memset(&utrig.path, 0, sizeof(utrig.path));
 		utrig.mm = NULL;
 		utrig.pid = 0;
-		goto out_file;
+		utrig.offset = 0;
+		return err == -ENOMEM ? -ENOMEM : -EINVAL;
 	}
 	utrig.registered = true;
-out_file:
-	if (f)
-		fput(f);
-	return err;
+	return 0;
 }
 
 /**

@@ -58,6 +58,14 @@
  *                        cannot see): the FORK and EXIT of a child and the
  *                        TRIGGER name the pids fork() and the namespace's
  *                        /proc give
+ *   configure-keeps NAME root: a triggered capture with hotkey x; CONFIGUREs
+ *                        refused for a missing or unlisted tracepoint,
+ *                        the kernel's sysrq key b, a uprobe fd not open, a
+ *                        directory, an offset past the end (each with a
+ *                        new hotkey y): each leaves the capture as it was
+ *                        (TRIGGERED, same trigger, hotkey x registered);
+ *                        then x again, y, and x are accepted (nothing
+ *                        the refusals took is left held)
  *
  * The expectations come from docs/abi.md ("Permissions", "Triggers"),
  * never from values this program made.
@@ -1009,6 +1017,159 @@ static int do_tp_typed(void)
 	return report();
 }
 
+/* ---- a refused CONFIGURE keeps the capture ---------------------------------- */
+
+/* Capture A (TRIGGERED, its hotkey 'x' registered) is still there? */
+static void still_a(int fd, const struct ptscope_state *a, const char *what)
+{
+	struct ptscope_trigger_info ti;
+	struct ptscope_state s;
+	int r;
+
+	get_state(fd, &s);
+	memset(&ti, 0, sizeof(ti));
+	r = IOC(fd, PTSCOPE_IOC_GET_TRIGGER, ti);
+	if (s.state != PTSCOPE_STATE_TRIGGERED || s.nr_snapshots != a->nr_snapshots ||
+	    s.trigger_tsc != a->trigger_tsc)
+		bad("after %s: state %u, %u snapshots, want the triggered capture "
+		    "(state %u, %u snapshots, same trigger)", what, s.state,
+		    s.nr_snapshots, PTSCOPE_STATE_TRIGGERED, a->nr_snapshots);
+	else if (r || !(ti.kinds & PTSCOPE_TRIG_HOTKEY) || ti.hotkey != 'x')
+		bad("after %s: the capture's hotkey is gone (%s, kinds %#x, key %u)",
+		    what, r ? strerror(-r) : "ok", ti.kinds, ti.hotkey);
+	else
+		detail("%s:kept", what);
+}
+
+/* CONFIGURE @cfg must be refused with @e and @reason, capture A kept. */
+static void refused_keeps(int fd, struct ptscope_config *cfg, int e, uint32_t reason,
+			  const struct ptscope_state *a, const char *what)
+{
+	int r = IOC(fd, PTSCOPE_IOC_CONFIGURE, *cfg);
+
+	if (r != -e || cfg->hdr.reason != reason) {
+		bad("%s: %s reason %u, want %s reason %u", what,
+		    r ? strerror(-r) : "accepted", cfg->hdr.reason, strerror(e), reason);
+		return;
+	}
+	still_a(fd, a, what);
+}
+
+/* A configuration whose only trigger is the hotkey @key ('\0': none). */
+static void key_config(int fd, struct ptscope_config *cfg, char key)
+{
+	small_config(fd, PTSCOPE_SCOPE_BOTH, cfg);
+	if (key) {
+		cfg->trigger.kinds = PTSCOPE_TRIG_HOTKEY;
+		cfg->trigger.hotkey = (unsigned char)key;
+	}
+}
+
+/* A uprobe trigger on @ufd at @off, with the hotkey @key ('\0': none). */
+static void uprobe_config(int fd, struct ptscope_config *cfg, int ufd, uint64_t off,
+			  char key)
+{
+	key_config(fd, cfg, key);
+	cfg->trigger.kinds |= PTSCOPE_TRIG_UPROBE;
+	cfg->uprobe.fd = ufd;
+	cfg->uprobe.offset = off;
+}
+
+/* CONFIGURE @cfg must be accepted and register the hotkey @key. */
+static void accepted_with_key(int fd, struct ptscope_config *cfg, char key,
+			      const char *what)
+{
+	struct ptscope_trigger_info ti;
+	int r = IOC(fd, PTSCOPE_IOC_CONFIGURE, *cfg);
+
+	memset(&ti, 0, sizeof(ti));
+	if (r) {
+		bad("%s: %s reason %u, want it accepted", what, strerror(-r),
+		    cfg->hdr.reason);
+		return;
+	}
+	r = IOC(fd, PTSCOPE_IOC_GET_TRIGGER, ti);
+	if (r || !(ti.kinds & PTSCOPE_TRIG_HOTKEY) || ti.hotkey != (unsigned char)key)
+		bad("%s: hotkey %c not registered (%s, kinds %#x, key %u)", what, key,
+		    r ? strerror(-r) : "ok", ti.kinds, ti.hotkey);
+	else
+		detail("%s:ok", what);
+}
+
+/*
+ * docs/abi.md, CONFIGURE: the request is checked before anything is
+ * allocated, so a refused one leaves the current capture, here a
+ * triggered snapshot not yet read, as it was. Refusals for what only the
+ * running kernel can say (a tracepoint it lacks or the trigger list
+ * lacks, a sysrq key another driver holds, the uprobe's file and offset)
+ * included; what the prepare takes for such a refusal is given back (a
+ * hotkey it registered can be configured afterwards).
+ */
+static int do_configure_keeps(void)
+{
+	const char *unlisted = "/sys/kernel/tracing/events/sched/sched_kthread_stop";
+	struct ptscope_config cfg;
+	struct ptscope_state a;
+	struct stat sb;
+	uint32_t reason;
+	int fd = open_dev(), dirfd, spinfd, r;
+
+	key_config(fd, &cfg, 'x');
+	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
+		die("CONFIGURE A (hotkey x): %s reason %u", strerror(-r), cfg.hdr.reason);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
+		die("START A: %s reason %u", strerror(-r), reason);
+	sleep_ms(50);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_TRIGGER, &reason)))
+		die("TRIGGER A: %s reason %u", strerror(-r), reason);
+	wait_triggered(fd, &a, 3000);
+	if (a.state != PTSCOPE_STATE_TRIGGERED || a.nr_snapshots != 1)
+		die("capture A: state %u, %u snapshots, want TRIGGERED, 1", a.state,
+		    a.nr_snapshots);
+
+	small_config(fd, PTSCOPE_SCOPE_BOTH, &cfg);
+	cfg.trigger.kinds = PTSCOPE_TRIG_TRACEPOINT;
+	snprintf(cfg.trigger.tracepoint, sizeof(cfg.trigger.tracepoint), "nosuch:nosuch_event");
+	refused_keeps(fd, &cfg, ENOENT, PTSCOPE_R_TRACEPOINT_NOT_FOUND, &a, "no-such-tracepoint");
+	if (access(unlisted, F_OK)) {
+		bad("rig: %s: %s", unlisted, strerror(errno));
+	} else {
+		small_config(fd, PTSCOPE_SCOPE_BOTH, &cfg);
+		cfg.trigger.kinds = PTSCOPE_TRIG_TRACEPOINT;
+		snprintf(cfg.trigger.tracepoint, sizeof(cfg.trigger.tracepoint),
+			 "sched:sched_kthread_stop");
+		refused_keeps(fd, &cfg, EOPNOTSUPP, PTSCOPE_R_BAD_TRIGGER, &a, "unlisted-tracepoint");
+	}
+	/* sysrq b (reboot) is the kernel's own key (drivers/tty/sysrq.c) */
+	key_config(fd, &cfg, 'b');
+	refused_keeps(fd, &cfg, EBUSY, PTSCOPE_R_HOTKEY_UNAVAILABLE, &a, "hotkey-b-taken");
+
+	dirfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	spinfd = open("/t/spin", O_RDONLY | O_CLOEXEC);
+	if (dirfd < 0 || spinfd < 0 || fstat(spinfd, &sb))
+		die("open / or /t/spin: %s", strerror(errno));
+	/* each with a new hotkey y, which the refusal must give back */
+	uprobe_config(fd, &cfg, 1000, 0, 'y');
+	refused_keeps(fd, &cfg, EBADF, PTSCOPE_R_UPROBE_FILE, &a, "uprobe-fd-not-open");
+	uprobe_config(fd, &cfg, dirfd, 0, 'y');
+	refused_keeps(fd, &cfg, EINVAL, PTSCOPE_R_UPROBE_FILE, &a, "uprobe-directory");
+	uprobe_config(fd, &cfg, spinfd, (uint64_t)sb.st_size + 4096, 'y');
+	refused_keeps(fd, &cfg, EINVAL, PTSCOPE_R_UPROBE_OFFSET, &a, "uprobe-offset-past-end");
+	close(dirfd);
+	close(spinfd);
+
+	/* The controls: A's own key again, then y (given back above), then x (given back now). */
+	key_config(fd, &cfg, 'x');
+	accepted_with_key(fd, &cfg, 'x', "same-hotkey-x");
+	key_config(fd, &cfg, 'y');
+	accepted_with_key(fd, &cfg, 'y', "hotkey-y-after-refusals");
+	key_config(fd, &cfg, 'x');
+	accepted_with_key(fd, &cfg, 'x', "hotkey-x-after-y");
+	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+	close(fd);
+	return report();
+}
+
 /* Is @pid one this namespace can name: idle, outside, or one of @ok[]? */
 static int ns_pid_ok(int32_t pid, const pid_t *ok, int n)
 {
@@ -1172,6 +1333,8 @@ int main(int argc, char **argv)
 		return in_new_pidns(sb_pidns_init);
 	if (!strcmp(sub, "tp-typed") && argc == 3)
 		return do_tp_typed();
+	if (!strcmp(sub, "configure-keeps") && argc == 3)
+		return do_configure_keeps();
 	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/permtest.c\n");
 	return 2;
 }

@@ -51,6 +51,28 @@ bool pts_target_exited(void)
 	return pts.cr3_mm && !atomic_read(&pts.cr3_mm->mm_users);
 }
 
+/*
+ * Forget what GET_STATE and GET_CPU_STATUS report of a capture that is
+ * gone. With no capture every opener may read them (pts_perm_operate()),
+ * and they were the previous owner's: a kernel-scope capture's filter
+ * addresses (kernel text), the trigger's task, the times, each CPU's
+ * RTIT values. Context: pts.lock held, no CPU armed.
+ */
+static void forget_capture(void)
+{
+	memset(&pts.cfg, 0, sizeof(pts.cfg));
+	memset(&pts.plan, 0, sizeof(pts.plan));
+	pts.nr_snapshots = 0;
+	pts.trigger_reason = PTSCOPE_TRIGGER_NONE;
+	pts.trigger_cpu = 0;
+	pts.trigger_pid = 0;
+	pts.trigger_tid = 0;
+	pts.trigger_tsc = 0;
+	memset(&pts.time_at_start, 0, sizeof(pts.time_at_start));
+	memset(&pts.time_at_stop, 0, sizeof(pts.time_at_stop));
+	pts_cpu_reset_all();
+}
+
 /**
  * pts_unconfigure() - stop, release triggers, sideband and buffers.
  *
@@ -85,6 +107,7 @@ void pts_unconfigure(void)
 	pts.cr3_mm = NULL;
 	pts.statef = pts.ops->simulated ? PTSCOPE_STATEF_SIMULATED : 0;
 	WRITE_ONCE(pts.sources_live, false);
+	forget_capture();
 	pts_state_set_run(PTSCOPE_STATE_IDLE);
 }
 
@@ -243,6 +266,8 @@ undo:
 	if (pts.cr3_mm)
 		mmdrop(pts.cr3_mm);
 	pts.cr3_mm = NULL;
+	pts.statef = pts.ops->simulated ? PTSCOPE_STATEF_SIMULATED : 0;
+	forget_capture();
 out:
 	pts_trigger_prep_drop(&trig);
 	put_pid(own);

@@ -407,7 +407,10 @@ void pts_cpu_init_all(void)
 	}
 }
 
-/* Forget the previous capture's per-CPU results (not armed, under lock). */
+/*
+ * Forget the previous capture's per-CPU results, the RTIT values read at
+ * its stops included (not armed, under lock).
+ */
 void pts_cpu_reset_all(void)
 {
 	unsigned int cpu;
@@ -415,6 +418,13 @@ void pts_cpu_reset_all(void)
 	for_each_possible_cpu(cpu) {
 		struct pts_cpu *pc = per_cpu_ptr(&pts_cpus, cpu);
 
+		pc->rtit_ctl = 0;
+		pc->ctl_readback = 0;
+		pc->status = 0;
+		pc->output_base = 0;
+		pc->omp = 0;
+		pc->start_tsc = 0;
+		pc->stop_tsc = 0;
 		pc->flags = 0;
 		pc->head = 0;
 		pc->seg_start_head = 0;

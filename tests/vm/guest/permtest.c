@@ -66,6 +66,10 @@
  *                        (TRIGGERED, same trigger, hotkey x registered);
  *                        then x again, y, and x are accepted (nothing
  *                        the refusals took is left held)
+ *   unconfigure-forgets NAME root: a triggered capture with a kernel-text
+ *                        address filter, then UNCONFIGURE: GET_STATE is 0
+ *                        but state, tsc_khz and flags; GET_CPU_STATUS of
+ *                        cpu0 is 0 but ONLINE
  *
  * The expectations come from docs/abi.md ("Permissions", "Triggers"),
  * never from values this program made.
@@ -1170,6 +1174,88 @@ static int do_configure_keeps(void)
 	return report();
 }
 
+/* ---- UNCONFIGURE forgets the capture --------------------------------------- */
+
+/*
+ * docs/abi.md, GET_STATE: with no capture there is nothing to report but
+ * the state, the clock and the flags; GET_CPU_STATUS likewise. With no
+ * capture every opener may ask (a group member too), so what a released
+ * capture left there (a kernel-scope filter's kernel addresses, the
+ * trigger's task, each CPU's RTIT values) would be another user's.
+ */
+static int do_unconfigure_forgets(void)
+{
+	static const struct ptscope_state zs;
+	static const struct ptscope_cpu_status zc;
+	struct ptscope_config cfg;
+	struct ptscope_cpu_status st;
+	struct ptscope_state a, s;
+	uint32_t reason, flags;
+	int fd = open_dev(), r;
+
+	small_config(fd, PTSCOPE_SCOPE_BOTH, &cfg);
+	cfg.nr_addr_ranges = 1;
+	cfg.addr[0].start = 0xffffffff81000000ull;
+	cfg.addr[0].end = 0xffffffff81ffffffull;
+	cfg.addr[0].cfg = PTSCOPE_ADDR_FILTER;
+	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
+		die("CONFIGURE (kernel-text filter): %s reason %u", strerror(-r),
+		    cfg.hdr.reason);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
+		die("START: %s reason %u", strerror(-r), reason);
+	sleep_ms(50);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_TRIGGER, &reason)))
+		die("TRIGGER: %s reason %u", strerror(-r), reason);
+	wait_triggered(fd, &a, 3000);
+	if (a.state != PTSCOPE_STATE_TRIGGERED || a.addr_a[0] != cfg.addr[0].start ||
+	    !a.trigger_pid)
+		die("capture: state %u addr_a[0] %#llx trigger pid %d, want TRIGGERED, the "
+		    "filter, this process", a.state, (unsigned long long)a.addr_a[0],
+		    (int)a.trigger_pid);
+	memset(&st, 0, sizeof(st));
+	if ((r = IOC(fd, PTSCOPE_IOC_GET_CPU_STATUS, st)) || !st.rtit_ctl || !st.stop_tsc)
+		die("GET_CPU_STATUS cpu0 of the capture: %s, rtit_ctl %#llx stop_tsc %llu",
+		    r ? strerror(-r) : "ok", (unsigned long long)st.rtit_ctl,
+		    (unsigned long long)st.stop_tsc);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, &reason)))
+		die("UNCONFIGURE: %s reason %u", strerror(-r), reason);
+
+	get_state(fd, &s);
+	if (s.state != PTSCOPE_STATE_IDLE)
+		bad("state %u after UNCONFIGURE, want IDLE", s.state);
+	s.hdr = zs.hdr;
+	s.state = 0;
+	s.tsc_khz = 0;
+	s.flags = 0;
+	if (memcmp(&s, &zs, sizeof(s)))
+		bad("GET_STATE after UNCONFIGURE: rtit_ctl %#llx addr_a[0] %#llx addr_b[0] %#llx "
+		    "trigger pid %d reason %u snapshots %u start tsc %llu: want 0 but state, "
+		    "tsc_khz, flags", (unsigned long long)s.rtit_ctl,
+		    (unsigned long long)s.addr_a[0], (unsigned long long)s.addr_b[0],
+		    (int)s.trigger_pid, s.trigger_reason, s.nr_snapshots,
+		    (unsigned long long)s.time_at_start.tsc);
+	else
+		detail("state:forgotten");
+	memset(&st, 0, sizeof(st));
+	if ((r = IOC(fd, PTSCOPE_IOC_GET_CPU_STATUS, st)))
+		die("GET_CPU_STATUS cpu0 after UNCONFIGURE: %s", strerror(-r));
+	flags = st.flags;
+	st.hdr = zc.hdr;
+	st.cpu = 0;
+	st.flags = 0;
+	if ((flags & ~PTSCOPE_CPUF_ONLINE) || memcmp(&st, &zc, sizeof(st)))
+		bad("GET_CPU_STATUS cpu0 after UNCONFIGURE: flags %#x rtit_ctl %#llx readback "
+		    "%#llx status %#llx start tsc %llu stop tsc %llu head %llu: want ONLINE "
+		    "and 0", flags, (unsigned long long)st.rtit_ctl,
+		    (unsigned long long)st.rtit_ctl_readback,
+		    (unsigned long long)st.rtit_status, (unsigned long long)st.start_tsc,
+		    (unsigned long long)st.stop_tsc, (unsigned long long)st.head);
+	else
+		detail("cpu0:forgotten");
+	close(fd);
+	return report();
+}
+
 /* Is @pid one this namespace can name: idle, outside, or one of @ok[]? */
 static int ns_pid_ok(int32_t pid, const pid_t *ok, int n)
 {
@@ -1335,6 +1421,8 @@ int main(int argc, char **argv)
 		return do_tp_typed();
 	if (!strcmp(sub, "configure-keeps") && argc == 3)
 		return do_configure_keeps();
+	if (!strcmp(sub, "unconfigure-forgets") && argc == 3)
+		return do_unconfigure_forgets();
 	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/permtest.c\n");
 	return 2;
 }

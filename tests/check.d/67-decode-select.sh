@@ -41,6 +41,24 @@ for sel in "--tid 1" "--pid 1"; do
 		bad "$sel: the warning does not name the trace's thread and times: $(cat "$T/err")"
 done
 
+echo "-- --tid 0/--pid 0 select the idle task (swapper), not everything"
+# the sample has no task 0: nothing matches (0 was taken for "no selection")
+for sel in "--tid 0" "--pid 0"; do
+	run 0 "$S" $sel -o "$T/zero.txt" || continue
+	n=$(grep -vc '^#' "$T/zero.txt" || true)
+	[ "$n" = 0 ] || bad "$sel: $n records of other tasks kept"
+	grep -q "nothing in the trace matches" "$T/err" || bad "$sel: no warning that nothing matched"
+done
+# perf script text of the idle task 0/0 (kernel) and of 1/1: only 0/0's records
+printf '%s\n' \
+	"0/0 1.000000001:  1 branches:k:  call  ffffffff81000000 idle+0x0 ([kernel.kallsyms]) =>  ffffffff81000100 cpu_idle+0x0 ([kernel.kallsyms])" \
+	"1/1 1.000000002:  1 branches:u:  call  401000 main+0x0 (a.out) =>  401100 f+0x0 (a.out)" > "$T/idle.perf"
+if run 0 --perf-script "$T/idle.perf" --tid 0 -o "$T/idle.txt"; then
+	kept=$(grep -v '^#' "$T/idle.txt" | awk '{ print $3 }' | sort -u | tr '\n' ' ')
+	[ "$kept" = "0/0 " ] && echo "ok: --tid 0 keeps the idle task's records alone" ||
+		bad "--tid 0 on perf script text: kept '$kept', want '0/0 '"
+fi
+
 echo "-- --time START..END cuts the timeline at the window's edges"
 s=11000 e=12500
 run 0 "$S" --time 11us..${e}ns -o "$T/win.txt" && run 0 "$S" --time 11us..${e}ns -o "$T/win.fxt" || true

@@ -367,6 +367,15 @@ static void a_good_request_is_settled(void)
 	CU_ASSERT_EQUAL(check("--perf-script p.txt --tid 8 -o x.fxt"), 0);
 	CU_ASSERT_EQUAL(R.sel.tid, 8);
 	CU_ASSERT_EQUAL(R.o.tid, -1);
+	/* 0 is asked for (the idle task), not "no selection" */
+	snprintf(text, sizeof(text), "%s --tid 0 -o x.fxt", bundle);
+	CU_ASSERT_EQUAL(check(text), 0);
+	CU_ASSERT_EQUAL(R.sel.tid, 0);
+	CU_ASSERT_TRUE(R.sel.has_tid);
+	CU_ASSERT_FALSE(R.sel.has_pid);
+	CU_ASSERT_EQUAL(check("--perf-script p.txt --pid 0 -o x.fxt"), 0);
+	CU_ASSERT_TRUE(R.sel.has_pid);
+	CU_ASSERT_FALSE(R.sel.has_tid);
 }
 
 /* A file of head's n bytes (then zeros to 512) at dir/name; its path in out. */

@@ -135,7 +135,7 @@ static int run(struct pts_decode_req *r)
 	/* every record comes from the timeline builder, whose strings are interned */
 	pts_writer_strings_interned(w);
 	emit_ctx = w;
-	if (r->sel.pid || r->sel.tid || r->time_given) {
+	if (r->sel.has_pid || r->sel.has_tid || r->time_given) {
 		rc = pts_tl_select_new(&r->sel, pts_writer_sink, w, &selp, &err);
 		emit = pts_tl_select_emit;
 		emit_ctx = selp;

@@ -1001,6 +1001,9 @@ int pts_decode_req_validate(struct pts_decode_req *r, struct pts_err *err)
 	if (r->bundle || r->perf_script) {
 		r->sel.pid = o->pid > 0 ? o->pid : 0;
 		r->sel.tid = o->tid > 0 ? o->tid : 0;
+		/* 0 is a task too: the idle task (swapper) of a kernel trace */
+		r->sel.has_pid = o->pid >= 0;
+		r->sel.has_tid = o->tid >= 0;
 		o->pid = o->tid = -1;
 	}
 	if (o->have_perf_time && !o->time_mult)

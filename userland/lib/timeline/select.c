@@ -162,9 +162,9 @@ static int pass(struct pts_tl_select *s, const struct pts_tl_rec *rec, struct pt
 /* The process and thread asked for (records of others are left out). */
 static bool wanted(const struct pts_tl_select *s, const struct pts_tl_rec *rec)
 {
-	if (s->o.pid && rec->pid != s->o.pid)
+	if ((s->o.pid || s->o.has_pid) && rec->pid != s->o.pid)
 		return false;
-	if (!s->o.tid)
+	if (!s->o.tid && !s->o.has_tid)
 		return true;
 	/* a thread's process is named before it: keep process names and counters */
 	if (rec->type == PTS_TL_PROCESS || (rec->type == PTS_TL_COUNTER && !rec->tid))

@@ -16,7 +16,8 @@
 #include "timeline.h"
 
 struct pts_tl_select_opts {
-	int32_t pid, tid;		/* keep only this process / thread; 0: any */
+	int32_t pid, tid;		/* keep only this process / thread; 0: any, */
+	bool has_pid, has_tid;		/* unless these say 0 was asked for (the idle task) */
 	bool has_start, has_end;	/* the window's bounds given */
 	uint64_t start_ns, end_ns;	/* [start, end], on the records' ts_ns */
 };

@@ -516,6 +516,11 @@ expect 3 "^ptscope decode: warning: CPU 99/1/1 (family/model/stepping) is unknow
 expect 0 "^ptscope decode: warning: CPU 99/1/1 (family/model/stepping) is unknown to libipt" "$S" --cpu-model 99/1/1 --format null
 # a bundle's CPU overridden is said on stderr, naming both, without --summary
 expect 0 "^ptscope decode: warning: --cpu-model 6/94/3: decoding with the errata of that CPU; the capture's CPU is 6/85/4" "$S" --cpu-model 6/94/3 --format null
+# the capture's own CPU given again overrides nothing: nothing said (it said "6/85/4 ...
+# the capture's CPU is 6/85/4")
+rc=0; "$P" decode "$S" --cpu-model 6/85/4 --format null 2> "$T/err" || rc=$?
+[ $rc = 0 ] && [ ! -s "$T/err" ] && echo "ok: --cpu-model of the capture's own CPU: nothing said" ||
+	{ echo "FAIL: --cpu-model 6/85/4 on a 6/85/4 bundle: exit $rc: $(cat "$T/err")"; fail=1; }
 # the well-formed values are taken (exit 3: ld.so's code is not given here)
 expect 3 "gap(s) in the trace" --pt "$S/cpu0.pt" --cpu-model 6/85 --cpuid-15 2,168 --format null
 

@@ -111,7 +111,9 @@ static void bundle_cpu(const struct pts_bundle *b, const struct pts_decode_opts 
 	in->family = (uint16_t)b->cpu_id.family;
 	in->model = (uint8_t)b->cpu_id.model;
 	in->stepping = (uint8_t)b->cpu_id.stepping;
-	if (o && o->family) {
+	/* the capture's own CPU given again: nothing is overridden, nothing to say */
+	if (o && o->family && (o->family != in->family || o->model != in->model ||
+			       o->stepping != in->stepping)) {
 		snprintf(msg, sizeof(msg), "--cpu-model %u/%u/%u: decoding with the errata of that "
 			 "CPU; the capture's CPU is %u/%u/%u", o->family, o->model, o->stepping,
 			 b->cpu_id.family, b->cpu_id.model, b->cpu_id.stepping);

@@ -114,6 +114,12 @@ rc=0
 [ $rc = 3 ] || bad "PIE without maps: exit $rc, want 3 (gaps)"
 grep -q "^ptscope decode: warning: pid 7442 exec'd /tmp/ptscope-sample/demo and no maps of it were read (it ran between two reads, 100 ms apart, or they failed): its code decodes as gaps (a PIE: no record gives its load address)$" "$T/pie.err" &&
 	echo "ok: PIE: $(grep -o "a PIE: [^)]*" "$T/pie.err")" || bad "PIE without maps: $(cat "$T/pie.err")"
+# a kernel-only capture traced no user code: nothing to say of its programs
+sed 's/"scope": "user"/"scope": "kernel"/' "$T/pie.ptscope/manifest.json" > "$T/m.json" &&
+	mv "$T/m.json" "$T/pie.ptscope/manifest.json"
+grep -q '"scope": "kernel"' "$T/pie.ptscope/manifest.json" || bad "no kernel-scope copy made"
+"$P" decode "$T/pie.ptscope" -o "$T/kpie.txt" 2> "$T/kpie.err"
+grep -q "exec'd" "$T/kpie.err" && bad "kernel scope: the programs' maps are said: $(cat "$T/kpie.err")"
 
 echo "-- 4. raw mode: perf sideband with an exec and no mapping of the program"
 # perf_event_header records (perf_event.h) with a sample_id trailer of

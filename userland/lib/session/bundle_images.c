@@ -811,6 +811,9 @@ static int exec_files(const struct pts_bundle *b, const struct pts_sideband *sb,
 	size_t i;
 	int rc = 0;
 
+	/* a kernel-only trace runs no program's user code */
+	if (!(b->config.scope & PTS_SCOPE_USER))
+		return 0;
 	for (i = 0; i < sb->n && !rc; i++) {
 		const struct pts_sb_rec *r = &sb->recs[i];
 		int32_t space;

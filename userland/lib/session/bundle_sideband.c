@@ -103,7 +103,8 @@ static int sideband_add_rec(const struct ptscope_sb_hdr *h, const struct pts_tim
 			    uint64_t since_ns, struct pts_sideband *sb)
 {
 	struct pts_sb_rec r;
-	char comm[PTSCOPE_COMM_LEN + 1], file[256];	/* an EXEC filename: at most 255 bytes (abi.md) */
+	/* an EXEC's filename: at most 255 bytes and its NUL (docs/abi.md) */
+	char comm[PTSCOPE_COMM_LEN + 1], file[256];
 	int rc = 0;
 
 	memset(&r, 0, sizeof(r));

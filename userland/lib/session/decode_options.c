@@ -271,11 +271,11 @@ static int apply(struct pts_decode_req *r, int id, char *val, struct pts_err *er
 		r->time_given = true;
 		return 0;
 	case D_JOBS:
-		/* one message for 0, -1, 257 and "four": the range, and what leaving it out gives */
+		/* one message for 0, -1, 257 and "four": the range, and what no -j gives */
 		if (num("-j", val, 256, &v, err) || !v)
-			return pts_err_set(err, EINVAL, "-j wants a number of decoder threads from 1 to"
-					   " 256, not '%s' (1: no threads; without -j: one a CPU)",
-					   val);
+			return pts_err_set(err, EINVAL, "-j wants a number of decoder threads from"
+					   " 1 to 256, not '%s' (1: no threads; without -j: one"
+					   " a CPU)", val);
 		o->jobs = (unsigned int)v;
 		return 0;
 	case D_CHUNK:
@@ -783,11 +783,12 @@ static int other_kind(const char *role, const char *input, enum pts_magic m, str
 	case PTS_MAGIC_PERF_DATA:
 		/* perf script would say only that its samples have no ADDR */
 		if (!pts_perf_data_has_aux(input))
-			return pts_err_set(err, e, "%s, and it holds no Intel PT trace (no AUXTRACE"
-					   " feature nor AUXTRACE_INFO record: it was recorded without"
-					   " -e intel_pt//): perf decodes no branch from it. Record one with perf record"
-					   " -e intel_pt//u -- CMD, then " PERF_SCRIPT_CMD " -i"
-					   " perf.data > branches.txt and ptscope decode --perf-script"
+			return pts_err_set(err, e, "%s, and it holds no Intel PT trace (no"
+					   " AUXTRACE feature nor AUXTRACE_INFO record: it was"
+					   " recorded without -e intel_pt//): perf decodes no branch"
+					   " from it. Record one with perf record -e intel_pt//u --"
+					   " CMD, then " PERF_SCRIPT_CMD " -i perf.data >"
+					   " branches.txt and ptscope decode --perf-script"
 					   " branches.txt -o OUT", head);
 		return pts_err_set(err, e, "%s: ptscope reads the branches perf decodes from"
 				   " it: " PERF_SCRIPT_CMD " -i %s > branches.txt, then ptscope"

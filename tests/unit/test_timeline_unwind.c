@@ -133,6 +133,36 @@ static void landing_pad_in_a_cold_part_unwinds_to_its_functions_frame(void)
 	tl_fx_done();
 }
 
+/*
+ * GCC lays a function's landing pads one after another, each ending in
+ * its call of _Unwind_Resume, which saves the address of the next pad.
+ * The inner rec's pad calls _Unwind_Resume, whose jump (no walk of
+ * libgcc's shape seen) goes on to the outer rec's pad, the one just
+ * after that call: the unwinder's landing, in the outer rec, the inner
+ * one unwound past. Taken as a stack switch's return by a jump to where
+ * the call of _Unwind_Resume saved, it ended _Unwind_Resume alone, and
+ * the outer pad's call of baz ran in the inner rec ("E3 _Unwind_Resume|
+ * B3 baz").
+ */
+static void a_pad_just_after_a_call_of_unwind_resume_is_the_older_frames(void)
+{
+	start();
+	tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	tl_fx_call(MAIN + 0x10, REC, 110);
+	tl_fx_call(REC + 0x10, REC, 120);
+	tl_fx_call(REC + 0x10, BAR, 130);
+	tl_fx_jump(BAR + 0x08, REC_COLD + 0x40, 140);		/* the inner rec's pad */
+	tl_fx_call(REC_COLD + 0x50, RESUME, 150);		/* saves REC_COLD + 0x55 */
+	tl_fx_jump(RESUME + 0x08, REC_COLD + 0x55, 160);	/* the outer rec's pad */
+	tl_fx_call(REC_COLD + 0x60, BAZ, 170);
+	CU_ASSERT_STRING_EQUAL(tl_fx_finish(),
+		"B0 main|B1 rec(int)|B2 rec(int)|B3 bar|E3 bar|"
+		"B3 _Unwind_Resume|E3 _Unwind_Resume|E2 rec(int)|B2 baz|E2 baz|E1 rec(int)|E0 main");
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "rec(int)", 0)->ts_ns, 160);
+	CU_ASSERT_EQUAL(tl_fx_rec(PTS_TL_END, "rec(int)", 0)->kind, PTS_TLK_UNWIND);
+	tl_fx_done();
+}
+
 /* main -> foo -> foo -> bar, which calls _Unwind_RaiseException (a throw) */
 static void throw_from_bar(void)
 {
@@ -336,6 +366,7 @@ static void used_cleanup_buffer_sends_the_longjmp_to_an_older_frame(void)
 PTS_SUITE(timeline_unwind, NULL, NULL,
 	  PTS_TEST(cold_part_runs_in_its_functions_frame),
 	  PTS_TEST(landing_pad_in_a_cold_part_unwinds_to_its_functions_frame),
+	  PTS_TEST(a_pad_just_after_a_call_of_unwind_resume_is_the_older_frames),
 	  PTS_TEST(throw_caught_by_an_older_frame_lands_where_the_walk_ended),
 	  PTS_TEST(cleanup_in_the_inner_frame_lands_there_whatever_the_search_walked),
 	  PTS_TEST(walks_of_another_shape_land_in_the_innermost_frame_and_say_so),

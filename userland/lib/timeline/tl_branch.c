@@ -269,6 +269,18 @@ static bool back_from_part(const struct thread *t, const struct fn *fn, uint64_t
 	       f->fn.object == fn->object;
 }
 
+/*
+ * An unwinder's frame is open (unwinder_entered): its jump, or its stop
+ * function's longjmp, goes to a landing pad or a cleanup buffer's setjmp
+ * point, never to another stack, even where a call saved that address
+ * (GCC puts a pad just after the call of _Unwind_Resume that ends the
+ * pad before it, or after a noreturn call of __cxa_throw).
+ */
+static bool unwinder_open(const struct thread *t)
+{
+	return t->unw_at && t->unw_at <= t->n && t->frames[t->unw_at - 1].fn.unw >= FN_UNW_RAISE;
+}
+
 static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch *br,
 		   struct pts_err *err)
 {
@@ -330,7 +342,7 @@ static int on_jump(struct pts_tl *tl, struct thread *t, const struct pts_branch 
 	 * by a jump (a stack switch's `pop %r8; jmp *%r8`), which leaves or
 	 * resumes stacks as a `ret` does (tl_left.c).
 	 */
-	if (walked == -1) {
+	if (walked == -1 && !unwinder_open(t)) {
 		rc = tl_left_jump(tl, t, br->to, err);
 		if (rc)
 			return rc < 0 ? rc : 0;

@@ -25,7 +25,8 @@
  *    when another kept call that saved the address would resume other
  *    frames: coroutines switching through one helper). A jump to such an
  *    address leaves or resumes stacks alike (a switch that returns by a
- *    jump: Boost.Context's jump_fcontext), the frames it leaves unwound,
+ *    jump: Boost.Context's jump_fcontext; none while an unwinder's frame
+ *    is open: a landing pad), the frames it leaves unwound,
  *    the switch call it resumes from ending as a jump (tl_left_jump).
  *    Frames of unknown return address (trace start, after a gap,
  *    inferred) match a return by the function of the frame below (a jump

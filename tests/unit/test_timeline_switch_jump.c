@@ -10,7 +10,7 @@
  * (tl_sink.h rendering):
  *
  *   main 0x1000  fx 0x1100 (the switch)  fa 0x1200  serve 0x1300
- *   other 0x1400  give 0x1500
+ *   other 0x1400  give 0x1500  swapc 0x1600 (a switch by `ret`)
  *
  * A fiber is entered the first time by the switch's jump to its
  * function's first byte (a tail call: it runs in place of the switch
@@ -25,10 +25,11 @@
 #define SERVE 0x1300ULL
 #define OTHER 0x1400ULL
 #define GIVE 0x1500ULL
+#define SWAPC 0x1600ULL
 
 static const struct tl_fn fns[] = {
 	{ "main", MAIN }, { "fx", FX }, { "fa", FA }, { "serve", SERVE },
-	{ "other", OTHER }, { "give", GIVE },
+	{ "other", OTHER }, { "give", GIVE }, { "swapc", SWAPC },
 };
 
 #define call tl_fx_call
@@ -188,8 +189,63 @@ static void a_jump_back_both_stacks_saved_resumes_no_wrong_frames(void)
 	done();
 }
 
+/* swapc's `ret`, its last instruction (swapcontext's shape) */
+#define SWAPC_RET (SWAPC + 0x20)
+
+/*
+ * One program may switch both ways (a jump and a `ret`): fa, entered by
+ * the jump switch, leaves by swapc's `ret` to main's switch call site,
+ * and main's jump switch resumes it. Both rules keep and resume the same
+ * stacks.
+ */
+static void a_stack_left_by_ret_is_resumed_by_a_jump(void)
+{
+	tl_fx_start_fns(PTS_SCOPE_USER, TL_FNS(fns), 0, 0);
+	tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	call(MAIN + 0x10, FX, 110);			/* saves MAIN+0x15 */
+	jump(FX_JMP, FA, 120);				/* fa replaces fx */
+	call(FA + 0x10, SERVE, 130);
+	call(SERVE + 0x10, SWAPC, 140);			/* saves SERVE+0x15 */
+	ret(SWAPC_RET, MAIN + 0x15, 150);		/* fa's stack left */
+	call(MAIN + 0x30, FX, 160);
+	jump(FX_JMP, SERVE + 0x15, 170);		/* resumed: fa, serve */
+	ret(SERVE + 0x20, FA + 0x15, 180);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 fx|E1 fx|B1 fa|B2 serve|B3 swapc|E3 swapc|E2 serve|E1 fa|"
+		"B1 fx|E1 fx|B1 fa|B2 serve|E2 serve|E1 fa|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "serve", 1)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(pts_tl_diag_count(tl_fx.tl, PTS_TLD_RETURN_AS_JUMP), 0);
+	done();
+}
+
+/*
+ * The reverse: fa entered by swapc's `ret` to its first byte
+ * (makecontext's), left by the jump switch, resumed by swapc's `ret`.
+ */
+static void a_stack_left_by_a_jump_is_resumed_by_ret(void)
+{
+	tl_fx_start_fns(PTS_SCOPE_USER, TL_FNS(fns), 0, 0);
+	tl_fx_br(PTS_BR_ENABLED, 0, 0, MAIN, 100, 0);
+	call(MAIN + 0x10, SWAPC, 110);			/* saves MAIN+0x15 */
+	ret(SWAPC_RET, FA, 120);			/* fa's first entry */
+	call(FA + 0x10, SERVE, 130);
+	call(SERVE + 0x10, FX, 140);			/* saves SERVE+0x15 */
+	jump(FX_JMP, MAIN + 0x15, 150);			/* fa's stack left */
+	call(MAIN + 0x30, SWAPC, 160);
+	ret(SWAPC_RET, SERVE + 0x15, 170);		/* resumed: fa, serve */
+	ret(SERVE + 0x20, FA + 0x15, 180);
+	CU_ASSERT_STRING_EQUAL(finish(),
+		"B0 main|B1 swapc|E1 swapc|B1 fa|B2 serve|B3 fx|E3 fx|E2 serve|E1 fa|"
+		"B1 swapc|E1 swapc|B1 fa|B2 serve|E2 serve|E1 fa|E0 main");
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "swapc", 1)->kind, PTS_TLK_RETURN);
+	CU_ASSERT_EQUAL(rec(PTS_TL_END, "serve", 1)->kind, PTS_TLK_RETURN);
+	done();
+}
+
 PTS_SUITE(timeline_switch_jump, NULL, NULL,
 	  PTS_TEST(a_switch_back_by_jump_resumes_the_left_frames),
 	  PTS_TEST(a_jump_to_a_function_entry_resumes_no_kept_stack),
 	  PTS_TEST(a_jump_inside_the_running_function_resumes_no_kept_stack),
-	  PTS_TEST(a_jump_back_both_stacks_saved_resumes_no_wrong_frames));
+	  PTS_TEST(a_jump_back_both_stacks_saved_resumes_no_wrong_frames),
+	  PTS_TEST(a_stack_left_by_ret_is_resumed_by_a_jump),
+	  PTS_TEST(a_stack_left_by_a_jump_is_resumed_by_ret));

@@ -13,12 +13,20 @@
 #    was given it; the working directory is not recorded): the one object
 #    whose path ends in it is that file.
 # 3. The shipped sample (a PIE, dynamically linked) without its maps: its
-#    load address is in no record, so its code decodes as gaps (exit 3)
-#    and a notice on stderr says why, without --summary.
+#    load address is in no record (execve returns into its dynamic
+#    loader), so its code decodes as gaps (exit 3) and a notice on stderr
+#    says why and what to do, without --summary.
 # 4. Raw mode (--pt, --pevent-*): perf's exec record (COMM with the exec
 #    flag) names no file; a hand-made perf sideband whose process execs
 #    and maps nothing decodes as gaps and a notice names the process and
 #    the --elf to give; given it, the decode is the ground truth's.
+# 5. A static PIE (forkexec built -static-pie: ET_DYN, no PT_INTERP)
+#    traced with --syscalls, maps removed: execve returns to its entry
+#    point, so the SYS_EXIT of that execve (its IP) less e_entry is its
+#    load bias; the decode lists exactly the ground truth's instructions
+#    (the addresses single-stepped where the kernel put it, ASLR on).
+#    Before: gaps. Without --syscalls, and with that record removed, gaps
+#    and a notice saying why (and to capture with --syscalls).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tools/check-lib.sh
@@ -112,8 +120,8 @@ strip samples/demo.ptscope "$T/pie.ptscope"
 rc=0
 "$P" decode "$T/pie.ptscope" -o "$T/pie.txt" 2> "$T/pie.err" || rc=$?
 [ $rc = 3 ] || bad "PIE without maps: exit $rc, want 3 (gaps)"
-grep -q "^ptscope decode: warning: pid 7442 exec'd /tmp/ptscope-sample/demo and no maps of it were read (it ran between two reads, 100 ms apart, or they failed): its code decodes as gaps (a PIE: no record gives its load address)$" "$T/pie.err" &&
-	echo "ok: PIE: $(grep -o "a PIE: [^)]*" "$T/pie.err")" || bad "PIE without maps: $(cat "$T/pie.err")"
+grep -q "^ptscope decode: warning: pid 7442 exec'd /tmp/ptscope-sample/demo and no maps of it were read (it ran between two reads, 100 ms apart, or they failed): its code decodes as gaps (a PIE with a dynamic loader: no record gives its load address; trace it with 'ptscope run', which reads its maps at exec, or build it -no-pie)$" "$T/pie.err" &&
+	echo "ok: PIE: $(grep -o "a PIE with [^)]*" "$T/pie.err")" || bad "PIE without maps: $(cat "$T/pie.err")"
 # a kernel-only capture traced no user code: nothing to say of its programs
 sed 's/"scope": "user"/"scope": "kernel"/' "$T/pie.ptscope/manifest.json" > "$T/m.json" &&
 	mv "$T/m.json" "$T/pie.ptscope/manifest.json"
@@ -161,4 +169,48 @@ rc=0
 	echo "ok: raw with --elf: $(wc -l < "$T/raw2.insn") instructions, the ground truth's" ||
 	bad "raw with --elf: exit $rc, $(wc -l < "$T/raw2.insn") instructions: $(cat "$T/raw2.err")"
 grep -q "exec'd" "$T/raw2.err" && bad "raw with --elf: the exec is still said: $(cat "$T/raw2.err")"
+
+echo "-- 5. a static PIE, its execve's return recorded (--syscalls)"
+gcc -O1 -g -fno-optimize-sibling-calls -static-pie -o "$T/fe_spie" tests/programs/forkexec.c ||
+	{ echo "FAIL: gcc -static-pie"; exit 1; }
+readelf -h "$T/fe_spie" | grep -q "DYN (Position-Independent" && ! readelf -l "$T/fe_spie" | grep -q INTERP ||
+	{ echo "FAIL: $T/fe_spie is not a static PIE"; exit 1; }
+"$B/ptsynth" run -q --syscalls -o "$T/sp.ptscope" -- "$T/fe_spie" < /dev/null > /dev/null &&
+"$B/ptsynth" run -q -o "$T/sp0.ptscope" -- "$T/fe_spie" < /dev/null > /dev/null ||
+	{ echo "FAIL: ptsynth run fe_spie"; exit 1; }
+spwant=$(awk '/^i / { print $2 }' "$T/sp.ptscope/ground-truth.txt")
+first=$(head -1 <<< "$spwant")
+entry=$(readelf -h "$T/fe_spie" | sed -n 's/ *Entry point address: *//p')
+bias=$(printf '0x%x' $((0x$first - entry)))
+strip "$T/sp.ptscope" "$T/spn.ptscope"
+decode "$T/spn.ptscope" spn
+[ "$(cat "$T/spn.rc")" = 0 ] && [ "$(cat "$T/spn.insn")" = "$spwant" ] &&
+	echo "ok: static PIE: $(wc -l < "$T/spn.insn") instructions, the ground truth's (load bias $bias)" ||
+	bad "static PIE: exit $(cat "$T/spn.rc"), $(wc -l < "$T/spn.insn") instructions, want $(wc -l <<< "$spwant"): $(grep -E '^(gaps|warning)' "$T/spn.sum")"
+grep -q "^warning: pid [0-9]* exec'd $T/fe_spie and no maps of it were read (.*): its code is decoded from the file moved by $bias (a static PIE: execve returned to its entry, 0x$first)$" "$T/spn.sum" ||
+	bad "static PIE: no summary warning with the bias $bias: $(grep -i warn "$T/spn.sum")"
+strip "$T/sp0.ptscope" "$T/sp0n.ptscope"
+rc=0
+"$P" decode "$T/sp0n.ptscope" -o "$T/sp0n.txt" 2> "$T/sp0n.err" || rc=$?
+[ $rc = 3 ] && grep -q "its code decodes as gaps (a static PIE: its load address is where execve returned, recorded only with --syscalls; capture with --syscalls, or trace it with 'ptscope run')$" "$T/sp0n.err" &&
+	echo "ok: static PIE without --syscalls: gaps, said" || bad "static PIE without --syscalls: exit $rc: $(cat "$T/sp0n.err")"
+# the execve's SYS_EXIT (type 10) dropped: lost, nothing to place it by
+python3 - "$T/spn.ptscope/sideband.bin" "$T/spn.ptscope/manifest.json" <<-'EOF'
+	import json, struct, sys
+	d = open(sys.argv[1], "rb").read()
+	out, off = b"", 0
+	while off + 16 <= len(d):
+	    t, size, cpu, tsc = struct.unpack_from("<HHIQ", d, off)
+	    if not (t == 10 and struct.unpack_from("<q", d, off + 24)[0] == 59):
+	        out += d[off:off + size]
+	    off += size
+	open(sys.argv[1], "wb").write(out)
+	m = json.load(open(sys.argv[2]))
+	m["sideband"]["size"] = len(out)
+	json.dump(m, open(sys.argv[2], "w"), indent=2)
+	EOF
+rc=0
+"$P" decode "$T/spn.ptscope" -o "$T/spl.txt" 2> "$T/spl.err" || rc=$?
+[ $rc = 3 ] && grep -q "its code decodes as gaps (a static PIE whose execve return is not in the sideband (records lost?): no record gives its load address)$" "$T/spl.err" &&
+	echo "ok: static PIE, execve's return missing: gaps, said" || bad "static PIE, no execve return: exit $rc: $(cat "$T/spl.err")"
 exit $fail

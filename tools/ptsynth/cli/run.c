@@ -252,6 +252,27 @@ static int syscall_exit(struct tracer *t, pid_t tid, int64_t nr, uint64_t ip)
 	return 0;
 }
 
+/*
+ * --syscalls: the exit record of the execve that started the traced
+ * image, as the module writes it after that exec's EXEC record (the
+ * sys_exit tracepoint runs in the new program): number execve, 0, and the
+ * IP it returns to, the new image's first (its entry point, or its
+ * dynamic loader's). Stamped at the EXEC's time.
+ */
+static int exec_returned(struct tracer *t, uint64_t ip)
+{
+	int e;
+
+	if (!t->o->syscalls)
+		return 0;
+	e = out_sb_syscall(t->out, PTSCOPE_SB_SYS_EXIT, t->tsc, t->pid, t->pid, SYS_execve, 0,
+			   ip);
+	if (e)
+		return pts_err_set(t->err, -e, "out of memory");
+	t->sum->sys_records++;
+	return 0;
+}
+
 static int async_to_kernel(struct tracer *t, uint64_t at)
 {
 	bool was_en = ptsynth_enc_packet_en(t->enc);
@@ -396,6 +417,9 @@ static int restart_at_exec(struct tracer *t, struct out *out, struct thr *th)
 	fprintf(t->gt, "t %x\n", (unsigned int)t->pid);
 	/* Stopped inside execve: the next step only returns to user mode. */
 	th->ip = peek_user(t->pid, offsetof(struct user_regs_struct, rip));
+	e = exec_returned(t, th->ip);
+	if (e)
+		return e;
 	th->no_insn = true;
 	th->delivering = false;
 	th->ran = 0;
@@ -905,7 +929,8 @@ int ptsynth_run(const struct run_opts *o, struct run_summary *sum, struct pts_er
 				strerror(errno));
 		goto kill;
 	}
-	e = out_start_process(&out, pid, o->argv[0], TSC_START, err);
+	e = out_start_process(&out, pid, o->argv[0], TSC_START, err) ?:
+	    exec_returned(&t, peek_user(pid, offsetof(struct user_regs_struct, rip)));
 	if (e)
 		goto kill;
 	t.enc = ptsynth_enc_new(&o->cfg, gt_cb, &t);

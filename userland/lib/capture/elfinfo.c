@@ -205,8 +205,9 @@ int pts_elf_runtime_addr(const char *path, uint64_t vaddr,
 			   " in the process", path, off);
 }
 
-int pts_elf_load_kind(const char *path, int *is_pie, int *interp, struct pts_err *err)
+int pts_elf_load_kind(const char *path, struct pts_elf_load *l, struct pts_err *err)
 {
+	bool any = false;
 	GElf_Ehdr eh;
 	size_t n, i;
 	int fd, ret;
@@ -219,14 +220,20 @@ int pts_elf_load_kind(const char *path, int *is_pie, int *interp, struct pts_err
 		elf_close(fd, elf);
 		return pts_err_set(err, EINVAL, "%s: its ELF headers cannot be read", path);
 	}
-	*is_pie = eh.e_type == ET_DYN;
-	*interp = 0;
+	memset(l, 0, sizeof(*l));
+	l->pie = eh.e_type == ET_DYN;
+	l->entry = eh.e_entry;
 	for (i = 0; i < n; i++) {
 		GElf_Phdr ph;
 
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP)
-			*interp = 1;
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			continue;
+		l->interp |= ph.p_type == PT_INTERP;
+		if (ph.p_type == PT_LOAD && (!any || ph.p_vaddr < l->low_vaddr))
+			l->low_vaddr = ph.p_vaddr;
+		any |= ph.p_type == PT_LOAD;
 	}
 	elf_close(fd, elf);
-	return 0;
+	l->low_vaddr &= ~(uint64_t)4095;
+	return any ? 0 : pts_err_set(err, EINVAL, "%s: no PT_LOAD segment", path);
 }

@@ -8,6 +8,7 @@
 #ifndef PTS_CAPTURE_ELFINFO_H
 #define PTS_CAPTURE_ELFINFO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,14 +31,24 @@ int pts_elf_build_id(const char *path, char hex[41], struct pts_err *err);
 int pts_elf_symbol(const char *path, const char *name, uint64_t *addr, uint64_t *size,
 		   int *is_pie, struct pts_err *err);
 
+/* How the kernel loads an ELF executable (pts_elf_load_kind). */
+struct pts_elf_load {
+	/* ET_DYN (a PIE or shared object, placed at a load bias the file does not give) */
+	bool pie;
+	/*
+	 * it has a PT_INTERP: a dynamic loader, where execve returns, and
+	 * shared objects are mapped beside it, at addresses it does not give
+	 */
+	bool interp;
+	uint64_t entry;		/* e_entry, a link address */
+	uint64_t low_vaddr;	/* the lowest PT_LOAD's p_vaddr, page-aligned down (4 KiB) */
+};
+
 /*
- * How an ELF file is loaded: *is_pie 1 for ET_DYN (a PIE or shared object,
- * placed at a load bias the file does not give), 0 for ET_EXEC (at its
- * link addresses); *interp 1 when it has a PT_INTERP (a dynamic loader and
- * shared objects are mapped beside it, at addresses it does not give
- * either). -errno on open, -EINVAL when not ELF (err says which).
+ * How an ELF file is loaded, into *l. -errno on open, -EINVAL when not
+ * ELF or without a PT_LOAD (err says which).
  */
-int pts_elf_load_kind(const char *path, int *is_pie, int *interp, struct pts_err *err);
+int pts_elf_load_kind(const char *path, struct pts_elf_load *l, struct pts_err *err);
 
 /*
  * Runtime address of file virtual address `vaddr` of ELF `path` in a

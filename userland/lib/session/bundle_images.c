@@ -748,22 +748,57 @@ static void exec_gap(struct exec_gaps *g, const char *head, const char *why)
 }
 
 /*
+ * Where a static PIE (no PT_INTERP) exec'd at r was loaded: execve returns
+ * to its entry point (binfmt_elf's start_thread: e_entry plus the load
+ * bias), so the bias is that IP less e_entry, page-aligned as the kernel
+ * loads ET_DYN. 1 with *base (where its lowest PT_LOAD lies) and the IP;
+ * 0 not known, why says why (and what to do); -ENOMEM.
+ */
+static int static_pie_base(const struct pts_bundle *b, const struct pts_timeconv *tc,
+			   const struct pts_sb_rec *r, const struct pts_elf_load *l,
+			   uint64_t *base, uint64_t *ip, char *why, size_t len)
+{
+	int rc = pts_exec_entry_ip(b, tc, r->pid, r->time_ns, ip);
+
+	if (rc <= 0) {
+		snprintf(why, len, b->config.syscall_records ?
+			 "a static PIE whose execve return is not in the sideband (records lost?): "
+			 "no record gives its load address" :
+			 "a static PIE: its load address is where execve returned, recorded only "
+			 "with --syscalls; capture with --syscalls, or trace it with 'ptscope run'");
+		return rc;
+	}
+	if ((*ip - l->entry) & 4095) {
+		snprintf(why, len, "a static PIE whose execve returned at 0x%" PRIx64 ", not its "
+			 "entry 0x%" PRIx64 " moved by whole pages: no load address", *ip,
+			 l->entry);
+		return 0;
+	}
+	*base = l->low_vaddr + (*ip - l->entry);
+	return 1;
+}
+
+/*
  * One exec whose program no maps snapshot describes (it ran between two
  * reads of the maps, or they could not be read): its code would decode as
  * gaps. A non-PIE executable is loaded at its link addresses, so the file
  * the exec names, decided as for a maps line (the bundle's copy, checked),
  * is placed there (a summary warning; a notice when its loader and shared
- * objects stay gaps); a PIE's load address is in no record (into g).
- * 0 or -ENOMEM.
+ * objects stay gaps); a static PIE where its execve's return (syscall
+ * records) puts it; another PIE's load address is in no record (into g,
+ * with what to do). 0 or -ENOMEM.
  */
-static int exec_file(const struct pts_bundle *b, const struct pts_sb_rec *r, int32_t space,
-		     struct pts_imgset *set, struct objcache *oc, const char *sysroot,
-		     struct pts_decode_summary *sum, struct exec_gaps *g)
+static int exec_file(const struct pts_bundle *b, const struct pts_timeconv *tc,
+		     const struct pts_sb_rec *r, int32_t space, struct pts_imgset *set,
+		     struct objcache *oc, const char *sysroot, struct pts_decode_summary *sum,
+		     struct exec_gaps *g)
 {
 	const char *path = exec_path(b, r->name), *file = NULL;
+	struct pts_elf_load l;
 	struct pts_err e2 = { 0 };
-	char msg[900], head[400];
-	int pie = 0, interp = 0, rc;
+	char msg[900], head[400], why[300], where[160];
+	uint64_t base = 0, ip = 0;
+	int rc;
 
 	snprintf(head, sizeof(head), "pid %d exec'd %.160s and no maps of it were read (it ran "
 		 "between two reads, 100 ms apart, or they failed)", r->pid, r->name);
@@ -775,25 +810,40 @@ static int exec_file(const struct pts_bundle *b, const struct pts_sb_rec *r, int
 			 "the bundle has no copy of that file");
 		return 0;
 	}
-	if (pts_elf_load_kind(file, &pie, &interp, &e2)) {
+	if (pts_elf_load_kind(file, &l, &e2)) {
 		exec_gap(g, head, e2.msg);
 		return 0;
 	}
-	if (pie) {
-		exec_gap(g, head, "a PIE: no record gives its load address");
+	if (l.pie && l.interp) {
+		exec_gap(g, head, "a PIE with a dynamic loader: no record gives its load address; "
+			 "trace it with 'ptscope run', which reads its maps at exec, or build it "
+			 "-no-pie");
 		return 0;
 	}
-	rc = pts_imgset_add_elf(set, space, file, 0, &e2);
+	if (l.pie) {
+		rc = static_pie_base(b, tc, r, &l, &base, &ip, why, sizeof(why));
+		if (rc <= 0) {
+			if (!rc)
+				exec_gap(g, head, why);
+			return rc;
+		}
+	}
+	rc = pts_imgset_add_elf(set, space, file, base, &e2);
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc) {
 		exec_gap(g, head, e2.msg);
 		return 0;
 	}
-	snprintf(msg, sizeof(msg), "%s: its code is decoded from the file at its link addresses "
-		 "(not a PIE)%s", head, interp ? "; no record gives the addresses of its loader and "
-		 "shared objects: theirs decodes as gaps" : "");
-	(interp ? pts_decode_notice : pts_decode_warn)(sum, msg);
+	if (l.pie)
+		snprintf(where, sizeof(where), "moved by 0x%" PRIx64 " (a static PIE: execve "
+			 "returned to its entry, 0x%" PRIx64 ")", ip - l.entry, ip);
+	else
+		snprintf(where, sizeof(where), "at its link addresses (not a PIE)");
+	snprintf(msg, sizeof(msg), "%s: its code is decoded from the file %s%s", head, where,
+		 l.interp ? "; no record gives the addresses of its loader and shared objects: "
+		 "theirs decodes as gaps" : "");
+	(l.interp ? pts_decode_notice : pts_decode_warn)(sum, msg);
 	return 0;
 }
 
@@ -803,8 +853,8 @@ static int exec_file(const struct pts_bundle *b, const struct pts_sb_rec *r, int
  * capture may have many). 0 or -ENOMEM.
  */
 static int exec_files(const struct pts_bundle *b, const struct pts_sideband *sb,
-		      struct pts_imgset *set, struct objcache *oc, const char *sysroot,
-		      struct pts_decode_summary *sum)
+		      const struct pts_timeconv *tc, struct pts_imgset *set,
+		      struct objcache *oc, const char *sysroot, struct pts_decode_summary *sum)
 {
 	struct exec_gaps g = { .n = 0 };
 	char msg[1000];
@@ -823,10 +873,10 @@ static int exec_files(const struct pts_bundle *b, const struct pts_sideband *sb,
 		space = exec_space(set, r->pid, r->time_ns);
 		if (space < 0 || space_noted(oc, space))
 			continue;
-		rc = note_space(oc, space) ?: exec_file(b, r, space, set, oc, sysroot, sum, &g);
+		rc = note_space(oc, space) ?: exec_file(b, tc, r, space, set, oc, sysroot, sum, &g);
 	}
 	if (g.n > 1) {
-		snprintf(msg, sizeof(msg), "%.300s; so do %u more programs exec'd without maps",
+		snprintf(msg, sizeof(msg), "%.800s; so do %u more programs exec'd without maps",
 			 g.first, g.n - 1);
 		pts_decode_notice(sum, msg);
 	} else if (g.n) {
@@ -884,7 +934,7 @@ int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
 		rc = process_images(b, &b->processes[i], set, tc,
 				    pts_tc_ns(tc, start_tsc == UINT64_MAX ? 0 : start_tsc), &oc,
 				    sysroot, sum, err);
-	if (!rc && exec_files(b, sb, set, &oc, sysroot, sum))
+	if (!rc && exec_files(b, sb, tc, set, &oc, sysroot, sum))
 		rc = pts_err_set(err, ENOMEM, "out of memory");
 	if (!rc)
 		rc = sim_user_code_everywhere(b, set, err);

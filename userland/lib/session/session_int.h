@@ -115,6 +115,19 @@ int pts_decode_bundle_images(const struct pts_bundle *b, struct pts_imgset *set,
 			     struct pts_err *err);
 
 /*
+ * The user IP at which pid's exec at exec_ns (its EXEC record's time, from
+ * tc) returned to user mode, into *ip (exec_entry.c): the first syscall
+ * record of the exec's thread after that EXEC, when it is a SYS_EXIT of
+ * execve or execveat returning 0 (the kernel's start_thread IP: the
+ * program's entry point, or its dynamic loader's). Needs the bundle's
+ * syscall records (config.syscall_records). 1 found; 0 none (no records,
+ * lost, another syscall first, exec'd again first, a sideband that
+ * cannot be read); -ENOMEM.
+ */
+int pts_exec_entry_ip(const struct pts_bundle *b, const struct pts_timeconv *tc, int32_t pid,
+		      uint64_t exec_ns, uint64_t *ip);
+
+/*
  * The bundle's TSC-to-ns conversion into tc (bundle_time.c): the recorded
  * tsc_khz, checked and refined with the start and stop time pairs, else
  * the nominal ratio; a missing rate and unusable MTC packets (CPUID.15H

@@ -106,4 +106,20 @@ done
 rc=0; "$P" help nosuch > /dev/null 2> "$T/err" || rc=$?
 [ $rc = 2 ] && grep -q "unknown command 'nosuch'" "$T/err" || bad "ptscope help nosuch: rc $rc, $(head -n 1 "$T/err")"
 "$P" --help | grep -q "decode: 3 decoded with gaps" || bad "ptscope --help: no exit status 3"
+
+echo "-- a word that is no command: what was meant (before: \"unknown command 'X'\" alone)"
+# cmd WORD WANT: ptscope WORD exits 2 and its first line is WANT
+cmd() {
+	local rc=0
+	"$P" "$1" > /dev/null 2> "$T/err" || rc=$?
+	[ $rc = 2 ] && [ "$(head -n 1 "$T/err")" = "$2" ] || bad "ptscope $1: rc $rc, '$(head -n 1 "$T/err")', want '$2'"
+	grep -q "^Usage: ptscope COMMAND" "$T/err" || bad "ptscope $1: no usage after the message"
+}
+cmd decod "ptscope: unknown command 'decod': did you mean 'ptscope decode'?"
+cmd recrod "ptscope: unknown command 'recrod': did you mean 'ptscope record'?"
+cmd stats "ptscope: unknown command 'stats': did you mean 'ptscope status'?"
+cmd report "ptscope: unknown command 'report': perf report's counterpart is 'ptscope decode' (ptscope decode --help)"
+cmd "$S" "ptscope: '$S' is a directory, not a command: to decode a bundle, ptscope decode $S -o OUT.fxt"
+cmd "$S/cpu0.pt" "ptscope: '$S/cpu0.pt' is a file, not a command: ptscope decode reads a bundle (a directory), --pt FILE or --perf-script FILE (ptscope decode --help)"
+cmd nosuch "ptscope: unknown command 'nosuch'"
 exit $fail

@@ -134,6 +134,14 @@ static void each_bad_option_or_value_is_refused_with_the_form_to_give(void)
 		{ "--tid 2147483648", "--tid wants a number up to 2147483647" },
 		{ "--time 2ms..1ms", "--time" },
 		{ "a.ptscope b.ptscope", "one bundle at a time (extra argument b.ptscope)" },
+		/* new: perf's -i/--input was "unknown option '-i' (see --help)" alone */
+		{ "-i d.ptscope -o x.fxt", "no option -i: the input is a plain argument, not perf's "
+		  "-i/--input: ptscope decode d.ptscope -o OUT (a bundle; --pt FILE for raw PT, "
+		  "--perf-script FILE for perf script's text)" },
+		{ "--input=d.ptscope", "no option --input: the input is a plain argument, not "
+		  "perf's -i/--input: ptscope decode d.ptscope -o OUT" },
+		{ "-o x.fxt --input", "no option --input: the input is a plain argument, not "
+		  "perf's -i/--input: ptscope decode NAME.ptscope -o OUT" },
 	};
 	size_t i;
 

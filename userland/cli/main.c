@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "commands.h"
 #include "util/version.h"
 
@@ -57,6 +59,83 @@ static void usage(FILE *f)
 		"its cause, each damage said). Each command's --help gives its own.\n");
 }
 
+/*
+ * Edits (insertions, deletions, substitutions, swaps of two neighbours)
+ * that turn a into b, counted up to 3: a misspelt command is within 2.
+ */
+static unsigned int edits(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	unsigned int d[16][16];
+
+	if (la > 14 || lb > 14)
+		return 3;
+	for (i = 0; i <= la; i++)
+		d[i][0] = (unsigned int)i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = (unsigned int)j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			unsigned int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	}
+	return d[la][lb] < 3 ? d[la][lb] : 3;
+}
+
+/*
+ * What to say of a word that is no command: perf's name of decode, the
+ * command it misspells, or that it names a bundle or file to decode (the
+ * command left out).
+ */
+static void unknown_command(const char *w)
+{
+	static const char *const perf_decodes[] = { "report", "script" };
+	struct stat st;
+	size_t i, best = NR_COMMANDS;
+	unsigned int e, best_e = 3;
+
+	for (i = 0; i < sizeof(perf_decodes) / sizeof(perf_decodes[0]); i++) {
+		if (!strcmp(w, perf_decodes[i])) {
+			fprintf(stderr, "ptscope: unknown command '%s': perf %s's counterpart is "
+				"'ptscope decode' (ptscope decode --help)\n\n", w, w);
+			return;
+		}
+	}
+	for (i = 0; i < NR_COMMANDS; i++) {
+		e = edits(w, commands[i].name);
+		if (e < best_e && e < strlen(commands[i].name) / 2 + 1) {
+			best = i;
+			best_e = e;
+		}
+	}
+	if (best < NR_COMMANDS) {
+		fprintf(stderr, "ptscope: unknown command '%s': did you mean 'ptscope %s'?\n\n", w,
+			commands[best].name);
+		return;
+	}
+	if (!stat(w, &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "ptscope: '%s' is a directory, not a command: to decode a bundle, "
+			"ptscope decode %s -o OUT.fxt\n\n", w, w);
+		return;
+	}
+	if (!stat(w, &st)) {
+		fprintf(stderr, "ptscope: '%s' is a file, not a command: ptscope decode reads a "
+			"bundle (a directory), --pt FILE or --perf-script FILE (ptscope decode "
+			"--help)\n\n", w);
+		return;
+	}
+	fprintf(stderr, "ptscope: unknown command '%s'\n\n", w);
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -91,7 +170,7 @@ int main(int argc, char **argv)
 			"-V/--version; a command's options go after it, e.g. ptscope decode "
 			"--help)\n\n", argv[1]);
 	else
-		fprintf(stderr, "ptscope: unknown command '%s'\n\n", argv[1]);
+		unknown_command(argv[1]);
 	usage(stderr);
 	return 2;
 }

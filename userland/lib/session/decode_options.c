@@ -404,6 +404,29 @@ static int apply(struct pts_decode_req *r, int id, char *val, struct pts_err *er
 	return pts_err_set(err, EINVAL, "option %d not handled", id);
 }
 
+/*
+ * perf's -i/--input FILE (perf report, perf script): ptscope decode takes
+ * its input as a word, so the scanner would call -i unknown; say how to
+ * give it instead (with FILE when given). 0 not that, -EINVAL said.
+ */
+static int perf_input(const struct pts_optscan *s, struct pts_err *err)
+{
+	const char *a = s->i < s->argc && !s->words_only ? s->argv[s->i] : NULL, *file = NULL;
+
+	if (!a || (strcmp(a, "-i") && strcmp(a, "--input") && strncmp(a, "--input=", 8)))
+		return 0;
+	if (a[1] == '-' && a[7])
+		file = a + 8;
+	else if (s->i + 1 < s->argc)
+		file = s->argv[s->i + 1];
+	if (!file || !file[0] || file[0] == '-')
+		file = "NAME.ptscope";
+	return pts_err_set(err, EINVAL, "no option %.*s: the input is a plain argument, not "
+			   "perf's -i/--input: ptscope decode %s -o OUT (a bundle; --pt FILE for "
+			   "raw PT, --perf-script FILE for perf script's text)",
+			   a[1] == 'i' ? 2 : 7, a, file);
+}
+
 int pts_decode_req_parse(int argc, char **argv, long online_cpus, struct pts_decode_req *r,
 			 struct pts_err *err)
 {
@@ -416,7 +439,7 @@ int pts_decode_req_parse(int argc, char **argv, long online_cpus, struct pts_dec
 	memset(r, 0, sizeof(*r));
 	pts_decode_opts_init(&r->o);
 	r->o.jobs = online_cpus > 1 ? (unsigned int)(online_cpus > 256 ? 256 : online_cpus) : 1;
-	while ((rc = pts_opt_next(&s, &d, &val, err)) > 0) {
+	while (!(rc = perf_input(&s, err)) && (rc = pts_opt_next(&s, &d, &val, err)) > 0) {
 		if (rc == PTS_OPT_WORD) {
 			if (r->bundle)
 				return pts_err_set(err, EINVAL, "one bundle at a time (extra argument %s)",

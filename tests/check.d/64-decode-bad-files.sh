@@ -343,6 +343,15 @@ expect 1 "^ptscope decode: $D is an ELF file (a program or library), not a bundl
 expect 1 "^ptscope decode: --pt $D is an ELF file (a program or library), not a raw PT trace" --pt "$D"
 tar cf "$T/packed.tar" -C samples demo.ptscope
 expect 1 "^ptscope decode: $T/packed.tar is a tar archive, not a bundle (.*): unpack it (tar xf $T/packed.tar) and decode the NAME.ptscope directory it holds$" "$T/packed.tar"
+# a zip of the bundle, and a bzip2 tarball (python's, as zip and bzip2 may be absent)
+python3 - "$T/packed.zip" "$T/packed.tar" "$T/packed.tar.bz2" <<-'EOF'
+	import bz2, sys, zipfile
+	with zipfile.ZipFile(sys.argv[1], "w") as z:
+	    z.write("samples/demo.ptscope/manifest.json", "demo.ptscope/manifest.json")
+	open(sys.argv[3], "wb").write(bz2.compress(open(sys.argv[2], "rb").read()))
+	EOF
+expect 1 "^ptscope decode: $T/packed.zip is a zip archive, not a bundle (.*): unpack it (unzip $T/packed.zip) and decode the NAME.ptscope directory it holds$" "$T/packed.zip"
+expect 1 "^ptscope decode: $T/packed.tar.bz2 is bzip2-compressed, not a bundle (.*): a packed bundle unpacks with tar xf $T/packed.tar.bz2 (then decode the NAME.ptscope directory); a compressed trace or listing with bzcat $T/packed.tar.bz2 > FILE$" "$T/packed.tar.bz2"
 gzip -c "$S/cpu0.pt" > "$T/cpu0.pt.gz"
 expect 1 "^ptscope decode: --pt $T/cpu0.pt.gz is gzip-compressed, not a raw PT trace: a trace is read as it is; decompress it (zcat $T/cpu0.pt.gz > FILE) and give --pt FILE$" --pt "$T/cpu0.pt.gz"
 printf 'PERFILE2' > "$T/perf.data"; head -c 200 /dev/zero >> "$T/perf.data"

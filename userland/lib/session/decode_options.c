@@ -819,12 +819,16 @@ static int other_kind(const char *role, const char *input, enum pts_magic m, str
 	case PTS_MAGIC_TAR:
 		return pts_err_set(err, e, "%s: unpack it (tar xf %s) and decode the"
 				   " NAME.ptscope directory it holds", head, input);
+	case PTS_MAGIC_ZIP:
+		return pts_err_set(err, e, "%s: unpack it (unzip %s) and decode the"
+				   " NAME.ptscope directory it holds", head, input);
 	case PTS_MAGIC_FXT:
 		return pts_err_set(err, e, "%s: it is a timeline to open at ui.perfetto.dev"
 				   " (fxtcheck --dump %s lists it), not an input", head, input);
 	case PTS_MAGIC_GZIP:
 	case PTS_MAGIC_XZ:
 	case PTS_MAGIC_ZSTD:
+	case PTS_MAGIC_BZIP2:
 		if (bundle)
 			return pts_err_set(err, e, "%s: a packed bundle unpacks with tar xf %s"
 					   " (then decode the NAME.ptscope directory); a compressed"

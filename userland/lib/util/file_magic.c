@@ -27,6 +27,10 @@ static enum pts_magic from_head(const unsigned char *h, size_t n)
 		return PTS_MAGIC_XZ;
 	if (n >= 4 && !memcmp(h, "\x28\xb5\x2f\xfd", 4))
 		return PTS_MAGIC_ZSTD;
+	if (n >= 4 && !memcmp(h, "BZh", 3) && h[3] >= '1' && h[3] <= '9')
+		return PTS_MAGIC_BZIP2;
+	if (n >= 4 && (!memcmp(h, "PK\3\4", 4) || !memcmp(h, "PK\5\6", 4)))
+		return PTS_MAGIC_ZIP;
 	if (n >= 262 && !memcmp(h + 257, "ustar", 5))
 		return PTS_MAGIC_TAR;
 	return PTS_MAGIC_NONE;
@@ -129,6 +133,10 @@ const char *pts_magic_name(enum pts_magic m)
 		return "xz-compressed";
 	case PTS_MAGIC_ZSTD:
 		return "zstd-compressed";
+	case PTS_MAGIC_BZIP2:
+		return "bzip2-compressed";
+	case PTS_MAGIC_ZIP:
+		return "a zip archive";
 	case PTS_MAGIC_TAR:
 		return "a tar archive";
 	case PTS_MAGIC_FXT:
@@ -148,6 +156,8 @@ const char *pts_magic_cat(enum pts_magic m)
 		return "xzcat";
 	case PTS_MAGIC_ZSTD:
 		return "zstdcat";
+	case PTS_MAGIC_BZIP2:
+		return "bzcat";
 	default:
 		return NULL;
 	}

@@ -17,6 +17,8 @@ enum pts_magic {
 	PTS_MAGIC_GZIP,		/* 1f 8b (RFC 1952) */
 	PTS_MAGIC_XZ,		/* fd "7zXZ" 00 */
 	PTS_MAGIC_ZSTD,		/* 28 b5 2f fd (RFC 8878) */
+	PTS_MAGIC_BZIP2,	/* "BZh" and a block size '1'..'9' (bzip2's format) */
+	PTS_MAGIC_ZIP,		/* "PK" 03 04, or 05 06 empty (PKWARE APPNOTE 4.3.7, 4.3.16) */
 	PTS_MAGIC_TAR,		/* "ustar" at 257 (POSIX.1-1988 and GNU) */
 	PTS_MAGIC_FXT,		/* the magic number record 0x0016547846040010, first */
 };

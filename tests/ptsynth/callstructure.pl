@@ -159,6 +159,25 @@ my (@gt_seq, @gt_frames);
 my $tid = 'first';
 my $gt_calls = 0;
 
+# Stacks of a runtime's own (Go's: a goroutine's stack, a block of the
+# heap, and the thread's scheduler stack, g0). A frame entered by a
+# switch onto a stack of its own (a JMP or RET to a function's first
+# byte whose frames lie above the slot it read, away from the frame it
+# takes the place of: gogo's first entry into a goroutine, makecontext's
+# into a context) begins that stack: its element 6, the slot above which
+# the stack's frames lie, is not its own return slot. switched_base
+# gives the newest such frame's index, undef when there is none (a PLT
+# stub's or a tail call's JMP to a first byte reads the frame's own
+# return slot: no stack of its own).
+sub switched_base {
+	my ($stack) = @_;
+	for (my $i = $#$stack; $i >= 0; $i--) {
+		my $f = $stack->[$i];
+		return $i if defined $f->[6] && defined $f->[2] && $f->[6] != $f->[2];
+	}
+	return undef;
+}
+
 # Execution arrives at ip: apply the pending call, jump or return.
 sub arrive {
 	my ($st, $ip) = @_;
@@ -169,8 +188,16 @@ sub arrive {
 			if defined $st->{sp} && @$stack && defined $stack->[-1][3] &&
 			   !defined $stack->[-1][2];
 		# Frames whose return-address slot is at or below this call's
-		# are gone (their stack was released: longjmp, exceptions).
-		if (defined $st->{sp}) {
+		# are gone (their stack was released: longjmp, exceptions);
+		# but not those of a stack of its own when the call is made
+		# above that stack's frames, on another stack: Go's systemstack,
+		# morestack and mcall move the stack pointer to the scheduler
+		# stack (g0) and call there, the goroutine's frames staying
+		# where they are (systemstack returns to them; gogo resumes
+		# them), and go on under the call, as Go's traceback joins them
+		# (runtime/traceback.go, _TraceJumpStack).
+		my $b = switched_base($stack);
+		if (defined $st->{sp} && !(defined $b && $stack->[$b][6] <= $st->{sp})) {
 			pop @$stack while @$stack && defined $stack->[-1][2] &&
 					  ($stack->[-1][6] // $stack->[-1][2]) <= $st->{sp};
 			# a left stack whose slot this call reuses is gone
@@ -203,6 +230,26 @@ sub arrive {
 					      $c->[$_][2] == $slot } 1 .. $#$c } @{$st->{left} // []})) {
 			@$st{qw(jump ret rslot)} = (0, 1, $slot);
 			undef $st->{jslot};
+		} elsif (defined(my $b = switched_base($stack))) {
+			# A stack of its own that its runtime copied (Go's
+			# copystack, when morestack grows a goroutine's stack,
+			# moves every frame of it by one delta and gogo resumes
+			# the function at the address its call of morestack
+			# saved, now in the moved slot): a JMP to the address an
+			# open frame of that stack saved, no other having saved
+			# it in this slot, moves the stack's frames by the delta
+			# and is that frame's return.
+			my $i;
+			for ($i = $#$stack; $i > $b; $i--) {
+				last if $stack->[$i][0] == $ip && defined $stack->[$i][2];
+			}
+			if ($i > $b) {
+				my $delta = $slot - $stack->[$i][2];
+				$_->[2] += $delta for @$stack[$b + 1 .. $i];
+				$stack->[$b][6] += $delta;
+				@$st{qw(jump ret rslot)} = (0, 1, $slot);
+				undef $st->{jslot};
+			}
 		}
 	}
 	if ($st->{jump}) {

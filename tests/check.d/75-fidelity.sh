@@ -135,6 +135,16 @@ if [ -x "$bin/ocaml_raise" ]; then
 else
 	echo "SKIP part: no ocamlopt (apt-get install ocaml-nox): no ocaml_raise stream (OCaml)"
 fi
+# Go: goroutines switched by the runtime on one thread (GOMAXPROCS=1:
+# the run does not depend on the machine's CPUs), stacks grown by
+# morestack, a channel, a recovered panic.
+if [ -x "$bin/goroutines" ]; then
+	GOMAXPROCS=1 "$B/ptsynth" run -q --no-aslr -o "$work/bundles/goroutines.ptscope" -- \
+		"$bin/goroutines" </dev/null >/dev/null
+	args+=(--bundle "goroutines=$work/bundles/goroutines.ptscope:$bin/goroutines")
+else
+	echo "SKIP part: no go (apt-get install golang-go): no goroutines stream (Go)"
+fi
 # Library callbacks (qsort, bsearch, atexit) built by Clang, linked by
 # lld: its packed layout puts the code mid-page, 0x1000 above its offset.
 if [ -x "$bin/callbacks_lld" ]; then

@@ -149,3 +149,12 @@ if command -v clang >/dev/null && command -v ld.lld >/dev/null &&
 	newer "$out/callbacks_lld" $src/callbacks.c; then
 	clang -O2 -g -fuse-ld=lld -static-pie -o "$out/callbacks_lld" $src/callbacks.c
 fi
+# Go as `go build` makes it (static, the gc toolchain's runtime): goroutines
+# switched by the runtime (gogo, mcall, systemstack), stacks grown by
+# morestack, a channel, a panic recovered. The build cache in $out (the
+# check may run with no HOME). Not built, and its stream skipped,
+# without go (Debian's golang-go).
+if command -v go >/dev/null && newer "$out/goroutines" $src/goroutines.go; then
+	GOCACHE="$(cd "$out" && pwd)/go-cache" GO111MODULE=off GOFLAGS= \
+		go build -o "$out/goroutines" $src/goroutines.go
+fi

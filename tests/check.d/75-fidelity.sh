@@ -14,7 +14,8 @@
 # with timer signals again with timers that run out inside setitimer
 # (the signals arrive at its exit in every run), one of them cut at its last
 # PSB (a trace that ends without a disable, as snapshots do), OCaml's
-# raises (also out of a recursion deeper than the timeline shows), the
+# raises (also out of a recursion deeper than the timeline shows), Go's
+# goroutines (the runtime's stack switches; skipped, said, without go), the
 # whole-system fixture bundles of 70-qemu-trace-log (user, kernel, both
 # scopes and the whole CPU), the shipped sample, and with ../shared: the
 # real capture dynamorio-hello and the

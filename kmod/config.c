@@ -73,26 +73,28 @@ static void forget_capture(void)
 	pts_cpu_reset_all();
 }
 
-/**
- * pts_unconfigure() - stop, release triggers, sideband and buffers.
- *
- * Mapped buffers stay valid for their mappings (reference counted).
- * Tracepoint probes are unregistered without the hotplug lock held: the
- * static keys behind them take cpus_read_lock() themselves.
- * Context: process context, pts.lock held; may sleep.
+/*
+ * End the current capture's run: no CPU traces, no trigger is in flight,
+ * none can claim it. Context: pts.lock held, process context; may sleep.
  */
-void pts_unconfigure(void)
+static void capture_stop(void)
 {
-	struct pts_bufset *bufs = pts.bufs;
-
-	if (!pts.configured)
-		return;
 	pts_state_set_run(PTSCOPE_STATE_STOPPED);
 	pts_stop_all();
 	pts_trigger_quiesce();
-	pts_trigger_teardown();
-	pts_sysrec_teardown();
-	pts_sideband_teardown();
+	WRITE_ONCE(pts.sources_live, false);
+}
+
+/*
+ * Drop the current capture's rings, CR3 filter and results, once its
+ * triggers, records and sideband are gone or handed over. Mapped rings
+ * stay valid for their mappings (reference counted).
+ * Context: pts.lock held, after capture_stop(); may sleep.
+ */
+static void capture_drop(void)
+{
+	struct pts_bufset *bufs = pts.bufs;
+
 	pts_release_all();
 	spin_lock(&pts.bufs_lock);
 	WRITE_ONCE(pts.bufs, NULL);
@@ -106,8 +108,26 @@ void pts_unconfigure(void)
 		mmdrop(pts.cr3_mm);
 	pts.cr3_mm = NULL;
 	pts.statef = pts.ops->simulated ? PTSCOPE_STATEF_SIMULATED : 0;
-	WRITE_ONCE(pts.sources_live, false);
 	forget_capture();
+}
+
+/**
+ * pts_unconfigure() - stop, release triggers, sideband and buffers.
+ *
+ * Mapped buffers stay valid for their mappings (reference counted).
+ * Tracepoint probes are unregistered without the hotplug lock held: the
+ * static keys behind them take cpus_read_lock() themselves.
+ * Context: process context, pts.lock held; may sleep.
+ */
+void pts_unconfigure(void)
+{
+	if (!pts.configured)
+		return;
+	capture_stop();
+	pts_trigger_teardown();
+	pts_sysrec_teardown();
+	pts_sideband_teardown();
+	capture_drop();
 	pts_state_set_run(PTSCOPE_STATE_IDLE);
 }
 
@@ -116,14 +136,17 @@ void pts_unconfigure(void)
  * @cfg: copied from user space, header already checked.
  * @why: reason code and value on refusal.
  *
- * Every input is checked against the unit, the caller's rights and this
- * kernel (the triggers' tracepoint, pid, hotkey and file, the records'
- * tracepoints), and the rings are allocated and charged to the caller's
- * memory cgroup, before the previous configuration is released: such a
- * refusal leaves it as it was. What can still fail afterwards leaves the
- * module IDLE: the sideband rings' allocation, and a registration the
- * kernel refuses (no memory for a probe; a uprobe on an instruction it
- * cannot probe; a hotkey another driver took meanwhile). Nothing here
+ * Everything that can fail is done before the current capture is
+ * touched, as perf_event_open()'s failure leaves existing events alone:
+ * every input is checked against the unit, the caller's rights and this
+ * kernel; the new capture's trace rings and sideband rings are allocated
+ * (charged to the caller's memory cgroup) and its probes, hotkey and
+ * uprobe registered beside the current capture's, inert until it is
+ * armed. A refusal, for bad input or for want of memory, leaves the
+ * current capture (state, results, rings, triggers, records) as it was.
+ * Then the current capture is released and the new one put in its place,
+ * which cannot fail: what both use (the sideband's and the records'
+ * probes, the same hotkey) stays registered throughout. Nothing here
  * holds the hotplug lock.
  * Context: process context, pts.lock held; may sleep.
  * Return: 0; -EBUSY (ARMED: stop first; MAPPED: unmap first); -EPERM
@@ -131,21 +154,23 @@ void pts_unconfigure(void)
  * -EINVAL/-EOPNOTSUPP/-ENODEV from pts_config_check(); -EPERM/-ESRCH from
  * the permission checks (pts_perm_check(), pts_perm_grab_mm()), -EINTR
  * from the latter; -EPERM (BUFFER_LIMIT); -EINVAL (BAD_CPU_MASK);
- * -ENOMEM (NO_MEMORY); the errors of pts_trigger_prepare() and
- * pts_trigger_commit(); -ENOENT (TRACEPOINT_NOT_FOUND) or a registration
- * error from the syscall records (pts_sysrec_check(), pts_sysrec_setup()).
+ * -ENOMEM (NO_MEMORY: the rings, the sideband); the errors of
+ * pts_trigger_prepare(); -ENOENT or a registration error
+ * (TRACEPOINT_NOT_FOUND) from the records' or the sideband's probes.
  */
 int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 {
+	bool sysrec = cfg->flags & PTSCOPE_CFG_SYSREC;
 	struct pts_ctl_plan plan;
 	struct pts_cr3_plan cr3 = { .filter = false };
-	struct pts_trigger_prep trig = { .tp.idx = -1 };
+	struct pts_trigger_prep trig = {};
+	struct pts_sb_prep sb = {};
 	struct pts_bufset *bufs = NULL;
 	struct mm_struct *mm = NULL;
 	struct pid *own = NULL;
 	cpumask_var_t mask;
 	u32 state = pts_run_state(atomic_read(&pts.state));
-	bool admin;
+	bool admin, sysrec_registered = false;
 	int err;
 
 	err = pts_perm_operate(pts.bufs, why);
@@ -175,16 +200,15 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 	if (err)
 		goto out;
 	/*
-	 * What the triggers and the records name must exist in this kernel
-	 * (and the pids and files be taken) while the current capture is
-	 * still there: a refusal for bad input leaves it as it was.
+	 * Everything that can fail, while the current capture is still
+	 * there: a refusal leaves it as it was.
 	 */
 	err = pts_trigger_prepare(cfg, admin, &trig, why);
 	if (err)
 		goto out;
-	if ((cfg->flags & PTSCOPE_CFG_SYSREC) && pts_sysrec_check()) {
+	err = pts_sysrec_prepare(sysrec, &sysrec_registered);
+	if (err) {
 		why->reason = PTSCOPE_R_TRACEPOINT_NOT_FOUND;
-		err = -ENOENT;
 		goto out;
 	}
 	if (cfg->flags & PTSCOPE_CFG_CR3_FILTER) {
@@ -203,9 +227,24 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 			       &bufs, why);
 	if (err)
 		goto out;
+	err = pts_sideband_prepare(plan.sideband_size, &sb);
+	if (err) {
+		why->reason = err == -ENOMEM ? PTSCOPE_R_NO_MEMORY :
+			      PTSCOPE_R_TRACEPOINT_NOT_FOUND;
+		goto out;
+	}
 	pts_owner_set(bufs, cfg);
 
-	pts_unconfigure();
+	/* Nothing fails from here on: release the current capture, swap. */
+	if (pts.configured)
+		capture_stop();
+	pts_trigger_commit(&trig);
+	pts_sideband_commit(&sb, own);
+	own = NULL;	/* the sideband's reference now, released at its teardown */
+	pts_sysrec_commit(sysrec, mm, pts.selected);
+	if (pts.configured)
+		capture_drop();
+
 	pts_cpu_reset_all();
 	pts.cfg = *cfg;
 	pts.plan = plan;
@@ -225,28 +264,6 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 	pts.trigger_tsc = 0;
 	memset(&pts.time_at_start, 0, sizeof(pts.time_at_start));
 	memset(&pts.time_at_stop, 0, sizeof(pts.time_at_stop));
-
-	err = pts_sideband_setup(plan.sideband_size, own);
-	own = NULL;	/* the sideband's reference now, released at its teardown */
-	if (err) {
-		why->reason = err == -ENOMEM ? PTSCOPE_R_NO_MEMORY :
-			      PTSCOPE_R_TRACEPOINT_NOT_FOUND;
-		goto undo;
-	}
-	if (cfg->flags & PTSCOPE_CFG_SYSREC) {
-		err = pts_sysrec_setup(pts.cr3_mm, pts.selected);
-		if (err) {
-			why->reason = PTSCOPE_R_TRACEPOINT_NOT_FOUND;
-			pts_sideband_teardown();
-			goto undo;
-		}
-	}
-	err = pts_trigger_commit(&trig, why);
-	if (err) {
-		pts_sysrec_teardown();
-		pts_sideband_teardown();
-		goto undo;
-	}
 	pts.configured = true;
 	pts_state_set_run(PTSCOPE_STATE_CONFIGURED);
 	pts_info("configured: scope %u mode %u, %llu bytes x %u CPUs (%u regions of %llu), RTIT_CTL %#llx%s\n",
@@ -254,22 +271,13 @@ int pts_configure(const struct ptscope_config *cfg, struct pts_refusal *why)
 		 bufs->plan.nr_regions, bufs->plan.region_size, plan.rtit_ctl,
 		 (cr3.statef & PTSCOPE_STATEF_CR3_PARTIAL) ?
 		 ", CR3 filter partial (KPTI): decoder filters by sideband" : "");
-	goto out;
-undo:
-	spin_lock(&pts.bufs_lock);
-	WRITE_ONCE(pts.bufs, NULL);
-	spin_unlock(&pts.bufs_lock);
-	pts_bufset_put(bufs);
-	cpumask_clear(pts.selected);
-	pts.cr3_filter = false;
-	pts.cr3_match = 0;
-	if (pts.cr3_mm)
-		mmdrop(pts.cr3_mm);
-	pts.cr3_mm = NULL;
-	pts.statef = pts.ops->simulated ? PTSCOPE_STATEF_SIMULATED : 0;
-	forget_capture();
+	bufs = NULL;	/* the capture's now */
 out:
+	pts_sideband_prep_drop(&sb);
+	pts_sysrec_prep_drop(err && sysrec_registered);
 	pts_trigger_prep_drop(&trig);
+	if (bufs)
+		pts_bufset_put(bufs);
 	put_pid(own);
 	if (mm)
 		mmdrop(mm);

@@ -321,19 +321,18 @@ extern int pts_param_group;
 
 /* ---- tracepoint trigger (trigger_tp.c) ---------------------------------- */
 /*
- * A tracepoint trigger checked and its pid taken, nothing registered yet
- * (pts_trigger_tp_prepare()). Owned by the configuring caller, under
- * pts.lock.
+ * A tracepoint trigger checked, its pid taken and its probe registered,
+ * inert until the capture it belongs to is armed (pts_trigger_tp_prepare()).
+ * Owned by the configuring caller, under pts.lock.
  */
+struct pts_tp_slot;
 struct pts_tp_prep {
-	int idx;		/* index into pts_tp_triggers[]; -1 none */
-	struct pid *pid;	/* tracepoint_pid's, referenced; NULL any task */
-	bool tid;		/* @pid names a thread */
+	struct pts_tp_slot *slot;	/* registered; NULL none */
 };
 
 int pts_trigger_tp_prepare(const struct ptscope_trigger_spec *spec, bool admin,
 			   struct pts_tp_prep *prep, struct pts_refusal *why);
-int pts_trigger_tp_commit(struct pts_tp_prep *prep, struct pts_refusal *why);
+void pts_trigger_tp_commit(struct pts_tp_prep *prep);
 void pts_trigger_tp_prep_drop(struct pts_tp_prep *prep);
 void pts_trigger_tp_teardown(void);
 bool pts_trigger_tp_registered(void);
@@ -341,20 +340,18 @@ extern char *pts_param_hotkey;
 
 /* ---- user-function trigger (uprobe.c) ---------------------------------- */
 /*
- * A uprobe trigger's file and process, checked and referenced, not yet
- * registered (pts_uprobe_prepare()). Owned by the configuring caller,
- * under pts.lock.
+ * A uprobe trigger's file and process, checked and referenced, and the
+ * uprobe registered, inert until the capture it belongs to is armed
+ * (pts_uprobe_prepare()). Owned by the configuring caller, under pts.lock.
  */
+struct pts_up_slot;
 struct pts_uprobe_prep {
-	struct path path;		/* path_get(); .dentry NULL: none */
-	struct mm_struct *mm;		/* mmgrab()ed; NULL: any process */
-	u64 offset;
-	s32 pid;
+	struct pts_up_slot *slot;	/* registered; NULL none */
 };
 
 int pts_uprobe_prepare(const struct ptscope_uprobe_spec *spec,
 		       struct pts_uprobe_prep *prep, struct pts_refusal *why);
-int pts_uprobe_commit(struct pts_uprobe_prep *prep, struct pts_refusal *why);
+void pts_uprobe_commit(struct pts_uprobe_prep *prep);
 void pts_uprobe_prep_drop(struct pts_uprobe_prep *prep);
 void pts_uprobe_teardown(void);
 bool pts_uprobe_describe(struct ptscope_trigger_info *ti);
@@ -362,22 +359,22 @@ bool pts_uprobe_describe(struct ptscope_trigger_info *ti);
 /* ---- triggers (trigger.c) ---------------------------------------------- */
 /*
  * Every trigger of a configuration checked against the running kernel,
- * with what it names referenced (pts_trigger_prepare()), before the
- * previous configuration is released: registering it afterwards
- * (pts_trigger_commit()) can fail only for want of memory or when
- * another driver took the hotkey meanwhile.
+ * what it names referenced and its probe, key or uprobe registered
+ * (pts_trigger_prepare()), before the previous configuration is
+ * released: handing them over afterwards (pts_trigger_commit()) cannot
+ * fail. A kind of trigger has two slots, the current capture's and the
+ * prepared one's, so both can be registered at once.
  */
 struct pts_trigger_prep {
-	u32 kinds;			/* PTSCOPE_TRIG_* to register */
 	struct pts_tp_prep tp;
 	int key;			/* the hotkey; 0 none */
-	bool key_held;			/* registered already by the prepare */
+	bool key_held;			/* registered by this prepare */
 	struct pts_uprobe_prep up;
 };
 
 int pts_trigger_prepare(const struct ptscope_config *cfg, bool admin,
 			struct pts_trigger_prep *prep, struct pts_refusal *why);
-int pts_trigger_commit(struct pts_trigger_prep *prep, struct pts_refusal *why);
+void pts_trigger_commit(struct pts_trigger_prep *prep);
 void pts_trigger_prep_drop(struct pts_trigger_prep *prep);
 void pts_trigger_teardown(void);
 void pts_trigger_describe(struct ptscope_trigger_info *ti);
@@ -391,8 +388,23 @@ void pts_pidns_release(void);
 void pts_task_ids(struct task_struct *t, s32 *pid, s32 *tid);
 
 /* ---- sideband (sideband.c) --------------------------------------------- */
-int pts_sideband_setup(u64 size, struct pid *own);
+/*
+ * A new capture's sideband rings, allocated, and the sched probes,
+ * registered when no capture had them (pts_sideband_prepare()), before
+ * the current capture is released. Owned by the configuring caller,
+ * under pts.lock.
+ */
+struct pts_sb_prep {
+	u8 **buf;		/* [nr_cpu_ids] one ring per possible CPU */
+	u64 size;		/* bytes of each ring */
+	bool registered;	/* the probes were registered by this prepare */
+};
+
+int pts_sideband_prepare(u64 size, struct pts_sb_prep *prep);
+void pts_sideband_prep_drop(struct pts_sb_prep *prep);
+void pts_sideband_commit(struct pts_sb_prep *prep, struct pid *own);
 void pts_sideband_teardown(void);
+bool pts_sideband_live(void);
 void pts_sideband_set_live(bool live);
 u64 pts_sb_emit(struct ptscope_sb_hdr *rec, u32 len);
 u64 pts_sb_trigger(u32 reason, s32 pid, s32 tid);
@@ -407,8 +419,10 @@ bool pts_sideband_ready(void);
 void pts_sideband_init(void);
 
 /* ---- syscall and user page-fault records (sysrec.c) -------------------- */
-int pts_sysrec_check(void);
-int pts_sysrec_setup(struct mm_struct *mm, const struct cpumask *cpus);
+int pts_sysrec_prepare(bool want, bool *registered);
+void pts_sysrec_prep_drop(bool registered);
+void pts_sysrec_commit(bool want, struct mm_struct *mm,
+		       const struct cpumask *cpus);
 void pts_sysrec_teardown(void);
 
 /* ---- mmap (mmap.c) ------------------------------------------------------ */

@@ -80,9 +80,9 @@ static struct irq_work sb_wake_work;
  * every other task is written as PTSCOPE_PID_OUTSIDE without a comm, and
  * EXEC, EXIT and FORK records of other processes are not written (perf
  * gives a per-task event its own task's records only; CPU-wide ones need
- * CAP_PERFMON). NULL: every task as it is. Set at setup before the probes
- * are registered, cleared at teardown after they are gone: constant for
- * every writer.
+ * CAP_PERFMON). NULL: every task as it is. [pts.lock] Changed at commit
+ * and teardown only after sb_quiesce(), and read by writers only after
+ * they saw sb_live set: constant for every writer.
  */
 static struct pid *sb_own;
 
@@ -392,6 +392,14 @@ void pts_sb_trace(u16 type, u64 ctl, u64 status, u64 head)
 	pts_sb_emit(&r.hdr, sizeof(r));
 }
 
+/*
+ * The sched probes are registered from a capture's CONFIGURE to its
+ * UNCONFIGURE, and stay registered when a CONFIGURE replaces the capture
+ * (pts_sideband_commit()): the same probes serve every capture, and a
+ * registration that could fail after the current capture was released
+ * would lose it. tp_switch is set while they are registered.
+ */
+
 /* Context: process context, may sleep (waits for running probes). */
 static void unregister_probes(void)
 {
@@ -402,7 +410,42 @@ static void unregister_probes(void)
 	tracepoint_synchronize_unregister();
 }
 
-/* Free every CPU's ring. Context: no writer can run (teardown, setup). */
+/*
+ * Context: process context, may sleep; pts.lock held, not cpus_read_lock().
+ * Return: 0, -ENOENT (a sched tracepoint is missing) or the error of
+ * tracepoint_probe_register(); on failure none is registered.
+ */
+static int register_probes(void)
+{
+	int err;
+
+	/* Prototypes checked against <trace/events/sched.h> (tp_probe.h). */
+	err = pts_tp_register(sched_switch, probe_switch, NULL, &tp_switch);
+	if (!err)
+		err = pts_tp_register(sched_process_exec, probe_exec, NULL, &tp_exec);
+	if (!err)
+		err = pts_tp_register(sched_process_exit, probe_exit, NULL, &tp_exit);
+	if (!err)
+		err = pts_tp_register(sched_process_fork, probe_fork, NULL, &tp_fork);
+	if (err)
+		unregister_probes();
+	return err;
+}
+
+/*
+ * No writer runs on the rings or reads sb_own once this returns: every
+ * writer checks sb_live with IRQs or preemption off (pts_sb_emit(), the
+ * probes), so synchronize_rcu() waits for the last one that saw it set.
+ * Context: process context, may sleep.
+ */
+static void sb_quiesce(void)
+{
+	WRITE_ONCE(sb_live, false);
+	synchronize_rcu();
+	irq_work_sync(&sb_wake_work);
+}
+
+/* Free every CPU's ring. Context: no writer can run (sb_quiesce()). */
 static void sb_free_rings(void)
 {
 	int cpu;
@@ -419,75 +462,132 @@ static void sb_free_rings(void)
 }
 
 /**
- * pts_sideband_setup() - allocate the rings and hook the sched tracepoints.
+ * pts_sideband_prepare() - allocate a new capture's rings, and register
+ * the sched probes if no capture has them, before the current capture
+ * is released.
  * @size: bytes of each CPU's ring, power of two, 4 KiB .. 64 MiB.
- * @own: NULL, or the tgid (struct pid) of the one process the records may
- *       name (a capture configured without perfmon_capable()); the
- *       reference is the sideband's from here on, also on failure.
+ * @prep: out; taken over by pts_sideband_commit() or given back by
+ *        pts_sideband_prep_drop(), also after a failure.
  *
  * One ring per possible CPU, from its NUMA node, charged to the caller's
- * memory cgroup as the trace rings are: @size x num_possible_cpus() in all.
- * Context: process context, may sleep; not live (no writer runs).
- * Return: 0, -ENOMEM, -ENOENT (a sched tracepoint is missing) or the error
- * of tracepoint_probe_register().
+ * memory cgroup as the trace rings are: @size x num_possible_cpus() in
+ * all, on top of the current capture's until the commit frees those.
+ * A ring the cgroup or the machine cannot give fails the CONFIGURE
+ * (__GFP_RETRY_MAYFAIL: no OOM kill for a buffer the caller asked for;
+ * __GFP_NOWARN: the caller is told, NO_MEMORY).
+ * Context: process context, pts.lock held, not cpus_read_lock(); may sleep.
+ * Return: 0; -ENOMEM; -ENOENT (a sched tracepoint is missing) or the
+ * error of tracepoint_probe_register().
  */
-int pts_sideband_setup(u64 size, struct pid *own)
+int pts_sideband_prepare(u64 size, struct pts_sb_prep *prep)
 {
+	const gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN;
 	int cpu, err;
 
-	/* before the probes: every pid they write is of this namespace */
-	pts_pidns_hold();
-	sb_own = own;
+	memset(prep, 0, sizeof(*prep));
+	prep->buf = kcalloc(nr_cpu_ids, sizeof(*prep->buf), GFP_KERNEL);
+	if (!prep->buf)
+		return -ENOMEM;
+	prep->size = size;
+	for_each_possible_cpu(cpu) {
+		prep->buf[cpu] = kvzalloc_node(size, gfp, cpu_to_node(cpu));
+		if (!prep->buf[cpu]) {
+			pts_sideband_prep_drop(prep);
+			return -ENOMEM;
+		}
+	}
+	if (!tp_switch) {
+		err = register_probes();
+		if (err) {
+			pts_sideband_prep_drop(prep);
+			return err;
+		}
+		prep->registered = true;
+	}
+	return 0;
+}
+
+/**
+ * pts_sideband_prep_drop() - give back what pts_sideband_prepare() took
+ * and pts_sideband_commit() did not take over (nothing after a commit).
+ * @prep: emptied.
+ * Context: process context, pts.lock held, not cpus_read_lock(); may sleep.
+ */
+void pts_sideband_prep_drop(struct pts_sb_prep *prep)
+{
+	int cpu;
+
+	if (prep->registered)
+		unregister_probes();
+	if (prep->buf) {
+		for_each_possible_cpu(cpu)
+			kvfree(prep->buf[cpu]);
+		kfree(prep->buf);
+	}
+	memset(prep, 0, sizeof(*prep));
+}
+
+/**
+ * pts_sideband_commit() - the prepared rings become the sideband.
+ * @prep: from pts_sideband_prepare(); emptied.
+ * @own: NULL, or the tgid (struct pid) of the one process the records may
+ *       name (a capture configured without perfmon_capable()); the
+ *       reference is the sideband's from here on.
+ *
+ * The previous capture's rings, namespace and @own are freed once no
+ * writer can run; the sched probes stay registered. Cannot fail.
+ * Context: process context, pts.lock held; the previous capture ended
+ * (not armed, pts_trigger_quiesce() done). May sleep.
+ */
+void pts_sideband_commit(struct pts_sb_prep *prep, struct pid *own)
+{
+	int cpu;
+
+	sb_quiesce();
 	for_each_possible_cpu(cpu) {
 		struct pts_sb_cpu *c = per_cpu_ptr(&sb_cpus, cpu);
 
-		c->buf = kvzalloc_node(size, GFP_KERNEL_ACCOUNT, cpu_to_node(cpu));
-		if (!c->buf) {
-			sb_free_rings();
-			pts_pidns_release();
-			put_pid(sb_own);
-			sb_own = NULL;
-			return -ENOMEM;
-		}
-		c->size = size;
+		kvfree(c->buf);
+		c->buf = prep->buf[cpu];
+		c->size = prep->size;
 		c->head = 0;
 		c->tail = 0;
 		local64_set(&c->lost, 0);
 		local64_set(&c->lost_pending, 0);
 		local_set(&c->busy, 0);
 	}
-	sb_wm = size / 2;
-
-	/* Prototypes checked against <trace/events/sched.h> (tp_probe.h). */
-	err = pts_tp_register(sched_switch, probe_switch, NULL, &tp_switch);
-	if (!err)
-		err = pts_tp_register(sched_process_exec, probe_exec, NULL, &tp_exec);
-	if (!err)
-		err = pts_tp_register(sched_process_exit, probe_exit, NULL, &tp_exit);
-	if (!err)
-		err = pts_tp_register(sched_process_fork, probe_fork, NULL, &tp_fork);
-	if (!err)
-		return 0;
-	pts_sideband_teardown();
-	return err;
+	sb_wm = prep->size / 2;
+	/* every pid the writers record is of the configuring task's namespace */
+	pts_pidns_hold();
+	put_pid(sb_own);
+	sb_own = own;
+	kfree(prep->buf);
+	memset(prep, 0, sizeof(*prep));
 }
 
-/*
- * Context: process context, may sleep. Every writer runs with IRQs off
- * (probes, triggers in NMI or IRQ, start and stop) and checks sb_live
- * there, so once it is clear synchronize_rcu() waits for the last one
- * before the rings are freed.
+/**
+ * pts_sideband_teardown() - unregister the probes and free the rings.
+ * Context: process context, pts.lock held, not cpus_read_lock(); may sleep.
  */
 void pts_sideband_teardown(void)
 {
 	WRITE_ONCE(sb_live, false);
 	unregister_probes();
-	synchronize_rcu();
-	irq_work_sync(&sb_wake_work);
+	sb_quiesce();
 	sb_free_rings();
 	pts_pidns_release();
 	put_pid(sb_own);
 	sb_own = NULL;
+}
+
+/**
+ * pts_sideband_live() - are records being written?
+ * Context: any; a probe that sees true runs inside sb_quiesce()'s grace
+ * period (IRQs or preemption off).
+ */
+bool pts_sideband_live(void)
+{
+	return READ_ONCE(sb_live);
 }
 
 /* Context: any (a plain flag: writers look at it with IRQs off). */

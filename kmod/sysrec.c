@@ -19,8 +19,11 @@
  * arch/x86/include/asm/trace/exceptions.h): the tracepoint calls them
  * through a pointer of that type, which kCFI checks; pts_tp_register()
  * makes any other prototype a build error against the kernel built for.
- * They are registered at CONFIGURE and unregistered at UNCONFIGURE; the
- * sideband writes only while tracing (its live flag).
+ * They are registered at CONFIGURE, before the current capture is
+ * released (so that a failure leaves it as it was), kept when a
+ * CONFIGURE replaces a capture that had them by one that wants them, and
+ * unregistered otherwise and at UNCONFIGURE. They do nothing unless the
+ * sideband is live (tracing).
  *
  * Cost while registered: the sys_enter/sys_exit tracepoints put every
  * task of the system on the syscall slow path (SYSCALL_WORK_SYSCALL_
@@ -42,8 +45,11 @@
 
 /*
  * sr_mm: the traced address space, or NULL for every user task on a CPU
- * of sr_cpus. Both set before the probes are registered and constant
- * until they are unregistered (pts.lock held by both).
+ * of sr_cpus (NULL: none yet). [pts.lock] Written by pts_sysrec_commit()
+ * while the sideband is not live and after its grace period
+ * (pts_sideband_commit()); the probes read them only after seeing it
+ * live, so they are constant for every probe that uses them. sr_mm is
+ * only compared, never dereferenced.
  */
 static struct mm_struct *sr_mm;
 static const struct cpumask *sr_cpus;
@@ -56,12 +62,14 @@ static struct tracepoint *tp_sys_enter, *tp_sys_exit, *tp_fault;
 static bool sr_traced(void)
 {
 	struct mm_struct *mm = current->mm;
+	const struct cpumask *cpus;
 
-	if (!mm)
-		return false;	/* a kernel thread */
-	if (sr_mm)
-		return mm == sr_mm;
-	return cpumask_test_cpu(smp_processor_id(), sr_cpus);
+	if (!mm || !pts_sideband_live())
+		return false;	/* a kernel thread, or no capture running */
+	if (READ_ONCE(sr_mm))
+		return mm == READ_ONCE(sr_mm);
+	cpus = READ_ONCE(sr_cpus);
+	return cpus && cpumask_test_cpu(smp_processor_id(), cpus);
 }
 
 /* One SYS_ENTER or SYS_EXIT record of current. Context: a probe. */
@@ -137,54 +145,32 @@ void pts_sysrec_teardown(void)
 	pts_tp_unregister(&tp_fault, probe_fault, NULL);
 	if (any)
 		tracepoint_synchronize_unregister();
-	sr_mm = NULL;
-	sr_cpus = NULL;
+	WRITE_ONCE(sr_mm, NULL);
+	WRITE_ONCE(sr_cpus, NULL);
 }
 
 /**
- * pts_sysrec_check() - does this kernel have the records' tracepoints?
+ * pts_sysrec_prepare() - hook the syscall and user page-fault tracepoints
+ * for a new capture, before the current one is released.
+ * @want: the new capture asks for the records (PTSCOPE_CFG_SYSREC).
+ * @registered: out: the probes were registered here (none were), for
+ *              pts_sysrec_prep_drop().
  *
- * Asked before the previous configuration is released, so that a kernel
- * without CONFIG_FTRACE_SYSCALLS refuses the flag and leaves it as it was.
- * Context: process context (walks the tracepoint section).
- * Return: 0; -ENOENT when one is missing (logged with its name).
- */
-int pts_sysrec_check(void)
-{
-	static const char * const names[] = {
-		"raw_syscalls:sys_enter", "raw_syscalls:sys_exit",
-		"exceptions:page_fault_user",
-	};
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!pts_tp_find(names[i])) {
-			pts_err("syscall records: tracepoint %s not found\n",
-				names[i]);
-			return -ENOENT;
-		}
-	}
-	return 0;
-}
-
-/**
- * pts_sysrec_setup() - hook the syscall and user page-fault tracepoints.
- * @mm: the CR3-filtered address space (held by the capture), or NULL:
- *      every user task on a CPU of @cpus.
- * @cpus: the traced CPUs; must stay valid until pts_sysrec_teardown().
- *
- * Context: process context, pts.lock held; may sleep; the sideband is set
- * up and not live.
+ * Nothing to do when @want is false or the current capture has them.
+ * The probes write nothing until the new capture is armed.
+ * Context: process context, pts.lock held, not cpus_read_lock(); may sleep.
  * Return: 0; -ENOENT when a tracepoint is missing (a kernel without
- * CONFIG_FTRACE_SYSCALLS); the error of tracepoint_probe_register().
+ * CONFIG_FTRACE_SYSCALLS; logged with its name); the error of
+ * tracepoint_probe_register(). On failure none is registered.
  */
-int pts_sysrec_setup(struct mm_struct *mm, const struct cpumask *cpus)
+int pts_sysrec_prepare(bool want, bool *registered)
 {
 	const char *what = "raw_syscalls:sys_enter";
 	int err;
 
-	sr_mm = mm;
-	sr_cpus = cpus;
+	*registered = false;
+	if (!want || tp_sys_enter)
+		return 0;
 	err = pts_tp_register(sys_enter, probe_sys_enter, NULL, &tp_sys_enter);
 	if (!err) {
 		what = "raw_syscalls:sys_exit";
@@ -196,10 +182,48 @@ int pts_sysrec_setup(struct mm_struct *mm, const struct cpumask *cpus)
 		err = pts_tp_register(page_fault_user, probe_fault, NULL,
 				      &tp_fault);
 	}
-	if (!err)
+	if (!err) {
+		*registered = true;
 		return 0;
+	}
 	if (err == -ENOENT)
 		pts_err("syscall records: tracepoint %s not found\n", what);
 	pts_sysrec_teardown();
 	return err;
+}
+
+/**
+ * pts_sysrec_prep_drop() - undo a pts_sysrec_prepare() whose capture was
+ * refused.
+ * @registered: as pts_sysrec_prepare() said.
+ * Context: process context, pts.lock held, not cpus_read_lock(); may sleep.
+ */
+void pts_sysrec_prep_drop(bool registered)
+{
+	if (registered)
+		pts_sysrec_teardown();
+}
+
+/**
+ * pts_sysrec_commit() - the records' probes serve the new capture.
+ * @want: it asks for the records: the probes (registered by the prepare
+ *        or kept from the previous capture) filter on @mm and @cpus;
+ *        otherwise any probes are unregistered.
+ * @mm: the CR3-filtered address space (held by the capture), or NULL:
+ *      every user task on a CPU of @cpus.
+ * @cpus: the traced CPUs; must stay valid until pts_sysrec_teardown().
+ *
+ * Cannot fail. Context: process context, pts.lock held, not
+ * cpus_read_lock(); after pts_sideband_commit() (the sideband is not
+ * live and no probe that saw it live runs). May sleep.
+ */
+void pts_sysrec_commit(bool want, struct mm_struct *mm,
+		       const struct cpumask *cpus)
+{
+	if (!want) {
+		pts_sysrec_teardown();
+		return;
+	}
+	WRITE_ONCE(sr_mm, mm);
+	WRITE_ONCE(sr_cpus, cpus);
 }

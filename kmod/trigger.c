@@ -68,8 +68,8 @@ char *pts_param_hotkey = "x";
 module_param_named(hotkey, pts_param_hotkey, charp, 0444);
 MODULE_PARM_DESC(hotkey, "default sysrq key of the hotkey trigger (default x; free on x86)");
 
-/* Set at CONFIGURE under pts.lock, read by the sysrq handler. */
-static int trig_key;			/* registered sysrq key, 0 = none */
+/* [pts.lock] the capture's registered sysrq key, 0 = none */
+static int trig_key;
 
 /* One per CPU: the stop IPI; reusable once its handler has started. */
 static DEFINE_PER_CPU(call_single_data_t, pts_stop_csd);
@@ -222,18 +222,22 @@ static const struct sysrq_key_op pts_sysrq_op = {
 };
 
 /**
- * pts_trigger_prepare() - check every trigger of @cfg against this kernel
- * and take what they name, before the previous configuration is released.
+ * pts_trigger_prepare() - check every trigger of @cfg against this kernel,
+ * take what they name and register them, before the previous
+ * configuration is released.
  * @cfg: the configuration (its trigger and uprobe parts).
  * @admin: the caller is perfmon_capable() (pts_perm_check()).
- * @prep: out; released by pts_trigger_commit() or pts_trigger_prep_drop().
+ * @prep: out; taken over by pts_trigger_commit() or given back by
+ *        pts_trigger_prep_drop().
  * @why: reason code and value on refusal.
  *
- * A hotkey other than the one registered now is registered here (a key
- * of another driver is refused while the current capture is still
- * there); its handler does nothing until a START (the capture cannot be
- * armed during CONFIGURE). The current key is registered again at the
- * commit, once the current capture's triggers are gone.
+ * The tracepoint probe and the uprobe go into the slots the current
+ * capture does not use (trigger_tp.c, uprobe.c); a hotkey other than the
+ * one registered now is registered here, the current one is kept. What
+ * is registered does nothing until its capture is armed (a trigger
+ * claims only an ARMED capture, and CONFIGURE refuses an armed one), so
+ * a refusal later in CONFIGURE, or here, leaves the current capture as
+ * it was.
  * Context: process context, pts.lock held, not cpus_read_lock(). May sleep.
  * Return: 0; the errors of pts_trigger_tp_prepare(); -EBUSY
  * (HOTKEY_UNAVAILABLE); or those of pts_uprobe_prepare(). On failure
@@ -246,8 +250,6 @@ int pts_trigger_prepare(const struct ptscope_config *cfg, bool admin,
 	int err;
 
 	memset(prep, 0, sizeof(*prep));
-	prep->tp.idx = -1;
-	prep->kinds = spec->kinds;
 	if (spec->kinds & PTSCOPE_TRIG_TRACEPOINT) {
 		err = pts_trigger_tp_prepare(spec, admin, &prep->tp, why);
 		if (err)
@@ -280,10 +282,11 @@ fail:
 }
 
 /**
- * pts_trigger_prep_drop() - release what pts_trigger_prepare() took and
- * pts_trigger_commit() did not take over (nothing after a commit).
+ * pts_trigger_prep_drop() - unregister and release what
+ * pts_trigger_prepare() took and pts_trigger_commit() did not take over
+ * (nothing after a commit).
  * @prep: emptied.
- * Context: process context, pts.lock held; may sleep.
+ * Context: process context, pts.lock held, not cpus_read_lock(); may sleep.
  */
 void pts_trigger_prep_drop(struct pts_trigger_prep *prep)
 {
@@ -293,55 +296,34 @@ void pts_trigger_prep_drop(struct pts_trigger_prep *prep)
 	prep->key_held = false;
 	prep->key = 0;
 	pts_uprobe_prep_drop(&prep->up);
-	prep->kinds = 0;
 }
 
 /**
- * pts_trigger_commit() - register the prepared triggers.
- * @prep: from pts_trigger_prepare(); the triggers' from here on, also on
- *        failure (emptied).
- * @why: reason code and value on refusal.
+ * pts_trigger_commit() - the prepared triggers become the capture's.
+ * @prep: from pts_trigger_prepare(); emptied.
+ *
+ * The previous capture's tracepoint probe and uprobe are unregistered,
+ * and its hotkey unless the new capture keeps the same key, which stays
+ * registered throughout (no other driver can take it in between).
+ * Cannot fail.
  * Context: process context, pts.lock held, not cpus_read_lock(); the
- * previous capture's triggers torn down. May sleep.
- * Return: 0; the errors of pts_trigger_tp_commit(); -EBUSY
- * (HOTKEY_UNAVAILABLE: another driver took the key after the prepare);
- * or those of pts_uprobe_commit(). On failure nothing stays registered.
+ * previous capture ended (not armed, pts_trigger_quiesce() done). May
+ * sleep.
  */
-int pts_trigger_commit(struct pts_trigger_prep *prep, struct pts_refusal *why)
+void pts_trigger_commit(struct pts_trigger_prep *prep)
 {
-	int err;
-
-	if (prep->kinds & PTSCOPE_TRIG_TRACEPOINT) {
-		err = pts_trigger_tp_commit(&prep->tp, why);
-		if (err)
-			goto fail;
-	}
-	if (prep->kinds & PTSCOPE_TRIG_HOTKEY) {
-		if (!prep->key_held && register_sysrq_key(prep->key, &pts_sysrq_op)) {
-			why->reason = PTSCOPE_R_HOTKEY_UNAVAILABLE;
-			why->arg = prep->key;
-			err = -EBUSY;
-			goto fail;
-		}
-		trig_key = prep->key;
-		prep->key_held = false;
-	}
-	if (prep->kinds & PTSCOPE_TRIG_UPROBE) {
-		err = pts_uprobe_commit(&prep->up, why);
-		if (err)
-			goto fail;
-	}
-	prep->kinds = 0;
-	return 0;
-fail:
-	pts_trigger_prep_drop(prep);
-	pts_trigger_teardown();
-	return err;
+	pts_trigger_tp_commit(&prep->tp);
+	pts_uprobe_commit(&prep->up);
+	if (trig_key && trig_key != prep->key)
+		unregister_sysrq_key(trig_key, &pts_sysrq_op);
+	trig_key = prep->key;
+	prep->key = 0;
+	prep->key_held = false;
 }
 
 /**
  * pts_trigger_teardown() - unregister the triggers and wait for probes.
- * Context: process context, may sleep; not cpus_read_lock().
+ * Context: process context, pts.lock held, not cpus_read_lock(); may sleep.
  */
 void pts_trigger_teardown(void)
 {

@@ -30,11 +30,19 @@
  * keeps the trigger path of every other trigger and is checked by the
  * compiler.
  *
- * Locking: trig_tp, trig_probe, trig_pid and trig_tid are written under
- * pts.lock at CONFIGURE before the probe is registered, and after it is
- * unregistered and tracepoint_synchronize_unregister() has waited for
- * running probes: while registered they are constant, and the probes read
- * them without a lock.
+ * Two slots: the current capture's trigger, and a new capture's, which
+ * CONFIGURE registers before it releases the current capture (a failing
+ * registration then leaves the current one as it was), so both may be
+ * registered at once, on the same tracepoint too: each probe is
+ * registered with its slot as data, which makes the pair (probe, data)
+ * unique. A probe of a capture that is not armed does nothing
+ * (pts_trigger_fire() claims only an ARMED capture).
+ *
+ * Locking: a slot's fields are written under pts.lock before its probe is
+ * registered, and after it is unregistered and
+ * tracepoint_synchronize_unregister() has waited for running probes:
+ * while registered they are constant, and the probe reads them without a
+ * lock. tp_cur changes under pts.lock only.
  */
 #include <linux/interrupt.h>	/* before trace/events/irq.h, which needs it */
 #include <linux/pid.h>
@@ -50,28 +58,35 @@
 #include "ptscope_internal.h"
 #include "tp_probe.h"
 
-static struct tracepoint *trig_tp;	/* registered, NULL none */
-static void *trig_probe;		/* the probe registered on trig_tp */
-/*
- * Fire only for this process (or, with PTSCOPE_TRIGF_TID, this thread):
- * resolved in the configuring caller's pid namespace and held, so that
- * the probe compares struct pid pointers, right in any namespace. NULL:
- * any task.
- */
-static struct pid *trig_pid;
-static bool trig_tid;			/* trig_pid names a thread */
+/* One tracepoint trigger: its registration and its filter. */
+struct pts_tp_slot {
+	struct tracepoint *tp;	/* registered on; NULL: the slot is free */
+	void *probe;		/* the probe registered on @tp */
+	/*
+	 * Fire only for this process (or, with PTSCOPE_TRIGF_TID, this
+	 * thread): resolved in the configuring caller's pid namespace and
+	 * held, so that the probe compares struct pid pointers, right in any
+	 * namespace. NULL: any task.
+	 */
+	struct pid *pid;
+	bool tid;		/* @pid names a thread */
+};
+
+static struct pts_tp_slot tp_slots[2];
+static struct pts_tp_slot *tp_cur;	/* [pts.lock] the capture's; NULL none */
 
 /*
- * A listed tracepoint fired. Context: that of the tracepoint: any,
- * including NMI and hard IRQ, preemption off. The filter is on the task
- * running the tracepoint (current), whatever task its arguments name.
+ * A listed tracepoint fired; @s is the slot the probe was registered
+ * with. Context: that of the tracepoint: any, including NMI and hard IRQ,
+ * preemption off. The filter is on the task running the tracepoint
+ * (current), whatever task its arguments name.
  */
-static void trig_hit(void)
+static void trig_hit(const struct pts_tp_slot *s)
 {
 	if (!READ_ONCE(pts.sources_live))
 		return;
-	if (trig_pid && trig_pid != (trig_tid ? task_pid(current) :
-					       task_tgid(current)))
+	if (s->pid && s->pid != (s->tid ? task_pid(current) :
+					  task_tgid(current)))
 		return;
 	pts_trigger_fire(PTSCOPE_TRIGGER_TRACEPOINT);
 }
@@ -80,12 +95,12 @@ static void trig_hit(void)
  * TRIG_PROBE_DEFINE(event, TP_PROTO...) defines trig_<event>(), the probe
  * of tracepoint <event>: the arguments after @event are its TP_PROTO, and
  * the definition fails to build unless they are the kernel's (tp_probe.h).
- * The arguments are not used.
+ * The arguments are not used; @data is the probe's slot.
  */
 #define TRIG_PROBE_DEFINE(event, ...)					\
 	static void trig_##event(void *data, __VA_ARGS__)		\
 	{								\
-		trig_hit();						\
+		trig_hit(data);						\
 	}								\
 	PTS_TP_PROBE_CHECK(event, trig_##event)
 
@@ -124,32 +139,53 @@ static void * const trig_probes[] = {
 #undef PTSCOPE_TP
 };
 
+/*
+ * Unregister @s, wait for its running probes, drop its pid; nothing for
+ * NULL or a free slot. Context: process context, pts.lock held, not
+ * cpus_read_lock(); may sleep.
+ */
+static void slot_release(struct pts_tp_slot *s)
+{
+	if (!s)
+		return;
+	if (s->tp) {
+		pts_tp_unregister(&s->tp, s->probe, s);
+		tracepoint_synchronize_unregister();
+	}
+	put_pid(s->pid);
+	memset(s, 0, sizeof(*s));
+}
+
 /**
  * pts_trigger_tp_prepare() - check the tracepoint trigger against this
- * kernel and take its pid, registering nothing.
+ * kernel, take its pid and register its probe, inert until its capture
+ * is armed.
  * @spec: the trigger specification; its tracepoint is set.
  * @admin: the caller is perfmon_capable(): no ptrace check of
  *         tracepoint_pid (pts_perm_take_pid()).
- * @prep: out: the list index and the pid reference; emptied on failure.
+ * @prep: out: the registered slot; emptied on failure.
  * @why: reason code and value on refusal.
  *
  * Called before the previous configuration is released, so that a
- * refusal leaves it as it was.
- * Context: process context, pts.lock held; may sleep.
+ * refusal leaves it as it was: the slot is the one the current capture
+ * does not use.
+ * Context: process context, pts.lock held, not cpus_read_lock() (the
+ * registration takes it); may sleep.
  * Return: 0; -ENOENT (TRACEPOINT_NOT_FOUND: no such tracepoint, or a
  * listed event named with another subsystem); -EOPNOTSUPP (BAD_TRIGGER: a
  * tracepoint that is not in the list); -ESRCH (NO_SUCH_PID: no process
  * or thread tracepoint_pid in the caller's pid namespace); -EPERM
- * (NEED_PTRACE) or -EINTR from pts_perm_take_pid().
+ * (NEED_PTRACE) or -EINTR from pts_perm_take_pid(); the error of
+ * tracepoint_probe_register() (BAD_TRIGGER).
  */
 int pts_trigger_tp_prepare(const struct ptscope_trigger_spec *spec, bool admin,
 			   struct pts_tp_prep *prep, struct pts_refusal *why)
 {
 	int idx = pts_tp_trigger_lookup(spec->tracepoint);
+	struct pts_tp_slot *s;
+	int err;
 
-	prep->idx = -1;
-	prep->pid = NULL;
-	prep->tid = false;
+	prep->slot = NULL;
 	if (idx == -EOPNOTSUPP && pts_tp_find(spec->tracepoint)) {
 		why->reason = PTSCOPE_R_BAD_TRIGGER;
 		why->arg = offsetof(struct ptscope_config, trigger.tracepoint);
@@ -160,84 +196,73 @@ int pts_trigger_tp_prepare(const struct ptscope_trigger_spec *spec, bool admin,
 		why->reason = PTSCOPE_R_TRACEPOINT_NOT_FOUND;
 		return -ENOENT;
 	}
+	s = tp_cur == &tp_slots[0] ? &tp_slots[1] : &tp_slots[0];
 	if (spec->tracepoint_pid) {
 		bool tid = spec->flags & PTSCOPE_TRIGF_TID;
-		int err = pts_perm_take_pid(spec->tracepoint_pid,
-					    tid ? PIDTYPE_PID : PIDTYPE_TGID,
-					    admin, &prep->pid, why);
 
-		if (err)
+		err = pts_perm_take_pid(spec->tracepoint_pid,
+					tid ? PIDTYPE_PID : PIDTYPE_TGID,
+					admin, &s->pid, why);
+		if (err) {
+			slot_release(s);
 			return err;
-		prep->tid = tid;
+		}
+		s->tid = tid;
 	}
-	prep->idx = idx;
-	return 0;
-}
-
-/**
- * pts_trigger_tp_prep_drop() - release what pts_trigger_tp_prepare() took
- * (nothing once committed).
- * @prep: emptied.
- * Context: process context, pts.lock held.
- */
-void pts_trigger_tp_prep_drop(struct pts_tp_prep *prep)
-{
-	put_pid(prep->pid);
-	prep->pid = NULL;
-	prep->idx = -1;
-	prep->tid = false;
-}
-
-/**
- * pts_trigger_tp_commit() - register the prepared tracepoint trigger.
- * @prep: from pts_trigger_tp_prepare(); the trigger's from here on, also
- *        on failure (emptied).
- * @why: reason code and value on refusal.
- * Context: process context, pts.lock held, not cpus_read_lock() (the
- * registration takes it); no tracepoint trigger registered. May sleep.
- * Return: 0; or the error of tracepoint_probe_register() (BAD_TRIGGER),
- * -ENOENT (TRACEPOINT_NOT_FOUND) should the tracepoint be gone. On
- * failure nothing stays registered.
- */
-int pts_trigger_tp_commit(struct pts_tp_prep *prep, struct pts_refusal *why)
-{
-	int idx = prep->idx;
-	int err;
-
-	trig_pid = prep->pid;
-	trig_tid = prep->tid;
-	prep->pid = NULL;
-	prep->idx = -1;
 	/* Checked by TRIG_PROBE_DEFINE(), so not through pts_tp_register(). */
 	err = pts_tp_register_checked(pts_tp_triggers[idx].event,
-				      trig_probes[idx], NULL, &trig_tp);
+				      trig_probes[idx], s, &s->tp);
 	if (err) {
 		why->reason = err == -ENOENT ? PTSCOPE_R_TRACEPOINT_NOT_FOUND :
 					       PTSCOPE_R_BAD_TRIGGER;
 		if (why->reason == PTSCOPE_R_BAD_TRIGGER)
 			why->arg = offsetof(struct ptscope_config, trigger.tracepoint);
-		pts_trigger_tp_teardown();
+		slot_release(s);
 		return err;
 	}
-	trig_probe = trig_probes[idx];
+	s->probe = trig_probes[idx];
+	prep->slot = s;
 	return 0;
+}
+
+/**
+ * pts_trigger_tp_prep_drop() - unregister and release what
+ * pts_trigger_tp_prepare() registered (nothing once committed).
+ * @prep: emptied.
+ * Context: process context, pts.lock held, not cpus_read_lock(); may sleep.
+ */
+void pts_trigger_tp_prep_drop(struct pts_tp_prep *prep)
+{
+	slot_release(prep->slot);
+	prep->slot = NULL;
+}
+
+/**
+ * pts_trigger_tp_commit() - the prepared trigger (or none) becomes the
+ * capture's; the previous capture's is unregistered. Cannot fail.
+ * @prep: from pts_trigger_tp_prepare(), or emptied: no tracepoint
+ *        trigger; emptied.
+ * Context: process context, pts.lock held, not cpus_read_lock(); the
+ * previous capture ended. May sleep.
+ */
+void pts_trigger_tp_commit(struct pts_tp_prep *prep)
+{
+	struct pts_tp_slot *old = tp_cur;
+
+	tp_cur = prep->slot;
+	prep->slot = NULL;
+	slot_release(old);
 }
 
 /**
  * pts_trigger_tp_teardown() - unregister the tracepoint trigger, wait for
  * running probes, drop the pid.
- * Context: process context, may sleep; not cpus_read_lock().
+ * Context: process context, pts.lock held, not cpus_read_lock(); may sleep.
  */
 void pts_trigger_tp_teardown(void)
 {
-	if (trig_tp) {
-		pts_tp_unregister(&trig_tp, trig_probe, NULL);
-		tracepoint_synchronize_unregister();
-	}
-	trig_probe = NULL;
-	put_pid(trig_pid);
-	trig_pid = NULL;
-	trig_tid = false;
+	slot_release(tp_cur);
+	tp_cur = NULL;
 }
 
 /**
@@ -246,5 +271,5 @@ void pts_trigger_tp_teardown(void)
  */
 bool pts_trigger_tp_registered(void)
 {
-	return trig_tp;
+	return tp_cur;
 }

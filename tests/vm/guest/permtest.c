@@ -86,6 +86,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1100,6 +1101,123 @@ static void accepted_with_key(int fd, struct ptscope_config *cfg, char key,
 		detail("%s:ok", what);
 }
 
+/* Write @text to the file @path. Return: 0 or an errno. */
+static int put_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), e = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		e = errno ? errno : EIO;
+	close(fd);
+	return e;
+}
+
+/* Append @text to the file @path (kprobe_events). Return: 0 or an errno. */
+static int put_file_append(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC), e = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		e = errno ? errno : EIO;
+	close(fd);
+	return e;
+}
+
+#define CG "/sys/fs/cgroup"
+#define CG_LIMITED CG "/ptscope-vm-16m"
+
+/*
+ * A memory cgroup of 16 MiB, made once: the cgroup2 hierarchy mounted if
+ * it is not, its memory controller enabled for children. Return: 0 or
+ * the step that failed, in @why.
+ */
+static int limited_cgroup(char *why, size_t n)
+{
+	struct stat sb;
+	int e;
+
+	if (stat(CG "/cgroup.controllers", &sb) &&
+	    mount("none", CG, "cgroup2", 0, NULL)) {
+		snprintf(why, n, "mount cgroup2: %s", strerror(errno));
+		return -1;
+	}
+	e = put_file(CG "/cgroup.subtree_control", "+memory");
+	if (e) {
+		snprintf(why, n, "enable memory controller: %s", strerror(e));
+		return -1;
+	}
+	if (mkdir(CG_LIMITED, 0755) && errno != EEXIST) {
+		snprintf(why, n, "mkdir %s: %s", CG_LIMITED, strerror(errno));
+		return -1;
+	}
+	e = put_file(CG_LIMITED "/memory.max", "16777216");
+	if (e) {
+		snprintf(why, n, "memory.max: %s", strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * CONFIGURE @cfg from inside the 16 MiB cgroup: the module charges the
+ * rings to the caller's cgroup (docs/abi.md), so rings beyond it are
+ * refused. This process goes back to the root cgroup afterwards.
+ * Return: the ioctl's result, or 1 when the cgroup could not be used.
+ */
+static int configure_in_limited_cgroup(int fd, struct ptscope_config *cfg)
+{
+	char why[160], pid[16];
+	int r, e;
+
+	if (limited_cgroup(why, sizeof(why))) {
+		bad("rig: %s", why);
+		return 1;
+	}
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	e = put_file(CG_LIMITED "/cgroup.procs", pid);
+	if (e) {
+		bad("rig: join %s: %s", CG_LIMITED, strerror(e));
+		return 1;
+	}
+	r = IOC(fd, PTSCOPE_IOC_CONFIGURE, *cfg);
+	e = put_file(CG "/cgroup.procs", pid);
+	if (e)
+		die("leave %s: %s", CG_LIMITED, strerror(e));
+	return r;
+}
+
+/*
+ * A file of int3 bytes, mapped by this process: the kernel refuses a
+ * uprobe on a breakpoint instruction when it installs it in a mapping
+ * (prepare_uprobe(): ENOTSUPP), which uprobe_register() does for the
+ * address spaces that map the file now. Return: its fd, or -1.
+ */
+static int int3_file_mapped(void)
+{
+	static const char path[] = "/tmp/int3.bin";
+	unsigned char code[4096];
+	int fd;
+
+	memset(code, 0xcc, sizeof(code));
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (fd < 0 || write(fd, code, sizeof(code)) != (ssize_t)sizeof(code)) {
+		bad("rig: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	/* read-only: a uprobe goes only into mappings without VM_WRITE */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || mmap(NULL, sizeof(code), PROT_READ, MAP_PRIVATE, fd, 0) == MAP_FAILED) {
+		bad("rig: map %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return fd;
+}
+
 /*
  * docs/abi.md, CONFIGURE: the request is checked before anything is
  * allocated, so a refused one leaves the current capture, here a
@@ -1116,7 +1234,7 @@ static int do_configure_keeps(void)
 	struct ptscope_state a;
 	struct stat sb;
 	uint32_t reason;
-	int fd = open_dev(), dirfd, spinfd, r;
+	int fd = open_dev(), dirfd, spinfd, ufd, r;
 
 	key_config(fd, &cfg, 'x');
 	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
@@ -1162,14 +1280,287 @@ static int do_configure_keeps(void)
 	close(dirfd);
 	close(spinfd);
 
+	/* The kernel's own refusal of the instruction, with a new hotkey y. */
+	ufd = int3_file_mapped();
+	if (ufd >= 0) {
+		uprobe_config(fd, &cfg, ufd, 0, 'y');
+		r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg);
+		if (r != -EINVAL || cfg.hdr.reason != PTSCOPE_R_UPROBE_REFUSED ||
+		    cfg.hdr.reason_arg != 524)
+			bad("uprobe-on-int3: %s reason %u arg %llu, want %s reason %u "
+			    "arg 524 (ENOTSUPP)", r ? strerror(-r) : "accepted",
+			    cfg.hdr.reason, (unsigned long long)cfg.hdr.reason_arg,
+			    strerror(EINVAL), PTSCOPE_R_UPROBE_REFUSED);
+		else
+			still_a(fd, &a, "uprobe-on-int3");
+		close(ufd);
+	}
+	/*
+	 * Sideband rings beyond the caller's memory cgroup: 64 MiB per
+	 * possible CPU in a 16 MiB cgroup; the trace rings (16 KiB per CPU)
+	 * fit. The control: the same request outside the cgroup is accepted
+	 * later (hotkey-y-after-refusals below uses the default size).
+	 */
+	key_config(fd, &cfg, 'y');
+	cfg.sideband_size = 64ull << 20;
+	r = configure_in_limited_cgroup(fd, &cfg);
+	if (r != 1) {
+		if (r != -ENOMEM || cfg.hdr.reason != PTSCOPE_R_NO_MEMORY)
+			bad("sideband-beyond-memcg: %s reason %u, want %s reason %u",
+			    r ? strerror(-r) : "accepted", cfg.hdr.reason,
+			    strerror(ENOMEM), PTSCOPE_R_NO_MEMORY);
+		else
+			still_a(fd, &a, "sideband-beyond-memcg");
+	}
+
 	/* The controls: A's own key again, then y (given back above), then x (given back now). */
 	key_config(fd, &cfg, 'x');
 	accepted_with_key(fd, &cfg, 'x', "same-hotkey-x");
 	key_config(fd, &cfg, 'y');
-	accepted_with_key(fd, &cfg, 'y', "hotkey-y-after-refusals");
+	cfg.sideband_size = 64ull << 20;
+	accepted_with_key(fd, &cfg, 'y', "hotkey-y-64m-sideband-outside-memcg");
 	key_config(fd, &cfg, 'x');
 	accepted_with_key(fd, &cfg, 'x', "hotkey-x-after-y");
 	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+	close(fd);
+	return report();
+}
+
+/* ---- a CONFIGURE that replaces a capture registers before it releases ---- */
+
+#define TR "/sys/kernel/tracing"
+
+/*
+ * kprobe events on what registers and unregisters a hook: a tracepoint
+ * probe (struct tracepoint begins with its name), a sysrq key, a uprobe
+ * (6.1: uprobe_unregister; 6.12: uprobe_unregister_nosync, tried both).
+ * Return: 0, or the errno of the first that could not be set.
+ */
+static int hook_probes(int on)
+{
+	static const char *const defs[] = {
+		"tpreg tracepoint_probe_register name=+0(+0(%di)):string",
+		"tpunreg tracepoint_probe_unregister name=+0(+0(%di)):string",
+		"keyreg register_sysrq_key key=%di:s32",
+		"keyunreg unregister_sysrq_key key=%di:s32",
+		"upreg uprobe_register",
+		"upunreg uprobe_unregister",
+		"upunreg uprobe_unregister_nosync",
+	};
+	char cmd[160];
+	unsigned int i;
+	int e = 0, have_unreg = 0;
+
+	put_file(TR "/events/ptscope_vm/enable", "0");
+	for (i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "-:ptscope_vm/%.*s",
+			 (int)strcspn(defs[i], " "), defs[i]);
+		put_file_append(TR "/kprobe_events", cmd);
+	}
+	if (!on)
+		return 0;
+	for (i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
+		int is_unreg = !strncmp(defs[i], "upunreg ", 8);
+
+		if (is_unreg && have_unreg)
+			continue;
+		snprintf(cmd, sizeof(cmd), "p:ptscope_vm/%s", defs[i]);
+		e = put_file_append(TR "/kprobe_events", cmd);
+		if (is_unreg) {
+			/* the one of this kernel's two names */
+			have_unreg |= !e;
+			if (e && i + 1 < sizeof(defs) / sizeof(defs[0]))
+				e = 0;
+		}
+		if (e)
+			return e;
+	}
+	put_file(TR "/trace", "");
+	return put_file(TR "/events/ptscope_vm/enable", "1");
+}
+
+/*
+ * The hook events this process caused since hook_probes(1), in order, as
+ * "tpreg:sched_switch tpunreg:sys_enter keyreg:120 upreg ...".
+ */
+static void hook_events(char *out, size_t n)
+{
+	char line[512], comm[32];
+	FILE *f = fopen(TR "/trace", "re");
+	size_t len = 0;
+
+	out[0] = '\0';
+	snprintf(comm, sizeof(comm), "-%d ", (int)getpid());
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		static const char *const ev[] = { "tpreg", "tpunreg", "keyreg",
+						  "keyunreg", "upreg", "upunreg" };
+		char tok[80] = "", *p, *v;
+		unsigned int i;
+
+		if (line[0] == '#' || !strstr(line, comm))
+			continue;
+		for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+			char key[24];
+
+			snprintf(key, sizeof(key), " %s: ", ev[i]);
+			p = strstr(line, key);
+			if (!p)
+				continue;
+			v = strstr(p, "name=\"");
+			if (v) {
+				v += 6;
+				snprintf(tok, sizeof(tok), "%s:%.*s", ev[i],
+					 (int)strcspn(v, "\""), v);
+			} else if ((v = strstr(p, "key="))) {
+				snprintf(tok, sizeof(tok), "%s:%d", ev[i], atoi(v + 4));
+			} else {
+				snprintf(tok, sizeof(tok), "%s", ev[i]);
+			}
+			break;
+		}
+		if (tok[0] && len + strlen(tok) + 2 < n)
+			len += (size_t)snprintf(out + len, n - len, "%s%s", len ? " " : "", tok);
+	}
+	fclose(f);
+}
+
+/* Does the event list @evs hold the event @ev? */
+static int has_event(const char *evs, const char *ev)
+{
+	size_t l = strlen(ev);
+	const char *p = evs;
+
+	while ((p = strstr(p, ev))) {
+		if ((p == evs || p[-1] == ' ') && (p[l] == ' ' || p[l] == '\0'))
+			return 1;
+		p += l;
+	}
+	return 0;
+}
+
+/* Is a registration listed after a release in the event list @evs? */
+static int reg_after_unreg(const char *evs)
+{
+	const char *p = evs;
+	int unreg = 0;
+
+	while (*p) {
+		size_t l = strcspn(p, " ");
+
+		if (memmem(p, l, "unreg", 5))
+			unreg = 1;
+		else if (unreg && memmem(p, l, "reg", 3))
+			return 1;
+		p += l;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
+/*
+ * CONFIGURE @cfg, which replaces the current capture, must be accepted,
+ * register every new hook before it unregisters any old one, hold @need
+ * (events that must be there) and none of @never.
+ */
+static void replace_checked(int fd, struct ptscope_config *cfg, const char *what,
+			    const char *const *need, const char *const *never)
+{
+	char evs[2048];
+	int r, e = hook_probes(1);
+
+	if (e) {
+		bad("rig: kprobe_events: %s", strerror(e));
+		return;
+	}
+	r = IOC(fd, PTSCOPE_IOC_CONFIGURE, *cfg);
+	hook_events(evs, sizeof(evs));
+	hook_probes(0);
+	if (r) {
+		bad("%s: %s reason %u, want it accepted", what, strerror(-r), cfg->hdr.reason);
+		return;
+	}
+	for (; *need; need++)
+		if (!has_event(evs, *need))
+			bad("%s: no %s in [%s]", what, *need, evs);
+	for (; *never; never++)
+		if (has_event(evs, *never))
+			bad("%s: %s in [%s]: released and taken again", what, *never, evs);
+	if (reg_after_unreg(evs))
+		bad("%s: a registration after a release in [%s]", what, evs);
+	else
+		detail("%s:[%s]", what, evs);
+}
+
+/*
+ * docs/abi.md, CONFIGURE: everything that can fail is done before the
+ * current capture is released, and what both captures use stays
+ * registered throughout. Seen by kprobes on the kernel's registration
+ * functions (the module cannot fail them on purpose): in a CONFIGURE
+ * that replaces a triggered capture, every new probe, key and uprobe is
+ * registered before any of the old capture's is unregistered, and the
+ * sideband's sched probes, the syscall records' probes kept, and a
+ * hotkey kept are never unregistered.
+ */
+static int do_configure_replace(void)
+{
+	static const char *const sched[] = {
+		"tpunreg:sched_switch", "tpunreg:sched_process_exec",
+		"tpunreg:sched_process_exit", "tpunreg:sched_process_fork",
+		"tpreg:sched_switch", NULL };
+	static const char *const need_b[] = {
+		"tpreg:signal_generate", "tpunreg:signal_generate",
+		"tpreg:sys_enter", "tpreg:sys_exit", "tpreg:page_fault_user",
+		"upreg", "upunreg", NULL };
+	const char *never_b[8];
+	static const char *const need_c[] = {
+		"keyreg:121", "keyunreg:120", "tpunreg:signal_generate",
+		"tpunreg:sys_enter", "upunreg", NULL };
+	static const char *const never_c[] = {
+		"tpunreg:sched_switch", "tpunreg:sched_process_exec",
+		"tpreg:sched_switch", NULL };
+	struct ptscope_config cfg;
+	struct ptscope_state a;
+	uint32_t reason;
+	int fd = open_dev(), spinfd, r;
+	unsigned int i;
+
+	spinfd = open("/t/spin", O_RDONLY | O_CLOEXEC);
+	if (spinfd < 0)
+		die("open /t/spin: %s", strerror(errno));
+	/* A: hotkey x, tracepoint signal_generate, a uprobe; no records. */
+	uprobe_config(fd, &cfg, spinfd, 0, 'x');
+	cfg.trigger.kinds |= PTSCOPE_TRIG_TRACEPOINT;
+	snprintf(cfg.trigger.tracepoint, sizeof(cfg.trigger.tracepoint), "signal:signal_generate");
+	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg)))
+		die("CONFIGURE A: %s reason %u", strerror(-r), cfg.hdr.reason);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
+		die("START A: %s reason %u", strerror(-r), reason);
+	sleep_ms(50);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_TRIGGER, &reason)))
+		die("TRIGGER A: %s reason %u", strerror(-r), reason);
+	wait_triggered(fd, &a, 3000);
+	if (a.state != PTSCOPE_STATE_TRIGGERED)
+		die("capture A: state %u, want TRIGGERED", a.state);
+
+	/* B: the same triggers (a new slot each, key x kept) and the records. */
+	uprobe_config(fd, &cfg, spinfd, 0, 'x');
+	cfg.trigger.kinds |= PTSCOPE_TRIG_TRACEPOINT;
+	snprintf(cfg.trigger.tracepoint, sizeof(cfg.trigger.tracepoint), "signal:signal_generate");
+	cfg.flags |= PTSCOPE_CFG_SYSREC;
+	for (i = 0; sched[i]; i++)
+		never_b[i] = sched[i];
+	never_b[i++] = "keyunreg:120";
+	never_b[i] = NULL;
+	replace_checked(fd, &cfg, "B-same-triggers-and-records", need_b, never_b);
+
+	/* C: hotkey y only: x goes after y came; the records and A's slots go. */
+	key_config(fd, &cfg, 'y');
+	replace_checked(fd, &cfg, "C-hotkey-y-only", need_c, never_c);
+
+	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+	close(spinfd);
 	close(fd);
 	return report();
 }
@@ -1421,6 +1812,8 @@ int main(int argc, char **argv)
 		return do_tp_typed();
 	if (!strcmp(sub, "configure-keeps") && argc == 3)
 		return do_configure_keeps();
+	if (!strcmp(sub, "configure-replace") && argc == 3)
+		return do_configure_replace();
 	if (!strcmp(sub, "unconfigure-forgets") && argc == 3)
 		return do_unconfigure_forgets();
 	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/permtest.c\n");

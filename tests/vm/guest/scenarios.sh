@@ -225,6 +225,7 @@ run_t permtest tp-pidns tracepoint_pid_in_a_pid_namespace
 run_t permtest sb-pidns sideband_pids_of_the_capture_namespace
 run_t permtest tp-typed tracepoint_trigger_typed_probes
 run_t permtest configure-keeps configure_refusal_keeps_capture
+run_t permtest configure-replace configure_registers_before_release
 run_t permtest unconfigure-forgets unconfigure_forgets_capture
 
 # rmmod while a mapping exists (its fd closed): refused (EBUSY) or

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Read-only mappings of the per-CPU trace rings. File offset
- * cpu << PTSCOPE_MMAP_CPU_SHIFT (+ a page-aligned offset into the ring)
- * maps that CPU's regions in ring order. Regions are high-order blocks
+ * cpu << PTSCOPE_MMAP_CPU_SHIFT, or PTSCOPE_MMAP_RING_OFFSET(cpu) (which
+ * 32-bit callers can reach for every CPU), plus a page-aligned offset
+ * into the ring, maps that CPU's regions in ring order
+ * (pts_mmap_ring_decode()). Regions are high-order blocks
  * allocated without __GFP_COMP, whose tail pages cannot go through
  * vm_insert_page(): they are mapped with remap_pfn_range().
  *
@@ -11,6 +13,7 @@
  * offline; the mapping also holds the struct file, whose owner reference
  * keeps the module loaded (rmmod fails with EBUSY while mapped).
  */
+#include <linux/build_bug.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 
@@ -73,24 +76,25 @@ static int map_ring(struct vm_area_struct *vma, const struct pts_bufset *b,
  *
  * Return: 0; -EPERM for a writable or executable mapping, or a caller
  * that may not use the capture (pts_perm_operate()); -EINVAL for an
- * offset naming no ring (no configuration, CPU not selected, past the end,
- * or the sideband offset: read the sideband with read()); -ENODEV when not
- * configured.
+ * offset naming no ring (no such CPU or not selected, past the end, a
+ * compact offset with bits 31-33 set, or the sideband offset: read the
+ * sideband with read()); -ENODEV when not configured.
  * Context: process context (mmap_lock held), may sleep.
  */
 int pts_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
 	u64 len = vma->vm_end - vma->vm_start;
-	u64 cpu = off >> PTSCOPE_MMAP_CPU_SHIFT;
-	u64 in = off & ((1ULL << PTSCOPE_MMAP_CPU_SHIFT) - 1);
 	struct pts_refusal why = {};
 	struct pts_bufset *b;
+	u64 cpu, in;
 	int err;
 
+	/* a ring fits in the compact encoding's span (include/uapi/ptscope.h) */
+	BUILD_BUG_ON(PTS_BUFFER_MAX > PTSCOPE_MMAP_RING_SPAN);
 	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
 		return -EPERM;
-	if (off >= PTSCOPE_MMAP_SIDEBAND_OFFSET || cpu >= nr_cpu_ids)
+	if (pts_mmap_ring_decode(off, &cpu, &in) || cpu >= nr_cpu_ids)
 		return -EINVAL;
 
 	/*

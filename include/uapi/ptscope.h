@@ -48,6 +48,24 @@
 #define PTSCOPE_MMAP_SIDEBAND_OFFSET	(1ULL << 62)
 
 /*
+ * The same rings at a second, compact file offset, for 32-bit callers:
+ * mmap2 takes a 32-bit page offset, so their file offsets stop below
+ * 1 << 44, and cpu << PTSCOPE_MMAP_CPU_SHIFT reaches CPUs 0 to 15 only.
+ * PTSCOPE_MMAP_RING_OFFSET(cpu) plus a page-aligned offset into the ring
+ * below PTSCOPE_MMAP_RING_SPAN maps the same bytes as
+ * (cpu << PTSCOPE_MMAP_CPU_SHIFT) plus that offset, for every CPU below
+ * PTSCOPE_MAX_CPUS, from 32-bit and 64-bit callers alike. Bit 30 tells
+ * the two apart: a ring is at most 1 GiB (PTSCOPE_MMAP_RING_SPAN), so an
+ * offset of the first encoding never sets it; bits 31-33 of a compact
+ * offset are zero.
+ */
+#define PTSCOPE_MMAP_RING_FLAG		(1ULL << 30)
+#define PTSCOPE_MMAP_RING_SPAN		(1ULL << 30)
+#define PTSCOPE_MMAP_RING_CPU_SHIFT	34
+#define PTSCOPE_MMAP_RING_OFFSET(cpu)	\
+	(PTSCOPE_MMAP_RING_FLAG | ((__u64)(cpu) << PTSCOPE_MMAP_RING_CPU_SHIFT))
+
+/*
  * Reason codes: why the module refused a call. Values are ABI: never
  * renumber, only append. include/ptscope/reason_text.h gives the text
  * the module logs and the tool prints.

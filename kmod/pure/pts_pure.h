@@ -228,6 +228,24 @@ enum pts_stopped_by pts_stopped_cause(u64 status, u64 ctl, u32 mode, u64 head,
  */
 bool pts_cpu_may_resume(u32 cpu_flags);
 
+/* ---- mmap offsets (mmap_off.c) ----------------------------------------- */
+
+/*
+ * pts_mmap_ring_decode() - the ring and the offset into it that a file
+ * offset of the device names (docs/abi.md, "mmap: trace rings").
+ * @off: the file offset (vm_pgoff << PAGE_SHIFT).
+ * @cpu: out: the CPU whose ring it names (not checked against the
+ *       machine: the caller compares with nr_cpu_ids).
+ * @in:  out: the byte offset into that ring.
+ *
+ * Either cpu << PTSCOPE_MMAP_CPU_SHIFT plus an offset, or the compact
+ * PTSCOPE_MMAP_RING_OFFSET(cpu) plus an offset below
+ * PTSCOPE_MMAP_RING_SPAN, bits 31-33 clear.
+ * Context: any. Return: 0; -EINVAL for the sideband's offset and above,
+ * and for a compact offset with bits 31-33 set.
+ */
+int pts_mmap_ring_decode(u64 off, u64 *cpu, u64 *in);
+
 /* ---- a panic during a capture (panic.c) ---------------------------------- */
 
 struct pts_panic_end {

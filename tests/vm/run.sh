@@ -106,6 +106,21 @@ for src in "$VM"/guest/*.c; do
 		note "building guest program $prog failed (see $guest_build_log)"
 	fi
 done
+# 32-bit (i386) guest programs: freestanding (the host need not have a
+# 32-bit C library), raw system calls; the uapi header's <asm/...> come
+# from the host's multiarch directory, whose headers serve -m32 too. A
+# failed build leaves the program out and its scenario says SKIP.
+for src in "$VM"/guest/ia32/*.c; do
+	[ -e "$src" ] || continue
+	prog=$(basename "$src" .c)
+	if ! gcc -m32 -static -nostdlib -ffreestanding -fno-pie -no-pie \
+		-fno-stack-protector -O2 -g0 -std=gnu11 -Wall -Wextra -Werror \
+		-I"$ROOT/include" -idirafter "/usr/include/$(gcc -print-multiarch)" \
+		-o "$GUEST_BIN/$prog" "$src" >> "$guest_build_log" 2>&1; then
+		rm -f "$GUEST_BIN/$prog"
+		note "building the 32-bit guest program $prog failed (see $guest_build_log): its scenario is SKIP"
+	fi
+done
 # Shared objects the guest programs map themselves (no loader in the guest).
 for src in "$VM"/guest/*.S; do
 	[ -e "$src" ] || continue

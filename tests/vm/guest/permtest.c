@@ -66,6 +66,17 @@
  *                        (TRIGGERED, same trigger, hotkey x registered);
  *                        then x again, y, and x are accepted (nothing
  *                        the refusals took is left held)
+ *   configure-replace NAME root: kprobes on the kernel's registration
+ *                        functions during CONFIGUREs that replace a
+ *                        triggered capture: every new hook registered
+ *                        before an old one is unregistered; the
+ *                        sideband's and records' probes and a hotkey
+ *                        kept are never unregistered
+ *   mmap-compact NAME    root: PTSCOPE_MMAP_RING_OFFSET(cpu) maps the
+ *                        bytes cpu << 40 maps; bits 31-33 set or a CPU
+ *                        the machine lacks: EINVAL
+ *   mmap-compact-ia32 NAME PROG root: the same from the 32-bit PROG
+ *                        (mmap2), SKIP when the kernel runs no 32-bit code
  *   unconfigure-forgets NAME root: a triggered capture with a kernel-text
  *                        address filter, then UNCONFIGURE: GET_STATE is 0
  *                        but state, tsc_khz and flags; GET_CPU_STATUS of
@@ -1565,6 +1576,181 @@ static int do_configure_replace(void)
 	return report();
 }
 
+/* ---- the compact mmap offsets ------------------------------------------- */
+
+static uint64_t fnv1a(const unsigned char *m, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= m[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* A triggered capture of every online CPU, 16 KiB rings; its CPU count. */
+static int compact_capture(int fd, struct ptscope_config *cfg)
+{
+	struct ptscope_state a;
+	uint32_t reason;
+	int r, n = 0;
+	unsigned int w;
+
+	small_config(fd, PTSCOPE_SCOPE_BOTH, cfg);
+	if ((r = IOC(fd, PTSCOPE_IOC_CONFIGURE, *cfg)))
+		die("CONFIGURE: %s reason %u", strerror(-r), cfg->hdr.reason);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
+		die("START: %s reason %u", strerror(-r), reason);
+	sleep_ms(50);
+	if ((r = cmd_r(fd, PTSCOPE_IOC_TRIGGER, &reason)))
+		die("TRIGGER: %s reason %u", strerror(-r), reason);
+	wait_triggered(fd, &a, 3000);
+	if (a.state != PTSCOPE_STATE_TRIGGERED)
+		die("capture: state %u, want TRIGGERED", a.state);
+	for (w = 0; w < PTSCOPE_CPU_MASK_WORDS; w++)
+		n += __builtin_popcountll(cfg->cpu_mask[w]);
+	return n;
+}
+
+/* CPU @cpu's ring through the first encoding; its FNV-1a hash. */
+static uint64_t classic_hash(int fd, unsigned int cpu, size_t size)
+{
+	void *m = mmap(NULL, size, PROT_READ, MAP_SHARED, fd,
+		       (off_t)((uint64_t)cpu << PTSCOPE_MMAP_CPU_SHIFT));
+	uint64_t h;
+
+	if (m == MAP_FAILED)
+		die("mmap cpu%u at cpu << 40: %s", cpu, strerror(errno));
+	h = fnv1a(m, size);
+	munmap(m, size);
+	return h;
+}
+
+/*
+ * docs/abi.md, mmap: PTSCOPE_MMAP_RING_OFFSET(cpu) maps the bytes
+ * cpu << 40 maps; a compact offset with bits 31-33 set, or of a CPU the
+ * machine does not have, is EINVAL.
+ */
+static int do_mmap_compact(void)
+{
+	struct ptscope_config cfg;
+	int fd = open_dev(), n, cpu;
+	size_t size;
+
+	n = compact_capture(fd, &cfg);
+	size = cfg.buffer_size;
+	for (cpu = 0; cpu < n; cpu++) {
+		void *c = mmap(NULL, size, PROT_READ, MAP_SHARED, fd,
+			       (off_t)PTSCOPE_MMAP_RING_OFFSET(cpu));
+
+		if (c == MAP_FAILED) {
+			bad("cpu%d at PTSCOPE_MMAP_RING_OFFSET: %s", cpu, strerror(errno));
+			continue;
+		}
+		if (fnv1a(c, size) != classic_hash(fd, cpu, size))
+			bad("cpu%d: the compact offset maps other bytes than cpu << 40", cpu);
+		else
+			detail("cpu%d:same-bytes", cpu);
+		munmap(c, size);
+	}
+	if (mmap(NULL, size, PROT_READ, MAP_SHARED, fd,
+		 (off_t)(PTSCOPE_MMAP_RING_OFFSET(0) | (1ull << 31))) != MAP_FAILED ||
+	    errno != EINVAL)
+		bad("compact offset with bit 31: %s, want EINVAL", strerror(errno));
+	else
+		detail("bit31:EINVAL");
+	if (mmap(NULL, size, PROT_READ, MAP_SHARED, fd,
+		 (off_t)PTSCOPE_MMAP_RING_OFFSET(1023)) != MAP_FAILED || errno != EINVAL)
+		bad("compact offset of cpu 1023: %s, want EINVAL", strerror(errno));
+	else
+		detail("cpu1023:EINVAL");
+	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+	close(fd);
+	return report();
+}
+
+/*
+ * The same from a 32-bit process (@prog, tests/vm/guest/ia32/mmap32.c):
+ * through mmap2's 32-bit page offset it maps every CPU's ring with the
+ * compact offset, the bytes this process maps at cpu << 40. A kernel
+ * that runs no 32-bit programs is SKIP.
+ */
+static int do_mmap_compact_ia32(const char *prog)
+{
+	struct ptscope_config cfg;
+	char argbuf[8][16], *argv[12], out[1024];
+	int fd = open_dev(), n, cpu, p[2], st, k = 0;
+	size_t size, got = 0;
+	ssize_t rd;
+	pid_t pid;
+
+	if (access(prog, X_OK)) {
+		printf("RESULT %s SKIP %s not built (tests/vm/out/guest-build.log)\n", g_name, prog);
+		return 0;
+	}
+	n = compact_capture(fd, &cfg);
+	size = cfg.buffer_size;
+	if (n > 6)
+		n = 6;
+	argv[k++] = (char *)prog;
+	snprintf(argbuf[0], sizeof(argbuf[0]), "3");
+	snprintf(argbuf[1], sizeof(argbuf[1]), "%zu", size);
+	argv[k++] = argbuf[0];
+	argv[k++] = argbuf[1];
+	for (cpu = 0; cpu < n; cpu++) {
+		snprintf(argbuf[2 + cpu], sizeof(argbuf[0]), "%d", cpu);
+		argv[k++] = argbuf[2 + cpu];
+	}
+	argv[k] = NULL;
+	if (pipe(p))
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		dup2(fd, 3);	/* without O_CLOEXEC */
+		dup2(p[1], 1);
+		execv(prog, argv);
+		printf("exec-errno %d\n", errno);
+		fflush(stdout);
+		_exit(127);
+	}
+	close(p[1]);
+	while ((rd = read(p[0], out + got, sizeof(out) - 1 - got)) > 0)
+		got += (size_t)rd;
+	out[got] = '\0';
+	close(p[0]);
+	waitpid(pid, &st, 0);
+	if (strstr(out, "exec-errno 8")) {
+		printf("RESULT %s SKIP this kernel runs no 32-bit programs (execve ENOEXEC)\n",
+		       g_name);
+		cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+		return 0;
+	}
+	for (cpu = 0; cpu < n; cpu++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "cpu %d fnv 0x%llx\n", cpu,
+			 (unsigned long long)classic_hash(fd, cpu, size));
+		if (!strstr(out, want))
+			bad("32-bit cpu%d: want \"%.*s\" in [%.200s]", cpu,
+			    (int)strlen(want) - 1, want, out);
+		else
+			detail("ia32-cpu%d:same-bytes", cpu);
+	}
+	if (!strstr(out, "cpu16-classic pgoff 0x100000000\n"))
+		bad("32-bit: no cpu16-classic line in [%.200s]", out);
+	else
+		detail("cpu16-classic-needs-33-bit-pgoff");
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		bad("mmap32 exit status %#x", st);
+	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);
+	close(fd);
+	return report();
+}
+
 /* ---- UNCONFIGURE forgets the capture --------------------------------------- */
 
 /*
@@ -1814,6 +2000,10 @@ int main(int argc, char **argv)
 		return do_configure_keeps();
 	if (!strcmp(sub, "configure-replace") && argc == 3)
 		return do_configure_replace();
+	if (!strcmp(sub, "mmap-compact") && argc == 3)
+		return do_mmap_compact();
+	if (!strcmp(sub, "mmap-compact-ia32") && argc == 4)
+		return do_mmap_compact_ia32(argv[3]);
 	if (!strcmp(sub, "unconfigure-forgets") && argc == 3)
 		return do_unconfigure_forgets();
 	fprintf(stderr, "usage: see the comment at the top of tests/vm/guest/permtest.c\n");

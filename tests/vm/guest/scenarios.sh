@@ -220,6 +220,8 @@ insmod_sim
 run_t ptstest mmap-write mmap_write_refused
 run_t permtest mapcount mapcount_after_fork_and_reconfigure
 run_t permtest mremap-split mmap_moved_split_and_forked
+run_t permtest mmap-compact mmap_compact_offsets
+run_t permtest mmap-compact-ia32 mmap_compact_offsets_ia32 /t/mmap32
 run_t permtest trigger-race trigger_race_start_stop 4000
 run_t permtest tp-pidns tracepoint_pid_in_a_pid_namespace
 run_t permtest sb-pidns sideband_pids_of_the_capture_namespace

@@ -13,10 +13,12 @@
  * idle task stays 0 in every namespace. In the initial namespace the
  * numbers are the task's own (task->tgid, task->pid), as before.
  *
- * Locking: @cap_ns is written at CONFIGURE before the probes are
- * registered and at UNCONFIGURE after every writer is gone (the sideband's
- * teardown: probes unregistered, synchronize_rcu()); readers run in
- * between, in any context, without a lock.
+ * Locking: @cap_ns is written under pts.lock by the sideband's commit at
+ * CONFIGURE and its teardown at UNCONFIGURE, each time after every writer
+ * is gone (the sideband not live, then synchronize_rcu()); the probes
+ * that stay registered across a CONFIGURE read it only while the
+ * sideband is live, triggers only once they claimed an ARMED capture:
+ * readers run in between, in any context, without a lock.
  */
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>

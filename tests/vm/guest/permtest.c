@@ -1681,7 +1681,7 @@ static int do_mmap_compact_ia32(const char *prog)
 {
 	struct ptscope_config cfg;
 	char argbuf[8][16], *argv[12], out[1024];
-	int fd = open_dev(), n, cpu, p[2], st, k = 0;
+	int fd = open_dev(), n, cpu, p[2], st, k = 0, xfd;
 	size_t size, got = 0;
 	ssize_t rd;
 	pid_t pid;
@@ -1694,8 +1694,12 @@ static int do_mmap_compact_ia32(const char *prog)
 	size = cfg.buffer_size;
 	if (n > 6)
 		n = 6;
+	/* a descriptor without FD_CLOEXEC, for the program to inherit */
+	xfd = fcntl(fd, F_DUPFD, 10);
+	if (xfd < 0)
+		die("F_DUPFD: %s", strerror(errno));
 	argv[k++] = (char *)prog;
-	snprintf(argbuf[0], sizeof(argbuf[0]), "3");
+	snprintf(argbuf[0], sizeof(argbuf[0]), "%d", xfd);
 	snprintf(argbuf[1], sizeof(argbuf[1]), "%zu", size);
 	argv[k++] = argbuf[0];
 	argv[k++] = argbuf[1];
@@ -1710,7 +1714,6 @@ static int do_mmap_compact_ia32(const char *prog)
 	if (pid < 0)
 		die("fork: %s", strerror(errno));
 	if (pid == 0) {
-		dup2(fd, 3);	/* without O_CLOEXEC */
 		dup2(p[1], 1);
 		execv(prog, argv);
 		printf("exec-errno %d\n", errno);
@@ -1718,6 +1721,7 @@ static int do_mmap_compact_ia32(const char *prog)
 		_exit(127);
 	}
 	close(p[1]);
+	close(xfd);
 	while ((rd = read(p[0], out + got, sizeof(out) - 1 - got)) > 0)
 		got += (size_t)rd;
 	out[got] = '\0';

@@ -61,8 +61,10 @@
  *   configure-keeps NAME root: a triggered capture with hotkey x; CONFIGUREs
  *                        refused for a missing or unlisted tracepoint,
  *                        the kernel's sysrq key b, a uprobe fd not open, a
- *                        directory, an offset past the end (each with a
- *                        new hotkey y): each leaves the capture as it was
+ *                        directory, an offset past the end, int3 bytes
+ *                        this process maps (the kernel's ENOTSUPP), 64 MiB
+ *                        sideband rings from a 16 MiB memory cgroup (each
+ *                        with a new hotkey y): each leaves the capture as it was
  *                        (TRIGGERED, same trigger, hotkey x registered);
  *                        then x again, y, and x are accepted (nothing
  *                        the refusals took is left held)

@@ -599,8 +599,10 @@ static ssize_t pts_read(struct file *file, char __user *buf, size_t len,
 }
 
 /*
- * Readable (EPOLLIN | EPOLLPRI) once a snapshot is complete; EPOLLRDBAND
- * while a CPU's sideband ring is at least half full.
+ * Readable (EPOLLIN | EPOLLPRI) once a snapshot is complete, as GET_STATE
+ * tells every opener; EPOLLRDBAND while a CPU's sideband ring is at least
+ * half full, for those who may read it only (pts_perm_may_watch()).
+ * Context: process context, may sleep.
  */
 static __poll_t pts_poll(struct file *file, poll_table *wait)
 {
@@ -611,7 +613,7 @@ static __poll_t pts_poll(struct file *file, poll_table *wait)
 	state = pts_run_state(atomic_read(&pts.state));
 	if (state == PTSCOPE_STATE_TRIGGERED || state == PTSCOPE_STATE_STOPPED)
 		ev |= EPOLLIN | EPOLLRDNORM | EPOLLPRI;
-	if (pts_sideband_ready())
+	if (pts_sideband_ready() && pts_perm_may_watch())
 		ev |= EPOLLRDBAND;
 	return ev;
 }

@@ -430,6 +430,34 @@ int pts_perm_operate(const struct pts_bufset *b, struct pts_refusal *why)
 	return -EPERM;
 }
 
+/**
+ * pts_perm_may_watch() - may the caller learn how the capture is going?
+ *
+ * What poll() reports beyond the state word every opener reads in
+ * GET_STATE (a sideband ring half full: how busy another user's traced
+ * CPUs are) goes to those who may read the capture (pts_perm_operate()),
+ * asked without an audit record: a poll is no request to use the capture,
+ * and a group member's poll loop must not fill the audit log.
+ * Context: process context, pts.lock not held (poll()).
+ * Return: true for the owner, a perfmon_capable() caller, or no capture.
+ */
+bool pts_perm_may_watch(void)
+{
+	struct pts_bufset *b;
+	bool ok;
+
+	spin_lock(&pts.bufs_lock);
+	b = pts.bufs;
+	if (b)
+		pts_bufset_get(b);
+	spin_unlock(&pts.bufs_lock);
+	ok = !b || (!b->owner_admin && uid_eq(current_euid(), b->owner->euid)) ||
+	     ns_capable_noaudit(&init_user_ns, CAP_PERFMON) ||
+	     ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+	pts_bufset_put(b);
+	return ok;
+}
+
 /*
  * file->private_data of an opener that may see physical addresses
  * (pts_perm_open()); NULL for every other opener. misc_open() leaves the

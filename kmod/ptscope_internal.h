@@ -315,6 +315,7 @@ int pts_perm_grab_mm(s32 nr, bool admin, struct mm_struct **mm_out,
 int pts_perm_take_pid(s32 nr, enum pid_type type, bool admin,
 		      struct pid **pid_out, struct pts_refusal *why);
 bool pts_perm_phys(const struct file *file);
+bool pts_perm_may_watch(void);
 int pts_perm_open(struct file *file);
 u64 pts_cr3_identity(u64 cr3);
 extern int pts_param_group;

@@ -7,7 +7,8 @@
  *   other-user NAME      as a non-root user, against root's armed capture
  *                        (permtest arm-hold): every ioctl but GET_CAPS and
  *                        GET_STATE refused with NOT_OWNER, GET_STATE shows
- *                        the state word only, read() and mmap() EPERM
+ *                        the state word only, read() and mmap() EPERM,
+ *                        poll() no POLLRDBAND (READY must be /tmp/ready)
  *   own-user NAME        as a non-root user, a user-scope capture of its
  *                        own child: usable by its owner; no physical
  *                        address reaches it (output_base 0, CR3s are
@@ -21,8 +22,10 @@
  *   open                 open /dev/ptscope read-only and close it; the exit
  *                        status is 0 or open()'s errno (the shell judges
  *                        it, with what a kprobe saw meanwhile)
- *   arm-hold READY GO    root: arm a kernel-scope capture, create READY,
- *                        wait for GO, unconfigure
+ *   arm-hold READY GO    root: arm a kernel-scope capture (4 KiB sideband
+ *                        rings), wait up to 3 s for its own poll() to say
+ *                        POLLRDBAND, create READY holding "rdband" (or
+ *                        "none"), wait for GO, unconfigure
  *   mapcount NAME        root: a fork of a mapping of an old configuration,
  *                        both unmapped, does not leave CONFIGURE refused
  *   mremap-split NAME    root: a 4-page mapping of cpu0's ring after a
@@ -247,6 +250,20 @@ static void want_not_owner(const char *what, int r, uint32_t reason)
 		    r ? strerror(-r) : "ACCEPTED", reason);
 }
 
+/* Did arm-hold's own poll see POLLRDBAND (its ready file, /tmp/ready)? */
+static int owner_saw_rdband(void)
+{
+	char b[8] = "";
+	int f = open("/tmp/ready", O_RDONLY | O_CLOEXEC);
+
+	if (f < 0)
+		return 0;
+	if (read(f, b, sizeof(b) - 1) < 0)
+		b[0] = '\0';
+	close(f);
+	return !strncmp(b, "rdband", 6);
+}
+
 static int do_other_user(void)
 {
 	static const struct { unsigned long nr; const char *name; } cmds[] = {
@@ -300,6 +317,20 @@ static int do_other_user(void)
 		bad("read:%s, want EPERM", errno ? strerror(errno) : "ACCEPTED");
 	else
 		detail("read:EPERM");
+	/*
+	 * poll(): the sideband's fill is root's to know. arm-hold wrote
+	 * "rdband" into its ready file when its own poll said half full.
+	 */
+	if (owner_saw_rdband()) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN | POLLRDBAND };
+
+		if (poll(&pfd, 1, 0) < 0 || (pfd.revents & POLLRDBAND))
+			bad("poll:%#x, want no POLLRDBAND (root's sideband fill)", pfd.revents);
+		else
+			detail("poll:no-RDBAND");
+	} else {
+		bad("rig: root's poll never said RDBAND");
+	}
 	m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
 	if (m != MAP_FAILED || errno != EPERM)
 		bad("mmap:%s, want EPERM", m != MAP_FAILED ? "ACCEPTED" : strerror(errno));
@@ -524,17 +555,36 @@ static int do_own_user(void)
 static int do_arm_hold(const char *ready, const char *go)
 {
 	struct ptscope_config cfg;
+	struct pollfd pfd;
+	char tmp[256];
 	uint32_t reason;
-	int fd = open_dev(), r;
+	int fd = open_dev(), r, i, rd;
 
 	g_name = "arm-hold";
 	small_config(fd, PTSCOPE_SCOPE_KERNEL, &cfg);
+	/* 4 KiB sideband rings: half full within moments (poll's RDBAND) */
+	cfg.sideband_size = 4096;
 	r = IOC(fd, PTSCOPE_IOC_CONFIGURE, cfg);
 	if (r)
 		die("CONFIGURE: %s reason %u", strerror(-r), cfg.hdr.reason);
 	if ((r = cmd_r(fd, PTSCOPE_IOC_START, &reason)))
 		die("START: %s reason %u", strerror(-r), reason);
-	close(open(ready, O_CREAT | O_WRONLY, 0644));
+	/* the control of other-user's poll: the owner is told (up to 3 s) */
+	pfd.fd = fd;
+	pfd.events = POLLRDBAND;
+	for (i = 0; i < 30; i++) {
+		pfd.revents = 0;
+		if (poll(&pfd, 1, 100) > 0 && (pfd.revents & POLLRDBAND))
+			break;
+	}
+	/* whole before it appears: written aside, then renamed */
+	snprintf(tmp, sizeof(tmp), "%s.tmp", ready);
+	rd = open(tmp, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	if (rd < 0 || write(rd, i < 30 ? "rdband" : "none", i < 30 ? 6 : 4) < 0)
+		die("%s: %s", tmp, strerror(errno));
+	close(rd);
+	if (rename(tmp, ready))
+		die("rename %s: %s", tmp, strerror(errno));
 	wait_for_file(go);
 	cmd_r(fd, PTSCOPE_IOC_STOP, NULL);
 	cmd_r(fd, PTSCOPE_IOC_UNCONFIGURE, NULL);

@@ -61,13 +61,14 @@ static struct tracepoint *tp_sys_enter, *tp_sys_exit, *tp_fault;
  */
 static bool sr_traced(void)
 {
-	struct mm_struct *mm = current->mm;
+	struct mm_struct *mm = current->mm, *traced;
 	const struct cpumask *cpus;
 
 	if (!mm || !pts_sideband_live())
 		return false;	/* a kernel thread, or no capture running */
-	if (READ_ONCE(sr_mm))
-		return mm == READ_ONCE(sr_mm);
+	traced = READ_ONCE(sr_mm);
+	if (traced)
+		return mm == traced;
 	cpus = READ_ONCE(sr_cpus);
 	return cpus && cpumask_test_cpu(smp_processor_id(), cpus);
 }

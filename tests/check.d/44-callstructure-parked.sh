@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The ground-truth reader (tests/ptsynth/callstructure.pl) on a goroutine
+# that parks (gopark's mcall(park_m)) while the scheduler runs another:
+# a hand-written ground truth of a tiny program's functions, whose frames
+# at each call are derived here from the stack pointers and what Go's
+# runtime does (oracle: the stacks written below, by hand). mcall moves
+# the stack pointer to g0.sched.sp (the slot above mstart1's return
+# address) and calls park_m there: the scheduler frames of the round
+# before (mstart1, schedule, execute) are overwritten, and the parked
+# goroutine's frames, kept on its own stack, are not the thread's until
+# gogo resumes them (Go's traceback stops at mcall: runtime/traceback.go
+# joins a goroutine's frames only under systemstack and morestack). So
+# goroutine B, which the scheduler starts next, runs under park_m's
+# frames, not under A's; and A, resumed by gogo's jump to the address
+# its call of mcall saved, in that slot, runs in place of gogo's frame
+# of the round that resumes it. A reader that keeps A's frames open
+# under the call on g0 nests B under A, and every goroutine under the
+# one before it: the stacks grow with every switch.
+set -eu
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+work=$B/callstructure-parked
+rm -rf "$work"
+mkdir -p "$work"
+cat > "$work/prog.c" <<'EOF'
+#define F(n) __attribute__((noinline)) void n(void) { __asm__ volatile(".fill 64, 1, 0x90"); }
+F(mstart1) F(schedule) F(execute) F(gogo) F(ga) F(gb) F(mcall) F(park_m) F(leaf)
+int main(void)
+{
+	mstart1(); schedule(); execute(); gogo(); ga(); gb(); mcall(); park_m(); leaf();
+	return 0;
+}
+EOF
+gcc -O1 -no-pie -o "$work/prog" "$work/prog.c"
+addr() { nm "$work/prog" | awk -v n="$1" '$3 == n { print $1 }'; }
+hx() { printf '%x' $((0x$1 + $2)); }
+for f in main mstart1 schedule execute gogo ga gb mcall park_m leaf; do
+	eval "$f=\$(addr $f)"
+done
+read -r off va sz < <(readelf -lW "$work/prog" |
+	awk '$1 == "LOAD" && / E / { print $2, $3, $5; exit }')
+start=$(printf '%x' $((va & ~0xfff)))
+end=$(printf '%x' $(((va + sz + 0xfff) & ~0xfff)))
+# g0 near 7fff0000 (mstart1's return address at 7fff0f00), A's stack at
+# 10000 (gogo's first jump to ga with the stack pointer at 10ff8), B's at
+# 30000. A parks (ga's call of mcall, slot 10fe0), B starts and parks,
+# A resumes (gogo's jump to ga+5 with the stack pointer at 10fe8).
+cat > "$work/gt.txt" <<EOF
+# ptsynth ground truth 1
+t 1
+m $start $end $(printf '%x' $((off & ~0xfff))) objects/prog
+e $main
+i $main call 5 7fff0f00
+i $mstart1 call 5 7fff0ee0
+i $schedule call 5 7fff0ec0
+i $execute call 5 7fff0ea0
+i $gogo jmp-ind 2 10ff0
+i $ga call 5 10fe0
+i $mcall call-ind 2 7fff0f00
+i $park_m call 5 7fff0ee0
+i $schedule call 5 7fff0ec0
+i $execute call 5 7fff0ea0
+i $gogo jmp-ind 2 30ff0
+i $gb call 5 30fe0
+i $leaf ret 1 30fe0
+i $(hx $gb 5) call 5 30fe0
+i $mcall call-ind 2 7fff0f00
+i $park_m call 5 7fff0ee0
+i $schedule call 5 7fff0ec0
+i $execute call 5 7fff0ea0
+i $gogo jmp-ind 2 10fe0
+i $(hx $ga 5) call 5 10fe0
+i $leaf other
+EOF
+cat > "$work/want" <<'EOF'
+1	main
+1	main;mstart1
+1	main;mstart1;schedule
+1	main;mstart1;schedule;execute
+1	main;mstart1;schedule;execute;gogo
+1	main;mstart1;schedule;execute;ga;mcall
+1	main;park_m
+1	main;park_m;schedule
+1	main;park_m;schedule;execute
+1	main;park_m;schedule;execute;gogo
+1	main;park_m;schedule;execute;gb;leaf
+1	main;park_m;schedule;execute;gb;mcall
+1	main;park_m
+1	main;park_m;schedule
+1	main;park_m;schedule;execute
+1	main;park_m;schedule;execute;gogo
+1	main;park_m;schedule;execute;ga;leaf
+EOF
+printf '# ts_ns cpu pid/tid depth kind event\n' > "$work/tl.txt"
+PTS_CALLSTRUCTURE_FRAMES=$work/frames perl tests/ptsynth/callstructure.pl "$work/gt.txt" \
+	"$work/prog" /prog "$work/tl.txt" >/dev/null || true
+if ! diff -u "$work/want" "$work/frames.gt"; then
+	echo "FAIL: the ground-truth reader's frames (+) are not the runtime's (-): $work/gt.txt"
+	exit 1
+fi
+echo "ok: a parked goroutine's frames are not the next goroutine's; gogo resumes them in place of its frame"

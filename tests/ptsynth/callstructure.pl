@@ -195,9 +195,18 @@ sub arrive {
 		# stack (g0) and call there, the goroutine's frames staying
 		# where they are (systemstack returns to them; gogo resumes
 		# them), and go on under the call, as Go's traceback joins them
-		# (runtime/traceback.go, _TraceJumpStack).
+		# (runtime/traceback.go, _TraceJumpStack). Only a call that the
+		# top frame's own code makes (systemstack's, morestack's and
+		# mcall's own CALL): one from another function's code, where
+		# a jump or a RET took the top frame (a longjmp or a
+		# siglongjmp out of a coroutine back to main's stack, a
+		# goroutine's function's RET to goexit), is made on a stack
+		# that the jump restored, and the frames above its slot were
+		# released.
 		my $b = switched_base($stack);
-		if (defined $st->{sp} && !(defined $b && $stack->[$b][6] <= $st->{sp})) {
+		my $by = defined $st->{sp} && @$stack && defined $stack->[-1][4] &&
+			 (fn_at($st->{call} - 1) // -1) == $stack->[-1][4];
+		if (defined $st->{sp} && !($by && defined $b && $stack->[$b][6] <= $st->{sp})) {
 			pop @$stack while @$stack && defined $stack->[-1][2] &&
 					  ($stack->[-1][6] // $stack->[-1][2]) <= $st->{sp};
 			# a left stack whose slot this call reuses is gone
@@ -238,12 +247,18 @@ sub arrive {
 			# saved, now in the moved slot): a JMP to the address an
 			# open frame of that stack saved, no other having saved
 			# it in this slot, moves the stack's frames by the delta
-			# and is that frame's return.
+			# and is that frame's return. Only a frame whose callee
+			# called on the other stack (morestack's call of newstack
+			# on g0, above the base): a JMP to the return address of
+			# an open frame whose callees ran on its own stack (a jump
+			# table's case label just after a recursive call) is no
+			# return.
 			my $i;
 			for ($i = $#$stack; $i > $b; $i--) {
 				last if $stack->[$i][0] == $ip && defined $stack->[$i][2];
 			}
-			if ($i > $b) {
+			if ($i > $b && $i < $#$stack && defined $stack->[$i + 1][2] &&
+			    $stack->[$i + 1][2] >= $stack->[$b][6]) {
 				my $delta = $slot - $stack->[$i][2];
 				$_->[2] += $delta for @$stack[$b + 1 .. $i];
 				$stack->[$b][6] += $delta;

@@ -15,7 +15,11 @@
 # its call of mcall saved, in that slot, runs in place of gogo's frame
 # of the round that resumes it. A reader that keeps A's frames open
 # under the call on g0 nests B under A, and every goroutine under the
-# one before it: the stacks grow with every switch.
+# one before it: the stacks grow with every switch. Only the
+# goroutines' own stacks are compared (their calls of leaf): those on g0
+# between mcall and gogo (park_m, schedule, execute) may be shown joined
+# under the goroutine's mcall, as the reader does for systemstack and
+# morestack, or on their own, as Go's traceback shows them.
 set -eu
 cd "$(dirname "$0")/../.."
 B=${B:-build}
@@ -94,7 +98,9 @@ EOF
 printf '# ts_ns cpu pid/tid depth kind event\n' > "$work/tl.txt"
 PTS_CALLSTRUCTURE_FRAMES=$work/frames perl tests/ptsynth/callstructure.pl "$work/gt.txt" \
 	"$work/prog" /prog "$work/tl.txt" >/dev/null || true
-if ! diff -u "$work/want" "$work/frames.gt"; then
+grep ';leaf$' "$work/want" > "$work/want.leaf"
+grep ';leaf$' "$work/frames.gt" > "$work/frames.leaf" || true
+if ! diff -u "$work/want.leaf" "$work/frames.leaf"; then
 	echo "FAIL: the ground-truth reader's frames (+) are not the runtime's (-): $work/gt.txt"
 	exit 1
 fi

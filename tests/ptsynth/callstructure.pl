@@ -178,6 +178,31 @@ sub switched_base {
 	return undef;
 }
 
+# A switch away from a stack whose frames stay open under a call on
+# another stack (element 7 of the frame that call pushed): Go's
+# mcall(park_m), newstack's gopreempt_m, goexit0 run the scheduler on g0
+# from g0.sched.sp, over the scheduler frames of the round before, and
+# its gogo then enters or resumes another goroutine. The switched
+# stack's frames below that call become a left stack (gogo resumes them
+# by a JMP to the address their call of mcall or morestack saved, in
+# that slot), and the frames below them whose slots lie at or below the
+# call's are released: the thread's stack is the scheduler's frames
+# from that call up (Go's traceback stops at mcall: runtime/traceback.go
+# joins a goroutine's frames only under systemstack and morestack).
+sub unjoin {
+	my ($st) = @_;
+	my $stack = $st->{stack};
+	my $b = switched_base($stack);
+	return unless defined $b;
+	my ($j) = grep { $stack->[$_][7] } $b + 1 .. $#$stack;
+	return unless defined $j;
+	my $k = $b;
+	$k-- while $k > 0 && defined $stack->[$k - 1][2] && $stack->[$k - 1][2] <= $stack->[$j][2];
+	push @{$st->{left}}, [map { [@$_] } @$stack[$b .. $j - 1]];
+	$stack->[$j][7] = undef;
+	splice(@$stack, $k, $j - $k);
+}
+
 # Execution arrives at ip: apply the pending call, jump or return.
 sub arrive {
 	my ($st, $ip) = @_;
@@ -206,7 +231,8 @@ sub arrive {
 		my $b = switched_base($stack);
 		my $by = defined $st->{sp} && @$stack && defined $stack->[-1][4] &&
 			 (fn_at($st->{call} - 1) // -1) == $stack->[-1][4];
-		if (defined $st->{sp} && !($by && defined $b && $stack->[$b][6] <= $st->{sp})) {
+		my $join = $by && defined $b && defined $st->{sp} && $stack->[$b][6] <= $st->{sp};
+		if (defined $st->{sp} && !$join) {
 			pop @$stack while @$stack && defined $stack->[-1][2] &&
 					  ($stack->[-1][6] // $stack->[-1][2]) <= $st->{sp};
 			# a left stack whose slot this call reuses is gone
@@ -225,7 +251,7 @@ sub arrive {
 		# the get-PC idiom's `call 1f; 1: pop`) plants a slot its own
 		# code uses: flagged, for a RET to no open frame's address.
 		my $ahead = $ip >= $st->{call} && $ip <= $st->{call} + 32;
-		push @$stack, [$st->{call}, $name, $st->{sp}, undef, $ip, $ahead];
+		push @$stack, [$st->{call}, $name, $st->{sp}, undef, $ip, $ahead, undef, $join];
 		undef $st->{call};
 	}
 	# An indirect JMP to the address a call saved, in the slot just below
@@ -234,9 +260,12 @@ sub arrive {
 	# frame's return: taken as a RET that read the slot.
 	if ($st->{jump} && defined $st->{jslot}) {
 		my $slot = $st->{jslot};
-		if (grep({ $_->[0] == $ip && defined $_->[2] && $_->[2] == $slot } @$stack) ||
-		    grep({ my $c = $_; grep { $c->[$_][0] == $ip && defined $c->[$_][2] &&
+		if (grep({ $_->[0] == $ip && defined $_->[2] && $_->[2] == $slot } @$stack)) {
+			@$st{qw(jump ret rslot)} = (0, 1, $slot);
+			undef $st->{jslot};
+		} elsif (grep({ my $c = $_; grep { $c->[$_][0] == $ip && defined $c->[$_][2] &&
 					      $c->[$_][2] == $slot } 1 .. $#$c } @{$st->{left} // []})) {
+			unjoin($st);
 			@$st{qw(jump ret rslot)} = (0, 1, $slot);
 			undef $st->{jslot};
 		} elsif (defined(my $b = switched_base($stack))) {
@@ -280,6 +309,12 @@ sub arrive {
 		    hot_part($in) eq $stack->[-1][1]) {
 			# stays foo's frame
 		} elsif (defined $name) {
+			# a first entry into a stack of its own (not a tail
+			# call's, a PLT stub's JMP, which reads the frame's own
+			# return slot)
+			unjoin($st)
+				if defined $st->{jslot} && @$stack && defined $stack->[-1][2] &&
+				   $st->{jslot} + 8 != $stack->[-1][2];
 			if (@$stack) { @{$stack->[-1]}[1, 4] = ($name, $ip); }
 			else { push @$stack, [-1, $name, undef, undef, $ip]; }
 			# entered by an indirect JMP (a switch's first entry into a

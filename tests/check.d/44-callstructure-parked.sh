@@ -45,7 +45,8 @@ read -r off va sz < <(readelf -lW "$work/prog" |
 	awk '$1 == "LOAD" && / E / { print $2, $3, $5; exit }')
 start=$(printf '%x' $((va & ~0xfff)))
 end=$(printf '%x' $(((va + sz + 0xfff) & ~0xfff)))
-# g0 near 7fff0000 (mstart1's return address at 7fff0f00), A's stack at
+# g0 near 7fff0000 (mstart1's return address at 7fff0f00, where mcall
+# pushes its function's argument before its call), A's stack at
 # 10000 (gogo's first jump to ga with the stack pointer at 10ff8), B's at
 # 30000. A parks (ga's call of mcall, slot 10fe0), B starts and parks,
 # A resumes (gogo's jump to ga+5 with the stack pointer at 10fe8).
@@ -60,7 +61,7 @@ i $schedule call 5 7fff0ec0
 i $execute call 5 7fff0ea0
 i $gogo jmp-ind 2 10ff0
 i $ga call 5 10fe0
-i $mcall call-ind 2 7fff0f00
+i $mcall call-ind 2 7fff0ef8
 i $park_m call 5 7fff0ee0
 i $schedule call 5 7fff0ec0
 i $execute call 5 7fff0ea0
@@ -68,7 +69,7 @@ i $gogo jmp-ind 2 30ff0
 i $gb call 5 30fe0
 i $leaf ret 1 30fe0
 i $(hx $gb 5) call 5 30fe0
-i $mcall call-ind 2 7fff0f00
+i $mcall call-ind 2 7fff0ef8
 i $park_m call 5 7fff0ee0
 i $schedule call 5 7fff0ec0
 i $execute call 5 7fff0ea0

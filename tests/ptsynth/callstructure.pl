@@ -186,7 +186,9 @@ sub switched_base {
 # stack's frames below that call become a left stack (gogo resumes them
 # by a JMP to the address their call of mcall or morestack saved, in
 # that slot), and the frames below them whose slots lie at or below the
-# call's are released: the thread's stack is the scheduler's frames
+# call's are released (or one word above it: mcall pushes its function's
+# argument slot at g0.sched.sp - 8, over the return address a call there
+# saved, and calls below it): the thread's stack is the scheduler's frames
 # from that call up (Go's traceback stops at mcall: runtime/traceback.go
 # joins a goroutine's frames only under systemstack and morestack).
 sub unjoin {
@@ -197,7 +199,7 @@ sub unjoin {
 	my ($j) = grep { $stack->[$_][7] } $b + 1 .. $#$stack;
 	return unless defined $j;
 	my $k = $b;
-	$k-- while $k > 0 && defined $stack->[$k - 1][2] && $stack->[$k - 1][2] <= $stack->[$j][2];
+	$k-- while $k > 0 && defined $stack->[$k - 1][2] && $stack->[$k - 1][2] <= $stack->[$j][2] + 8;
 	push @{$st->{left}}, [map { [@$_] } @$stack[$b .. $j - 1]];
 	$stack->[$j][7] = undef;
 	splice(@$stack, $k, $j - $k);

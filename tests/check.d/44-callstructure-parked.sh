@@ -29,16 +29,18 @@ mkdir -p "$work"
 cat > "$work/prog.c" <<'EOF'
 #define F(n) __attribute__((noinline)) void n(void) { __asm__ volatile(".fill 64, 1, 0x90"); }
 F(mstart1) F(schedule) F(execute) F(gogo) F(ga) F(gb) F(mcall) F(park_m) F(leaf)
+F(sched) F(pick) F(resume) F(yield)
 int main(void)
 {
 	mstart1(); schedule(); execute(); gogo(); ga(); gb(); mcall(); park_m(); leaf();
+	sched(); pick(); resume(); yield();
 	return 0;
 }
 EOF
 gcc -O1 -no-pie -o "$work/prog" "$work/prog.c"
 addr() { nm "$work/prog" | awk -v n="$1" '$3 == n { print $1 }'; }
 hx() { printf '%x' $((0x$1 + $2)); }
-for f in main mstart1 schedule execute gogo ga gb mcall park_m leaf; do
+for f in main mstart1 schedule execute gogo ga gb mcall park_m leaf sched pick resume yield; do
 	eval "$f=\$(addr $f)"
 done
 read -r off va sz < <(readelf -lW "$work/prog" |
@@ -96,13 +98,48 @@ cat > "$work/want" <<'EOF'
 1	main;park_m;schedule;execute;gogo
 1	main;park_m;schedule;execute;ga;leaf
 EOF
+# The same switches in a C library of green threads: sched's loop on the
+# thread's stack picks a task (pick) and enters it by resume's RET to its
+# first byte, on the task's own stack; a task yields by calling yield,
+# which saves the slot of its own return address, moves the stack
+# pointer to the scheduler's and calls pick there; resume's RET that
+# reads the saved slot resumes the task.
+cat > "$work/gt2.txt" <<EOF
+# ptsynth ground truth 1
+t 1
+m $start $end $(printf '%x' $((off & ~0xfff))) objects/prog
+e $main
+i $main call 5 7fff0f00
+i $sched call 5 7fff0ee0
+i $resume ret 1 20ff8
+i $ga call 5 20fe0
+i $yield call 2 7fff0ee0
+i $pick call 5 7fff0ec0
+i $resume ret 1 30ff8
+i $gb call 5 30fe0
+i $leaf ret 1 30fe0
+i $(hx $gb 5) call 5 30fe0
+i $yield call 2 7fff0ee0
+i $pick call 5 7fff0ec0
+i $resume ret 1 20fe0
+i $(hx $ga 5) call 5 20fe0
+i $leaf other
+EOF
+cat > "$work/want2" <<'EOF'
+1	main;sched;pick;gb;leaf
+1	main;sched;pick;ga;leaf
+EOF
 printf '# ts_ns cpu pid/tid depth kind event\n' > "$work/tl.txt"
-PTS_CALLSTRUCTURE_FRAMES=$work/frames perl tests/ptsynth/callstructure.pl "$work/gt.txt" \
-	"$work/prog" /prog "$work/tl.txt" >/dev/null || true
-grep ';leaf$' "$work/want" > "$work/want.leaf"
-grep ';leaf$' "$work/frames.gt" > "$work/frames.leaf" || true
-if ! diff -u "$work/want.leaf" "$work/frames.leaf"; then
-	echo "FAIL: the ground-truth reader's frames (+) are not the runtime's (-): $work/gt.txt"
-	exit 1
-fi
-echo "ok: a parked goroutine's frames are not the next goroutine's; gogo resumes them in place of its frame"
+fail=0
+for n in '' 2; do
+	PTS_CALLSTRUCTURE_FRAMES=$work/frames$n perl tests/ptsynth/callstructure.pl \
+		"$work/gt$n.txt" "$work/prog" /prog "$work/tl.txt" >/dev/null || true
+	grep ';leaf$' "$work/want$n" > "$work/want$n.leaf"
+	grep ';leaf$' "$work/frames$n.gt" > "$work/frames$n.leaf" || true
+	if ! diff -u "$work/want$n.leaf" "$work/frames$n.leaf"; then
+		echo "FAIL: the ground-truth reader's frames (+) are not the machine's (-): $work/gt$n.txt"
+		fail=1
+	fi
+done
+[ $fail = 0 ] || exit 1
+echo "ok: a parked goroutine's (a green thread's) frames are not the next one's; the switch back resumes them in place of its frame"

@@ -179,7 +179,8 @@ sub switched_base {
 }
 
 # A switch away from a stack whose frames stay open under a call on
-# another stack (element 7 of the frame that call pushed): Go's
+# another stack (element 7 of the frame that call pushed), by a JMP or
+# a RET that enters or resumes another stack: Go's
 # mcall(park_m), newstack's gopreempt_m, goexit0 run the scheduler on g0
 # from g0.sched.sp, over the scheduler frames of the round before, and
 # its gogo then enters or resumes another goroutine. The switched
@@ -358,6 +359,7 @@ sub arrive {
 					next unless defined $chain->[$k][2] && $chain->[$k][2] == $slot &&
 						    $chain->[$k][0] == $ip;
 					splice(@{$st->{left}}, $c, 1);
+					unjoin($st);
 					my $top = pop @$stack;
 					my @res = @$chain[0 .. $k - 1];
 					$res[0][6] //= $res[0][2];
@@ -384,6 +386,9 @@ sub arrive {
 			# a function entered by the RET (makecontext's, push+ret):
 			# its own frames lie above the slot read (another stack,
 			# or within the frame's)
+			unjoin($st)
+				if defined $slot && defined $name && @$stack && !$stack->[-1][5] &&
+				   defined $stack->[-1][2] && $slot + 8 != $stack->[-1][2];
 			$stack->[-1][6] = $slot + 8
 				if defined $slot && defined $name && @$stack && !$stack->[-1][5];
 			if (defined $name && @$stack) {

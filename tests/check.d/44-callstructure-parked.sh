@@ -26,36 +26,16 @@ B=${B:-build}
 work=$B/callstructure-parked
 rm -rf "$work"
 mkdir -p "$work"
-cat > "$work/prog.c" <<'EOF'
-#define F(n) __attribute__((noinline)) void n(void) { __asm__ volatile(".fill 64, 1, 0x90"); }
-F(mstart1) F(schedule) F(execute) F(gogo) F(ga) F(gb) F(mcall) F(park_m) F(leaf)
-F(sched) F(pick) F(resume) F(yield)
-int main(void)
-{
-	mstart1(); schedule(); execute(); gogo(); ga(); gb(); mcall(); park_m(); leaf();
-	sched(); pick(); resume(); yield();
-	return 0;
-}
-EOF
-gcc -O1 -no-pie -o "$work/prog" "$work/prog.c"
-addr() { nm "$work/prog" | awk -v n="$1" '$3 == n { print $1 }'; }
-hx() { printf '%x' $((0x$1 + $2)); }
-for f in main mstart1 schedule execute gogo ga gb mcall park_m leaf sched pick resume yield; do
-	eval "$f=\$(addr $f)"
-done
-read -r off va sz < <(readelf -lW "$work/prog" |
-	awk '$1 == "LOAD" && / E / { print $2, $3, $5; exit }')
-start=$(printf '%x' $((va & ~0xfff)))
-end=$(printf '%x' $(((va + sz + 0xfff) & ~0xfff)))
+. tests/ptsynth/handgt.sh
+handgt_prog "$work" mstart1 schedule execute gogo ga gb mcall park_m leaf \
+	sched pick resume yield
 # g0 near 7fff0000 (mstart1's return address at 7fff0f00, where mcall
 # pushes its function's argument before its call), A's stack at
 # 10000 (gogo's first jump to ga with the stack pointer at 10ff8), B's at
 # 30000. A parks (ga's call of mcall, slot 10fe0), B starts and parks,
 # A resumes (gogo's jump to ga+5 with the stack pointer at 10fe8).
 cat > "$work/gt.txt" <<EOF
-# ptsynth ground truth 1
-t 1
-m $start $end $(printf '%x' $((off & ~0xfff))) objects/prog
+$handgt_head
 e $main
 i $main call 5 7fff0f00
 i $mstart1 call 5 7fff0ee0
@@ -105,9 +85,7 @@ EOF
 # pointer to the scheduler's and calls pick there; resume's RET that
 # reads the saved slot resumes the task.
 cat > "$work/gt2.txt" <<EOF
-# ptsynth ground truth 1
-t 1
-m $start $end $(printf '%x' $((off & ~0xfff))) objects/prog
+$handgt_head
 e $main
 i $main call 5 7fff0f00
 i $sched call 5 7fff0ee0

@@ -29,32 +29,10 @@ B=${B:-build}
 work=$B/callstructure-released
 rm -rf "$work"
 mkdir -p "$work"
-cat > "$work/prog.c" <<'EOF'
-#define F(n) __attribute__((noinline)) void n(void) { __asm__ volatile(".fill 64, 1, 0x90"); }
-F(mstart1) F(schedule) F(execute) F(gogo) F(ga) F(gb) F(goexit) F(goexit1) F(mcall) F(goexit0)
-F(leaf) F(save) F(resume) F(coro) F(deep) F(jump) F(handler) F(sched) F(task) F(rec)
-int main(void)
-{
-	mstart1(); schedule(); execute(); gogo(); ga(); gb(); goexit(); goexit1(); mcall();
-	goexit0(); leaf(); save(); resume(); coro(); deep(); jump(); handler(); sched();
-	task(); rec();
-	return 0;
-}
-EOF
-gcc -O1 -no-pie -o "$work/prog" "$work/prog.c"
-addr() { nm "$work/prog" | awk -v n="$1" '$3 == n { print $1 }'; }
-hx() { printf '%x' $((0x$1 + $2)); }
-for f in main mstart1 schedule execute gogo ga gb goexit goexit1 mcall goexit0 leaf save resume \
-	coro deep jump handler sched task rec; do
-	eval "$f=\$(addr $f)"
-done
-read -r off va sz < <(readelf -lW "$work/prog" |
-	awk '$1 == "LOAD" && / E / { print $2, $3, $5; exit }')
-start=$(printf '%x' $((va & ~0xfff)))
-end=$(printf '%x' $(((va + sz + 0xfff) & ~0xfff)))
-head="# ptsynth ground truth 1
-t 1
-m $start $end $(printf '%x' $((off & ~0xfff))) objects/prog"
+. tests/ptsynth/handgt.sh
+handgt_prog "$work" mstart1 schedule execute gogo ga gb goexit goexit1 mcall goexit0 \
+	leaf save resume coro deep jump handler sched task rec
+head=$handgt_head
 fail=0
 # case NAME: ground-truth records on stdin, $work/NAME.want the stacks
 case_() {

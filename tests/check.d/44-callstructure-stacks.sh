@@ -27,29 +27,16 @@ B=${B:-build}
 work=$B/callstructure-stacks
 rm -rf "$work"
 mkdir -p "$work"
-cat > "$work/prog.c" <<'EOF'
-#define F(n) __attribute__((noinline)) void n(void) { __asm__ volatile(".fill 16, 1, 0x90"); }
-F(sched) F(task) F(grow) F(onsys) F(leaf)
-int main(void) { sched(); task(); grow(); onsys(); leaf(); return 0; }
-EOF
-gcc -O1 -no-pie -o "$work/prog" "$work/prog.c"
-addr() { nm "$work/prog" | awk -v n="$1" '$3 == n { print $1 }'; }
-hx() { printf '%x' $((0x$1 + $2)); }
-M=$(addr main) S=$(addr sched) T=$(addr task) G=$(addr grow) O=$(addr onsys) L=$(addr leaf)
-# the executable's code mapping, for the reader's load bias (none: not PIE)
-read -r off va sz < <(readelf -lW "$work/prog" |
-	awk '$1 == "LOAD" && / E / { print $2, $3, $5; exit }')
-start=$(printf '%x' $((va & ~0xfff)))
-end=$(printf '%x' $(((va + sz + 0xfff) & ~0xfff)))
+. tests/ptsynth/handgt.sh
+handgt_prog "$work" sched task grow onsys leaf
+M=$main S=$sched T=$task G=$grow O=$onsys L=$leaf
 # Thread stack (the scheduler's) near 7fff0000, the goroutine's stack
 # at 10000, copied to 20000 (delta 0x10000). A record "i IP CLASS SIZE
 # SLOT": a call's slot of its return address, a RET's slot read, an
 # indirect JMP's slot just below its stack pointer; the next record's IP
 # is where it went.
 cat > "$work/gt.txt" <<EOF
-# ptsynth ground truth 1
-t 1
-m $start $end $(printf '%x' $((off & ~0xfff))) objects/prog
+$handgt_head
 e $M
 i $M call 5 7fff0f00
 i $S jmp-ind 2 10ff8
